@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""One-time import of the survey's released data into masrl records.
+
+Reads (never at run time of the package; only when this script is run by hand):
+  <upstream>/papers.csv                           84 retained records (18 columns)
+  <upstream>/papers.bib                           the manuscript's BibTeX (84 entries)
+  <upstream>/excluded.csv                         32 screened-but-excluded records
+  <upstream>/independent_spotcheck_2026-05-03.csv second reader's tags for 32 rows
+  <facts>                                         survey-facts.yaml (tables, claims, protocol)
+
+Writes, under the survey root:
+  corpus/papers/<key>.yaml      one retained record per CSV row (key = CSV `key`)
+  exclusions/<record_id>.yaml   one excluded record per CSV row
+  corpus/audits/spotcheck-2026-05-03.yaml
+
+How records are put together
+  * CSV rows are matched to BibTeX entries by identifier (arXiv id, OpenReview
+    id, DOI, URL) and, failing that, by normalized title -- never by key string
+    (the keys differ: `magrpo` vs `magrpo2025`). Every row must match exactly
+    one entry and vice versa, or the script stops.
+  * Identifiers are split by scheme (arxiv, openreview, doi, acl, github, label,
+    url) from the CSV `arxiv_id`/`url`/`identifier` and the BibTeX
+    `journal`/`url`/`doi`/`howpublished`; only identifiers written in the
+    sources are kept, none is guessed.
+  * `authors` is the BibTeX author list decoded to Unicode ("Last, First";
+    a trailing "others" is kept); `first_author` is the CSV value with LaTeX
+    accents decoded. The BibTeX entry's own values (title with protective
+    braces, journal/booktitle/howpublished, year, url, doi, note, ...) are kept
+    verbatim (whitespace runs collapsed) under `bibtex`, its key as `bibtex_key`.
+  * Fields of the survey's other tables come from the facts file: sub-decision
+    anchors, strict/broad credit (claim ledger, then the spot-check's
+    strict_explicit_credit flag), the benchmark-gap table, industrial
+    deployment envelopes. Tags the survey does not give (exclusion-reason
+    classes, inclusion criteria of method records, near-miss what-if tags) are
+    this project's hand tags, listed in the tables below; `tag_provenance`
+    in every record says where each such tag came from.
+
+Idempotent: running it again writes nothing when the files are already as it
+would write them. A file that differs (it was edited by hand after the
+import -- the YAML is the source of truth) is left alone and reported; pass
+--overwrite to replace such files.
+
+Usage:
+  python scripts/import_upstream.py [--upstream ../shared/upstream] [--facts ../shared/survey-facts.yaml] [--root .] [--overwrite]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from pathlib import Path
+
+import yaml
+
+from masrl import bibtex
+from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, classify_url, doi_in_url, normalize_identifier, ordered, title_similarity
+from masrl.yamlio import dump_record
+
+COMMIT = "a14d8de1d2caeea62db12d56978322cf824850a0"
+ARTIFACT = "github.com/xxzcc/awesome-llm-mas-rl"
+
+# --- hand tags (masrl's reading where the survey gives no per-record value) ---
+
+#: Inclusion criterion of records whose category does not decide it (rl_method, framework).
+INCLUSION_BY_HAND = {
+    # single-agent LLM-RL foundations
+    "ppo2017": "I4", "deepseekmath2024": "I4", "instructgpt2022": "I4", "deepseek-r12025": "I4",
+    "react2023": "I4", "criticlean2025": "I4",
+}
+#: Records for which no inclusion criterion fits exactly; the nearest one is recorded.
+INCLUSION_NEAREST = {
+    "latentmas": ("I4", "training-free O3 anchor needed to define a taxonomy cell; no criterion fits exactly"),
+    "mas-zero2025": ("I1", "inference-time MAS design, no training; retained as a broad orchestrator signal"),
+}
+
+#: Exclusion-reason class (X1-X5) of each exclusion, read from its free-text reason.
+REASON_CLASS = {
+    "E001": "X1", "E002": "X1", "E003": "X1", "E004": "X3", "E005": "X1", "E006": "X1", "E007": "X1",
+    "E008": "X4", "E009": "X2", "E010": "X2", "E011": "X2", "E012": "X2", "E013": "X2", "E014": "X1",
+    "E015": "X1", "E016": "X5", "E017": "X5", "E018": "X2", "E019": "X4", "E020": "X5", "E021": "X5",
+    "E022": "X4", "E023": "X3", "E024": "X3", "E025": "X3", "E026": "X1", "E027": "X3", "E028": "X4",
+    "E029": "X4", "E030": "X5", "E031": "X5", "E032": "X2",
+}
+
+_NA = {"reward_type": "NA", "credit_granularity": "NA", "credit_mechanism": "NA"}
+#: Tags the near-miss exclusions would carry if retained (the survey lists the
+#: near misses; the tags are masrl's reading of each screened paper).
+IF_RETAINED = {
+    "E003": {"category": "framework", "is_rl": "no", **_NA, "orchestration_form": "centralized", "subdecisions": ["O3"]},
+    "E006": {"category": "framework", "is_rl": "no", **_NA, "orchestration_form": "centralized", "subdecisions": ["O2"]},
+    "E007": {"category": "framework", "is_rl": "no", **_NA, "orchestration_form": "planner_executor_critic", "subdecisions": []},
+    "E013": {"category": "rl_method", "is_rl": "yes", "reward_type": "role", "credit_granularity": "role",
+             "credit_mechanism": "unassessed", "orchestration_form": "NA", "subdecisions": []},
+    "E020": {"category": "benchmark", "is_rl": "no", **_NA, "orchestration_form": "NA", "subdecisions": [],
+             "domain": "tool_use", "mas_native": "no", "eval_measures": ["E1"]},
+    "E021": {"category": "benchmark", "is_rl": "no", **_NA, "orchestration_form": "NA", "subdecisions": [],
+             "domain": "tool_use", "mas_native": "no", "eval_measures": ["E1"]},
+    "E022": {"category": "framework", "is_rl": "no", **_NA, "orchestration_form": "centralized", "subdecisions": ["O1"]},
+    "E025": {"category": "industry", "is_rl": "no", **_NA, "orchestration_form": "centralized", "subdecisions": ["O2"]},
+    "E030": {"category": "framework", "is_rl": "no", **_NA, "orchestration_form": "planner_executor_critic", "subdecisions": []},
+    "E032": {"category": "rl_method", "is_rl": "partial", **_NA, "orchestration_form": "NA", "subdecisions": ["O2"]},
+}
+
+#: Benchmark-gap measures text of the survey -> eval_measures (E2-E4 are masrl's reading).
+MEASURES = {
+    "E1 only": ["E1"],
+    "E1; occasional cost": ["E1"],
+    "E1 + partial tool/cost signals": ["E1", "E2"],
+    "E1 + partial wall-clock": ["E1", "E2"],
+}
+#: Per-benchmark subsets for the MAS-oriented row ("open entries cover subsets").
+MEASURES_MAS = {"multiagentbench2025": ["E1", "E3"], "tamas": ["E1", "E4"]}
+DOMAIN = {"coding": "coding", "web / browser": "web", "research / search": "research", "tool use": "tool_use",
+          "long-horizon OS": "long_horizon_os", "MAS-oriented": "mas_oriented"}
+
+
+def read_csv(path: Path) -> list[dict]:
+    """Rows of a CSV as dicts of strings ('NA' stays the string 'NA')."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def add_identifier(ids: dict, scheme: str, value: str, where: str) -> None:
+    """Add one identifier; two different values of one scheme stop the import."""
+    value = value.strip()
+    if not value:
+        return
+    if scheme == "url":
+        urls = ids.setdefault("url", [])
+        if all(normalize_identifier("url", u) != normalize_identifier("url", value) for u in urls):
+            urls.append(value)
+        return
+    old = ids.get(scheme)
+    if old is not None and normalize_identifier(scheme, old) != normalize_identifier(scheme, value):
+        sys.exit(f"import: {where}: two {scheme} identifiers {old!r} and {value!r}")
+    if old is None:
+        ids[scheme] = value
+
+
+def add_url(ids: dict, url: str, where: str) -> None:
+    """Classify a URL: a resolver page becomes its identifier, anything else is kept as a URL."""
+    scheme, value = classify_url(url)
+    add_identifier(ids, scheme, value, where)
+    if scheme == "url":
+        doi = doi_in_url(url)
+        if doi:
+            add_identifier(ids, "doi", doi, where)
+
+
+def csv_identifiers(row: dict) -> dict:
+    ids: dict = {}
+    if row["arxiv_id"].strip():
+        add_identifier(ids, "arxiv", row["arxiv_id"], row["key"])
+    for url in row["url"].split(";"):
+        if url.strip():
+            add_url(ids, url, row["key"])
+    return ids
+
+
+def bib_identifiers(entry: dict) -> dict:
+    ids: dict = {}
+    fields = entry["fields"]
+    journal = fields.get("journal", "")
+    if journal.startswith("arXiv preprint arXiv:"):
+        add_identifier(ids, "arxiv", journal.removeprefix("arXiv preprint arXiv:"), entry["key"])
+    if fields.get("doi"):
+        add_identifier(ids, "doi", fields["doi"], entry["key"])
+    for text in (fields.get("url", ""), fields.get("howpublished", "")):
+        for url in _urls(text):
+            add_url(ids, url, entry["key"])
+    return ids
+
+
+def _urls(text: str) -> list[str]:
+    import re
+
+    found = re.findall(r"\\url\{([^}]*)\}", text)
+    return found or ([text] if text.startswith("http") else [])
+
+
+def merge_ids(a: dict, b: dict, where: str) -> dict:
+    out = {k: (list(v) if isinstance(v, list) else v) for k, v in a.items()}
+    for scheme, value in b.items():
+        for item in value if isinstance(value, list) else [value]:
+            add_identifier(out, scheme, item, where)
+    order = ("arxiv", "openreview", "doi", "acl", "github", "label", "url")
+    return {k: out[k] for k in order if k in out}
+
+
+def match_entries(rows: list[dict], entries: list[dict]) -> dict[str, dict]:
+    """CSV key -> BibTeX entry, by shared identifier, else by title similarity >= 0.85."""
+    entry_pairs = []
+    for entry in entries:
+        pairs = set()
+        for scheme, value in bib_identifiers(entry).items():
+            for item in value if isinstance(value, list) else [value]:
+                pairs.add((scheme, normalize_identifier(scheme, item)))
+        entry_pairs.append(pairs)
+    matched: dict[str, dict] = {}
+    used: set[int] = set()
+    for row in rows:
+        pairs = set()
+        for scheme, value in csv_identifiers(row).items():
+            for item in value if isinstance(value, list) else [value]:
+                pairs.add((scheme, normalize_identifier(scheme, item)))
+        candidates = [i for i, ep in enumerate(entry_pairs) if ep & pairs]
+        if len(candidates) != 1:
+            pool = candidates or range(len(entries))
+            scored = sorted(((title_similarity(row["title"], bibtex.decode_latex(entries[i]["fields"]["title"])), i) for i in pool), reverse=True)
+            if not scored or scored[0][0] < 0.85:
+                sys.exit(f"import: no BibTeX entry matches CSV row {row['key']!r}")
+            candidates = [scored[0][1]]
+        index = candidates[0]
+        if index in used:
+            sys.exit(f"import: BibTeX entry {entries[index]['key']!r} matches two CSV rows")
+        used.add(index)
+        matched[row["key"]] = entries[index]
+    if len(used) != len(entries):
+        left = [entries[i]["key"] for i in range(len(entries)) if i not in used]
+        sys.exit(f"import: BibTeX entries without a CSV row: {left}")
+    return matched
+
+
+def retained_record(row: dict, entry: dict, facts: dict, spot: dict, line: int) -> dict:
+    key = row["key"]
+    ids = merge_ids(csv_identifiers(row), bib_identifiers(entry), key)
+    prov: dict[str, str] = {}
+    rec: dict = {
+        "key": key,
+        "title": row["title"],
+        "authors": entry["authors"],
+        "first_author": bibtex.decode_latex(row["first_author"]),
+        "affiliation": row["affiliation"],
+        "year": int(row["year"]),
+        "venue": row["venue"],
+        "url": row["url"],
+        "identifiers": ids,
+    }
+    for name in ("category", "is_rl", "reward_type", "credit_granularity"):
+        rec[name] = row[name]
+    # strict vs broad credit: the survey's claim ledger first, then the spot-check flag
+    strict = facts["strict_credit"]
+    ledger_strict = {k for cell in ("message", "orchestrator") for k in strict[cell]["strict"]}
+    ledger_broad = {k for cell in ("message", "orchestrator") for k in strict[cell]["broad_only"]}
+    if row["credit_granularity"] == "NA":
+        rec["credit_mechanism"] = "NA"
+    elif key in ledger_strict or key in ledger_broad:
+        rec["credit_mechanism"] = "strict" if key in ledger_strict else "broad"
+        prov["credit_mechanism"] = "survey: claim ledger (strict reading of the sparse cells)"
+    elif key in spot:
+        rec["credit_mechanism"] = "strict" if spot[key]["strict_explicit_credit"] == "yes" else "broad"
+        prov["credit_mechanism"] = "independent spot-check 2026-05-03 (strict_explicit_credit)"
+    else:
+        rec["credit_mechanism"] = "unassessed"
+        prov["credit_mechanism"] = "neither the survey nor its spot-check decides it"
+    rec["orchestration_form"] = row["orchestration_form"]
+    rec["scenario"] = row["scenario"]
+    anchors = [s["id"] for s in facts["subdecisions"] if key in s["anchors"]]
+    rec["subdecisions"] = anchors
+    if anchors:
+        prov["subdecisions"] = "survey: orchestration sub-decisions figure (anchor)"
+    rec["is_core"] = row["is_core"]
+    by_category = {"benchmark": "I2", "industry": "I3", "classical_marl": "I4", "survey": "I5"}
+    if row["category"] in by_category:
+        rec["inclusion_criterion"] = by_category[row["category"]]
+        prov["inclusion_criterion"] = "derived from category"
+    elif key in INCLUSION_NEAREST:
+        rec["inclusion_criterion"], why = INCLUSION_NEAREST[key]
+        prov["inclusion_criterion"] = f"hand-tagged (masrl), nearest criterion: {why}"
+    else:
+        rec["inclusion_criterion"] = INCLUSION_BY_HAND.get(key, "I1")
+        prov["inclusion_criterion"] = "hand-tagged (masrl)"
+    rec["verified"] = row["verified"]
+    if row["category"] == "benchmark":
+        gap = next((g for g in facts["benchmark_gap"] if key in g["entries"]), None)
+        if gap is None:
+            rec.update(domain="safety", mas_native="unassessed", eval_measures=[])
+            prov["benchmark"] = "masrl reading: not a row of the survey's benchmark-gap table"
+        else:
+            rec["domain"] = DOMAIN[gap["domain"]]
+            rec["mas_native"] = gap["mas_native"]
+            rec["eval_measures"] = MEASURES_MAS.get(key) or MEASURES[gap["measures"]]
+            rec["eval_note"] = gap["measures"]
+            prov["benchmark"] = ("survey: Benchmark Gap table (domain, MAS-native, E1); "
+                                 "E2-E4 membership is masrl's reading of the table's measures text")
+    envelope = next((e for e in facts["industrial_envelopes"] if e["key"] == key), None)
+    if envelope:
+        rec["deployment_envelope"] = {
+            "max_subagents": envelope["max_subagents"],
+            "max_steps": envelope["max_steps"],
+            **({"speedup": envelope["speedup"]} if "speedup" in envelope else {}),
+            "source": "vendor announcement as reported in public coverage (not the survey's text)",
+            "confidence": envelope["confidence"],
+        }
+    rec["one_liner"] = row["one_liner"]
+    rec["notes"] = row["notes"]
+    rec["tag_provenance"] = prov
+    rec["bibtex_key"] = entry["key"]
+    rec["bibtex"] = {"type": entry["type"], **{k: entry["fields"][k] for k in bibtex.KEPT_FIELDS if k in entry["fields"]}}
+    rec["provenance"] = {
+        "source": f"upstream papers.csv line {line} + papers.bib entry {entry['key']} (line {entry['line']})",
+        "artifact": ARTIFACT,
+        "commit": COMMIT,
+    }
+    return ordered(rec, RETAINED_ORDER)
+
+
+def exclusion_identifiers(row: dict) -> dict:
+    ids: dict = {}
+    raw = row["identifier"].strip()
+    schemes = {"arxiv": "arxiv", "openreview": "openreview", "acl": "acl", "github": "github", "doi": "doi"}
+    prefix, sep, rest = raw.partition(":")
+    if sep and prefix.lower() in schemes:
+        add_identifier(ids, schemes[prefix.lower()], rest, row["record_id"])
+    else:
+        add_identifier(ids, "label", raw, row["record_id"])
+    add_url(ids, row["url"], row["record_id"])
+    return merge_ids(ids, {}, row["record_id"])
+
+
+def excluded_record(row: dict, near_miss: set[str], line: int) -> dict:
+    rid = row["record_id"]
+    rec: dict = {
+        "record_id": rid,
+        "screening_label": row["screening_label"],
+        "identifiers": exclusion_identifiers(row),
+        "url": row["url"],
+        "source": row["source"],
+        "query_family": row["query_family"],
+        "date_screened": row["date_screened"],
+        "stage": row["stage"],
+        "exclusion_reason": row["exclusion_reason"],
+        "reason_class": REASON_CLASS[rid],
+    }
+    prov = {"reason_class": "hand-tagged (masrl reading of exclusion_reason)"}
+    if rid in near_miss:
+        rec["if_retained"] = IF_RETAINED[rid]
+        prov["if_retained"] = "near miss per the survey's coverage stress test; tags are masrl's reading"
+    rec["tag_provenance"] = prov
+    rec["provenance"] = {"source": f"upstream excluded.csv line {line}", "artifact": ARTIFACT, "commit": COMMIT}
+    return ordered(rec, EXCLUDED_ORDER)
+
+
+def spotcheck_audit(rows: list[dict]) -> dict:
+    fields = ["category", "is_rl", "reward_type", "credit_granularity", "orchestration_form"]
+    return {
+        "audit_id": "spotcheck-2026-05-03",
+        "kind": "second_reader",
+        "date": "2026-05-03",
+        "description": "An independent second reader re-tagged 32 retained records from their public abstracts and pages; "
+                       "strict_explicit_credit says whether the credit tag reflects an explicit credit-assignment mechanism.",
+        "fields": fields,
+        "rows": [
+            {
+                "key": r["key"],
+                "original": {f: r[f"orig_{f}"] for f in fields},
+                "second_reader": {f: r[f"ann_{f}"] for f in fields},
+                "strict_explicit_credit": r["strict_explicit_credit"],
+                "agreement_note": r["agreement_note"],
+                "annotator_note": r["annotator_note"],
+            }
+            for r in rows
+        ],
+        "provenance": {"source": "upstream independent_spotcheck_2026-05-03.csv", "artifact": ARTIFACT, "commit": COMMIT},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    here = Path(__file__).resolve().parent.parent
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--upstream", type=Path, default=here.parent / "shared" / "upstream")
+    parser.add_argument("--facts", type=Path, default=here.parent / "shared" / "survey-facts.yaml")
+    parser.add_argument("--root", type=Path, default=here)
+    parser.add_argument("--overwrite", action="store_true", help="replace files that were edited after the import")
+    args = parser.parse_args(argv)
+
+    facts = yaml.safe_load(args.facts.read_text(encoding="utf-8"))
+    rows = read_csv(args.upstream / "papers.csv")
+    excluded = read_csv(args.upstream / "excluded.csv")
+    spot_rows = read_csv(args.upstream / "independent_spotcheck_2026-05-03.csv")
+    entries, problems = bibtex.parse((args.upstream / "papers.bib").read_text(encoding="utf-8"), "papers.bib")
+    if problems:
+        sys.exit("\n".join(map(str, problems)))
+    matched = match_entries(rows, entries)
+    spot = {r["key"]: r for r in spot_rows}
+
+    outputs: dict[str, bytes] = {}
+    for line, row in enumerate(rows, start=2):
+        outputs[f"corpus/papers/{row['key']}.yaml"] = dump_record(retained_record(row, matched[row["key"]], facts, spot, line))
+    near = set(facts["near_miss_exclusions"])
+    for line, row in enumerate(excluded, start=2):
+        outputs[f"exclusions/{row['record_id']}.yaml"] = dump_record(excluded_record(row, near, line))
+    outputs["corpus/audits/spotcheck-2026-05-03.yaml"] = dump_record(spotcheck_audit(spot_rows))
+
+    written = unchanged = kept = 0
+    for rel, data in sorted(outputs.items()):
+        path = args.root / rel
+        if path.exists() and path.read_bytes() == data:
+            unchanged += 1
+            continue
+        if path.exists() and not args.overwrite:
+            print(f"kept (edited after import; --overwrite replaces it): {rel}")
+            kept += 1
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+        written += 1
+    print(f"import: {len(rows)} retained, {len(excluded)} excluded, 1 audit; "
+          f"{written} written, {unchanged} unchanged, {kept} kept")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

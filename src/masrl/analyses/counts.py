@@ -1,0 +1,70 @@
+"""Counts and crosstabs over a typed frame (pure functions, no I/O).
+
+Every result lists every vocabulary value in taxonomy order, zero counts
+included: the empty cells (credit at token, tool call and team) are the
+survey's finding, so they are never dropped.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..taxonomy import Taxonomy
+
+
+def long_values(frame: pd.DataFrame, field: str, tax: Taxonomy) -> pd.Series:
+    """Series of (record, value) pairs of ``field``: a single-valued field as is,
+    a multi-valued field exploded (one row per tag). Index = record key; values
+    Categorical in taxonomy order. Records without the field are dropped."""
+    col = frame[field]
+    values = list(tax.values(field))
+    if tax.fields[field].multi:
+        col = col.explode().dropna()
+    else:
+        col = col[col.astype(str) != ""]
+    return pd.Series(pd.Categorical(col.astype(str), categories=values, ordered=True), index=col.index, name=field)
+
+
+def count_by(frame: pd.DataFrame, field: str, tax: Taxonomy) -> pd.Series:
+    """Number of records per value of ``field`` (int64 Series indexed by the
+    vocabulary in taxonomy order, name ``count``). For a multi-valued field a
+    record counts once under each of its values."""
+    counts = long_values(frame, field, tax).value_counts(sort=False)
+    counts = counts.reindex(list(tax.values(field)), fill_value=0).astype("int64")
+    counts.index.name = field
+    return counts.rename("count")
+
+
+def crosstab(frame: pd.DataFrame, rows: str, cols: str, tax: Taxonomy) -> pd.DataFrame:
+    """Records per (row value, column value): int64 DataFrame, index = every
+    value of ``rows``, columns = every value of ``cols``, both in taxonomy order,
+    zero cells included. Multi-valued fields are exploded first."""
+    left = long_values(frame, rows, tax)
+    right = long_values(frame, cols, tax)
+    pairs = pd.DataFrame({"r": left}).join(pd.DataFrame({"c": right}), how="inner")
+    table = pd.crosstab(pairs["r"], pairs["c"], dropna=False) if len(pairs) else pd.DataFrame()
+    table = table.reindex(index=list(tax.values(rows)), columns=list(tax.values(cols)), fill_value=0).astype("int64")
+    table.index.name = rows
+    table.columns.name = cols
+    return table
+
+
+def keys_where(frame: pd.DataFrame, conditions: dict[str, str], tax: Taxonomy) -> list[str]:
+    """Sorted keys of the records whose fields equal the given values (a
+    multi-valued field matches when it contains the value)."""
+    mask = pd.Series(True, index=frame.index)
+    for field, value in conditions.items():
+        if tax.fields[field].multi:
+            mask &= frame[field].map(lambda tags, v=value: v in tags)
+        else:
+            mask &= frame[field].astype(str) == value
+    return sorted(frame.index[mask])
+
+
+def records_per_value(frame: pd.DataFrame, field: str, tax: Taxonomy) -> dict[str, list[str]]:
+    """Value -> sorted keys of the records carrying it, for every value in taxonomy order."""
+    long = long_values(frame, field, tax)
+    out = {v: [] for v in tax.values(field)}
+    for key, value in sorted(zip(long.index, long.astype(str))):
+        out[value].append(key)
+    return out

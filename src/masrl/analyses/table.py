@@ -1,0 +1,28 @@
+"""The unit every analysis returns and every text renderer consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+
+@dataclass
+class Table:
+    """One report table.
+
+    Attributes:
+        name: file stem under ``reports/tables/`` and ``reports/tex/``
+            (``category``, ``reward_type_x_credit_granularity``).
+        title: heading shown above the table.
+        frame: the table itself; its index (with a name) is the first column.
+            Cells are ints, strings, or floats already rounded by the analysis.
+        source: the survey table or figure it reproduces, or how it is computed.
+        note: one sentence shown under the table (may be empty).
+    """
+
+    name: str
+    title: str
+    frame: pd.DataFrame
+    source: str = ""
+    note: str = ""

@@ -1,0 +1,47 @@
+"""``masrl diff REV``: the corpus at a git revision vs the working tree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import UserError, summary
+from ..load import find_root, parse_tree, read_git_tree, read_tree
+from ..validate import validate
+
+
+def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool]):
+    from ..pipeline import analyse
+
+    corpus = parse_tree(files)
+    problems = validate(corpus)
+    if problems:
+        raise UserError(summary(problems, f"cannot compare: the corpus {label} does not validate."), problems)
+    return analyse(corpus, traces_valid)
+
+
+def render_markdown(diff: dict, rev: str) -> str:
+    """The diff as Markdown, for a pull request."""
+    from ..render.markdown import render_template
+
+    def verdict(holds):
+        return "—" if holds is None else ("holds" if holds else "fails")
+
+    return render_template("diff.md.j2", d=diff, rev=rev, verdict=verdict)
+
+
+def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
+    """Print the difference; exit 0 (1 only for errors)."""
+    from ..analyses.compare import compare
+    from .build import example_traces_valid
+
+    root = find_root(root_arg)
+    traces_valid = example_traces_valid()
+    before = _results(read_git_tree(root, rev), f"at {rev}", traces_valid)
+    after = _results(read_tree(root), "in the working tree", traces_valid)
+    diff = compare(before, after)
+    if as_json:
+        print(json.dumps({"rev": rev, **diff}, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        print(render_markdown(diff, rev), end="")
+    return 0

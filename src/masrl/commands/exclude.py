@@ -1,0 +1,117 @@
+"""``masrl exclude``: log a screening decision as ``exclusions/<next id>.yaml``.
+
+With ``--key`` a retained record is moved: the exclusion record keeps its
+former key and every field of the former record (``former_record``), it is
+written first, and only then is ``corpus/papers/<key>.yaml`` removed; the
+move is refused when the corpus would not validate afterwards (the record is
+named by the taxonomy, the claim ledger or an audit).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from argparse import Namespace
+
+from .. import write
+from ..errors import Problem, UserError, summary
+from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_tree
+from ..records import EXCLUDED_ORDER, classify_url, ordered
+from ..taxonomy import Taxonomy
+from ..validate import _suggest, validate
+from ..yamlio import dump_record
+from . import dedupe
+
+
+def next_record_id(existing: list[str]) -> str:
+    """``E`` + the next number after the highest existing id, at least three digits (E033)."""
+    numbers = [int(m.group(1)) for name in existing if (m := re.fullmatch(r"E([0-9]+)", name))]
+    return f"E{(max(numbers) if numbers else 0) + 1:03d}"
+
+
+def _vocabulary_problems(args: Namespace, tax: Taxonomy) -> list[Problem]:
+    problems = []
+    for flag, field, value in (("--stage", "stage", args.stage), ("--reason-class", "reason_class", args.reason_class),
+                               ("--source", "source", args.source), ("--query-family", "query_family", args.query_family)):
+        allowed = tax.values(field)
+        if value not in allowed:
+            problems.append(Problem("command line", None, flag, f"{value!r} is not in the vocabulary; allowed: "
+                                    f"{', '.join(allowed)}{_suggest(value, allowed)}"))
+    if args.date and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", args.date):
+        problems.append(Problem("command line", None, "--date", f"{args.date!r} is not a date written YYYY-MM-DD"))
+    return problems
+
+
+def run(args: Namespace) -> int:
+    """Write the exclusion record (and move a retained one); return the exit code."""
+    root = find_root(args.root)
+    files = read_tree(root)
+    corpus = parse_tree(files)
+    tax = Taxonomy(corpus.taxonomy)
+    problems = _vocabulary_problems(args, tax)
+    if problems:
+        raise UserError(summary(problems, "nothing was written."), problems)
+    if bool(args.key) == bool(args.title):
+        raise UserError("give either --key KEY (move a retained record) or --title TITLE with an identifier (a screened paper)")
+
+    record_id = next_record_id([f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.excluded] +
+                               [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(EXCLUSIONS)])
+    rec: dict = {"record_id": record_id}
+    moved_from = None
+    if args.key:
+        moved_from = f"{PAPERS}{args.key}.yaml"
+        former = corpus.retained.get(moved_from)
+        if former is None:
+            keys = [f[len(PAPERS):].rsplit(".", 1)[0] for f in corpus.retained]
+            raise UserError(f"--key {args.key}: no retained record {moved_from}{_suggest(args.key, keys)}")
+        rec.update(screening_label=former["title"], identifiers=former.get("identifiers", {}), url=former["url"].split(" ; ")[0])
+    else:
+        ids = {k: v for k, v in (("arxiv", args.arxiv), ("openreview", args.openreview), ("doi", args.doi)) if v}
+        if args.url:
+            scheme, value = classify_url(args.url)
+            if scheme == "url":
+                ids["url"] = [args.url]
+            else:
+                ids.setdefault(scheme, value)
+        if not ids:
+            raise UserError("--title needs an identifier: --arxiv, --doi, --openreview or --url")
+        matches = dedupe.find_matches(ids, args.title, corpus)
+        if matches:
+            raise UserError("this paper is already in the corpus: " + "; ".join(matches))
+        url = args.url or next(iter(tax.identifier_schemes.get(s, {}).get("resolver", "").format(id=v)
+                                    for s, v in ids.items() if s != "url"), "")
+        rec.update(screening_label=args.title, identifiers=ids, url=url)
+    rec.update(source=args.source, query_family=args.query_family,
+               date_screened=args.date or datetime.date.today().isoformat(), stage=args.stage,
+               exclusion_reason=args.reason, reason_class=args.reason_class)
+    if moved_from:
+        rec["former_key"] = args.key
+        rec["former_record"] = corpus.retained[moved_from]
+    rec["tag_provenance"] = {"reason_class": "masrl exclude (screener's choice)"}
+    rec["provenance"] = {"source": "masrl exclude" + (f", moved from {moved_from}" if moved_from else "")}
+    new_file = f"{EXCLUSIONS}{record_id}.yaml"
+    data = dump_record(ordered(rec, EXCLUDED_ORDER))
+
+    after = dict(files)
+    after[new_file] = data
+    if moved_from:
+        del after[moved_from]
+    before = {str(p) for p in validate(corpus)}
+    introduced = [p for p in validate(parse_tree(after)) if str(p) not in before]
+    if introduced:
+        raise UserError(summary(introduced, "nothing was written (the corpus would not validate after this exclusion)."), introduced)
+
+    if args.dry_run:
+        print(f"# would write {new_file}\n{data.decode()}")
+        if moved_from:
+            print(f"# would then remove {moved_from}")
+        print("dry run: nothing was written")
+        return 0
+    write.create_new(root, {new_file: data})
+    if moved_from:
+        write.remove(root, moved_from)
+        print(f"moved {moved_from} -> {new_file} (former key and tags kept under former_key / former_record)")
+    else:
+        print(f"created {new_file}")
+    print("next: `masrl build` and `masrl diff HEAD` to see what the decision changes")
+    return 0

@@ -1,0 +1,81 @@
+"""Figure files of a build: reuse, redraw, or (with ``--check``) just compare fingerprints.
+
+A figure is current when ``reports/figures/manifest.json`` records the
+fingerprint of its plotted data and drawing code and the SHA-256 of each of
+its files, and both still match. ``--check`` never imports matplotlib: a
+figure that is not current is reported stale without being drawn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from .. import write
+from ..render import figures
+from ..render.jsonout import json_bytes
+from ..render.markdown import render_template
+
+FOLDER = "reports/figures"
+MANIFEST = f"{FOLDER}/manifest.json"
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _old_manifest(root: Path) -> dict:
+    raw = write.read_existing(root, MANIFEST)
+    try:
+        figs = json.loads(raw)["figures"] if raw else {}
+        return figs if isinstance(figs, dict) else {}
+    except (ValueError, KeyError, TypeError):
+        return {}
+
+
+def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str, bytes | None]:
+    """``{path: bytes or None}`` for every figure file, the manifest and the index.
+
+    None marks a file that is stale and was not redrawn (``check``).
+    """
+    code = figures.code_fingerprint()
+    old = _old_manifest(root)
+    outputs: dict[str, bytes | None] = {}
+    manifest: dict[str, dict | None] = {}
+    missing_chars: set[str] = set()
+    todo = []
+    for spec in figures.FIGURES:
+        data = spec.data(results)
+        fingerprint = figures.fingerprint(spec, data, code)
+        paths = {ext: f"{FOLDER}/{spec.name}.{ext}" for ext in figures.FORMATS}
+        entry = old.get(spec.name) or {}
+        current = {ext: write.read_existing(root, rel) for ext, rel in paths.items()}
+        fresh = (
+            not rerender
+            and entry.get("fingerprint") == fingerprint
+            and all(current[e] is not None and _sha(current[e]) == (entry.get("sha256") or {}).get(e) for e in paths)
+        )
+        if fresh:
+            outputs.update({rel: current[ext] for ext, rel in paths.items()})
+            manifest[spec.name] = entry
+        elif check:
+            outputs.update({rel: None for rel in paths.values()})
+            manifest[spec.name] = None
+        else:
+            todo.append((spec, data, fingerprint, paths))
+            manifest[spec.name] = {}
+    rendered = figures.render_many([(spec, data) for spec, data, _, _ in todo])
+    for (spec, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
+        missing_chars.update(missing)
+        outputs.update({paths[ext]: files[ext] for ext in paths})
+        manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
+                               "sha256": {ext: _sha(files[ext]) for ext in paths}}
+    if missing_chars:
+        print(f"note: {len(missing_chars)} character(s) are missing from the figure font and were drawn as boxes: "
+              + " ".join(sorted(missing_chars)), file=sys.stderr)
+    stale = any(v is None for v in manifest.values())
+    outputs[MANIFEST] = None if stale else json_bytes({"figures": manifest})
+    outputs[f"{FOLDER}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES).encode()
+    return outputs

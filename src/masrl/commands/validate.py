@@ -1,0 +1,25 @@
+"""``masrl validate``: load, validate, print every problem; writes nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import summary
+from ..load import find_root, load
+from ..validate import validate
+
+
+def run(root_arg: Path | None) -> int:
+    """Validate the corpus at the survey root; return 0 if valid, 1 otherwise."""
+    root = find_root(root_arg)
+    corpus = load(root)
+    problems = validate(corpus)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        print(summary(problems, "no file was changed."), file=sys.stderr)
+        return 1
+    print(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
+          f"taxonomy, claim ledger and {len(corpus.audits)} audit(s) are valid")
+    return 0

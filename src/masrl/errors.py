@@ -1,0 +1,58 @@
+"""Problems found in user input, and the one exception for fatal user mistakes.
+
+A :class:`Problem` is one finding about one file (a record, the taxonomy, a
+trace, a BibTeX file). Commands collect every problem of a run, print them all
+at once (sorted, one per line) and exit 1; nothing in masrl raises a traceback
+for a user's mistake.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One error in one input file.
+
+    Attributes:
+        file: path of the file as the user would type it, relative to the
+            survey root where possible (``corpus/papers/c3.yaml``).
+        line: 1-based line number, or ``None`` where it is not known.
+        field: the field or JSON path concerned (``reward_type``,
+            ``identifiers.arxiv``, ``$.events[3].t``), or ``None``.
+        message: what is wrong, with the bad value and what is allowed.
+    """
+
+    file: str
+    line: int | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+def sort_key(problem: Problem) -> tuple:
+    """Sort key that orders problems by file, then line (unknown lines first)."""
+    return (problem.file, problem.line or 0, problem.field or "", problem.message)
+
+
+def summary(problems: list[Problem], tail: str = "nothing was written.") -> str:
+    """One closing line: ``3 errors in 2 files; nothing was written.``"""
+    files = len({p.file for p in problems})
+    n = len(problems)
+    return f"{n} error{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}; {tail}"
+
+
+class UserError(Exception):
+    """A fatal mistake of the user (bad argument, no survey root, ...).
+
+    The CLI prints ``masrl: error: <message>`` and exits 1, without a traceback.
+    ``problems`` may carry a list of :class:`Problem` to print first.
+    """
+
+    def __init__(self, message: str, problems: list[Problem] | None = None):
+        super().__init__(message)
+        self.problems = problems or []

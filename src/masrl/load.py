@@ -1,0 +1,197 @@
+"""Files -> plain records: the only reader of ``corpus/`` and ``exclusions/``.
+
+The survey root is the folder holding ``corpus/taxonomy.yaml``. Its input
+files are read either from the working tree (:func:`read_tree`) or from a git
+revision (:func:`read_git_tree`, for ``masrl diff``) into a mapping
+``{relative posix path: bytes}``; :func:`parse_tree` turns that mapping into a
+:class:`Corpus` without touching the file system again.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import yamlio
+from .errors import Problem, UserError
+
+TAXONOMY = "corpus/taxonomy.yaml"
+CLAIMS = "corpus/claims.yaml"
+PAPERS = "corpus/papers/"
+AUDITS = "corpus/audits/"
+EXCLUSIONS = "exclusions/"
+README = "README.md"
+
+
+@dataclass
+class Corpus:
+    """Everything the pipeline reads, parsed but not yet validated.
+
+    Attributes:
+        taxonomy: the mapping of ``corpus/taxonomy.yaml`` (``{}`` if unreadable).
+        retained: file -> record mapping, one per ``corpus/papers/*.yaml``.
+        excluded: file -> record mapping, one per ``exclusions/*.yaml``.
+        claims: the list under ``claims`` in ``corpus/claims.yaml`` (``[]`` if absent).
+        audits: file -> audit mapping, one per ``corpus/audits/*.yaml``.
+        readme: text of ``README.md`` (None if absent).
+        docs: file -> :class:`~masrl.yamlio.Document`, for line numbers.
+        problems: problems found while reading (not UTF-8, YAML errors, duplicate keys, not a mapping).
+        unreadable: files that could not be read into a mapping (reported in ``problems``).
+    """
+
+    taxonomy: dict = field(default_factory=dict)
+    retained: dict[str, dict] = field(default_factory=dict)
+    excluded: dict[str, dict] = field(default_factory=dict)
+    claims: list = field(default_factory=list)
+    audits: dict[str, dict] = field(default_factory=dict)
+    readme: str | None = None
+    docs: dict[str, yamlio.Document] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    unreadable: set[str] = field(default_factory=set)
+
+    def line(self, file: str, path: tuple = ()) -> int | None:
+        """1-based line of ``path`` in ``file`` (or of its nearest ancestor), if known."""
+        doc = self.docs.get(file)
+        return doc.line(path) if doc else None
+
+
+def find_root(override: Path | None = None, start: Path | None = None) -> Path:
+    """The survey root: ``override`` if given, else the nearest folder at or above
+    ``start`` (default: the current directory) holding ``corpus/taxonomy.yaml``.
+
+    Raises:
+        UserError: if no such folder exists.
+    """
+    if override is not None:
+        root = override.expanduser().resolve()
+        if not (root / TAXONOMY).is_file():
+            raise UserError(f"--root {override}: no {TAXONOMY} there")
+        return root
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / TAXONOMY).is_file():
+            return folder
+    raise UserError(f"no survey root found: no {TAXONOMY} in {here} or any folder above it (use --root DIR)")
+
+
+def _wanted(rel: str) -> bool:
+    if rel in (TAXONOMY, CLAIMS, README):
+        return True
+    for prefix in (PAPERS, AUDITS, EXCLUSIONS):
+        if rel.startswith(prefix) and "/" not in rel[len(prefix):]:
+            return rel.endswith((".yaml", ".yml"))
+    return False
+
+
+def read_tree(root: Path) -> dict[str, bytes]:
+    """Read every input file of the survey at ``root`` into ``{relative path: bytes}``."""
+    files: dict[str, bytes] = {}
+    for rel in (TAXONOMY, CLAIMS, README):
+        if (root / rel).is_file():
+            files[rel] = (root / rel).read_bytes()
+    for folder in (PAPERS, AUDITS, EXCLUSIONS):
+        base = root / folder
+        if base.is_dir():
+            for path in sorted(base.iterdir()):
+                rel = folder + path.name
+                if path.is_file() and _wanted(rel):
+                    files[rel] = path.read_bytes()
+    return files
+
+
+def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
+    """Read the input files of the survey as they are at git revision ``rev``.
+
+    Uses ``git ls-tree`` and one ``git cat-file --batch``; the working tree is not touched.
+
+    Raises:
+        UserError: if ``root`` is not in a git repository or ``rev`` is unknown.
+    """
+    def git(*args: str, data: bytes | None = None) -> bytes:
+        try:
+            done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+        except FileNotFoundError as err:
+            raise UserError("git is not installed; masrl diff needs it") from err
+        if done.returncode != 0:
+            raise UserError(f"git {' '.join(args[:2])}: {done.stderr.decode(errors='replace').strip()}")
+        return done.stdout
+
+    prefix = git("rev-parse", "--show-prefix").decode().strip()
+    git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    listing = git("ls-tree", "-r", "-z", "--full-name", rev, "--", ".").split(b"\0")
+    objects: list[tuple[str, str]] = []
+    for item in listing:
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        rel = name.decode()
+        if prefix and rel.startswith(prefix):
+            rel = rel[len(prefix):]
+        if meta.split()[1] == b"blob" and _wanted(rel):
+            objects.append((rel, meta.split()[2].decode()))
+    if not objects:
+        return {}
+    out = git("cat-file", "--batch", data="".join(f"{sha}\n" for _, sha in objects).encode())
+    files: dict[str, bytes] = {}
+    pos = 0
+    for rel, _ in objects:
+        header_end = out.index(b"\n", pos)
+        size = int(out[pos:header_end].split()[2])
+        files[rel] = out[header_end + 1 : header_end + 1 + size]
+        pos = header_end + 1 + size + 1
+    return files
+
+
+def _mapping(corpus: Corpus, rel: str, data: bytes) -> dict | None:
+    doc, problems = yamlio.parse(data, rel)
+    corpus.problems.extend(problems)
+    if doc is None:
+        corpus.unreadable.add(rel)
+        return None
+    corpus.docs[rel] = doc
+    if not isinstance(doc.value, dict):
+        kind = "empty" if doc.value is None else f"a {type(doc.value).__name__}"
+        corpus.problems.append(Problem(rel, 1, None, f"the file must hold one YAML mapping (field: value lines); it is {kind}"))
+        corpus.unreadable.add(rel)
+        return None
+    return doc.value
+
+
+def parse_tree(files: dict[str, bytes]) -> Corpus:
+    """Parse the input files (from :func:`read_tree` or :func:`read_git_tree`) into a :class:`Corpus`.
+
+    Unreadable files are recorded in ``corpus.problems`` and left out; this
+    function never raises for bad user data.
+    """
+    corpus = Corpus()
+    if TAXONOMY not in files:
+        corpus.problems.append(Problem(TAXONOMY, None, None, "missing: the controlled vocabulary is required"))
+    for rel in sorted(files):
+        data = files[rel]
+        if rel == README:
+            corpus.readme = data.decode("utf-8", errors="replace")
+            continue
+        value = _mapping(corpus, rel, data)
+        if value is None:
+            continue
+        if rel == TAXONOMY:
+            corpus.taxonomy = value
+        elif rel == CLAIMS:
+            claims: Any = value.get("claims", [])
+            corpus.claims = claims if isinstance(claims, list) else []
+            if not isinstance(claims, list):
+                corpus.problems.append(Problem(rel, corpus.line(rel, ("claims",)), "claims", "must be a list of claims"))
+        elif rel.startswith(PAPERS):
+            corpus.retained[rel] = value
+        elif rel.startswith(EXCLUSIONS):
+            corpus.excluded[rel] = value
+        elif rel.startswith(AUDITS):
+            corpus.audits[rel] = value
+    return corpus
+
+
+def load(root: Path) -> Corpus:
+    """:func:`read_tree` then :func:`parse_tree`."""
+    return parse_tree(read_tree(root))

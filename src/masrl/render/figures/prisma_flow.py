@@ -1,0 +1,190 @@
+"""Figure: PRISMA 2020-style flow of the screening.
+
+A vertical chain of boxes, records audited -> assessed at each screening
+stage -> records retained, with beside each stage a box of the records
+excluded there, split by reason class, and under the retained box the
+retained records by category. Phase labels (Identification, Screening,
+Included) run down the left side as in PRISMA 2020.
+
+The diagram is laid out in inches on one axes that fills the figure (data
+units = inches, axis off), so the figure's height follows the number of
+stages and reason lines. Every number is taken from the data; text is
+wrapped to its box from the font's metrics (:func:`style.wrap_text`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from matplotlib.patches import FancyBboxPatch
+
+from . import style
+
+# Geometry (inches).
+MARGIN = 0.08
+TITLE_H = 0.34
+PHASE_X = 0.86            # x of the phase brackets; labels end just left of it
+MAIN_X, MAIN_W = 0.98, 2.80
+SIDE_X, SIDE_W = 4.10, 2.82
+PAD = 0.07                # inner padding of a box
+INDENT = 0.08             # of the listed lines under a box's heading
+ROW_GAP = 0.10            # between exclusion boxes of consecutive stages
+MIN_ARROW = 0.22          # shortest vertical arrow between two boxes of the chain
+SECTION_GAP = 0.26        # between phases (arrow room)
+BOX_FACE = "white"
+SIDE_FACE = "#f6f6f6"
+RETAINED_FACE = "#e6f0f8"
+
+PHASES = ("Identification", "Screening", "Included")
+
+
+def _line_h(size: float) -> float:
+    return size * 1.22 / 72
+
+
+def _count(n) -> str:
+    """``"(n = 12)"``, kept on one line by :func:`style.wrap_text`."""
+    return f"(n{style.KEEP_SPACE}={style.KEEP_SPACE}{int(n)})"
+
+
+def _wrap(text: str, width: float, size: float, weight: str = "normal") -> list[str]:
+    """Lines of ``text`` fitting a box ``width`` inches wide (inner padding left free)."""
+    return style.wrap_text(text, width - 2 * PAD - 0.02, size, weight)
+
+
+@dataclass
+class _Block:
+    """A box: lines at one size (+ optional extra small lines), at ``top`` inches from the top."""
+
+    x: float
+    w: float
+    lines: list[str]
+    size: float = style.FONT_SIZE
+    small: list[str] = field(default_factory=list)
+    top: float = 0.0
+
+    @property
+    def h(self) -> float:
+        small = len(self.small) * _line_h(style.SMALL_SIZE) + (0.04 if self.small else 0.0)
+        return len(self.lines) * _line_h(self.size) + small + 2 * PAD
+
+
+def _category_columns(data: dict, width: float) -> list[list[str]]:
+    """The retained counts by category as two columns of lines, each fitting ``width`` inches."""
+    labels = data.get("category_labels", {})
+    entries = [f"{labels.get(code, code)}:{style.KEEP_SPACE}{int(n)}"
+               for code, n in data["retained_by_category"].items()]
+    rows = math.ceil(len(entries) / 2)
+    return [[line for entry in half for line in style.wrap_text(entry, width, style.SMALL_SIZE)]
+            for half in (entries[:rows], entries[rows:])]
+
+
+def draw(data: dict):
+    """PRISMA flow diagram of ``data``.
+
+    ``data``: ``{"audited": int, "stages": [{"stage", "label", "assessed",
+    "excluded", "remaining", "by_reason_class": {class: int}}, ...],
+    "retained": int, "retained_by_category": {code: int},
+    "reason_classes": {class: name}, "category_labels": {code: label}}``.
+    Reason classes with a zero count are left out of the exclusion boxes.
+    """
+    reasons = data.get("reason_classes", {})
+
+    # Layout, top to bottom.
+    y = MARGIN + TITLE_H
+    audited = _Block(MAIN_X, MAIN_W, _wrap(f"Records audited {_count(data['audited'])}", MAIN_W, style.FONT_SIZE))
+    audited.top = y
+    y += audited.h + SECTION_GAP
+    screening_top = y - SECTION_GAP / 2
+    rows = []
+    for stage in data["stages"]:
+        main = _Block(MAIN_X, MAIN_W, _wrap(f"Assessed at {stage['label']} {_count(stage['assessed'])}",
+                                            MAIN_W, style.FONT_SIZE))
+        keep = style.KEEP_SPACE  # the count stays on the line of the reason's last word
+        listed = [f"{cls} {reasons[cls]}:{keep}{int(n)}" if reasons.get(cls) else f"{cls}:{keep}{int(n)}"
+                  for cls, n in stage["by_reason_class"].items() if int(n)]
+        side = _Block(SIDE_X, SIDE_W,
+                      _wrap(f"Excluded at {stage['label']} {_count(stage['excluded'])}", SIDE_W, style.FONT_SIZE),
+                      small=[line for item in listed for line in _wrap(item, SIDE_W - INDENT, style.SMALL_SIZE)])
+        row_h = max(main.h + MIN_ARROW - ROW_GAP, side.h)
+        main.top = y + (row_h - main.h) / 2
+        side.top = y + (row_h - side.h) / 2
+        rows.append((stage, main, side))
+        y += row_h + ROW_GAP
+    y += SECTION_GAP - ROW_GAP
+    screening_bottom = y - SECTION_GAP / 2
+    retained = _Block(MAIN_X, MAIN_W, _wrap(f"Records retained {_count(data['retained'])}", MAIN_W, style.FONT_SIZE,
+                                                 "bold"))
+    retained.top = y
+    y += retained.h + 0.12
+    column_w = (MAIN_W - 2 * PAD - INDENT) / 2
+    columns = _category_columns(data, column_w - 0.1)
+    categories = _Block(MAIN_X, MAIN_W, ["Retained by category"], size=style.SMALL_SIZE,
+                        small=[""] * max(len(c) for c in columns))
+    categories.top = y
+    y += categories.h
+    height = y + MARGIN
+    width = style.WIDTH
+
+    fig = style.new_figure(height=height, width=width)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
+    ax.axis("off")
+
+    def Y(top: float) -> float:  # inches from the top -> data y
+        return height - top
+
+    def box(block: _Block, gid: str, face: str = BOX_FACE, edge: str = style.INK, weight: str = "normal",
+            align: str = "center") -> None:
+        ax.add_patch(FancyBboxPatch((block.x, Y(block.top + block.h)), block.w, block.h,
+                                    boxstyle="round,pad=0,rounding_size=0.05", facecolor=face,
+                                    edgecolor=edge, linewidth=0.9, gid=f"box:{gid}"))
+        x = block.x + block.w / 2 if align == "center" else block.x + PAD
+        ax.text(x, Y(block.top + PAD), "\n".join(block.lines), ha=align, va="top", fontsize=block.size,
+                fontweight=weight, linespacing=1.22, gid=gid)
+
+    def arrow(x0: float, y0: float, x1: float, y1: float) -> None:
+        ax.annotate("", xy=(x1, Y(y1)), xytext=(x0, Y(y0)),
+                    arrowprops=dict(arrowstyle="-|>", color=style.INK, linewidth=1.0, shrinkA=0, shrinkB=0,
+                                    mutation_scale=10))
+
+    ax.text(MARGIN, Y(MARGIN), "Screening flow (PRISMA 2020)", ha="left", va="top",
+            fontsize=style.TITLE_SIZE, fontweight="bold")
+
+    centre = MAIN_X + MAIN_W / 2
+    box(audited, "audited")
+    previous = audited
+    for stage, main, side in rows:
+        arrow(centre, previous.top + previous.h, centre, main.top)
+        box(main, f"assessed:{stage['stage']}")
+        box(side, f"excluded:{stage['stage']}", face=SIDE_FACE, edge=style.MUTED, align="left")
+        if side.small:
+            ax.text(side.x + PAD + INDENT, Y(side.top + PAD + len(side.lines) * _line_h(side.size) + 0.04),
+                    "\n".join(side.small), ha="left", va="top", fontsize=style.SMALL_SIZE, color=style.INK,
+                    linespacing=1.22, gid=f"reasons:{stage['stage']}")
+        mid = main.top + main.h / 2
+        arrow(MAIN_X + MAIN_W, mid, SIDE_X, mid)
+        previous = main
+    arrow(centre, previous.top + previous.h, centre, retained.top)
+    box(retained, "retained", face=RETAINED_FACE, edge=style.ACCENT, weight="bold")
+
+    box(categories, "categories_header", face=BOX_FACE, edge=style.ACCENT, align="left")
+    ax.plot([centre, centre], [Y(retained.top + retained.h), Y(categories.top)], color=style.ACCENT,
+            linewidth=1.0)
+    list_top = Y(categories.top + PAD + _line_h(categories.size) + 0.04)
+    for k, column in enumerate(columns):
+        ax.text(categories.x + PAD + INDENT + k * column_w, list_top, "\n".join(column), ha="left",
+                va="top", fontsize=style.SMALL_SIZE, linespacing=1.22, gid=f"retained_by_category:{k}")
+
+    # Phase brackets and labels on the left.
+    spans = [(PHASES[0], audited.top, audited.top + audited.h),
+             (PHASES[1], screening_top + 0.04, screening_bottom - 0.04),
+             (PHASES[2], retained.top, categories.top + categories.h)]
+    for name, first, last in spans:
+        ax.plot([PHASE_X, PHASE_X], [Y(first), Y(last)], color=style.ACCENT, linewidth=2.0,
+                solid_capstyle="butt")
+        ax.text(PHASE_X - 0.06, Y((first + last) / 2), name, ha="right", va="center",
+                fontsize=style.SMALL_SIZE, color=style.ACCENT)
+    return fig

@@ -1,0 +1,1 @@
+"""Orchestration traces: schema, semantic validation, replay metrics, converters."""

@@ -1,0 +1,174 @@
+"""``masrl trace`` subcommands: validate, metrics, convert (argument parsing only).
+
+Handlers import the trace modules lazily so that ``masrl --help`` stays fast.
+Problems go to stderr, sorted, then one closing line; exit code 1 on any problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+TRACE_DESCRIPTION = """\
+Orchestration traces: temporal event graphs of orchestrator decisions, spawns,
+messages, tool calls, returns, aggregations and stops (the survey's trace schema
+plus masrl's extensions, published as trace.schema.json, JSON Schema 2020-12)."""
+
+TRACE_EPILOG = """\
+examples:
+  masrl trace validate run1.json run2.json
+  masrl trace metrics run1.json --format json
+  masrl trace convert --from otel spans.json -o run1.json"""
+
+
+def _missing(files: list[str]) -> None:
+    from pathlib import Path
+
+    from masrl.errors import UserError
+
+    missing = [f for f in files if not Path(f).is_file()]
+    if missing:
+        what = "no such file" if len(missing) == 1 else "no such files"
+        raise UserError(f"{what}: {', '.join(missing)}")
+
+
+def _print_problems(problems, tail: str) -> None:
+    from masrl.errors import summary
+
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(summary(problems, tail), file=sys.stderr)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from .validate import sort_problems, validate_file
+
+    _missing(args.files)
+    problems = []
+    bad = 0
+    for path in args.files:
+        found = validate_file(path)
+        bad += bool(found)
+        problems.extend(found)
+    if problems:
+        ok = len(args.files) - bad
+        _print_problems(sort_problems(problems), f"{ok} of {len(args.files)} file{'s' if len(args.files) != 1 else ''} valid.")
+        return 1
+    n = len(args.files)
+    print(f"{n} trace file{'s' if n != 1 else ''} valid")
+    return 0
+
+
+def _cmd_metrics(args: argparse.Namespace) -> int:
+    import json
+
+    from .metrics import metrics_from_checker
+    from .report import metrics_markdown
+    from .validate import check_bytes, read_file, sort_problems
+
+    _missing(args.files)
+    problems = []
+    results = {}
+    for path in args.files:
+        checker, _tree, found = check_bytes(read_file(path), path)
+        if found:
+            problems.extend(found)
+        else:
+            results[path] = metrics_from_checker(checker)
+    if problems:
+        _print_problems(sort_problems(problems), "no metrics were printed.")
+        return 1
+    if args.format == "json":
+        sys.stdout.write(json.dumps(results, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    else:
+        sys.stdout.write(metrics_markdown(results))
+    return 0
+
+
+def _cmd_convert(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from masrl.errors import UserError
+
+    from .otel import OtelError, convert_otlp
+    from .validate import read_file, validate_bytes
+
+    _missing([args.file])
+    try:
+        result = convert_otlp(read_file(args.file), args.file, trace_id=args.trace_id)
+    except OtelError as err:
+        raise UserError(str(err)) from None
+    for note in result.notes:
+        print(f"{args.file}: {note}", file=sys.stderr)
+    text = json.dumps(result.trace, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    out_name = args.output or "<converted trace>"
+    _trace, problems = validate_bytes(text.encode("utf-8"), out_name)
+    if problems:
+        _print_problems(problems, "the converted trace is not valid; nothing was written.")
+        return 1
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8", newline="\n")
+        except OSError as err:
+            raise UserError(f"{args.output}: cannot write: {err.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def register(subparsers) -> None:
+    """Add the ``trace`` command group (validate, metrics, convert) to the main parser."""
+    trace = subparsers.add_parser(
+        "trace",
+        help="orchestration traces: validate, metrics, convert",
+        description=TRACE_DESCRIPTION,
+        epilog=TRACE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = trace.add_subparsers(dest="trace_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    p = sub.add_parser(
+        "validate",
+        help="check trace files against the schema and the graph rules",
+        description="Check each FILE: UTF-8 JSON without duplicate keys, NaN or Infinity; the "
+        "trace schema (required fields, types, enums); unique event ids; edges between existing "
+        "events, never backwards in time; no cycle of spawn/causal/return edges; agents act only "
+        "while spawned; a return goes to an agent that spawned it or messaged/delegated to it. "
+        "Prints every error as FILE: JSON-PATH: MESSAGE (sorted) and exits 1 if there is any.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
+    p.set_defaults(run=_cmd_validate)
+
+    p = sub.add_parser(
+        "metrics",
+        help="replay metrics: critical path, parallelism, fan-out, overhead, reward, cost",
+        description="Validate each FILE, then recompute its metrics from the event graph: "
+        "critical path (steps and time), parallelism, peak concurrent agents, spawn fan-out and "
+        "depth, counts per event type and sub-decision O1-O5, protocol overhead, tool calls, "
+        "tokens, reward per channel and per credit unit, tokens per unit of reward. "
+        "Definitions: docs/traces.md. Invalid files: errors on stderr, exit 1, nothing printed.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
+    p.add_argument(
+        "--format",
+        choices=("md", "json"),
+        default="md",
+        help="md (default): a Markdown table and details; json: {FILE: metrics}, sorted keys",
+    )
+    p.set_defaults(run=_cmd_metrics)
+
+    p = sub.add_parser(
+        "convert",
+        help="convert OpenTelemetry GenAI agent spans (OTLP JSON) into a trace",
+        description="Convert an OTLP JSON trace export of OpenTelemetry GenAI spans (invoke_agent, "
+        "create_agent, execute_tool, chat, ...) into an orchestration trace, validate it and "
+        "write it (stdout, or -o OUT). Spans that cannot be mapped are counted and listed on "
+        "stderr with their names and span ids. Mapping table: docs/traces.md.",
+    )
+    p.add_argument("--from", dest="source", choices=("otel",), required=True, help="input format (otel: OTLP JSON)")
+    p.add_argument("file", metavar="FILE", help="the export to convert")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the trace here instead of stdout")
+    p.add_argument("--trace-id", metavar="ID", help="the traceId to convert when FILE holds several traces")
+    p.set_defaults(run=_cmd_convert)

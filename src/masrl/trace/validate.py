@@ -1,0 +1,120 @@
+"""Validate orchestration traces: bytes or dicts -> sorted problems.
+
+The rules are those of :mod:`masrl.trace.load` (UTF-8, JSON, no duplicate keys, no
+NaN/Infinity, bounded nesting) and :mod:`masrl.trace.checker` (the JSON Schema
+``trace.schema.json`` written out for speed, plus graph semantics). Nothing here
+raises for bad input: every finding is a :class:`~masrl.errors.Problem` whose
+``field`` is a JSON path (``$.events[3].t``) and whose message names the event
+(``event e4: ...``) or edge (``edge e5->e9 (causal): ...``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from masrl.errors import Problem, UserError
+
+from .checker import TraceChecker
+from .load import TraceSyntaxError, load
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def problem_key(problem: Problem) -> tuple:
+    """Sort key: file, line, JSON path with numeric indices compared as numbers, message."""
+    field = tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(problem.field or ""))
+    return (problem.file, problem.line or 0, field, problem.message)
+
+
+def sort_problems(problems: list[Problem]) -> list[Problem]:
+    """Problems in reading order (``$.events[2]`` before ``$.events[10]``)."""
+    return sorted(problems, key=problem_key)
+
+
+def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecker | None, object, list[Problem]]:
+    """Parse and check one trace file's bytes in one streaming pass.
+
+    Returns ``(checker, tree, problems)``: the checker holds the columns that
+    :mod:`masrl.trace.metrics` uses (``None`` if the text is not UTF-8 JSON), the
+    tree is the parsed document if ``keep`` (else ``None``), problems are sorted.
+    """
+    checker = TraceChecker(file)
+    try:
+        tree, load_problems = load(data, file, checker, keep)
+    except TraceSyntaxError as err:
+        return None, None, [err.problem]
+    problems = load_problems + checker.finish()
+    return checker, tree, sort_problems(problems)
+
+
+def validate_bytes(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
+    """Validate the bytes of one trace file.
+
+    Args:
+        data: the file's raw bytes (UTF-8 JSON).
+        file: the name to put in problems (as the user would type it).
+
+    Returns:
+        ``(trace, [])`` when valid, else ``(None, problems)`` with every problem of
+        the file, sorted. Never raises for bad input.
+    """
+    _checker, tree, problems = check_bytes(data, file, keep=True)
+    if problems:
+        return None, problems
+    return tree, []
+
+
+def checker_for(trace, file: str = "<trace>") -> TraceChecker:
+    """Feed an already-parsed trace (any JSON value) to a new checker and finish it."""
+    checker = TraceChecker(file)
+    if type(trace) is not dict:
+        checker.whole(trace)
+        checker.finish()
+        return checker
+    for key in ("events", "edges"):
+        items = trace.get(key)
+        if type(items) is list:
+            checker.begin(key)
+            (checker.events if key == "events" else checker.edges)(0, items)
+            checker.end(key, len(items))
+        elif key in trace:
+            checker.top(key, items)
+    for key, value in trace.items():
+        if key not in ("events", "edges"):
+            checker.top(key, value)
+    checker.finish()
+    return checker
+
+
+def validate_trace(trace, file: str = "<trace>") -> list[Problem]:
+    """Problems of an already-parsed trace (sorted; ``[]`` if valid).
+
+    Duplicate keys and NaN literals cannot be seen in a dict; use
+    :func:`validate_bytes` for files. Python ``float('nan')``/``inf`` values are reported.
+    """
+    checker = checker_for(trace, file)
+    return sort_problems(checker.schema_problems + checker.other_problems)
+
+
+def schema_problems(trace) -> list[Problem]:
+    """Only the problems the JSON Schema decides (what ``jsonschema`` would reject)."""
+    return sort_problems(checker_for(trace).schema_problems)
+
+
+def read_file(path: str) -> bytes:
+    """Bytes of a trace file; :class:`~masrl.errors.UserError` if it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{path}: is a directory, not a trace file") from None
+    except OSError as err:
+        raise UserError(f"{path}: cannot read: {err.strerror}") from None
+
+
+def validate_file(path: str) -> list[Problem]:
+    """Problems of one trace file (the ``masrl trace validate`` path; keeps no tree)."""
+    _checker, _tree, problems = check_bytes(read_file(path), path)
+    return problems

@@ -1,0 +1,388 @@
+"""Records + taxonomy -> every problem at once. Never raises for user data, never writes.
+
+Checks, in order (all problems of a run are collected):
+
+1. reading: UTF-8, YAML syntax, duplicate keys, anchors/aliases, one mapping per file
+   (found by :mod:`masrl.load`);
+2. the taxonomy against its own schema, and its cross-references (reward
+   families cover every reward type once; named representatives and anchors
+   exist as retained records; crosstabs name real fields);
+3. each record against the JSON Schema derived from the taxonomy (required
+   fields, types, allowed values, identifier formats, year range);
+4. rules across fields of one record: file name = key; ``untagged``
+   placeholders; ``credit_mechanism`` is NA iff ``credit_granularity`` is NA;
+   benchmark-only fields; the inclusion criterion a category implies;
+5. rules across records: keys and BibTeX keys unique; every identifier used by
+   one record only, across retained AND excluded records; sub-decision anchors
+   tagged with their sub-decision;
+6. the claim ledger and the audits: their schema, and every field, value and
+   key they name exists.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from . import schema as schemas
+from .errors import Problem, sort_key
+from .load import AUDITS, CLAIMS, EXCLUSIONS, PAPERS, TAXONOMY, Corpus
+from .records import UNTAGGED, classify_url, identifier_pairs
+from .taxonomy import Taxonomy
+
+_JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a mapping", type(None): "empty"}
+_EXPECTED = {"string": "a string", "integer": "an integer", "number": "a number", "array": "a list", "object": "a mapping", "boolean": "true or false"}
+
+
+def _dotted(path: Iterable[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _suggest(value: Any, allowed: Iterable[str]) -> str:
+    allowed = [str(a) for a in allowed]
+    text = str(value)
+    lowered = {a.lower(): a for a in allowed}
+    if text.lower() in lowered:
+        return f" (did you mean '{lowered[text.lower()]}'?)"
+    close = difflib.get_close_matches(text, allowed, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if value is None:
+        return "nothing (an empty value)"
+    kind = _JSON_TYPES.get(type(value), type(value).__name__).split(" ", 1)[-1]
+    return f"the {kind} {value!r}"
+
+
+class _Checker:
+    """Collects problems for one corpus; one method per group of checks."""
+
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.problems: list[Problem] = list(corpus.problems)
+        self.tax = Taxonomy(corpus.taxonomy)
+
+    def add(self, file: str, path: tuple, message: str, field: str | None = None) -> None:
+        self.problems.append(Problem(file, self.corpus.line(file, path), field if field is not None else (_dotted(path) or None), message))
+
+    # ---------------------------------------------------------------- schema errors
+    def schema_errors(self, file: str, value: Any, validator: Draft202012Validator, base: tuple = ()) -> None:
+        errors = sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+        enum_paths = {tuple(e.absolute_path) for e in errors if e.validator == "enum"}
+        for err in errors:
+            path = base + tuple(err.absolute_path)
+            if err.validator == "type" and tuple(err.absolute_path) in enum_paths:
+                continue  # the enum message says it better
+            self.explain(file, path, err)
+
+    def explain(self, file: str, path: tuple, err) -> None:
+        kind, value = err.validator, err.instance
+        field = path[-1] if path else None
+        if kind == "enum":
+            allowed = [str(a) for a in err.validator_value if a != UNTAGGED]
+            if isinstance(value, str):
+                self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}")
+            else:
+                hint = " (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else ""
+                self.add(file, path, f"{_describe(value)} is not in the vocabulary; allowed: {', '.join(allowed)}{hint}")
+        elif kind == "required":
+            missing = err.message.split("'")[1] if "'" in err.message else err.message
+            self.add(file, path + (missing,), "required field is missing")
+        elif kind == "additionalProperties":
+            allowed = list((err.schema.get("properties") or {}).keys())
+            extras = [k for k in value if k not in allowed] if isinstance(value, dict) else []
+            what = "identifier scheme" if path and path[-1] == "identifiers" else "field"
+            for extra in extras:
+                hint = _suggest(extra, allowed) or f"; allowed: {', '.join(allowed)}"
+                self.add(file, path + (extra,), f"unknown {what} '{extra}'{hint}")
+        elif kind == "type":
+            expected = err.validator_value
+            names = " or ".join(_EXPECTED.get(t, t) for t in (expected if isinstance(expected, list) else [expected]))
+            hint = " (write it without quotes)" if expected == "integer" and isinstance(value, str) and value.strip().isdigit() else ""
+            self.add(file, path, f"expected {names}, got {_describe(value)}{hint}")
+        elif kind == "pattern":
+            self.add(file, path, self.pattern_message(path, value))
+        elif kind in ("minimum", "maximum"):
+            sch = err.schema
+            self.add(file, path, f"{value} is out of range; allowed: {sch.get('minimum', '-inf')} to {sch.get('maximum', 'inf')}")
+        elif kind in ("minItems", "minLength"):
+            self.add(file, path, "must not be empty")
+        elif kind == "minProperties":
+            schemes = ", ".join(self.tax.identifier_schemes)
+            self.add(file, path, f"needs at least one identifier ({schemes})" if field == "identifiers" else "must not be empty")
+        elif kind == "uniqueItems":
+            self.add(file, path, f"lists a value twice: {value!r}")
+        elif kind == "format":
+            self.add(file, path, f"{value!r} is not a real date (YYYY-MM-DD)")
+        else:
+            self.add(file, path, err.message)
+
+    def pattern_message(self, path: tuple, value: Any) -> str:
+        schemes = self.tax.identifier_schemes
+        scheme = next((p for p in reversed(path) if isinstance(p, str)), "")
+        if len(path) >= 2 and "identifiers" in path and scheme in schemes:
+            spec = schemes[scheme]
+            return f"{value!r} is not a valid {spec.get('label', scheme)}: expected {spec.get('definition')}"
+        if scheme in ("key", "former_key"):
+            return f"{value!r} is not a valid key: use lower-case letters, digits, '.', '_' and '-'"
+        if scheme == "record_id":
+            return f"{value!r} is not a valid record id: use E followed by at least three digits (E033)"
+        if scheme == "url":
+            return f"{value!r} is not an http(s) URL (several URLs are separated by ' ; ')"
+        if scheme in ("date_screened", "date"):
+            return f"{value!r} is not a date written YYYY-MM-DD"
+        return f"{value!r} does not have the required form"
+
+    # ---------------------------------------------------------------- taxonomy
+    def taxonomy(self) -> bool:
+        if TAXONOMY not in self.corpus.docs:
+            return False
+        before = len(self.problems)
+        self.schema_errors(TAXONOMY, self.corpus.taxonomy, Draft202012Validator(schemas.TAXONOMY_SCHEMA))
+        tax = self.tax
+        reward_codes = set(tax.values("reward_type"))
+        seen: dict[str, str] = {}
+        for fid, fam in tax.reward_families.items():
+            for code in fam.get("codes") or []:
+                path = ("reward_families", fid, "codes")
+                if code not in reward_codes:
+                    self.add(TAXONOMY, path, f"reward type {code!r} is not a value of reward_type{_suggest(code, reward_codes)}")
+                elif code in seen:
+                    self.add(TAXONOMY, path, f"reward type {code!r} is in two families ({seen[code]} and {fid})")
+                seen[code] = fid
+        for code in sorted(reward_codes - set(seen) - {"NA"}):
+            self.add(TAXONOMY, ("fields", "reward_type", "values", code), f"reward type {code!r} belongs to no reward family")
+        for rows, cols in tax.crosstabs:
+            for name in (rows, cols):
+                if name not in tax.fields:
+                    self.add(TAXONOMY, ("crosstabs",), f"crosstab names unknown field {name!r}{_suggest(name, tax.fields)}")
+        for field in tax.fields.values():
+            for key in ("required_when", "na_iff"):
+                for other, vals in (field.spec.get(key) or {}).items():
+                    if other not in tax.fields:
+                        self.add(TAXONOMY, ("fields", field.name, key), f"names unknown field {other!r}")
+                        continue
+                    for val in vals if isinstance(vals, list) else [vals]:
+                        if val not in tax.values(other):
+                            self.add(TAXONOMY, ("fields", field.name, key), f"{val!r} is not a value of {other}")
+            for code in field.values:
+                implied = field.value_spec(code).get("inclusion_criterion")
+                if implied is not None and implied not in tax.values("inclusion_criterion"):
+                    self.add(TAXONOMY, ("fields", field.name, "values", code), f"inclusion_criterion {implied!r} is not a value of inclusion_criterion")
+        return len(self.problems) == before
+
+    def editorial_keys(self, keys: set[str]) -> None:
+        """Representatives and anchors named in the taxonomy must be retained records."""
+        tax = self.tax
+        named: list[tuple[tuple, str]] = []
+        for fid, fam in tax.reward_families.items():
+            named += [(("reward_families", fid, "representatives"), k) for k in fam.get("representatives") or []]
+        for field in tax.fields.values():
+            for code in field.values:
+                spec = field.value_spec(code)
+                for role in ("representatives", "anchors"):
+                    named += [(("fields", field.name, "values", code, role), k) for k in spec.get(role) or []]
+        for path, key in named:
+            if key not in keys:
+                self.add(TAXONOMY, path, f"names record {key!r}, which is not a retained record{_suggest(key, keys)}")
+
+    # ---------------------------------------------------------------- records
+    def records(self) -> None:
+        retained_v = Draft202012Validator(schemas.retained_schema(self.tax), format_checker=FormatChecker())
+        excluded_v = Draft202012Validator(schemas.excluded_schema(self.tax), format_checker=FormatChecker())
+        for file, rec in self.corpus.retained.items():
+            self.schema_errors(file, rec, retained_v)
+            self.file_name(file, rec, "key", PAPERS)
+            self.untagged(file, rec)
+            self.cross_fields(file, rec, ())
+            self.urls(file, rec)
+        for file, rec in self.corpus.excluded.items():
+            self.schema_errors(file, rec, excluded_v)
+            self.file_name(file, rec, "record_id", EXCLUSIONS)
+            self.urls(file, rec)
+            if isinstance(rec.get("if_retained"), dict):
+                self.cross_fields(file, rec["if_retained"], ("if_retained",), partial=True)
+
+    def file_name(self, file: str, rec: dict, id_field: str, folder: str) -> None:
+        stem = file[len(folder):].rsplit(".", 1)[0]
+        value = rec.get(id_field)
+        if isinstance(value, str) and value != stem:
+            self.add(file, (id_field,), f"{value!r} does not match the file name '{file[len(folder):]}'; rename the file to '{value}.yaml' or fix the {id_field}")
+
+    def untagged(self, file: str, rec: dict) -> None:
+        for field in self.tax.of("retained"):
+            value = rec.get(field.name)
+            if value == UNTAGGED or (isinstance(value, list) and UNTAGGED in value):
+                self.add(file, (field.name,), f"untagged: tag it with {'a list (possibly empty) of' if field.multi else 'one of'} {', '.join(field.values)}")
+        if rec.get("one_liner") == UNTAGGED:
+            self.add(file, ("one_liner",), "untagged: write a one-line summary of the paper")
+
+    def cross_fields(self, file: str, rec: dict, base: tuple, partial: bool = False) -> None:
+        tax = self.tax
+        for field in tax.of("retained"):
+            name = field.name
+            for other, na_value in (field.spec.get("na_iff") or {}).items():
+                if name not in rec or other not in rec or UNTAGGED in (rec[name], rec[other]):
+                    continue
+                if (rec[name] == "NA") != (rec[other] == na_value):
+                    if rec[name] == "NA":
+                        allowed = ", ".join(v for v in field.values if v != "NA")
+                        self.add(file, base + (name,), f"'NA' but {other} is {rec[other]!r}; use one of {allowed}")
+                    else:
+                        self.add(file, base + (name,), f"{rec[name]!r} but {other} is {na_value!r}; use 'NA'")
+            cond = field.required_when
+            if cond:
+                applies = all(rec.get(f) in vals for f, vals in cond.items())
+                what = " and ".join(f"{f} {', '.join(map(repr, vals))}" for f, vals in cond.items())
+                if applies and name not in rec and not partial:
+                    self.add(file, base, f"required field is missing (required for {what})", field=_dotted(base + (name,)))
+                elif not applies and name in rec and all(f in rec for f in cond):
+                    self.add(file, base + (name,), f"only records with {what} have this field; remove it")
+        category = rec.get("category")
+        implied = tax.fields["category"].value_spec(category).get("inclusion_criterion") if "category" in tax.fields and isinstance(category, str) else None
+        chosen = rec.get("inclusion_criterion")
+        if implied and chosen not in (None, UNTAGGED, implied):
+            self.add(file, base + ("inclusion_criterion",), f"{chosen!r} contradicts category {category!r}, which implies {implied!r}")
+
+    def urls(self, file: str, rec: dict) -> None:
+        urls = (rec.get("identifiers") or {}).get("url") if isinstance(rec.get("identifiers"), dict) else None
+        for i, url in enumerate(urls if isinstance(urls, list) else []):
+            if isinstance(url, str):
+                scheme, value = classify_url(url)
+                if scheme != "url":
+                    self.add(file, ("identifiers", "url", i), f"{url!r} is the landing page of {scheme} id {value!r}; write it as {scheme}: {value!r}")
+
+    # ---------------------------------------------------------------- across records
+    def across(self) -> None:
+        owners: dict[tuple[str, str], str] = {}
+        bib_owners: dict[str, str] = {}
+        stems: dict[str, str] = {}
+        for file in sorted(self.corpus.retained) + sorted(self.corpus.excluded):
+            rec = self.corpus.retained.get(file) or self.corpus.excluded.get(file) or {}
+            stem = file.lower()
+            if stem in stems:
+                self.add(file, (), f"same name as {stems[stem]} except for case; keys must be unique")
+            stems[stem] = file
+            ids = rec.get("identifiers")
+            for scheme, value in identifier_pairs(ids if isinstance(ids, dict) else {}):
+                other = owners.get((scheme, value))
+                if other is None:
+                    owners[(scheme, value)] = file
+                    continue
+                if other.startswith(PAPERS) and file.startswith(EXCLUSIONS):
+                    msg = f"identifier {scheme}:{value} is also retained as {other} — a paper cannot be both"
+                else:
+                    msg = f"identifier {scheme}:{value} is also used by {other} — one paper, one record"
+                self.add(file, ("identifiers", scheme), msg)
+            bkey = rec.get("bibtex_key")
+            if isinstance(bkey, str) and file.startswith(PAPERS):
+                if bkey in bib_owners:
+                    self.add(file, ("bibtex_key",), f"{bkey!r} is also the bibtex_key of {bib_owners[bkey]}")
+                bib_owners.setdefault(bkey, file)
+
+    def anchors(self, by_key: dict[str, dict]) -> None:
+        field = self.tax.fields.get("subdecisions")
+        if not field:
+            return
+        for code in field.values:
+            for key in field.value_spec(code).get("anchors") or []:
+                rec = by_key.get(key)
+                tags = rec.get("subdecisions") if rec else None
+                if isinstance(tags, list) and code not in tags:
+                    self.add(f"{PAPERS}{key}.yaml", ("subdecisions",), f"the taxonomy names this record as an anchor of {code} but it is not tagged {code}")
+
+    # ---------------------------------------------------------------- claims and audits
+    def claims(self, keys: set[str]) -> None:
+        if CLAIMS not in self.corpus.docs:
+            return
+        doc = self.corpus.docs[CLAIMS].value
+        self.schema_errors(CLAIMS, doc, Draft202012Validator(schemas.CLAIMS_SCHEMA))
+        ids: set[str] = set()
+        for i, claim in enumerate(self.corpus.claims):
+            if not isinstance(claim, dict):
+                continue
+            cid = claim.get("id")
+            if cid in ids:
+                self.add(CLAIMS, ("claims", i, "id"), f"claim id {cid!r} is used twice")
+            ids.add(cid)
+            for j, check in enumerate(claim.get("checks") or []):
+                if not isinstance(check, dict):
+                    continue
+                population = check.get("population", "retained")
+                where = check.get("where") or {}
+                for name, cond in (where.items() if isinstance(where, dict) else []):
+                    self.filter_condition(("claims", i, "checks", j, "where", name), name, cond, population)
+                for key in check.get("keys") or []:
+                    if population != "excluded" and key not in keys and not any(
+                        r.get("record_id") == key for r in self.corpus.excluded.values()):
+                        self.add(CLAIMS, ("claims", i, "checks", j, "keys"), f"names record {key!r}, which does not exist{_suggest(key, keys)}")
+
+    def filter_condition(self, path: tuple, name: str, cond: Any, population: str) -> None:
+        plain = {"key", "record_id", "year"}
+        field = self.tax.fields.get(name)
+        if field is None:
+            if name not in plain:
+                self.add(CLAIMS, path, f"unknown field {name!r}{_suggest(name, list(self.tax.fields) + sorted(plain))}")
+            return
+        values = []
+        if isinstance(cond, dict):
+            for op, arg in cond.items():
+                if op not in ("in", "not", "not_in", "all", "any"):
+                    self.add(CLAIMS, path, f"unknown operator {op!r}; allowed: in, not_in, not, all, any")
+                values += arg if isinstance(arg, list) else [arg]
+        else:
+            values = cond if isinstance(cond, list) else [cond]
+        for value in values:
+            if value not in field.values:
+                self.add(CLAIMS, path, f"{value!r} is not a value of {name}; allowed: {', '.join(field.values)}{_suggest(value, field.values)}")
+
+    def audits(self, by_key: dict[str, dict], keys: set[str]) -> None:
+        validator = Draft202012Validator(schemas.AUDIT_SCHEMA, format_checker=FormatChecker())
+        for file, audit in self.corpus.audits.items():
+            before = len(self.problems)
+            self.schema_errors(file, audit, validator)
+            if len(self.problems) != before:
+                continue
+            fields = audit["fields"]
+            for name in fields:
+                if name not in self.tax.fields:
+                    self.add(file, ("fields",), f"unknown field {name!r}{_suggest(name, self.tax.fields)}")
+            for i, row in enumerate(audit["rows"]):
+                if row["key"] not in keys:
+                    self.add(file, ("rows", i, "key"), f"names record {row['key']!r}, which is not a retained record{_suggest(row['key'], keys)}")
+                for side in ("original", "second_reader"):
+                    for name in fields:
+                        value = row[side].get(name)
+                        if value is None:
+                            self.add(file, ("rows", i, side, name), "required field is missing")
+                        elif name in self.tax.fields and value not in self.tax.values(name):
+                            allowed = self.tax.values(name)
+                            self.add(file, ("rows", i, side, name), f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}")
+
+
+def validate(corpus: Corpus) -> list[Problem]:
+    """Every problem of the corpus (reading, taxonomy, records, claims, audits), sorted by file and line.
+
+    Returns an empty list when the corpus is valid. Raises nothing for bad user data.
+    """
+    checker = _Checker(corpus)
+    if checker.taxonomy():
+        by_key = {r.get("key"): r for r in corpus.retained.values() if isinstance(r.get("key"), str)}
+        # a record that could not be read is reported once; its key still counts as known
+        keys = set(by_key) | {f[len(PAPERS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(PAPERS)}
+        checker.editorial_keys(keys)
+        checker.records()
+        checker.across()
+        checker.anchors(by_key)
+        checker.claims(keys)
+        checker.audits(by_key, keys)
+    unique = sorted(set(checker.problems), key=sort_key)
+    return unique

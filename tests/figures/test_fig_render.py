@@ -1,0 +1,140 @@
+"""Rendering of every figure: identical bytes on every run, literal text, missing glyphs
+collapsed into one report, and drawing from data other than the survey's."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import pandas as pd
+import pytest
+from matplotlib.text import Text
+
+from masrl.render import figures
+
+NAMES = [spec.name for spec in figures.FIGURES]
+LITERAL = ["cost_$5 #1 100%", "a_b $x$ #2 50%", "$", "100% _under_ #hash"]
+CJK = "多智能体"
+
+
+def spec_of(name: str) -> figures.FigureSpec:
+    return next(spec for spec in figures.FIGURES if spec.name == name)
+
+
+def shown(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_render_is_deterministic(name, figure_data):
+    spec = spec_of(name)
+    first, missing = figures.render(spec, figure_data[name])
+    second, _ = figures.render(spec, figure_data[name])
+    assert set(first) == {"svg", "pdf", "png"}
+    assert missing == []
+    for fmt in first:
+        assert first[fmt], fmt
+        assert first[fmt] == second[fmt], f"{name}.{fmt} differs between two renders"
+    assert first["png"].startswith(b"\x89PNG") and first["pdf"].startswith(b"%PDF")
+    assert b"<svg" in first["svg"][:2000]
+
+
+# --- literal text: $ # _ % are drawn as written, never parsed as mathtext -----------------------
+
+def _literal_variant(name: str, data, labels: list[str]):
+    """A copy of figure ``name``'s real data whose display labels are ``labels`` (cycled)."""
+    pick = lambda k: labels[k % len(labels)]  # noqa: E731
+    if name == "topology_counts":
+        data["topology"] = [pick(k) for k in range(len(data))]
+    elif name == "category_counts":
+        data["label"] = [pick(k) for k in range(len(data))]
+    elif name == "credit_hierarchy":
+        data["label"] = [pick(k) for k in range(len(data))]
+        data["bracket"] = [pick(0) if b == data["bracket"].iloc[0] else pick(1) for b in data["bracket"]]
+    elif name == "subdecision_chain":
+        data["sub-decision"] = [pick(k) for k in range(len(data))]
+        data["anchors"] = [pick(k + 1) for k in range(len(data))]
+    elif name == "reward_credit_heatmap":
+        data.index = pd.Index([f"{pick(k)}{k}" for k in range(len(data.index) - 1)] + ["NA"], name=data.index.name)
+        data.columns = pd.Index([f"{pick(k)}{k}" for k in range(len(data.columns) - 1)] + ["NA"],
+                                name=data.columns.name)
+    elif name == "records_per_year":
+        data.columns = [f"{pick(k)}{k}" for k in range(len(data.columns))]
+    elif name == "prisma_flow":
+        for k, stage in enumerate(data["stages"]):
+            stage["label"] = pick(k)
+        data["reason_classes"] = {cls: pick(k) for k, cls in enumerate(data["reason_classes"])}
+        data["category_labels"] = {code: pick(k) for k, code in enumerate(data["category_labels"])}
+    return data
+
+
+def _copy(data):
+    return copy.deepcopy(data) if isinstance(data, dict) else data.copy(deep=True)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_literal_special_characters(name, figure_data, drawn):
+    data = _literal_variant(name, _copy(figure_data[name]), LITERAL)
+    files, missing = figures.render(spec_of(name), data)
+    assert missing == [] and all(files.values())
+    text = "\n".join(shown(drawn(name, data))).replace("\n", " ")
+    for label in LITERAL[:2]:
+        assert label in text, label  # held literally (a mathtext parse would have dropped the $)
+
+
+def test_topology_literal_labels_exact(figure_data, drawn):
+    data = figure_data["topology_counts"].copy(deep=True)
+    data["topology"] = [f"cost_$5 #{k} 100%" for k in range(len(data))]
+    fig = drawn("topology_counts", data)
+    ticks = [t for t in fig.axes[0].get_yticklabels()]
+    assert sorted(t.get_text() for t in ticks) == sorted(data["topology"])
+    assert all(t.get_parse_math() is False for t in fig.findobj(Text))
+
+
+# --- glyphs the font lacks: reported once, no warning flood ------------------------------------
+
+@pytest.mark.parametrize("name", ["topology_counts", "credit_hierarchy", "subdecision_chain", "prisma_flow",
+                                  "records_per_year", "reward_credit_heatmap"])
+def test_cjk_labels_collapse_glyph_warnings(name, figure_data):
+    data = _literal_variant(name, _copy(figure_data[name]), [CJK, f"{CJK} agents"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        files, missing = figures.render(spec_of(name), data)
+    assert all(files.values())
+    assert set(missing) == set(CJK)
+    assert [str(w.message) for w in caught] == []
+
+
+# --- data other than the survey's: drawn only from what is passed --------------------------------
+
+def test_records_per_year_other_span(figure_data, drawn):
+    table = figure_data["records_per_year"]
+    years = range(2010, 2013)
+    data = pd.DataFrame({c: [1, 0, 2] for c in table.columns[:2]}, index=pd.Index(years, name="year"))
+    fig = drawn("records_per_year", data)
+    ax = fig.axes[0]
+    assert [round(p.get_height()) for p in ax.containers[1]] == [1, 0, 2]
+    assert [t.get_text() for t in ax.get_xticklabels() if t.get_text()] == ["2010", "2012"]
+
+
+def test_heatmap_without_na_and_all_zero(figure_data, drawn):
+    table = figure_data["reward_credit_heatmap"]
+    data = pd.DataFrame(0, index=pd.Index(["a", "b"], name="reward_type"),
+                        columns=pd.Index(["x", "y", "z"], name="credit_granularity"))
+    fig = drawn("reward_credit_heatmap", data)
+    gaps = [p for p in fig.axes[0].patches if (p.get_gid() or "").startswith("gap:")]
+    assert len(gaps) == 6
+    assert table.shape != data.shape  # really other data
+
+
+def test_prisma_other_flow(figure_data, drawn):
+    data = copy.deepcopy(figure_data["prisma_flow"])
+    data["stages"] = data["stages"][:2]
+    data["stages"][1]["by_reason_class"] = {cls: 0 for cls in data["stages"][1]["by_reason_class"]}
+    data["stages"][1]["excluded"] = 0
+    fig = drawn("prisma_flow", data)
+    text = "\n".join(shown(fig))
+    assert f"Excluded at {data['stages'][1]['label']} (n = 0)" in text
+    assert "reasons:" + data["stages"][1]["stage"] not in {t.get_gid() for t in fig.findobj(Text)}
+    arrows = [t for t in fig.axes[0].texts if getattr(t, "arrow_patch", None) is not None]
+    assert len(arrows) == 5

@@ -1,0 +1,146 @@
+"""The survey's claim figures, the claim ledger's semantics, the taxonomy tables and the gap analysis."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from masrl.analyses.claims import evaluate_check, select
+from masrl.load import load
+from masrl.pipeline import analyse, render_text
+
+
+@pytest.fixture(scope="module")
+def results(repo):
+    return analyse(load(repo), {"survey_example": True})
+
+
+def check(results, claim_id, label):
+    claim = next(c for c in results.claims if c.id == claim_id)
+    return next(k for k in claim.checks if k.label == label)
+
+
+def test_message_credit_two_broad_one_strict(results):
+    assert check(results, "message-credit-sparse", "records with message-level credit (broad tag)").keys == ["c3", "debate-as-reward"]
+    assert check(results, "message-credit-sparse", "records with strict explicit message credit").keys == ["c3"]
+
+
+def test_orchestrator_credit_eight_broad_five_strict(results):
+    broad = check(results, "orchestrator-credit-sparse", "records with orchestrator-level credit (broad tag)")
+    strict = check(results, "orchestrator-credit-sparse", "records with strict or near-strict orchestrator credit")
+    assert broad.count == 8
+    assert strict.keys == ["kimi-k2-5", "owl2025", "paramanager", "puppeteer", "wideseek-r1-2026"]
+
+
+def test_o1_to_o4_anchored_and_o5_empty(results):
+    table = results.table("subdecisions_coverage").frame
+    assert table["records"].to_dict() == {"O1": 3, "O2": 2, "O3": 2, "O4": 2, "O5": 0}
+    assert table.loc["O1", ["explicit RL", "partial", "none"]].tolist() == [1, 2, 0]
+    assert table.loc["O3", ["explicit RL", "partial", "none"]].tolist() == [1, 0, 1]
+    assert table["gap"].to_dict() == {"O1": "", "O2": "", "O3": "", "O4": "", "O5": "gap: no record"}
+
+
+def test_kimi_anchor(results):
+    frame = results.retained
+    assert (frame.loc["kimi-k2-5", "is_rl"], frame.loc["kimi-k2-5", "reward_type"]) == ("yes", "orchestration")
+    assert (frame.loc["kimi-k2-6", "is_rl"], frame.loc["kimi-k2-6", "reward_type"]) == ("partial", "NA")
+    assert next(c for c in results.claims if c.id == "kimi-industrial-anchor").holds
+
+
+def test_no_benchmark_covers_e1_to_e4(results):
+    assert results.joint["joint"] == []
+    assert results.table("benchmark_gap").frame["all of E1-E4"].sum() == 0
+
+
+def test_headline_sparsity_and_every_current_claim_hold(results):
+    current = [c for c in results.claims if c.status == "current"]
+    assert [c.id for c in current] == [
+        "message-credit-sparse", "orchestrator-credit-sparse", "o5-stopping-uncovered", "kimi-industrial-anchor",
+        "mas-native-eval-incomplete", "trace-inspectable", "near-miss-robust", "headline-sparsity"]
+    assert all(c.holds for c in current)
+
+
+def test_stale_stress_test_statement_is_superseded_with_its_drift(results):
+    md = render_text(results)["reports/claims.md"].decode()
+    assert ("| [orchestrator-credit-stress-test-2026-05-03](#orchestrator-credit-stress-test-2026-05-03) | superseded | "
+            "drifted from the data | The orchestrator cell holds 7 broad and 4 strict entries. |") in md
+    assert ("- Drift from the data: +1 (records with orchestrator-level credit (broad tag): stated 7, computed 8); "
+            "+1 (records with strict or near-strict orchestrator credit: stated 4, computed 5)") in md
+
+
+def test_trace_claim_fails_when_the_example_does_not_validate(repo):
+    res = analyse(load(repo), {"survey_example": False})
+    assert [c.id for c in res.claims if c.status == "current" and not c.holds] == ["trace-inspectable"]
+
+
+def test_filter_operators():
+    from masrl.taxonomy import Taxonomy
+
+    tax = Taxonomy({"fields": {
+        "a": {"applies_to": "retained", "values": {"x": {}, "y": {}, "z": {}}},
+        "m": {"applies_to": "retained", "multi": True, "values": {"O1": {}, "O2": {}}},
+    }})
+    frame = pd.DataFrame({"a": ["x", "y", "z"], "m": [("O1",), ("O1", "O2"), ()]}, index=pd.Index(["k1", "k2", "k3"], name="key"))
+    assert select(frame, {"a": "x"}, tax) == ["k1"]
+    assert select(frame, {"a": ["x", "z"]}, tax) == ["k1", "k3"]
+    assert select(frame, {"a": {"not": "x"}}, tax) == ["k2", "k3"]
+    assert select(frame, {"a": {"not_in": ["x", "y"]}}, tax) == ["k3"]
+    assert select(frame, {"m": "O1"}, tax) == ["k1", "k2"]
+    assert select(frame, {"m": {"all": ["O1", "O2"]}}, tax) == ["k2"]
+    assert select(frame, {"m": {"any": ["O2"]}, "a": "y"}, tax) == ["k2"]
+    assert select(frame, {"key": "k3"}, tax) == ["k3"]
+    result = evaluate_check({"label": "l", "where": {"a": "x"}, "min_count": 2}, {"retained": frame}, tax, {})
+    assert (result.count, result.holds) == (1, False)
+
+
+def test_reward_families_table(results):
+    table = results.table("reward_families").frame
+    assert table["primary-tag count"].to_dict() == {"R1": 10, "R2": 4, "R3": 3, "R4": 2, "R5": 0, "R6": 10, "R7": 7, "R8": 15}
+    assert table.loc["R6", "reward_type codes"] == "debate, verifier"
+    assert table.loc["R7", "RL-trained"] == 4
+
+
+def test_credit_units_table_runs_finest_to_coarsest(results):
+    table = results.table("credit_units").frame
+    assert list(table.index) == ["token", "tool", "message", "turn", "agent", "role", "orchestrator", "team"]
+    assert table["broad"].tolist() == [0, 0, 2, 5, 23, 10, 8, 0]
+    assert table["strict"].tolist()[2] == 1 and table["strict"].tolist()[6] == 5
+    assert table.loc["team", "bracket"] == "new in LLM-MAS" and table.loc["token", "bracket"] == "mostly inherited"
+
+
+def test_topologies_and_envelopes(results):
+    assert results.table("topologies").frame["count"].to_dict() == {
+        "centralized": 18, "planner_executor_critic": 4, "debate": 8, "swarm": 4, "hierarchical": 13, "harness": 3}
+    env = results.table("deployment_envelopes").frame
+    assert env.loc["kimi-k2-5", "max sub-agents"] == 100 and env.loc["kimi-k2-6", "max steps"] == 4000
+
+
+def test_gaps_list_empty_and_sparse_cells_with_their_records(results):
+    cells = {(g.table, g.row, g.column): g for g in results.gaps}
+    assert cells[("credit_granularity", "token", "")].status == "empty"
+    assert cells[("credit_granularity", "team", "")].records == ()
+    assert cells[("credit_granularity", "message", "")].records == ("c3", "debate-as-reward")
+    assert cells[("reward_type", "tool", "")].status == "empty"
+    assert cells[("subdecisions", "O5", "")].status == "empty"
+    assert cells[("credit_granularity_x_credit_mechanism", "message", "strict")].records == ("c3",)
+    assert ("credit_granularity", "agent", "") not in cells  # 23 records: neither empty nor sparse
+    assert not any("NA" in (g.row, g.column) for g in results.gaps)
+
+
+def test_gaps_json_and_narrowing(results):
+    data = json.loads(render_text(results)["reports/gaps.json"])
+    assert data["sparse_threshold"] == 2
+    orchestrator = next(r for r in data["strict_vs_broad"] if r["unit"] == "orchestrator")
+    assert (orchestrator["broad"], orchestrator["strict"]) == (8, 5)
+    assert orchestrator["broad-only records"] == "agentspawn, hera, mas-zero2025"
+    assert data["benchmark_joint_coverage"]["joint"] == []
+
+
+def test_sparse_threshold_is_data(survey):
+    path = survey / "corpus/taxonomy.yaml"
+    path.write_text(path.read_text().replace("sparse_threshold: 2", "sparse_threshold: 5"))
+    res = analyse(load(survey), {"survey_example": True})
+    cells = {(g.table, g.row, g.column): g for g in res.gaps}
+    assert cells[("credit_granularity", "turn", "")].count == 5

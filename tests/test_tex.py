@@ -1,0 +1,75 @@
+"""LaTeX output escapes every hostile character in every position (cells, column
+headers, index labels, index and column names); numbers.tex macros are well formed."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from masrl.render.numbers import camel, numbers_tex
+from masrl.render.tex import table_tex
+
+HOSTILE = "&%$#_{}~^\\"
+ESCAPES = [r"\textasciitilde ", r"\textasciicircum ", r"\textbackslash ", r"\space ",
+           r"\&", r"\%", r"\$", r"\#", r"\_", r"\{", r"\}"]
+STRUCTURE = [r"\begin{tabular}", r"\end{tabular}", r"\toprule", r"\midrule", r"\bottomrule", r"\\", " & "]
+
+
+def body(tex: str) -> str:
+    """The table's content with every legitimate escape and structural command removed."""
+    tex = re.sub(r"^\\begin\{tabular\}\{[lr]+\}", "", tex)  # column format
+    for token in ESCAPES + STRUCTURE:
+        tex = tex.replace(token, "")
+    return tex
+
+
+def test_every_position_is_escaped():
+    frame = pd.DataFrame({"h" + HOSTILE: ["a&b%c$d#e_f{g}h~i^j\\k"]}, index=pd.Index(["r" + HOSTILE], name="n" + HOSTILE))
+    frame.columns.name = "c&_"
+    tex = table_tex(frame)
+    assert r"a\&b\%c\$d\#e\_f\{g\}h\textasciitilde i\textasciicircum j\textbackslash k" in tex  # cell
+    assert r"h\&\%\$\#\_\{\}\textasciitilde \textasciicircum \textbackslash " in tex  # column header
+    assert r"r\&\%\$\#\_\{\}\textasciitilde \textasciicircum \textbackslash " in tex  # index label
+    assert r"n\&\%\$\#\_\{\}\textasciitilde \textasciicircum \textbackslash \space / c\&\_" in tex  # index + columns names
+    assert not any(ch in body(tex) for ch in HOSTILE)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=HOSTILE + "ab ", min_size=1, max_size=12), st.text(alphabet=HOSTILE + "xy", min_size=1, max_size=6))
+def test_no_hostile_character_survives_anywhere(text, name):
+    frame = pd.DataFrame({name: [text], "n": [3]}, index=pd.Index([text + "1"], name=name + "0"))
+    tex = table_tex(frame)
+    assert not any(ch in body(tex) for ch in HOSTILE), tex
+
+
+def test_real_tables_are_booktabs(repo):
+    tex = (repo / "reports/tex/credit_units.tex").read_text()
+    assert tex.startswith("\\begin{tabular}{lllrrl}\n\\toprule\nunit & label & bracket & broad & strict & representatives \\\\\n\\midrule\n")
+    assert "orchestrator & orchestrator & new in LLM-MAS & 8 & 5 & puppeteer, kimi-k2-5, wideseek-r1-2026 \\\\" in tex
+
+
+def test_macro_names_are_letters_only():
+    assert camel("rl_method") == "RlMethod"
+    assert camel("O1") == "OOne"
+    assert camel("planner_executor_critic") == "PlannerExecutorCritic"
+    assert numbers_tex({"NumRetained": 84}).endswith("\\newcommand{\\NumRetained}{84}\n")
+
+
+def test_bad_macro_name_is_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="letters only"):
+        numbers_tex({"Num1": 1})
+
+
+def test_numbers_tex_carries_headline_and_claim_figures(repo):
+    tex = (repo / "reports/tex/numbers.tex").read_text()
+    for line in ("\\newcommand{\\NumRetained}{84}", "\\newcommand{\\NumExcluded}{32}", "\\newcommand{\\NumAudited}{116}",
+                 "\\newcommand{\\MessageCreditBroad}{2}", "\\newcommand{\\MessageCreditStrict}{1}",
+                 "\\newcommand{\\OrchestratorCreditBroad}{8}", "\\newcommand{\\OrchestratorCreditStrict}{5}",
+                 "\\newcommand{\\SubdecisionFiveCount}{0}", "\\newcommand{\\NumCreditGranularityTeam}{0}",
+                 "\\newcommand{\\BenchmarksJointEval}{0}"):
+        assert line in tex.splitlines()

@@ -1,0 +1,203 @@
+"""Bad records give exact, complete error lines: file, line, field, bad value, what is allowed."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+
+def line_of(path: Path, prefix: str) -> int:
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith(prefix):
+            return i
+    raise AssertionError(prefix)
+
+
+def errors(run) -> list[str]:
+    return run.err.splitlines()
+
+
+def test_the_bundled_corpus_is_valid(repo, cli):
+    run = cli("validate", "--root", repo)
+    assert run.code == 0, run.err
+    assert run.out == "ok: 84 retained and 32 excluded records, taxonomy, claim ledger and 1 audit(s) are valid\n"
+
+
+def test_value_outside_the_vocabulary_with_suggestion(survey, cli, set_field):
+    set_field(survey / "corpus/papers/marft.yaml", "reward_type", "hybird")
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert errors(run) == [
+        f"corpus/papers/marft.yaml:{line_of(survey / 'corpus/papers/marft.yaml', 'reward_type:')}: reward_type: 'hybird' is not in the vocabulary; allowed: shared, individual, "
+        "role, process, tool, debate, verifier, orchestration, hybrid, NA (did you mean 'hybrid'?)",
+        "1 error in 1 file; no file was changed.",
+    ]
+
+
+def test_case_slip_is_suggested(survey, cli, set_field):
+    set_field(survey / "corpus/papers/marft.yaml", "credit_granularity", "Agent")
+    assert "(did you mean 'agent'?)" in run_err(cli, survey)
+
+
+def run_err(cli, survey) -> str:
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    return run.err
+
+
+def test_unknown_field_suggests_the_known_one(survey, cli):
+    path = survey / "corpus/papers/dr-mas.yaml"
+    path.write_text(path.read_text().replace("\nreward_type: shared\n", "\nreward_typ: shared\n"))
+    lines = errors(cli("validate", "--root", survey))
+    assert f"corpus/papers/dr-mas.yaml:{line_of(path, 'reward_typ:')}: reward_typ: unknown field 'reward_typ' (did you mean 'reward_type'?)" in lines
+    assert "corpus/papers/dr-mas.yaml:1: reward_type: required field is missing" in lines
+
+
+def test_file_name_must_equal_key(survey, cli):
+    (survey / "corpus/papers/c3.yaml").rename(survey / "corpus/papers/c-three.yaml")
+    lines = errors(cli("validate", "--root", survey))
+    assert ("corpus/papers/c-three.yaml:1: key: 'c3' does not match the file name 'c-three.yaml'; rename the file "
+            "to 'c3.yaml' or fix the key") in lines
+
+
+def test_one_paper_cannot_be_retained_and_excluded(survey, cli):
+    path = survey / "exclusions/E001.yaml"
+    path.write_text(path.read_text().replace("arxiv: '2305.14325'", "arxiv: '2505.19591v2'"))
+    lines = errors(cli("validate", "--root", survey))
+    assert (f"exclusions/E001.yaml:{line_of(path, '  arxiv:')}: identifiers.arxiv: identifier arxiv:2505.19591 is also retained as "
+            "corpus/papers/puppeteer.yaml — a paper cannot be both") in lines
+
+
+def test_two_retained_records_with_one_doi(survey, cli):
+    path = survey / "corpus/papers/greshake2023.yaml"
+    text = path.read_text().replace("  doi: 10.1145/3605764.3623985", "  doi: 10.1142/S0219525901000188")
+    path.write_text(text)
+    lines = errors(cli("validate", "--root", survey))
+    assert any("identifier doi:10.1142/s0219525901000188 is also used by corpus/papers/difference-rewards2001.yaml"
+               " — one paper, one record" in line for line in lines), lines
+
+
+def test_year_range(survey, cli, set_field):
+    set_field(survey / "corpus/papers/c3.yaml", "year", "1066")
+    next_year = datetime.date.today().year + 1
+    assert f"corpus/papers/c3.yaml:{line_of(survey / 'corpus/papers/c3.yaml', 'year:')}: year: 1066 is out of range; allowed: 1950 to {next_year}" in run_err(cli, survey)
+
+
+def test_quoted_year_is_a_type_error(survey, cli, set_field):
+    set_field(survey / "corpus/papers/c3.yaml", "year", "'2026'")
+    assert (f"corpus/papers/c3.yaml:{line_of(survey / 'corpus/papers/c3.yaml', 'year:')}: year: expected an integer, got the string '2026' (write it without quotes)"
+            in errors(cli("validate", "--root", survey)))
+
+
+def test_untagged_placeholder(survey, cli, set_field):
+    set_field(survey / "corpus/papers/c3.yaml", "orchestration_form", "untagged")
+    assert errors(cli("validate", "--root", survey))[0] == (
+        f"corpus/papers/c3.yaml:{line_of(survey / 'corpus/papers/c3.yaml', 'orchestration_form:')}: orchestration_form: untagged: tag it with one of centralized, "
+        "planner_executor_critic, debate, swarm, hierarchical, harness, NA")
+
+
+def test_credit_mechanism_is_NA_exactly_when_credit_unit_is(survey, cli, set_field):
+    set_field(survey / "corpus/papers/puppeteer.yaml", "credit_mechanism", "NA")
+    set_field(survey / "corpus/papers/ppo2017.yaml", "credit_mechanism", "strict")
+    lines = errors(cli("validate", "--root", survey))
+    assert (f"corpus/papers/puppeteer.yaml:{line_of(survey / 'corpus/papers/puppeteer.yaml', 'credit_mechanism:')}: credit_mechanism: 'NA' but credit_granularity is 'orchestrator'; "
+            "use one of strict, broad, unassessed") in lines
+    assert f"corpus/papers/ppo2017.yaml:{line_of(survey / 'corpus/papers/ppo2017.yaml', 'credit_mechanism:')}: credit_mechanism: 'strict' but credit_granularity is 'NA'; use 'NA'" in lines
+
+
+def test_benchmark_fields(survey, cli):
+    path = survey / "corpus/papers/gaia2023.yaml"
+    path.write_text(path.read_text().replace("domain: research\n", ""))
+    c3 = survey / "corpus/papers/c3.yaml"
+    c3.write_text(c3.read_text().replace("verified: 'yes'\n", "verified: 'yes'\nmas_native: 'no'\n"))
+    lines = errors(cli("validate", "--root", survey))
+    assert "corpus/papers/gaia2023.yaml:1: domain: required field is missing (required for category 'benchmark')" in lines
+    assert f"corpus/papers/c3.yaml:{line_of(c3, 'mas_native:')}: mas_native: only records with category 'benchmark' have this field; remove it" in lines
+
+
+def test_inclusion_criterion_must_follow_the_category(survey, cli, set_field):
+    set_field(survey / "corpus/papers/gaia2023.yaml", "inclusion_criterion", "I1")
+    assert (f"corpus/papers/gaia2023.yaml:{line_of(survey / 'corpus/papers/gaia2023.yaml', 'inclusion_criterion:')}: inclusion_criterion: 'I1' contradicts category 'benchmark', "
+            "which implies 'I2'") in errors(cli("validate", "--root", survey))
+
+
+def test_resolver_url_must_be_written_as_the_identifier(survey, cli):
+    path = survey / "corpus/papers/kimi-k2-5.yaml"
+    path.write_text(path.read_text().replace("    - https://www.kimi.com/blog/kimi-k2-5.html", "    - https://arxiv.org/abs/2602.02276"))
+    lines = errors(cli("validate", "--root", survey))
+    assert any("identifiers.url[0]: 'https://arxiv.org/abs/2602.02276' is the landing page of arxiv id "
+               "'2602.02276'; write it as arxiv: '2602.02276'" in line for line in lines), lines
+
+
+def test_every_error_of_the_run_at_once(survey, cli, set_field):
+    set_field(survey / "corpus/papers/marft.yaml", "reward_type", "hybird")
+    set_field(survey / "corpus/papers/c3.yaml", "year", "1066")
+    set_field(survey / "exclusions/E002.yaml", "stage", "abstract")
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert len(errors(run)) == 4
+    assert errors(run)[-1] == "3 errors in 3 files; no file was changed."
+    assert f"exclusions/E002.yaml:{line_of(survey / 'exclusions/E002.yaml', 'stage:')}: stage: 'abstract' is not in the vocabulary; allowed: abstract_screen, " \
+           "full_text_screen, artifact_screen, duplicate_screen (did you mean 'abstract_screen'?)" in errors(run)
+    assert "Traceback" not in run.err
+
+
+def test_taxonomy_representative_must_exist(survey, cli):
+    (survey / "corpus/papers/matpo.yaml").unlink()
+    lines = errors(cli("validate", "--root", survey))
+    assert any(line.startswith("corpus/taxonomy.yaml:") and "names record 'matpo', which is not a retained record" in line
+               for line in lines), lines
+
+
+def test_anchor_must_be_tagged_with_its_subdecision(survey, cli):
+    path = survey / "corpus/papers/puppeteer.yaml"
+    path.write_text(path.read_text().replace("subdecisions:\n  - O2\n", "subdecisions: []\n"))
+    assert (f"corpus/papers/puppeteer.yaml:{line_of(path, 'subdecisions:')}: subdecisions: the taxonomy names this record as an anchor of O2 but "
+            "it is not tagged O2") in errors(cli("validate", "--root", survey))
+
+
+def test_reward_family_code_must_be_a_reward_type(survey, cli):
+    path = survey / "corpus/taxonomy.yaml"
+    path.write_text(path.read_text().replace("codes: [tool],", "codes: [tools],"))
+    lines = errors(cli("validate", "--root", survey))
+    assert any("reward_families.R5.codes: reward type 'tools' is not a value of reward_type (did you mean 'tool'?)" in line
+               for line in lines), lines
+    assert any("reward type 'tool' belongs to no reward family" in line for line in lines)
+
+
+def test_claim_filter_names_real_fields_and_values(survey, cli):
+    path = survey / "corpus/claims.yaml"
+    text = path.read_text().replace("where: {credit_granularity: message}, count: 2, macro", "where: {credit_granularity: mesage}, count: 2, macro")
+    path.write_text(text.replace("where: {reward_type: hybrid}", "where: {reward: hybrid}"))
+    lines = errors(cli("validate", "--root", survey))
+    assert any("claims[0].checks[0].where.credit_granularity: 'mesage' is not a value of credit_granularity" in line
+               and "(did you mean 'message'?)" in line for line in lines), lines
+    assert any("where.reward: unknown field 'reward' (did you mean 'reward_type'?)" in line for line in lines), lines
+
+
+def test_audit_rows_name_real_records(survey, cli):
+    path = survey / "corpus/audits/spotcheck-2026-05-03.yaml"
+    path.write_text(path.read_text().replace("- key: puppeteer\n", "- key: pupeteer\n"))
+    assert (f"corpus/audits/spotcheck-2026-05-03.yaml:{line_of(path, '  - key: pupeteer')}: rows[2].key: names record 'pupeteer', which is not a "
+            "retained record (did you mean 'puppeteer'?)") in errors(cli("validate", "--root", survey))
+
+
+def test_no_survey_root(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = cli("validate")
+    assert run.code == 1
+    assert run.err == (f"masrl: error: no survey root found: no corpus/taxonomy.yaml in {tmp_path.resolve()} or any "
+                       "folder above it (use --root DIR)\n")
+
+
+def test_root_is_found_from_a_subfolder(survey, cli, monkeypatch):
+    monkeypatch.chdir(survey / "corpus" / "papers")
+    assert cli("validate").code == 0
+
+
+def test_record_that_is_a_list_is_reported_once(survey, cli):
+    (survey / "corpus/papers/c3.yaml").write_text("- c3\n")
+    assert errors(cli("validate", "--root", survey)) == [
+        "corpus/papers/c3.yaml:1: the file must hold one YAML mapping (field: value lines); it is a list",
+        "1 error in 1 file; no file was changed.",
+    ]

@@ -1,0 +1,118 @@
+"""``masrl trace`` through the main CLI: exit codes, stderr, no traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import DATA, SURVEY_BYTES, survey_trace
+
+from masrl.cli import main
+
+
+@pytest.fixture
+def files(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_bytes(SURVEY_BYTES)
+    bad = tmp_path / "bad.json"
+    trace = survey_trace()
+    trace["events"][3]["t"] = -1
+    trace["edges"].append({"src": "e5", "dst": "e9", "type": "causal"})
+    bad.write_text(json.dumps(trace))
+    broken = tmp_path / "broken.json"
+    broken.write_bytes(b"\x00\xff{")
+    return good, bad, broken
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_validate_ok(capsys, files):
+    good, _, _ = files
+    assert run(capsys, "trace", "validate", str(good)) == (0, "1 trace file valid\n", "")
+
+
+def test_validate_reports_all_errors_sorted(capsys, files):
+    good, bad, broken = files
+    code, out, err = run(capsys, "trace", "validate", str(bad), str(good), str(broken))
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        f"{bad}: $.edges[8].dst: edge e5->e9 (causal): dst 'e9' is not an event id",
+        f"{bad}: $.events[3].t: event e4: t must be a number >= 0, got -1",
+        f"{broken}:1: not UTF-8 text: byte 0xff at offset 1 is invalid",
+        "3 errors in 2 files; 1 of 3 files valid.",
+    ]
+
+
+def test_validate_missing_file_is_a_user_error(capsys, files, tmp_path):
+    good, _, _ = files
+    code, out, err = run(capsys, "trace", "validate", str(good), str(tmp_path / "nope.json"))
+    assert code == 1 and err == f"masrl: error: no such file: {tmp_path / 'nope.json'}\n"
+
+
+def test_metrics_json_and_md(capsys, files):
+    good, _, _ = files
+    code, out, err = run(capsys, "trace", "metrics", str(good), "--format", "json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data[str(good)]["critical_path_steps"] == 7
+    assert out == json.dumps(data, sort_keys=True, indent=2) + "\n"
+    code, out, err = run(capsys, "trace", "metrics", str(good))
+    assert code == 0 and out.startswith("# Orchestration trace metrics\n")
+
+
+def test_metrics_of_an_invalid_file(capsys, files):
+    good, bad, _ = files
+    code, out, err = run(capsys, "trace", "metrics", str(good), str(bad))
+    assert code == 1 and out == ""
+    assert err.splitlines()[-1] == "2 errors in 1 file; no metrics were printed."
+
+
+def test_convert(capsys, tmp_path):
+    out_file = tmp_path / "out.json"
+    src = DATA / "otel_nested.json"
+    code, out, err = run(capsys, "trace", "convert", "--from", "otel", str(src), "-o", str(out_file))
+    assert code == 0 and out == ""
+    assert err.splitlines()[0] == f"{src}: converted 9 of 11 spans into 14 events and 14 edges; 2 unmapped; 1 model-call spans of leaf agents folded into their agent's return tokens"
+    assert f"{src}: unmapped span 'HTTP GET' (span h1): no gen_ai.operation.name; its children are kept" in err
+    assert run(capsys, "trace", "validate", str(out_file))[0] == 0
+    code, out, _ = run(capsys, "trace", "convert", "--from", "otel", str(src))
+    assert code == 0 and json.loads(out) == json.loads(out_file.read_text())
+
+
+def test_convert_errors(capsys, tmp_path):
+    code, out, err = run(capsys, "trace", "convert", "--from", "otel", str(DATA / "otel_two_traces.json"))
+    assert code == 1 and err.startswith("masrl: error: ") and "--trace-id" in err
+    bad = tmp_path / "x.json"
+    bad.write_text("{")
+    code, _, err = run(capsys, "trace", "convert", "--from", "otel", str(bad))
+    assert code == 1 and err == f"masrl: error: {bad}: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)\n"
+
+
+def test_help_texts(capsys):
+    for argv in (["trace", "--help"], ["trace", "validate", "--help"], ["trace", "metrics", "--help"], ["trace", "convert", "--help"]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 0
+        out = capsys.readouterr().out
+        assert out.startswith("usage: masrl trace")
+
+
+def test_trace_without_subcommand_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["trace"])
+    assert exit_info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_masrl_help_does_not_import_the_trace_modules():
+    import subprocess
+    import sys
+
+    code = "import sys; from masrl.cli import build_parser; build_parser(); print(sorted(m for m in sys.modules if m.startswith('masrl.trace')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['masrl.trace', 'masrl.trace.cli']"

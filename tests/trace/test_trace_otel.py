@@ -1,0 +1,139 @@
+"""OpenTelemetry GenAI spans -> orchestration trace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import DATA
+
+from masrl.trace.metrics import trace_metrics
+from masrl.trace.otel import OtelError, convert_otlp
+from masrl.trace.validate import validate_trace
+
+
+def convert(name: str, **kw):
+    return convert_otlp((DATA / name).read_bytes(), name, **kw)
+
+
+def test_nested_agents_and_tools():
+    result = convert("otel_nested.json")
+    trace = result.trace
+    assert validate_trace(trace) == []
+    events = {e["id"]: e for e in trace["events"]}
+    # the application (service.name) invokes the orchestrator: spawn at 0 s, return at 8 s
+    assert events["a1:start"] == {"id": "a1:start", "t": 0.0, "type": "spawn", "agent": "demo-app", "to": "orchestrator", "role": "orchestrator"}
+    assert events["a1:end"]["type"] == "return" and events["a1:end"]["t"] == 8.0 and events["a1:end"]["to"] == "demo-app"
+    # gen_ai.agent.id wins over the name; the name becomes the role
+    assert events["r1:start"]["to"] == "res-1" and events["r1:start"]["role"] == "researcher"
+    # the orchestrator invokes agents, so its chat spans are decisions at the span's end
+    assert events["c1"] == {"id": "c1", "t": 0.5, "type": "orchestrator_decision", "agent": "orchestrator", "tokens": 120, "model": "gpt-x"}
+    assert events["c2"]["t"] == 6.0 and events["c2"]["tokens"] == 250
+    # the researcher's own chat span (60 tokens) is folded into its return
+    assert events["r1:end"]["tokens"] == 60
+    assert events["rt1:start"] == {"id": "rt1:start", "t": 1.5, "type": "tool_call", "agent": "res-1", "tool": "web.search"}
+    assert events["rt1:end"] == {"id": "rt1:end", "t": 2.5, "type": "tool_result", "agent": "web.search", "tool": "web.search"}
+    assert trace["costs"] == {"tokens": 430, "wall_clock_s": 8.0, "tool_calls": 3, "messages": 0}
+    assert trace["rewards"] == {} and trace["topology"] == "unknown"
+    edges = {(e["src"], e["dst"], e["type"]) for e in trace["edges"]}
+    assert edges == {
+        ("a1:start", "c1", "causal"),
+        ("c1", "r1:start", "spawn"),
+        ("c1", "k1:start", "spawn"),  # researcher and coder run in parallel: both fork from c1
+        ("r1:end", "c2", "causal"),  # c2 starts after both ended: a join
+        ("k1:end", "c2", "causal"),
+        ("c2", "a1:end", "causal"),
+        ("r1:start", "rt1:start", "tool_dependency"),
+        ("rt1:start", "rt1:end", "return"),
+        ("rt1:end", "rt2:start", "tool_dependency"),  # sequential tools
+        ("rt2:start", "rt2:end", "return"),
+        ("rt2:end", "r1:end", "causal"),
+        ("k1:start", "kt1:start", "tool_dependency"),
+        ("kt1:start", "kt1:end", "return"),
+        ("kt1:end", "k1:end", "causal"),
+    }
+    assert [e["t"] for e in trace["events"]] == sorted(e["t"] for e in trace["events"])
+    m = trace_metrics(trace)
+    assert m["critical_path_steps"] == 10  # a1 -> c1 -> r1 -> rt1 x2 -> rt2 x2 -> r1 end -> c2 -> a1 end
+
+
+def test_unmappable_spans_are_counted_and_named():
+    result = convert("otel_nested.json")
+    assert result.unmapped == 2 and result.spans == 11
+    assert result.notes == [
+        "converted 9 of 11 spans into 14 events and 14 edges; 2 unmapped; "
+        "1 model-call spans of leaf agents folded into their agent's return tokens",
+        "unmapped span 'embeddings text-embed' (span ke1): operation embeddings has no event type; its children are kept",
+        "unmapped span 'HTTP GET' (span h1): no gen_ai.operation.name; its children are kept",
+    ]
+
+
+def test_broken_parent_ids():
+    result = convert("otel_broken_parents.json")
+    assert validate_trace(result.trace) == []
+    assert result.unmapped == 5
+    assert result.notes == [
+        "converted 3 of 8 spans into 6 events and 4 edges; 5 unmapped",
+        "unmapped span 'execute_tool no-start' (span m1): malformed (needs traceId, spanId, startTimeUnixNano and endTimeUnixNano)",
+        "unmapped span 'execute_tool lookup-again' (span t1): duplicate spanId; the first one is kept",
+        "span 'execute_tool orphan' (span o1): parent deadbeefdeadbeef is not in the file; treated as a root",
+        "unmapped span 'execute_tool self' (span z1): it is its own parent",
+        "unmapped span 'invoke_agent loop-a' (span y1): its parent chain is a cycle",
+        "unmapped span 'invoke_agent loop-b' (span y2): its parent chain is a cycle",
+    ]
+    orphan = next(e for e in result.trace["events"] if e["id"] == "o1:start")
+    assert orphan["agent"] == "demo-app"  # a tool outside any agent is the application's
+
+
+def test_two_traces_need_a_choice():
+    with pytest.raises(OtelError, match="holds 2 traces .*choose one with --trace-id"):
+        convert("otel_two_traces.json")
+    result = convert("otel_two_traces.json", trace_id="0af7651916cd43dd8448eb211c80319c")
+    assert result.trace["trace_id"] == "0af7651916cd43dd8448eb211c80319c"
+    assert validate_trace(result.trace) == []
+    with pytest.raises(OtelError, match="no span has traceId nope"):
+        convert("otel_two_traces.json", trace_id="nope")
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"\xff", "not UTF-8"),
+        (b"{", "not valid JSON"),
+        (b"[]", "needs a 'resourceSpans' array"),
+        (b'{"resourceSpans": []}', "no span to convert"),
+        (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": 1}]}]}], "x": NaN}', "NaN is not a JSON number"),
+    ],
+)
+def test_bad_inputs(data, message):
+    with pytest.raises(OtelError, match=message):
+        convert_otlp(data, "x.json")
+
+
+def test_attribute_value_kinds_and_leaf_usage():
+    def attr(k, v):
+        return {"key": k, "value": v}
+
+    spans = [
+        {"traceId": "T", "spanId": "a", "parentSpanId": "", "name": "invoke_agent lead", "startTimeUnixNano": 0, "endTimeUnixNano": "4000000000",
+         "attributes": [attr("gen_ai.operation.name", {"stringValue": "invoke_agent"}),
+                        attr("gen_ai.usage.input_tokens", {"intValue": 999}),  # a roll-up: its children carry usage
+                        attr("flag", {"boolValue": True}), attr("list", {"arrayValue": {"values": [{"intValue": "1"}]}})]},
+        {"traceId": "T", "spanId": "b", "parentSpanId": "a", "name": "create_agent helper", "startTimeUnixNano": "1000000000", "endTimeUnixNano": "1000000000",
+         "attributes": [attr("gen_ai.operation.name", {"stringValue": "create_agent"}), attr("gen_ai.agent.name", {"stringValue": "helper"})]},
+        {"traceId": "T", "spanId": "c", "parentSpanId": "a", "name": "text_completion m", "startTimeUnixNano": "2000000000", "endTimeUnixNano": "2500000000",
+         "attributes": [attr("gen_ai.operation.name", {"stringValue": "text_completion"}), attr("gen_ai.usage.output_tokens", {"intValue": "7"}),
+                        attr("gen_ai.usage.input_tokens", {"doubleValue": 3.0})]},
+    ]
+    doc = {"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}
+    result = convert_otlp(json.dumps(doc).encode(), "x.json")
+    trace = result.trace
+    assert validate_trace(trace) == []
+    assert trace["costs"]["tokens"] == 10  # the 999 roll-up is not counted twice
+    types = [(e["id"], e["type"], e["agent"]) for e in trace["events"]]
+    assert types == [
+        ("a:start", "spawn", "application"),
+        ("b", "spawn", "lead"),
+        ("c", "orchestrator_decision", "lead"),
+        ("a:end", "return", "lead"),
+    ]
