@@ -192,6 +192,30 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
     return corpus
 
 
+def read_user_file(path: Path, what: str) -> str:
+    """Text (UTF-8) of a file the user names on the command line (``--bibtex FILE``).
+
+    Raises:
+        UserError: if it does not exist, is a folder, or is not UTF-8.
+    """
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError as err:
+        raise UserError(f"{what} {path}: no such file") from err
+    except IsADirectoryError as err:
+        raise UserError(f"{what} {path}: is a folder, not a file") from err
+    except UnicodeDecodeError as err:
+        raise UserError(f"{what} {path}: not valid UTF-8 (byte offset {err.start})") from err
+
+
+def package_sources(package: str) -> dict[str, bytes]:
+    """``{file name: bytes}`` of the ``.py`` files of an installed masrl package
+    (used to fingerprint the figure-drawing code)."""
+    from importlib import resources
+
+    return {entry.name: entry.read_bytes() for entry in resources.files(package).iterdir() if entry.name.endswith(".py")}
+
+
 def load(root: Path) -> Corpus:
     """:func:`read_tree` then :func:`parse_tree`."""
     return parse_tree(read_tree(root))

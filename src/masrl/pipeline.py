@@ -195,6 +195,8 @@ def render_text(results: Results, readme: str | None = None) -> dict[str, bytes]
     out["reports/tex/numbers.tex"] = numbers_tex(macros(results)).encode()
 
     out["reports/papers.bib"] = bibtex.export(results.retained_records).encode()
+    survey_title = str((tax.data.get("survey") or {}).get("title", "Paper pool"))
+    out["reports/papers.html"] = readme_render.papers_html(results.retained_records, results.headline, survey_title).encode()
     out["reports/audit.md"], out["reports/audit.json"] = render_audit(results)
 
     out["reports/schema/retained-record.schema.json"] = json_bytes(schemas.retained_schema(tax, for_report=True))

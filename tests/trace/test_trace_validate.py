@@ -338,3 +338,12 @@ def test_edge_array_with_strings_that_look_like_element_ends(survey, block_bytes
     survey["events"][1]["note"] = [{"a": 1}, {"b": 2}]
     trace, problems = validate_bytes(_text(survey).encode(), "t.json")
     assert problems == [] and trace == survey
+
+
+def test_integers_beyond_float_range_are_rejected(survey, block_bytes):
+    big = "1" + "0" * 400
+    text = _text(survey).replace('"t": 5,', f'"t": {big},').replace('"tool": 0.1', f'"tool": {big}')
+    assert problems_of(text.encode()) == [
+        "t.json: $.events[5].t: event e6: number is too large for a 64-bit float; numbers must be finite",
+        "t.json: $.rewards.tool: number is too large for a 64-bit float; numbers must be finite",
+    ]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .. import bibtex, write
 from ..errors import Problem, UserError, summary
-from ..load import PAPERS, find_root, load
+from ..load import PAPERS, find_root, load, read_user_file
 from ..records import RETAINED_ORDER, UNTAGGED, make_key, ordered
 from ..taxonomy import Taxonomy
 from ..yamlio import dump_record
@@ -87,12 +87,7 @@ def _stub(paper: dict, tax: Taxonomy, key: str, source: str, forced: str | None)
 
 
 def _papers_from_bibtex(path: Path, tax: Taxonomy) -> list[dict]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError as err:
-        raise UserError(f"--bibtex {path}: no such file") from err
-    except UnicodeDecodeError as err:
-        raise UserError(f"--bibtex {path}: not valid UTF-8") from err
+    text = read_user_file(path, "--bibtex")
     entries, problems = bibtex.parse(text, str(path))
     if problems:
         raise UserError(summary(problems, "nothing was added (fix the BibTeX, then add again)."), problems)

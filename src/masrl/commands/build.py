@@ -15,15 +15,27 @@ MANAGED = ("reports",)
 
 def example_traces_valid() -> dict[str, bool]:
     """Packaged example trace name -> whether it validates (for ``trace_valid`` claim checks)."""
-    from ..trace.examples import load_examples
-    from ..trace.validate import validate_bytes
-
-    return {name: not validate_bytes(data, f"{name}.json")[1] for name, data in load_examples().items()}
+    return _example_traces()[0]
 
 
 def _example_traces() -> tuple[dict[str, bool], dict[str, bytes]]:
-    """Validity of the packaged example traces and the trace report files of the build."""
-    return example_traces_valid(), {}
+    """Validity of the packaged example traces (name -> valid) and the trace files of the build:
+    ``reports/traces.md`` (metrics of every valid example) and ``reports/schema/trace.schema.json``."""
+    from ..trace.examples import load_examples
+    from ..trace.metrics import trace_metrics
+    from ..trace.report import metrics_markdown
+    from ..trace.schema import schema_bytes
+    from ..trace.validate import validate_bytes
+
+    valid: dict[str, bool] = {}
+    metrics: dict[str, dict] = {}
+    for name, data in load_examples().items():
+        trace, problems = validate_bytes(data, f"{name}.json")
+        valid[name] = not problems
+        if trace is not None and not problems:
+            metrics[name] = trace_metrics(trace)
+    files = {"reports/traces.md": metrics_markdown(metrics).encode(), "reports/schema/trace.schema.json": schema_bytes()}
+    return valid, files
 
 
 def _report(report: write.SyncReport, check: bool) -> int:

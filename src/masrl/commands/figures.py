@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from .. import write
+from ..load import package_sources
 from ..render import figures
 from ..render.jsonout import json_bytes
 from ..render.markdown import render_template
@@ -40,7 +41,7 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
 
     None marks a file that is stale and was not redrawn (``check``).
     """
-    code = figures.code_fingerprint()
+    code = figures.code_fingerprint(package_sources(figures.__name__))
     old = _old_manifest(root)
     outputs: dict[str, bytes | None] = {}
     manifest: dict[str, dict | None] = {}

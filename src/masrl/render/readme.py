@@ -1,5 +1,5 @@
-"""The README's paper list: rendered from the records by a jinja2 template and
-spliced between the two marker comments of ``README.md``.
+"""The README's paper list (jinja2 template spliced between the two marker
+comments of ``README.md``) and the HTML paper table ``reports/papers.html``.
 
 Display text is Unicode (authors are stored decoded: ``Müller``, never
 ``M{\\"u}ller``); Markdown-significant characters of titles are escaped.
@@ -58,3 +58,10 @@ def splice(readme: str, generated: str) -> str:
     if start < 0 or end < start:
         raise MarkersMissing(f"README.md must contain the lines {START} and {END} (in that order) around the paper list")
     return readme[: start + len(START)] + "\n" + generated.rstrip("\n") + "\n" + readme[end:]
+
+
+def papers_html(records: list[dict], headline: dict, title: str) -> str:
+    """``reports/papers.html``: one table row per retained record (autoescaped HTML)."""
+    rows = [{**r, "authors_display": authors_display(r["authors"]), "link": r["url"].split(" ; ")[0]}
+            for r in sorted(records, key=lambda r: r["key"])]
+    return render_template("papers.html.j2", records=rows, headline=headline, title=title)

@@ -26,10 +26,13 @@ def _missing(files: list[str]) -> None:
 
     from masrl.errors import UserError
 
-    missing = [f for f in files if not Path(f).is_file()]
+    missing = [f for f in files if not Path(f).exists()]
     if missing:
         what = "no such file" if len(missing) == 1 else "no such files"
         raise UserError(f"{what}: {', '.join(missing)}")
+    folders = [f for f in files if not Path(f).is_file()]
+    if folders:
+        raise UserError(f"not a file: {', '.join(folders)}")
 
 
 def _print_problems(problems, tail: str) -> None:

@@ -15,6 +15,7 @@ trace (its columns) and run in time linear in events + edges (the interval sweep
 from __future__ import annotations
 
 from itertools import accumulate, compress, islice
+from operator import sub
 
 from .checker import (
     DESPAWN,
@@ -55,9 +56,12 @@ def critical_path(c: TraceChecker) -> dict:
     n = c.n
     ts = c.t
     dep = _DEP_CODES
-    keep = [code in dep for code in c.etype]
-    src = list(compress(c.esrc, keep))
-    dst = list(compress(c.edst, keep))
+    if all(c.etype.count(code) == 0 for code in range(len(EDGE_CODE)) if code not in dep):
+        src, dst = c.esrc.tolist(), c.edst.tolist()  # every edge is a dependency edge
+    else:
+        keep = [code in dep for code in c.etype]
+        src = list(compress(c.esrc, keep))
+        dst = list(compress(c.edst, keep))
     indeg = [0] * n
     count = [0] * (n + 1)
     for d in dst:
@@ -105,7 +109,7 @@ def critical_path(c: TraceChecker) -> dict:
                 indeg[v] = 0
                 queue.append(v)
                 break
-    time = max((ts[v] - first[v] for v in range(n)), default=0.0)
+    time = max(map(sub, ts, first), default=0.0)
     return {
         "critical_path_steps": max(steps, default=0),
         "critical_path_time": time,

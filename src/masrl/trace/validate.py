@@ -10,6 +10,7 @@ raises for bad input: every finding is a :class:`~masrl.errors.Problem` whose
 
 from __future__ import annotations
 
+import gc
 import re
 from pathlib import Path
 
@@ -40,11 +41,16 @@ def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecke
     tree is the parsed document if ``keep`` (else ``None``), problems are sorted.
     """
     checker = TraceChecker(file)
+    collecting = gc.isenabled()
+    gc.disable()  # parsing and checking create no reference cycles; a full collection would only rescan
     try:
         tree, load_problems = load(data, file, checker, keep)
+        problems = load_problems + checker.finish()
     except TraceSyntaxError as err:
         return None, None, [err.problem]
-    problems = load_problems + checker.finish()
+    finally:
+        if collecting:
+            gc.enable()
     return checker, tree, sort_problems(problems)
 
 

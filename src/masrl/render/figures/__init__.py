@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from importlib import import_module, resources
+from importlib import import_module
 from typing import Any, Callable
 
 import pandas as pd
@@ -68,14 +68,13 @@ def data_bytes(data: Any) -> bytes:
     return json_bytes(data)
 
 
-def code_fingerprint() -> str:
-    """SHA-256 over the source of this package (style, saving and every draw module):
-    a change to how figures are drawn makes every figure stale."""
+def code_fingerprint(sources: dict[str, bytes]) -> str:
+    """SHA-256 over the source files of this package (``{file name: bytes}``, from
+    :func:`masrl.load.package_sources`): a change to how figures are drawn makes
+    every figure stale."""
     digest = hashlib.sha256()
-    package = resources.files(__name__)
-    for entry in sorted(package.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".py"):
-            digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    for name in sorted(sources):
+        digest.update(name.encode() + b"\0" + sources[name])
     return digest.hexdigest()
 
 
