@@ -125,12 +125,20 @@ def main(argv: list[str] | None = None) -> int:
         measure_memory(*args.measure_memory)
         return 0
 
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.keep:
+        folder = Path(args.keep)
+        folder.mkdir(parents=True, exist_ok=True)
+        return run(sizes, folder, args)
+    with tempfile.TemporaryDirectory(prefix="masrl-bench-") as tmp:
+        return run(sizes, Path(tmp), args)
+
+
+def run(sizes: list[int], folder: Path, args: argparse.Namespace) -> int:
+    """Write the traces into ``folder``, measure, print; returns the exit code (0)."""
     from masrl.trace.schema import jsonschema_validator
     from masrl.trace.synth import swarm_for_events
 
-    sizes = [int(s) for s in args.sizes.split(",")]
-    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="masrl-bench-"))
-    folder.mkdir(parents=True, exist_ok=True)
     validator = jsonschema_validator()
     print("masrl trace benchmark: swarm traces (orchestrator -> N sub-agents: spawn, tool_call, tool_result, return)")
     print(f"python {sys.version.split()[0]}; cpus {os.cpu_count()}; times: best of {args.repeat} runs in one process;")

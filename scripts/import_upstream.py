@@ -55,7 +55,7 @@ from pathlib import Path
 import yaml
 
 from masrl import bibtex
-from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, classify_url, doi_in_url, normalize_identifier, ordered, title_similarity
+from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, SCHEME_ORDER, classify_url, doi_in_url, normalize_identifier, ordered, title_similarity
 from masrl.yamlio import dump_record
 
 COMMIT = "a14d8de1d2caeea62db12d56978322cf824850a0"
@@ -185,8 +185,7 @@ def merge_ids(a: dict, b: dict, where: str) -> dict:
     for scheme, value in b.items():
         for item in value if isinstance(value, list) else [value]:
             add_identifier(out, scheme, item, where)
-    order = ("arxiv", "openreview", "doi", "acl", "github", "label", "url")
-    return {k: out[k] for k in order if k in out}
+    return {k: out[k] for k in SCHEME_ORDER if k in out}
 
 
 def match_entries(rows: list[dict], entries: list[dict]) -> dict[str, dict]:

@@ -42,6 +42,13 @@ def _root_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _identifier_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--arxiv", metavar="ID", help="arXiv identifier, e.g. 2605.02801 or 2605.02801v2")
+    parser.add_argument("--doi", metavar="DOI", help="DOI, e.g. 10.1145/3605764.3623985")
+    parser.add_argument("--openreview", metavar="ID", help="OpenReview forum id, e.g. ur295YVtmt")
+    parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI page becomes that identifier)")
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .commands import validate
 
@@ -133,10 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _root_arg(p)
     p.add_argument("--bibtex", type=Path, metavar="FILE", help="BibTeX file with one or many entries")
-    p.add_argument("--arxiv", metavar="ID", help="arXiv identifier, e.g. 2605.02801 or 2605.02801v2")
-    p.add_argument("--doi", metavar="DOI", help="DOI, e.g. 10.1145/3605764.3623985")
-    p.add_argument("--openreview", metavar="ID", help="OpenReview forum id, e.g. ur295YVtmt")
-    p.add_argument("--url", metavar="URL", help="landing page URL")
+    _identifier_args(p)
     p.add_argument("--title", metavar="T", help="title (plain text, Unicode)")
     p.add_argument(
         "--author",
@@ -162,10 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     _root_arg(p)
     p.add_argument("--key", metavar="KEY", help="retained record to move to the exclusion log")
     p.add_argument("--title", metavar="T", help="screening label (title) of a paper that is not retained")
-    p.add_argument("--arxiv", metavar="ID")
-    p.add_argument("--doi", metavar="DOI")
-    p.add_argument("--openreview", metavar="ID")
-    p.add_argument("--url", metavar="URL")
+    _identifier_args(p)
     p.add_argument("--stage", required=True, metavar="STAGE", help="screening stage (see corpus/taxonomy.yaml: stage)")
     p.add_argument("--reason", required=True, metavar="TEXT", help="exclusion reason, one sentence")
     p.add_argument("--reason-class", required=True, metavar="X", help="exclusion-reason class X1-X5 (corpus/taxonomy.yaml: reason_class)")

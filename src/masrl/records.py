@@ -27,6 +27,9 @@ EXCLUDED_ORDER = (
     "tag_provenance", "provenance",
 )
 
+#: Order of identifier schemes inside a record's ``identifiers`` mapping.
+SCHEME_ORDER = ("arxiv", "openreview", "doi", "acl", "github", "label", "url")
+
 #: Placeholder that ``masrl add`` writes into every controlled field.
 UNTAGGED = "untagged"
 

@@ -162,19 +162,13 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
                 else:
                     _attach(stack, value, None, problems, file, event, lines)
                 continue
-            if isinstance(event, yaml.MappingStartEvent):
-                if event.tag not in (None, "tag:yaml.org,2002:map"):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                mapping = isinstance(event, yaml.MappingStartEvent)
+                if event.tag not in (None, "tag:yaml.org,2002:map" if mapping else "tag:yaml.org,2002:seq"):
                     raise _Refused(f"explicit tag {event.tag!r} is not allowed", event)
                 path = _child_path(stack)
                 lines.setdefault(path, event.start_mark.line + 1)
-                stack.append([{}, path, None, {}])
-                continue
-            if isinstance(event, yaml.SequenceStartEvent):
-                if event.tag not in (None, "tag:yaml.org,2002:seq"):
-                    raise _Refused(f"explicit tag {event.tag!r} is not allowed", event)
-                path = _child_path(stack)
-                lines.setdefault(path, event.start_mark.line + 1)
-                stack.append([[], path, None, {}])
+                stack.append([{} if mapping else [], path, None, {}])
                 continue
     except _Refused as err:
         return None, problems + [Problem(file, err.line, None, str(err))]

@@ -137,3 +137,11 @@ def test_attribute_value_kinds_and_leaf_usage():
         ("c", "orchestrator_decision", "lead"),
         ("a:end", "return", "lead"),
     ]
+
+
+def test_nothing_mappable_is_an_error():
+    doc = {"resourceSpans": [{"scopeSpans": [{"spans": [
+        {"traceId": "T", "spanId": "a", "name": "HTTP GET", "startTimeUnixNano": "1", "endTimeUnixNano": "2"},
+    ]}]}]}
+    with pytest.raises(OtelError, match="no span could be mapped to an event:\n  unmapped span 'HTTP GET' \\(span a\\)"):
+        convert_otlp(json.dumps(doc).encode(), "x.json")

@@ -288,21 +288,3 @@ def test_metrics_invariants(trace):
     assert abs(sum(m["reward_by_credit_unit"].values()) - total) < 1e-5
     assert json.dumps(m, sort_keys=True) == json.dumps(trace_metrics(trace), sort_keys=True)
 
-
-def _one_by_one(monkeypatch):
-    from masrl.trace.checker import TraceChecker
-
-    monkeypatch.setattr(TraceChecker, "_events_bulk", lambda self, start, items: False)
-    monkeypatch.setattr(TraceChecker, "_edges_bulk", lambda self, start, items: False)
-
-
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.one_of(near_valid_trace(), complete_trace, valid_traces()))
-def test_block_checks_agree_with_one_by_one_checks(monkeypatch, trace):
-    blocks = [str(p) for p in validate_trace(trace)]
-    metrics = trace_metrics(trace) if not blocks else None
-    with monkeypatch.context() as m:
-        _one_by_one(m)
-        assert [str(p) for p in validate_trace(trace)] == blocks
-        if metrics is not None:
-            assert trace_metrics(trace) == metrics

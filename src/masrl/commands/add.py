@@ -15,12 +15,11 @@ from pathlib import Path
 from .. import bibtex, write
 from ..errors import Problem, UserError, summary
 from ..load import PAPERS, find_root, load, read_user_file
-from ..records import RETAINED_ORDER, UNTAGGED, make_key, ordered
+from ..records import RETAINED_ORDER, SCHEME_ORDER, UNTAGGED, make_key, ordered
 from ..taxonomy import Taxonomy
 from ..yamlio import dump_record
 from . import dedupe
 
-_SCHEME_ORDER = ("arxiv", "openreview", "doi", "acl", "github", "label", "url")
 
 
 def _identifiers_from_bib(entry: dict) -> dict:
@@ -47,11 +46,11 @@ def _identifiers_from_bib(entry: dict) -> dict:
                     ids.setdefault("doi", doi_in_url(url))
             else:
                 ids.setdefault(scheme, value)
-    return {k: ids[k] for k in _SCHEME_ORDER if k in ids}
+    return {k: ids[k] for k in SCHEME_ORDER if k in ids}
 
 
 def _landing(ids: dict, tax: Taxonomy) -> str:
-    for scheme in _SCHEME_ORDER:
+    for scheme in SCHEME_ORDER:
         if scheme in ids:
             value = ids[scheme]
             if isinstance(value, list):
@@ -126,20 +125,9 @@ def _papers_from_bibtex(path: Path, tax: Taxonomy) -> list[dict]:
 
 def _paper_from_args(args: Namespace, tax: Taxonomy) -> dict:
     missing = [flag for flag, value in (("--title", args.title), ("--author", args.author), ("--year", args.year)) if not value]
-    ids = {k: v for k, v in (("arxiv", args.arxiv), ("openreview", args.openreview), ("doi", args.doi)) if v}
-    if args.url:
-        from ..records import classify_url
-
-        scheme, value = classify_url(args.url)
-        if scheme == "url":
-            ids["url"] = [args.url]
-        else:
-            ids.setdefault(scheme, value)
-    if not ids:
-        missing.append("an identifier (--arxiv, --doi, --openreview or --url)")
     if missing:
         raise UserError("masrl add without --bibtex needs " + ", ".join(missing))
-    ids = {k: ids[k] for k in _SCHEME_ORDER if k in ids}
+    ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)
     venue = args.venue or "arXiv"
     bib = {"type": "article" if "arxiv" in ids and not args.venue else "misc", "title": bibtex.encode_latex(args.title)}
     if "arxiv" in ids and not args.venue:

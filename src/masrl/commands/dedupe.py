@@ -5,8 +5,9 @@ Used by ``masrl add`` and ``masrl exclude`` before anything is written.
 
 from __future__ import annotations
 
+from ..errors import UserError
 from ..load import Corpus
-from ..records import identifier_pairs, title_similarity
+from ..records import SCHEME_ORDER, classify_url, identifier_pairs, title_similarity
 
 #: Titles at least this similar (normalized, difflib ratio) are the same paper.
 TITLE_THRESHOLD = 0.9
@@ -40,3 +41,22 @@ def find_matches(identifiers: dict, title: str, corpus: Corpus, batch: list[dict
         if shared or title_similarity(title, other["title"]) >= TITLE_THRESHOLD:
             reasons.append(f"appears twice in this batch (also '{other['title']}')")
     return reasons
+
+
+def identifiers_from_args(arxiv: str | None, openreview: str | None, doi: str | None, url: str | None) -> dict:
+    """The ``identifiers`` mapping of a paper given on the command line; a URL that
+    is an arXiv/OpenReview/DOI/ACL page becomes that identifier.
+
+    Raises:
+        UserError: if no identifier is given.
+    """
+    ids = {k: v for k, v in (("arxiv", arxiv), ("openreview", openreview), ("doi", doi)) if v}
+    if url:
+        scheme, value = classify_url(url)
+        if scheme == "url":
+            ids["url"] = [url]
+        else:
+            ids.setdefault(scheme, value)
+    if not ids:
+        raise UserError("the paper needs an identifier: --arxiv, --doi, --openreview or --url")
+    return {k: ids[k] for k in SCHEME_ORDER if k in ids}

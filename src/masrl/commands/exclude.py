@@ -16,7 +16,7 @@ from argparse import Namespace
 from .. import write
 from ..errors import Problem, UserError, summary
 from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_tree
-from ..records import EXCLUDED_ORDER, classify_url, ordered
+from ..records import EXCLUDED_ORDER, ordered
 from ..taxonomy import Taxonomy
 from ..validate import _suggest, validate
 from ..yamlio import dump_record
@@ -66,15 +66,7 @@ def run(args: Namespace) -> int:
             raise UserError(f"--key {args.key}: no retained record {moved_from}{_suggest(args.key, keys)}")
         rec.update(screening_label=former["title"], identifiers=former.get("identifiers", {}), url=former["url"].split(" ; ")[0])
     else:
-        ids = {k: v for k, v in (("arxiv", args.arxiv), ("openreview", args.openreview), ("doi", args.doi)) if v}
-        if args.url:
-            scheme, value = classify_url(args.url)
-            if scheme == "url":
-                ids["url"] = [args.url]
-            else:
-                ids.setdefault(scheme, value)
-        if not ids:
-            raise UserError("--title needs an identifier: --arxiv, --doi, --openreview or --url")
+        ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)
         matches = dedupe.find_matches(ids, args.title, corpus)
         if matches:
             raise UserError("this paper is already in the corpus: " + "; ".join(matches))

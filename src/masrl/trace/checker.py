@@ -38,10 +38,6 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_right
-from collections import Counter
-from itertools import chain, compress
-from math import isfinite
-from operator import itemgetter, le, lt, methodcaller
 
 from masrl.errors import Problem
 
@@ -80,37 +76,9 @@ ACYCLIC_EDGES = frozenset(EDGE_CODE[name] for name in ("spawn", "causal", "retur
 #: Event types whose ``to`` names an agent contacted by the sender (return rule, lifecycle).
 LINK_TYPES = frozenset((OD, SPAWN, DESPAWN, MESSAGE, RETURN))
 CONTACT_TYPES = frozenset((OD, SPAWN, MESSAGE))
-_IS_LINK = bytes(1 if code in LINK_TYPES else 0 for code in range(256))
 
 _REQUIRED = frozenset(EVENT_REQUIRED)
 
-
-class _Missing:
-    """Marker for a key an event does not have (bulk checks)."""
-
-    __slots__ = ()
-
-
-_MISSING = _Missing()
-_GET_ID, _GET_T, _GET_TYPE, _GET_AGENT = (itemgetter(k) for k in ("id", "t", "type", "agent"))
-_GET_SRC, _GET_DST = itemgetter("src"), itemgetter("dst")
-_ONLY_DICT = {dict}
-_ONLY_STR = {str}
-_ONLY_THREE = {3}
-_NUMBER_TYPES = {int, float}
-_STR_OR_MISSING = {str, _Missing}
-_BOOL_OR_MISSING = {bool, _Missing}
-_NUMBER_OR_MISSING = {int, float, _Missing}
-_NEEDS_WALK = {dict, list, NonFinite}
-
-
-def _nonnegative_finite(values: list) -> bool:
-    """All values >= 0 and representable as finite floats (values are ints or floats)."""
-    try:
-        total = sum(values)
-    except OverflowError:
-        return False
-    return total - total == 0 and min(values) >= 0 and max(values) <= MAX_FLOAT
 _OPT_STR = frozenset(("role", "from", "to", "tool", "content_ref"))
 _OPT_NUM = frozenset(("tokens", "cost", "duration_s"))
 _DECISION_SET = frozenset(DECISIONS)
@@ -132,7 +100,8 @@ def show(value) -> str:
     if value is None:
         return "null"
     if t is int or t is float:
-        return repr(value)
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
     if t is NonFinite:
         return value.text
     if t is list:
@@ -171,8 +140,10 @@ def _nonfinite(v) -> str | None:
 class TraceChecker:
     """Validate one trace and keep its columns.
 
-    Feed with :meth:`top`, :meth:`begin`/:meth:`event`/:meth:`edge`/:meth:`end` and
-    :meth:`whole`, then call :meth:`finish`. Afterwards the columns are:
+    Feed with :meth:`top` (top-level values other than the arrays), :meth:`begin`,
+    :meth:`events` / :meth:`edges` (chunks of array elements, in order) and
+    :meth:`end` for each array, or :meth:`whole` for a document that is not an
+    object; then call :meth:`finish`. Afterwards the columns are:
 
     ``t`` (array of float, NaN where invalid), ``types`` (bytearray of type codes,
     255 where invalid), ``agents`` (array of agent codes, -1 where invalid),
@@ -209,7 +180,6 @@ class TraceChecker:
         self.edst = array("l")
         self.eidx = array("l")
         self.etype = bytearray()
-        self.n_edges_listed = 0
         self._pending: list[tuple[int, str, str, int]] = []
         self._cycle_candidates: list[tuple[int, int, int, int]] = []
         self._backward = False
@@ -270,8 +240,6 @@ class TraceChecker:
                 pending, self._pending = self._pending, []
                 for j, src, dst, code in pending:
                     self._resolve(j, src, dst, code)
-        else:
-            self.n_edges_listed = count
 
     def _index_ids(self) -> None:
         """``ids``: event id -> index of its first use; reports duplicate ids (built in C when unique)."""
@@ -342,139 +310,7 @@ class TraceChecker:
 
     # -- fast paths: a chunk of events / edges at a time -----------------------------
     def events(self, start: int, items: list) -> None:
-        """Check events ``start, start+1, ...`` (a block, then one by one if it is not all clean)."""
-        if not self._events_bulk(start, items):
-            self._events_each(start, items)
-
-    def edges(self, start: int, items: list) -> None:
-        """Check edges ``start, start+1, ...`` (a block, then one by one if it is not all clean)."""
-        if not (self.events_done and self._edges_bulk(start, items)):
-            self._edges_each(start, items)
-
-    def _events_bulk(self, start: int, items: list) -> bool:
-        """Check a block of events column by column, with C-level passes.
-
-        Returns False, having recorded nothing, unless every event is one that
-        :meth:`event` would accept without a problem; then records what it would
-        record (agent codes may be numbered in another order) and returns True.
-        """
-        if not items or set(map(type, items)) != _ONLY_DICT:
-            return False
-        try:
-            ids = list(map(_GET_ID, items))
-            ts = list(map(_GET_T, items))
-            types = list(map(_GET_TYPE, items))
-            agents = list(map(_GET_AGENT, items))
-            tcodes = bytes(map(TYPE_CODE.__getitem__, types))
-        except (KeyError, TypeError):
-            return False
-        if set(map(type, ids)) != _ONLY_STR or not all(ids) or set(map(type, agents)) != _ONLY_STR or not all(agents):
-            return False
-        if not set(map(type, ts)) <= _NUMBER_TYPES or not _nonnegative_finite(ts):
-            return False
-        extra = set(chain.from_iterable(items)) - _REQUIRED
-        to_col = from_col = decisions = None
-        sums = {}
-        for k in extra:
-            col = list(map(methodcaller("get", k, _MISSING), items))
-            kinds = set(map(type, col))
-            if k in _OPT_STR:
-                if not kinds <= _STR_OR_MISSING:
-                    return False
-                if k == "to":
-                    to_col = col
-                elif k == "from":
-                    from_col = col
-            elif k in _OPT_NUM:
-                if not kinds <= _NUMBER_OR_MISSING:
-                    return False
-                values = [v for v in col if v is not _MISSING]
-                if not _nonnegative_finite(values):
-                    return False
-                sums[k] = sum(values)
-            elif k == "decision":
-                if not kinds <= _STR_OR_MISSING:
-                    return False
-                decisions = Counter(zip(tcodes, col))
-                for tc, d in decisions:
-                    if d is not _MISSING and not (
-                        d in _DECISION_SET and tc in _DECISION_TYPES and (tc == OD or d == "O5")
-                    ):
-                        return False
-            elif k == "trusted":
-                if not kinds <= _BOOL_OR_MISSING:
-                    return False
-            else:
-                if kinds & _NEEDS_WALK:
-                    return False
-                if float in kinds and not all(map(isfinite, (v for v in col if type(v) is float))):
-                    return False
-        # every event is clean: record
-        codes = self.agent_code
-        for name in dict.fromkeys(agents):
-            if name not in codes:
-                self._code(name)
-        self.id_list.extend(ids)
-        self.t.extend(ts)
-        self.types.extend(tcodes)
-        self.agents.extend(map(codes.__getitem__, agents))
-        where = list(compress(range(len(items)), map(_IS_LINK.__getitem__, tcodes)))
-        if where:
-            if from_col is None:
-                senders = [codes[agents[k]] for k in where]
-            else:
-                senders = [self._code_of(agents[k] if from_col[k] is _MISSING else from_col[k]) for k in where]
-            if to_col is None:
-                tos = [-1] * len(where)
-            else:
-                tos = [-1 if to_col[k] is _MISSING else self._code_of(to_col[k]) for k in where]
-            self.links.extend(zip([start + k for k in where], [tcodes[k] for k in where], senders, tos))
-        for k, total in sums.items():
-            self.sums[k] += total
-        if decisions:
-            for (tc, d), count in decisions.items():
-                if d is not _MISSING:
-                    self.decisions[(tc, d)] = self.decisions.get((tc, d), 0) + count
-        return True
-
-    def _edges_bulk(self, start: int, items: list) -> bool:
-        """Check a block of edges with C-level passes; False (nothing recorded) unless all are clean.
-
-        Clean: objects with exactly src, dst and type, both ends event ids (only
-        strings are keys of ``ids``, so a hit proves the type), a known type, and
-        ``t[src] <= t[dst]``.
-        """
-        if not items or set(map(type, items)) != _ONLY_DICT or set(map(len, items)) != _ONLY_THREE:
-            return False
-        ids_get = self.ids.get
-        try:
-            src = list(map(ids_get, map(_GET_SRC, items)))
-            dst = list(map(ids_get, map(_GET_DST, items)))
-            codes = bytes(map(EDGE_CODE.__getitem__, map(_GET_TYPE, items)))
-        except (KeyError, TypeError):
-            return False
-        if None in src or None in dst:
-            return False
-        ts = self.t
-        t_get = ts.__getitem__
-        if not all(map(lt, map(t_get, src), map(t_get, dst))):
-            if not all(map(le, map(t_get, src), map(t_get, dst))):
-                return False  # an edge goes back in time: reported one by one
-            for k, (s, d) in enumerate(zip(src, dst)):
-                if ts[s] == ts[d] and codes[k] in ACYCLIC_EDGES:
-                    self._cycle_candidates.append((start + k, s, d, codes[k]))
-        self.esrc.extend(src)
-        self.edst.extend(dst)
-        self.eidx.extend(range(start, start + len(items)))
-        self.etype.extend(codes)
-        return True
-
-    def _code_of(self, name: str) -> int:
-        code = self.agent_code.get(name)
-        return self._code(name) if code is None else code
-
-    def _events_each(self, start: int, items: list) -> None:
-        """Check events one at a time; the common case inline, anything unusual via :meth:`event`.
+        """Check events ``start, start+1, ...``; the common case inline, anything unusual via :meth:`event`.
 
         The inline path only accepts what :meth:`event` would accept without a
         problem and records exactly what it would record.
@@ -583,8 +419,8 @@ class TraceChecker:
                         to_code = self._code(to)
                 link_append((i, tc, sender, to_code))
 
-    def _edges_each(self, start: int, items: list) -> None:
-        """Check edges one at a time; the common case inline, anything unusual via :meth:`edge`."""
+    def edges(self, start: int, items: list) -> None:
+        """Check edges ``start, start+1, ...``; the common case inline, anything unusual via :meth:`edge`."""
         if not self.events_done:
             for j, ed in enumerate(items, start):
                 self.edge(j, ed)

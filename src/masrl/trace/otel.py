@@ -310,6 +310,8 @@ def _convert(spans: list[Span], notes: list[str], trace_id: str) -> Conversion:
         top.extend([root] if root.kind else builder.mapped_children(root))
     builder.chain(sorted(top, key=lambda s: (s.start, s.order)), None)
     notes.extend(builder.notes)
+    if not builder.events:
+        raise OtelError("no span could be mapped to an event:\n  " + "\n  ".join(notes))
     unmapped = sum(1 for n in notes if n.startswith("unmapped span"))
     events = sorted(builder.events, key=lambda e: (e["t"], builder.rank[e["id"]]))
     end = max((s.end for s in reached), default=t0)
