@@ -275,7 +275,7 @@ def retained_record(row: dict, entry: dict, facts: dict, spot: dict, line: int) 
     if row["category"] == "benchmark":
         gap = next((g for g in facts["benchmark_gap"] if key in g["entries"]), None)
         if gap is None:
-            rec.update(domain="safety", mas_native="unassessed", eval_measures=[])
+            rec.update(domain="unassessed", mas_native="unassessed", eval_measures=[])
             prov["benchmark"] = "masrl reading: not a row of the survey's benchmark-gap table"
         else:
             rec["domain"] = DOMAIN[gap["domain"]]

@@ -106,7 +106,7 @@ def test_crosstab_csv_keeps_NA_and_zero_columns(results):
 
 def test_stats_md_shows_the_published_headline(results):
     text = render_text(results)["reports/STATS.md"].decode()
-    assert "- Retained records: 84\n- Excluded records: 32\n- Audited records: 116\n" in text
+    assert "- Retained records: 84\n- Excluded records: 32\n- Audited records: 116 (retained + excluded" in text
     assert "| tool | tool call | 0 |" in text and "| team | team | 0 |" in text
 
 

@@ -83,6 +83,21 @@ def encode_author(name: str) -> str:
     return encoded
 
 
+def _last_first(name: str) -> str:
+    """One BibTeX name in ``Last, First`` form: ``Jane Doe`` -> ``Doe, Jane``,
+    ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name
+    parts); a name already written with a comma, a braced organisation
+    (``{Kimi Team}``) and ``others`` are kept as written."""
+    from bibtexparser.middlewares.names import parse_single_name_into_parts
+
+    if "," in name or name == "others" or (name.startswith("{") and name.endswith("}")):
+        return name
+    try:
+        return parse_single_name_into_parts(name).merge_last_name_first
+    except Exception:  # bibtexparser raises InvalidNameError on malformed names; keep them as written
+        return name
+
+
 def parse(text: str, file: str) -> tuple[list[dict], list[Problem]]:
     """Parse BibTeX text.
 
@@ -118,7 +133,7 @@ def parse(text: str, file: str) -> tuple[list[dict], list[Problem]]:
             name = fld.key.lower()
             if name == "author":
                 value = fld.value if isinstance(fld.value, list) else [fld.value]
-                authors = [decode_latex(_collapse(a)) for a in value]
+                authors = [decode_latex(_last_first(_collapse(a))) for a in value if a.strip()]
             else:
                 fields[name] = _collapse(str(fld.value))
         entries.append(

@@ -33,6 +33,14 @@ typical session:
   masrl diff HEAD           what your change does to counts, cells and claims"""
 
 
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose usage errors exit with code 1 like every other user mistake."""
+
+    def error(self, message: str):  # noqa: D401
+        self.print_usage(sys.stderr)
+        self.exit(1, f"masrl: error: {message}\n")
+
+
 def _root_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--root",
@@ -81,7 +89,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``masrl`` argument parser with all subcommands."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="masrl",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -90,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
     parser.add_argument("--version", action="version", version=f"masrl {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     p = sub.add_parser(
@@ -135,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
         "tagged). Keys are <first-author-surname><year>[a-z] in lower case ASCII "
         "(e.g. liu2025, liu2025b). Never overwrites a file. Refuses a paper that is already "
         "retained or excluded (same arXiv id with or without version, DOI, OpenReview id, ACL "
-        "id or URL, or a title at least 90%% similar after normalisation) unless --force "
+        "id or URL, or a title at least 90% similar after normalisation) unless --force "
         "is given with a reason.",
     )
     _root_arg(p)
@@ -196,7 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``masrl`` console script; returns the exit code."""
+    """Entry point of the ``masrl`` console script; returns the exit code.
+
+    Output that the terminal's encoding cannot show is escaped, not a crash;
+    a closed output pipe (``masrl ... | head``) ends the run with code 141.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -210,7 +225,11 @@ def main(argv: list[str] | None = None) -> int:
         print("masrl: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

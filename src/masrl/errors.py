@@ -39,11 +39,21 @@ def sort_key(problem: Problem) -> tuple:
     return (problem.file, problem.line or 0, problem.field or "", problem.message)
 
 
+#: The pseudo file name of problems with command-line arguments.
+COMMAND_LINE = "command line"
+
+
 def summary(problems: list[Problem], tail: str = "nothing was written.") -> str:
-    """One closing line: ``3 errors in 2 files; nothing was written.``"""
-    files = len({p.file for p in problems})
+    """One closing line: ``3 errors in 2 files; nothing was written.`` (problems
+    of the command line are counted as such, not as a file)."""
     n = len(problems)
-    return f"{n} error{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}; {tail}"
+    files = len({p.file for p in problems if p.file != COMMAND_LINE})
+    where = []
+    if files:
+        where.append(f"{files} file{'s' if files != 1 else ''}")
+    if any(p.file == COMMAND_LINE for p in problems):
+        where.append("the command line")
+    return f"{n} error{'s' if n != 1 else ''} in {' and '.join(where)}; {tail}"
 
 
 class UserError(Exception):

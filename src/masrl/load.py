@@ -9,6 +9,7 @@ revision (:func:`read_git_tree`, for ``masrl diff``) into a mapping
 
 from __future__ import annotations
 
+import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,28 +77,50 @@ def find_root(override: Path | None = None, start: Path | None = None) -> Path:
     raise UserError(f"no survey root found: no {TAXONOMY} in {here} or any folder above it (use --root DIR)")
 
 
+#: Marker value of an entry of a record folder that is not a record file
+#: (``.yml``, a sub-folder, a FIFO): :func:`parse_tree` reports it.
+NOT_A_RECORD = b"\0masrl:not-a-record\0"
+
+
 def _wanted(rel: str) -> bool:
     if rel in (TAXONOMY, CLAIMS, README):
         return True
     for prefix in (PAPERS, AUDITS, EXCLUSIONS):
         if rel.startswith(prefix) and "/" not in rel[len(prefix):]:
-            return rel.endswith((".yaml", ".yml"))
+            return not rel[len(prefix):].startswith(".")  # hidden files (editor swap files) are not records
     return False
 
 
+def _read(path: Path, rel: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise UserError(f"cannot read {rel}: {err.strerror or err}") from err
+
+
 def read_tree(root: Path) -> dict[str, bytes]:
-    """Read every input file of the survey at ``root`` into ``{relative path: bytes}``."""
+    """Read every input file of the survey at ``root`` into ``{relative path: bytes}``.
+
+    Entries of ``corpus/papers/``, ``corpus/audits/`` and ``exclusions/`` that
+    are not regular ``*.yaml`` files map to :data:`NOT_A_RECORD` (reported,
+    never silently skipped); hidden files are ignored.
+
+    Raises:
+        UserError: if a file cannot be read (permissions).
+    """
     files: dict[str, bytes] = {}
     for rel in (TAXONOMY, CLAIMS, README):
         if (root / rel).is_file():
-            files[rel] = (root / rel).read_bytes()
+            files[rel] = _read(root / rel, rel)
     for folder in (PAPERS, AUDITS, EXCLUSIONS):
         base = root / folder
         if base.is_dir():
             for path in sorted(base.iterdir()):
                 rel = folder + path.name
-                if path.is_file() and _wanted(rel):
-                    files[rel] = path.read_bytes()
+                if not _wanted(rel):
+                    continue
+                regular = path.is_file() and not path.is_symlink()
+                files[rel] = _read(path, rel) if regular and rel.endswith(".yaml") else NOT_A_RECORD
     return files
 
 
@@ -119,22 +142,31 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
         return done.stdout
 
     prefix = git("rev-parse", "--show-prefix").decode().strip()
-    git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    if not rev or rev.startswith("-"):
+        raise UserError(f"{rev!r} is not a git revision")
+    try:
+        git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except UserError as err:
+        raise UserError(f"unknown git revision {rev!r} (try HEAD, a branch name or a commit id)") from err
     listing = git("ls-tree", "-r", "-z", "--full-name", rev, "--", ".").split(b"\0")
     objects: list[tuple[str, str]] = []
+    files: dict[str, bytes] = {}
     for item in listing:
         if not item:
             continue
         meta, _, name = item.partition(b"\t")
-        rel = name.decode()
+        rel = os.fsdecode(name)
         if prefix and rel.startswith(prefix):
             rel = rel[len(prefix):]
-        if meta.split()[1] == b"blob" and _wanted(rel):
-            objects.append((rel, meta.split()[2].decode()))
+        mode, kind, sha = meta.split()[:3]
+        if kind == b"blob" and _wanted(rel):
+            if mode == b"120000" or (rel not in (TAXONOMY, CLAIMS, README) and not rel.endswith(".yaml")):
+                files[rel] = NOT_A_RECORD  # a symlink or another kind of file in a record folder
+            else:
+                objects.append((rel, sha.decode()))
     if not objects:
-        return {}
+        return files
     out = git("cat-file", "--batch", data="".join(f"{sha}\n" for _, sha in objects).encode())
-    files: dict[str, bytes] = {}
     pos = 0
     for rel, _ in objects:
         header_end = out.index(b"\n", pos)
@@ -170,8 +202,18 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
         corpus.problems.append(Problem(TAXONOMY, None, None, "missing: the controlled vocabulary is required"))
     for rel in sorted(files):
         data = files[rel]
+        if data == NOT_A_RECORD:
+            corpus.problems.append(Problem(rel, None, None, "not a record file: records are regular files named <key>.yaml "
+                                                            "(not .yml, not a folder or a symlink)"))
+            corpus.unreadable.add(rel)
+            continue
         if rel == README:
-            corpus.readme = data.decode("utf-8", errors="replace")
+            try:
+                corpus.readme = data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                line = data[: err.start].count(b"\n") + 1
+                corpus.problems.append(Problem(rel, line, None, f"not valid UTF-8 (byte 0x{data[err.start]:02x}); "
+                                                                "save the file as UTF-8 (masrl rewrites its paper list)"))
             continue
         value = _mapping(corpus, rel, data)
         if value is None:

@@ -187,6 +187,7 @@ def render_text(results: Results, readme: str | None = None) -> dict[str, bytes]
     out["reports/gaps.md"] = render_template(
         "gaps.md.j2", threshold=tax.sparse_threshold, tables=by_table, narrowing=results.narrowing, joint=results.joint,
         empty=sum(g.status == "empty" for g in results.gaps), sparse=sum(g.status == "sparse" for g in results.gaps),
+        skip_fields=sorted(tax.gap_skips[0]), skip_values=sorted(tax.gap_skips[1]),
     ).encode()
     out["reports/gaps.json"] = json_bytes(gaps.gaps_json(results.gaps, results.narrowing, results.joint, tax.sparse_threshold))
 

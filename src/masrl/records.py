@@ -23,7 +23,7 @@ RETAINED_ORDER = (
 #: Field order of an excluded record file.
 EXCLUDED_ORDER = (
     "record_id", "screening_label", "identifiers", "url", "source", "query_family", "date_screened",
-    "stage", "exclusion_reason", "reason_class", "if_retained", "former_key", "former_record",
+    "stage", "exclusion_reason", "reason_class", "if_retained", "former_key", "former_record", "former_file",
     "tag_provenance", "provenance",
 )
 
@@ -83,8 +83,17 @@ def normalize_title(title: str) -> str:
 
 
 def title_similarity(a: str, b: str) -> float:
-    """Similarity of two titles in [0, 1] (difflib ratio of their normalized forms)."""
-    return SequenceMatcher(None, normalize_title(a), normalize_title(b), autojunk=False).ratio()
+    """Similarity of two titles in [0, 1] (difflib ratio of their normalized forms).
+
+    Pairs whose cheap upper bound (``real_quick_ratio``, from lengths only) is
+    below 0.5 return that bound without the full comparison.
+    """
+    matcher = SequenceMatcher(None, normalize_title(a), normalize_title(b), autojunk=False)
+    bound = matcher.real_quick_ratio()
+    if bound < 0.5:
+        return bound
+    bound = matcher.quick_ratio()
+    return bound if bound < 0.5 else matcher.ratio()
 
 
 def classify_url(url: str) -> tuple[str, str]:
@@ -124,13 +133,16 @@ def make_key(first_author: str, year: int, taken: set[str]) -> str:
 
     ``first_author`` is in BibTeX ``Last, First`` form (a name without a comma
     is used whole: ``Kimi Team`` -> ``kimiteam``). Example: ``Liu, Shuo`` and
-    2025 give ``liu2025``, or ``liu2025b`` when ``liu2025`` exists.
+    2025 give ``liu2025``, or ``liu2025b`` when ``liu2025`` exists, ... ``liu2025z``,
+    then ``liu2025aa``.
     """
     surname = first_author.split(",", 1)[0] if "," in first_author else first_author
     base = (ascii_slug(surname) or "anon") + str(year)
     if base not in taken:
         return base
-    for suffix in "bcdefghijklmnopqrstuvwxyz":
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    suffixes = list(letters[1:]) + [a + b for a in letters for b in letters]
+    for suffix in suffixes:
         if base + suffix not in taken:
             return base + suffix
-    raise ValueError(f"no free key for {base}")
+    raise ValueError(f"no free key for {base} (more than 700 papers with this first author and year)")

@@ -116,6 +116,7 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "if_retained": {"type": "object", "properties": if_retained, "additionalProperties": False},
         "former_key": _KEY,
         "former_record": {"type": "object"},
+        "former_file": {"type": "string"},
         "tag_provenance": _STR_MAP,
         "provenance": _STR_MAP,
     }
@@ -139,14 +140,31 @@ _VALUE = {
     "required": ["label", "definition", "source"],
 }
 
+#: Controlled fields the analyses rely on by name: (field, applies_to, multi).
+REQUIRED_FIELDS = (
+    ("category", "retained", False), ("is_rl", "retained", False), ("reward_type", "retained", False),
+    ("credit_granularity", "retained", False), ("credit_mechanism", "retained", False),
+    ("orchestration_form", "retained", False), ("subdecisions", "retained", True),
+    ("inclusion_criterion", "retained", False), ("domain", "retained", False), ("mas_native", "retained", False),
+    ("eval_measures", "retained", True), ("stage", "excluded", False), ("reason_class", "excluded", False),
+)
+
 TAXONOMY_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "masrl controlled vocabulary (corpus/taxonomy.yaml)",
     "type": "object",
     "required": ["fields", "identifier_schemes", "reward_families", "crosstabs"],
+    "additionalProperties": False,
     "properties": {
+        "survey": {"type": "object", "additionalProperties": {"type": "string"}},
         "sparse_threshold": {"type": "integer", "minimum": 0},
-        "year_minimum": {"type": "integer"},
+        "gap_analysis": {
+            "type": "object",
+            "properties": {"skip_fields": {"type": "array", "items": {"type": "string"}},
+                           "skip_values": {"type": "array", "items": {"type": "string"}}},
+            "additionalProperties": False,
+        },
+        "year_minimum": {"type": "integer", "minimum": 1000},
         "identifier_schemes": {
             "type": "object",
             "additionalProperties": {

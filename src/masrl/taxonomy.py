@@ -85,6 +85,13 @@ class Taxonomy:
         return value if isinstance(value, int) else 2
 
     @property
+    def gap_skips(self) -> tuple[set[str], set[str]]:
+        """(fields, values) the gap analysis leaves out (taxonomy ``gap_analysis``;
+        default: no field, the value ``NA``)."""
+        spec = self.data.get("gap_analysis") if isinstance(self.data.get("gap_analysis"), dict) else {}
+        return set(spec.get("skip_fields") or []), set(spec.get("skip_values") or ["NA"])
+
+    @property
     def year_minimum(self) -> int:
         """Earliest allowed publication year (taxonomy ``year_minimum``, default 1950)."""
         value = self.data.get("year_minimum", 1950)

@@ -21,7 +21,9 @@ Checks, in order (all problems of a run are collected):
 
 from __future__ import annotations
 
+import datetime
 import difflib
+import re
 from typing import Any, Iterable
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -53,6 +55,13 @@ def _suggest(value: Any, allowed: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+def _non_ascii(value: str) -> str:
+    odd = [ch for ch in value if ord(ch) > 127]
+    if not odd:
+        return ""
+    return " (it contains " + ", ".join(f"'{ch}' U+{ord(ch):04X}" for ch in dict.fromkeys(odd)) + ", which looks like ASCII but is not)"
+
+
 def _describe(value: Any) -> str:
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
@@ -77,10 +86,13 @@ class _Checker:
     def schema_errors(self, file: str, value: Any, validator: Draft202012Validator, base: tuple = ()) -> None:
         errors = sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
         enum_paths = {tuple(e.absolute_path) for e in errors if e.validator == "enum"}
+        pattern_paths = {tuple(e.absolute_path) for e in errors if e.validator == "pattern"}
         for err in errors:
             path = base + tuple(err.absolute_path)
             if err.validator == "type" and tuple(err.absolute_path) in enum_paths:
                 continue  # the enum message says it better
+            if err.validator == "format" and tuple(err.absolute_path) in pattern_paths:
+                continue  # one message per bad date
             self.explain(file, path, err)
 
     def explain(self, file: str, path: tuple, err) -> None:
@@ -89,7 +101,7 @@ class _Checker:
         if kind == "enum":
             allowed = [str(a) for a in err.validator_value if a != UNTAGGED]
             if isinstance(value, str):
-                self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}")
+                self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}{_non_ascii(value)}")
             else:
                 hint = " (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else ""
                 self.add(file, path, f"{_describe(value)} is not in the vocabulary; allowed: {', '.join(allowed)}{hint}")
@@ -113,6 +125,8 @@ class _Checker:
         elif kind in ("minimum", "maximum"):
             sch = err.schema
             self.add(file, path, f"{value} is out of range; allowed: {sch.get('minimum', '-inf')} to {sch.get('maximum', 'inf')}")
+        elif kind in ("maxItems", "minItems") and "crosstabs" in path:
+            self.add(file, path, "a crosstab names exactly two fields: [rows, columns]")
         elif kind in ("minItems", "minLength"):
             self.add(file, path, "must not be empty")
         elif kind == "minProperties":
@@ -122,6 +136,10 @@ class _Checker:
             self.add(file, path, f"lists a value twice: {value!r}")
         elif kind == "format":
             self.add(file, path, f"{value!r} is not a real date (YYYY-MM-DD)")
+        elif kind == "oneOf" and isinstance(value, dict) and "label" in value:
+            self.add(file, path, "a check either names a trace (trace_valid) or selects records (where with count, "
+                                 "min_count, max_count or keys), not both and not neither")
+
         else:
             self.add(file, path, err.message)
 
@@ -160,10 +178,34 @@ class _Checker:
                 seen[code] = fid
         for code in sorted(reward_codes - set(seen) - {"NA"}):
             self.add(TAXONOMY, ("fields", "reward_type", "values", code), f"reward type {code!r} belongs to no reward family")
-        for rows, cols in tax.crosstabs:
+        for i, (rows, cols) in enumerate(tax.crosstabs):
             for name in (rows, cols):
                 if name not in tax.fields:
-                    self.add(TAXONOMY, ("crosstabs",), f"crosstab names unknown field {name!r}{_suggest(name, tax.fields)}")
+                    self.add(TAXONOMY, ("crosstabs", i), f"crosstab names unknown field {name!r}{_suggest(name, tax.fields)}")
+            if rows in tax.fields and cols in tax.fields and tax.fields[rows].applies_to != tax.fields[cols].applies_to:
+                self.add(TAXONOMY, ("crosstabs", i), f"crosstab [{rows}, {cols}] mixes a field of {tax.fields[rows].applies_to} "
+                                                     f"records with one of {tax.fields[cols].applies_to} records")
+        for name, applies_to, multi in schemas.REQUIRED_FIELDS:
+            field = tax.fields.get(name)
+            if field is None:
+                self.add(TAXONOMY, ("fields",), f"the field {name!r} is missing; masrl's tables and figures need it")
+            elif field.applies_to != applies_to or field.multi != multi:
+                self.add(TAXONOMY, ("fields", name), f"must apply to {applies_to} records{' and hold a list (multi: true)' if multi else ''}")
+        for name, scheme in tax.identifier_schemes.items():
+            try:
+                re.compile(str(scheme.get("pattern", "")))
+            except re.error as err:
+                self.add(TAXONOMY, ("identifier_schemes", name, "pattern"), f"not a valid regular expression: {err}")
+            resolver = scheme.get("resolver")
+            if resolver is not None:
+                try:
+                    ok = "{id}" in resolver and resolver.format(id="x")
+                except (KeyError, IndexError, ValueError):
+                    ok = False
+                if not ok:
+                    self.add(TAXONOMY, ("identifier_schemes", name, "resolver"), f"{resolver!r} must be a URL with the placeholder {{id}} and no other braces")
+        if tax.year_minimum > datetime.date.today().year:
+            self.add(TAXONOMY, ("year_minimum",), f"{tax.year_minimum} is after this year; no record could be valid")
         for field in tax.fields.values():
             for key in ("required_when", "na_iff"):
                 for other, vals in (field.spec.get(key) or {}).items():
@@ -200,21 +242,65 @@ class _Checker:
         excluded_v = Draft202012Validator(schemas.excluded_schema(self.tax), format_checker=FormatChecker())
         for file, rec in self.corpus.retained.items():
             self.schema_errors(file, rec, retained_v)
+            self.text(file, rec, ())
+            self.braces(file, rec)
             self.file_name(file, rec, "key", PAPERS)
             self.untagged(file, rec)
             self.cross_fields(file, rec, ())
             self.urls(file, rec)
         for file, rec in self.corpus.excluded.items():
             self.schema_errors(file, rec, excluded_v)
+            self.text(file, rec, ())
+            self.date_range(file, rec)
             self.file_name(file, rec, "record_id", EXCLUSIONS)
             self.urls(file, rec)
             if isinstance(rec.get("if_retained"), dict):
                 self.cross_fields(file, rec["if_retained"], ("if_retained",), partial=True)
 
+    _MULTILINE = {"notes", "note", "one_liner", "exclusion_reason", "former_file"}
+
+    def text(self, file: str, value: Any, path: tuple) -> None:
+        """Single-line fields hold no line breaks or control characters (a trailing newline
+        would leak into links, BibTeX keys and tables)."""
+        if isinstance(value, dict):
+            for k, v in value.items():
+                self.text(file, v, path + (k,))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                self.text(file, v, path + (i,))
+        elif isinstance(value, str) and not (set(path) & self._MULTILINE):
+            bad = [ch for ch in value if ord(ch) < 32 or ch in "\x7f\u2028\u2029\x85"]
+            if bad:
+                self.add(file, path, f"{value!r} contains a line break or control character ({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(bad))}); write it on one line")
+
+    def braces(self, file: str, rec: dict) -> None:
+        """BibTeX values must have balanced braces, or reports/papers.bib would not parse."""
+        bib = rec.get("bibtex")
+        for name, value in (bib.items() if isinstance(bib, dict) else []):
+            if isinstance(value, str):
+                depth = 0
+                for i, ch in enumerate(value):
+                    if ch == "{" and (i == 0 or value[i - 1] != "\\"):
+                        depth += 1
+                    elif ch == "}" and (i == 0 or value[i - 1] != "\\"):
+                        depth -= 1
+                    if depth < 0:
+                        break
+                if depth != 0:
+                    self.add(file, ("bibtex", name), f"unbalanced braces in {value!r}; every {{ needs its }} (write \\{{ for a literal brace)")
+
+    def date_range(self, file: str, rec: dict) -> None:
+        value = rec.get("date_screened")
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+            year, latest = int(value[:4]), datetime.date.today().year + 1
+            if not self.tax.year_minimum <= year <= latest:
+                self.add(file, ("date_screened",), f"{value!r} is out of range; allowed: years {self.tax.year_minimum} to {latest}")
+
     def file_name(self, file: str, rec: dict, id_field: str, folder: str) -> None:
         stem = file[len(folder):].rsplit(".", 1)[0]
         value = rec.get(id_field)
-        if isinstance(value, str) and value != stem:
+        valid = re.fullmatch(r"[a-z0-9][a-z0-9._-]*" if id_field == "key" else r"E[0-9]{3,}", value) if isinstance(value, str) else None
+        if valid and value != stem:
             self.add(file, (id_field,), f"{value!r} does not match the file name '{file[len(folder):]}'; rename the file to '{value}.yaml' or fix the {id_field}")
 
     def untagged(self, file: str, rec: dict) -> None:
@@ -264,6 +350,7 @@ class _Checker:
     def across(self) -> None:
         owners: dict[tuple[str, str], str] = {}
         bib_owners: dict[str, str] = {}
+        key_owners: dict[str, str] = {}
         stems: dict[str, str] = {}
         for file in sorted(self.corpus.retained) + sorted(self.corpus.excluded):
             rec = self.corpus.retained.get(file) or self.corpus.excluded.get(file) or {}
@@ -277,11 +364,19 @@ class _Checker:
                 if other is None:
                     owners[(scheme, value)] = file
                     continue
+                mine, theirs = rec, self.corpus.retained.get(other) or self.corpus.excluded.get(other) or {}
+                if mine.get("forced") or theirs.get("forced"):
+                    continue  # added with --force and a reason: a deliberate second record of one paper
                 if other.startswith(PAPERS) and file.startswith(EXCLUSIONS):
                     msg = f"identifier {scheme}:{value} is also retained as {other} — a paper cannot be both"
                 else:
                     msg = f"identifier {scheme}:{value} is also used by {other} — one paper, one record"
                 self.add(file, ("identifiers", scheme), msg)
+            key = rec.get("key")
+            if isinstance(key, str) and file.startswith(PAPERS):
+                if key in key_owners:
+                    self.add(file, ("key",), f"key {key!r} is also the key of {key_owners[key]}; keys must be unique")
+                key_owners.setdefault(key, file)
             bkey = rec.get("bibtex_key")
             if isinstance(bkey, str) and file.startswith(PAPERS):
                 if bkey in bib_owners:
@@ -302,41 +397,70 @@ class _Checker:
     # ---------------------------------------------------------------- claims and audits
     def claims(self, keys: set[str]) -> None:
         if CLAIMS not in self.corpus.docs:
+            if CLAIMS not in self.corpus.unreadable:
+                self.add(CLAIMS, (), "missing: the claim ledger is required (an empty ledger is the line `claims: []`)")
             return
-        doc = self.corpus.docs[CLAIMS].value
-        self.schema_errors(CLAIMS, doc, Draft202012Validator(schemas.CLAIMS_SCHEMA))
-        ids: set[str] = set()
-        for i, claim in enumerate(self.corpus.claims):
-            if not isinstance(claim, dict):
-                continue
-            cid = claim.get("id")
-            if cid in ids:
-                self.add(CLAIMS, ("claims", i, "id"), f"claim id {cid!r} is used twice")
-            ids.add(cid)
-            for j, check in enumerate(claim.get("checks") or []):
-                if not isinstance(check, dict):
-                    continue
+        before = len(self.problems)
+        self.schema_errors(CLAIMS, self.corpus.docs[CLAIMS].value, Draft202012Validator(schemas.CLAIMS_SCHEMA))
+        if len(self.problems) != before:
+            return  # the checks below need a well-formed ledger
+        claims = self.corpus.claims
+        ids = [c["id"] for c in claims]
+        record_ids = {r.get("record_id") for r in self.corpus.excluded.values()}
+        near_ids = {r.get("record_id") for r in self.corpus.excluded.values() if isinstance(r.get("if_retained"), dict)}
+        from .trace.examples import load_examples
+
+        traces = sorted(load_examples())
+        macros: dict[str, tuple] = {}
+        for i, claim in enumerate(claims):
+            if claim["id"] in ids[:i]:
+                self.add(CLAIMS, ("claims", i, "id"), f"claim id {claim['id']!r} is used twice")
+            target = claim.get("superseded_by")
+            if target is not None and target not in ids:
+                self.add(CLAIMS, ("claims", i, "superseded_by"), f"names claim {target!r}, which does not exist{_suggest(target, ids)}")
+            labels = [c["label"] for c in claim["checks"]]
+            for j, check in enumerate(claim["checks"]):
+                path = ("claims", i, "checks", j)
+                if check["label"] in labels[:j]:
+                    self.add(CLAIMS, path + ("label",), f"two checks of claim {claim['id']!r} have the label {check['label']!r}")
                 population = check.get("population", "retained")
-                where = check.get("where") or {}
-                for name, cond in (where.items() if isinstance(where, dict) else []):
-                    self.filter_condition(("claims", i, "checks", j, "where", name), name, cond, population)
+                for name, cond in (check.get("where") or {}).items():
+                    self.filter_condition(path + ("where", name), name, cond, population)
+                known = record_ids if population == "excluded" else (keys | near_ids if population == "retained_with_near_misses" else keys)
                 for key in check.get("keys") or []:
-                    if population != "excluded" and key not in keys and not any(
-                        r.get("record_id") == key for r in self.corpus.excluded.values()):
-                        self.add(CLAIMS, ("claims", i, "checks", j, "keys"), f"names record {key!r}, which does not exist{_suggest(key, keys)}")
+                    if key not in known:
+                        self.add(CLAIMS, path + ("keys",), f"names record {key!r}, which is not in the {population} population{_suggest(key, known)}")
+                if "trace_valid" in check and check["trace_valid"] not in traces:
+                    self.add(CLAIMS, path + ("trace_valid",), f"no packaged example trace {check['trace_valid']!r}; known: {', '.join(traces)}")
+                macro = check.get("macro")
+                if macro is not None:
+                    if macro.startswith("Num"):
+                        self.add(CLAIMS, path + ("macro",), f"macro names starting with 'Num' are generated by masrl; choose another than {macro!r}")
+                    elif macro in macros:
+                        self.add(CLAIMS, path + ("macro",), f"macro {macro!r} is already defined by claims[{macros[macro][0]}].checks[{macros[macro][1]}]")
+                    macros.setdefault(macro, (i, j))
 
     def filter_condition(self, path: tuple, name: str, cond: Any, population: str) -> None:
-        plain = {"key", "record_id", "year"}
+        kind = "excluded" if population == "excluded" else "retained"
+        plain = {"record_id"} if kind == "excluded" else {"key", "year"}
         field = self.tax.fields.get(name)
-        if field is None:
+        operators = ("in", "not", "not_in", "all", "any")
+        if field is None or field.applies_to != kind:
             if name not in plain:
-                self.add(CLAIMS, path, f"unknown field {name!r}{_suggest(name, list(self.tax.fields) + sorted(plain))}")
+                allowed = [f.name for f in self.tax.of(kind)] + sorted(plain)
+                what = f"unknown field {name!r}" if field is None else f"{name!r} is a field of {field.applies_to} records, not of the {population} population"
+                self.add(CLAIMS, path, f"{what}{_suggest(name, allowed)}")
+                return
+            if isinstance(cond, dict):
+                bad = [op for op in cond if op not in ("in", "not", "not_in")]
+                if bad:
+                    self.add(CLAIMS, path, f"unknown operator {bad[0]!r} for {name}; allowed: in, not_in, not")
             return
         values = []
         if isinstance(cond, dict):
             for op, arg in cond.items():
-                if op not in ("in", "not", "not_in", "all", "any"):
-                    self.add(CLAIMS, path, f"unknown operator {op!r}; allowed: in, not_in, not, all, any")
+                if op not in operators:
+                    self.add(CLAIMS, path, f"unknown operator {op!r}; allowed: {', '.join(operators)}")
                 values += arg if isinstance(arg, list) else [arg]
         else:
             values = cond if isinstance(cond, list) else [cond]
@@ -346,11 +470,15 @@ class _Checker:
 
     def audits(self, by_key: dict[str, dict], keys: set[str]) -> None:
         validator = Draft202012Validator(schemas.AUDIT_SCHEMA, format_checker=FormatChecker())
+        seen: dict[str, str] = {}
         for file, audit in self.corpus.audits.items():
             before = len(self.problems)
             self.schema_errors(file, audit, validator)
             if len(self.problems) != before:
                 continue
+            if audit["audit_id"] in seen:
+                self.add(file, ("audit_id",), f"audit id {audit['audit_id']!r} is also used by {seen[audit['audit_id']]}")
+            seen.setdefault(audit["audit_id"], file)
             fields = audit["fields"]
             for name in fields:
                 if name not in self.tax.fields:
@@ -374,7 +502,10 @@ def validate(corpus: Corpus) -> list[Problem]:
     Returns an empty list when the corpus is valid. Raises nothing for bad user data.
     """
     checker = _Checker(corpus)
-    if checker.taxonomy():
+    if not checker.taxonomy():
+        if TAXONOMY in corpus.docs:
+            checker.problems.append(Problem(TAXONOMY, None, None, "the records, claims and audits were not checked: fix the taxonomy first"))
+    else:
         by_key = {r.get("key"): r for r in corpus.retained.values() if isinstance(r.get("key"), str)}
         # a record that could not be read is reported once; its key still counts as known
         keys = set(by_key) | {f[len(PAPERS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(PAPERS)}

@@ -173,12 +173,33 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
     except _Refused as err:
         return None, problems + [Problem(file, err.line, None, str(err))]
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        reason = getattr(err, "problem", None) or str(err)
-        context = getattr(err, "context", None)
-        return None, problems + [Problem(file, line, None, f"YAML syntax error: {reason}" + (f" ({context})" if context else ""))]
+        return None, problems + [_syntax_problem(err, text, file)]
     return Document(root, lines), problems
+
+
+_HINTS = {
+    "mapping values are not allowed": "quote the value if it contains ': ' (title: \"GAIA: a benchmark\")",
+    "found character '\\t'": "indent with spaces, not tabs",
+    "found undefined alias": "aliases (*name) are not allowed; write the value out",
+}
+
+
+def _syntax_problem(err: yaml.YAMLError, text: str, file: str) -> Problem:
+    """One line naming the line of a YAML syntax error, with a hint for common slips."""
+    mark = getattr(err, "problem_mark", None)
+    if mark is not None:
+        line = mark.line + 1
+    elif getattr(err, "position", None) is not None:  # reader errors (control characters) give a position
+        line = text[: err.position].count("\n") + 1
+    else:
+        line = None
+    reason = getattr(err, "problem", None) or getattr(err, "reason", None) or str(err)
+    if getattr(err, "character", None) is not None and getattr(err, "reason", None):
+        reason = f"{err.reason} (character U+{ord(err.character):04X})" if isinstance(err.character, str) else err.reason
+    context = getattr(err, "context", None)
+    message = " ".join(f"YAML syntax error: {reason}{f' ({context})' if context else ''}".split())
+    hint = next((h for key, h in _HINTS.items() if key in message), None)
+    return Problem(file, line, None, message + (f"; {hint}" if hint else ""))
 
 
 def _dotted(path: tuple) -> str:
@@ -231,11 +252,20 @@ def dump_record(record: dict) -> bytes:
 
 
 class _Dumper(yaml.SafeDumper):
-    """SafeDumper that indents list items under their key and never writes
-    anchors or aliases (a value used twice is written out twice)."""
+    """SafeDumper that indents list items under their key, never writes anchors
+    or aliases (a value used twice is written out twice) and writes multi-line
+    strings as literal blocks (``|``)."""
 
     def ignore_aliases(self, data) -> bool:  # noqa: D401
         return True
 
     def increase_indent(self, flow: bool = False, indentless: bool = False):  # noqa: D401
         return super().increase_indent(flow, False)
+
+
+def _str(dumper: yaml.SafeDumper, value: str):
+    style = "|" if "\n" in value and all(ord(c) >= 32 or c == "\n" for c in value) and not value.endswith(" ") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)

@@ -113,22 +113,28 @@ def benchmark_gap(retained: pd.DataFrame, tax: Taxonomy) -> Table:
     bench = retained[retained["category"].astype(str) == "benchmark"]
     measures = list(tax.values("eval_measures"))
     members = records_per_value(bench, "domain", tax)
+    skip_values = tax.gap_skips[1]
     rows = []
     for domain in tax.values("domain"):
         keys = members[domain]
+        if domain in skip_values:
+            continue
         sub = bench.loc[keys] if keys else bench.iloc[0:0]
         statuses = sorted({str(v) for v in sub["mas_native"]}, key=lambda v: list(tax.values("mas_native")).index(v) if v in tax.values("mas_native") else 99)
         row = {"domain": domain, "label": tax.fields["domain"].value_label(domain), "benchmarks": _join(keys),
                "MAS-native": ", ".join(statuses) or "none"}
         for m in measures:
             row[m] = int(sub["eval_measures"].map(lambda t, m=m: m in t).sum())
-        row["all of " + "-".join([measures[0], measures[-1]]) if measures else "all"] = int(
+        row[f"all of {measures[0]}-{measures[-1]}" if measures else "all"] = int(
             sub["eval_measures"].map(lambda t: all(m in t for m in measures)).sum())
         rows.append(row)
     frame = pd.DataFrame(rows).set_index("domain")
+    unplaced = [k for d in tax.values("domain") if d in skip_values for k in members[d]]
+    note = "Cells count the benchmarks of the domain that report the measure."
+    if unplaced:
+        note += f" Not placed in a domain and not assessed (left out): {', '.join(unplaced)}."
     return Table("benchmark_gap", "Benchmark gap: domain x E1-E4", frame,
-                 "survey: Benchmark Gap table (E1 = task outcome); E2-E4 are masrl's reading (corpus/taxonomy.yaml)",
-                 "Cells count the benchmarks of the domain that report the measure.")
+                 "survey: Benchmark Gap table (E1 = task outcome); E2-E4 are masrl's reading (corpus/taxonomy.yaml)", note)
 
 
 def deployment_envelopes(records: list[dict]) -> Table:

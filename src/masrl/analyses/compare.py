@@ -44,9 +44,12 @@ def cell_changes(before, after) -> list[dict]:
             changes.append({"table": "headline", "row": name, "column": "count",
                             "before": str(before.headline[name]), "after": str(after.headline[name])})
     old_tables = {t.name: t.frame for t in before.all_tables()}
-    for table in after.all_tables():
-        old = old_tables.get(table.name)
-        new = table.frame
+    new_tables = {t.name: t.frame for t in after.all_tables()}
+    for name in list(dict.fromkeys([*new_tables, *old_tables])):
+        old, new = old_tables.get(name), new_tables.get(name)
+        if new is None:
+            changes.append({"table": name, "row": "(table)", "column": "", "before": "present", "after": "(absent)"})
+            continue
         rows = list(dict.fromkeys([*(old.index if old is not None else []), *new.index]))
         cols = list(dict.fromkeys([*(old.columns if old is not None else []), *new.columns]))
         for r in rows:
@@ -54,8 +57,22 @@ def cell_changes(before, after) -> list[dict]:
                 a = str(old.loc[r, c]) if old is not None and r in old.index and c in old.columns else "(absent)"
                 b = str(new.loc[r, c]) if r in new.index and c in new.columns else "(absent)"
                 if a != b:
-                    changes.append({"table": table.name, "row": str(r), "column": str(c), "before": a, "after": b})
+                    changes.append({"table": name, "row": str(r), "column": str(c), "before": a, "after": b})
     return changes
+
+
+def gap_changes(before, after) -> list[dict]:
+    """Cells whose gap status changed (empty / sparse / neither): ``{"table", "cell", "before", "after"}``."""
+    def status(results):
+        return {(g.table, g.row, g.column): f"{g.status} ({g.count})" for g in results.gaps}
+
+    old, new = status(before), status(after)
+    out = []
+    for key in sorted(set(old) | set(new)):
+        if old.get(key) != new.get(key):
+            cell = key[1] + (f" x {key[2]}" if key[2] else "")
+            out.append({"table": key[0], "cell": cell, "before": old.get(key, "not a gap"), "after": new.get(key, "not a gap")})
+    return out
 
 
 def claim_changes(before, after) -> list[dict]:
@@ -100,6 +117,7 @@ def compare(before, after) -> dict:
             "changed": record_changes(old_exc, new_exc, [f.name for f in after.tax.of("excluded")]),
         },
         "cells": cell_changes(before, after),
+        "gaps": gap_changes(before, after),
         "claims": claim_changes(before, after),
         "failing_current_claims": sorted(c.id for c in after.claims if c.status == "current" and not c.holds),
     }

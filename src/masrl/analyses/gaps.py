@@ -5,9 +5,11 @@ one and at most ``sparse_threshold`` records (``corpus/taxonomy.yaml``,
 default 2). Cells are taken from every count table of a controlled field of
 the retained pool and every crosstab of retained fields named in the
 taxonomy (credit unit x mechanism gives the strict column, sub-decision x RL
-status the coverage, benchmark domain x E1-E4 the benchmark gap). Cells in a not-applicable (``NA``) row or column are
-structural, not gaps, and are left out; so are the exclusion-log tables
-(screening bookkeeping, not taxonomy cells).
+status the coverage, benchmark domain x E1-E4 the benchmark gap). Left out, as
+``gap_analysis`` in the taxonomy says: bookkeeping fields (verified, is_core,
+inclusion_criterion: their empty cells are empty by construction or describe
+metadata) and structural values (``NA``, ``unassessed``); and the exclusion-log
+tables (screening bookkeeping, not taxonomy cells).
 """
 
 from __future__ import annotations
@@ -58,16 +60,19 @@ def find_gaps(retained: pd.DataFrame, tax: Taxonomy) -> list[Gap]:
         if gap:
             found.append(gap)
 
+    skip_fields, skip_values = tax.gap_skips
     for field in tax.of("retained"):
+        if field.name in skip_fields:
+            continue
         for value in field.values:
-            if value != "NA":
+            if value not in skip_values:
                 add(field.name, value, "", {field.name: value})
     for rows, cols in tax.crosstabs:
-        if tax.fields[rows].applies_to != "retained":
+        if tax.fields[rows].applies_to != "retained" or {rows, cols} & skip_fields:
             continue
         for r in tax.values(rows):
             for c in tax.values(cols):
-                if "NA" not in (r, c):
+                if r not in skip_values and c not in skip_values:
                     add(f"{rows}_x_{cols}", r, c, {rows: r, cols: c})
     return found
 

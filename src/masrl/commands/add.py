@@ -8,15 +8,17 @@ field, so ``masrl validate`` rejects them until someone tags them. Keys follow
 from __future__ import annotations
 
 import datetime
+import re
 import sys
 from argparse import Namespace
 from pathlib import Path
 
 from .. import bibtex, write
-from ..errors import Problem, UserError, summary
-from ..load import PAPERS, find_root, load, read_user_file
+from ..errors import COMMAND_LINE, Problem, UserError, summary
+from ..load import PAPERS, TAXONOMY, find_root, load, parse_tree, read_tree, read_user_file
 from ..records import RETAINED_ORDER, SCHEME_ORDER, UNTAGGED, make_key, ordered
 from ..taxonomy import Taxonomy
+from ..validate import validate
 from ..yamlio import dump_record
 from . import dedupe
 
@@ -36,7 +38,7 @@ def _identifiers_from_bib(entry: dict) -> dict:
     if f.get("eprint") and f.get("archiveprefix", "").lower() == "arxiv":
         ids.setdefault("arxiv", f["eprint"])
     if f.get("doi"):
-        ids["doi"] = f["doi"]
+        ids["doi"] = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", f["doi"].strip(), flags=re.IGNORECASE)
     for text in (f.get("url", ""), f.get("howpublished", "")):
         for url in re.findall(r"\\url\{([^}]*)\}", text) or ([text] if text.startswith("http") else []):
             scheme, value = classify_url(url)
@@ -87,7 +89,7 @@ def _stub(paper: dict, tax: Taxonomy, key: str, source: str, forced: str | None)
 
 def _papers_from_bibtex(path: Path, tax: Taxonomy) -> list[dict]:
     text = read_user_file(path, "--bibtex")
-    entries, problems = bibtex.parse(text, str(path))
+    entries, problems = bibtex.parse(text, path.name)
     if problems:
         raise UserError(summary(problems, "nothing was added (fix the BibTeX, then add again)."), problems)
     if not entries:
@@ -96,16 +98,15 @@ def _papers_from_bibtex(path: Path, tax: Taxonomy) -> list[dict]:
     bad: list[Problem] = []
     for entry in entries:
         f = entry["fields"]
-        where = f"{path}:{entry['line']}"
-        year = f.get("year", "")
-        if not year.strip().isdigit():
-            bad.append(Problem(str(path), entry["line"], "year", f"entry '{entry['key']}' needs a numeric year, got {year!r}"))
-            continue
-        if not f.get("title"):
-            bad.append(Problem(str(path), entry["line"], "title", f"entry '{entry['key']}' has no title"))
-            continue
-        if not entry["authors"]:
-            bad.append(Problem(str(path), entry["line"], "author", f"entry '{entry['key']}' has no author"))
+        where = f"{path.name}:{entry['line']}"
+        year = f.get("year", "").strip()
+        missing = [Problem(path.name, entry["line"], name, f"entry '{entry['key']}' {why}") for name, why, ok in (
+            ("year", f"needs a four-digit year, got {year!r}", re.fullmatch(r"[0-9]{4}", year)),
+            ("title", "has no title", f.get("title", "").strip()),
+            ("author", "has no author", entry["authors"]))
+            if not ok]
+        if missing:
+            bad.extend(missing)
             continue
         ids = _identifiers_from_bib(entry)
         venue = f.get("booktitle") or f.get("journal") or "arXiv"
@@ -117,6 +118,7 @@ def _papers_from_bibtex(path: Path, tax: Taxonomy) -> list[dict]:
             "bibtex_key": entry["key"],
             "bibtex": {"type": entry["type"], **{k: f[k] for k in bibtex.KEPT_FIELDS if k in f}},
             "source": f"masrl add --bibtex {path.name} (entry {entry['key']}, {where})",
+            "origin": (path.name, entry["line"], entry["key"]),
         })
     if bad:
         raise UserError(summary(bad, "nothing was added."), bad)
@@ -124,7 +126,8 @@ def _papers_from_bibtex(path: Path, tax: Taxonomy) -> list[dict]:
 
 
 def _paper_from_args(args: Namespace, tax: Taxonomy) -> dict:
-    missing = [flag for flag, value in (("--title", args.title), ("--author", args.author), ("--year", args.year)) if not value]
+    authors = [a.strip() for a in args.author or [] if a.strip()]
+    missing = [flag for flag, ok in (("--title", (args.title or "").strip()), ("--author", authors), ("--year", args.year is not None)) if not ok]
     if missing:
         raise UserError("masrl add without --bibtex needs " + ", ".join(missing))
     ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)
@@ -133,9 +136,9 @@ def _paper_from_args(args: Namespace, tax: Taxonomy) -> dict:
     if "arxiv" in ids and not args.venue:
         bib["journal"] = f"arXiv preprint arXiv:{ids['arxiv']}"
     bib["year"] = str(args.year)
-    return {"title": args.title, "authors": list(args.author), "year": args.year, "venue": venue,
+    return {"title": args.title.strip(), "authors": authors, "year": args.year, "venue": venue,
             "identifiers": ids, "url": _landing(ids, tax), "bibtex_key": "", "bibtex": bib,
-            "source": "masrl add (command-line arguments)"}
+            "source": "masrl add (command-line arguments)", "origin": (COMMAND_LINE, None, None)}
 
 
 def run(args: Namespace) -> int:
@@ -143,8 +146,17 @@ def run(args: Namespace) -> int:
     root = find_root(args.root)
     corpus = load(root)
     tax = Taxonomy(corpus.taxonomy)
-    if args.bibtex and (args.title or args.author or args.arxiv or args.doi or args.openreview):
-        raise UserError("give either --bibtex FILE or the paper's fields (--title, --author, --year, an identifier), not both")
+    if args.bibtex:
+        extra = [flag for flag, value in (("--title", args.title), ("--author", args.author), ("--year", args.year),
+                                          ("--venue", args.venue), ("--arxiv", args.arxiv), ("--doi", args.doi),
+                                          ("--openreview", args.openreview), ("--url", args.url)) if value is not None]
+        if extra:
+            raise UserError(f"--bibtex takes every field from the BibTeX entries; drop {', '.join(extra)}")
+    if args.force is not None and not args.force.strip():
+        raise UserError("--force needs a reason, e.g. --force 'journal version with new experiments'")
+    problems = validate(corpus)
+    if any(p.file == TAXONOMY for p in problems):
+        raise UserError(summary(problems, "nothing was added (fix corpus/taxonomy.yaml first)."), problems)
     papers = _papers_from_bibtex(args.bibtex, tax) if args.bibtex else [_paper_from_args(args, tax)]
     if args.key and len(papers) != 1:
         raise UserError("--key works with a single paper only")
@@ -154,26 +166,28 @@ def run(args: Namespace) -> int:
     for paper in papers:
         matches = dedupe.find_matches(paper["identifiers"], paper["title"], corpus, batch)
         if matches and not args.force:
-            refusals.extend(f"refused: '{paper['title']}' — {m}" for m in matches)
+            refusals.append(paper)
+            for m in matches:
+                print(f"refused: '{paper['title']}' — {m}", file=sys.stderr)
             continue
         batch.append(paper)
     if refusals:
-        for line in refusals:
-            print(line, file=sys.stderr)
-        raise UserError(f"{len(refusals)} paper(s) match existing records; nothing was added "
-                        "(use --force REASON to add anyway, e.g. for a distinct journal version)")
+        raise UserError(f"{len(refusals)} of {len(papers)} paper(s) are already in the corpus or twice in the input; "
+                        "nothing was added (use --force REASON to add anyway, e.g. for a distinct journal version)")
 
     taken = {r.get("key") for r in corpus.retained.values()} | {Path(f).stem for f in corpus.retained} | {
         str((r.get("former_key") or "")) for r in corpus.excluded.values()}
     files: dict[str, bytes] = {}
+    origins: dict[str, tuple] = {}
     for paper in batch:
         key = args.key or make_key(paper["authors"][0], paper["year"], taken)
         taken.add(key)
         paper["bibtex_key"] = paper["bibtex_key"] or key
         record = _stub(paper, tax, key, paper["source"], args.force)
         files[f"{PAPERS}{key}.yaml"] = dump_record(record)
+        origins[f"{PAPERS}{key}.yaml"] = paper["origin"]
 
-    _check_stubs(files, corpus, tax)
+    _check_stubs(root, files, origins)
     if args.dry_run:
         for rel, data in files.items():
             print(f"# would write {rel}\n{data.decode()}")
@@ -185,13 +199,16 @@ def run(args: Namespace) -> int:
     return 0
 
 
-def _check_stubs(files: dict[str, bytes], corpus, tax: Taxonomy) -> None:
-    """Refuse stubs whose bibliographic fields are invalid (bad identifier, year), apart from 'untagged'."""
-    from ..load import parse_tree
-    from ..validate import validate
-
-    probe = parse_tree({"corpus/taxonomy.yaml": dump_record(corpus.taxonomy), **files})
-    problems = [p for p in validate(probe) if p.file in files and "untagged" not in p.message
-                and "names record" not in p.message and "anchor" not in p.message]
+def _check_stubs(root: Path, files: dict[str, bytes], origins: dict[str, tuple]) -> None:
+    """Refuse stubs whose bibliographic fields are invalid (bad identifier or key, a BibTeX key
+    already used), apart from 'untagged'. Problems name the BibTeX entry or the command line."""
+    existing = read_tree(root)
+    before = {str(p) for p in validate(parse_tree(existing))}
+    problems = []
+    for p in validate(parse_tree({**existing, **files})):
+        if p.file in files and "untagged" not in p.message and str(p) not in before:
+            source, line, entry = origins[p.file]
+            where = f"entry '{entry}': " if entry else ""
+            problems.append(Problem(source, line, p.field, where + p.message))
     if problems:
         raise UserError(summary(problems, "nothing was added."), problems)

@@ -35,7 +35,7 @@ def find_matches(identifiers: dict, title: str, corpus: Corpus, batch: list[dict
                 continue
             similarity = title_similarity(title, other_title) if other_title else 0.0
             if similarity >= TITLE_THRESHOLD:
-                reasons.append(f"already {what} {file} (title {similarity:.0%} similar: '{other_title}')")
+                reasons.append(f"already {what} {file} (title {int(similarity * 100)}% similar: '{other_title}')")
     for other in batch:
         shared = sorted(mine & set(identifier_pairs(other["identifiers"])))
         if shared or title_similarity(title, other["title"]) >= TITLE_THRESHOLD:
@@ -50,13 +50,15 @@ def identifiers_from_args(arxiv: str | None, openreview: str | None, doi: str | 
     Raises:
         UserError: if no identifier is given.
     """
-    ids = {k: v for k, v in (("arxiv", arxiv), ("openreview", openreview), ("doi", doi)) if v}
-    if url:
-        scheme, value = classify_url(url)
+    ids = {k: v.strip() for k, v in (("arxiv", arxiv), ("openreview", openreview), ("doi", doi)) if v and v.strip()}
+    if url and url.strip():
+        scheme, value = classify_url(url.strip())
         if scheme == "url":
-            ids["url"] = [url]
+            ids["url"] = [url.strip()]
+        elif scheme in ids and ids[scheme] != value:
+            raise UserError(f"--url is the page of {scheme} {value}, but --{scheme} says {ids[scheme]}: which paper is it?")
         else:
-            ids.setdefault(scheme, value)
+            ids[scheme] = value
     if not ids:
         raise UserError("the paper needs an identifier: --arxiv, --doi, --openreview or --url")
     return {k: ids[k] for k in SCHEME_ORDER if k in ids}

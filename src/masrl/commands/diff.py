@@ -10,12 +10,15 @@ from ..load import find_root, parse_tree, read_git_tree, read_tree
 from ..validate import validate
 
 
-def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool]):
+def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool], rev: str | None = None):
+    from ..errors import Problem
     from ..pipeline import analyse
 
     corpus = parse_tree(files)
     problems = validate(corpus)
     if problems:
+        if rev is not None:  # name the files as they are at that revision (git's REV:PATH)
+            problems = [Problem(f"{rev}:{p.file}", p.line, p.field, p.message) for p in problems]
         raise UserError(summary(problems, f"cannot compare: the corpus {label} does not validate."), problems)
     return analyse(corpus, traces_valid)
 
@@ -37,7 +40,7 @@ def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
 
     root = find_root(root_arg)
     traces_valid = example_traces_valid()
-    before = _results(read_git_tree(root, rev), f"at {rev}", traces_valid)
+    before = _results(read_git_tree(root, rev), f"at {rev}", traces_valid, rev)
     after = _results(read_tree(root), "in the working tree", traces_valid)
     diff = compare(before, after)
     if as_json:

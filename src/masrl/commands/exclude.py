@@ -14,7 +14,7 @@ import re
 from argparse import Namespace
 
 from .. import write
-from ..errors import Problem, UserError, summary
+from ..errors import COMMAND_LINE, Problem, UserError, summary
 from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_tree
 from ..records import EXCLUDED_ORDER, ordered
 from ..taxonomy import Taxonomy
@@ -35,10 +35,10 @@ def _vocabulary_problems(args: Namespace, tax: Taxonomy) -> list[Problem]:
                                ("--source", "source", args.source), ("--query-family", "query_family", args.query_family)):
         allowed = tax.values(field)
         if value not in allowed:
-            problems.append(Problem("command line", None, flag, f"{value!r} is not in the vocabulary; allowed: "
+            problems.append(Problem(COMMAND_LINE, None, flag, f"{value!r} is not in the vocabulary; allowed: "
                                     f"{', '.join(allowed)}{_suggest(value, allowed)}"))
     if args.date and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", args.date):
-        problems.append(Problem("command line", None, "--date", f"{args.date!r} is not a date written YYYY-MM-DD"))
+        problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date!r} is not a date written YYYY-MM-DD"))
     return problems
 
 
@@ -51,8 +51,12 @@ def run(args: Namespace) -> int:
     problems = _vocabulary_problems(args, tax)
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)
-    if bool(args.key) == bool(args.title):
+    if bool(args.key) == bool((args.title or "").strip()):
         raise UserError("give either --key KEY (move a retained record) or --title TITLE with an identifier (a screened paper)")
+    if args.key and any(v is not None for v in (args.arxiv, args.doi, args.openreview, args.url)):
+        raise UserError("--key moves a retained record with its own identifiers; drop --arxiv/--doi/--openreview/--url")
+    if not args.reason.strip():
+        raise UserError("--reason must say why the paper is excluded")
 
     record_id = next_record_id([f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.excluded] +
                                [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(EXCLUSIONS)])
@@ -62,9 +66,14 @@ def run(args: Namespace) -> int:
         moved_from = f"{PAPERS}{args.key}.yaml"
         former = corpus.retained.get(moved_from)
         if former is None:
+            if moved_from in files:
+                raise UserError(f"{moved_from} cannot be read as a record; run `masrl validate` and fix it first")
             keys = [f[len(PAPERS):].rsplit(".", 1)[0] for f in corpus.retained]
             raise UserError(f"--key {args.key}: no retained record {moved_from}{_suggest(args.key, keys)}")
-        rec.update(screening_label=former["title"], identifiers=former.get("identifiers", {}), url=former["url"].split(" ; ")[0])
+        own = [p for p in validate(corpus) if p.file == moved_from]
+        if own:
+            raise UserError(summary(own, f"nothing was moved: fix {moved_from} first, so that nothing of it is lost."), own)
+        rec.update(screening_label=former["title"], identifiers=former["identifiers"], url=former["url"].split(" ; ")[0])
     else:
         ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)
         matches = dedupe.find_matches(ids, args.title, corpus)
@@ -79,6 +88,7 @@ def run(args: Namespace) -> int:
     if moved_from:
         rec["former_key"] = args.key
         rec["former_record"] = corpus.retained[moved_from]
+        rec["former_file"] = files[moved_from].decode("utf-8")  # verbatim, comments included
     rec["tag_provenance"] = {"reason_class": "masrl exclude (screener's choice)"}
     rec["provenance"] = {"source": "masrl exclude" + (f", moved from {moved_from}" if moved_from else "")}
     new_file = f"{EXCLUSIONS}{record_id}.yaml"
@@ -101,7 +111,11 @@ def run(args: Namespace) -> int:
         return 0
     write.create_new(root, {new_file: data})
     if moved_from:
-        write.remove(root, moved_from)
+        try:
+            write.remove(root, moved_from)
+        except UserError:
+            write.remove(root, new_file)  # roll back: the record stays retained, nothing is half-moved
+            raise
         print(f"moved {moved_from} -> {new_file} (former key and tags kept under former_key / former_record)")
     else:
         print(f"created {new_file}")

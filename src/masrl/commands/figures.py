@@ -31,9 +31,9 @@ def _old_manifest(root: Path) -> dict:
     raw = write.read_existing(root, MANIFEST)
     try:
         figs = json.loads(raw)["figures"] if raw else {}
-        return figs if isinstance(figs, dict) else {}
     except (ValueError, KeyError, TypeError):
-        return {}
+        return {}  # a damaged manifest only means every figure is redrawn
+    return {k: v for k, v in figs.items() if isinstance(v, dict)} if isinstance(figs, dict) else {}
 
 
 def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str, bytes | None]:
@@ -56,7 +56,8 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
         fresh = (
             not rerender
             and entry.get("fingerprint") == fingerprint
-            and all(current[e] is not None and _sha(current[e]) == (entry.get("sha256") or {}).get(e) for e in paths)
+            and isinstance(entry.get("sha256"), dict)
+            and all(current[e] is not None and _sha(current[e]) == entry["sha256"].get(e) for e in paths)
         )
         if fresh:
             outputs.update({rel: current[ext] for ext, rel in paths.items()})

@@ -57,7 +57,9 @@ def splice(readme: str, generated: str) -> str:
     start, end = readme.find(START), readme.find(END)
     if start < 0 or end < start:
         raise MarkersMissing(f"README.md must contain the lines {START} and {END} (in that order) around the paper list")
-    return readme[: start + len(START)] + "\n" + generated.rstrip("\n") + "\n" + readme[end:]
+    newline = "\r\n" if "\r\n" in readme else "\n"  # keep the file's line endings (a Windows checkout)
+    block = newline + generated.rstrip("\n").replace("\n", newline) + newline
+    return readme[: start + len(START)] + block + readme[end:]
 
 
 def papers_html(records: list[dict], headline: dict, title: str) -> str:
