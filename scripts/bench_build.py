@@ -60,6 +60,7 @@ def synthetic_corpus(root: Path, n: int, seed: int = 7) -> None:
     (root / "exclusions").mkdir()
     shutil.copy(REPO / "corpus/taxonomy.yaml", root / "corpus/taxonomy.yaml")
     shutil.copy(REPO / "README.md", root / "README.md")
+    (root / "corpus/claims.yaml").write_text("claims: []\n")  # random tags would break the survey's claims
     fields = taxonomy["fields"]
     named = set()
     for fam in taxonomy["reward_families"].values():

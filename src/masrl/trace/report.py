@@ -65,6 +65,8 @@ def metrics_markdown(metrics_by_name: dict[str, dict]) -> str:
         "- parallelism: events / critical-path steps",
         f"- protocol overhead: {', '.join(COORDINATION_EVENTS)} events / all events",
         "- tokens / reward: costs.tokens / total reward (n/a when the total reward is not positive)",
+        "- reward by credit unit: each reward channel summed under the unit the trace's `reward_credit_units`",
+        "  maps it to; `unmapped` collects channels without a mapping (the survey's example has none)",
         "",
         "| trace | " + " | ".join(title for title, _ in HEADLINE) + " |",
         "|---|" + "---|" * len(HEADLINE),

@@ -46,6 +46,12 @@ def _table(name: str) -> Callable[[Any], Any]:
     return lambda results: results.table(name).frame
 
 
+def _years(results: Any) -> pd.DataFrame:
+    """The year x category table with category labels as column names (for the legend)."""
+    field = results.tax.fields["category"]
+    return results.table("year_x_category").frame.rename(columns=field.value_label)
+
+
 FIGURES: tuple[FigureSpec, ...] = (
     FigureSpec("category_counts", "Retained records per category.", "category", "category_counts", _table("category")),
     FigureSpec("reward_credit_heatmap", "Reward type x credit unit, every vocabulary value on both axes; empty cells marked as gaps.",
@@ -55,7 +61,7 @@ FIGURES: tuple[FigureSpec, ...] = (
     FigureSpec("subdecision_chain", "Orchestration sub-decisions O1 -> O5 with records by RL status; the uncovered sub-decision highlighted.",
                "subdecisions_coverage", "subdecision_chain", _table("subdecisions_coverage")),
     FigureSpec("topology_counts", "Retained records per orchestration form (topology).", "topologies", "topology_counts", _table("topologies")),
-    FigureSpec("records_per_year", "Retained records per publication year, stacked by category.", "year_x_category", "records_per_year", _table("year_x_category")),
+    FigureSpec("records_per_year", "Retained records per publication year, stacked by category.", "year_x_category", "records_per_year", _years),
     FigureSpec("prisma_flow", "PRISMA 2020-style screening flow: audited records, exclusions by stage and reason class, retained records by category.",
                "prisma_flow", "prisma_flow", lambda results: results.prisma),
 )
