@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import bibtex, write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
-from ..load import PAPERS, TAXONOMY, find_root, load, parse_tree, read_tree, read_user_file
+from ..load import PAPERS, TAXONOMY, find_root, parse_tree, read_tree, read_user_file
 from ..records import RETAINED_ORDER, SCHEME_ORDER, UNTAGGED, make_key, ordered
 from ..taxonomy import Taxonomy
 from ..validate import validate
@@ -144,7 +144,8 @@ def _paper_from_args(args: Namespace, tax: Taxonomy) -> dict:
 def run(args: Namespace) -> int:
     """Create stubs (or print them with ``--dry-run``); return the exit code."""
     root = find_root(args.root)
-    corpus = load(root)
+    existing = read_tree(root)
+    corpus = parse_tree(existing)
     tax = Taxonomy(corpus.taxonomy)
     if args.bibtex:
         extra = [flag for flag, value in (("--title", args.title), ("--author", args.author), ("--year", args.year),
@@ -187,7 +188,7 @@ def run(args: Namespace) -> int:
         files[f"{PAPERS}{key}.yaml"] = dump_record(record)
         origins[f"{PAPERS}{key}.yaml"] = paper["origin"]
 
-    _check_stubs(root, files, origins)
+    _check_stubs(existing, problems, files, origins)
     if args.dry_run:
         for rel, data in files.items():
             print(f"# would write {rel}\n{data.decode()}")
@@ -199,11 +200,11 @@ def run(args: Namespace) -> int:
     return 0
 
 
-def _check_stubs(root: Path, files: dict[str, bytes], origins: dict[str, tuple]) -> None:
+def _check_stubs(existing: dict[str, bytes], known: list[Problem], files: dict[str, bytes], origins: dict[str, tuple]) -> None:
     """Refuse stubs whose bibliographic fields are invalid (bad identifier or key, a BibTeX key
-    already used), apart from 'untagged'. Problems name the BibTeX entry or the command line."""
-    existing = read_tree(root)
-    before = {str(p) for p in validate(parse_tree(existing))}
+    already used), apart from 'untagged'. ``known`` are the corpus's problems before the
+    stubs. Problems name the BibTeX entry or the command line."""
+    before = {str(p) for p in known}
     problems = []
     for p in validate(parse_tree({**existing, **files})):
         if p.file in files and "untagged" not in p.message and str(p) not in before:

@@ -13,29 +13,30 @@ from ..validate import validate
 MANAGED = ("reports",)
 
 
+def _validated_examples() -> dict[str, tuple]:
+    """Packaged example trace name -> (trace or None, problems)."""
+    from ..trace.examples import load_examples
+    from ..trace.validate import validate_bytes
+
+    return {name: validate_bytes(data, f"{name}.json") for name, data in load_examples().items()}
+
+
 def example_traces_valid() -> dict[str, bool]:
     """Packaged example trace name -> whether it validates (for ``trace_valid`` claim checks)."""
-    return _example_traces()[0]
+    return {name: not problems for name, (_, problems) in _validated_examples().items()}
 
 
 def _example_traces() -> tuple[dict[str, bool], dict[str, bytes]]:
     """Validity of the packaged example traces (name -> valid) and the trace files of the build:
     ``reports/traces.md`` (metrics of every valid example) and ``reports/schema/trace.schema.json``."""
-    from ..trace.examples import load_examples
     from ..trace.metrics import trace_metrics
     from ..trace.report import metrics_markdown
     from ..trace.schema import schema_bytes
-    from ..trace.validate import validate_bytes
 
-    valid: dict[str, bool] = {}
-    metrics: dict[str, dict] = {}
-    for name, data in load_examples().items():
-        trace, problems = validate_bytes(data, f"{name}.json")
-        valid[name] = not problems
-        if trace is not None and not problems:
-            metrics[name] = trace_metrics(trace)
+    validated = _validated_examples()
+    metrics = {name: trace_metrics(trace) for name, (trace, problems) in validated.items() if trace is not None and not problems}
     files = {"reports/traces.md": metrics_markdown(metrics).encode(), "reports/schema/trace.schema.json": schema_bytes()}
-    return valid, files
+    return {name: not problems for name, (_, problems) in validated.items()}, files
 
 
 def _report(report: write.SyncReport, check: bool) -> int:
