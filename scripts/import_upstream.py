@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import sys
 from pathlib import Path
 
@@ -161,23 +160,9 @@ def csv_identifiers(row: dict) -> dict:
 
 def bib_identifiers(entry: dict) -> dict:
     ids: dict = {}
-    fields = entry["fields"]
-    journal = fields.get("journal", "")
-    if journal.startswith("arXiv preprint arXiv:"):
-        add_identifier(ids, "arxiv", journal.removeprefix("arXiv preprint arXiv:"), entry["key"])
-    if fields.get("doi"):
-        add_identifier(ids, "doi", fields["doi"], entry["key"])
-    for text in (fields.get("url", ""), fields.get("howpublished", "")):
-        for url in _urls(text):
-            add_url(ids, url, entry["key"])
+    for scheme, value in bibtex.identifiers_in(entry["fields"]):
+        add_identifier(ids, scheme, value, entry["key"])
     return ids
-
-
-def _urls(text: str) -> list[str]:
-    import re
-
-    found = re.findall(r"\\url\{([^}]*)\}", text)
-    return found or ([text] if text.startswith("http") else [])
 
 
 def merge_ids(a: dict, b: dict, where: str) -> dict:

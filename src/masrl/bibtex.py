@@ -143,6 +143,31 @@ def parse(text: str, file: str) -> tuple[list[dict], list[Problem]]:
     return entries, problems
 
 
+def identifiers_in(fields: dict[str, str]) -> list[tuple[str, str]]:
+    """Every identifier written in the fields of one BibTeX entry, as ``(scheme, value)``
+    in the order found: the arXiv id of ``journal = {arXiv preprint arXiv:ID}`` or of
+    ``eprint`` with ``archiveprefix = {arXiv}``, ``doi`` (a ``https://doi.org/`` prefix
+    dropped), and each URL of ``url``/``howpublished`` (a landing page of an arXiv,
+    OpenReview, DOI or ACL id becomes that id; a DOI in a publisher URL is read too;
+    any other URL is ``("url", URL)``). Nothing is looked up or guessed."""
+    from .records import classify_url, doi_in_url
+
+    found: list[tuple[str, str]] = []
+    match = re.search(r"arXiv:\s*([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)", fields.get("journal", ""))
+    if match:
+        found.append(("arxiv", match.group(1)))
+    if fields.get("eprint") and fields.get("archiveprefix", "").lower() == "arxiv":
+        found.append(("arxiv", fields["eprint"].strip()))
+    if fields.get("doi"):
+        found.append(("doi", re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", fields["doi"].strip(), flags=re.IGNORECASE)))
+    for text in (fields.get("url", ""), fields.get("howpublished", "")):
+        for url in re.findall(r"\\url\{([^}]*)\}", text) or ([text] if text.startswith("http") else []):
+            found.append(classify_url(url))
+            if found[-1][0] == "url" and doi_in_url(url):
+                found.append(("doi", doi_in_url(url)))
+    return found
+
+
 def entry_fields(record: dict) -> dict[str, str]:
     """The BibTeX fields of one retained record, ready to write (LaTeX source).
 

@@ -30,7 +30,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 
 from . import schema as schemas
 from .errors import Problem, sort_key
-from .load import AUDITS, CLAIMS, EXCLUSIONS, PAPERS, TAXONOMY, Corpus
+from .load import CLAIMS, EXCLUSIONS, PAPERS, TAXONOMY, Corpus
 from .records import UNTAGGED, classify_url, identifier_pairs
 from .taxonomy import Taxonomy
 

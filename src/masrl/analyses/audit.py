@@ -18,15 +18,14 @@ it) but importing scikit-learn costs more than a whole build.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import pandas as pd
 
-from ..bibtex import decode_latex
-from ..records import classify_url, doi_in_url, normalize_identifier, normalize_title
+from ..bibtex import decode_latex, identifiers_in
+from ..records import normalize_identifier, normalize_title
 from ..taxonomy import Taxonomy
-from .claims import ClaimResult, claim_results
+from .claims import claim_results
 
 
 def cohen_kappa(first: list[str], second: list[str]) -> float | None:
@@ -118,19 +117,8 @@ def what_if(claims: list[dict], populations: dict[str, pd.DataFrame], tax: Taxon
 
 def _bib_identifiers(bib: dict) -> dict[str, set[str]]:
     ids: dict[str, set[str]] = {}
-    journal = bib.get("journal", "")
-    match = re.search(r"arXiv:\s*([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)", journal)
-    if match:
-        ids.setdefault("arxiv", set()).add(normalize_identifier("arxiv", match.group(1)))
-    if bib.get("doi"):
-        ids.setdefault("doi", set()).add(normalize_identifier("doi", bib["doi"]))
-    for text in (bib.get("url", ""), bib.get("howpublished", "")):
-        urls = re.findall(r"\\url\{([^}]*)\}", text) or ([text] if text.startswith("http") else [])
-        for url in urls:
-            scheme, value = classify_url(url)
-            ids.setdefault(scheme, set()).add(normalize_identifier(scheme, value))
-            if scheme == "url" and doi_in_url(url):
-                ids.setdefault("doi", set()).add(normalize_identifier("doi", doi_in_url(url)))
+    for scheme, value in identifiers_in(bib):
+        ids.setdefault(scheme, set()).add(normalize_identifier(scheme, value))
     return ids
 
 
@@ -187,8 +175,3 @@ def inclusion_provenance(records: list[dict]) -> dict[str, list[str]]:
         else:
             groups["not recorded"].append(rec["key"])
     return groups
-
-
-def claims_summary(results: list[ClaimResult]) -> dict[str, bool]:
-    """Claim id -> holds."""
-    return {r.id: r.holds for r in results}

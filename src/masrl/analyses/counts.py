@@ -49,18 +49,6 @@ def crosstab(frame: pd.DataFrame, rows: str, cols: str, tax: Taxonomy) -> pd.Dat
     return table
 
 
-def keys_where(frame: pd.DataFrame, conditions: dict[str, str], tax: Taxonomy) -> list[str]:
-    """Sorted keys of the records whose fields equal the given values (a
-    multi-valued field matches when it contains the value)."""
-    mask = pd.Series(True, index=frame.index)
-    for field, value in conditions.items():
-        if tax.fields[field].multi:
-            mask &= frame[field].map(lambda tags, v=value: v in tags)
-        else:
-            mask &= frame[field].astype(str) == value
-    return sorted(frame.index[mask])
-
-
 def records_per_value(frame: pd.DataFrame, field: str, tax: Taxonomy) -> dict[str, list[str]]:
     """Value -> sorted keys of the records carrying it, for every value in taxonomy order."""
     long = long_values(frame, field, tax)

@@ -25,29 +25,13 @@ from . import dedupe
 
 
 def _identifiers_from_bib(entry: dict) -> dict:
-    """Identifiers written in one parsed BibTeX entry (journal arXiv id, eprint, doi, url)."""
-    import re
-
-    from ..records import classify_url, doi_in_url
-
-    f = entry["fields"]
+    """The ``identifiers`` mapping of one parsed BibTeX entry (first value of each scheme; every URL)."""
     ids: dict = {}
-    match = re.search(r"arXiv:\s*([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)", f.get("journal", ""))
-    if match:
-        ids["arxiv"] = match.group(1)
-    if f.get("eprint") and f.get("archiveprefix", "").lower() == "arxiv":
-        ids.setdefault("arxiv", f["eprint"])
-    if f.get("doi"):
-        ids["doi"] = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", f["doi"].strip(), flags=re.IGNORECASE)
-    for text in (f.get("url", ""), f.get("howpublished", "")):
-        for url in re.findall(r"\\url\{([^}]*)\}", text) or ([text] if text.startswith("http") else []):
-            scheme, value = classify_url(url)
-            if scheme == "url":
-                ids.setdefault("url", []).append(url)
-                if doi_in_url(url):
-                    ids.setdefault("doi", doi_in_url(url))
-            else:
-                ids.setdefault(scheme, value)
+    for scheme, value in bibtex.identifiers_in(entry["fields"]):
+        if scheme == "url":
+            ids.setdefault("url", []).append(value)
+        else:
+            ids.setdefault(scheme, value)
     return {k: ids[k] for k in SCHEME_ORDER if k in ids}
 
 

@@ -21,7 +21,6 @@ from .checker import (
     DESPAWN,
     EDGE_CODE,
     SPAWN,
-    TOOL_CALL,
     TOOL_RESULT,
     TYPE_CODE,
     TraceChecker,
