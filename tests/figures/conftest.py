@@ -1,4 +1,4 @@
-"""Fixtures of the figure tests: the real plotted data of every figure, and drawing helpers."""
+"""Fixtures of the figure tests: the real plotted data and footnotes of every figure, and drawing helpers."""
 
 from __future__ import annotations
 
@@ -16,10 +16,21 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def figure_data() -> dict:
-    """``{figure name: plotted data}`` from the repository's records (survey example on)."""
-    results = analyse(load(REPO), {"survey_example": True})
-    return {spec.name: spec.data(results) for spec in figures.FIGURES}
+def figure_results():
+    """The build results of the repository's records (survey example on)."""
+    return analyse(load(REPO), {"survey_example": True})
+
+
+@pytest.fixture(scope="session")
+def figure_data(figure_results) -> dict:
+    """``{figure name: plotted data}`` from the repository's records."""
+    return {spec.name: spec.data(figure_results) for spec in figures.FIGURES}
+
+
+@pytest.fixture(scope="session")
+def figure_notes(figure_results) -> dict:
+    """``{figure name: footnote lines}`` from the repository's records."""
+    return {spec.name: spec.notes(figure_results) for spec in figures.FIGURES}
 
 
 @pytest.fixture
@@ -28,7 +39,7 @@ def data_of(figure_data):
 
     def get(name: str):
         data = figure_data[name]
-        return data.copy(deep=True) if hasattr(data, "copy") and not isinstance(data, dict) else copy.deepcopy(data)
+        return copy.deepcopy(data) if isinstance(data, dict) else data.copy(deep=True)
 
     return get
 
@@ -38,20 +49,21 @@ def spec_of(name: str) -> figures.FigureSpec:
 
 
 @pytest.fixture
-def drawn():
-    """``drawn(name, data)``: the matplotlib Figure of figure ``name``, drawn inside the house style.
-
-    The figure is also laid out and drawn once on its Agg canvas, so text extents can be checked.
-    """
+def drawn(figure_notes):
+    """``drawn(name, data, notes=None)``: the matplotlib Figure of figure ``name`` with its footnote
+    (the real one unless ``notes`` is given), drawn inside the house style and laid out once on its
+    Agg canvas as the build does, so text extents can be checked."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from masrl.render.figures import style
 
-    def draw(name: str, data):
+    def draw(name: str, data, notes=None):
         module = import_module(f"masrl.render.figures.{spec_of(name).module}")
         with style.style_context():
             fig = module.draw(data)
+            style.add_footnote(fig, figure_notes[name] if notes is None else notes)
             FigureCanvasAgg(fig).draw()
+            fig.set_layout_engine(None)
         return fig
 
     return draw

@@ -49,18 +49,22 @@ def inside(inner, outer, renderer, slack: float = 1.0) -> bool:
 # --- reward type x credit granularity --------------------------------------------------------
 
 def test_heatmap_array_and_cells(figure_data, drawn):
-    table = figure_data["reward_credit_heatmap"]
-    fig = drawn("reward_credit_heatmap", table)
+    data = figure_data["reward_credit_heatmap"]
+    counts = np.asarray(data["counts"])
+    fig = drawn("reward_credit_heatmap", data)
     ax = fig.axes[0]
     plotted = np.asarray(ax.images[0].get_array())
-    assert plotted.shape == table.shape
-    assert (plotted == table.to_numpy()).all()
-    assert [t.get_text() for t in ax.get_yticklabels()] == [str(v) for v in table.index]
-    assert [t.get_text() for t in ax.get_xticklabels()] == [str(v) for v in table.columns]
+    assert (plotted == counts).all()
+    # taxonomy labels on the axes, not codes
+    assert [t.get_text() for t in ax.get_yticklabels()][:3] == ["shared team reward", "individual reward",
+                                                                "role-specific reward"]
+    assert [t.get_text() for t in ax.get_xticklabels()][:3] == ["token", "tool call", "message"]
+    assert ax.get_title(loc="left") == "Primary reward type × credit unit"
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("credit unit", "primary reward type")
 
     patches = by_gid(fig, Rectangle)
-    for i, reward in enumerate(table.index):
-        for j, credit in enumerate(table.columns):
+    for i, reward in enumerate(data["row_codes"]):
+        for j, credit in enumerate(data["column_codes"]):
             value = int(plotted[i, j])
             in_cell = text_at(ax, j, i)
             if "NA" in (reward, credit):
@@ -71,14 +75,11 @@ def test_heatmap_array_and_cells(figure_data, drawn):
             elif value == 0:
                 gap = patches[f"gap:{reward}:{credit}"]
                 assert gap.get_hatch() and hex_of(gap.get_facecolor()) == hex_of(style.GAP_FILL)
-                assert in_cell == ["×"]
+                assert in_cell == [style.GAP_SYMBOL]
             else:
                 assert f"gap:{reward}:{credit}" not in patches
                 assert in_cell == [str(value)]
-    n = int(plotted.sum())
-    assert any(f"(n = {n})" in t.get_text() for t in texts(fig))
-    legend = " ".join(t.get_text() for t in fig.legends[0].get_texts())
-    assert "gap" in legend and "structural" in legend
+    assert plotted[data["row_codes"].index("tool")].sum() == 0  # tool-use reward: a gap row
     assert_inside_figure(fig)
 
 
@@ -93,21 +94,19 @@ def test_credit_hierarchy_bars(figure_data, drawn):
     assert [round(p.get_width()) for p in strict] == [int(v) for v in table["strict"]]
     # finest first: the first unit is drawn on top (smallest y, axis inverted)
     ticks = ax.get_yticklabels()
-    assert [t.get_text() for t in ticks] == [str(v) for v in table["label"]]
+    assert [t.get_text() for t in ticks] == [f"× {label}" if b == 0 else label
+                                             for label, b in zip(table["label"], table["broad"])]
     assert ax.yaxis_inverted()
-    gaps = by_gid(fig, Rectangle)
     for unit, tick, b in zip(table.index, ticks, table["broad"]):
-        marked = f"gap:{unit}" in gaps
-        assert marked == (int(b) == 0), unit
+        assert (tick.get_gid() == f"gap:{unit}") == (int(b) == 0), unit
         assert (hex_of(tick.get_color()) == hex_of(style.GAP)) == (int(b) == 0), unit
     shown = [t.get_text() for t in texts(fig)]
     for bracket in dict.fromkeys(table["bracket"]):
         assert bracket in shown
-    # bar labels carry the numbers of the non-empty bars
-    labels = [t.get_text() for t in ax.texts]
-    for value in list(table["broad"]) + list(table["strict"]):
-        if value:
-            assert str(int(value)) in labels
+    # every bar carries its number, zero included: zero is drawn as zero, no bar stands in for a gap
+    labels = [t.get_text() for t in ax.texts if not (t.get_gid() or "").startswith("bracket:")]
+    assert sorted(labels) == sorted(str(int(v)) for v in list(table["broad"]) + list(table["strict"]))
+    assert not [p for p in ax.patches if (p.get_gid() or "").startswith("gap:")]
     assert_inside_figure(fig)
 
 
@@ -130,17 +129,18 @@ def test_subdecision_chain_counts(figure_data, drawn):
             width = segments.get(f"bar:{oid}:{status}", 0.0)
             assert round(width / unit) == int(row[status]), (oid, status)
             if row[status]:
-                segment = rects[f"bar:{oid}:{status}"]
-                assert inside(segment, boxes[f"box:{oid}"], renderer)
+                assert inside(rects[f"bar:{oid}:{status}"], boxes[f"box:{oid}"], renderer)
+        assert all_texts[f"statuses:{oid}"].get_text().splitlines() == [f"{s}: {int(row[s])}" for s in statuses]
         records = all_texts[f"records:{oid}"]
         assert re.match(rf"{int(row['records'])} record", records.get_text())
         assert inside(records, boxes[f"box:{oid}"], renderer)
         box = boxes[f"box:{oid}"]
         if str(row["gap"]).strip():
             assert hex_of(box.get_edgecolor()) == hex_of(style.GAP) and hex_of(box.get_facecolor()) == hex_of(style.GAP_FILL)
-            assert str(row["gap"]) in [t.get_text() for t in texts(fig)]
+            assert all_texts[f"gap:{oid}"].get_text().replace("\n", " ") == f"× {row['gap']}"
         else:
             assert to_hex(box.get_facecolor()) == "#ffffff"
+            assert f"gap:{oid}" not in all_texts
     # the chain: one arrow between each pair of consecutive boxes
     arrows = [t for t in fig.axes[0].texts if getattr(t, "arrow_patch", None) is not None]
     assert len(arrows) == len(table) - 1
@@ -163,28 +163,29 @@ def test_topology_counts_bars(figure_data, drawn):
 
 # --- records per year -----------------------------------------------------------------------
 
-def test_records_per_year_stacks(figure_data, drawn):
+def test_records_per_year_stacks(figure_data, drawn, figure_results):
     table = figure_data["records_per_year"]
     fig = drawn("records_per_year", table)
     ax = fig.axes[0]
     assert len(ax.containers) == len(table.columns)
     for container, category in zip(ax.containers, table.columns):
         assert container.get_label() == category
-        xs = [round(p.get_x() + p.get_width() / 2) for p in container]
         heights = [round(p.get_height()) for p in container]
-        assert xs == [int(y) for y in table.index]
         assert heights == [int(v) for v in table[category]]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend == [str(c) for c in table.columns]
     totals = {gid: t.get_text() for gid, t in by_gid(fig, Text).items() if gid.startswith("total:")}
-    for year, total in table.sum(axis=1).items():
-        assert totals.get(f"total:{year}") == (str(int(total)) if total else None)
-    # readable axis: few, non-overlapping year labels including the first and the last year
-    labels = [t for t in ax.get_xticklabels() if t.get_text()]
-    shown = [int(t.get_text()) for t in labels]
-    assert shown[0] == table.index[0] and shown[-1] == table.index[-1] and len(shown) <= 12
+    for slot, total in table.sum(axis=1).items():
+        assert totals.get(f"total:{slot}") == (str(int(total)) if total else None)
+    # readable where the records are: one slot per year of the last ten, the earlier ones in one slot
+    full = figure_results.table("year_x_category").frame
+    last = int(full.index[-1])
+    labels = [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()]
+    assert labels == [f"before {last - 9}"] + [str(y) for y in range(last - 9, last + 1)]
+    assert int(table.iloc[0].sum()) == int(full.loc[full.index < last - 9].to_numpy().sum())
+    assert int(table.to_numpy().sum()) == int(full.to_numpy().sum())
     renderer = fig.canvas.get_renderer()
-    extents = [t.get_window_extent(renderer) for t in labels]
+    extents = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
     assert all(a.x1 < b.x0 for a, b in zip(extents, extents[1:]))
     assert_inside_figure(fig)
 

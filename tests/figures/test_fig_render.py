@@ -26,10 +26,10 @@ def shown(fig) -> list[str]:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_render_is_deterministic(name, figure_data):
+def test_render_is_deterministic(name, figure_data, figure_notes):
     spec = spec_of(name)
-    first, missing = figures.render(spec, figure_data[name])
-    second, _ = figures.render(spec, figure_data[name])
+    first, missing = figures.render(spec, figure_data[name], figure_notes[name])
+    second, _ = figures.render(spec, figure_data[name], figure_notes[name])
     assert set(first) == {"svg", "pdf", "png"}
     assert missing == []
     for fmt in first:
@@ -55,9 +55,8 @@ def _literal_variant(name: str, data, labels: list[str]):
         data["sub-decision"] = [pick(k) for k in range(len(data))]
         data["anchors"] = [pick(k + 1) for k in range(len(data))]
     elif name == "reward_credit_heatmap":
-        data.index = pd.Index([f"{pick(k)}{k}" for k in range(len(data.index) - 1)] + ["NA"], name=data.index.name)
-        data.columns = pd.Index([f"{pick(k)}{k}" for k in range(len(data.columns) - 1)] + ["NA"],
-                                name=data.columns.name)
+        data["rows"] = [f"{pick(k)}{k}" for k in range(len(data["rows"]))]
+        data["columns"] = [f"{pick(k)}{k}" for k in range(len(data["columns"]))]
     elif name == "records_per_year":
         data.columns = [f"{pick(k)}{k}" for k in range(len(data.columns))]
     elif name == "prisma_flow":
@@ -110,21 +109,31 @@ def test_cjk_labels_collapse_glyph_warnings(name, figure_data):
 def test_records_per_year_other_span(figure_data, drawn):
     table = figure_data["records_per_year"]
     years = range(2010, 2013)
-    data = pd.DataFrame({c: [1, 0, 2] for c in table.columns[:2]}, index=pd.Index(years, name="year"))
-    fig = drawn("records_per_year", data)
+    data = figures.year_bins(pd.DataFrame({c: [1, 0, 2] for c in table.columns[:2]}, index=pd.Index(years, name="year")))
+    fig = drawn("records_per_year", data, notes=["n = 6"])
     ax = fig.axes[0]
     assert [round(p.get_height()) for p in ax.containers[1]] == [1, 0, 2]
-    assert [t.get_text() for t in ax.get_xticklabels() if t.get_text()] == ["2010", "2012"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2010", "2011", "2012"]
+    assert [p.get_gid() for p in ax.patches if (p.get_gid() or "").startswith("empty:")] == ["empty:2011"]
+
+
+def test_year_bins_fold_early_years_into_one_slot():
+    table = pd.DataFrame({"a": [1, 0, 2, 0, 5], "b": [0, 0, 1, 1, 0]},
+                         index=pd.Index([2001, 2002, 2003, 2004, 2005], name="year"))
+    binned = figures.year_bins(table, shown=3)
+    assert list(binned.index) == ["before 2003", "2003", "2004", "2005"]
+    assert binned.to_dict(orient="list") == {"a": [1, 2, 0, 5], "b": [0, 1, 1, 0]}
+    assert list(figures.year_bins(table, shown=5).index) == ["2001", "2002", "2003", "2004", "2005"]
 
 
 def test_heatmap_without_na_and_all_zero(figure_data, drawn):
-    table = figure_data["reward_credit_heatmap"]
-    data = pd.DataFrame(0, index=pd.Index(["a", "b"], name="reward_type"),
-                        columns=pd.Index(["x", "y", "z"], name="credit_granularity"))
-    fig = drawn("reward_credit_heatmap", data)
+    data = {"counts": [[0, 0, 0], [0, 0, 0]], "rows": ["a", "b"], "columns": ["x", "y", "z"],
+            "row_codes": ["a", "b"], "column_codes": ["x", "y", "z"], "structural": "NA",
+            "row_title": "Rows", "column_title": "Columns"}
+    fig = drawn("reward_credit_heatmap", data, notes=["n = 0"])
     gaps = [p for p in fig.axes[0].patches if (p.get_gid() or "").startswith("gap:")]
     assert len(gaps) == 6
-    assert table.shape != data.shape  # really other data
+    assert fig.axes[0].get_title(loc="left") == "Rows × columns"
 
 
 def test_prisma_other_flow(figure_data, drawn):

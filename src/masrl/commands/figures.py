@@ -47,9 +47,11 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
     manifest: dict[str, dict | None] = {}
     missing_chars: set[str] = set()
     todo = []
+    notes_of = {spec.name: spec.notes(results) for spec in figures.FIGURES}
     for spec in figures.FIGURES:
         data = spec.data(results)
-        fingerprint = figures.fingerprint(spec, data, code)
+        notes = notes_of[spec.name]
+        fingerprint = figures.fingerprint(spec, data, code, notes)
         paths = {ext: f"{FOLDER}/{spec.name}.{ext}" for ext in figures.FORMATS}
         entry = old.get(spec.name) or {}
         current = {ext: write.read_existing(root, rel) for ext, rel in paths.items()}
@@ -66,10 +68,10 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
             outputs.update({rel: None for rel in paths.values()})
             manifest[spec.name] = None
         else:
-            todo.append((spec, data, fingerprint, paths))
+            todo.append((spec, data, notes, fingerprint, paths))
             manifest[spec.name] = {}
-    rendered = figures.render_many([(spec, data) for spec, data, _, _ in todo])
-    for (spec, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
+    rendered = figures.render_many([(spec, data, notes) for spec, data, notes, _, _ in todo])
+    for (spec, _, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
         missing_chars.update(missing)
         outputs.update({paths[ext]: files[ext] for ext in paths})
         manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
@@ -79,5 +81,5 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
               + " ".join(sorted(missing_chars)), file=sys.stderr)
     stale = any(v is None for v in manifest.values())
     outputs[MANIFEST] = None if stale else json_bytes({"figures": manifest})
-    outputs[f"{FOLDER}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES).encode()
+    outputs[f"{FOLDER}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES, notes=notes_of).encode()
     return outputs

@@ -1,26 +1,34 @@
-"""The survey's figures: registry, plotted data, fingerprints, rendering.
+"""The survey's figures: registry, plotted data, footnotes, fingerprints, rendering.
 
 Each figure is drawn from a table the text reports also use (``data`` picks
 it from the build results), by the ``draw(data) -> Figure`` function of its
-own module. This package's ``__init__`` does not import matplotlib: the
-registry, the plotted data and the fingerprints are enough for
-``masrl build --check``, which compares fingerprints recorded in
-``reports/figures/manifest.json`` instead of redrawing.
+own module. Under every figure a footnote states its n and what it leaves
+out (``notes`` computes those lines from the same results; a caller may
+append more lines, e.g. a release note). This package's ``__init__`` does
+not import matplotlib: the registry, the plotted data, the notes and the
+fingerprints are enough for ``masrl build --check``, which compares
+fingerprints recorded in ``reports/figures/manifest.json`` instead of
+redrawing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-from ..jsonout import json_bytes
-
 #: File formats written for every figure.
 FORMATS = ("svg", "pdf", "png")
+
+#: The mark of a gap (an empty cell, an uncovered unit or sub-decision) in every figure.
+GAP_SYMBOL = "×"
+
+#: Years drawn one bar each in ``records_per_year``; earlier years share one bar.
+YEARS_SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -32,7 +40,9 @@ class FigureSpec:
         caption: one line for the index (what the figure shows).
         table: name of the report table it is drawn from.
         module: module of this package whose ``draw(data)`` returns the figure.
-        data: picks the plotted data (a DataFrame or dict) from the build results.
+        data: picks the plotted data (a DataFrame or a JSON-able dict) from the build results.
+        notes: the footnote lines from the build results: the figure's n and
+            what it leaves out (each line a sentence or two).
     """
 
     name: str
@@ -40,38 +50,164 @@ class FigureSpec:
     table: str
     module: str
     data: Callable[[Any], Any]
+    notes: Callable[[Any], list[str]]
 
+
+# --- plotted data -------------------------------------------------------------------------------
 
 def _table(name: str) -> Callable[[Any], Any]:
     return lambda results: results.table(name).frame
 
 
+def _na_label(results: Any, field: str) -> str:
+    return results.tax.fields[field].value_label("NA")
+
+
+def year_bins(table: pd.DataFrame, shown: int = YEARS_SHOWN) -> pd.DataFrame:
+    """``table`` (index = every year, int) with the years before the last ``shown``
+    summed into one first row ``before <year>``; index = year labels (str).
+
+    A span of at most ``shown`` years is returned with string labels only.
+    """
+    years = [int(y) for y in table.index]
+    frame = table.copy()
+    frame.index = [str(y) for y in years]
+    if len(years) <= shown:
+        frame.index.name = "year"
+        return frame
+    cut = years[-1] - shown + 1
+    early = table.loc[[y for y in years if y < cut]].sum().to_frame(f"before {cut}").T.astype("int64")
+    late = table.loc[[y for y in years if y >= cut]]
+    late.index = [str(y) for y in late.index]
+    out = pd.concat([early, late])
+    out.index.name = "year"
+    return out
+
+
 def _years(results: Any) -> pd.DataFrame:
-    """The year x category table with category labels as column names (for the legend)."""
+    """The year x category table, early years binned, category labels as column names (legend)."""
     field = results.tax.fields["category"]
-    return results.table("year_x_category").frame.rename(columns=field.value_label)
+    return year_bins(results.table("year_x_category").frame).rename(columns=field.value_label)
+
+
+def _heatmap(results: Any) -> dict:
+    """The reward type x credit unit crosstab with taxonomy labels:
+    ``{"counts": [[int]], "rows": [label], "columns": [label], "row_codes", "column_codes",
+    "structural": code, "row_title", "column_title"}``."""
+    tax = results.tax
+    frame = results.table("reward_type_x_credit_granularity").frame
+    rows, cols = tax.fields["reward_type"], tax.fields["credit_granularity"]
+    return {
+        "counts": [[int(v) for v in row] for row in frame.to_numpy()],
+        "row_codes": [str(v) for v in frame.index], "column_codes": [str(v) for v in frame.columns],
+        "rows": [rows.value_label(str(v)) for v in frame.index],
+        "columns": [cols.value_label(str(v)) for v in frame.columns],
+        "structural": "NA", "row_title": rows.label, "column_title": cols.label,
+    }
+
+
+def _prisma(results: Any) -> dict:
+    return results.prisma
+
+
+# --- footnotes: n and what is left out ------------------------------------------------------------
+
+def _count(results: Any, field: str, value: str) -> int:
+    frame = results.table(field).frame
+    return int(frame.loc[value, "count"]) if value in frame.index else 0
+
+
+def _category_notes(results: Any) -> list[str]:
+    n = results.headline["retained"]
+    return [f"n = {n} retained records, one category each; none left out."]
+
+
+def _heatmap_notes(results: Any) -> list[str]:
+    n = results.headline["retained"]
+    na_r, na_c = _na_label(results, "reward_type"), _na_label(results, "credit_granularity")
+    return [f"n = {n} retained records, one cell each (primary reward type × credit unit); none left out.",
+            f"{GAP_SYMBOL} = empty cell, a gap (no record). Grey = the '{na_r}' row and the '{na_c}' column: "
+            f"records without a reward type or a credit unit (structural, not gaps)."]
+
+
+def _credit_notes(results: Any) -> list[str]:
+    n = results.headline["retained"]
+    na = _count(results, "credit_granularity", "NA")
+    units = results.table("credit_units").frame
+    return [f"n = {n} retained records; drawn: the {int(units['broad'].sum())} with a credit unit, each under its "
+            f"finest unit. Left out: {na} with credit unit '{_na_label(results, 'credit_granularity')}'.",
+            "broad = records tagged with the unit; strict = of those, an explicit (or near-strict) "
+            f"credit-assignment mechanism. {GAP_SYMBOL} = no record at the unit (a gap)."]
+
+
+def _subdecision_notes(results: Any) -> list[str]:
+    n = results.headline["retained"]
+    tagged = int(results.retained["subdecisions"].map(bool).sum()) if len(results.retained) else 0
+    total = int(results.table("subdecisions_coverage").frame["records"].sum())
+    several = f" (a record can address several, so the boxes sum to {total})" if total != tagged else ""
+    return [f"n = {n} retained records; {tagged} address at least one sub-decision{several}. "
+            f"Left out: {n - tagged} records tagged with no sub-decision.",
+            f"{GAP_SYMBOL} = uncovered sub-decision (a gap): no record, or no record with explicit RL."]
+
+
+def _topology_notes(results: Any) -> list[str]:
+    n = results.headline["retained"]
+    na = _count(results, "orchestration_form", "NA")
+    return [f"n = {n} retained records; drawn: the {n - na} with an orchestration form. Left out: {na} with "
+            f"orchestration form '{_na_label(results, 'orchestration_form')}' (no agent-team topology)."]
+
+
+def _year_notes(results: Any) -> list[str]:
+    n = results.headline["retained"]
+    table = results.table("year_x_category").frame
+    binned = year_bins(table)
+    notes = [f"n = {n} retained records, none left out."]
+    first = str(binned.index[0])
+    if first.startswith("before "):
+        years = [int(y) for y in table.index if int(y) < int(first.split()[-1]) and int(table.loc[y].sum())]
+        early = int(binned.iloc[0].sum())
+        span = f"{years[0]}–{years[-1]}" if len(years) > 1 else (str(years[0]) if years else "")
+        notes.append(f"The {early} record{'' if early == 1 else 's'} published {span} share the first bar "
+                     f"('{first}'); grey = a year without records." if early else
+                     f"No record was published {first}; grey = a year without records.")
+    else:
+        notes.append("Grey = a year without records.")
+    return notes
+
+
+def _prisma_notes(results: Any) -> list[str]:
+    flow = results.prisma
+    return [f"n = {flow['audited']} audited records ({flow['retained']} retained, "
+            f"{flow['audited'] - flow['retained']} excluded); none left out."]
 
 
 FIGURES: tuple[FigureSpec, ...] = (
-    FigureSpec("category_counts", "Retained records per category.", "category", "category_counts", _table("category")),
-    FigureSpec("reward_credit_heatmap", "Reward type x credit unit, every vocabulary value on both axes; empty cells marked as gaps.",
-               "reward_type_x_credit_granularity", "reward_credit_heatmap", _table("reward_type_x_credit_granularity")),
-    FigureSpec("credit_hierarchy", "The eight credit units from token (finest) to team (coarsest) with broad and strict counts.",
-               "credit_units", "credit_hierarchy", _table("credit_units")),
-    FigureSpec("subdecision_chain", "Orchestration sub-decisions O1 -> O5 with records by RL status; the uncovered sub-decision highlighted.",
-               "subdecisions_coverage", "subdecision_chain", _table("subdecisions_coverage")),
-    FigureSpec("topology_counts", "Retained records per orchestration form (topology).", "topologies", "topology_counts", _table("topologies")),
-    FigureSpec("records_per_year", "Retained records per publication year, stacked by category.", "year_x_category", "records_per_year", _years),
-    FigureSpec("prisma_flow", "PRISMA 2020-style screening flow: audited records, exclusions by stage and reason class, retained records by category.",
-               "prisma_flow", "prisma_flow", lambda results: results.prisma),
+    FigureSpec("category_counts", "Retained records per category.", "category", "category_counts",
+               _table("category"), _category_notes),
+    FigureSpec("reward_credit_heatmap", "Primary reward type × credit unit, every vocabulary value on both axes; "
+               "empty cells marked as gaps.", "reward_type_x_credit_granularity", "reward_credit_heatmap",
+               _heatmap, _heatmap_notes),
+    FigureSpec("credit_hierarchy", "The eight credit units from token (finest) to team (coarsest) with broad "
+               "and strict counts.", "credit_units", "credit_hierarchy", _table("credit_units"), _credit_notes),
+    FigureSpec("subdecision_chain", "Orchestration sub-decisions O1 -> O5 with records by RL status; uncovered "
+               "sub-decisions marked as gaps.", "subdecisions_coverage", "subdecision_chain",
+               _table("subdecisions_coverage"), _subdecision_notes),
+    FigureSpec("topology_counts", "Retained records per orchestration form (topology).", "topologies",
+               "topology_counts", _table("topologies"), _topology_notes),
+    FigureSpec("records_per_year", "Retained records per publication year, stacked by category.",
+               "year_x_category", "records_per_year", _years, _year_notes),
+    FigureSpec("prisma_flow", "PRISMA 2020-style screening flow: audited records, exclusions by stage and "
+               "reason class, retained records by category.", "prisma_flow", "prisma_flow", _prisma, _prisma_notes),
 )
 
 
+# --- fingerprints and rendering -------------------------------------------------------------------
+
 def data_bytes(data: Any) -> bytes:
-    """Canonical bytes of plotted data (CSV of a DataFrame, JSON of a dict)."""
+    """Canonical bytes of plotted data (CSV of a DataFrame, sorted JSON of a dict)."""
     if isinstance(data, pd.DataFrame):
         return data.to_csv(lineterminator="\n").encode("utf-8")
-    return json_bytes(data)
+    return json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8")
 
 
 def code_fingerprint(sources: dict[str, bytes]) -> str:
@@ -84,38 +220,60 @@ def code_fingerprint(sources: dict[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def fingerprint(spec: FigureSpec, data: Any, code: str) -> str:
-    """SHA-256 of what decides the figure's bytes: its name, plotted data and drawing code."""
-    return hashlib.sha256(spec.name.encode() + b"\0" + data_bytes(data) + b"\0" + code.encode()).hexdigest()
+def fingerprint(spec: FigureSpec, data: Any, code: str, notes: Sequence[str] = ()) -> str:
+    """SHA-256 of what decides the figure's bytes: its name, plotted data, footnote and drawing code."""
+    footnote = "\n".join(notes).encode("utf-8")
+    return hashlib.sha256(spec.name.encode() + b"\0" + data_bytes(data) + b"\0" + footnote + b"\0"
+                          + code.encode()).hexdigest()
 
 
-def render_many(jobs: list[tuple[FigureSpec, Any]]) -> list[tuple[dict[str, bytes], list[str]]]:
-    """:func:`render` for several figures, on up to two CPU cores (fork workers on
-    platforms that have fork; one process elsewhere). Results in job order."""
+def render_many(jobs: list[tuple[FigureSpec, Any, Sequence[str]]]) -> list[tuple[dict[str, bytes], list[str]]]:
+    """:func:`render` for several ``(spec, data, notes)`` jobs; results in job order.
+
+    Two forked workers share the jobs when the machine has a second core to
+    spare (its load average leaves one idle) and the platform can fork;
+    otherwise, and on a busy machine, where workers only compete for the same
+    core, everything is drawn in this process. The bytes are the same either way.
+    """
+    workers = min(len(jobs), _spare_cores() + 1, 2)
+    if workers < 2:
+        return [render(spec, data, notes) for spec, data, notes in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    import matplotlib  # noqa: F401  (imported once, before the fork)
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_render_job, [(spec.name, data, tuple(notes)) for spec, data, notes in jobs]))
+
+
+def _spare_cores() -> int:
+    """Cores idle beyond this process (0 where fork or the load average is unavailable)."""
     import multiprocessing
     import os
 
-    workers = min(len(jobs), os.cpu_count() or 1, 2)
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [render(spec, data) for spec, data in jobs]
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_render_job, [(spec.name, data) for spec, data in jobs]))
+    if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(os, "getloadavg"):
+        return 0
+    return max(0, int((os.cpu_count() or 1) - os.getloadavg()[0] - 1))
 
 
-def _render_job(job: tuple[str, Any]) -> tuple[dict[str, bytes], list[str]]:
-    name, data = job
-    return render(next(s for s in FIGURES if s.name == name), data)
+def _render_job(job: tuple[str, Any, tuple[str, ...]]) -> tuple[dict[str, bytes], list[str]]:
+    name, data, notes = job
+    return render(next(s for s in FIGURES if s.name == name), data, notes)
 
 
-def render(spec: FigureSpec, data: Any) -> tuple[dict[str, bytes], list[str]]:
-    """Draw one figure and return ``({ext: bytes}, missing glyphs)``. Imports matplotlib."""
+def render(spec: FigureSpec, data: Any, notes: Sequence[str] = ()) -> tuple[dict[str, bytes], list[str]]:
+    """Draw one figure with its footnote ``notes`` and return ``({ext: bytes}, missing glyphs)``.
+
+    The figure is laid out once, then written in every format from that
+    layout. Imports matplotlib.
+    """
     from . import style
     from .save import figure_bytes
 
     module = import_module(f"{__name__}.{spec.module}")
     with style.style_context() as caught:
         fig = module.draw(data)
+        style.add_footnote(fig, notes)
         files = figure_bytes(fig)
     return files, style.missing_glyphs(caught)

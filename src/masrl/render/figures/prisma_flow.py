@@ -127,7 +127,7 @@ def draw(data: dict):
     height = y + MARGIN
     width = style.WIDTH
 
-    fig = style.new_figure(height=height, width=width)
+    fig = style.new_figure(height=height, width=width, layout=None)
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, width)
     ax.set_ylim(0, height)

@@ -1,9 +1,14 @@
-"""The one style of every masrl figure: colours, fonts, sizes, literal text.
+"""The one style of every masrl figure: colours, fonts, sizes, literal text, footnotes.
 
 All figures are drawn on ``matplotlib.figure.Figure`` with the Agg canvas (no
 pyplot, no GUI) inside :func:`style_context`, which also makes text literal:
 ``text.parse_math`` is off, so a label holding ``$``, ``#``, ``_`` or ``%``
 is drawn as written and can never fail as mathtext.
+
+Fonts are embedded deliberately: SVG text is drawn as paths (the figure
+looks the same in every browser, with no font to fetch); PDF text uses
+Type 3 fonts, which hold just the glyphs used and are fast to write (the
+Type 42 alternative spends most of a build subsetting TrueType files).
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import matplotlib
 matplotlib.use("Agg", force=False)
 
 from matplotlib.figure import Figure  # noqa: E402
+
+from . import GAP_SYMBOL  # noqa: E402,F401  (re-exported: the one gap mark of every figure)
 
 #: Colours (colour-blind-safe Okabe-Ito palette where categorical).
 INK = "#222222"
@@ -55,7 +62,7 @@ RC = {
     "text.usetex": False,
     "svg.hashsalt": "masrl",
     "svg.fonttype": "path",
-    "pdf.fonttype": 42,
+    "pdf.fonttype": 3,
     "figure.dpi": DPI,
     "savefig.dpi": DPI,
     "path.simplify": True,
@@ -107,11 +114,13 @@ def text_width(text: str, size: float = FONT_SIZE, weight: str = "normal") -> fl
     return width / 72
 
 
-def wrap_text(text: str, width: float, size: float = FONT_SIZE, weight: str = "normal") -> list[str]:
+def wrap_text(text: str, width: float, size: float = FONT_SIZE, weight: str = "normal",
+              break_words: bool = False) -> list[str]:
     """Lines of ``text`` no wider than ``width`` inches (greedy, at spaces; line breaks kept).
 
-    Words joined by :data:`KEEP_SPACE` stay on one line; a single word wider than
-    ``width`` gets a line of its own.
+    Words joined by :data:`KEEP_SPACE` stay on one line. A single word wider
+    than ``width`` gets a line of its own, or with ``break_words`` is cut into
+    pieces that fit.
     """
     lines: list[str] = []
     for part in text.split("\n"):
@@ -126,25 +135,70 @@ def wrap_text(text: str, width: float, size: float = FONT_SIZE, weight: str = "n
                 line = word
             else:
                 line = candidate
+            while break_words and len(line) > 1 and text_width(line, size, weight) > width:
+                cut = len(line) - 1
+                while cut > 1 and text_width(line[:cut], size, weight) > width:
+                    cut -= 1
+                lines.append(line[:cut])
+                line = line[cut:]
         lines.append(line)
     return [line.replace(KEEP_SPACE, " ") for line in lines]
 
 
-def new_figure(height: float, width: float = WIDTH) -> Figure:
-    """A figure of the house size with constrained layout (labels never cut off)."""
-    return Figure(figsize=(width, height), layout="constrained")
+def line_height(size: float = FONT_SIZE, spacing: float = 1.22) -> float:
+    """Height in inches of one line of text at ``size`` points with line ``spacing``."""
+    return size * spacing / 72
+
+
+def new_figure(height: float, width: float = WIDTH, layout: str | None = "constrained") -> Figure:
+    """A figure of the house size; with constrained layout (labels never cut off) unless
+    ``layout`` is None (a figure that places everything itself, in inches)."""
+    return Figure(figsize=(width, height), layout=layout)
+
+
+FOOTNOTE_PAD = 0.08     # inches around the footnote block
+FOOTNOTE_GAP = 0.06     # inches between the figure's content and its footnote
+
+
+def add_footnote(fig: Figure, lines) -> None:
+    """Write ``lines`` (n, what is left out, other notes) under everything else of ``fig``.
+
+    The figure grows by the height of the wrapped lines, so nothing it holds
+    moves or shrinks: a constrained layout keeps the old area (its ``rect``),
+    axes placed by hand keep their size in inches. Legends of the figure must
+    not be placed at its bottom (they would sit on the footnote); every masrl
+    figure places them elsewhere. The text carries the gid ``footnote``.
+    """
+    lines = [str(line) for line in lines if str(line).strip()]
+    if not lines:
+        return
+    width, height = fig.get_size_inches()
+    wrapped = [part for line in lines for part in wrap_text(line, width - 2 * FOOTNOTE_PAD, SMALL_SIZE)]
+    extra = len(wrapped) * line_height(SMALL_SIZE) + 2 * FOOTNOTE_PAD + FOOTNOTE_GAP
+    total = height + extra
+    fig.set_size_inches(width, total)
+    engine = fig.get_layout_engine()
+    if engine is not None and hasattr(engine, "set") and "rect" in engine.get():
+        engine.set(rect=(0, extra / total, 1, height / total))
+    for ax in fig.axes:
+        if ax.get_subplotspec() is None:  # placed by hand: keep its inches, above the footnote
+            x0, y0, w, h = ax.get_position().bounds
+            ax.set_position((x0, (y0 * height + extra) / total, w, h * height / total))
+    fig.text(FOOTNOTE_PAD / width, FOOTNOTE_PAD / total, "\n".join(wrapped), ha="left", va="bottom",
+             fontsize=SMALL_SIZE, color=MUTED, linespacing=1.22, gid="footnote")
 
 
 def finish_axes(ax, title: str, xlabel: str = "", ylabel: str = "", grid_axis: str = "x",
-                counts: bool = True) -> None:
+                counts: bool = True, title_pad: float | None = None) -> None:
     """House look of one axes: title, labels, light grid behind the data.
 
     ``grid_axis`` is the value axis ("x", "y" or "" for none); with ``counts``
-    its ticks are whole numbers (no "2.5 records").
+    its ticks are whole numbers (no "2.5 records"). ``title_pad`` (points)
+    lifts the title, e.g. over a legend placed just above the axes.
     """
     from matplotlib.ticker import MaxNLocator
 
-    ax.set_title(title, loc="left")
+    ax.set_title(title, loc="left", pad=title_pad)
     if counts and grid_axis in ("x", "y"):
         getattr(ax, f"{grid_axis}axis").set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
     if xlabel:

@@ -1,10 +1,18 @@
 """Figure: the chain of orchestration sub-decisions O1 -> O2 -> ... with records by RL status.
 
-Each sub-decision is a box (id, name, number of records, anchor records) with
-a small stacked bar of its records by RL status (explicit RL / partial /
-none) on one scale shared by all boxes; arrows link the boxes in order. A
-sub-decision whose ``gap`` is non-empty (uncovered) is drawn in the GAP
-colour (filled, dashed outline) with its gap note instead of a bar.
+Each sub-decision is a box; top to bottom it holds the id, the name, the
+number of records, a bar of the records by RL status (explicit RL / partial
+/ none) on one scale shared by all boxes (an empty track is zero), one line
+per RL status with its count, the gap note if any, and the anchor records.
+A sub-decision whose ``gap`` is non-empty (uncovered) is drawn in the GAP
+colour (filled, dashed outline) and its note carries the gap mark.
+
+The figure is laid out in inches on one axes that fills it (data units =
+inches, axis off), from the font's metrics: every text block is wrapped to
+the box width (long words broken) and the blocks are stacked, never
+overlaid, so no label can run into another or out of its box whatever the
+counts, names and anchors are. All boxes share the height of the fullest
+one, and the figure's height follows.
 """
 
 from __future__ import annotations
@@ -17,11 +25,51 @@ from . import style
 #: RL-status columns in stacking order, with their colours.
 STATUSES = (("explicit RL", style.ACCENT), ("partial", style.ACCENT_2), ("none", "#b3b3b3"))
 
-BOX_W = 0.80      # box width, in units of one chain step
-BOX_Y0, BOX_Y1 = 0.06, 0.97
-BAR_Y, BAR_H = 0.40, 0.11
-SIDE_MARGIN = 0.10  # inches the constrained layout leaves around the (axis-off) axes
-TEXT_PAD = 0.05     # inches kept free inside a box on each side of its text
+# Geometry (inches).
+MARGIN = 0.08
+BOX_SHARE = 0.80    # of one chain step; the rest is the arrow between two boxes
+PAD = 0.07          # inside a box, around its content
+SPACE = 0.05        # between two blocks of a box
+BAR_H = 0.13
+LINE = 1.22         # line spacing of every text block
+LEGEND_H = 0.24
+
+
+def _height(lines: list[str], size: float) -> float:
+    return len(lines) * style.line_height(size, LINE)
+
+
+def _blocks(values: dict, text_w: float) -> list[tuple[str, list[str], float, dict]]:
+    """The text blocks of one box, top to bottom: ``(kind, lines, size, text kwargs)``;
+    the kind ``bar`` stands for the bar (no lines)."""
+    gap = str(values["gap"] or "").strip()
+    ink = style.GAP if gap else style.INK
+
+    def wrap(text: str, size: float, weight: str = "normal") -> list[str]:
+        return style.wrap_text(text, text_w, size, weight, break_words=True)
+
+    records = int(values["records"])
+    blocks = [
+        ("id", wrap(str(values["id"]), style.TITLE_SIZE, "bold"), style.TITLE_SIZE,
+         dict(fontweight="bold", color=ink)),
+        ("name", wrap(str(values["sub-decision"]), style.FONT_SIZE), style.FONT_SIZE, dict(color=ink)),
+        ("records", wrap(f"{records} record{'' if records == 1 else 's'}", style.SMALL_SIZE), style.SMALL_SIZE,
+         dict(color=ink)),
+        ("bar", [], 0.0, {}),
+        ("statuses", [line for status, _ in STATUSES
+                      for line in wrap(f"{status}: {int(values[status])}", style.SMALL_SIZE)],
+         style.SMALL_SIZE, dict(color=style.INK)),
+    ]
+    if gap:
+        blocks.append(("gap", wrap(f"{style.GAP_SYMBOL} {gap}", style.SMALL_SIZE, "bold"), style.SMALL_SIZE,
+                       dict(fontweight="bold", color=style.GAP)))
+    blocks.append(("anchors", wrap(f"anchors: {values['anchors']}", style.SMALL_SIZE), style.SMALL_SIZE,
+                   dict(color=style.MUTED)))
+    return blocks
+
+
+def _block_height(kind: str, lines: list[str], size: float) -> float:
+    return BAR_H if kind == "bar" else _height(lines, size)
 
 
 def draw(table: pd.DataFrame):
@@ -32,66 +80,78 @@ def draw(table: pd.DataFrame):
     ``none`` (int counts by RL status) and ``gap`` (str; non-empty = uncovered).
     """
     ids = [str(v) for v in table.index]
-    n = len(ids)
-    stacked = table[[status for status, _ in STATUSES]].sum(axis=1)
+    n = max(len(ids), 1)
+    width = style.WIDTH
+    step = (width - 2 * MARGIN) / n
+    box_w = step * BOX_SHARE
+    text_w = box_w - 2 * PAD
+    inner = text_w  # bar track width
+    stacked = table[[status for status, _ in STATUSES]].sum(axis=1) if len(table) else pd.Series(dtype=int)
     top = max([int(v) for v in table["records"]] + [int(v) for v in stacked] + [1])
-    inner = BOX_W * 0.86
-    unit = inner / top  # width of one record in the stacked bars
+    unit = inner / top  # inches per record in the bars
 
-    box_w = BOX_W * (style.WIDTH - SIDE_MARGIN) / max(n, 1)  # inches
-    text_w = box_w - 2 * TEXT_PAD
+    rows = [dict(zip(table.columns, row), id=oid) for oid, row in zip(ids, table.itertuples(index=False))]
+    blocks = [_blocks(values, text_w) for values in rows]
+    content = max([sum(_block_height(k, lines, size) for k, lines, size, _ in b) + SPACE * (len(b) - 1)
+                   for b in blocks] + [0.5])
+    box_h = content + 2 * PAD
 
-    fig = style.new_figure(height=2.9)
-    ax = fig.add_subplot()
-    ax.set_xlim(0, max(n, 1))
-    ax.set_ylim(0, 1)
+    title = "Orchestration sub-decisions: records by RL status"
+    if ids:
+        title = f"Orchestration sub-decisions {ids[0]} to {ids[-1]}: records by RL status"
+    title_lines = style.wrap_text(title, width - 2 * MARGIN, style.TITLE_SIZE, "bold")
+    title_h = _height(title_lines, style.TITLE_SIZE)
+    box_top = MARGIN + title_h + 0.12
+    legend_top = box_top + box_h + 0.08
+    height = legend_top + LEGEND_H + MARGIN
+
+    fig = style.new_figure(height=height, width=width, layout=None)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
     ax.axis("off")
 
-    for k, (oid, row) in enumerate(zip(ids, table.itertuples(index=False))):
-        values = dict(zip(table.columns, row))
-        left = k + (1 - BOX_W) / 2
-        centre = k + 0.5
+    def Y(top: float) -> float:  # inches from the top -> data y
+        return height - top
+
+    ax.text(MARGIN, Y(MARGIN), "\n".join(title_lines), ha="left", va="top", fontsize=style.TITLE_SIZE,
+            fontweight="bold", linespacing=LINE)
+
+    for k, (values, box_blocks) in enumerate(zip(rows, blocks)):
+        oid = values["id"]
+        left = MARGIN + k * step + (step - box_w) / 2
+        centre = left + box_w / 2
         gap = str(values["gap"] or "").strip()
         ax.add_patch(FancyBboxPatch(
-            (left, BOX_Y0), BOX_W, BOX_Y1 - BOX_Y0, boxstyle="round,pad=0,rounding_size=0.04",
+            (left, Y(box_top + box_h)), box_w, box_h, boxstyle="round,pad=0,rounding_size=0.06",
             facecolor=style.GAP_FILL if gap else "white", edgecolor=style.GAP if gap else style.MUTED,
             linewidth=1.8 if gap else 0.9, linestyle=(0, (5, 2)) if gap else "solid", gid=f"box:{oid}"))
-        ink = style.GAP if gap else style.INK
-        ax.text(centre, BOX_Y1 - 0.05, oid, ha="center", va="top", fontweight="bold",
-                fontsize=style.TITLE_SIZE, color=ink)
-        ax.text(centre, BOX_Y1 - 0.19, "\n".join(style.wrap_text(str(values["sub-decision"]), text_w)),
-                ha="center", va="top", color=ink, linespacing=1.1)
-        records = int(values["records"])
-        ax.text(centre, BAR_Y + BAR_H + 0.03, f"{records} record{'' if records == 1 else 's'}",
-                ha="center", va="bottom", fontsize=style.SMALL_SIZE, color=ink, gid=f"records:{oid}")
-        if gap:
-            ax.text(centre, BAR_Y + BAR_H / 2, gap, ha="center", va="center", color=style.GAP,
-                    fontweight="bold", fontsize=style.SMALL_SIZE,
-                    bbox=dict(facecolor="white", edgecolor=style.GAP, boxstyle="round,pad=0.25"))
-        x = centre - inner / 2
-        for status, colour in STATUSES:
-            count = int(values[status])
-            if count == 0:
-                continue
-            ax.add_patch(Rectangle((x, BAR_Y), count * unit, BAR_H, facecolor=colour, edgecolor="white",
-                                   linewidth=0.8, gid=f"bar:{oid}:{status}"))
-            ax.text(x + count * unit / 2, BAR_Y + BAR_H / 2, str(count), ha="center", va="center",
-                    fontsize=style.SMALL_SIZE, fontweight="bold", color="white" if status != "none" else style.INK)
-            x += count * unit
-        anchors = "\n".join(style.wrap_text(f"anchors: {values['anchors']}", text_w, style.SMALL_SIZE))
-        ax.text(centre, BAR_Y - 0.06, anchors, ha="center", va="top", fontsize=style.SMALL_SIZE,
-                color=style.MUTED, linespacing=1.1)
-        if k + 1 < n:
-            ax.annotate("", xy=(k + 1 + (1 - BOX_W) / 2, 0.5 * (BOX_Y0 + BOX_Y1)),
-                        xytext=(left + BOX_W, 0.5 * (BOX_Y0 + BOX_Y1)),
+        y = box_top + PAD
+        for kind, lines, size, kwargs in box_blocks:
+            if kind == "bar":
+                x = centre - inner / 2
+                ax.add_patch(Rectangle((x, Y(y + BAR_H)), inner, BAR_H, facecolor="#f2f2f2",
+                                       edgecolor=style.GRID, linewidth=0.6, gid=f"track:{oid}"))
+                for status, colour in STATUSES:
+                    count = int(values[status])
+                    if count:
+                        ax.add_patch(Rectangle((x, Y(y + BAR_H)), count * unit, BAR_H, facecolor=colour,
+                                               edgecolor="white", linewidth=0.6, gid=f"bar:{oid}:{status}"))
+                        x += count * unit
+            else:
+                ax.text(centre, Y(y), "\n".join(lines), ha="center", va="top", fontsize=size,
+                        linespacing=LINE, gid=f"{kind}:{oid}", **kwargs)
+            y += _block_height(kind, lines, size) + SPACE
+        if k + 1 < len(rows):
+            mid = Y(box_top + box_h / 2)
+            ax.annotate("", xy=(left + step, mid), xytext=(left + box_w, mid),
                         arrowprops=dict(arrowstyle="-|>", color=style.INK, linewidth=1.2,
                                         shrinkA=1, shrinkB=1, mutation_scale=12))
 
-    ax.set_title(f"Orchestration sub-decisions {ids[0]} to {ids[-1]}: records by RL status" if ids
-                 else "Orchestration sub-decisions", loc="left")
     handles = [Patch(facecolor=c, label=s) for s, c in STATUSES]
     handles.append(Patch(facecolor=style.GAP_FILL, edgecolor=style.GAP, linestyle=(0, (3, 1)),
-                         label="uncovered sub-decision (gap)"))
-    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
-               fontsize=style.SMALL_SIZE, handlelength=1.6)
+                         label=f"{style.GAP_SYMBOL} uncovered sub-decision (gap)"))
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(width / 2, Y(legend_top)),
+              bbox_transform=ax.transData, ncol=len(handles), frameon=False, fontsize=style.SMALL_SIZE,
+              handlelength=1.6, borderaxespad=0, borderpad=0)
     return fig

@@ -13,7 +13,8 @@ def draw(table: pd.DataFrame):
     ``table``: index = orchestration forms (centralized, planner_executor_critic, ...),
     columns ``topology`` (display name), ``defining feature`` (str), ``count``
     (int) and ``representatives`` (str); only ``topology`` and ``count`` are
-    drawn. Each bar carries its number.
+    drawn. Each bar carries its number, zero included. Records without a form
+    are not in the table; the footnote says how many.
     """
     names = [str(v) for v in table["topology"]][::-1]
     counts = [int(v) for v in table["count"]][::-1]
