@@ -18,6 +18,7 @@ from .analyses.table import Table
 from .frame import excluded_frame, near_miss_frame, retained_frame
 from .load import Corpus
 from .render.csvout import table_csv
+from .render.gapsout import gaps_files
 from .render.jsonout import json_bytes
 from .render.markdown import render_template, table_md
 from .render import readme as readme_render
@@ -181,15 +182,7 @@ def render_text(results: Results, readme: str | None = None) -> dict[str, bytes]
     for table in results.all_tables():
         out.update(_table_files(table))
 
-    by_table: dict[str, list] = {}
-    for gap in results.gaps:
-        by_table.setdefault(gap.table, []).append(gap)
-    out["reports/gaps.md"] = render_template(
-        "gaps.md.j2", threshold=tax.sparse_threshold, tables=by_table, narrowing=results.narrowing, joint=results.joint,
-        empty=sum(g.status == "empty" for g in results.gaps), sparse=sum(g.status == "sparse" for g in results.gaps),
-        skip_fields=sorted(tax.gap_skips[0]), skip_values=sorted(tax.gap_skips[1]),
-    ).encode()
-    out["reports/gaps.json"] = json_bytes(gaps.gaps_json(results.gaps, results.narrowing, results.joint, tax.sparse_threshold))
+    out.update(gaps_files(results))
 
     drift = {c.id: claim_drift(c) for c in results.claims}
     out["reports/claims.md"] = render_template("claims.md.j2", claims=results.claims, drift=drift).encode()

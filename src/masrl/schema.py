@@ -160,8 +160,19 @@ TAXONOMY_SCHEMA = {
         "sparse_threshold": {"type": "integer", "minimum": 0},
         "gap_analysis": {
             "type": "object",
-            "properties": {"skip_fields": {"type": "array", "items": {"type": "string"}},
-                           "skip_values": {"type": "array", "items": {"type": "string"}}},
+            "properties": {
+                "skip_fields": {"type": "array", "items": {"type": "string"}},
+                "skip_values": {"type": "array", "items": {"type": "string"}},
+                "named": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {"id": _TEXT, "title": _TEXT, "claim": _TEXT, "source": _TEXT,
+                                   "selections": {"type": "array", "minItems": 1, "items": {
+                                       "type": "object", "properties": {"label": _TEXT, "where": {"type": "object"}},
+                                       "required": ["label", "where"], "additionalProperties": False}}},
+                    "required": ["id", "title", "source", "selections"], "additionalProperties": False}},
+                "combine": {"type": "object", "additionalProperties": _TEXT},
+                "left_out": {"type": "object", "additionalProperties": _TEXT},
+            },
             "additionalProperties": False,
         },
         "year_minimum": {"type": "integer", "minimum": 1000},

@@ -92,6 +92,13 @@ class Taxonomy:
         return set(spec.get("skip_fields") or []), set(spec.get("skip_values") or ["NA"])
 
     @property
+    def gap_analysis(self) -> dict:
+        """The taxonomy's ``gap_analysis`` mapping (``{}`` if absent): skips, named gaps,
+        the tables whose axes combine and the tables left out, each with its reason."""
+        spec = self.data.get("gap_analysis")
+        return spec if isinstance(spec, dict) else {}
+
+    @property
     def year_minimum(self) -> int:
         """Earliest allowed publication year (taxonomy ``year_minimum``, default 1950)."""
         value = self.data.get("year_minimum", 1950)

@@ -32,6 +32,7 @@ from . import schema as schemas
 from .errors import Problem, sort_key
 from .load import CLAIMS, EXCLUSIONS, PAPERS, TAXONOMY, Corpus
 from .records import UNTAGGED, classify_url, identifier_pairs
+from .analyses.gap_plan import declaration_problems as gap_declaration_problems
 from .taxonomy import Taxonomy
 
 _JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a mapping", type(None): "empty"}
@@ -204,6 +205,8 @@ class _Checker:
                     ok = False
                 if not ok:
                     self.add(TAXONOMY, ("identifier_schemes", name, "resolver"), f"{resolver!r} must be a URL with the placeholder {{id}} and no other braces")
+        for path, message in gap_declaration_problems(tax):
+            self.add(TAXONOMY, path, message)
         if tax.year_minimum > datetime.date.today().year:
             self.add(TAXONOMY, ("year_minimum",), f"{tax.year_minimum} is after this year; no record could be valid")
         for field in tax.fields.values():

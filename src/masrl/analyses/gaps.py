@@ -1,15 +1,20 @@
-"""Gap analysis: every empty and every sparse cell, with the records behind it.
+"""Gap analysis: the gaps the survey names, and every empty and sparse cell.
+
+*Named gaps* are declared in ``corpus/taxonomy.yaml`` (``gap_analysis.named``):
+each has selections of records (declarative ``where`` filters, as in the
+claim ledger) and names the claim it supports.
 
 A cell is *empty* when it holds no record and *sparse* when it holds at least
 one and at most ``sparse_threshold`` records (``corpus/taxonomy.yaml``,
 default 2). Cells are taken from every count table of a controlled field of
 the retained pool and every crosstab of retained fields named in the
-taxonomy (credit unit x mechanism gives the strict column, sub-decision x RL
-status the coverage, benchmark domain x E1-E4 the benchmark gap). Left out, as
-``gap_analysis`` in the taxonomy says: bookkeeping fields (verified, is_core,
-inclusion_criterion: their empty cells are empty by construction or describe
-metadata) and structural values (``NA``, ``unassessed``); and the exclusion-log
-tables (screening bookkeeping, not taxonomy cells).
+taxonomy. Left out of every cell list, as ``gap_analysis`` says: bookkeeping
+fields (verified, is_core, inclusion_criterion) and structural values
+(``NA``, ``unassessed``); and the exclusion-log tables (screening
+bookkeeping, not taxonomy cells). Of the remaining tables, those declared in
+``gap_analysis.combine`` are the ones whose axes are meant to combine: their
+cells are the gaps a reader can act on; ``gap_analysis.left_out`` gives the
+reason for each other table.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 from ..taxonomy import Taxonomy
-from .claims import select
+from .claims import ClaimResult, select
+from .counts import long_values
+from .gap_plan import gap_tables
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,36 @@ class Gap:
     records: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The records of one selection of a named gap: ``label``, its ``where`` filter, sorted ``keys``."""
+
+    label: str
+    where: dict
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NamedGap:
+    """A gap the survey names (``gap_analysis.named`` in the taxonomy), evaluated.
+
+    Attributes:
+        id, title, source: as declared.
+        claim: id of the claim of ``corpus/claims.yaml`` it supports ('' if none).
+        claim_status: ``current`` / ``superseded`` ('' without a claim or if the ledger lacks it).
+        claim_holds: whether that claim holds (None without one).
+        selections: the declared selections with their records.
+    """
+
+    id: str
+    title: str
+    source: str
+    claim: str
+    claim_status: str
+    claim_holds: bool | None
+    selections: tuple[Selection, ...]
+
+
 def _cell(table: str, row: str, col: str, keys: list[str], threshold: int) -> Gap | None:
     n = len(keys)
     if n == 0:
@@ -50,31 +87,58 @@ def _cell(table: str, row: str, col: str, keys: list[str], threshold: int) -> Ga
     return None
 
 
+def _members(retained: pd.DataFrame, field: str, tax: Taxonomy) -> pd.DataFrame:
+    """(key, value) pairs of ``field`` as a two-column frame (multi-valued fields exploded)."""
+    long = long_values(retained, field, tax)
+    return pd.DataFrame({"key": long.index.astype(str), field: long.astype(str).to_numpy()})
+
+
 def find_gaps(retained: pd.DataFrame, tax: Taxonomy) -> list[Gap]:
-    """All empty and sparse cells, table by table, cells in table order."""
+    """All empty and sparse cells, table by table (:func:`gap_tables`), cells in taxonomy order."""
     threshold = tax.sparse_threshold
+    skip_values = tax.gap_skips[1]
     found: list[Gap] = []
+    members = {}
 
-    def add(table, row, col, where):
-        gap = _cell(table, row, col, select(retained, where, tax), threshold)
-        if gap:
-            found.append(gap)
+    def pairs(field: str) -> pd.DataFrame:
+        if field not in members:
+            members[field] = _members(retained, field, tax)
+        return members[field]
 
-    skip_fields, skip_values = tax.gap_skips
-    for field in tax.of("retained"):
-        if field.name in skip_fields:
+    for table in gap_tables(tax):
+        if "_x_" not in table:
+            groups = pairs(table).groupby(table)["key"].apply(lambda s: sorted(set(s))).to_dict()
+            for value in tax.values(table):
+                if value not in skip_values:
+                    gap = _cell(table, value, "", groups.get(value, []), threshold)
+                    if gap:
+                        found.append(gap)
             continue
-        for value in field.values:
-            if value not in skip_values:
-                add(field.name, value, "", {field.name: value})
-    for rows, cols in tax.crosstabs:
-        if tax.fields[rows].applies_to != "retained" or {rows, cols} & skip_fields:
-            continue
+        rows, cols = table.split("_x_", 1)
+        if (rows, cols) not in tax.crosstabs:  # a field name holding "_x_"
+            rows, cols = next((r, c) for r, c in tax.crosstabs if f"{r}_x_{c}" == table)
+        joined = pairs(rows).merge(pairs(cols), on="key")
+        groups = joined.groupby([rows, cols])["key"].apply(lambda s: sorted(set(s))).to_dict()
         for r in tax.values(rows):
             for c in tax.values(cols):
                 if r not in skip_values and c not in skip_values:
-                    add(f"{rows}_x_{cols}", r, c, {rows: r, cols: c})
+                    gap = _cell(table, r, c, groups.get((r, c), []), threshold)
+                    if gap:
+                        found.append(gap)
     return found
+
+
+def named_gaps(retained: pd.DataFrame, tax: Taxonomy, claims: list[ClaimResult]) -> list[NamedGap]:
+    """The gaps of ``gap_analysis.named``, in declared order, with their records and claim status."""
+    by_id = {c.id: c for c in claims}
+    out = []
+    for gap in tax.gap_analysis.get("named") or []:
+        claim = by_id.get(str(gap.get("claim") or ""))
+        selections = tuple(Selection(str(s["label"]), dict(s["where"]), tuple(select(retained, s["where"], tax)))
+                           for s in gap.get("selections") or [])
+        out.append(NamedGap(str(gap["id"]), str(gap["title"]), str(gap["source"]), str(gap.get("claim") or ""),
+                            claim.status if claim else "", claim.holds if claim else None, selections))
+    return out
 
 
 def narrowing(retained: pd.DataFrame, tax: Taxonomy) -> pd.DataFrame:
@@ -103,12 +167,21 @@ def joint_coverage(retained: pd.DataFrame, tax: Taxonomy) -> dict:
             "by_benchmark": dict(sorted(by.items()))}
 
 
-def gaps_json(gaps: list[Gap], narrow: pd.DataFrame, joint: dict, threshold: int) -> dict:
-    """The JSON document of ``reports/gaps.json``."""
+def gaps_json(gaps: list[Gap], narrow: pd.DataFrame, joint: dict, threshold: int,
+              named: list[NamedGap] = (), tax: Taxonomy | None = None) -> dict:
+    """The JSON document of ``reports/gaps.json``: every cell (with whether its table's axes
+    combine), the named gaps, strict vs broad, benchmark joint coverage, the declarations."""
+    plan = tax.gap_analysis if tax is not None else {}
+    combine = plan.get("combine") or {}
     return {
         "sparse_threshold": threshold,
-        "cells": [{**asdict(g), "records": list(g.records)} for g in gaps],
-        "strict_vs_broad": [{"unit": u, **{k: (v if isinstance(v, int) else v) for k, v in row.items()}}
-                            for u, row in narrow.to_dict(orient="index").items()],
+        "named_gaps": [{"id": g.id, "title": g.title, "source": g.source, "claim": g.claim or None,
+                        "claim_status": g.claim_status or None, "claim_holds": g.claim_holds,
+                        "selections": [{"label": s.label, "where": s.where, "count": len(s.keys), "records": list(s.keys)}
+                                       for s in g.selections]} for g in named],
+        "cells": [{**asdict(g), "records": list(g.records), "table_axes_combine": g.table in combine} for g in gaps],
+        "tables_combine": dict(combine),
+        "tables_left_out": dict(plan.get("left_out") or {}),
+        "strict_vs_broad": [{"unit": u, **row} for u, row in narrow.to_dict(orient="index").items()],
         "benchmark_joint_coverage": joint,
     }

@@ -1,0 +1,56 @@
+"""``reports/gaps.md`` and ``reports/gaps.json`` from the build results.
+
+gaps.md leads with the gaps the survey names (their records and the claim
+each supports), then the strict-vs-broad narrowing and the benchmarks' joint
+coverage, then the empty and sparse cells of the tables whose axes are meant
+to combine, and the reason each other table is left out. gaps.json keeps
+every cell.
+"""
+
+from __future__ import annotations
+
+from ..analyses import gaps
+from .jsonout import json_bytes
+from .markdown import render_template
+
+
+def gaps_files(results) -> dict[str, bytes]:
+    """``{"reports/gaps.md": ..., "reports/gaps.json": ...}`` for ``results`` (:class:`masrl.pipeline.Results`)."""
+    tax = results.tax
+    plan = tax.gap_analysis
+    combine, left_out = dict(plan.get("combine") or {}), dict(plan.get("left_out") or {})
+    named = gaps.named_gaps(results.retained, tax, results.claims)
+    by_table: dict[str, list] = {name: [] for name in gaps.gap_tables(tax) if name in combine}
+    for gap in results.gaps:
+        if gap.table in by_table:
+            by_table[gap.table].append(gap)
+    listed = [g for cells in by_table.values() for g in cells]
+    labelled = {table: [(_cell_label(g, tax), g) for g in cells] for table, cells in by_table.items()}
+    titles = {table: _table_title(table, tax) for table in list(by_table) + list(left_out)}
+    md = render_template(
+        "gaps.md.j2", threshold=tax.sparse_threshold, named=named, tables=labelled, titles=titles, reasons=combine,
+        left_out=left_out, narrowing=results.narrowing, joint=results.joint,
+        empty=sum(g.status == "empty" for g in listed), sparse=sum(g.status == "sparse" for g in listed),
+        total=len(results.gaps), skip_fields=sorted(tax.gap_skips[0]), skip_values=sorted(tax.gap_skips[1]),
+    )
+    data = gaps.gaps_json(results.gaps, results.narrowing, results.joint, tax.sparse_threshold, named, tax)
+    return {"reports/gaps.md": md.encode(), "reports/gaps.json": json_bytes(data)}
+
+
+def _cell_label(gap: gaps.Gap, tax) -> str:
+    """``tool-use reward (`tool`)`` or ``O1 when to spawn × explicit RL``: taxonomy labels, codes beside them."""
+    fields = gap.table.split("_x_", 1) if gap.column else [gap.table]
+    parts = []
+    for field, code in zip(fields, (gap.row, gap.column)):
+        label = tax.fields[field].value_label(code) if field in tax.fields else code
+        parts.append(f"{code} {label}" if field == "subdecisions" or field == "eval_measures"
+                     else (label if label == code else f"{label} (`{code}`)"))
+    return " × ".join(parts)
+
+
+def _table_title(table: str, tax) -> str:
+    """``Primary reward type (`reward_type`)`` or ``Sub-decisions × RL status (`subdecisions_x_is_rl`)``."""
+    pair = next(((r, c) for r, c in tax.crosstabs if f"{r}_x_{c}" == table), None)
+    names = list(pair) if pair else [table]
+    label = " × ".join(tax.fields[n].label if n in tax.fields else n for n in names)
+    return f"{label} (`{table}`)"
