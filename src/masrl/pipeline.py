@@ -19,6 +19,7 @@ from .frame import excluded_frame, near_miss_frame, retained_frame
 from .load import Corpus
 from .render.csvout import table_csv
 from .render.gapsout import gaps_files
+from .render.site import site_files
 from .render.jsonout import json_bytes
 from .render.markdown import render_template, table_md
 from .render import readme as readme_render
@@ -189,8 +190,7 @@ def render_text(results: Results, readme: str | None = None) -> dict[str, bytes]
     out["reports/tex/numbers.tex"] = numbers_tex(macros(results)).encode()
 
     out["reports/papers.bib"] = bibtex.export(results.retained_records).encode()
-    survey_title = str((tax.data.get("survey") or {}).get("title", "Paper pool"))
-    out["reports/papers.html"] = readme_render.papers_html(results.retained_records, results.headline, survey_title).encode()
+    out.update(site_files(results))
     out["reports/audit.md"], out["reports/audit.json"] = render_audit(results)
 
     out["reports/schema/retained-record.schema.json"] = json_bytes(schemas.retained_schema(tax, for_report=True))

@@ -80,6 +80,7 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
     from ..analyses.claims import failing_current
     from ..pipeline import analyse, render_text
 
+    from ..render.site import figure_files as site_figure_files
     from .figures import figure_outputs
 
     traces_valid, trace_files = _example_traces()
@@ -94,6 +95,7 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
         raise UserError(str(err)) from err
     outputs.update(trace_files)
     outputs.update(figure_outputs(root, results, check, rerender))
+    outputs.update(site_figure_files(outputs))
     outputs[write.GENERATED] = write.generated_list(outputs)
     status = _report(write.stale(root, outputs, MANAGED) if check else write.sync(root, outputs, MANAGED), check)
     failing = failing_current(results.claims)

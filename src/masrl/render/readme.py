@@ -1,5 +1,5 @@
 """The README's paper list (jinja2 template spliced between the two marker
-comments of ``README.md``) and the HTML paper table ``reports/papers.html``.
+comments of ``README.md``).
 
 Display text is Unicode (authors are stored decoded: ``Müller``, never
 ``M{\\"u}ller``); Markdown-significant characters of titles are escaped.
@@ -60,10 +60,3 @@ def splice(readme: str, generated: str) -> str:
     newline = "\r\n" if "\r\n" in readme else "\n"  # keep the file's line endings (a Windows checkout)
     block = newline + generated.rstrip("\n").replace("\n", newline) + newline
     return readme[: start + len(START)] + block + readme[end:]
-
-
-def papers_html(records: list[dict], headline: dict, title: str) -> str:
-    """``reports/papers.html``: one table row per retained record (autoescaped HTML)."""
-    rows = [{**r, "authors_display": authors_display(r["authors"]), "link": r["url"].split(" ; ")[0]}
-            for r in sorted(records, key=lambda r: r["key"])]
-    return render_template("papers.html.j2", records=rows, headline=headline, title=title)

@@ -1,0 +1,110 @@
+"""The catalogue site ``reports/site/``: a static, self-contained set of pages for readers.
+
+:func:`site_files` turns the build results into every file of the site
+(``{relative path: bytes}``, no I/O): the paper list with search, facets,
+sortable columns and a detail view per paper; the taxonomy tables and
+crosstabs (every non-empty cell links to its records, empty cells are marked
+as gaps) with the survey's named gaps; the PRISMA flow and the searchable
+exclusion log; the claims with the records behind each check; the figures.
+:func:`figure_files` copies the figures' SVG files into the site.
+
+The pages work from ``file://`` and from any static host with no network:
+the data of a page is embedded in it as JSON (``<script
+type="application/json">``, with ``<``, ``>`` and ``&`` escaped so no string
+can end the element), the one script and the one style sheet are package
+files copied next to the pages, and nothing is fetched from elsewhere. HTML
+is written by jinja2 with autoescaping on; links are kept only when they are
+http(s) URLs. Filter state lives in the URL's fragment (``#q=...&category=...``),
+so a link reproduces a view from disk as well as from a server.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from . import data
+
+FOLDER = "reports/site"
+PAGES = (
+    ("index.html", "papers.html.j2", "Papers"),
+    ("taxonomy.html", "taxonomy.html.j2", "Taxonomy and gaps"),
+    ("screening.html", "screening.html.j2", "Screening"),
+    ("claims.html", "claims.html.j2", "Claims"),
+    ("figures.html", "figures.html.j2", "Figures"),
+)
+ASSETS = ("site.css", "site.js")
+
+
+def json_script(value: object) -> str:
+    """``value`` as JSON safe inside ``<script type="application/json">``: sorted keys,
+    ``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e``, ``\\u0026``."""
+    from markupsafe import Markup
+
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
+
+
+@lru_cache(maxsize=1)
+def _environment():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("masrl.render.site", "templates"),
+        undefined=jinja2.StrictUndefined, autoescape=True, keep_trailing_newline=True,
+        trim_blocks=True, lstrip_blocks=True,
+    )
+    env.filters["json_script"] = json_script
+    env.filters["url"] = data.safe_url
+    return env
+
+
+def _assets() -> dict[str, bytes]:
+    root = resources.files(__name__).joinpath("assets")
+    return {f"{FOLDER}/assets/{name}": root.joinpath(name).read_bytes() for name in ASSETS}
+
+
+def site_files(results) -> dict[str, bytes]:
+    """Every file of ``reports/site/`` except the figure SVGs (see :func:`figure_files`):
+    ``{relative posix path: bytes}``, the same bytes for the same results."""
+    from ..figures import FIGURES
+
+    tax = results.tax
+    survey = tax.data.get("survey") or {}
+    context = {
+        "survey_title": str(survey.get("title", "Paper pool")),
+        "survey_link": data.safe_url(f"https://arxiv.org/abs/{survey['arxiv']}") if survey.get("arxiv") else None,
+        "headline": results.headline,
+        "nav": [(path, title) for path, _, title in PAGES],
+    }
+    papers = data.papers(results)
+    facets = data.facets(results)
+    page_data = {
+        "index.html": {"papers": papers, "facets": facets, "columns": list(data.COLUMNS),
+                       "labels": {f["field"]: {v["code"]: v["label"] for v in f["values"]} for f in facets}},
+        "taxonomy.html": {"named_gaps": data.named_gaps(results), "tables": data.taxonomy_tables(results),
+                          "crosstabs": data.crosstabs(results), "labels": {p["key"]: p["title"] for p in papers}},
+        "screening.html": {"flow": results.prisma, "exclusions": data.exclusions(results),
+                           "stages": [{"code": c, "label": tax.fields["stage"].value_label(c)} for c in tax.values("stage")],
+                           "reason_classes": [{"code": c, "label": tax.fields["reason_class"].value_label(c)}
+                                              for c in tax.values("reason_class")]},
+        "claims.html": {"claims": data.claims(results)},
+        "figures.html": {"figures": [{"name": spec.name, "caption": spec.caption, "notes": spec.notes(results)}
+                                     for spec in FIGURES]},
+    }
+    env = _environment()
+    out = {}
+    for path, template, title in PAGES:
+        html = env.get_template(template).render(page=path, title=title, **context, **page_data[path])
+        out[f"{FOLDER}/{path}"] = html.encode("utf-8")
+    out.update(_assets())
+    return out
+
+
+def figure_files(outputs: dict) -> dict[str, bytes | None]:
+    """The SVG of every figure of ``outputs`` (``reports/figures/<name>.svg``) copied to
+    ``reports/site/figures/``; None stays None (a stale figure under ``--check``)."""
+    from ..figures import FIGURES
+
+    return {f"{FOLDER}/figures/{spec.name}.svg": outputs.get(f"reports/figures/{spec.name}.svg") for spec in FIGURES}

@@ -1,0 +1,255 @@
+"""Plain data of the catalogue site, from the build results (pure functions, no I/O).
+
+Everything a page shows or filters on is prepared here: records with their
+display fields, tags as taxonomy labels, identifiers as links, BibTeX; the
+exclusion log; the taxonomy tables and crosstabs with the filter of every
+cell; the claims with the records of every check. Links are kept only when
+they are http(s) URLs (:func:`safe_url`).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode, urlsplit
+
+from ... import bibtex
+from ...analyses import gaps as gap_analysis
+from ..readme import authors_display
+
+#: Retained fields shown as table columns, in order (besides title, authors, year, venue).
+COLUMNS = ("category", "reward_type", "credit_granularity", "orchestration_form", "is_rl", "subdecisions")
+
+
+def safe_url(url: object) -> str | None:
+    """``url`` if it is an absolute http(s) URL with a host, else None (never a javascript: link)."""
+    text = str(url or "").strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return None
+    return text if parts.scheme in ("http", "https") and parts.netloc and not re.search(r"\s", text) else None
+
+
+def filter_link(page: str, filters: dict[str, list[str] | str]) -> str:
+    """``page#field=value&...``: the URL of a filtered view (values in given order, one pair each)."""
+    pairs = []
+    for name, values in filters.items():
+        for value in values if isinstance(values, list) else [values]:
+            pairs.append((name, value))
+    return f"{page}#{urlencode(pairs)}" if pairs else page
+
+
+def _full_name(author: str) -> str:
+    last, _, first = author.partition(",")
+    return f"{first.strip()} {last.strip()}".strip() if first else author
+
+
+def _bibtex_entries(records: list[dict]) -> dict[str, str]:
+    """bibtex_key -> the entry of ``reports/papers.bib`` (one export, split at its entries)."""
+    text = bibtex.export(records)
+    out = {}
+    for block in re.split(r"\n(?=@)", text):
+        match = re.match(r"@\w+\{([^,]+),", block)
+        if match:
+            out[match.group(1)] = block.strip() + "\n"
+    return out
+
+
+def _identifier_links(record: dict, tax) -> list[dict]:
+    """``[{"scheme", "label", "id", "url" or None}]`` of a record: identifiers through their resolvers,
+    then landing-page URLs not already given."""
+    schemes = tax.identifier_schemes
+    links, seen = [], set()
+    for scheme, value in (record.get("identifiers") or {}).items():
+        spec = schemes.get(scheme, {})
+        for item in value if isinstance(value, list) else [value]:
+            resolver = spec.get("resolver")
+            url = safe_url(resolver.format(id=item)) if resolver else (safe_url(item) if scheme == "url" else None)
+            links.append({"scheme": scheme, "label": str(spec.get("label", scheme)), "id": str(item), "url": url})
+            if url:
+                seen.add(url)
+    for url in str(record.get("url") or "").split(" ; "):
+        url = safe_url(url)
+        if url and url not in seen:
+            links.append({"scheme": "url", "label": "landing page", "id": url, "url": url})
+            seen.add(url)
+    return links
+
+
+def _tags(record: dict, tax) -> list[dict]:
+    """Every controlled field the record carries: ``{"field", "label", "values": [{"code", "label"}],
+    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else its import source."""
+    how = record.get("tag_provenance") or {}
+    source = (record.get("provenance") or {}).get("source", "")
+    default = f"as imported ({source})" if source else "as recorded"
+    out = []
+    for field in tax.of("retained"):
+        if field.name not in record:
+            continue
+        raw = record[field.name]
+        codes = [str(v) for v in (raw if isinstance(raw, list) else [raw])]
+        out.append({"field": field.name, "label": field.label,
+                    "values": [{"code": c, "label": field.value_label(c)} for c in codes],
+                    "provenance": str(how.get(field.name, default))})
+    return out
+
+
+def papers(results) -> list[dict]:
+    """One dict per retained record, in the default order (newest first, then title)."""
+    tax = results.tax
+    entries = _bibtex_entries(results.retained_records)
+    out = []
+    for r in results.retained_records:
+        authors = [_full_name(a) for a in r["authors"] if a != "others"]
+        more = "others" in r["authors"]
+        tags = {f.name: r.get(f.name) for f in tax.of("retained") if f.name in r}
+        out.append({
+            "key": r["key"], "title": r["title"], "authors": authors, "more_authors": more,
+            "authors_short": authors_display(r["authors"]), "year": int(r["year"]), "venue": str(r.get("venue", "")),
+            "one_liner": str(r.get("one_liner", "")), "notes": str(r.get("notes", "")),
+            "affiliation": str(r.get("affiliation", "")),
+            "link": next((safe_url(u) for u in str(r.get("url") or "").split(" ; ") if safe_url(u)), None),
+            "tags": {k: (list(v) if isinstance(v, list) else v) for k, v in tags.items()},
+            "tag_list": _tags(r, tax), "identifiers": _identifier_links(r, tax),
+            "bibtex": entries.get(r.get("bibtex_key") or r["key"], ""),
+        })
+    return sorted(out, key=lambda p: (-p["year"], p["title"].lower(), p["key"]))
+
+
+def facets(results) -> list[dict]:
+    """One facet per controlled field of retained records: ``{"field", "label", "multi", "values": [{code, label}]}``."""
+    return [{"field": f.name, "label": f.label, "multi": f.multi,
+             "values": [{"code": c, "label": f.value_label(c)} for c in f.values]} for f in results.tax.of("retained")]
+
+
+def exclusions(results) -> list[dict]:
+    """One dict per excluded record, by record id, with stage and reason class as labels."""
+    tax = results.tax
+    out = []
+    for r in results.excluded_records:
+        out.append({
+            "id": r["record_id"], "label": str(r.get("screening_label", "")),
+            "link": next((safe_url(u) for u in str(r.get("url") or "").split(" ; ") if safe_url(u)), None),
+            "stage": r["stage"], "stage_label": tax.fields["stage"].value_label(r["stage"]),
+            "reason_class": r["reason_class"], "reason_class_label": tax.fields["reason_class"].value_label(r["reason_class"]),
+            "reason": str(r.get("exclusion_reason", "")), "near_miss": bool(r.get("if_retained")),
+            "source": str(r.get("source", "")), "query_family": str(r.get("query_family", "")),
+            "date": str(r.get("date_screened", "")),
+        })
+    return out
+
+
+def _cell(count: int, link: str | None, structural: bool = False) -> dict:
+    return {"count": int(count), "link": link if count else None, "gap": not count and not structural,
+            "structural": bool(structural)}
+
+
+def crosstabs(results) -> list[dict]:
+    """Every crosstab of the taxonomy with labels, and for each cell its count and the link to its records.
+
+    A zero cell outside the structural values (``NA``, ``unassessed``) is a gap.
+    """
+    tax = results.tax
+    structural = tax.gap_skips[1]
+    out = []
+    for rows, cols in tax.crosstabs:
+        frame = results.table(f"{rows}_x_{cols}").frame
+        page = "index.html" if tax.fields[rows].applies_to == "retained" else "screening.html"
+        body = []
+        for r in frame.index:
+            cells = [_cell(frame.loc[r, c], filter_link(page, {rows: str(r), cols: str(c)}),
+                           str(r) in structural or str(c) in structural) for c in frame.columns]
+            body.append({"code": str(r), "label": tax.fields[rows].value_label(str(r)), "cells": cells})
+        out.append({"id": f"{rows}_x_{cols}", "title": f"{tax.fields[rows].label} × {tax.fields[cols].label}",
+                    "row_label": tax.fields[rows].label, "population": tax.fields[rows].applies_to,
+                    "columns": [{"code": str(c), "label": tax.fields[cols].value_label(str(c))} for c in frame.columns],
+                    "rows": body})
+    return out
+
+
+def taxonomy_tables(results) -> dict:
+    """The survey's taxonomy tables with links: reward families, credit units, sub-decisions,
+    topologies, benchmark gap."""
+    tax = results.tax
+    label = lambda field, code: tax.fields[field].value_label(code)  # noqa: E731
+    families = []
+    frame = results.table("reward_families").frame
+    for fid, row in frame.iterrows():
+        codes = [c.strip() for c in str(row["reward_type codes"]).split(",") if c.strip()]
+        families.append({"id": fid, "name": row["family"], "codes": [{"code": c, "label": label("reward_type", c)} for c in codes],
+                         "typical": row["typical credit unit"],
+                         "count": _cell(row["primary-tag count"], filter_link("index.html", {"reward_type": codes})),
+                         "rl": _cell(row["RL-trained"], filter_link("index.html", {"reward_type": codes, "is_rl": "yes"})),
+                         "representatives": _keys(row["representatives"])})
+    units = []
+    for unit, row in results.table("credit_units").frame.iterrows():
+        units.append({"code": unit, "label": row["label"], "bracket": row["bracket"],
+                      "broad": _cell(row["broad"], filter_link("index.html", {"credit_granularity": unit})),
+                      "strict": _cell(row["strict"], filter_link("index.html", {"credit_granularity": unit, "credit_mechanism": "strict"})),
+                      "representatives": _keys(row["representatives"])})
+    statuses = [(code, label("is_rl", code)) for code in tax.values("is_rl")]
+    subdecisions = []
+    for oid, row in results.table("subdecisions_coverage").frame.iterrows():
+        subdecisions.append({"id": oid, "name": row["sub-decision"], "anchors": _keys(row["anchors"]),
+                             "records": _cell(row["records"], filter_link("index.html", {"subdecisions": oid})),
+                             "by_status": [_cell(row[lab], filter_link("index.html", {"subdecisions": oid, "is_rl": code}), True)
+                                           for code, lab in statuses],
+                             "gap": str(row["gap"])})
+    topologies = []
+    for form, row in results.table("topologies").frame.iterrows():
+        topologies.append({"code": form, "name": row["topology"], "feature": row["defining feature"],
+                           "count": _cell(row["count"], filter_link("index.html", {"orchestration_form": form})),
+                           "representatives": _keys(row["representatives"])})
+    measures = list(tax.values("eval_measures"))
+    bench = []
+    frame = results.table("benchmark_gap").frame
+    all_col = next((c for c in frame.columns if str(c).startswith("all")), None)
+    for domain, row in frame.iterrows():
+        base = {"category": "benchmark", "domain": domain}
+        bench.append({"code": domain, "label": row["label"], "benchmarks": _keys(row["benchmarks"]),
+                      "mas_native": row["MAS-native"],
+                      "measures": [_cell(row[m], filter_link("index.html", {**base, "eval_measures": m})) for m in measures],
+                      "all": _cell(row[all_col], filter_link("index.html", {**base, "eval_measures": measures})) if all_col else None})
+    return {"families": families, "units": units, "statuses": [lab for _, lab in statuses], "subdecisions": subdecisions,
+            "topologies": topologies, "measures": [{"code": m, "label": label("eval_measures", m)} for m in measures],
+            "all_label": all_col or "", "benchmarks": bench}
+
+
+def _keys(text: object) -> list[str]:
+    value = str(text or "")
+    return [] if value in ("", "none") else [k.strip() for k in value.split(",") if k.strip()]
+
+
+def named_gaps(results) -> list[dict]:
+    """The survey's named gaps with, per selection, the link to its records."""
+    out = []
+    for gap in gap_analysis.named_gaps(results.retained, results.tax, results.claims):
+        out.append({"id": gap.id, "title": gap.title, "source": gap.source, "claim": gap.claim,
+                    "claim_status": gap.claim_status, "claim_holds": gap.claim_holds,
+                    "selections": [{"label": s.label, "keys": list(s.keys),
+                                    **_cell(len(s.keys), filter_link("index.html", {"key": list(s.keys)}))}
+                                   for s in gap.selections]})
+    return out
+
+
+def claims(results) -> list[dict]:
+    """The claim ledger with every check's stated and computed values and its records (with links)."""
+    retained = {r["key"] for r in results.retained_records}
+    out = []
+    for claim in results.claims:
+        checks = []
+        for check in claim.checks:
+            records = [{"key": k, "link": (f"index.html#{urlencode([('paper', k)])}" if k in retained
+                                           else f"screening.html#{urlencode([('q', k)])}")} for k in check.keys]
+            on_list = [k for k in check.keys if k in retained]
+            checks.append({"label": check.label, "population": check.population, "stated": check.stated(),
+                           "computed": check.computed(), "holds": check.holds, "records": records,
+                           "list_link": filter_link("index.html", {"key": on_list}) if on_list else None})
+        if claim.status == "superseded":
+            result = "holds" if claim.holds else "drifted from the data"
+        else:
+            result = "holds" if claim.holds else "fails"
+        out.append({"id": claim.id, "statement": claim.statement, "status": claim.status, "result": result,
+                    "holds": claim.holds, "evidence_boundary": claim.evidence_boundary, "source": claim.source,
+                    "superseded_by": claim.superseded_by, "checks": checks})
+    return out
