@@ -68,3 +68,11 @@ def _set_field(path: Path, field: str, value: str) -> None:
 def set_field():
     """``set_field(path, field, value)``: replace the top-level line ``field: ...`` of a record file."""
     return _set_field
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say at the end of the run when the browser tests of the site were skipped, and why."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "browser tests skipped" in str(r.longrepr)]
+    if skipped:
+        reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else str(skipped[0].longrepr)
+        terminalreporter.write_line(f"{len(skipped)} browser test(s) of the site were SKIPPED: {reason.removeprefix('Skipped: ')}")

@@ -445,6 +445,15 @@
       });
     });
     window.addEventListener("hashchange", render);
+    /* A count of the flow table filters the log below it: bring the log into view. */
+    var flow = document.getElementById("flow-table");
+    if (flow) {
+      flow.addEventListener("click", function (event) {
+        if (event.target.closest("a")) {
+          window.setTimeout(function () { document.getElementById("log-heading").scrollIntoView(); }, 0);
+        }
+      });
+    }
     render();
   }
 }());
