@@ -75,4 +75,5 @@ def pytest_terminal_summary(terminalreporter):
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "browser tests skipped" in str(r.longrepr)]
     if skipped:
         reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else str(skipped[0].longrepr)
-        terminalreporter.write_line(f"{len(skipped)} browser test(s) of the site were SKIPPED: {reason.removeprefix('Skipped: ')}")
+        reason = reason.removeprefix('Skipped: ').removeprefix('browser tests skipped: ')
+        terminalreporter.write_line(f"{len(skipped)} browser test(s) of the site were SKIPPED: {reason}")
