@@ -56,7 +56,7 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     assert run.code == 0, run.err
     after = files_under(survey)
     changed = sorted(k for k in after if after[k] != before.get(k))
-    assert changed == ["reports/STATS.md", "reports/tables/scenario.csv",
+    assert changed == ["reports/STATS.md", "reports/site/index.html", "reports/tables/scenario.csv",
                        "reports/tables/scenario.md", "reports/tex/numbers.tex", "reports/tex/scenario.tex"]
     old = before["reports/tables/scenario.csv"].decode().splitlines()
     new = after["reports/tables/scenario.csv"].decode().splitlines()

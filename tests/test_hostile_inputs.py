@@ -88,8 +88,8 @@ def test_taxonomy_mistakes(survey, cli, old, new, message):
 
 def test_taxonomy_without_a_field_the_tables_need(survey, cli):
     text = (survey / "corpus/taxonomy.yaml").read_text()
-    start = text.index("  mas_native:")
-    end = text.index("  eval_measures:")
+    start = text.index("\n  mas_native:") + 1  # the field, not its mention under gap_analysis
+    end = text.index("\n  eval_measures:") + 1
     (survey / "corpus/taxonomy.yaml").write_text(text[:start] + text[end:])
     run = no_traceback(cli("validate", "--root", survey))
     assert "corpus/taxonomy.yaml:76: fields: the field 'mas_native' is missing; masrl's tables and figures need it" in run.err or \
