@@ -13,6 +13,9 @@ Writes, under the survey root:
   exclusions/<record_id>.yaml   one excluded record per CSV row
   corpus/audits/spotcheck-2026-05-03.yaml
 
+The first release (v1, the survey as published) is then frozen from these
+records with `masrl release v1 --date 2026-05-04 ...` (see the README).
+
 How records are put together
   * CSV rows are matched to BibTeX entries by identifier (arXiv id, OpenReview
     id, DOI, URL) and, failing that, by normalized title -- never by key string
@@ -58,6 +61,8 @@ from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, SCHEME_ORDER, classify
 from masrl.yamlio import dump_record
 
 COMMIT = "a14d8de1d2caeea62db12d56978322cf824850a0"
+#: Date of arXiv 2605.02801v1, the survey as published (release v1 of the living review).
+RELEASE_DATE = "2026-05-04"
 ARTIFACT = "github.com/xxzcc/awesome-llm-mas-rl"
 
 # --- hand tags (masrl's reading where the survey gives no per-record value) ---
@@ -280,6 +285,8 @@ def retained_record(row: dict, entry: dict, facts: dict, spot: dict, line: int) 
         }
     rec["one_liner"] = row["one_liner"]
     rec["notes"] = row["notes"]
+    # the upstream pool was recorded through the survey's v1 date; the CSV has no per-row date
+    rec["date_added"] = RELEASE_DATE
     rec["tag_provenance"] = prov
     rec["bibtex_key"] = entry["key"]
     rec["bibtex"] = {"type": entry["type"], **{k: entry["fields"][k] for k in bibtex.KEPT_FIELDS if k in entry["fields"]}}
@@ -314,6 +321,7 @@ def excluded_record(row: dict, near_miss: set[str], line: int) -> dict:
         "source": row["source"],
         "query_family": row["query_family"],
         "date_screened": row["date_screened"],
+        "date_added": row["date_screened"],
         "stage": row["stage"],
         "exclusion_reason": row["exclusion_reason"],
         "reason_class": REASON_CLASS[rid],

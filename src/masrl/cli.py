@@ -81,6 +81,12 @@ def _cmd_exclude(args: argparse.Namespace) -> int:
     return exclude.run(args)
 
 
+def _cmd_release(args: argparse.Namespace) -> int:
+    from .commands import release
+
+    return release.run(args)
+
+
 def _cmd_diff(args: argparse.Namespace) -> int:
     from .commands import diff
 
@@ -174,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     _root_arg(p)
     p.add_argument("--key", metavar="KEY", help="retained record to move to the exclusion log")
     p.add_argument("--title", metavar="T", help="screening label (title) of a paper that is not retained")
+    p.add_argument("--author", action="append", metavar='"Last, First"',
+                   help="an author of the screened paper, repeat for each ('others' if the list is incomplete)")
+    p.add_argument("--year", type=int, metavar="Y", help="publication year of the screened paper")
     _identifier_args(p)
     p.add_argument("--stage", required=True, metavar="STAGE", help="screening stage (see corpus/taxonomy.yaml: stage)")
     p.add_argument("--reason", required=True, metavar="TEXT", help="exclusion reason, one sentence")
@@ -183,6 +192,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--date", metavar="YYYY-MM-DD", help="date screened (default: today)")
     p.add_argument("--dry-run", action="store_true", help="print what would be written and write nothing")
     p.set_defaults(run=_cmd_exclude)
+
+    p = sub.add_parser(
+        "release",
+        help="freeze the pool as the next release (a named, dated snapshot)",
+        description="Freeze every record of the pool, with the controlled vocabulary, as release NAME: "
+        "writes corpus/releases/NAME.yaml (never edited afterwards) and lists it in "
+        "corpus/releases.yaml. `masrl build` then writes the release's reports to "
+        "reports/releases/NAME/ (they never change) and compares the pool with it. Records "
+        "added after the last release are 'pending' until the next release. Refused when a "
+        "record does not validate, a current claim fails, nothing is pending, a record was "
+        "added after --date, or the date is before the last release.",
+        epilog="examples:\n"
+        "  masrl release v2 --date 2026-12-01 --title 'Update of December 2026'\n"
+        "  masrl release v2 --date 2026-12-01 --cutoff 2026-11-30 --dry-run",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _root_arg(p)
+    p.add_argument("name", metavar="NAME", help="release name: lower-case letters, digits, '.', '_', '-' (e.g. v2)")
+    p.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="release date")
+    p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the release date)")
+    p.add_argument("--title", metavar="TEXT", help="one line saying what the release is (default: 'Release NAME of the living review')")
+    p.add_argument("--source", metavar="TEXT", help="where its records come from, e.g. a DOI or commit (optional)")
+    p.add_argument("--dry-run", action="store_true", help="say what would be frozen and write nothing")
+    p.set_defaults(run=_cmd_release)
 
     p = sub.add_parser(
         "diff",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from masrl.load import load
-from masrl.pipeline import analyse
+from masrl.pipeline import build
 from masrl.render import figures
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,8 +17,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def figure_data() -> dict:
-    """``{figure name: plotted data}`` from the repository's records (survey example on)."""
-    results = analyse(load(REPO), {"survey_example": True})
+    """``{figure name: plotted data}`` of release v1, the survey as published (its frozen
+    snapshot: adding papers to the pool never changes it)."""
+    results = build(load(REPO), {"survey_example": True}).population("v1")
     return {spec.name: spec.data(results) for spec in figures.FIGURES}
 
 
