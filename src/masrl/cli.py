@@ -87,6 +87,12 @@ def _cmd_release(args: argparse.Namespace) -> int:
     return release.run(args)
 
 
+def _cmd_resolve(args: argparse.Namespace) -> int:
+    from .commands import resolve
+
+    return resolve.run(args)
+
+
 def _cmd_diff(args: argparse.Namespace) -> int:
     from .commands import diff
 
@@ -229,6 +235,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("rev", metavar="REV", help="git revision, e.g. HEAD, main, a1b2c3d")
     p.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     p.set_defaults(run=_cmd_diff)
+
+    p = sub.add_parser(
+        "resolve",
+        help="finish a git merge of two contributions: regenerate reports/, keep both new records",
+        description="After `git merge` stops on conflicts: regenerate everything under reports/ and "
+        "the README paper list from the merged records; when both branches created the same "
+        "record file (two new exclusions both E033, two papers both liu2026), keep ours and "
+        "rename theirs to the next free id or key; then validate, build and `git add` what it "
+        "resolved. Conflicts that need a person (one record edited on both sides, the claim "
+        "ledger, the taxonomy, the releases) are listed and nothing is written.",
+        epilog="examples:\n"
+        "  git merge other-branch     # stops: conflicts in reports/ and exclusions/E033.yaml\n"
+        "  masrl resolve              # regenerates, renames theirs to E034, git-adds\n"
+        "  git commit --no-edit",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _root_arg(p)
+    p.set_defaults(run=_cmd_resolve)
 
     from .trace.cli import register as register_trace
 

@@ -270,3 +270,42 @@ def package_sources(package: str) -> dict[str, bytes]:
 def load(root: Path) -> Corpus:
     """:func:`read_tree` then :func:`parse_tree`."""
     return parse_tree(read_tree(root))
+
+
+def _git(root: Path, *args: str, data: bytes | None = None) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+    except FileNotFoundError as err:
+        raise UserError("git is not installed; this command needs it") from err
+    if done.returncode != 0:
+        first = done.stderr.decode(errors="replace").strip().splitlines()
+        raise UserError(f"git {args[0]} failed: {first[0] if first else 'no message'}")
+    return done.stdout
+
+
+def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
+    """The files a git merge left in conflict, relative to ``root``: ``{path: {stage: bytes}}``
+    with stage 1 = common ancestor, 2 = ours, 3 = theirs (a stage is absent when that side
+    has no such file). Empty when nothing is in conflict.
+
+    Raises:
+        UserError: if ``root`` is not in a git repository.
+    """
+    try:
+        prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    except UserError as err:
+        raise UserError(f"{root} is not in a git repository (run it in the clone where you merged)") from err
+    entries: dict[str, dict[int, str]] = {}
+    for item in _git(root, "ls-files", "-u", "-z", "--full-name").split(b"\0"):
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        _, sha, stage = meta.split()
+        rel = os.fsdecode(name)
+        if prefix and not rel.startswith(prefix):
+            continue
+        entries.setdefault(rel[len(prefix):], {})[int(stage)] = sha.decode()
+    out: dict[str, dict[int, bytes]] = {}
+    for rel, stages in sorted(entries.items()):
+        out[rel] = {stage: _git(root, "cat-file", "blob", sha) for stage, sha in stages.items()}
+    return out

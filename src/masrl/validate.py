@@ -443,6 +443,19 @@ def _scopes(corpus: Corpus, tax: Taxonomy, keys: set[str], snapshots: dict) -> d
     return scopes
 
 
+def from_older_format(problem: Problem) -> bool:
+    """Whether ``problem`` only says the files predate the current format (records without
+    ``date_added``, claims without a ``scope`` or with numbers typed in a statement). ``masrl diff``
+    tolerates these on the side of an older git revision, whose claims are then read as
+    claims about the pool."""
+    if problem.field and problem.field.endswith("date_added") and problem.message == "required field is missing":
+        return True
+    if problem.file == "corpus/claims.yaml" and problem.field and problem.field.startswith("claims["):
+        return (problem.field.endswith(".scope") and problem.message.startswith("say what the claim is about")) or \
+            (problem.field.endswith(".statement") and problem.message.startswith("the number "))
+    return False
+
+
 def validate(corpus: Corpus) -> list[Problem]:
     """Every problem of the corpus (reading, taxonomy, records, claims, audits), sorted by file and line.
 

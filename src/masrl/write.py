@@ -202,3 +202,18 @@ def replace(root: Path, files: dict[str, bytes]) -> None:
     """
     for rel in sorted(files):
         _atomic_write(root, rel, files[rel])
+
+
+def git_add(root: Path, paths: list[str]) -> None:
+    """Mark ``paths`` (relative to ``root``; removed files included) as resolved in the git index.
+
+    Raises:
+        UserError: if git fails.
+    """
+    import subprocess
+
+    if not paths:
+        return
+    done = subprocess.run(["git", "add", "-A", "--", *paths], cwd=root, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise UserError(f"git add failed: {done.stderr.decode(errors='replace').strip()}")

@@ -167,7 +167,7 @@ def claim_edits(before, after) -> list[dict]:
                 o = old_checks.get(k.label)
                 if o is not None and o.stated() != k.stated():
                     edits.append({"claim": cid, "edit": f"stated value of '{k.label}'", "before": o.stated(), "after": k.stated()})
-        if verdict(a) != verdict(b):
+        if a is not None and b is not None and verdict(a) != verdict(b):
             edits.append({"claim": cid, "edit": "verdict", "before": verdict(a), "after": verdict(b)})
     return edits
 
@@ -196,7 +196,7 @@ def compare(before, after) -> dict:
             "changed": record_changes(old_exc, new_exc, [f.name for f in after.pool.tax.of("excluded")]),
         },
         "releases": {
-            "added": [{"name": r.name, "label": r.population.label, "retained": r.headline["retained"],
+            "added": [{"name": r.name, "date": r.population.release.date, "retained": r.headline["retained"],
                        "excluded": r.headline["excluded"]} for r in after.releases if r.name not in old_rel],
             "removed": [name for name in old_rel if name not in {r.name for r in after.releases}],
         },

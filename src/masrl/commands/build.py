@@ -76,25 +76,10 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
         raise UserError(summary(problems, "nothing was written (fix the records, then build again)."), problems)
 
     from ..analyses.claims import failing_current
-    from ..examples import examples_valid, trace_report_files, validated_examples
-    from ..outputs import render_text, tree
-    from ..pipeline import build
-    from ..render.readme import MarkersMissing
-    from .figures import figure_outputs
+    from ..reports import generate
 
-    validated = validated_examples()
-    result = build(corpus, examples_valid(validated))
-    if corpus.readme is None:
-        raise UserError("README.md is missing at the survey root; it holds the generated paper list")
-    try:
-        outputs: dict[str, bytes | None] = dict(render_text(result, corpus.readme))
-    except MarkersMissing as err:
-        raise UserError(str(err)) from err
-    outputs.update(trace_report_files(validated))
-    cache: dict = {}
-    for results in (result.pool, *result.releases):
-        outputs.update(figure_outputs(root, results, check, rerender, folder=f"{tree(results)}figures", cache=cache))
-    outputs[write.GENERATED] = write.generated_list(outputs)
+    generated = generate(root, corpus, check, rerender)
+    outputs, result = generated.outputs, generated.build
     status = _report(write.stale(root, outputs, MANAGED) if check else write.sync(root, outputs, MANAGED), check)
     for claim in failing_current(list(result.claims)):
         print(failure_message(result, claim), file=sys.stderr)

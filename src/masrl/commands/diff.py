@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import UserError, summary
 from ..load import find_root, parse_tree, read_git_tree, read_tree
-from ..validate import validate
+from ..validate import from_older_format, validate
 
 
 def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool], rev: str | None = None):
@@ -16,6 +16,8 @@ def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool],
 
     corpus = parse_tree(files)
     problems = validate(corpus)
+    if rev is not None:  # an older revision may predate the current file format
+        problems = [p for p in problems if not from_older_format(p)]
     if problems:
         if rev is not None:  # name the files as they are at that revision (git's REV:PATH)
             problems = [Problem(f"{rev}:{p.file}", p.line, p.field, p.message) for p in problems]
