@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 from pathlib import Path
 
@@ -311,6 +312,19 @@ def exclusion_identifiers(row: dict) -> dict:
     return merge_ids(ids, {}, row["record_id"])
 
 
+def identifier_year(ids: dict) -> int | None:
+    """The year an identifier itself states: arXiv YYMM.NNNNN (year of the first version),
+    ACL Anthology YYYY.venue.N or X99-NNNN; None for other schemes."""
+    if "arxiv" in ids:
+        return 2000 + int(ids["arxiv"][:2])
+    acl = ids.get("acl", "")
+    if re.fullmatch(r"[0-9]{4}\..+", acl):
+        return int(acl[:4])
+    if re.fullmatch(r"[A-Z][0-9]{2}-[0-9]{4}", acl):
+        return 1900 + int(acl[1:3]) if int(acl[1:3]) > 50 else 2000 + int(acl[1:3])
+    return None
+
+
 def excluded_record(row: dict, near_miss: set[str], line: int) -> dict:
     rid = row["record_id"]
     rec: dict = {
@@ -326,7 +340,12 @@ def excluded_record(row: dict, near_miss: set[str], line: int) -> dict:
         "exclusion_reason": row["exclusion_reason"],
         "reason_class": REASON_CLASS[rid],
     }
+    year = identifier_year(rec["identifiers"])
+    if year is not None:
+        rec["year"] = year
     prov = {"reason_class": "hand-tagged (masrl reading of exclusion_reason)"}
+    if year is not None:
+        prov["year"] = "from the identifier (arXiv: year of the first version; ACL Anthology: volume year); the log records none"
     if rid in near_miss:
         rec["if_retained"] = IF_RETAINED[rid]
         prov["if_retained"] = "near miss per the survey's coverage stress test; tags are masrl's reading"

@@ -49,12 +49,19 @@ def test_missing_orphaned_and_foreign_files(survey, cli):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
+def _table(data: bytes) -> dict[str, dict[str, str]]:
+    import csv
+    import io
+
+    return {row["scenario"]: row for row in csv.DictReader(io.StringIO(data.decode()))}
+
+
 def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
-    """c3 moves from one scenario to math: the pool's scenario table shows release v1 beside it,
+    """c3 moves from its scenario to math: the pool's scenario table shows release v1 beside it,
     the \\CurrentNum... macros move, and the published macros and every release file stay put."""
     before = files_under(survey)
-    old = before["reports/tables/scenario.csv"].decode().splitlines()
-    counts = {line.split(",")[0]: int(line.split(",")[2]) for line in old[1:]}
+    counts = {k: int(v["count"]) for k, v in _table(before["reports/tables/scenario.csv"]).items()}
+    v1 = {k: int(v["count"]) for k, v in _table(before["reports/releases/v1/tables/scenario.csv"]).items()}
     scenario = next(line.split(": ")[1] for line in (survey / "corpus/papers/c3.yaml").read_text().splitlines() if line.startswith("scenario:"))
     assert scenario != "math"
     set_field(survey / "corpus/papers/c3.yaml", "scenario", "math")
@@ -64,12 +71,12 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     changed = sorted(k for k in after if after[k] != before.get(k))
     assert changed == ["reports/STATS.md", "reports/tables/scenario.csv",
                        "reports/tables/scenario.md", "reports/tex/numbers.tex", "reports/tex/scenario.tex"]
-    new = after["reports/tables/scenario.csv"].decode().splitlines()
-    assert new[0] == "scenario,label,count,v1,change"
-    v1 = dict(line.split(",")[::3] for line in new[1:])
-    moved = {line.split(",")[0]: line.split(",")[2:] for line in new[1:] if line.split(",")[4] != "0"}
-    assert moved == {scenario: [str(counts[scenario] - 1), v1[scenario], f"{counts[scenario] - 1 - int(v1[scenario]):+d}"],
-                     "math": [str(counts["math"] + 1), v1["math"], f"{counts['math'] + 1 - int(v1['math']):+d}"]}
+    table = _table(after["reports/tables/scenario.csv"])
+    assert list(next(iter(table.values()))) == ["scenario", "label", "count", "v1", "change"]
+    expected = dict(counts, **{scenario: counts[scenario] - 1, "math": counts["math"] + 1})
+    assert {k: int(row["count"]) for k, row in table.items()} == expected
+    assert {k: int(row["v1"]) for k, row in table.items()} == v1
+    assert {k: row["change"] for k, row in table.items()} == {k: f"{expected[k] - v1[k]:+d}" if expected[k] != v1[k] else "0" for k in v1}
     numbers = [(a, b) for a, b in zip(before["reports/tex/numbers.tex"].decode().splitlines(),
                                       after["reports/tex/numbers.tex"].decode().splitlines()) if a != b]
     label = {"general": "General", "coding": "Coding", "web": "Web", "research": "Research", "tool_use": "ToolUse"}[scenario]

@@ -21,6 +21,12 @@ records under corpus/ and exclusions/ are the source of truth, and every
 statistic, table, gap analysis, claim check, figure, BibTeX file and audit under
 reports/ is regenerated from them.
 
+It is a living review. A release is a named, dated, frozen snapshot of the pool
+(corpus/releases.yaml; v1 is the survey as published, 2026-05-04): its reports
+under reports/releases/<name>/ never change. Records added since the last
+release are pending; reports/ shows the current pool with the latest release
+beside it, and `masrl release NAME --date YYYY-MM-DD` freezes the next one.
+
 Commands find the survey root by walking up from the current directory to the
 folder that holds corpus/taxonomy.yaml; --root DIR overrides."""
 
@@ -30,7 +36,9 @@ typical session:
   masrl build               regenerate reports/ (and the README paper list)
   masrl build --check       exit 1 if anything committed is stale (CI)
   masrl add --bibtex new.bib
-  masrl diff HEAD           what your change does to counts, cells and claims"""
+  masrl diff main           what your change does to counts, cells and claims
+  masrl resolve             after `git merge` stops on conflicts in reports/
+  masrl release v2 --date 2026-12-01   freeze the pool as the next release"""
 
 
 class _Parser(argparse.ArgumentParser):
