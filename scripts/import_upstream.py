@@ -13,6 +13,9 @@ Writes, under the survey root:
   exclusions/<record_id>.yaml   one excluded record per CSV row
   corpus/audits/spotcheck-2026-05-03.yaml
 
+The first release (v1, the survey as published) is then frozen from these
+records with `masrl release v1 --date 2026-05-04 ...` (see the README).
+
 How records are put together
   * CSV rows are matched to BibTeX entries by identifier (arXiv id, OpenReview
     id, DOI, URL) and, failing that, by normalized title -- never by key string
@@ -48,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 from pathlib import Path
 
@@ -58,6 +62,8 @@ from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, SCHEME_ORDER, classify
 from masrl.yamlio import dump_record
 
 COMMIT = "a14d8de1d2caeea62db12d56978322cf824850a0"
+#: Date of arXiv 2605.02801v1, the survey as published (release v1 of the living review).
+RELEASE_DATE = "2026-05-04"
 ARTIFACT = "github.com/xxzcc/awesome-llm-mas-rl"
 
 # --- hand tags (masrl's reading where the survey gives no per-record value) ---
@@ -280,6 +286,8 @@ def retained_record(row: dict, entry: dict, facts: dict, spot: dict, line: int) 
         }
     rec["one_liner"] = row["one_liner"]
     rec["notes"] = row["notes"]
+    # the upstream pool was recorded through the survey's v1 date; the CSV has no per-row date
+    rec["date_added"] = RELEASE_DATE
     rec["tag_provenance"] = prov
     rec["bibtex_key"] = entry["key"]
     rec["bibtex"] = {"type": entry["type"], **{k: entry["fields"][k] for k in bibtex.KEPT_FIELDS if k in entry["fields"]}}
@@ -304,6 +312,19 @@ def exclusion_identifiers(row: dict) -> dict:
     return merge_ids(ids, {}, row["record_id"])
 
 
+def identifier_year(ids: dict) -> int | None:
+    """The year an identifier itself states: arXiv YYMM.NNNNN (year of the first version),
+    ACL Anthology YYYY.venue.N or X99-NNNN; None for other schemes."""
+    if "arxiv" in ids:
+        return 2000 + int(ids["arxiv"][:2])
+    acl = ids.get("acl", "")
+    if re.fullmatch(r"[0-9]{4}\..+", acl):
+        return int(acl[:4])
+    if re.fullmatch(r"[A-Z][0-9]{2}-[0-9]{4}", acl):
+        return 1900 + int(acl[1:3]) if int(acl[1:3]) > 50 else 2000 + int(acl[1:3])
+    return None
+
+
 def excluded_record(row: dict, near_miss: set[str], line: int) -> dict:
     rid = row["record_id"]
     rec: dict = {
@@ -314,11 +335,17 @@ def excluded_record(row: dict, near_miss: set[str], line: int) -> dict:
         "source": row["source"],
         "query_family": row["query_family"],
         "date_screened": row["date_screened"],
+        "date_added": row["date_screened"],
         "stage": row["stage"],
         "exclusion_reason": row["exclusion_reason"],
         "reason_class": REASON_CLASS[rid],
     }
+    year = identifier_year(rec["identifiers"])
+    if year is not None:
+        rec["year"] = year
     prov = {"reason_class": "hand-tagged (masrl reading of exclusion_reason)"}
+    if year is not None:
+        prov["year"] = "from the identifier (arXiv: year of the first version; ACL Anthology: volume year); the log records none"
     if rid in near_miss:
         rec["if_retained"] = IF_RETAINED[rid]
         prov["if_retained"] = "near miss per the survey's coverage stress test; tags are masrl's reading"

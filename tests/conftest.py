@@ -30,6 +30,25 @@ def survey(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def built():
+    """The :class:`masrl.pipeline.Build` of the repository's corpus (pool and every release)."""
+    from masrl.load import load
+    from masrl.pipeline import build
+    from masrl.validate import validate
+
+    corpus = load(REPO)
+    assert validate(corpus) == []
+    return build(corpus, {"survey_example": True})
+
+
+@pytest.fixture(scope="session")
+def published(built):
+    """Results of release v1, the survey as published (its frozen snapshot): the only
+    population whose numbers tests may state as literals, since adding papers never changes it."""
+    return built.population("v1")
+
+
 class Run:
     """Result of one CLI run: exit code, stdout, stderr."""
 

@@ -49,8 +49,21 @@ def test_missing_orphaned_and_foreign_files(survey, cli):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
+def _table(data: bytes) -> dict[str, dict[str, str]]:
+    import csv
+    import io
+
+    return {row["scenario"]: row for row in csv.DictReader(io.StringIO(data.decode()))}
+
+
 def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
+    """c3 moves from its scenario to math: the pool's scenario table shows release v1 beside it,
+    the \\CurrentNum... macros move, and the published macros and every release file stay put."""
     before = files_under(survey)
+    counts = {k: int(v["count"]) for k, v in _table(before["reports/tables/scenario.csv"]).items()}
+    v1 = {k: int(v["count"]) for k, v in _table(before["reports/releases/v1/tables/scenario.csv"]).items()}
+    scenario = next(line.split(": ")[1] for line in (survey / "corpus/papers/c3.yaml").read_text().splitlines() if line.startswith("scenario:"))
+    assert scenario != "math"
     set_field(survey / "corpus/papers/c3.yaml", "scenario", "math")
     run = cli("build", "--root", survey)
     assert run.code == 0, run.err
@@ -58,13 +71,19 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     changed = sorted(k for k in after if after[k] != before.get(k))
     assert changed == ["reports/STATS.md", "reports/site/index.html", "reports/tables/scenario.csv",
                        "reports/tables/scenario.md", "reports/tex/numbers.tex", "reports/tex/scenario.tex"]
-    old = before["reports/tables/scenario.csv"].decode().splitlines()
-    new = after["reports/tables/scenario.csv"].decode().splitlines()
-    assert [(a, b) for a, b in zip(old, new) if a != b] == [("general,general,45", "general,general,44"), ("math,math,9", "math,math,10")]
+    table = _table(after["reports/tables/scenario.csv"])
+    assert list(next(iter(table.values()))) == ["scenario", "label", "count", "v1", "change"]
+    expected = dict(counts, **{scenario: counts[scenario] - 1, "math": counts["math"] + 1})
+    assert {k: int(row["count"]) for k, row in table.items()} == expected
+    assert {k: int(row["v1"]) for k, row in table.items()} == v1
+    assert {k: row["change"] for k, row in table.items()} == {k: f"{expected[k] - v1[k]:+d}" if expected[k] != v1[k] else "0" for k in v1}
     numbers = [(a, b) for a, b in zip(before["reports/tex/numbers.tex"].decode().splitlines(),
                                       after["reports/tex/numbers.tex"].decode().splitlines()) if a != b]
-    assert numbers == [("\\newcommand{\\NumScenarioGeneral}{45}", "\\newcommand{\\NumScenarioGeneral}{44}"),
-                       ("\\newcommand{\\NumScenarioMath}{9}", "\\newcommand{\\NumScenarioMath}{10}")]
+    label = {"general": "General", "coding": "Coding", "web": "Web", "research": "Research", "tool_use": "ToolUse"}[scenario]
+    assert numbers == [(f"\\newcommand{{\\CurrentNumScenario{label}}}{{{counts[scenario]}}}",
+                        f"\\newcommand{{\\CurrentNumScenario{label}}}{{{counts[scenario] - 1}}}"),
+                       (f"\\newcommand{{\\CurrentNumScenarioMath}}{{{counts['math']}}}",
+                        f"\\newcommand{{\\CurrentNumScenarioMath}}{{{counts['math'] + 1}}}")]
     assert cli("build", "--root", survey, "--check").code == 0
 
 
@@ -87,13 +106,18 @@ def test_invalid_records_stop_the_build_and_nothing_is_written(survey, cli, set_
 
 
 def test_a_broken_current_claim_fails_the_build_naming_the_claim(survey, cli, set_field):
-    set_field(survey / "corpus/papers/c3.yaml", "credit_mechanism", "broad")
+    set_field(survey / "corpus/papers/c3.yaml", "subdecisions", "[O5]")  # c3 is explicit RL: now it trains O5
     run = cli("build", "--root", survey)
     assert run.code == 1
-    assert ("masrl: error: claim 'message-credit-sparse' (Message-level credit is sparse.) no longer holds: records with "
-            "strict explicit message credit: stated {c3}, computed 0 {}. Revisit the text of the claim in "
-            "corpus/claims.yaml (and the survey), or the tags.") in run.err.splitlines()
-    assert "| [message-credit-sparse](#message-credit-sparse) | current | **FAILS** |" in (survey / "reports/claims.md").read_text()
+    assert run.err.splitlines()[-1] == (
+        "masrl: error: claim 'o5-stopping-uncovered' (No retained entry trains the stopping decision (O5) with explicit RL, "
+        "while O1-O4 each have at least one record.) no longer holds: records training O5 with explicit RL: stated = 0, "
+        "computed 1 (moved by +c3 since release v1). Revisit the text of the claim in corpus/claims.yaml (and the survey), "
+        "or the tags.")
+    assert ("| [o5-stopping-uncovered](#o5-stopping-uncovered) | current pool | current | **FAILS** |"
+            in (survey / "reports/claims.md").read_text())
+    release = (survey / "reports/releases/v1/claims.md").read_text()
+    assert "| [subdecision-coverage-v1](#subdecision-coverage-v1) | release v1 (2026-05-04) | current | holds |" in release
 
 
 @pytest.mark.parametrize("command", [["validate"], ["build", "--check"]])
@@ -115,4 +139,4 @@ def test_help_of_every_command(cli, capsys):
 
 def test_python_dash_m(repo):
     done = subprocess.run([sys.executable, "-m", "masrl", "validate", "--root", str(repo)], capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.startswith("ok: 84 retained")
+    assert done.returncode == 0 and done.stdout.startswith("ok: ") and " retained and " in done.stdout

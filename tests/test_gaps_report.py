@@ -8,17 +8,24 @@ import json
 import pytest
 
 from masrl.load import load
-from masrl.pipeline import analyse, render_text
+from masrl.outputs import render_text
+from masrl.pipeline import build
 
 
 @pytest.fixture(scope="module")
 def reports(repo):
-    results = analyse(load(repo), {"survey_example": True})
-    return results, render_text(results)
+    result = build(load(repo), {"survey_example": True})
+    return result.pool, render_text(result)
+
+
+def keys_where(results, mask) -> str:
+    keys = sorted(results.retained.index[mask])
+    return f"{len(keys)} | {', '.join(keys) or 'none'}"
 
 
 def test_gaps_md_opens_with_the_named_gaps(reports):
-    _, out = reports
+    results, out = reports
+    frame = results.retained
     md = out["reports/gaps.md"].decode()
     headings = [line for line in md.splitlines() if line.startswith("## ")]
     assert headings[0] == "## The gaps the survey names"
@@ -28,9 +35,12 @@ def test_gaps_md_opens_with_the_named_gaps(reports):
                      "Token, tool-call and team credit units", "Benchmarks' joint E1-E4 coverage"]
     assert ("Supports the claim [message-credit-sparse](claims.md#message-credit-sparse) (current; holds). "
             "Source: survey: credit hierarchy figure; claim ledger.") in md
-    assert "| records with message-level credit (broad tag) | 2 | c3, debate-as-reward |" in md
-    assert "| of those, an explicit credit mechanism (strict) | 1 | c3 |" in md
-    assert "| records training O5 with explicit RL | 0 | none |" in md
+    message = frame["credit_granularity"].astype(str) == "message"
+    strict = frame["credit_mechanism"].astype(str) == "strict"
+    o5_rl = frame["subdecisions"].map(lambda tags: "O5" in tags) & (frame["is_rl"].astype(str) == "yes")
+    assert f"| records with message-level credit (broad tag) | {keys_where(results, message)} |" in md
+    assert f"| of those, an explicit credit mechanism (strict) | {keys_where(results, message & strict)} |" in md
+    assert f"| records training O5 with explicit RL | {keys_where(results, o5_rl)} |" in md
 
 
 def test_only_tables_whose_axes_combine_are_listed(reports):
@@ -38,8 +48,8 @@ def test_only_tables_whose_axes_combine_are_listed(reports):
     md = out["reports/gaps.md"].decode()
     listed = md.split("## Empty and sparse cells in tables whose axes combine")[1].split("## Tables left out")[0]
     assert "### Primary reward type (`reward_type`)" in listed
-    assert "| tool-use reward (`tool`) | 0 | empty | none |" in listed
-    assert "| O5 when to stop | 0 | empty | none |" in listed
+    tool = next(g for g in results.gaps if (g.table, g.row) == ("reward_type", "tool"))
+    assert f"| tool-use reward (`tool`) | {tool.count} | {tool.status} | {', '.join(tool.records) or 'none'} |" in listed
     # the meaningless cells of the reward x credit table (role-specific reward x token) are not listed
     assert "reward_type_x_credit_granularity" not in listed and "role-specific reward" not in listed
     left = md.split("## Tables left out")[1]
@@ -58,8 +68,11 @@ def test_gaps_json_keeps_every_cell(reports):
     assert role_token == {"table": "reward_type_x_credit_granularity", "row": "role", "column": "token", "count": 0,
                           "status": "empty", "records": [], "table_axes_combine": False}
     assert [g["id"] for g in data["named_gaps"]][:2] == ["message-credit", "orchestrator-credit"]
+    frame = results.retained
+    strict = sorted(frame.index[(frame["credit_granularity"].astype(str) == "message")
+                                & (frame["credit_mechanism"].astype(str) == "strict")])
     assert data["named_gaps"][0]["selections"][1] == {
-        "label": "of those, an explicit credit mechanism (strict)", "count": 1, "records": ["c3"],
+        "label": "of those, an explicit credit mechanism (strict)", "count": len(strict), "records": strict,
         "where": {"credit_granularity": "message", "credit_mechanism": "strict"}}
     assert set(data["tables_left_out"]) & set(data["tables_combine"]) == set()
 

@@ -1,5 +1,9 @@
-"""The build reproduces every number the survey publishes (upstream STATS.md and
-the artifact README), copied here as literals."""
+"""Release v1 reproduces every number the survey publishes (upstream STATS.md and
+the artifact README), copied here as literals.
+
+Every test reads release v1, computed from its frozen snapshot
+(corpus/releases/v1.yaml), never the current pool: adding papers to the pool
+can never break these tests."""
 
 from __future__ import annotations
 
@@ -8,16 +12,17 @@ import io
 import pandas as pd
 import pytest
 
-from masrl.load import load
-from masrl.pipeline import analyse, render_text
-from masrl.validate import validate
+from masrl.outputs import render_tree
 
 
 @pytest.fixture(scope="module")
-def results(repo):
-    corpus = load(repo)
-    assert validate(corpus) == []
-    return analyse(corpus, {"survey_example": True})
+def results(published):
+    return published
+
+
+@pytest.fixture(scope="module")
+def files(built, published):
+    return render_tree(built, published)
 
 
 def counts(results, name) -> dict:
@@ -95,17 +100,16 @@ def test_crosstabs_match_the_snapshot_cell_by_cell(results, name, cells):
             assert table.loc[row, col] == cells.get((row, col), 0), (row, col)
 
 
-def test_crosstab_csv_keeps_NA_and_zero_columns(results):
-    files = render_text(results)
-    csv = files["reports/tables/reward_type_x_credit_granularity.csv"].decode()
+def test_crosstab_csv_keeps_NA_and_zero_columns(files):
+    csv = files["reports/releases/v1/tables/reward_type_x_credit_granularity.csv"].decode()
     assert csv.splitlines()[0] == "reward_type,token,tool,message,turn,agent,role,orchestrator,team,NA"
     assert csv.splitlines()[-1] == "NA,0,0,0,0,0,0,1,0,32"
     frame = pd.read_csv(io.StringIO(csv), keep_default_na=False, index_col=0)
     assert frame.loc["NA", "NA"] == 32 and "NA" in frame.index
 
 
-def test_stats_md_shows_the_published_headline(results):
-    text = render_text(results)["reports/STATS.md"].decode()
+def test_stats_md_shows_the_published_headline(files):
+    text = files["reports/releases/v1/STATS.md"].decode()
     assert "- Retained records: 84\n- Excluded records: 32\n- Audited records: 116 (retained + excluded" in text
     assert "| tool | tool call | 0 |" in text and "| team | team | 0 |" in text
 

@@ -170,7 +170,7 @@ def test_claim_filter_names_real_fields_and_values(survey, cli):
     text = path.read_text().replace("where: {credit_granularity: message}, count: 2, macro", "where: {credit_granularity: mesage}, count: 2, macro")
     path.write_text(text.replace("where: {reward_type: hybrid}", "where: {reward: hybrid}"))
     lines = errors(cli("validate", "--root", survey))
-    assert any("claims[0].checks[0].where.credit_granularity: 'mesage' is not a value of credit_granularity" in line
+    assert any("claims[7].checks[0].where.credit_granularity: 'mesage' is not a value of credit_granularity" in line
                and "(did you mean 'message'?)" in line for line in lines), lines
     assert any("where.reward: unknown field 'reward' (did you mean 'reward_type'?)" in line for line in lines), lines
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import subprocess
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 from masrl import bibtex
 from masrl.analyses.audit import cohen_kappa
 from masrl.load import load
-from masrl.pipeline import analyse, audit_data, render_text
+from masrl.outputs import audit_data, render_text
+from masrl.records import make_key
 
 NEW_PAPER = """@article{zhang2026rl,
   title   = {Reinforcement Learning for {LLM}-based Multi-Agent Systems through Orchestration Traces},
@@ -23,6 +25,13 @@ NEW_PAPER = """@article{zhang2026rl,
 """
 
 
+def next_id(root: Path) -> str:
+    """The record id masrl exclude gives next, computed from the exclusions in front of the test."""
+    from masrl.commands.exclude import next_record_id
+
+    return next_record_id([p.stem for p in (root / "exclusions").glob("E*.yaml")])
+
+
 def git(root: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
                    env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
@@ -30,25 +39,33 @@ def git(root: Path, *args: str) -> None:
 
 
 # ---------------------------------------------------------------------------- add
+def new_key(root: Path) -> str:
+    """The key masrl add gives NEW_PAPER, computed from the records in front of the test."""
+    return make_key("Zhang, Chenchen", 2026, {p.stem for p in (root / "corpus/papers").glob("*.yaml")})
+
+
 def test_add_from_bibtex_writes_an_untagged_stub(survey, cli):
+    key = new_key(survey)
     (survey / "new.bib").write_text(NEW_PAPER)
     run = cli("add", "--root", survey, "--bibtex", survey / "new.bib")
     assert run.code == 0, run.err
-    assert run.out == "created corpus/papers/zhang2026.yaml — every controlled field is 'untagged': tag it, then run `masrl validate`\n"
-    text = (survey / "corpus/papers/zhang2026.yaml").read_text()
+    assert run.out == f"created corpus/papers/{key}.yaml — every controlled field is 'untagged': tag it, then run `masrl validate`\n"
+    text = (survey / f"corpus/papers/{key}.yaml").read_text()
+    assert f"\ndate_added: '{datetime.date.today().isoformat()}'\n" in text
     assert "authors:\n  - Zhang, Chenchen\n  - Müller, Jörg\n  - others\n" in text
     assert "identifiers:\n  arxiv: '2605.02801'\n" in text
     assert "\nreward_type: untagged\n" in text and "\nbibtex_key: zhang2026rl\n" in text
     check = cli("validate", "--root", survey)
     assert check.code == 1
-    assert "corpus/papers/zhang2026.yaml:14: category: untagged: tag it with one of rl_method, framework, benchmark, industry, classical_marl, survey" in check.err
+    assert f"corpus/papers/{key}.yaml:14: category: untagged: tag it with one of rl_method, framework, benchmark, industry, classical_marl, survey" in check.err
 
 
 def test_add_dry_run_writes_nothing(survey, cli):
+    key = new_key(survey)
     (survey / "new.bib").write_text(NEW_PAPER)
     run = cli("add", "--root", survey, "--bibtex", survey / "new.bib", "--dry-run")
-    assert run.code == 0 and "# would write corpus/papers/zhang2026.yaml\nkey: zhang2026\n" in run.out
-    assert not (survey / "corpus/papers/zhang2026.yaml").exists()
+    assert run.code == 0 and f"# would write corpus/papers/{key}.yaml\nkey: {key}\n" in run.out
+    assert not (survey / f"corpus/papers/{key}.yaml").exists()
 
 
 def test_add_refuses_a_retained_paper_by_arxiv_id_with_another_title(survey, cli):
@@ -113,13 +130,16 @@ def test_add_rejects_a_bad_identifier(survey, cli):
 
 # ---------------------------------------------------------------------------- exclude
 def test_exclude_moves_a_retained_record_and_keeps_its_tags(survey, cli):
+    rid = next_id(survey)
     run = cli("exclude", "--root", survey, "--key", "collm-maac2026", "--stage", "full_text_screen", "--reason",
               "overlaps magrpo", "--reason-class", "X4", "--source", "arXiv", "--query-family", "multi-agent LLM", "--date", "2026-11-30")
     assert run.code == 0, run.err
-    assert "moved corpus/papers/collm-maac2026.yaml -> exclusions/E033.yaml" in run.out
+    assert f"moved corpus/papers/collm-maac2026.yaml -> exclusions/{rid}.yaml" in run.out
     assert not (survey / "corpus/papers/collm-maac2026.yaml").exists()
-    text = (survey / "exclusions/E033.yaml").read_text()
+    text = (survey / f"exclusions/{rid}.yaml").read_text()
     assert "former_key: collm-maac2026\n" in text and "former_record:\n  key: collm-maac2026\n" in text
+    assert "\nyear: 2026\n" in text and "\nauthors:\n  - Liu, Shuo\n  - Chen, Tianle\n" in text  # copied from the record
+    assert f"\ndate_added: '{datetime.date.today().isoformat()}'\n" in text
     assert "  reward_type: shared\n" in text and "&" not in text  # tags kept, no YAML anchors
     assert cli("validate", "--root", survey).code == 0
 
@@ -129,7 +149,9 @@ def test_exclude_refuses_a_record_the_taxonomy_names(survey, cli):
               "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
     assert run.code == 1
     assert "names record 'puppeteer', which is not a retained record" in run.err
-    assert (survey / "corpus/papers/puppeteer.yaml").exists() and not (survey / "exclusions/E033.yaml").exists()
+    assert (survey / "corpus/papers/puppeteer.yaml").exists() and not (survey / f"exclusions/{next_id(survey)}.yaml").exists()
+    assert sorted(p.stem for p in (survey / "exclusions").glob("*.yaml")) == sorted(
+        p.stem for p in (Path(__file__).parent.parent / "exclusions").glob("*.yaml"))
 
 
 def test_exclude_checks_the_vocabulary(survey, cli):
@@ -142,24 +164,44 @@ def test_exclude_checks_the_vocabulary(survey, cli):
 
 
 def test_exclude_a_screened_paper(survey, cli):
+    rid = next_id(survey)
     run = cli("exclude", "--root", survey, "--title", "Some Prompted Framework", "--arxiv", "2601.00001", "--stage",
               "abstract_screen", "--reason", "prompted only", "--reason-class", "X1", "--source", "arXiv",
-              "--query-family", "multi-agent LLM", "--date", "2026-11-30")
+              "--query-family", "multi-agent LLM", "--date", "2026-11-30", "--author", "Doe, Jane", "--author", "others",
+              "--year", "2026")
     assert run.code == 0, run.err
-    text = (survey / "exclusions/E033.yaml").read_text()
-    assert text.startswith("record_id: E033\nscreening_label: Some Prompted Framework\nidentifiers:\n  arxiv: '2601.00001'\n"
-                           "url: https://arxiv.org/abs/2601.00001\n")
+    text = (survey / f"exclusions/{rid}.yaml").read_text()
+    assert text.startswith(f"record_id: {rid}\nscreening_label: Some Prompted Framework\nauthors:\n  - Doe, Jane\n  - others\n"
+                           "year: 2026\nidentifiers:\n  arxiv: '2601.00001'\nurl: https://arxiv.org/abs/2601.00001\n")
+    assert f"date_screened: '2026-11-30'\ndate_added: '{datetime.date.today().isoformat()}'\n" in text
     assert cli("validate", "--root", survey).code == 0
+    log = (survey / "reports/exclusions.md")
+    assert cli("build", "--root", survey).code == 0
+    assert f"| {rid} **new** | [Some Prompted Framework](https://arxiv.org/abs/2601.00001) | Doe et al. | 2026 | abstract screen |" in log.read_text()
+
+
+def test_exclude_a_screened_paper_needs_authors_and_year(survey, cli):
+    run = cli("exclude", "--root", survey, "--title", "Some Prompted Framework", "--arxiv", "2601.00001", "--stage",
+              "abstract_screen", "--reason", "prompted only", "--reason-class", "X1", "--source", "arXiv",
+              "--query-family", "multi-agent LLM")
+    assert run.code == 1
+    assert run.err.splitlines()[-1] == ("masrl: error: a screened paper needs --author and --year (as for masrl add: "
+                                        "--author \"Last, First\" once per author, 'others' if incomplete; --year YYYY)")
+    assert not (survey / f"exclusions/{next_id(survey)}.yaml").exists()
 
 
 # ---------------------------------------------------------------------------- diff
 def test_diff_names_the_counts_and_claims_a_new_paper_changes(survey, cli, set_field):
+    key = new_key(survey)
+    before = load(survey)
+    retained = len(before.retained)
+    surveys = sum(r["category"] == "survey" for r in before.retained.values())
     git(survey, "init", "-q")
     git(survey, "add", "-A")
     git(survey, "commit", "-qm", "base")
     (survey / "new.bib").write_text(NEW_PAPER)
     assert cli("add", "--root", survey, "--bibtex", survey / "new.bib").code == 0
-    path = survey / "corpus/papers/zhang2026.yaml"
+    path = survey / f"corpus/papers/{key}.yaml"
     for field, value in (("category", "survey"), ("is_rl", "yes"), ("reward_type", "NA"), ("credit_granularity", "NA"),
                          ("credit_mechanism", "NA"), ("orchestration_form", "NA"), ("scenario", "general"),
                          ("is_core", "core"), ("inclusion_criterion", "I5"), ("verified", "'yes'"),
@@ -169,24 +211,29 @@ def test_diff_names_the_counts_and_claims_a_new_paper_changes(survey, cli, set_f
     assert cli("validate", "--root", survey).code == 0
     run = cli("diff", "--root", survey, "HEAD")
     assert run.code == 0, run.err
-    assert "- added `zhang2026`: Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces" in run.out
-    assert "| headline | retained | count | 84 | 85 |" in run.out
-    assert "| category | survey | count | 5 | 6 |" in run.out
-    assert "No claim result changed." in run.out
+    assert f"- added `{key}`: Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces" in run.out
+    assert f"| headline | retained | count | {retained} | {retained + 1} |" in run.out
+    assert f"| category | survey | count | {surveys} | {surveys + 1} |" in run.out
+    assert "No claim was edited and no verdict changed." in run.out and "No check result changed." in run.out
     data = json.loads(cli("diff", "--root", survey, "HEAD", "--json").out)
-    assert data["records"]["added"] == [{"key": "zhang2026", "title": "Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces"}]
+    assert data["records"]["added"] == [{"key": key, "title": "Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces"}]
 
 
 def test_diff_reports_retagging_and_broken_claims(survey, cli, set_field):
+    pool = load(survey)
+    message = sum(r["credit_granularity"] == "message" for r in pool.retained.values())
     git(survey, "init", "-q")
     git(survey, "add", "-A")
     git(survey, "commit", "-qm", "base")
     set_field(survey / "corpus/papers/debate-as-reward.yaml", "credit_granularity", "turn")
+    set_field(survey / "corpus/papers/c3.yaml", "subdecisions", "[O5]")  # c3 is explicit RL: now it trains O5
     run = cli("diff", "--root", survey, "HEAD")
     assert "| `debate-as-reward` | credit_granularity | message | turn |" in run.out
-    assert "| credit_granularity | message | count | 2 | 1 |" in run.out
-    assert "| message-credit-sparse | records with message-level credit (broad tag) | 2 | 1 | holds → fails |" in run.out
-    assert "**Current claims that now fail** (masrl build will exit 1): headline-sparsity, message-credit-sparse, near-miss-robust." in run.out
+    assert f"| credit_granularity | message | count | {message} | {message - 1} |" in run.out
+    assert "| o5-stopping-uncovered | records training O5 with explicit RL | 0 | 1 | met → not met |" in run.out
+    assert "| o5-stopping-uncovered | verdict | holds | fails |" in run.out
+    assert "**Current claims that now fail** (masrl build will exit 1): o5-stopping-uncovered." in run.out
+    assert "message-credit-v1" not in run.out and "headline-sparsity" not in run.out  # claims about release v1 cannot move
 
 
 def test_diff_outside_git_is_a_clear_error(survey, cli):
@@ -195,10 +242,10 @@ def test_diff_outside_git_is_a_clear_error(survey, cli):
 
 
 # ---------------------------------------------------------------------------- BibTeX
-def test_bibtex_round_trip_of_all_84_upstream_entries(repo):
+def test_bibtex_round_trip_of_all_84_upstream_entries(repo, published):
     upstream, problems = bibtex.parse((repo / "tests/data/upstream_papers.bib").read_text(), "upstream.bib")
     assert problems == [] and len(upstream) == 84
-    records = [r for r in analyse(load(repo), {"survey_example": True}).retained_records]
+    records = list(published.retained_records)  # the records of the survey as published
     exported, problems = bibtex.parse(bibtex.export(records), "papers.bib")
     assert problems == [] and len(exported) == 84
     before = {e["key"]: e for e in upstream}
@@ -224,12 +271,13 @@ def test_bibtex_export_escapes_new_records():
 
 
 # ---------------------------------------------------------------------------- README and audit
-def test_readme_paper_list_is_generated_and_unicode(repo):
+def test_readme_paper_list_is_generated_and_unicode(repo, built):
     corpus = load(repo)
-    readme = render_text(analyse(corpus, {"survey_example": True}), corpus.readme)["README.md"].decode()
+    readme = render_text(built, corpus.readme)["README.md"].decode()
     assert readme == corpus.readme  # the committed README is current
     section = readme.split("<!-- masrl:papers:start -->")[1].split("<!-- masrl:papers:end -->")[0]
-    assert "### RL method (42)" in section and "### Benchmark (18)" in section
+    counts = built.pool.table("category").frame["count"]
+    assert f"### RL method ({counts['rl_method']})" in section and f"### Benchmark ({counts['benchmark']})" in section
     assert "Grégoire Mialon et al. (2023)" in section and "\\'" not in section
 
 
@@ -241,8 +289,8 @@ def test_readme_without_markers_is_a_clear_error(survey, cli):
                        "<!-- masrl:papers:end --> (in that order) around the paper list\n")
 
 
-def test_audit_reproduces_the_agreement_figures(repo):
-    data = audit_data(analyse(load(repo), {"survey_example": True}))
+def test_audit_reproduces_the_agreement_figures(built):
+    data = audit_data(built)
     fields = {f["field"]: f for f in data["agreements"][0]["fields"]}
     assert {k: (f["agree"], f["items"]) for k, f in fields.items()} == {
         "category": (32, 32), "is_rl": (32, 32), "reward_type": (32, 32), "orchestration_form": (32, 32),
@@ -264,12 +312,16 @@ def test_kappa_matches_scikit_learn(repo):
     assert cohen_kappa(["x", "x"], ["x", "x"]) is None  # chance agreement 1: undefined
 
 
-def test_audit_what_if_and_bibtex_mismatches(repo):
-    data = audit_data(analyse(load(repo), {"survey_example": True}))
+def test_audit_what_if_and_bibtex_mismatches(built):
+    data = audit_data(built)
     changed = {(r["claim"], r["check"]): (r["before"], r["after"]) for r in data["what_if"] if r["changed"]}
-    sparse_credit = [k for k in changed if k[0] in ("message-credit-sparse", "orchestrator-credit-sparse", "near-miss-robust")]
+    sparse_credit = [(r["claim"], r["check"]) for r in data["what_if"]
+                     if r["claim"] in ("message-credit-sparse", "orchestrator-credit-sparse", "near-miss-robust",
+                                       "message-credit-v1", "orchestrator-credit-v1", "near-miss-robust-v1")
+                     and r["holds_before"] != r["holds_after"]]
     assert sparse_credit == []  # as the survey says: the near misses change no sparse-credit claim
-    assert ("o5-stopping-uncovered", "records addressing O5 (when to stop)") not in changed
+    assert ("subdecision-coverage-v1", "records addressing O5 (when to stop)") not in changed
+    assert ("o5-stopping-uncovered", "records training O5 with explicit RL") not in changed
     assert changed[("headline-sparsity", "orchestration_form centralized")] == ("18", "22")
     assert data["verdict_changed"] == ["headline-sparsity"]
     mismatches = {(m["key"], m["field"]): (m["record"], m["bibtex"]) for m in data["bibtex_mismatches"]}

@@ -21,6 +21,12 @@ records under corpus/ and exclusions/ are the source of truth, and every
 statistic, table, gap analysis, claim check, figure, BibTeX file and audit under
 reports/ is regenerated from them.
 
+It is a living review. A release is a named, dated, frozen snapshot of the pool
+(corpus/releases.yaml; v1 is the survey as published, 2026-05-04): its reports
+under reports/releases/<name>/ never change. Records added since the last
+release are pending; reports/ shows the current pool with the latest release
+beside it, and `masrl release NAME --date YYYY-MM-DD` freezes the next one.
+
 Commands find the survey root by walking up from the current directory to the
 folder that holds corpus/taxonomy.yaml; --root DIR overrides."""
 
@@ -30,7 +36,9 @@ typical session:
   masrl build               regenerate reports/ (and the README paper list)
   masrl build --check       exit 1 if anything committed is stale (CI)
   masrl add --bibtex new.bib
-  masrl diff HEAD           what your change does to counts, cells and claims"""
+  masrl diff main           what your change does to counts, cells and claims
+  masrl resolve             after `git merge` stops on conflicts in reports/
+  masrl release v2 --date 2026-12-01   freeze the pool as the next release"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,6 +87,18 @@ def _cmd_exclude(args: argparse.Namespace) -> int:
     from .commands import exclude
 
     return exclude.run(args)
+
+
+def _cmd_release(args: argparse.Namespace) -> int:
+    from .commands import release
+
+    return release.run(args)
+
+
+def _cmd_resolve(args: argparse.Namespace) -> int:
+    from .commands import resolve
+
+    return resolve.run(args)
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
@@ -174,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     _root_arg(p)
     p.add_argument("--key", metavar="KEY", help="retained record to move to the exclusion log")
     p.add_argument("--title", metavar="T", help="screening label (title) of a paper that is not retained")
+    p.add_argument("--author", action="append", metavar='"Last, First"',
+                   help="an author of the screened paper, repeat for each ('others' if the list is incomplete)")
+    p.add_argument("--year", type=int, metavar="Y", help="publication year of the screened paper")
     _identifier_args(p)
     p.add_argument("--stage", required=True, metavar="STAGE", help="screening stage (see corpus/taxonomy.yaml: stage)")
     p.add_argument("--reason", required=True, metavar="TEXT", help="exclusion reason, one sentence")
@@ -183,6 +206,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--date", metavar="YYYY-MM-DD", help="date screened (default: today)")
     p.add_argument("--dry-run", action="store_true", help="print what would be written and write nothing")
     p.set_defaults(run=_cmd_exclude)
+
+    p = sub.add_parser(
+        "release",
+        help="freeze the pool as the next release (a named, dated snapshot)",
+        description="Freeze every record of the pool, with the controlled vocabulary, as release NAME: "
+        "writes corpus/releases/NAME.yaml (never edited afterwards) and lists it in "
+        "corpus/releases.yaml. `masrl build` then writes the release's reports to "
+        "reports/releases/NAME/ (they never change) and compares the pool with it. Records "
+        "added after the last release are 'pending' until the next release. Refused when a "
+        "record does not validate, a current claim fails, nothing is pending, a record was "
+        "added after --date, or the date is before the last release.",
+        epilog="examples:\n"
+        "  masrl release v2 --date 2026-12-01 --title 'Update of December 2026'\n"
+        "  masrl release v2 --date 2026-12-01 --cutoff 2026-11-30 --dry-run",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _root_arg(p)
+    p.add_argument("name", metavar="NAME", help="release name: lower-case letters, digits, '.', '_', '-' (e.g. v2)")
+    p.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="release date")
+    p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the release date)")
+    p.add_argument("--title", metavar="TEXT", help="one line saying what the release is (default: 'Release NAME of the living review')")
+    p.add_argument("--source", metavar="TEXT", help="where its records come from, e.g. a DOI or commit (optional)")
+    p.add_argument("--dry-run", action="store_true", help="say what would be frozen and write nothing")
+    p.set_defaults(run=_cmd_release)
 
     p = sub.add_parser(
         "diff",
@@ -196,6 +243,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("rev", metavar="REV", help="git revision, e.g. HEAD, main, a1b2c3d")
     p.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     p.set_defaults(run=_cmd_diff)
+
+    p = sub.add_parser(
+        "resolve",
+        help="finish a git merge of two contributions: regenerate reports/, keep both new records",
+        description="After `git merge` stops on conflicts: regenerate everything under reports/ and "
+        "the README paper list from the merged records; when both branches created the same "
+        "record file (two new exclusions both E033, two papers both liu2026), keep ours and "
+        "rename theirs to the next free id or key; then validate, build and `git add` what it "
+        "resolved. Conflicts that need a person (one record edited on both sides, the claim "
+        "ledger, the taxonomy, the releases) are listed and nothing is written.",
+        epilog="examples:\n"
+        "  git merge other-branch     # stops: conflicts in reports/ and exclusions/E033.yaml\n"
+        "  masrl resolve              # regenerates, renames theirs to E034, git-adds\n"
+        "  git commit --no-edit",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _root_arg(p)
+    p.set_defaults(run=_cmd_resolve)
 
     from .trace.cli import register as register_trace
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import yamlio
 from .errors import Problem, UserError
+from .releases import RELEASES, SNAPSHOTS
 
 TAXONOMY = "corpus/taxonomy.yaml"
 CLAIMS = "corpus/claims.yaml"
@@ -36,6 +37,8 @@ class Corpus:
         excluded: file -> record mapping, one per ``exclusions/*.yaml``.
         claims: the list under ``claims`` in ``corpus/claims.yaml`` (``[]`` if absent).
         audits: file -> audit mapping, one per ``corpus/audits/*.yaml``.
+        releases: the mapping of ``corpus/releases.yaml`` (None if absent: no release yet).
+        snapshots: file -> snapshot mapping, one per ``corpus/releases/*.yaml``.
         readme: text of ``README.md`` (None if absent).
         docs: file -> :class:`~masrl.yamlio.Document`, for line numbers.
         problems: problems found while reading (not UTF-8, YAML errors, duplicate keys, not a mapping).
@@ -47,6 +50,8 @@ class Corpus:
     excluded: dict[str, dict] = field(default_factory=dict)
     claims: list = field(default_factory=list)
     audits: dict[str, dict] = field(default_factory=dict)
+    releases: dict | None = None
+    snapshots: dict[str, dict] = field(default_factory=dict)
     readme: str | None = None
     docs: dict[str, yamlio.Document] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -83,9 +88,9 @@ NOT_A_RECORD = b"\0masrl:not-a-record\0"
 
 
 def _wanted(rel: str) -> bool:
-    if rel in (TAXONOMY, CLAIMS, README):
+    if rel in (TAXONOMY, CLAIMS, README, RELEASES):
         return True
-    for prefix in (PAPERS, AUDITS, EXCLUSIONS):
+    for prefix in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
         if rel.startswith(prefix) and "/" not in rel[len(prefix):]:
             return not rel[len(prefix):].startswith(".")  # hidden files (editor swap files) are not records
     return False
@@ -109,10 +114,10 @@ def read_tree(root: Path) -> dict[str, bytes]:
         UserError: if a file cannot be read (permissions).
     """
     files: dict[str, bytes] = {}
-    for rel in (TAXONOMY, CLAIMS, README):
+    for rel in (TAXONOMY, CLAIMS, README, RELEASES):
         if (root / rel).is_file():
             files[rel] = _read(root / rel, rel)
-    for folder in (PAPERS, AUDITS, EXCLUSIONS):
+    for folder in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
         base = root / folder
         if base.is_dir():
             for path in sorted(base.iterdir()):
@@ -160,7 +165,7 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
             rel = rel[len(prefix):]
         mode, kind, sha = meta.split()[:3]
         if kind == b"blob" and _wanted(rel):
-            if mode == b"120000" or (rel not in (TAXONOMY, CLAIMS, README) and not rel.endswith(".yaml")):
+            if mode == b"120000" or (rel not in (TAXONOMY, CLAIMS, README, RELEASES) and not rel.endswith(".yaml")):
                 files[rel] = NOT_A_RECORD  # a symlink or another kind of file in a record folder
             else:
                 objects.append((rel, sha.decode()))
@@ -231,6 +236,10 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
             corpus.excluded[rel] = value
         elif rel.startswith(AUDITS):
             corpus.audits[rel] = value
+        elif rel == RELEASES:
+            corpus.releases = value
+        elif rel.startswith(SNAPSHOTS):
+            corpus.snapshots[rel] = value
     return corpus
 
 
@@ -261,3 +270,42 @@ def package_sources(package: str) -> dict[str, bytes]:
 def load(root: Path) -> Corpus:
     """:func:`read_tree` then :func:`parse_tree`."""
     return parse_tree(read_tree(root))
+
+
+def _git(root: Path, *args: str, data: bytes | None = None) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+    except FileNotFoundError as err:
+        raise UserError("git is not installed; this command needs it") from err
+    if done.returncode != 0:
+        first = done.stderr.decode(errors="replace").strip().splitlines()
+        raise UserError(f"git {args[0]} failed: {first[0] if first else 'no message'}")
+    return done.stdout
+
+
+def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
+    """The files a git merge left in conflict, relative to ``root``: ``{path: {stage: bytes}}``
+    with stage 1 = common ancestor, 2 = ours, 3 = theirs (a stage is absent when that side
+    has no such file). Empty when nothing is in conflict.
+
+    Raises:
+        UserError: if ``root`` is not in a git repository.
+    """
+    try:
+        prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    except UserError as err:
+        raise UserError(f"{root} is not in a git repository (run it in the clone where you merged)") from err
+    entries: dict[str, dict[int, str]] = {}
+    for item in _git(root, "ls-files", "-u", "-z", "--full-name").split(b"\0"):
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        _, sha, stage = meta.split()
+        rel = os.fsdecode(name)
+        if prefix and not rel.startswith(prefix):
+            continue
+        entries.setdefault(rel[len(prefix):], {})[int(stage)] = sha.decode()
+    out: dict[str, dict[int, bytes]] = {}
+    for rel, stages in sorted(entries.items()):
+        out[rel] = {stage: _git(root, "cat-file", "blob", sha) for stage, sha in stages.items()}
+    return out

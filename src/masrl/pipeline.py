@@ -1,72 +1,70 @@
-"""The pure part of the build: validated corpus -> analyses -> rendered text files.
+"""The pure part of the build: validated corpus -> populations -> analyses.
 
-:func:`analyse` computes every frame, table, gap and claim result once;
-:func:`render_text` turns them into ``{relative path: bytes}`` for the writer.
-No file-system access here.
+:func:`analyse` computes every frame, table, gap and flow of one population
+(the current pool or a frozen release); :func:`build` analyses the pool and
+every release, then evaluates the claim ledger, each claim on the population
+it is about (its ``scope``). What is written, and where, is declared in
+:mod:`masrl.outputs`. No file-system access here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
-from . import schema as schemas
-from . import bibtex
-from .analyses import audit, axes, claims, gaps, prisma, stats
+from .analyses import axes, claims, gaps, prisma, stats
 from .analyses.table import Table
 from .frame import excluded_frame, near_miss_frame, retained_frame
 from .load import Corpus
-from .render.csvout import table_csv
-from .render.gapsout import gaps_files
-from .render.site import site_files
-from .render.jsonout import json_bytes
-from .render.markdown import render_template, table_md
-from .render import readme as readme_render
-from .render.numbers import camel, numbers_tex
-from .render.tex import table_tex
+from .population import POOL, Pending, Population, pending, pool, releases
 from .taxonomy import Taxonomy
 
 
-@dataclass
+@dataclass(frozen=True)
 class Results:
-    """Everything the renderers need, computed once per build.
+    """Everything computed from one population, computed once and never changed.
 
     Attributes:
-        tax: the controlled vocabulary.
+        population: the records and vocabulary analysed (pool or release).
+        tax: the controlled vocabulary of that population.
         retained, excluded: the typed frames (see :mod:`masrl.frame`).
         near_misses: frame of the near-miss exclusions tagged as if retained.
-        retained_records, excluded_records: validated record mappings, sorted by key / record id.
+        retained_records, excluded_records: the record mappings, sorted by key / record id.
         headline: retained / excluded / audited record counts.
         stats_tables: count tables and crosstabs (STATS.md).
         axis_tables: the survey's taxonomy tables (reward families, credit units, ...).
         gaps, narrowing, joint: the gap analysis.
-        claims: the evaluated claim ledger.
-        claims_raw: the ledger as written (for what-if re-evaluation).
+        prisma: the PRISMA 2020 flow as data (an update of ``previous`` when given).
+        flow_tables: the flow table and records per year.
+        exclusion_log: one row per excluded record (id, title, authors, year, stage, reason).
     """
 
+    population: Population
     tax: Taxonomy
     retained: pd.DataFrame
     excluded: pd.DataFrame
     near_misses: pd.DataFrame
-    retained_records: list[dict]
-    excluded_records: list[dict]
-    headline: dict[str, int]
-    stats_tables: list[Table] = field(default_factory=list)
-    axis_tables: list[Table] = field(default_factory=list)
-    gaps: list[gaps.Gap] = field(default_factory=list)
-    narrowing: pd.DataFrame | None = None
-    joint: dict = field(default_factory=dict)
-    claims: list[claims.ClaimResult] = field(default_factory=list)
-    claims_raw: list[dict] = field(default_factory=list)
-    traces_valid: dict[str, bool] = field(default_factory=dict)
-    prisma: dict = field(default_factory=dict)
-    flow_tables: list[Table] = field(default_factory=list)
-    audits: dict[str, dict] = field(default_factory=dict)
+    retained_records: tuple[dict, ...]
+    excluded_records: tuple[dict, ...]
+    headline: dict
+    stats_tables: tuple[Table, ...]
+    axis_tables: tuple[Table, ...]
+    gaps: tuple[gaps.Gap, ...]
+    narrowing: pd.DataFrame
+    joint: dict
+    prisma: dict
+    flow_tables: tuple[Table, ...]
+    exclusion_log: Table
+
+    @property
+    def name(self) -> str:
+        """``pool`` or the release name."""
+        return self.population.name
 
     def all_tables(self) -> list[Table]:
-        """Every table written to reports/tables/ and reports/tex/."""
-        return self.stats_tables + self.axis_tables + self.flow_tables
+        """Every table written to ``tables/`` and ``tex/`` of the population's report tree."""
+        return [*self.stats_tables, *self.axis_tables, *self.flow_tables]
 
     def table(self, name: str) -> Table:
         """The table called ``name`` (KeyError if there is none)."""
@@ -75,174 +73,122 @@ class Results:
                 return table
         raise KeyError(name)
 
+    def has_table(self, name: str) -> bool:
+        """Whether a table called ``name`` exists for this population."""
+        return any(t.name == name for t in self.all_tables())
+
     def populations(self) -> dict[str, pd.DataFrame]:
-        """The record populations a claim check can select from."""
+        """The record populations a claim check can select from (frames, index = key or record id)."""
         return {
             "retained": self.retained,
             "retained_with_near_misses": pd.concat([self.retained, self.near_misses]),
+            "near_misses": self.near_misses,
             "excluded": self.excluded,
         }
 
 
-def analyse(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Results:
-    """Compute all analyses of a corpus that :func:`masrl.validate.validate` accepted.
+def analyse(population: Population, previous: Population | None = None) -> Results:
+    """Compute every analysis of one population whose records validate.
 
-    ``traces_valid`` maps packaged example-trace names to whether they
-    validate (for ``trace_valid`` claim checks).
+    ``previous`` is the population of the previous version of the review (the
+    last release before it); with it, the PRISMA flow follows the PRISMA 2020
+    template for updated reviews whenever records were added or dropped.
     """
-    tax = Taxonomy(corpus.taxonomy)
-    retained_records = sorted(corpus.retained.values(), key=lambda r: r["key"])
-    excluded_records = sorted(corpus.excluded.values(), key=lambda r: r["record_id"])
-    retained = retained_frame(retained_records, tax)
-    excluded = excluded_frame(excluded_records, tax)
-    results = Results(
+    tax = Taxonomy(population.taxonomy)
+    retained_records, excluded_records = population.retained, population.excluded
+    retained = retained_frame(list(retained_records), tax)
+    excluded = excluded_frame(list(excluded_records), tax)
+    flow = prisma.prisma_flow(retained, excluded, tax, previous=_previous_members(previous))
+    return Results(
+        population=population,
         tax=tax,
         retained=retained,
         excluded=excluded,
-        near_misses=near_miss_frame(excluded_records, tax),
+        near_misses=near_miss_frame(list(excluded_records), tax),
         retained_records=retained_records,
         excluded_records=excluded_records,
         headline=stats.headline(retained, excluded),
-        stats_tables=stats.stats_tables(retained, excluded, tax),
-        axis_tables=axes.axis_tables(retained, retained_records, tax),
-        gaps=gaps.find_gaps(retained, tax),
+        stats_tables=tuple(stats.stats_tables(retained, excluded, tax)),
+        axis_tables=tuple(axes.axis_tables(retained, list(retained_records), tax)),
+        gaps=tuple(gaps.find_gaps(retained, tax)),
         narrowing=gaps.narrowing(retained, tax),
         joint=gaps.joint_coverage(retained, tax),
-        claims_raw=list(corpus.claims),
-        traces_valid=dict(traces_valid or {}),
-        prisma=prisma.prisma_flow(retained, excluded, tax),
-        audits={a["audit_id"]: a for _, a in sorted(corpus.audits.items())},
+        prisma=flow,
+        flow_tables=(prisma.prisma_table(flow), prisma.year_by_category(retained, tax)),
+        exclusion_log=stats.exclusion_log(list(excluded_records), tax),
     )
-    results.flow_tables = [prisma.prisma_table(results.prisma), prisma.year_by_category(retained, tax)]
-    results.claims = claims.claim_results(corpus.claims, results.populations(), tax, results.traces_valid)
-    return results
 
 
-def _table_files(table: Table) -> dict[str, bytes]:
-    md = f"# {table.title}\n\n" + table_md(table.frame)
-    if table.note:
-        md += f"\n{table.note}\n"
-    if table.source:
-        md += f"\nSource: {table.source}\n"
-    return {
-        f"reports/tables/{table.name}.csv": table_csv(table.frame),
-        f"reports/tables/{table.name}.md": md.encode(),
-        f"reports/tex/{table.name}.tex": table_tex(table.frame).encode(),
-    }
+def _previous_members(previous: Population | None) -> prisma.Previous | None:
+    if previous is None:
+        return None
+    return prisma.Previous(previous.label, previous.keys, previous.record_ids)
 
 
-def macros(results: Results) -> dict[str, int]:
-    """LaTeX macro name -> number: headline counts, every count-table cell, claim figures."""
-    out = {"NumRetained": results.headline["retained"], "NumExcluded": results.headline["excluded"],
-           "NumAudited": results.headline["audited"]}
-    for table in results.stats_tables:
-        if "_x_" in table.name:
-            continue
-        for value, count in table.frame["count"].items():
-            out[f"Num{camel(table.name)}{camel(str(value))}"] = int(count)
-    for claim in results.claims:
-        for check in claim.checks:
-            if check.macro and check.count is not None:
-                out[check.macro] = check.count
-    return out
+@dataclass(frozen=True)
+class Build:
+    """The whole build: the pool, every release, and the claim ledger evaluated.
 
-
-def claim_drift(result: claims.ClaimResult) -> str:
-    """Drift of a claim's stated counts from the data: ``+1 (records with ...: stated 7, computed 8)``."""
-    parts = []
-    for check in result.checks:
-        d = check.drift()
-        if d:
-            stated = check.expected.get("count", len(check.expected.get("keys", [])))
-            parts.append(f"{d:+d} ({check.label}: stated {stated}, computed {check.count})")
-    return "; ".join(parts) or "none (the stated figures still match the data)"
-
-
-def render_text(results: Results, readme: str | None = None) -> dict[str, bytes]:
-    """Every generated text file except figures: ``{relative posix path: UTF-8 bytes}``.
-
-    With ``readme`` (the current text of README.md), the README with its paper
-    list regenerated is included as ``README.md``.
-
-    Raises:
-        ValueError: if ``readme`` lacks the paper-list markers.
+    Attributes:
+        pool: results of the current pool.
+        releases: results of every frozen release, in release order.
+        claims: every claim of the ledger, each evaluated on the population of its scope.
+        claims_raw: the ledger as written (for what-if re-evaluation and diffs).
+        traces_valid: packaged example-trace name -> whether it validates.
+        audits: audit id -> audit mapping (second-reader audits of the pool).
+        pending: records of the pool that the latest release does not hold.
     """
-    out: dict[str, bytes] = {}
-    if readme is not None:
-        papers = readme_render.papers_markdown(results.retained_records, results.tax, results.headline)
-        out["README.md"] = readme_render.splice(readme, papers).encode()
-    tax = results.tax
-    retained_fields = {f.name for f in tax.of("retained")}
-    sections = [
-        ("Retained records", [t for t in results.stats_tables if t.name in retained_fields]),
-        ("Crosstabs", [t for t in results.stats_tables if "_x_" in t.name]),
-        ("Exclusion log", [t for t in results.stats_tables if t.name not in retained_fields and "_x_" not in t.name]),
-    ]
-    out["reports/STATS.md"] = render_template("stats.md.j2", headline=results.headline, sections=sections, tex=True).encode()
-    out["reports/TABLES.md"] = render_template("tables.md.j2", tables=results.axis_tables).encode()
-    for table in results.all_tables():
-        out.update(_table_files(table))
 
-    out.update(gaps_files(results))
+    pool: Results
+    releases: tuple[Results, ...]
+    claims: tuple[claims.ClaimResult, ...]
+    claims_raw: tuple[dict, ...]
+    traces_valid: dict
+    audits: dict
+    pending: Pending
 
-    drift = {c.id: claim_drift(c) for c in results.claims}
-    out["reports/claims.md"] = render_template("claims.md.j2", claims=results.claims, drift=drift).encode()
-    out["reports/tex/numbers.tex"] = numbers_tex(macros(results)).encode()
+    @property
+    def baseline(self) -> Results | None:
+        """The latest release (the published version the pool is compared with), or None."""
+        return self.releases[-1] if self.releases else None
 
-    out["reports/papers.bib"] = bibtex.export(results.retained_records).encode()
-    out.update(site_files(results))
-    out["reports/audit.md"], out["reports/audit.json"] = render_audit(results)
+    def population(self, name: str) -> Results:
+        """Results of the pool (``pool``) or of the release called ``name`` (KeyError if unknown)."""
+        if name == POOL:
+            return self.pool
+        for results in self.releases:
+            if results.name == name:
+                return results
+        raise KeyError(name)
 
-    out["reports/schema/retained-record.schema.json"] = json_bytes(schemas.retained_schema(tax, for_report=True))
-    out["reports/schema/excluded-record.schema.json"] = json_bytes(schemas.excluded_schema(tax))
-    out["reports/schema/claims.schema.json"] = json_bytes(schemas.CLAIMS_SCHEMA)
-    out["reports/schema/taxonomy.schema.json"] = json_bytes(schemas.TAXONOMY_SCHEMA)
-    out["reports/schema/audit.schema.json"] = json_bytes(schemas.AUDIT_SCHEMA)
-    return out
+    def claims_about(self, name: str) -> list[claims.ClaimResult]:
+        """The claims whose scope is the population ``name``, in ledger order."""
+        return [c for c in self.claims if c.scope == name]
 
 
-def audit_data(results: Results) -> dict:
-    """Everything of the audit report as plain data (also ``reports/audit.json``)."""
-    by_key = {r["key"]: r for r in results.retained_records}
-    agreements = []
-    for audit_id, data in results.audits.items():
-        fields = audit.agreement(data)
-        agreements.append({
-            "audit_id": audit_id, "description": data.get("description", ""),
-            "fields": [
-                {"field": f.field, "items": f.items, "agree": f.agree, "observed": round(f.observed, 6),
-                 "kappa": None if f.kappa is None else round(f.kappa, 6),
-                 "disagreements": [list(d) for d in f.disagreements]}
-                for f in fields
-            ],
-            "changed": [list(c) for c in audit.tags_changed_since(data, by_key)],
-        })
-    what_if = audit.what_if(results.claims_raw, results.populations(), results.tax, results.traces_valid)
-    before = {c.id: c.holds for c in results.claims}
-    after: dict[str, bool] = {}
-    for row in what_if:
-        after[row["claim"]] = after.get(row["claim"], True) and row["holds_after"]
-    inclusion = results.table("inclusion_criterion").frame
-    return {
-        "flow": results.prisma,
-        "inclusion_criteria": {str(k): int(v) for k, v in inclusion["count"].items()},
-        "inclusion_how": audit.inclusion_provenance(results.retained_records),
-        "agreements": agreements,
-        "near_misses": [r["record_id"] for r in results.excluded_records if r.get("if_retained")],
-        "what_if": what_if,
-        "verdict_changed": sorted(cid for cid in before if before[cid] != after.get(cid, before[cid])),
-        "bibtex_mismatches": audit.bibtex_mismatches(results.retained_records),
-    }
-
-
-def render_audit(results: Results) -> tuple[bytes, bytes]:
-    """``(reports/audit.md, reports/audit.json)``."""
-    data = audit_data(results)
-    md = render_template(
-        "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
-        inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
-        agreements=data["agreements"], near_misses=data["near_misses"],
-        what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
-        mismatches=data["bibtex_mismatches"],
+def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
+    """Analyse the pool and every release of a corpus that :func:`masrl.validate.validate`
+    accepted, then evaluate every claim on the population it is about."""
+    traces_valid = dict(traces_valid or {})
+    frozen = releases(corpus)
+    release_results = []
+    previous = None
+    for population in frozen:
+        release_results.append(analyse(population, previous))
+        previous = population
+    current = pool(corpus)
+    pool_results = analyse(current, previous)
+    by_name = {r.name: r for r in [*release_results, pool_results]}
+    ledger = []
+    for claim in corpus.claims:
+        scope = by_name[claim.get("scope", POOL)]
+        ledger.append(claims.claim_result(claim, scope.populations(), scope.tax, traces_valid))
+    return Build(
+        pool=pool_results,
+        releases=tuple(release_results),
+        claims=tuple(ledger),
+        claims_raw=tuple(corpus.claims),
+        traces_valid=traces_valid,
+        audits={a["audit_id"]: a for _, a in sorted(corpus.audits.items())},
+        pending=pending(current, previous),
     )
-    return md.encode(), json_bytes(data)

@@ -17,13 +17,13 @@ RETAINED_ORDER = (
     "category", "is_rl", "reward_type", "credit_granularity", "credit_mechanism", "orchestration_form",
     "scenario", "subdecisions", "is_core", "inclusion_criterion", "verified",
     "domain", "mas_native", "eval_measures", "eval_note", "deployment_envelope",
-    "one_liner", "notes", "tag_provenance", "forced", "bibtex_key", "bibtex", "provenance",
+    "one_liner", "notes", "date_added", "tag_provenance", "forced", "bibtex_key", "bibtex", "provenance",
 )
 
 #: Field order of an excluded record file.
 EXCLUDED_ORDER = (
-    "record_id", "screening_label", "identifiers", "url", "source", "query_family", "date_screened",
-    "stage", "exclusion_reason", "reason_class", "if_retained", "former_key", "former_record", "former_file",
+    "record_id", "screening_label", "authors", "year", "identifiers", "url", "source", "query_family", "date_screened",
+    "date_added", "stage", "exclusion_reason", "reason_class", "if_retained", "former_key", "former_record", "former_file",
     "tag_provenance", "provenance",
 )
 

@@ -77,6 +77,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         },
         "one_liner": _TEXT,
         "notes": {"type": "string"},
+        "date_added": _DATE,
         "tag_provenance": _STR_MAP,
         "forced": _TEXT,
         "bibtex_key": {"type": "string", "pattern": r"^[A-Za-z0-9_:.+/-]+$"},
@@ -90,7 +91,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
     }
     always = [f.name for f in tax.of("retained") if not f.required_when]
     required = ["key", "title", "authors", "first_author", "affiliation", "year", "venue", "url",
-                "identifiers", *always, "one_liner", "notes", "bibtex_key", "bibtex", "provenance"]
+                "identifiers", *always, "one_liner", "notes", "date_added", "bibtex_key", "bibtex", "provenance"]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "masrl retained record (corpus/papers/<key>.yaml)",
@@ -108,10 +109,13 @@ def excluded_schema(tax: Taxonomy) -> dict:
     props = {
         "record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
         "screening_label": _TEXT,
+        "authors": {"type": "array", "items": _TEXT, "minItems": 1},
+        "year": {"type": "integer", "minimum": tax.year_minimum, "maximum": datetime.date.today().year + 1},
         "identifiers": identifiers_schema(tax),
         "url": {"type": "string", "pattern": r"^https?://\S+$"},
         **controlled,
         "date_screened": _DATE,
+        "date_added": _DATE,
         "exclusion_reason": _TEXT,
         "if_retained": {"type": "object", "properties": if_retained, "additionalProperties": False},
         "former_key": _KEY,
@@ -120,7 +124,7 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "tag_provenance": _STR_MAP,
         "provenance": _STR_MAP,
     }
-    required = ["record_id", "screening_label", "identifiers", "url", *controlled, "date_screened",
+    required = ["record_id", "screening_label", "identifiers", "url", *controlled, "date_screened", "date_added",
                 "exclusion_reason", "provenance"]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -235,6 +239,7 @@ CLAIMS_SCHEMA = {
                     "evidence_boundary": _TEXT,
                     "source": _TEXT,
                     "status": {"enum": ["current", "superseded"]},
+                    "scope": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"},
                     "superseded_by": _KEY,
                     "macro": {"type": "string", "pattern": "^[A-Za-z]+$"},
                     "checks": {
@@ -245,10 +250,13 @@ CLAIMS_SCHEMA = {
                             "additionalProperties": False,
                             "required": ["label"],
                             "properties": {
+                                "id": {"type": "string", "pattern": "^[a-z0-9_]+$"},
                                 "label": _TEXT,
                                 "macro": {"type": "string", "pattern": "^[A-Za-z]+$"},
-                                "population": {"enum": ["retained", "retained_with_near_misses", "excluded"]},
+                                "population": {"enum": ["retained", "retained_with_near_misses", "near_misses", "excluded"]},
                                 "where": _FILTER,
+                                "of": {"type": "object"},
+                                "max_percent": {"type": "integer", "minimum": 0, "maximum": 100},
                                 "trace_valid": _TEXT,
                                 "count": {"type": "integer", "minimum": 0},
                                 "min_count": {"type": "integer", "minimum": 0},
@@ -256,8 +264,8 @@ CLAIMS_SCHEMA = {
                                 "keys": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
                             },
                             "oneOf": [
-                                {"required": ["trace_valid"], "not": {"anyOf": [{"required": ["where"]}, {"required": ["count"]}, {"required": ["min_count"]}, {"required": ["max_count"]}, {"required": ["keys"]}]}},
-                                {"anyOf": [{"required": ["count"]}, {"required": ["min_count"]}, {"required": ["max_count"]}, {"required": ["keys"]}], "not": {"required": ["trace_valid"]}},
+                                {"required": ["trace_valid"], "not": {"anyOf": [{"required": ["where"]}, {"required": ["count"]}, {"required": ["min_count"]}, {"required": ["max_count"]}, {"required": ["keys"]}, {"required": ["max_percent"]}]}},
+                                {"anyOf": [{"required": ["count"]}, {"required": ["min_count"]}, {"required": ["max_count"]}, {"required": ["keys"]}, {"required": ["max_percent"]}], "not": {"required": ["trace_valid"]}},
                             ],
                         },
                     },
@@ -297,5 +305,47 @@ AUDIT_SCHEMA = {
             },
         },
         "provenance": _STR_MAP,
+    },
+}
+
+RELEASES_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl releases (corpus/releases.yaml)",
+    "type": "object",
+    "required": ["format_version", "releases"],
+    "additionalProperties": False,
+    "properties": {
+        "format_version": {"const": 1},
+        "releases": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "date", "search_cutoff", "title"],
+                "additionalProperties": False,
+                "properties": {
+                    "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"},
+                    "date": _DATE,
+                    "search_cutoff": _DATE,
+                    "title": _TEXT,
+                    "source": _TEXT,
+                },
+            },
+        },
+    },
+}
+
+SNAPSHOT_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl frozen release snapshot (corpus/releases/<name>.yaml)",
+    "type": "object",
+    "required": ["format_version", "release", "date", "taxonomy", "retained", "excluded"],
+    "additionalProperties": False,
+    "properties": {
+        "format_version": {"const": 1},
+        "release": {"type": "string"},
+        "date": _DATE,
+        "taxonomy": {"type": "object"},
+        "retained": {"type": "object", "additionalProperties": {"type": "object"}},
+        "excluded": {"type": "object", "additionalProperties": {"type": "object"}},
     },
 }

@@ -190,3 +190,30 @@ def remove(root: Path, rel: str) -> None:
         (root / rel).unlink()
     except OSError as err:
         raise _fail("remove", rel, err) from err
+
+
+def replace(root: Path, files: dict[str, bytes]) -> None:
+    """Atomically replace (or create) files the caller has just re-rendered from their
+    own content plus a change it reported to the user (``corpus/releases.yaml`` gaining a
+    release). Each file is written whole or not at all.
+
+    Raises:
+        UserError: if a file cannot be written.
+    """
+    for rel in sorted(files):
+        _atomic_write(root, rel, files[rel])
+
+
+def git_add(root: Path, paths: list[str]) -> None:
+    """Mark ``paths`` (relative to ``root``; removed files included) as resolved in the git index.
+
+    Raises:
+        UserError: if git fails.
+    """
+    import subprocess
+
+    if not paths:
+        return
+    done = subprocess.run(["git", "add", "-A", "--", *paths], cwd=root, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise UserError(f"git add failed: {done.stderr.decode(errors='replace').strip()}")

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from masrl.load import load
-from masrl.pipeline import analyse
+from masrl.pipeline import build
 from masrl.render.site import FOLDER, figure_files, site_files
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,17 +32,24 @@ FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
 
 
 @pytest.fixture(scope="session")
-def site_results():
-    """The build results of the repository's records."""
-    return analyse(load(REPO), {"survey_example": True})
+def site_build():
+    """The build of the repository's records: the pool, the releases, the claims."""
+    return build(load(REPO), {"survey_example": True})
 
 
 @pytest.fixture(scope="session")
-def site_dir(site_results, tmp_path_factory) -> Path:
+def site_results(site_build):
+    """The results of the current pool (what the site shows)."""
+    return site_build.pool
+
+
+@pytest.fixture(scope="session")
+def site_dir(site_build, tmp_path_factory) -> Path:
     """The catalogue site of the repository's records, written to a temporary folder (figures
     copied from the committed reports)."""
     out = tmp_path_factory.mktemp("site")
-    files = site_files(site_results)
+    files = {f"reports/{rel}": data for rel, data in site_files(site_build.pool, site_build.claims, site_build.baseline,
+                                                                 site_build.pending).items()}
     figures = {f"reports/figures/{p.name}": p.read_bytes() for p in (REPO / "reports/figures").glob("*.svg")}
     files.update(figure_files(figures))
     for rel, data in files.items():

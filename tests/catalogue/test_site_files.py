@@ -10,8 +10,9 @@ import re
 from markupsafe import escape
 
 from masrl.load import load
-from masrl.pipeline import analyse
-from masrl.render.site import FOLDER, json_script, site_files
+from masrl.pipeline import build
+from masrl.render.site import TREE_FOLDER as FOLDER
+from masrl.render.site import json_script, site_files
 from masrl.render.site.data import _identifier_links, filter_link, safe_url
 
 PAGES = ["index.html", "taxonomy.html", "screening.html", "claims.html", "figures.html"]
@@ -22,9 +23,14 @@ def embedded(page: str) -> dict:
     return json.loads(match.group(1))
 
 
+def site_of(root):
+    """The site files of the pool of the survey at ``root`` (with its claims and release)."""
+    b = build(load(root), {"survey_example": True})
+    return site_files(b.pool, b.claims, b.baseline, b.pending)
+
+
 def test_every_page_and_asset_deterministic(repo):
-    results = analyse(load(repo), {"survey_example": True})
-    first, second = site_files(results), site_files(results)
+    first, second = site_of(repo), site_of(repo)
     assert sorted(first) == sorted(f"{FOLDER}/{p}" for p in PAGES + ["assets/site.css", "assets/site.js"])
     assert first == second
     for name in PAGES:
@@ -39,8 +45,7 @@ def test_hostile_text_is_escaped_in_html_and_json(survey, set_field):
     title = "</script><script>alert(1)</script> <img src=x onerror=alert(2)> & 'quotes' \"too\""
     set_field(survey / "corpus/papers/c3.yaml", "title", json.dumps(title))
     set_field(survey / "corpus/papers/c3.yaml", "one_liner", json.dumps("a </SCRIPT > b <!-- c"))
-    results = analyse(load(survey), {"survey_example": True})
-    page = site_files(results)[f"{FOLDER}/index.html"].decode()
+    page = site_of(survey)[f"{FOLDER}/index.html"].decode()
     assert "<script>alert(1)" not in page and "<img src=x" not in page and "</SCRIPT >" not in page
     assert str(escape(title)) in page  # the table cell, escaped
     data = embedded(page)
@@ -60,7 +65,7 @@ def test_links_are_only_http_urls(repo):
     for bad in ("javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,<b>", "//evil.org/x", "ftp://x.org/",
                 "https://", "https://a b.org", "", None, "vbscript:x"):
         assert safe_url(bad) is None, bad
-    results = analyse(load(repo), {"survey_example": True})
+    results = build(load(repo), {"survey_example": True}).pool
     record = {"identifiers": {"doi": "10.1142/S0219525901000188", "label": "X-1", "url": ["javascript:alert(1)"]},
               "url": "javascript:alert(2) ; https://ok.org/p"}
     assert _identifier_links(record, results.tax) == [
@@ -79,8 +84,8 @@ def test_filter_links_encode_values():
 
 
 def test_taxonomy_cells_link_to_their_records_and_mark_gaps(repo):
-    results = analyse(load(repo), {"survey_example": True})
-    page = site_files(results)[f"{FOLDER}/taxonomy.html"].decode()
+    results = build(load(repo), {"survey_example": True}).pool
+    page = site_of(repo)[f"{FOLDER}/taxonomy.html"].decode()
     hybrid_turn = int(results.table("reward_type_x_credit_granularity").frame.loc["hybrid", "turn"])
     assert (f'<a href="index.html#reward_type=hybrid&amp;credit_granularity=turn">{hybrid_turn}'
             '<span class="visually-hidden"> records</span></a>') in page
@@ -99,3 +104,26 @@ def test_build_writes_the_site_and_check_covers_it(survey, cli):
     index.write_text(index.read_text().replace("Papers", "Paperz", 1))
     run = cli("build", "--check", "--root", survey)
     assert run.code == 1 and "stale: reports/site/index.html" in run.err.splitlines()
+
+
+def test_records_added_since_the_release_are_marked_new(survey, cli):
+    import grow
+
+    if any((survey / "corpus/papers" / f"{paper['key']}.yaml").exists() for paper in grow.PAPERS):
+        assert cli("build", "--root", survey).code == 0  # this copy was grown already
+    else:
+        grow.grow(cli, survey)
+    pending = build(load(survey), {"survey_example": True}).pending
+    assert {p["key"] for p in grow.PAPERS} <= set(pending.retained)
+    site = survey / "reports/site"
+    page = (site / "index.html").read_text()
+    data = embedded(page)
+    new = sorted(p["key"] for p in data["papers"] if p["is_new"])
+    assert new == sorted(pending.retained)
+    assert {p["tags"]["release"] for p in data["papers"] if not p["is_new"]} == {"v1"}
+    facet = next(f for f in data["facets"] if f["field"] == "release")
+    assert facet["values"] == [{"code": "v1", "label": "in release v1 (published)"}, {"code": "new", "label": "new since v1"}]
+    assert page.count('<span class="badge new">new since v1</span>') == len(new) + 1  # each row, and the note
+    assert f"{len(new)} records added since are marked" in page
+    screening = (site / "screening.html").read_text()
+    assert screening.count('<span class="badge new">new since v1</span>') == len(pending.excluded)

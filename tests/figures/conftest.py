@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from masrl.load import load
-from masrl.pipeline import analyse
+from masrl.pipeline import build
 from masrl.render import figures
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,19 +17,20 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def figure_results():
-    """The build results of the repository's records (survey example on)."""
-    return analyse(load(REPO), {"survey_example": True})
+    """The build results of release v1, the survey as published (its frozen snapshot: adding
+    papers to the pool never changes it)."""
+    return build(load(REPO), {"survey_example": True}).population("v1")
 
 
 @pytest.fixture(scope="session")
 def figure_data(figure_results) -> dict:
-    """``{figure name: plotted data}`` from the repository's records."""
+    """``{figure name: plotted data}`` of release v1."""
     return {spec.name: spec.data(figure_results) for spec in figures.FIGURES}
 
 
 @pytest.fixture(scope="session")
 def figure_notes(figure_results) -> dict:
-    """``{figure name: footnote lines}`` from the repository's records."""
+    """``{figure name: footnote lines}`` of release v1."""
     return {spec.name: spec.notes(figure_results) for spec in figures.FIGURES}
 
 

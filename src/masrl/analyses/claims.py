@@ -1,13 +1,20 @@
 """The executable claim ledger: ``corpus/claims.yaml`` evaluated against the frames.
 
-A check selects records with a declarative filter (see the header of
-``corpus/claims.yaml``) and compares the selection with its expectation
-(``count``, ``min_count``, ``max_count``, ``keys``) or asks whether a packaged
-example trace validates (``trace_valid``). No code is ever evaluated.
+A claim is *about* one population (its ``scope``): a release (``v1``, the survey
+as published: evaluated on that release's frozen records, so adding papers can
+never change its verdict) or the current ``pool`` (evaluated on the working
+tree's records). A check selects records with a declarative filter (see the
+header of ``corpus/claims.yaml``) and compares the selection with its
+expectation (``count``, ``min_count``, ``max_count``, ``keys``, ``max_percent``
+of a denominator selection) or asks whether a packaged example trace
+validates (``trace_valid``). Statements quote numbers only through
+placeholders (``{broad}`` is the stated value of the check with id ``broad``),
+so the prose and the checks cannot disagree. No code is ever evaluated.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -16,45 +23,97 @@ from ..taxonomy import Taxonomy
 
 PLAIN_FIELDS = ("key", "record_id", "year")
 
+#: What a check can expect of its selection.
+EXPECTATIONS = ("count", "min_count", "max_count", "keys", "max_percent", "trace_valid")
 
-@dataclass
+#: Record populations a check can select from, within its claim's scope.
+CHECK_POPULATIONS = ("retained", "retained_with_near_misses", "near_misses", "excluded")
+
+#: ``{check_id}`` or ``{check_id.keys}`` in a statement.
+PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)(\.keys)?\}")
+#: A number written in prose (not part of a code such as O5, E1-E4 or K2.5).
+BARE_NUMBER = re.compile(r"(?<![\w.])[0-9]+(?:[.,][0-9]+)?(?![\w])")
+
+
+def percent(share: float) -> str:
+    """A share in [0, 1] as text: ``0.1`` -> ``10%``, ``0.0417`` -> ``4.2%``."""
+    text = f"{share * 100:.1f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+@dataclass(frozen=True)
 class CheckResult:
-    """One check of a claim.
+    """One check of a claim, evaluated.
 
-    ``expected`` holds the stated expectation (``{"count": 2}``, ``{"keys": [...]}``),
-    ``count`` and ``keys`` the computed selection (None for a trace check),
-    ``holds`` whether they agree.
+    Attributes:
+        id: the check's id (statements refer to it), or None.
+        label: what the check counts, in words.
+        population: which records of the claim's scope it selects from.
+        where: the filter; ``of``: the denominator filter of a share.
+        expected: the stated expectation (``{"count": 2}``, ``{"keys": [...]}``, ``{"max_percent": 10}``).
+        count: records selected (None for a trace check); ``keys``: their sorted keys.
+        denominator: records matching ``of`` (share checks only).
+        holds: whether computed and stated agree.
+        macro: LaTeX macro carrying ``count``, or None.
     """
 
+    id: str | None
     label: str
     population: str
     where: dict
     expected: dict
     count: int | None
-    keys: list[str]
+    keys: tuple[str, ...]
     holds: bool
     macro: str | None = None
+    of: dict | None = None
+    denominator: int | None = None
+
+    @property
+    def share(self) -> float | None:
+        """count / denominator for a share check (None otherwise or when the denominator is 0)."""
+        if self.denominator:
+            return (self.count or 0) / self.denominator
+        return None
 
     def stated(self) -> str:
-        """The expectation as text: ``= 2``, ``>= 1``, ``{c3}``, ``valid``."""
-        parts = []
+        """The expectation as text: ``= 2``, ``>= 1``, ``{c3}``, ``<= 10%``, ``trace survey_example valid``."""
         e = self.expected
         if "trace_valid" in e:
             return f"trace {e['trace_valid']} valid"
+        parts = []
         if "count" in e:
             parts.append(f"= {e['count']}")
         if "min_count" in e:
             parts.append(f">= {e['min_count']}")
         if "max_count" in e:
             parts.append(f"<= {e['max_count']}")
+        if "max_percent" in e:
+            parts.append(f"<= {e['max_percent']}%")
         if "keys" in e:
             parts.append("{" + ", ".join(e["keys"]) + "}")
         return "; ".join(parts)
 
+    def stated_number(self) -> str | None:
+        """The number a statement quotes for this check: the stated count, the number of stated
+        keys, a bound, or a share in percent; None for a trace check."""
+        e = self.expected
+        for name in ("count", "min_count", "max_count"):
+            if name in e:
+                return str(e[name])
+        if "keys" in e:
+            return str(len(e["keys"]))
+        if "max_percent" in e:
+            return f"{e['max_percent']}%"
+        return None
+
     def computed(self) -> str:
-        """The computed value as text: ``2`` or ``2 {c3, x}`` or ``valid`` / ``invalid``."""
+        """The computed value as text: ``2``, ``2 {c3, x}``, ``2 of 48 = 4.2%``, ``valid`` / ``invalid``."""
         if "trace_valid" in self.expected:
             return "valid" if self.holds else "invalid"
+        if "max_percent" in self.expected:
+            share = self.share
+            return f"{self.count} of {self.denominator} = {percent(share) if share is not None else 'n/a'}"
         if "keys" in self.expected:
             return f"{self.count} {{" + ", ".join(self.keys) + "}"
         return str(self.count)
@@ -68,22 +127,43 @@ class CheckResult:
         return None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ClaimResult:
-    """A claim of the ledger with the results of its checks."""
+    """A claim of the ledger with the results of its checks in its scope."""
 
     id: str
     statement: str
     evidence_boundary: str
     source: str
     status: str
-    checks: list[CheckResult] = field(default_factory=list)
+    scope: str
+    checks: tuple[CheckResult, ...] = field(default_factory=tuple)
     superseded_by: str | None = None
 
     @property
     def holds(self) -> bool:
         """True when every check holds."""
         return all(c.holds for c in self.checks)
+
+    @property
+    def text(self) -> str:
+        """The statement with every placeholder replaced by its check's stated value."""
+        return render_statement(self.statement, {c.id: c for c in self.checks if c.id})
+
+
+def render_statement(statement: str, checks: dict[str, CheckResult]) -> str:
+    """``statement`` with ``{id}`` replaced by the stated number of check ``id`` and
+    ``{id.keys}`` by its stated keys (comma-separated). Unknown ids stay as written
+    (``masrl validate`` reports them)."""
+    def sub(match: re.Match) -> str:
+        check = checks.get(match.group(1))
+        if check is None:
+            return match.group(0)
+        if match.group(2):
+            return ", ".join(check.expected.get("keys", [])) or "none"
+        return check.stated_number() or match.group(0)
+
+    return PLACEHOLDER.sub(sub, statement)
 
 
 def _matches(series: pd.Series, cond, multi: bool) -> pd.Series:
@@ -120,15 +200,17 @@ def select(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> list[str]:
 
 
 def evaluate_check(check: dict, populations: dict[str, pd.DataFrame], tax: Taxonomy, traces_valid: dict[str, bool]) -> CheckResult:
-    """Evaluate one check against the named populations (``retained``,
-    ``retained_with_near_misses``, ``excluded``) or the trace results."""
-    expected = {k: check[k] for k in ("count", "min_count", "max_count", "keys", "trace_valid") if k in check}
+    """Evaluate one check against the populations of its claim's scope (``retained``,
+    ``retained_with_near_misses``, ``near_misses``, ``excluded``) or the trace results."""
+    expected = {k: check[k] for k in EXPECTATIONS if k in check}
     population = check.get("population", "retained")
+    cid, macro = check.get("id"), check.get("macro")
     if "trace_valid" in check:
         ok = bool(traces_valid.get(check["trace_valid"], False))
-        return CheckResult(check["label"], population, {}, expected, None, [], ok, check.get("macro"))
+        return CheckResult(cid, check["label"], population, {}, expected, None, (), ok, macro)
     where = check.get("where") or {}
-    keys = select(populations[population], where, tax)
+    frame = populations[population]
+    keys = select(frame, where, tax)
     n = len(keys)
     ok = True
     if "count" in check:
@@ -139,22 +221,30 @@ def evaluate_check(check: dict, populations: dict[str, pd.DataFrame], tax: Taxon
         ok &= n <= check["max_count"]
     if "keys" in check:
         ok &= keys == sorted(check["keys"])
-    return CheckResult(check["label"], population, where, expected, n, keys, bool(ok), check.get("macro"))
+    denominator = None
+    if "max_percent" in check:
+        denominator = len(select(frame, check.get("of") or {}, tax))
+        ok &= denominator > 0 and n * 100 <= check["max_percent"] * denominator
+    return CheckResult(cid, check["label"], population, where, expected, n, tuple(keys), bool(ok), macro,
+                       check.get("of"), denominator)
 
 
-def claim_results(claims: list[dict], populations: dict[str, pd.DataFrame], tax: Taxonomy, traces_valid: dict[str, bool]) -> list[ClaimResult]:
-    """Every claim of the ledger with its evaluated checks, in ledger order."""
-    results = []
-    for claim in claims:
-        result = ClaimResult(
-            id=claim["id"], statement=claim["statement"], evidence_boundary=claim["evidence_boundary"],
-            source=claim["source"], status=claim["status"], superseded_by=claim.get("superseded_by"),
-        )
-        result.checks = [evaluate_check(c, populations, tax, traces_valid) for c in claim["checks"]]
-        results.append(result)
-    return results
+def claim_result(claim: dict, populations: dict[str, pd.DataFrame], tax: Taxonomy, traces_valid: dict[str, bool]) -> ClaimResult:
+    """One claim with every check evaluated on ``populations`` (the frames of its scope)."""
+    return ClaimResult(
+        id=claim["id"], statement=claim["statement"], evidence_boundary=claim["evidence_boundary"],
+        source=claim["source"], status=claim["status"], scope=claim.get("scope", "pool"),
+        checks=tuple(evaluate_check(c, populations, tax, traces_valid) for c in claim["checks"]),
+        superseded_by=claim.get("superseded_by"),
+    )
 
 
 def failing_current(results: list[ClaimResult]) -> list[ClaimResult]:
     """The ``current`` claims that do not hold (each makes ``masrl build`` exit 1)."""
     return [r for r in results if r.status == "current" and not r.holds]
+
+
+def claim_results(claims: list[dict], populations: dict[str, pd.DataFrame], tax: Taxonomy, traces_valid: dict[str, bool]) -> list[ClaimResult]:
+    """Every claim of the ledger evaluated on the same ``populations``, whatever its scope
+    (what-if analyses: "what would each claim say of these records?"), in ledger order."""
+    return [claim_result(c, populations, tax, traces_valid) for c in claims]

@@ -1,13 +1,25 @@
-"""What changed between two builds of the corpus (pure): records, cells, claims.
+"""What changed between two versions of the corpus or two populations (pure functions).
 
-Input: the :class:`~masrl.pipeline.Results` of the corpus before (a git
-revision) and after (the working tree). Output: a plain dict that
-``masrl diff`` prints as Markdown or JSON.
+* Between two builds (``masrl diff REV``: a git revision against the working
+  tree): records added, removed, moved and retagged; every changed table cell
+  and count; gap-status changes; claim edits (added, removed, status, scope,
+  statement, stated values) and verdict changes, each claim judged by its own
+  status on each side.
+* Between the current pool and the latest release (reports/): which cells of a
+  table moved since the published version (:func:`table_changes`), and count
+  tables with the release's count beside the pool's (:func:`beside_release`).
+
+Input: :class:`~masrl.pipeline.Build` and :class:`~masrl.analyses.table.Table`
+objects. Output: plain dicts and new tables.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import pandas as pd
+
+from .table import Table
 
 
 def _flat(value: Any, prefix: str = "") -> dict[str, str]:
@@ -35,38 +47,64 @@ def record_changes(before: dict[str, dict], after: dict[str, dict], controlled: 
     return changes
 
 
+def table_changes(old: pd.DataFrame | None, new: pd.DataFrame) -> list[dict]:
+    """Every cell of ``new`` that differs from ``old`` (rows and columns matched by label;
+    a row or column missing on one side reads ``(absent)``): ``{"row", "column", "before", "after"}``
+    in table order. Without ``old`` every cell is a change."""
+    changes = []
+    rows = list(dict.fromkeys([*(old.index if old is not None else []), *new.index]))
+    cols = list(dict.fromkeys([*(old.columns if old is not None else []), *new.columns]))
+    for r in rows:
+        for c in cols:
+            a = str(old.loc[r, c]) if old is not None and r in old.index and c in old.columns else "(absent)"
+            b = str(new.loc[r, c]) if r in new.index and c in new.columns else "(absent)"
+            if a != b:
+                changes.append({"row": str(r), "column": str(c), "before": a, "after": b})
+    return changes
+
+
+def beside_release(table: Table, release: Table | None, release_name: str) -> Table:
+    """A count table (column ``count``) with the release's count and the change beside it,
+    when they differ: columns ``count``, ``<release_name>``, ``change`` (``+3``, ``-1``, ``0``).
+    Returns ``table`` itself when the release has no such table, the table has no
+    ``count`` column, or no count differs."""
+    if release is None or "count" not in table.frame.columns or "count" not in release.frame.columns:
+        return table
+    old = release.frame["count"].reindex(table.frame.index, fill_value=0).astype("int64")
+    if old.equals(table.frame["count"].astype("int64")) and set(release.frame.index) <= set(table.frame.index):
+        return table
+    frame = table.frame.copy()
+    frame[release_name] = old
+    frame["change"] = [f"{int(n) - int(o):+d}" if n != o else "0" for n, o in zip(frame["count"], old)]
+    note = (table.note + " " if table.note else "") + f"`{release_name}`: the count in release {release_name}; `change`: this pool minus it."
+    return Table(table.name, table.title, frame, table.source, note)
+
+
 def cell_changes(before, after) -> list[dict]:
-    """Every changed cell of every table, and every changed headline count:
-    ``{"table", "row", "column", "before", "after"}`` (absent rows/columns count as '(absent)')."""
+    """Every changed cell of every table, and every changed headline count, between the
+    pools of two builds: ``{"table", "row", "column", "before", "after"}``."""
     changes = []
     for name in ("retained", "excluded", "audited"):
-        if before.headline[name] != after.headline[name]:
+        if before.pool.headline[name] != after.pool.headline[name]:
             changes.append({"table": "headline", "row": name, "column": "count",
-                            "before": str(before.headline[name]), "after": str(after.headline[name])})
-    old_tables = {t.name: t.frame for t in before.all_tables()}
-    new_tables = {t.name: t.frame for t in after.all_tables()}
+                            "before": str(before.pool.headline[name]), "after": str(after.pool.headline[name])})
+    old_tables = {t.name: t.frame for t in before.pool.all_tables()}
+    new_tables = {t.name: t.frame for t in after.pool.all_tables()}
     for name in list(dict.fromkeys([*new_tables, *old_tables])):
         old, new = old_tables.get(name), new_tables.get(name)
         if new is None:
             changes.append({"table": name, "row": "(table)", "column": "", "before": "present", "after": "(absent)"})
             continue
-        rows = list(dict.fromkeys([*(old.index if old is not None else []), *new.index]))
-        cols = list(dict.fromkeys([*(old.columns if old is not None else []), *new.columns]))
-        for r in rows:
-            for c in cols:
-                a = str(old.loc[r, c]) if old is not None and r in old.index and c in old.columns else "(absent)"
-                b = str(new.loc[r, c]) if r in new.index and c in new.columns else "(absent)"
-                if a != b:
-                    changes.append({"table": name, "row": str(r), "column": str(c), "before": a, "after": b})
+        changes += [{"table": name, **c} for c in table_changes(old, new)]
     return changes
 
 
 def gap_changes(before, after) -> list[dict]:
-    """Cells whose gap status changed (empty / sparse / neither): ``{"table", "cell", "before", "after"}``."""
+    """Cells of the pool whose gap status changed (empty / sparse / neither): ``{"table", "cell", "before", "after"}``."""
     def status(results):
         return {(g.table, g.row, g.column): f"{g.status} ({g.count})" for g in results.gaps}
 
-    old, new = status(before), status(after)
+    old, new = status(before.pool), status(after.pool)
     out = []
     for key in sorted(set(old) | set(new)):
         if old.get(key) != new.get(key):
@@ -75,9 +113,19 @@ def gap_changes(before, after) -> list[dict]:
     return out
 
 
+def verdict(claim) -> str:
+    """A claim's verdict read with its status: ``holds`` / ``fails`` for a current claim,
+    ``matches the data`` / ``drifted`` for a superseded one, ``(absent)`` for None."""
+    if claim is None:
+        return "(absent)"
+    if claim.status == "superseded":
+        return "matches the data" if claim.holds else "drifted"
+    return "holds" if claim.holds else "fails"
+
+
 def claim_changes(before, after) -> list[dict]:
     """Every claim check whose computed result or verdict changed:
-    ``{"claim", "check", "before", "after", "holds_before", "holds_after"}``; claims
+    ``{"claim", "check", "before", "after", "holds_before", "holds_after"}``; checks
     that appear or disappear are listed with '(absent)'."""
     old = {(c.id, k.label): k for c in before.claims for k in c.checks}
     new = {(c.id, k.label): k for c in after.claims for k in c.checks}
@@ -94,15 +142,46 @@ def claim_changes(before, after) -> list[dict]:
     return changes
 
 
+def claim_edits(before, after) -> list[dict]:
+    """Edits of the claim ledger itself, claim by claim (ledger order of the newer side):
+    ``{"claim", "edit", "before", "after"}`` where ``edit`` is ``added``, ``removed``,
+    ``status``, ``scope``, ``statement`` or ``stated value of <check>``, plus one
+    ``verdict`` row per claim whose verdict (read with its status on each side) changed."""
+    old = {c.id: c for c in before.claims}
+    new = {c.id: c for c in after.claims}
+    edits = []
+    for cid in list(dict.fromkeys([*new, *old])):
+        a, b = old.get(cid), new.get(cid)
+        if a is None:
+            edits.append({"claim": cid, "edit": "added", "before": "(absent)", "after": f"{b.status}, about {b.scope}: {b.text}"})
+        elif b is None:
+            edits.append({"claim": cid, "edit": "removed", "before": f"{a.status}, about {a.scope}: {a.text}", "after": "(absent)"})
+        else:
+            for attr in ("status", "scope"):
+                if getattr(a, attr) != getattr(b, attr):
+                    edits.append({"claim": cid, "edit": attr, "before": getattr(a, attr), "after": getattr(b, attr)})
+            if a.text != b.text:
+                edits.append({"claim": cid, "edit": "statement", "before": a.text, "after": b.text})
+            old_checks = {k.label: k for k in a.checks}
+            for k in b.checks:
+                o = old_checks.get(k.label)
+                if o is not None and o.stated() != k.stated():
+                    edits.append({"claim": cid, "edit": f"stated value of '{k.label}'", "before": o.stated(), "after": k.stated()})
+        if a is not None and b is not None and verdict(a) != verdict(b):
+            edits.append({"claim": cid, "edit": "verdict", "before": verdict(a), "after": verdict(b)})
+    return edits
+
+
 def compare(before, after) -> dict:
-    """The whole difference between two builds as a plain dict."""
-    old_ret = {r["key"]: r for r in before.retained_records}
-    new_ret = {r["key"]: r for r in after.retained_records}
-    old_exc = {r["record_id"]: r for r in before.excluded_records}
-    new_exc = {r["record_id"]: r for r in after.excluded_records}
+    """The whole difference between two builds (pools, claims, releases) as a plain dict."""
+    old_ret = {r["key"]: r for r in before.pool.retained_records}
+    new_ret = {r["key"]: r for r in after.pool.retained_records}
+    old_exc = {r["record_id"]: r for r in before.pool.excluded_records}
+    new_exc = {r["record_id"]: r for r in after.pool.excluded_records}
     moved = {r.get("former_key"): rid for rid, r in new_exc.items() if r.get("former_key") and rid not in old_exc}
     removed = sorted(set(old_ret) - set(new_ret))
-    controlled = [f.name for f in after.tax.of("retained")]
+    controlled = [f.name for f in after.pool.tax.of("retained")]
+    old_rel = [r.name for r in before.releases]
     return {
         "records": {
             "added": [{"key": k, "title": new_ret[k]["title"]} for k in sorted(set(new_ret) - set(old_ret))],
@@ -114,10 +193,16 @@ def compare(before, after) -> dict:
             "added": [{"record_id": k, "screening_label": new_exc[k]["screening_label"]}
                       for k in sorted(set(new_exc) - set(old_exc)) if k not in moved.values()],
             "removed": [{"record_id": k, "screening_label": old_exc[k]["screening_label"]} for k in sorted(set(old_exc) - set(new_exc))],
-            "changed": record_changes(old_exc, new_exc, [f.name for f in after.tax.of("excluded")]),
+            "changed": record_changes(old_exc, new_exc, [f.name for f in after.pool.tax.of("excluded")]),
+        },
+        "releases": {
+            "added": [{"name": r.name, "date": r.population.release.date, "retained": r.headline["retained"],
+                       "excluded": r.headline["excluded"]} for r in after.releases if r.name not in old_rel],
+            "removed": [name for name in old_rel if name not in {r.name for r in after.releases}],
         },
         "cells": cell_changes(before, after),
         "gaps": gap_changes(before, after),
         "claims": claim_changes(before, after),
+        "claim_edits": claim_edits(before, after),
         "failing_current_claims": sorted(c.id for c in after.claims if c.status == "current" and not c.holds),
     }

@@ -1,4 +1,4 @@
-"""PRISMA 2020-style screening flow, computed from the records (pure functions).
+"""PRISMA 2020 screening flow, computed from the records (pure functions).
 
 Every audited record (retained + excluded) enters the first screening stage;
 at each stage (in the taxonomy order of ``stage``: abstract, full text,
@@ -7,9 +7,18 @@ by exclusion-reason class (X1-X5, survey: search protocol). What is left after
 the last stage is the retained pool, split by category. Published figures
 this reproduces: 116 audited, 16 / 9 / 6 / 1 excluded at the four stages,
 84 retained.
+
+For an updated review (PRISMA 2020 flow diagram for updated systematic
+reviews, Page et al. 2021, BMJ 372:n71, figure 1 "updated reviews"), the flow
+also starts from the studies included in the previous version (the last
+release), follows only the records identified and screened since, with their
+exclusions by stage and reason class, and ends at the total included in this
+version (previous - dropped + new).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -18,22 +27,23 @@ from .counts import count_by, crosstab
 from .table import Table
 
 
-def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy) -> dict:
-    """The flow as plain data.
+@dataclass(frozen=True)
+class Previous:
+    """The previous version of the review: its label and its members.
 
-    Returns:
-        ``{"audited": int, "stages": [{"stage", "label", "assessed", "excluded",
-        "remaining", "by_reason_class": {class: n}}...], "retained": int,
-        "retained_by_category": {category: n}, "reason_classes": {class: label},
-        "category_labels": {category: label}}`` with every vocabulary value present.
-
-    Raises:
-        ValueError: if the flow does not end at the number of retained records
-            (it always does for a valid corpus).
+    Attributes:
+        label: how reports name it (``release v1 (2026-05-04)``).
+        keys: keys of its retained records; ``record_ids``: ids of its excluded records.
     """
-    audited = len(retained) + len(excluded)
+
+    label: str
+    keys: frozenset[str]
+    record_ids: frozenset[str]
+
+
+def _stages(excluded: pd.DataFrame, tax: Taxonomy, entering: int) -> tuple[list[dict], int]:
     by_stage = crosstab(excluded, "stage", "reason_class", tax)
-    remaining = audited
+    remaining = entering
     stages = []
     for stage in tax.values("stage"):
         out = int(by_stage.loc[stage].sum())
@@ -46,10 +56,32 @@ def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy) -
             "by_reason_class": {c: int(by_stage.loc[stage, c]) for c in by_stage.columns},
         })
         remaining -= out
+    return stages, remaining
+
+
+def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous | None = None) -> dict:
+    """The flow as plain data.
+
+    Returns:
+        ``{"audited": int, "stages": [{"stage", "label", "assessed", "excluded",
+        "remaining", "by_reason_class": {class: n}}...], "retained": int,
+        "retained_by_category": {category: n}, "reason_classes": {class: label},
+        "category_labels": {category: label}}`` with every vocabulary value present;
+        plus ``"update"`` when ``previous`` is given and records were added or
+        dropped since: ``{"previous": label, "previous_included": n, "identified": n,
+        "stages": [...] (the new records only), "new_included": n,
+        "new_by_category": {category: n}, "dropped": [keys], "total_included": n}``.
+
+    Raises:
+        ValueError: if the flow does not end at the number of retained records
+            (it always does for a valid corpus).
+    """
+    audited = len(retained) + len(excluded)
+    stages, remaining = _stages(excluded, tax, audited)
     if remaining != len(retained):
         raise ValueError(f"flow ends at {remaining}, not at {len(retained)} retained records")
     categories = count_by(retained, "category", tax)
-    return {
+    flow = {
         "audited": audited,
         "stages": stages,
         "retained": len(retained),
@@ -57,11 +89,42 @@ def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy) -
         "reason_classes": {c: tax.fields["reason_class"].value_label(c) for c in tax.values("reason_class")},
         "category_labels": {c: tax.fields["category"].value_label(c) for c in tax.values("category")},
     }
+    if previous is not None:
+        update = _update(retained, excluded, tax, previous)
+        if update is not None:
+            flow["update"] = update
+    return flow
+
+
+def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous) -> dict | None:
+    new_retained = retained[~retained.index.isin(previous.keys)]
+    new_excluded = excluded[~excluded.index.isin(previous.record_ids)]
+    dropped = sorted(previous.keys - set(retained.index))
+    if not (len(new_retained) or len(new_excluded) or dropped):
+        return None
+    identified = len(new_retained) + len(new_excluded)
+    stages, remaining = _stages(new_excluded, tax, identified)
+    if remaining != len(new_retained):
+        raise ValueError(f"update flow ends at {remaining}, not at {len(new_retained)} new records")
+    categories = count_by(new_retained, "category", tax)
+    return {
+        "previous": previous.label,
+        "previous_included": len(previous.keys),
+        "identified": identified,
+        "stages": stages,
+        "new_included": len(new_retained),
+        "new_by_category": {k: int(v) for k, v in categories.items()},
+        "dropped": dropped,
+        "total_included": len(previous.keys) - len(dropped) + len(new_retained),
+    }
 
 
 def prisma_table(flow: dict) -> Table:
     """The flow as a table: one row per screening stage with records assessed,
-    excluded (total and per reason class) and remaining."""
+    excluded (total and per reason class) and remaining; for an updated review,
+    the update's steps instead (see :func:`update_table`)."""
+    if "update" in flow:
+        return update_table(flow)
     rows = []
     for s in flow["stages"]:
         rows.append({"stage": s["stage"], "assessed": s["assessed"], "excluded": s["excluded"],
@@ -70,6 +133,34 @@ def prisma_table(flow: dict) -> Table:
     return Table("prisma_flow", "Screening flow (PRISMA 2020)", frame,
                  "computed from exclusions/*.yaml (stage, reason_class) and the retained pool",
                  f"{flow['audited']} audited records; {flow['retained']} retained after the last stage.")
+
+
+def update_table(flow: dict) -> Table:
+    """The PRISMA 2020 flow of an updated review as a table: one row per step
+    (included in the previous version; new records identified and screened;
+    excluded at each stage, per reason class; new included; dropped; total
+    included), records in column ``records``."""
+    up = flow["update"]
+    classes = list(flow["reason_classes"])
+    blank = {c: "" for c in classes}
+    rows = [
+        {"step": f"included in the previous version ({up['previous']})", "records": up["previous_included"], **blank},
+        {"step": "new records identified and screened", "records": up["identified"], **blank},
+    ]
+    for s in up["stages"]:
+        rows.append({"step": f"excluded at {s['label']}", "records": s["excluded"],
+                     **{c: s["by_reason_class"].get(c, 0) for c in classes}})
+    rows += [
+        {"step": "new records included", "records": up["new_included"], **blank},
+        {"step": "dropped since the previous version (moved to the exclusion log)", "records": len(up["dropped"]), **blank},
+        {"step": "total included in this version", "records": up["total_included"], **blank},
+    ]
+    frame = pd.DataFrame(rows).set_index("step")
+    frame[classes] = frame[classes].astype(str)
+    return Table("prisma_flow", "Screening flow of this update (PRISMA 2020 for updated reviews)", frame,
+                 "computed from the records: those of the previous version (its frozen snapshot) and those added since",
+                 f"Total included = {up['previous_included']} - {len(up['dropped'])} + {up['new_included']} = {up['total_included']}; "
+                 f"{flow['audited']} records audited over all versions.")
 
 
 def year_by_category(retained: pd.DataFrame, tax: Taxonomy) -> Table:

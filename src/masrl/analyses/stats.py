@@ -47,3 +47,39 @@ def stats_tables(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy) 
         tables.append(crosstab_table(frame, rows, cols, tax))
     tables += [count_table(excluded, f.name, tax, "excluded") for f in tax.of("excluded")]
     return tables
+
+
+def _authors_short(authors) -> str:
+    names = [a for a in (authors or []) if a != "others"]
+    if not names:
+        return ""
+    first = names[0].split(",", 1)[0].strip()
+    return first if len(names) == 1 and len(authors) == 1 else f"{first} et al."
+
+
+def exclusion_log(records: list[dict], tax: Taxonomy) -> Table:
+    """The readable exclusion log: one row per excluded record (index ``record_id``,
+    in id order) with title, first author's surname (``et al.`` when more),
+    year, screening stage and exclusion-reason class (labels from the taxonomy),
+    the exclusion reason, whether it is a near miss (carries ``if_retained``
+    tags) and its landing page. Authors and year are empty where the screening
+    log did not record them."""
+    stage, reason = tax.fields["stage"], tax.fields["reason_class"]
+    rows = []
+    for rec in sorted(records, key=lambda r: r["record_id"]):
+        rows.append({
+            "record_id": rec["record_id"],
+            "title": rec.get("screening_label", ""),
+            "authors": _authors_short(rec.get("authors")),
+            "year": str(rec.get("year", "")),
+            "stage": stage.value_label(rec.get("stage", "")),
+            "reason class": f"{rec.get('reason_class', '')} {reason.value_label(rec.get('reason_class', ''))}".strip(),
+            "reason": rec.get("exclusion_reason", ""),
+            "near miss": "yes" if isinstance(rec.get("if_retained"), dict) else "no",
+            "url": rec.get("url", ""),
+        })
+    columns = ["record_id", "title", "authors", "year", "stage", "reason class", "reason", "near miss", "url"]
+    frame = pd.DataFrame(rows, columns=columns).set_index("record_id")
+    return Table("exclusion_log", "Exclusion log: every screened-but-excluded record", frame,
+                 "exclusions/*.yaml (screening stage and exclusion reason as logged; reason class per the search protocol)",
+                 "Near misses carry the tags they would have if retained (if_retained), used by the near-miss what-if.")

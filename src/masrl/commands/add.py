@@ -62,7 +62,7 @@ def _stub(paper: dict, tax: Taxonomy, key: str, source: str, forced: str | None)
     for field in tax.of("retained"):
         if not field.required_when:
             rec[field.name] = [UNTAGGED] if field.multi else UNTAGGED
-    rec.update(one_liner=UNTAGGED, notes="", tag_provenance={})
+    rec.update(one_liner=UNTAGGED, notes="", date_added=datetime.date.today().isoformat(), tag_provenance={})
     if forced:
         rec["forced"] = forced
     rec["bibtex_key"] = paper["bibtex_key"]

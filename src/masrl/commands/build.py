@@ -1,4 +1,4 @@
-"""``masrl build [--check]``: validate, analyse, render, then write or compare."""
+"""``masrl build [--check]``: validate, analyse every population, render, then write or compare."""
 
 from __future__ import annotations
 
@@ -11,32 +11,6 @@ from ..load import find_root, load
 from ..validate import validate
 
 MANAGED = ("reports",)
-
-
-def _validated_examples() -> dict[str, tuple]:
-    """Packaged example trace name -> (trace or None, problems)."""
-    from ..trace.examples import load_examples
-    from ..trace.validate import validate_bytes
-
-    return {name: validate_bytes(data, f"{name}.json") for name, data in load_examples().items()}
-
-
-def example_traces_valid() -> dict[str, bool]:
-    """Packaged example trace name -> whether it validates (for ``trace_valid`` claim checks)."""
-    return {name: not problems for name, (_, problems) in _validated_examples().items()}
-
-
-def _example_traces() -> tuple[dict[str, bool], dict[str, bytes]]:
-    """Validity of the packaged example traces (name -> valid) and the trace files of the build:
-    ``reports/traces.md`` (metrics of every valid example) and ``reports/schema/trace.schema.json``."""
-    from ..trace.metrics import trace_metrics
-    from ..trace.report import metrics_markdown
-    from ..trace.schema import schema_bytes
-
-    validated = _validated_examples()
-    metrics = {name: trace_metrics(trace) for name, (trace, problems) in validated.items() if trace is not None and not problems}
-    files = {"reports/traces.md": metrics_markdown(metrics).encode(), "reports/schema/trace.schema.json": schema_bytes()}
-    return {name: not problems for name, (_, problems) in validated.items()}, files
 
 
 def _report(report: write.SyncReport, check: bool) -> int:
@@ -64,6 +38,30 @@ def _report(report: write.SyncReport, check: bool) -> int:
     return 0
 
 
+def failure_message(build, claim) -> str:
+    """One line naming a failing current claim, both values of each failing check, and the
+    records that moved it: those selected now that the latest release did not select
+    (``+key``) or the reverse (``-key``)."""
+    from ..analyses.claims import evaluate_check
+
+    parts = []
+    base = build.baseline if claim.scope == "pool" else None
+    raw = next((c for c in build.claims_raw if c["id"] == claim.id), {"checks": []})
+    for check, spec in zip(claim.checks, raw["checks"]):
+        if check.holds:
+            continue
+        detail = f"{check.label}: stated {check.stated()}, computed {check.computed()}"
+        if base is not None and "trace_valid" not in check.expected:
+            was = evaluate_check(spec, base.populations(), base.tax, build.traces_valid)
+            moved = [f"+{k}" for k in check.keys if k not in was.keys] + [f"-{k}" for k in was.keys if k not in check.keys]
+            detail += f" (moved by {', '.join(moved)} since release {base.name})" if moved else f" (as in release {base.name})"
+        elif check.keys:
+            detail += f" (records: {', '.join(check.keys)})"
+        parts.append(detail)
+    return (f"masrl: error: claim '{claim.id}' ({claim.text}) no longer holds: {'; '.join(parts)}. "
+            f"Revisit the text of the claim in corpus/claims.yaml (and the survey), or the tags.")
+
+
 def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> int:
     """Build (or with ``check`` compare) every generated file; return the exit code.
 
@@ -78,30 +76,11 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
         raise UserError(summary(problems, "nothing was written (fix the records, then build again)."), problems)
 
     from ..analyses.claims import failing_current
-    from ..pipeline import analyse, render_text
+    from ..reports import generate
 
-    from ..render.site import figure_files as site_figure_files
-    from .figures import figure_outputs
-
-    traces_valid, trace_files = _example_traces()
-    results = analyse(corpus, traces_valid)
-    if corpus.readme is None:
-        raise UserError("README.md is missing at the survey root; it holds the generated paper list")
-    from ..render.readme import MarkersMissing
-
-    try:
-        outputs = render_text(results, corpus.readme)
-    except MarkersMissing as err:
-        raise UserError(str(err)) from err
-    outputs.update(trace_files)
-    outputs.update(figure_outputs(root, results, check, rerender))
-    outputs.update(site_figure_files(outputs))
-    outputs[write.GENERATED] = write.generated_list(outputs)
+    generated = generate(root, corpus, check, rerender)
+    outputs, result = generated.outputs, generated.build
     status = _report(write.stale(root, outputs, MANAGED) if check else write.sync(root, outputs, MANAGED), check)
-    failing = failing_current(results.claims)
-    for claim in failing:
-        bad = [c for c in claim.checks if not c.holds]
-        detail = "; ".join(f"{c.label}: stated {c.stated()}, computed {c.computed()}" for c in bad)
-        print(f"masrl: error: claim '{claim.id}' ({claim.statement}) no longer holds: {detail}. "
-              f"Revisit the text of the claim in corpus/claims.yaml (and the survey), or the tags.", file=sys.stderr)
-    return 1 if failing else status
+    for claim in failing_current(list(result.claims)):
+        print(failure_message(result, claim), file=sys.stderr)
+    return 1 if failing_current(list(result.claims)) else status

@@ -7,20 +7,22 @@ from pathlib import Path
 
 from ..errors import UserError, summary
 from ..load import find_root, parse_tree, read_git_tree, read_tree
-from ..validate import validate
+from ..validate import from_older_format, validate
 
 
 def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool], rev: str | None = None):
     from ..errors import Problem
-    from ..pipeline import analyse
+    from ..pipeline import build
 
     corpus = parse_tree(files)
     problems = validate(corpus)
+    if rev is not None:  # an older revision may predate the current file format
+        problems = [p for p in problems if not from_older_format(p)]
     if problems:
         if rev is not None:  # name the files as they are at that revision (git's REV:PATH)
             problems = [Problem(f"{rev}:{p.file}", p.line, p.field, p.message) for p in problems]
         raise UserError(summary(problems, f"cannot compare: the corpus {label} does not validate."), problems)
-    return analyse(corpus, traces_valid)
+    return build(corpus, traces_valid)
 
 
 def render_markdown(diff: dict, rev: str) -> str:
@@ -28,7 +30,7 @@ def render_markdown(diff: dict, rev: str) -> str:
     from ..render.markdown import render_template
 
     def verdict(holds):
-        return "—" if holds is None else ("holds" if holds else "fails")
+        return "—" if holds is None else ("met" if holds else "not met")
 
     return render_template("diff.md.j2", d=diff, rev=rev, verdict=verdict)
 
@@ -36,10 +38,10 @@ def render_markdown(diff: dict, rev: str) -> str:
 def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
     """Print the difference; exit 0 (1 only for errors)."""
     from ..analyses.compare import compare
-    from .build import example_traces_valid
+    from ..examples import examples_valid
 
     root = find_root(root_arg)
-    traces_valid = example_traces_valid()
+    traces_valid = examples_valid()
     before = _results(read_git_tree(root, rev), f"at {rev}", traces_valid, rev)
     after = _results(read_tree(root), "in the working tree", traces_valid)
     diff = compare(before, after)

@@ -53,8 +53,15 @@ def run(args: Namespace) -> int:
         raise UserError(summary(problems, "nothing was written."), problems)
     if bool(args.key) == bool((args.title or "").strip()):
         raise UserError("give either --key KEY (move a retained record) or --title TITLE with an identifier (a screened paper)")
-    if args.key and any(v is not None for v in (args.arxiv, args.doi, args.openreview, args.url)):
-        raise UserError("--key moves a retained record with its own identifiers; drop --arxiv/--doi/--openreview/--url")
+    if args.key and any(v is not None for v in (args.arxiv, args.doi, args.openreview, args.url, args.author, args.year)):
+        raise UserError("--key moves a retained record with its own identifiers, authors and year; "
+                        "drop --arxiv/--doi/--openreview/--url/--author/--year")
+    authors = [a.strip() for a in args.author or [] if a.strip()]
+    if not args.key:
+        missing = [flag for flag, ok in (("--author", authors), ("--year", args.year is not None)) if not ok]
+        if missing:
+            raise UserError("a screened paper needs " + " and ".join(missing) + " (as for masrl add: "
+                            "--author \"Last, First\" once per author, 'others' if incomplete; --year YYYY)")
     if not args.reason.strip():
         raise UserError("--reason must say why the paper is excluded")
 
@@ -73,7 +80,8 @@ def run(args: Namespace) -> int:
         own = [p for p in validate(corpus) if p.file == moved_from]
         if own:
             raise UserError(summary(own, f"nothing was moved: fix {moved_from} first, so that nothing of it is lost."), own)
-        rec.update(screening_label=former["title"], identifiers=former["identifiers"], url=former["url"].split(" ; ")[0])
+        rec.update(screening_label=former["title"], authors=former["authors"], year=former["year"],
+                   identifiers=former["identifiers"], url=former["url"].split(" ; ")[0])
     else:
         ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)
         matches = dedupe.find_matches(ids, args.title, corpus)
@@ -81,9 +89,10 @@ def run(args: Namespace) -> int:
             raise UserError("this paper is already in the corpus: " + "; ".join(matches))
         url = args.url or next(iter(tax.identifier_schemes.get(s, {}).get("resolver", "").format(id=v)
                                     for s, v in ids.items() if s != "url"), "")
-        rec.update(screening_label=args.title, identifiers=ids, url=url)
+        rec.update(screening_label=args.title, authors=authors, year=args.year, identifiers=ids, url=url)
+    today = datetime.date.today().isoformat()
     rec.update(source=args.source, query_family=args.query_family,
-               date_screened=args.date or datetime.date.today().isoformat(), stage=args.stage,
+               date_screened=args.date or today, date_added=today, stage=args.stage,
                exclusion_reason=args.reason, reason_class=args.reason_class)
     if moved_from:
         rec["former_key"] = args.key

@@ -27,8 +27,8 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _old_manifest(root: Path) -> dict:
-    raw = write.read_existing(root, MANIFEST)
+def _old_manifest(root: Path, manifest: str) -> dict:
+    raw = write.read_existing(root, manifest)
     try:
         figs = json.loads(raw)["figures"] if raw else {}
     except (ValueError, KeyError, TypeError):
@@ -36,13 +36,19 @@ def _old_manifest(root: Path) -> dict:
     return {k: v for k, v in figs.items() if isinstance(v, dict)} if isinstance(figs, dict) else {}
 
 
-def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str, bytes | None]:
-    """``{path: bytes or None}`` for every figure file, the manifest and the index.
+def figure_outputs(root: Path, results, check: bool, rerender: bool, folder: str = FOLDER,
+                   cache: dict[str, dict[str, bytes]] | None = None) -> dict[str, bytes | None]:
+    """``{path: bytes or None}`` for every figure file, the manifest and the index of one
+    report tree's figure folder (``reports/figures`` or ``reports/releases/<name>/figures``).
 
-    None marks a file that is stale and was not redrawn (``check``).
+    None marks a file that is stale and was not redrawn (``check``). ``cache`` maps a
+    figure fingerprint to its files: a figure with the same plotted data in two trees
+    is drawn once per build.
     """
     code = figures.code_fingerprint(package_sources(figures.__name__))
-    old = _old_manifest(root)
+    manifest_path = f"{folder}/manifest.json"
+    cache = {} if cache is None else cache
+    old = _old_manifest(root, manifest_path)
     outputs: dict[str, bytes | None] = {}
     manifest: dict[str, dict | None] = {}
     missing_chars: set[str] = set()
@@ -52,7 +58,7 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
         data = spec.data(results)
         notes = notes_of[spec.name]
         fingerprint = figures.fingerprint(spec, data, code, notes)
-        paths = {ext: f"{FOLDER}/{spec.name}.{ext}" for ext in figures.FORMATS}
+        paths = {ext: f"{folder}/{spec.name}.{ext}" for ext in figures.FORMATS}
         entry = old.get(spec.name) or {}
         current = {ext: write.read_existing(root, rel) for ext, rel in paths.items()}
         fresh = (
@@ -64,6 +70,12 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
         if fresh:
             outputs.update({rel: current[ext] for ext, rel in paths.items()})
             manifest[spec.name] = entry
+            cache.setdefault(fingerprint, {ext: current[ext] for ext in paths})
+        elif fingerprint in cache and not check:
+            files = cache[fingerprint]
+            outputs.update({rel: files[ext] for ext, rel in paths.items()})
+            manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
+                                   "sha256": {ext: _sha(files[ext]) for ext in paths}}
         elif check:
             outputs.update({rel: None for rel in paths.values()})
             manifest[spec.name] = None
@@ -74,12 +86,13 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool) -> dict[str
     for (spec, _, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
         missing_chars.update(missing)
         outputs.update({paths[ext]: files[ext] for ext in paths})
+        cache[fingerprint] = files
         manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
                                "sha256": {ext: _sha(files[ext]) for ext in paths}}
     if missing_chars:
         print(f"note: {len(missing_chars)} character(s) are missing from the figure font and were drawn as boxes: "
               + " ".join(sorted(missing_chars)), file=sys.stderr)
     stale = any(v is None for v in manifest.values())
-    outputs[MANIFEST] = None if stale else json_bytes({"figures": manifest})
-    outputs[f"{FOLDER}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES, notes=notes_of).encode()
+    outputs[manifest_path] = None if stale else json_bytes({"figures": manifest})
+    outputs[f"{folder}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES, notes=notes_of).encode()
     return outputs

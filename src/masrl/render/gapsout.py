@@ -14,13 +14,25 @@ from .jsonout import json_bytes
 from .markdown import render_template
 
 
-def gaps_files(results) -> dict[str, bytes]:
-    """``{"reports/gaps.md": ..., "reports/gaps.json": ...}`` for ``results`` (:class:`masrl.pipeline.Results`)."""
+def gaps_files(results, claims=(), population: str = "", moved=(), base_name: str = "") -> dict[str, bytes]:
+    """``{"gaps.md": ..., "gaps.json": ...}`` (paths relative to the report tree) for one
+    population's ``results`` (:class:`masrl.pipeline.Results`).
+
+    ``claims``: the evaluated claims the named gaps refer to; ``population``: the line that
+    says which population the report is about; ``moved``: cells whose status changed since
+    release ``base_name`` (``{"table", "cell", "before", "after"}``). A taxonomy that declares
+    no ``combine`` tables (one frozen before the declaration existed) lists every table.
+    """
     tax = results.tax
     plan = tax.gap_analysis
-    combine, left_out = dict(plan.get("combine") or {}), dict(plan.get("left_out") or {})
-    named = gaps.named_gaps(results.retained, tax, results.claims)
-    by_table: dict[str, list] = {name: [] for name in gaps.gap_tables(tax) if name in combine}
+    tables = gaps.gap_tables(tax)
+    if "combine" in plan:
+        combine, left_out = dict(plan.get("combine") or {}), dict(plan.get("left_out") or {})
+    else:
+        combine = {name: "not declared in this population's taxonomy (every table is listed)" for name in tables}
+        left_out = {}
+    named = gaps.named_gaps(results.retained, tax, list(claims))
+    by_table: dict[str, list] = {name: [] for name in tables if name in combine}
     for gap in results.gaps:
         if gap.table in by_table:
             by_table[gap.table].append(gap)
@@ -32,9 +44,10 @@ def gaps_files(results) -> dict[str, bytes]:
         left_out=left_out, narrowing=results.narrowing, joint=results.joint,
         empty=sum(g.status == "empty" for g in listed), sparse=sum(g.status == "sparse" for g in listed),
         total=len(results.gaps), skip_fields=sorted(tax.gap_skips[0]), skip_values=sorted(tax.gap_skips[1]),
+        population=population, moved=list(moved), base_name=base_name,
     )
-    data = gaps.gaps_json(results.gaps, results.narrowing, results.joint, tax.sparse_threshold, named, tax)
-    return {"reports/gaps.md": md.encode(), "reports/gaps.json": json_bytes(data)}
+    data = gaps.gaps_json(list(results.gaps), results.narrowing, results.joint, tax.sparse_threshold, named, tax)
+    return {"gaps.md": md.encode(), "gaps.json": json_bytes(data)}
 
 
 def _cell_label(gap: gaps.Gap, tax) -> str:

@@ -26,7 +26,9 @@ from importlib import resources
 
 from . import data
 
-FOLDER = "reports/site"
+#: The site's folder in the pool's report tree, and from the survey root.
+TREE_FOLDER = "site"
+FOLDER = f"reports/{TREE_FOLDER}"
 PAGES = (
     ("index.html", "papers.html.j2", "Papers"),
     ("taxonomy.html", "taxonomy.html.j2", "Taxonomy and gaps"),
@@ -62,34 +64,54 @@ def _environment():
 
 def _assets() -> dict[str, bytes]:
     root = resources.files(__name__).joinpath("assets")
-    return {f"{FOLDER}/assets/{name}": root.joinpath(name).read_bytes() for name in ASSETS}
+    return {f"{TREE_FOLDER}/assets/{name}": root.joinpath(name).read_bytes() for name in ASSETS}
 
 
-def site_files(results) -> dict[str, bytes]:
-    """Every file of ``reports/site/`` except the figure SVGs (see :func:`figure_files`):
-    ``{relative posix path: bytes}``, the same bytes for the same results."""
+def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, bytes]:
+    """Every file of the site except the figure SVGs (see :func:`figure_files`), for the pool's
+    ``results``: ``{path relative to the report tree ("site/index.html"): bytes}``, the same
+    bytes for the same inputs.
+
+    ``claims``: the evaluated claim ledger. ``baseline``: the results of the latest release
+    (None without one) and ``pending``: what the pool holds that the release does not
+    (:class:`masrl.population.Pending`); with them, papers and exclusions added since the
+    published version are marked new and a "Release" facet selects either.
+    """
     from ..figures import FIGURES
 
     tax = results.tax
     survey = tax.data.get("survey") or {}
+    base_name = baseline.name if baseline is not None else ""
+    new_keys = frozenset(pending.retained) if base_name and pending is not None else frozenset()
+    new_ids = frozenset(pending.excluded) if base_name and pending is not None else frozenset()
+    release = None
+    if baseline is not None:
+        rel = baseline.population.release
+        release = {"name": base_name, "label": baseline.population.label, "date": str(getattr(rel, "date", "")),
+                   "new_papers": len(new_keys), "new_exclusions": len(new_ids),
+                   "dropped": len(pending.dropped) if pending is not None else 0}
     context = {
         "survey_title": str(survey.get("title", "Paper pool")),
         "survey_link": data.safe_url(f"https://arxiv.org/abs/{survey['arxiv']}") if survey.get("arxiv") else None,
         "headline": results.headline,
         "nav": [(path, title) for path, _, title in PAGES],
+        "release": release,
     }
-    papers = data.papers(results)
-    facets = data.facets(results)
+    papers = data.papers(results, base_name, new_keys)
+    facets = data.facets(results) + ([data.release_facet(base_name)] if base_name else [])
+    scopes = {"pool": "current pool"}
+    if baseline is not None:
+        scopes[base_name] = baseline.population.label
     page_data = {
         "index.html": {"papers": papers, "facets": facets, "columns": list(data.COLUMNS),
                        "labels": {f["field"]: {v["code"]: v["label"] for v in f["values"]} for f in facets}},
-        "taxonomy.html": {"named_gaps": data.named_gaps(results), "tables": data.taxonomy_tables(results),
+        "taxonomy.html": {"named_gaps": data.named_gaps(results, claims), "tables": data.taxonomy_tables(results),
                           "crosstabs": data.crosstabs(results), "labels": {p["key"]: p["title"] for p in papers}},
-        "screening.html": {"flow": results.prisma, "exclusions": data.exclusions(results),
+        "screening.html": {"flow": results.prisma, "exclusions": data.exclusions(results, new_ids),
                            "stages": [{"code": c, "label": tax.fields["stage"].value_label(c)} for c in tax.values("stage")],
                            "reason_classes": [{"code": c, "label": tax.fields["reason_class"].value_label(c)}
                                               for c in tax.values("reason_class")]},
-        "claims.html": {"claims": data.claims(results)},
+        "claims.html": {"claims": data.claims(results, claims, scopes)},
         "figures.html": {"figures": [{"name": spec.name, "caption": spec.caption, "notes": spec.notes(results)}
                                      for spec in FIGURES]},
     }
@@ -97,7 +119,7 @@ def site_files(results) -> dict[str, bytes]:
     out = {}
     for path, template, title in PAGES:
         html = env.get_template(template).render(page=path, title=title, **context, **page_data[path])
-        out[f"{FOLDER}/{path}"] = html.encode("utf-8")
+        out[f"{TREE_FOLDER}/{path}"] = html.encode("utf-8")
     out.update(_assets())
     return out
 

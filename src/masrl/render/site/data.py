@@ -44,9 +44,9 @@ def _full_name(author: str) -> str:
     return f"{first.strip()} {last.strip()}".strip() if first else author
 
 
-def _bibtex_entries(records: list[dict]) -> dict[str, str]:
+def _bibtex_entries(records) -> dict[str, str]:
     """bibtex_key -> the entry of ``reports/papers.bib`` (one export, split at its entries)."""
-    text = bibtex.export(records)
+    text = bibtex.export(list(records))
     out = {}
     for block in re.split(r"\n(?=@)", text):
         match = re.match(r"@\w+\{([^,]+),", block)
@@ -94,8 +94,24 @@ def _tags(record: dict, tax) -> list[dict]:
     return out
 
 
-def papers(results) -> list[dict]:
-    """One dict per retained record, in the default order (newest first, then title)."""
+#: The facet that tells the published release from what was added since (not a taxonomy field).
+RELEASE_FIELD = "release"
+
+
+def release_facet(baseline_name: str) -> dict:
+    """The facet of :data:`RELEASE_FIELD`: records of release ``baseline_name`` vs added since."""
+    return {"field": RELEASE_FIELD, "label": "Release", "multi": False,
+            "values": [{"code": baseline_name, "label": f"in release {baseline_name} (published)"},
+                       {"code": "new", "label": f"new since {baseline_name}"}]}
+
+
+def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset()) -> list[dict]:
+    """One dict per retained record, in the default order (newest first, then title).
+
+    With ``baseline_name`` (a release exists), every record carries the tag
+    :data:`RELEASE_FIELD`: ``new`` for the keys in ``new`` (added since that
+    release), else the release's name; ``is_new`` says the same for the marker.
+    """
     tax = results.tax
     entries = _bibtex_entries(results.retained_records)
     out = []
@@ -103,6 +119,8 @@ def papers(results) -> list[dict]:
         authors = [_full_name(a) for a in r["authors"] if a != "others"]
         more = "others" in r["authors"]
         tags = {f.name: r.get(f.name) for f in tax.of("retained") if f.name in r}
+        if baseline_name:
+            tags[RELEASE_FIELD] = "new" if r["key"] in new else baseline_name
         out.append({
             "key": r["key"], "title": r["title"], "authors": authors, "more_authors": more,
             "authors_short": authors_display(r["authors"]), "year": int(r["year"]), "venue": str(r.get("venue", "")),
@@ -112,6 +130,7 @@ def papers(results) -> list[dict]:
             "tags": {k: (list(v) if isinstance(v, list) else v) for k, v in tags.items()},
             "tag_list": _tags(r, tax), "identifiers": _identifier_links(r, tax),
             "bibtex": entries.get(r.get("bibtex_key") or r["key"], ""),
+            "is_new": bool(baseline_name) and r["key"] in new,
         })
     return sorted(out, key=lambda p: (-p["year"], p["title"].lower(), p["key"]))
 
@@ -122,8 +141,9 @@ def facets(results) -> list[dict]:
              "values": [{"code": c, "label": f.value_label(c)} for c in f.values]} for f in results.tax.of("retained")]
 
 
-def exclusions(results) -> list[dict]:
-    """One dict per excluded record, by record id, with stage and reason class as labels."""
+def exclusions(results, new: frozenset[str] = frozenset()) -> list[dict]:
+    """One dict per excluded record, by record id, with stage and reason class as labels;
+    ``is_new`` for the record ids in ``new`` (screened since the latest release)."""
     tax = results.tax
     out = []
     for r in results.excluded_records:
@@ -134,7 +154,7 @@ def exclusions(results) -> list[dict]:
             "reason_class": r["reason_class"], "reason_class_label": tax.fields["reason_class"].value_label(r["reason_class"]),
             "reason": str(r.get("exclusion_reason", "")), "near_miss": bool(r.get("if_retained")),
             "source": str(r.get("source", "")), "query_family": str(r.get("query_family", "")),
-            "date": str(r.get("date_screened", "")),
+            "date": str(r.get("date_screened", "")), "is_new": r["record_id"] in new,
         })
     return out
 
@@ -220,10 +240,10 @@ def _keys(text: object) -> list[str]:
     return [] if value in ("", "none") else [k.strip() for k in value.split(",") if k.strip()]
 
 
-def named_gaps(results) -> list[dict]:
+def named_gaps(results, claims) -> list[dict]:
     """The survey's named gaps with, per selection, the link to its records."""
     out = []
-    for gap in gap_analysis.named_gaps(results.retained, results.tax, results.claims):
+    for gap in gap_analysis.named_gaps(results.retained, results.tax, list(claims)):
         out.append({"id": gap.id, "title": gap.title, "source": gap.source, "claim": gap.claim,
                     "claim_status": gap.claim_status, "claim_holds": gap.claim_holds,
                     "selections": [{"label": s.label, "keys": list(s.keys),
@@ -232,15 +252,25 @@ def named_gaps(results) -> list[dict]:
     return out
 
 
-def claims(results) -> list[dict]:
-    """The claim ledger with every check's stated and computed values and its records (with links)."""
+def claims(results, claim_results, scopes: dict[str, str] | None = None) -> list[dict]:
+    """The claim ledger with every check's stated and computed values and its records (with links:
+    a retained record to its detail, an excluded one to the exclusion log, one the pool no longer
+    holds to nothing). ``scopes`` names the population each claim is about (``pool`` -> ``current pool``)."""
     retained = {r["key"] for r in results.retained_records}
+    excluded = {r["record_id"] for r in results.excluded_records}
     out = []
-    for claim in results.claims:
+    for claim in claim_results:
         checks = []
         for check in claim.checks:
-            records = [{"key": k, "link": (f"index.html#{urlencode([('paper', k)])}" if k in retained
-                                           else f"screening.html#{urlencode([('q', k)])}")} for k in check.keys]
+            records = []
+            for k in check.keys:
+                if k in retained:
+                    link = f"index.html#{urlencode([('paper', k)])}"
+                elif k in excluded:
+                    link = f"screening.html#{urlencode([('q', k)])}"
+                else:
+                    link = None
+                records.append({"key": k, "link": link})
             on_list = [k for k in check.keys if k in retained]
             checks.append({"label": check.label, "population": check.population, "stated": check.stated(),
                            "computed": check.computed(), "holds": check.holds, "records": records,
@@ -249,7 +279,9 @@ def claims(results) -> list[dict]:
             result = "holds" if claim.holds else "drifted from the data"
         else:
             result = "holds" if claim.holds else "fails"
-        out.append({"id": claim.id, "statement": claim.statement, "status": claim.status, "result": result,
-                    "holds": claim.holds, "evidence_boundary": claim.evidence_boundary, "source": claim.source,
-                    "superseded_by": claim.superseded_by, "checks": checks})
+        scope = str(getattr(claim, "scope", "pool"))
+        out.append({"id": claim.id, "statement": str(getattr(claim, "text", claim.statement)), "status": claim.status,
+                    "result": result, "holds": claim.holds, "evidence_boundary": claim.evidence_boundary,
+                    "source": claim.source, "superseded_by": claim.superseded_by, "checks": checks,
+                    "scope": (scopes or {}).get(scope, scope)})
     return out

@@ -1,0 +1,104 @@
+"""``masrl release NAME --date YYYY-MM-DD``: freeze the pool as the next release.
+
+Writes the release's snapshot (``corpus/releases/<name>.yaml``: the vocabulary
+and every record as they are now) and lists it in ``corpus/releases.yaml``.
+Refused when the corpus does not validate, when a current claim fails, when
+nothing is pending since the last release, or when the name or date does not
+fit the releases before it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from argparse import Namespace
+
+from .. import write
+from ..errors import COMMAND_LINE, Problem, UserError, summary
+from ..load import find_root, load
+from ..releases import NAME_PATTERN, RELEASES, RESERVED_NAMES, Release, freeze, next_name, releases_bytes, releases_from
+from ..validate import validate
+
+
+def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem]:
+    problems = []
+    names = [r.name for r in existing]
+    if not re.fullmatch(NAME_PATTERN, args.name) or args.name in RESERVED_NAMES:
+        problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name!r} is not a release name: use lower-case letters, "
+                                f"digits, '.', '_' and '-', not {', '.join(RESERVED_NAMES)} (e.g. {next_name(existing)})"))
+    elif args.name in names:
+        problems.append(Problem(COMMAND_LINE, None, "NAME", f"release {args.name!r} exists already; the next name could be {next_name(existing)}"))
+    for flag, value in (("--date", args.date), ("--cutoff", args.cutoff)):
+        if value is None:
+            continue
+        try:
+            datetime.date.fromisoformat(value)
+            ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value))
+        except ValueError:
+            ok = False
+        if not ok:
+            problems.append(Problem(COMMAND_LINE, None, flag, f"{value!r} is not a date written YYYY-MM-DD"))
+    if not problems and existing and args.date < existing[-1].date:
+        problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date} is before the last release "
+                                f"{existing[-1].name} ({existing[-1].date})"))
+    if not problems and args.cutoff and args.cutoff > args.date:
+        problems.append(Problem(COMMAND_LINE, None, "--cutoff", f"{args.cutoff} is after the release date {args.date}"))
+    for flag, value in (("--title", args.title), ("--source", args.source)):
+        if value is not None and not value.strip():
+            problems.append(Problem(COMMAND_LINE, None, flag, "must not be empty"))
+    return problems
+
+
+def run(args: Namespace) -> int:
+    """Freeze the next release (or show it with ``--dry-run``); return the exit code."""
+    root = find_root(args.root)
+    corpus = load(root)
+    existing = releases_from(corpus.releases)
+    problems = _argument_problems(args, existing)
+    if problems:
+        raise UserError(summary(problems, "nothing was written."), problems)
+    found = validate(corpus)
+    if found:
+        raise UserError(summary(found, "nothing was released (fix the records, then release again)."), found)
+
+    from ..analyses.claims import failing_current
+    from ..examples import examples_valid
+    from ..pipeline import build
+
+    result = build(corpus, examples_valid())
+    failing = failing_current(list(result.claims))
+    if failing:
+        raise UserError(f"current claim(s) {', '.join(c.id for c in failing)} fail: a release freezes what the survey "
+                        "states, so fix the claims (masrl build shows why) before releasing")
+    pend = result.pending
+    if existing and not pend:
+        raise UserError(f"nothing is pending: the pool is identical to release {existing[-1].name}; add or exclude records first")
+    late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
+                  for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
+    if late:
+        raise UserError(f"{len(late)} record(s) were added after {args.date}, so a release of that date cannot hold them: "
+                        + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
+
+    release = Release(args.name, args.date, args.cutoff or args.date,
+                      (args.title or f"Release {args.name} of the living review").strip(), (args.source or "").strip())
+    retained = {r["key"]: r for r in corpus.retained.values()}
+    excluded = {r["record_id"]: r for r in corpus.excluded.values()}
+    snapshot = freeze(release, corpus.taxonomy, retained, excluded)
+    listing = releases_bytes([*existing, release])
+    since = f"since {existing[-1].name}" if existing else "(first release)"
+    what = (f"release {release.name} ({release.date}): {len(retained)} retained and {len(excluded)} excluded records; "
+            f"{len(pend.retained)} retained and {len(pend.excluded)} excluded new {since}"
+            + (f", {len(pend.dropped)} dropped" if pend.dropped else ""))
+    if args.dry_run:
+        print(f"dry run: would write {release.snapshot_path} and add {release.name} to {RELEASES}: {what}; nothing was written")
+        return 0
+    write.create_new(root, {release.snapshot_path: snapshot})
+    try:
+        write.replace(root, {RELEASES: listing})
+    except UserError:
+        write.remove(root, release.snapshot_path)  # nothing half-released
+        raise
+    print(f"froze {what}")
+    print(f"wrote {release.snapshot_path}; listed it in {RELEASES}")
+    print(f"next: `masrl build` writes reports/releases/{release.name}/ and compares the pool with it; commit both")
+    return 0

@@ -1,0 +1,115 @@
+"""``masrl resolve``: finish a git merge of two contributions.
+
+Two branches that each add papers and run ``masrl build`` conflict in the
+generated files (``.gitattributes`` marks ``reports/`` so that git keeps one
+side whole instead of writing conflict markers into them) and, when both
+logged an exclusion or chose the same key, in the new record files. This
+command:
+
+1. regenerates everything under ``reports/`` and the README paper list from
+   the merged records (a README conflict is resolved only when it lies inside
+   the generated paper list);
+2. keeps both papers when both branches created the same record file with
+   different content: ours keeps the name, theirs is renamed to the next free
+   exclusion id or key (and says so);
+3. refuses, writing nothing, when a conflict needs a person: the same record
+   edited on both sides, the claim ledger, the taxonomy, the releases;
+4. validates, builds, and marks every file it resolved with ``git add``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from argparse import Namespace
+
+from .. import write
+from ..errors import UserError, summary
+from ..load import EXCLUSIONS, PAPERS, README, find_root, load, read_unmerged
+from ..render.readme import END, START
+
+GENERATED_PREFIX = "reports/"
+
+
+def _outside_list(readme: str) -> str | None:
+    start, end = readme.find(START), readme.find(END)
+    return None if start < 0 or end < start else readme[:start] + readme[end:]
+
+
+def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:
+    """Theirs of an add/add conflict under a free name: ``exclusions/E034.yaml`` or ``corpus/papers/<key>b.yaml``,
+    with the id or key inside the record changed to match."""
+    text = data.decode("utf-8")
+    if rel.startswith(EXCLUSIONS):
+        numbers = [int(m.group(1)) for name in taken if (m := re.fullmatch(r"exclusions/E([0-9]+)\.yaml", name))]
+        new_id = f"E{max(numbers, default=0) + 1:03d}"
+        text, n = re.subn(r"(?m)^record_id: .*$", f"record_id: {new_id}", text, count=1)
+        new = f"{EXCLUSIONS}{new_id}.yaml"
+    else:
+        key = rel[len(PAPERS):].rsplit(".", 1)[0]
+        suffix = next(s for s in "bcdefghijklmnopqrstuvwxyz" if f"{PAPERS}{key}{s}.yaml" not in taken)
+        text, n = re.subn(r"(?m)^key: .*$", f"key: {key}{suffix}", text, count=1)
+        new = f"{PAPERS}{key}{suffix}.yaml"
+    if n != 1:
+        raise UserError(f"{rel}: cannot rename theirs of the conflict: no id or key line found; resolve it by hand")
+    return new, text.encode("utf-8")
+
+
+def run(args: Namespace) -> int:
+    """Resolve the merge conflicts masrl can resolve; return the exit code."""
+    root = find_root(args.root)
+    unmerged = read_unmerged(root)
+    if not unmerged:
+        print("nothing to resolve: git reports no conflicted file (run it after a `git merge` that stopped on conflicts)")
+        return 0
+    by_hand: list[str] = []
+    writes: dict[str, bytes] = {}
+    renames: list[tuple[str, str]] = []
+    resolved: list[str] = []
+    taken = {p.relative_to(root).as_posix() for folder in (PAPERS, EXCLUSIONS) for p in (root / folder).glob("*.yaml")}
+    for rel, stages in unmerged.items():
+        ours, theirs, base = stages.get(2), stages.get(3), stages.get(1)
+        if rel.startswith(GENERATED_PREFIX):
+            resolved.append(rel)  # regenerated below (a file deleted on one side is regenerated or dropped by the build)
+        elif rel == README:
+            a, b = (_outside_list(x.decode("utf-8", "replace")) if x else None for x in (ours, theirs))
+            if a is not None and a == b:
+                writes[rel] = ours
+                resolved.append(rel)
+            else:
+                by_hand.append(f"{rel}: both sides edited the README outside the generated paper list")
+        elif rel.startswith((PAPERS, EXCLUSIONS)) and base is None and ours is not None and theirs is not None:
+            writes[rel] = ours
+            resolved.append(rel)
+            if ours != theirs:
+                new, data = _renamed(rel, theirs, taken | set(writes))
+                writes[new] = data
+                taken.add(new)
+                renames.append((rel, new))
+                resolved.append(new)
+        else:
+            what = "the same record was changed on both sides" if rel.startswith((PAPERS, EXCLUSIONS)) else "needs a person"
+            by_hand.append(f"{rel}: {what}")
+    if by_hand:
+        for line in by_hand:
+            print(f"conflict: {line}", file=sys.stderr)
+        raise UserError(f"{len(by_hand)} conflict(s) need you: resolve them by hand, `git add` them, then run "
+                        "`masrl resolve` again; nothing was written")
+    write.replace(root, writes)
+    for old, new in renames:
+        print(f"kept both: {old} is ours; theirs is now {new} (its id/key changed to match)")
+
+    from ..validate import validate
+    from ..reports import generate
+
+    corpus = load(root)
+    problems = validate(corpus)
+    if problems:
+        raise UserError(summary(problems, "the merged records do not validate; fix them, then run `masrl resolve` again."), problems)
+    generated = generate(root, corpus)
+    report = write.sync(root, generated.outputs, ("reports",))
+    changed = report.changed + report.missing + report.orphaned
+    write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"}))
+    print(f"resolved {len(unmerged)} conflicted file(s): regenerated {len(changed)} report file(s) from the merged records")
+    print("next: review with `git diff --cached`, then `git commit` to conclude the merge")
+    return 0

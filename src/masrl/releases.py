@@ -1,0 +1,163 @@
+"""Releases: named, dated, frozen snapshots of the pool (a living review's versions).
+
+A *release* is listed in ``corpus/releases.yaml`` (name, date, search cutoff,
+title, source) and frozen in ``corpus/releases/<name>.yaml``: the controlled
+vocabulary and every retained and excluded record exactly as they were when
+the release was made. Reports of a release are computed from its snapshot
+only, so retagging, moving or adding records later can never change a number
+the release published. The first release, ``v1``, is the survey as published
+(arXiv 2605.02801v1, search cutoff 2026-05-04), imported from the survey's
+artifact at commit a14d8de.
+
+Records of the working tree that no snapshot of the latest release holds are
+*pending*: they enter the next release when ``masrl release NAME --date
+YYYY-MM-DD`` freezes it. Membership is data (the snapshot's keys), never
+derived from git history.
+
+Pure functions; the loader reads the files and the writer writes them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .yamlio import dump_record
+
+#: The list of releases (metadata only).
+RELEASES = "corpus/releases.yaml"
+#: Folder of the frozen snapshots, one ``<name>.yaml`` per release.
+SNAPSHOTS = "corpus/releases/"
+#: Version of the snapshot file format written by :func:`freeze`.
+SNAPSHOT_FORMAT = 1
+
+NAME_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
+#: Names a release cannot take: they name other populations or folders.
+RESERVED_NAMES = ("pool", "current", "pending", "latest")
+
+RELEASES_HEADER = """\
+# Releases of the living review: named, dated, frozen snapshots of the pool.
+#
+# Written by `masrl release NAME --date YYYY-MM-DD`; review it like any record.
+# Each release's records and vocabulary are frozen in corpus/releases/<name>.yaml
+# (never edit a snapshot: its reports under reports/releases/<name>/ are the
+# published numbers). Records no snapshot holds yet are "pending" and enter the
+# next release. The first release is the survey as published.
+"""
+
+SNAPSHOT_HEADER = """\
+# Frozen snapshot of release {name} ({date}), written by `masrl release`.
+# Do not edit: reports/releases/{name}/ is computed from this file alone, so
+# that the numbers the release published never change. Edit the records under
+# corpus/papers/ and exclusions/ instead; they enter the next release.
+"""
+
+
+@dataclass(frozen=True)
+class Release:
+    """One release as listed in ``corpus/releases.yaml``.
+
+    Attributes:
+        name: short name, also the snapshot's file stem and the report folder (``v1``).
+        date: release date, ``YYYY-MM-DD``.
+        search_cutoff: last date covered by the search, ``YYYY-MM-DD``.
+        title: one line saying what the release is (``arXiv 2605.02801v1, the survey as published``).
+        source: where its records come from (free text).
+    """
+
+    name: str
+    date: str
+    search_cutoff: str
+    title: str
+    source: str = ""
+
+    @property
+    def snapshot_path(self) -> str:
+        """Relative path of the frozen snapshot."""
+        return f"{SNAPSHOTS}{self.name}.yaml"
+
+    @property
+    def label(self) -> str:
+        """``v1 (2026-05-04)``."""
+        return f"{self.name} ({self.date})"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The frozen content of one release.
+
+    Attributes:
+        release: name of the release it freezes.
+        taxonomy: the controlled vocabulary at release time (the mapping of taxonomy.yaml).
+        retained: key -> retained record, as it was at release time.
+        excluded: record id -> excluded record, as it was at release time.
+    """
+
+    release: str
+    taxonomy: dict
+    retained: dict[str, dict] = field(default_factory=dict)
+    excluded: dict[str, dict] = field(default_factory=dict)
+
+
+def releases_from(data: dict | None) -> list[Release]:
+    """The releases of a parsed ``corpus/releases.yaml`` mapping, in file order.
+
+    Malformed entries are skipped here (``masrl validate`` reports them).
+    """
+    items = (data or {}).get("releases") if isinstance(data, dict) else None
+    out = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and all(isinstance(item.get(k), str) for k in ("name", "date", "search_cutoff", "title")):
+            out.append(Release(item["name"], item["date"], item["search_cutoff"], item["title"], str(item.get("source", ""))))
+    return out
+
+
+def snapshot_from(data: dict | None) -> Snapshot | None:
+    """The :class:`Snapshot` of a parsed snapshot file, or None if it is not one."""
+    if not isinstance(data, dict) or not isinstance(data.get("release"), str) or not isinstance(data.get("taxonomy"), dict):
+        return None
+    retained = data.get("retained") if isinstance(data.get("retained"), dict) else {}
+    excluded = data.get("excluded") if isinstance(data.get("excluded"), dict) else {}
+    return Snapshot(data["release"], data["taxonomy"],
+                    {str(k): v for k, v in retained.items() if isinstance(v, dict)},
+                    {str(k): v for k, v in excluded.items() if isinstance(v, dict)})
+
+
+def latest(releases: list[Release]) -> Release | None:
+    """The last release of the list (releases are kept in date order), or None."""
+    return releases[-1] if releases else None
+
+
+def next_name(releases: list[Release]) -> str:
+    """A suggested name for the next release: ``v<n+1>`` after ``v<n>``, else ``v1``."""
+    numbers = [int(m.group(1)) for r in releases if (m := re.fullmatch(r"v([0-9]+)", r.name))]
+    return f"v{max(numbers, default=0) + 1}"
+
+
+def releases_bytes(releases: list[Release]) -> bytes:
+    """Bytes of ``corpus/releases.yaml`` listing ``releases`` (header comment included)."""
+    items = []
+    for r in releases:
+        item = {"name": r.name, "date": r.date, "search_cutoff": r.search_cutoff, "title": r.title}
+        if r.source:
+            item["source"] = r.source
+        items.append(item)
+    return RELEASES_HEADER.encode() + b"\n" + dump_record({"format_version": SNAPSHOT_FORMAT, "releases": items})
+
+
+def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded: dict[str, dict]) -> bytes:
+    """Bytes of the snapshot file of ``release``: the vocabulary and every record, sorted by key / id.
+
+    ``retained`` maps keys to records, ``excluded`` record ids to records; the
+    records are written as they are (every field), so that nothing the
+    release's reports need can be lost later.
+    """
+    data = {
+        "format_version": SNAPSHOT_FORMAT,
+        "release": release.name,
+        "date": release.date,
+        "taxonomy": taxonomy,
+        "retained": {k: retained[k] for k in sorted(retained)},
+        "excluded": {k: excluded[k] for k in sorted(excluded)},
+    }
+    return SNAPSHOT_HEADER.format(name=release.name, date=release.date).encode() + b"\n" + dump_record(data)
