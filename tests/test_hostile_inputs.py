@@ -11,6 +11,8 @@ import pytest
 
 from masrl.records import make_key
 
+from grow import next_record_id
+
 OK = ["--stage", "abstract_screen", "--reason", "x", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration"]
 
 
@@ -191,17 +193,19 @@ def test_add_argument_mistakes(survey, cli, args, message):
 def test_exclude_refuses_to_move_a_broken_record(survey, cli):
     path = survey / "corpus/papers/browsecomp2025.yaml"
     path.write_text("\n".join(line for line in path.read_text().splitlines() if not line.startswith("url:")) + "\n")
+    rid = next_record_id(survey)
     run = no_traceback(cli("exclude", "--root", survey, "--key", "browsecomp2025", *OK))
     assert run.code == 1
     assert "corpus/papers/browsecomp2025.yaml:1: url: required field is missing" in run.err
     assert "nothing was moved: fix corpus/papers/browsecomp2025.yaml first, so that nothing of it is lost." in run.err
-    assert not (survey / "exclusions/E033.yaml").exists()
+    assert not (survey / f"exclusions/{rid}.yaml").exists()
 
 
 def test_exclude_keeps_comments_of_the_moved_record(survey, cli):
     append(survey / "corpus/papers/collm-maac2026.yaml", "# reviewer: overlaps magrpo\n")
+    rid = next_record_id(survey)
     assert cli("exclude", "--root", survey, "--key", "collm-maac2026", *OK).code == 0
-    text = (survey / "exclusions/E033.yaml").read_text()
+    text = (survey / f"exclusions/{rid}.yaml").read_text()
     assert "former_file: |\n  key: collm-maac2026\n" in text and "  # reviewer: overlaps magrpo\n" in text
     assert cli("validate", "--root", survey).code == 0
 
@@ -218,9 +222,10 @@ def test_exclude_rolls_back_when_the_record_cannot_be_removed(survey, cli, monke
         real_remove(root, rel)
 
     monkeypatch.setattr(write, "remove", failing_remove)
+    rid = next_record_id(survey)
     run = cli("exclude", "--root", survey, "--key", "collm-maac2026", *OK)
     assert run.code == 1 and "cannot remove corpus/papers/collm-maac2026.yaml: Permission denied" in run.err
-    assert not (survey / "exclusions/E033.yaml").exists()
+    assert not (survey / f"exclusions/{rid}.yaml").exists()
     assert (survey / "corpus/papers/collm-maac2026.yaml").exists()
 
 
