@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from . import schema as schemas
-from . import bibtex
+from . import bibexport, csljson
 from .analyses import audit, axes, claims, gaps, prisma, stats
 from .analyses.table import Table
 from .frame import excluded_frame, near_miss_frame, retained_frame
@@ -195,7 +195,8 @@ def render_text(results: Results, readme: str | None = None) -> dict[str, bytes]
     out["reports/claims.md"] = render_template("claims.md.j2", claims=results.claims, drift=drift).encode()
     out["reports/tex/numbers.tex"] = numbers_tex(macros(results)).encode()
 
-    out["reports/papers.bib"] = bibtex.export(results.retained_records).encode()
+    out["reports/papers.bib"] = bibexport.export(results.retained_records).encode()
+    out["reports/papers.json"] = csljson.export(results.retained_records)
     survey_title = str((tax.data.get("survey") or {}).get("title", "Paper pool"))
     out["reports/papers.html"] = readme_render.papers_html(results.retained_records, results.headline, survey_title).encode()
     out["reports/audit.md"], out["reports/audit.json"] = render_audit(results)
