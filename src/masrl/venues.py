@@ -69,6 +69,9 @@ def block_kind(block: dict) -> str | None:
         return PREPRINT if re.match(r"^\s*(arxiv|corr)\b", journal, re.IGNORECASE) else JOURNAL
     if str(block.get("archiveprefix", "")).lower() == "arxiv" and block.get("eprint"):
         return PREPRINT
-    if block.get("howpublished"):
+    how = str(block.get("howpublished", ""))
+    if re.match(r"^\s*(arxiv|corr)\b", how, re.IGNORECASE):
+        return PREPRINT
+    if how:
         return OTHER
     return None
