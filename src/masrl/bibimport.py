@@ -163,11 +163,11 @@ def _venue(entry: BibEntry, fields: dict[str, str], ids: list[identifiers.Identi
         return bibtex.decode_latex(fields["booktitle"])
     if journal and not _ARXIV_JOURNAL.match(journal):
         return bibtex.decode_latex(journal)
-    if journal or any(i.scheme == "arxiv" for i in ids):
-        return "arXiv"
     how = fields.get("howpublished", "")
     if how and "http" not in how and "\\url" not in how:
-        return bibtex.decode_latex(how)
+        return "arXiv" if _ARXIV_JOURNAL.match(how) else bibtex.decode_latex(how)
+    if journal or any(i.scheme == "arxiv" for i in ids):
+        return "arXiv"
     for name in ("publisher", "institution", "school", "organization"):
         if fields.get(name):
             return bibtex.decode_latex(fields[name])
@@ -276,7 +276,7 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     abstract = bibtex.collapse(bibtex.decode_latex(f.pop("abstract"))) if f.get("abstract") else None
     block = {"type": entry.type, **{k: v for k, v in f.items()}}
     paper = {
-        "title": title, "authors": authors, "year": int(year) if year and year.isdigit() else 0,
+        "title": title, "authors": authors, "year": int(year) if year and re.fullmatch(r"[0-9]{4}", year) else 0,
         "venue": _venue(entry, f, ids), "identifiers": mapping, "bibtex_key": aliases[0] if aliases else entry.key,
         "bibtex": block, "entry_key": entry.key, "line": entry.line,
     }

@@ -73,5 +73,5 @@ def block_kind(block: dict) -> str | None:
     if re.match(r"^\s*(arxiv|corr)\b", how, re.IGNORECASE):
         return PREPRINT
     if how:
-        return OTHER
+        return venue_kind(how) if "http" not in how and "\\url" not in how and venue_kind(how) else OTHER
     return None
