@@ -104,7 +104,7 @@ def test_add_by_doi_uses_crossref(survey, cli, no_network):
     no_network.get("https://api.crossref.org/works/10.1145/3605764.3623999", json=CROSSREF)
     run = cli("add", "--root", survey, "https://doi.org/10.1145/3605764.3623999", "--dry-run")
     assert run.code == 0, run.err
-    assert "authors:\n  - Greshake, Kai\n  - '{Agents Lab}'\n" in run.out
+    assert "authors:\n  - Greshake, Kai\n  - Agents Lab\n" in run.out
     assert "venue: Proceedings of the 16th ACM Workshop on AISec\n" in run.out and "abstract: Agents are attacked.\n" in run.out
     assert "  type: inproceedings\n" in run.out
 

@@ -121,6 +121,14 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             out["howpublished"] = encode_latex(venue)
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]
+    written = " ".join(str(out.get(f, "")) for f in ("url", "howpublished", "note"))
+    missing = [u for u in ids.get("url") or [] if u not in written]
+    if missing:  # every landing page of the record survives the export (and a re-import)
+        if "url" not in out:
+            out["url"] = missing.pop(0)
+        if missing:
+            links = "; ".join(f"\\url{{{u}}}" for u in missing)
+            out["howpublished"] = f"{out['howpublished']}; {links}" if out.get("howpublished") else links
     if record.get("bibtex_key") and record["bibtex_key"] != record["key"]:
         out["ids"] = record["bibtex_key"]
     ordered = {k: out[k] for k in FIELD_ORDER if out.get(k)}

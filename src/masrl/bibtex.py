@@ -111,6 +111,12 @@ def encode_author(name: str) -> str:
     return encoded
 
 
+def organisation(name: str) -> str:
+    """An organisation as a record author: as written, braced only when it holds a comma
+    (``{Agents and Tools Lab, Inc.}``; ``Kimi Team`` needs no braces: no comma, one name)."""
+    return "{" + name + "}" if "," in name or name == "others" else name
+
+
 def record_author(name: str) -> str:
     """One BibTeX name (LaTeX source) as a record author: ``Jane Doe`` -> ``Doe, Jane``,
     ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name parts),
@@ -121,7 +127,7 @@ def record_author(name: str) -> str:
     if name == "others":
         return name
     if _braced_whole(name):
-        return "{" + decode_latex(name[1:-1]) + "}"
+        return organisation(decode_latex(name[1:-1]))
     try:
         merged = parse_single_name_into_parts(name).merge_last_name_first
     except InvalidNameError:

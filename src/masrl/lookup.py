@@ -101,7 +101,9 @@ def _crossref(ident: Identifier, session) -> dict:
         if a.get("family"):
             authors.append(f"{a['family']}, {a.get('given', '')}".strip().rstrip(","))
         elif a.get("name"):
-            authors.append("{" + a["name"] + "}")
+            from .bibtex import organisation
+
+            authors.append(organisation(a["name"]))
     parts = ((msg.get("issued") or {}).get("date-parts") or [[None]])[0]
     abstract = re.sub(r"<[^>]+>", " ", msg.get("abstract") or "")
     out = {"title": " ".join(" ".join(msg.get("title") or [""]).split()), "authors": authors,
