@@ -87,3 +87,13 @@ def _set_field(path: Path, field: str, value: str) -> None:
 def set_field():
     """``set_field(path, field, value)``: replace the top-level line ``field: ...`` of a record file."""
     return _set_field
+
+
+@pytest.fixture(autouse=True)
+def no_network():
+    """Every test runs with HTTP mocked: a request no test registered fails as a
+    connection error (``responses``), so no test can reach the network."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        yield mock

@@ -136,8 +136,8 @@ def test_every_error_of_the_run_at_once(survey, cli, set_field):
     set_field(survey / "exclusions/E002.yaml", "stage", "abstract")
     run = cli("validate", "--root", survey)
     assert run.code == 1
-    assert len(errors(run)) == 4
-    assert errors(run)[-1] == "3 errors in 3 files; no file was changed."
+    assert len(errors(run)) == 5  # the year also disagrees with c3's own BibTeX entry now
+    assert errors(run)[-1] == "4 errors in 3 files; no file was changed."
     assert f"exclusions/E002.yaml:{line_of(survey / 'exclusions/E002.yaml', 'stage:')}: stage: 'abstract' is not in the vocabulary; allowed: abstract_screen, " \
            "full_text_screen, artifact_screen, duplicate_screen (did you mean 'abstract_screen'?)" in errors(run)
     assert "Traceback" not in run.err

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import bibtex
+from . import bibexport, csljson
 from . import schema as schemas
 from .analyses import audit, compare, gaps
 from .analyses.claims import ClaimResult
@@ -266,7 +266,8 @@ def _bibliography(view: View) -> dict[str, bytes]:
     records = list(view.results.retained_records)
     tax = view.results.tax
     survey_title = str((tax.data.get("survey") or {}).get("title", "Paper pool"))
-    return {"papers.bib": bibtex.export(records).encode(),
+    return {"papers.bib": bibexport.export(records).encode(),
+            "papers.json": csljson.export(records),
             "papers.html": readme_render.papers_html(records, view.results.headline, survey_title).encode()}
 
 
@@ -347,7 +348,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output("LaTeX number macros", _numbers),
     Output("exclusion log", _exclusions),
     Output("releases and pending records", _releases, releases=False),
-    Output("BibTeX and HTML paper list", _bibliography, releases=False),
+    Output("BibTeX, CSL-JSON and HTML paper list", _bibliography, releases=False),
     Output("audit of inclusion decisions", _audit, releases=False),
     Output("JSON Schemas of the input files", _schemas, releases=False),
 )

@@ -22,8 +22,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..bibtex import decode_latex, identifiers_in
-from ..records import normalize_identifier, normalize_title
+from ..bibimport import entry_identifiers
+from ..identifiers import keys_of
+from ..pool_checks import bibtex_disagreements
+from ..records import normalize_title
 from ..taxonomy import Taxonomy
 from .claims import claim_results
 
@@ -115,48 +117,39 @@ def what_if(claims: list[dict], populations: dict[str, pd.DataFrame], tax: Taxon
     return rows
 
 
-def _bib_identifiers(bib: dict) -> dict[str, set[str]]:
-    ids: dict[str, set[str]] = {}
-    for scheme, value in identifiers_in(bib):
-        ids.setdefault(scheme, set()).add(normalize_identifier(scheme, value))
-    return ids
-
-
 def bibtex_mismatches(records: list[dict]) -> list[dict]:
     """Every disagreement between a retained record and its own BibTeX entry.
 
-    Compares the record's ``year`` with ``bibtex.year``, its ``title`` with the
-    decoded ``bibtex.title`` (normalized: case, braces, punctuation and spaces ignored), its
-    ``first_author`` with the first BibTeX author, and each identifier the
-    BibTeX entry gives (arXiv id in ``journal``, ``doi``, ``url``/``howpublished``)
-    with the record's ``identifiers``. One dict per mismatch:
-    ``{"key", "bibtex_key", "field", "record", "bibtex"}``.
+    Compares the record's ``year``, ``title`` (normalized: case, braces, punctuation
+    and spaces ignored) and venue kind with its ``bibtex`` block
+    (:func:`masrl.pool_checks.bibtex_disagreements`), its ``first_author`` with the
+    first author, and each identifier the BibTeX entry gives (arXiv id in
+    ``journal``/``eprint``, ``doi``, ``url``/``howpublished``) with the record's
+    canonical ids. One dict per mismatch: ``{"key", "bibtex_key", "field", "record",
+    "bibtex", "reason"}``; ``reason`` is the record's ``bibtex_differs`` explanation
+    ("" when there is none: ``masrl validate`` refuses those for title, year and venue).
     """
     found = []
     for rec in records:
         bib = rec.get("bibtex") or {}
         key = rec["key"]
+        reasons = rec.get("bibtex_differs") or {}
 
         def add(field, mine, theirs):
             found.append({"key": key, "bibtex_key": rec.get("bibtex_key", ""), "field": field,
-                          "record": str(mine), "bibtex": str(theirs)})
+                          "record": str(mine), "bibtex": str(theirs), "reason": reasons.get(field, "")})
 
-        if "year" in bib and str(bib["year"]).strip() != str(rec["year"]):
-            add("year", rec["year"], bib["year"])
-        if "title" in bib:
-            theirs = decode_latex(bib["title"])
-            if normalize_title(theirs).replace(" ", "") != normalize_title(rec["title"]).replace(" ", ""):
-                add("title", rec["title"], theirs)
+        for field, mine, theirs in bibtex_disagreements(rec):
+            add(field, mine, theirs)
         authors = rec.get("authors") or []
         if authors and normalize_title(authors[0]) != normalize_title(rec.get("first_author", "")):
             add("first_author", rec.get("first_author", ""), authors[0])
-        mine = {}
-        for scheme, value in (rec.get("identifiers") or {}).items():
-            for item in value if isinstance(value, list) else [value]:
-                mine.setdefault(scheme, set()).add(normalize_identifier(scheme, item))
-        for scheme, values in sorted(_bib_identifiers(bib).items()):
-            for value in sorted(values - mine.get(scheme, set())):
-                add(f"identifiers.{scheme}", ", ".join(sorted(mine.get(scheme, set()))) or "(none)", value)
+        mine = keys_of(rec.get("identifiers"))
+        theirs, _ = entry_identifiers({k: str(v) for k, v in bib.items()})
+        for ident in sorted({i.key: i for i in theirs}.values(), key=lambda i: i.key):
+            if not set(ident.keys()) & mine:
+                have = sorted(k.split(":", 1)[1] for k in mine if k.startswith(ident.scheme + ":"))
+                add(f"identifiers.{ident.scheme}", ", ".join(have) or "(none)", ident.value)
     return found
 
 
