@@ -30,7 +30,8 @@ typical session:
   masrl build               regenerate reports/ (and the README paper list)
   masrl build --check       exit 1 if anything committed is stale (CI)
   masrl add --bibtex new.bib
-  masrl diff HEAD           what your change does to counts, cells and claims"""
+  masrl diff HEAD           what your change does to counts, cells and claims
+  masrl audit sample --population retained --n 20 --seed 7   a second-reader audit"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -200,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .trace.cli import register as register_trace
 
     register_trace(sub)
+    from .commands.audit import register as register_audit
+
+    register_audit(sub)
     return parser
 
 

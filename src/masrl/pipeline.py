@@ -15,6 +15,9 @@ from . import schema as schemas
 from . import bibtex
 from .analyses import audit, axes, claims, gaps, prisma, stats
 from .analyses.table import Table
+from .audits import report as audit_report
+from .audits.analysis import confirmations
+from .audits.model import Audit, audits_of
 from .frame import excluded_frame, near_miss_frame, retained_frame
 from .load import Corpus
 from .render.csvout import table_csv
@@ -60,7 +63,7 @@ class Results:
     traces_valid: dict[str, bool] = field(default_factory=dict)
     prisma: dict = field(default_factory=dict)
     flow_tables: list[Table] = field(default_factory=list)
-    audits: dict[str, dict] = field(default_factory=dict)
+    audits: list[Audit] = field(default_factory=list)
 
     def all_tables(self) -> list[Table]:
         """Every table written to reports/tables/ and reports/tex/."""
@@ -109,9 +112,11 @@ def analyse(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Resu
         claims_raw=list(corpus.claims),
         traces_valid=dict(traces_valid or {}),
         prisma=prisma.prisma_flow(retained, excluded, tax),
-        audits={a["audit_id"]: a for _, a in sorted(corpus.audits.items())},
+        audits=audits_of(corpus),
     )
-    results.flow_tables = [prisma.prisma_table(results.prisma), prisma.year_by_category(retained, tax)]
+    confirmed = confirmations(results.audits, {r["record_id"]: r for r in excluded_records})
+    results.flow_tables = [prisma.with_second_reader(prisma.prisma_table(results.prisma), confirmed),
+                           prisma.year_by_category(retained, tax)]
     results.claims = claims.claim_results(corpus.claims, results.populations(), tax, results.traces_valid)
     return results
 
@@ -205,25 +210,15 @@ def render_text(results: Results, readme: str | None = None) -> dict[str, bytes]
     out["reports/schema/claims.schema.json"] = json_bytes(schemas.CLAIMS_SCHEMA)
     out["reports/schema/taxonomy.schema.json"] = json_bytes(schemas.TAXONOMY_SCHEMA)
     out["reports/schema/audit.schema.json"] = json_bytes(schemas.AUDIT_SCHEMA)
+    out.update(audit_report.schema_files())
     return out
 
 
 def audit_data(results: Results) -> dict:
     """Everything of the audit report as plain data (also ``reports/audit.json``)."""
     by_key = {r["key"]: r for r in results.retained_records}
-    agreements = []
-    for audit_id, data in results.audits.items():
-        fields = audit.agreement(data)
-        agreements.append({
-            "audit_id": audit_id, "description": data.get("description", ""),
-            "fields": [
-                {"field": f.field, "items": f.items, "agree": f.agree, "observed": round(f.observed, 6),
-                 "kappa": None if f.kappa is None else round(f.kappa, 6),
-                 "disagreements": [list(d) for d in f.disagreements]}
-                for f in fields
-            ],
-            "changed": [list(c) for c in audit.tags_changed_since(data, by_key)],
-        })
+    by_id = {r["record_id"]: r for r in results.excluded_records}
+    agreements = audit_report.audit_entries(results.audits, results.tax, by_key, by_id)
     what_if = audit.what_if(results.claims_raw, results.populations(), results.tax, results.traces_valid)
     before = {c.id: c.holds for c in results.claims}
     after: dict[str, bool] = {}
@@ -248,7 +243,7 @@ def render_audit(results: Results) -> tuple[bytes, bytes]:
     md = render_template(
         "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
         inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
-        agreements=data["agreements"], near_misses=data["near_misses"],
+        agreements_md=audit_report.audit_markdown(data["agreements"]), near_misses=data["near_misses"],
         what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
         mismatches=data["bibtex_mismatches"],
     )

@@ -17,7 +17,8 @@ RETAINED_ORDER = (
     "category", "is_rl", "reward_type", "credit_granularity", "credit_mechanism", "orchestration_form",
     "scenario", "subdecisions", "is_core", "inclusion_criterion", "verified",
     "domain", "mas_native", "eval_measures", "eval_note", "deployment_envelope",
-    "one_liner", "notes", "tag_provenance", "forced", "bibtex_key", "bibtex", "provenance",
+    "one_liner", "notes", "tag_provenance", "forced", "former_record_id", "former_exclusion", "bibtex_key", "bibtex",
+    "provenance",
 )
 
 #: Field order of an excluded record file.
