@@ -169,3 +169,54 @@ def test_folder_files_are_validated(audited, cli, sheets, tmp_path):
         f"{rel}/adjudication-round-1.yaml:10: resolutions[0].resolved: 'maybe' is not an allowed value of is_rl; allowed: yes, partial, no",
         f"{rel}/adjudication-round-1.yaml:11: resolutions[0].by: say who resolved it (a name)",
         f"{rel}/adjudication-round-1.yaml:14: resolutions[1]: S02 is_rl is not a disagreement of round 1"]
+
+
+def test_apply_refuses_conflicts_and_hand_formatted_records(audited, cli, sheets, tmp_path, set_field):
+    sample = sheets.sample(audited, AUDIT)
+    first = sample["items"][0]
+    other = next(v for v in ("yes", "partial", "no") if v != first["original"]["is_rl"])
+    third = next(v for v in ("yes", "partial", "no") if v not in (other, first["original"]["is_rl"]))
+    rows = sheets.filled(audited, AUDIT, {("S01", "is_rl"): other})
+    assert _import(cli, audited, sheets.write(tmp_path / "a.csv", rows)).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    path = audited / f"corpus/audits/{AUDIT}/adjudication-round-1.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["resolutions"][0].update(resolved=other, by="Ada")
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    record = audited / f"corpus/papers/{first['record']}.yaml"
+    original = record.read_text()
+    set_field(record, "is_rl", f"'{third}'")  # retagged by hand after the sample was drawn
+    run = cli("audit", "apply", AUDIT, "--root", audited, "--yes")
+    assert run.code == 1
+    assert (f"corpus/audits/{AUDIT}/adjudication-round-1.yaml: resolutions[0]: {first['record']} is_rl is '{third}' now but was "
+            f"'{first['original']['is_rl']}' in the sample; resolved '{other}' would overwrite a later edit: edit the record by hand") in run.err
+    record.write_text("# checked by hand\n" + original)
+    run = cli("audit", "apply", AUDIT, "--root", audited, "--yes")
+    assert run.err.startswith(f"corpus/papers/{first['record']}.yaml: hand formatting or comments would be lost by rewriting "
+                              "this file; make the edit by hand\n")
+    assert record.read_text() == "# checked by hand\n" + original
+
+
+def test_the_published_spot_check_is_read_as_round_one(repo, cli):
+    run = cli("audit", "show", "spotcheck-2026-05-03", "--root", repo)
+    assert run.code == 0
+    assert "Round 1 — readers: original, second reader." in run.out
+    assert ("| credit_granularity | 32 | 31 | 0.969 [0.843, 0.994] | 0.959 [0.881, 1.000] | 0.965 [0.898, 1.000] | "
+            "0.965 [0.823, 0.994] |") in run.out
+    assert "| halo | halo | credit_granularity | role | orchestrator | not adjudicated |  |" in run.out
+    for field in ("category", "is_rl", "reward_type", "orchestration_form"):
+        assert f"| {field} | 32 | 32 | 1.000 [0.893, 1.000] | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] |" in run.out
+
+
+def test_audit_folders_are_read_without_their_sheets(audited, cli):
+    from masrl.load import load
+
+    corpus = load(audited)
+    assert sorted(corpus.audit_files) == [f"corpus/audits/{AUDIT}/audit.yaml"]
+    assert list(corpus.audits) == ["corpus/audits/spotcheck-2026-05-03.yaml"]
+    (audited / f"corpus/audits/{AUDIT}/.audit.yaml.swp").write_text("x")
+    (audited / "corpus/audits/notes.txt").write_text("x")
+    run = cli("validate", "--root", audited)
+    assert run.err.splitlines()[0] == ("corpus/audits/notes.txt: not a record file: records are regular files named "
+                                       "<key>.yaml (not .yml, not a folder or a symlink)")
+    assert len(run.err.splitlines()) == 2
