@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 
 import pytest
 import yaml
@@ -220,3 +221,30 @@ def test_audit_folders_are_read_without_their_sheets(audited, cli):
     assert run.err.splitlines()[0] == ("corpus/audits/notes.txt: not a record file: records are regular files named "
                                        "<key>.yaml (not .yml, not a folder or a symlink)")
     assert len(run.err.splitlines()) == 2
+
+
+def test_sheet_cells_are_never_formulas_and_trailing_empty_columns_are_fine(audited, cli, sheets, tmp_path):
+    from masrl.audits.sheet import sheet_csv
+
+    data = sheet_csv([("S01", "arxiv:2605.02801", "=HYPERLINK(\"http://x\")", "-1+1")], ["category"]).decode("utf-8")
+    assert data == "\ufeffitem,identifier,title,link,category,note\r\nS01,arxiv:2605.02801,\"'=HYPERLINK(\"\"http://x\"\")\",'-1+1,,\r\n"
+    rows = [row + ["", ""] for row in sheets.filled(audited, AUDIT)]  # what Excel saves after a stray click
+    assert _import(cli, audited, sheets.write(tmp_path / "wide.csv", rows)).code == 0
+
+
+def test_reader_names_become_file_names_and_sampling_is_hamilton():
+    from masrl.audits.model import parse_round_file, reader_slug, round_file
+    from masrl.audits.sample import allocate, item_labels
+
+    assert reader_slug("Jörg  Müller") == "jorg-muller"
+    assert reader_slug("李伟") == "reader-" + hashlib.sha256("李伟".encode()).hexdigest()[:8]
+    assert reader_slug("王芳") != reader_slug("李伟")
+    assert round_file("a", 2, "Jörg Müller") == "corpus/audits/a/rounds/round-2-jorg-muller.yaml"
+    assert parse_round_file("corpus/audits/a/rounds/round-12-li-wei.yaml") == (12, "li-wei")
+    assert parse_round_file("corpus/audits/a/rounds/round-x.yaml") is None
+    assert allocate({"rl_method": 42, "framework": 3, "benchmark": 18, "industry": 6, "classical_marl": 10, "survey": 5}, 12) == {
+        "rl_method": 6, "framework": 0, "benchmark": 3, "industry": 1, "classical_marl": 1, "survey": 1}
+    assert allocate({"a": 1, "b": 1, "c": 1}, 2) == {"a": 1, "b": 1, "c": 0}  # ties: vocabulary order
+    with pytest.raises(ValueError, match="n = 4 but the population has 3 records"):
+        allocate({"a": 3}, 4)
+    assert item_labels(3) == ["S01", "S02", "S03"] and item_labels(100)[-1] == "S100"

@@ -31,12 +31,14 @@ def folder_of(audit_id: str) -> str:
 
 
 def reader_slug(name: str) -> str:
-    """File-name form of a reader's name: ``Jörg Müller`` -> ``jorg-muller``."""
+    """File-name form of a reader's name: ``Jörg Müller`` -> ``jorg-muller``; a name without
+    Latin letters or digits -> ``reader-`` and the first 8 hex digits of its SHA-256."""
+    import hashlib
     import unicodedata
 
     text = unicodedata.normalize("NFKD", name)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "reader"
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "reader-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
 
 
 def round_file(audit_id: str, round_no: int, reader: str) -> str:

@@ -1,7 +1,9 @@
 """The blind sheet: written as CSV for the reader, read back and checked cell by cell (pure).
 
 Written: ``sheet.csv`` (UTF-8 with a byte-order mark, so that Excel shows
-accented titles right; comma-separated, CRLF line ends as RFC 4180 says),
+accented titles right; comma-separated, CRLF line ends as RFC 4180 says; a
+text starting with ``= + - @`` gets a leading apostrophe so that no
+spreadsheet runs it as a formula),
 ``allowed-values.csv`` (field, value, label, definition, when) and
 ``instructions.md``. The sheet shows the item label, one identifier, the title
 and the link of each record, never its tags, key or one-liner.
@@ -28,9 +30,18 @@ LEAD_COLUMNS = ("item", "identifier", "title", "link")
 NOTE = "note"
 
 
+#: First characters that make a spreadsheet program read a cell as a formula (OWASP: CSV injection).
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text_cell(value: str) -> str:
+    """A cell a spreadsheet shows as text: a leading formula character gets an apostrophe before it."""
+    return "'" + value if value.startswith(_FORMULA) else value
+
+
 def _csv_bytes(rows: list[list[str]]) -> bytes:
     out = io.StringIO(newline="")
-    csv.writer(out).writerows(rows)
+    csv.writer(out).writerows([[_text_cell(c) for c in row] for row in rows])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
@@ -115,7 +126,7 @@ def _header_problems(header: list[str], fields: dict[str, AuditField], name: str
     problems = []
     seen: set[str] = set()
     for column in header:
-        if column in seen:
+        if column and column in seen:
             problems.append(Problem(name, 1, column, "this column appears twice"))
         seen.add(column)
         if column and column not in known:
