@@ -82,7 +82,7 @@ def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
     assert f"### {AUDIT}\n\nSample: 12 retained records drawn 2026-06-01 with seed 11, stratified by `category`" in md
 
     run = cli("audit", "adjudicate", AUDIT, "--root", survey)
-    assert run.code == 0 and f"adjudication-round-1.yaml with 2 disagreement(s)" in run.out
+    assert run.code == 0 and "adjudication-round-1.yaml with 2 disagreement(s)" in run.out
     path = survey / f"corpus/audits/{AUDIT}/adjudication-round-1.yaml"
     text = path.read_text()
     assert text.startswith("# For each disagreement, write the resolved value in 'resolved'")
