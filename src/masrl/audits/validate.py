@@ -60,8 +60,8 @@ class _FolderChecker:
         data = self.files[self.audit_file]
         if not self.valid(self.audit_file, data, AUDIT_FILE_SCHEMA) or not self.sample(data):
             return
-        rounds_ok = all(self.round(rel, data) for rel in others if parse_round_file(rel) and f"/{ROUNDS}/" in rel)
-        if not rounds_ok:
+        rounds_ok = [self.round(rel, data) for rel in others if parse_round_file(rel) and f"/{ROUNDS}/" in rel]
+        if not all(rounds_ok):  # every round is checked, so that all their problems show at once
             return
         audit = _folder(self.audit_file, data, self.files)
         disagreements = {(rr.round, d.item, d.field) for rr in round_results(audit, self.c.tax)

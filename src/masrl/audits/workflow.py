@@ -45,13 +45,14 @@ class SampleOptions:
 
 
 def _today(date: str | None) -> str:
+    """``date`` (checked: a real date written YYYY-MM-DD) or today."""
     if date is None:
         return datetime.date.today().isoformat()
     try:
-        datetime.date.fromisoformat(date)
-    except ValueError as err:
-        raise UserError(f"--date {date!r} is not a date written YYYY-MM-DD") from err
-    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", date):
+        valid = re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", date) and datetime.date.fromisoformat(date)
+    except ValueError:
+        valid = None
+    if not valid:
         raise UserError(f"--date {date!r} is not a date written YYYY-MM-DD")
     return date
 
