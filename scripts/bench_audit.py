@@ -16,7 +16,9 @@ imported on that path, and times the coefficients of one field for 10,000
 items (2 and 3 readers) in this process.
 
 Bound: the audit modules cost < 2% of `masrl build --check`, and no heavy
-library is imported.
+library is imported. Measured (python scripts/bench_audit.py --repeat 11, a
+loaded shared machine): 18.7 ms self = 1.1% of `masrl build --check` (1.71 s,
+2.98x `import pandas`); no heavy library; 10,000 items x 3 readers in 140 ms.
 
 Usage: python scripts/bench_audit.py [--repeat 7]
 """
