@@ -38,7 +38,8 @@ typical session:
   masrl add --bibtex new.bib
   masrl diff main           what your change does to counts, cells and claims
   masrl resolve             after `git merge` stops on conflicts in reports/
-  masrl release v2 --date 2026-12-01   freeze the pool as the next release"""
+  masrl release v2 --date 2026-12-01   freeze the pool as the next release
+  masrl audit sample --population retained --n 20 --seed 7   a second-reader audit"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -312,6 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .trace.cli import register as register_trace
 
     register_trace(sub)
+    from .commands.audit import register as register_audit
+
+    register_audit(sub)
     return parser
 
 

@@ -21,6 +21,7 @@ from . import schema as schemas
 from .analyses import audit, compare, gaps
 from .analyses.claims import ClaimResult
 from .analyses.table import Table
+from .audits import report as audit_report
 from .pipeline import Build, Results
 from .population import POOL
 from .render import readme as readme_render
@@ -275,19 +276,8 @@ def audit_data(build: Build) -> dict:
     """Everything of the audit report as plain data (also ``reports/audit.json``), for the pool."""
     results = build.pool
     by_key = {r["key"]: r for r in results.retained_records}
-    agreements = []
-    for audit_id, data in build.audits.items():
-        fields = audit.agreement(data)
-        agreements.append({
-            "audit_id": audit_id, "description": data.get("description", ""),
-            "fields": [
-                {"field": f.field, "items": f.items, "agree": f.agree, "observed": round(f.observed, 6),
-                 "kappa": None if f.kappa is None else round(f.kappa, 6),
-                 "disagreements": [list(d) for d in f.disagreements]}
-                for f in fields
-            ],
-            "changed": [list(c) for c in audit.tags_changed_since(data, by_key)],
-        })
+    by_id = {r["record_id"]: r for r in results.excluded_records}
+    agreements = audit_report.audit_entries(list(build.audits), results.tax, by_key, by_id)
     what_if = []
     for scope in [POOL, *[r.name for r in build.releases]]:
         scoped = [c for c in build.claims_raw if c.get("scope", POOL) == scope]
@@ -319,7 +309,7 @@ def _audit(view: View) -> dict[str, bytes]:
     md = render_template(
         "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
         inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
-        agreements=data["agreements"], near_misses=data["near_misses"],
+        agreements_md=audit_report.audit_markdown(data["agreements"]), near_misses=data["near_misses"],
         what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
         mismatches=data["bibtex_mismatches"],
     )
@@ -335,6 +325,7 @@ def _schemas(view: View) -> dict[str, bytes]:
         "schema/taxonomy.schema.json": json_bytes(schemas.TAXONOMY_SCHEMA),
         "schema/audit.schema.json": json_bytes(schemas.AUDIT_SCHEMA),
         "schema/releases.schema.json": json_bytes(schemas.RELEASES_SCHEMA),
+        **{path[len("reports/"):]: data for path, data in audit_report.schema_files().items()},
     }
 
 

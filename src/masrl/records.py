@@ -18,7 +18,8 @@ RETAINED_ORDER = (
     "category", "is_rl", "reward_type", "credit_granularity", "credit_mechanism", "orchestration_form",
     "scenario", "subdecisions", "is_core", "inclusion_criterion", "verified",
     "domain", "mas_native", "eval_measures", "eval_note", "deployment_envelope",
-    "one_liner", "notes", "date_added", "tag_provenance", "forced", "bibtex_key", "bibtex", "bibtex_differs", "provenance",
+    "one_liner", "notes", "date_added", "tag_provenance", "forced", "former_record_id", "former_exclusion", "bibtex_key",
+    "bibtex", "bibtex_differs", "provenance",
 )
 
 #: Field order of an excluded record file.

@@ -90,6 +90,8 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         "date_added": _DATE,
         "tag_provenance": _STR_MAP,
         "forced": _TEXT,
+        "former_record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
+        "former_exclusion": {"type": "object"},
         "bibtex_key": {"type": "string", "pattern": r"^[A-Za-z0-9_:.+/-]+$"},
         "bibtex": {
             "type": "object",

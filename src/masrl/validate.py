@@ -17,7 +17,7 @@ Checks, in order (all problems of a run are collected):
    retained AND excluded records; a record agrees with its ``bibtex`` block
    (:mod:`masrl.pool_checks`); sub-decision anchors tagged with their sub-decision;
 6. the claim ledger and the audits: their schema, and every field, value and
-   key they name exists.
+   key they name exists (audit folders: :mod:`masrl.audits.validate`).
 """
 
 from __future__ import annotations
@@ -481,5 +481,8 @@ def validate(corpus: Corpus) -> list[Problem]:
         snapshots = check_releases(checker)
         check_claims(checker, _scopes(corpus, checker.tax, keys, snapshots), sorted(load_examples()))
         checker.audits(by_key, keys)
+        from .audits.validate import check_audit_folders  # here: that module uses this one's helpers
+
+        check_audit_folders(checker, {a.get("audit_id") for a in corpus.audits.values()})
     unique = sorted(set(checker.problems), key=sort_key)
     return unique

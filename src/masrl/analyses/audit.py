@@ -1,24 +1,15 @@
-"""Audit of inclusion decisions (pure functions): agreement, what-ifs, consistency.
+"""Audit of inclusion decisions (pure functions): what-ifs and consistency.
 
-* second-reader agreement per field: observed agreement and Cohen's kappa,
-  with every disagreement (survey: independent spot-check 2026-05-03 reports
-  32/32 for category, is_rl, reward_type and orchestration_form and 31/32 for
-  credit_granularity, the halo row);
+Second-reader agreement is computed by :mod:`masrl.audits.analysis` with the
+coefficients of :mod:`masrl.analyses.agreement`. Here:
+
 * near-miss what-if: every claim recomputed as if the near-miss exclusions
   were retained, with the results that change;
 * consistency of every retained record with its BibTeX entry (year, title,
   identifiers, first author), every mismatch with both values.
-
-Cohen's kappa is computed here from a pandas crosstab,
-kappa = (p_o - p_e) / (1 - p_e), with p_o the observed agreement and p_e the
-agreement expected from the two readers' marginal frequencies (Cohen 1960).
-scikit-learn's ``cohen_kappa_score`` gives the same value (the tests check
-it) but importing scikit-learn costs more than a whole build.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import pandas as pd
 
@@ -28,72 +19,6 @@ from ..pool_checks import bibtex_disagreements
 from ..records import normalize_title
 from ..taxonomy import Taxonomy
 from .claims import claim_results
-
-
-def cohen_kappa(first: list[str], second: list[str]) -> float | None:
-    """Cohen's kappa of two readers' labels for the same items (unweighted).
-
-    Returns None when it is undefined: no items, or chance agreement p_e = 1
-    (both readers used one and the same label for every item).
-
-    Raises:
-        ValueError: if the two lists differ in length.
-    """
-    if len(first) != len(second):
-        raise ValueError("both readers must label the same items")
-    n = len(first)
-    if n == 0:
-        return None
-    table = pd.crosstab(pd.Series(first, name="a"), pd.Series(second, name="b"))
-    labels = sorted(set(first) | set(second))
-    table = table.reindex(index=labels, columns=labels, fill_value=0)
-    p_o = sum(int(table.loc[v, v]) for v in labels) / n
-    p_e = float((table.sum(axis=1) * table.sum(axis=0)).sum()) / (n * n)
-    if p_e == 1.0:
-        return None
-    return (p_o - p_e) / (1.0 - p_e)
-
-
-@dataclass
-class FieldAgreement:
-    """Agreement of the two readers on one field: items, agreements, observed
-    agreement p_o in [0, 1], Cohen's kappa (None if undefined), and the
-    disagreements as ``(key, original, second reader)``."""
-
-    field: str
-    items: int
-    agree: int
-    observed: float
-    kappa: float | None
-    disagreements: list[tuple[str, str, str]]
-
-
-def agreement(audit: dict) -> list[FieldAgreement]:
-    """Per-field agreement of one second-reader audit (``corpus/audits/*.yaml``), in its field order."""
-    out = []
-    rows = audit["rows"]
-    for name in audit["fields"]:
-        first = [str(r["original"][name]) for r in rows]
-        second = [str(r["second_reader"][name]) for r in rows]
-        agree = sum(a == b for a, b in zip(first, second))
-        out.append(FieldAgreement(
-            field=name, items=len(rows), agree=agree, observed=agree / len(rows) if rows else 0.0,
-            kappa=cohen_kappa(first, second),
-            disagreements=[(r["key"], a, b) for r, a, b in zip(rows, first, second) if a != b],
-        ))
-    return out
-
-
-def tags_changed_since(audit: dict, records: dict[str, dict]) -> list[tuple[str, str, str, str]]:
-    """Rows whose current record no longer carries the audited original tag:
-    ``(key, field, original at audit time, current)``."""
-    changed = []
-    for row in audit["rows"]:
-        rec = records.get(row["key"], {})
-        for name in audit["fields"]:
-            if name in rec and str(rec[name]) != str(row["original"][name]):
-                changed.append((row["key"], name, str(row["original"][name]), str(rec[name])))
-    return changed
 
 
 def what_if(claims: list[dict], populations: dict[str, pd.DataFrame], tax: Taxonomy, traces_valid: dict[str, bool]) -> list[dict]:

@@ -12,7 +12,6 @@ rest and writes a report of what was not added.
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import sys
 from argparse import Namespace
 from pathlib import Path
@@ -21,43 +20,11 @@ from .. import bibimport, bibtex, intake, lookup, venues, write
 from ..errors import COMMAND_LINE, Problem, UserError, sort_key, summary
 from ..identifiers import SCHEME_ORDER
 from ..load import PAPERS, TAXONOMY, find_root, parse_tree, read_tree, read_user_file
-from ..records import RETAINED_ORDER, UNTAGGED, make_key, ordered
+from ..records import make_key
+from ..stubs import retained_stub
 from ..taxonomy import Taxonomy
 from ..validate import validate
 from ..yamlio import dump_record
-
-
-def _landing(ids: dict, tax: Taxonomy) -> str:
-    for scheme in SCHEME_ORDER:
-        if scheme in ids:
-            value = ids[scheme]
-            if isinstance(value, list):
-                return value[0]
-            resolver = tax.identifier_schemes.get(scheme, {}).get("resolver")
-            if resolver:
-                return resolver.format(id=value)
-    return ""
-
-
-def _stub(paper: dict, tax: Taxonomy, key: str, forced: str | None) -> dict:
-    rec: dict = {
-        "key": key, "title": paper["title"], "authors": paper["authors"],
-        "first_author": paper["authors"][0] if paper["authors"] else UNTAGGED, "affiliation": "unknown",
-        "year": paper["year"], "venue": paper["venue"], "url": _landing(paper["identifiers"], tax),
-        "identifiers": paper["identifiers"],
-    }
-    if paper.get("abstract"):
-        rec["abstract"] = paper["abstract"]
-    for field in tax.of("retained"):
-        if not field.required_when:
-            rec[field.name] = [UNTAGGED] if field.multi else UNTAGGED
-    rec.update(one_liner=UNTAGGED, notes="", date_added=datetime.date.today().isoformat(), tag_provenance={})
-    if forced:
-        rec["forced"] = forced
-    rec["bibtex_key"] = paper["bibtex_key"] or key
-    rec["bibtex"] = paper["bibtex"]
-    rec["provenance"] = {"source": paper["source"], "added": datetime.date.today().isoformat()}
-    return ordered(rec, RETAINED_ORDER)
 
 
 # ---------------------------------------------------------------------------- papers from arguments
@@ -215,7 +182,7 @@ def run(args: Namespace) -> int:
         key = args.key or make_key(paper["authors"][0], paper["year"], taken)
         taken.add(key)
         rel = f"{PAPERS}{key}.yaml"
-        stubs[rel] = _stub(paper, tax, key, args.force)
+        stubs[rel] = retained_stub(paper, tax, key, args.force)
         stub_origin[rel] = paper["origin"]
     for rel, problem in _stub_problems(corpus, problems, stubs, stub_origin):
         key = stub_origin[rel][2] or ""
