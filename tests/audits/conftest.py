@@ -43,6 +43,13 @@ def write_csv(path: Path, rows: list[list[str]], delimiter: str = ",", encoding:
 
 
 @pytest.fixture
+def survey(published_survey):
+    """Audit tests sample from the published pool (release v1's 84 retained and 32 excluded
+    records), so the sample sizes and strata they state stay true as the real pool grows."""
+    return published_survey
+
+
+@pytest.fixture
 def sheets():
     """``sheets.filled(root, audit_id, changes, notes)``, ``sheets.write(path, rows, ...)``, ``sheets.sample(root, id)``."""
     class _Sheets:
