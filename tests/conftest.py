@@ -49,6 +49,36 @@ def published(built):
     return built.population("v1")
 
 
+def restrict_to_release(root: Path, name: str = "v1") -> Path:
+    """Make the survey at ``root`` hold exactly the records of release ``name``: record files
+    added since are removed, and a record the release held that is gone (moved to the
+    exclusion log) is written back from the release's snapshot (and its exclusion removed).
+    Tags stay as the working tree has them. Returns ``root``."""
+    import yaml
+
+    from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
+    from masrl.yamlio import dump_record
+
+    snapshot = yaml.safe_load((root / f"corpus/releases/{name}.yaml").read_text(encoding="utf-8"))
+    for folder, members, order in (("corpus/papers", snapshot["retained"], RETAINED_ORDER),
+                                   ("exclusions", snapshot["excluded"], EXCLUDED_ORDER)):
+        for path in (root / folder).glob("*.yaml"):
+            if path.stem not in members:
+                path.unlink()
+        for stem, record in members.items():
+            if not (root / folder / f"{stem}.yaml").exists():
+                (root / folder / f"{stem}.yaml").write_bytes(dump_record(ordered(record, order)))
+    return root
+
+
+@pytest.fixture
+def published_survey(survey: Path) -> Path:
+    """A copy of the survey whose pool is release v1's membership (84 retained, 32 excluded), for
+    tests whose expectations depend on the pool's composition (sample sizes, strata): they stay
+    true however the real pool grows."""
+    return restrict_to_release(survey)
+
+
 class Run:
     """Result of one CLI run: exit code, stdout, stderr."""
 
@@ -87,6 +117,16 @@ def _set_field(path: Path, field: str, value: str) -> None:
 def set_field():
     """``set_field(path, field, value)``: replace the top-level line ``field: ...`` of a record file."""
     return _set_field
+
+
+@pytest.fixture(autouse=True)
+def no_network():
+    """Every test runs with HTTP mocked: a request no test registered fails as a
+    connection error (``responses``), so no test can reach the network."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        yield mock
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -36,6 +36,32 @@ PAPERS = (
               "one_liner": "Shapley-value credit for individual inter-agent messages"}},
 )
 
+#: Three more, and one more exclusion, for the run of the whole suite on a grown pool (distinct
+#: from the ones the living-review tests add, so that those tests can run on the grown pool too).
+SUITE_PAPERS = (
+    {"key": "relay-marl2026", "arxiv": "2606.11111", "title": "Relay: Role-Conditioned Credit for Planner-Executor Teams",
+     "authors": ["Ferreira, Ana", "others"], "year": 2026, "venue": "arXiv",
+     "tags": {"category": "rl_method", "is_rl": "'yes'", "reward_type": "role", "credit_granularity": "role",
+              "credit_mechanism": "broad", "orchestration_form": "planner_executor_critic", "scenario": "coding",
+              "subdecisions": "[O2, O4]", "is_core": "supporting", "inclusion_criterion": "I1", "verified": "partial",
+              "one_liner": "Role-level credit for a trained planner and executor"}},
+    {"key": "teamstop-survey2026", "arxiv": "2606.12222", "title": "Termination in LLM Agent Teams: A Survey of Stopping Rules",
+     "authors": ["Haddad, Omar"], "year": 2026, "venue": "arXiv",
+     "tags": {"category": "survey", "is_rl": "'no'", "reward_type": "NA", "credit_granularity": "NA",
+              "credit_mechanism": "NA", "orchestration_form": "NA", "scenario": "general", "subdecisions": "[O5]",
+              "is_core": "supporting", "inclusion_criterion": "I5", "verified": "partial",
+              "one_liner": "Survey of how agent teams decide to stop (no training)"}},
+    {"key": "swarmscale2026", "arxiv": "2606.13333", "title": "SwarmScale: Parallel Sub-Agent Rollouts for Deep Research",
+     "authors": ["Kowalski, Jan", "others"], "year": 2026, "venue": "arXiv",
+     "tags": {"category": "rl_method", "is_rl": "partial", "reward_type": "orchestration", "credit_granularity": "agent",
+              "credit_mechanism": "unassessed", "orchestration_form": "swarm", "scenario": "research",
+              "subdecisions": "[O1]", "is_core": "supporting", "inclusion_criterion": "I1", "verified": "partial",
+              "one_liner": "Parallel sub-agent rollouts with a partly learned dispatcher"}},
+)
+SUITE_EXCLUSION = {"title": "ChatOps Agents: A Product Overview", "arxiv": "2606.14444", "authors": ["Ionescu, Radu"], "year": 2026,
+                   "stage": "artifact_screen", "reason": "product overview without technical detail", "reason_class": "X3",
+                   "source": "arXiv", "query_family": "industrial agent system"}
+
 #: One screened paper excluded after the cutoff.
 EXCLUSION = {"title": "PromptTeams: Prompting Agent Teams without Training", "arxiv": "2606.04567",
              "authors": ["Novak, Petra"], "year": 2026, "stage": "abstract_screen", "reason": "prompted agent framework only",
@@ -46,6 +72,12 @@ def _ok(result, what: str) -> None:
     code = getattr(result, "code", 0)
     if code != 0:
         raise AssertionError(f"{what} exited {code}: {getattr(result, 'err', '')}")
+
+
+def next_record_id(root: Path) -> str:
+    """The record id ``masrl exclude`` gives next in the survey at ``root``."""
+    numbers = [int(p.stem[1:]) for p in (root / "exclusions").glob("E*.yaml") if p.stem[1:].isdigit()]
+    return f"E{max(numbers, default=0) + 1:03d}"
 
 
 def set_field(path: Path, field: str, value: str) -> None:
@@ -87,11 +119,11 @@ def exclude_paper(run, root: Path, paper: dict, if_retained: dict | None = None)
     return path
 
 
-def grow(run, root: Path) -> None:
-    """Add and tag :data:`PAPERS`, exclude :data:`EXCLUSION`, then ``masrl build``."""
-    for paper in PAPERS:
+def grow(run, root: Path, papers: tuple = PAPERS, exclusion: dict = EXCLUSION) -> None:
+    """Add and tag ``papers``, exclude ``exclusion``, then ``masrl build``."""
+    for paper in papers:
         add_paper(run, root, paper)
-    exclude_paper(run, root, EXCLUSION)
+    exclude_paper(run, root, exclusion)
     _ok(run("build", "--root", str(root)), "masrl build")
 
 
@@ -104,4 +136,4 @@ def _cli(*args: str) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover - by hand: python tests/grow.py DIR
-    grow(_cli, Path(sys.argv[1]))
+    grow(_cli, Path(sys.argv[1]), SUITE_PAPERS, SUITE_EXCLUSION)

@@ -12,7 +12,7 @@ import pytest
 
 from masrl.analyses.claims import evaluate_check, select
 from masrl.load import load
-from masrl.outputs import render_text, render_tree
+from masrl.outputs import render_tree
 from masrl.pipeline import build
 
 

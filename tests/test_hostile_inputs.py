@@ -11,6 +11,8 @@ import pytest
 
 from masrl.records import make_key
 
+from grow import next_record_id
+
 OK = ["--stage", "abstract_screen", "--reason", "x", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration"]
 
 
@@ -73,7 +75,10 @@ def test_missing_claim_ledger(survey, cli):
 @pytest.mark.parametrize("old, new, message", [
     ("  - [stage, reason_class]", "  - [category, stage]", "crosstab [category, stage] mixes a field of retained records with one of excluded records"),
     ("  - [stage, reason_class]", "  - [stage]", "a crosstab names exactly two fields: [rows, columns]"),
-    ("pattern: '^[A-Za-z0-9_-]{6,20}$'", "pattern: '^[A-Za-z0-9_-{6,20}$'", "identifier_schemes.openreview.pattern: not a valid regular expression"),
+    ("identifier_schemes:\n", "identifier_schemes:\n  pubmed:\n    label: PubMed id\n    definition: digits\n    pattern: '^[0-9{1,9}$'\n",
+     "identifier_schemes.pubmed.pattern: not a valid regular expression"),
+    ("identifier_schemes:\n", "identifier_schemes:\n  pubmed:\n    label: PubMed id\n    definition: digits\n",
+     "identifier_schemes.pubmed: masrl does not know the scheme 'pubmed': give its pattern (a regular expression of its ids)"),
     ("resolver: https://arxiv.org/abs/{id}", "resolver: https://arxiv.org/abs/{idd}", "must be a URL with the placeholder {id} and no other braces"),
     ("sparse_threshold: 2", "sparse_treshold: 2", "unknown field 'sparse_treshold' (did you mean 'sparse_threshold'?)"),
     ("year_minimum: 1950", "year_minimum: 2900", "2900 is after this year; no record could be valid"),
@@ -141,7 +146,7 @@ def test_duplicate_audit_ids(survey, cli):
 def test_add_with_a_non_ascii_year(survey, cli):
     (survey / "x.bib").write_text("@article{x, title={T}, author={Doe, Jane}, year={2025\u00b2}, journal={arXiv preprint arXiv:2601.00001}}\n")
     run = no_traceback(cli("add", "--root", survey, "--bibtex", survey / "x.bib"))
-    assert run.code == 1 and "x.bib:1: year: entry 'x' needs a four-digit year, got '2025\u00b2'" in run.err
+    assert run.code == 1 and "x.bib:1: year: entry 'x': needs a four-digit year (year or date), got '2025\u00b2'" in run.err
 
 
 def test_add_first_last_names_and_key_scheme(survey, cli):
@@ -159,7 +164,7 @@ def test_keys_never_run_out():
 def test_add_refuses_contradicting_identifiers(survey, cli):
     run = cli("add", "--root", survey, "--arxiv", "2609.54321", "--url", "https://arxiv.org/abs/2603.06859", "--title", "T",
               "--author", "Doe, Jane", "--year", "2026")
-    assert run.code == 1 and "--url is the page of arxiv 2603.06859, but --arxiv says 2609.54321" in run.err
+    assert run.code == 1 and "command line: two different arxiv ids, 2609.54321 and 2603.06859: which paper is it?" in run.err
 
 
 def test_add_refuses_a_bibtex_key_already_used(survey, cli):
@@ -181,7 +186,8 @@ def test_forced_duplicate_validates(survey, cli):
 @pytest.mark.parametrize("args, message", [
     (["--force", " "], "--force needs a reason"),
     (["--bibtex", "x.bib", "--year", "2020"], "--bibtex takes every field from the BibTeX entries; drop --year"),
-    (["--title", "  ", "--author", "A, B", "--year", "2026", "--arxiv", "2601.00001"], "masrl add without --bibtex needs --title"),
+    (["--title", "  ", "--author", "A, B", "--year", "2026", "--arxiv", "2601.00001", "--no-fetch"],
+     "masrl add needs --title (--no-fetch: nothing was looked up)"),
 ])
 def test_add_argument_mistakes(survey, cli, args, message):
     run = no_traceback(cli("add", "--root", survey, *args))
@@ -191,17 +197,19 @@ def test_add_argument_mistakes(survey, cli, args, message):
 def test_exclude_refuses_to_move_a_broken_record(survey, cli):
     path = survey / "corpus/papers/browsecomp2025.yaml"
     path.write_text("\n".join(line for line in path.read_text().splitlines() if not line.startswith("url:")) + "\n")
+    rid = next_record_id(survey)
     run = no_traceback(cli("exclude", "--root", survey, "--key", "browsecomp2025", *OK))
     assert run.code == 1
     assert "corpus/papers/browsecomp2025.yaml:1: url: required field is missing" in run.err
     assert "nothing was moved: fix corpus/papers/browsecomp2025.yaml first, so that nothing of it is lost." in run.err
-    assert not (survey / "exclusions/E033.yaml").exists()
+    assert not (survey / f"exclusions/{rid}.yaml").exists()
 
 
 def test_exclude_keeps_comments_of_the_moved_record(survey, cli):
     append(survey / "corpus/papers/collm-maac2026.yaml", "# reviewer: overlaps magrpo\n")
+    rid = next_record_id(survey)
     assert cli("exclude", "--root", survey, "--key", "collm-maac2026", *OK).code == 0
-    text = (survey / "exclusions/E033.yaml").read_text()
+    text = (survey / f"exclusions/{rid}.yaml").read_text()
     assert "former_file: |\n  key: collm-maac2026\n" in text and "  # reviewer: overlaps magrpo\n" in text
     assert cli("validate", "--root", survey).code == 0
 
@@ -218,9 +226,10 @@ def test_exclude_rolls_back_when_the_record_cannot_be_removed(survey, cli, monke
         real_remove(root, rel)
 
     monkeypatch.setattr(write, "remove", failing_remove)
+    rid = next_record_id(survey)
     run = cli("exclude", "--root", survey, "--key", "collm-maac2026", *OK)
     assert run.code == 1 and "cannot remove corpus/papers/collm-maac2026.yaml: Permission denied" in run.err
-    assert not (survey / "exclusions/E033.yaml").exists()
+    assert not (survey / f"exclusions/{rid}.yaml").exists()
     assert (survey / "corpus/papers/collm-maac2026.yaml").exists()
 
 

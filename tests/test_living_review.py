@@ -4,6 +4,7 @@ two contributions resolve with one command, and the whole suite passes on a grow
 
 from __future__ import annotations
 
+import datetime
 import os
 import shutil
 import subprocess
@@ -42,34 +43,42 @@ def test_release_v1_is_the_survey_as_published(built):
     assert release.headline == V1
 
 
+def current(root: Path):
+    return build(load(root), {"survey_example": True})
+
+
 def test_published_numbers_survive_a_grown_pool(survey, cli):
     before = files_under(survey, "reports/releases/v1")
+    base = current(survey)
     grow.grow(cli, survey)
-    result = build(load(survey), {"survey_example": True})
+    result = current(survey)
     assert result.population("v1").headline == V1
-    assert result.pool.headline == {"retained": V1["retained"] + 3, "excluded": V1["excluded"] + 1, "audited": V1["audited"] + 4}
+    assert result.pool.headline == {k: base.pool.headline[k] + n for k, n in (("retained", 3), ("excluded", 1), ("audited", 4))}
     assert files_under(survey, "reports/releases/v1") == before  # every published file, byte for byte
     assert [c.id for c in result.claims if c.status == "current" and not c.holds] == []
-    assert result.pending.retained == ("haltbench-ops2026", "msgcredit2026", "orchestra-rl2026")
+    assert result.pending.retained == tuple(sorted({*base.pending.retained, "haltbench-ops2026", "msgcredit2026", "orchestra-rl2026"}))
+    retained = result.pool.headline["retained"]
     numbers = (survey / "reports/tex/numbers.tex").read_text()
-    assert "\\newcommand{\\NumRetained}{84}\n" in numbers and "\\newcommand{\\CurrentNumRetained}{87}\n" in numbers
+    assert "\\newcommand{\\NumRetained}{84}\n" in numbers and f"\\newcommand{{\\CurrentNumRetained}}{{{retained}}}\n" in numbers
     assert "\\newcommand{\\OrchestratorCreditBroad}{8}\n" in numbers  # a claim about v1 keeps its published value
     stats = (survey / "reports/STATS.md").read_text()
-    assert "- Retained records: 87 (release v1: 84; +3)\n" in stats
-    assert "| orchestrator | orchestrator | 9 | 8 | +1 |" in stats
+    assert f"- Retained records: {retained} (release v1: 84; +{retained - 84})\n" in stats
+    orchestrators = int(result.pool.table("credit_granularity").frame.loc["orchestrator", "count"])
+    assert f"| orchestrator | orchestrator | {orchestrators} | 8 | {orchestrators - 8:+d} |" in stats
     assert cli("build", "--root", survey, "--check").code == 0
 
 
 def test_pool_claims_hold_for_hybrid_centralized_and_orchestrator_papers(survey, cli):
+    base = claim(current(survey), "orchestrator-credit-sparse").checks[0]
     titles = ("Conductor: Hierarchical Credit for a Trained Orchestrator", "SwarmLead: Learning to Dispatch Sub-Agents at Scale")
     for i, title in enumerate(titles):
         grow.add_paper(cli, survey, dict(grow.PAPERS[0], key=f"orchestra-rl2026{'ab'[i]}", arxiv=f"2606.0999{i}", title=title))
     run = cli("build", "--root", survey)
     assert run.code == 0, run.err
-    result = build(load(survey), {"survey_example": True})
+    result = current(survey)
     assert claim(result, "headline-sparsity").holds and claim(result, "orchestrator-credit-v1").holds
     share = claim(result, "orchestrator-credit-sparse").checks[0]
-    assert (share.count, share.denominator, share.holds) == (10, 50, True)
+    assert (share.count, share.denominator, share.holds) == (base.count + 2, base.denominator + 2, True)
 
 
 def test_o5_claim_holds_for_a_non_rl_stop_and_fails_for_an_rl_trained_stop(survey, cli):
@@ -105,19 +114,20 @@ def test_near_miss_claim_holds_for_a_non_rl_stop_and_fails_for_an_rl_trained_sto
 
 # ---------------------------------------------------------------------------- PRISMA for updated reviews
 def test_prisma_follows_the_updated_review_template_once_records_are_pending(survey, cli):
+    base = current(survey).pool.prisma.get("update") or {"identified": 0, "new_included": 0, "dropped": [], "total_included": 84,
+                                                         "stages": [{"excluded": 0, "by_reason_class": {"X1": 0}}] * 4}
     grow.grow(cli, survey)
-    pool = build(load(survey), {"survey_example": True}).pool
-    update = pool.prisma["update"]
+    update = current(survey).pool.prisma["update"]
     assert (update["previous_included"], update["identified"], update["new_included"], update["dropped"], update["total_included"]) == (
-        84, 4, 3, [], 87)
-    assert [(s["stage"], s["excluded"]) for s in update["stages"]] == [
-        ("abstract_screen", 1), ("full_text_screen", 0), ("artifact_screen", 0), ("duplicate_screen", 0)]
-    assert update["stages"][0]["by_reason_class"]["X1"] == 1
+        84, base["identified"] + 4, base["new_included"] + 3, base["dropped"], base["total_included"] + 3)
+    assert [s["excluded"] - b["excluded"] for s, b in zip(update["stages"], base["stages"])] == [1, 0, 0, 0]
+    assert update["stages"][0]["by_reason_class"]["X1"] == base["stages"][0]["by_reason_class"]["X1"] + 1
     table = (survey / "reports/tables/prisma_flow.csv").read_text().splitlines()
     assert table[0] == "step,records,X1,X2,X3,X4,X5"
-    assert table[1:3] == ["included in the previous version (release v1 (2026-05-04)),84,,,,,", "new records identified and screened,4,,,,,"]
-    assert table[3] == "excluded at abstract screen,1,1,0,0,0,0"
-    assert table[-1] == "total included in this version,87,,,,,"
+    assert table[1:3] == ["included in the previous version (release v1 (2026-05-04)),84,,,,,",
+                          f"new records identified and screened,{update['identified']},,,,,"]
+    assert table[3].startswith(f"excluded at abstract screen,{update['stages'][0]['excluded']},")
+    assert table[-1] == f"total included in this version,{update['total_included']},,,,,"
     v1 = (survey / "reports/releases/v1/tables/prisma_flow.csv").read_text().splitlines()
     assert v1[0].startswith("stage,assessed,excluded") and v1[-1].endswith(",84")
 
@@ -125,48 +135,56 @@ def test_prisma_follows_the_updated_review_template_once_records_are_pending(sur
 def test_a_moved_record_is_dropped_from_the_update(survey, cli):
     assert cli("exclude", "--root", survey, "--key", "collm-maac2026", "--stage", "full_text_screen", "--reason", "overlaps magrpo",
                "--reason-class", "X4", "--source", "arXiv", "--query-family", "multi-agent LLM").code == 0
-    update = build(load(survey), {"survey_example": True}).pool.prisma["update"]
-    assert (update["identified"], update["new_included"], update["dropped"], update["total_included"]) == (1, 0, ["collm-maac2026"], 83)
-    assert update["stages"][1]["excluded"] == 1
+    pool = current(survey).pool
+    update = pool.prisma["update"]
+    assert "collm-maac2026" in update["dropped"] and update["total_included"] == pool.headline["retained"]
+    assert update["total_included"] == 84 - len(update["dropped"]) + update["new_included"]
+    assert update["identified"] == len(current(survey).pending.retained) + len(current(survey).pending.excluded)
 
 
 # ---------------------------------------------------------------------------- masrl release
 def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
     grow.grow(cli, survey)
     v1_files = files_under(survey, "reports/releases/v1")
-    run = cli("release", "--root", survey, "v2", "--date", "2026-12-01", "--title", "Update of December 2026")
+    grown = current(survey)
+    name = next(f"v{n}" for n in range(2, 99) if n > len(grown.releases))
+    today = datetime.date.today().isoformat()
+    run = cli("release", "--root", survey, name, "--date", today, "--title", "Update of December 2026")
     assert run.code == 0, run.err
-    assert run.out.splitlines()[0] == ("froze release v2 (2026-12-01): 87 retained and 33 excluded records; "
-                                       "3 retained and 1 excluded new since v1")
+    assert run.out.splitlines()[0] == (
+        f"froze release {name} ({today}): {grown.pool.headline['retained']} retained and {grown.pool.headline['excluded']} excluded "
+        f"records; {len(grown.pending.retained)} retained and {len(grown.pending.excluded)} excluded new since {grown.baseline.name}")
     assert cli("build", "--root", survey).code == 0
     assert files_under(survey, "reports/releases/v1") == v1_files
-    result = build(load(survey), {"survey_example": True})
-    assert [r.name for r in result.releases] == ["v1", "v2"] and not result.pending
-    assert result.population("v2").prisma["update"]["previous_included"] == 84
+    result = current(survey)
+    assert [r.name for r in result.releases] == [*[r.name for r in grown.releases], name] and not result.pending
+    assert result.population(name).prisma["update"]["previous_included"] == grown.baseline.headline["retained"]
     numbers = (survey / "reports/tex/numbers.tex").read_text()
-    assert "\\newcommand{\\NumRetained}{87}\n" in numbers  # the latest release
+    assert f"\\newcommand{{\\NumRetained}}{{{grown.pool.headline['retained']}}}\n" in numbers  # the latest release
     assert "\\newcommand{\\NumRetained}{84}\n" in (survey / "reports/releases/v1/tex/numbers.tex").read_text()
-    again = cli("release", "--root", survey, "v3", "--date", "2026-12-01")
+    again = cli("release", "--root", survey, "zz-next", "--date", today)
     assert again.code == 1 and again.err.splitlines()[-1] == (
-        "masrl: error: nothing is pending: the pool is identical to release v2; add or exclude records first")
+        f"masrl: error: nothing is pending: the pool is identical to release {name}; add or exclude records first")
 
 
 @pytest.mark.parametrize("args, message", [
-    (["v1", "--date", "2026-12-01"], "command line: NAME: release 'v1' exists already; the next name could be v2"),
+    (["v1", "--date", "2026-12-01"], "command line: NAME: release 'v1' exists already; the next name could be v"),
     (["pool", "--date", "2026-12-01"], "command line: NAME: 'pool' is not a release name"),
     (["v2", "--date", "2026-04-01"], "command line: --date: 2026-04-01 is before the last release v1 (2026-05-04)"),
     (["v2", "--date", "2026-02-30"], "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD"),
 ])
 def test_release_refuses_bad_names_and_dates(survey, cli, args, message):
+    before = sorted(p.name for p in (survey / "corpus/releases").iterdir())
     run = cli("release", "--root", survey, *args)
     assert run.code == 1 and any(line.startswith(message) for line in run.err.splitlines()), run.err
-    assert not (survey / "corpus/releases/v2.yaml").exists()
+    assert sorted(p.name for p in (survey / "corpus/releases").iterdir()) == before
 
 
 def test_a_release_needs_a_record_added_on_or_before_its_date(survey, cli):
     grow.add_paper(cli, survey, grow.PAPERS[0])
     run = cli("release", "--root", survey, "v2", "--date", "2026-06-01")
-    assert run.code == 1 and "record(s) were added after 2026-06-01, so a release of that date cannot hold them: orchestra-rl2026" in run.err
+    assert run.code == 1 and "record(s) were added after 2026-06-01, so a release of that date cannot hold them: " in run.err
+    assert "orchestra-rl2026 (" in run.err
 
 
 def test_an_edited_snapshot_is_refused(survey, cli):
@@ -230,6 +248,8 @@ def test_diff_reports_claim_edits_judged_by_status(survey, cli):
 # ---------------------------------------------------------------------------- merging two contributions
 def test_two_branches_that_each_add_a_paper_merge_with_masrl_resolve(survey, cli, repo):
     shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    first = grow.next_record_id(survey)
+    second = f"E{int(first[1:]) + 1:03d}"
     git(survey, "init", "-q", "-b", "main")
     git(survey, "add", "-A")
     git(survey, "commit", "-qm", "base")
@@ -243,18 +263,18 @@ def test_two_branches_that_each_add_a_paper_merge_with_masrl_resolve(survey, cli
         git(survey, "commit", "-qm", f"add {paper['key']}")
     git(survey, "checkout", "-q", "a")
     merged = git(survey, "merge", "--no-edit", "b")
-    assert "CONFLICT" in merged and "exclusions/E033.yaml" in merged and "reports/STATS.md" in merged
+    assert "CONFLICT" in merged and f"exclusions/{first}.yaml" in merged and "reports/STATS.md" in merged
     run = cli("resolve", "--root", survey)
     assert run.code == 0, run.err
-    assert "kept both: exclusions/E033.yaml is ours; theirs is now exclusions/E034.yaml (its id/key changed to match)" in run.out
+    assert f"kept both: exclusions/{first}.yaml is ours; theirs is now exclusions/{second}.yaml (its id/key changed to match)" in run.out
     assert git(survey, "diff", "--name-only", "--diff-filter=U") == ""
     git(survey, "commit", "-q", "--no-edit")
     assert git(survey, "status", "--porcelain") == ""
     assert cli("build", "--root", survey, "--check").code == 0
     result = build(load(survey), {"survey_example": True})
     assert {"orchestra-rl2026", "msgcredit2026"} <= {r["key"] for r in result.pool.retained_records}
-    assert {r["record_id"]: r["screening_label"] for r in result.pool.excluded_records if r["record_id"] in ("E033", "E034")} == {
-        "E033": grow.EXCLUSION["title"], "E034": "Another Prompted Team"}
+    assert {r["record_id"]: r["screening_label"] for r in result.pool.excluded_records if r["record_id"] in (first, second)} == {
+        first: grow.EXCLUSION["title"], second: "Another Prompted Team"}
 
 
 def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):
@@ -286,7 +306,7 @@ def test_the_whole_suite_passes_on_a_grown_pool(tmp_path, repo, cli):
     copy = tmp_path / "grown"
     shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".git", ".venv", "*.egg-info", "__pycache__", ".pytest_cache",
                                                                  ".hypothesis", "test-output"))
-    grow.grow(cli, copy)
+    grow.grow(cli, copy, grow.SUITE_PAPERS, grow.SUITE_EXCLUSION)
     git(copy, "init", "-q")
     git(copy, "add", "-A")
     git(copy, "commit", "-qm", "grown pool")

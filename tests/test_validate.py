@@ -20,7 +20,8 @@ def errors(run) -> list[str]:
 def test_the_bundled_corpus_is_valid(repo, cli):
     run = cli("validate", "--root", repo)
     assert run.code == 0, run.err
-    assert run.out == "ok: 84 retained and 32 excluded records, taxonomy, claim ledger and 1 audit(s) are valid\n"
+    retained, excluded = len(list((repo / "corpus/papers").glob("*.yaml"))), len(list((repo / "exclusions").glob("*.yaml")))
+    assert run.out == f"ok: {retained} retained and {excluded} excluded records, taxonomy, claim ledger and 1 audit(s) are valid\n"
 
 
 def test_value_outside_the_vocabulary_with_suggestion(survey, cli, set_field):
@@ -135,8 +136,8 @@ def test_every_error_of_the_run_at_once(survey, cli, set_field):
     set_field(survey / "exclusions/E002.yaml", "stage", "abstract")
     run = cli("validate", "--root", survey)
     assert run.code == 1
-    assert len(errors(run)) == 4
-    assert errors(run)[-1] == "3 errors in 3 files; no file was changed."
+    assert len(errors(run)) == 5  # the year also disagrees with c3's own BibTeX entry now
+    assert errors(run)[-1] == "4 errors in 3 files; no file was changed."
     assert f"exclusions/E002.yaml:{line_of(survey / 'exclusions/E002.yaml', 'stage:')}: stage: 'abstract' is not in the vocabulary; allowed: abstract_screen, " \
            "full_text_screen, artifact_screen, duplicate_screen (did you mean 'abstract_screen'?)" in errors(run)
     assert "Traceback" not in run.err

@@ -1,38 +1,47 @@
-"""BibTeX in and out, with bibtexparser 2.x; LaTeX <-> Unicode with pylatexenc.
+"""BibTeX/BibLaTeX text -> entries, with bibtexparser 2.x; LaTeX <-> Unicode with pylatexenc.
 
-* :func:`parse` reads BibTeX text into plain entry dicts. A block bibtexparser
-  cannot parse (broken braces, a duplicate entry key, a duplicate field) is a
-  :class:`~masrl.errors.Problem` naming the block's line, never a silent drop.
-* Records keep what the BibTeX gives: the raw field values (LaTeX source,
-  protective braces kept, whitespace runs collapsed) in ``record["bibtex"]``,
-  and the author list decoded to Unicode in ``record["authors"]`` for display
-  (``Mialon, Grégoire``, not ``Mialon, Gr\\'{e}goire``).
-* :func:`export` writes ``reports/papers.bib`` with bibtexparser's writer:
-  entries sorted by BibTeX key, fields in :data:`FIELD_ORDER`, authors
-  re-encoded to LaTeX, values of new records (no raw BibTeX) LaTeX-escaped.
+:func:`parse` runs bibtexparser's splitter and a declared middleware stack:
+
+1. :class:`ExpandMacros` (masrl's): ``@string`` macros and ``#``
+   concatenation (``author = jean # " " # cesar``), with BibTeX's built-in
+   month macros; an undefined macro is an entry problem naming the field and
+   the macro, never a literal value;
+2. bibtexparser's ``RemoveEnclosingMiddleware`` (outer braces/quotes);
+3. bibtexparser's ``MonthAbbreviationMiddleware`` (``month = {September}``,
+   ``"9"`` -> the macro ``sep``);
+4. bibtexparser's ``SeparateCoAuthors`` (``and`` at brace depth 0; a braced
+   corporate name such as ``{Agents and Tools Lab, Inc.}`` stays one author).
+
+Every block bibtexparser cannot parse (broken braces, a duplicate entry key or
+field) is a :class:`~masrl.errors.Problem` naming the block's line; every
+other block that is not an entry (``@string``, ``@preamble``, ``@comment``,
+text between entries) is listed in :attr:`ParsedFile.other_blocks` with its
+line, so that callers can report it.
+
+Names are stored ``Last, First`` (``von Last, Jr, First`` with bibtexparser's
+name parts) and decoded to Unicode; a corporate author keeps its braces
+(``{Agents and Tools Lab, Inc.}``) so that it stays one name everywhere.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .errors import Problem
 
-#: Order of fields in exported entries (others follow alphabetically).
-FIELD_ORDER = (
-    "title", "author", "journal", "booktitle", "howpublished", "volume", "number", "pages",
-    "year", "doi", "url", "note",
-)
-
-#: BibTeX fields copied into ``record["bibtex"]`` (``author`` goes to ``record["authors"]``).
-KEPT_FIELDS = tuple(f for f in FIELD_ORDER if f != "author")
-
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
+#: BibTeX's built-in month macros (defined by every standard .bst and by biber).
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December")
 
-def _collapse(value: str) -> str:
+
+def collapse(value: str) -> str:
+    """Whitespace runs (line breaks of a wrapped field) as one space."""
     return " ".join(value.split())
 
 
@@ -59,9 +68,9 @@ def _encoder():
 
 def decode_latex(text: str) -> str:
     """LaTeX source to display text: ``Gr\\'{e}goire`` -> ``Grégoire``, ``{LLM}`` -> ``LLM``."""
-    if "\\" not in text and "{" not in text and "$" not in text:
+    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
         return text
-    return _collapse(_decoder().latex_to_text(text))
+    return collapse(_decoder().latex_to_text(text))
 
 
 def encode_latex(text: str) -> str:
@@ -69,53 +78,233 @@ def encode_latex(text: str) -> str:
     return _encoder().unicode_to_latex(text)
 
 
+def is_corporate(name: str) -> bool:
+    """A record author written in braces (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``)
+    or without a comma (``DeepSeek-AI``): an organisation, one name, never split."""
+    return (name.startswith("{") and name.endswith("}")) or ("," not in name and name != "others")
+
+
+def display_name(name: str) -> str:
+    """A record author for reading: ``Liu, Shuo`` -> ``Shuo Liu``; ``van Beethoven, Ludwig``
+    -> ``Ludwig van Beethoven``; ``Doe, Jr., John`` -> ``John Doe Jr.``; an organisation as
+    written without its braces (``{Agents and Tools Lab, Inc.}`` -> ``Agents and Tools Lab, Inc.``)."""
+    if name.startswith("{") and name.endswith("}"):
+        return name[1:-1]
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2:
+        return f"{parts[1]} {parts[0]}".strip()
+    if len(parts) == 3:
+        return f"{parts[2]} {parts[0]} {parts[1]}".strip()
+    return name
+
+
 def encode_author(name: str) -> str:
-    """One author (Unicode, ``Last, First``) as BibTeX: accents encoded; a name
-    without a comma (an organisation such as ``Kimi Team``) is braced so BibTeX
-    keeps it whole; the marker ``others`` stays bare."""
+    """One record author as BibTeX source: accents encoded; an organisation braced so that
+    BibTeX keeps it whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``); ``others`` bare."""
     if name == "others":
         return name
+    if name.startswith("{") and name.endswith("}"):
+        return "{" + encode_latex(name[1:-1]) + "}"
     encoded = encode_latex(name)
-    if "," not in name and " " in name.strip():
-        return "{" + encoded + "}"
-    if "," not in name and not name.isascii():
+    if "," not in name and (" " in name.strip() or not name.isascii()):
         return "{" + encoded + "}"
     return encoded
 
 
-def _last_first(name: str) -> str:
-    """One BibTeX name in ``Last, First`` form: ``Jane Doe`` -> ``Doe, Jane``,
-    ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name
-    parts); a name already written with a comma, a braced organisation
-    (``{Kimi Team}``) and ``others`` are kept as written."""
-    from bibtexparser.middlewares.names import parse_single_name_into_parts
+def organisation(name: str) -> str:
+    """An organisation as a record author: as written, braced only when it holds a comma
+    (``{Agents and Tools Lab, Inc.}``; ``Kimi Team`` needs no braces: no comma, one name)."""
+    return "{" + name + "}" if "," in name or name == "others" else name
 
-    if "," in name or name == "others" or (name.startswith("{") and name.endswith("}")):
+
+def record_author(name: str) -> str:
+    """One BibTeX name (LaTeX source) as a record author: ``Jane Doe`` -> ``Doe, Jane``,
+    ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name parts),
+    decoded to Unicode; a name braced whole stays braced (an organisation); ``others`` kept."""
+    from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
+
+    name = collapse(name)
+    if name == "others":
         return name
+    if _braced_whole(name):
+        return organisation(decode_latex(name[1:-1]))
     try:
-        return parse_single_name_into_parts(name).merge_last_name_first
-    except Exception:  # bibtexparser raises InvalidNameError on malformed names; keep them as written
-        return name
+        merged = parse_single_name_into_parts(name).merge_last_name_first
+    except InvalidNameError:
+        merged = name  # reported by the caller as malformed
+    return decode_latex(merged)
 
 
-def parse(text: str, file: str) -> tuple[list[dict], list[Problem]]:
-    """Parse BibTeX text.
+def _braced_whole(text: str) -> bool:
+    if not (text.startswith("{") and text.endswith("}")):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "{" and (i == 0 or text[i - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and text[i - 1] != "\\":
+            depth -= 1
+            if depth == 0 and i != len(text) - 1:
+                return False
+    return True
 
-    Returns:
-        ``(entries, problems)``; each entry is ``{"key", "type", "line", "fields",
-        "authors"}``: ``line`` 1-based, ``fields`` the raw values (outer braces
-        removed, whitespace collapsed, lower-case names) of the entry, ``authors``
-        the ``author`` field split on ``and`` and decoded to Unicode.
-        Every failed block (bibtexparser's ``failed_blocks``) becomes a problem
-        ``FILE:LINE: BibTeX block could not be parsed: ...``.
+
+# ---------------------------------------------------------------------------- macros
+def _split_concatenation(value: str) -> list[str] | None:
+    """Top-level ``#`` parts of an unenclosed value, or None if it is unbalanced."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(value):
+        if ch == "\\":
+            continue
+        if ch == "{" and (i == 0 or value[i - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and (i == 0 or value[i - 1] != "\\"):
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(value[start:i].strip())
+            start = i + 1
+    if depth or quoted:
+        return None
+    parts.append(value[start:].strip())
+    return parts
+
+
+class ExpandMacros:
+    """bibtexparser middleware: expand ``@string`` macros and ``#`` concatenation.
+
+    Runs first (on raw values, before the enclosing is removed). For each field
+    whose value is not one braced or quoted literal: split it at top-level
+    ``#``; each part is a literal, a number, or a macro (case-insensitive,
+    ``@string`` definitions in file order, BibTeX's month macros). The result
+    is written back as one braced value. A lone month macro in ``month`` stays
+    a macro (``jan``). Undefined macros are recorded per entry in
+    ``entry.parser_metadata["masrl_undefined"]`` as ``(field, macro)``.
+    """
+
+    def __init__(self):
+        self.strings: dict[str, str] = {}
+
+    @staticmethod
+    def metadata_key() -> str:
+        return "masrl_expand_macros"
+
+    def _expand(self, value: str) -> tuple[str | None, list[str]]:
+        """``(expanded inner text or None when the value is left alone, undefined macros)``."""
+        value = value.strip()
+        parts = _split_concatenation(value)
+        if parts is None or (len(parts) == 1 and (value.isdigit() or _enclosed(value))):
+            return None, []
+        out, undefined = [], []
+        for part in parts:
+            if _enclosed(part):
+                out.append(part[1:-1])
+            elif part.isdigit():
+                out.append(part)
+            elif part.lower() in self.strings:
+                out.append(self.strings[part.lower()])
+            elif part.lower() in MONTHS:
+                out.append(_MONTH_NAMES[MONTHS.index(part.lower())])
+            else:
+                undefined.append(part)
+                out.append(part)
+        return "".join(out), undefined
+
+    def transform(self, library):
+        from bibtexparser.model import Entry, String
+
+        for block in library.blocks:
+            if isinstance(block, String):
+                inner, _ = self._expand(block.value)
+                self.strings[block.key.lower()] = inner if inner is not None else _strip(block.value)
+            elif isinstance(block, Entry):
+                undefined = []
+                for fld in block.fields:
+                    raw = fld.value.strip() if isinstance(fld.value, str) else fld.value
+                    if not isinstance(raw, str):
+                        continue
+                    if fld.key.lower() == "month" and raw.lower() in MONTHS:
+                        continue
+                    inner, missing = self._expand(raw)
+                    undefined += [(fld.key.lower(), m) for m in missing]
+                    if inner is not None:
+                        fld.value = "{" + inner + "}"
+                block.parser_metadata["masrl_undefined"] = undefined
+        return library
+
+
+def _enclosed(part: str) -> bool:
+    from bibtexparser.middlewares.enclosing import RemoveEnclosingMiddleware as R
+
+    if len(part) < 2:
+        return False
+    if part[0] == "{" and part[-1] == "}":
+        return R._is_enclosed_in_braces(part)
+    if part[0] == '"' and part[-1] == '"':
+        return R._is_enclosed_in_quotes(part)
+    return False
+
+
+def _strip(value: str) -> str:
+    value = value.strip()
+    return value[1:-1] if _enclosed(value) else value
+
+
+# ---------------------------------------------------------------------------- parse
+@dataclass
+class BibEntry:
+    """One parsed entry.
+
+    Attributes:
+        key: the entry key as written.
+        type: the entry type, lower case (``inproceedings``).
+        line: 1-based line of the ``@``.
+        fields: field name (lower case) -> value (LaTeX source, outer enclosing
+            removed, macros expanded, whitespace collapsed); ``author`` and
+            ``editor`` are not here but in :attr:`names`.
+        names: ``{"author": [...], "editor": [...]}`` as BibTeX name strings (LaTeX source).
+        undefined: ``(field, macro)`` for each macro used but never defined.
+        raw: the entry's text as written.
+    """
+
+    key: str
+    type: str
+    line: int
+    fields: dict[str, str]
+    names: dict[str, list[str]] = field(default_factory=dict)
+    undefined: list[tuple[str, str]] = field(default_factory=list)
+    raw: str = ""
+
+
+@dataclass
+class ParsedFile:
+    """What :func:`parse` read: entries in file order, the non-entry blocks as
+    ``(line, description)``, and the blocks that could not be parsed as problems."""
+
+    entries: list[BibEntry]
+    other_blocks: list[tuple[int, str]]
+    problems: list[Problem]
+
+
+def parse(text: str, file: str) -> ParsedFile:
+    """Parse BibTeX/BibLaTeX text (see the module docstring for the middleware stack).
+
+    A leading byte-order mark is ignored.
     """
     import bibtexparser
-    from bibtexparser.middlewares import SeparateCoAuthors
-    from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock
+    from bibtexparser.middlewares import MonthAbbreviationMiddleware, RemoveEnclosingMiddleware, SeparateCoAuthors
+    from bibtexparser.model import (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry, ExplicitComment,
+                                    ImplicitComment, Preamble, String)
 
-    library = bibtexparser.parse_string(text, append_middleware=[SeparateCoAuthors()])
+    text = text.lstrip("\ufeff")
+    stack = [ExpandMacros(), RemoveEnclosingMiddleware(), MonthAbbreviationMiddleware(),
+             SeparateCoAuthors()]
+    library = bibtexparser.parse_string(text, parse_stack=stack)
     problems: list[Problem] = []
+    failed = set()
     for block in library.failed_blocks:
+        failed.add(id(block))
         line = (block.start_line or 0) + 1
         if isinstance(block, DuplicateBlockKeyBlock):
             why = f"duplicate entry key '{block.key}' (first defined at line {(block.previous_block.start_line or 0) + 1})"
@@ -125,99 +314,31 @@ def parse(text: str, file: str) -> tuple[list[dict], list[Problem]]:
             detail = str(block.error).strip().splitlines()
             why = "syntax error" + (f": {detail[-1].strip()}" if detail else " (unbalanced braces or quotes?)")
         problems.append(Problem(file, line, None, f"BibTeX block could not be parsed: {why}"))
-    entries = []
-    for entry in library.entries:
-        fields = {}
-        authors: list[str] = []
-        for fld in entry.fields:
-            name = fld.key.lower()
-            if name == "author":
-                value = fld.value if isinstance(fld.value, list) else [fld.value]
-                authors = [decode_latex(_last_first(_collapse(a))) for a in value if a.strip()]
-            else:
-                fields[name] = _collapse(str(fld.value))
-        entries.append(
-            {"key": entry.key, "type": entry.entry_type.lower(), "line": (entry.start_line or 0) + 1,
-             "fields": fields, "authors": authors}
-        )
-    return entries, problems
-
-
-def identifiers_in(fields: dict[str, str]) -> list[tuple[str, str]]:
-    """Every identifier written in the fields of one BibTeX entry, as ``(scheme, value)``
-    in the order found: the arXiv id of ``journal = {arXiv preprint arXiv:ID}`` or of
-    ``eprint`` with ``archiveprefix = {arXiv}``, ``doi`` (a ``https://doi.org/`` prefix
-    dropped), and each URL of ``url``/``howpublished`` (a landing page of an arXiv,
-    OpenReview, DOI or ACL id becomes that id; a DOI in a publisher URL is read too;
-    any other URL is ``("url", URL)``). Nothing is looked up or guessed."""
-    from .records import classify_url, doi_in_url
-
-    found: list[tuple[str, str]] = []
-    match = re.search(r"arXiv:\s*([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)", fields.get("journal", ""))
-    if match:
-        found.append(("arxiv", match.group(1)))
-    if fields.get("eprint") and fields.get("archiveprefix", "").lower() == "arxiv":
-        found.append(("arxiv", fields["eprint"].strip()))
-    if fields.get("doi"):
-        found.append(("doi", re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", fields["doi"].strip(), flags=re.IGNORECASE)))
-    for text in (fields.get("url", ""), fields.get("howpublished", "")):
-        for url in re.findall(r"\\url\{([^}]*)\}", text) or ([text] if text.startswith("http") else []):
-            found.append(classify_url(url))
-            if found[-1][0] == "url" and doi_in_url(url):
-                found.append(("doi", doi_in_url(url)))
-    return found
-
-
-def entry_fields(record: dict) -> dict[str, str]:
-    """The BibTeX fields of one retained record, ready to write (LaTeX source).
-
-    Raw values kept from an imported or added BibTeX entry are written as they
-    are; a record without them gets ``title``/``year``/``url`` from its plain
-    fields, LaTeX-escaped.
-    """
-    bib = dict(record.get("bibtex") or {})
-    bib.pop("type", None)
-    if "title" not in bib:
-        bib["title"] = encode_latex(record["title"])
-    if "year" not in bib:
-        bib["year"] = str(record["year"])
-    ids = record.get("identifiers") or {}
-    if "journal" not in bib and "booktitle" not in bib and "howpublished" not in bib and ids.get("arxiv"):
-        bib["journal"] = f"arXiv preprint arXiv:{ids['arxiv']}"
-    if "url" not in bib and "howpublished" not in bib and record.get("url"):
-        bib["url"] = record["url"]
-    bib["author"] = " and ".join(encode_author(a) for a in record.get("authors") or [])
-    ordered = {k: bib[k] for k in FIELD_ORDER if bib.get(k)}
-    ordered.update(sorted((k, v) for k, v in bib.items() if k not in ordered and v))
-    return ordered
-
-
-def export(records: list[dict]) -> str:
-    """``reports/papers.bib``: one entry per retained record, sorted by ``bibtex_key``.
-
-    Raises:
-        ValueError: if two records share a ``bibtex_key`` (validation prevents it).
-    """
-    import bibtexparser
-    from bibtexparser import Library
-    from bibtexparser.model import Entry, Field
-
-    library = Library()
-    seen: set[str] = set()
-    for record in sorted(records, key=lambda r: r.get("bibtex_key") or r["key"]):
-        key = record.get("bibtex_key") or record["key"]
-        if key in seen:
-            raise ValueError(f"duplicate bibtex_key {key!r}")
-        seen.add(key)
-        etype = (record.get("bibtex") or {}).get("type", "misc")
-        library.add(Entry(etype, key, [Field(k, v) for k, v in entry_fields(record).items()]))
-    fmt = bibtexparser.BibtexFormat()
-    fmt.indent = "  "
-    fmt.trailing_comma = True
-    fmt.block_separator = "\n"
-    header = (
-        "% Generated by `masrl build` from corpus/papers/*.yaml -- do not edit by hand.\n"
-        "% Survey: Reinforcement Learning for LLM-based Multi-Agent Systems through\n"
-        "% Orchestration Traces (Chenchen Zhang, arXiv 2605.02801).\n\n"
-    )
-    return header + bibtexparser.write_string(library, bibtex_format=fmt)
+    entries: list[BibEntry] = []
+    other: list[tuple[int, str]] = []
+    for block in library.blocks:
+        line = (block.start_line or 0) + 1
+        if id(block) in failed:
+            continue
+        if isinstance(block, Entry):
+            fields: dict[str, str] = {}
+            names: dict[str, list[str]] = {}
+            for fld in block.fields:
+                name = fld.key.lower()
+                if name in ("author", "editor"):
+                    value = fld.value if isinstance(fld.value, list) else [fld.value]
+                    names[name] = [collapse(a) for a in value if str(a).strip()]
+                else:
+                    fields[name] = collapse(str(fld.value))
+            entries.append(BibEntry(block.key, block.entry_type.lower(), line, fields, names,
+                                    block.parser_metadata.get("masrl_undefined") or [], block.raw or ""))
+        elif isinstance(block, String):
+            other.append((line, f"@string {block.key} (a macro, expanded where entries use it)"))
+        elif isinstance(block, Preamble):
+            other.append((line, "@preamble (LaTeX for the bibliography style; not a paper, not imported)"))
+        elif isinstance(block, ExplicitComment):
+            other.append((line, "@comment (not a paper, not imported)"))
+        elif isinstance(block, ImplicitComment):
+            first = collapse(block.comment)[:60]
+            other.append((line, f"text outside any entry, ignored as BibTeX ignores it: {first!r}"))
+    return ParsedFile(entries, other, problems)

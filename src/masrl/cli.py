@@ -38,7 +38,8 @@ typical session:
   masrl add --bibtex new.bib
   masrl diff main           what your change does to counts, cells and claims
   masrl resolve             after `git merge` stops on conflicts in reports/
-  masrl release v2 --date 2026-12-01   freeze the pool as the next release"""
+  masrl release v2 --date 2026-12-01   freeze the pool as the next release
+  masrl audit sample --population retained --n 20 --seed 7   a second-reader audit"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,10 +60,44 @@ def _root_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def _identifier_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--arxiv", metavar="ID", help="arXiv identifier, e.g. 2605.02801 or 2605.02801v2")
-    parser.add_argument("--doi", metavar="DOI", help="DOI, e.g. 10.1145/3605764.3623985")
-    parser.add_argument("--openreview", metavar="ID", help="OpenReview forum id, e.g. ur295YVtmt")
-    parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI page becomes that identifier)")
+    parser.add_argument("--arxiv", metavar="ID", help="arXiv id in any form: 2605.02801, 2605.02801v2, arXiv:2605.02801, "
+                        "cs/0506042, an arxiv.org abs/pdf/html URL, or 10.48550/arXiv.2605.02801")
+    parser.add_argument("--doi", metavar="DOI", help="DOI in any form: 10.1145/3605764.3623985, doi:10..., https://doi.org/10... "
+                        "(an arXiv DOI is read as the arXiv id)")
+    parser.add_argument("--openreview", metavar="ID", help="OpenReview id or forum/pdf URL, e.g. ur295YVtmt")
+    parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI/ACL Anthology page becomes that identifier)")
+
+
+ADD_EPILOG = """\
+identifier forms (IDENTIFIER, --arxiv, --doi, --openreview, --url):
+  arXiv 2605.08686, 2605.08686v2, arXiv:2605.08686, cs/0506042, https://arxiv.org/abs|pdf|html/...,
+        10.48550/arXiv.2605.08686; DOI 10.1145/..., doi:10..., https://doi.org/...;
+  OpenReview ur295YVtmt, https://openreview.net/forum?id=...; ACL Anthology 2025.acl-long.476,
+        P19-1001, https://aclanthology.org/..., 10.18653/v1/...
+metadata sources (without --no-fetch): arXiv API, Crossref (DOIs), OpenReview API, ACL Anthology.
+
+examples:
+  masrl add 2605.08686                          look up title, authors, year, venue, abstract
+  masrl add --bibtex refs.bib --dry-run         show every problem of every entry, write nothing
+  masrl add --bibtex refs.bib --skip-invalid    add the valid new entries, report the rest in refs-skipped.bib
+  masrl add --doi 10.1145/3605764.3623985 --no-fetch --title "..." --author "Greshake, Kai" --year 2023"""
+
+EXCLUDE_EPILOG = """\
+allowed values (those of the bundled corpus/taxonomy.yaml; a survey's own taxonomy rules,
+and a wrong value is refused with its full list):
+  --stage         abstract_screen, full_text_screen, artifact_screen, duplicate_screen
+  --reason-class  X1, X2, X3, X4, X5
+  --source        arXiv, ACL Anthology, OpenReview, GitHub/project page, company docs, company blog
+  --query-family  multi-agent LLM, agent swarm, reinforcement learning, post-training, credit assignment,
+                  orchestration, tool use, benchmark, safety, prompt injection, classical MARL,
+                  industrial agent system
+
+examples:
+  masrl exclude --title "AutoGen" --arxiv arXiv:2308.08155 --stage abstract_screen --reason "prompted framework, no RL" \\
+      --reason-class X1 --source arXiv --query-family "multi-agent LLM"
+  masrl exclude --key halo --stage full_text_screen --reason "no trained orchestration" --reason-class X2 \\
+      --source arXiv --query-family orchestration
+  masrl exclude --title "..." --doi https://doi.org/10.1145/3605764.3623985 --stage abstract_screen ... --dry-run"""
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -162,19 +197,29 @@ def build_parser() -> argparse.ArgumentParser:
         "and every controlled field set to 'untagged' (masrl validate rejects them until "
         "tagged). Keys are <first-author-surname><year>[a-z] in lower case ASCII "
         "(e.g. liu2025, liu2025b). Never overwrites a file. Refuses a paper that is already "
-        "retained or excluded (same arXiv id with or without version, DOI, OpenReview id, ACL "
-        "id or URL, or a title at least 90% similar after normalisation) unless --force "
-        "is given with a reason.",
+        "retained or excluded (the same canonical identifier in any of its forms, or a "
+        "title at least 90% similar after normalisation) unless --force is given with a "
+        "reason. Given an IDENTIFIER (or --arxiv/--doi/--openreview/--url) without "
+        "--title/--author/--year, the metadata is looked up.",
+        epilog=ADD_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _root_arg(p)
-    p.add_argument("--bibtex", type=Path, metavar="FILE", help="BibTeX file with one or many entries")
+    p.add_argument("identifier", nargs="?", metavar="IDENTIFIER",
+                   help="the paper's id in any form (arXiv, DOI, OpenReview, ACL Anthology, or a URL of one)")
+    p.add_argument("--bibtex", type=Path, metavar="FILE", help="BibTeX/BibLaTeX file with one or many entries")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="with --bibtex: add the valid, new entries and write the others, with every reason, to a report")
+    p.add_argument("--report", metavar="FILE", help="with --skip-invalid: where the report goes (default: ./<FILE stem>-skipped.bib)")
+    p.add_argument("--no-fetch", action="store_true", help="never touch the network: no metadata lookup")
     _identifier_args(p)
     p.add_argument("--title", metavar="T", help="title (plain text, Unicode)")
     p.add_argument(
         "--author",
         action="append",
         metavar='"Last, First"',
-        help="an author, repeat for each, in BibTeX 'Last, First' form; end with 'others' if the list is incomplete",
+        help="an author, repeat for each, in BibTeX 'Last, First' form ('First Last' is stored as 'Last, First' "
+        "with a warning); an organisation in braces, '{Kimi Team}'; end with 'others' if the list is incomplete",
     )
     p.add_argument("--year", type=int, metavar="Y", help="publication year")
     p.add_argument("--venue", metavar="V", help="venue as it should be displayed, e.g. 'ICLR 2026' (default: arXiv)")
@@ -189,7 +234,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Record a screening decision as exclusions/<next id>.yaml. Either describe a "
         "screened paper (--title plus an identifier) or name a retained record with --key to "
         "move it: its former key and tags are kept in the exclusion record and the retained "
-        "file is removed only after the exclusion record is written.",
+        "file is removed only after the exclusion record is written. Refuses a paper that is "
+        "already retained or excluded (same canonical identifier or a near-identical title).",
+        epilog=EXCLUDE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _root_arg(p)
     p.add_argument("--key", metavar="KEY", help="retained record to move to the exclusion log")
@@ -265,6 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .trace.cli import register as register_trace
 
     register_trace(sub)
+    from .commands.audit import register as register_audit
+
+    register_audit(sub)
     return parser
 
 

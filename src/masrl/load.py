@@ -39,6 +39,8 @@ class Corpus:
         audits: file -> audit mapping, one per ``corpus/audits/*.yaml``.
         releases: the mapping of ``corpus/releases.yaml`` (None if absent: no release yet).
         snapshots: file -> snapshot mapping, one per ``corpus/releases/*.yaml``.
+        audit_files: file -> mapping of every YAML file of an audit folder
+            (``corpus/audits/<audit_id>/*.yaml`` and ``.../rounds/*.yaml``; see :mod:`masrl.audits`).
         readme: text of ``README.md`` (None if absent).
         docs: file -> :class:`~masrl.yamlio.Document`, for line numbers.
         problems: problems found while reading (not UTF-8, YAML errors, duplicate keys, not a mapping).
@@ -52,6 +54,7 @@ class Corpus:
     audits: dict[str, dict] = field(default_factory=dict)
     releases: dict | None = None
     snapshots: dict[str, dict] = field(default_factory=dict)
+    audit_files: dict[str, dict] = field(default_factory=dict)
     readme: str | None = None
     docs: dict[str, yamlio.Document] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -87,8 +90,17 @@ def find_root(override: Path | None = None, start: Path | None = None) -> Path:
 NOT_A_RECORD = b"\0masrl:not-a-record\0"
 
 
+def _audit_folder_file(rel: str) -> bool:
+    """``corpus/audits/<id>/<name>.yaml`` or ``corpus/audits/<id>/rounds/<name>.yaml`` (an audit
+    folder's data; its sheets, CSV and XLSX, are the readers' copies and not read)."""
+    parts = rel[len(AUDITS):].split("/") if rel.startswith(AUDITS) else []
+    if len(parts) not in (2, 3) or (len(parts) == 3 and parts[1] != "rounds"):
+        return False
+    return parts[-1].endswith(".yaml") and not any(p.startswith(".") for p in parts)
+
+
 def _wanted(rel: str) -> bool:
-    if rel in (TAXONOMY, CLAIMS, README, RELEASES):
+    if rel in (TAXONOMY, CLAIMS, README, RELEASES) or _audit_folder_file(rel):
         return True
     for prefix in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
         if rel.startswith(prefix) and "/" not in rel[len(prefix):]:
@@ -108,7 +120,9 @@ def read_tree(root: Path) -> dict[str, bytes]:
 
     Entries of ``corpus/papers/``, ``corpus/audits/`` and ``exclusions/`` that
     are not regular ``*.yaml`` files map to :data:`NOT_A_RECORD` (reported,
-    never silently skipped); hidden files are ignored.
+    never silently skipped), except that a sub-folder of ``corpus/audits/`` is an
+    audit folder whose YAML files are read (:func:`_read_audit_folder`); hidden
+    files are ignored.
 
     Raises:
         UserError: if a file cannot be read (permissions).
@@ -122,10 +136,24 @@ def read_tree(root: Path) -> dict[str, bytes]:
         if base.is_dir():
             for path in sorted(base.iterdir()):
                 rel = folder + path.name
+                if folder == AUDITS and path.is_dir() and not path.is_symlink() and not path.name.startswith("."):
+                    files.update(_read_audit_folder(path, rel))
+                    continue
                 if not _wanted(rel):
                     continue
                 regular = path.is_file() and not path.is_symlink()
                 files[rel] = _read(path, rel) if regular and rel.endswith(".yaml") else NOT_A_RECORD
+    return files
+
+
+def _read_audit_folder(folder: Path, rel: str) -> dict[str, bytes]:
+    """The YAML files of one audit folder and of its ``rounds/`` sub-folder."""
+    files: dict[str, bytes] = {}
+    for path in sorted([*folder.glob("*.yaml"), *folder.glob("rounds/*.yaml")]):
+        name = f"{rel}/{path.relative_to(folder).as_posix()}"
+        if _wanted(name):
+            regular = path.is_file() and not path.is_symlink()
+            files[name] = _read(path, name) if regular else NOT_A_RECORD
     return files
 
 
@@ -207,6 +235,8 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
         corpus.problems.append(Problem(TAXONOMY, None, None, "missing: the controlled vocabulary is required"))
     for rel in sorted(files):
         data = files[rel]
+        if not _wanted(rel):
+            continue  # e.g. an audit's sheets, handed in with the files a command is about to write
         if data == NOT_A_RECORD:
             corpus.problems.append(Problem(rel, None, None, "not a record file: records are regular files named <key>.yaml "
                                                             "(not .yml, not a folder or a symlink)"))
@@ -234,6 +264,8 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
             corpus.retained[rel] = value
         elif rel.startswith(EXCLUSIONS):
             corpus.excluded[rel] = value
+        elif _audit_folder_file(rel):
+            corpus.audit_files[rel] = value
         elif rel.startswith(AUDITS):
             corpus.audits[rel] = value
         elif rel == RELEASES:
@@ -243,18 +275,31 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
     return corpus
 
 
+def read_user_bytes(path: Path, what: str) -> bytes:
+    """Bytes of a file the user names on the command line (a filled audit sheet).
+
+    Raises:
+        UserError: if it does not exist, is a folder, or cannot be read.
+    """
+    try:
+        return path.read_bytes()
+    except FileNotFoundError as err:
+        raise UserError(f"{what} {path}: no such file") from err
+    except IsADirectoryError as err:
+        raise UserError(f"{what} {path}: is a folder, not a file") from err
+    except OSError as err:
+        raise UserError(f"{what} {path}: cannot be read: {err.strerror or err}") from err
+
+
 def read_user_file(path: Path, what: str) -> str:
     """Text (UTF-8) of a file the user names on the command line (``--bibtex FILE``).
 
     Raises:
         UserError: if it does not exist, is a folder, or is not UTF-8.
     """
+    data = read_user_bytes(path, what)
     try:
-        return path.read_bytes().decode("utf-8")
-    except FileNotFoundError as err:
-        raise UserError(f"{what} {path}: no such file") from err
-    except IsADirectoryError as err:
-        raise UserError(f"{what} {path}: is a folder, not a file") from err
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise UserError(f"{what} {path}: not valid UTF-8 (byte offset {err.start})") from err
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import bibtex
+from . import bibexport, csljson
 from . import schema as schemas
 from .analyses import audit, compare, gaps
 from .analyses.claims import ClaimResult
 from .analyses.table import Table
+from .audits import report as audit_report
 from .pipeline import Build, Results
 from .population import POOL
 from .render import readme as readme_render
@@ -256,7 +257,8 @@ def _releases(view: View) -> dict[str, bytes]:
 
 
 def _bibliography(view: View) -> dict[str, bytes]:
-    return {"papers.bib": bibtex.export(list(view.results.retained_records)).encode()}
+    records = list(view.results.retained_records)
+    return {"papers.bib": bibexport.export(records).encode(), "papers.json": csljson.export(records)}
 
 
 def _site(view: View) -> dict[str, bytes]:
@@ -267,19 +269,8 @@ def audit_data(build: Build) -> dict:
     """Everything of the audit report as plain data (also ``reports/audit.json``), for the pool."""
     results = build.pool
     by_key = {r["key"]: r for r in results.retained_records}
-    agreements = []
-    for audit_id, data in build.audits.items():
-        fields = audit.agreement(data)
-        agreements.append({
-            "audit_id": audit_id, "description": data.get("description", ""),
-            "fields": [
-                {"field": f.field, "items": f.items, "agree": f.agree, "observed": round(f.observed, 6),
-                 "kappa": None if f.kappa is None else round(f.kappa, 6),
-                 "disagreements": [list(d) for d in f.disagreements]}
-                for f in fields
-            ],
-            "changed": [list(c) for c in audit.tags_changed_since(data, by_key)],
-        })
+    by_id = {r["record_id"]: r for r in results.excluded_records}
+    agreements = audit_report.audit_entries(list(build.audits), results.tax, by_key, by_id)
     what_if = []
     for scope in [POOL, *[r.name for r in build.releases]]:
         scoped = [c for c in build.claims_raw if c.get("scope", POOL) == scope]
@@ -311,7 +302,7 @@ def _audit(view: View) -> dict[str, bytes]:
     md = render_template(
         "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
         inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
-        agreements=data["agreements"], near_misses=data["near_misses"],
+        agreements_md=audit_report.audit_markdown(data["agreements"]), near_misses=data["near_misses"],
         what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
         mismatches=data["bibtex_mismatches"],
     )
@@ -327,6 +318,7 @@ def _schemas(view: View) -> dict[str, bytes]:
         "schema/taxonomy.schema.json": json_bytes(schemas.TAXONOMY_SCHEMA),
         "schema/audit.schema.json": json_bytes(schemas.AUDIT_SCHEMA),
         "schema/releases.schema.json": json_bytes(schemas.RELEASES_SCHEMA),
+        **{path[len("reports/"):]: data for path, data in audit_report.schema_files().items()},
     }
 
 
@@ -340,7 +332,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output("LaTeX number macros", _numbers),
     Output("exclusion log", _exclusions),
     Output("releases and pending records", _releases, releases=False),
-    Output("BibTeX of the retained records", _bibliography, releases=False),
+    Output("BibTeX and CSL-JSON of the retained records", _bibliography, releases=False),
     Output("catalogue site for readers", _site, releases=False),
     Output("audit of inclusion decisions", _audit, releases=False),
     Output("JSON Schemas of the input files", _schemas, releases=False),

@@ -15,6 +15,8 @@ import pandas as pd
 
 from .analyses import axes, claims, gaps, prisma, stats
 from .analyses.table import Table
+from .audits.analysis import confirmations
+from .audits.model import Audit, audits_of
 from .frame import excluded_frame, near_miss_frame, retained_frame
 from .load import Corpus
 from .population import POOL, Pending, Population, pending, pool, releases
@@ -87,12 +89,14 @@ class Results:
         }
 
 
-def analyse(population: Population, previous: Population | None = None) -> Results:
+def analyse(population: Population, previous: Population | None = None, audits: list[Audit] = ()) -> Results:
     """Compute every analysis of one population whose records validate.
 
     ``previous`` is the population of the previous version of the review (the
     last release before it); with it, the PRISMA flow follows the PRISMA 2020
     template for updated reviews whenever records were added or dropped.
+    ``audits`` (the pool's second-reader audits) add, per screening stage, the
+    exclusions a second reader checked and confirmed to the flow table.
     """
     tax = Taxonomy(population.taxonomy)
     retained_records, excluded_records = population.retained, population.excluded
@@ -114,9 +118,16 @@ def analyse(population: Population, previous: Population | None = None) -> Resul
         narrowing=gaps.narrowing(retained, tax),
         joint=gaps.joint_coverage(retained, tax),
         prisma=flow,
-        flow_tables=(prisma.prisma_table(flow), prisma.year_by_category(retained, tax)),
+        flow_tables=(_flow_table(flow, audits, excluded_records), prisma.year_by_category(retained, tax)),
         exclusion_log=stats.exclusion_log(list(excluded_records), tax),
     )
+
+
+def _flow_table(flow: dict, audits: list[Audit], excluded_records) -> Table:
+    table = prisma.prisma_table(flow)
+    if "update" in flow or not audits:
+        return table  # an update's rows are the new records only; second readers are counted over the whole log
+    return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records}))
 
 
 def _previous_members(previous: Population | None) -> prisma.Previous | None:
@@ -135,7 +146,7 @@ class Build:
         claims: every claim of the ledger, each evaluated on the population of its scope.
         claims_raw: the ledger as written (for what-if re-evaluation and diffs).
         traces_valid: packaged example-trace name -> whether it validates.
-        audits: audit id -> audit mapping (second-reader audits of the pool).
+        audits: the second-reader audits of the pool (:class:`masrl.audits.model.Audit`), in id order.
         pending: records of the pool that the latest release does not hold.
     """
 
@@ -144,7 +155,7 @@ class Build:
     claims: tuple[claims.ClaimResult, ...]
     claims_raw: tuple[dict, ...]
     traces_valid: dict
-    audits: dict
+    audits: tuple[Audit, ...]
     pending: Pending
 
     @property
@@ -177,7 +188,8 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
         release_results.append(analyse(population, previous))
         previous = population
     current = pool(corpus)
-    pool_results = analyse(current, previous)
+    audits = tuple(audits_of(corpus))
+    pool_results = analyse(current, previous, audits)
     by_name = {r.name: r for r in [*release_results, pool_results]}
     ledger = []
     for claim in corpus.claims:
@@ -189,6 +201,6 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
         claims=tuple(ledger),
         claims_raw=tuple(corpus.claims),
         traces_valid=traces_valid,
-        audits={a["audit_id"]: a for _, a in sorted(corpus.audits.items())},
+        audits=audits,
         pending=pending(current, previous),
     )

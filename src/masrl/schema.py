@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 
+from .identifiers import STORED_PATTERNS
 from .records import UNTAGGED
 from .taxonomy import Taxonomy
 
@@ -17,8 +18,12 @@ _STR_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
 _KEY = {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"}
 _DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
 
-BIBTEX_TYPES = ("article", "book", "inbook", "incollection", "inproceedings", "conference", "manual",
-                "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished", "online")
+#: Entry types of BibTeX (the standard styles) and biblatex (manual §2.1), lower case.
+BIBTEX_TYPES = ("article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
+                "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished", "online",
+                "mvbook", "bookinbook", "suppbook", "collection", "mvcollection", "suppcollection", "dataset",
+                "mvproceedings", "reference", "mvreference", "inreference", "periodical", "suppperiodical",
+                "patent", "report", "thesis", "software", "electronic", "www", "set", "xdata")
 
 
 def _controlled(field, allow_untagged: bool = False) -> dict:
@@ -30,10 +35,14 @@ def _controlled(field, allow_untagged: bool = False) -> dict:
 
 
 def identifiers_schema(tax: Taxonomy) -> dict:
-    """Schema of an ``identifiers`` mapping: one property per scheme, at least one."""
+    """Schema of an ``identifiers`` mapping: one property per scheme, at least one.
+
+    The stored form of a scheme masrl knows comes from :data:`masrl.identifiers.STORED_PATTERNS`;
+    a scheme the taxonomy adds gives its own ``pattern``.
+    """
     props = {}
     for name, scheme in tax.identifier_schemes.items():
-        one = {"type": "string", "pattern": str(scheme.get("pattern", ".+"))}
+        one = {"type": "string", "pattern": STORED_PATTERNS.get(name) or str(scheme.get("pattern", ".+"))}
         props[name] = {"type": "array", "items": one, "minItems": 1, "uniqueItems": True} if scheme.get("list") else one
     return {"type": "object", "properties": props, "additionalProperties": False, "minProperties": 1}
 
@@ -61,6 +70,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         "venue": _TEXT,
         "url": {"type": "string", "pattern": r"^https?://\S+( ; https?://\S+)*$"},
         "identifiers": identifiers_schema(tax),
+        "abstract": _TEXT,
         **controlled,
         "eval_note": _TEXT,
         "deployment_envelope": {
@@ -80,12 +90,21 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         "date_added": _DATE,
         "tag_provenance": _STR_MAP,
         "forced": _TEXT,
+        "former_record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
+        "former_exclusion": {"type": "object"},
         "bibtex_key": {"type": "string", "pattern": r"^[A-Za-z0-9_:.+/-]+$"},
         "bibtex": {
             "type": "object",
             "properties": {"type": {"enum": list(BIBTEX_TYPES)}},
             "additionalProperties": {"type": "string"},
             "required": ["type"],
+        },
+        "bibtex_differs": {
+            "type": "object",
+            "description": "why the record's title, year or venue deliberately differs from its bibtex block",
+            "properties": {"title": _TEXT, "year": _TEXT, "venue": _TEXT},
+            "additionalProperties": False,
+            "minProperties": 1,
         },
         "provenance": _STR_MAP,
     }
@@ -185,7 +204,7 @@ TAXONOMY_SCHEMA = {
             "additionalProperties": {
                 "type": "object",
                 "properties": {"label": _TEXT, "definition": _TEXT, "pattern": _TEXT, "resolver": _TEXT, "list": {"type": "boolean"}},
-                "required": ["label", "definition", "pattern"],
+                "required": ["label", "definition"],
                 "additionalProperties": False,
             },
         },

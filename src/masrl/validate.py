@@ -12,11 +12,12 @@ Checks, in order (all problems of a run are collected):
 4. rules across fields of one record: file name = key; ``untagged``
    placeholders; ``credit_mechanism`` is NA iff ``credit_granularity`` is NA;
    benchmark-only fields; the inclusion criterion a category implies;
-5. rules across records: keys and BibTeX keys unique; every identifier used by
-   one record only, across retained AND excluded records; sub-decision anchors
-   tagged with their sub-decision;
+5. rules across records: keys and BibTeX keys unique; every canonical
+   identifier used by one record only and no two near-identical titles, across
+   retained AND excluded records; a record agrees with its ``bibtex`` block
+   (:mod:`masrl.pool_checks`); sub-decision anchors tagged with their sub-decision;
 6. the claim ledger and the audits: their schema, and every field, value and
-   key they name exists.
+   key they name exists (audit folders: :mod:`masrl.audits.validate`).
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ from jsonschema import Draft202012Validator, FormatChecker
 from . import schema as schemas
 from .errors import Problem, sort_key
 from .load import EXCLUSIONS, PAPERS, TAXONOMY, Corpus
-from .records import UNTAGGED, classify_url, identifier_pairs
 from .analyses.gap_plan import declaration_problems as gap_declaration_problems
+from . import pool_checks
+from .identifiers import STORED_PATTERNS, IdentifierError, from_url, stored_hint
 from .population import POOL
+from .records import UNTAGGED
 from .taxonomy import Taxonomy
 from .trace.examples import load_examples
 from .validate_claims import Scope, check_claims
@@ -158,7 +161,9 @@ class _Checker:
         scheme = next((p for p in reversed(path) if isinstance(p, str)), "")
         if len(path) >= 2 and "identifiers" in path and scheme in schemes:
             spec = schemes[scheme]
-            return f"{value!r} is not a valid {spec.get('label', scheme)}: expected {spec.get('definition')}"
+            hint = stored_hint(scheme, value) if isinstance(value, str) else None
+            return (f"{value!r} is not a valid {spec.get('label', scheme)}: expected {spec.get('definition')}"
+                    + (f"; write it as {hint}" if hint else ""))
         if scheme in ("key", "former_key"):
             return f"{value!r} is not a valid key: use lower-case letters, digits, '.', '_' and '-'"
         if scheme == "record_id":
@@ -202,6 +207,8 @@ class _Checker:
             elif field.applies_to != applies_to or field.multi != multi:
                 self.add(TAXONOMY, ("fields", name), f"must apply to {applies_to} records{' and hold a list (multi: true)' if multi else ''}")
         for name, scheme in tax.identifier_schemes.items():
+            if name not in STORED_PATTERNS and "pattern" not in scheme:
+                self.add(TAXONOMY, ("identifier_schemes", name), f"masrl does not know the scheme {name!r}: give its pattern (a regular expression of its ids)")
             try:
                 re.compile(str(scheme.get("pattern", "")))
             except re.error as err:
@@ -354,13 +361,15 @@ class _Checker:
         urls = (rec.get("identifiers") or {}).get("url") if isinstance(rec.get("identifiers"), dict) else None
         for i, url in enumerate(urls if isinstance(urls, list) else []):
             if isinstance(url, str):
-                scheme, value = classify_url(url)
-                if scheme != "url":
-                    self.add(file, ("identifiers", "url", i), f"{url!r} is the landing page of {scheme} id {value!r}; write it as {scheme}: {value!r}")
+                try:
+                    ident = from_url(url)
+                except IdentifierError:
+                    continue  # the schema reports it
+                if ident.scheme != "url":
+                    self.add(file, ("identifiers", "url", i), f"{url!r} is the landing page of {ident.scheme} id {ident.value!r}; write it as {ident.scheme}: {ident.value!r}")
 
     # ---------------------------------------------------------------- across records
     def across(self) -> None:
-        owners: dict[tuple[str, str], str] = {}
         bib_owners: dict[str, str] = {}
         key_owners: dict[str, str] = {}
         stems: dict[str, str] = {}
@@ -370,20 +379,6 @@ class _Checker:
             if stem in stems:
                 self.add(file, (), f"same name as {stems[stem]} except for case; keys must be unique")
             stems[stem] = file
-            ids = rec.get("identifiers")
-            for scheme, value in identifier_pairs(ids if isinstance(ids, dict) else {}):
-                other = owners.get((scheme, value))
-                if other is None:
-                    owners[(scheme, value)] = file
-                    continue
-                mine, theirs = rec, self.corpus.retained.get(other) or self.corpus.excluded.get(other) or {}
-                if mine.get("forced") or theirs.get("forced"):
-                    continue  # added with --force and a reason: a deliberate second record of one paper
-                if other.startswith(PAPERS) and file.startswith(EXCLUSIONS):
-                    msg = f"identifier {scheme}:{value} is also retained as {other} — a paper cannot be both"
-                else:
-                    msg = f"identifier {scheme}:{value} is also used by {other} — one paper, one record"
-                self.add(file, ("identifiers", scheme), msg)
             key = rec.get("key")
             if isinstance(key, str) and file.startswith(PAPERS):
                 if key in key_owners:
@@ -394,6 +389,16 @@ class _Checker:
                 if bkey in bib_owners:
                     self.add(file, ("bibtex_key",), f"{bkey!r} is also the bibtex_key of {bib_owners[bkey]}")
                 bib_owners.setdefault(bkey, file)
+        # reports/papers.bib is keyed by record key with bibtex_key as an alias: one key space
+        keys = {r.get("key"): f for f, r in self.corpus.retained.items() if isinstance(r.get("key"), str)}
+        for bkey, file in sorted(bib_owners.items()):
+            other = keys.get(bkey)
+            if other is not None and other != file:
+                self.add(file, ("bibtex_key",), f"{bkey!r} is the key of {other}; papers.bib would have one key for two papers")
+
+        self.problems += pool_checks.identifier_problems(self.corpus)
+        self.problems += pool_checks.title_problems(self.corpus)
+        self.problems += pool_checks.bibtex_problems(self.corpus)
 
     def anchors(self, by_key: dict[str, dict]) -> None:
         field = self.tax.fields.get("subdecisions")
@@ -479,5 +484,8 @@ def validate(corpus: Corpus) -> list[Problem]:
         snapshots = check_releases(checker)
         check_claims(checker, _scopes(corpus, checker.tax, keys, snapshots), sorted(load_examples()))
         checker.audits(by_key, keys)
+        from .audits.validate import check_audit_folders  # here: that module uses this one's helpers
+
+        check_audit_folders(checker, {a.get("audit_id") for a in corpus.audits.values()})
     unique = sorted(set(checker.problems), key=sort_key)
     return unique

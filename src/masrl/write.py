@@ -5,7 +5,8 @@ rendered in memory. :func:`sync` writes the files that differ (temp file in the
 same folder + ``os.replace``, so a reader never sees half a file; an existing
 file keeps its permissions, and a symlinked file is written through the link);
 :func:`stale` only compares and writes nothing. New records are created with
-:func:`create_new`, which never overwrites.
+:func:`create_new`, which never overwrites; records are edited with :func:`update`,
+which writes only over the bytes the edit was computed from.
 
 Generated files are listed in ``reports/.generated``. Only a file listed
 there that the build no longer produces is removed (``orphaned``); any other
@@ -217,3 +218,28 @@ def git_add(root: Path, paths: list[str]) -> None:
     done = subprocess.run(["git", "add", "-A", "--", *paths], cwd=root, capture_output=True, check=False)
     if done.returncode != 0:
         raise UserError(f"git add failed: {done.stderr.decode(errors='replace').strip()}")
+
+
+def update(root: Path, edits: dict[str, tuple[bytes, bytes]]) -> None:
+    """Replace existing files atomically, each only if it still holds the bytes it was read with.
+
+    ``edits`` maps a relative path to ``(bytes as read, new bytes)``. Every
+    file is compared first; if any changed since it was read (or is gone),
+    nothing is written. If writing one fails, the files already replaced get
+    their old bytes back.
+
+    Raises:
+        UserError: naming the files that changed meanwhile, or the file that cannot be written.
+    """
+    moved = sorted(rel for rel, (old, _) in edits.items() if read_existing(root, rel) != old)
+    if moved:
+        raise UserError("changed on disk since they were read (nothing was written; run the command again): " + ", ".join(moved))
+    done: list[str] = []
+    try:
+        for rel in sorted(edits):
+            _atomic_write(root, rel, edits[rel][1])
+            done.append(rel)
+    except UserError:
+        for rel in done:
+            _atomic_write(root, rel, edits[rel][0])
+        raise

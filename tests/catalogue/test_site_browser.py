@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from .conftest import search
+from .conftest import REPO, search
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
@@ -177,7 +177,8 @@ def test_open_a_paper(page, records, site_results, screenshot):
     assert rows["Orchestration sub-decisions"][0].text == "O2 whom to delegate to"
     assert rows["Category"][1].text.startswith("as imported (upstream papers.csv line 11")
     bib = dialog.find_element(By.ID, "bibtex").get_attribute("value")
-    assert bib.startswith("@inproceedings{puppeteer2025,\n  title = {Multi-Agent Collaboration via Evolving Orchestration},")
+    assert bib.startswith("@inproceedings{puppeteer,\n  title = {Multi-Agent Collaboration via Evolving Orchestration},")
+    assert bib in (REPO / "reports/papers.bib").read_text()  # the entry of the exported bibliography
     dialog.find_element(By.ID, "copy-bibtex").click()
     wait(driver, lambda: dialog.find_element(By.ID, "copy-status").text != "")
     screenshot("paper-detail")

@@ -1,97 +1,24 @@
-"""Audit of inclusion decisions (pure functions): agreement, what-ifs, consistency.
+"""Audit of inclusion decisions (pure functions): what-ifs and consistency.
 
-* second-reader agreement per field: observed agreement and Cohen's kappa,
-  with every disagreement (survey: independent spot-check 2026-05-03 reports
-  32/32 for category, is_rl, reward_type and orchestration_form and 31/32 for
-  credit_granularity, the halo row);
+Second-reader agreement is computed by :mod:`masrl.audits.analysis` with the
+coefficients of :mod:`masrl.analyses.agreement`. Here:
+
 * near-miss what-if: every claim recomputed as if the near-miss exclusions
   were retained, with the results that change;
 * consistency of every retained record with its BibTeX entry (year, title,
   identifiers, first author), every mismatch with both values.
-
-Cohen's kappa is computed here from a pandas crosstab,
-kappa = (p_o - p_e) / (1 - p_e), with p_o the observed agreement and p_e the
-agreement expected from the two readers' marginal frequencies (Cohen 1960).
-scikit-learn's ``cohen_kappa_score`` gives the same value (the tests check
-it) but importing scikit-learn costs more than a whole build.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pandas as pd
 
-from ..bibtex import decode_latex, identifiers_in
-from ..records import normalize_identifier, normalize_title
+from ..bibimport import entry_identifiers
+from ..identifiers import keys_of
+from ..pool_checks import bibtex_disagreements
+from ..records import normalize_title
 from ..taxonomy import Taxonomy
 from .claims import claim_results
-
-
-def cohen_kappa(first: list[str], second: list[str]) -> float | None:
-    """Cohen's kappa of two readers' labels for the same items (unweighted).
-
-    Returns None when it is undefined: no items, or chance agreement p_e = 1
-    (both readers used one and the same label for every item).
-
-    Raises:
-        ValueError: if the two lists differ in length.
-    """
-    if len(first) != len(second):
-        raise ValueError("both readers must label the same items")
-    n = len(first)
-    if n == 0:
-        return None
-    table = pd.crosstab(pd.Series(first, name="a"), pd.Series(second, name="b"))
-    labels = sorted(set(first) | set(second))
-    table = table.reindex(index=labels, columns=labels, fill_value=0)
-    p_o = sum(int(table.loc[v, v]) for v in labels) / n
-    p_e = float((table.sum(axis=1) * table.sum(axis=0)).sum()) / (n * n)
-    if p_e == 1.0:
-        return None
-    return (p_o - p_e) / (1.0 - p_e)
-
-
-@dataclass
-class FieldAgreement:
-    """Agreement of the two readers on one field: items, agreements, observed
-    agreement p_o in [0, 1], Cohen's kappa (None if undefined), and the
-    disagreements as ``(key, original, second reader)``."""
-
-    field: str
-    items: int
-    agree: int
-    observed: float
-    kappa: float | None
-    disagreements: list[tuple[str, str, str]]
-
-
-def agreement(audit: dict) -> list[FieldAgreement]:
-    """Per-field agreement of one second-reader audit (``corpus/audits/*.yaml``), in its field order."""
-    out = []
-    rows = audit["rows"]
-    for name in audit["fields"]:
-        first = [str(r["original"][name]) for r in rows]
-        second = [str(r["second_reader"][name]) for r in rows]
-        agree = sum(a == b for a, b in zip(first, second))
-        out.append(FieldAgreement(
-            field=name, items=len(rows), agree=agree, observed=agree / len(rows) if rows else 0.0,
-            kappa=cohen_kappa(first, second),
-            disagreements=[(r["key"], a, b) for r, a, b in zip(rows, first, second) if a != b],
-        ))
-    return out
-
-
-def tags_changed_since(audit: dict, records: dict[str, dict]) -> list[tuple[str, str, str, str]]:
-    """Rows whose current record no longer carries the audited original tag:
-    ``(key, field, original at audit time, current)``."""
-    changed = []
-    for row in audit["rows"]:
-        rec = records.get(row["key"], {})
-        for name in audit["fields"]:
-            if name in rec and str(rec[name]) != str(row["original"][name]):
-                changed.append((row["key"], name, str(row["original"][name]), str(rec[name])))
-    return changed
 
 
 def what_if(claims: list[dict], populations: dict[str, pd.DataFrame], tax: Taxonomy, traces_valid: dict[str, bool]) -> list[dict]:
@@ -115,48 +42,39 @@ def what_if(claims: list[dict], populations: dict[str, pd.DataFrame], tax: Taxon
     return rows
 
 
-def _bib_identifiers(bib: dict) -> dict[str, set[str]]:
-    ids: dict[str, set[str]] = {}
-    for scheme, value in identifiers_in(bib):
-        ids.setdefault(scheme, set()).add(normalize_identifier(scheme, value))
-    return ids
-
-
 def bibtex_mismatches(records: list[dict]) -> list[dict]:
     """Every disagreement between a retained record and its own BibTeX entry.
 
-    Compares the record's ``year`` with ``bibtex.year``, its ``title`` with the
-    decoded ``bibtex.title`` (normalized: case, braces, punctuation and spaces ignored), its
-    ``first_author`` with the first BibTeX author, and each identifier the
-    BibTeX entry gives (arXiv id in ``journal``, ``doi``, ``url``/``howpublished``)
-    with the record's ``identifiers``. One dict per mismatch:
-    ``{"key", "bibtex_key", "field", "record", "bibtex"}``.
+    Compares the record's ``year``, ``title`` (normalized: case, braces, punctuation
+    and spaces ignored) and venue kind with its ``bibtex`` block
+    (:func:`masrl.pool_checks.bibtex_disagreements`), its ``first_author`` with the
+    first author, and each identifier the BibTeX entry gives (arXiv id in
+    ``journal``/``eprint``, ``doi``, ``url``/``howpublished``) with the record's
+    canonical ids. One dict per mismatch: ``{"key", "bibtex_key", "field", "record",
+    "bibtex", "reason"}``; ``reason`` is the record's ``bibtex_differs`` explanation
+    ("" when there is none: ``masrl validate`` refuses those for title, year and venue).
     """
     found = []
     for rec in records:
         bib = rec.get("bibtex") or {}
         key = rec["key"]
+        reasons = rec.get("bibtex_differs") or {}
 
         def add(field, mine, theirs):
             found.append({"key": key, "bibtex_key": rec.get("bibtex_key", ""), "field": field,
-                          "record": str(mine), "bibtex": str(theirs)})
+                          "record": str(mine), "bibtex": str(theirs), "reason": reasons.get(field, "")})
 
-        if "year" in bib and str(bib["year"]).strip() != str(rec["year"]):
-            add("year", rec["year"], bib["year"])
-        if "title" in bib:
-            theirs = decode_latex(bib["title"])
-            if normalize_title(theirs).replace(" ", "") != normalize_title(rec["title"]).replace(" ", ""):
-                add("title", rec["title"], theirs)
+        for field, mine, theirs in bibtex_disagreements(rec):
+            add(field, mine, theirs)
         authors = rec.get("authors") or []
         if authors and normalize_title(authors[0]) != normalize_title(rec.get("first_author", "")):
             add("first_author", rec.get("first_author", ""), authors[0])
-        mine = {}
-        for scheme, value in (rec.get("identifiers") or {}).items():
-            for item in value if isinstance(value, list) else [value]:
-                mine.setdefault(scheme, set()).add(normalize_identifier(scheme, item))
-        for scheme, values in sorted(_bib_identifiers(bib).items()):
-            for value in sorted(values - mine.get(scheme, set())):
-                add(f"identifiers.{scheme}", ", ".join(sorted(mine.get(scheme, set()))) or "(none)", value)
+        mine = keys_of(rec.get("identifiers"))
+        theirs, _ = entry_identifiers({k: str(v) for k, v in bib.items()})
+        for ident in sorted({i.key: i for i in theirs}.values(), key=lambda i: i.key):
+            if not set(ident.keys()) & mine:
+                have = sorted(k.split(":", 1)[1] for k in mine if k.startswith(ident.scheme + ":"))
+                add(f"identifiers.{ident.scheme}", ", ".join(have) or "(none)", ident.value)
     return found
 
 

@@ -173,3 +173,20 @@ def year_by_category(retained: pd.DataFrame, tax: Taxonomy) -> Table:
     table.columns.name = None
     return Table("year_x_category", "Retained records per year and category", table,
                  "records' year and category")
+
+
+def with_second_reader(table: Table, confirmed: dict[str, dict[str, int]]) -> Table:
+    """The flow table plus, per stage, the exclusions a second reader checked and confirmed.
+
+    ``confirmed`` is ``{stage: {"checked": n, "confirmed": m}}`` (from
+    :func:`masrl.audits.analysis.confirmations`). When no exclusion has been
+    audited the table is returned unchanged, so the survey's published table keeps its shape.
+    """
+    if not confirmed:
+        return table
+    frame = table.frame.copy()
+    frame["2nd reader checked"] = [int(confirmed.get(stage, {}).get("checked", 0)) for stage in frame.index]
+    frame["2nd reader confirmed"] = [int(confirmed.get(stage, {}).get("confirmed", 0)) for stage in frame.index]
+    note = (f"{table.note} Second reader: exclusions a screening audit re-read at each stage, and those the "
+            "reader also excluded (or adjudication kept excluded).").strip()
+    return Table(table.name, table.title, frame, f"{table.source}; screening audits under corpus/audits/", note)

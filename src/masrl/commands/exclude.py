@@ -13,14 +13,13 @@ import datetime
 import re
 from argparse import Namespace
 
-from .. import write
+from .. import intake, write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
 from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_tree
 from ..records import EXCLUDED_ORDER, ordered
 from ..taxonomy import Taxonomy
 from ..validate import _suggest, validate
 from ..yamlio import dump_record
-from . import dedupe
 
 
 def next_record_id(existing: list[str]) -> str:
@@ -83,10 +82,14 @@ def run(args: Namespace) -> int:
         rec.update(screening_label=former["title"], authors=former["authors"], year=former["year"],
                    identifiers=former["identifiers"], url=former["url"].split(" ; ")[0])
     else:
-        ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)
-        matches = dedupe.find_matches(ids, args.title, corpus)
+        idents = intake.identifiers_from_flags({"--arxiv": args.arxiv, "--openreview": args.openreview, "--doi": args.doi,
+                                                "--url": args.url})
+        if not idents:
+            raise UserError("the paper needs an identifier: --arxiv, --doi, --openreview or --url")
+        ids = intake.mapping(idents)
+        matches = intake.pool_of(corpus).matches(args.title, ids)
         if matches:
-            raise UserError("this paper is already in the corpus: " + "; ".join(matches))
+            raise UserError("this paper is already in the corpus: " + "; ".join(m.message() for m in matches))
         url = args.url or next(iter(tax.identifier_schemes.get(s, {}).get("resolver", "").format(id=v)
                                     for s, v in ids.items() if s != "url"), "")
         rec.update(screening_label=args.title, authors=authors, year=args.year, identifiers=ids, url=url)

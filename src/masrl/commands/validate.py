@@ -20,6 +20,7 @@ def run(root_arg: Path | None) -> int:
             print(problem, file=sys.stderr)
         print(summary(problems, "no file was changed."), file=sys.stderr)
         return 1
+    folders = sum(rel.endswith("/audit.yaml") for rel in corpus.audit_files)
     print(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
-          f"taxonomy, claim ledger and {len(corpus.audits)} audit(s) are valid")
+          f"taxonomy, claim ledger and {len(corpus.audits) + folders} audit(s) are valid")
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode, urlsplit
 
-from ... import bibtex
+from ... import bibexport
 from ...analyses import gaps as gap_analysis
 from ..readme import authors_display
 
@@ -45,8 +45,8 @@ def _full_name(author: str) -> str:
 
 
 def _bibtex_entries(records) -> dict[str, str]:
-    """bibtex_key -> the entry of ``reports/papers.bib`` (one export, split at its entries)."""
-    text = bibtex.export(list(records))
+    """Citation key (the record key) -> its entry in ``reports/papers.bib`` (one export, split at its entries)."""
+    text = bibexport.export(list(records))
     out = {}
     for block in re.split(r"\n(?=@)", text):
         match = re.match(r"@\w+\{([^,]+),", block)
@@ -129,7 +129,7 @@ def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset()) 
             "link": next((safe_url(u) for u in str(r.get("url") or "").split(" ; ") if safe_url(u)), None),
             "tags": {k: (list(v) if isinstance(v, list) else v) for k, v in tags.items()},
             "tag_list": _tags(r, tax), "identifiers": _identifier_links(r, tax),
-            "bibtex": entries.get(r.get("bibtex_key") or r["key"], ""),
+            "bibtex": entries.get(r["key"], ""),
             "is_new": bool(baseline_name) and r["key"] in new,
         })
     return sorted(out, key=lambda p: (-p["year"], p["title"].lower(), p["key"]))

@@ -1,0 +1,352 @@
+"""One identifier model: every written form of a paper's id -> one canonical id.
+
+A paper is named by identifiers of a few schemes. Each scheme has many written
+forms (bare ids, prefixes, resolver and landing-page URLs, DOIs that wrap
+another scheme). :func:`parse` reads any of them into an :class:`Identifier`
+holding the *stored form* (what a record file keeps) and the *canonical id*
+(what duplicate detection compares). This module is the only home of the
+identifier patterns; the schema, ``masrl add``, ``masrl exclude``,
+``masrl validate``, the BibTeX import and the audit all use it.
+
+Schemes and their forms (sources: arXiv identifier scheme,
+https://info.arxiv.org/help/arxiv_identifier.html; arXiv DOIs
+10.48550/arXiv.<id>, https://info.arxiv.org/help/doi.html; DOI Handbook 2.4
+(DOIs are case-insensitive) and RFC 3986 percent-encoding; OpenReview note ids
+in ``id=`` query parameters; ACL Anthology ids,
+https://aclanthology.org/info/ids/, whose DOIs are 10.18653/v1/<id>):
+
+========== ========================================= =========================================
+scheme     accepted forms                            canonical id (``Identifier.key``)
+========== ========================================= =========================================
+arxiv      2505.19591, 2505.19591v2, arXiv:…,        ``arxiv:2505.19591`` (no version);
+           cs/0506042, math.GT/0309136v1,            old style ``arxiv:cs/0506042``
+           arxiv.org/{abs,pdf,html,format}/…,        (archive lower case, subject
+           export.arxiv.org/…, 10.48550/arXiv.…      class dropped)
+doi        10.1145/X, doi:…, https://doi.org/…,      ``doi:10.1145/x`` (lower case,
+           dx.doi.org, %2F-encoded                   percent-decoded)
+openreview forum?id=X, pdf?id=X (any other query     ``openreview:X`` (case kept: ids
+           parameters, any order), openreview:X      are case-sensitive)
+acl        2025.acl-long.476, P19-1001, URLs of      ``acl:2025.acl-long.476``,
+           aclanthology.org / aclweb.org/anthology,  ``acl:P19-1001``
+           10.18653/v1/<id> (stored as a DOI, also
+           matched as the ACL id)
+github     owner/name                                ``github:owner/name`` (lower case)
+label      a screening label                         ``label:…`` (lower case)
+url        any other http(s) URL                     scheme, ``www.``, fragment and a
+                                                     trailing slash dropped, lower case
+========== ========================================= =========================================
+
+Nothing is looked up or guessed: only what the text itself says is read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qs, unquote, urlsplit
+
+#: Order of identifier schemes inside a record's ``identifiers`` mapping.
+SCHEME_ORDER = ("arxiv", "openreview", "doi", "acl", "github", "label", "url")
+
+_ARXIV_NEW = r"(?:(?:0[7-9]|1[0-4])(?:0[1-9]|1[0-2])\.[0-9]{4}|(?:1[5-9]|[2-9][0-9])(?:0[1-9]|1[0-2])\.[0-9]{5})"
+_ARXIV_OLD_ARCHIVES = (
+    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph",
+    "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph",
+    "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph",
+    "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
+)
+_ARXIV_OLD = r"(?:" + "|".join(re.escape(a) for a in _ARXIV_OLD_ARCHIVES) + r")(?:\.[A-Za-z]{2})?/[0-9]{2}(?:0[1-9]|1[0-2])[0-9]{3}"
+_VERSION = r"(?:v[1-9][0-9]*)?"
+_ACL_NEW = r"[0-9]{4}\.[a-z0-9-]+\.[0-9]+"
+_ACL_OLD = r"[A-Z][0-9]{2}-[0-9]{4}"
+
+#: Stored form of each scheme in a record file (``identifiers.<scheme>``); the
+#: JSON Schema of records uses these patterns.
+STORED_PATTERNS = {
+    "arxiv": rf"^(?:{_ARXIV_NEW}|{_ARXIV_OLD}){_VERSION}$",
+    "openreview": r"^[A-Za-z0-9_-]{6,20}$",
+    "doi": r"^10\.[0-9]{4,9}/\S+$",
+    "acl": rf"^(?:{_ACL_NEW}|{_ACL_OLD})$",
+    "github": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$",
+    "label": r"^[A-Z0-9][A-Z0-9-]*$",
+    "url": r"^https?://\S+$",
+}
+
+#: What each scheme accepts, for error messages.
+ACCEPTED = {
+    "arxiv": "an arXiv id such as 2505.19591, 2505.19591v2, arXiv:2505.19591, cs/0506042, an arxiv.org "
+             "abs/pdf/html URL or the DOI 10.48550/arXiv.<id>",
+    "doi": "a DOI 10.<registrant>/<suffix>, doi:10…, or a https://doi.org/ URL",
+    "openreview": "an OpenReview id such as ur295YVtmt or an openreview.net forum/pdf URL with id=",
+    "acl": "an ACL Anthology id such as 2025.acl-long.476 or P19-1001, its aclanthology.org URL or its DOI 10.18653/v1/<id>",
+    "github": "owner/name of a GitHub repository",
+    "label": "an upper-case screening label such as CLAUDE-DOCS",
+    "url": "an http(s) URL",
+}
+
+_ARXIV_ID = re.compile(rf"(?P<id>{_ARXIV_NEW}|{_ARXIV_OLD})(?P<v>{_VERSION})", re.IGNORECASE)
+_ARXIV_HOSTS = {"arxiv.org", "www.arxiv.org", "export.arxiv.org", "xxx.lanl.gov"}
+_ARXIV_PATH = re.compile(rf"^/(?:abs|pdf|html|format|ps|src|shortabs|versions)/(?P<rest>.+?)(?:\.pdf)?/?$", re.IGNORECASE)
+_DOI_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org", "hdl.handle.net"}
+_DOI = re.compile(r"^10\.[0-9]{4,9}/\S+$")
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(?P<rest>.+)$", re.IGNORECASE)
+_ACL_DOI = re.compile(rf"^10\.18653/v1/(?P<id>{_ACL_NEW}|{_ACL_OLD})$", re.IGNORECASE)
+_ACL_HOSTS = {"aclanthology.org", "www.aclanthology.org", "aclweb.org", "www.aclweb.org"}
+_ACL_PATH = re.compile(rf"^/(?:anthology/)?(?P<id>{_ACL_NEW}|{_ACL_OLD})(?:\.pdf|\.bib|\.xml)?/?$", re.IGNORECASE)
+_OPENREVIEW_HOSTS = {"openreview.net", "www.openreview.net"}
+_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
+
+
+class IdentifierError(ValueError):
+    """A text that is not any accepted form of the scheme asked for; the message
+    names the text and the accepted forms."""
+
+
+@dataclass(frozen=True)
+class Identifier:
+    """One identifier of a paper.
+
+    Attributes:
+        scheme: one of :data:`SCHEME_ORDER`.
+        value: the stored form (``2505.19591v2``, ``10.1145/3605764.3623985``,
+            ``P19-1001``, a URL), as a record file keeps it.
+    """
+
+    scheme: str
+    value: str
+
+    @property
+    def key(self) -> str:
+        """The canonical id, ``scheme:normalized`` (see the module table)."""
+        return canonical_key(self.scheme, self.value)
+
+    def keys(self) -> tuple[str, ...]:
+        """Every canonical id this identifier stands for: its own, plus the ACL
+        id an ACL Anthology DOI names (``doi:10.18653/v1/p19-1001`` and ``acl:P19-1001``)."""
+        own = self.key
+        if self.scheme == "doi":
+            match = _ACL_DOI.match(self.value)
+            if match:
+                return own, canonical_key("acl", match.group("id"))
+        return (own,)
+
+
+def _arxiv_value(text: str) -> str | None:
+    """Stored arXiv id of ``text`` (an id with optional version), or None."""
+    match = _ARXIV_ID.fullmatch(text.strip())
+    if not match:
+        return None
+    ident = match.group("id")
+    if "/" in ident:
+        archive, number = ident.split("/", 1)
+        ident = archive.split(".")[0].lower() + ("." + archive.split(".")[1].upper() if "." in archive else "") + "/" + number
+    return ident + match.group("v").lower()
+
+
+def canonical_key(scheme: str, value: str) -> str:
+    """The canonical id of a stored value: ``canonical_key("arxiv", "2505.19591v2")`` is
+    ``"arxiv:2505.19591"``; values that are not in stored form are compared as written
+    (lower case)."""
+    value = value.strip()
+    if scheme == "arxiv":
+        stored = _arxiv_value(value)
+        if stored:
+            ident = re.sub(r"v[0-9]+$", "", stored)
+            if "/" in ident:
+                archive, number = ident.split("/", 1)
+                ident = archive.split(".")[0] + "/" + number
+            return "arxiv:" + ident
+        return "arxiv:" + value.lower()
+    if scheme == "openreview":
+        return "openreview:" + value
+    if scheme == "acl":
+        if re.fullmatch(_ACL_OLD, value, re.IGNORECASE):
+            return "acl:" + value.upper()
+        return "acl:" + value.lower()
+    if scheme == "doi":
+        return "doi:" + unquote(value).lower()
+    if scheme == "url":
+        value = re.sub(r"^https?://(www\.)?", "", value.split("#", 1)[0], flags=re.IGNORECASE)
+        return "url:" + value.rstrip("/").lower()
+    return f"{scheme}:{value.lower()}"
+
+
+def from_url(url: str) -> Identifier:
+    """The identifier a URL names: an arXiv, DOI, OpenReview or ACL Anthology page
+    becomes that id (a DOI of arXiv becomes the arXiv id); any other http(s) URL is
+    ``Identifier("url", url)``.
+
+    Raises:
+        IdentifierError: if ``url`` is not an http(s) URL.
+    """
+    url = url.strip()
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise IdentifierError(f"{url!r} is not an http(s) URL")
+    host = parts.netloc.lower().split(":")[0]
+    path = unquote(parts.path)
+    if host in _ARXIV_HOSTS:
+        match = _ARXIV_PATH.match(path)
+        if match:
+            value = _arxiv_value(match.group("rest"))
+            if value:
+                return Identifier("arxiv", value)
+    if host in _DOI_HOSTS and path.startswith("/10."):
+        return _doi(path[1:])
+    if host in _OPENREVIEW_HOSTS and path.rstrip("/") in ("/forum", "/pdf", "/attachment", "/revisions"):
+        ids = parse_qs(parts.query).get("id") or []
+        if len(ids) == 1 and _OPENREVIEW_ID.match(ids[0]):
+            return Identifier("openreview", ids[0])
+    if host in _ACL_HOSTS:
+        match = _ACL_PATH.match(path)
+        if match:
+            return Identifier("acl", _acl_value(match.group("id")))
+    return Identifier("url", url)
+
+
+def _acl_value(text: str) -> str:
+    return text.upper() if re.fullmatch(_ACL_OLD, text, re.IGNORECASE) else text.lower()
+
+
+def _doi(text: str) -> Identifier:
+    """A bare DOI (percent-decoded); the arXiv DOI becomes the arXiv id."""
+    doi = unquote(text.strip())
+    arxiv = _ARXIV_DOI.match(doi)
+    if arxiv:
+        value = _arxiv_value(arxiv.group("rest"))
+        if value:
+            return Identifier("arxiv", value)
+        raise IdentifierError(f"{text!r} is an arXiv DOI, but {arxiv.group('rest')!r} is not an arXiv id")
+    if not _DOI.match(doi):
+        raise IdentifierError(f"{text!r} is not a valid DOI: expected {ACCEPTED['doi']}")
+    return Identifier("doi", doi)
+
+
+def parse(text: str, scheme: str | None = None) -> Identifier:
+    """Read one identifier in any accepted form.
+
+    Args:
+        text: what the user or a BibTeX field wrote.
+        scheme: the scheme the text claims to be (``--arxiv``, ``--doi``, ...), or
+            None to recognise it (bare arXiv id, DOI, ACL id, OpenReview id, URL).
+            A form of another scheme is still read when it names one paper
+            unambiguously: ``parse("10.48550/arXiv.2307.07924", "doi")`` is the
+            arXiv id, a URL given as ``--arxiv`` must be an arXiv URL.
+
+    Raises:
+        IdentifierError: with the text and the accepted forms.
+    """
+    raw = text
+    text = text.strip()
+    if not text:
+        raise IdentifierError("empty identifier")
+    if re.match(r"^https?://", text, re.IGNORECASE):
+        ident = from_url(text)
+        if scheme in (None, "url") or ident.scheme == scheme or (scheme == "doi" and ident.scheme in ("arxiv", "acl")):
+            return ident
+        raise IdentifierError(f"{raw!r} is not a valid {_LABELS.get(scheme, scheme)}: expected {ACCEPTED.get(scheme, scheme)}")
+    lowered = text.lower()
+    if scheme in (None, "arxiv"):
+        body = text[6:].strip() if lowered.startswith("arxiv:") else text
+        value = _arxiv_value(body)
+        if value:
+            return Identifier("arxiv", value)
+        if lowered.startswith("10.48550/"):
+            return _doi(text)
+    if scheme in (None, "doi"):
+        body = text[4:].strip() if lowered.startswith("doi:") else text
+        if body.startswith("10."):
+            return _doi(body)
+    if scheme in (None, "acl"):
+        body = text[4:] if lowered.startswith("acl:") else text
+        if re.fullmatch(rf"{_ACL_NEW}|{_ACL_OLD}", body, re.IGNORECASE):
+            return Identifier("acl", _acl_value(body))
+        if scheme == "acl" and _ACL_DOI.match(body):
+            return Identifier("acl", _acl_value(_ACL_DOI.match(body).group("id")))
+    if scheme in (None, "openreview"):
+        body = text[11:] if lowered.startswith("openreview:") else text
+        if _OPENREVIEW_ID.match(body) and (scheme == "openreview" or lowered.startswith("openreview:") or _looks_like_openreview(body)):
+            return Identifier("openreview", body)
+    if scheme in ("github", "label") and re.match(STORED_PATTERNS[scheme], text):
+        return Identifier(scheme, text)
+    if scheme is None:
+        raise IdentifierError(f"{raw!r} is not an identifier masrl can read: give {ACCEPTED['arxiv']}; "
+                              f"{ACCEPTED['doi']}; {ACCEPTED['openreview']}; {ACCEPTED['acl']}; or a URL")
+    raise IdentifierError(f"{raw!r} is not a valid {_LABELS.get(scheme, scheme)}: expected {ACCEPTED.get(scheme, scheme)}")
+
+
+def _looks_like_openreview(body: str) -> bool:
+    """A bare token is taken as an OpenReview id only if it mixes letters and digits or cases
+    (OpenReview ids are random: ``ur295YVtmt``), so plain words are not mistaken for ids."""
+    has_digit = any(c.isdigit() for c in body)
+    has_upper = any(c.isupper() for c in body)
+    has_lower = any(c.islower() for c in body)
+    return 8 <= len(body) <= 14 and has_lower and (has_digit or has_upper)
+
+
+_LABELS = {"arxiv": "arXiv identifier", "doi": "DOI", "openreview": "OpenReview id", "acl": "ACL Anthology id",
+           "github": "GitHub repository", "label": "screening label", "url": "URL"}
+
+
+def doi_in_url(url: str) -> str | None:
+    """A DOI written in a publisher URL path (``…/doi/10.1287/moor.27.4.819.297``), else None."""
+    match = re.search(r"/doi/(?:abs/|full/|pdf/|epdf/)?(10\.[0-9]{4,9}/[^\s?#]+)", url)
+    return unquote(match.group(1)) if match else None
+
+
+def stored_hint(scheme: str, value: str) -> str | None:
+    """For a record value that is not in stored form, the stored form to write instead
+    (``"arXiv:2505.19591"`` -> ``"2505.19591"``), else None."""
+    try:
+        ident = parse(value, scheme)
+    except IdentifierError:
+        return None
+    if ident.value == value:
+        return None
+    return f"{ident.scheme}: {ident.value!r}"
+
+
+def record_identifiers(identifiers: dict | None) -> list[Identifier]:
+    """Every identifier of a record's ``identifiers`` mapping (URL lists flattened), as stored."""
+    out: list[Identifier] = []
+    for scheme, value in (identifiers or {}).items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item.strip():
+                out.append(Identifier(scheme, item.strip()))
+    return out
+
+
+def keys_of(identifiers: dict | None) -> set[str]:
+    """The canonical ids of a record's ``identifiers`` mapping."""
+    return {key for ident in record_identifiers(identifiers) for key in ident.keys()}
+
+
+def as_mapping(idents: list[Identifier]) -> dict:
+    """``identifiers`` mapping of a list of identifiers, in :data:`SCHEME_ORDER`: the first
+    value of each scheme, every URL (a second, different value of a scheme is dropped by
+    the caller's choice; see :func:`conflicts`)."""
+    out: dict = {}
+    seen: set[str] = set()
+    for ident in idents:
+        if ident.key in seen:
+            continue
+        seen.add(ident.key)
+        if ident.scheme == "url":
+            out.setdefault("url", []).append(ident.value)
+        else:
+            out.setdefault(ident.scheme, ident.value)
+    return {k: out[k] for k in SCHEME_ORDER if k in out}
+
+
+def conflicts(idents: list[Identifier]) -> list[tuple[str, str, str]]:
+    """``(scheme, first, other)`` for every scheme given two different canonical ids
+    (a BibTeX entry whose ``eprint`` and ``url`` name different arXiv papers)."""
+    first: dict[str, Identifier] = {}
+    out = []
+    for ident in idents:
+        if ident.scheme == "url":
+            continue
+        if ident.scheme in first and first[ident.scheme].key != ident.key:
+            out.append((ident.scheme, first[ident.scheme].value, ident.value))
+        first.setdefault(ident.scheme, ident)
+    return out

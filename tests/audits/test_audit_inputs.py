@@ -1,0 +1,250 @@
+"""Bad input to masrl audit: every problem named with file, line, column, value and what is allowed."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+
+import pytest
+import yaml
+
+AUDIT = "tags-2026-06-01"
+
+
+@pytest.fixture
+def audited(survey, cli):
+    assert cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "6", "--seed", "11",
+               "--fields", "category,is_rl", "--date", "2026-06-01").code == 0
+    return survey
+
+
+def _import(cli, root, path, reader="Jane Doe", *extra):
+    return cli("audit", "import", path, "--root", root, "--audit", AUDIT, "--reader", reader, *extra)
+
+
+def test_every_bad_cell_is_reported_at_once(audited, cli, sheets, tmp_path):
+    rows = sheets.filled(audited, AUDIT, {("S01", "category"): "rl-method", ("S02", "is_rl"): "Yes", ("S03", "is_rl"): ""})
+    rows[4][0] = "S99"
+    run = _import(cli, audited, sheets.write(tmp_path / "bad.csv", rows))
+    assert run.code == 1
+    path = tmp_path / "bad.csv"
+    assert run.err.splitlines() == [
+        f"{path}:2: category: S01: 'rl-method' is not an allowed value; allowed: rl_method, framework, benchmark, industry, "
+        "classical_marl, survey (did you mean 'rl_method'?)",
+        f"{path}:3: is_rl: S02: 'Yes' is not an allowed value; allowed: yes, partial, no (did you mean 'yes'?)",
+        f"{path}:4: is_rl: S03: empty; choose one of yes, partial, no",
+        f"{path}:5: item: 'S99' is not an item of the sample of {AUDIT}",
+        f"{path}: item: the sheet lacks 1 item(s) of the sample: S04",
+        "masrl: error: 5 errors in 1 file; nothing was imported (fix the sheet, then import it again)."]
+    assert not (audited / f"corpus/audits/{AUDIT}/rounds").exists()
+
+
+def test_columns_are_checked(audited, cli, sheets, tmp_path):
+    rows = sheets.filled(audited, AUDIT)
+    rows[0][rows[0].index("is_rl")] = "is-rl"
+    rows[0].append("comments")
+    for row in rows[1:]:
+        row.append("")
+    run = _import(cli, audited, sheets.write(tmp_path / "cols.csv", rows))
+    assert run.code == 1
+    assert f"{tmp_path / 'cols.csv'}:1: is-rl: unknown column; the sheet's columns are item, identifier, title, link, category, is_rl, note (did you mean 'is_rl'?) (write comments in the note column)" in run.err
+    assert f"{tmp_path / 'cols.csv'}:1: comments: unknown column" in run.err
+    assert f"{tmp_path / 'cols.csv'}:1: is_rl: column is missing" in run.err
+
+
+def test_rows_must_be_the_sample(audited, cli, sheets, tmp_path):
+    rows = sheets.filled(audited, AUDIT)
+    rows.append(list(rows[1]))
+    rows[2][1] = "arxiv:9999.99999"
+    run = _import(cli, audited, sheets.write(tmp_path / "rows.csv", rows))
+    assert run.code == 1
+    assert ":3: identifier: S02 is " in run.err and "here: is this the sheet of another audit?" in run.err
+    assert f"{tmp_path / 'rows.csv'}:8: item: S01 appears twice (also line 2)" in run.err
+
+
+def test_blank_sheet_workbooks_and_encodings_are_refused_by_name(audited, cli, sheets, tmp_path):
+    blank = audited / f"corpus/audits/{AUDIT}/sheet/sheet.csv"
+    assert _import(cli, audited, blank).err.endswith(": no field is filled in: is this the blank sheet?\n"
+                                                    "masrl: error: 1 error in 1 file; nothing was imported (fix the sheet, then import it again).\n")
+    (tmp_path / "s.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 50)
+    assert "this is an Excel 97-2003 workbook (.xls); save the sheet as 'CSV UTF-8 (comma delimited)'" in _import(cli, audited, tmp_path / "s.xls").err
+    (tmp_path / "s.xlsx").write_bytes(b"PK\x03\x04" + b"\0" * 50)
+    assert "this is a zip archive (an .xlsx or .ods workbook?)" in _import(cli, audited, tmp_path / "s.xlsx").err
+    rows = sheets.filled(audited, AUDIT, notes={"S01": "Müller's café"})
+    run = _import(cli, audited, sheets.write(tmp_path / "latin.csv", rows, encoding="cp1252"))
+    assert ": not UTF-8 (byte 0xfc); save the sheet as 'CSV UTF-8 (comma delimited)'" in run.err
+    assert _import(cli, audited, tmp_path / "missing.csv").err == f"masrl: error: SHEET {tmp_path / 'missing.csv'}: no such file\n"
+
+
+def test_rounds_are_never_overwritten(audited, cli, sheets, tmp_path):
+    sheet = sheets.write(tmp_path / "ok.csv", sheets.filled(audited, AUDIT))
+    assert _import(cli, audited, sheet).code == 0
+    first = (audited / f"corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml").read_bytes()
+    run = _import(cli, audited, sheet)
+    assert run.err == (f"masrl: error: Jane Doe already read round 1 (corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml); "
+                       "earlier rounds are never overwritten: import this sheet as a new round with --round 2\n")
+    assert _import(cli, audited, sheet, "Jane Doe", "--round", "3").err == "masrl: error: --round 3: the next round is 2\n"
+    assert "'original' is the corpus itself" in _import(cli, audited, sheet, "Original").err
+    assert _import(cli, audited, sheet, "Jane Doe", "--round", "2").code == 0
+    assert _import(cli, audited, sheet, "Li Wei").code == 0  # a second reader of round 2
+    assert (audited / f"corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml").read_bytes() == first
+    run = cli("audit", "show", AUDIT, "--root", audited)
+    assert "Round 1 — readers: original, Jane Doe." in run.out and "Round 2 — readers: original, Jane Doe, Li Wei." in run.out
+    assert "| category | 6 | 6 | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] |" in run.out  # Fleiss' κ, three readers
+    assert "| field | items | agree | observed [95% CI] | Fleiss' κ [95% CI] |" in run.out
+
+
+def test_screening_cells_follow_the_decision(survey, cli, sheets, tmp_path):
+    assert cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "3", "--seed", "1", "--id", "s").code == 0
+    rows = sheets.filled(survey, "s", {("S01", "decision"): "include", ("S02", "stage"): ""})
+    run = cli("audit", "import", sheets.write(tmp_path / "s.csv", rows), "--root", survey, "--audit", "s", "--reader", "R")
+    assert run.code == 1
+    lines = run.err.splitlines()
+    assert lines[0].endswith(":2: stage: S01: '" + rows[1][5] + "' given, but only an exclusion has a stage; leave it empty when the decision is not exclude")
+    assert lines[1].endswith(":2: reason_class: S01: '" + rows[1][6] + "' given, but only an exclusion has a reason_class; leave it empty when the decision is not exclude")
+    assert lines[2].endswith(":3: stage: S02: empty; choose one of abstract_screen, full_text_screen, artifact_screen, duplicate_screen (the decision is exclude)")
+
+
+def test_sample_options_are_checked(survey, cli):
+    run = cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "0", "--seed", "1",
+              "--fields", "categry,subdecisions", "--stratify", "stage")
+    assert run.code == 1
+    assert run.err.splitlines() == [
+        "command line: --fields: 'categry' cannot be audited for the retained population; allowed: category, is_rl, reward_type, "
+        "credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, inclusion_criterion, domain, "
+        "mas_native (did you mean 'category'?)",
+        "command line: --fields: 'subdecisions' cannot be audited for the retained population; allowed: category, is_rl, "
+        "reward_type, credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, "
+        "inclusion_criterion, domain, mas_native",
+        "command line: --stratify: 'stage' is not a field of the retained records; allowed: category, is_rl, reward_type, "
+        "credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, inclusion_criterion, domain, mas_native",
+        "command line: --n: 0 items: the sample needs at least one",
+        "masrl: error: 4 errors in the command line; nothing was sampled."]
+    run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "40", "--seed", "1")
+    assert run.err == "masrl: error: --n 40 but the excluded population has 32 records\n"
+    assert cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "x").code == 0
+    run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "x")
+    assert run.err == "masrl: error: audit 'x' exists already; choose another id with --id (e.g. --id x-b)\n"
+    run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "spotcheck-2026-05-03")
+    assert run.err == "masrl: error: audit 'spotcheck-2026-05-03' exists already; choose another id with --id (e.g. --id spotcheck-2026-05-03-b)\n"
+    run = cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "2", "--seed", "1", "--dry-run")
+    assert run.code == 0 and run.out.startswith("dry run: audit tags-") and not (survey / "corpus/audits/tags-").exists()
+    assert sorted(p.name for p in (survey / "corpus/audits").iterdir()) == ["spotcheck-2026-05-03.yaml", "x"]
+
+
+def test_audit_commands_name_unknown_and_published_audits(survey, cli):
+    assert cli("audit", "import", survey / "README.md", "--root", survey, "--audit", "spotcheck-2026-05-3", "--reader", "R").err == (
+        "masrl: error: no audit 'spotcheck-2026-05-3' under corpus/audits/ (did you mean 'spotcheck-2026-05-03'?); "
+        "audits: spotcheck-2026-05-03\n")
+    assert cli("audit", "adjudicate", "spotcheck-2026-05-03", "--root", survey).err == (
+        "masrl: error: corpus/audits/spotcheck-2026-05-03.yaml is a single-file audit in the survey's earlier format; its "
+        "round is published and takes no new sheets (start a new audit with masrl audit sample)\n")
+
+
+def test_folder_files_are_validated(audited, cli, sheets, tmp_path):
+    folder = audited / f"corpus/audits/{AUDIT}"
+    assert _import(cli, audited, sheets.write(tmp_path / "ok.csv", sheets.filled(audited, AUDIT, {("S01", "is_rl"): "partial"
+                                                                                                    if sheets.sample(audited, AUDIT)["items"][0]["original"]["is_rl"] != "partial" else "no"}))).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    adjudication = folder / "adjudication-round-1.yaml"
+    data = yaml.safe_load(adjudication.read_text())
+    data["resolutions"][0].update(resolved="maybe")
+    data["resolutions"].append(copy.deepcopy(dict(data["resolutions"][0], item="S02")))
+    adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
+    audit_file = folder / "audit.yaml"
+    audit_file.write_text(audit_file.read_text().replace("record: ", "record: x", 1))
+    round_file = folder / "rounds/round-1-jane-doe.yaml"
+    round_file.write_text(round_file.read_text().replace("category: ", "category: Survey-", 1))
+    (folder / "notes.yaml").write_text("a: 1\n")
+    run = cli("validate", "--root", audited)
+    assert run.code == 1
+    rel = f"corpus/audits/{AUDIT}"
+    assert f"{rel}/notes.yaml:1: unexpected file in an audit folder; expected audit.yaml, adjudication-round-<n>.yaml and rounds/round-<n>-<reader>.yaml" in run.err
+    assert f"{rel}/audit.yaml:" in run.err and "items[0].record: names record 'x" in run.err
+    audit_file.write_text(audit_file.read_text().replace("record: x", "record: ", 1))
+    run = cli("validate", "--root", audited)
+    assert "rounds/round-1-jane-doe.yaml:" in run.err and ": rows[0].values.category: 'Survey-" in run.err
+    round_file.write_text(round_file.read_text().replace("category: Survey-", "category: ", 1))
+    run = cli("validate", "--root", audited)
+    assert run.err.splitlines()[:3] == [
+        f"{rel}/adjudication-round-1.yaml:10: resolutions[0].resolved: 'maybe' is not an allowed value of is_rl; allowed: yes, partial, no",
+        f"{rel}/adjudication-round-1.yaml:11: resolutions[0].by: say who resolved it (a name)",
+        f"{rel}/adjudication-round-1.yaml:14: resolutions[1]: S02 is_rl is not a disagreement of round 1"]
+
+
+def test_apply_refuses_conflicts_and_hand_formatted_records(audited, cli, sheets, tmp_path, set_field):
+    sample = sheets.sample(audited, AUDIT)
+    first = sample["items"][0]
+    other = next(v for v in ("yes", "partial", "no") if v != first["original"]["is_rl"])
+    third = next(v for v in ("yes", "partial", "no") if v not in (other, first["original"]["is_rl"]))
+    rows = sheets.filled(audited, AUDIT, {("S01", "is_rl"): other})
+    assert _import(cli, audited, sheets.write(tmp_path / "a.csv", rows)).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    path = audited / f"corpus/audits/{AUDIT}/adjudication-round-1.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["resolutions"][0].update(resolved=other, by="Ada")
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    record = audited / f"corpus/papers/{first['record']}.yaml"
+    original = record.read_text()
+    set_field(record, "is_rl", f"'{third}'")  # retagged by hand after the sample was drawn
+    run = cli("audit", "apply", AUDIT, "--root", audited, "--yes")
+    assert run.code == 1
+    assert (f"corpus/audits/{AUDIT}/adjudication-round-1.yaml: resolutions[0]: {first['record']} is_rl is '{third}' now but was "
+            f"'{first['original']['is_rl']}' in the sample; resolved '{other}' would overwrite a later edit: edit the record by hand") in run.err
+    record.write_text("# checked by hand\n" + original)
+    run = cli("audit", "apply", AUDIT, "--root", audited, "--yes")
+    assert run.err.startswith(f"corpus/papers/{first['record']}.yaml: hand formatting or comments would be lost by rewriting "
+                              "this file; make the edit by hand\n")
+    assert record.read_text() == "# checked by hand\n" + original
+
+
+def test_the_published_spot_check_is_read_as_round_one(repo, cli):
+    run = cli("audit", "show", "spotcheck-2026-05-03", "--root", repo)
+    assert run.code == 0
+    assert "Round 1 — readers: original, second reader." in run.out
+    assert ("| credit_granularity | 32 | 31 | 0.969 [0.843, 0.994] | 0.959 [0.881, 1.000] | 0.965 [0.898, 1.000] | "
+            "0.965 [0.823, 0.994] |") in run.out
+    assert "| halo | halo | credit_granularity | role | orchestrator | not adjudicated |  |" in run.out
+    for field in ("category", "is_rl", "reward_type", "orchestration_form"):
+        assert f"| {field} | 32 | 32 | 1.000 [0.893, 1.000] | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] |" in run.out
+
+
+def test_audit_folders_are_read_without_their_sheets(audited, cli):
+    from masrl.load import load
+
+    corpus = load(audited)
+    assert sorted(corpus.audit_files) == [f"corpus/audits/{AUDIT}/audit.yaml"]
+    assert list(corpus.audits) == ["corpus/audits/spotcheck-2026-05-03.yaml"]
+    (audited / f"corpus/audits/{AUDIT}/.audit.yaml.swp").write_text("x")
+    (audited / "corpus/audits/notes.txt").write_text("x")
+    run = cli("validate", "--root", audited)
+    assert run.err.splitlines()[0] == ("corpus/audits/notes.txt: not a record file: records are regular files named "
+                                       "<key>.yaml (not .yml, not a folder or a symlink)")
+    assert len(run.err.splitlines()) == 2
+
+
+def test_sheet_cells_are_never_formulas_and_trailing_empty_columns_are_fine(audited, cli, sheets, tmp_path):
+    from masrl.audits.sheet import sheet_csv
+
+    data = sheet_csv([("S01", "arxiv:2605.02801", "=HYPERLINK(\"http://x\")", "-1+1")], ["category"]).decode("utf-8")
+    assert data == "\ufeffitem,identifier,title,link,category,note\r\nS01,arxiv:2605.02801,\"'=HYPERLINK(\"\"http://x\"\")\",'-1+1,,\r\n"
+    rows = [row + ["", ""] for row in sheets.filled(audited, AUDIT)]  # what Excel saves after a stray click
+    assert _import(cli, audited, sheets.write(tmp_path / "wide.csv", rows)).code == 0
+
+
+def test_reader_names_become_file_names_and_sampling_is_hamilton():
+    from masrl.audits.model import parse_round_file, reader_slug, round_file
+    from masrl.audits.sample import allocate, item_labels
+
+    assert reader_slug("Jörg  Müller") == "jorg-muller"
+    assert reader_slug("李伟") == "reader-" + hashlib.sha256("李伟".encode()).hexdigest()[:8]
+    assert reader_slug("王芳") != reader_slug("李伟")
+    assert round_file("a", 2, "Jörg Müller") == "corpus/audits/a/rounds/round-2-jorg-muller.yaml"
+    assert parse_round_file("corpus/audits/a/rounds/round-12-li-wei.yaml") == (12, "li-wei")
+    assert parse_round_file("corpus/audits/a/rounds/round-x.yaml") is None
+    assert allocate({"rl_method": 42, "framework": 3, "benchmark": 18, "industry": 6, "classical_marl": 10, "survey": 5}, 12) == {
+        "rl_method": 6, "framework": 0, "benchmark": 3, "industry": 1, "classical_marl": 1, "survey": 1}
+    assert allocate({"a": 1, "b": 1, "c": 1}, 2) == {"a": 1, "b": 1, "c": 0}  # ties: vocabulary order
+    with pytest.raises(ValueError, match="n = 4 but the population has 3 records"):
+        allocate({"a": 3}, 4)
+    assert item_labels(3) == ["S01", "S02", "S03"] and item_labels(100)[-1] == "S100"

@@ -1,0 +1,177 @@
+"""A full audit round on a copy of the survey: sample -> filled sheet -> import -> agreement -> adjudicate -> apply."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+import yaml
+from statsmodels.stats.inter_rater import cohens_kappa
+from statsmodels.stats.proportion import proportion_confint
+
+from masrl.load import load
+from masrl.taxonomy import Taxonomy
+
+AUDIT = "tags-2026-06-01"
+
+
+def _other(value: str, allowed: tuple[str, ...]) -> str:
+    return next(v for v in allowed if v != value)
+
+
+def _hand_coefficients(first: list[str], second: list[str], q: int) -> dict:
+    """Cohen's κ, AC1 and PABAK of two readers from their textbook formulas."""
+    n = len(first)
+    p_o = sum(a == b for a, b in zip(first, second)) / n
+    rows, cols = Counter(first), Counter(second)
+    p_e = sum(rows[k] * cols[k] for k in rows) / n ** 2
+    pi = {k: (rows[k] + cols[k]) / (2 * n) for k in set(first) | set(second)}
+    pe_ac1 = sum(p * (1 - p) for p in pi.values()) / (q - 1)
+    return {"observed": p_o, "kappa": (p_o - p_e) / (1 - p_e), "ac1": (p_o - pe_ac1) / (1 - pe_ac1),
+            "pabak": (q * p_o - 1) / (q - 1)}
+
+
+def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
+    run = cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "12", "--seed", "11",
+              "--stratify", "category", "--fields", "category,is_rl,scenario", "--date", "2026-06-01")
+    assert run.code == 0, run.err
+    assert run.out.startswith(f"created corpus/audits/{AUDIT}/audit.yaml\n")
+    sample = sheets.sample(survey, AUDIT)
+    assert [s["sampled"] for s in sample["sampling"]["strata"]] == [6, 0, 3, 1, 1, 1]  # 42/3/18/6/10/5 of 84, Hamilton
+    assert [i["item"] for i in sample["items"]] == [f"S{k:02d}" for k in range(1, 13)]
+
+    tax = Taxonomy(load(survey).taxonomy)
+    first, second = sample["items"][0], sample["items"][1]
+    new_scenario = _other(first["original"]["scenario"], tax.values("scenario"))
+    new_is_rl = _other(second["original"]["is_rl"], tax.values("is_rl"))
+    rows = sheets.filled(survey, AUDIT, {("S01", "scenario"): new_scenario, ("S02", "is_rl"): new_is_rl},
+                         {"S03": "abstract only; full text behind a paywall"})
+    sheet = sheets.write(tmp_path / "jane.csv", rows, delimiter=";", encoding="utf-8-sig")  # Excel, European locale
+
+    run = cli("audit", "import", sheet, "--root", survey, "--audit", AUDIT, "--reader", "Jane Doe", "--date", "2026-06-03")
+    assert run.code == 0, run.err
+    stored = yaml.safe_load((survey / f"corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml").read_text())
+    assert (stored["round"], stored["reader"], stored["date"], stored["source"]["file"]) == (1, "Jane Doe", "2026-06-03", "jane.csv")
+    assert stored["rows"][0] == {"item": "S01", "record": first["record"],
+                                 "values": {**{k: first["original"][k] for k in ("category", "is_rl")}, "scenario": new_scenario}}
+    assert stored["rows"][2]["note"] == "abstract only; full text behind a paywall"
+    assert f"| S01 | {first['record']} | scenario | {first['original']['scenario']} | {new_scenario} | not adjudicated |  |" in run.out
+
+    assert cli("build", "--root", survey).code == 0
+    report = json.loads((survey / "reports/audit.json").read_text())
+    entry = next(a for a in report["agreements"] if a["audit_id"] == AUDIT)
+    fields = {f["field"]: f for f in entry["rounds"][0]["fields"]}
+    assert entry["rounds"][0]["readers"] == ["original", "Jane Doe"]
+    assert {k: (f["agree"], f["items"]) for k, f in fields.items()} == {"category": (12, 12), "is_rl": (11, 12), "scenario": (11, 12)}
+    for name in ("is_rl", "scenario"):
+        a = [i["original"][name] for i in sample["items"]]
+        b = [r["values"][name] for r in stored["rows"]]
+        q = len(tax.values(name))
+        hand = _hand_coefficients(a, b, q)
+        for key in ("observed", "kappa", "ac1", "pabak"):
+            assert fields[name][key] == pytest.approx(hand[key], abs=1e-6), (name, key)
+        labels = list(tax.values(name))
+        table = [[sum(x == r and y == c for x, y in zip(a, b)) for c in labels] for r in labels]
+        sm = cohens_kappa(table)
+        assert fields[name]["kappa"] == pytest.approx(sm.kappa, abs=1e-6)
+        assert fields[name]["kappa_ci"] == pytest.approx([max(-1, sm.kappa_low), min(1, sm.kappa_upp)], abs=1e-6)
+        assert fields[name]["observed_ci"] == pytest.approx(list(proportion_confint(11, 12, method="wilson")), abs=1e-6)
+    assert fields["category"]["kappa"] == 1.0 and fields["category"]["disagreements"] == []
+    md = (survey / "reports/audit.md").read_text()
+    assert f"### {AUDIT}\n\nSample: 12 retained records drawn 2026-06-01 with seed 11, stratified by `category`" in md
+
+    run = cli("audit", "adjudicate", AUDIT, "--root", survey)
+    assert run.code == 0 and "adjudication-round-1.yaml with 2 disagreement(s)" in run.out
+    path = survey / f"corpus/audits/{AUDIT}/adjudication-round-1.yaml"
+    text = path.read_text()
+    assert text.startswith("# For each disagreement, write the resolved value in 'resolved'")
+    adjudication = yaml.safe_load(text)
+    assert [(r["item"], r["field"], r["values"]) for r in adjudication["resolutions"]] == [
+        ("S01", "scenario", {"original": first["original"]["scenario"], "Jane Doe": new_scenario}),
+        ("S02", "is_rl", {"original": second["original"]["is_rl"], "Jane Doe": new_is_rl})]
+    adjudication["resolutions"][0].update(resolved=new_scenario, by="Ada Lovelace", date="2026-06-05")
+    adjudication["resolutions"][1].update(resolved=second["original"]["is_rl"], by="Ada Lovelace", note="original stands")
+    path.write_text(yaml.safe_dump(adjudication, sort_keys=False))
+
+    record = survey / f"corpus/papers/{first['record']}.yaml"
+    before = record.read_bytes()
+    run = cli("audit", "apply", AUDIT, "--root", survey)
+    assert run.code == 0, run.err
+    assert record.read_bytes() == before  # no --yes: nothing written
+    assert f"--- a/corpus/papers/{first['record']}.yaml\n+++ b/corpus/papers/{first['record']}.yaml\n" in run.out
+    assert f"\n-scenario: {first['original']['scenario']}\n+scenario: {new_scenario}\n" in run.out
+    provenance = f"audit {AUDIT} round 1: adjudicated by Ada Lovelace on 2026-06-05 (was {first['original']['scenario']})"
+    assert f"+  scenario: '{provenance}'\n" in run.out
+    assert run.out.endswith(f"change: {first['record']}: scenario {first['original']['scenario']} -> {new_scenario}\n"
+                            "dry run: 1 file(s) would change; nothing was written (run again with --yes to write them)\n")
+
+    run = cli("audit", "apply", AUDIT, "--root", survey, "--yes")
+    assert run.code == 0, run.err
+    edited = yaml.safe_load(record.read_text())
+    assert edited["scenario"] == new_scenario and edited["tag_provenance"]["scenario"] == provenance
+    assert yaml.safe_load(before)["is_rl"] == edited["is_rl"]
+    assert cli("audit", "apply", AUDIT, "--root", survey).out == \
+        "nothing to apply: the records already hold every resolved value of round 1\n"
+    assert cli("validate", "--root", survey).code == 0
+    assert cli("build", "--root", survey).code == 0
+    entry = next(a for a in json.loads((survey / "reports/audit.json").read_text())["agreements"] if a["audit_id"] == AUDIT)
+    assert entry["changed"] == [[first["record"], "scenario", first["original"]["scenario"], new_scenario]]
+    assert [(d["resolved"], d["by"], d["status"]) for f in entry["rounds"][0]["fields"] for d in f["disagreements"]] == [
+        (second["original"]["is_rl"], "Ada Lovelace", "resolved"), (new_scenario, "Ada Lovelace", "resolved")]
+    assert cli("build", "--root", survey, "--check").code == 0
+
+
+def test_the_same_seed_draws_the_same_sample(survey, cli, sheets):
+    args = ("--root", survey, "--population", "retained", "--n", "9", "--stratify", "is_rl", "--date", "2026-06-01")
+    assert cli("audit", "sample", *args, "--seed", "4", "--id", "a").code == 0
+    assert cli("audit", "sample", *args, "--seed", "4", "--id", "b").code == 0
+    assert cli("audit", "sample", *args, "--seed", "5", "--id", "c").code == 0
+    records = {k: [i["record"] for i in sheets.sample(survey, k)["items"]] for k in "abc"}
+    assert records["a"] == records["b"] and records["a"] != records["c"]
+    assert (survey / "corpus/audits/a/sheet/sheet.csv").read_bytes() == (survey / "corpus/audits/b/sheet/sheet.csv").read_bytes()
+    assert sheets.sample(survey, "a")["provenance"]["source"] == (
+        "masrl audit sample --population retained --n 9 --seed 4 --stratify is_rl --id a")
+
+
+def test_the_sheet_is_blind(survey, cli):
+    assert cli("audit", "sample", "--root", survey, "--population", "all", "--n", "20", "--seed", "2",
+               "--stratify", "decision", "--date", "2026-06-01").code == 0
+    folder = survey / "corpus/audits/screening-2026-06-01"
+    sheet = (folder / "sheet/sheet.csv").read_text(encoding="utf-8-sig")
+    assert sheet.splitlines()[0] == "item,identifier,title,link,decision,stage,reason_class,note"
+    audit = yaml.safe_load((folder / "audit.yaml").read_text())
+    corpus = load(survey)
+    for item in audit["items"]:
+        rec = next((r for r in corpus.retained.values() if r["key"] == item["record"]), None)
+        if rec is not None:
+            assert f",{item['record']}," not in sheet and rec["one_liner"] not in sheet
+        else:
+            assert item["record"] not in sheet  # no E-numbers: they would tell excluded from retained
+    assert [s["sampled"] for s in audit["sampling"]["strata"]] == [14, 6]  # 84 / 32 of 116
+    assert "Inclusion criteria" in (folder / "sheet/instructions.md").read_text()
+    values = (folder / "sheet/allowed-values.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert values[:3] == ["field,value,label,definition,when",
+                          "decision,include,include,\"the record meets one of the inclusion criteria (I1, I2, I3, I4, I5) and is retained\",always",
+                          "decision,exclude,exclude,the record meets none of the inclusion criteria; give the stage and the exclusion-reason class,always"]
+    assert values[3].startswith("stage,abstract_screen,abstract screen,") and values[3].endswith(",only when decision is exclude; empty otherwise")
+
+
+def test_kappa_paradox_in_the_report(survey, cli, sheets, tmp_path):
+    """32 records stratified by a skewed field; the reader calls every one 'yes': κ = 0, AC1 and PABAK high."""
+    assert cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "32", "--seed", "5",
+               "--stratify", "verified", "--fields", "verified", "--id", "skewed", "--date", "2026-06-01").code == 0
+    sample = sheets.sample(survey, "skewed")
+    partial = [i["item"] for i in sample["items"] if i["original"]["verified"] == "partial"]
+    assert len(partial) == 3  # 8 of 84 partly verified: 3.05 of 32
+    rows = sheets.filled(survey, "skewed", {(item, "verified"): "yes" for item in partial})
+    run = cli("audit", "import", sheets.write(tmp_path / "s.csv", rows), "--root", survey, "--audit", "skewed", "--reader", "R")
+    assert run.code == 0, run.err
+    # by hand: p_o = 29/32; p_e(κ) = 29/32 * 32/32 = p_o -> κ = 0; pi_yes = 61/64, pi_partial = 3/64, q = 3
+    p_o = 29 / 32
+    pe = 2 * (61 / 64) * (3 / 64) / 2
+    assert ("| verified | 32 | 29 | 0.906 [0.758, 0.968] | 0.000 | "
+            f"{(p_o - pe) / (1 - pe):.3f} [") in run.out
+    assert f"| {(3 * p_o - 1) / 2:.3f} [" in run.out
+    assert ("- verified: 29 of 32 items agree and 'yes' is 95% of all ratings, so Cohen's κ is 0.000 while AC1 is "
+            f"{(p_o - pe) / (1 - pe):.3f} and PABAK {(3 * p_o - 1) / 2:.3f}.") in run.out

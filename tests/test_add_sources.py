@@ -1,0 +1,134 @@
+"""masrl add: duplicates in every identifier form, bulk imports, metadata lookup through a mocked transport."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+DBLP_RETAINED = """@article{DBLP:journals/corr/abs-2505-19591,
+  author = {Yufan Dang and Chen Qian},
+  title = {A Retitled Version},
+  journal = {CoRR}, volume = {abs/2505.19591}, year = {2025},
+  doi = {10.48550/ARXIV.2505.19591}, eprinttype = {arXiv}, eprint = {2505.19591},
+  timestamp = {x}, biburl = {https://dblp.org/x}, bibsource = {dblp}
+}
+"""
+
+
+@pytest.mark.parametrize("args", [
+    ["--doi", "10.48550/arXiv.2505.19591"],
+    ["--arxiv", "arXiv:2505.19591v2"],
+    ["--arxiv", "https://arxiv.org/abs/2505.19591"],
+    ["--url", "https://arxiv.org/pdf/2505.19591v1.pdf"],
+    ["https://doi.org/10.48550/arXiv.2505.19591"],
+])
+def test_every_form_of_a_retained_arxiv_id_is_refused(survey, cli, args):
+    run = cli("add", "--root", survey, *args, "--title", "Another Title", "--author", "Dang, Yufan", "--year", "2025")
+    assert run.code == 1
+    assert "refused: already retained as corpus/papers/puppeteer.yaml (same arxiv 2505.19591;" in run.err
+
+
+def test_a_dblp_entry_of_a_retained_paper_is_a_duplicate(survey, cli):
+    (survey / "d.bib").write_text(DBLP_RETAINED)
+    run = cli("add", "--root", survey, "--bibtex", survey / "d.bib")
+    assert run.code == 1
+    assert ("d.bib:1: entry 'DBLP:journals/corr/abs-2505-19591' refused: already retained as corpus/papers/puppeteer.yaml "
+            "(same arxiv 2505.19591; its title: 'Multi-Agent Collaboration via Evolving Orchestration')") in run.err
+    assert "note: d.bib:1: entry 'DBLP:journals/corr/abs-2505-19591': not kept: timestamp, biburl, bibsource" in run.err
+
+
+def test_skip_invalid_adds_the_rest_and_writes_a_report(survey, cli, tmp_path):
+    (survey / "m.bib").write_text(DBLP_RETAINED + """
+@misc{good, title={A Brand New Orchestration Study}, author={Roe, Rita}, year={2026}, eprint={2601.00042}, archivePrefix={arXiv}}
+@misc{noyear, title={Undated}, author={Roe, Rita}, eprint={2601.00043}, archivePrefix={arXiv}}
+""")
+    report = tmp_path / "skipped.bib"
+    run = cli("add", "--root", survey, "--bibtex", survey / "m.bib", "--skip-invalid", "--report", report)
+    assert run.code == 0, run.err
+    assert "created corpus/papers/roe2026.yaml" in run.out and f"skipped 2 entries: see {report}" in run.out
+    text = report.read_text()
+    assert "% m.bib:10: entry noyear was not added:\n%   year: entry 'noyear': needs a four-digit year (year or date), got 'nothing'\n@misc{noyear," in text
+    assert "% m.bib:1: entry DBLP:journals/corr/abs-2505-19591 was not added:" in text
+
+
+def test_first_last_author_gets_a_warning_with_the_stored_form(survey, cli):
+    run = cli("add", "--root", survey, "--arxiv", "2601.00077", "--title", "New", "--author", "Yujie Zhao", "--year", "2026",
+              "--no-fetch", "--dry-run")
+    assert run.code == 0, run.err
+    assert ("warning: --author 'Yujie Zhao' is not written \"Last, First\"; it is stored as 'Zhao, Yujie' "
+            "(an organisation goes in braces: '{Yujie Zhao}')") in run.err
+    assert "authors:\n  - Zhao, Yujie\n" in run.out
+
+
+ARXIV_ATOM = """<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <title>arXiv Query</title><id>https://arxiv.org/api/x</id><updated>2026-05-12T00:00:00Z</updated>
+  <opensearch:totalResults>1</opensearch:totalResults><opensearch:startIndex>0</opensearch:startIndex><opensearch:itemsPerPage>1</opensearch:itemsPerPage>
+  <entry>
+    <id>http://arxiv.org/abs/2605.08686v1</id>
+    <updated>2026-05-11T17:00:00Z</updated><published>2026-05-11T17:00:00Z</published>
+    <title>Learning When to Stop: Orchestrator
+      Credit for Agent Swarms</title>
+    <summary>  We train the stopping decision.
+    </summary>
+    <author><name>Ada Lovelace</name></author><author><name>Charles Babbage</name></author>
+    <arxiv:comment>12 pages</arxiv:comment>
+    <link href="http://arxiv.org/abs/2605.08686v1" rel="alternate" type="text/html"/>
+    <link title="pdf" href="http://arxiv.org/pdf/2605.08686v1" rel="related" type="application/pdf"/>
+    <arxiv:primary_category term="cs.MA" scheme="http://arxiv.org/schemas/atom"/>
+    <category term="cs.MA" scheme="http://arxiv.org/schemas/atom"/>
+  </entry>
+</feed>
+"""
+
+
+def test_add_by_bare_arxiv_id_looks_up_the_metadata(survey, cli, no_network):
+    no_network.get(re.compile(r"https://export\.arxiv\.org/api/query\?.*id_list=2605\.08686.*"), body=ARXIV_ATOM)
+    run = cli("add", "--root", survey, "2605.08686", "--dry-run")
+    assert run.code == 0, run.err
+    out = run.out
+    assert "title: 'Learning When to Stop: Orchestrator Credit for Agent Swarms'\n" in out
+    assert "authors:\n  - Lovelace, Ada\n  - Babbage, Charles\n" in out and "\nyear: 2026\nvenue: arXiv\n" in out
+    assert "abstract: We train the stopping decision.\n" in out and "primaryclass: cs.MA" in out
+
+
+CROSSREF = {"status": "ok", "message-type": "work", "message": {
+    "DOI": "10.1145/3605764.3623999", "type": "proceedings-article", "title": ["A Workshop Paper on Agents"],
+    "author": [{"given": "Kai", "family": "Greshake", "sequence": "first"}, {"name": "Agents Lab"}],
+    "issued": {"date-parts": [[2023, 11, 30]]}, "container-title": ["Proceedings of the 16th ACM Workshop on AISec"],
+    "abstract": "<jats:p>Agents are attacked.</jats:p>"}}
+
+
+def test_add_by_doi_uses_crossref(survey, cli, no_network):
+    no_network.get("https://api.crossref.org/works/10.1145/3605764.3623999", json=CROSSREF)
+    run = cli("add", "--root", survey, "https://doi.org/10.1145/3605764.3623999", "--dry-run")
+    assert run.code == 0, run.err
+    assert "authors:\n  - Greshake, Kai\n  - Agents Lab\n" in run.out
+    assert "venue: Proceedings of the 16th ACM Workshop on AISec\n" in run.out and "abstract: Agents are attacked.\n" in run.out
+    assert "  type: inproceedings\n" in run.out
+
+
+OPENREVIEW = {"notes": [{"id": "AbCdEf12Gh", "forum": "AbCdEf12Gh", "pdate": 1769904000000, "content": {
+    "title": {"value": "Self-Play for Stopping"}, "authors": {"value": ["Grace Hopper"]},
+    "abstract": {"value": "We stop."}, "venue": {"value": "ICLR 2026 Poster"}}}], "count": 1}
+
+
+def test_add_by_openreview_url_uses_the_openreview_api(survey, cli, no_network):
+    no_network.get(re.compile(r"https://api2\.openreview\.net/notes\?id=AbCdEf12Gh"), json=OPENREVIEW)
+    run = cli("add", "--root", survey, "https://openreview.net/forum?id=AbCdEf12Gh&noteId=x", "--dry-run")
+    assert run.code == 0, run.err
+    assert "title: Self-Play for Stopping\n" in run.out and "venue: ICLR 2026 Poster\n" in run.out and "year: 2026\n" in run.out
+
+
+def test_no_network_is_one_line_naming_the_flags(survey, cli):
+    run = cli("add", "--root", survey, "2605.08686")
+    assert run.code == 1
+    assert run.err == ("masrl: error: cannot reach export.arxiv.org to look up arxiv 2605.08686 (no network?); give the "
+                       "metadata by hand: --title T --author \"Last, First\" (repeat) --year Y [--venue V], or add --no-fetch\n")
+
+
+def test_no_fetch_never_touches_the_network(survey, cli, no_network):
+    run = cli("add", "--root", survey, "2605.08686", "--no-fetch")
+    assert run.code == 1 and "masrl add needs --title, --author, --year (--no-fetch: nothing was looked up)" in run.err
+    assert len(no_network.calls) == 0

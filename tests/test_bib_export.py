@@ -1,0 +1,116 @@
+"""reports/papers.bib and reports/papers.json: types by venue, one key space, round trip, BibTeX/biber, CSL-JSON schema."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from masrl import bibexport, bibimport, bibtex, csljson
+from masrl.records import normalize_title
+
+HERE = Path(__file__).parent
+
+
+@pytest.fixture(scope="module")
+def records(built):
+    """Every retained record of the pool."""
+    return list(built.pool.retained_records)
+
+
+def test_type_follows_the_venue():
+    base = {"title": "T", "authors": ["Doe, Jane"], "year": 2026, "url": "https://arxiv.org/abs/2601.00001",
+            "identifiers": {"arxiv": "2601.00001"}, "bibtex": {"type": "article", "journal": "arXiv preprint arXiv:2601.00001"}}
+    conf = bibexport.entry_fields({**base, "key": "a", "venue": "ICLR 2026"})
+    assert conf[0] == "inproceedings" and conf[1]["booktitle"] == "ICLR 2026" and "journal" not in conf[1]
+    journal = bibexport.entry_fields({**base, "key": "b", "venue": "TMLR", "identifiers": {"arxiv": "2601.00001", "doi": "10.1/x"}})
+    assert journal[0] == "article" and journal[1]["journal"] == "TMLR" and journal[1]["doi"] == "10.1/x"
+    pre = bibexport.entry_fields({**base, "key": "c", "venue": "arXiv", "bibtex": {"type": "misc", "primaryclass": "cs.MA"}})
+    assert pre == ("misc", {"title": "T", "author": "Doe, Jane", "year": "2026", "eprint": "2601.00001",
+                            "archiveprefix": "arXiv", "primaryclass": "cs.MA", "url": "https://arxiv.org/abs/2601.00001"})
+
+
+@pytest.mark.parametrize("title, protected", [
+    ("Training LLMs with GRPO", "Training {LLMs} with {GRPO}"),
+    ("MarsRL: Multi-Agent LLM-based Reasoning", "{MarsRL}: Multi-Agent {LLM}-based Reasoning"),
+    ("DeepSeek-R1 and Kimi K2.5", "{DeepSeek}-{R1} and Kimi {K2.5}"),
+    ("Already {LLM} protected and $O(N^2)$ math", "Already {LLM} protected and $O(N^2)$ math"),
+    ("Agent Q-Mix", "Agent {Q}-Mix"),
+])
+def test_titles_protect_capitals_and_acronyms(title, protected):
+    assert bibexport.protect_title(title) == protected
+
+
+def test_month_is_a_macro_and_corporate_names_stay_one_author():
+    record = {"key": "k", "title": "T", "authors": ["{Agents and Tools Lab, Inc.}", "Doe, Jane"], "year": 2025,
+              "venue": "Blog Post", "url": "https://x.org", "identifiers": {"url": ["https://x.org"]},
+              "bibtex": {"type": "misc", "month": "sep"}, "bibtex_key": "k"}
+    text = bibexport.export([record])
+    assert "  author = {{Agents and Tools Lab, Inc.} and Doe, Jane},\n" in text and "  month = sep,\n" in text
+
+
+def test_one_key_space_record_keys_with_the_old_key_as_alias(records):
+    text = bibexport.export(records)
+    assert "@misc{c3,\n" in text and "  ids = {c3-2026},\n" in text and "@misc{marsrl,\n" in text
+    tables = (HERE.parent / "reports/TABLES.md").read_text()
+    for key in ("c3", "marsrl", "puppeteer"):
+        assert f"`{key}`" in tables or key in tables
+        assert f"{{{key},\n" in text
+
+
+def test_round_trip_import_the_export_gives_the_same_records(records):
+    text = bibexport.export(records)
+    result = bibimport.import_entries(bibtex.parse(text, "papers.bib"), "papers.bib")
+    assert result.refused == [] and len(result.papers) == len(records)
+    by_key = {p["entry_key"]: p for p in result.papers}
+    for rec in records:
+        back = by_key[rec["key"]]
+        same = normalize_title(back["title"]).replace(" ", "") == normalize_title(rec["title"]).replace(" ", "")
+        assert same or rec.get("bibtex_differs", {}).get("title"), rec["key"]  # LaTeX source decoded: MARS$^2$ is MARS^2
+        assert back["authors"] == rec["authors"], rec["key"]
+        assert back["year"] == rec["year"] or "year" in rec.get("bibtex_differs", {}), rec["key"]
+        assert back["identifiers"] == {k: v for k, v in rec["identifiers"].items()}, rec["key"]
+        assert back["bibtex_key"] == rec["bibtex_key"], rec["key"]
+    # a second cycle changes nothing: the export of the re-imported records is byte-identical
+    again = [{**rec, "bibtex": by_key[rec["key"]]["bibtex"], "authors": by_key[rec["key"]]["authors"]} for rec in records]
+    assert bibexport.export(again) == text
+
+
+def test_csl_json_validates_against_the_official_schema(records):
+    import jsonschema
+
+    schema = json.loads((HERE / "data/csl/csl-data.json").read_text())
+    items = json.loads(csljson.export(records))
+    jsonschema.Draft7Validator(schema).validate(items)
+    by_id = {i["id"]: i for i in items}
+    assert by_id["c3"]["type"] == "article" and by_id["c3"]["number"] == "2603.06859"
+    assert by_id["puppeteer"]["type"] == "paper-conference"
+    assert by_id["dec-pomdp2002"]["DOI"] == "10.1287/moor.27.4.819.297"
+    assert by_id["kimi-k2-5"]["author"] == [{"literal": "Kimi Team"}]
+    assert csljson.csl_name("van Beethoven, Ludwig") == {"family": "Beethoven", "given": "Ludwig", "non-dropping-particle": "van"}
+
+
+@pytest.mark.skipif(shutil.which("bibtex") is None, reason="bibtex not installed (Debian: texlive-binaries)")
+def test_papers_bib_compiles_with_bibtex_and_every_table_key_resolves(records, tmp_path):
+    (tmp_path / "papers.bib").write_text(bibexport.export(records))
+    cites = "".join(f"\\citation{{{r['key']}}}\n" for r in records)
+    (tmp_path / "doc.aux").write_text(f"\\relax\n{cites}\\bibdata{{papers}}\n\\bibstyle{{plain}}\n")
+    done = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, text=True)
+    log = (tmp_path / "doc.blg").read_text()
+    assert done.returncode == 0, log
+    assert "Warning" not in log and "error" not in log.lower().replace("(there were 0 error", ""), log
+    bbl = (tmp_path / "doc.bbl").read_text()
+    assert bbl.count("\\bibitem") == len(records) and "Agents and Tools" not in bbl
+
+
+@pytest.mark.skipif(shutil.which("biber") is None, reason="biber not installed (Debian: biber)")
+def test_papers_bib_is_valid_for_biber(records, tmp_path):
+    (tmp_path / "papers.bib").write_text(bibexport.export(records))
+    done = subprocess.run(["biber", "--tool", "--validate-datamodel", "--output-file", "out.bib", "papers.bib"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    problems = [line for line in done.stdout.splitlines() if "WARN" in line or "ERROR" in line]
+    assert problems == [], problems

@@ -1,0 +1,114 @@
+"""BibTeX/BibLaTeX as real tools export it: fields kept or named, blocks named, every problem at once."""
+
+from __future__ import annotations
+
+from masrl import bibimport, bibtex
+
+
+def papers(text: str):
+    result = bibimport.import_entries(bibtex.parse(text, "in.bib"), "in.bib")
+    return result, {p["entry_key"]: p for p in result.papers}
+
+
+def test_biblatex_date_eprinttype_journaltitle_and_month():
+    result, got = papers("""@article{zotero,
+  title = {Some Title about {LLMs}},
+  author = {Doe, Jane and van Beethoven, Ludwig and Doe, Jr., John and others},
+  date = {2025-09-02},
+  journaltitle = {Journal of Agents},
+  eprint = {2509.00001}, eprinttype = {arXiv}, eprintclass = {cs.AI},
+}
+""")
+    paper = got["zotero"]
+    assert paper["year"] == 2025 and paper["venue"] == "Journal of Agents"
+    assert paper["identifiers"] == {"arxiv": "2509.00001"}
+    assert paper["authors"] == ["Doe, Jane", "van Beethoven, Ludwig", "Doe, Jr., John", "others"]
+    assert paper["bibtex"] == {"type": "article", "title": "Some Title about {LLMs}", "journal": "Journal of Agents",
+                               "eprint": "2509.00001", "archiveprefix": "arXiv", "eprintclass": "cs.AI",
+                               "year": "2025", "month": "sep"}
+    assert [str(n) for n in result.notes] == [
+        "in.bib:1: entry 'zotero': date '2025-09-02' kept as year 2025, month sep (the day/range is not kept)"]
+
+
+def test_dblp_corr_entry_gives_the_arxiv_id_and_names_what_is_not_kept():
+    result, got = papers("""@article{DBLP:journals/corr/abs-2307-07924,
+  author = {Chen Qian and Xin Cong},
+  title = {Some Title},
+  journal = {CoRR}, volume = {abs/2307.07924}, year = {2023},
+  url = {https://doi.org/10.48550/arXiv.2307.07924}, doi = {10.48550/ARXIV.2307.07924},
+  eprinttype = {arXiv}, eprint = {2307.07924},
+  timestamp = {Tue, 01 Aug 2023}, biburl = {https://dblp.org/rec/x.bib}, bibsource = {dblp}
+}""")
+    paper = got["DBLP:journals/corr/abs-2307-07924"]
+    assert paper["identifiers"] == {"arxiv": "2307.07924"} and paper["venue"] == "arXiv"
+    assert paper["authors"] == ["Qian, Chen", "Cong, Xin"]
+    assert "in.bib:1: entry 'DBLP:journals/corr/abs-2307-07924': not kept: timestamp, biburl, bibsource (bookkeeping of the exporting tool)" in [str(n) for n in result.notes]
+
+
+def test_semantic_scholar_and_google_scholar_arxiv_forms():
+    _, got = papers("""@article{s2, title={A}, author={Doe, J.}, year={2024}, journal={ArXiv}, volume={abs/2401.00001}}
+@article{gs, title={B}, author={Doe, J.}, year={2024}, journal={arXiv preprint arXiv:2401.00002}}
+@misc{prefix, title={C}, author={Doe, J.}, year={2024}, eprint={arXiv:2401.00003}}
+@misc{old, title={D}, author={Doe, J.}, year={2005}, eprint={cs/0506042}, archivePrefix={arXiv}}""")
+    assert {k: p["identifiers"] for k, p in got.items()} == {
+        "s2": {"arxiv": "2401.00001"}, "gs": {"arxiv": "2401.00002"}, "prefix": {"arxiv": "2401.00003"},
+        "old": {"arxiv": "cs/0506042"}}
+
+
+def test_crossref_inherits_and_the_container_is_not_a_paper():
+    result, got = papers("""@inproceedings{child, title={Paper}, author={Doe, Jane}, crossref={conf}, pages={1--9},
+  url={https://example.org/p}}
+@proceedings{conf, title={Proceedings of the Agents Conference}, editor={Roe, Rita}, year={2024}, publisher={ACM}}""")
+    assert list(got) == ["child"]
+    block = got["child"]["bibtex"]
+    assert block["booktitle"] == "Proceedings of the Agents Conference" and block["year"] == "2024" and block["publisher"] == "ACM"
+    assert "crossref" not in block and got["child"]["venue"] == "Proceedings of the Agents Conference"
+    notes = [str(n) for n in result.notes]
+    assert "in.bib:1: entry 'child': crossref 'conf' resolved: inherited booktitle (the container's title), year, publisher, editor" in notes
+    assert ("in.bib:3: not imported: entry 'conf' (@proceedings) is a container (crossref'd by child), not a paper; "
+            "its fields are inherited by the entries that crossref it") in notes
+
+
+def test_string_macros_and_concatenation_are_expanded_undefined_ones_refused():
+    result, got = papers("""@STRING{ nice = "Nice Journal" }
+@STRING ( jean={Jean} )
+@STRING{cesar = {C\\'esar}}
+@article{ok, author = jean # " " # cesar, title = {T}, year = 2013, month = jan, journal = nice, doi = {10.1234/abc}}
+@article{bad, author = {Doe, J.}, title = {T2} # undefinedmacro, year = 2013, doi = {10.1234/abd}}""")
+    assert got["ok"]["authors"] == ["César, Jean"] and got["ok"]["venue"] == "Nice Journal"
+    assert got["ok"]["bibtex"]["month"] == "jan"
+    assert [str(p) for _, _, ps in result.refused for p in ps] == [
+        "in.bib:5: title: entry 'bad': @string macro 'undefinedmacro' is not defined in this file "
+        "(define it with @string, or write the value in braces)"]
+    assert "in.bib:1: not imported: @string nice (a macro, expanded where entries use it)" in [str(n) for n in result.notes]
+
+
+def test_corporate_author_stays_one_name():
+    _, got = papers("@misc{c, title={T}, author={{Agents and Tools Lab, Inc.} and Doe, Jane}, year={2025}, url={https://x.org}}")
+    assert got["c"]["authors"] == ["{Agents and Tools Lab, Inc.}", "Doe, Jane"]
+    assert bibtex.display_name("{Agents and Tools Lab, Inc.}") == "Agents and Tools Lab, Inc."
+    assert bibtex.encode_author("{Agents and Tools Lab, Inc.}") == "{Agents and Tools Lab, Inc.}"
+
+
+def test_every_problem_of_every_entry_with_key_and_line():
+    result, got = papers("""@wrong{a, author={x}}
+
+@article{b, title={Only a title}}
+@article{c, title={Fine}, author={Doe, J.}, year={2020}, eprint={2001.00001}, archivePrefix={arXiv},
+  url={https://arxiv.org/abs/2002.00002}}
+@article{d, title={Good}, author={Doe, J.}, year={2020}, doi={10.1/x}}
+""")
+    problems = sorted(str(p) for _, _, ps in result.refused for p in ps)
+    assert len(problems) == 9 and sorted(k for k, _, _ in result.refused) == ["a", "b", "c", "d"]
+    text = "\n".join(problems)
+    for expected in (
+        "in.bib:1: entry 'a': entry type @wrong is not a BibTeX or BibLaTeX type",
+        "in.bib:1: title: entry 'a': has no title",
+        "in.bib:1: year: entry 'a': needs a four-digit year (year or date), got 'nothing'",
+        "in.bib:3: author: entry 'b': has no author",
+        "in.bib:3: identifiers: entry 'b': has no identifier: give eprint (arXiv id), doi, or url",
+        "in.bib:4: identifiers: entry 'c': names two different arxiv ids, 2001.00001 and 2002.00002: which paper is it?",
+        "in.bib:6: doi: entry 'd': '10.1/x' is not a valid DOI",
+    ):
+        assert expected in text, expected
+    assert got == {}

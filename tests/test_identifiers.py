@@ -1,0 +1,100 @@
+"""Every accepted identifier form maps to its canonical id (one table, one test)."""
+
+from __future__ import annotations
+
+import pytest
+
+from masrl.identifiers import IdentifierError, keys_of, parse
+
+FORMS = [
+    # arXiv, new style
+    ("2505.19591", None, "arxiv:2505.19591"),
+    ("2505.19591v2", None, "arxiv:2505.19591"),
+    ("arXiv:2505.19591", None, "arxiv:2505.19591"),
+    ("arxiv:2505.19591v3", "arxiv", "arxiv:2505.19591"),
+    ("ARXIV: 2505.19591", "arxiv", "arxiv:2505.19591"),
+    ("0704.0001", None, "arxiv:0704.0001"),
+    ("https://arxiv.org/abs/2505.19591", None, "arxiv:2505.19591"),
+    ("https://arxiv.org/abs/2505.19591v2", "arxiv", "arxiv:2505.19591"),
+    ("http://www.arxiv.org/abs/2505.19591/", None, "arxiv:2505.19591"),
+    ("https://arxiv.org/pdf/2505.19591", None, "arxiv:2505.19591"),
+    ("https://arxiv.org/pdf/2505.19591v1.pdf", None, "arxiv:2505.19591"),
+    ("https://arxiv.org/html/2505.19591v1", None, "arxiv:2505.19591"),
+    ("https://export.arxiv.org/abs/2505.19591?context=cs.AI", None, "arxiv:2505.19591"),
+    ("https://arxiv.org/abs/2505.19591#references", None, "arxiv:2505.19591"),
+    ("10.48550/arXiv.2505.19591", None, "arxiv:2505.19591"),
+    ("10.48550/ARXIV.2505.19591", "doi", "arxiv:2505.19591"),
+    ("https://doi.org/10.48550/arXiv.2505.19591", "doi", "arxiv:2505.19591"),
+    ("doi:10.48550/arxiv.2505.19591", "doi", "arxiv:2505.19591"),
+    # arXiv, old style
+    ("cs/0506042", None, "arxiv:cs/0506042"),
+    ("cs/0506042v2", "arxiv", "arxiv:cs/0506042"),
+    ("arXiv:hep-th/9901001", None, "arxiv:hep-th/9901001"),
+    ("math.GT/0309136", None, "arxiv:math/0309136"),
+    ("https://arxiv.org/abs/cs/0506042", None, "arxiv:cs/0506042"),
+    ("https://arxiv.org/pdf/cs/0506042v1", None, "arxiv:cs/0506042"),
+    ("10.48550/arXiv.cs/0506042", "doi", "arxiv:cs/0506042"),
+    # DOI
+    ("10.1145/3605764.3623985", None, "doi:10.1145/3605764.3623985"),
+    ("10.1142/S0219525901000188", "doi", "doi:10.1142/s0219525901000188"),
+    ("doi:10.1142/S0219525901000188", "doi", "doi:10.1142/s0219525901000188"),
+    ("DOI: 10.1142/S0219525901000188", "doi", "doi:10.1142/s0219525901000188"),
+    ("https://doi.org/10.1142/S0219525901000188", None, "doi:10.1142/s0219525901000188"),
+    ("http://dx.doi.org/10.1142/S0219525901000188", "doi", "doi:10.1142/s0219525901000188"),
+    ("https://www.doi.org/10.1142/s0219525901000188", "doi", "doi:10.1142/s0219525901000188"),
+    ("10.1002%2F(SICI)1097-4571", "doi", "doi:10.1002/(sici)1097-4571"),
+    ("https://doi.org/10.1002%2F(SICI)1097-4571", "doi", "doi:10.1002/(sici)1097-4571"),
+    # OpenReview
+    ("ur295YVtmt", None, "openreview:ur295YVtmt"),
+    ("openreview:ur295YVtmt", None, "openreview:ur295YVtmt"),
+    ("https://openreview.net/forum?id=ur295YVtmt", None, "openreview:ur295YVtmt"),
+    ("https://openreview.net/forum?id=ur295YVtmt&noteId=abc123XYZ", "openreview", "openreview:ur295YVtmt"),
+    ("https://openreview.net/forum?noteId=abc123XYZ&id=ur295YVtmt&referrer=%5BAuthor%20Console%5D", None, "openreview:ur295YVtmt"),
+    ("https://openreview.net/pdf?id=ur295YVtmt", "openreview", "openreview:ur295YVtmt"),
+    ("https://openreview.net/forum/?id=ur295YVtmt", None, "openreview:ur295YVtmt"),
+    # ACL Anthology
+    ("2025.acl-long.476", None, "acl:2025.acl-long.476"),
+    ("P19-1001", None, "acl:P19-1001"),
+    ("p19-1001", "acl", "acl:P19-1001"),
+    ("https://aclanthology.org/2025.acl-long.476/", None, "acl:2025.acl-long.476"),
+    ("https://aclanthology.org/2025.acl-long.476.pdf", "acl", "acl:2025.acl-long.476"),
+    ("https://www.aclweb.org/anthology/P19-1001", None, "acl:P19-1001"),
+    ("https://aclanthology.org/P19-1001.bib", None, "acl:P19-1001"),
+    ("10.18653/v1/2025.acl-long.476", "acl", "acl:2025.acl-long.476"),
+    # other URLs
+    ("https://www.kimi.com/blog/kimi-k2-6/", None, "url:kimi.com/blog/kimi-k2-6"),
+    ("HTTPS://example.org/Paper#top", "url", "url:example.org/paper"),
+]
+
+
+@pytest.mark.parametrize("text, scheme, canonical", FORMS)
+def test_every_form_maps_to_its_canonical_id(text, scheme, canonical):
+    assert parse(text, scheme).key == canonical
+
+
+def test_an_acl_doi_is_kept_as_a_doi_and_matches_the_acl_id():
+    ident = parse("10.18653/v1/2025.acl-long.476", "doi")
+    assert (ident.scheme, ident.value) == ("doi", "10.18653/v1/2025.acl-long.476")
+    assert ident.keys() == ("doi:10.18653/v1/2025.acl-long.476", "acl:2025.acl-long.476")
+    assert keys_of({"acl": "2025.acl-long.476"}) & keys_of({"doi": "10.18653/V1/2025.ACL-LONG.476"}) == {"acl:2025.acl-long.476"}
+
+
+def test_stored_forms_keep_the_version_and_the_case():
+    assert parse("https://arxiv.org/pdf/2505.19591v2.pdf").value == "2505.19591v2"
+    assert parse("https://doi.org/10.1142/S0219525901000188").value == "10.1142/S0219525901000188"
+    assert parse("10.48550/arXiv.2505.19591").scheme == "arxiv"
+
+
+@pytest.mark.parametrize("text, scheme, message", [
+    ("2605.2801", "arxiv", "'2605.2801' is not a valid arXiv identifier: expected an arXiv id such as 2505.19591"),
+    ("2613.00001", "arxiv", "'2613.00001' is not a valid arXiv identifier"),
+    ("https://example.org/x", "arxiv", "'https://example.org/x' is not a valid arXiv identifier"),
+    ("11.1234/x", "doi", "'11.1234/x' is not a valid DOI: expected a DOI 10.<registrant>/<suffix>"),
+    ("10.48550/arXiv.12345", "doi", "'10.48550/arXiv.12345' is an arXiv DOI, but '12345' is not an arXiv id"),
+    ("hello world", None, "'hello world' is not an identifier masrl can read"),
+    ("ftp://arxiv.org/abs/2505.19591", "url", "'ftp://arxiv.org/abs/2505.19591' is not a valid URL"),
+])
+def test_bad_forms_are_refused_with_the_accepted_forms(text, scheme, message):
+    with pytest.raises(IdentifierError) as err:
+        parse(text, scheme)
+    assert str(err.value).startswith(message)
