@@ -19,7 +19,7 @@ Measured (2 cores, shared and busy, load ~4; `python scripts/bench_build.py
 --repeat 5 --sizes`): floor 0.475 s; build with figures current 1.85 s
 (3.90x wall, 3.82x CPU); every figure redrawn 5.45 s (11.47x wall, 9.79x
 CPU). The redraw bound is not met: the build without any figure work is
-already above it, and drawing the 7 figures in 3 formats costs about 2.1 s
+already above it, and drawing the 7 figures in 3 formats costs 2.1-2.6 s
 of CPU in one process (it cost about 5.7 s before each figure was laid out
 once and PDF fonts became Type 3).
 
