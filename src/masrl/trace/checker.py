@@ -282,6 +282,16 @@ class TraceChecker:
                 for req in COST_REQUIRED:
                     if req not in value:
                         self._schema(path, f"missing required key '{req}'")
+        elif key == "labels":
+            if type(value) is not dict:
+                self._schema(path, f"must be an object of labels (strings, numbers or booleans), got {show(value)}")
+                return
+            for name, label in value.items():
+                t = type(label)
+                if t is NonFinite or (t is float and not label - label == 0.0):
+                    self._other(key_path(path, name), _nonfinite(label))
+                elif t not in (str, int, float, bool):
+                    self._schema(key_path(path, name), f"must be a string, number or boolean, got {show(label)}")
         elif key == "reward_credit_units":
             if type(value) is not dict:
                 self._schema(path, f"must be an object mapping reward channels to credit units, got {show(value)}")

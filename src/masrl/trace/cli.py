@@ -94,13 +94,19 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
     from masrl.errors import UserError
 
-    from .otel import OtelError, convert_otlp
+    from .convert import CONVERTERS, ConvertError, convert
     from .validate import read_file, validate_bytes
 
+    if args.formats:
+        for c in CONVERTERS.values():
+            print(f"{c.name:<14} {c.reads}")
+        return 0
+    if not args.file:
+        raise UserError("trace convert: give FILE (or --formats to list the formats)")
     _missing([args.file])
     try:
-        result = convert_otlp(read_file(args.file), args.file, trace_id=args.trace_id)
-    except OtelError as err:
+        result = convert(read_file(args.file), args.file, args.source, trace_id=args.trace_id)
+    except ConvertError as err:
         raise UserError(str(err)) from None
     for note in result.notes:
         print(f"{args.file}: {note}", file=sys.stderr)
@@ -162,16 +168,24 @@ def register(subparsers) -> None:
     )
     p.set_defaults(run=_cmd_metrics)
 
+    from .convert import CONVERTERS
+
+    formats = "; ".join(f"{c.name}: {c.reads}" for c in CONVERTERS.values())
     p = sub.add_parser(
         "convert",
-        help="convert OpenTelemetry GenAI agent spans (OTLP JSON) into a trace",
-        description="Convert an OTLP JSON trace export of OpenTelemetry GenAI spans (invoke_agent, "
-        "create_agent, execute_tool, chat, ...) into an orchestration trace, validate it and "
-        "write it (stdout, or -o OUT). Spans that cannot be mapped are counted and listed on "
-        "stderr with their names and span ids. Mapping table: docs/traces.md.",
+        help="convert OpenTelemetry, Langfuse or OpenAI Agents SDK exports into a trace",
+        description="Convert an export of agent spans into an orchestration trace, validate it and write "
+        "it (stdout, or -o OUT). The format is detected unless --from is given. Every assumption and "
+        "repair (clock skew, unended spans, orphan spans, merged invocations, old attribute names, "
+        "tokens of spans without an event) is printed on stderr. Mapping tables: docs/traces.md. "
+        f"Formats: {formats}.",
+        epilog="examples:\n  masrl trace convert spans.otlp.json -o run1.json\n"
+        "  masrl trace convert --from langfuse trace.json -o run1.json\n  masrl trace convert --formats",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--from", dest="source", choices=("otel",), required=True, help="input format (otel: OTLP JSON)")
-    p.add_argument("file", metavar="FILE", help="the export to convert")
+    p.add_argument("--from", dest="source", choices=tuple(CONVERTERS), help="input format (default: detected)")
+    p.add_argument("file", metavar="FILE", nargs="?", help="the export to convert")
     p.add_argument("-o", "--output", metavar="OUT", help="write the trace here instead of stdout")
-    p.add_argument("--trace-id", metavar="ID", help="the traceId to convert when FILE holds several traces")
+    p.add_argument("--trace-id", metavar="ID", help="the trace to convert when FILE holds several")
+    p.add_argument("--formats", action="store_true", help="list the formats and exit")
     p.set_defaults(run=_cmd_convert)
