@@ -126,7 +126,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             notes.append(f"unmapped span '{name}' (#{k + 1}): malformed (needs an id and started_at)")
             continue
         span = Span(sid, _str(item, "parent_id") or "", name, start, iso_nanos(item.get("ended_at")),
-                    KINDS.get(typ, ""), k, app=workflow, op=f"span type {typ or 'missing'}")
+                    KINDS.get(typ, ""), k, app=workflow, op=f"span type {typ or 'missing'} has no event type")
         span.tokens = _usage(sdata)
         if span.kind == AGENT:
             span.agent = _str(sdata, "name") or f"agent@{sid}"

@@ -115,7 +115,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         typ = obs.get("type") if isinstance(obs.get("type"), str) else ""
         end = iso_nanos(obs.get("endTime"))
         span = Span(oid, parent if isinstance(parent, str) and parent not in ("", "None") else "", name, start, end,
-                    KINDS.get(typ, ""), k, app=app, op=f"type {typ or 'missing'}")
+                    KINDS.get(typ, ""), k, app=app, op=f"type {typ or 'missing'} has no event type")
         span.tokens = _tokens(obs)
         if span.kind == AGENT:
             span.agent = name or f"agent@{oid}"

@@ -234,7 +234,7 @@ def _read_otlp_span(raw, rattrs: dict, raws: list, notes: list, b64: list) -> No
     span_id = norm_id(raw.get("spanId"), 8, b64)
     trace_id = norm_id(raw.get("traceId"), 16, b64)
     start = _nanos(raw.get("startTimeUnixNano"))
-    if not span_id or not trace_id or not start:
+    if not span_id or not trace_id or start is None:
         _malformed(raws, notes, raw.get("name"), span_id)
         return
     end = _nanos(raw.get("endTimeUnixNano")) or None
@@ -251,7 +251,7 @@ def _read_sdk_span(raw, raws: list, notes: list, b64: list) -> None:
     span_id = norm_id(ctx.get("span_id"), 8, b64)
     trace_id = norm_id(ctx.get("trace_id"), 16, b64)
     start = _nanos(raw.get("start_time"))
-    if not span_id or not trace_id or not start:
+    if not span_id or not trace_id or start is None:
         _malformed(raws, notes, raw.get("name"), span_id)
         return
     parent = raw.get("parent")
@@ -306,7 +306,7 @@ def to_span(raw: _Raw, guessed: dict, old: list, total_only: list) -> Span:
     attrs = raw.attrs
     rest = raw.name.split(" ", 1)[1].strip() if " " in raw.name else ""
     span = Span(raw.span_id, raw.parent_id, raw.name, raw.start, raw.end, "", raw.order, app=raw.app,
-                op=f"operation {op}" if op else "no gen_ai.operation.name")
+                op=f"operation {op} has no event type" if op else "no gen_ai.operation.name")
     span.tokens = _usage(attrs, span.label, old, total_only)
     if op in AGENT_OPS:
         span.kind = AGENT

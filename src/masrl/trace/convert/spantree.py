@@ -31,8 +31,8 @@ for a span with no event of its own):
   merged into it: one spawn and one return.
 * TOOL -> ``tool_call`` (the owning agent) at its start, ``tool_result`` (agent and
   tool: the tool's name, as in the survey's example) at its end.
-* MODEL inside an agent that starts other agents -> ``orchestrator_decision`` at its
-  end; inside a leaf agent -> no event, its tokens go to the agent's ``return``
+* MODEL inside an agent that starts other agents or hands off -> ``orchestrator_decision``
+  at its end; inside a leaf agent -> no event, its tokens go to the agent's ``return``
   (counted as folded); outside any agent -> an ``orchestrator_decision`` of the
   application.
 * HANDOFF -> ``orchestrator_decision`` with ``decision: O2`` (whom to delegate to),
@@ -73,7 +73,7 @@ class Span:
     kind: str
     order: int
     app: str = "application"
-    op: str = ""  # the source's operation or type name, for notes
+    op: str = ""  # why a span without a kind has no event, for notes ("type SPAN has no event type")
     agent: str = ""  # AGENT: the agent's identity
     role: str | None = None
     create: bool = False  # AGENT: creates the agent, does not run it
@@ -319,7 +319,9 @@ class _Builder:
         for root in roots:
             for span in reversed(list(_subtree(root))):
                 span.usage_below = any(c.tokens is not None or c.usage_below for c in span.children)
-                span.agents_below = any((c.kind == AGENT and not c.merged) or c.agents_below for c in span.children)
+                span.agents_below = any(
+                    (c.kind == AGENT and not c.merged) or c.kind == HANDOFF or c.agents_below for c in span.children
+                )
         ordered: list[Span] = []
         for root in roots:
             ordered.extend(self._classify(root))
@@ -385,7 +387,7 @@ class _Builder:
                     else "counted in costs.tokens only (no agent contains it)"
                 )
                 if kind == "":
-                    text = f"unmapped {span.label}: {span.op or 'no operation'} has no event type; its children are kept"
+                    text = f"unmapped {span.label}: {span.op or 'no event type'}; its children are kept"
                     self.notes.append(text + (f"; its {tokens} tokens are {where}" if tokens else ""))
                 elif tokens:
                     self.notes.append(f"{span.label}: its {tokens} tokens are {where}")
