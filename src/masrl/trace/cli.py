@@ -168,9 +168,9 @@ def register(subparsers) -> None:
     )
     p.set_defaults(run=_cmd_metrics)
 
-    from .convert import CONVERTERS
+    from .formats import FORMATS
 
-    formats = "; ".join(f"{c.name}: {c.reads}" for c in CONVERTERS.values())
+    formats = "; ".join(f"{name}: {reads}" for name, reads, _module in FORMATS)
     p = sub.add_parser(
         "convert",
         help="convert OpenTelemetry, Langfuse or OpenAI Agents SDK exports into a trace",
@@ -183,7 +183,8 @@ def register(subparsers) -> None:
         "  masrl trace convert --from langfuse trace.json -o run1.json\n  masrl trace convert --formats",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--from", dest="source", choices=tuple(CONVERTERS), help="input format (default: detected)")
+    p.add_argument("--from", dest="source", choices=tuple(name for name, _r, _m in FORMATS),
+                   help="input format (default: detected)")
     p.add_argument("file", metavar="FILE", nargs="?", help="the export to convert")
     p.add_argument("-o", "--output", metavar="OUT", help="write the trace here instead of stdout")
     p.add_argument("--trace-id", metavar="ID", help="the trace to convert when FILE holds several")

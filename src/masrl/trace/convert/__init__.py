@@ -9,10 +9,11 @@ trace_id=None) -> Conversion`` plus one line here.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Callable
 
-from . import agents_sdk, langfuse, otel
+from ..formats import FORMATS
 from .common import Conversion, ConvertError, read_json_values
 
 __all__ = ["CONVERTERS", "Conversion", "ConvertError", "Converter", "convert", "detect_format"]
@@ -20,7 +21,7 @@ __all__ = ["CONVERTERS", "Conversion", "ConvertError", "Converter", "convert", "
 
 @dataclass(frozen=True)
 class Converter:
-    """One registered input format."""
+    """One registered input format (see :data:`masrl.trace.formats.FORMATS`)."""
 
     name: str
     reads: str
@@ -28,24 +29,12 @@ class Converter:
     convert: Callable[..., Conversion]
 
 
-CONVERTERS: dict[str, Converter] = {
-    c.name: c
-    for c in (
-        Converter(
-            "otel",
-            "OpenTelemetry GenAI spans: OTLP JSON, OTLP JSON Lines (collector file exporter), OTel SDK span JSON",
-            otel.detect,
-            otel.convert,
-        ),
-        Converter("langfuse", "Langfuse trace export ({trace, observations})", langfuse.detect, langfuse.convert),
-        Converter(
-            "openai-agents",
-            "OpenAI Agents SDK trace export ({\"data\": [trace and trace.span items]})",
-            agents_sdk.detect,
-            agents_sdk.convert,
-        ),
-    )
-}
+def _load(name: str, reads: str, module: str) -> Converter:
+    mod = importlib.import_module(module)
+    return Converter(name, reads, mod.detect, mod.convert)
+
+
+CONVERTERS: dict[str, Converter] = {name: _load(name, reads, module) for name, reads, module in FORMATS}
 
 
 def detect_format(data: bytes, file: str) -> str:
