@@ -31,10 +31,13 @@ def survey():
     return survey_trace()
 
 
-@pytest.fixture(params=[1, 40, 1 << 19], ids=["block1", "block40", "block512k"])
+@pytest.fixture(params=[None, 1, 40, 1 << 19], ids=["whole", "block1", "block40", "block512k"])
 def block_bytes(request, monkeypatch):
-    """Run a test with the loader's block size set tiny (every '},' is a cut) or default."""
+    """Run a test on each parsing path: the whole document in one jiter call, or the
+    streaming loader with its block size tiny (every '},' is a cut) or default."""
     from masrl.trace import load
 
-    monkeypatch.setattr(load, "BLOCK_BYTES", request.param)
+    if request.param is not None:
+        monkeypatch.setattr(load, "WHOLE_BYTES", -1)
+        monkeypatch.setattr(load, "BLOCK_BYTES", request.param)
     return request.param
