@@ -85,7 +85,7 @@ def test_langfuse_refusals():
     with pytest.raises(ConvertError, match="x.json: not a Langfuse trace export"):
         convert(b'{"trace": {}}', "x.json", "langfuse")
     bad = {"trace": {"id": "t"}, "observations": [{"id": 3, "type": "SPAN", "startTime": "nope"}]}
-    with pytest.raises(ConvertError, match=r"no observation to convert:\n  unmapped observation '' \(#1\): malformed"):
+    with pytest.raises(ConvertError, match=r"no observation to convert: unmapped observation '' \(#1\): malformed"):
         convert(json.dumps(bad).encode(), "x.json", "langfuse")
 
 

@@ -41,7 +41,7 @@ from bisect import bisect_right
 
 from masrl.errors import Problem
 
-from .load import MAX_DEPTH, NonFinite, key_path
+from .load import MAX_DEPTH, NonFinite, key_path, one_line
 from .schema import (
     COST_NONNEGATIVE,
     COST_REQUIRED,
@@ -186,10 +186,10 @@ class TraceChecker:
 
     # -- helpers -------------------------------------------------------------------
     def _schema(self, path: str, message: str) -> None:
-        self.schema_problems.append(Problem(self.file, None, path, message))
+        self.schema_problems.append(Problem(self.file, None, path, one_line(message)))
 
     def _other(self, path: str, message: str) -> None:
-        self.other_problems.append(Problem(self.file, None, path, message))
+        self.other_problems.append(Problem(self.file, None, path, one_line(message)))
 
     def _code(self, name: str) -> int:
         code = self.agent_code.get(name)

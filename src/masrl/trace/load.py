@@ -55,6 +55,16 @@ _ONLY_DICT = {dict}
 _WS = re.compile(r"[ \t\n\r]*").match
 
 
+_CONTROL = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F, 0x85, 0x2028, 0x2029)}
+_CONTROL.update({0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"})
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\n``, ``\\u0001``),
+    so that a message quoting user data stays on one line."""
+    return text.translate(_CONTROL)
+
+
 class NonFinite:
     """Marker for a ``NaN``/``Infinity``/``-Infinity`` literal found in the JSON text."""
 
@@ -167,7 +177,7 @@ class Loader:
             where = path + _path_of(value, d)
             for key in dups:
                 self.problems.append(
-                    Problem(self.file, None, where, f"duplicate key '{key}' in one JSON object (only its last value is used)")
+                    Problem(self.file, None, where, one_line(f"duplicate key '{key}' in one JSON object (only its last value is used)"))
                 )
         return value, end
 
@@ -223,7 +233,7 @@ class Loader:
                 path = key_path("$", key)
                 if key in seen:
                     self.problems.append(
-                        Problem(self.file, None, path, f"duplicate key '{key}' in one JSON object (only its first value is checked)")
+                        Problem(self.file, None, path, one_line(f"duplicate key '{key}' in one JSON object (only its first value is checked)"))
                     )
                     _, i = self._scan_hooked(i, path)
                 elif key in STREAMED_KEYS and i < n and text[i] == "[":

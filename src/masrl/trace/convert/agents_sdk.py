@@ -145,7 +145,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             span.triggered = triggered if isinstance(triggered, bool) else None
         spans.append(span)
     if not spans:
-        raise ConvertError(f"{file}: trace {chosen} has no span to convert" + (":\n  " + "\n  ".join(notes) if notes else ""))
+        raise ConvertError(f"{file}: trace {chosen} has no span to convert" + (": " + "; ".join(notes) if notes else ""))
     meta = head.get("metadata") if isinstance(head.get("metadata"), dict) else {}
     labels = {k: meta[k] for k in LABEL_KEYS if isinstance(meta.get(k), (str, int, float)) and not isinstance(meta.get(k), bool)}
     result = build_trace(

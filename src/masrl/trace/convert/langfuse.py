@@ -129,7 +129,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             span.guardrail = name or None
         spans.append(span)
     if not spans:
-        raise ConvertError(f"{file}: no observation to convert" + (":\n  " + "\n  ".join(notes) if notes else ""))
+        raise ConvertError(f"{file}: no observation to convert" + (": " + "; ".join(notes) if notes else ""))
     tid = head.get("id") if isinstance(head.get("id"), str) and head.get("id") else spans[0].span_id
     if trace_id is not None and trace_id != tid:
         raise ConvertError(f"{file}: holds trace {tid}, not {trace_id}")

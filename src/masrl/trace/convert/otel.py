@@ -348,7 +348,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     elif len(trace_ids) > 1:
         raise ConvertError(f"{file}: holds {len(trace_ids)} traces ({', '.join(trace_ids)}); choose one with --trace-id")
     if not raws:
-        raise ConvertError(f"{file}: no span to convert" + (":\n  " + "\n  ".join(notes) if notes else ""))
+        raise ConvertError(f"{file}: no span to convert" + (": " + "; ".join(notes) if notes else ""))
     guessed: dict[str, int] = {}
     old: list[str] = []
     total_only: list[str] = []

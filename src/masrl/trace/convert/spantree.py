@@ -145,7 +145,7 @@ def build_trace(
     builder = _Builder(tree)
     builder.run()
     if not builder.events:
-        raise ConvertError("no span could be mapped to an event:\n  " + "\n  ".join(notes))
+        raise ConvertError("no span could be mapped to an event: " + "; ".join(notes))
     unmapped = sum(1 for n in notes if n.startswith("unmapped"))
     events = sorted(builder.events, key=lambda e: (e["t"], builder.rank[e["id"]]))
     t0, t_end = tree.t0, tree.t_end
@@ -325,6 +325,14 @@ class _Builder:
         ordered: list[Span] = []
         for root in roots:
             ordered.extend(self._classify(root))
+        self.agent_names = {s.agent for s in ordered if s.kind == AGENT} | {s.app for s in ordered}
+        self.agent_names |= {n for s in ordered if s.kind == HANDOFF for n in (s.handoff_from, s.handoff_to) if n}
+        clashes = sorted({s.tool for s in ordered if s.kind == TOOL and s.tool in self.agent_names})
+        if clashes:
+            self.notes.append(
+                "tool name(s) " + ", ".join(f"'{n}'" for n in clashes) + " are also agent names; their tool_result "
+                "events act as 'tool:NAME' so that the tool is not taken for the agent"
+            )
         for span in ordered:
             if span.kind in (AGENT, TOOL, MODEL, HANDOFF, GUARDRAIL) and not span.merged:
                 self._emit(span)
@@ -424,7 +432,8 @@ class _Builder:
         elif span.kind == TOOL:
             self.tool_calls += 1
             span.first = self._event(f"{sid}:start", span.start, "tool_call", span.owner, tool=span.tool, tokens=tokens)
-            span.last = self._event(f"{sid}:end", span.end, "tool_result", span.tool, tool=span.tool)
+            actor = f"tool:{span.tool}" if span.tool in self.agent_names else span.tool
+            span.last = self._event(f"{sid}:end", span.end, "tool_result", actor, tool=span.tool)
         elif span.kind == MODEL:
             span.first = span.last = self._event(sid, span.end, "orchestrator_decision", span.owner, tokens=tokens, model=span.model)
         elif span.kind == HANDOFF:
