@@ -359,43 +359,13 @@ class Loader:
         return values, m.end()
 
 
-#: Files up to this size are parsed in one jiter call (the tree is small); larger
-#: ones are streamed block by block.
-WHOLE_BYTES = 8 << 20
-
-
-def _feed(doc: dict, sink) -> None:
-    """Feed a parsed document to the sink in document order, as the streaming path does."""
-    for key, value in doc.items():
-        if key in STREAMED_KEYS and type(value) is list:
-            sink.begin(key)
-            (sink.events if key == "events" else sink.edges)(0, value)
-            sink.end(key, len(value))
-        else:
-            sink.top(key, value)
-
-
 def load(data: bytes, file: str, sink, keep: bool = False):
     """Decode and parse ``data`` into ``sink``; returns ``(tree or None, loader problems)``.
-
-    A file of at most :data:`WHOLE_BYTES` is first parsed whole by jiter; if jiter
-    accepts it (valid UTF-8 JSON, an object, no repeated key, no NaN), it is fed as
-    is. Anything else, and every larger file, goes through :class:`Loader`, whose
-    messages name every problem.
 
     Raises:
         TraceSyntaxError: the bytes are not UTF-8 or not JSON (one problem;
             nothing after the syntax error can be checked).
     """
-    if len(data) <= WHOLE_BYTES:
-        body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-        try:
-            doc = from_json(body, catch_duplicate_keys=True, allow_inf_nan=False)
-        except (ValueError, RecursionError):
-            doc = None
-        if type(doc) is dict:
-            _feed(doc, sink)
-            return (doc if keep else None), []
     loader = Loader(decode(data, file), file, sink, keep)
     tree = loader.run()
     return tree, loader.problems
