@@ -22,15 +22,29 @@ generated traces).
 from __future__ import annotations
 
 import sys
+from array import array
 from typing import Annotated, Literal, Union
 
 import msgspec
+import numpy as np
 from jiter import from_json
 from msgspec import UNSET, Meta, UnsetType
 
-from .checker import ACYCLIC_EDGES, EDGE_CODE, LINK_TYPES, OD, STOP, TYPE_CODE, TraceChecker
+from .checker import (
+    ACYCLIC_EDGES,
+    CONTACT_TYPES,
+    DESPAWN,
+    EDGE_CODE,
+    LINK_TYPES,
+    OD,
+    RETURN,
+    SPAWN,
+    STOP,
+    TYPE_CODE,
+    TraceChecker,
+)
 from .load import MAX_DEPTH, STREAMED_KEYS
-from .schema import schema
+from .schema import TOP_REQUIRED, schema
 
 MAX_FLOAT = sys.float_info.max
 #: Elements converted to typed values at a time (bounds the memory of the typed copies).
@@ -63,6 +77,8 @@ def _struct_from_schema(name: str, definition: dict):
         typ = _field_type(spec)
         attr = key if key.isidentifier() and key not in ("from",) else f"{key}_"
         if key not in required:
+            if spec.get("type") == "number":  # keep ints as ints (sums must equal the exact path's); bounds checked in bulk
+                typ = Union[int, float]
             fields.append((attr, Union[typ, UnsetType], msgspec.field(default=UNSET, name=key)))
     return msgspec.defstruct(
         name, fields, forbid_unknown_fields=definition.get("additionalProperties") is False, gc=False
@@ -70,6 +86,12 @@ def _struct_from_schema(name: str, definition: dict):
 
 
 Event = _struct_from_schema("Event", schema()["$defs"]["event"])
+#: Optional number fields of an event and their minimum (checked in bulk; see _struct_from_schema).
+_OPTIONAL_NUMBERS = tuple(
+    (key, spec.get("minimum", -MAX_FLOAT))
+    for key, spec in schema()["$defs"]["event"]["properties"].items()
+    if spec.get("type") == "number" and key not in schema()["$defs"]["event"]["required"]
+)
 Edge = _struct_from_schema("Edge", schema()["$defs"]["edge"])
 EVENT_KEYS = frozenset(schema()["$defs"]["event"]["properties"])
 _EVENTS = list[Event]
@@ -131,10 +153,14 @@ def _free_ok(value, depth: int) -> bool:
 
 
 class _Filler:
-    """Fills a TraceChecker's columns from typed values, a chunk at a time."""
+    """Fills a TraceChecker's columns from typed values, a chunk at a time, in bulk."""
 
     def __init__(self, file: str):
         self.c = TraceChecker(file)
+        self.t: list = []
+        self.type_codes = bytearray()
+        self.agent_codes: list = []
+        self.link_rows: list = []  # (index, type code, sender code, to code)
 
     def run(self, doc: dict, release: bool) -> TraceChecker:
         c = self.c
@@ -144,21 +170,28 @@ class _Filler:
         for key, value in doc.items():
             if key not in STREAMED_KEYS:
                 c.top(key, value)
-        if c.schema_problems or c.other_problems:
-            raise _Doubt
         c.present.update(STREAMED_KEYS)
+        if c.schema_problems or c.other_problems or not c.present.issuperset(TOP_REQUIRED):
+            raise _Doubt
         c.events_ok = True
         for start in range(0, len(events), CHUNK):
             self._events(events, start, min(start + CHUNK, len(events)), release)
         c.events_done = True
-        c.n = len(events)
-        ids = dict(zip(c.id_list, range(c.n)))
-        if len(ids) != c.n:
+        c.n = n = len(events)
+        c.t = array("d", self.t)
+        c.types = self.type_codes
+        c.agents = array("l", self.agent_codes)
+        c.links = self.link_rows
+        self.t = self.agent_codes = None
+        ids = dict(zip(c.id_list, range(n)))
+        if len(ids) != n:
             raise _Doubt  # a duplicate event id
         c.ids = ids
+        times = np.frombuffer(c.t, dtype=np.float64)
         for start in range(0, len(edges), CHUNK):
-            self._edges(edges, start, min(start + CHUNK, len(edges)), release)
-        if c.finish():
+            self._edges(edges, start, min(start + CHUNK, len(edges)), release, times)
+        c._check_cycles()
+        if c.other_problems or not _lifecycle_ok(c, times) or not _returns_ok(c, times):
             raise _Doubt
         return c
 
@@ -168,70 +201,135 @@ class _Filler:
         typed = msgspec.convert(chunk, _EVENTS)
         if not set().union(*map(dict.keys, chunk)) <= EVENT_KEYS:
             for d in chunk:
-                for k, v in d.items():
-                    if k not in EVENT_KEYS and type(v) in (dict, list, float, int) and not _free_ok(v, 4):
-                        raise _Doubt
+                if not d.keys() <= EVENT_KEYS:
+                    for k, v in d.items():
+                        if k not in EVENT_KEYS and type(v) in (dict, list, float, int) and not _free_ok(v, 4):
+                            raise _Doubt
         if release:
             events[a:b] = [None] * (b - a)
         del chunk
-        ids = [e.id for e in typed]
-        c.id_list.extend(ids)
-        c.t.extend([e.t for e in typed])
-        names = [e.type for e in typed]
-        c.types.extend(map(TYPE_CODE.__getitem__, names))
+        c.id_list.extend([e.id for e in typed])
+        self.t.extend([e.t for e in typed])
+        codes_start = len(self.type_codes)
+        self.type_codes.extend(map(TYPE_CODE.__getitem__, [e.type for e in typed]))
         agents = [e.agent for e in typed]
         codes = c.agent_code
-        for name in dict.fromkeys(agents):
-            if name not in codes:
-                c._code(name)
-        c.agents.extend(map(codes.__getitem__, agents))
-        link_names = _LINK_NAMES
-        for k in [k for k, name in enumerate(names) if name in link_names]:
-            e = typed[k]
-            tc = TYPE_CODE[e.type]
-            sender = c._code(e.from_) if e.from_ is not UNSET else codes[e.agent]
-            to = c._code(e.to) if e.to is not UNSET else -1
-            c.links.append((a + k, tc, sender, to))
-        decided = [e for e in typed if e.decision is not UNSET]
-        for e in decided:
-            tc = TYPE_CODE[e.type]
-            if tc != OD and tc != STOP or (tc == STOP and e.decision != "O5"):
-                raise _Doubt
-            key = (tc, e.decision)
-            c.decisions[key] = c.decisions.get(key, 0) + 1
+        _register(c, agents)
+        agent_codes = list(map(codes.__getitem__, agents))
+        self.agent_codes.extend(agent_codes)
+        tcs = self.type_codes[codes_start:]
+        link_types = LINK_TYPES
+        picked = [k for k, tc in enumerate(tcs) if tc in link_types]
+        if picked:
+            froms = [typed[k].from_ for k in picked]
+            tos = [typed[k].to for k in picked]
+            _register(c, [x for x in froms if x is not UNSET] + [x for x in tos if x is not UNSET])
+            senders = [agent_codes[k] if f is UNSET else codes[f] for k, f in zip(picked, froms)]
+            to_codes = [-1 if x is UNSET else codes[x] for x in tos]
+            self.link_rows.extend(zip([a + k for k in picked], [tcs[k] for k in picked], senders, to_codes))
+        decisions = [e.decision for e in typed]
+        if decisions.count(UNSET) != len(decisions):
+            for k, d in enumerate(decisions):
+                if d is not UNSET:
+                    tc = tcs[k]
+                    if tc != OD and tc != STOP or (tc == STOP and d != "O5"):
+                        raise _Doubt
+                    key = (tc, d)
+                    c.decisions[key] = c.decisions.get(key, 0) + 1
         sums = c.sums
-        for field in ("tokens", "cost", "duration_s"):
-            values = [v for v in (getattr(e, field) for e in typed) if v is not UNSET]
-            if values:
+        for field, minimum in _OPTIONAL_NUMBERS:
+            values = [getattr(e, field) for e in typed]
+            if values.count(UNSET) != len(values):
+                values = [v for v in values if v is not UNSET]
+                low, high = min(values), max(values)
+                if not (low >= minimum and high <= MAX_FLOAT and low - low == 0.0 and high - high == 0.0):
+                    raise _Doubt  # below the minimum, not finite, or beyond a float
                 sums[field] += sum(values)
 
-    def _edges(self, edges: list, a: int, b: int, release: bool) -> None:
+    def _edges(self, edges: list, a: int, b: int, release: bool, times) -> None:
         c = self.c
         typed = msgspec.convert(edges[a:b], _EDGES)
         if release:
             edges[a:b] = [None] * (b - a)
-        ids = c.ids
-        src = list(map(ids.get, [e.src for e in typed]))
-        dst = list(map(ids.get, [e.dst for e in typed]))
-        if None in src or None in dst:
-            raise _Doubt
-        codes = list(map(EDGE_CODE.__getitem__, [e.type for e in typed]))
-        ts = c.t
-        t_src = list(map(ts.__getitem__, src))
-        t_dst = list(map(ts.__getitem__, dst))
-        if any(map(float.__gt__, t_src, t_dst)):
+        get = c.ids.__getitem__
+        try:
+            src = np.fromiter(map(get, [e.src for e in typed]), dtype=np.int64, count=len(typed))
+            dst = np.fromiter(map(get, [e.dst for e in typed]), dtype=np.int64, count=len(typed))
+        except KeyError:
+            raise _Doubt from None  # an edge to an unknown event
+        codes = bytes(map(EDGE_CODE.__getitem__, [e.type for e in typed]))
+        t_src, t_dst = times[src], times[dst]
+        if (t_src > t_dst).any():
             raise _Doubt  # time goes backwards along an edge
-        acyclic = ACYCLIC_EDGES
-        candidates = c._cycle_candidates
-        for k in [k for k, (x, y) in enumerate(zip(t_src, t_dst)) if x == y]:
-            if codes[k] in acyclic:
-                candidates.append((a + k, src[k], dst[k], codes[k]))
-        c.esrc.extend(src)
-        c.edst.extend(dst)
+        for k in np.flatnonzero(t_src == t_dst).tolist():
+            if codes[k] in ACYCLIC_EDGES:
+                c._cycle_candidates.append((a + k, int(src[k]), int(dst[k]), codes[k]))
+        c.esrc.frombytes(src.astype(_LONG).tobytes())
+        c.edst.frombytes(dst.astype(_LONG).tobytes())
         c.eidx.extend(range(a, b))
         c.etype.extend(codes)
 
 
-_LINK_NAMES = frozenset(name for name, code in TYPE_CODE.items() if code in LINK_TYPES)
+def _register(c: TraceChecker, names: list) -> None:
+    """Give every new agent name a code, in order of first appearance."""
+    codes = c.agent_code
+    for name in dict.fromkeys(names):
+        if name not in codes:
+            codes[name] = len(c.agent_names)
+            c.agent_names.append(name)
+
+
+def _lifecycle_ok(c: TraceChecker, times) -> bool:
+    """The lifecycle rule, in bulk for traces without despawns; else the exact check.
+
+    Without despawns an agent that is ever spawned is alive from its earliest spawn
+    on (spawning a live agent changes nothing) and a root always; so every event's
+    time must be at least its agent's earliest spawn time.
+    """
+    if c.types.count(DESPAWN):
+        c._check_lifecycle()
+        return not c.other_problems
+    rows = [(idx, to) for idx, tc, _sender, to in c.links if tc == SPAWN and to >= 0]
+    if not rows:
+        return True
+    first = np.full(len(c.agent_names), -np.inf)
+    idx = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    to = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
+    first[to] = np.inf
+    np.minimum.at(first, to, times[idx])
+    agents = np.frombuffer(c.agents, dtype=_LONG)
+    return bool((times >= first[agents]).all())
+
+
+def _returns_ok(c: TraceChecker, times) -> bool:
+    """The return rule in bulk: each return's recipient contacted the returner at or before it."""
+    links = c.links
+    if not links:
+        return True
+    arr = np.array(links, dtype=np.int64)
+    idx, tc, sender, to = arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]
+    returns = tc == RETURN
+    if not returns.any():
+        return True
+    if (to[returns] < 0).any():
+        return False
+    width = len(c.agent_names) + 1
+    contact = np.isin(tc, _CONTACT) & (to >= 0)
+    keys = sender[contact] * width + to[contact]
+    when = times[idx[contact]]
+    order = np.lexsort((when, keys))
+    keys, when = keys[order], when[order]
+    unique, first = np.unique(keys, return_index=True)
+    earliest = when[first]
+    wanted = to[returns] * width + sender[returns]
+    pos = np.minimum(np.searchsorted(unique, wanted), max(len(unique) - 1, 0))
+    if not len(unique):
+        return False
+    found = unique[pos] == wanted
+    return bool((found & (earliest[pos] <= times[idx[returns]])).all())
+
+
+_CONTACT = np.array(sorted(CONTACT_TYPES), dtype=np.int64)
+_LONG = np.dtype(f"i{array('l').itemsize}")
 
 __all__ = ["Edge", "Event", "check_data", "check_tree"]
