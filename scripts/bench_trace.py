@@ -77,6 +77,9 @@ def measure_memory(kind: str, path: str) -> None:
     """Child process: print the tracemalloc peak (bytes) of one run of ``kind``."""
     import tracemalloc
 
+    import masrl.trace.metrics  # noqa: F401  (imports are the library's memory, not the trace's)
+    import masrl.trace.validate  # noqa: F401
+
     tracemalloc.start()
     result = KINDS[kind](path)
     _current, peak = tracemalloc.get_traced_memory()
@@ -110,10 +113,7 @@ def _parsers(path: str, repeat: int, clock) -> dict[str, float]:
     data = Path(path).read_bytes()
     text = data.decode("utf-8")
 
-    class Trace(msgspec.Struct):
-        events: list[Event]
-        edges: list[Edge]
-
+    Trace = msgspec.defstruct("Trace", [("events", list[Event]), ("edges", list[Edge])])
     typed = msgspec.json.Decoder(Trace)
 
     def hook(pairs):
