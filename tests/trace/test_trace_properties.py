@@ -308,3 +308,24 @@ def test_typed_path_agrees_with_the_exact_checker(trace):
     assert (typed is not None) == exact_ok
     if exact_ok:
         assert json.dumps(metrics_from_checker(typed), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(near_valid_trace(), complete_trace, valid_traces()), st.sampled_from([1, 30, 1 << 19]))
+def test_streamed_typed_path_agrees_with_the_exact_checker(trace, block):
+    from masrl.trace import load, typed
+    from masrl.trace.metrics import metrics_from_checker
+    from masrl.trace.validate import exact_checker
+
+    exact = exact_checker(trace)
+    exact_ok = not (exact.schema_problems + exact.other_problems)
+    saved = load.BLOCK_BYTES, typed.WHOLE_BYTES
+    load.BLOCK_BYTES, typed.WHOLE_BYTES = block, -1
+    try:
+        found = typed.check_data(json.dumps(trace).encode(), "<trace>", keep=True)
+    finally:
+        load.BLOCK_BYTES, typed.WHOLE_BYTES = saved
+    assert (found is not None) == exact_ok
+    if exact_ok:
+        assert found[1] == trace
+        assert json.dumps(metrics_from_checker(found[0]), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from operator import attrgetter
 from typing import Annotated, Literal, Union
 
 import msgspec
@@ -43,12 +44,12 @@ from .checker import (
     TYPE_CODE,
     TraceChecker,
 )
-from .load import MAX_DEPTH, STREAMED_KEYS
+from .load import MAX_DEPTH, STREAMED_KEYS, TraceSyntaxError, load
 from .schema import TOP_REQUIRED, schema
 
 MAX_FLOAT = sys.float_info.max
 #: Elements converted to typed values at a time (bounds the memory of the typed copies).
-CHUNK = 1 << 16
+CHUNK = 1 << 14
 
 
 def _field_type(spec: dict):
@@ -65,7 +66,7 @@ def _field_type(spec: dict):
     raise ValueError(f"no typed form for schema property {spec}")  # pragma: no cover - schema is fixed
 
 
-def _struct_from_schema(name: str, definition: dict):
+def _struct_from_schema(name: str, definition: dict, strict: bool = False):
     required = set(definition.get("required", ()))
     fields = []
     for key, spec in definition["properties"].items():
@@ -81,20 +82,24 @@ def _struct_from_schema(name: str, definition: dict):
                 typ = Union[int, float]
             fields.append((attr, Union[typ, UnsetType], msgspec.field(default=UNSET, name=key)))
     return msgspec.defstruct(
-        name, fields, forbid_unknown_fields=definition.get("additionalProperties") is False, gc=False
+        name, fields, forbid_unknown_fields=strict or definition.get("additionalProperties") is False, gc=False
     )
 
 
 Event = _struct_from_schema("Event", schema()["$defs"]["event"])
-#: Optional number fields of an event and their minimum (checked in bulk; see _struct_from_schema).
+#: The same, refusing keys the schema does not name: most events have none, and then
+#: the free-form values need no look (see _Filler._events).
+KnownEvent = _struct_from_schema("KnownEvent", schema()["$defs"]["event"], strict=True)
+#: Optional number fields of an event, their minimum and getter (checked in bulk; see _struct_from_schema).
 _OPTIONAL_NUMBERS = tuple(
-    (key, spec.get("minimum", -MAX_FLOAT))
+    (key, spec.get("minimum", -MAX_FLOAT), attrgetter(key))
     for key, spec in schema()["$defs"]["event"]["properties"].items()
     if spec.get("type") == "number" and key not in schema()["$defs"]["event"]["required"]
 )
 Edge = _struct_from_schema("Edge", schema()["$defs"]["edge"])
 EVENT_KEYS = frozenset(schema()["$defs"]["event"]["properties"])
 _EVENTS = list[Event]
+_KNOWN_EVENTS = list[KnownEvent]
 _EDGES = list[Edge]
 
 
@@ -102,21 +107,34 @@ class _Doubt(Exception):
     """The typed path cannot accept this trace; the exact checker must look at it."""
 
 
+#: Files up to this size are parsed whole by jiter (fast; the tree is at most a few
+#: times this size); larger ones are streamed in blocks by :mod:`masrl.trace.load`
+#: into the same typed checks, which bounds memory.
+WHOLE_BYTES = 8 << 20
+_DOUBTS = (_Doubt, msgspec.ValidationError, TypeError, ValueError, KeyError, OverflowError, RecursionError)
+
+
 def check_data(data: bytes, file: str, keep: bool = False):
     """Bytes -> ``(finished checker, tree or None)`` of a valid trace, or ``None``.
 
-    The tree is returned only if ``keep`` (otherwise the parsed arrays are released
-    while they are converted, to bound memory).
+    The tree is returned only if ``keep``.
     """
-    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    if len(data) <= WHOLE_BYTES:
+        body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+        try:
+            doc = from_json(body, catch_duplicate_keys=True, allow_inf_nan=False, cache_mode="all")
+        except (ValueError, RecursionError):
+            return None
+        checker = check_tree(doc, file, release=not keep)
+        return None if checker is None else (checker, doc if keep else None)
+    sink = _Filler(file)
     try:
-        doc = from_json(body, catch_duplicate_keys=True, allow_inf_nan=False, cache_mode="keys")
-    except (ValueError, RecursionError):
+        tree, problems = load(data, file, sink, keep)
+        if problems:
+            return None
+        return sink.finish(), tree
+    except (TraceSyntaxError, *_DOUBTS):
         return None
-    checker = check_tree(doc, file, release=not keep)
-    if checker is None:
-        return None
-    return checker, (doc if keep else None)
 
 
 def check_tree(doc, file: str, release: bool = False) -> TraceChecker | None:
@@ -129,7 +147,7 @@ def check_tree(doc, file: str, release: bool = False) -> TraceChecker | None:
         return None
     try:
         return _Filler(file).run(doc, release)
-    except (_Doubt, msgspec.ValidationError, TypeError, ValueError, OverflowError, RecursionError):
+    except _DOUBTS:
         return None
 
 
@@ -153,66 +171,110 @@ def _free_ok(value, depth: int) -> bool:
 
 
 class _Filler:
-    """Fills a TraceChecker's columns from typed values, a chunk at a time, in bulk."""
+    """A loader sink (the interface of :class:`TraceChecker`) that fills a checker's
+    columns from typed values, a chunk at a time, in bulk; raises on any doubt."""
 
     def __init__(self, file: str):
         self.c = TraceChecker(file)
         self.t: list = []
         self.type_codes = bytearray()
         self.agent_codes: list = []
-        self.link_rows: list = []  # (index, type code, sender code, to code)
+        self.link_idx: list = []
+        self.link_tc: list = []
+        self.link_sender: list = []
+        self.link_to: list = []
+        self.early_edges: list = []  # edge chunks that came before the events
+        self.times = None
 
     def run(self, doc: dict, release: bool) -> TraceChecker:
-        c = self.c
-        events, edges = doc.get("events"), doc.get("edges")
-        if type(events) is not list or type(edges) is not list or not events:
-            raise _Doubt
+        """Feed a parsed document in document order, then finish."""
         for key, value in doc.items():
-            if key not in STREAMED_KEYS:
-                c.top(key, value)
-        c.present.update(STREAMED_KEYS)
-        if c.schema_problems or c.other_problems or not c.present.issuperset(TOP_REQUIRED):
+            if key in STREAMED_KEYS and type(value) is list:
+                self.begin(key)
+                feed = self.events if key == "events" else self.edges
+                for start in range(0, len(value), CHUNK):
+                    stop = min(start + CHUNK, len(value))
+                    feed(start, value[start:stop])
+                    if release:
+                        value[start:stop] = [None] * (stop - start)
+                self.end(key, len(value))
+            else:
+                self.top(key, value)
+        return self.finish()
+
+    # -- the sink interface ------------------------------------------------------------
+    def whole(self, value) -> None:
+        raise _Doubt
+
+    def top(self, key: str, value) -> None:
+        self.c.top(key, value)
+        if self.c.schema_problems or self.c.other_problems:
             raise _Doubt
-        c.events_ok = True
-        for start in range(0, len(events), CHUNK):
-            self._events(events, start, min(start + CHUNK, len(events)), release)
-        c.events_done = True
-        c.n = n = len(events)
+
+    def begin(self, key: str) -> None:
+        self.c.present.add(key)
+
+    def events(self, start: int, items: list) -> None:
+        self._events(items, start)
+
+    def edges(self, start: int, items: list) -> None:
+        if self.times is None:
+            self.early_edges.append((start, items))
+        else:
+            self._edges(items, start)
+
+    def end(self, key: str, count: int) -> None:
+        if key != "events":
+            return
+        c = self.c
+        if not count:
+            raise _Doubt
+        c.events_ok = c.events_done = True
+        c.n = n = count
         c.t = array("d", self.t)
         c.types = self.type_codes
         c.agents = array("l", self.agent_codes)
-        c.links = self.link_rows
+        c.links = list(zip(self.link_idx, self.link_tc, self.link_sender, self.link_to))
         self.t = self.agent_codes = None
         ids = dict(zip(c.id_list, range(n)))
         if len(ids) != n:
             raise _Doubt  # a duplicate event id
         c.ids = ids
-        times = np.frombuffer(c.t, dtype=np.float64)
-        for start in range(0, len(edges), CHUNK):
-            self._edges(edges, start, min(start + CHUNK, len(edges)), release, times)
+        self.times = np.frombuffer(c.t, dtype=np.float64)
+        early, self.early_edges = self.early_edges, []
+        for start, items in early:
+            self._edges(items, start)
+
+    def finish(self) -> TraceChecker:
+        c = self.c
+        if self.times is None or self.early_edges or not c.present.issuperset(TOP_REQUIRED):
+            raise _Doubt
+        if "edges" not in c.present:
+            raise _Doubt
         c._check_cycles()
-        if c.other_problems or not _lifecycle_ok(c, times) or not _returns_ok(c, times):
+        links = [np.array(column, dtype=np.int64) for column in (self.link_idx, self.link_tc, self.link_sender, self.link_to)]
+        if c.other_problems or not _lifecycle_ok(c, self.times, links) or not _returns_ok(c, self.times, links):
             raise _Doubt
         return c
 
-    def _events(self, events: list, a: int, b: int, release: bool) -> None:
+    def _events(self, chunk: list, a: int) -> None:
         c = self.c
-        chunk = events[a:b]
-        typed = msgspec.convert(chunk, _EVENTS)
-        if not set().union(*map(dict.keys, chunk)) <= EVENT_KEYS:
+        if self.times is not None:
+            raise _Doubt  # a second events array
+        try:
+            typed = msgspec.convert(chunk, _KNOWN_EVENTS)
+        except msgspec.ValidationError:
+            typed = msgspec.convert(chunk, _EVENTS)  # raises on a real type error
             for d in chunk:
                 if not d.keys() <= EVENT_KEYS:
                     for k, v in d.items():
                         if k not in EVENT_KEYS and type(v) in (dict, list, float, int) and not _free_ok(v, 4):
-                            raise _Doubt
-        if release:
-            events[a:b] = [None] * (b - a)
-        del chunk
-        c.id_list.extend([e.id for e in typed])
-        self.t.extend([e.t for e in typed])
+                            raise _Doubt from None
+        c.id_list.extend(map(_ID, typed))
+        self.t.extend(map(_T, typed))
         codes_start = len(self.type_codes)
-        self.type_codes.extend(map(TYPE_CODE.__getitem__, [e.type for e in typed]))
-        agents = [e.agent for e in typed]
+        self.type_codes.extend(map(TYPE_CODE.__getitem__, map(_TYPE, typed)))
+        agents = list(map(_AGENT, typed))
         codes = c.agent_code
         _register(c, agents)
         agent_codes = list(map(codes.__getitem__, agents))
@@ -221,13 +283,15 @@ class _Filler:
         link_types = LINK_TYPES
         picked = [k for k, tc in enumerate(tcs) if tc in link_types]
         if picked:
-            froms = [typed[k].from_ for k in picked]
-            tos = [typed[k].to for k in picked]
+            rows = [typed[k] for k in picked]
+            froms = list(map(_FROM, rows))
+            tos = list(map(_TO, rows))
             _register(c, [x for x in froms if x is not UNSET] + [x for x in tos if x is not UNSET])
-            senders = [agent_codes[k] if f is UNSET else codes[f] for k, f in zip(picked, froms)]
-            to_codes = [-1 if x is UNSET else codes[x] for x in tos]
-            self.link_rows.extend(zip([a + k for k in picked], [tcs[k] for k in picked], senders, to_codes))
-        decisions = [e.decision for e in typed]
+            self.link_idx.extend([a + k for k in picked])
+            self.link_tc.extend([tcs[k] for k in picked])
+            self.link_sender.extend([agent_codes[k] if f is UNSET else codes[f] for k, f in zip(picked, froms)])
+            self.link_to.extend([-1 if x is UNSET else codes[x] for x in tos])
+        decisions = list(map(_DECISION, typed))
         if decisions.count(UNSET) != len(decisions):
             for k, d in enumerate(decisions):
                 if d is not UNSET:
@@ -237,8 +301,8 @@ class _Filler:
                     key = (tc, d)
                     c.decisions[key] = c.decisions.get(key, 0) + 1
         sums = c.sums
-        for field, minimum in _OPTIONAL_NUMBERS:
-            values = [getattr(e, field) for e in typed]
+        for field, minimum, get in _OPTIONAL_NUMBERS:
+            values = list(map(get, typed))
             if values.count(UNSET) != len(values):
                 values = [v for v in values if v is not UNSET]
                 low, high = min(values), max(values)
@@ -246,18 +310,18 @@ class _Filler:
                     raise _Doubt  # below the minimum, not finite, or beyond a float
                 sums[field] += sum(values)
 
-    def _edges(self, edges: list, a: int, b: int, release: bool, times) -> None:
+    def _edges(self, chunk: list, a: int) -> None:
         c = self.c
-        typed = msgspec.convert(edges[a:b], _EDGES)
-        if release:
-            edges[a:b] = [None] * (b - a)
+        times = self.times
+        typed = msgspec.convert(chunk, _EDGES)
+        b = a + len(typed)
         get = c.ids.__getitem__
         try:
-            src = np.fromiter(map(get, [e.src for e in typed]), dtype=np.int64, count=len(typed))
-            dst = np.fromiter(map(get, [e.dst for e in typed]), dtype=np.int64, count=len(typed))
+            src = np.array(list(map(get, map(_SRC, typed))), dtype=np.int64)
+            dst = np.array(list(map(get, map(_DST, typed))), dtype=np.int64)
         except KeyError:
             raise _Doubt from None  # an edge to an unknown event
-        codes = bytes(map(EDGE_CODE.__getitem__, [e.type for e in typed]))
+        codes = bytes(map(EDGE_CODE.__getitem__, map(_TYPE, typed)))
         t_src, t_dst = times[src], times[dst]
         if (t_src > t_dst).any():
             raise _Doubt  # time goes backwards along an edge
@@ -266,7 +330,7 @@ class _Filler:
                 c._cycle_candidates.append((a + k, int(src[k]), int(dst[k]), codes[k]))
         c.esrc.frombytes(src.astype(_LONG).tobytes())
         c.edst.frombytes(dst.astype(_LONG).tobytes())
-        c.eidx.extend(range(a, b))
+        c.eidx.frombytes(np.arange(a, b, dtype=_LONG).tobytes())
         c.etype.extend(codes)
 
 
@@ -279,7 +343,7 @@ def _register(c: TraceChecker, names: list) -> None:
             c.agent_names.append(name)
 
 
-def _lifecycle_ok(c: TraceChecker, times) -> bool:
+def _lifecycle_ok(c: TraceChecker, times, links) -> bool:
     """The lifecycle rule, in bulk for traces without despawns; else the exact check.
 
     Without despawns an agent that is ever spawned is alive from its earliest spawn
@@ -289,25 +353,20 @@ def _lifecycle_ok(c: TraceChecker, times) -> bool:
     if c.types.count(DESPAWN):
         c._check_lifecycle()
         return not c.other_problems
-    rows = [(idx, to) for idx, tc, _sender, to in c.links if tc == SPAWN and to >= 0]
-    if not rows:
+    idx, tc, _sender, to = links
+    spawns = (tc == SPAWN) & (to >= 0)
+    if not spawns.any():
         return True
     first = np.full(len(c.agent_names), -np.inf)
-    idx = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    to = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
-    first[to] = np.inf
-    np.minimum.at(first, to, times[idx])
+    first[to[spawns]] = np.inf
+    np.minimum.at(first, to[spawns], times[idx[spawns]])
     agents = np.frombuffer(c.agents, dtype=_LONG)
     return bool((times >= first[agents]).all())
 
 
-def _returns_ok(c: TraceChecker, times) -> bool:
+def _returns_ok(c: TraceChecker, times, links) -> bool:
     """The return rule in bulk: each return's recipient contacted the returner at or before it."""
-    links = c.links
-    if not links:
-        return True
-    arr = np.array(links, dtype=np.int64)
-    idx, tc, sender, to = arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]
+    idx, tc, sender, to = links
     returns = tc == RETURN
     if not returns.any():
         return True
@@ -315,6 +374,8 @@ def _returns_ok(c: TraceChecker, times) -> bool:
         return False
     width = len(c.agent_names) + 1
     contact = np.isin(tc, _CONTACT) & (to >= 0)
+    if not contact.any():
+        return False
     keys = sender[contact] * width + to[contact]
     when = times[idx[contact]]
     order = np.lexsort((when, keys))
@@ -322,14 +383,14 @@ def _returns_ok(c: TraceChecker, times) -> bool:
     unique, first = np.unique(keys, return_index=True)
     earliest = when[first]
     wanted = to[returns] * width + sender[returns]
-    pos = np.minimum(np.searchsorted(unique, wanted), max(len(unique) - 1, 0))
-    if not len(unique):
-        return False
+    pos = np.minimum(np.searchsorted(unique, wanted), len(unique) - 1)
     found = unique[pos] == wanted
     return bool((found & (earliest[pos] <= times[idx[returns]])).all())
 
 
 _CONTACT = np.array(sorted(CONTACT_TYPES), dtype=np.int64)
+_ID, _T, _TYPE, _AGENT = (attrgetter(name) for name in ("id", "t", "type", "agent"))
+_FROM, _TO, _DECISION, _SRC, _DST = (attrgetter(name) for name in ("from_", "to", "decision", "src", "dst"))
 _LONG = np.dtype(f"i{array('l').itemsize}")
 
 __all__ = ["Edge", "Event", "check_data", "check_tree"]
