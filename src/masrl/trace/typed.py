@@ -50,6 +50,8 @@ from .schema import TOP_REQUIRED, schema
 MAX_FLOAT = sys.float_info.max
 #: Elements converted to typed values at a time (bounds the memory of the typed copies).
 CHUNK = 1 << 14
+#: Up to this many events (or edges in a chunk), plain Python beats numpy's per-call cost.
+SMALL = 2048
 
 
 def _field_type(spec: dict):
@@ -252,6 +254,12 @@ class _Filler:
         if "edges" not in c.present:
             raise _Doubt
         c._check_cycles()
+        if c.n <= SMALL:  # the exact checks are cheaper than numpy's per-call cost here
+            c._check_lifecycle()
+            c._check_returns()
+            if c.other_problems:
+                raise _Doubt
+            return c
         links = [np.array(column, dtype=np.int64) for column in (self.link_idx, self.link_tc, self.link_sender, self.link_to)]
         if c.other_problems or not _lifecycle_ok(c, self.times, links) or not _returns_ok(c, self.times, links):
             raise _Doubt
@@ -316,12 +324,27 @@ class _Filler:
         typed = msgspec.convert(chunk, _EDGES)
         b = a + len(typed)
         get = c.ids.__getitem__
+        codes = bytes(map(EDGE_CODE.__getitem__, map(_TYPE, typed)))
+        if len(typed) <= SMALL:  # numpy's per-call cost would dominate
+            src = list(map(get, map(_SRC, typed)))
+            dst = list(map(get, map(_DST, typed)))
+            t_src = list(map(c.t.__getitem__, src))
+            t_dst = list(map(c.t.__getitem__, dst))
+            if any(map(float.__gt__, t_src, t_dst)):
+                raise _Doubt  # time goes backwards along an edge
+            for k in [k for k, (x, y) in enumerate(zip(t_src, t_dst)) if x == y]:
+                if codes[k] in ACYCLIC_EDGES:
+                    c._cycle_candidates.append((a + k, src[k], dst[k], codes[k]))
+            c.esrc.extend(src)
+            c.edst.extend(dst)
+            c.eidx.extend(range(a, b))
+            c.etype.extend(codes)
+            return
         try:
             src = np.array(list(map(get, map(_SRC, typed))), dtype=np.int64)
             dst = np.array(list(map(get, map(_DST, typed))), dtype=np.int64)
         except KeyError:
             raise _Doubt from None  # an edge to an unknown event
-        codes = bytes(map(EDGE_CODE.__getitem__, map(_TYPE, typed)))
         t_src, t_dst = times[src], times[dst]
         if (t_src > t_dst).any():
             raise _Doubt  # time goes backwards along an edge
