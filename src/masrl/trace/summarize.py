@@ -27,7 +27,6 @@ overridden by ``--label key=value``.
 from __future__ import annotations
 
 import glob
-import math
 import os
 from pathlib import Path
 
@@ -46,6 +45,13 @@ METRIC_COLUMNS: tuple[str, ...] = (
 ID_COLUMNS: tuple[str, ...] = ("trace", "file", "line", "trace_id", "task_id", "topology")
 LABELS: tuple[str, ...] = ("run", "step", "policy")
 COLUMNS: tuple[str, ...] = ID_COLUMNS + METRIC_COLUMNS
+#: Metric columns that are counts (int64 in the frame); the others are float64.
+INT_COLUMNS = frozenset(
+    c for c in METRIC_COLUMNS
+    if c.startswith(("decision_", "events_")) or c in (
+        "events", "edges", "agents", "critical_path_steps", "ignored_cycle_edges", "peak_concurrent_agents",
+        "spawn_fanout_max", "spawn_depth", "tool_calls", "messages")
+)
 
 #: Files per batch (one task of a worker process or a Dask worker).
 BATCH_FILES = 64
@@ -222,29 +228,25 @@ def frame(results: list, labels_order: tuple[str, ...] = LABELS):
     are text. Returns ``(frame, invalid)`` where ``invalid`` is ``[(trace name,
     problem lines)]`` in the same order.
     """
+    import numpy as np
     import pandas as pd
 
     results = sorted(results, key=lambda r: (r[0], r[1]))
     rows = [r[2] for r in results if r[2] is not None]
     invalid = [((f"{r[0]}:{r[1]}" if r[1] else r[0]), r[3]) for r in results if r[2] is None]
     extra = sorted({k for row in rows for k in row if k.startswith("label_")})
-    columns = [*COLUMNS, *labels_order, *extra]
-    df = pd.DataFrame.from_records(rows, columns=columns)
-    int_columns = [c for c in METRIC_COLUMNS if c.startswith(("decision_", "events")) or c in (
-        "edges", "agents", "critical_path_steps", "ignored_cycle_edges", "peak_concurrent_agents",
-        "spawn_fanout_max", "spawn_depth", "tool_calls", "messages")]
-    for column in METRIC_COLUMNS:
-        df[column] = df[column].astype("int64" if column in int_columns else "float64")
-    df["line"] = df["line"].astype("int64")
-    for column in ("trace", "file", "trace_id", "task_id", "topology", "run", "policy", *extra):
-        df[column] = df[column].map(lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v))
-        df[column] = df[column].astype("string")
-    steps = [v for v in df["step"] if v is not None and not (isinstance(v, float) and math.isnan(v))]
-    if steps and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in steps):
-        df["step"] = df["step"].astype("float64")
-    else:
-        df["step"] = df["step"].map(lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)).astype("string")
-    return df.reset_index(drop=True), invalid
+    data = {}
+    for column in (*COLUMNS, *labels_order, *extra):
+        values = [row.get(column) for row in rows]
+        if column == "line" or column in INT_COLUMNS:
+            data[column] = np.array(values, dtype=np.int64)
+        elif column in METRIC_COLUMNS:
+            data[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        elif column == "step" and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values):
+            data[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        else:
+            data[column] = pd.array([None if v is None else str(v) for v in values], dtype="string")
+    return pd.DataFrame(data), invalid
 
 
 def parquet_bytes(df) -> bytes:
