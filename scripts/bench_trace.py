@@ -295,7 +295,7 @@ def many_traces(folder: Path, args) -> list:
     print(f"  summarize throughput: {ours / one:.2f}x the 1-process loop, {ours / pool:.2f}x the {args.workers}-process loop")
     print()
     return [
-        (f"summarize >= 0.8x a bare json.load loop (1 process)", ours / one, TARGETS["many"], ">=", "x"),
+        ("summarize >= 0.8x a bare json.load loop (1 process)", ours / one, TARGETS["many"], ">=", "x"),
         (f"summarize >= 0.8x a json.load loop on {args.workers} processes", ours / pool, TARGETS["many"], ">=", "x"),
     ]
 

@@ -31,7 +31,7 @@ import numpy as np
 from jiter import from_json
 from msgspec import UNSET, Meta, UnsetType
 
-from .checker import (
+from .codes import (
     ACYCLIC_EDGES,
     CONTACT_TYPES,
     DESPAWN,
@@ -42,8 +42,9 @@ from .checker import (
     SPAWN,
     STOP,
     TYPE_CODE,
-    TraceChecker,
 )
+from .checker import TraceChecker
+from . import rules
 from .load import MAX_DEPTH, STREAMED_KEYS, TraceSyntaxError, load
 from .schema import TOP_REQUIRED, schema
 
@@ -253,10 +254,10 @@ class _Filler:
             raise _Doubt
         if "edges" not in c.present:
             raise _Doubt
-        c._check_cycles()
+        rules.check_cycles(c)
         if c.n <= SMALL:  # the exact checks are cheaper than numpy's per-call cost here
-            c._check_lifecycle()
-            c._check_returns()
+            rules.check_lifecycle(c)
+            rules.check_returns(c)
             if c.other_problems:
                 raise _Doubt
             return c
@@ -374,7 +375,7 @@ def _lifecycle_ok(c: TraceChecker, times, links) -> bool:
     time must be at least its agent's earliest spawn time.
     """
     if c.types.count(DESPAWN):
-        c._check_lifecycle()
+        rules.check_lifecycle(c)
         return not c.other_problems
     idx, tc, _sender, to = links
     spawns = (tc == SPAWN) & (to >= 0)
