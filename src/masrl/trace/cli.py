@@ -118,10 +118,10 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         _print_problems(problems, "the converted trace is not valid; nothing was written.")
         return 1
     if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8", newline="\n")
-        except OSError as err:
-            raise UserError(f"{args.output}: cannot write: {err.strerror}") from None
+        from masrl.write import sync
+
+        out = Path(args.output)
+        sync(out.parent, {out.name: text.encode("utf-8")})
     else:
         sys.stdout.write(text)
     return 0
