@@ -275,3 +275,14 @@ def test_refusals_name_the_problem(data, message):
     with pytest.raises(ConvertError) as info:
         convert(data, "x.json")
     assert str(info.value).startswith(message)
+
+
+def test_tokens_under_a_create_agent_span_are_kept():
+    spans = [
+        agent("a1", "", "lead", 0, 100),
+        span("cr", "a1", "create_agent helper", 10, 30, 1, gen_ai__operation__name="create_agent", gen_ai__agent__name="helper"),
+        chat("c1", "cr", 12, 20, 40, 2),  # the model call that configures the new agent
+    ]
+    result = run(otlp(("app", spans)))
+    assert result.trace["costs"]["tokens"] == 42
+    assert events(result)["cr"]["tokens"] == 42

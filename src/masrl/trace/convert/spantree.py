@@ -343,8 +343,8 @@ class _Builder:
         for root in roots:
             top.extend([root] if root.first is not None else self._mapped_children(root))
         self._chain(sorted(top, key=lambda s: (s.start, s.order)), None)
-        for span in ordered:  # tokens of leaf agents and transparent spans, on the return
-            if span.kind == AGENT and not span.merged and not span.create and span.folded_tokens:
+        for span in ordered:  # tokens of leaf agents and transparent spans, on the return (or the spawn)
+            if span.kind == AGENT and not span.merged and span.folded_tokens:
                 last = span.last
                 last["tokens"] = last.get("tokens", 0) + span.folded_tokens
                 self.tokens += span.folded_tokens
