@@ -59,6 +59,7 @@ def test_langfuse_agents_tools_generations():
         "converted 5 of 6 spans into 6 events and 5 edges; 1 unmapped; 184 tokens counted; "
         "2 model-call spans of leaf agents folded into their agent's return (184 tokens)",
         "unmapped span 'bookkeeping' (s1): type SPAN has no event type; its children are kept",
+        "span 'helper' (h): its 10 tokens are taken as a roll-up of its descendants' usage, which is counted instead",
     ]
     assert detect_format(json.dumps(langfuse_doc()).encode(), "x.json") == "langfuse"
 

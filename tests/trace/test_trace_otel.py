@@ -133,7 +133,9 @@ def test_attribute_value_kinds_and_leaf_usage():
     result = convert_otlp(json.dumps(doc).encode(), "x.json")
     trace = result.trace
     assert validate_trace(trace) == []
-    assert trace["costs"]["tokens"] == 10  # the 999 roll-up is not counted twice
+    assert trace["costs"]["tokens"] == 10  # the 999 roll-up is not counted twice, and says so
+    assert "span 'invoke_agent lead' (a): its 999 tokens are taken as a roll-up of its descendants' usage, " \
+        "which is counted instead" in result.notes
     types = [(e["id"], e["type"], e["agent"]) for e in trace["events"]]
     assert types == [
         ("a:start", "spawn", "application"),

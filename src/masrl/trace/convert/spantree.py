@@ -325,6 +325,12 @@ class _Builder:
         ordered: list[Span] = []
         for root in roots:
             ordered.extend(self._classify(root))
+        for span in ordered:
+            if span.tokens and span.usage_below and span.kind != "dropped":
+                self.notes.append(
+                    f"{span.label}: its {span.tokens} tokens are taken as a roll-up of its descendants' usage, "
+                    "which is counted instead"
+                )
         self.agent_names = {s.agent for s in ordered if s.kind == AGENT} | {s.app for s in ordered}
         self.agent_names |= {n for s in ordered if s.kind == HANDOFF for n in (s.handoff_from, s.handoff_to) if n}
         clashes = sorted({s.tool for s in ordered if s.kind == TOOL and s.tool in self.agent_names})
