@@ -260,7 +260,7 @@ def parquet_bytes(df) -> bytes:
     from masrl.errors import UserError
 
     try:
-        import pyarrow  # noqa: F401
+        import pyarrow  # noqa: F401  (only to name the missing extra)
     except ImportError:
         raise UserError("writing Parquet needs pyarrow: pip install 'masrl[traces]'") from None
     buffer = io.BytesIO()

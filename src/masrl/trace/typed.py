@@ -7,11 +7,14 @@ typed path and the published contract cannot disagree on a field. Numbers must a
 be finite (``le`` the largest float). The rules no Struct can state are checked here
 in bulk: the ``decision`` constraints of the schema's ``allOf``, free-form event
 properties (finite numbers, nesting at most :data:`~masrl.trace.load.MAX_DEPTH`), then
-the graph rules of :class:`~masrl.trace.checker.TraceChecker` (its ``finish``).
+the graph rules (:mod:`masrl.trace.rules`; for large traces the lifecycle and return
+rules run in bulk with numpy, :func:`_lifecycle_ok` and :func:`_returns_ok`).
 
 :func:`check_data` parses the bytes with jiter (``catch_duplicate_keys``, no
-NaN/Infinity) and :func:`check_tree` fills a :class:`TraceChecker`'s columns from
-the typed values, column by column, instead of event by event. The path only ever
+NaN/Infinity): whole for small files, in blocks through :mod:`masrl.trace.load` for
+large ones. :func:`check_tree` (and the same sink, :class:`_Filler`) fills a
+:class:`TraceChecker`'s columns from the typed values, column by column, instead of
+event by event. The path only ever
 *accepts*: on the first doubt (a parse error, a duplicate key, a type error, any
 problem) it returns ``None`` and :func:`masrl.trace.validate.check_bytes` runs the
 exact element-by-element checker, whose messages name every problem. So a trace is
@@ -43,8 +46,8 @@ from .codes import (
     STOP,
     TYPE_CODE,
 )
-from .checker import TraceChecker
 from . import rules
+from .checker import TraceChecker
 from .load import MAX_DEPTH, STREAMED_KEYS, TraceSyntaxError, load
 from .schema import TOP_REQUIRED, schema
 
