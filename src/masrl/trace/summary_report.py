@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import io
 
-from .report import _cell, fmt
+from .report import _cell as _table_cell
+from .report import fmt
 from .schema import DECISION_NAMES, DECISIONS
 
 #: (column, title) of the metrics shown in tables and figures.
@@ -26,6 +27,14 @@ HEADLINE: tuple[tuple[str, str], ...] = (
     ("reward_total", "reward"),
 )
 QUANTILES = (0.1, 0.5, 0.9)
+_MARKDOWN = {ord(c): "\\" + c for c in "`*_[]<>#!"}
+
+
+def _cell(text: str) -> str:
+    """User text (labels, file names, messages) for a Markdown table cell or line: pipes,
+    backslashes and line breaks as for every masrl table, and the characters that would
+    start a link, an image, emphasis, code or raw HTML backslash-escaped (CommonMark)."""
+    return _table_cell(str(text)).translate(_MARKDOWN)
 
 
 def _stats(series) -> list[str]:
@@ -93,7 +102,10 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
         for key, g in grouped:
             key = key if isinstance(key, tuple) else (key,)
-            cells = [fmt(k if not isinstance(k, float) or k != int(k) else int(k)) if k == k else "(none)" for k in key]
+            cells = [
+                fmt(k if not isinstance(k, float) or k != int(k) else int(k)).translate(_MARKDOWN) if k == k else "(none)"
+                for k in key
+            ]
             cells += [str(len(g)), *(fmt(float(g[c].median())) for c, _n in HEADLINE)]
             lines.append("| " + " | ".join(cells) + " |")
         if "trends" in figures:
@@ -109,7 +121,7 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         for name, problems in invalid:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             first = problems[0][len(name) + 2:] if problems[0].startswith(name + ": ") else problems[0]
-            lines.append(f"- `{_cell(name)}`: {_cell(first)}{more}")
+            lines.append(f"- {_cell(name)}: {_cell(first)}{more}")
     return "\n".join(lines) + "\n"
 
 
