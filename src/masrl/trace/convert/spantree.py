@@ -50,72 +50,12 @@ dropped silently.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
 
 from .common import Conversion, ConvertError
+from .repair import SpanTree
+from .span import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, own_tokens, subtree
 
-AGENT, TOOL, MODEL, HANDOFF, GUARDRAIL = "AGENT", "TOOL", "MODEL", "HANDOFF", "GUARDRAIL"
-
-
-@dataclass(eq=False)
-class Span:
-    """One span of any source, in nanoseconds since an epoch of the source's choice.
-
-    ``start`` is required; ``end`` is ``None`` when the span never ended. ``tokens``
-    is the span's own usage (input + output), ``None`` if it carries none.
-    """
-
-    span_id: str
-    parent_id: str
-    name: str
-    start: int
-    end: int | None
-    kind: str
-    order: int
-    app: str = "application"
-    op: str = ""  # why a span without a kind has no event, for notes ("type SPAN has no event type")
-    agent: str = ""  # AGENT: the agent's identity
-    role: str | None = None
-    create: bool = False  # AGENT: creates the agent, does not run it
-    tool: str = ""
-    model: str | None = None
-    tokens: int | None = None
-    handoff_from: str | None = None
-    handoff_to: str | None = None
-    guardrail: str | None = None
-    triggered: bool | None = None
-    children: list = field(default_factory=list)
-    parent: "Span | None" = None
-    usage_below: bool = False
-    agents_below: bool = False
-    owner: str = ""
-    owner_span: "Span | None" = None
-    folded_tokens: int = 0
-    merged: bool = False
-    first: dict | None = None
-    last: dict | None = None
-
-    @property
-    def label(self) -> str:
-        return f"span '{self.name}' ({self.span_id})"
-
-
-def _ms(nanos: int) -> str:
-    return f"{nanos / 1e6:.3f}".rstrip("0").rstrip(".") + " ms"
-
-
-def _subtree(span: Span):
-    stack = [span]
-    while stack:
-        s = stack.pop()
-        yield s
-        stack.extend(s.children)
-
-
-def _own_tokens(span: Span) -> int:
-    """The span's usage, unless a descendant carries usage too (then that is counted)."""
-    return 0 if span.tokens is None or span.usage_below else span.tokens
-
+__all__ = ["AGENT", "GUARDRAIL", "HANDOFF", "MODEL", "TOOL", "Span", "build_trace"]
 
 def build_trace(
     spans: list[Span],
@@ -141,7 +81,7 @@ def build_trace(
         ConvertError: no span produced an event.
     """
     total = read_total if read_total is not None else len(spans) + sum(n.startswith("unmapped") for n in notes)
-    tree = _Tree(spans, notes)
+    tree = SpanTree(spans, notes)
     builder = _Builder(tree)
     builder.run()
     if not builder.events:
@@ -179,129 +119,10 @@ def build_trace(
     return Conversion(trace, notes, unmapped, total)
 
 
-class _Tree:
-    """Links, repairs and orders the spans (every walk iterative)."""
-
-    def __init__(self, spans: list[Span], notes: list[str]):
-        self.notes = notes
-        by_id: dict[str, Span] = {}
-        for span in spans:
-            if span.span_id in by_id:
-                notes.append(f"unmapped {span.label}: duplicate span id; the first one is kept")
-                continue
-            by_id[span.span_id] = span
-        self.by_id = by_id
-        roots, orphans = [], []
-        for span in by_id.values():
-            if span.end is not None and span.end < span.start:
-                notes.append(f"{span.label}: ends {_ms(span.start - span.end)} before it starts; its end is set to its start")
-                span.end = span.start
-            if span.parent_id == span.span_id:
-                notes.append(f"unmapped {span.label}: it is its own parent")
-                span.kind = "dropped"
-                continue
-            parent = by_id.get(span.parent_id) if span.parent_id else None
-            if parent is not None:
-                span.parent = parent
-                parent.children.append(span)
-            elif span.parent_id:
-                orphans.append(span)
-            else:
-                roots.append(span)
-        reached = set()
-        for top in roots + orphans:
-            reached.update(id(s) for s in _subtree(top))
-        for span in by_id.values():
-            if id(span) not in reached and span.kind != "dropped":
-                notes.append(f"unmapped {span.label}: its parent chain is a cycle")
-                span.kind = "dropped"
-        self._end_unended(roots + orphans)
-        self.roots = roots
-        self._attach_orphans(orphans)
-        for root in self.roots:
-            self._repair_times(root)
-        live = [s for top in self.roots for s in _subtree(top)]
-        self.t0 = min((s.start for s in live), default=0)
-        self.t_end = max((s.end for s in live), default=self.t0)
-        self.roots.sort(key=lambda s: (s.start, s.order))
-        for span in live:
-            span.children.sort(key=lambda s: (s.start, s.order))
-
-    def _end_unended(self, tops: list[Span]) -> None:
-        for top in tops:
-            for span in reversed(list(_subtree(top))):  # children before parents
-                if span.end is None:
-                    latest = max([span.start] + [max(c.start, c.end) for c in span.children])
-                    what = "the latest time in its subtree" if span.children else "its start"
-                    self.notes.append(f"{span.label}: never ended; its end is set to {what} (+{_ms(latest - span.start)})")
-                    span.end = latest
-
-    def _root_of(self, span: Span) -> Span:
-        while span.parent is not None:
-            span = span.parent
-        return span
-
-    def _attach_orphans(self, orphans: list[Span]) -> None:
-        agents = [
-            s for top in self.roots + orphans for s in _subtree(top) if s.kind == AGENT and not s.create
-        ]
-        for orphan in orphans:
-            best = None
-            for cand in agents:
-                if cand.start <= orphan.start and orphan.end <= cand.end and self._root_of(cand) is not orphan:
-                    key = (cand.end - cand.start, -cand.start, cand.order)
-                    if best is None or key < best[0]:
-                        best = (key, cand)
-            if best is None:
-                self.notes.append(
-                    f"{orphan.label}: parent {orphan.parent_id} is not in the input and no agent span contains it "
-                    "in time; treated as a root"
-                )
-                self.roots.append(orphan)
-                continue
-            agent = best[1]
-            orphan.parent = agent
-            agent.children.append(orphan)
-            self.notes.append(
-                f"{orphan.label}: parent {orphan.parent_id} is not in the input; attached to agent "
-                f"'{agent.agent}' ({agent.label}), whose span contains it in time"
-            )
-
-    def _repair_times(self, root: Span) -> None:
-        stack = [root]
-        while stack:
-            parent = stack.pop()
-            for child in parent.children:
-                if child.start < parent.start:
-                    delta = parent.start - child.start
-                    moved = list(_subtree(child))
-                    for s in moved:
-                        s.start += delta
-                        s.end += delta
-                    others = f" and its {len(moved) - 1} descendant spans" if len(moved) > 1 else ""
-                    self.notes.append(
-                        f"{child.label}: starts {_ms(delta)} before its parent {parent.label} (clock skew); "
-                        f"it{others} shifted by +{_ms(delta)}"
-                    )
-                if child.start > parent.end:
-                    self.notes.append(
-                        f"{child.label}: starts {_ms(child.start - parent.end)} after its parent {parent.label} "
-                        "ended; its start and end are clamped to the parent's end"
-                    )
-                    child.start = child.end = parent.end
-                elif child.end > parent.end:
-                    self.notes.append(
-                        f"{child.label}: ends {_ms(child.end - parent.end)} after its parent {parent.label}; "
-                        "its end is clamped to the parent's end"
-                    )
-                    child.end = parent.end
-                stack.append(child)
-
-
 class _Builder:
     """Classifies the spans and emits events and edges."""
 
-    def __init__(self, tree: _Tree):
+    def __init__(self, tree: SpanTree):
         self.tree = tree
         self.notes = tree.notes
         self.t0 = tree.t0
@@ -317,7 +138,7 @@ class _Builder:
         roots = self.tree.roots
         self._merge_invocations(roots)
         for root in roots:
-            for span in reversed(list(_subtree(root))):
+            for span in reversed(list(subtree(root))):
                 span.usage_below = any(c.tokens is not None or c.usage_below for c in span.children)
                 span.agents_below = any(
                     (c.kind == AGENT and not c.merged) or c.kind == HANDOFF or c.agents_below for c in span.children
@@ -389,13 +210,13 @@ class _Builder:
             if kind == AGENT and not span.merged:
                 child_owner, child_span = span.agent, span
             elif kind == MODEL and owner_span is not None and not owner_span.agents_below:
-                tokens = _own_tokens(span)
+                tokens = own_tokens(span)
                 owner_span.folded_tokens += tokens
                 self.folded += 1
                 self.folded_tokens += tokens
                 span.kind = "folded"
             elif kind == "" or (kind == AGENT and span.merged):
-                tokens = _own_tokens(span)
+                tokens = own_tokens(span)
                 where = (
                     f"counted on agent '{owner_span.agent}' (its return event)" if owner_span is not None
                     else "counted in costs.tokens only (no agent contains it)"
@@ -424,7 +245,7 @@ class _Builder:
 
     def _emit(self, span: Span) -> None:
         sid = span.span_id
-        tokens = _own_tokens(span) or None
+        tokens = own_tokens(span) or None
         self.tokens += tokens or 0
         if span.kind == AGENT:
             if span.create:
