@@ -2,9 +2,10 @@
 """Benchmark `masrl validate` and `masrl build` against floors measured in the same run.
 
 Makes synthetic corpora of 1,000 and 10,000 retained records (random valid
-tags; the taxonomy's named representatives included so the corpus validates)
-in a temporary folder, plus a copy of the bundled 84-record corpus, and times
-in fresh processes (best of --repeat runs):
+tags; the taxonomy's named representatives included so the corpus validates;
+distinct titles of realistic length, see synthetic_titles) in a temporary
+folder, plus a copy of the bundled 84-record corpus, and times in fresh processes
+(best of --repeat runs):
 
   floor  python -c "import pandas"                 (issue 2's floor)
   floor  python -c "import pandas, matplotlib"     (issue 4's floor)
@@ -29,6 +30,7 @@ Usage: python scripts/bench_build.py [--repeat 3] [--sizes 1000 10000]
 from __future__ import annotations
 
 import argparse
+import datetime
 import random
 import resource
 import shutil
@@ -40,6 +42,7 @@ from pathlib import Path
 
 import yaml
 
+from masrl.matching import make_known, similar_title_pairs
 from masrl.records import RETAINED_ORDER, ordered
 from masrl.yamlio import dump_record
 
@@ -74,6 +77,51 @@ def timed(cmd: list[str], repeat: int, cwd: Path | None = None, before=None, lab
     return best
 
 
+#: Words of synthetic titles: the field's title vocabulary (LLM-MAS, RL, agents, benchmarks).
+TITLE_WORDS = """
+    a an the of in on and to by as is agent agents agentic multi-agent llm llms language model models large
+    reinforcement learning policy optimization gradient reward rewards credit assignment orchestration orchestrator orchestrating planner
+    executor critic verifier debate collaboration collaborative cooperative competitive coordination
+    communication message messages role roles team teams swarm subagent subagents hierarchical decentralized
+    centralized training inference scaling test-time self-play curriculum preference alignment feedback
+    trajectory trajectories trace traces tool tools tool-use web browsing search research deep coding
+    software engineering repository issues benchmark benchmarks evaluation environment environments
+    long-horizon tasks task reasoning mathematical planning memory context efficient efficiency cost
+    latency parallel asynchronous distributed framework frameworks system systems towards via with for
+    from through beyond under robust robustness safety secure security adversarial attacks injection
+    prompt routing router delegation spawning workflow workflows graph graphs topology dynamic adaptive
+    emergent social value values advantage estimation group relative proximal actor critic q-learning
+    mixing decomposition counterfactual shapley marginal contribution process outcome verifiable
+    rubric judge judges game games markov stochastic sequential decision making open-ended embodied
+    interactive real-world generalist specialist experts mixture understanding generation critique
+""".split()
+
+
+def synthetic_titles(n: int, rng: random.Random) -> list[str]:
+    """``n`` distinct titles, deterministic for ``rng``'s seed: 3-15 distinct words of
+    :data:`TITLE_WORDS` (about 8), 40% with a ``NAME:`` prefix as real titles have. For 10,000
+    titles (seed '7-titles') that is 11-162 characters, median 70; the bundled corpus has 17-118,
+    median 69. No two are as similar as ``masrl validate``'s duplicate-title rule refuses
+    (checked with the same function, :func:`masrl.matching.similar_title_pairs`; the later
+    title of any such pair is redrawn)."""
+    def draw() -> str:
+        words = rng.sample(TITLE_WORDS, min(15, max(3, round(rng.gauss(8, 2.5)))))
+        title = " ".join(words).capitalize()
+        if rng.random() < 0.4:
+            name = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(3, 7)))
+            title = f"{name}: {title}"
+        return title
+
+    titles = [draw() for _ in range(n)]
+    while True:
+        clashes = sorted({int(later.where) for _, later, _ in similar_title_pairs(
+            [make_known(str(i), "batch", t, {}) for i, t in enumerate(titles)])})
+        if not clashes:
+            return titles
+        for i in clashes:
+            titles[i] = draw()
+
+
 def synthetic_corpus(root: Path, n: int, seed: int = 7) -> None:
     """A valid survey root with ``n`` random retained records and no claims or audits."""
     rng = random.Random(seed)
@@ -94,10 +142,11 @@ def synthetic_corpus(root: Path, n: int, seed: int = 7) -> None:
             for key in value.get("anchors", []):
                 anchors.setdefault(key, []).append(code)
     keys = sorted(named) + [f"paper{i:05d}" for i in range(n - len(named))]
+    titles = synthetic_titles(len(keys), random.Random(f"{seed}-titles"))  # own stream: tags draw as before
     implied = {code: v["inclusion_criterion"] for code, v in fields["category"]["values"].items() if "inclusion_criterion" in v}
     for i, key in enumerate(keys):
         rec = {
-            "key": key, "title": f"Synthetic paper {i} on multi-agent credit assignment", "authors": [f"Author{i}, A.", "others"],
+            "key": key, "title": titles[i], "authors": [f"Author{i}, A.", "others"],
             "first_author": f"Author{i}, A.", "affiliation": "unknown", "year": rng.randint(2015, 2026), "venue": "arXiv",
             "url": f"https://arxiv.org/abs/25{(i % 12) + 1:02d}.{i:05d}", "identifiers": {"arxiv": f"25{(i % 12) + 1:02d}.{i:05d}"},
         }
@@ -112,7 +161,10 @@ def synthetic_corpus(root: Path, n: int, seed: int = 7) -> None:
         if rec["category"] == "benchmark":
             rec.update(domain=rng.choice(list(fields["domain"]["values"])), mas_native=rng.choice(["yes", "partial", "no"]),
                        eval_measures=sorted(rng.sample(["E1", "E2", "E3", "E4"], rng.randint(1, 3))))
-        rec.update(one_liner="Synthetic record for benchmarking", notes="", tag_provenance={}, bibtex_key=f"{key}-bib",
+        # added over the review's life, 2025-01-01 to the v1 date 2026-05-04, in key order
+        added = datetime.date(2025, 1, 1) + datetime.timedelta(days=i * 488 // len(keys))
+        rec.update(one_liner="Synthetic record for benchmarking", notes="", date_added=added.isoformat(), tag_provenance={},
+                   bibtex_key=f"{key}-bib",
                    bibtex={"type": "article", "title": rec["title"], "journal": f"arXiv preprint arXiv:{rec['identifiers']['arxiv']}",
                            "year": str(rec["year"])},
                    provenance={"source": "scripts/bench_build.py"})

@@ -17,19 +17,27 @@ The first release (v1, the survey as published) is then frozen from these
 records with `masrl release v1 --date 2026-05-04 ...` (see the README).
 
 How records are put together
-  * CSV rows are matched to BibTeX entries by identifier (arXiv id, OpenReview
-    id, DOI, URL) and, failing that, by normalized title -- never by key string
-    (the keys differ: `magrpo` vs `magrpo2025`). Every row must match exactly
-    one entry and vice versa, or the script stops.
-  * Identifiers are split by scheme (arxiv, openreview, doi, acl, github, label,
-    url) from the CSV `arxiv_id`/`url`/`identifier` and the BibTeX
-    `journal`/`url`/`doi`/`howpublished`; only identifiers written in the
-    sources are kept, none is guessed.
-  * `authors` is the BibTeX author list decoded to Unicode ("Last, First";
-    a trailing "others" is kept); `first_author` is the CSV value with LaTeX
-    accents decoded. The BibTeX entry's own values (title with protective
-    braces, journal/booktitle/howpublished, year, url, doi, note, ...) are kept
-    verbatim (whitespace runs collapsed) under `bibtex`, its key as `bibtex_key`.
+  * papers.bib is read as `masrl add --bibtex` reads a file (masrl.bibtex.parse,
+    then masrl.bibimport.import_entries): an entry that import would refuse, or
+    a field it would not keep, stops the script.
+  * CSV rows are matched to BibTeX entries by canonical identifier
+    (masrl.identifiers: arXiv id, OpenReview id, DOI, ACL id, URL) and, failing
+    that, by title (masrl.matching, the rule `masrl add` uses for duplicates) --
+    never by key string (the keys differ: `magrpo` vs `magrpo2025`). Every row
+    must match exactly one entry and vice versa, or the script stops.
+  * Identifiers: the CSV `arxiv_id`/`url`/`identifier` read with
+    masrl.identifiers (a resolver URL becomes its id, a DOI in a publisher URL
+    is read too), merged with what the BibTeX import read from
+    `journal`/`eprint`/`doi`/`url`/`howpublished`; two different ids of one
+    scheme stop the script. Only identifiers written in the sources are kept,
+    none is guessed.
+  * `authors` is the BibTeX author list as the BibTeX import stores it
+    (masrl.bibtex.record_author: "Last, First" decoded to Unicode; a trailing
+    "others" is kept); `first_author` is the CSV value with LaTeX accents
+    decoded. The entry's `bibtex` block is the import's (every field kept,
+    LaTeX source with protective braces, whitespace runs collapsed), type first,
+    then the fields in the order masrl's BibTeX export writes them
+    (masrl.bibexport.FIELD_ORDER); its key is `bibtex_key`.
   * Fields of the survey's other tables come from the facts file: sub-decision
     anchors, strict/broad credit (claim ledger, then the spot-check's
     strict_explicit_credit flag), the benchmark-gap table, industrial
@@ -37,11 +45,17 @@ How records are put together
     classes, inclusion criteria of method records, near-miss what-if tags) are
     this project's hand tags, listed in the tables below; `tag_provenance`
     in every record says where each such tag came from.
+  * Where a record deliberately differs from its own BibTeX entry in title,
+    year or venue kind, `bibtex_differs` (table BIBTEX_DIFFERS) says why; the
+    script stops if the table and the differences `masrl validate` finds
+    (masrl.pool_checks.bibtex_disagreements) do not match exactly.
 
 Idempotent: running it again writes nothing when the files are already as it
 would write them. A file that differs (it was edited by hand after the
 import -- the YAML is the source of truth) is left alone and reported; pass
---overwrite to replace such files.
+--overwrite to replace such files. Files are written through masrl.write
+(new files created, never overwritten; --overwrite replaces a file only if it
+still holds the bytes it was compared with).
 
 Usage:
   python scripts/import_upstream.py [--upstream ../shared/upstream] [--facts ../shared/survey-facts.yaml] [--root .] [--overwrite]
@@ -57,8 +71,13 @@ from pathlib import Path
 
 import yaml
 
-from masrl import bibtex
-from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, SCHEME_ORDER, classify_url, doi_in_url, normalize_identifier, ordered, title_similarity
+from masrl import bibimport, bibtex, identifiers, write
+from masrl.bibexport import FIELD_ORDER
+from masrl.errors import UserError
+from masrl.identifiers import Identifier, IdentifierError
+from masrl.matching import Pool, make_known
+from masrl.pool_checks import bibtex_disagreements
+from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
 from masrl.yamlio import dump_record
 
 COMMIT = "a14d8de1d2caeea62db12d56978322cf824850a0"
@@ -108,6 +127,19 @@ IF_RETAINED = {
     "E032": {"category": "rl_method", "is_rl": "partial", **_NA, "orchestration_form": "NA", "subdecisions": ["O2"]},
 }
 
+#: Why a retained record deliberately differs from its own BibTeX entry (field -> reason);
+#: these are the only disagreements `masrl validate` accepts (see the module docstring).
+BIBTEX_DIFFERS = {
+    "kimi-k2-5": {"title": "the record adds '(Tech Report)' to tell the technical report from the Kimi K2.5 blog post; "
+                           "the BibTeX keeps the report's own title"},
+    "tau-bench2024": {"title": "the BibTeX writes the Greek letter of the published title (τ-bench); the record spells it tau-bench"},
+    "malt": {"year": "the record's year is the arXiv v1 year (2024) of the survey's paper pool; "
+                     "the BibTeX gives the year of the COLM 2025 proceedings"},
+    "toolbench2023": {"year": "the record's year is the arXiv v1 year (2023) of the survey's paper pool; "
+                              "the BibTeX gives the year of ICLR 2024"},
+    "lamo2026": {"venue": "the upstream BibTeX entry is the arXiv preprint; its note says Findings of ACL 2026, the record's venue"},
+}
+
 #: Benchmark-gap measures text of the survey -> eval_measures (E2-E4 are masrl's reading).
 MEASURES = {
     "E1 only": ["E1"],
@@ -127,100 +159,89 @@ def read_csv(path: Path) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
-def add_identifier(ids: dict, scheme: str, value: str, where: str) -> None:
-    """Add one identifier; two different values of one scheme stop the import."""
-    value = value.strip()
-    if not value:
-        return
-    if scheme == "url":
-        urls = ids.setdefault("url", [])
-        if all(normalize_identifier("url", u) != normalize_identifier("url", value) for u in urls):
-            urls.append(value)
-        return
-    old = ids.get(scheme)
-    if old is not None and normalize_identifier(scheme, old) != normalize_identifier(scheme, value):
-        sys.exit(f"import: {where}: two {scheme} identifiers {old!r} and {value!r}")
-    if old is None:
-        ids[scheme] = value
+def url_identifiers(url: str, where: str) -> list[Identifier]:
+    """The identifiers one URL states: the id of a resolver page (arXiv, DOI, OpenReview,
+    ACL Anthology) or the URL itself, plus a DOI written in a publisher URL's path."""
+    try:
+        ident = identifiers.from_url(url)
+        doi = identifiers.doi_in_url(url) if ident.scheme == "url" else None
+        return [ident] + ([identifiers.parse(doi, "doi")] if doi else [])
+    except IdentifierError as err:
+        sys.exit(f"import: {where}: url: {err}")
 
 
-def add_url(ids: dict, url: str, where: str) -> None:
-    """Classify a URL: a resolver page becomes its identifier, anything else is kept as a URL."""
-    scheme, value = classify_url(url)
-    add_identifier(ids, scheme, value, where)
-    if scheme == "url":
-        doi = doi_in_url(url)
-        if doi:
-            add_identifier(ids, "doi", doi, where)
+def id_mapping(idents: list[Identifier], where: str) -> dict:
+    """A record's ``identifiers`` mapping (masrl.identifiers.as_mapping); two different ids
+    of one scheme stop the import."""
+    for scheme, first, other in identifiers.conflicts(idents):
+        sys.exit(f"import: {where}: two {scheme} identifiers {first!r} and {other!r}")
+    return identifiers.as_mapping(idents)
 
 
-def csv_identifiers(row: dict) -> dict:
-    ids: dict = {}
-    if row["arxiv_id"].strip():
-        add_identifier(ids, "arxiv", row["arxiv_id"], row["key"])
+def csv_identifiers(row: dict) -> list[Identifier]:
+    """Identifiers of a papers.csv row: ``arxiv_id``, then each URL of ``url`` (``;``-separated)."""
+    ids: list[Identifier] = []
+    try:
+        if row["arxiv_id"].strip():
+            ids.append(identifiers.parse(row["arxiv_id"], "arxiv"))
+    except IdentifierError as err:
+        sys.exit(f"import: papers.csv row {row['key']!r}: arxiv_id: {err}")
     for url in row["url"].split(";"):
         if url.strip():
-            add_url(ids, url, row["key"])
+            ids += url_identifiers(url, f"papers.csv row {row['key']!r}")
     return ids
 
 
-def bib_identifiers(entry: dict) -> dict:
-    ids: dict = {}
-    for scheme, value in bibtex.identifiers_in(entry["fields"]):
-        add_identifier(ids, scheme, value, entry["key"])
-    return ids
+def bibtex_papers(text: str) -> list[dict]:
+    """The papers of papers.bib as ``masrl add --bibtex`` would import them (masrl.bibimport),
+    in file order; a block that cannot be parsed, a refused entry or a note about an entry
+    (a field not kept, a crossref) stops the import. Text between entries (the file's
+    section banners) is ignored, as BibTeX ignores it."""
+    parsed = bibtex.parse(text, "papers.bib")
+    result = bibimport.import_entries(parsed, "papers.bib")
+    lines = {e.line for e in parsed.entries}
+    stop = [str(p) for p in result.problems]
+    stop += [str(p) for _, _, problems in result.refused for p in problems]
+    stop += [str(n) for n in result.notes if n.line in lines]
+    if stop:
+        sys.exit("import: papers.bib:\n" + "\n".join(stop))
+    return result.papers
 
 
-def merge_ids(a: dict, b: dict, where: str) -> dict:
-    out = {k: (list(v) if isinstance(v, list) else v) for k, v in a.items()}
-    for scheme, value in b.items():
-        for item in value if isinstance(value, list) else [value]:
-            add_identifier(out, scheme, item, where)
-    return {k: out[k] for k in SCHEME_ORDER if k in out}
-
-
-def match_entries(rows: list[dict], entries: list[dict]) -> dict[str, dict]:
-    """CSV key -> BibTeX entry, by shared identifier, else by title similarity >= 0.85."""
-    entry_pairs = []
-    for entry in entries:
-        pairs = set()
-        for scheme, value in bib_identifiers(entry).items():
-            for item in value if isinstance(value, list) else [value]:
-                pairs.add((scheme, normalize_identifier(scheme, item)))
-        entry_pairs.append(pairs)
+def match_entries(rows: list[dict], papers: list[dict]) -> dict[str, dict]:
+    """CSV key -> imported BibTeX paper: the one entry sharing a canonical identifier
+    with the row, else the one entry whose title is the same by masrl.matching's rule."""
+    where = [f"papers.bib entry {p['entry_key']!r} (line {p['line']})" for p in papers]
+    pool = Pool([make_known(w, "batch", p["title"], p["identifiers"]) for w, p in zip(where, papers)])
+    index = {w: i for i, w in enumerate(where)}
     matched: dict[str, dict] = {}
-    used: set[int] = set()
+    used: dict[int, str] = {}
     for row in rows:
-        pairs = set()
-        for scheme, value in csv_identifiers(row).items():
-            for item in value if isinstance(value, list) else [value]:
-                pairs.add((scheme, normalize_identifier(scheme, item)))
-        candidates = [i for i, ep in enumerate(entry_pairs) if ep & pairs]
-        if len(candidates) != 1:
-            pool = candidates or range(len(entries))
-            scored = sorted(((title_similarity(row["title"], bibtex.decode_latex(entries[i]["fields"]["title"])), i) for i in pool), reverse=True)
-            if not scored or scored[0][0] < 0.85:
-                sys.exit(f"import: no BibTeX entry matches CSV row {row['key']!r}")
-            candidates = [scored[0][1]]
-        index = candidates[0]
-        if index in used:
-            sys.exit(f"import: BibTeX entry {entries[index]['key']!r} matches two CSV rows")
-        used.add(index)
-        matched[row["key"]] = entries[index]
-    if len(used) != len(entries):
-        left = [entries[i]["key"] for i in range(len(entries)) if i not in used]
-        sys.exit(f"import: BibTeX entries without a CSV row: {left}")
+        found = pool.matches(row["title"], identifiers.as_mapping(csv_identifiers(row)))
+        by_id = [m for m in found if m.key]
+        hits = by_id or found
+        if len(hits) != 1:
+            named = "; ".join(m.message() for m in hits) or "none by identifier or title"
+            sys.exit(f"import: CSV row {row['key']!r} must match exactly one BibTeX entry: {named}")
+        i = index[hits[0].other.where]
+        if i in used:
+            sys.exit(f"import: {where[i]} matches two CSV rows, {used[i]!r} and {row['key']!r}")
+        used[i] = row["key"]
+        matched[row["key"]] = papers[i]
+    if len(used) != len(papers):
+        sys.exit(f"import: BibTeX entries without a CSV row: {[papers[i]['entry_key'] for i in range(len(papers)) if i not in used]}")
     return matched
 
 
-def retained_record(row: dict, entry: dict, facts: dict, spot: dict, line: int) -> dict:
+def retained_record(row: dict, paper: dict, facts: dict, spot: dict, line: int) -> dict:
+    """One retained record from a papers.csv row and its imported BibTeX paper."""
     key = row["key"]
-    ids = merge_ids(csv_identifiers(row), bib_identifiers(entry), key)
+    ids = id_mapping(csv_identifiers(row) + identifiers.record_identifiers(paper["identifiers"]), key)
     prov: dict[str, str] = {}
     rec: dict = {
         "key": key,
         "title": row["title"],
-        "authors": entry["authors"],
+        "authors": paper["authors"],
         "first_author": bibtex.decode_latex(row["first_author"]),
         "affiliation": row["affiliation"],
         "year": int(row["year"]),
@@ -289,10 +310,16 @@ def retained_record(row: dict, entry: dict, facts: dict, spot: dict, line: int) 
     # the upstream pool was recorded through the survey's v1 date; the CSV has no per-row date
     rec["date_added"] = RELEASE_DATE
     rec["tag_provenance"] = prov
-    rec["bibtex_key"] = entry["key"]
-    rec["bibtex"] = {"type": entry["type"], **{k: entry["fields"][k] for k in bibtex.KEPT_FIELDS if k in entry["fields"]}}
+    rec["bibtex_key"] = paper["bibtex_key"]
+    rec["bibtex"] = ordered(paper["bibtex"], ("type",) + FIELD_ORDER)
+    if key in BIBTEX_DIFFERS:
+        rec["bibtex_differs"] = BIBTEX_DIFFERS[key]
+    found = {name for name, _, _ in bibtex_disagreements(rec)}
+    if found != set(BIBTEX_DIFFERS.get(key, {})):
+        sys.exit(f"import: {key}: the record differs from its BibTeX entry in {sorted(found) or 'nothing'}, "
+                 f"BIBTEX_DIFFERS explains {sorted(BIBTEX_DIFFERS.get(key, {})) or 'nothing'}")
     rec["provenance"] = {
-        "source": f"upstream papers.csv line {line} + papers.bib entry {entry['key']} (line {entry['line']})",
+        "source": f"upstream papers.csv line {line} + papers.bib entry {paper['entry_key']} (line {paper['line']})",
         "artifact": ARTIFACT,
         "commit": COMMIT,
     }
@@ -300,16 +327,16 @@ def retained_record(row: dict, entry: dict, facts: dict, spot: dict, line: int) 
 
 
 def exclusion_identifiers(row: dict) -> dict:
-    ids: dict = {}
+    """Identifiers of an excluded.csv row: ``identifier`` (``arXiv:``, ``OpenReview:``, ``ACL:``,
+    ``github:`` or ``doi:`` prefixed, else a screening label), then the ``url``."""
     raw = row["identifier"].strip()
-    schemes = {"arxiv": "arxiv", "openreview": "openreview", "acl": "acl", "github": "github", "doi": "doi"}
     prefix, sep, rest = raw.partition(":")
-    if sep and prefix.lower() in schemes:
-        add_identifier(ids, schemes[prefix.lower()], rest, row["record_id"])
-    else:
-        add_identifier(ids, "label", raw, row["record_id"])
-    add_url(ids, row["url"], row["record_id"])
-    return merge_ids(ids, {}, row["record_id"])
+    scheme = prefix.lower() if sep and prefix.lower() in ("arxiv", "openreview", "acl", "github", "doi") else "label"
+    try:
+        ids = [identifiers.parse(rest if scheme != "label" else raw, scheme)]
+    except IdentifierError as err:
+        sys.exit(f"import: excluded.csv row {row['record_id']}: identifier: {err}")
+    return id_mapping(ids + url_identifiers(row["url"], f"excluded.csv row {row['record_id']}"), row["record_id"])
 
 
 def identifier_year(ids: dict) -> int | None:
@@ -391,10 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = read_csv(args.upstream / "papers.csv")
     excluded = read_csv(args.upstream / "excluded.csv")
     spot_rows = read_csv(args.upstream / "independent_spotcheck_2026-05-03.csv")
-    entries, problems = bibtex.parse((args.upstream / "papers.bib").read_text(encoding="utf-8"), "papers.bib")
-    if problems:
-        sys.exit("\n".join(map(str, problems)))
-    matched = match_entries(rows, entries)
+    matched = match_entries(rows, bibtex_papers((args.upstream / "papers.bib").read_text(encoding="utf-8")))
     spot = {r["key"]: r for r in spot_rows}
 
     outputs: dict[str, bytes] = {}
@@ -405,21 +429,26 @@ def main(argv: list[str] | None = None) -> int:
         outputs[f"exclusions/{row['record_id']}.yaml"] = dump_record(excluded_record(row, near, line))
     outputs["corpus/audits/spotcheck-2026-05-03.yaml"] = dump_record(spotcheck_audit(spot_rows))
 
-    written = unchanged = kept = 0
+    new: dict[str, bytes] = {}
+    edits: dict[str, tuple[bytes, bytes]] = {}
+    unchanged = kept = 0
     for rel, data in sorted(outputs.items()):
-        path = args.root / rel
-        if path.exists() and path.read_bytes() == data:
+        current = write.read_existing(args.root, rel)
+        if current == data:
             unchanged += 1
-            continue
-        if path.exists() and not args.overwrite:
+        elif current is None:
+            new[rel] = data
+        elif args.overwrite:
+            edits[rel] = (current, data)
+        else:
             print(f"kept (edited after import; --overwrite replaces it): {rel}")
             kept += 1
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
-        written += 1
+    try:
+        write.create_new(args.root, new)
+        write.update(args.root, edits)
+    except UserError as err:
+        sys.exit(f"import: {err}")
+    written = len(new) + len(edits)
     print(f"import: {len(rows)} retained, {len(excluded)} excluded, 1 audit; "
           f"{written} written, {unchanged} unchanged, {kept} kept")
     return 0

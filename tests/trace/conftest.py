@@ -31,10 +31,15 @@ def survey():
     return survey_trace()
 
 
-@pytest.fixture(params=[1, 40, 1 << 19], ids=["block1", "block40", "block512k"])
+@pytest.fixture(params=[None, 1, 40, 1 << 19], ids=["typed", "block1", "block40", "block512k"])
 def block_bytes(request, monkeypatch):
-    """Run a test with the loader's block size set tiny (every '},' is a cut) or default."""
-    from masrl.trace import load
+    """Run a test on each parsing path: the typed path first (it falls back by itself on
+    any doubt), or only the exact streaming loader with its block size tiny (every
+    '},' is a cut) or default."""
+    from masrl.trace import load, validate
 
-    monkeypatch.setattr(load, "BLOCK_BYTES", request.param)
+    if request.param is not None:
+        monkeypatch.setattr(validate, "check_data", lambda *args, **kw: None)
+        monkeypatch.setattr(validate, "check_tree", lambda *args, **kw: None)
+        monkeypatch.setattr(load, "BLOCK_BYTES", request.param)
     return request.param

@@ -8,7 +8,8 @@ import pytest
 from conftest import DATA
 
 from masrl.trace.metrics import trace_metrics
-from masrl.trace.otel import OtelError, convert_otlp
+from masrl.trace.convert import ConvertError as OtelError
+from masrl.trace.convert.otel import convert as convert_otlp
 from masrl.trace.validate import validate_trace
 
 
@@ -61,10 +62,11 @@ def test_unmappable_spans_are_counted_and_named():
     result = convert("otel_nested.json")
     assert result.unmapped == 2 and result.spans == 11
     assert result.notes == [
-        "converted 9 of 11 spans into 14 events and 14 edges; 2 unmapped; "
-        "1 model-call spans of leaf agents folded into their agent's return tokens",
-        "unmapped span 'embeddings text-embed' (span ke1): operation embeddings has no event type; its children are kept",
-        "unmapped span 'HTTP GET' (span h1): no gen_ai.operation.name; its children are kept",
+        "converted 9 of 11 spans into 14 events and 14 edges; 2 unmapped; 430 tokens counted; "
+        "1 model-call spans of leaf agents folded into their agent's return (60 tokens)",
+        "read as OTLP JSON",
+        "unmapped span 'embeddings text-embed' (ke1): operation embeddings has no event type; its children are kept",
+        "unmapped span 'HTTP GET' (h1): no gen_ai.operation.name; its children are kept",
     ]
 
 
@@ -73,16 +75,18 @@ def test_broken_parent_ids():
     assert validate_trace(result.trace) == []
     assert result.unmapped == 5
     assert result.notes == [
-        "converted 3 of 8 spans into 6 events and 4 edges; 5 unmapped",
-        "unmapped span 'execute_tool no-start' (span m1): malformed (needs traceId, spanId, startTimeUnixNano and endTimeUnixNano)",
-        "unmapped span 'execute_tool lookup-again' (span t1): duplicate spanId; the first one is kept",
-        "span 'execute_tool orphan' (span o1): parent deadbeefdeadbeef is not in the file; treated as a root",
-        "unmapped span 'execute_tool self' (span z1): it is its own parent",
-        "unmapped span 'invoke_agent loop-a' (span y1): its parent chain is a cycle",
-        "unmapped span 'invoke_agent loop-b' (span y2): its parent chain is a cycle",
+        "converted 3 of 8 spans into 6 events and 5 edges; 5 unmapped; 0 tokens counted",
+        "read as OTLP JSON",
+        "unmapped span 'execute_tool no-start' (m1): malformed (needs a trace id, a span id and a start time)",
+        "unmapped span 'execute_tool lookup-again' (t1): duplicate span id; the first one is kept",
+        "unmapped span 'execute_tool self' (z1): it is its own parent",
+        "unmapped span 'invoke_agent loop-a' (y1): its parent chain is a cycle",
+        "unmapped span 'invoke_agent loop-b' (y2): its parent chain is a cycle",
+        "span 'execute_tool orphan' (o1): parent deadbeefdeadbeef is not in the input; attached to agent 'boss' "
+        "(span 'invoke_agent boss' (p1)), whose span contains it in time",
     ]
     orphan = next(e for e in result.trace["events"] if e["id"] == "o1:start")
-    assert orphan["agent"] == "demo-app"  # a tool outside any agent is the application's
+    assert orphan["agent"] == "boss"  # the agent whose span contains the orphan in time
 
 
 def test_two_traces_need_a_choice():
@@ -91,7 +95,7 @@ def test_two_traces_need_a_choice():
     result = convert("otel_two_traces.json", trace_id="0af7651916cd43dd8448eb211c80319c")
     assert result.trace["trace_id"] == "0af7651916cd43dd8448eb211c80319c"
     assert validate_trace(result.trace) == []
-    with pytest.raises(OtelError, match="no span has traceId nope"):
+    with pytest.raises(OtelError, match="no span has trace id nope; found: 0af7651916cd43dd8448eb211c80319c, 4bf92f3577b34da6a3ce929d0e0e4736"):
         convert("otel_two_traces.json", trace_id="nope")
 
 
@@ -100,7 +104,7 @@ def test_two_traces_need_a_choice():
     [
         (b"\xff", "not UTF-8"),
         (b"{", "not valid JSON"),
-        (b"[]", "needs a 'resourceSpans' array"),
+        (b"[]", "not an OpenTelemetry export: expected OTLP JSON \\(an object with 'resourceSpans'\\), JSON Lines"),
         (b'{"resourceSpans": []}', "no span to convert"),
         (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": 1}]}]}], "x": NaN}', "NaN is not a JSON number"),
     ],
@@ -129,7 +133,9 @@ def test_attribute_value_kinds_and_leaf_usage():
     result = convert_otlp(json.dumps(doc).encode(), "x.json")
     trace = result.trace
     assert validate_trace(trace) == []
-    assert trace["costs"]["tokens"] == 10  # the 999 roll-up is not counted twice
+    assert trace["costs"]["tokens"] == 10  # the 999 roll-up is not counted twice, and says so
+    assert "span 'invoke_agent lead' (a): its 999 tokens are taken as a roll-up of its descendants' usage, " \
+        "which is counted instead" in result.notes
     types = [(e["id"], e["type"], e["agent"]) for e in trace["events"]]
     assert types == [
         ("a:start", "spawn", "application"),
@@ -143,5 +149,5 @@ def test_nothing_mappable_is_an_error():
     doc = {"resourceSpans": [{"scopeSpans": [{"spans": [
         {"traceId": "T", "spanId": "a", "name": "HTTP GET", "startTimeUnixNano": "1", "endTimeUnixNano": "2"},
     ]}]}]}
-    with pytest.raises(OtelError, match="no span could be mapped to an event:\n  unmapped span 'HTTP GET' \\(span a\\)"):
+    with pytest.raises(OtelError, match="no span could be mapped to an event: unmapped span 'HTTP GET' \\(a\\): no gen_ai.operation.name; its children are kept"):
         convert_otlp(json.dumps(doc).encode(), "x.json")

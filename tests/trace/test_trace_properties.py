@@ -288,3 +288,44 @@ def test_metrics_invariants(trace):
     assert abs(sum(m["reward_by_credit_unit"].values()) - total) < 1e-5
     assert json.dumps(m, sort_keys=True) == json.dumps(trace_metrics(trace), sort_keys=True)
 
+
+
+# -- the typed path accepts exactly what the exact checker accepts ------------------------
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(near_valid_trace(), complete_trace, valid_traces(), trace_strategy))
+def test_typed_path_agrees_with_the_exact_checker(trace):
+    import copy
+
+    from masrl.trace.metrics import metrics_from_checker
+    from masrl.trace.typed import check_tree
+    from masrl.trace.validate import exact_checker
+
+    exact = exact_checker(trace)
+    exact_ok = not (exact.schema_problems + exact.other_problems)
+    typed = check_tree(copy.deepcopy(trace), "<trace>", release=True)
+    assert (typed is not None) == exact_ok
+    if exact_ok:
+        assert json.dumps(metrics_from_checker(typed), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(near_valid_trace(), complete_trace, valid_traces()), st.sampled_from([1, 30, 1 << 19]))
+def test_streamed_typed_path_agrees_with_the_exact_checker(trace, block):
+    from masrl.trace import load, typed
+    from masrl.trace.metrics import metrics_from_checker
+    from masrl.trace.validate import exact_checker
+
+    exact = exact_checker(trace)
+    exact_ok = not (exact.schema_problems + exact.other_problems)
+    saved = load.BLOCK_BYTES, typed.WHOLE_BYTES
+    load.BLOCK_BYTES, typed.WHOLE_BYTES = block, -1
+    try:
+        found = typed.check_data(json.dumps(trace).encode(), "<trace>", keep=True)
+    finally:
+        load.BLOCK_BYTES, typed.WHOLE_BYTES = saved
+    assert (found is not None) == exact_ok
+    if exact_ok:
+        assert found[1] == trace
+        assert json.dumps(metrics_from_checker(found[0]), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import SURVEY_BYTES, problems_of, survey_trace
 
 from masrl.trace.validate import validate_bytes, validate_trace
@@ -277,7 +279,7 @@ def test_all_errors_of_a_file_at_once(survey):
         "t.json: $.events[2].trusted: event e3: trusted must be a boolean, got 'yes'",
         "t.json: $.events[3]: event e4: missing required key 'agent'",
         "t.json: $.extra: unknown top-level key 'extra'; allowed: schema_version, trace_id, task_id, system, "
-        "topology, events, edges, rewards, costs, metrics, reward_credit_units",
+        "topology, events, edges, rewards, costs, metrics, labels, reward_credit_units",
         "t.json: $.topology: 'ring' is not a topology; allowed: centralized, planner_executor_critic, debate, "
         "swarm, hierarchical, harness, mixed, unknown",
     ]
@@ -347,3 +349,34 @@ def test_integers_beyond_float_range_are_rejected(survey, block_bytes):
         "t.json: $.events[5].t: event e6: number is too large for a 64-bit float; numbers must be finite",
         "t.json: $.rewards.tool: number is too large for a 64-bit float; numbers must be finite",
     ]
+
+
+@pytest.mark.parametrize(
+    "escaped",
+    [
+        "\\u003a",  # an escaped colon in a string value
+        "\\u003A",
+        "a\\\\u003a",  # an escaped backslash followed by the text u003a (no colon at all)
+        "\\\"}, {\\\"",  # an escaped quote that looks like an element end
+    ],
+)
+def test_duplicate_key_next_to_escape_forms(survey, block_bytes, escaped):
+    survey["events"][3]["content_ref"] = "PLACEHOLDER"
+    text = _text(survey).replace('"PLACEHOLDER"', f'"{escaped}"').replace('"id": "e4",', '"id": "e4", "id": "e4",')
+    assert problems_of(text.encode()) == [
+        "t.json: $.events[3]: duplicate key 'id' in one JSON object (only its last value is used)"
+    ]
+
+
+def test_a_key_spelled_with_escapes_is_the_same_key(survey, block_bytes):
+    text = _text(survey).replace('"id": "e2", "t": 1,', '"id": "e2", "t": 1, "\\u0074": 1,')
+    assert problems_of(text.encode()) == [
+        "t.json: $.events[1]: duplicate key 't' in one JSON object (only its last value is used)"
+    ]
+
+
+def test_escaped_colons_without_duplicates_are_valid(survey, block_bytes):
+    survey["events"][0]["content_ref"] = "sha256:ab"
+    text = _text(survey).replace("sha256:ab", "sha256\\u003aab")
+    trace, problems = validate_bytes(text.encode(), "t.json")
+    assert problems == [] and trace["events"][0]["content_ref"] == "sha256:ab"

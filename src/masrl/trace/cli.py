@@ -18,7 +18,8 @@ TRACE_EPILOG = """\
 examples:
   masrl trace validate run1.json run2.json
   masrl trace metrics run1.json --format json
-  masrl trace convert --from otel spans.json -o run1.json"""
+  masrl trace convert --from otel spans.json -o run1.json
+  masrl trace summarize runs/ --out run.parquet --by policy"""
 
 
 def _missing(files: list[str]) -> None:
@@ -94,13 +95,19 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
     from masrl.errors import UserError
 
-    from .otel import OtelError, convert_otlp
+    from .convert import CONVERTERS, ConvertError, convert
     from .validate import read_file, validate_bytes
 
+    if args.formats:
+        for c in CONVERTERS.values():
+            print(f"{c.name:<14} {c.reads}")
+        return 0
+    if not args.file:
+        raise UserError("trace convert: give FILE (or --formats to list the formats)")
     _missing([args.file])
     try:
-        result = convert_otlp(read_file(args.file), args.file, trace_id=args.trace_id)
-    except OtelError as err:
+        result = convert(read_file(args.file), args.file, args.source, trace_id=args.trace_id)
+    except ConvertError as err:
         raise UserError(str(err)) from None
     for note in result.notes:
         print(f"{args.file}: {note}", file=sys.stderr)
@@ -111,13 +118,95 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         _print_problems(problems, "the converted trace is not valid; nothing was written.")
         return 1
     if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8", newline="\n")
-        except OSError as err:
-            raise UserError(f"{args.output}: cannot write: {err.strerror}") from None
+        from masrl.write import sync
+
+        out = Path(args.output)
+        sync(out.parent, {out.name: text.encode("utf-8")})
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _parse_labels(items: list[str]) -> dict:
+    from masrl.errors import UserError
+
+    labels = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--label {item!r}: expected KEY=VALUE, e.g. --label step=120")
+        key = key.strip()
+        if key == "step":
+            try:
+                labels[key] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+                continue
+            except ValueError:
+                pass
+        labels[key] = value
+    return labels
+
+
+def _progress_bar(total: int, quiet: bool):
+    """A tqdm bar on a terminal (stderr), else None."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="file", file=sys.stderr, desc="summarize")
+
+
+def _cmd_summarize(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from masrl.errors import UserError
+    from masrl.write import sync
+
+    from .summarize import expand_inputs, frame, parquet_bytes, run_dask, run_local
+    from .summary_report import figures_png, report_markdown
+
+    labels = _parse_labels(args.label)
+    files, problems = expand_inputs(args.paths)
+    if problems:
+        raise UserError("; ".join(problems))
+    if args.by and args.by not in ("run", "step", "policy") and not args.by.startswith("label_"):
+        args.by = f"label_{args.by}"
+    bar = _progress_bar(len(files), args.quiet)
+    step = bar.update if bar is not None else None
+    try:
+        if args.dask or args.scheduler:
+            results = run_dask(files, labels, args.scheduler, progress=step)
+        else:
+            results = run_local(files, labels, workers=args.workers, progress=step)
+    finally:
+        if bar is not None:
+            bar.close()
+    df, invalid = frame(results)
+    if args.by and args.by not in df.columns:
+        raise UserError(f"--by {args.by}: no trace has this label; labels found: "
+                        + (", ".join(c for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_"))))
+    out = Path(args.out)
+    outputs = {out: parquet_bytes(df)}
+    if not args.no_report:
+        report = Path(args.report) if args.report else out.with_suffix(".md")
+        folder = report.with_name(report.stem + ".figures")
+        pngs = figures_png(df, args.by)
+        links = {}
+        for name, data in pngs.items():
+            outputs[folder / f"{name}.png"] = data
+            links[name] = f"{folder.name}/{name}.png"
+        outputs[report] = report_markdown(df, invalid, title=out.name, figures=links, by=args.by,
+                                          sources=len(files)).encode("utf-8")
+    for path, data in outputs.items():
+        sync(path.parent, {path.name: data})
+    for name, found in invalid:
+        for line in found:
+            print(line, file=sys.stderr)
+    tail = f"; {len(invalid)} invalid trace{'s' if len(invalid) != 1 else ''} skipped" if invalid else ""
+    print(f"{len(df)} trace{'s' if len(df) != 1 else ''} from {len(files)} file{'s' if len(files) != 1 else ''} "
+          f"summarised into {out}{tail}", file=sys.stderr if invalid else sys.stdout)
+    return 1 if invalid else 0
 
 
 def register(subparsers) -> None:
@@ -162,16 +251,52 @@ def register(subparsers) -> None:
     )
     p.set_defaults(run=_cmd_metrics)
 
+    from .formats import FORMATS
+
+    formats = "; ".join(f"{name}: {reads}" for name, reads, _module in FORMATS)
     p = sub.add_parser(
         "convert",
-        help="convert OpenTelemetry GenAI agent spans (OTLP JSON) into a trace",
-        description="Convert an OTLP JSON trace export of OpenTelemetry GenAI spans (invoke_agent, "
-        "create_agent, execute_tool, chat, ...) into an orchestration trace, validate it and "
-        "write it (stdout, or -o OUT). Spans that cannot be mapped are counted and listed on "
-        "stderr with their names and span ids. Mapping table: docs/traces.md.",
+        help="convert OpenTelemetry, Langfuse or OpenAI Agents SDK exports into a trace",
+        description="Convert an export of agent spans into an orchestration trace, validate it and write "
+        "it (stdout, or -o OUT). The format is detected unless --from is given. Every assumption and "
+        "repair (clock skew, unended spans, orphan spans, merged invocations, old attribute names, "
+        "tokens of spans without an event) is printed on stderr. Mapping tables: docs/traces.md. "
+        f"Formats: {formats}.",
+        epilog="examples:\n  masrl trace convert spans.otlp.json -o run1.json\n"
+        "  masrl trace convert --from langfuse trace.json -o run1.json\n  masrl trace convert --formats",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--from", dest="source", choices=("otel",), required=True, help="input format (otel: OTLP JSON)")
-    p.add_argument("file", metavar="FILE", help="the export to convert")
+    p.add_argument("--from", dest="source", choices=tuple(name for name, _r, _m in FORMATS),
+                   help="input format (default: detected)")
+    p.add_argument("file", metavar="FILE", nargs="?", help="the export to convert")
     p.add_argument("-o", "--output", metavar="OUT", help="write the trace here instead of stdout")
-    p.add_argument("--trace-id", metavar="ID", help="the traceId to convert when FILE holds several traces")
+    p.add_argument("--trace-id", metavar="ID", help="the trace to convert when FILE holds several")
+    p.add_argument("--formats", action="store_true", help="list the formats and exit")
     p.set_defaults(run=_cmd_convert)
+
+    p = sub.add_parser(
+        "summarize",
+        help="one row per trace (metrics, O1-O5, labels) to Parquet, plus a Markdown report",
+        description="Validate and measure every trace in PATH... (files, folders, globs, .jsonl files with one "
+        "trace per line) and write one row per trace to a Parquet file: the metrics of `masrl trace metrics` "
+        "(critical path, parallelism, O1-O5 decision counts, cost, rewards per credit unit) and the labels "
+        "run/step/policy from each trace's `labels` or --label. Invalid traces are listed on stderr and skipped "
+        "(exit 1, the Parquet is still written). Also writes a Markdown report with figures (distributions; "
+        "trends when traces have a numeric step label; groups side by side with --by). Runs on every local core; "
+        "--dask or --scheduler run the same code on a Dask cluster (extra masrl[dask]).",
+        epilog="examples:\n  masrl trace summarize runs/ --out run.parquet\n"
+        "  masrl trace summarize 'runs/**/*.jsonl' --out run.parquet --by policy --label run=exp7\n"
+        "  masrl trace summarize runs/ --out run.parquet --scheduler tcp://10.0.0.5:8786",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="trace file, folder, glob, or .jsonl file")
+    p.add_argument("--out", required=True, metavar="FILE.parquet", help="the Parquet file to write")
+    p.add_argument("--report", metavar="FILE.md", help="the Markdown report (default: --out with .md; figures in NAME.figures/)")
+    p.add_argument("--no-report", action="store_true", help="write only the Parquet file")
+    p.add_argument("--label", action="append", metavar="KEY=VALUE", help="a label for every trace (repeatable; overrides the trace's own)")
+    p.add_argument("--by", metavar="LABEL", help="compare groups of this label side by side (e.g. policy)")
+    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
+    p.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster (extra masrl[dask])")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_summarize)

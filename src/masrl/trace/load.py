@@ -13,16 +13,20 @@ the JSON text itself):
   (the checker also limits nesting in free-form event properties to
   :data:`MAX_DEPTH` levels).
 
-Performance: the ``events`` and ``edges`` arrays of the top-level object are parsed
-element by element with the C scanner of :mod:`json` and handed to a sink, so a
-million-event file never exists as one big tree unless the caller asks to keep it.
-Duplicate keys are detected without ``object_pairs_hook`` on the fast path: every key
-of an object is followed by exactly one ``:`` outside strings, so if the number of
-``:`` characters in an element's text equals the number of keys of the parsed dict
-plus the ``:`` characters inside its parsed strings, no key can have been lost
-(a lost duplicate makes the text count larger). Only elements where the count does
-not match (nested objects, or a duplicate) are parsed again with a pairs hook, which
-finds the duplicate exactly. ``scripts/bench_trace.py`` measures the difference.
+Duplicate keys are found by the parsers themselves, never from the text: blocks of
+the ``events`` and ``edges`` arrays are parsed by jiter with ``catch_duplicate_keys``
+(it raises on the first repeated key of any object), everything else by the
+standard library's scanner with an ``object_pairs_hook`` that sees every key/value
+pair. When jiter refuses a block (a duplicate, a NaN literal, a syntax error, a
+string it will not decode), that stretch is parsed again element by element with the
+hooked scanner, which names every duplicate with its JSON path and turns NaN and
+Infinity into :class:`NonFinite` markers, so the messages are the same whichever
+parser saw the text first.
+
+Performance: the ``events`` and ``edges`` arrays are parsed in blocks of about
+:data:`BLOCK_BYTES` and handed to a sink, so a million-event file never exists as
+one big tree unless the caller asks to keep it. ``scripts/bench_trace.py`` measures
+what the exact duplicate check costs.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ import json
 import re
 from json.decoder import JSONDecodeError, scanstring
 from json.scanner import make_scanner
+
+from jiter import from_json
 
 from masrl.errors import Problem
 
@@ -47,6 +53,16 @@ _BLOCK_END = re.compile(r"\}[ \t\n\r]*,[ \t\n\r]*").search
 _ONLY_DICT = {dict}
 
 _WS = re.compile(r"[ \t\n\r]*").match
+
+
+_CONTROL = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F, 0x85, 0x2028, 0x2029)}
+_CONTROL.update({0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"})
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\n``, ``\\u0001``),
+    so that a message quoting user data stays on one line."""
+    return text.translate(_CONTROL)
 
 
 class NonFinite:
@@ -78,24 +94,6 @@ class _PairsHook:
                 seen.add(key)
             self.found.append((d, dups))
         return d
-
-
-_FAST_SCAN = make_scanner(json.JSONDecoder(parse_constant=NonFinite))
-_BLOCK_DECODE = json.JSONDecoder(parse_constant=NonFinite).decode
-
-
-def _colons_inside(values: list) -> int:
-    """``:`` characters inside the keys and string values of flat dicts; -1 if any value nests."""
-    inner = 0
-    for value in values:
-        for k, v in value.items():
-            inner += k.count(":")
-            t = type(v)
-            if t is str:
-                inner += v.count(":")
-            elif t is dict or t is list:
-                return -1
-    return inner
 
 
 def _hook_scanner() -> tuple:
@@ -179,7 +177,7 @@ class Loader:
             where = path + _path_of(value, d)
             for key in dups:
                 self.problems.append(
-                    Problem(self.file, None, where, f"duplicate key '{key}' in one JSON object (only its last value is used)")
+                    Problem(self.file, None, where, one_line(f"duplicate key '{key}' in one JSON object (only its last value is used)"))
                 )
         return value, end
 
@@ -235,7 +233,7 @@ class Loader:
                 path = key_path("$", key)
                 if key in seen:
                     self.problems.append(
-                        Problem(self.file, None, path, f"duplicate key '{key}' in one JSON object (only its first value is checked)")
+                        Problem(self.file, None, path, one_line(f"duplicate key '{key}' in one JSON object (only its first value is checked)"))
                     )
                     _, i = self._scan_hooked(i, path)
                 elif key in STREAMED_KEYS and i < n and text[i] == "[":
@@ -280,8 +278,6 @@ class Loader:
         chunk: list = []  # single elements not yet fed
         base = 0  # index of chunk[0]
         index = 0  # elements seen
-        scan = _FAST_SCAN
-        count = text.count
         ws = _WS
         i = ws(text, i + 1).end()
         if i < n and text[i] == "]":
@@ -305,16 +301,7 @@ class Loader:
                     base = index
                     continue
                 single_until = block  # where the failed cut was (or the end of the text)
-            start = i
-            try:
-                value, i = scan(text, i)
-            except (StopIteration, JSONDecodeError, RecursionError, ValueError):
-                value, i = self._guard(scan, start, f"{path}[{index}]")  # raises the right problem
-            if type(value) is dict:
-                if count(":", start, i) != len(value):
-                    value = self._slow_keys(value, start, i, f"{path}[{index}]")
-            elif type(value) is list and count(":", start, i):
-                value, _ = self._scan_hooked(start, f"{path}[{index}]")
+            value, i = self._scan_hooked(i, f"{path}[{index}]")
             chunk.append(value)
             index += 1
             if index - base == CHUNK:
@@ -347,11 +334,12 @@ class Loader:
         return items, i
 
     def _block(self, i: int):
-        """Parse the elements from ``i`` to a cut about BLOCK_BYTES later in one call.
+        """Parse the elements from ``i`` to a cut about BLOCK_BYTES later in one jiter call.
 
         Returns ``(values, start of the next element)``, or the position up to which
-        the caller should go element by element (no usable cut, or the cut was not an
-        element boundary, or the ``:`` count cannot rule out a duplicate key).
+        the caller should go element by element: no usable cut, the cut was not an
+        element boundary, or jiter refused the block (a duplicate key, NaN, a
+        syntax error), which the element-by-element parse then reports exactly.
         """
         text = self.text
         target = i + BLOCK_BYTES
@@ -362,40 +350,21 @@ class Loader:
             return len(text)
         cut = m.start() + 1
         try:
-            values = _BLOCK_DECODE("[" + text[i:cut] + "]")
+            values = from_json(("[" + text[i:cut] + "]").encode("utf-8", "surrogatepass"),
+                               catch_duplicate_keys=True, allow_inf_nan=False)
         except (ValueError, RecursionError):
             return cut + 1
         if set(map(type, values)) != _ONLY_DICT:
             return cut + 1
-        colons = text.count(":", i, cut) - sum(map(len, values))
-        if colons:
-            inner = _colons_inside(values)
-            if inner != colons:
-                return cut + 1
         return values, m.end()
-
-    def _slow_keys(self, value: dict, start: int, end: int, path: str) -> dict:
-        """The ``:`` count did not match: account for ``:`` inside strings, else re-parse."""
-        inner = 0
-        for k, v in value.items():
-            inner += k.count(":")
-            t = type(v)
-            if t is str:
-                inner += v.count(":")
-            elif t is dict or t is list:
-                inner = -1
-                break
-        if inner >= 0 and self.text.count(":", start, end) == len(value) + inner:
-            return value
-        value, _ = self._scan_hooked(start, path)
-        return value
 
 
 def load(data: bytes, file: str, sink, keep: bool = False):
     """Decode and parse ``data`` into ``sink``; returns ``(tree or None, loader problems)``.
 
-    Raises :class:`TraceSyntaxError` if the bytes are not UTF-8 or not JSON (one
-    problem; nothing after the syntax error can be checked).
+    Raises:
+        TraceSyntaxError: the bytes are not UTF-8 or not JSON (one problem;
+            nothing after the syntax error can be checked).
     """
     loader = Loader(decode(data, file), file, sink, keep)
     tree = loader.run()

@@ -7,8 +7,8 @@ events or agents; times are in the unit of ``t`` (seconds when ``t`` is seconds,
 the OpenTelemetry converter's output; the survey's example uses an ordinal clock 0-7);
 tokens are the trace's ``costs.tokens``.
 
-All functions take a finished :class:`~masrl.trace.checker.TraceChecker` of a *valid*
-trace (its columns) and run in time linear in events + edges (the interval sweep of
+All functions take the :class:`~masrl.trace.view.CheckedTrace` of a *valid* trace
+(its columns) and run in time linear in events + edges (the interval sweep of
 :func:`peak_concurrent_agents` sorts the agents: O(agents log agents)).
 """
 
@@ -17,14 +17,8 @@ from __future__ import annotations
 from itertools import accumulate, compress, islice
 from operator import sub
 
-from .checker import (
-    DESPAWN,
-    EDGE_CODE,
-    SPAWN,
-    TOOL_RESULT,
-    TYPE_CODE,
-    TraceChecker,
-)
+from .codes import DESPAWN, EDGE_CODE, SPAWN, TOOL_RESULT, TYPE_CODE
+from .view import CheckedTrace, checked_view
 from .schema import DECISIONS, EVENT_TYPES
 
 #: Edge types that make their destination wait for their source (critical path).
@@ -36,7 +30,7 @@ COORDINATION_EVENTS = ("orchestrator_decision", "spawn", "despawn", "message", "
 _DEP_CODES = frozenset(EDGE_CODE[name] for name in DEPENDENCY_EDGES)
 
 
-def critical_path(c: TraceChecker) -> dict:
+def critical_path(c: CheckedTrace) -> dict:
     """Longest dependency chains, by steps and by time.
 
     Graph: events as nodes, :data:`DEPENDENCY_EDGES` as arcs. Topological order by
@@ -116,7 +110,7 @@ def critical_path(c: TraceChecker) -> dict:
     }
 
 
-def agent_intervals(c: TraceChecker) -> dict[int, tuple[float, float]]:
+def agent_intervals(c: CheckedTrace) -> dict[int, tuple[float, float]]:
     """Live interval ``[start, end]`` of every agent (by agent code), in units of t.
 
     Agents: every ``agent`` of an event other than a tool_result (a tool_result's
@@ -170,7 +164,7 @@ def peak_concurrent_agents(intervals: dict[int, tuple[float, float]]) -> int:
     return peak
 
 
-def spawn_tree(c: TraceChecker) -> dict:
+def spawn_tree(c: CheckedTrace) -> dict:
     """Spawn fan-out and depth.
 
     Children of an agent: the distinct agents it spawns (spawn events whose sender,
@@ -211,12 +205,12 @@ def spawn_tree(c: TraceChecker) -> dict:
     }
 
 
-def event_type_counts(c: TraceChecker) -> dict[str, int]:
+def event_type_counts(c: CheckedTrace) -> dict[str, int]:
     """Number of events of each type (every type of the schema, zeros included)."""
     return {name: c.types.count(TYPE_CODE[name]) for name in EVENT_TYPES}
 
 
-def decision_counts(c: TraceChecker, counts: dict[str, int]) -> dict[str, int]:
+def decision_counts(c: CheckedTrace, counts: dict[str, int]) -> dict[str, int]:
     """Events tagged with each sub-decision O1-O5, plus ``untagged`` orchestrator_decision events."""
     out = {d: 0 for d in DECISIONS}
     tagged_od = 0
@@ -271,9 +265,14 @@ def _clean(value):
     return value
 
 
-def metrics_from_checker(c: TraceChecker) -> dict:
+def metrics_from_checker(checker) -> dict:
+    """All metrics of a finished checker of a valid trace (see :func:`trace_metrics` for the keys)."""
+    return metrics_of(checked_view(checker))
+
+
+def metrics_of(c: CheckedTrace) -> dict:
     """All metrics of a checked, valid trace (see :func:`trace_metrics` for the keys)."""
-    top = c.top_values
+    top = c.top
     counts = event_type_counts(c)
     rewards = dict(top.get("rewards", {}))
     costs = dict(top.get("costs", {}))

@@ -18,6 +18,7 @@ from masrl.errors import Problem, UserError
 
 from .checker import TraceChecker
 from .load import TraceSyntaxError, load
+from .typed import check_data, check_tree
 
 _DIGITS = re.compile(r"(\d+)")
 
@@ -34,16 +35,24 @@ def sort_problems(problems: list[Problem]) -> list[Problem]:
 
 
 def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecker | None, object, list[Problem]]:
-    """Parse and check one trace file's bytes in one streaming pass.
+    """Parse and check one trace file's bytes.
+
+    First the typed path (:func:`masrl.trace.typed.check_data`: jiter, msgspec
+    Structs derived from the schema, column-wise graph checks), which only accepts;
+    if it does not, the exact streaming path (:mod:`masrl.trace.load` feeding a
+    :class:`TraceChecker` element by element), which reports every problem.
 
     Returns ``(checker, tree, problems)``: the checker holds the columns that
     :mod:`masrl.trace.metrics` uses (``None`` if the text is not UTF-8 JSON), the
     tree is the parsed document if ``keep`` (else ``None``), problems are sorted.
     """
-    checker = TraceChecker(file)
     collecting = gc.isenabled()
     gc.disable()  # parsing and checking create no reference cycles; a full collection would only rescan
     try:
+        fast = check_data(data, file, keep)
+        if fast is not None:
+            return fast[0], fast[1], []
+        checker = TraceChecker(file)
         tree, load_problems = load(data, file, checker, keep)
         problems = load_problems + checker.finish()
     except TraceSyntaxError as err:
@@ -72,7 +81,19 @@ def validate_bytes(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
 
 
 def checker_for(trace, file: str = "<trace>") -> TraceChecker:
-    """Feed an already-parsed trace (any JSON value) to a new checker and finish it."""
+    """Feed an already-parsed trace (any JSON value) to a new checker and finish it.
+
+    A valid trace is accepted by the typed path (:mod:`masrl.trace.typed`); anything
+    else goes through the exact checker, which names every problem.
+    """
+    fast = check_tree(trace, file)
+    if fast is not None:
+        return fast
+    return exact_checker(trace, file)
+
+
+def exact_checker(trace, file: str = "<trace>") -> TraceChecker:
+    """The element-by-element checker on an already-parsed trace (finished; every problem)."""
     checker = TraceChecker(file)
     if type(trace) is not dict:
         checker.whole(trace)

@@ -1,0 +1,81 @@
+"""Codes and small helpers shared by the trace checker, its rules, the typed path and the metrics.
+
+Event and edge type codes are the positions of the names in the published schema's
+enums (:mod:`masrl.trace.schema`), so a code and a name can never disagree.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .load import NonFinite
+from .schema import EDGE_TYPES, EVENT_TYPES
+
+INF = float("inf")
+NAN = float("nan")
+MAX_FLOAT = sys.float_info.max
+
+TYPE_CODE = {name: k for k, name in enumerate(EVENT_TYPES)}
+EDGE_CODE = {name: k for k, name in enumerate(EDGE_TYPES)}
+OD, SPAWN, DESPAWN, MESSAGE, TOOL_CALL, TOOL_RESULT, RETURN, AGGREGATE, HUMAN, SAFETY, STOP = (
+    TYPE_CODE[name]
+    for name in (
+        "orchestrator_decision", "spawn", "despawn", "message", "tool_call", "tool_result",
+        "return", "aggregate", "human_intervention", "safety_event", "stop",
+    )
+)
+NO_TYPE = 255
+#: Edge types that must form no cycle (brief of issue 6).
+ACYCLIC_EDGES = frozenset(EDGE_CODE[name] for name in ("spawn", "causal", "return"))
+#: Event types whose ``to`` names an agent contacted by the sender (return rule, lifecycle).
+LINK_TYPES = frozenset((OD, SPAWN, DESPAWN, MESSAGE, RETURN))
+CONTACT_TYPES = frozenset((OD, SPAWN, MESSAGE))
+
+
+
+def show(value) -> str:
+    """A short JSON-like rendering of a value for messages ('abc', 12, true, null, an array)."""
+    t = type(value)
+    if t is str:
+        text = value if len(value) <= 60 else value[:57] + "..."
+        return "'" + text.replace("\n", "\\n") + "'"
+    if t is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if t is int or t is float:
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    if t is NonFinite:
+        return value.text
+    if t is list:
+        return "an array"
+    if t is dict:
+        return "an object"
+    return repr(value)
+
+
+def fmt_t(value: float) -> str:
+    """Times in messages: integers without '.0' (t=3), others as repr (t=2.5)."""
+    if value != value or value in (INF, -INF):
+        return repr(value)
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def is_num(v) -> bool:
+    t = type(v)
+    return t is int or t is float
+
+
+def nonfinite(v) -> str | None:
+    """Why ``v`` is not a finite number (NaN literal, overflow), or None if it is fine."""
+    t = type(v)
+    if t is NonFinite:
+        return f"{v.text} is not allowed; numbers must be finite"
+    if t is float and not (v - v == 0.0):
+        if v != v:
+            return "NaN is not allowed; numbers must be finite"
+        return "number overflows to infinity; numbers must be finite"
+    if t is int and not -MAX_FLOAT <= v <= MAX_FLOAT:
+        return "number is too large for a 64-bit float; numbers must be finite"
+    return None

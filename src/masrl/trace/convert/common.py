@@ -1,0 +1,127 @@
+"""What every trace converter shares: the result type, the error, JSON reading, time parsing.
+
+A converter is a pure function ``bytes -> Conversion`` (no file system, no network):
+the CLI reads the file, the converter returns the trace dict and the notes that say
+what it assumed or repaired, and the CLI validates the trace before writing it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+
+class ConvertError(ValueError):
+    """The input cannot be converted (not JSON, not the format, nothing to convert).
+
+    The message is one line (or a first line plus indented details) fit for stderr.
+    """
+
+
+@dataclass
+class Conversion:
+    """Result of a converter.
+
+    Attributes:
+        trace: the orchestration trace (a dict in the shape of trace.schema.json; the
+            caller validates it).
+        notes: one line each for every assumption, repair or dropped input, in the
+            order they were found; the first line summarises the conversion.
+        unmapped: inputs (spans, observations) that produced no event.
+        spans: inputs read in total.
+        shape: the concrete input shape that was read, e.g. ``OTLP JSON Lines``.
+    """
+
+    trace: dict
+    notes: list[str] = field(default_factory=list)
+    unmapped: int = 0
+    spans: int = 0
+    shape: str = ""
+
+
+def _reject_constant(text: str):
+    raise ValueError(f"{text} is not a JSON number")
+
+
+def read_json_values(data: bytes, file: str) -> list:
+    """The JSON values of a file: one document, JSON Lines, or concatenated documents.
+
+    Exports come as one JSON document (OTLP/JSON, Langfuse, a batch), as JSON Lines
+    (the OpenTelemetry collector's file exporter writes one ``{"resourceSpans": ...}``
+    per line) or as pretty-printed objects one after another (the OpenTelemetry
+    Python SDK's ``ConsoleSpanExporter``). All three are a sequence of JSON values
+    separated by white space, read here with :meth:`json.JSONDecoder.raw_decode`.
+
+    Raises:
+        ConvertError: not UTF-8, not JSON (with line and column), NaN/Infinity,
+            nesting too deep, or empty.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConvertError(f"{file}: not UTF-8 text (invalid byte at offset {err.start})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    decoder = json.JSONDecoder(parse_constant=_reject_constant)
+    values = []
+    i, n = 0, len(text)
+    while True:
+        while i < n and text[i] in " \t\r\n":
+            i += 1
+        if i >= n:
+            break
+        try:
+            value, i = decoder.raw_decode(text, i)
+        except json.JSONDecodeError as err:
+            raise ConvertError(f"{file}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})") from None
+        except RecursionError:
+            raise ConvertError(f"{file}: cannot read the JSON: nesting is too deep") from None
+        except ValueError as err:
+            raise ConvertError(f"{file}: cannot read the JSON: {err}") from None
+        values.append(value)
+    if not values:
+        raise ConvertError(f"{file}: the file is empty")
+    return values
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def iso_nanos(value) -> int | None:
+    """ISO-8601 time -> integer nanoseconds since the Unix epoch, or None if unreadable.
+
+    A time without a zone is taken as UTC (Langfuse and the Agents SDK write UTC).
+    Precision is that of :class:`datetime` (microseconds); digits beyond are dropped.
+    """
+    if not isinstance(value, str) or not value:
+        return None
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    if "." in text:  # datetime reads at most 6 fractional digits
+        head, _, rest = text.partition(".")
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        text = head + "." + rest[: min(digits, 6)].ljust(1, "0") + rest[digits:]
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    delta = moment - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
+
+
+def number(value) -> float | None:
+    """A finite number >= 0 from a JSON value (numbers or numeric strings), else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value) if any(c in value for c in ".eE") else int(value)
+        except ValueError:
+            return None
+    if isinstance(value, (int, float)) and value == value and value >= 0 and value != float("inf"):
+        return value
+    return None

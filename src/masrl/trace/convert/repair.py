@@ -1,0 +1,128 @@
+"""Linking and repairing a span tree before events are emitted (rules in spantree's docstring).
+
+Duplicate ids, self-parents and parent cycles drop spans; unended spans end with
+their subtree; orphans go to the agent span that contains them in time; clock skew
+is repaired by shifting subtrees and clamping ends. Every repair appends a note.
+"""
+
+from __future__ import annotations
+
+from .span import AGENT, Span, ms_text, subtree
+
+class SpanTree:
+    """Links, repairs and orders the spans (every walk iterative)."""
+
+    def __init__(self, spans: list[Span], notes: list[str]):
+        self.notes = notes
+        by_id: dict[str, Span] = {}
+        for span in spans:
+            if span.span_id in by_id:
+                notes.append(f"unmapped {span.label}: duplicate span id; the first one is kept")
+                continue
+            by_id[span.span_id] = span
+        self.by_id = by_id
+        roots, orphans = [], []
+        for span in by_id.values():
+            if span.end is not None and span.end < span.start:
+                notes.append(f"{span.label}: ends {ms_text(span.start - span.end)} before it starts; its end is set to its start")
+                span.end = span.start
+            if span.parent_id == span.span_id:
+                notes.append(f"unmapped {span.label}: it is its own parent")
+                span.kind = "dropped"
+                continue
+            parent = by_id.get(span.parent_id) if span.parent_id else None
+            if parent is not None:
+                span.parent = parent
+                parent.children.append(span)
+            elif span.parent_id:
+                orphans.append(span)
+            else:
+                roots.append(span)
+        reached = set()
+        for top in roots + orphans:
+            reached.update(id(s) for s in subtree(top))
+        for span in by_id.values():
+            if id(span) not in reached and span.kind != "dropped":
+                notes.append(f"unmapped {span.label}: its parent chain is a cycle")
+                span.kind = "dropped"
+        self._end_unended(roots + orphans)
+        self.roots = roots
+        self._attach_orphans(orphans)
+        for root in self.roots:
+            self._repair_times(root)
+        live = [s for top in self.roots for s in subtree(top)]
+        self.t0 = min((s.start for s in live), default=0)
+        self.t_end = max((s.end for s in live), default=self.t0)
+        self.roots.sort(key=lambda s: (s.start, s.order))
+        for span in live:
+            span.children.sort(key=lambda s: (s.start, s.order))
+
+    def _end_unended(self, tops: list[Span]) -> None:
+        for top in tops:
+            for span in reversed(list(subtree(top))):  # children before parents
+                if span.end is None:
+                    latest = max([span.start] + [max(c.start, c.end) for c in span.children])
+                    what = "the latest time in its subtree" if span.children else "its start"
+                    self.notes.append(f"{span.label}: never ended; its end is set to {what} (+{ms_text(latest - span.start)})")
+                    span.end = latest
+
+    def _root_of(self, span: Span) -> Span:
+        while span.parent is not None:
+            span = span.parent
+        return span
+
+    def _attach_orphans(self, orphans: list[Span]) -> None:
+        agents = [
+            s for top in self.roots + orphans for s in subtree(top) if s.kind == AGENT and not s.create
+        ]
+        for orphan in orphans:
+            best = None
+            for cand in agents:
+                if cand.start <= orphan.start and orphan.end <= cand.end and self._root_of(cand) is not orphan:
+                    key = (cand.end - cand.start, -cand.start, cand.order)
+                    if best is None or key < best[0]:
+                        best = (key, cand)
+            if best is None:
+                self.notes.append(
+                    f"{orphan.label}: parent {orphan.parent_id} is not in the input and no agent span contains it "
+                    "in time; treated as a root"
+                )
+                self.roots.append(orphan)
+                continue
+            agent = best[1]
+            orphan.parent = agent
+            agent.children.append(orphan)
+            self.notes.append(
+                f"{orphan.label}: parent {orphan.parent_id} is not in the input; attached to agent "
+                f"'{agent.agent}' ({agent.label}), whose span contains it in time"
+            )
+
+    def _repair_times(self, root: Span) -> None:
+        stack = [root]
+        while stack:
+            parent = stack.pop()
+            for child in parent.children:
+                if child.start < parent.start:
+                    delta = parent.start - child.start
+                    moved = list(subtree(child))
+                    for s in moved:
+                        s.start += delta
+                        s.end += delta
+                    others = f" and its {len(moved) - 1} descendant spans" if len(moved) > 1 else ""
+                    self.notes.append(
+                        f"{child.label}: starts {ms_text(delta)} before its parent {parent.label} (clock skew); "
+                        f"it{others} shifted by +{ms_text(delta)}"
+                    )
+                if child.start > parent.end:
+                    self.notes.append(
+                        f"{child.label}: starts {ms_text(child.start - parent.end)} after its parent {parent.label} "
+                        "ended; its start and end are clamped to the parent's end"
+                    )
+                    child.start = child.end = parent.end
+                elif child.end > parent.end:
+                    self.notes.append(
+                        f"{child.label}: ends {ms_text(child.end - parent.end)} after its parent {parent.label}; "
+                        "its end is clamped to the parent's end"
+                    )
+                    child.end = parent.end
+                stack.append(child)

@@ -1,0 +1,72 @@
+"""One span of any source, as the span-based converters hand it to the tree builder.
+
+A converter reads its format into :class:`Span` objects and sets ``kind`` from the
+format's own vocabulary: :data:`AGENT`, :data:`TOOL`, :data:`MODEL`, :data:`HANDOFF`,
+:data:`GUARDRAIL`, or ``""`` for a span with no event of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+AGENT, TOOL, MODEL, HANDOFF, GUARDRAIL = "AGENT", "TOOL", "MODEL", "HANDOFF", "GUARDRAIL"
+
+
+@dataclass(eq=False)
+class Span:
+    """One span of any source, in nanoseconds since an epoch of the source's choice.
+
+    ``start`` is required; ``end`` is ``None`` when the span never ended. ``tokens``
+    is the span's own usage (input + output), ``None`` if it carries none.
+    """
+
+    span_id: str
+    parent_id: str
+    name: str
+    start: int
+    end: int | None
+    kind: str
+    order: int
+    app: str = "application"
+    op: str = ""  # why a span without a kind has no event, for notes ("type SPAN has no event type")
+    agent: str = ""  # AGENT: the agent's identity
+    role: str | None = None
+    create: bool = False  # AGENT: creates the agent, does not run it
+    tool: str = ""
+    model: str | None = None
+    tokens: int | None = None
+    handoff_from: str | None = None
+    handoff_to: str | None = None
+    guardrail: str | None = None
+    triggered: bool | None = None
+    children: list = field(default_factory=list)
+    parent: "Span | None" = None
+    usage_below: bool = False
+    agents_below: bool = False
+    owner: str = ""
+    owner_span: "Span | None" = None
+    folded_tokens: int = 0
+    merged: bool = False
+    first: dict | None = None
+    last: dict | None = None
+
+    @property
+    def label(self) -> str:
+        return f"span '{self.name}' ({self.span_id})"
+
+
+def ms_text(nanos: int) -> str:
+    return f"{nanos / 1e6:.3f}".rstrip("0").rstrip(".") + " ms"
+
+
+def subtree(span: Span):
+    stack = [span]
+    while stack:
+        s = stack.pop()
+        yield s
+        stack.extend(s.children)
+
+
+def own_tokens(span: Span) -> int:
+    """The span's usage, unless a descendant carries usage too (then that is counted)."""
+    return 0 if span.tokens is None or span.usage_below else span.tokens

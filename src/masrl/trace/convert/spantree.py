@@ -1,0 +1,330 @@
+"""A tree of timed spans -> an orchestration trace (shared by every span-based converter).
+
+Each converter reads its format into :class:`Span` objects (OpenTelemetry spans,
+Langfuse observations, OpenAI Agents SDK spans) with a ``kind`` decided by the
+format's own vocabulary; :func:`build_trace` then repairs the tree and emits the
+events and edges. The rules (this project's, table in docs/traces.md):
+
+Repairs, each listed in the notes:
+
+* a duplicate span id, a span that is its own parent or whose parent chain is a cycle
+  produces no event;
+* a span that never ended (no end, or an end of 0) ends at the latest time in its
+  subtree (its own start if it has no children);
+* an end before the start is set to the start;
+* a span whose parent is not in the input (an *orphan*) is attached to the shortest
+  agent span that contains it in time (so its tools and tokens belong to that agent);
+  if none does it is a root, acting for the application;
+* clock skew: a child that starts before its parent is shifted, with its whole
+  subtree, to start with the parent (the offset is named); a child that still ends
+  after its parent (async SDKs end children a little late) is clamped to the
+  parent's end.
+
+Mapping by kind (``AGENT``, ``TOOL``, ``MODEL``, ``HANDOFF``, ``GUARDRAIL``, or ``""``
+for a span with no event of its own):
+
+* AGENT span of agent A called by C -> ``spawn`` (agent C, to A) at its start and
+  ``return`` (agent A, from A, to C) at its end; C is the agent of the nearest agent
+  span above it, else the application. A create-only agent span -> one ``spawn``.
+  An AGENT span directly inside an AGENT span of the same agent (a client span on
+  the caller's side and an internal span on the agent's side of one invocation) is
+  merged into it: one spawn and one return.
+* TOOL -> ``tool_call`` (the owning agent) at its start, ``tool_result`` (agent and
+  tool: the tool's name, as in the survey's example) at its end.
+* MODEL inside an agent that starts other agents or hands off -> ``orchestrator_decision``
+  at its end; inside a leaf agent -> no event, its tokens go to the agent's ``return``
+  (counted as folded); outside any agent -> an ``orchestrator_decision`` of the
+  application.
+* HANDOFF -> ``orchestrator_decision`` with ``decision: O2`` (whom to delegate to),
+  ``from`` and ``to`` the two agents, at its start.
+* GUARDRAIL -> ``safety_event`` at its end (``guardrail``: name, ``triggered``).
+* ``""`` -> no event; its children attach to the nearest mapped ancestor.
+
+Tokens: a span's own tokens count only if no descendant carries tokens (totals
+rolled up into parents are not counted twice). Tokens of a span without an event
+(a transparent span, a merged span) go to the return of the agent that owns it, or
+to ``costs.tokens`` alone outside any agent; the note names the amount. Nothing is
+dropped silently.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from .common import Conversion, ConvertError
+from .repair import SpanTree
+from .span import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, own_tokens, subtree
+
+__all__ = ["AGENT", "GUARDRAIL", "HANDOFF", "MODEL", "TOOL", "Span", "build_trace"]
+
+def build_trace(
+    spans: list[Span],
+    notes: list[str],
+    *,
+    trace_id: str,
+    task_id: str,
+    system: str,
+    labels: dict | None = None,
+    read_total: int | None = None,
+) -> Conversion:
+    """Repair the span tree and emit the trace (rules in the module docstring).
+
+    Args:
+        spans: the spans of one trace, in input order (``order`` breaks time ties).
+        notes: notes of the reader so far (unreadable spans start with ``unmapped``);
+            this function appends its own.
+        trace_id, task_id, system: copied to the trace.
+        labels: run/step/policy labels found in the input (``labels`` of the trace).
+        read_total: spans read including the unreadable ones (default: computed).
+
+    Raises:
+        ConvertError: no span produced an event.
+    """
+    total = read_total if read_total is not None else len(spans) + sum(n.startswith("unmapped") for n in notes)
+    tree = SpanTree(spans, notes)
+    builder = _Builder(tree)
+    builder.run()
+    if not builder.events:
+        raise ConvertError("no span could be mapped to an event: " + "; ".join(notes))
+    unmapped = sum(1 for n in notes if n.startswith("unmapped"))
+    events = sorted(builder.events, key=lambda e: (e["t"], builder.rank[e["id"]]))
+    t0, t_end = tree.t0, tree.t_end
+    trace = {
+        "trace_id": trace_id,
+        "task_id": task_id,
+        "system": system,
+        "topology": "unknown",
+        "events": events,
+        "edges": builder.edges,
+        "rewards": {},
+        "costs": {
+            "tokens": builder.tokens,
+            "wall_clock_s": round((t_end - t0) / 1e9, 9),
+            "tool_calls": builder.tool_calls,
+            "messages": 0,
+        },
+    }
+    if labels:
+        trace["labels"] = labels
+    summary = (
+        f"converted {total - unmapped} of {total} spans into {len(events)} events and "
+        f"{len(builder.edges)} edges; {unmapped} unmapped; {builder.tokens} tokens counted"
+    )
+    if builder.folded:
+        summary += (
+            f"; {builder.folded} model-call spans of leaf agents folded into their agent's return "
+            f"({builder.folded_tokens} tokens)"
+        )
+    notes[:0] = [summary]
+    return Conversion(trace, notes, unmapped, total)
+
+
+class _Builder:
+    """Classifies the spans and emits events and edges."""
+
+    def __init__(self, tree: SpanTree):
+        self.tree = tree
+        self.notes = tree.notes
+        self.t0 = tree.t0
+        self.events: list[dict] = []
+        self.edges: list[dict] = []
+        self.rank: dict[str, int] = {}
+        self.tokens = 0
+        self.tool_calls = 0
+        self.folded = 0
+        self.folded_tokens = 0
+
+    def run(self) -> None:
+        roots = self.tree.roots
+        self._merge_invocations(roots)
+        for root in roots:
+            for span in reversed(list(subtree(root))):
+                span.usage_below = any(c.tokens is not None or c.usage_below for c in span.children)
+                span.agents_below = any(
+                    (c.kind == AGENT and not c.merged) or c.kind == HANDOFF or c.agents_below for c in span.children
+                )
+        ordered: list[Span] = []
+        for root in roots:
+            ordered.extend(self._classify(root))
+        for span in ordered:
+            if span.tokens and span.usage_below and span.kind != "dropped":
+                self.notes.append(
+                    f"{span.label}: its {span.tokens} tokens are taken as a roll-up of its descendants' usage, "
+                    "which is counted instead"
+                )
+        self.agent_names = {s.agent for s in ordered if s.kind == AGENT} | {s.app for s in ordered}
+        self.agent_names |= {n for s in ordered if s.kind == HANDOFF for n in (s.handoff_from, s.handoff_to) if n}
+        clashes = sorted({s.tool for s in ordered if s.kind == TOOL and s.tool in self.agent_names})
+        if clashes:
+            self.notes.append(
+                "tool name(s) " + ", ".join(f"'{n}'" for n in clashes) + " are also agent names; their tool_result "
+                "events act as 'tool:NAME' so that the tool is not taken for the agent"
+            )
+        for span in ordered:
+            if span.kind in (AGENT, TOOL, MODEL, HANDOFF, GUARDRAIL) and not span.merged:
+                self._emit(span)
+        for span in ordered:
+            if span.first is not None and span.first is not span.last and span.kind in (AGENT, TOOL):
+                self._wire(span)
+        top = []
+        for root in roots:
+            top.extend([root] if root.first is not None else self._mapped_children(root))
+        self._chain(sorted(top, key=lambda s: (s.start, s.order)), None)
+        for span in ordered:  # tokens of leaf agents and transparent spans, on the return (or the spawn)
+            if span.kind == AGENT and not span.merged and span.folded_tokens:
+                last = span.last
+                last["tokens"] = last.get("tokens", 0) + span.folded_tokens
+                self.tokens += span.folded_tokens
+
+    def _merge_invocations(self, roots: list[Span]) -> None:
+        for root in roots:
+            stack = [(root, None)]  # (span, nearest agent span above it with only transparent spans between)
+            while stack:
+                span, above = stack.pop()
+                span.merged = False
+                if span.kind == AGENT and not span.create:
+                    if above is not None and above.agent == span.agent:
+                        span.merged = True
+                        self.notes.append(
+                            f"{span.label}: the same invocation of agent '{span.agent}' as {above.label} "
+                            "(caller and agent side); merged into one spawn and one return"
+                        )
+                        below = above
+                    else:
+                        below = span
+                elif span.kind:
+                    below = None
+                else:
+                    below = above
+                stack.extend((c, below) for c in span.children)
+
+    def _classify(self, root: Span) -> list[Span]:
+        """Decide owners (pre-order); returns the spans in that order."""
+        stack = [(root, root.app, None)]
+        order: list[Span] = []
+        while stack:
+            span, owner, owner_span = stack.pop()
+            span.owner, span.owner_span = owner, owner_span
+            child_owner, child_span = owner, owner_span
+            kind = span.kind
+            if kind == AGENT and not span.merged:
+                child_owner, child_span = span.agent, span
+            elif kind == MODEL and owner_span is not None and not owner_span.agents_below:
+                tokens = own_tokens(span)
+                owner_span.folded_tokens += tokens
+                self.folded += 1
+                self.folded_tokens += tokens
+                span.kind = "folded"
+            elif kind == "" or (kind == AGENT and span.merged):
+                tokens = own_tokens(span)
+                where = (
+                    f"counted on agent '{owner_span.agent}' (its return event)" if owner_span is not None
+                    else "counted in costs.tokens only (no agent contains it)"
+                )
+                if kind == "":
+                    text = f"unmapped {span.label}: {span.op or 'no event type'}; its children are kept"
+                    self.notes.append(text + (f"; its {tokens} tokens are {where}" if tokens else ""))
+                elif tokens:
+                    self.notes.append(f"{span.label}: its {tokens} tokens are {where}")
+                if tokens:
+                    if owner_span is not None:
+                        owner_span.folded_tokens += tokens
+                    else:
+                        self.tokens += tokens
+            order.append(span)
+            stack.extend((c, child_owner, child_span) for c in reversed(span.children))
+        return order
+
+    # -- events ----------------------------------------------------------------------
+    def _event(self, id: str, nanos: int, type: str, agent: str, **fields) -> dict:
+        event = {"id": id, "t": round((nanos - self.t0) / 1e9, 9), "type": type, "agent": agent}
+        event.update({k: v for k, v in fields.items() if v is not None})
+        self.rank[id] = len(self.events)
+        self.events.append(event)
+        return event
+
+    def _emit(self, span: Span) -> None:
+        sid = span.span_id
+        tokens = own_tokens(span) or None
+        self.tokens += tokens or 0
+        if span.kind == AGENT:
+            if span.create:
+                span.first = span.last = self._event(sid, span.start, "spawn", span.owner, to=span.agent, role=span.role, tokens=tokens)
+                return
+            span.first = self._event(f"{sid}:start", span.start, "spawn", span.owner, to=span.agent, role=span.role)
+            span.last = self._event(
+                f"{sid}:end", span.end, "return", span.agent, role=span.role, tokens=tokens,
+                **{"from": span.agent, "to": span.owner},
+            )
+        elif span.kind == TOOL:
+            self.tool_calls += 1
+            span.first = self._event(f"{sid}:start", span.start, "tool_call", span.owner, tool=span.tool, tokens=tokens)
+            actor = f"tool:{span.tool}" if span.tool in self.agent_names else span.tool
+            span.last = self._event(f"{sid}:end", span.end, "tool_result", actor, tool=span.tool)
+        elif span.kind == MODEL:
+            span.first = span.last = self._event(sid, span.end, "orchestrator_decision", span.owner, tokens=tokens, model=span.model)
+        elif span.kind == HANDOFF:
+            span.first = span.last = self._event(
+                sid, span.start, "orchestrator_decision", span.owner, decision="O2", tokens=tokens,
+                **{"from": span.handoff_from, "to": span.handoff_to},
+            )
+        else:  # GUARDRAIL
+            span.first = span.last = self._event(
+                sid, span.end, "safety_event", span.owner, guardrail=span.guardrail, triggered=span.triggered, tokens=tokens,
+            )
+
+    # -- edges -----------------------------------------------------------------------
+    def _link(self, src: dict, dst: dict) -> None:
+        if dst["type"] == "spawn":
+            typ = "spawn"
+        elif dst["type"] == "tool_call":
+            typ = "tool_dependency"
+        elif dst["type"] == "tool_result" and src["type"] == "tool_call":
+            typ = "return"
+        else:
+            typ = "causal"
+        self.edges.append({"src": src["id"], "dst": dst["id"], "type": typ})
+
+    @staticmethod
+    def _mapped_children(span: Span) -> list[Span]:
+        """Descendants that produce events, looking through spans that produce none."""
+        out, stack = [], list(span.children)
+        while stack:
+            s = stack.pop()
+            if s.first is not None:
+                out.append(s)
+            else:
+                stack.extend(s.children)
+        return sorted(out, key=lambda s: (s.start, s.order))
+
+    def _chain(self, kids: list[Span], head) -> list:
+        """Link sibling spans in start order; returns the end events nothing follows.
+
+        A child depends on every earlier sibling's end that came no later than its
+        start and that no other sibling consumed yet (a join); if there is none, it
+        depends on what the previous child depended on (a fork), initially ``head``.
+        """
+        pending: list = []  # heap of (end, order, end event)
+        fork = [head] if head is not None else []
+        for kid in kids:
+            ready = []
+            while pending and pending[0][0] <= kid.start:
+                ready.append(heapq.heappop(pending)[2])
+            preds = ready or fork
+            for pred in preds:
+                if pred["t"] <= kid.first["t"]:
+                    self._link(pred, kid.first)
+            fork = preds
+            end = kid.start if kid.kind == HANDOFF or (kid.kind == AGENT and kid.create) else kid.end
+            heapq.heappush(pending, (end, kid.order, kid.last))
+        return [event for _end, _order, event in sorted(pending, key=lambda x: (x[0], x[1]))]
+
+    def _wire(self, span: Span) -> None:
+        """Edges inside an agent or tool span."""
+        kids = self._mapped_children(span)
+        if not kids:
+            self._link(span.first, span.last)
+            return
+        for end in self._chain(kids, span.first):
+            if end is not span.last and end["t"] <= span.last["t"]:
+                self._link(end, span.last)

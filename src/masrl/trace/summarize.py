@@ -1,0 +1,268 @@
+"""Run-level analytics: many trace files -> one row per trace (a pandas DataFrame).
+
+Inputs (:func:`expand_inputs`): trace files, folders (every ``*.json`` and
+``*.jsonl`` below them), glob patterns (``runs/**/*.json``) and JSON Lines files
+with one trace per line. Each trace is validated (:func:`masrl.trace.validate.check_bytes`)
+and measured (:func:`masrl.trace.metrics.metrics_from_checker`); an invalid trace
+becomes a list of problems and no row.
+
+The work is split into batches of files (:func:`batches`), and
+:func:`summarize_batch` (a pure function of file names, labels and the files'
+bytes; module-level so that it pickles) runs on each: in-process, on local
+processes (:func:`run_local`) or on a Dask distributed cluster (:func:`run_dask`,
+extra ``masrl[dask]``). The rows are then sorted by (file, line), so every way
+of running gives the same frame and the same Parquet bytes.
+
+Columns (:data:`COLUMNS` then labels): ``trace`` (``FILE`` or ``FILE:LINE``),
+``file``, ``line`` (0 for a whole-file trace), ``trace_id``, ``task_id``,
+``topology``, the counts and metrics of :func:`~masrl.trace.metrics.trace_metrics`
+flattened (``decision_O1`` ... ``decision_O5``, ``decision_untagged``,
+``events_<type>`` per event type, ``reward_<unit>`` per credit unit and
+``reward_unmapped``), ``wall_clock_s`` (``costs.wall_clock_s``), then the labels:
+``run``, ``step``, ``policy`` (always present, null when absent) and any other
+label as ``label_<key>``. Labels come from the trace's ``labels`` object and are
+overridden by ``--label key=value``.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+
+from .schema import CREDIT_UNITS, DECISIONS, EVENT_TYPES
+
+#: Metric columns of a row, in order (labels follow).
+METRIC_COLUMNS: tuple[str, ...] = (
+    "events", "edges", "agents", "critical_path_steps", "critical_path_time", "ignored_cycle_edges",
+    "parallelism", "peak_concurrent_agents", "spawn_fanout_max", "spawn_fanout_mean", "spawn_depth",
+    "protocol_overhead", "tool_calls", "messages", "tokens", "event_tokens", "event_cost",
+    "event_duration_s", "wall_clock_s", "reward_total", "tokens_per_reward",
+    *(f"decision_{d}" for d in (*DECISIONS, "untagged")),
+    *(f"events_{t}" for t in EVENT_TYPES),
+    *(f"reward_{u}" for u in (*CREDIT_UNITS, "unmapped")),
+)
+ID_COLUMNS: tuple[str, ...] = ("trace", "file", "line", "trace_id", "task_id", "topology")
+LABELS: tuple[str, ...] = ("run", "step", "policy")
+COLUMNS: tuple[str, ...] = ID_COLUMNS + METRIC_COLUMNS
+#: Metric columns that are counts (int64 in the frame); the others are float64.
+INT_COLUMNS = frozenset(
+    c for c in METRIC_COLUMNS
+    if c.startswith(("decision_", "events_")) or c in (
+        "events", "edges", "agents", "critical_path_steps", "ignored_cycle_edges", "peak_concurrent_agents",
+        "spawn_fanout_max", "spawn_depth", "tool_calls", "messages")
+)
+
+#: Files per batch (one task of a worker process or a Dask worker).
+BATCH_FILES = 64
+_GLOB_CHARS = frozenset("*?[")
+
+
+def expand_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Paths, folders and globs -> (sorted unique trace files, problems as lines).
+
+    A folder contributes every ``*.json``/``*.jsonl`` file below it; a pattern with
+    ``*``, ``?`` or ``[`` that is not an existing path is expanded (``**`` recurses).
+    """
+    files: set[str] = set()
+    problems: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(str(p) for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+            if not found:
+                problems.append(f"{raw}: no .json or .jsonl file in this folder")
+            files.update(found)
+        elif path.is_file():
+            files.add(raw)
+        elif _GLOB_CHARS & set(raw):
+            found = sorted(p for p in glob.glob(raw, recursive=True) if Path(p).is_file())
+            if not found:
+                problems.append(f"{raw}: no file matches this pattern")
+            files.update(found)
+        else:
+            problems.append(f"{raw}: no such file or folder")
+    return sorted(files), problems
+
+
+def batches(files: list[str], size: int = BATCH_FILES) -> list[list[str]]:
+    """Consecutive slices of ``files`` of at most ``size`` each."""
+    return [files[k:k + size] for k in range(0, len(files), size)]
+
+
+def row_from_metrics(name: str, file: str, line: int, metrics: dict, labels: dict) -> dict:
+    """One row (:data:`COLUMNS` plus labels) from :func:`metrics_from_checker` output."""
+    row = {"trace": name, "file": file, "line": line}
+    for key in ("trace_id", "task_id", "topology"):
+        row[key] = metrics.get(key)
+    for key in METRIC_COLUMNS:
+        if key in metrics:
+            row[key] = metrics[key]
+    for d, count in metrics["decisions"].items():
+        row[f"decision_{d}"] = count
+    for t, count in metrics["event_types"].items():
+        row[f"events_{t}"] = count
+    by_unit = metrics["reward_by_credit_unit"]
+    for unit in (*CREDIT_UNITS, "unmapped"):
+        row[f"reward_{unit}"] = by_unit.get(unit, 0.0)
+    row["wall_clock_s"] = metrics["costs"].get("wall_clock_s")
+    row["tokens_per_reward"] = metrics["tokens_per_reward"]
+    for key, value in labels.items():
+        row[key if key in LABELS else f"label_{key}"] = value
+    return row
+
+
+def summarize_bytes(name: str, file: str, line: int, data: bytes, labels: dict) -> tuple[dict | None, list[str]]:
+    """Validate and measure one trace; returns ``(row, [])`` or ``(None, problem lines)``."""
+    from .metrics import metrics_from_checker
+    from .validate import check_bytes
+
+    checker, _tree, problems = check_bytes(data, name)
+    if problems:
+        return None, [str(p) for p in problems]
+    found = checker.top_values.get("labels") or {}
+    return row_from_metrics(name, file, line, metrics_from_checker(checker), {**found, **labels}), []
+
+
+def summarize_batch(files: list[str], labels: dict) -> list[tuple[str, int, dict | None, list[str]]]:
+    """Every trace of ``files``: ``[(file, line, row or None, problems)]``.
+
+    A ``.jsonl`` file holds one trace per non-blank line (``line`` is its 1-based
+    number); any other file is one trace (``line`` 0). A file that cannot be read is
+    one problem.
+    """
+    out = []
+    for file in files:
+        try:
+            data = Path(file).read_bytes()
+        except OSError as err:
+            out.append((file, 0, None, [f"{file}: cannot read: {err.strerror or err}"]))
+            continue
+        if file.endswith(".jsonl"):
+            for number, text in enumerate(data.split(b"\n"), 1):
+                if text.strip():
+                    name = f"{file}:{number}"
+                    row, problems = summarize_bytes(name, file, number, text, labels)
+                    out.append((file, number, row, problems))
+        else:
+            row, problems = summarize_bytes(file, file, 0, data, labels)
+            out.append((file, 0, row, problems))
+    return out
+
+
+def run_local(files: list[str], labels: dict, workers: int | None = None, progress=None) -> list:
+    """:func:`summarize_batch` over every batch, on ``workers`` processes (default: all cores).
+
+    ``progress(n)`` is called with the number of files done after each batch.
+    One worker (or one batch) runs in this process.
+    """
+    parts = batches(files)
+    workers = workers or os.cpu_count() or 1
+    results = []
+    if workers <= 1 or len(parts) <= 1:
+        for part in parts:
+            results.extend(summarize_batch(part, labels))
+            if progress:
+                progress(len(part))
+        return results
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [(pool.submit(summarize_batch, part, labels), len(part)) for part in parts]
+        for future, size in futures:
+            results.extend(future.result())
+            if progress:
+                progress(size)
+    return results
+
+
+def run_dask(files: list[str], labels: dict, scheduler: str | None, progress=None) -> list:
+    """The same batches on a Dask distributed cluster.
+
+    ``scheduler``: the address of a running scheduler (``tcp://host:8786``); ``None``
+    starts a :class:`distributed.LocalCluster` of one single-threaded worker process
+    per core for this run. The workers must be able to import masrl and to read the
+    files under the same paths (a shared file system).
+
+    Raises:
+        UserError: the ``masrl[dask]`` extra is not installed or the scheduler
+            cannot be reached.
+    """
+    from masrl.errors import UserError
+
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise UserError("--dask/--scheduler need the dask extra: pip install 'masrl[dask]'") from None
+    cluster = None
+    try:
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout="10s")
+    except OSError as err:
+        raise UserError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
+    try:
+        parts = batches(files)
+        futures = client.map(summarize_batch, parts, labels=labels, pure=False)
+        sizes = {f.key: len(p) for f, p in zip(futures, parts)}
+        for future in as_completed(futures):
+            if progress:
+                progress(sizes[future.key])
+        results = []
+        for part_result in client.gather(futures):
+            results.extend(part_result)
+        return results
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def frame(results: list, labels_order: tuple[str, ...] = LABELS):
+    """Rows of the valid traces -> a DataFrame sorted by (file, line), fixed columns and dtypes.
+
+    ``step`` is numeric when every given step is a number, else text; other labels
+    are text. Returns ``(frame, invalid)`` where ``invalid`` is ``[(trace name,
+    problem lines)]`` in the same order.
+    """
+    import numpy as np
+    import pandas as pd
+
+    results = sorted(results, key=lambda r: (r[0], r[1]))
+    rows = [r[2] for r in results if r[2] is not None]
+    invalid = [((f"{r[0]}:{r[1]}" if r[1] else r[0]), r[3]) for r in results if r[2] is None]
+    extra = sorted({k for row in rows for k in row if k.startswith("label_")})
+    data = {}
+    for column in (*COLUMNS, *labels_order, *extra):
+        values = [row.get(column) for row in rows]
+        if column == "line" or column in INT_COLUMNS:
+            data[column] = np.array(values, dtype=np.int64)
+        elif column in METRIC_COLUMNS:
+            data[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        elif column == "step" and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values):
+            data[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        else:
+            data[column] = pd.array([None if v is None else str(v) for v in values], dtype="string")
+    return pd.DataFrame(data), invalid
+
+
+def parquet_bytes(df) -> bytes:
+    """The frame as Parquet (pyarrow, no index); same frame, same bytes.
+
+    Raises:
+        UserError: pyarrow is not installed (extra ``masrl[traces]``).
+    """
+    import io
+
+    from masrl.errors import UserError
+
+    try:
+        import pyarrow  # noqa: F401  (only to name the missing extra)
+    except ImportError:
+        raise UserError("writing Parquet needs pyarrow: pip install 'masrl[traces]'") from None
+    buffer = io.BytesIO()
+    df.to_parquet(buffer, engine="pyarrow", index=False)
+    return buffer.getvalue()

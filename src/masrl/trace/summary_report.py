@@ -1,0 +1,185 @@
+"""The run summary frame -> a Markdown report and its figures (pure; deterministic bytes).
+
+Figures use the survey figures' style (:mod:`masrl.render.figures.style`): Agg
+canvas, the house fonts and colour-blind-safe palette, literal text, PNG without a
+software tag. The report shows, for the headline metrics (:data:`HEADLINE`),
+their distribution over the traces (count, mean, 10th/50th/90th percentile, max;
+percentiles by linear interpolation, pandas' default), the same side by side per
+group with ``--by``, the medians per step when a ``step`` label exists (trends),
+and the sub-decision counts O1-O5.
+"""
+
+from __future__ import annotations
+
+import io
+
+from .report import _cell as _table_cell
+from .report import fmt
+from .schema import DECISION_NAMES, DECISIONS
+
+#: (column, title) of the metrics shown in tables and figures.
+HEADLINE: tuple[tuple[str, str], ...] = (
+    ("critical_path_steps", "critical path (steps)"),
+    ("parallelism", "parallelism"),
+    ("peak_concurrent_agents", "peak concurrent agents"),
+    ("protocol_overhead", "protocol overhead"),
+    ("tokens", "tokens"),
+    ("reward_total", "reward"),
+)
+QUANTILES = (0.1, 0.5, 0.9)
+_MARKDOWN = {ord(c): "\\" + c for c in "`*_[]<>#!"}
+
+
+def _cell(text: str) -> str:
+    """User text (labels, file names, messages) for a Markdown table cell or line: pipes,
+    backslashes and line breaks as for every masrl table, and the characters that would
+    start a link, an image, emphasis, code or raw HTML backslash-escaped (CommonMark)."""
+    return _table_cell(str(text)).translate(_MARKDOWN)
+
+
+def _stats(series) -> list[str]:
+    s = series.dropna()
+    if s.empty:
+        return ["0", "n/a", "n/a", "n/a", "n/a", "n/a"]
+    q = s.quantile(list(QUANTILES))
+    return [str(len(s)), fmt(float(s.mean())), *(fmt(float(q[p])) for p in QUANTILES), fmt(float(s.max()))]
+
+
+def _groups(df, by: str | None) -> list[tuple[str, object]]:
+    if not by:
+        return []
+    keys = sorted({str(v) for v in df[by].dropna()})
+    out = [(k, df[df[by].astype("string") == k]) for k in keys]
+    if df[by].isna().any():
+        out.append(("(none)", df[df[by].isna()]))
+    return out
+
+
+def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], by: str | None, sources: int) -> str:
+    """The report text.
+
+    Args:
+        df: :func:`masrl.trace.summarize.frame` output.
+        invalid: ``[(trace name, problem lines)]`` of the skipped traces.
+        title: the Parquet file's name, for the heading.
+        figures: figure name -> relative path of its PNG (only those drawn).
+        by: the label column to compare groups by, or None.
+        sources: number of input files.
+    """
+    n = len(df)
+    lines = [
+        f"# Trace run summary: {_cell(title)}",
+        "",
+        f"{n} valid trace{'s' if n != 1 else ''} from {sources} file{'s' if sources != 1 else ''}; "
+        f"{len(invalid)} invalid (skipped). Metrics are recomputed from each trace's event graph "
+        "(definitions: docs/traces.md); one row per trace is in the Parquet file.",
+        "",
+        "## Distributions",
+        "",
+        "| metric | traces | mean | p10 | median | p90 | max |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for column, name in HEADLINE:
+        lines.append(f"| {name} | " + " | ".join(_stats(df[column])) + " |")
+    if "distributions" in figures:
+        lines += ["", f"![Distributions of the headline metrics]({figures['distributions']})"]
+    groups = _groups(df, by)
+    if groups:
+        lines += ["", f"## By {_cell(by)}", "", "Median (mean) per group.", ""]
+        lines.append("| metric | " + " | ".join(f"{_cell(k)} (n={len(g)})" for k, g in groups) + " |")
+        lines.append("|---|" + "---|" * len(groups))
+        for column, name in HEADLINE:
+            cells = []
+            for _k, g in groups:
+                s = g[column].dropna()
+                cells.append(f"{fmt(float(s.median()))} ({fmt(float(s.mean()))})" if len(s) else "n/a")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if df["step"].notna().any():
+        lines += ["", "## Trends by step", "", "Median per step" + (f" and {_cell(by)}" if groups else "") + "."]
+        keys = ["step"] + ([by] if groups else [])
+        header = [*keys, "traces", *(name for _c, name in HEADLINE)]
+        lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
+        for key, g in grouped:
+            key = key if isinstance(key, tuple) else (key,)
+            cells = [
+                fmt(k if not isinstance(k, float) or k != int(k) else int(k)).translate(_MARKDOWN) if k == k else "(none)"
+                for k in key
+            ]
+            cells += [str(len(g)), *(fmt(float(g[c].median())) for c, _n in HEADLINE)]
+            lines.append("| " + " | ".join(cells) + " |")
+        if "trends" in figures:
+            lines += ["", f"![Medians of the headline metrics by step]({figures['trends']})"]
+    lines += ["", "## Sub-decisions", "", "| sub-decision | events | traces with any | mean per trace |", "|---|---|---|---|"]
+    for d in (*DECISIONS, "untagged"):
+        s = df[f"decision_{d}"]
+        name = f"{d} ({DECISION_NAMES[d]})" if d in DECISION_NAMES else "untagged orchestrator decisions"
+        mean = fmt(float(s.mean())) if len(s) else "n/a"
+        lines.append(f"| {name} | {int(s.sum())} | {int((s > 0).sum())} | {mean} |")
+    if invalid:
+        lines += ["", "## Invalid traces (skipped)", ""]
+        for name, problems in invalid:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            first = problems[0][len(name) + 2:] if problems[0].startswith(name + ": ") else problems[0]
+            lines.append(f"- {_cell(name)}: {_cell(first)}{more}")
+    return "\n".join(lines) + "\n"
+
+
+def _png(fig) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def figures_png(df, by: str | None) -> dict[str, bytes]:
+    """``{"distributions": png, "trends": png}`` (trends only with a step label; none without rows)."""
+    if df.empty:
+        return {}
+    from matplotlib.figure import Figure
+
+    from masrl.render.figures.style import CATEGORICAL, GRID, WIDTH, style_context
+
+    groups = _groups(df, by) or [("all traces", df)]
+    out = {}
+    with style_context():
+        fig = Figure(figsize=(WIDTH, 4.6))
+        axes = fig.subplots(2, 3).ravel()
+        for ax, (column, name) in zip(axes, HEADLINE):
+            for k, (label, g) in enumerate(groups):
+                values = g[column].dropna().to_numpy(dtype=float)
+                if len(values):
+                    ax.hist(values, bins=20, histtype="step" if len(groups) > 1 else "stepfilled",
+                            color=CATEGORICAL[k % len(CATEGORICAL)], alpha=1.0 if len(groups) > 1 else 0.85,
+                            label=label, linewidth=1.2)
+            ax.set_title(name, fontsize=9)
+            ax.grid(axis="y", color=GRID, linewidth=0.6)
+            ax.set_axisbelow(True)
+        if len(groups) > 1:
+            fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=min(len(groups), 6), frameon=False)
+        fig.suptitle("Distributions over traces", fontweight="bold")
+        fig.tight_layout(rect=(0, 0.06 if len(groups) > 1 else 0, 1, 1))
+        out["distributions"] = _png(fig)
+        steps = df.dropna(subset=["step"])
+        if not steps.empty and steps["step"].dtype.kind == "f":
+            fig = Figure(figsize=(WIDTH, 4.6))
+            axes = fig.subplots(2, 3).ravel()
+            for ax, (column, name) in zip(axes, HEADLINE):
+                for k, (label, g) in enumerate(_groups(steps, by) or [("all traces", steps)]):
+                    per = g.groupby("step")[column]
+                    med, lo, hi = per.median(), per.quantile(0.25), per.quantile(0.75)
+                    colour = CATEGORICAL[k % len(CATEGORICAL)]
+                    ax.plot(med.index, med.to_numpy(), marker="o", markersize=3, color=colour, label=label, linewidth=1.2)
+                    ax.fill_between(med.index, lo.to_numpy(), hi.to_numpy(), color=colour, alpha=0.15, linewidth=0)
+                ax.set_title(name, fontsize=9)
+                ax.set_xlabel("step")
+                ax.grid(color=GRID, linewidth=0.6)
+                ax.set_axisbelow(True)
+            if by:
+                fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=6, frameon=False)
+            fig.suptitle("Median by step (band: 25th-75th percentile)", fontweight="bold")
+            fig.tight_layout(rect=(0, 0.06 if by else 0, 1, 1))
+            out["trends"] = _png(fig)
+    return out

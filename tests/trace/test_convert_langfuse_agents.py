@@ -1,0 +1,163 @@
+"""Langfuse and OpenAI Agents SDK converters, on inputs built in their documented shapes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from masrl.trace.convert import CONVERTERS, ConvertError, convert, detect_format
+from masrl.trace.metrics import trace_metrics
+from masrl.trace.validate import validate_trace
+
+
+def iso(ms: int) -> str:
+    return f"2025-09-30T09:04:{ms // 1000:02d}.{ms % 1000:03d}Z"
+
+
+def obs(oid, parent, typ, name, start, end, **more):
+    return {"id": oid, "traceId": "tr1", "parentObservationId": parent, "type": typ, "name": name,
+            "startTime": iso(start), "endTime": None if end is None else iso(end), **more}
+
+
+def langfuse_doc():
+    return {
+        "trace": {"id": "tr1", "name": "demo", "sessionId": "sess-1", "metadata": {"step": 3, "policy": "B", "other": 1}},
+        "observations": [
+            obs("w", None, "AGENT", "workflow", 0, 3000),
+            obs("h", "w", "AGENT", "helper", 100, 2900, usageDetails={"input": 5, "output": 5, "total": 10}),
+            obs("g1", "h", "GENERATION", "response", 200, 1000, model="gpt-x",
+                usageDetails={"input": 55, "output": 15, "total": 70, "prompt_details.cache_read": 0}),
+            obs("t1", "h", "TOOL", "get_weather", 1100, 1100),
+            obs("g2", "h", "GENERATION", "response", 1200, 2800, usage={"input": 85, "output": 29}),
+            obs("s1", "w", "SPAN", "bookkeeping", 2950, 2960),
+        ],
+    }
+
+
+def run(doc, fmt=None, **kw):
+    result = convert(json.dumps(doc).encode(), "x.json", fmt, **kw)
+    assert validate_trace(result.trace) == [], result.notes
+    return result
+
+
+def test_langfuse_agents_tools_generations():
+    result = run(langfuse_doc())
+    trace = result.trace
+    assert [(e["id"], e["type"], e["agent"], e.get("to"), e.get("tokens")) for e in trace["events"]] == [
+        ("w:start", "spawn", "demo", "workflow", None),
+        ("h:start", "spawn", "workflow", "helper", None),
+        ("t1:start", "tool_call", "helper", None, None),
+        ("t1:end", "tool_result", "get_weather", None, None),
+        ("h:end", "return", "helper", "workflow", 184),  # both generations folded; the 10-token roll-up not counted
+        ("w:end", "return", "workflow", "demo", None),
+    ]
+    assert trace["costs"]["tokens"] == 184
+    assert (trace["trace_id"], trace["task_id"], trace["system"]) == ("tr1", "sess-1", "langfuse: demo")
+    assert trace["labels"] == {"step": 3, "policy": "B"}
+    assert result.notes == [
+        "converted 5 of 6 spans into 6 events and 5 edges; 1 unmapped; 184 tokens counted; "
+        "2 model-call spans of leaf agents folded into their agent's return (184 tokens)",
+        "unmapped span 'bookkeeping' (s1): type SPAN has no event type; its children are kept",
+        "span 'helper' (h): its 10 tokens are taken as a roll-up of its descendants' usage, which is counted instead",
+    ]
+    assert detect_format(json.dumps(langfuse_doc()).encode(), "x.json") == "langfuse"
+
+
+def test_langfuse_without_agents_is_the_application_acting():
+    doc = {"trace": {"id": "tr2", "name": "crew"}, "observations": [
+        obs("root", None, "SPAN", "kickoff", 0, 2000),
+        obs("g", "root", "GENERATION", "completion", 10, 1900, usageDetails={"input": 190, "output": 164, "total": 354}),
+    ]}
+    result = run(doc)
+    assert [(e["type"], e["agent"], e.get("tokens")) for e in result.trace["events"]] == [("orchestrator_decision", "crew", 354)]
+    assert result.trace["costs"]["tokens"] == 354
+
+
+def test_langfuse_unended_observation_and_trace_object_form():
+    doc = langfuse_doc()
+    flat = dict(doc["trace"], observations=doc["observations"])
+    flat["observations"][0]["endTime"] = None
+    result = run(flat)
+    assert "span 'workflow' (w): never ended; its end is set to the latest time in its subtree (+2960 ms)" in result.notes
+
+
+def test_langfuse_refusals():
+    with pytest.raises(ConvertError, match="x.json: not a Langfuse trace export"):
+        convert(b'{"trace": {}}', "x.json", "langfuse")
+    bad = {"trace": {"id": "t"}, "observations": [{"id": 3, "type": "SPAN", "startTime": "nope"}]}
+    with pytest.raises(ConvertError, match=r"no observation to convert: unmapped observation '' \(#1\): malformed"):
+        convert(json.dumps(bad).encode(), "x.json", "langfuse")
+
+
+# -- OpenAI Agents SDK ------------------------------------------------------------------
+TID = "trace_" + "a" * 32
+
+
+def sdk_span(n, parent, start, end, data, error=None):
+    return {"object": "trace.span", "id": f"span_{n:024x}", "trace_id": TID,
+            "parent_id": None if parent is None else f"span_{parent:024x}",
+            "started_at": f"2025-03-11T12:00:{start:02d}.000000+00:00",
+            "ended_at": None if end is None else f"2025-03-11T12:00:{end:02d}.000000+00:00",
+            "span_data": data, "error": error}
+
+
+def agents_batch():
+    return {"data": [
+        {"object": "trace", "id": TID, "workflow_name": "support", "group_id": "conv-9", "metadata": {"run": "r1", "step": 4}},
+        sdk_span(1, None, 0, 10, {"type": "agent", "name": "triage", "handoffs": ["billing"], "tools": [], "output_type": "str"}),
+        sdk_span(2, 1, 1, 2, {"type": "guardrail", "name": "no_pii", "triggered": False}),
+        sdk_span(3, 1, 2, 3, {"type": "generation", "input": [], "output": [], "model": "gpt-4o",
+                              "model_config": {}, "usage": {"input_tokens": 40, "output_tokens": 8}}),
+        sdk_span(4, 1, 4, 4, {"type": "handoff", "from_agent": "triage", "to_agent": "billing"}),
+        sdk_span(5, None, 11, 20, {"type": "agent", "name": "billing", "handoffs": [], "tools": ["refund"], "output_type": "str"}),
+        sdk_span(6, 5, 12, 14, {"type": "function", "name": "refund", "input": "{}", "output": "ok", "mcp_data": None}),
+        sdk_span(7, 5, 15, 18, {"type": "response", "response_id": "resp_1", "usage": {"input_tokens": 30, "output_tokens": 6}}),
+        sdk_span(8, 5, 18, 19, {"type": "custom", "name": "turn", "data": {}}),
+    ]}
+
+
+def test_agents_sdk_batch():
+    result = run(agents_batch())
+    trace = result.trace
+    got = [(e["type"], e["agent"], e.get("from"), e.get("to"), e.get("decision"), e.get("tokens")) for e in trace["events"]]
+    assert got == [
+        ("spawn", "support", None, "triage", None, None),
+        ("safety_event", "triage", None, None, None, None),
+        ("orchestrator_decision", "triage", None, None, None, 48),  # triage hands off: it orchestrates
+        ("orchestrator_decision", "triage", "triage", "billing", "O2", None),
+        ("return", "triage", "triage", "support", None, None),
+        ("spawn", "support", None, "billing", None, None),
+        ("tool_call", "billing", None, None, None, None),
+        ("tool_result", "refund", None, None, None, None),
+        ("return", "billing", "billing", "support", None, 36),
+    ]
+    guard = next(e for e in trace["events"] if e["type"] == "safety_event")
+    assert (guard["guardrail"], guard["triggered"]) == ("no_pii", False)
+    assert (trace["trace_id"], trace["task_id"], trace["labels"]) == (TID, "conv-9", {"run": "r1", "step": 4})
+    m = trace_metrics(trace)
+    assert m["decisions"]["O2"] == 1 and m["tokens"] == 84 and m["tool_calls"] == 1
+    assert "unmapped span 'turn' (span_000000000000000000000008): span type custom has no event type; its children are kept" in result.notes
+    assert detect_format(json.dumps(agents_batch()).encode(), "x.json") == "openai-agents"
+
+
+def test_agents_sdk_json_lines_and_unended_span():
+    items = agents_batch()["data"]
+    items[5]["ended_at"] = None
+    data = "\n".join(json.dumps(i) for i in items).encode()
+    result = convert(data, "x.jsonl")
+    assert validate_trace(result.trace) == []
+    assert "span 'billing' (span_000000000000000000000005): never ended; its end is set to the latest time in its subtree (+8000 ms)" in result.notes
+
+
+def test_agents_sdk_run_state_is_refused_by_name():
+    state = {"$schemaVersion": "1.3", "current_agent": {"name": "a"},
+             "trace": {"id": TID, "object": "trace", "workflow_name": "w"}}
+    with pytest.raises(ConvertError, match=r"x.json: an OpenAI Agents SDK run state \(RunState, \$schemaVersion 1.3\): its 'trace' holds"):
+        convert(json.dumps(state).encode(), "x.json")
+
+
+def test_registry_lists_every_format():
+    assert list(CONVERTERS) == ["otel", "langfuse", "openai-agents"]
+    with pytest.raises(ConvertError, match="unknown format 'csv'; known: otel, langfuse, openai-agents"):
+        convert(b"{}", "x.json", "csv")

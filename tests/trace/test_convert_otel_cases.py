@@ -1,0 +1,288 @@
+"""The OpenTelemetry converter on the export shapes and defects real systems produce.
+
+Inputs are built here in the shapes of the OTLP/JSON encoding and the GenAI semantic
+conventions (agent spans: create_agent, invoke_agent CLIENT/INTERNAL, execute_tool,
+chat); every converted trace must validate.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from masrl.trace.convert import ConvertError, convert, detect_format
+from masrl.trace.metrics import trace_metrics
+from masrl.trace.validate import validate_trace
+
+T0 = 1_700_000_000_000_000_000
+TRACE = "0af7651916cd43dd8448eb211c80319c"
+MS = 1_000_000
+
+
+def attr(key, value):
+    if isinstance(value, bool):
+        return {"key": key, "value": {"boolValue": value}}
+    if isinstance(value, int):
+        return {"key": key, "value": {"intValue": str(value)}}
+    return {"key": key, "value": {"stringValue": value}}
+
+
+def span(sid, parent, name, start_ms, end_ms, kind=1, **attrs):
+    """One OTLP span; times in ms after T0 (end None -> "0", never ended)."""
+    return {
+        "traceId": TRACE,
+        "spanId": sid,
+        "parentSpanId": parent,
+        "name": name,
+        "kind": kind,
+        "startTimeUnixNano": str(T0 + round(start_ms * MS)),
+        "endTimeUnixNano": "0" if end_ms is None else str(T0 + round(end_ms * MS)),
+        "attributes": [attr(k.replace("__", "."), v) for k, v in attrs.items()],
+    }
+
+
+def agent(sid, parent, name, start, end, kind=1, **more):
+    return span(sid, parent, f"invoke_agent {name}", start, end, kind, gen_ai__operation__name="invoke_agent",
+                gen_ai__agent__name=name, **more)
+
+
+def tool(sid, parent, name, start, end, **more):
+    return span(sid, parent, f"execute_tool {name}", start, end, 1, gen_ai__operation__name="execute_tool",
+                gen_ai__tool__name=name, **more)
+
+
+def chat(sid, parent, start, end, inp, out, **more):
+    return span(sid, parent, "chat m", start, end, 3, gen_ai__operation__name="chat", gen_ai__request__model="m",
+                gen_ai__usage__input_tokens=inp, gen_ai__usage__output_tokens=out, **more)
+
+
+def otlp(*groups) -> dict:
+    """groups: (service name, [spans]) -> one OTLP/JSON document."""
+    return {
+        "resourceSpans": [
+            {"resource": {"attributes": [attr("service.name", service)]}, "scopeSpans": [{"scope": {"name": "t"}, "spans": spans}]}
+            for service, spans in groups
+        ]
+    }
+
+
+def run(doc, **kw):
+    data = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
+    result = convert(data, "x.json", **kw)
+    assert validate_trace(result.trace) == [], result.notes
+    return result
+
+
+def events(result) -> dict:
+    return {e["id"]: e for e in result.trace["events"]}
+
+
+def simple_run() -> list:
+    return [
+        agent("a1", "", "lead", 0, 100),
+        tool("t1", "a1", "search", 10, 40),
+        chat("c1", "a1", 50, 90, 100, 20),
+    ]
+
+
+def test_json_lines_equal_one_document():
+    spans = simple_run()
+    one = run(otlp(("app", spans)))
+    lines = "\n".join(json.dumps(otlp(("app", [s]))) for s in spans).encode() + b"\n"
+    many = run(lines)
+    assert many.trace == one.trace
+    assert many.notes[1] == "read as OTLP JSON Lines (3 documents)"
+    assert one.notes[1] == "read as OTLP JSON"
+    assert one.trace["costs"]["tokens"] == 120
+
+
+def test_base64_ids_become_hex():
+    def b64(hexid):
+        return base64.b64encode(bytes.fromhex(hexid)).decode()
+
+    spans = [agent("00f067aa0ba902b7", "", "lead", 0, 100), tool("00f067aa0ba902b8", "00f067aa0ba902b7", "search", 10, 40)]
+    for s in spans:
+        s["traceId"] = b64(TRACE)
+        s["spanId"] = b64(s["spanId"])
+        s["parentSpanId"] = b64(s["parentSpanId"]) if s["parentSpanId"] else ""
+    result = run(otlp(("app", spans)))
+    assert result.trace["trace_id"] == TRACE
+    assert sorted(events(result)) == ["00f067aa0ba902b7:end", "00f067aa0ba902b7:start", "00f067aa0ba902b8:end", "00f067aa0ba902b8:start"]
+    assert "5 ids were base64 (protobuf JSON mapping); they are converted to hex" in result.notes
+
+
+def test_numbers_or_strings_for_nanos():
+    spans = simple_run()
+    as_numbers = json.loads(json.dumps(spans))
+    for s in as_numbers:
+        s["startTimeUnixNano"] = int(s["startTimeUnixNano"])
+        s["endTimeUnixNano"] = int(s["endTimeUnixNano"])
+    assert run(otlp(("app", as_numbers))).trace == run(otlp(("app", spans))).trace
+
+
+def test_child_outliving_its_parent_is_clamped():
+    spans = [agent("a1", "", "lead", 0, 100), tool("t1", "a1", "search", 10, 100.6)]
+    result = run(otlp(("app", spans)))
+    assert events(result)["t1:end"]["t"] == 0.1
+    assert "span 'execute_tool search' (t1): ends 0.6 ms after its parent span 'invoke_agent lead' (a1); " \
+        "its end is clamped to the parent's end" in result.notes
+
+
+def test_remote_agent_clock_behind_is_shifted():
+    caller = [agent("a1", "", "lead", 0, 200), span("cl", "a1", "invoke_agent helper", 50, 150, 3,
+                                                      gen_ai__operation__name="invoke_agent", gen_ai__agent__name="helper")]
+    remote = [agent("h1", "cl", "helper", 30, 120), tool("ht", "h1", "calc", 40, 60)]  # 20 ms behind
+    result = run(otlp(("caller", caller), ("remote", remote)))
+    ev = events(result)
+    assert ev["cl:start"]["t"] == 0.05 and ev["ht:start"]["t"] == 0.06 and ev["ht:end"]["t"] == 0.08
+    assert "span 'invoke_agent helper' (h1): starts 20 ms before its parent span 'invoke_agent helper' (cl) " \
+        "(clock skew); it and its 1 descendant spans shifted by +20 ms" in result.notes
+
+
+def test_unended_root_ends_with_its_subtree():
+    spans = [agent("a1", "", "lead", 0, None), tool("t1", "a1", "search", 10, 40), chat("c1", "a1", 50, 90, 1, 2)]
+    result = run(otlp(("app", spans)))
+    assert events(result)["a1:end"]["t"] == 0.09
+    assert result.trace["costs"]["wall_clock_s"] == 0.09
+    assert "span 'invoke_agent lead' (a1): never ended; its end is set to the latest time in its subtree (+90 ms)" in result.notes
+
+
+def test_client_and_internal_invoke_agent_are_one_invocation():
+    def build(merge_names: bool):
+        inner_name = "researcher" if merge_names else "researcher-internal"
+        return otlp(("app", [
+            agent("o1", "", "orchestrator", 0, 100),
+            chat("d1", "o1", 1, 5, 10, 5),
+            agent("cl", "o1", "researcher", 10, 80, kind=3),  # CLIENT span on the caller's side
+            agent("in", "cl", inner_name, 11, 79, kind=1),  # INTERNAL span on the agent's side
+            tool("t1", "in", "search", 20, 30),
+            chat("d2", "o1", 85, 95, 10, 5),
+        ]))
+
+    merged = run(build(True))
+    assert [(e["type"], e["agent"], e.get("to")) for e in merged.trace["events"]] == [
+        ("spawn", "app", "orchestrator"),
+        ("orchestrator_decision", "orchestrator", None),
+        ("spawn", "orchestrator", "researcher"),
+        ("tool_call", "researcher", None),
+        ("tool_result", "search", None),
+        ("return", "researcher", "orchestrator"),
+        ("orchestrator_decision", "orchestrator", None),
+        ("return", "orchestrator", "app"),
+    ]
+    m = trace_metrics(merged.trace)
+    assert m["events"] == 8 and m["protocol_overhead"] == 0.75
+    assert "span 'invoke_agent researcher' (in): the same invocation of agent 'researcher' as span " \
+        "'invoke_agent researcher' (cl) (caller and agent side); merged into one spawn and one return" in merged.notes
+    separate = run(build(False))  # different agents: a real nested spawn
+    assert trace_metrics(separate.trace)["events"] == 10
+
+
+def test_old_usage_names_are_read_and_noted():
+    spans = [agent("a1", "", "lead", 0, 100), span("c1", "a1", "chat m", 10, 20, 3, gen_ai__operation__name="chat",
+                                                   gen_ai__usage__prompt_tokens=30, gen_ai__usage__completion_tokens=12)]
+    result = run(otlp(("app", spans)))
+    assert result.trace["costs"]["tokens"] == 42
+    assert "1 span(s) report usage as gen_ai.usage.prompt_tokens/completion_tokens (GenAI semantic conventions " \
+        "before v1.27.0, now gen_ai.usage.input_tokens/output_tokens); read as input and output tokens" in result.notes
+
+
+def test_usage_on_a_span_without_event_is_counted_and_named():
+    spans = [
+        agent("a1", "", "lead", 0, 100),
+        span("w1", "a1", "invoke_workflow plan", 10, 50, 1, gen_ai__operation__name="invoke_workflow",
+             gen_ai__usage__input_tokens=70, gen_ai__usage__output_tokens=7),
+        span("e1", "", "embeddings e", 110, 120, 3, gen_ai__operation__name="embeddings", gen_ai__usage__input_tokens=5),
+    ]
+    result = run(otlp(("app", spans)))
+    assert result.trace["costs"]["tokens"] == 82
+    assert events(result)["a1:end"]["tokens"] == 77
+    assert "unmapped span 'invoke_workflow plan' (w1): operation invoke_workflow has no event type; its children " \
+        "are kept; its 77 tokens are counted on agent 'lead' (its return event)" in result.notes
+    assert "unmapped span 'embeddings e' (e1): operation embeddings has no event type; its children are kept; " \
+        "its 5 tokens are counted in costs.tokens only (no agent contains it)" in result.notes
+
+
+def test_model_calls_under_another_operation_name_keep_their_tokens():
+    spans = [agent("a1", "", "lead", 0, 100)] + [
+        span(f"c{k}", "a1", "call_llm m", 10 * k, 10 * k + 5, 1, gen_ai__operation__name="call_llm",
+             gen_ai__request__model="m", gen_ai__usage__input_tokens=100 * k, gen_ai__usage__output_tokens=k)
+        for k in (1, 2, 3)
+    ]
+    result = run(otlp(("app", spans)))
+    assert result.trace["costs"]["tokens"] == 606
+    assert events(result)["a1:end"]["tokens"] == 606
+    assert result.notes[0].endswith("3 model-call spans of leaf agents folded into their agent's return (606 tokens)")
+    assert "operation 'call_llm' is not a GenAI convention operation; its 3 span(s) name a model " \
+        "(gen_ai.request.model) and are read as model calls" in result.notes
+
+
+def test_orphan_goes_to_the_agent_containing_it_in_time():
+    spans = [
+        agent("a1", "", "lead", 0, 100),
+        agent("a2", "a1", "helper", 10, 60),
+        tool("t1", "gone", "search", 20, 30),  # inside both: the shorter span wins
+        tool("t2", "gone", "late", 70, 80),  # inside lead only
+        tool("t3", "gone", "outside", 120, 130),  # inside none
+    ]
+    result = run(otlp(("app", spans)))
+    ev = events(result)
+    assert (ev["t1:start"]["agent"], ev["t2:start"]["agent"], ev["t3:start"]["agent"]) == ("helper", "lead", "app")
+    assert "span 'execute_tool outside' (t3): parent gone is not in the input and no agent span contains it in " \
+        "time; treated as a root" in result.notes
+
+
+def test_sdk_span_json_with_integer_ids():
+    trace_int = int(TRACE, 16)
+
+    def sdk(sid, parent, name, start, end, **attrs):
+        return {"name": name, "kind": "internal", "context": {"trace_id": trace_int, "span_id": sid},
+                "parent": {"trace_id": trace_int if parent else None, "span_id": parent},
+                "start_time": T0 + start * MS, "end_time": T0 + end * MS, "attributes": attrs,
+                "resource": {"attributes": {"service.name": "svc"}}}
+
+    doc = {"spans": [
+        sdk(2, 1, "call_llm m", 10, 20, **{"gen_ai.operation.name": "call_llm", "gen_ai.request.model": "m",
+                                          "gen_ai.usage.input_tokens": 269, "gen_ai.usage.output_tokens": 16}),
+        sdk(3, 1, "execute_tool now", 21, 22, **{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "now"}),
+        sdk(1, None, "invoke_agent [a]", 0, 30, **{"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "a"}),
+    ], "final_output": "x"}
+    result = run(doc)
+    assert result.notes[1] == 'read as OTel SDK span JSON ({"spans": [...]})'
+    assert result.trace["trace_id"] == TRACE and result.trace["costs"]["tokens"] == 285
+    assert sorted(events(result)) == ["0000000000000001:end", "0000000000000001:start", "0000000000000003:end", "0000000000000003:start"]
+    assert detect_format(json.dumps(doc).encode(), "x.json") == "otel"
+
+
+def test_labels_from_attributes():
+    doc = otlp(("app", simple_run()))
+    doc["resourceSpans"][0]["resource"]["attributes"] += [attr("masrl.label.step", 12), attr("masrl.label.policy", "A")]
+    assert run(doc).trace["labels"] == {"step": 12, "policy": "A"}
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b'{"events": [], "edges": []}', "x.json: already an orchestration trace"),
+        (b'{"foo": 1}', "x.json: cannot tell the format; give --from FORMAT (otel: OpenTelemetry GenAI spans"),
+        (b"", "x.json: the file is empty"),
+        (b'{"resourceSpans": []}\n{"x": 1}', "x.json: document 2 of 2 has no 'resourceSpans' array"),
+    ],
+)
+def test_refusals_name_the_problem(data, message):
+    with pytest.raises(ConvertError) as info:
+        convert(data, "x.json")
+    assert str(info.value).startswith(message)
+
+
+def test_tokens_under_a_create_agent_span_are_kept():
+    spans = [
+        agent("a1", "", "lead", 0, 100),
+        span("cr", "a1", "create_agent helper", 10, 30, 1, gen_ai__operation__name="create_agent", gen_ai__agent__name="helper"),
+        chat("c1", "cr", 12, 20, 40, 2),  # the model call that configures the new agent
+    ]
+    result = run(otlp(("app", spans)))
+    assert result.trace["costs"]["tokens"] == 42
+    assert events(result)["cr"]["tokens"] == 42

@@ -1,0 +1,129 @@
+"""masrl trace summarize: many traces -> Parquet rows, a report, the same on Dask."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from conftest import survey_trace
+
+from masrl.cli import main
+from masrl.trace.summarize import COLUMNS, expand_inputs, frame, parquet_bytes, run_dask, run_local
+
+
+def labelled(step, policy, reward):
+    trace = survey_trace()
+    trace["labels"] = {"step": step, "policy": policy}
+    trace["rewards"] = {"team": reward}
+    trace["reward_credit_units"] = {"team": "team"}
+    return trace
+
+
+@pytest.fixture
+def runs(tmp_path):
+    folder = tmp_path / "runs"
+    (folder / "a").mkdir(parents=True)
+    for step in (1, 2):
+        lines = [json.dumps(labelled(step, p, r)) for p, r in (("A", 0.5 * step), ("B", 1.0 * step))]
+        (folder / "a" / f"step{step}.jsonl").write_text("\n".join(lines) + "\n\n")
+    (folder / "single.json").write_text(json.dumps(survey_trace()))
+    broken = survey_trace()
+    broken["events"][0]["t"] = -1
+    (folder / "broken.json").write_text(json.dumps(broken))
+    (folder / "notes.txt").write_text("not a trace")
+    return folder
+
+
+def test_expand_inputs(runs):
+    files, problems = expand_inputs([str(runs), str(runs / "a" / "*.jsonl"), str(runs / "nope.json"), str(runs / "z*.json")])
+    names = [f.replace(str(runs) + "/", "") for f in files]
+    assert names == ["a/step1.jsonl", "a/step2.jsonl", "broken.json", "single.json"]
+    assert problems == [f"{runs}/nope.json: no such file or folder", f"{runs}/z*.json: no file matches this pattern"]
+
+
+def test_rows_labels_and_invalid(runs):
+    files, _ = expand_inputs([str(runs)])
+    df, invalid = frame(run_local(files, {"run": "exp7"}, workers=1))
+    assert list(df.columns) == [*COLUMNS, "run", "step", "policy"]
+    assert [t.replace(str(runs) + "/", "") for t in df["trace"]] == ["a/step1.jsonl:1", "a/step1.jsonl:2", "a/step2.jsonl:1", "a/step2.jsonl:2", "single.json"]
+    assert df["step"].tolist()[:4] == [1.0, 1.0, 2.0, 2.0] and pd.isna(df["step"].iloc[4])
+    assert df["policy"].tolist()[:4] == ["A", "B", "A", "B"]
+    assert set(df["run"]) == {"exp7"}
+    first = df.iloc[0]
+    assert (first["events"], first["critical_path_steps"], first["protocol_overhead"]) == (8, 7, 0.75)
+    assert (first["reward_team"], first["reward_unmapped"], first["reward_total"]) == (0.5, 0.0, 0.5)
+    assert (first["decision_O1"], first["decision_untagged"], first["events_spawn"]) == (0, 1, 2)
+    assert first["tokens"] == 12000 and first["tokens_per_reward"] == 24000
+    assert len(invalid) == 1 and invalid[0][0].endswith("broken.json")
+    assert invalid[0][1] == [f"{runs}/broken.json: $.events[0].t: event e1: t must be a number >= 0, got -1"]
+
+
+def test_local_processes_equal_one_process(runs):
+    files, _ = expand_inputs([str(runs)])
+    one = parquet_bytes(frame(run_local(files, {}, workers=1))[0])
+    from masrl.trace import summarize
+
+    old = summarize.BATCH_FILES
+    summarize.BATCH_FILES = 1  # one file per task: several processes really run
+    try:
+        many = parquet_bytes(frame(run_local(files, {}, workers=2))[0])
+    finally:
+        summarize.BATCH_FILES = old
+    assert many == one
+
+
+def test_dask_local_cluster_writes_the_same_parquet(runs, monkeypatch):
+    distributed = pytest.importorskip("distributed", reason="the dask extra is part of .[test]; skipped only without it")
+    files, _ = expand_inputs([str(runs)])
+    local = parquet_bytes(frame(run_local(files, {"run": "x"}, workers=1))[0])
+    from masrl.trace import summarize
+
+    monkeypatch.setattr(summarize, "BATCH_FILES", 1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        through_dask = parquet_bytes(frame(run_dask(files, {"run": "x"}, cluster.scheduler_address))[0])
+    assert through_dask == local
+    assert pd.read_parquet(__import__("io").BytesIO(through_dask))["run"].tolist() == ["x"] * 5
+
+
+def test_cli_writes_parquet_report_and_figures(runs, tmp_path, capsys):
+    out = tmp_path / "out" / "run.parquet"
+    code = main(["trace", "summarize", str(runs), "--out", str(out), "--by", "policy", "--label", "run=r1", "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 1  # one invalid trace: listed, skipped, the rest written
+    assert captured.err.splitlines() == [
+        f"{runs}/broken.json: $.events[0].t: event e1: t must be a number >= 0, got -1",
+        f"5 traces from 4 files summarised into {out}; 1 invalid trace skipped",
+    ]
+    df = pd.read_parquet(out)
+    assert len(df) == 5 and set(df["run"]) == {"r1"}
+    report = (tmp_path / "out" / "run.md").read_text()
+    assert "5 valid traces from 4 files; 1 invalid (skipped)." in report
+    assert "| critical path (steps) | 5 | 7 | 7 | 7 | 7 | 7 |" in report
+    assert "| metric | A (n=2) | B (n=2) | (none) (n=1) |" in report
+    assert "| reward | 0.75 (0.75) | 1.5 (1.5) | 1.4 (1.4) |" in report
+    assert "| 1 | A | 1 | 7 | 1.142857 | 3 | 0.75 | 12000 | 0.5 |" in report
+    assert "![Medians of the headline metrics by step](run.figures/trends.png)" in report
+    broken = f"{runs}/broken.json".replace("_", "\\_")
+    assert f"- {broken}: $.events\\[0\\].t: event e1: t must be a number \\>= 0, got -1" in report
+    for name in ("distributions", "trends"):
+        assert (tmp_path / "out" / "run.figures" / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_cli_bad_arguments(tmp_path, capsys):
+    assert main(["trace", "summarize", str(tmp_path / "none"), "--out", str(tmp_path / "x.parquet")]) == 1
+    assert capsys.readouterr().err == f"masrl: error: {tmp_path}/none: no such file or folder\n"
+    (tmp_path / "t.json").write_text(json.dumps(survey_trace()))
+    assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(tmp_path / "x.parquet"), "--label", "oops"]) == 1
+    assert capsys.readouterr().err == "masrl: error: --label 'oops': expected KEY=VALUE, e.g. --label step=120\n"
+    assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(tmp_path / "x.parquet"), "--by", "team", "--quiet"]) == 1
+    assert capsys.readouterr().err == "masrl: error: --by label_team: no trace has this label; labels found: run, step, policy\n"
+
+
+def test_report_escapes_labels(tmp_path, capsys):
+    trace = labelled(1, "[x](javascript:alert(1)) <b>|", 1.0)
+    (tmp_path / "t.json").write_text(json.dumps(trace))
+    assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(tmp_path / "r.parquet"), "--by", "policy", "--quiet"]) == 0
+    report = (tmp_path / "r.md").read_text()
+    assert "| metric | \\[x\\](javascript:alert(1)) \\<b\\>\\| (n=1) |" in report
+    assert "<b>" not in report and "[x](" not in report
