@@ -16,13 +16,13 @@ and prints every time with its ratio to the floors and to the 84-record build.
 Targets: 10,000-record build <= 11x the 1,000-record build; the 84-record
 build with every figure redrawn <= 2.5x `import pandas, matplotlib`.
 
-Measured (2 cores, shared and busy, load ~4; `python scripts/bench_build.py
---repeat 5 --sizes`): floor 0.475 s; build with figures current 1.85 s
-(3.90x wall, 3.82x CPU); every figure redrawn 5.45 s (11.47x wall, 9.79x
-CPU). The redraw bound is not met: the build without any figure work is
-already above it, and drawing the 7 figures in 3 formats costs 2.1-2.6 s
-of CPU in one process (it cost about 5.7 s before each figure was laid out
-once and PDF fonts became Type 3).
+Measured (2 cores, quiet machine, load < 1; `python scripts/bench_build.py
+--repeat 5 --sizes`): floor 0.455 s; build with figures current 1.86 s
+(4.08x); every figure redrawn 3.31 s (7.26x wall, 8.23x CPU; two forked
+workers draw the figures when a core is idle). The redraw bound is not met:
+the build without any figure work is already above it, and drawing the 7
+figures in 3 formats costs 2.1-2.6 s of CPU (about 5.7 s before each figure
+was laid out once and PDF fonts became Type 3).
 
 Usage: python scripts/bench_build.py [--repeat 3] [--sizes 1000 10000]
 """

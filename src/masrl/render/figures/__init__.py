@@ -254,7 +254,9 @@ def _spare_cores() -> int:
 
     if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(os, "getloadavg"):
         return 0
-    return max(0, int((os.cpu_count() or 1) - os.getloadavg()[0] - 1))
+    # Whole cores the recent load leaves idle, besides the one this process runs on.
+    cores = os.cpu_count() or 1
+    return max(0, min(cores - 1, int(cores - os.getloadavg()[0])))
 
 
 def _render_job(job: tuple[str, Any, tuple[str, ...]]) -> tuple[dict[str, bytes], list[str]]:
