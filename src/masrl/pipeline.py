@@ -19,6 +19,7 @@ from .frame import excluded_frame, near_miss_frame, retained_frame
 from .load import Corpus
 from .render.csvout import table_csv
 from .render.jsonout import json_bytes
+from .render.escape import md_text
 from .render.markdown import render_template, table_md
 from .render import readme as readme_render
 from .render.numbers import camel, numbers_tex
@@ -117,11 +118,11 @@ def analyse(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Resu
 
 
 def _table_files(table: Table) -> dict[str, bytes]:
-    md = f"# {table.title}\n\n" + table_md(table.frame)
+    md = f"# {md_text(table.title)}\n\n" + table_md(table.frame)
     if table.note:
-        md += f"\n{table.note}\n"
+        md += f"\n{md_text(table.note)}\n"
     if table.source:
-        md += f"\nSource: {table.source}\n"
+        md += f"\nSource: {md_text(table.source)}\n"
     return {
         f"reports/tables/{table.name}.csv": table_csv(table.frame),
         f"reports/tables/{table.name}.md": md.encode(),

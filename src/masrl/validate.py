@@ -33,6 +33,7 @@ from .errors import Problem, sort_key
 from .load import CLAIMS, EXCLUSIONS, PAPERS, TAXONOMY, Corpus
 from .records import UNTAGGED, classify_url, identifier_pairs
 from .taxonomy import Taxonomy
+from .urls import url_problem
 
 _JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a mapping", type(None): "empty"}
 _EXPECTED = {"string": "a string", "integer": "an integer", "number": "a number", "array": "a list", "object": "a mapping", "boolean": "true or false"}
@@ -340,6 +341,12 @@ class _Checker:
 
     def urls(self, file: str, rec: dict) -> None:
         urls = (rec.get("identifiers") or {}).get("url") if isinstance(rec.get("identifiers"), dict) else None
+        links = rec.get("url").split(" ; ") if isinstance(rec.get("url"), str) else []
+        for path, url in [(("url",), u) for u in links] + [(("identifiers", "url", i), u) for i, u in
+                                                           enumerate(urls if isinstance(urls, list) else [])]:
+            why = url_problem(url) if isinstance(url, str) and re.fullmatch(r"https?://\S+", url) else None
+            if why:
+                self.add(file, path, f"{url!r} {why}")
         for i, url in enumerate(urls if isinstance(urls, list) else []):
             if isinstance(url, str):
                 scheme, value = classify_url(url)
