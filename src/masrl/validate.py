@@ -29,6 +29,7 @@ from typing import Any, Iterable
 from jsonschema import Draft202012Validator, FormatChecker
 
 from . import schema as schemas
+from .derived_names import collisions
 from .errors import Problem, sort_key
 from .load import CLAIMS, EXCLUSIONS, PAPERS, TAXONOMY, Corpus
 from .records import UNTAGGED, classify_url, identifier_pairs
@@ -205,6 +206,8 @@ class _Checker:
                     ok = False
                 if not ok:
                     self.add(TAXONOMY, ("identifier_schemes", name, "resolver"), f"{resolver!r} must be a URL with the placeholder {{id}} and no other braces")
+        for path, message in collisions(tax):
+            self.add(TAXONOMY, path, message)
         if tax.year_minimum > datetime.date.today().year:
             self.add(TAXONOMY, ("year_minimum",), f"{tax.year_minimum} is after this year; no record could be valid")
         for field in tax.fields.values():

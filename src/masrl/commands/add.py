@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .. import bibtex, write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
+from ..placeholders import placeholder_problem
 from ..load import PAPERS, TAXONOMY, find_root, parse_tree, read_tree, read_user_file
 from ..records import RETAINED_ORDER, SCHEME_ORDER, UNTAGGED, make_key, ordered
 from ..taxonomy import Taxonomy
@@ -89,6 +90,10 @@ def _papers_from_bibtex(path: Path, tax: Taxonomy) -> list[dict]:
             ("title", "has no title", f.get("title", "").strip()),
             ("author", "has no author", entry["authors"]))
             if not ok]
+        if not missing:
+            missing = [Problem(path.name, entry["line"], name, f"entry '{entry['key']}': {name} {why}")
+                       for name, value in [("title", bibtex.decode_latex(f["title"]))] + [("author", a) for a in entry["authors"]]
+                       if (why := placeholder_problem(value))]
         if missing:
             bad.extend(missing)
             continue
@@ -114,6 +119,11 @@ def _paper_from_args(args: Namespace, tax: Taxonomy) -> dict:
     missing = [flag for flag, ok in (("--title", (args.title or "").strip()), ("--author", authors), ("--year", args.year is not None)) if not ok]
     if missing:
         raise UserError("masrl add without --bibtex needs " + ", ".join(missing))
+    placeholders = [Problem(COMMAND_LINE, None, flag, f"{why}; give the paper's real {what}")
+                    for flag, what, value in [("--title", "title", args.title)] + [("--author", "author", a) for a in authors]
+                    if (why := placeholder_problem(value))]
+    if placeholders:
+        raise UserError(summary(placeholders, "nothing was added."), placeholders)
     ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)
     venue = args.venue or "arXiv"
     bib = {"type": "article" if "arxiv" in ids and not args.venue else "misc", "title": bibtex.encode_latex(args.title)}

@@ -8,6 +8,7 @@ from pathlib import Path
 from .. import write
 from ..errors import UserError, summary
 from ..load import find_root, load
+from ..textwarn import cut_text_warnings
 from ..validate import validate
 
 MANAGED = ("reports",)
@@ -73,6 +74,8 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
     """
     root = find_root(root_arg)
     corpus = load(root)
+    for warning in cut_text_warnings(corpus):
+        print(warning, file=sys.stderr)
     problems = validate(corpus)
     if problems:
         raise UserError(summary(problems, "nothing was written (fix the records, then build again)."), problems)

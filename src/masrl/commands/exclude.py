@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 from argparse import Namespace
 
 from .. import write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
 from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_tree
+from ..placeholders import placeholder_problem
 from ..records import EXCLUDED_ORDER, ordered
 from ..taxonomy import Taxonomy
+from ..textwarn import cut_text_warnings
 from ..validate import _suggest, validate
 from ..yamlio import dump_record
 from . import dedupe
@@ -53,6 +56,8 @@ def run(args: Namespace) -> int:
         raise UserError(summary(problems, "nothing was written."), problems)
     if bool(args.key) == bool((args.title or "").strip()):
         raise UserError("give either --key KEY (move a retained record) or --title TITLE with an identifier (a screened paper)")
+    if args.title is not None and (why := placeholder_problem(args.title)):
+        raise UserError(f"--title {why}; give the paper's real title")
     if args.key and any(v is not None for v in (args.arxiv, args.doi, args.openreview, args.url)):
         raise UserError("--key moves a retained record with its own identifiers; drop --arxiv/--doi/--openreview/--url")
     if not args.reason.strip():
@@ -73,6 +78,9 @@ def run(args: Namespace) -> int:
         own = [p for p in validate(corpus) if p.file == moved_from]
         if own:
             raise UserError(summary(own, f"nothing was moved: fix {moved_from} first, so that nothing of it is lost."), own)
+        for warning in cut_text_warnings(corpus):
+            if warning.file == moved_from:
+                print(warning, file=sys.stderr)
         rec.update(screening_label=former["title"], identifiers=former["identifiers"], url=former["url"].split(" ; ")[0])
     else:
         ids = dedupe.identifiers_from_args(args.arxiv, args.openreview, args.doi, args.url)

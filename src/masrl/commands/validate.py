@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..errors import summary
 from ..load import find_root, load
+from ..textwarn import cut_text_warnings
 from ..validate import validate
 
 
@@ -14,6 +15,8 @@ def run(root_arg: Path | None) -> int:
     """Validate the corpus at the survey root; return 0 if valid, 1 otherwise."""
     root = find_root(root_arg)
     corpus = load(root)
+    for warning in cut_text_warnings(corpus):
+        print(warning, file=sys.stderr)
     problems = validate(corpus)
     if problems:
         for problem in problems:
