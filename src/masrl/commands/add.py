@@ -13,7 +13,7 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
-from .. import bibtex, write
+from .. import bibtex, console, write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
 from ..placeholders import placeholder_problem
 from ..load import PAPERS, TAXONOMY, find_root, parse_tree, read_tree, read_user_file
@@ -190,7 +190,7 @@ def run(args: Namespace) -> int:
         return 0
     write.create_new(root, files)
     for rel in files:
-        print(f"created {rel} — every controlled field is 'untagged': tag it, then run `masrl validate`")
+        console.info(f"created {rel} — every controlled field is 'untagged': tag it, then run `masrl validate`")
     return 0
 
 

@@ -14,9 +14,9 @@ import re
 import sys
 from argparse import Namespace
 
-from .. import write
+from .. import console, write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
-from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_tree
+from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_taxonomy, read_tree
 from ..placeholders import placeholder_problem
 from ..records import EXCLUDED_ORDER, ordered
 from ..taxonomy import Taxonomy
@@ -32,10 +32,25 @@ def next_record_id(existing: list[str]) -> str:
     return f"E{(max(numbers) if numbers else 0) + 1:03d}"
 
 
+#: The options of ``masrl exclude`` that take a vocabulary value, and their taxonomy fields.
+OPTION_FIELDS = (("--stage", "stage"), ("--reason-class", "reason_class"), ("--source", "source"),
+                 ("--query-family", "query_family"))
+
+
+def vocabulary(root_arg) -> dict[str, tuple[str, ...]] | None:
+    """``{field: allowed values}`` of :data:`OPTION_FIELDS` from the survey's taxonomy,
+    or None when there is no survey root or its taxonomy cannot be read."""
+    try:
+        tax = Taxonomy(read_taxonomy(find_root(root_arg)))
+    except UserError:
+        return None
+    return {name: tax.values(name) for _, name in OPTION_FIELDS}
+
+
 def _vocabulary_problems(args: Namespace, tax: Taxonomy) -> list[Problem]:
     problems = []
-    for flag, field, value in (("--stage", "stage", args.stage), ("--reason-class", "reason_class", args.reason_class),
-                               ("--source", "source", args.source), ("--query-family", "query_family", args.query_family)):
+    for flag, field in OPTION_FIELDS:
+        value = getattr(args, field)
         allowed = tax.values(field)
         if value not in allowed:
             problems.append(Problem(COMMAND_LINE, None, flag, f"{value!r} is not in the vocabulary; allowed: "
@@ -124,8 +139,8 @@ def run(args: Namespace) -> int:
         except UserError:
             write.remove(root, new_file)  # roll back: the record stays retained, nothing is half-moved
             raise
-        print(f"moved {moved_from} -> {new_file} (former key and tags kept under former_key / former_record)")
+        console.info(f"moved {moved_from} -> {new_file} (former key and tags kept under former_key / former_record)")
     else:
-        print(f"created {new_file}")
-    print("next: `masrl build` and `masrl diff HEAD` to see what the decision changes")
+        console.info(f"created {new_file}")
+    console.info("next: `masrl build` and `masrl diff HEAD` to see what the decision changes")
     return 0

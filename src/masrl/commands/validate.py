@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .. import console
 from ..errors import summary
 from ..load import find_root, load
 from ..textwarn import cut_text_warnings
@@ -23,6 +24,6 @@ def run(root_arg: Path | None) -> int:
             print(problem, file=sys.stderr)
         print(summary(problems, "no file was changed."), file=sys.stderr)
         return 1
-    print(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
-          f"taxonomy, claim ledger and {len(corpus.audits)} audit(s) are valid")
+    console.info(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
+                 f"taxonomy, claim ledger and {len(corpus.audits)} audit(s) are valid")
     return 0
