@@ -416,8 +416,9 @@ class _Checker:
             return  # the checks below need a well-formed ledger
         claims = self.corpus.claims
         ids = [c["id"] for c in claims]
-        record_ids = {r.get("record_id") for r in self.corpus.excluded.values()}
-        near_ids = {r.get("record_id") for r in self.corpus.excluded.values() if isinstance(r.get("if_retained"), dict)}
+        record_ids = {r.get("record_id") for r in self.corpus.excluded.values() if isinstance(r.get("record_id"), str)}
+        near_ids = {r.get("record_id") for r in self.corpus.excluded.values()
+                    if isinstance(r.get("if_retained"), dict) and isinstance(r.get("record_id"), str)}
         from .trace.examples import load_examples
 
         traces = sorted(load_examples())
