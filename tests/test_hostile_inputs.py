@@ -92,8 +92,11 @@ def test_taxonomy_without_a_field_the_tables_need(survey, cli):
     end = text.index("  eval_measures:")
     (survey / "corpus/taxonomy.yaml").write_text(text[:start] + text[end:])
     run = no_traceback(cli("validate", "--root", survey))
-    assert "corpus/taxonomy.yaml:76: fields: the field 'mas_native' is missing; masrl's tables and figures need it" in run.err or \
-        any("the field 'mas_native' is missing" in line for line in run.err.splitlines())
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t == "fields:")
+    assert run.err.splitlines() == [
+        "corpus/taxonomy.yaml: the records, claims and audits were not checked: fix the taxonomy first",
+        f"corpus/taxonomy.yaml:{line}: fields: the field 'mas_native' is missing; masrl's tables and figures need it",
+        "2 errors in 1 file; no file was changed."]
 
 
 def test_a_yml_file_or_folder_in_the_records_is_reported(survey, cli):
@@ -171,11 +174,30 @@ def test_add_refuses_a_bibtex_key_already_used(survey, cli):
 
 
 def test_forced_duplicate_validates(survey, cli):
+    from masrl.taxonomy import Taxonomy
+    from masrl.yamlio import dump_record, parse
+
     run = cli("add", "--root", survey, "--arxiv", "2603.06859", "--title", "C3, journal version", "--author", "Chen, Yanjun",
               "--year", "2027", "--force", "journal version with new experiments")
     assert run.code == 0, run.err
-    errors = cli("validate", "--root", survey).err
-    assert "one paper, one record" not in errors
+    # tag the stub like the conference version, so that the record is complete
+    stub_path = survey / "corpus/papers/chen2027.yaml"
+    stub = parse(stub_path.read_bytes(), "s")[0].value
+    c3 = parse((survey / "corpus/papers/c3.yaml").read_bytes(), "c")[0].value
+    tax = Taxonomy(parse((survey / "corpus/taxonomy.yaml").read_bytes(), "t")[0].value)
+    for field in [f.name for f in tax.of("retained")] + ["one_liner"]:
+        if field in c3:
+            stub[field] = c3[field]
+    stub_path.write_bytes(dump_record(stub))
+    run = cli("validate", "--root", survey)
+    assert (run.code, run.err) == (0, ""), run.err
+    # without the reason, the same record is a duplicate
+    del stub["forced"]
+    stub_path.write_bytes(dump_record(stub))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert [line.split(": ", 2)[1:] for line in run.err.splitlines()[:-1]] == [
+        ["identifiers.arxiv", "identifier arxiv:2603.06859 is also used by corpus/papers/c3.yaml — one paper, one record"]]
 
 
 @pytest.mark.parametrize("args, message", [

@@ -327,3 +327,122 @@ def test_build_with_a_symlink_under_reports_writes_nothing_outside(survey, cli, 
         "replace the link with a regular file or folder (or delete it), then run again",
         "masrl: error: 1 path refused; nothing was written.",
     ]
+
+
+# ---------------------------------------------------------------- details that mutation testing asked for
+def test_read_existing_never_follows_a_link(tree):
+    root, outside = tree
+    (root / "reports/link.md").symlink_to(outside / "victim.txt")
+    assert write.read_existing(root, "reports/link.md") is None
+    assert write.read_existing(root, "reports/a.md") == b"old a\n"
+    assert write.read_existing(root, "reports/none.md") is None
+
+
+def test_a_linked_managed_folder_is_not_walked(tree):
+    root, outside = tree
+    (outside / "reports").mkdir()
+    (outside / "reports/theirs.md").write_text("x")
+    other = root.parent / "other"
+    other.mkdir()
+    (other / "README.md").write_text("r")
+    (other / "reports").symlink_to(outside / "reports")
+    report = write.stale(other, {"README.md": b"r"}, ("reports", "more"))
+    assert (report.foreign, report.orphaned, report.unchanged) == ([], [], ["README.md"])
+
+
+def test_every_managed_folder_is_walked(tree):
+    root, _ = tree
+    (root / "more").mkdir()
+    (root / "more/x.md").write_text("x")
+    report = write.stale(root, dict(NEW), ("missing", "more", "reports"))
+    assert report.foreign == ["more/x.md"]
+
+
+def test_legacy_names_in_a_folder_without_outputs_are_foreign(tree):
+    root, _ = tree
+    (root / "reports/sub").mkdir()
+    (root / "reports/sub/.a.md.abcd1234.tmp").write_text("x")
+    report = write.stale(root, dict(NEW), ("reports",))
+    assert report.foreign == ["reports/sub/.a.md.abcd1234.tmp"] and report.leftovers == []
+
+
+def test_stale_report_lists(tree):
+    root, _ = tree
+    (root / "reports/.generated").write_bytes(b"reports/old.md\nreports/\xff\n")  # not UTF-8: still read
+    (root / "reports/old.md").write_text("o")
+    outputs = {"README.md": b"old readme\n", "reports/a.md": None, "reports/tables/b.csv": b"new b\n", "reports/new.md": b"n"}
+    report = write.stale(root, outputs, ("reports",))
+    assert report.unchanged == ["README.md"]
+    assert report.changed == ["reports/a.md", "reports/tables/b.csv"]  # None: known to be stale
+    assert report.missing == ["reports/new.md"]
+    assert report.orphaned == ["reports/old.md"] and report.foreign == []
+    assert not report.clean
+    assert write.stale(root, {"README.md": b"old readme\n", "reports/a.md": b"old a\n", "reports/tables/b.csv": b"old b\n"}).clean
+
+
+def test_generated_list_bytes():
+    assert write.generated_list({"reports/b.md": b"", "README.md": None}) == b"README.md\nreports/.generated\nreports/b.md\n"
+
+
+def test_a_folder_that_cannot_take_a_removal(tree, monkeypatch):
+    root, _ = tree
+    (root / "reports/.generated").write_text("reports/old.md\n")
+    (root / "reports/old.md").write_text("orphan\n")
+    before = snapshot(root)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if Path(p) == root / "reports" and mode == os.W_OK | os.X_OK
+                        else real_access(p, mode))
+    with pytest.raises(UserError, match=r"^cannot remove reports/old.md: its folder is not writable; nothing was written$"):
+        write.sync(root, dict(NEW), ("reports",))
+    assert snapshot(root) == before
+
+
+def test_a_read_only_file_is_refused_before_anything_is_written(tree, monkeypatch):
+    root, _ = tree
+    before = snapshot(root)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if Path(p).name == "b.csv" else real_access(p, mode))
+    with pytest.raises(UserError, match=r"^cannot write reports/tables/b.csv: the file is read-only; nothing was written$"):
+        write.sync(root, dict(NEW), ("reports",))
+    assert snapshot(root) == before
+
+
+def test_restoring_keeps_the_old_mode_and_reports_what_it_could_not_restore(tree, monkeypatch):
+    root, _ = tree
+    os.chmod(root / "README.md", 0o600)
+    real_replace = os.replace
+    calls = []
+
+    def replace(src, dst):
+        calls.append(Path(dst).name)
+        if Path(dst).name == "a.md":
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(UserError):
+        write.sync(root, dict(NEW), ("reports",))
+    assert (root / "README.md").read_bytes() == b"old readme\n"
+    assert (root / "README.md").stat().st_mode & 0o777 == 0o600
+    assert not [n for n in os.listdir(root) if n.startswith(".masrl-tmp.")]
+
+    def always_fail(src, dst):
+        if Path(dst).name == "a.md" or (Path(dst).name == "README.md" and "README.md" in calls):
+            raise OSError(5, "Input/output error")  # the write of a.md fails, and so does restoring README.md
+        calls.append(Path(dst).name)
+        real_replace(src, dst)
+
+    calls.clear()
+    monkeypatch.setattr(os, "replace", always_fail)
+    with pytest.raises(UserError) as info:
+        write.sync(root, dict(NEW), ("reports",))
+    assert str(info.value) == ("cannot write reports/a.md: Input/output error; could not restore README.md "
+                               "(check them by hand)")
+
+
+def test_remove_errors_name_the_file(tree):
+    root, _ = tree
+    with pytest.raises(UserError, match=r"^cannot remove reports/none.md: No such file or directory$"):
+        write.remove(root, "reports/none.md")
+    write.remove(root, "reports/a.md")
+    assert not (root / "reports/a.md").exists()
