@@ -420,8 +420,18 @@ def test_restoring_keeps_the_old_mode_and_reports_what_it_could_not_restore(tree
         real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", replace)
+    real_mkstemp = write.tempfile.mkstemp
+    made = []
+
+    def mkstemp(prefix="", dir=None, **kw):
+        made.append((prefix, Path(dir)))
+        return real_mkstemp(prefix=prefix, dir=dir, **kw)
+
+    monkeypatch.setattr(write.tempfile, "mkstemp", mkstemp)
     with pytest.raises(UserError):
         write.sync(root, dict(NEW), ("reports",))
+    assert made[-1] == (".masrl-tmp.README.md.", root)  # the restoring copy, beside its file, recognisable
+    monkeypatch.setattr(write.tempfile, "mkstemp", real_mkstemp)
     assert (root / "README.md").read_bytes() == b"old readme\n"
     assert (root / "README.md").stat().st_mode & 0o777 == 0o600
     assert not [n for n in os.listdir(root) if n.startswith(".masrl-tmp.")]
