@@ -56,3 +56,17 @@ def test_matches_by_identifier_title_and_batch():
     assert find_matches({"doi": "10.9/q"}, "A brand new title!", c, batch) == [
         "appears twice in this batch (also 'A Brand New Title')"]
     assert find_matches({"doi": "10.9/q"}, "Unrelated", Corpus(), batch) == []
+
+
+def test_title_threshold_is_inclusive_and_missing_titles_never_match():
+    from masrl.records import title_similarity
+
+    assert title_similarity("abcdefghik", "abcdefghij") == 0.9
+    c = Corpus()
+    c.retained = {"corpus/papers/a.yaml": {"title": "abcdefghij", "identifiers": {}},
+                  "corpus/papers/n.yaml": {"identifiers": {}}}  # no title at all
+    assert find_matches({}, "abcdefghik", c) == ["already retained as corpus/papers/a.yaml (title 90% similar: 'abcdefghij')"]
+    assert find_matches({}, "abcdefghik", Corpus(), [{"identifiers": {}, "title": "abcdefghij"}]) == [
+        "appears twice in this batch (also 'abcdefghij')"]
+    for title in ("None", "XXXX", ""):
+        assert find_matches({}, title, c) == [], title
