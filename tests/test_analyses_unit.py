@@ -120,3 +120,29 @@ def test_joint_coverage_and_json():
     assert doc["strict_vs_broad"][1] == {"unit": "agent", "broad": 4, "strict": 2, "strict records": "p, t",
                                          "broad-only records": "q", "unassessed records": "r"}
     assert doc["benchmark_joint_coverage"] is joint
+
+
+def test_count_and_crosstab_tables():
+    from masrl.analyses.stats import count_table, crosstab_table, headline, stats_tables
+
+    tax = Taxonomy({"fields": {
+        "credit": {**field(["agent", "message", "NA"]), "label": "Credit unit", "source": "survey: figure 3"},
+        "subdecisions": {**field(["O1", "O2", "O5"], multi=True), "label": "Sub-decisions"},
+        "stage": {"applies_to": "excluded", "label": "Stage", "values": {"abstract": {"label": "abstract screen"}}},
+    }, "crosstabs": [["credit", "subdecisions"]]})
+    table = count_table(FRAME, "credit", tax, "retained")
+    assert (table.name, table.title, table.source, table.note) == (
+        "credit", "Credit unit (credit) of retained records", "survey: figure 3", "")
+    assert table.frame.to_dict(orient="index") == {"agent": {"label": "AGENT", "count": 1},
+                                                   "message": {"label": "MESSAGE", "count": 2}, "NA": {"label": "NA", "count": 1}}
+    multi = count_table(FRAME, "subdecisions", tax, "retained")
+    assert (multi.source, multi.note) == ("", "A record counts once under each value it carries.")
+    cross = crosstab_table(FRAME, "credit", "subdecisions", tax)
+    assert (cross.name, cross.title, cross.source) == ("credit_x_subdecisions", "Credit unit x Sub-decisions (retained records)",
+                                                       "crosstab of corpus fields")
+    excluded = pd.DataFrame({"stage": ["abstract"]}, index=pd.Index(["E1"], name="record_id"))
+    assert [t.name for t in stats_tables(FRAME, excluded, tax)] == ["credit", "subdecisions", "credit_x_subdecisions", "stage"]
+    assert stats_tables(FRAME, excluded, tax)[-1].title == "Stage (stage) of excluded records"
+    assert headline(FRAME, excluded) == {"retained": 4, "excluded": 1, "audited": 5}
+    tax.data["crosstabs"] = [["stage", "stage"]]
+    assert crosstab_table(excluded, "stage", "stage", tax).title == "Stage x Stage (excluded records)"
