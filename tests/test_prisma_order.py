@@ -39,3 +39,35 @@ def test_records_listed_in_another_order_change_nothing(corpus):
     c = copy.deepcopy(corpus)
     c.excluded = dict(reversed(list(c.excluded.items())))
     assert analyse(c, {}).prisma == analyse(corpus, {}).prisma
+
+
+def test_prisma_table_and_labels(corpus):
+    from masrl.analyses.prisma import prisma_table
+
+    results = analyse(corpus, {})
+    flow = results.prisma
+    assert flow["category_labels"]["rl_method"] == "RL method" and list(flow["category_labels"])[0] == "rl_method"
+    table = prisma_table(flow)
+    assert list(table.frame.columns) == ["assessed", "excluded", "X1", "X2", "X3", "X4", "X5", "remaining"]
+    assert table.frame.loc["abstract_screen"].to_dict() == {
+        "assessed": 116, "excluded": 16, **flow["stages"][0]["by_reason_class"], "remaining": 100}
+    assert (table.name, table.title) == ("prisma_flow", "Screening flow (PRISMA 2020)")
+    assert table.source == "computed from exclusions/*.yaml (stage, reason_class) and the retained pool"
+    assert table.note == "116 audited records; 84 retained after the last stage."
+
+
+def test_years_without_records_are_rows_too():
+    import pandas as pd
+
+    from masrl.analyses.prisma import year_by_category
+    from masrl.taxonomy import Taxonomy
+
+    tax = Taxonomy({"fields": {"category": {"applies_to": "retained", "values": {"rl_method": {}, "survey": {}}}}})
+    frame = pd.DataFrame({"year": [2020, 2022, 2022], "category": ["survey", "survey", "rl_method"]},
+                         index=pd.Index(["a", "b", "c"], name="key"))
+    table = year_by_category(frame, tax)
+    assert table.frame.to_dict(orient="index") == {2020: {"rl_method": 0, "survey": 1}, 2021: {"rl_method": 0, "survey": 0},
+                                                   2022: {"rl_method": 1, "survey": 1}}
+    assert (table.frame.index.name, table.frame.columns.name, table.name) == ("year", None, "year_x_category")
+    empty = year_by_category(frame.iloc[:0], tax).frame
+    assert (len(empty), list(empty.columns)) == (0, ["rl_method", "survey"])
