@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests and fuzzers: "ci" (default) is what every test run and CI can
+# afford; "long" runs many more examples by hand:
+#   MASRL_HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest -q -k "fuzz or property"
+settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=3000, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.load_profile(os.environ.get("MASRL_HYPOTHESIS_PROFILE", "ci"))
+
 
 from masrl.cli import main
 

@@ -97,8 +97,11 @@ def test_taxonomy_without_a_field_the_tables_need(survey, cli):
     end = text.index("\n  eval_measures:") + 1
     (survey / "corpus/taxonomy.yaml").write_text(text[:start] + text[end:])
     run = no_traceback(cli("validate", "--root", survey))
-    assert "corpus/taxonomy.yaml:76: fields: the field 'mas_native' is missing; masrl's tables and figures need it" in run.err or \
-        any("the field 'mas_native' is missing" in line for line in run.err.splitlines())
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t == "fields:")
+    assert run.err.splitlines() == [
+        "corpus/taxonomy.yaml: the records, claims and audits were not checked: fix the taxonomy first",
+        f"corpus/taxonomy.yaml:{line}: fields: the field 'mas_native' is missing; masrl's tables and figures need it",
+        "2 errors in 1 file; no file was changed."]
 
 
 def test_a_yml_file_or_folder_in_the_records_is_reported(survey, cli):
@@ -176,11 +179,30 @@ def test_add_refuses_a_bibtex_key_already_used(survey, cli):
 
 
 def test_forced_duplicate_validates(survey, cli):
+    from masrl.taxonomy import Taxonomy
+    from masrl.yamlio import dump_record, parse
+
     run = cli("add", "--root", survey, "--arxiv", "2603.06859", "--title", "C3, journal version", "--author", "Chen, Yanjun",
               "--year", "2027", "--force", "journal version with new experiments")
     assert run.code == 0, run.err
-    errors = cli("validate", "--root", survey).err
-    assert "one paper, one record" not in errors
+    # tag the stub like the conference version, so that the record is complete
+    stub_path = survey / "corpus/papers/chen2027.yaml"
+    stub = parse(stub_path.read_bytes(), "s")[0].value
+    c3 = parse((survey / "corpus/papers/c3.yaml").read_bytes(), "c")[0].value
+    tax = Taxonomy(parse((survey / "corpus/taxonomy.yaml").read_bytes(), "t")[0].value)
+    for field in [f.name for f in tax.of("retained")] + ["one_liner"]:
+        if field in c3:
+            stub[field] = c3[field]
+    stub_path.write_bytes(dump_record(stub))
+    run = cli("validate", "--root", survey)
+    assert (run.code, run.err) == (0, ""), run.err
+    # without the reason, the same record is a duplicate
+    del stub["forced"]
+    stub_path.write_bytes(dump_record(stub))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert [line.split(": ", 2)[1:] for line in run.err.splitlines()[:-1]] == [
+        ["identifiers.arxiv", "identifier arxiv:2603.06859 is also used by corpus/papers/c3.yaml — one paper, one record"]]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -262,10 +284,10 @@ def test_unknown_git_revision(survey, cli):
     assert run.err == "masrl: error: unknown git revision 'nosuchrev' (try HEAD, a branch name or a commit id)\n"
 
 
-def test_usage_errors_exit_1(cli):
+def test_usage_errors_exit_2(cli):
     with pytest.raises(SystemExit) as info:
         cli("frobnicate")
-    assert info.value.code == 1
+    assert info.value.code == 2
 
 
 def test_output_the_terminal_cannot_encode(repo):
@@ -276,5 +298,10 @@ def test_output_the_terminal_cannot_encode(repo):
 
 
 def test_broken_pipe_is_not_success(repo):
-    done = subprocess.run(f"{sys.executable} -m masrl add --help | head -c 1", shell=True, capture_output=True)
-    assert b"Traceback" not in done.stderr
+    """The reader is gone before masrl writes its first byte: every write fails with EPIPE."""
+    proc = subprocess.Popen([sys.executable, "-m", "masrl", "validate", "--root", str(repo)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # break the pipe
+    err = proc.stderr.read()
+    assert proc.wait() == 141
+    assert err == b""  # no traceback, no "Exception ignored" at exit

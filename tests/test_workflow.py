@@ -86,8 +86,8 @@ def test_add_refuses_a_near_identical_title(survey, cli):
     run = cli("add", "--root", survey, "--url", "https://example.org/paper", "--title",
               "Multi-Agent Collaboration via Evolving Orchestration.", "--author", "X, Y", "--year", "2025")
     assert run.code == 1
-    assert "already retained as corpus/papers/puppeteer.yaml (title 99% similar" in run.err or \
-        "already retained as corpus/papers/puppeteer.yaml (title 100% similar" in run.err
+    assert ("refused: 'Multi-Agent Collaboration via Evolving Orchestration.' — already retained as corpus/papers/puppeteer.yaml "
+            "(title 100% similar: 'Multi-Agent Collaboration via Evolving Orchestration')") in run.err.splitlines()
 
 
 def test_add_force_records_the_reason(survey, cli):
@@ -237,7 +237,8 @@ def test_diff_reports_retagging_and_broken_claims(survey, cli, set_field):
 
 def test_diff_outside_git_is_a_clear_error(survey, cli):
     run = cli("diff", "--root", survey, "HEAD")
-    assert run.code == 1 and run.err.startswith("masrl: error: git rev-parse")
+    assert run.code == 1 and run.err == (f"masrl: error: {survey} is not inside a git repository; masrl diff compares "
+                                         "with a git revision: work in a clone of the survey (or run `git init` and commit once)\n")
 
 
 # ---------------------------------------------------------------------------- BibTeX

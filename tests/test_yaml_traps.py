@@ -78,8 +78,7 @@ def test_anchor_is_refused(survey, cli, set_field):
 
 def test_alias_alone_is_refused():
     _, problems = parse(b"a: 1\nb: *x\n", "x.yaml")
-    assert [str(p) for p in problems] == ["x.yaml:2: YAML syntax error: found undefined alias 'x'"] or \
-        [str(p) for p in problems] == ["x.yaml:2: alias *x is not allowed; write the value out"]
+    assert [str(p) for p in problems] == ["x.yaml:2: alias *x is not allowed; write the value out"]
 
 
 def test_not_utf8_is_reported_not_crashed_on(survey, cli, set_field):

@@ -2,8 +2,11 @@
 
 Each subcommand parses its arguments and calls one function of the pipeline
 (imported lazily, so that ``masrl validate`` and ``masrl build --check`` never
-import matplotlib). User mistakes end as ``masrl: error: ...`` lines and exit
-code 1, never as a traceback.
+import matplotlib). The global options ``--root``, ``--quiet``, ``--verbose``
+and ``--version`` work before or after the subcommand. Exit codes: 0 ok, 1
+findings (invalid records, a stale report, a failing claim, a refused write),
+2 usage errors, 130 interrupted, 141 output pipe closed; never a traceback for
+a user's mistake.
 """
 
 from __future__ import annotations
@@ -31,44 +34,30 @@ Commands find the survey root by walking up from the current directory to the
 folder that holds corpus/taxonomy.yaml; --root DIR overrides."""
 
 EPILOG = """\
-typical session:
+exit codes: 0 ok; 1 findings (invalid records, stale reports, a failing claim,
+a refused write); 2 usage error (unknown command or option).
+
+examples:
   masrl validate            check every record against the controlled vocabulary
-  masrl build               regenerate reports/ (and the README paper list)
   masrl build --check       exit 1 if anything committed is stale (CI)
   masrl add --bibtex new.bib
-  masrl diff main           what your change does to counts, cells and claims
+  masrl --root ~/survey diff main   what your change does to counts, cells and claims
   masrl resolve             after `git merge` stops on conflicts in reports/
   masrl release v2 --date 2026-12-01   freeze the pool as the next release
   masrl audit sample --population retained --n 20 --seed 7   a second-reader audit"""
 
-
-class _Parser(argparse.ArgumentParser):
-    """ArgumentParser whose usage errors exit with code 1 like every other user mistake."""
-
-    def error(self, message: str):  # noqa: D401
-        self.print_usage(sys.stderr)
-        self.exit(1, f"masrl: error: {message}\n")
-
-
-def _root_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--root",
-        type=Path,
-        metavar="DIR",
-        help="survey root (the folder holding corpus/taxonomy.yaml); default: found by walking up from the current directory",
-    )
-
-
-def _identifier_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--arxiv", metavar="ID", help="arXiv id in any form: 2605.02801, 2605.02801v2, arXiv:2605.02801, "
-                        "cs/0506042, an arxiv.org abs/pdf/html URL, or 10.48550/arXiv.2605.02801")
-    parser.add_argument("--doi", metavar="DOI", help="DOI in any form: 10.1145/3605764.3623985, doi:10..., https://doi.org/10... "
-                        "(an arXiv DOI is read as the arXiv id)")
-    parser.add_argument("--openreview", metavar="ID", help="OpenReview id or forum/pdf URL, e.g. ur295YVtmt")
-    parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI/ACL Anthology page becomes that identifier)")
-
-
-ADD_EPILOG = """\
+EXAMPLES = {
+    "validate": """\
+examples:
+  masrl validate
+  masrl validate --root ~/survey
+  masrl -q validate && git commit -m 'tag new records'""",
+    "build": """\
+examples:
+  masrl build                 regenerate what changed; prints one summary line
+  masrl build --verbose       ... and every file written or removed
+  masrl build --check         CI: exit 1 listing stale files, write nothing""",
+    "add": """\
 identifier forms (IDENTIFIER, --arxiv, --doi, --openreview, --url):
   arXiv 2605.08686, 2605.08686v2, arXiv:2605.08686, cs/0506042, https://arxiv.org/abs|pdf|html/...,
         10.48550/arXiv.2605.08686; DOI 10.1145/..., doi:10..., https://doi.org/...;
@@ -80,24 +69,87 @@ examples:
   masrl add 2605.08686                          look up title, authors, year, venue, abstract
   masrl add --bibtex refs.bib --dry-run         show every problem of every entry, write nothing
   masrl add --bibtex refs.bib --skip-invalid    add the valid new entries, report the rest in refs-skipped.bib
-  masrl add --doi 10.1145/3605764.3623985 --no-fetch --title "..." --author "Greshake, Kai" --year 2023"""
-
-EXCLUDE_EPILOG = """\
-allowed values (those of the bundled corpus/taxonomy.yaml; a survey's own taxonomy rules,
-and a wrong value is refused with its full list):
-  --stage         abstract_screen, full_text_screen, artifact_screen, duplicate_screen
-  --reason-class  X1, X2, X3, X4, X5
-  --source        arXiv, ACL Anthology, OpenReview, GitHub/project page, company docs, company blog
-  --query-family  multi-agent LLM, agent swarm, reinforcement learning, post-training, credit assignment,
-                  orchestration, tool use, benchmark, safety, prompt injection, classical MARL,
-                  industrial agent system
-
+  masrl add --doi 10.1145/3605764.3623985 --no-fetch --title "..." --author "Greshake, Kai" --year 2023""",
+    "exclude": """\
 examples:
-  masrl exclude --title "AutoGen" --arxiv arXiv:2308.08155 --stage abstract_screen --reason "prompted framework, no RL" \\
-      --reason-class X1 --source arXiv --query-family "multi-agent LLM"
-  masrl exclude --key halo --stage full_text_screen --reason "no trained orchestration" --reason-class X2 \\
-      --source arXiv --query-family orchestration
-  masrl exclude --title "..." --doi https://doi.org/10.1145/3605764.3623985 --stage abstract_screen ... --dry-run"""
+  masrl exclude --title "Generative Agents: Interactive Simulacra of Human Behavior" --arxiv 2304.03442 --author "Park, Joon Sung" --author others --year 2023 --stage abstract_screen --reason "prompted agents, no RL" --reason-class X1 --source arXiv --query-family orchestration
+  masrl exclude --key magrpo --stage full_text_screen --reason "single-agent RL only" --reason-class X2 --source arXiv --query-family "credit assignment" --dry-run""",
+    "release": """\
+examples:
+  masrl release v2 --date 2026-12-01 --title 'Update of December 2026'
+  masrl release v2 --date 2026-12-01 --cutoff 2026-11-30 --dry-run""",
+    "resolve": """\
+examples:
+  git merge other-branch     # stops: conflicts in reports/ and exclusions/E033.yaml
+  masrl resolve              # regenerates, renames theirs to E034, git-adds
+  git commit --no-edit""",
+    "diff": """\
+examples:
+  masrl diff HEAD             paste the Markdown into your pull request
+  masrl diff main --json > diff.json""",
+}
+
+
+USAGE_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose usage errors exit with code 2 (the convention of git, grep, argparse)."""
+
+    def error(self, message: str):  # noqa: D401
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_ERROR, f"masrl: error: {message}\n")
+
+
+def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
+    """``--root``, ``--quiet``, ``--verbose``, ``--version``. Subcommands get them too,
+    with suppressed defaults, so that a value given before the subcommand survives."""
+    from . import __version__
+
+    unset = {} if top else {"default": argparse.SUPPRESS}
+    group = parser.add_argument_group("global options (before or after the command)")
+    group.add_argument("--root", type=Path, metavar="DIR", **({"default": None} if top else unset),
+                       help="survey root (the folder holding corpus/taxonomy.yaml); default: found by walking up "
+                            "from the current directory")
+    group.add_argument("-q", "--quiet", action="store_true", **({"default": False} if top else unset),
+                       help="print only results, findings and errors")
+    group.add_argument("-v", "--verbose", action="store_true", **({"default": False} if top else unset),
+                       help="also print each file written or removed")
+    group.add_argument("--version", action="version", version=f"masrl {__version__}")
+
+
+def _subparsers(parser: argparse.ArgumentParser):
+    for action in parser._actions:  # argparse has no public accessor for its subcommands
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                yield sub
+                yield from _subparsers(sub)
+
+
+def _vocabulary_epilog(argv: list[str]) -> str:
+    """The allowed values of exclude's options, read from the survey's taxonomy (for ``--help``)."""
+    from .commands.exclude import OPTION_FIELDS, vocabulary
+
+    root = None
+    for i, arg in enumerate(argv):
+        if arg == "--root" and i + 1 < len(argv):
+            root = Path(argv[i + 1])
+        elif arg.startswith("--root="):
+            root = Path(arg.split("=", 1)[1])
+    values = vocabulary(root)
+    if values is None:
+        return "allowed values: see corpus/taxonomy.yaml (no survey root found here; use --root DIR)\n\n"
+    lines = ["allowed values (corpus/taxonomy.yaml):"]
+    for flag, name in OPTION_FIELDS:
+        lines.append(f"  {flag}: {', '.join(values.get(name, ())) or '(none)'}")
+    return "\n".join(lines) + "\n\n"
+
+
+def _identifier_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--arxiv", metavar="ID", help="arXiv identifier, e.g. 2605.02801 or 2605.02801v2")
+    parser.add_argument("--doi", metavar="DOI", help="DOI, e.g. 10.1145/3605764.3623985")
+    parser.add_argument("--openreview", metavar="ID", help="OpenReview forum id, e.g. ur295YVtmt")
+    parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI page becomes that identifier)")
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -142,19 +194,23 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     return diff.run(args.root, args.rev, as_json=args.json)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``masrl`` argument parser with all subcommands."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``masrl`` argument parser with all subcommands.
+
+    ``argv`` is only looked at for ``exclude --help``, whose allowed values come
+    from the survey's taxonomy.
+    """
+    argv = list(argv or [])
     parser = _Parser(
         prog="masrl",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from . import __version__
-
-    parser.add_argument("--version", action="version", version=f"masrl {__version__}")
+    _global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    raw = {"formatter_class": argparse.RawDescriptionHelpFormatter}
 
     p = sub.add_parser(
         "validate",
@@ -162,9 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check every retained record (corpus/papers/*.yaml), every excluded record "
         "(exclusions/*.yaml), the taxonomy, the claim ledger and the audits. Prints every error "
         "of the run at once as FILE:LINE: FIELD: MESSAGE and exits 1 if there is any. Never "
-        "rewrites a file.",
+        "rewrites a file. Warnings (a value cut by a YAML comment) are printed but do not fail.",
+        epilog=EXAMPLES["validate"], **raw,
     )
-    _root_arg(p)
     p.set_defaults(run=_cmd_validate)
 
     p = sub.add_parser(
@@ -174,9 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
         "regenerate everything under reports/ (statistics, tables, gaps, claims, LaTeX, "
         "BibTeX, figures, audit, traces) and the paper list in README.md. Output is "
         "byte-identical for the same records. Fails (exit 1) if a current claim of "
-        "corpus/claims.yaml no longer holds.",
+        "corpus/claims.yaml no longer holds. Prints one summary line (--verbose: every file "
+        "written or removed). Writes only regular files inside the survey root, all or nothing.",
+        epilog=EXAMPLES["build"], **raw,
     )
-    _root_arg(p)
     p.add_argument(
         "--check",
         action="store_true",
@@ -192,19 +249,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "add",
-        help="create record stubs for new papers (from BibTeX or arguments)",
+        help="create record stubs for new papers (from BibTeX, an identifier, or arguments)",
         description="Create corpus/papers/<key>.yaml stubs with the bibliographic fields filled "
         "and every controlled field set to 'untagged' (masrl validate rejects them until "
-        "tagged). Keys are <first-author-surname><year>[a-z] in lower case ASCII "
-        "(e.g. liu2025, liu2025b). Never overwrites a file. Refuses a paper that is already "
+        "tagged) and date_added set to today. Keys are <first-author-surname><year>[a-z] in "
+        "lower case ASCII (e.g. liu2025, liu2025b). Never overwrites a file. Refuses a paper that is already "
         "retained or excluded (the same canonical identifier in any of its forms, or a "
         "title at least 90% similar after normalisation) unless --force is given with a "
         "reason. Given an IDENTIFIER (or --arxiv/--doi/--openreview/--url) without "
-        "--title/--author/--year, the metadata is looked up.",
-        epilog=ADD_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "--title/--author/--year, the metadata is looked up. Placeholder text ('...', 'TODO', "
+        "empty) is refused as a title or author.",
+        epilog=EXAMPLES["add"], **raw,
     )
-    _root_arg(p)
     p.add_argument("identifier", nargs="?", metavar="IDENTIFIER",
                    help="the paper's id in any form (arXiv, DOI, OpenReview, ACL Anthology, or a URL of one)")
     p.add_argument("--bibtex", type=Path, metavar="FILE", help="BibTeX/BibLaTeX file with one or many entries")
@@ -236,21 +292,20 @@ def build_parser() -> argparse.ArgumentParser:
         "move it: its former key and tags are kept in the exclusion record and the retained "
         "file is removed only after the exclusion record is written. Refuses a paper that is "
         "already retained or excluded (same canonical identifier or a near-identical title).",
-        epilog=EXCLUDE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(_vocabulary_epilog(argv) if "exclude" in argv and {"-h", "--help"} & set(argv) else "")
+        + EXAMPLES["exclude"], **raw,
     )
-    _root_arg(p)
     p.add_argument("--key", metavar="KEY", help="retained record to move to the exclusion log")
     p.add_argument("--title", metavar="T", help="screening label (title) of a paper that is not retained")
     p.add_argument("--author", action="append", metavar='"Last, First"',
                    help="an author of the screened paper, repeat for each ('others' if the list is incomplete)")
     p.add_argument("--year", type=int, metavar="Y", help="publication year of the screened paper")
     _identifier_args(p)
-    p.add_argument("--stage", required=True, metavar="STAGE", help="screening stage (see corpus/taxonomy.yaml: stage)")
+    p.add_argument("--stage", required=True, metavar="STAGE", help="screening stage (a value of stage; listed below)")
     p.add_argument("--reason", required=True, metavar="TEXT", help="exclusion reason, one sentence")
-    p.add_argument("--reason-class", required=True, metavar="X", help="exclusion-reason class X1-X5 (corpus/taxonomy.yaml: reason_class)")
-    p.add_argument("--source", required=True, metavar="SOURCE", help="where the record was found (taxonomy: source)")
-    p.add_argument("--query-family", required=True, metavar="FAMILY", help="query family that found it (taxonomy: query_family)")
+    p.add_argument("--reason-class", required=True, metavar="X", help="exclusion-reason class (a value of reason_class; listed below)")
+    p.add_argument("--source", required=True, metavar="SOURCE", help="where the record was found (a value of source; listed below)")
+    p.add_argument("--query-family", required=True, metavar="FAMILY", help="query family that found it (a value of query_family; listed below)")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="date screened (default: today)")
     p.add_argument("--dry-run", action="store_true", help="print what would be written and write nothing")
     p.set_defaults(run=_cmd_exclude)
@@ -265,12 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
         "added after the last release are 'pending' until the next release. Refused when a "
         "record does not validate, a current claim fails, nothing is pending, a record was "
         "added after --date, or the date is before the last release.",
-        epilog="examples:\n"
-        "  masrl release v2 --date 2026-12-01 --title 'Update of December 2026'\n"
-        "  masrl release v2 --date 2026-12-01 --cutoff 2026-11-30 --dry-run",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["release"], **raw,
     )
-    _root_arg(p)
     p.add_argument("name", metavar="NAME", help="release name: lower-case letters, digits, '.', '_', '-' (e.g. v2)")
     p.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="release date")
     p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the release date)")
@@ -278,19 +329,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--source", metavar="TEXT", help="where its records come from, e.g. a DOI or commit (optional)")
     p.add_argument("--dry-run", action="store_true", help="say what would be frozen and write nothing")
     p.set_defaults(run=_cmd_release)
-
-    p = sub.add_parser(
-        "diff",
-        help="what the working tree changes against a git revision: records, cells, claims",
-        description="Compare the corpus at git revision REV (read with git, the working tree is "
-        "not touched) with the working tree: records added, removed, moved to the exclusion "
-        "log or retagged (field by field); every table cell and count that changed; every "
-        "claim whose result changed. Markdown on stdout, for a pull request.",
-    )
-    _root_arg(p)
-    p.add_argument("rev", metavar="REV", help="git revision, e.g. HEAD, main, a1b2c3d")
-    p.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
-    p.set_defaults(run=_cmd_diff)
 
     p = sub.add_parser(
         "resolve",
@@ -301,14 +339,23 @@ def build_parser() -> argparse.ArgumentParser:
         "rename theirs to the next free id or key; then validate, build and `git add` what it "
         "resolved. Conflicts that need a person (one record edited on both sides, the claim "
         "ledger, the taxonomy, the releases) are listed and nothing is written.",
-        epilog="examples:\n"
-        "  git merge other-branch     # stops: conflicts in reports/ and exclusions/E033.yaml\n"
-        "  masrl resolve              # regenerates, renames theirs to E034, git-adds\n"
-        "  git commit --no-edit",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["resolve"], **raw,
     )
-    _root_arg(p)
     p.set_defaults(run=_cmd_resolve)
+
+    p = sub.add_parser(
+        "diff",
+        help="what the working tree changes against a git revision: records, cells, claims",
+        description="Compare the corpus at git revision REV (read with git, the working tree is "
+        "not touched) with the working tree: records added, removed, moved to the exclusion "
+        "log or retagged (field by field); every table cell and count that changed; every "
+        "claim whose result or text changed (each read with its status on each side), every "
+        "release frozen. Markdown on stdout, for a pull request. Needs git.",
+        epilog=EXAMPLES["diff"], **raw,
+    )
+    p.add_argument("rev", metavar="REV", help="git revision, e.g. HEAD, main, a1b2c3d")
+    p.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    p.set_defaults(run=_cmd_diff)
 
     from .trace.cli import register as register_trace
 
@@ -316,6 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .commands.audit import register as register_audit
 
     register_audit(sub)
+    for subparser in _subparsers(parser):
+        _global_options(subparser, top=False)
     return parser
 
 
@@ -328,15 +377,16 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     try:
-        return int(args.run(args) or 0)
-    except UserError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
-        print(f"masrl: error: {err}", file=sys.stderr)
-        return 1
+        try:
+            code = _run(argv)
+        except SystemExit as done:  # --help, --version and usage errors
+            code = done.code if isinstance(done.code, int) else USAGE_ERROR
+            sys.stdout.flush()
+            raise SystemExit(code) from None
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
     except KeyboardInterrupt:
         print("masrl: interrupted", file=sys.stderr)
         return 130
@@ -346,6 +396,24 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+
+
+def _run(argv: list[str]) -> int:
+    from . import console
+
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if args.quiet and args.verbose:
+        parser.error("--quiet and --verbose contradict each other; give one of them")
+    console.set_level(console.QUIET if args.quiet else console.VERBOSE if args.verbose else console.NORMAL)
+    try:
+        return int(args.run(args) or 0)
+    except UserError as err:
+        sys.stdout.flush()  # what was printed before the error stays before it, also in a combined log
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        print(f"masrl: error: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -30,8 +30,11 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """One line: ``FILE:LINE: FIELD: MESSAGE``; line breaks and other unprintable
+        characters in any part are written as escapes (``\\n``, ``\\u2028``)."""
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        text = f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def sort_key(problem: Problem) -> tuple:

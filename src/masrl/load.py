@@ -157,6 +157,29 @@ def _read_audit_folder(folder: Path, rel: str) -> dict[str, bytes]:
     return files
 
 
+def read_taxonomy(root: Path) -> dict:
+    """The mapping of ``corpus/taxonomy.yaml`` alone (``{}`` if it cannot be parsed).
+
+    Raises:
+        UserError: if the file cannot be read.
+    """
+    return parse_tree({TAXONOMY: _read(root / TAXONOMY, TAXONOMY)}).taxonomy
+
+
+def git_error(root: Path, stderr: str) -> str:
+    """One line for a failed git command: what went wrong and what to do."""
+    text = " ".join(stderr.split())
+    if "not a git repository" in text:
+        return (f"{root} is not inside a git repository; masrl diff compares with a git revision: "
+                "work in a clone of the survey (or run `git init` and commit once)")
+    if "dubious ownership" in text:
+        return (f"git refuses to read {root} (it belongs to another user); run "
+                f"`git config --global --add safe.directory {root}` if you trust it")
+    first = next((line.strip() for line in stderr.splitlines() if line.strip()), "unknown error")
+    first = first.removeprefix("fatal: ").removeprefix("error: ")
+    return f"git failed: {first}; run `git status` in {root} to see what git needs"
+
+
 def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
     """Read the input files of the survey as they are at git revision ``rev``.
 
@@ -171,7 +194,7 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
         except FileNotFoundError as err:
             raise UserError("git is not installed; masrl diff needs it") from err
         if done.returncode != 0:
-            raise UserError(f"git {' '.join(args[:2])}: {done.stderr.decode(errors='replace').strip()}")
+            raise UserError(git_error(root, done.stderr.decode(errors="replace")))
         return done.stdout
 
     prefix = git("rev-parse", "--show-prefix").decode().strip()

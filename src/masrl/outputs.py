@@ -26,6 +26,7 @@ from .pipeline import Build, Results
 from .population import POOL
 from .render import readme as readme_render
 from .render.csvout import table_csv
+from .render.escape import MdSafe, md_code, md_text
 from .render.gapsout import gaps_files
 from .render.site import site_files
 from .render.jsonout import json_bytes
@@ -113,32 +114,34 @@ def _table_files(view: View) -> dict[str, bytes]:
     out = {}
     for original in view.results.all_tables() + [view.results.exclusion_log]:
         table = shown_table(view, original)
-        md = f"# {table.title}\n\n" + table_md(table.frame)
+        md = f"# {md_text(table.title)}\n\n" + table_md(table.frame)
         for line in (table.note, changes_note(view, original)):
             if line:
-                md += f"\n{line}\n"
+                md += f"\n{md_text(line)}\n"
         if table.source:
-            md += f"\nSource: {table.source}\n"
+            md += f"\nSource: {md_text(table.source)}\n"
         out[f"tables/{table.name}.csv"] = table_csv(table.frame)
         out[f"tables/{table.name}.md"] = md.encode()
         out[f"tex/{table.name}.tex"] = table_tex(table.frame).encode()
     return out
 
 
-def _population_line(view: View) -> str:
+def _population_line(view: View) -> MdSafe:
+    """One Markdown line saying which population the report is about (user text escaped)."""
     pop = view.results.population
     if pop.is_release:
         rel = pop.release
-        return (f"Release **{rel.name}** ({rel.date}; search cutoff {rel.search_cutoff}): {rel.title}. "
-                f"Computed from its frozen snapshot `corpus/releases/{rel.name}.yaml`; these numbers never change.")
+        return MdSafe(f"Release **{md_text(rel.name)}** ({rel.date}; search cutoff {rel.search_cutoff}): {md_text(rel.title)}. "
+                      f"Computed from its frozen snapshot {md_code(f'corpus/releases/{rel.name}.yaml')}; these numbers never change.")
     if view.baseline is None:
-        return "The current pool (no release has been frozen yet)."
+        return MdSafe("The current pool (no release has been frozen yet).")
     pend = view.build.pending
-    what = (f"{len(pend.retained)} retained and {len(pend.excluded)} excluded record(s) added since release "
-            f"{view.baseline.name}" + (f", {len(pend.dropped)} dropped" if pend.dropped else "")) if pend else \
-        f"identical to release {view.baseline.name}"
-    return (f"The current pool ({what}). Where it differs from {view.baseline.population.label}, "
-            f"the release's value is shown beside it; the release's own reports are in `reports/releases/{view.baseline.name}/`.")
+    base = md_text(view.baseline.name)
+    what = (f"{len(pend.retained)} retained and {len(pend.excluded)} excluded record(s) added since release {base}"
+            + (f", {len(pend.dropped)} dropped" if pend.dropped else "")) if pend else f"identical to release {base}"
+    return MdSafe(f"The current pool ({what}). Where it differs from {md_text(view.baseline.population.label)}, "
+                  f"the release's value is shown beside it; the release's own reports are in "
+                  f"{md_code(f'reports/releases/{view.baseline.name}/')}.")
 
 
 def _stats(view: View) -> dict[str, bytes]:
@@ -302,7 +305,7 @@ def _audit(view: View) -> dict[str, bytes]:
     md = render_template(
         "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
         inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
-        agreements_md=audit_report.audit_markdown(data["agreements"]), near_misses=data["near_misses"],
+        agreements_md=MdSafe(audit_report.audit_markdown(data["agreements"])), near_misses=data["near_misses"],
         what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
         mismatches=data["bibtex_mismatches"],
     )

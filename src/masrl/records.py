@@ -29,6 +29,13 @@ EXCLUDED_ORDER = (
     "tag_provenance", "provenance",
 )
 
+#: Free-text fields of records, claims and audits (not vocabulary codes, identifiers or keys).
+TEXT_FIELDS = frozenset({
+    "title", "screening_label", "authors", "first_author", "affiliation", "venue", "one_liner", "notes",
+    "eval_note", "exclusion_reason", "forced", "speedup", "statement", "evidence_boundary", "label",
+    "description", "agreement_note", "annotator_note",
+})
+
 #: Placeholder that ``masrl add`` writes into every controlled field.
 UNTAGGED = "untagged"
 

@@ -30,6 +30,7 @@ from typing import Any, Iterable
 from jsonschema import Draft202012Validator, FormatChecker
 
 from . import schema as schemas
+from .derived_names import collisions
 from .errors import Problem, sort_key
 from .load import EXCLUSIONS, PAPERS, TAXONOMY, Corpus
 from .analyses.gap_plan import declaration_problems as gap_declaration_problems
@@ -41,6 +42,7 @@ from .taxonomy import Taxonomy
 from .trace.examples import load_examples
 from .validate_claims import Scope, check_claims
 from .validate_releases import check_releases
+from .urls import url_problem
 
 _JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a mapping", type(None): "empty"}
 _EXPECTED = {"string": "a string", "integer": "an integer", "number": "a number", "array": "a list", "object": "a mapping", "boolean": "true or false"}
@@ -221,7 +223,7 @@ class _Checker:
                     ok = False
                 if not ok:
                     self.add(TAXONOMY, ("identifier_schemes", name, "resolver"), f"{resolver!r} must be a URL with the placeholder {{id}} and no other braces")
-        for path, message in gap_declaration_problems(tax):
+        for path, message in [*gap_declaration_problems(tax), *collisions(tax)]:
             self.add(TAXONOMY, path, message)
         if tax.year_minimum > datetime.date.today().year:
             self.add(TAXONOMY, ("year_minimum",), f"{tax.year_minimum} is after this year; no record could be valid")
@@ -359,6 +361,12 @@ class _Checker:
 
     def urls(self, file: str, rec: dict) -> None:
         urls = (rec.get("identifiers") or {}).get("url") if isinstance(rec.get("identifiers"), dict) else None
+        links = rec.get("url").split(" ; ") if isinstance(rec.get("url"), str) else []
+        for path, url in [(("url",), u) for u in links] + [(("identifiers", "url", i), u) for i, u in
+                                                           enumerate(urls if isinstance(urls, list) else [])]:
+            why = url_problem(url) if isinstance(url, str) and re.fullmatch(r"https?://\S+", url) else None
+            if why:
+                self.add(file, path, f"{url!r} {why}")
         for i, url in enumerate(urls if isinstance(urls, list) else []):
             if isinstance(url, str):
                 try:
@@ -442,8 +450,9 @@ class _Checker:
 
 def _scopes(corpus: Corpus, tax: Taxonomy, keys: set[str], snapshots: dict) -> dict[str, Scope]:
     """What a claim about each population may name: the pool and every valid release."""
-    near = {r.get("record_id") for r in corpus.excluded.values() if isinstance(r.get("if_retained"), dict)}
-    ids = {r.get("record_id") for r in corpus.excluded.values()}
+    near = {r.get("record_id") for r in corpus.excluded.values()
+            if isinstance(r.get("if_retained"), dict) and isinstance(r.get("record_id"), str)}
+    ids = {r.get("record_id") for r in corpus.excluded.values() if isinstance(r.get("record_id"), str)}
     scopes = {POOL: Scope(tax, keys, ids, near)}
     for name, snap in snapshots.items():
         snap_near = {rid for rid, r in snap.excluded.items() if isinstance(r.get("if_retained"), dict)}

@@ -39,6 +39,7 @@ _INT = re.compile(r"[-+]?[0-9]+\Z")
 _NULL = {"", "~", "null", "Null", "NULL"}
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _STR_TAGS = {None, "!", "tag:yaml.org,2002:str"}
+_COMMENT = re.compile(r"[ \t]+(#[^\r\n\x85\u2028\u2029]*)")
 
 Path_ = tuple  # a path into the document: ("identifiers", "arxiv") or ("authors", 2)
 
@@ -52,10 +53,14 @@ class Document:
         lines: 1-based line of every node, keyed by its path (``()`` is the
             document; ``("year",)`` the value of ``year``; ``("authors", 0)``
             the first author).
+        comments: the comment that follows an unquoted scalar on its line,
+            keyed by the scalar's path (``{("title",): "#1 for agents"}``): YAML
+            ends a plain value at `` #``, which may have cut the text.
     """
 
     value: Any
     lines: dict[tuple, int] = field(default_factory=dict)
+    comments: dict[tuple, str] = field(default_factory=dict)
 
     def line(self, path: tuple) -> int | None:
         """Line of ``path`` or of its nearest ancestor that has one."""
@@ -113,6 +118,7 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
         return None, [problem]
     problems: list[Problem] = []
     lines: dict[tuple, int] = {}
+    comments: dict[tuple, str] = {}
     # stack entries: [container, path, pending_key, key_lines]
     stack: list[list[Any]] = []
     root: Any = None
@@ -156,6 +162,11 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
                         lines.setdefault(top[1] + (key,), line)
                     continue
                 value = _scalar(event)
+                if not event.style:
+                    end = event.end_mark.index
+                    after = _COMMENT.match(text, end, text.find("\n", end) % (len(text) + 1))
+                    if after:
+                        comments[_child_path(stack)] = after.group(1).rstrip()
                 if not stack:
                     root = value
                     lines[()] = line
@@ -174,7 +185,7 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
         return None, problems + [Problem(file, err.line, None, str(err))]
     except yaml.YAMLError as err:
         return None, problems + [_syntax_problem(err, text, file)]
-    return Document(root, lines), problems
+    return Document(root, lines, comments), problems
 
 
 _HINTS = {

@@ -105,7 +105,7 @@ def test_help_texts(capsys):
 def test_trace_without_subcommand_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["trace"])
-    assert exit_info.value.code == 1
+    assert exit_info.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
 
 

@@ -76,7 +76,7 @@ def beside_release(table: Table, release: Table | None, release_name: str) -> Ta
     frame = table.frame.copy()
     frame[release_name] = old
     frame["change"] = [f"{int(n) - int(o):+d}" if n != o else "0" for n, o in zip(frame["count"], old)]
-    note = (table.note + " " if table.note else "") + f"`{release_name}`: the count in release {release_name}; `change`: this pool minus it."
+    note = (table.note + " " if table.note else "") + f"{release_name}: the count in release {release_name}; change: this pool minus it."
     return Table(table.name, table.title, frame, table.source, note)
 
 

@@ -16,9 +16,10 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
-from .. import bibimport, bibtex, intake, lookup, venues, write
+from .. import bibimport, bibtex, console, intake, lookup, venues, write
 from ..errors import COMMAND_LINE, Problem, UserError, sort_key, summary
 from ..identifiers import SCHEME_ORDER
+from ..placeholders import placeholder_problem
 from ..load import PAPERS, TAXONOMY, find_root, parse_tree, read_tree, read_user_file
 from ..records import make_key
 from ..stubs import retained_stub
@@ -60,6 +61,11 @@ def _paper_from_args(args: Namespace) -> dict:
     if missing:
         why = " (--no-fetch: nothing was looked up)" if args.no_fetch else ""
         raise UserError("masrl add needs " + ", ".join(missing) + why)
+    placeholders = [Problem(COMMAND_LINE, None, flag, f"{why}; give the paper's real {what}")
+                    for flag, what, value in [("--title", "title", title)] + [("--author", "author", a) for a in authors]
+                    if (why := placeholder_problem(value))]
+    if placeholders:
+        raise UserError(summary(placeholders, "nothing was added."), placeholders)
     venue = args.venue or fetched.get("venue") or ("arXiv" if any(i.scheme == "arxiv" for i in idents) else "unpublished")
     ids = intake.mapping(idents)
     for scheme, value in (fetched.get("identifiers") or {}).items():
@@ -216,7 +222,7 @@ def run(args: Namespace) -> int:
         return 0
     write.create_new(root, files)
     for rel in files:
-        print(f"created {rel} — every controlled field is 'untagged': tag it, then run `masrl validate`")
+        console.info(f"created {rel} — every controlled field is 'untagged': tag it, then run `masrl validate`")
     if report:
         write.sync(report.parent.resolve(), {report.name: _skip_report(args.bibtex, refused, origins)})
         print(f"skipped {len(refused)} entr{'y' if len(refused) == 1 else 'ies'}: see {report}")

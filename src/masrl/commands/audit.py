@@ -73,11 +73,6 @@ examples:
   masrl audit apply screening-2026-06-01 --round 2 --yes"""
 
 
-def _root(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--root", type=Path, metavar="DIR",
-                        help="survey root (the folder holding corpus/taxonomy.yaml); default: found by walking up")
-
-
 def _fields(text: str | None) -> list[str] | None:
     if text is None:
         return None
@@ -106,7 +101,6 @@ def register(sub) -> None:
         "values) and sheet/ (sheet.csv, allowed-values.csv, instructions.md) to send to the second reader. "
         "Same corpus, seed and options: same sample. Never overwrites an audit.",
         epilog=SAMPLE_EPILOG, formatter_class=_FORMATTER)
-    _root(p)
     p.add_argument("--population", required=True, choices=("retained", "excluded", "all"),
                    help="retained: audit tags; excluded or all: audit screening decisions")
     p.add_argument("--n", required=True, type=int, metavar="N", help="number of records to draw")
@@ -127,7 +121,6 @@ def register(sub) -> None:
         "corpus/audits/<id>/rounds/round-<n>-<reader>.yaml. Several readers per round and several rounds "
         "are allowed; an earlier reading is never overwritten. Prints the round's agreement.",
         epilog=IMPORT_EPILOG, formatter_class=_FORMATTER)
-    _root(p)
     p.add_argument("sheet", type=Path, metavar="SHEET", help="the filled sheet (CSV)")
     p.add_argument("--audit", required=True, metavar="ID", help="audit id (the folder under corpus/audits/)")
     p.add_argument("--reader", required=True, metavar="NAME", help="who filled in the sheet")
@@ -142,7 +135,6 @@ def register(sub) -> None:
         "agreement, Cohen's κ (Fleiss' κ for more than two readers), Gwet's AC1 and PABAK, each with a 95% "
         "interval, and every disagreement with its resolution. The same section is in reports/audit.md.",
         epilog=SHOW_EPILOG, formatter_class=_FORMATTER)
-    _root(p)
     p.add_argument("audit_id", nargs="?", metavar="ID", help="audit id (default: every audit)")
     p.add_argument("--json", action="store_true", help="print JSON (the shape of reports/audit.json's agreements)")
     p.set_defaults(run=_show)
@@ -152,7 +144,6 @@ def register(sub) -> None:
         description="Create corpus/audits/<id>/adjudication-round-<n>.yaml with one open entry per "
         "disagreement of the round (default: the latest). Edit it, then run masrl audit apply.",
         epilog=ADJUDICATE_EPILOG, formatter_class=_FORMATTER)
-    _root(p)
     p.add_argument("audit_id", metavar="ID", help="audit id")
     p.add_argument("--round", type=int, metavar="N", help="round (default: the latest)")
     p.set_defaults(run=_adjudicate)
@@ -163,7 +154,6 @@ def register(sub) -> None:
         "adjudication make (default: the latest adjudicated round), and write them with --yes. Refuses "
         "conflicts (a record changed since the sample) and anything that would leave the corpus invalid.",
         epilog=APPLY_EPILOG, formatter_class=_FORMATTER)
-    _root(p)
     p.add_argument("audit_id", metavar="ID", help="audit id")
     p.add_argument("--round", type=int, metavar="N", help="adjudicated round (default: the latest)")
     p.add_argument("--yes", action="store_true", help="write the edits (without it nothing is written)")

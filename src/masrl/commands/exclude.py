@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 from argparse import Namespace
 
-from .. import intake, write
+from .. import console, intake, write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
-from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_tree
+from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_taxonomy, read_tree
+from ..placeholders import placeholder_problem
 from ..records import EXCLUDED_ORDER, ordered
 from ..taxonomy import Taxonomy
+from ..textwarn import cut_text_warnings
 from ..validate import _suggest, validate
 from ..yamlio import dump_record
 
@@ -28,10 +31,25 @@ def next_record_id(existing: list[str]) -> str:
     return f"E{(max(numbers) if numbers else 0) + 1:03d}"
 
 
+#: The options of ``masrl exclude`` that take a vocabulary value, and their taxonomy fields.
+OPTION_FIELDS = (("--stage", "stage"), ("--reason-class", "reason_class"), ("--source", "source"),
+                 ("--query-family", "query_family"))
+
+
+def vocabulary(root_arg) -> dict[str, tuple[str, ...]] | None:
+    """``{field: allowed values}`` of :data:`OPTION_FIELDS` from the survey's taxonomy,
+    or None when there is no survey root or its taxonomy cannot be read."""
+    try:
+        tax = Taxonomy(read_taxonomy(find_root(root_arg)))
+    except UserError:
+        return None
+    return {name: tax.values(name) for _, name in OPTION_FIELDS}
+
+
 def _vocabulary_problems(args: Namespace, tax: Taxonomy) -> list[Problem]:
     problems = []
-    for flag, field, value in (("--stage", "stage", args.stage), ("--reason-class", "reason_class", args.reason_class),
-                               ("--source", "source", args.source), ("--query-family", "query_family", args.query_family)):
+    for flag, field in OPTION_FIELDS:
+        value = getattr(args, field)
         allowed = tax.values(field)
         if value not in allowed:
             problems.append(Problem(COMMAND_LINE, None, flag, f"{value!r} is not in the vocabulary; allowed: "
@@ -52,6 +70,8 @@ def run(args: Namespace) -> int:
         raise UserError(summary(problems, "nothing was written."), problems)
     if bool(args.key) == bool((args.title or "").strip()):
         raise UserError("give either --key KEY (move a retained record) or --title TITLE with an identifier (a screened paper)")
+    if args.title is not None and (why := placeholder_problem(args.title)):
+        raise UserError(f"--title {why}; give the paper's real title")
     if args.key and any(v is not None for v in (args.arxiv, args.doi, args.openreview, args.url, args.author, args.year)):
         raise UserError("--key moves a retained record with its own identifiers, authors and year; "
                         "drop --arxiv/--doi/--openreview/--url/--author/--year")
@@ -61,6 +81,9 @@ def run(args: Namespace) -> int:
         if missing:
             raise UserError("a screened paper needs " + " and ".join(missing) + " (as for masrl add: "
                             "--author \"Last, First\" once per author, 'others' if incomplete; --year YYYY)")
+    for author in authors:
+        if why := placeholder_problem(author):
+            raise UserError(f"--author {why}; give the paper's real author")
     if not args.reason.strip():
         raise UserError("--reason must say why the paper is excluded")
 
@@ -79,6 +102,9 @@ def run(args: Namespace) -> int:
         own = [p for p in validate(corpus) if p.file == moved_from]
         if own:
             raise UserError(summary(own, f"nothing was moved: fix {moved_from} first, so that nothing of it is lost."), own)
+        for warning in cut_text_warnings(corpus):
+            if warning.file == moved_from:
+                print(warning, file=sys.stderr)
         rec.update(screening_label=former["title"], authors=former["authors"], year=former["year"],
                    identifiers=former["identifiers"], url=former["url"].split(" ; ")[0])
     else:
@@ -128,8 +154,8 @@ def run(args: Namespace) -> int:
         except UserError:
             write.remove(root, new_file)  # roll back: the record stays retained, nothing is half-moved
             raise
-        print(f"moved {moved_from} -> {new_file} (former key and tags kept under former_key / former_record)")
+        console.info(f"moved {moved_from} -> {new_file} (former key and tags kept under former_key / former_record)")
     else:
-        print(f"created {new_file}")
-    print("next: `masrl build` and `masrl diff HEAD` to see what the decision changes")
+        console.info(f"created {new_file}")
+    console.info("next: `masrl build` and `masrl diff HEAD` to see what the decision changes")
     return 0

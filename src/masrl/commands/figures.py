@@ -1,8 +1,9 @@
 """Figure files of a build: reuse, redraw, or (with ``--check``) just compare fingerprints.
 
 A figure is current when ``reports/figures/manifest.json`` records the
-fingerprint of its plotted data and drawing code and the SHA-256 of each of
-its files, and both still match. ``--check`` never imports matplotlib: a
+fingerprint of its plotted data, drawing code and drawing toolchain (matplotlib
+and FreeType versions, recorded under ``toolchain``) and the SHA-256 of each
+of its files, and both still match. ``--check`` never imports matplotlib: a
 figure that is not current is reported stale without being drawn.
 """
 
@@ -27,13 +28,30 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _old_manifest(root: Path, manifest: str) -> dict:
+def _old_manifest(root: Path, manifest: str) -> tuple[dict, dict]:
+    """``(figures, toolchain)`` of the current manifest (empty when absent or damaged)."""
     raw = write.read_existing(root, manifest)
     try:
-        figs = json.loads(raw)["figures"] if raw else {}
-    except (ValueError, KeyError, TypeError):
-        return {}  # a damaged manifest only means every figure is redrawn
-    return {k: v for k, v in figs.items() if isinstance(v, dict)} if isinstance(figs, dict) else {}
+        data = json.loads(raw) if raw else {}
+        figs, tools = data.get("figures", {}), data.get("toolchain", {})
+    except (ValueError, AttributeError):
+        return {}, {}  # a damaged manifest only means every figure is redrawn
+    figs = {k: v for k, v in figs.items() if isinstance(v, dict)} if isinstance(figs, dict) else {}
+    return figs, tools if isinstance(tools, dict) else {}
+
+
+def _toolchain(recorded: dict, check: bool) -> dict:
+    """The drawing toolchain of this environment: matplotlib and FreeType versions.
+
+    matplotlib is imported (to ask FreeType's version) only when the installed
+    matplotlib is not the one the manifest records and figures are to be drawn.
+    """
+    identity = figures.toolchain_identity()
+    if all(recorded.get(k) == v for k, v in identity.items()) and "freetype" in recorded:
+        return {**identity, "freetype": recorded["freetype"], "freetype_build": recorded.get("freetype_build", "")}
+    if check:
+        return {**identity, "freetype": "not probed (masrl build --check does not import matplotlib)"}
+    return {**identity, **figures.freetype_version()}
 
 
 def figure_outputs(root: Path, results, check: bool, rerender: bool, folder: str = FOLDER,
@@ -48,7 +66,12 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool, folder: str
     code = figures.code_fingerprint(package_sources(figures.__name__))
     manifest_path = f"{folder}/manifest.json"
     cache = {} if cache is None else cache
-    old = _old_manifest(root, manifest_path)
+    old, recorded = _old_manifest(root, manifest_path)
+    toolchain = _toolchain(recorded, check)
+    if recorded and recorded.get("matplotlib") != toolchain["matplotlib"]:
+        print(f"note: the figures were drawn with matplotlib {recorded.get('matplotlib')} (FreeType "
+              f"{recorded.get('freetype')}); this environment has matplotlib {toolchain['matplotlib']}. Install the "
+              "locked toolchain (pip install -c constraints.txt .) for byte-identical figures", file=sys.stderr)
     outputs: dict[str, bytes | None] = {}
     manifest: dict[str, dict | None] = {}
     missing_chars: set[str] = set()
@@ -57,7 +80,7 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool, folder: str
     for spec in figures.FIGURES:
         data = spec.data(results)
         notes = notes_of[spec.name]
-        fingerprint = figures.fingerprint(spec, data, code, notes)
+        fingerprint = figures.fingerprint(spec, data, code, notes, figures.toolchain_text(toolchain))
         paths = {ext: f"{folder}/{spec.name}.{ext}" for ext in figures.FORMATS}
         entry = old.get(spec.name) or {}
         current = {ext: write.read_existing(root, rel) for ext, rel in paths.items()}
@@ -93,6 +116,6 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool, folder: str
         print(f"note: {len(missing_chars)} character(s) are missing from the figure font and were drawn as boxes: "
               + " ".join(sorted(missing_chars)), file=sys.stderr)
     stale = any(v is None for v in manifest.values())
-    outputs[manifest_path] = None if stale else json_bytes({"figures": manifest})
+    outputs[manifest_path] = None if stale else json_bytes({"figures": manifest, "toolchain": toolchain})
     outputs[f"{folder}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES, notes=notes_of).encode()
     return outputs

@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .. import console
 from ..errors import summary
 from ..load import find_root, load
+from ..textwarn import cut_text_warnings
 from ..validate import validate
 
 
@@ -14,6 +16,8 @@ def run(root_arg: Path | None) -> int:
     """Validate the corpus at the survey root; return 0 if valid, 1 otherwise."""
     root = find_root(root_arg)
     corpus = load(root)
+    for warning in cut_text_warnings(corpus):
+        print(warning, file=sys.stderr)
     problems = validate(corpus)
     if problems:
         for problem in problems:
@@ -21,6 +25,6 @@ def run(root_arg: Path | None) -> int:
         print(summary(problems, "no file was changed."), file=sys.stderr)
         return 1
     folders = sum(rel.endswith("/audit.yaml") for rel in corpus.audit_files)
-    print(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
-          f"taxonomy, claim ledger and {len(corpus.audits) + folders} audit(s) are valid")
+    console.info(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
+                 f"taxonomy, claim ledger and {len(corpus.audits) + folders} audit(s) are valid")
     return 0

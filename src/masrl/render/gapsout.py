@@ -9,6 +9,8 @@ every cell.
 
 from __future__ import annotations
 
+from .escape import MdSafe, md_code, md_text
+
 from ..analyses import gaps
 from .jsonout import json_bytes
 from .markdown import render_template
@@ -56,9 +58,9 @@ def _cell_label(gap: gaps.Gap, tax) -> str:
     parts = []
     for field, code in zip(fields, (gap.row, gap.column)):
         label = tax.fields[field].value_label(code) if field in tax.fields else code
-        parts.append(f"{code} {label}" if field == "subdecisions" or field == "eval_measures"
-                     else (label if label == code else f"{label} (`{code}`)"))
-    return " × ".join(parts)
+        parts.append(md_text(f"{code} {label}") if field == "subdecisions" or field == "eval_measures"
+                     else (md_text(label) if label == code else f"{md_text(label)} ({md_code(code)})"))
+    return MdSafe(" × ".join(parts))
 
 
 def _table_title(table: str, tax) -> str:
@@ -66,4 +68,4 @@ def _table_title(table: str, tax) -> str:
     pair = next(((r, c) for r, c in tax.crosstabs if f"{r}_x_{c}" == table), None)
     names = list(pair) if pair else [table]
     label = " × ".join(tax.fields[n].label if n in tax.fields else n for n in names)
-    return f"{label} (`{table}`)"
+    return MdSafe(f"{md_text(label)} ({md_code(table)})")

@@ -1,31 +1,34 @@
 """Tables and documents as Markdown (GitHub-flavoured), deterministic.
 
-:func:`table_md` renders one :class:`pandas.DataFrame` (index first); cells
-are escaped for Markdown tables (``|`` and line breaks). Documents are jinja2
+:func:`table_md` renders one :class:`pandas.DataFrame` (index first), every
+cell through :func:`masrl.render.escape.md_text`. Documents are jinja2
 templates from ``masrl/templates`` rendered with :func:`render_template`
-(strict undefined variables; HTML templates autoescape).
+(strict undefined variables). Markdown templates (``*.md.j2``) escape every
+``{{ value }}`` with :func:`~masrl.render.escape.md_text` unless the value is
+:class:`~masrl.render.escape.MdSafe` (a rendered table, link or code span);
+HTML templates (``*.html.j2``) autoescape HTML.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import pandas as pd
 
-
-def cell(value: object) -> str:
-    """One Markdown table cell: ``|`` escaped, line breaks folded, floats as given."""
-    text = str(value)
-    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split()) if text else ""
+from .escape import MdSafe, html_href, md_code, md_link, md_text, md_url
 
 
-def md_inline(text: object) -> str:
-    """Inline Markdown text: ``\\ * _ [ ] < > ` |`` escaped, whitespace collapsed."""
-    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", " ".join(str(text).split()))
+def cell(value: object) -> MdSafe:
+    """One Markdown table cell (:func:`~masrl.render.escape.md_text`)."""
+    return md_text(value)
 
 
-def table_md(frame: pd.DataFrame, numeric_right: bool = True) -> str:
+def md_inline(text: object) -> MdSafe:
+    """Inline Markdown text (:func:`~masrl.render.escape.md_text`)."""
+    return md_text(text)
+
+
+def table_md(frame: pd.DataFrame, numeric_right: bool = True) -> MdSafe:
     """A Markdown table: first column = the index (header = index name), then the columns.
 
     Integer columns are right-aligned. Returns the table with a final newline.
@@ -35,28 +38,53 @@ def table_md(frame: pd.DataFrame, numeric_right: bool = True) -> str:
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "|".join(align) + "|"]
     for idx, row in zip(frame.index, frame.itertuples(index=False)):
         lines.append("| " + " | ".join(cell(v) for v in (idx, *row)) + " |")
-    return "\n".join(lines) + "\n"
+    return MdSafe("\n".join(lines) + "\n")
 
 
-@lru_cache(maxsize=1)
-def _environment():
+def _finalize(value: object) -> object:
+    """Applied by jinja2 to every ``{{ value }}`` of a Markdown template."""
+    if isinstance(value, MdSafe) or value is None:
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return md_text(value)
+
+
+def _raw(value: object) -> MdSafe:
+    """Markup written by the template itself (a macro's output), not user data."""
+    return MdSafe(str(value))
+
+
+@lru_cache(maxsize=2)
+def _environment(html: bool):
     import jinja2
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("masrl", "templates"),
         undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "html.j2"), default_for_string=False, default=False),
+        autoescape=html,
+        finalize=None if html else _finalize,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(md_table=table_md, md_cell=cell, md_inline=md_inline)
+    if html:
+        env.filters.update(http_href=html_href)
+    else:
+        env.filters.update(md_table=table_md, md_cell=cell, md_inline=md_inline, md_code=md_code, md_link=md_link,
+                           md_url=md_url, md_raw=_raw)
     return env
 
 
 def render_template(name: str, **context: object) -> str:
-    """Render template ``name`` (e.g. ``stats.md.j2``) with ``context``. Filters:
-    ``md_table`` (a DataFrame), ``md_cell`` (a table cell), ``md_inline`` (inline
-    text). Raises ``jinja2.UndefinedError`` on a missing variable (a programming
-    error, never user data)."""
-    return _environment().get_template(name).render(**context)
+    """Render template ``name`` (e.g. ``stats.md.j2``) with ``context``.
+
+    Markdown filters: ``md_table`` (a DataFrame), ``md_code`` (a code span),
+    ``md_link(url)`` (``{{ text | md_link(url) }}``: a link, or the text alone if
+    ``url`` is not http(s)), ``md_raw`` (template-made markup such as a macro's
+    output); every other value is escaped as text. HTML filter: ``http_href``.
+    Raises ``jinja2.UndefinedError`` on a missing variable (a programming error,
+    never user data).
+    """
+    html = name.endswith((".html.j2", ".htm.j2"))
+    return _environment(html).get_template(name).render(**context)

@@ -172,7 +172,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
         raise UserError("; ".join(problems))
     if args.by and args.by not in ("run", "step", "policy") and not args.by.startswith("label_"):
         args.by = f"label_{args.by}"
-    bar = _progress_bar(len(files), args.quiet)
+    bar = _progress_bar(len(files), getattr(args, "quiet", False))
     step = bar.update if bar is not None else None
     try:
         if args.dask or args.scheduler:
@@ -298,5 +298,4 @@ def register(subparsers) -> None:
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
     p.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster (extra masrl[dask])")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_summarize)

@@ -220,11 +220,47 @@ def code_fingerprint(sources: dict[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def fingerprint(spec: FigureSpec, data: Any, code: str, notes: Sequence[str] = ()) -> str:
-    """SHA-256 of what decides the figure's bytes: its name, plotted data, footnote and drawing code."""
+def fingerprint(spec: FigureSpec, data: Any, code: str, notes: Sequence[str] = (), toolchain: str = "") -> str:
+    """SHA-256 of what decides the figure's bytes: its name, plotted data, footnote, drawing
+    code and the drawing toolchain (:func:`toolchain_text`)."""
     footnote = "\n".join(notes).encode("utf-8")
     return hashlib.sha256(spec.name.encode() + b"\0" + data_bytes(data) + b"\0" + footnote + b"\0"
-                          + code.encode()).hexdigest()
+                          + code.encode() + b"\0" + toolchain.encode()).hexdigest()
+
+
+def toolchain_identity() -> dict[str, str]:
+    """``{"matplotlib": version, "ft2font_sha256": digest}`` of the installed matplotlib,
+    without importing it: the version from the package metadata, the digest of its
+    compiled font module (which holds the FreeType it was built with)."""
+    from importlib import metadata
+    from importlib.util import find_spec
+
+    try:
+        version = metadata.version("matplotlib")
+    except metadata.PackageNotFoundError:
+        return {"matplotlib": "not installed", "ft2font_sha256": ""}
+    spec = find_spec("matplotlib")  # a top-level package: located, not imported
+    digest = hashlib.sha256()
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        from pathlib import Path
+
+        for path in sorted(Path(folder).glob("ft2font*")):
+            if path.suffix in (".so", ".pyd"):
+                digest.update(path.read_bytes())
+    return {"matplotlib": version, "ft2font_sha256": digest.hexdigest()}
+
+
+def freetype_version() -> dict[str, str]:
+    """``{"freetype": "2.14.3", "freetype_build": "local"}`` of matplotlib's font
+    module ("local": the copy bundled in matplotlib's wheel). Imports matplotlib."""
+    from matplotlib import ft2font
+
+    return {"freetype": ft2font.__freetype_version__, "freetype_build": ft2font.__freetype_build_type__}
+
+
+def toolchain_text(toolchain: dict[str, str]) -> str:
+    """The toolchain as it enters every figure's fingerprint."""
+    return "; ".join(f"{k}={toolchain.get(k, '')}" for k in ("matplotlib", "freetype", "freetype_build", "ft2font_sha256"))
 
 
 def render_many(jobs: list[tuple[FigureSpec, Any, Sequence[str]]]) -> list[tuple[dict[str, bytes], list[str]]]:

@@ -1,0 +1,66 @@
+"""Kill ratio of the last mutmut run (mutants/**/*.meta), per mutated module and in all.
+
+Ratio = (killed + timed out) / mutants checked; a mutant that no test reaches counts as
+surviving. With ``--sample N`` only the first N mutants of each module in a fixed
+pseudo-random order (SHA-256 of the mutant's name) count, the same N on every run.
+
+    .venv/bin/python scripts/mutation_report.py [--sample N]
+    .venv/bin/python scripts/mutation_report.py --names --sample N   # the mutant names, for mutmut run
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+KILLED = {1, 3, 36, 24, -24, 152, 255}  # mutmut's exit codes for killed and timed out
+NOT_CHECKED = {34, None}  # skipped, not (yet) checked
+
+
+def modules(root: Path, sample: int | None) -> dict[str, dict[str, int | None]]:
+    out = {}
+    for meta in sorted(root.glob("src/**/*.py.meta")):
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        if not codes:
+            continue
+        names = sorted(codes, key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+        if sample:
+            names = names[:sample]
+        out[meta.relative_to(root / "src").as_posix().removesuffix(".py.meta")] = {n: codes[n] for n in names}
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, metavar="N", help="count only N mutants per module (a fixed sample)")
+    parser.add_argument("--names", action="store_true", help="print the names of the mutants counted, and nothing else")
+    args = parser.parse_args()
+    root = Path(__file__).resolve().parent.parent / "mutants"
+    found = modules(root, args.sample)
+    if not found:
+        print("no mutmut results under mutants/; run scripts/mutation.sh first", file=sys.stderr)
+        return 1
+    if args.names:
+        print(" ".join(n for codes in found.values() for n in codes))
+        return 0
+    total = Counter()
+    rows = []
+    for module, codes in found.items():
+        checked = [c for c in codes.values() if c not in NOT_CHECKED]
+        killed = sum(c in KILLED for c in checked)
+        rows.append((module, killed, len(checked), len(codes)))
+        total.update(killed=killed, checked=len(checked), mutants=len(codes))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'module':<{width}}  killed / checked  ratio   (mutants)")
+    for module, killed, checked, n in rows + [("all", total["killed"], total["checked"], total["mutants"])]:
+        ratio = f"{killed / checked:6.1%}" if checked else "   n/a"
+        print(f"{module:<{width}}  {killed:>6} / {checked:<7}  {ratio}  ({n})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""Placeholder text that must not become a title or an author.
+
+Documentation and templates show ``--title "..."`` or ``TODO``; copied
+literally, they would create a record that looks valid. :func:`placeholder_problem`
+names such text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORDS = {
+    "todo", "tbd", "tba", "fixme", "xxx", "placeholder", "untitled", "title", "paper title", "the title",
+    "author", "authors", "author name", "name", "last, first", "first last", "lastname, firstname",
+    "surname, name", "family, given", "untagged",
+}
+
+
+def placeholder_problem(text: object) -> str | None:
+    """Why ``text`` is a placeholder rather than a real title or author name, or None.
+
+    Placeholders: empty or only spaces; only punctuation (``...``, ``…``, ``?``,
+    ``--``); a placeholder word such as ``TODO``, ``TBD``, ``FIXME``, ``XXX``,
+    ``Title`` or ``Last, First`` (case and surrounding punctuation ignored).
+    """
+    value = " ".join(str(text or "").split())
+    if not value:
+        return "is empty"
+    if re.fullmatch(r"[\W_]+", value):
+        return f"{value!r} is only punctuation, a placeholder"
+    core = re.sub(r"^[\W_]+|[\W_]+$", "", value).casefold()
+    if value.casefold() in _WORDS or core in _WORDS:
+        return f"{value!r} is a placeholder"
+    return None

@@ -1,0 +1,52 @@
+"""The figure toolchain is locked (constraints.txt) and recorded (manifest.json), so that the
+byte comparisons of the figure tests and of `masrl build --check` test masrl, not a new release."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import metadata
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def locked() -> dict[str, str]:
+    pins = {}
+    for line in (REPO / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = re.fullmatch(r"([A-Za-z0-9_.-]+)==([^\s#]+)", line.strip()).groups()
+            pins[name.lower()] = version
+    return pins
+
+
+def test_the_installed_toolchain_is_the_locked_one():
+    pins = locked()
+    assert {"matplotlib", "pillow", "fonttools", "numpy"} <= set(pins)
+    installed = {name: metadata.version(name) for name in pins}
+    assert installed == pins, "install with: pip install -c constraints.txt '.[test]'"
+
+
+def test_the_committed_figures_were_drawn_with_the_locked_toolchain():
+    from matplotlib import ft2font
+
+    from masrl.render.figures import toolchain_identity
+
+    recorded = json.loads((REPO / "reports/figures/manifest.json").read_text())["toolchain"]
+    assert recorded["matplotlib"] == locked()["matplotlib"]
+    assert recorded == {**toolchain_identity(), "freetype": ft2font.__freetype_version__,
+                        "freetype_build": ft2font.__freetype_build_type__}
+
+
+def test_another_toolchain_makes_every_figure_stale(survey, cli, monkeypatch):
+    from masrl.render import figures
+
+    monkeypatch.setattr(figures, "toolchain_identity", lambda: {"matplotlib": "9.9.9", "ft2font_sha256": "x"})
+    run = cli("build", "--root", survey, "--check")
+    assert run.code == 1
+    stale = [line for line in run.err.splitlines() if line.startswith("stale: reports/figures/")]
+    assert len(stale) == 3 * len(figures.FIGURES) + 1  # every file of every figure, and the manifest
+    recorded = json.loads((survey / "reports/figures/manifest.json").read_text())["toolchain"]
+    assert (f"note: the figures were drawn with matplotlib {recorded['matplotlib']} (FreeType {recorded['freetype']}); "
+            "this environment has matplotlib 9.9.9. Install the locked toolchain (pip install -c constraints.txt .) "
+            "for byte-identical figures") in run.err.splitlines()

@@ -1,0 +1,148 @@
+"""Counts, crosstabs and gaps on a tiny hand-made population (expected values worked out by hand)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from masrl.analyses.counts import count_by, crosstab, long_values, records_per_value
+from masrl.analyses.gaps import Gap, find_gaps, gaps_json, joint_coverage, narrowing
+from masrl.taxonomy import Taxonomy
+
+
+def field(values, multi=False):
+    return {"applies_to": "retained", "multi": multi, "values": {v: {"label": v.upper()} for v in values}}
+
+
+TAX = Taxonomy({
+    "sparse_threshold": 1,
+    "gap_analysis": {"skip_values": ["NA"]},
+    "fields": {"credit": field(["agent", "message", "NA"]), "subdecisions": field(["O1", "O2", "O5"], multi=True),
+               "is_core": field(["core", "other"])},
+    "crosstabs": [["credit", "subdecisions"]],
+})
+FRAME = pd.DataFrame(
+    {"credit": ["agent", "message", "message", "NA"], "subdecisions": [["O1"], ["O1", "O2"], [], ["O2"]],
+     "is_core": ["core", "core", "core", "core"]},
+    index=pd.Index(["a", "b", "c", "d"], name="key"),
+)
+
+
+def test_count_by_single_and_multi():
+    counts = count_by(FRAME, "credit", TAX)
+    assert counts.to_dict() == {"agent": 1, "message": 2, "NA": 1}
+    assert list(counts.index) == ["agent", "message", "NA"] and counts.index.name == "credit" and counts.name == "count"
+    assert str(counts.dtype) == "int64"
+    assert count_by(FRAME, "subdecisions", TAX).to_dict() == {"O1": 2, "O2": 2, "O5": 0}
+    assert count_by(FRAME, "is_core", TAX).to_dict() == {"core": 4, "other": 0}
+
+
+def test_long_values_drop_empty_and_explode():
+    frame = FRAME.assign(credit=["agent", "", "message", "NA"])
+    single = long_values(frame, "credit", TAX)
+    assert list(single.index) == ["a", "c", "d"] and list(single.astype(str)) == ["agent", "message", "NA"]
+    assert list(single.cat.categories) == ["agent", "message", "NA"] and single.cat.ordered
+    multi = long_values(FRAME, "subdecisions", TAX)
+    assert list(zip(multi.index, multi.astype(str))) == [("a", "O1"), ("b", "O1"), ("b", "O2"), ("d", "O2")]
+    assert multi.name == "subdecisions"
+
+
+def test_crosstab_every_cell():
+    table = crosstab(FRAME, "credit", "subdecisions", TAX)
+    assert table.to_dict(orient="index") == {
+        "agent": {"O1": 1, "O2": 0, "O5": 0},
+        "message": {"O1": 1, "O2": 1, "O5": 0},
+        "NA": {"O1": 0, "O2": 1, "O5": 0},
+    }
+    assert (table.index.name, table.columns.name) == ("credit", "subdecisions")
+    assert all(str(t) == "int64" for t in table.dtypes)
+    empty = crosstab(FRAME.iloc[:0], "credit", "is_core", TAX)
+    assert empty.to_dict(orient="index") == {v: {"core": 0, "other": 0} for v in ("agent", "message", "NA")}
+
+
+def test_records_per_value():
+    assert records_per_value(FRAME, "credit", TAX) == {"agent": ["a"], "message": ["b", "c"], "NA": ["d"]}
+    assert records_per_value(FRAME, "subdecisions", TAX) == {"O1": ["a", "b"], "O2": ["b", "d"], "O5": []}
+
+
+def test_find_gaps():
+    gaps = find_gaps(FRAME, TAX)
+    assert gaps == [
+        Gap("credit", "agent", "", 1, "sparse", ("a",)),
+        Gap("subdecisions", "O5", "", 0, "empty", ()),
+        Gap("is_core", "other", "", 0, "empty", ()),
+        Gap("credit_x_subdecisions", "agent", "O1", 1, "sparse", ("a",)),
+        Gap("credit_x_subdecisions", "agent", "O2", 0, "empty", ()),
+        Gap("credit_x_subdecisions", "agent", "O5", 0, "empty", ()),
+        Gap("credit_x_subdecisions", "message", "O1", 1, "sparse", ("b",)),
+        Gap("credit_x_subdecisions", "message", "O2", 1, "sparse", ("b",)),
+        Gap("credit_x_subdecisions", "message", "O5", 0, "empty", ()),
+    ]
+
+
+def test_find_gaps_skips_fields_and_threshold():
+    tax = Taxonomy({**TAX.data, "sparse_threshold": 2, "gap_analysis": {"skip_fields": ["is_core", "subdecisions"]}})
+    gaps = find_gaps(FRAME, tax)
+    # NA is skipped by default; the crosstab names a skipped field, so it is left out
+    assert [(g.table, g.row, g.count, g.status) for g in gaps] == [("credit", "agent", 1, "sparse"),
+                                                                    ("credit", "message", 2, "sparse")]
+
+
+NTAX = Taxonomy({"fields": {
+    "credit_granularity": field(["token", "agent", "NA"]),
+    "credit_mechanism": field(["strict", "broad", "unassessed", "NA"]),
+    "category": field(["benchmark", "rl_method"]),
+    "eval_measures": field(["E1", "E2"], multi=True),
+}})
+NFRAME = pd.DataFrame(
+    {"credit_granularity": ["agent", "agent", "agent", "NA", "agent"],
+     "credit_mechanism": ["strict", "broad", "unassessed", "NA", "strict"],
+     "category": ["rl_method", "rl_method", "benchmark", "benchmark", "benchmark"],
+     "eval_measures": [[], [], ["E1", "E2"], ["E2"], []]},
+    index=pd.Index(["p", "q", "r", "s", "t"], name="key"),
+)
+
+
+def test_narrowing():
+    table = narrowing(NFRAME, NTAX)
+    assert list(table.index) == ["token", "agent"] and table.index.name == "unit"
+    assert table.loc["token"].to_dict() == {"broad": 0, "strict": 0, "strict records": "none",
+                                            "broad-only records": "none", "unassessed records": "none"}
+    assert table.loc["agent"].to_dict() == {"broad": 4, "strict": 2, "strict records": "p, t",
+                                            "broad-only records": "q", "unassessed records": "r"}
+
+
+def test_joint_coverage_and_json():
+    joint = joint_coverage(NFRAME, NTAX)
+    assert joint == {"measures": ["E1", "E2"], "joint": ["r"], "by_benchmark": {"r": ["E1", "E2"], "s": ["E2"], "t": []}}
+    doc = gaps_json([Gap("t", "r", "", 1, "sparse", ("a",))], narrowing(NFRAME, NTAX), joint, 2)
+    assert doc["sparse_threshold"] == 2
+    assert doc["cells"] == [{"table": "t", "row": "r", "column": "", "count": 1, "status": "sparse", "records": ["a"]}]
+    assert doc["strict_vs_broad"][1] == {"unit": "agent", "broad": 4, "strict": 2, "strict records": "p, t",
+                                         "broad-only records": "q", "unassessed records": "r"}
+    assert doc["benchmark_joint_coverage"] is joint
+
+
+def test_count_and_crosstab_tables():
+    from masrl.analyses.stats import count_table, crosstab_table, headline, stats_tables
+
+    tax = Taxonomy({"fields": {
+        "credit": {**field(["agent", "message", "NA"]), "label": "Credit unit", "source": "survey: figure 3"},
+        "subdecisions": {**field(["O1", "O2", "O5"], multi=True), "label": "Sub-decisions"},
+        "stage": {"applies_to": "excluded", "label": "Stage", "values": {"abstract": {"label": "abstract screen"}}},
+    }, "crosstabs": [["credit", "subdecisions"]]})
+    table = count_table(FRAME, "credit", tax, "retained")
+    assert (table.name, table.title, table.source, table.note) == (
+        "credit", "Credit unit (credit) of retained records", "survey: figure 3", "")
+    assert table.frame.to_dict(orient="index") == {"agent": {"label": "AGENT", "count": 1},
+                                                   "message": {"label": "MESSAGE", "count": 2}, "NA": {"label": "NA", "count": 1}}
+    multi = count_table(FRAME, "subdecisions", tax, "retained")
+    assert (multi.source, multi.note) == ("", "A record counts once under each value it carries.")
+    cross = crosstab_table(FRAME, "credit", "subdecisions", tax)
+    assert (cross.name, cross.title, cross.source) == ("credit_x_subdecisions", "Credit unit x Sub-decisions (retained records)",
+                                                       "crosstab of corpus fields")
+    excluded = pd.DataFrame({"stage": ["abstract"]}, index=pd.Index(["E1"], name="record_id"))
+    assert [t.name for t in stats_tables(FRAME, excluded, tax)] == ["credit", "subdecisions", "credit_x_subdecisions", "stage"]
+    assert stats_tables(FRAME, excluded, tax)[-1].title == "Stage (stage) of excluded records"
+    assert headline(FRAME, excluded) == {"retained": 4, "excluded": 1, "audited": 5}
+    tax.data["crosstabs"] = [["stage", "stage"]]
+    assert crosstab_table(excluded, "stage", "stage", tax).title == "Stage x Stage (excluded records)"

@@ -1,0 +1,112 @@
+"""The claim checker on a tiny hand-made population: every operator, every expectation."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from masrl.analyses.claims import ClaimResult, claim_results, evaluate_check, failing_current, select
+from masrl.taxonomy import Taxonomy
+
+TAX = Taxonomy({"fields": {
+    "credit": {"applies_to": "retained", "values": {"agent": {}, "message": {}, "NA": {}}},
+    "subdecisions": {"applies_to": "retained", "multi": True, "values": {"O1": {}, "O2": {}, "O5": {}}},
+}})
+FRAME = pd.DataFrame(
+    {"credit": ["agent", "message", "message", "NA"], "subdecisions": [["O1"], ["O1", "O2"], [], ["O2"]],
+     "year": [2024, 2025, 2025, 2026]},
+    index=pd.Index(["a", "b", "c", "d"], name="key"),
+)
+POPS = {"retained": FRAME, "excluded": FRAME.iloc[:0]}
+
+
+@pytest.mark.parametrize("where, keys", [
+    ({}, ["a", "b", "c", "d"]),
+    ({"credit": "message"}, ["b", "c"]),
+    ({"credit": ["agent", "NA"]}, ["a", "d"]),
+    ({"credit": {"in": ["agent"]}}, ["a"]),
+    ({"credit": {"not": "message"}}, ["a", "d"]),
+    ({"credit": {"not_in": ["message", "NA"]}}, ["a"]),
+    ({"credit": {"in": ["message", "agent"], "not": "agent"}}, ["b", "c"]),
+    ({"subdecisions": "O1"}, ["a", "b"]),
+    ({"subdecisions": {"any": ["O2", "O5"]}}, ["b", "d"]),
+    ({"subdecisions": {"all": ["O1", "O2"]}}, ["b"]),
+    ({"subdecisions": {"all": "O1"}}, ["a", "b"]),
+    ({"subdecisions": {"not": "O1"}}, ["c", "d"]),
+    ({"credit": {"all": ["message"]}}, ["b", "c"]),
+    ({"credit": {"all": ["message", "agent"]}}, []),
+    ({"key": ["a", "c"]}, ["a", "c"]),
+    ({"year": 2025}, ["b", "c"]),
+    ({"year": {"not": [2025, 2026]}}, ["a"]),
+    ({"credit": "message", "subdecisions": "O2"}, ["b"]),
+])
+def test_select(where, keys):
+    assert select(FRAME, where, TAX) == keys
+
+
+def check(**kw):
+    return evaluate_check({"label": "l", "where": {"credit": "message"}, **kw}, POPS, TAX, {"ok": True, "bad": False})
+
+
+def test_keys_compare_which_records_not_how_many():
+    same_count = check(keys=["a", "b"])  # the data selects b and c: two records, but not these two
+    assert (same_count.count, same_count.keys, same_count.holds) == (2, ["b", "c"], False)
+    assert same_count.stated() == "{a, b}" and same_count.computed() == "2 {b, c}"
+    assert same_count.drift() == 0
+    assert check(keys=["c", "b"]).holds is True  # order does not matter
+    assert check(keys=["b"]).holds is False and check(keys=["b"]).drift() == 1
+    assert check(keys=["b", "c", "d"]).holds is False and check(keys=["b", "c", "d"]).drift() == -1
+
+
+@pytest.mark.parametrize("kw, holds, stated", [
+    ({"count": 2}, True, "= 2"),
+    ({"count": 1}, False, "= 1"),
+    ({"count": 3}, False, "= 3"),
+    ({"min_count": 2}, True, ">= 2"),
+    ({"min_count": 3}, False, ">= 3"),
+    ({"max_count": 2}, True, "<= 2"),
+    ({"max_count": 1}, False, "<= 1"),
+    ({"min_count": 1, "max_count": 2}, True, ">= 1; <= 2"),
+    ({"min_count": 3, "max_count": 5}, False, ">= 3; <= 5"),
+    ({"count": 2, "keys": ["b", "c"]}, True, "= 2; {b, c}"),
+    ({"count": 2, "keys": ["b", "d"]}, False, "= 2; {b, d}"),
+])
+def test_count_expectations(kw, holds, stated):
+    result = check(**kw)
+    assert (result.holds, result.stated(), result.count) == (holds, stated, 2)
+    assert result.computed() == ("2 {b, c}" if "keys" in kw else "2")
+
+
+def test_drift_only_for_exact_expectations():
+    assert check(count=5).drift() == -3
+    assert check(min_count=1).drift() is None
+    assert check(max_count=9).drift() is None
+
+
+def test_trace_checks_and_populations():
+    ok = evaluate_check({"label": "t", "trace_valid": "ok"}, POPS, TAX, {"ok": True})
+    assert (ok.holds, ok.count, ok.keys, ok.stated(), ok.computed()) == (True, None, [], "trace ok valid", "valid")
+    missing = evaluate_check({"label": "t", "trace_valid": "nope"}, POPS, TAX, {"ok": True})
+    assert (missing.holds, missing.computed(), missing.drift()) == (False, "invalid", None)
+    empty = evaluate_check({"label": "e", "population": "excluded", "count": 0}, POPS, TAX, {})
+    assert (empty.holds, empty.population, empty.where) == (True, "excluded", {})
+    macro = evaluate_check({"label": "m", "count": 4, "macro": "AllRecords"}, POPS, TAX, {})
+    assert (macro.macro, macro.count, macro.holds) == ("AllRecords", 4, True)
+
+
+def test_claim_results_and_failing_current():
+    ledger = [
+        {"id": "x", "statement": "s", "evidence_boundary": "e", "source": "src", "status": "current",
+         "checks": [{"label": "one", "count": 4}, {"label": "two", "where": {"credit": "NA"}, "count": 1}]},
+        {"id": "y", "statement": "s2", "evidence_boundary": "e2", "source": "src2", "status": "current",
+         "checks": [{"label": "one", "count": 4}, {"label": "two", "count": 3}]},
+        {"id": "z", "statement": "s3", "evidence_boundary": "e3", "source": "src3", "status": "superseded",
+         "superseded_by": "x", "checks": [{"label": "one", "count": 0}]},
+    ]
+    results = claim_results(ledger, POPS, TAX, {})
+    assert [(r.id, r.holds, r.status, r.superseded_by) for r in results] == [
+        ("x", True, "current", None), ("y", False, "current", None), ("z", False, "superseded", "x")]
+    assert [(c.label, c.holds) for c in results[1].checks] == [("one", True), ("two", False)]
+    assert (results[0].statement, results[0].evidence_boundary, results[0].source) == ("s", "e", "src")
+    assert [r.id for r in failing_current(results)] == ["y"]
+    assert ClaimResult("q", "s", "e", "src", "current").holds is True  # no check: nothing fails

@@ -1,0 +1,174 @@
+"""The CLI behaves like the tools people know: global options anywhere, help with
+examples and allowed values, quiet/verbose output, errors last, documented exit codes."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from masrl import __version__
+from masrl.cli import build_parser
+
+COMMANDS = [["validate"], ["build"], ["add"], ["exclude"], ["diff"], ["trace"]]
+
+
+def help_of(cli, capsys, *args):
+    with pytest.raises(SystemExit) as info:
+        cli(*args, "--help")
+    assert info.value.code == 0
+    return capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- global options
+@pytest.mark.parametrize("order", ["before", "after"])
+def test_root_before_or_after_the_command(repo, cli, order):
+    args = ["--root", repo, "build", "--check"] if order == "before" else ["build", "--check", "--root", repo]
+    run = cli(*args)
+    assert run.code == 0, run.err
+    assert run.out.startswith("ok: all ")
+
+
+@pytest.mark.parametrize("args", [["--quiet", "validate"], ["validate", "-q"], ["-q", "build", "--check"]])
+def test_quiet_prints_nothing_on_success(repo, cli, args):
+    run = cli(*args, "--root", repo)
+    assert (run.code, run.out, run.err) == (0, "", "")
+
+
+@pytest.mark.parametrize("args", [["--version"], ["build", "--version"], ["trace", "validate", "--version"]])
+def test_version_anywhere(cli, capsys, args):
+    with pytest.raises(SystemExit) as info:
+        cli(*args)
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"masrl {__version__}\n"
+
+
+def test_quiet_and_verbose_together_is_a_usage_error(repo, cli, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli("-q", "build", "-v", "--root", repo)
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == "masrl: error: --quiet and --verbose contradict each other; give one of them"
+
+
+def test_trace_commands_accept_the_global_options(cli, repo):
+    run = cli("--root", repo, "trace", "validate", repo / "src/masrl/trace/examples/debate.json", "--verbose")
+    assert run.code == 0 and run.out == "1 trace file valid\n"
+
+
+# ---------------------------------------------------------------- help
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c != ["trace"]])
+def test_help_ends_with_two_or_three_examples(cli, capsys, repo, command):
+    out = help_of(cli, capsys, *command, "--root", repo)
+    tail = out.rstrip("\n").split("\n\n")[-1].splitlines()
+    assert tail[0] == "examples:"
+    examples = tail[1:]
+    assert 2 <= len(examples) <= 3 and all(line.startswith(f"  masrl ") for line in examples), tail
+    assert "global options (before or after the command):" in out
+
+
+def test_every_example_in_help_parses(cli, capsys, repo):
+    parser = build_parser()
+    for command in COMMANDS:
+        out = help_of(cli, capsys, *command, "--root", repo)
+        for line in re.findall(r"^  (masrl .+)$", out, flags=re.M):
+            import shlex
+
+            words = shlex.split(line.split("  ")[0].split(" > ")[0].split(" && ")[0])[1:]
+            if "~/survey" in line:
+                continue
+            parser.parse_args(words)  # a usage error would raise SystemExit
+
+
+def test_exclude_help_lists_the_allowed_values_from_the_taxonomy(cli, capsys, repo):
+    out = help_of(cli, capsys, "--root", repo, "exclude")
+    assert ("allowed values (corpus/taxonomy.yaml):\n"
+            "  --stage: abstract_screen, full_text_screen, artifact_screen, duplicate_screen\n"
+            "  --reason-class: X1, X2, X3, X4, X5\n") in out
+    assert "  --source: arXiv, ACL Anthology, OpenReview, GitHub/project page, company docs, company blog\n" in out
+
+
+def test_exclude_help_outside_a_survey(cli, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = help_of(cli, capsys, "exclude")
+    assert "allowed values: see corpus/taxonomy.yaml (no survey root found here; use --root DIR)" in out
+
+
+# ---------------------------------------------------------------- build output
+def test_build_prints_one_summary_line(survey, cli, set_field):
+    set_field(survey / "corpus/papers/c3.yaml", "scenario", "math")
+    run = cli("build", "--root", survey)
+    assert run.code == 0 and run.err == ""
+    assert run.out == "build: 5 written, 139 unchanged, 0 removed\n"
+
+
+def test_build_verbose_prints_each_file(survey, cli, set_field):
+    set_field(survey / "corpus/papers/c3.yaml", "scenario", "math")
+    run = cli("build", "--root", survey, "--verbose")
+    assert run.out.splitlines() == ["wrote reports/STATS.md", "wrote reports/tables/scenario.csv", "wrote reports/tables/scenario.md",
+                                    "wrote reports/tex/numbers.tex", "wrote reports/tex/scenario.tex",
+                                    "build: 5 written, 139 unchanged, 0 removed"]
+
+
+def combined(*args) -> tuple[int, list[str]]:
+    """Run masrl in a subprocess with stdout and stderr in one stream, as a terminal or CI log shows them."""
+    done = subprocess.run([sys.executable, "-m", "masrl", *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return done.returncode, done.stdout.decode().splitlines()
+
+
+def test_a_failing_claim_is_the_last_thing_printed(survey, set_field):
+    set_field(survey / "corpus/papers/c3.yaml", "credit_mechanism", "broad")
+    (survey / "reports/my-notes.md").write_text("mine\n")
+    code, lines = combined("build", "--root", survey, "--verbose")
+    assert code == 1
+    first = next(i for i, line in enumerate(lines) if line.startswith("masrl: error: claim"))
+    assert [line.split("'")[1] for line in lines[first:]] == ["message-credit-sparse", "near-miss-robust"]
+    assert all(line.startswith("masrl: error: claim '") for line in lines[first:])
+    assert lines[first - 1].startswith("build: ")
+    assert "note: reports/my-notes.md was not generated by masrl; it is left in place" in lines[:first]
+
+
+def test_an_invalid_record_is_the_last_thing_printed(survey, set_field):
+    set_field(survey / "corpus/papers/marft.yaml", "reward_type", "hybird")
+    path = survey / "corpus/papers/c3.yaml"
+    text = path.read_text()
+    start = text.index("title: ")
+    path.write_text(text[:start] + "title: Cut #here" + text[text.index("\n", start):])
+    code, lines = combined("build", "--root", survey)
+    assert code == 1
+    assert lines[0].startswith("corpus/papers/c3.yaml:") and "warning: YAML reads '#here' as a comment" in lines[0]
+    assert re.fullmatch(r"corpus/papers/marft\.yaml:\d+: reward_type: 'hybird' is not in the vocabulary; .*", lines[1])
+    assert lines[2:] == ["masrl: error: 1 error in 1 file; nothing was written (fix the records, then build again)."]
+
+
+# ---------------------------------------------------------------- git errors
+def test_diff_outside_a_git_repository_is_one_line(survey, cli):
+    run = cli("diff", "--root", survey, "HEAD")
+    assert run.code == 1
+    assert run.err == (f"masrl: error: {survey} is not inside a git repository; masrl diff compares with a git revision: "
+                       "work in a clone of the survey (or run `git init` and commit once)\n")
+
+
+def test_other_git_failures_are_one_line_naming_what_to_do(tmp_path):
+    from masrl.load import git_error
+
+    assert git_error(tmp_path, "error: object file .git/objects/ab/cd is empty\nfatal: bad object HEAD\n") == (
+        f"git failed: object file .git/objects/ab/cd is empty; run `git status` in {tmp_path} to see what git needs")
+    assert git_error(tmp_path, "fatal: detected dubious ownership in repository at '/x'\nTo add an exception ...\n") == (
+        f"git refuses to read {tmp_path} (it belongs to another user); run `git config --global --add safe.directory "
+        f"{tmp_path}` if you trust it")
+
+
+# ---------------------------------------------------------------- exit codes
+def test_exit_codes_are_documented(repo):
+    readme = (repo / "README.md").read_text()
+    section = readme[readme.index("## Exit codes"):]
+    for code, meaning in (("0", "success"), ("1", "findings"), ("2", "usage error")):
+        assert re.search(rf"^\| `{code}` \| {meaning}", section, flags=re.M), code
+
+
+def test_usage_error_exit_code_from_the_shell(repo):
+    done = subprocess.run([sys.executable, "-m", "masrl", "build", "--no-such-option"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == "masrl: error: unrecognized arguments: --no-such-option"

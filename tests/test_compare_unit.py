@@ -1,0 +1,72 @@
+"""What `masrl diff` compares, on hand-made build results."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pandas as pd
+
+from masrl.analyses.claims import CheckResult, ClaimResult
+from masrl.analyses.compare import cell_changes, claim_changes, gap_changes, record_changes
+from masrl.analyses.gaps import Gap
+from masrl.analyses.table import Table
+
+
+def test_record_changes_order_and_absent_fields():
+    before = {"k": {"title": "T", "reward_type": "shared", "notes": "n", "ids": {"arxiv": "1"}, "tags": ["a", "b"]},
+              "gone": {"title": "G"}}
+    after = {"k": {"title": "T2", "reward_type": "hybrid", "credit": "agent", "ids": {"arxiv": "2"}, "tags": ["a"]},
+             "new": {"title": "N"}}
+    assert record_changes(before, after, ["credit", "reward_type"]) == [
+        {"key": "k", "field": "credit", "before": "(absent)", "after": "agent"},
+        {"key": "k", "field": "reward_type", "before": "shared", "after": "hybrid"},
+        {"key": "k", "field": "ids.arxiv", "before": "1", "after": "2"},
+        {"key": "k", "field": "notes", "before": "n", "after": "(absent)"},
+        {"key": "k", "field": "tags", "before": "a, b", "after": "a"},
+        {"key": "k", "field": "title", "before": "T", "after": "T2"},
+    ]
+
+
+def results(headline, tables, gaps=(), claims=()):
+    return SimpleNamespace(headline=headline, all_tables=lambda: list(tables), gaps=list(gaps), claims=list(claims))
+
+
+def table(name, rows):
+    return Table(name, name, pd.DataFrame(rows).set_index("v"), "")
+
+
+def test_cell_changes():
+    old = results({"retained": 2, "excluded": 1, "audited": 3},
+                  [table("gone", {"v": ["x"], "count": [1]}), table("t", {"v": ["a", "b"], "count": [1, 1]})])
+    new = results({"retained": 3, "excluded": 1, "audited": 4},
+                  [table("t", {"v": ["a", "c"], "count": [2, 1]}), table("added", {"v": ["x"], "count": [0]})])
+    assert cell_changes(old, new) == [
+        {"table": "headline", "row": "retained", "column": "count", "before": "2", "after": "3"},
+        {"table": "headline", "row": "audited", "column": "count", "before": "3", "after": "4"},
+        {"table": "t", "row": "a", "column": "count", "before": "1", "after": "2"},
+        {"table": "t", "row": "b", "column": "count", "before": "1", "after": "(absent)"},
+        {"table": "t", "row": "c", "column": "count", "before": "(absent)", "after": "1"},
+        {"table": "added", "row": "x", "column": "count", "before": "(absent)", "after": "0"},
+        {"table": "gone", "row": "(table)", "column": "", "before": "present", "after": "(absent)"},
+    ]
+
+
+def test_gap_and_claim_changes():
+    old = results({}, [], gaps=[Gap("t", "a", "", 0, "empty", ()), Gap("x", "r", "c", 1, "sparse", ("k",))])
+    new = results({}, [], gaps=[Gap("t", "a", "", 1, "sparse", ("k",))])
+    assert gap_changes(old, new) == [
+        {"table": "t", "cell": "a", "before": "empty (0)", "after": "sparse (1)"},
+        {"table": "x", "cell": "r x c", "before": "sparse (1)", "after": "not a gap"},
+    ]
+
+    def claim(cid, label, count, holds):
+        check = CheckResult(label, "retained", {}, {"count": 1}, count, [], holds)
+        return ClaimResult(cid, "s", "e", "src", "current", [check])
+
+    old = results({}, [], claims=[claim("c", "same", 1, True), claim("c", "moved", 1, True), claim("d", "gone", 1, True)])
+    new = results({}, [], claims=[claim("c", "same", 1, True), claim("c", "moved", 2, False), claim("e", "new", 1, True)])
+    assert claim_changes(old, new) == [
+        {"claim": "c", "check": "moved", "before": "1", "after": "2", "holds_before": True, "holds_after": False},
+        {"claim": "d", "check": "gone", "before": "1", "after": "(absent)", "holds_before": True, "holds_after": None},
+        {"claim": "e", "check": "new", "before": "(absent)", "after": "1", "holds_before": None, "holds_after": True},
+    ]

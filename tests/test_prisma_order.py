@@ -1,0 +1,73 @@
+"""The PRISMA flow follows the taxonomy's stage order (not the records' order or a golden file)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from masrl.load import load
+from masrl.pipeline import analyse
+
+
+@pytest.fixture(scope="module")
+def corpus(repo):
+    return load(repo)
+
+
+def flow_rows(corpus, order):
+    c = copy.deepcopy(corpus)
+    values = c.taxonomy["fields"]["stage"]["values"]
+    c.taxonomy["fields"]["stage"]["values"] = {k: values[k] for k in order}
+    flow = analyse(c, {}).prisma
+    return [(s["stage"], s["assessed"], s["excluded"], s["remaining"]) for s in flow["stages"]]
+
+
+def test_stages_in_taxonomy_order(corpus):
+    order = ["abstract_screen", "full_text_screen", "artifact_screen", "duplicate_screen"]
+    assert flow_rows(corpus, order) == [("abstract_screen", 116, 16, 100), ("full_text_screen", 100, 9, 91),
+                                        ("artifact_screen", 91, 6, 85), ("duplicate_screen", 85, 1, 84)]
+
+
+def test_reordered_taxonomy_reorders_the_flow(corpus):
+    order = ["duplicate_screen", "artifact_screen", "full_text_screen", "abstract_screen"]
+    assert flow_rows(corpus, order) == [("duplicate_screen", 116, 1, 115), ("artifact_screen", 115, 6, 109),
+                                        ("full_text_screen", 109, 9, 100), ("abstract_screen", 100, 16, 84)]
+
+
+def test_records_listed_in_another_order_change_nothing(corpus):
+    c = copy.deepcopy(corpus)
+    c.excluded = dict(reversed(list(c.excluded.items())))
+    assert analyse(c, {}).prisma == analyse(corpus, {}).prisma
+
+
+def test_prisma_table_and_labels(corpus):
+    from masrl.analyses.prisma import prisma_table
+
+    results = analyse(corpus, {})
+    flow = results.prisma
+    assert flow["category_labels"]["rl_method"] == "RL method" and list(flow["category_labels"])[0] == "rl_method"
+    table = prisma_table(flow)
+    assert list(table.frame.columns) == ["assessed", "excluded", "X1", "X2", "X3", "X4", "X5", "remaining"]
+    assert table.frame.loc["abstract_screen"].to_dict() == {
+        "assessed": 116, "excluded": 16, **flow["stages"][0]["by_reason_class"], "remaining": 100}
+    assert (table.name, table.title) == ("prisma_flow", "Screening flow (PRISMA 2020)")
+    assert table.source == "computed from exclusions/*.yaml (stage, reason_class) and the retained pool"
+    assert table.note == "116 audited records; 84 retained after the last stage."
+
+
+def test_years_without_records_are_rows_too():
+    import pandas as pd
+
+    from masrl.analyses.prisma import year_by_category
+    from masrl.taxonomy import Taxonomy
+
+    tax = Taxonomy({"fields": {"category": {"applies_to": "retained", "values": {"rl_method": {}, "survey": {}}}}})
+    frame = pd.DataFrame({"year": [2020, 2022, 2022], "category": ["survey", "survey", "rl_method"]},
+                         index=pd.Index(["a", "b", "c"], name="key"))
+    table = year_by_category(frame, tax)
+    assert table.frame.to_dict(orient="index") == {2020: {"rl_method": 0, "survey": 1}, 2021: {"rl_method": 0, "survey": 0},
+                                                   2022: {"rl_method": 1, "survey": 1}}
+    assert (table.frame.index.name, table.frame.columns.name, table.name) == ("year", None, "year_x_category")
+    empty = year_by_category(frame.iloc[:0], tax).frame
+    assert (len(empty), list(empty.columns)) == (0, ["rl_method", "survey"])
