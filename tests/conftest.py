@@ -61,33 +61,13 @@ def published(built):
     return built.population("v1")
 
 
-def restrict_to_release(root: Path, name: str = "v1") -> Path:
-    """Make the survey at ``root`` hold exactly the records of release ``name``: record files
-    added since are removed, and a record the release held that is gone (moved to the
-    exclusion log) is written back from the release's snapshot (and its exclusion removed).
-    Tags stay as the working tree has them. Returns ``root``."""
-    import yaml
-
-    from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
-    from masrl.yamlio import dump_record
-
-    snapshot = yaml.safe_load((root / f"corpus/releases/{name}.yaml").read_text(encoding="utf-8"))
-    for folder, members, order in (("corpus/papers", snapshot["retained"], RETAINED_ORDER),
-                                   ("exclusions", snapshot["excluded"], EXCLUDED_ORDER)):
-        for path in (root / folder).glob("*.yaml"):
-            if path.stem not in members:
-                path.unlink()
-        for stem, record in members.items():
-            if not (root / folder / f"{stem}.yaml").exists():
-                (root / folder / f"{stem}.yaml").write_bytes(dump_record(ordered(record, order)))
-    return root
-
-
 @pytest.fixture
 def published_survey(survey: Path) -> Path:
     """A copy of the survey whose pool is release v1's membership (84 retained, 32 excluded), for
     tests whose expectations depend on the pool's composition (sample sizes, strata): they stay
     true however the real pool grows."""
+    from grow import restrict_to_release
+
     return restrict_to_release(survey)
 
 

@@ -127,6 +127,29 @@ def grow(run, root: Path, papers: tuple = PAPERS, exclusion: dict = EXCLUSION) -
     _ok(run("build", "--root", str(root)), "masrl build")
 
 
+def restrict_to_release(root: Path, name: str = "v1") -> Path:
+    """Make the survey at ``root`` hold exactly the records of release ``name``: record files
+    added since are removed, and a record the release held that is gone (moved to the
+    exclusion log) is written back from the release's snapshot (and its exclusion removed).
+    Tags stay as the working tree has them. Returns ``root``."""
+    import yaml
+
+    from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
+    from masrl.yamlio import dump_record
+
+    snapshot = yaml.safe_load((root / f"corpus/releases/{name}.yaml").read_text(encoding="utf-8"))
+    for folder, members, order in (("corpus/papers", snapshot["retained"], RETAINED_ORDER),
+                                   ("exclusions", snapshot["excluded"], EXCLUDED_ORDER)):
+        for path in (root / folder).glob("*.yaml"):
+            if path.stem not in members:
+                path.unlink()
+        for stem, record in members.items():
+            if not (root / folder / f"{stem}.yaml").exists():
+                (root / folder / f"{stem}.yaml").write_bytes(dump_record(ordered(record, order)))
+    return root
+
+
+
 def _cli(*args: str) -> None:
     from masrl.cli import main
 

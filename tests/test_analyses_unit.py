@@ -116,7 +116,8 @@ def test_joint_coverage_and_json():
     assert joint == {"measures": ["E1", "E2"], "joint": ["r"], "by_benchmark": {"r": ["E1", "E2"], "s": ["E2"], "t": []}}
     doc = gaps_json([Gap("t", "r", "", 1, "sparse", ("a",))], narrowing(NFRAME, NTAX), joint, 2)
     assert doc["sparse_threshold"] == 2
-    assert doc["cells"] == [{"table": "t", "row": "r", "column": "", "count": 1, "status": "sparse", "records": ["a"]}]
+    assert doc["cells"] == [{"table": "t", "row": "r", "column": "", "count": 1, "status": "sparse", "records": ["a"],
+                             "table_axes_combine": False}]
     assert doc["strict_vs_broad"][1] == {"unit": "agent", "broad": 4, "strict": 2, "strict records": "p, t",
                                          "broad-only records": "q", "unassessed records": "r"}
     assert doc["benchmark_joint_coverage"] is joint

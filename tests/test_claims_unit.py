@@ -50,7 +50,7 @@ def check(**kw):
 
 def test_keys_compare_which_records_not_how_many():
     same_count = check(keys=["a", "b"])  # the data selects b and c: two records, but not these two
-    assert (same_count.count, same_count.keys, same_count.holds) == (2, ["b", "c"], False)
+    assert (same_count.count, same_count.keys, same_count.holds) == (2, ("b", "c"), False)
     assert same_count.stated() == "{a, b}" and same_count.computed() == "2 {b, c}"
     assert same_count.drift() == 0
     assert check(keys=["c", "b"]).holds is True  # order does not matter
@@ -85,7 +85,7 @@ def test_drift_only_for_exact_expectations():
 
 def test_trace_checks_and_populations():
     ok = evaluate_check({"label": "t", "trace_valid": "ok"}, POPS, TAX, {"ok": True})
-    assert (ok.holds, ok.count, ok.keys, ok.stated(), ok.computed()) == (True, None, [], "trace ok valid", "valid")
+    assert (ok.holds, ok.count, ok.keys, ok.stated(), ok.computed()) == (True, None, (), "trace ok valid", "valid")
     missing = evaluate_check({"label": "t", "trace_valid": "nope"}, POPS, TAX, {"ok": True})
     assert (missing.holds, missing.computed(), missing.drift()) == (False, "invalid", None)
     empty = evaluate_check({"label": "e", "population": "excluded", "count": 0}, POPS, TAX, {})
@@ -109,4 +109,4 @@ def test_claim_results_and_failing_current():
     assert [(c.label, c.holds) for c in results[1].checks] == [("one", True), ("two", False)]
     assert (results[0].statement, results[0].evidence_boundary, results[0].source) == ("s", "e", "src")
     assert [r.id for r in failing_current(results)] == ["y"]
-    assert ClaimResult("q", "s", "e", "src", "current").holds is True  # no check: nothing fails
+    assert ClaimResult("q", "s", "e", "src", "current", "pool").holds is True  # no check: nothing fails

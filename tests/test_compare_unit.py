@@ -28,7 +28,9 @@ def test_record_changes_order_and_absent_fields():
 
 
 def results(headline, tables, gaps=(), claims=()):
-    return SimpleNamespace(headline=headline, all_tables=lambda: list(tables), gaps=list(gaps), claims=list(claims))
+    """A build whose pool has these headline counts, tables and gaps (what the comparisons read)."""
+    pool = SimpleNamespace(headline=headline, all_tables=lambda: list(tables), gaps=list(gaps))
+    return SimpleNamespace(pool=pool, claims=list(claims))
 
 
 def table(name, rows):
@@ -60,8 +62,8 @@ def test_gap_and_claim_changes():
     ]
 
     def claim(cid, label, count, holds):
-        check = CheckResult(label, "retained", {}, {"count": 1}, count, [], holds)
-        return ClaimResult(cid, "s", "e", "src", "current", [check])
+        check = CheckResult(None, label, "retained", {}, {"count": 1}, count, (), holds)
+        return ClaimResult(cid, "s", "e", "src", "current", "pool", (check,))
 
     old = results({}, [], claims=[claim("c", "same", 1, True), claim("c", "moved", 1, True), claim("d", "gone", 1, True)])
     new = results({}, [], claims=[claim("c", "same", 1, True), claim("c", "moved", 2, False), claim("e", "new", 1, True)])

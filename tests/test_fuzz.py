@@ -98,9 +98,9 @@ BIB_TEXT = st.lists(st.one_of(st.sampled_from(BIB_BITS), st.text(max_size=4)), m
 @settings(max_examples=scaled(300))
 @given(BIB_TEXT)
 def test_fuzz_bibtex_parser(text):
-    entries, problems = bibtex.parse(text, "new.bib")
-    one_line(problems, "new.bib")
-    assert isinstance(entries, list)
+    parsed = bibtex.parse(text, "new.bib")
+    one_line(parsed.problems, "new.bib")
+    assert isinstance(parsed.entries, list)
 
 
 _ROOT: dict[str, Path] = {}

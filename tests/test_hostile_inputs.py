@@ -98,10 +98,15 @@ def test_taxonomy_without_a_field_the_tables_need(survey, cli):
     (survey / "corpus/taxonomy.yaml").write_text(text[:start] + text[end:])
     run = no_traceback(cli("validate", "--root", survey))
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t == "fields:")
+    gap = next(i for i, t in enumerate(text.splitlines(), 1) if t.strip().startswith("mas_native:") and i < line)
     assert run.err.splitlines() == [
         "corpus/taxonomy.yaml: the records, claims and audits were not checked: fix the taxonomy first",
+        f"corpus/taxonomy.yaml:{gap}: gap_analysis.left_out.mas_native: 'mas_native' is not a table of the gap analysis; "
+        "tables: category, is_rl, reward_type, credit_granularity, credit_mechanism, orchestration_form, scenario, "
+        "subdecisions, domain, eval_measures, reward_type_x_credit_granularity, orchestration_form_x_credit_granularity, "
+        "credit_granularity_x_credit_mechanism, subdecisions_x_is_rl, domain_x_eval_measures",
         f"corpus/taxonomy.yaml:{line}: fields: the field 'mas_native' is missing; masrl's tables and figures need it",
-        "2 errors in 1 file; no file was changed."]
+        "3 errors in 1 file; no file was changed."]
 
 
 def test_a_yml_file_or_folder_in_the_records_is_reported(survey, cli):

@@ -7,12 +7,25 @@ import copy
 import pytest
 
 from masrl.load import load
-from masrl.pipeline import analyse
+from masrl.pipeline import analyse as analyse_population
+from masrl.population import pool
+
+from grow import restrict_to_release
 
 
 @pytest.fixture(scope="module")
-def corpus(repo):
-    return load(repo)
+def corpus(repo, tmp_path_factory):
+    """The corpus whose pool is release v1's membership (the published flow: 116 -> 84)."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("published") / "survey"
+    for name in ("corpus", "exclusions"):
+        shutil.copytree(repo / name, root / name)
+    return load(restrict_to_release(root))
+
+
+def analyse(corpus, traces_valid):
+    return analyse_population(pool(corpus))
 
 
 def flow_rows(corpus, order):

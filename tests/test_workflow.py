@@ -86,8 +86,11 @@ def test_add_refuses_a_near_identical_title(survey, cli):
     run = cli("add", "--root", survey, "--url", "https://example.org/paper", "--title",
               "Multi-Agent Collaboration via Evolving Orchestration.", "--author", "X, Y", "--year", "2025")
     assert run.code == 1
-    assert ("refused: 'Multi-Agent Collaboration via Evolving Orchestration.' — already retained as corpus/papers/puppeteer.yaml "
-            "(title 100% similar: 'Multi-Agent Collaboration via Evolving Orchestration')") in run.err.splitlines()
+    assert run.err.splitlines() == [
+        "command line: 'Multi-Agent Collaboration via Evolving Orchestration.' refused: already retained as "
+        "corpus/papers/puppeteer.yaml (title 100% similar: 'Multi-Agent Collaboration via Evolving Orchestration')",
+        "masrl: error: 1 of 1 paper(s) cannot be added; nothing was added; --force REASON adds a duplicate anyway, "
+        "e.g. a distinct journal version"]
 
 
 def test_add_force_records_the_reason(survey, cli):

@@ -67,7 +67,6 @@ metadata sources (without --no-fetch): arXiv API, Crossref (DOIs), OpenReview AP
 
 examples:
   masrl add 2605.08686                          look up title, authors, year, venue, abstract
-  masrl add --bibtex refs.bib --dry-run         show every problem of every entry, write nothing
   masrl add --bibtex refs.bib --skip-invalid    add the valid new entries, report the rest in refs-skipped.bib
   masrl add --doi 10.1145/3605764.3623985 --no-fetch --title "..." --author "Greshake, Kai" --year 2023""",
     "exclude": """\

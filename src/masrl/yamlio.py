@@ -275,7 +275,12 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _str(dumper: yaml.SafeDumper, value: str):
+    """A string as a YAML scalar: a literal block for multi-line text; quoted when this module's
+    reader (YAML 1.2 core: ``08`` and ``+08`` are integers) would read the plain scalar as
+    anything but this string, which PyYAML's YAML 1.1 emitter does not always see."""
     style = "|" if "\n" in value and all(ord(c) >= 32 or c == "\n" for c in value) and not value.endswith(" ") else None
+    if style is None and (value in _NULL or value in _BOOL or _INT.match(value)):
+        style = "'"
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 

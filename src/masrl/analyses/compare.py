@@ -65,7 +65,7 @@ def table_changes(old: pd.DataFrame | None, new: pd.DataFrame) -> list[dict]:
 
 def beside_release(table: Table, release: Table | None, release_name: str) -> Table:
     """A count table (column ``count``) with the release's count and the change beside it,
-    when they differ: columns ``count``, ``<release_name>``, ``change`` (``+3``, ``-1``, ``0``).
+    when they differ: columns ``count``, ``<release_name>``, ``change`` (this pool minus the release: 3, -1, 0).
     Returns ``table`` itself when the release has no such table, the table has no
     ``count`` column, or no count differs."""
     if release is None or "count" not in table.frame.columns or "count" not in release.frame.columns:
@@ -75,7 +75,7 @@ def beside_release(table: Table, release: Table | None, release_name: str) -> Ta
         return table
     frame = table.frame.copy()
     frame[release_name] = old
-    frame["change"] = [f"{int(n) - int(o):+d}" if n != o else "0" for n, o in zip(frame["count"], old)]
+    frame["change"] = (frame["count"].astype("int64") - old).astype("int64")
     note = (table.note + " " if table.note else "") + f"{release_name}: the count in release {release_name}; change: this pool minus it."
     return Table(table.name, table.title, frame, table.source, note)
 

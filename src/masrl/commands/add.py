@@ -169,8 +169,16 @@ def run(args: Namespace) -> int:
     pool = intake.pool_of(corpus)
     batch: list[dict] = []
     for paper in papers:
-        matches = [] if args.force else pool.matches(paper["title"], paper["identifiers"])
         name = paper.get("entry_key")
+        if name is not None:  # a BibTeX entry (arguments were checked when they were read)
+            file, line, _ = paper["origin"]
+            placeholders = [Problem(file, line, field, f"entry '{name}': {field} {why}")
+                            for field, value in [("title", paper["title"])] + [("author", a) for a in paper["authors"]]
+                            if (why := placeholder_problem(value))]
+            if placeholders:
+                refused.setdefault(name, []).extend(placeholders)
+                continue
+        matches = [] if args.force else pool.matches(paper["title"], paper["identifiers"])
         if matches:
             file, line, _ = paper["origin"]
             who = f"entry '{name}'" if name else f"'{paper['title']}'"
@@ -202,7 +210,7 @@ def run(args: Namespace) -> int:
     if refused and not args.skip_invalid:
         for problem in all_problems:
             print(problem, file=sys.stderr)
-        total = len(papers) + len([k for k in refused if k not in {p.get("entry_key") for p in papers}])
+        total = len(papers) + len([k for k in refused if k not in {p.get("entry_key") or "" for p in papers}])
         hint = " (use --skip-invalid to add the others and write a report of these)" if args.bibtex and files else ""
         duplicates = any("refused:" in p.message for p in all_problems)
         force = "; --force REASON adds a duplicate anyway, e.g. a distinct journal version" if duplicates else ""
