@@ -314,3 +314,40 @@ def test_the_whole_suite_passes_on_a_grown_pool(tmp_path, repo, cli):
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", str(copy / "tests")],
                           cwd=copy, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+def test_the_prisma_figure_follows_the_updated_review_template(survey, cli):
+    from matplotlib.text import Text
+
+    from masrl.render.figures import prisma_flow
+
+    grow.grow(cli, survey)
+    flow = current(survey).pool.prisma
+    up = flow["update"]
+    texts = {t.get_gid(): " ".join(t.get_text().split()) for t in prisma_flow.draw(flow).findobj(Text) if t.get_gid()}
+    assert texts["previous"] == f"Studies included in the previous version, release v1 (2026-05-04) (n = {up['previous_included']})"
+    assert texts["audited"] == f"New records identified and screened (n = {up['identified']})"
+    assert texts["retained"] == f"New records included (n = {up['new_included']})"
+    assert texts["total"] == f"Total studies included in this version (n = {up['total_included']})"
+    assert texts["total:sum"] == f"= {up['previous_included']} previous - {len(up['dropped'])} dropped + {up['new_included']} new"
+    published = {t.get_gid() for t in prisma_flow.draw(current(survey).population("v1").prisma).findobj(Text) if t.get_gid()}
+    assert "previous" not in published and "total" not in published  # the first release: the plain flow
+
+
+def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli):
+    from masrl.commands.figures import release_note
+    from masrl.render import figures
+
+    before = current(survey)
+    spec = next(s for s in figures.FIGURES if s.name == "credit_hierarchy")
+    assert release_note(spec, before.population("v1"), None) is None  # a release's own figures carry no such note
+    grow.grow(cli, survey)
+    result = current(survey)
+    old = before.baseline.table("credit_units").frame
+    new = result.pool.table("credit_units").frame
+    changed = [(unit, col) for unit in new.index for col in ("broad", "strict") if new.loc[unit, col] != old.loc[unit, col]]
+    note = release_note(spec, result.pool, result.baseline)
+    assert note.startswith(f"Published release v1 (2026-05-04) differs in {len(changed)} cell(s): ")
+    assert note.endswith("Its figure: reports/releases/v1/figures/credit_hierarchy.svg.")
+    prisma = next(s for s in figures.FIGURES if s.name == "prisma_flow")
+    assert release_note(prisma, result.pool, result.baseline) is None  # the update's flow draws the release itself

@@ -51,7 +51,9 @@ def generate(root: Path, corpus: Corpus, check: bool = False, rerender: bool = F
     outputs.update(trace_report_files(validated))
     cache: dict = {}
     for results in (result.pool, *result.releases):
-        outputs.update(figure_outputs(root, results, check, rerender, folder=f"{tree(results)}figures", cache=cache))
+        baseline = result.baseline if results is result.pool else None
+        outputs.update(figure_outputs(root, results, check, rerender, folder=f"{tree(results)}figures", cache=cache,
+                                      baseline=baseline))
     outputs.update(site_figure_files(outputs))
     outputs[write.GENERATED] = write.generated_list(outputs)
     return Generated(outputs, result)

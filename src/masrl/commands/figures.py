@@ -54,14 +54,36 @@ def _toolchain(recorded: dict, check: bool) -> dict:
     return {**identity, **figures.freetype_version()}
 
 
+def release_note(spec, results, baseline) -> str | None:
+    """One footnote line when the figure's table differs in the release the pool is compared
+    with: how many cells, the first of them, and where the release's own figure is."""
+    from ..analyses.compare import table_changes
+
+    if baseline is None or not results.has_table(spec.table) or not baseline.has_table(spec.table):
+        return None
+    old, new = baseline.table(spec.table).frame, results.table(spec.table).frame
+    if not set(old.index) & set(new.index):
+        return None  # another shape (an updated review's flow starts from the release itself)
+    changes = table_changes(old, new)
+    if not changes:
+        return None
+    shown = "; ".join(f"{c['row']}" + (f" × {c['column']}" if c["column"] else "") + f" {c['before']} → {c['after']}"
+                      for c in changes[:3])
+    rel = baseline.population.release
+    more = f" (and {len(changes) - 3} more)" if len(changes) > 3 else ""
+    return (f"Published release {rel.name} ({rel.date}) differs in {len(changes)} cell(s): {shown}{more}. "
+            f"Its figure: reports/releases/{rel.name}/figures/{spec.name}.svg.")
+
+
 def figure_outputs(root: Path, results, check: bool, rerender: bool, folder: str = FOLDER,
-                   cache: dict[str, dict[str, bytes]] | None = None) -> dict[str, bytes | None]:
+                   cache: dict[str, dict[str, bytes]] | None = None, baseline=None) -> dict[str, bytes | None]:
     """``{path: bytes or None}`` for every figure file, the manifest and the index of one
     report tree's figure folder (``reports/figures`` or ``reports/releases/<name>/figures``).
 
     None marks a file that is stale and was not redrawn (``check``). ``cache`` maps a
     figure fingerprint to its files: a figure with the same plotted data in two trees
-    is drawn once per build.
+    is drawn once per build. ``baseline`` (the latest release, for the pool's tree) adds
+    to each figure whose table differs from the release's a footnote line saying so.
     """
     code = figures.code_fingerprint(package_sources(figures.__name__))
     manifest_path = f"{folder}/manifest.json"
@@ -76,7 +98,8 @@ def figure_outputs(root: Path, results, check: bool, rerender: bool, folder: str
     manifest: dict[str, dict | None] = {}
     missing_chars: set[str] = set()
     todo = []
-    notes_of = {spec.name: spec.notes(results) for spec in figures.FIGURES}
+    notes_of = {spec.name: [*spec.notes(results), *filter(None, [release_note(spec, results, baseline)])]
+                for spec in figures.FIGURES}
     for spec in figures.FIGURES:
         data = spec.data(results)
         notes = notes_of[spec.name]

@@ -177,6 +177,11 @@ def _year_notes(results: Any) -> list[str]:
 
 def _prisma_notes(results: Any) -> list[str]:
     flow = results.prisma
+    up = flow.get("update")
+    if up:
+        return [f"n = {up['identified']} records identified since {up['previous']} ({up['new_included']} included, "
+                f"{up['identified'] - up['new_included']} excluded); the whole review: {flow['audited']} audited records, "
+                f"{flow['retained']} retained."]
     return [f"n = {flow['audited']} audited records ({flow['retained']} retained, "
             f"{flow['audited'] - flow['retained']} excluded); none left out."]
 

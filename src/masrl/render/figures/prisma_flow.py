@@ -6,6 +6,12 @@ excluded there, split by reason class, and under the retained box the
 retained records by category. Phase labels (Identification, Screening,
 Included) run down the left side as in PRISMA 2020.
 
+For an updated review (``data["update"]``, PRISMA 2020 flow diagram for
+updated systematic reviews) the chain starts from the studies included in the
+previous version, follows only the records identified and screened since,
+and ends with the new records included and the total included in this
+version (previous - dropped + new).
+
 The diagram is laid out in inches on one axes that fills the figure (data
 units = inches, axis off), so the figure's height follows the number of
 stages and reason lines. Every number is taken from the data; text is
@@ -70,6 +76,15 @@ class _Block:
         return len(self.lines) * _line_h(self.size) + small + 2 * PAD
 
 
+def _as_update(data: dict) -> tuple[dict, dict | None]:
+    """``(the flow drawn in the chain, the update or None)``: an update's chain is its new records."""
+    up = data.get("update")
+    if not up:
+        return data, None
+    return {**data, "audited": up["identified"], "stages": up["stages"], "retained": up["new_included"],
+            "retained_by_category": up["new_by_category"]}, up
+
+
 def _category_columns(data: dict, width: float) -> list[list[str]]:
     """The retained counts by category as two columns of lines, each fitting ``width`` inches."""
     labels = data.get("category_labels", {})
@@ -87,13 +102,23 @@ def draw(data: dict):
     "excluded", "remaining", "by_reason_class": {class: int}}, ...],
     "retained": int, "retained_by_category": {code: int},
     "reason_classes": {class: name}, "category_labels": {code: label}}``.
-    Reason classes with a zero count are left out of the exclusion boxes.
+    Reason classes with a zero count are left out of the exclusion boxes. With
+    ``"update"`` (see :func:`masrl.analyses.prisma.prisma_flow`) the diagram follows the
+    template for updated reviews.
     """
+    data, update = _as_update(data)
     reasons = data.get("reason_classes", {})
 
     # Layout, top to bottom.
     y = MARGIN + TITLE_H
-    audited = _Block(MAIN_X, MAIN_W, _wrap(f"Records audited {_count(data['audited'])}", MAIN_W, style.FONT_SIZE))
+    previous_box = None
+    if update:
+        previous_box = _Block(MAIN_X, MAIN_W, _wrap(f"Studies included in the previous version, {update['previous']} "
+                                                    f"{_count(update['previous_included'])}", MAIN_W, style.FONT_SIZE))
+        previous_box.top = y
+        y += previous_box.h + SECTION_GAP
+    first_label = "New records identified and screened" if update else "Records audited"
+    audited = _Block(MAIN_X, MAIN_W, _wrap(f"{first_label} {_count(data['audited'])}", MAIN_W, style.FONT_SIZE))
     audited.top = y
     y += audited.h + SECTION_GAP
     screening_top = y - SECTION_GAP / 2
@@ -114,16 +139,26 @@ def draw(data: dict):
         y += row_h + ROW_GAP
     y += SECTION_GAP - ROW_GAP
     screening_bottom = y - SECTION_GAP / 2
-    retained = _Block(MAIN_X, MAIN_W, _wrap(f"Records retained {_count(data['retained'])}", MAIN_W, style.FONT_SIZE,
-                                                 "bold"))
+    retained_label = "New records included" if update else "Records retained"
+    retained = _Block(MAIN_X, MAIN_W, _wrap(f"{retained_label} {_count(data['retained'])}", MAIN_W, style.FONT_SIZE,
+                                            "bold"))
     retained.top = y
     y += retained.h + 0.12
     column_w = (MAIN_W - 2 * PAD - INDENT) / 2
     columns = _category_columns(data, column_w - 0.1)
-    categories = _Block(MAIN_X, MAIN_W, ["Retained by category"], size=style.SMALL_SIZE,
-                        small=[""] * max(len(c) for c in columns))
+    categories = _Block(MAIN_X, MAIN_W, ["New records by category" if update else "Retained by category"],
+                        size=style.SMALL_SIZE, small=[""] * max(len(c) for c in columns))
     categories.top = y
     y += categories.h
+    total = None
+    if update:
+        y += SECTION_GAP
+        total = _Block(MAIN_X, MAIN_W, _wrap(
+            f"Total studies included in this version {_count(update['total_included'])}", MAIN_W, style.FONT_SIZE, "bold"),
+            small=_wrap(f"= {update['previous_included']} previous - {len(update['dropped'])} dropped + "
+                        f"{update['new_included']} new", MAIN_W, style.SMALL_SIZE))
+        total.top = y
+        y += total.h
     height = y + MARGIN
     width = style.WIDTH
 
@@ -150,10 +185,12 @@ def draw(data: dict):
                     arrowprops=dict(arrowstyle="-|>", color=style.INK, linewidth=1.0, shrinkA=0, shrinkB=0,
                                     mutation_scale=10))
 
-    ax.text(MARGIN, Y(MARGIN), "Screening flow (PRISMA 2020)", ha="left", va="top",
-            fontsize=style.TITLE_SIZE, fontweight="bold")
+    title = "Screening flow of this update (PRISMA 2020 for updated reviews)" if update else "Screening flow (PRISMA 2020)"
+    ax.text(MARGIN, Y(MARGIN), title, ha="left", va="top", fontsize=style.TITLE_SIZE, fontweight="bold")
 
     centre = MAIN_X + MAIN_W / 2
+    if previous_box is not None:
+        box(previous_box, "previous", face=SIDE_FACE, edge=style.MUTED)
     box(audited, "audited")
     previous = audited
     for stage, main, side in rows:
@@ -178,10 +215,19 @@ def draw(data: dict):
         ax.text(categories.x + PAD + INDENT + k * column_w, list_top, "\n".join(column), ha="left",
                 va="top", fontsize=style.SMALL_SIZE, linespacing=1.22, gid=f"retained_by_category:{k}")
 
+    if total is not None:
+        box(total, "total", face=RETAINED_FACE, edge=style.ACCENT, weight="bold")
+        ax.text(total.x + total.w / 2, Y(total.top + PAD + len(total.lines) * _line_h(total.size) + 0.04),
+                "\n".join(total.small), ha="center", va="top", fontsize=style.SMALL_SIZE, color=style.INK,
+                linespacing=1.22, gid="total:sum")
+        arrow(centre, categories.top + categories.h, centre, total.top)
+
     # Phase brackets and labels on the left.
     spans = [(PHASES[0], audited.top, audited.top + audited.h),
              (PHASES[1], screening_top + 0.04, screening_bottom - 0.04),
-             (PHASES[2], retained.top, categories.top + categories.h)]
+             (PHASES[2], retained.top, (total or categories).top + (total or categories).h)]
+    if previous_box is not None:
+        spans.insert(0, ("Previous", previous_box.top, previous_box.top + previous_box.h))
     for name, first, last in spans:
         ax.plot([PHASE_X, PHASE_X], [Y(first), Y(last)], color=style.ACCENT, linewidth=2.0,
                 solid_capstyle="butt")
