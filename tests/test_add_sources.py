@@ -52,6 +52,19 @@ def test_skip_invalid_adds_the_rest_and_writes_a_report(survey, cli, tmp_path):
     assert "% m.bib:1: entry DBLP:journals/corr/abs-2505-19591 was not added:" in text
 
 
+@pytest.mark.parametrize("target", ["m.bib", "corpus/papers/c3.yaml", "existing.txt"])
+def test_skip_invalid_never_overwrites_a_file_with_its_report(survey, cli, target):
+    (survey / "m.bib").write_text(DBLP_RETAINED + "\n@misc{good, title={A Brand New Orchestration Study}, author={Roe, Rita}, "
+                                  "year={2026}, eprint={2601.00042}, archivePrefix={arXiv}}\n")
+    (survey / "existing.txt").write_text("notes\n")
+    before = {p: p.read_bytes() for p in survey.rglob("*") if p.is_file()}
+    run = cli("add", "--root", survey, "--bibtex", survey / "m.bib", "--skip-invalid", "--report", survey / target)
+    assert run.code == 1
+    assert run.err.splitlines()[-1] == (f"masrl: error: --report: {survey / target} exists already; nothing was added. "
+                                        "Name a new file with --report PATH")
+    assert {p: p.read_bytes() for p in survey.rglob("*") if p.is_file()} == before
+
+
 def test_first_last_author_gets_a_warning_with_the_stored_form(survey, cli):
     run = cli("add", "--root", survey, "--arxiv", "2601.00077", "--title", "New", "--author", "Yujie Zhao", "--year", "2026",
               "--no-fetch", "--dry-run")
@@ -130,5 +143,13 @@ def test_no_network_is_one_line_naming_the_flags(survey, cli):
 
 def test_no_fetch_never_touches_the_network(survey, cli, no_network):
     run = cli("add", "--root", survey, "2605.08686", "--no-fetch")
-    assert run.code == 1 and "masrl add needs --title, --author, --year (--no-fetch: nothing was looked up)" in run.err
+    assert run.code == 2 and "masrl add needs --title, --author, --year (--no-fetch: nothing was looked up)" in run.err
     assert len(no_network.calls) == 0
+
+
+def test_a_taken_key_is_named_as_taken(survey, cli):
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2611.07777", "--title", "Zed Teams", "--author", "Zed, Q",
+              "--year", "2026", "--key", "c3")
+    assert run.code == 1 and run.err.splitlines()[-1] == (
+        "masrl: error: --key c3: the key is taken by corpus/papers/c3.yaml; choose another (or leave --key out: zed2026)")
+    assert not (survey / "corpus/papers/zed2026.yaml").exists()

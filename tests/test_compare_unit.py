@@ -58,7 +58,7 @@ def test_gap_and_claim_changes():
     new = results({}, [], gaps=[Gap("t", "a", "", 1, "sparse", ("k",))])
     assert gap_changes(old, new) == [
         {"table": "t", "cell": "a", "before": "empty (0)", "after": "sparse (1)"},
-        {"table": "x", "cell": "r x c", "before": "sparse (1)", "after": "not a gap"},
+        {"table": "x", "cell": "r × c", "before": "sparse (1)", "after": "not a gap"},
     ]
 
     def claim(cid, label, count, holds):
@@ -71,4 +71,25 @@ def test_gap_and_claim_changes():
         {"claim": "c", "check": "moved", "before": "1", "after": "2", "holds_before": True, "holds_after": False},
         {"claim": "d", "check": "gone", "before": "1", "after": "(absent)", "holds_before": True, "holds_after": None},
         {"claim": "e", "check": "new", "before": "(absent)", "after": "1", "holds_before": None, "holds_after": True},
+    ]
+
+
+def test_tables_of_other_layouts_are_not_compared_cell_by_cell():
+    head = {"retained": 2, "excluded": 1, "audited": 3}
+    plain = table("flow", {"v": ["abstract_screen"], "records": [3]})
+    update = Table("flow", "flow", pd.DataFrame({"v": ["new records identified and screened", "excluded at abstract"],
+                                                  "records": [1, 0], "X1": ["", "0"]}).set_index("v"), "", "",
+                   "update of release v1 (2026-05-04)")
+    assert cell_changes(results(head, [plain]), results(head, [update])) == [
+        {"table": "flow", "row": "(layout)", "column": "", "before": "whole review", "after": "update of release v1 (2026-05-04)"}]
+    grown = Table("flow", "flow", pd.DataFrame({"v": ["new records identified and screened", "excluded at abstract",
+                                                      "excluded at full text"],
+                                                "records": [2, 1, 0], "X1": ["", "1", "0"]}).set_index("v"), "", "", update.layout)
+    # a blank cell on one side and an absent row on the other are no change
+    assert cell_changes(results(head, [update]), results(head, [grown])) == [
+        {"table": "flow", "row": "new records identified and screened", "column": "records", "before": "1", "after": "2"},
+        {"table": "flow", "row": "excluded at abstract", "column": "records", "before": "0", "after": "1"},
+        {"table": "flow", "row": "excluded at abstract", "column": "X1", "before": "0", "after": "1"},
+        {"table": "flow", "row": "excluded at full text", "column": "records", "before": "(absent)", "after": "0"},
+        {"table": "flow", "row": "excluded at full text", "column": "X1", "before": "(absent)", "after": "0"},
     ]

@@ -218,7 +218,7 @@ def test_forced_duplicate_validates(survey, cli):
 ])
 def test_add_argument_mistakes(survey, cli, args, message):
     run = no_traceback(cli("add", "--root", survey, *args))
-    assert run.code == 1 and message in run.err
+    assert run.code == 2 and message in run.err  # a usage mistake, as argparse's own
 
 
 def test_exclude_refuses_to_move_a_broken_record(survey, cli):
@@ -310,3 +310,11 @@ def test_broken_pipe_is_not_success(repo):
     err = proc.stderr.read()
     assert proc.wait() == 141
     assert err == b""  # no traceback, no "Exception ignored" at exit
+
+
+@pytest.mark.parametrize("author, key", [
+    ("Łukasz, Kaiser", "lukasz2026"), ("Ødegaard, Ola", "odegaard2026"), ("Straße, Anna", "strasse2026"),
+    ("{Æsir Labs}", "aesirlabs2026"), ("Müller, Jan", "muller2026"), ("Đoković, N", "dokovic2026"),
+])
+def test_keys_spell_out_letters_that_do_not_decompose(author, key):
+    assert make_key(author, 2026, set()) == key

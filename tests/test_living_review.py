@@ -64,7 +64,7 @@ def test_published_numbers_survive_a_grown_pool(survey, cli):
     stats = (survey / "reports/STATS.md").read_text()
     assert f"- Retained records: {retained} (release v1: 84; +{retained - 84})\n" in stats
     orchestrators = int(result.pool.table("credit_granularity").frame.loc["orchestrator", "count"])
-    assert f"| orchestrator | orchestrator | {orchestrators} | 8 | {orchestrators - 8} |" in stats
+    assert f"| orchestrator | orchestrator | {orchestrators} | 8 | {orchestrators - 8:+d} |" in stats
     assert cli("build", "--root", survey, "--check").code == 0
 
 
@@ -124,12 +124,38 @@ def test_prisma_follows_the_updated_review_template_once_records_are_pending(sur
     assert update["stages"][0]["by_reason_class"]["X1"] == base["stages"][0]["by_reason_class"]["X1"] + 1
     table = (survey / "reports/tables/prisma_flow.csv").read_text().splitlines()
     assert table[0] == "step,records,X1,X2,X3,X4,X5"
-    assert table[1:3] == ["included in the previous version (release v1 (2026-05-04)),84,,,,,",
+    assert table[1:3] == ["included in the previous version,84,,,,,",
                           f"new records identified and screened,{update['identified']},,,,,"]
     assert table[3].startswith(f"excluded at abstract screen,{update['stages'][0]['excluded']},")
     assert table[-1] == f"total included in this version,{update['total_included']},,,,,"
     v1 = (survey / "reports/releases/v1/tables/prisma_flow.csv").read_text().splitlines()
     assert v1[0].startswith("stage,assessed,excluded") and v1[-1].endswith(",84")
+    md = (survey / "reports/tables/prisma_flow.md").read_text()
+    assert "Previous version: release v1 (2026-05-04). Total included = 84 - " in md
+    assert "Changed since release" not in md  # the update's flow counts other records than v1's: never compared
+    assert "|---|---:|---:|---:|---:|---:|---:|" in md  # the class columns are counts, right-aligned
+
+
+def test_reports_of_a_grown_pool_say_only_what_they_show(survey, cli):
+    grow.grow(cli, survey)
+    result = current(survey)
+    stats = (survey / "reports/STATS.md").read_text()
+    assert "The current pool (3 retained records and 1 excluded record added since release v1" in stats
+    assert "the release's value is shown beside it" in stats
+    for name in ("claims.md", "exclusions.md"):  # they show no release values
+        text = (survey / "reports" / name).read_text()
+        assert "shown beside it" not in text and "The release's own reports are in `reports/releases/v1/`." in text
+    assert "| rl_method | RL method | " in (survey / "reports/tables/category.md").read_text()
+    change = {line.split(" | ")[0][2:]: line.rsplit(" | ", 1)[1][:-2]
+              for line in (survey / "reports/tables/category.md").read_text().splitlines()[4:10]}
+    assert change["rl_method"].startswith("+") and change["framework"] == "0"
+    gaps_md = (survey / "reports/gaps.md").read_text()
+    listed = set(result.pool.tax.gap_analysis["combine"])
+    if "## Gaps that moved since release v1" in gaps_md:
+        section = gaps_md.split("## Gaps that moved since release v1")[1].split("\n## ")[0]
+        rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| ") and not line.startswith("| table")]
+        assert rows and all(r[0][2:] in listed for r in rows)
+        assert all(r[2].split(" (")[0] != r[3].split(" (")[0] for r in rows)  # a status changed, not just a count
 
 
 def test_a_moved_record_is_dropped_from_the_update(survey, cli):
@@ -151,9 +177,13 @@ def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
     today = datetime.date.today().isoformat()
     run = cli("release", "--root", survey, name, "--date", today, "--title", "Update of December 2026")
     assert run.code == 0, run.err
+    pend = grown.pending
+    changed = f", {len(pend.changed)} record{'s' if len(pend.changed) != 1 else ''} changed" if pend.changed else ""
+    vocabulary = ", the vocabulary changed" if pend.vocabulary else ""
     assert run.out.splitlines()[0] == (
-        f"froze release {name} ({today}): {grown.pool.headline['retained']} retained and {grown.pool.headline['excluded']} excluded "
-        f"records; {len(grown.pending.retained)} retained and {len(grown.pending.excluded)} excluded new since {grown.baseline.name}")
+        f"froze release {name} ({today}): {grown.pool.headline['retained']} retained records and "
+        f"{grown.pool.headline['excluded']} excluded records; 3 retained records and 1 excluded record added since release "
+        f"{grown.baseline.name}{changed}{vocabulary}")
     assert cli("build", "--root", survey).code == 0
     assert files_under(survey, "reports/releases/v1") == v1_files
     result = current(survey)
@@ -164,7 +194,15 @@ def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
     assert "\\newcommand{\\NumRetained}{84}\n" in (survey / "reports/releases/v1/tex/numbers.tex").read_text()
     again = cli("release", "--root", survey, "zz-next", "--date", today)
     assert again.code == 1 and again.err.splitlines()[-1] == (
-        f"masrl: error: nothing is pending: the pool is identical to release {name}; add or exclude records first")
+        f"masrl: error: nothing is pending: the pool is identical to release {name}; add, exclude or correct records first")
+    # a correction alone (one record retagged) is a change the next release can freeze
+    grow.set_field(survey / "corpus/papers/magrpo.yaml", "scenario", "web")
+    assert cli("build", "--root", survey).code == 0
+    assert "The current pool (1 record changed since release " + name + ")." in (survey / "reports/STATS.md").read_text()
+    assert f"- changed `magrpo`: " in (survey / "reports/RELEASES.md").read_text()
+    fixed = cli("release", "--root", survey, "zz-next", "--date", today)
+    assert fixed.code == 0, fixed.err
+    assert fixed.out.splitlines()[0].endswith(f"excluded records; 1 record changed since release {name}")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -194,6 +232,52 @@ def test_an_edited_snapshot_is_refused(survey, cli):
     assert run.code == 1 and "credit_granularity: 'mesage' is not in the release's vocabulary" in run.err
 
 
+def test_a_hand_edited_snapshot_with_valid_values_is_refused(survey, cli):
+    """An edit that keeps every value in the vocabulary would silently change the published numbers."""
+    path = survey / "corpus/releases/v1.yaml"
+    text = path.read_text()
+    start = text.index("\n  c3:\n")
+    at = text.index("    scenario: ", start)
+    end = text.index("\n", at)
+    path.write_text(text[:at] + "    scenario: coding" + text[end:])
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert run.err.startswith("corpus/releases/v1.yaml:6: the frozen snapshot of release v1 was edited: its content no "
+                              "longer has the digest corpus/releases.yaml records (0b3908b3d662…, now "), run.err
+    assert run.err.splitlines()[-1] == "1 error in 1 file; no file was changed."  # no cascade through the claims about v1
+    assert "restore it (git checkout -- corpus/releases/v1.yaml) and edit the records instead" in run.err
+    before = files_under(survey, "reports/releases/v1")
+    assert cli("build", "--root", survey).code == 1
+    assert files_under(survey, "reports/releases/v1") == before
+    path.write_text(text.replace("# Do not edit:", "# (a comment edit changes no number) Do not edit:"))
+    assert cli("validate", "--root", survey).code == 0
+
+
+def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(survey, cli):
+    grow.add_paper(cli, survey, grow.PAPERS[0])
+    today = datetime.date.today()
+    for args, message in (
+        (["--date", today.isoformat(), "--cutoff", "2026-04-01"],
+         "command line: --cutoff: 2026-04-01 is before the search cutoff of the last release v1 (2026-05-04); a later "
+         "release covers at least as much"),
+        (["--date", (today + datetime.timedelta(days=1)).isoformat()],
+         f"command line: --date: {today + datetime.timedelta(days=1)} is in the future (today is {today}); freeze a release "
+         "on or after its date"),
+        (["--date", today.isoformat(), "--title", "a\nb"], "command line: --title: must be one line (no line break or tab)"),
+    ):
+        run = cli("release", "--root", survey, "v2", *args)
+        assert run.code == 1 and message in run.err.splitlines(), run.err
+    assert not (survey / "corpus/releases/v2.yaml").exists()
+    run = cli("release", "--root", survey, "v2", "--date", today.isoformat())
+    assert run.code == 0, run.err
+    from masrl.releases import content_digest, releases_from
+
+    corpus = load(survey)
+    v2 = releases_from(corpus.releases)[-1]
+    assert v2.content_sha256 == content_digest(corpus.snapshots["corpus/releases/v2.yaml"])
+    assert cli("validate", "--root", survey).code == 0
+
+
 # ---------------------------------------------------------------------------- claims: prose from checks
 def test_a_changed_stated_value_changes_the_sentence_and_a_typed_number_is_refused(survey, cli):
     path = survey / "corpus/claims.yaml"
@@ -218,6 +302,32 @@ def test_claims_must_say_what_they_are_about(survey, cli):
     assert any(line.endswith("claims[0].scope: say what the claim is about: scope: pool, v1") for line in lines), lines
     assert any(line.endswith("claims[7].scope: 'v9' is neither the pool nor a release; allowed: pool, v1")
                for line in lines), lines
+
+
+def test_the_ledger_refuses_checks_that_cannot_mean_what_they_say(survey, cli):
+    path = survey / "corpus/claims.yaml"
+    text = path.read_text()
+    text = text.replace("(at most {message_share} of the retained", "(at most {message_share.kes} of the retained", 1)
+    text = text.replace("(at most {orchestrator_share} of the retained", "(at most {orchestrator_share of the retained", 1)
+    text = text.replace("    scope: pool\n    statement: Message-level credit is sparse",
+                        "    scope: pool\n    superseded_by: message-credit-sparse\n    statement: Message-level credit is sparse", 1)
+    text = text.replace("where: {credit_granularity: message}, of:", "where: {credit_granularity: {all: [message]}, key: c33}, of:", 1)
+    text = text.replace("max_percent: 10}", "max_percent: 10, min_count: 5, max_count: 2}", 1)
+    path.write_text(text)
+    run = cli("validate", "--root", survey)
+    lines = [line.split(": ", 1)[1] for line in run.err.splitlines()[:-1]]
+    assert run.code == 1
+    assert ("claims[0].statement: placeholder {message_share.kes} names no check of this claim; check ids: message_share"
+            in lines or "claims[0].statement: '{message_share.kes}' is not a placeholder: write {id} (the stated value of the "
+            "check with that id) or {id.keys} (its records)" in lines), lines
+    assert ("claims[1].statement: '{orchestrator_share of the retained records with a credit unit carry it).' is not a "
+            "placeholder: write {id} (the stated value of the check with that id) or {id.keys} (its records)") in lines, lines
+    assert "claims[0].superseded_by: a claim cannot be superseded by itself" in lines
+    assert ("claims[0].checks[0].where.credit_granularity: 'all' is for a field with several values per record; "
+            "credit_granularity holds one: use a value, a list, in, not or not_in") in lines
+    assert any(line.startswith("claims[0].checks[0].where.key: names record 'c33', which is not in the retained population")
+               for line in lines), lines
+    assert "claims[0].checks[0]: no count can meet min_count: 5, max_count: 2: the check could never hold" in lines
 
 
 def test_diff_reports_claim_edits_judged_by_status(survey, cli):
@@ -275,6 +385,57 @@ def test_two_branches_that_each_add_a_paper_merge_with_masrl_resolve(survey, cli
     assert {"orchestra-rl2026", "msgcredit2026"} <= {r["key"] for r in result.pool.retained_records}
     assert {r["record_id"]: r["screening_label"] for r in result.pool.excluded_records if r["record_id"] in (first, second)} == {
         first: grow.EXCLUSION["title"], second: "Another Prompted Team"}
+
+
+def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
+    """Both branches add a paper by a "Zhao, Xin" of 2026: both records are zhao2026 (or the same next key).
+    Theirs gets the next key of the add scheme, with its bibtex_key; a failed validation writes nothing."""
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    keys = {p.stem for p in (survey / "corpus/papers").glob("*.yaml")}
+    from masrl.records import free_key
+
+    ours_key = free_key("zhao2026", keys)
+    theirs_key = free_key("zhao2026", keys | {ours_key})
+    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        run = cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
+                  "--year", "2026")
+        assert run.code == 0, run.err
+        assert (survey / f"corpus/papers/{ours_key}.yaml").is_file()
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    run = cli("resolve", "--root", survey)
+    # the stubs are untagged: nothing may be written while they do not validate
+    assert run.code == 1
+    assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
+    assert (f"theirs of corpus/papers/{ours_key}.yaml would become corpus/papers/{theirs_key}.yaml; if both sides added "
+            f"the same paper, keep one: `git checkout --ours corpus/papers/{ours_key}.yaml && git add "
+            f"corpus/papers/{ours_key}.yaml`") in run.err
+    assert f"corpus/papers/{theirs_key}.yaml" in run.err and "bibtex_key" not in run.err
+    git(survey, "merge", "--abort")
+    for branch in ("a", "b"):  # tag both stubs as a contributor would, then merge again
+        git(survey, "checkout", "-q", branch)
+        path = survey / f"corpus/papers/{ours_key}.yaml"
+        for field, value in grow.PAPERS[2]["tags"].items():
+            grow.set_field(path, field, value)
+        assert cli("build", "--root", survey).code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", f"tag {branch}")
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
+            "(its id/key changed to match)") in run.out
+    renamed = (survey / f"corpus/papers/{theirs_key}.yaml").read_text()
+    assert renamed.startswith(f"key: {theirs_key}\n") and f"\nbibtex_key: {theirs_key}\n" in renamed and "Team Credit Two" in renamed
+    git(survey, "commit", "-q", "--no-edit")
+    assert cli("build", "--root", survey, "--check").code == 0
 
 
 def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):

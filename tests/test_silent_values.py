@@ -150,10 +150,20 @@ def test_add_refuses_placeholder_bibtex_entries(survey, cli):
 
 
 @pytest.mark.parametrize("title, message", [
-    ("...", "masrl: error: --title '...' is only punctuation, a placeholder; give the paper's real title"),
-    ("TODO", "masrl: error: --title 'TODO' is a placeholder; give the paper's real title"),
+    ("...", "command line: --title: '...' is only punctuation, a placeholder; give the paper's real title"),
+    ("TODO", "command line: --title: 'TODO' is a placeholder; give the paper's real title"),
 ])
 def test_exclude_refuses_placeholder_titles(survey, cli, title, message):
-    run = cli("exclude", "--root", survey, "--title", title, "--arxiv", "2609.00001", *OK)
-    assert run.code == 1 and run.err.splitlines() == [message]
+    run = cli("exclude", "--root", survey, "--title", title, "--arxiv", "2609.00001", "--author", "Doe, Jane", "--year", "2026", *OK)
+    assert run.code == 1 and run.err.splitlines() == [message, "masrl: error: 1 error in the command line; nothing was written."]
     assert not (survey / "exclusions/E033.yaml").exists()
+
+
+def test_validate_refuses_placeholder_text_in_records(survey, cli, set_field):
+    set_field(survey / "corpus/papers/c3.yaml", "title", "TODO")
+    set_field(survey / "exclusions/E001.yaml", "exclusion_reason", "'...'")
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    lines = [line.split(": ", 1)[1] for line in run.err.splitlines()[:-1]]
+    assert "title: 'TODO' is a placeholder; write the real text" in lines, lines
+    assert "exclusion_reason: '...' is only punctuation, a placeholder; write the real text" in lines, lines

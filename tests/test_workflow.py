@@ -105,7 +105,7 @@ def test_add_never_overwrites(survey, cli):
     (survey / "new.bib").write_text(NEW_PAPER)
     run = cli("add", "--root", survey, "--bibtex", survey / "new.bib", "--key", "zhang2026")
     assert run.code == 1
-    assert "refusing to overwrite existing file(s): corpus/papers/zhang2026.yaml" in run.err
+    assert "--key zhang2026: the key is taken by corpus/papers/zhang2026.yaml; choose another" in run.err
     assert (survey / "corpus/papers/zhang2026.yaml").read_text() == "key: zhang2026\n"
 
 
@@ -187,8 +187,9 @@ def test_exclude_a_screened_paper_needs_authors_and_year(survey, cli):
               "abstract_screen", "--reason", "prompted only", "--reason-class", "X1", "--source", "arXiv",
               "--query-family", "multi-agent LLM")
     assert run.code == 1
-    assert run.err.splitlines()[-1] == ("masrl: error: a screened paper needs --author and --year (as for masrl add: "
-                                        "--author \"Last, First\" once per author, 'others' if incomplete; --year YYYY)")
+    need = "a screened paper needs it (as for masrl add: --author \"Last, First\" once per author, 'others' if incomplete; --year YYYY)"
+    assert run.err.splitlines() == [f"command line: --author: {need}", f"command line: --year: {need}",
+                                    "masrl: error: 2 errors in the command line; nothing was written."]
     assert not (survey / f"exclusions/{next_id(survey)}.yaml").exists()
 
 
@@ -232,7 +233,7 @@ def test_diff_reports_retagging_and_broken_claims(survey, cli, set_field):
     run = cli("diff", "--root", survey, "HEAD")
     assert "| `debate-as-reward` | credit_granularity | message | turn |" in run.out
     assert f"| credit_granularity | message | count | {message} | {message - 1} |" in run.out
-    assert "| o5-stopping-uncovered | records training O5 with explicit RL | 0 | 1 | met → not met |" in run.out
+    assert "| o5-stopping-uncovered | records training O5 with explicit RL | 0 | 1 | holds → fails |" in run.out
     assert "| o5-stopping-uncovered | verdict | holds | fails |" in run.out
     assert "**Current claims that now fail** (masrl build will exit 1): o5-stopping-uncovered." in run.out
     assert "message-credit-v1" not in run.out and "headline-sparsity" not in run.out  # claims about release v1 cannot move
@@ -339,3 +340,20 @@ def test_templates_are_strict():
 
     with pytest.raises(jinja2.UndefinedError):
         render_template("stats.md.j2", headline={"retained": 1, "excluded": 0, "audited": 1})
+
+
+def test_exclude_reports_every_problem_of_its_command_line_at_once(survey, cli):
+    run = cli("exclude", "--root", survey, "--title", "TODO", "--arxiv", "2609.00001", "--stage", "abstract_screen",
+              "--reason", "...", "--reason-class", "X1", "--source", "arXiv", "--query-family", "zzz", "--date", "2026-02-30",
+              "--author", ", G", "--year", "2026")
+    assert run.code == 1
+    lines = run.err.splitlines()
+    assert lines[0].startswith("command line: --query-family: 'zzz' is not in the vocabulary; allowed: multi-agent LLM, ")
+    assert lines[1:] == [
+        "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD",
+        "command line: --title: 'TODO' is a placeholder; give the paper's real title",
+        "command line: --author: ', G' has no last name (write \"Last, First\"); give the paper's real author",
+        "command line: --reason: '...' is only punctuation, a placeholder; say why the paper is excluded",
+        "masrl: error: 5 errors in the command line; nothing was written.",
+    ]
+    assert not (survey / f"exclusions/{next_id(survey)}.yaml").exists()

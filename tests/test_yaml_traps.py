@@ -138,3 +138,16 @@ def test_dump_then_parse_gives_back_every_value(record):
     doc, problems = parse(dump_record(record), "x.yaml")
     assert problems == []
     assert doc.value == record
+
+
+def test_a_tab_in_the_indentation_is_named_however_the_scanner_words_it():
+    for text, line, words in ((b"key: c3\n\ttitle: x\n", 2, "found a tab character that violates indentation"),
+                              (b"key: c3\nauthors:\n\t- a\n", 3, "found character that cannot start any token"),
+                              (b"a:\n  b: 1\n\tc: 2\n", 3, "found a tab character that violates indentation")):
+        _doc, problems = parse(text, "x.yaml")
+        assert [(p.line, p.message) for p in problems] == [(line, f"YAML syntax error: {words} (while scanning a plain scalar); "
+                                                            "indent with spaces, not tabs" if "tab" in words else
+                                                            f"YAML syntax error: {words} (while scanning for the next token); "
+                                                            "indent with spaces, not tabs")]
+    _doc, problems = parse(b"title: a\tb\nkey: x: y\n", "x.yaml")
+    assert "tabs" not in problems[0].message  # a tab inside a value is no indentation

@@ -412,7 +412,7 @@ def _run(argv: list[str]) -> int:
         for problem in err.problems:
             print(problem, file=sys.stderr)
         print(f"masrl: error: {err}", file=sys.stderr)
-        return 1
+        return err.exit_code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -66,6 +66,16 @@ class UserError(Exception):
     ``problems`` may carry a list of :class:`Problem` to print first.
     """
 
+    #: the exit code of the command that raised it
+    exit_code = 1
+
     def __init__(self, message: str, problems: list[Problem] | None = None):
         super().__init__(message)
         self.problems = problems or []
+
+
+class UsageError(UserError):
+    """A command called without what it needs (a required option or argument that argparse cannot
+    require on its own): printed like a :class:`UserError`, exit code 2 as for argparse's usage errors."""
+
+    exit_code = 2

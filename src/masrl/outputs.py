@@ -101,6 +101,8 @@ def changes_note(view: View, table: Table) -> str:
     if view.baseline is None or not view.is_pool or "count" in table.frame.columns:
         return ""
     base = view.base_table(table.name)
+    if not compare.comparable(base, table):
+        return ""  # another layout: an updated review's flow counts only what came after its previous version
     changes = compare.table_changes(base.frame if base is not None else None, table.frame)
     if not changes:
         return ""
@@ -126,8 +128,9 @@ def _table_files(view: View) -> dict[str, bytes]:
     return out
 
 
-def _population_line(view: View) -> MdSafe:
-    """One Markdown line saying which population the report is about (user text escaped)."""
+def _population_line(view: View, beside: bool = True) -> MdSafe:
+    """One Markdown line saying which population the report is about (user text escaped); ``beside``:
+    the report shows the release's value beside the pool's where they differ."""
     pop = view.results.population
     if pop.is_release:
         rel = pop.release
@@ -135,13 +138,11 @@ def _population_line(view: View) -> MdSafe:
                       f"Computed from its frozen snapshot {md_code(f'corpus/releases/{rel.name}.yaml')}; these numbers never change.")
     if view.baseline is None:
         return MdSafe("The current pool (no release has been frozen yet).")
-    pend = view.build.pending
-    base = md_text(view.baseline.name)
-    what = (f"{len(pend.retained)} retained and {len(pend.excluded)} excluded record(s) added since release {base}"
-            + (f", {len(pend.dropped)} dropped" if pend.dropped else "")) if pend else f"identical to release {base}"
-    return MdSafe(f"The current pool ({what}). Where it differs from {md_text(view.baseline.population.label)}, "
-                  f"the release's value is shown beside it; the release's own reports are in "
-                  f"{md_code(f'reports/releases/{view.baseline.name}/')}.")
+    what = md_text(view.build.pending.describe(f"release {view.baseline.name}"))
+    own = f"own reports are in {md_code(f'reports/releases/{view.baseline.name}/')}."
+    shown = (f"Where it differs from {md_text(view.baseline.population.label)}, the release's value is shown beside it; "
+             f"the release's {own}" if beside else f"The release's {own}")
+    return MdSafe(f"The current pool ({what}). {shown}")
 
 
 def _stats(view: View) -> dict[str, bytes]:
@@ -176,7 +177,7 @@ def _gaps(view: View) -> dict[str, bytes]:
         new = {(g.table, g.row, g.column): g for g in results.gaps}
         for key in sorted(set(old) | set(new)):
             a, b = old.get(key), new.get(key)
-            if ((a.status, a.count) if a else None) != ((b.status, b.count) if b else None):
+            if (a.status if a else None) != (b.status if b else None):  # a gap opened, closed, or empty <-> sparse
                 moved.append({"cell": key[1] + (f" × {key[2]}" if key[2] else ""), "table": key[0],
                               "before": f"{a.status} ({a.count})" if a else "not a gap",
                               "after": f"{b.status} ({b.count})" if b else "not a gap"})
@@ -200,7 +201,7 @@ def _claims(view: View) -> dict[str, bytes]:
     labels = {r.name: r.population.label for r in view.build.releases}
     labels[POOL] = "current pool"
     drift = {c.id: claim_drift(c) for c in claims}
-    md = render_template("claims.md.j2", claims=claims, drift=drift, scopes=labels, population=_population_line(view),
+    md = render_template("claims.md.j2", claims=claims, drift=drift, scopes=labels, population=_population_line(view, beside=False),
                          is_pool=view.is_pool)
     return {"claims.md": md.encode()}
 
@@ -241,7 +242,7 @@ def _numbers(view: View) -> dict[str, bytes]:
 
 def _exclusions(view: View) -> dict[str, bytes]:
     log = view.results.exclusion_log
-    md = render_template("exclusions.md.j2", log=log.frame, population=_population_line(view),
+    md = render_template("exclusions.md.j2", log=log.frame, population=_population_line(view, beside=False),
                          pending=set(view.build.pending.excluded) if view.is_pool and view.baseline is not None else set(),
                          base_name=view.baseline.name if view.baseline is not None else "")
     return {"exclusions.md": md.encode()}

@@ -32,3 +32,17 @@ def placeholder_problem(text: object) -> str | None:
     if value.casefold() in _WORDS or core in _WORDS:
         return f"{value!r} is a placeholder"
     return None
+
+
+def author_problem(author: object) -> str | None:
+    """Why ``author`` is no author name, or None: a placeholder (:func:`placeholder_problem`), or a
+    ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``)."""
+    why = placeholder_problem(author)
+    if why:
+        return why
+    text = " ".join(str(author).split())
+    braced = text.startswith("{") and text.endswith("}")
+    last = text if braced or "," not in text else text.split(",", 1)[0]
+    if not any(ch.isalpha() for ch in last):
+        return f"{text!r} has no last name (write \"Last, First\")"
+    return None

@@ -66,27 +66,60 @@ class Pending:
         retained: keys of retained records the earlier population does not hold as retained.
         excluded: record ids of excluded records the earlier population does not hold.
         dropped: keys the earlier population held as retained that are no longer retained.
+        changed: keys and record ids held by both whose record differs (retagged, corrected).
+        vocabulary: True when the controlled vocabulary differs from the earlier one.
     """
 
     retained: tuple[str, ...] = ()
     excluded: tuple[str, ...] = ()
     dropped: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    vocabulary: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.retained or self.excluded or self.dropped)
+        return bool(self.retained or self.excluded or self.dropped or self.changed or self.vocabulary)
 
     @property
     def count(self) -> int:
         """Number of records not in the earlier population (new retained + new excluded)."""
         return len(self.retained) + len(self.excluded)
 
+    def describe(self, base: str) -> str:
+        """One clause for reports and commands: ``1 retained and 0 excluded records added since release v1,
+        2 changed`` or ``identical to release v1`` (``base`` names the earlier population)."""
+        if not self:
+            return f"identical to {base}"
+        parts = []
+        if self.count:
+            parts.append(f"{counted(len(self.retained), 'retained')} and {counted(len(self.excluded), 'excluded')} "
+                         f"added since {base}")
+        for items, what in ((self.dropped, "dropped"), (self.changed, "changed")):
+            if items:
+                parts.append(f"{counted(len(items), 'record')} {what}" + ("" if parts else f" since {base}"))
+        if self.vocabulary:
+            parts.append("the vocabulary changed" + ("" if parts else f" since {base}"))
+        return ", ".join(parts)
+
+
+def counted(n: int, word: str) -> str:
+    """``counted(1, 'record')`` -> ``1 record``; ``counted(2, 'retained')`` -> ``2 retained records``."""
+    noun = "record" if n == 1 else "records"
+    return f"{n} {noun}" if word == "record" else f"{n} {word} {noun}"
+
 
 def pending(current: Population, earlier: Population | None) -> Pending:
-    """The records of ``current`` that ``earlier`` does not hold (all of them without ``earlier``)."""
+    """The records of ``current`` that ``earlier`` does not hold (all of them without ``earlier``), and
+    those both hold with other content."""
     old_ret = earlier.keys if earlier else frozenset()
     old_exc = earlier.record_ids if earlier else frozenset()
+    changed: list[str] = []
+    if earlier is not None:
+        before = {r["key"]: r for r in earlier.retained} | {r["record_id"]: r for r in earlier.excluded}
+        now = {r["key"]: r for r in current.retained} | {r["record_id"]: r for r in current.excluded}
+        changed = sorted(k for k in before.keys() & now.keys() if before[k] != now[k])
     return Pending(tuple(sorted(current.keys - old_ret)), tuple(sorted(current.record_ids - old_exc)),
-                   tuple(sorted(old_ret - current.keys)))
+                   tuple(sorted(old_ret - current.keys)), tuple(changed),
+                   earlier is not None and earlier.taxonomy != current.taxonomy)
 
 
 def pool(corpus: Corpus) -> Population:

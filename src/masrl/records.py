@@ -57,9 +57,15 @@ def normalize_title(title: str) -> str:
     return " ".join(text.split())
 
 
+#: Latin letters that Unicode does not decompose into an ASCII letter and a mark.
+_LETTERS = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                          "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i", "ħ": "h", "Ħ": "H"})
+
+
 def ascii_slug(text: str) -> str:
-    """Lower-case ASCII letters and digits of ``text`` (accents folded): ``Müller`` -> ``muller``."""
-    text = unicodedata.normalize("NFKD", text)
+    """Lower-case ASCII letters and digits of ``text`` (accents folded, ``ł ø ß æ œ đ þ`` spelled
+    out): ``Müller`` -> ``muller``, ``Łukasz`` -> ``lukasz``, ``Straße`` -> ``strasse``."""
+    text = unicodedata.normalize("NFKD", text.translate(_LETTERS))
     return re.sub(r"[^a-z0-9]+", "", "".join(ch for ch in text if not unicodedata.combining(ch)).lower())
 
 
@@ -73,7 +79,15 @@ def make_key(first_author: str, year: int, taken: set[str]) -> str:
     """
     braced = first_author.startswith("{") and first_author.endswith("}")
     surname = first_author.split(",", 1)[0] if "," in first_author and not braced else first_author
-    base = (ascii_slug(surname) or "anon") + str(year)
+    return free_key((ascii_slug(surname) or "anon") + str(year), taken)
+
+
+def free_key(base: str, taken: set[str]) -> str:
+    """``base`` if it is not in ``taken``, else ``base`` plus the first free suffix ``b`` ... ``z``, ``aa`` ...
+
+    Raises:
+        ValueError: when all 701 suffixes are taken.
+    """
     if base not in taken:
         return base
     letters = "abcdefghijklmnopqrstuvwxyz"

@@ -19,6 +19,8 @@ Pure functions; the loader reads the files and the writer writes them.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -63,6 +65,8 @@ class Release:
         search_cutoff: last date covered by the search, ``YYYY-MM-DD``.
         title: one line saying what the release is (``arXiv 2605.02801v1, the survey as published``).
         source: where its records come from (free text).
+        content_sha256: :func:`content_digest` of its snapshot when it was frozen; ``masrl
+            validate`` refuses a snapshot whose content no longer has it (a hand edit).
     """
 
     name: str
@@ -70,6 +74,7 @@ class Release:
     search_cutoff: str
     title: str
     source: str = ""
+    content_sha256: str = ""
 
     @property
     def snapshot_path(self) -> str:
@@ -108,7 +113,8 @@ def releases_from(data: dict | None) -> list[Release]:
     out = []
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and all(isinstance(item.get(k), str) for k in ("name", "date", "search_cutoff", "title")):
-            out.append(Release(item["name"], item["date"], item["search_cutoff"], item["title"], str(item.get("source", ""))))
+            out.append(Release(item["name"], item["date"], item["search_cutoff"], item["title"], str(item.get("source", "")),
+                               str(item.get("content_sha256", ""))))
     return out
 
 
@@ -121,6 +127,13 @@ def snapshot_from(data: dict | None) -> Snapshot | None:
     return Snapshot(data["release"], data["taxonomy"],
                     {str(k): v for k, v in retained.items() if isinstance(v, dict)},
                     {str(k): v for k, v in excluded.items() if isinstance(v, dict)})
+
+
+def content_digest(data: dict) -> str:
+    """SHA-256 (hex) of a parsed snapshot's content: its mapping as canonical JSON (sorted keys,
+    UTF-8), so that comments and layout do not count and any changed value does."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def latest(releases: list[Release]) -> Release | None:
@@ -141,6 +154,8 @@ def releases_bytes(releases: list[Release]) -> bytes:
         item = {"name": r.name, "date": r.date, "search_cutoff": r.search_cutoff, "title": r.title}
         if r.source:
             item["source"] = r.source
+        if r.content_sha256:
+            item["content_sha256"] = r.content_sha256
         items.append(item)
     return RELEASES_HEADER.encode() + b"\n" + dump_record({"format_version": SNAPSHOT_FORMAT, "releases": items})
 

@@ -347,6 +347,7 @@ RELEASES_SCHEMA = {
                     "search_cutoff": _DATE,
                     "title": _TEXT,
                     "source": _TEXT,
+                    "content_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                 },
             },
         },

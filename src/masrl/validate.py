@@ -37,10 +37,12 @@ from .analyses.gap_plan import declaration_problems as gap_declaration_problems
 from . import pool_checks
 from .identifiers import STORED_PATTERNS, IdentifierError, from_url, stored_hint
 from .population import POOL
+from .placeholders import author_problem, placeholder_problem
 from .records import UNTAGGED
 from .taxonomy import Taxonomy
 from .trace.examples import load_examples
 from .validate_claims import Scope, check_claims
+from .releases import RELEASES, releases_from
 from .validate_releases import check_releases
 from .urls import url_problem
 
@@ -264,6 +266,7 @@ class _Checker:
         for file, rec in self.corpus.retained.items():
             self.schema_errors(file, rec, retained_v)
             self.text(file, rec, ())
+            self.placeholders(file, rec, ("title",))
             self.braces(file, rec)
             self.file_name(file, rec, "key", PAPERS)
             self.untagged(file, rec)
@@ -272,6 +275,7 @@ class _Checker:
         for file, rec in self.corpus.excluded.items():
             self.schema_errors(file, rec, excluded_v)
             self.text(file, rec, ())
+            self.placeholders(file, rec, ("screening_label", "exclusion_reason"))
             self.date_range(file, rec)
             self.file_name(file, rec, "record_id", EXCLUSIONS)
             self.urls(file, rec)
@@ -279,6 +283,18 @@ class _Checker:
                 self.cross_fields(file, rec["if_retained"], ("if_retained",), partial=True)
 
     _MULTILINE = {"notes", "note", "one_liner", "exclusion_reason", "former_file"}
+
+    def placeholders(self, file: str, rec: dict, fields: tuple[str, ...]) -> None:
+        """Titles, reasons and authors hold real text, not a placeholder copied from an example
+        (``TODO``, ``...``, ``Last, First``) or a name without a last name."""
+        for name in fields:
+            value = rec.get(name)
+            if isinstance(value, str) and (why := placeholder_problem(value)):
+                self.add(file, (name,), f"{why}; write the real text")
+        authors = rec.get("authors")
+        for i, author in enumerate(authors if isinstance(authors, list) else []):
+            if isinstance(author, str) and author != "others" and (why := author_problem(author)):
+                self.add(file, ("authors", i), f"{why}; write the real author")
 
     def text(self, file: str, value: Any, path: tuple) -> None:
         """Single-line fields hold no line breaks or control characters (a trailing newline
@@ -491,7 +507,10 @@ def validate(corpus: Corpus) -> list[Problem]:
         checker.across()
         checker.anchors(by_key)
         snapshots = check_releases(checker)
-        check_claims(checker, _scopes(corpus, checker.tax, keys, snapshots), sorted(load_examples()))
+        listed = frozenset(r.name for r in releases_from(corpus.releases)) - set(snapshots)
+        if RELEASES in corpus.unreadable:  # reported as unreadable: no claim scope can be checked against it
+            listed = frozenset(str(c.get("scope")) for c in corpus.claims if isinstance(c, dict)) - {POOL}
+        check_claims(checker, _scopes(corpus, checker.tax, keys, snapshots), sorted(load_examples()), listed)
         checker.audits(by_key, keys)
         from .audits.validate import check_audit_folders  # here: that module uses this one's helpers
 

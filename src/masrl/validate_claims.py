@@ -8,6 +8,8 @@ snapshot; a claim about the pool those of the working tree.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -34,8 +36,11 @@ class Scope:
                 "retained_with_near_misses": self.keys | self.near_ids}.get(population, self.keys)
 
 
-def check_claims(checker, scopes: dict[str, Scope], traces: list[str]) -> None:
-    """Every rule of the ledger: its schema, ids, scopes, filters, records, macros, statements."""
+def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: frozenset[str] = frozenset()) -> None:
+    """Every rule of the ledger: its schema, ids, scopes, filters, records, macros, statements.
+
+    ``listed``: release names of ``corpus/releases.yaml`` whose snapshot did not validate (reported
+    there); a claim about one of them is not checked further, and not reported again."""
     corpus = checker.corpus
     if CLAIMS not in corpus.docs:
         if CLAIMS not in corpus.unreadable:
@@ -53,13 +58,17 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str]) -> None:
         if claim["id"] in ids[:i]:
             checker.add(CLAIMS, path + ("id",), f"claim id {claim['id']!r} is used twice")
         target = claim.get("superseded_by")
-        if target is not None and target not in ids:
+        if target is not None and target == claim["id"]:
+            checker.add(CLAIMS, path + ("superseded_by",), "a claim cannot be superseded by itself")
+        elif target is not None and target not in ids:
             checker.add(CLAIMS, path + ("superseded_by",), f"names claim {target!r}, which does not exist{checker.suggest(target, ids)}")
         name = claim.get("scope")
         if name is None:
             allowed = ", ".join([POOL, *[s for s in scopes if s != POOL]])
             checker.add(CLAIMS, path, f"say what the claim is about: scope: {allowed}", field=f"claims[{i}].scope")
             continue
+        if name not in scopes and name in listed:
+            continue  # its release's snapshot is reported already
         if name not in scopes:
             allowed = [POOL, *[s for s in scopes if s != POOL]]
             checker.add(CLAIMS, path + ("scope",), f"{name!r} is neither the pool nor a release; allowed: {', '.join(allowed)}"
@@ -81,7 +90,12 @@ def _checks(checker, claim: dict, path: tuple, scope: Scope, traces: list[str], 
         population = check.get("population", "retained")
         for key in ("where", "of"):
             for name, cond in (check.get(key) or {}).items():
-                filter_condition(checker, cpath + (key, name), name, cond, population, scope.tax)
+                filter_condition(checker, cpath + (key, name), name, cond, population, scope.tax, scope.known(population))
+        low = max([check[k] for k in ("count", "min_count") if isinstance(check.get(k), int)], default=None)
+        high = min([check[k] for k in ("count", "max_count") if isinstance(check.get(k), int)], default=None)
+        if low is not None and high is not None and low > high:
+            bounds = ", ".join(f"{k}: {check[k]}" for k in ("count", "min_count", "max_count") if k in check)
+            checker.add(CLAIMS, cpath, f"no count can meet {bounds}: the check could never hold")
         if "of" in check and "max_percent" not in check:
             checker.add(CLAIMS, cpath + ("of",), "'of' is the denominator of a share: use it with max_percent")
         known = scope.known(population)
@@ -116,6 +130,10 @@ def _statement(checker, claim: dict, path: tuple) -> None:
         elif not match.group(2) and "trace_valid" in check:
             checker.add(CLAIMS, path + ("statement",), f"placeholder {match.group(0)}: check {match.group(1)!r} states no number")
     prose = PLACEHOLDER.sub("", statement)
+    for stray in re.findall(r"\{[^{}]*\}?|\}", prose):
+        checker.add(CLAIMS, path + ("statement",), f"{stray!r} is not a placeholder: write {{id}} (the stated value of the "
+                                                   "check with that id) or {id.keys} (its records)")
+        break
     bare = BARE_NUMBER.findall(prose)
     if bare:
         checker.add(CLAIMS, path + ("statement",), f"the number {bare[0]} is written in the statement; take it from a check "
@@ -123,9 +141,11 @@ def _statement(checker, claim: dict, path: tuple) -> None:
                                                    "so that the prose and the checks cannot disagree")
 
 
-def filter_condition(checker, path: tuple, name: str, cond: Any, population: str, tax: Taxonomy) -> None:
+def filter_condition(checker, path: tuple, name: str, cond: Any, population: str, tax: Taxonomy,
+                     known: set[str] | None = None) -> None:
     """One condition of a check's ``where`` (or ``of``): a known field of the population's
-    records, known operators, values of the vocabulary."""
+    records, known operators (``all``/``any`` only on a field with several values), values of the
+    vocabulary, and (given ``known``, the population's keys or ids) records that exist."""
     kind = "excluded" if population == "excluded" else "retained"
     plain = {"record_id"} if kind == "excluded" else {"key", "year"}
     field = tax.fields.get(name)
@@ -140,12 +160,22 @@ def filter_condition(checker, path: tuple, name: str, cond: Any, population: str
             bad = [op for op in cond if op not in ("in", "not", "not_in")]
             if bad:
                 checker.add(CLAIMS, path, f"unknown operator {bad[0]!r} for {name}; allowed: in, not_in, not")
+        if name in ("key", "record_id") and known is not None:
+            named = [v for arg in (cond.values() if isinstance(cond, dict) else [cond])
+                     for v in (arg if isinstance(arg, list) else [arg])]
+            for value in named:
+                if value not in known:
+                    checker.add(CLAIMS, path, f"names record {value!r}, which is not in the {population} population"
+                                              f"{checker.suggest(str(value), known)}")
         return
     values = []
     if isinstance(cond, dict):
         for op, arg in cond.items():
             if op not in operators:
                 checker.add(CLAIMS, path, f"unknown operator {op!r}; allowed: {', '.join(operators)}")
+            elif op in ("all", "any") and not field.multi:
+                checker.add(CLAIMS, path, f"{op!r} is for a field with several values per record; {name} holds one: "
+                                          f"use a value, a list, in, not or not_in")
             values += arg if isinstance(arg, list) else [arg]
     else:
         values = cond if isinstance(cond, list) else [cond]

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 
 from . import schema as schemas
 from .load import PAPERS
-from .releases import RELEASES, RESERVED_NAMES, SNAPSHOTS, Snapshot, releases_from, snapshot_from
+from .releases import RELEASES, RESERVED_NAMES, SNAPSHOTS, Snapshot, content_digest, releases_from, snapshot_from
 from .taxonomy import Taxonomy
 
 
@@ -37,6 +37,8 @@ def check_releases(checker) -> dict[str, Snapshot]:
             continue
         if _snapshot_records(checker, file, snap):
             snapshots[snap.release] = (file, snap)
+    if RELEASES in corpus.unreadable:
+        return {}  # reported as unreadable; the snapshots are judged once it reads
     if corpus.releases is None:
         for file, _ in snapshots.values():
             checker.add(file, (), f"a snapshot without {RELEASES}: list its release there (or remove the file)")
@@ -60,12 +62,21 @@ def check_releases(checker) -> dict[str, Snapshot]:
                                                     f"({releases[i - 1].date}); list releases in date order")
         if rel.search_cutoff > rel.date:
             checker.add(RELEASES, path + ("search_cutoff",), f"{rel.search_cutoff} is after the release date {rel.date}")
+        elif i and rel.search_cutoff < releases[i - 1].search_cutoff:
+            checker.add(RELEASES, path + ("search_cutoff",), f"{rel.search_cutoff} is before the search cutoff of the previous "
+                                                             f"release {releases[i - 1].name} ({releases[i - 1].search_cutoff})")
         found = snapshots.get(rel.name)
         if found is None:
             if rel.snapshot_path not in corpus.snapshots:
                 checker.add(RELEASES, path + ("name",), f"release {rel.name} has no snapshot {rel.snapshot_path}")
             continue
         file, snap = found
+        digest = content_digest(corpus.snapshots[file])
+        if rel.content_sha256 and digest != rel.content_sha256:
+            checker.add(file, (), f"the frozen snapshot of release {rel.name} was edited: its content no longer has the "
+                                  f"digest {RELEASES} records ({rel.content_sha256[:12]}…, now {digest[:12]}…). A release "
+                                  f"never changes: restore it (git checkout -- {file}) and edit the records instead")
+            continue
         if (corpus.snapshots[file] or {}).get("date") != rel.date:
             checker.add(file, ("date",), f"the snapshot says {corpus.snapshots[file].get('date')!r}, {RELEASES} says {rel.date!r}")
         valid[rel.name] = snap

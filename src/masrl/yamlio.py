@@ -191,6 +191,7 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
 _HINTS = {
     "mapping values are not allowed": "quote the value if it contains ': ' (title: \"GAIA: a benchmark\")",
     "found character '\\t'": "indent with spaces, not tabs",
+    "tab character": "indent with spaces, not tabs",
     "found undefined alias": "aliases (*name) are not allowed; write the value out",
 }
 
@@ -210,6 +211,10 @@ def _syntax_problem(err: yaml.YAMLError, text: str, file: str) -> Problem:
     context = getattr(err, "context", None)
     message = " ".join(f"YAML syntax error: {reason}{f' ({context})' if context else ''}".split())
     hint = next((h for key, h in _HINTS.items() if key in message), None)
+    lines = text.splitlines()
+    if hint is None and line and any("\t" in lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+                                     for i in (line - 2, line - 1) if 0 <= i < len(lines)):
+        hint = "indent with spaces, not tabs"  # the C and the Python scanners word a tab differently
     return Problem(file, line, None, message + (f"; {hint}" if hint else ""))
 
 

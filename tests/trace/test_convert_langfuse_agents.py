@@ -161,3 +161,19 @@ def test_registry_lists_every_format():
     assert list(CONVERTERS) == ["otel", "langfuse", "openai-agents"]
     with pytest.raises(ConvertError, match="unknown format 'csv'; known: otel, langfuse, openai-agents"):
         convert(b"{}", "x.json", "csv")
+
+
+def test_usage_that_is_no_count_and_odd_names_are_named_not_dropped():
+    doc = langfuse_doc()
+    doc["observations"][4]["usage"] = {"input": "abc", "output": 29}
+    doc["observations"][1]["name"] = {"first": "helper"}
+    result = run(doc)
+    assert "1 usage value(s) are not token counts and were not counted: span 'response' (g2): input = 'abc'" in result.notes
+    assert "observation #2: name {'first': 'helper'} is not text; it is left unnamed" in result.notes
+    batch = agents_batch()
+    batch["data"][3]["span_data"]["usage"]["input_tokens"] = "lots"
+    batch["data"][4]["span_data"]["to_agent"] = None
+    result = run(batch)
+    assert any(n.startswith("1 usage value(s) are not token counts and were not counted: ") and "input_tokens = 'lots'" in n
+               for n in result.notes), result.notes
+    assert any("handoff without to_agent; shown as '?'" in n for n in result.notes), result.notes

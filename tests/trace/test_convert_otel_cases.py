@@ -286,3 +286,22 @@ def test_tokens_under_a_create_agent_span_are_kept():
     result = run(otlp(("app", spans)))
     assert result.trace["costs"]["tokens"] == 42
     assert events(result)["cr"]["tokens"] == 42
+
+
+@pytest.mark.parametrize("value, shown", [
+    ({"intValue": "abc"}, "None"), ({"doubleValue": "NaN"}, "nan"), ({"intValue": "-100"}, "-100"), ({"stringValue": "lots"}, "'lots'"),
+])
+def test_usage_that_is_no_count_is_named_not_dropped(value, shown):
+    bad = span("c2", "a1", "chat m", 60, 70, 3, gen_ai__operation__name="chat")
+    bad["attributes"].append({"key": "gen_ai.usage.input_tokens", "value": value})
+    result = run(otlp(("app", simple_run() + [bad])))
+    assert result.trace["costs"]["tokens"] == 120  # the 100 + 20 of c1; c2's value is not a count
+    assert (f"1 usage value(s) are not token counts and were not counted: span 'chat m' (c2): gen_ai.usage.input_tokens = "
+            f"{shown}") in result.notes
+
+
+def test_a_repeated_key_is_refused_by_name():
+    data = json.dumps(otlp(("app", simple_run()))).replace('"spanId": "t1"', '"spanId": "t1", "spanId": "zz"').encode()
+    with pytest.raises(ConvertError) as err:
+        convert(data, "x.json")
+    assert str(err.value) == "x.json: cannot read the JSON: the key 'spanId' appears twice in one object (JSON leaves the meaning open)"

@@ -129,3 +129,69 @@ def test_convert_detects_the_format_and_lists_formats(capsys, tmp_path):
     odd.write_text('{"rows": []}')
     code, _, err = run(capsys, "trace", "convert", str(odd))
     assert code == 1 and err.startswith(f"masrl: error: {odd}: cannot tell the format; give --from FORMAT (otel: ")
+
+
+def test_outputs_never_replace_inputs_records_or_files_without_force(capsys, tmp_path):
+    src = tmp_path / "spans.json"
+    src.write_bytes((DATA / "otel_nested.json").read_bytes())
+    record = tmp_path / "corpus" / "papers" / "c3.yaml"
+    record.parent.mkdir(parents=True)
+    record.write_text("key: c3\n")
+    kept = tmp_path / "kept.json"
+    kept.write_text("mine\n")
+    for out, why in ((src, "is an input of this command; write the output elsewhere"),
+                     (record, "is a survey record file; write the output elsewhere"),
+                     (kept, "exists already; add --force to replace it"),
+                     (tmp_path, "is a folder; name a file")):
+        code, out_text, err = run(capsys, "trace", "convert", str(src), "-o", str(out))
+        assert code == 1 and err == f"masrl: error: nothing was written: {out}: {why}\n"
+    assert src.read_bytes() == (DATA / "otel_nested.json").read_bytes() and record.read_text() == "key: c3\n"
+    assert kept.read_text() == "mine\n"
+    assert run(capsys, "trace", "convert", str(src), "-o", str(kept), "--force")[0] == 0
+    assert json.loads(kept.read_text())["events"]
+    code, _, err = run(capsys, "trace", "convert", str(src), "-o", str(src), "--force")
+    assert code == 1 and "is an input of this command" in err
+
+
+def test_summarize_never_replaces_its_inputs(capsys, tmp_path):
+    trace = tmp_path / "a.json"
+    trace.write_bytes(SURVEY_BYTES)
+    for args in (["--out", str(trace)], ["--out", str(tmp_path / "r.parquet"), "--report", str(trace)]):
+        code, _, err = run(capsys, "trace", "summarize", str(trace), *args, "--quiet")
+        assert code == 1 and f"{trace}: is an input of this command" in err
+    assert trace.read_bytes() == SURVEY_BYTES
+    with pytest.raises(SystemExit) as exit_:
+        main(["trace", "summarize", str(trace), "--out", str(tmp_path / "r.parquet"), "--workers", "0"])
+    assert exit_.value.code == 2 and "argument --workers: '0' is not a whole number of at least 1" in capsys.readouterr().err
+
+
+def test_messages_stay_short_and_plain_for_huge_inputs(capsys, tmp_path):
+    base = survey_trace()
+    long_id = dict(base, events=[*base["events"], dict(base["events"][0], id="x" * 100_000, t=-1)])
+    ring = dict(base, events=[{"id": f"e{i}", "type": "message", "agent": "a", "t": 0} for i in range(2000)],
+                edges=[{"src": f"e{i}", "dst": f"e{(i + 1) % 2000}", "type": "causal"} for i in range(2000)])
+    huge = dict(base, events=[dict(e, tokens=1.7e308) for e in base["events"]])
+    files = {"long.json": json.dumps(long_id), "ring.json": json.dumps(ring), "huge.json": json.dumps(huge),
+             "digits.json": json.dumps(base).replace('"t": 0', '"t": ' + "9" * 5001, 1)}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    code, _, err = run(capsys, "trace", "validate", *(str(tmp_path / n) for n in files))
+    assert code == 1 and max(len(line) for line in err.splitlines()) < 400
+    assert f"{tmp_path / 'long.json'}: $.events[8].t: event {'x' * 60}...(100001 characters) t must be a number >= 0, got -1" in err
+    assert (f"{tmp_path / 'ring.json'}: $.edges[1999]: edge e1999->e0 (causal): closes a cycle of spawn/causal/return edges: "
+            "e0 -> e1 -> e2 -> e3 -> e4 -> ... (1991 more) -> e1996 -> e1997 -> e1998 -> e1999 -> e0") in err
+    assert (f"{tmp_path / 'huge.json'}: $.events: the sum of the events' tokens overflows a double (inf); the per-event values "
+            "are too large to measure") in err
+    assert (f"{tmp_path / 'digits.json'}:1: $.events[0]: cannot read a value: an integer with more than 4300 digits "
+            "(no count or time is that large)") in err
+    code, out, err = run(capsys, "trace", "metrics", "--format", "json", str(tmp_path / "huge.json"))
+    assert code == 1 and out == "" and "overflows a double" in err
+
+
+def test_convert_refuses_a_lone_surrogate_by_name(capsys, tmp_path):
+    src = tmp_path / "s.json"
+    src.write_text((DATA / "otel_nested.json").read_text().replace('"researcher"', '"res\\ud800earcher"', 1))
+    code, out, err = run(capsys, "trace", "convert", str(src))
+    assert code == 1 and out == ""
+    assert err.splitlines()[-1] == (f"masrl: error: {src}: a string holds a lone surrogate escape (\\ud800), which is not "
+                                    "Unicode text; fix the export (nothing was written)")

@@ -54,7 +54,7 @@ def test_markdown_report_is_deterministic():
     assert text.endswith("\n") and "\r" not in text and not text.endswith("\n\n")
     table = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(table) == 1 + len(metrics)  # header + one row per trace
-    assert "| survey_example | centralized | 8 | 3 | 7 | 7 | 1.142857 | 3 | 2 | 1 | 0.75 | 1 | 12000 | 1.4 | 8571.428571 |" in text
+    assert "| survey_example | centralized | 8 | 3 | 7 | 7 | 1.143 | 3 | 2 | 1 | 0.75 | 1 | 12000 | 1.4 | 8571.429 |" in text
     for name in metrics:
         assert f"\n## {name}\n" in text
 
@@ -68,3 +68,11 @@ def test_markdown_escapes_pipes_and_shows_null():
 
 def test_schema_bytes_parse():
     assert json.loads(schema_bytes())["title"] == "Orchestration trace"
+
+
+def test_markdown_escapes_names_and_ids_of_hostile_traces():
+    m = trace_metrics(json.loads(load_examples()["survey_example"]))
+    m["trace_id"], m["task_id"] = "a`b", "[x](javascript:alert(1))"
+    text = metrics_markdown({"<img src=x onerror=alert(1)>": m})
+    assert text.count("<img") == text.count("\\<img") == 2  # the table row and the heading, both escaped
+    assert "- trace: ``a`b``, task: `[x](javascript:alert(1))`, topology: centralized" in text

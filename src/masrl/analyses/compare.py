@@ -47,10 +47,17 @@ def record_changes(before: dict[str, dict], after: dict[str, dict], controlled: 
     return changes
 
 
+def comparable(old: Table | None, new: Table) -> bool:
+    """Whether two versions of a table can be compared cell by cell: same layout
+    (:attr:`Table.layout`), so that a row means the same thing on both sides."""
+    return old is None or old.layout == new.layout
+
+
 def table_changes(old: pd.DataFrame | None, new: pd.DataFrame) -> list[dict]:
     """Every cell of ``new`` that differs from ``old`` (rows and columns matched by label;
-    a row or column missing on one side reads ``(absent)``): ``{"row", "column", "before", "after"}``
-    in table order. Without ``old`` every cell is a change."""
+    a row or column missing on one side reads ``(absent)``; a blank cell and an absent one are
+    the same): ``{"row", "column", "before", "after"}`` in table order. Without ``old`` every
+    cell is a change."""
     changes = []
     rows = list(dict.fromkeys([*(old.index if old is not None else []), *new.index]))
     cols = list(dict.fromkeys([*(old.columns if old is not None else []), *new.columns]))
@@ -58,7 +65,7 @@ def table_changes(old: pd.DataFrame | None, new: pd.DataFrame) -> list[dict]:
         for c in cols:
             a = str(old.loc[r, c]) if old is not None and r in old.index and c in old.columns else "(absent)"
             b = str(new.loc[r, c]) if r in new.index and c in new.columns else "(absent)"
-            if a != b:
+            if a != b and {a, b} != {"", "(absent)"}:
                 changes.append({"row": str(r), "column": str(c), "before": a, "after": b})
     return changes
 
@@ -88,14 +95,17 @@ def cell_changes(before, after) -> list[dict]:
         if before.pool.headline[name] != after.pool.headline[name]:
             changes.append({"table": "headline", "row": name, "column": "count",
                             "before": str(before.pool.headline[name]), "after": str(after.pool.headline[name])})
-    old_tables = {t.name: t.frame for t in before.pool.all_tables()}
-    new_tables = {t.name: t.frame for t in after.pool.all_tables()}
+    old_tables = {t.name: t for t in before.pool.all_tables()}
+    new_tables = {t.name: t for t in after.pool.all_tables()}
     for name in list(dict.fromkeys([*new_tables, *old_tables])):
         old, new = old_tables.get(name), new_tables.get(name)
         if new is None:
             changes.append({"table": name, "row": "(table)", "column": "", "before": "present", "after": "(absent)"})
-            continue
-        changes += [{"table": name, **c} for c in table_changes(old, new)]
+        elif not comparable(old, new):
+            changes.append({"table": name, "row": "(layout)", "column": "", "before": old.layout or "whole review",
+                            "after": new.layout or "whole review"})
+        else:
+            changes += [{"table": name, **c} for c in table_changes(old.frame if old is not None else None, new.frame)]
     return changes
 
 
@@ -108,7 +118,7 @@ def gap_changes(before, after) -> list[dict]:
     out = []
     for key in sorted(set(old) | set(new)):
         if old.get(key) != new.get(key):
-            cell = key[1] + (f" x {key[2]}" if key[2] else "")
+            cell = key[1] + (f" × {key[2]}" if key[2] else "")
             out.append({"table": key[0], "cell": cell, "before": old.get(key, "not a gap"), "after": new.get(key, "not a gap")})
     return out
 

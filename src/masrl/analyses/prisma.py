@@ -144,7 +144,7 @@ def update_table(flow: dict) -> Table:
     classes = list(flow["reason_classes"])
     blank = {c: "" for c in classes}
     rows = [
-        {"step": f"included in the previous version ({up['previous']})", "records": up["previous_included"], **blank},
+        {"step": "included in the previous version", "records": up["previous_included"], **blank},
         {"step": "new records identified and screened", "records": up["identified"], **blank},
     ]
     for s in up["stages"]:
@@ -159,8 +159,9 @@ def update_table(flow: dict) -> Table:
     frame[classes] = frame[classes].astype(str)
     return Table("prisma_flow", "Screening flow of this update (PRISMA 2020 for updated reviews)", frame,
                  "computed from the records: those of the previous version (its frozen snapshot) and those added since",
-                 f"Total included = {up['previous_included']} - {len(up['dropped'])} + {up['new_included']} = {up['total_included']}; "
-                 f"{flow['audited']} records audited over all versions.")
+                 f"Previous version: {up['previous']}. Total included = {up['previous_included']} - {len(up['dropped'])} + "
+                 f"{up['new_included']} = {up['total_included']}; {flow['audited']} records audited over all versions.",
+                 layout=f"update of {up['previous']}")
 
 
 def year_by_category(retained: pd.DataFrame, tax: Taxonomy) -> Table:

@@ -19,6 +19,9 @@ class Table:
             Cells are ints, strings, or floats already rounded by the analysis.
         source: the survey table or figure it reproduces, or how it is computed.
         note: one sentence shown under the table (may be empty).
+        layout: empty for a table that keeps its rows from version to version; otherwise
+            what its rows are relative to (``update of v1``: the PRISMA flow of the records
+            added since release v1). Tables of different layouts are never compared cell by cell.
     """
 
     name: str
@@ -26,3 +29,4 @@ class Table:
     frame: pd.DataFrame
     source: str = ""
     note: str = ""
+    layout: str = ""

@@ -17,7 +17,7 @@ from argparse import Namespace
 from pathlib import Path
 
 from .. import bibimport, bibtex, console, intake, lookup, venues, write
-from ..errors import COMMAND_LINE, Problem, UserError, sort_key, summary
+from ..errors import COMMAND_LINE, Problem, UsageError, UserError, sort_key, summary
 from ..identifiers import SCHEME_ORDER
 from ..placeholders import placeholder_problem
 from ..load import PAPERS, TAXONOMY, find_root, parse_tree, read_tree, read_user_file
@@ -42,7 +42,7 @@ def _paper_from_args(args: Namespace) -> dict:
     idents = intake.identifiers_from_flags({"--arxiv": args.arxiv, "--openreview": args.openreview, "--doi": args.doi,
                                             "--url": args.url}, args.identifier)
     if not idents:
-        raise UserError("the paper needs an identifier: IDENTIFIER (any form), --arxiv, --doi, --openreview or --url")
+        raise UsageError("the paper needs an identifier: IDENTIFIER (any form), --arxiv, --doi, --openreview or --url")
     authors = []
     for text in args.author or []:
         if text.strip():
@@ -60,7 +60,7 @@ def _paper_from_args(args: Namespace) -> dict:
     missing = [flag for flag, ok in (("--title", title), ("--author", authors), ("--year", year is not None)) if not ok]
     if missing:
         why = " (--no-fetch: nothing was looked up)" if args.no_fetch else ""
-        raise UserError("masrl add needs " + ", ".join(missing) + why)
+        raise UsageError("masrl add needs " + ", ".join(missing) + why)
     placeholders = [Problem(COMMAND_LINE, None, flag, f"{why}; give the paper's real {what}")
                     for flag, what, value in [("--title", "title", title)] + [("--author", "author", a) for a in authors]
                     if (why := placeholder_problem(value))]
@@ -147,11 +147,11 @@ def run(args: Namespace) -> int:
                                           ("--year", args.year), ("--venue", args.venue), ("--arxiv", args.arxiv),
                                           ("--doi", args.doi), ("--openreview", args.openreview), ("--url", args.url)) if value is not None]
         if extra:
-            raise UserError(f"--bibtex takes every field from the BibTeX entries; drop {', '.join(extra)}")
+            raise UsageError(f"--bibtex takes every field from the BibTeX entries; drop {', '.join(extra)}")
     elif args.skip_invalid or args.report:
         raise UserError("--skip-invalid and --report work with --bibtex only")
     if args.force is not None and not args.force.strip():
-        raise UserError("--force needs a reason, e.g. --force 'journal version with new experiments'")
+        raise UsageError("--force needs a reason, e.g. --force 'journal version with new experiments'")
     problems = validate(corpus)
     if any(p.file == TAXONOMY for p in problems):
         raise UserError(summary(problems, "nothing was added (fix corpus/taxonomy.yaml first)."), problems)
@@ -164,7 +164,7 @@ def run(args: Namespace) -> int:
     else:
         papers = [_paper_from_args(args)]
     if args.key and len(papers) + len(refused) != 1:
-        raise UserError("--key works with a single paper only")
+        raise UsageError("--key works with a single paper only")
 
     pool = intake.pool_of(corpus)
     batch: list[dict] = []
@@ -190,6 +190,10 @@ def run(args: Namespace) -> int:
 
     taken = {r.get("key") for r in corpus.retained.values()} | {Path(f).stem for f in corpus.retained} | {
         str((r.get("former_key") or "")) for r in corpus.excluded.values()}
+    if args.key and args.key in taken:
+        holder = f"{PAPERS}{args.key}.yaml" if any(Path(f).stem == args.key for f in corpus.retained) else "a moved record"
+        raise UserError(f"--key {args.key}: the key is taken by {holder}; choose another (or leave --key out: "
+                        f"{make_key(batch[0]['authors'][0], batch[0]['year'], taken) if batch else 'a key is generated'})")
     stubs: dict[str, dict] = {}
     stub_origin: dict[str, tuple] = {}
     for paper in batch:
@@ -220,6 +224,9 @@ def run(args: Namespace) -> int:
         report = Path(args.report) if args.report else Path.cwd() / f"{args.bibtex.stem}-skipped.bib"
         for problem in all_problems:
             print(problem, file=sys.stderr)
+        if report.exists() or report.is_symlink() or not report.parent.is_dir():
+            why = "exists already" if report.exists() or report.is_symlink() else "is in a folder that does not exist"
+            raise UserError(f"--report: {report} {why}; nothing was added. Name a new file with --report PATH")
 
     if args.dry_run:
         for rel, data in files.items():
@@ -232,7 +239,7 @@ def run(args: Namespace) -> int:
     for rel in files:
         console.info(f"created {rel} — every controlled field is 'untagged': tag it, then run `masrl validate`")
     if report:
-        write.sync(report.parent.resolve(), {report.name: _skip_report(args.bibtex, refused, origins)})
+        write.create_new(report.parent.resolve(), {report.name: _skip_report(args.bibtex, refused, origins)})
         print(f"skipped {len(refused)} entr{'y' if len(refused) == 1 else 'ies'}: see {report}")
     return 0
 

@@ -30,7 +30,7 @@ def render_markdown(diff: dict, rev: str) -> str:
     from ..render.markdown import render_template
 
     def verdict(holds):
-        return "—" if holds is None else ("met" if holds else "not met")
+        return "—" if holds is None else ("holds" if holds else "fails")
 
     return render_template("diff.md.j2", d=diff, rev=rev, verdict=verdict)
 

@@ -17,7 +17,7 @@ from argparse import Namespace
 from .. import console, intake, write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
 from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_taxonomy, read_tree
-from ..placeholders import placeholder_problem
+from ..placeholders import author_problem, placeholder_problem
 from ..records import EXCLUDED_ORDER, ordered
 from ..taxonomy import Taxonomy
 from ..textwarn import cut_text_warnings
@@ -46,16 +46,49 @@ def vocabulary(root_arg) -> dict[str, tuple[str, ...]] | None:
     return {name: tax.values(name) for _, name in OPTION_FIELDS}
 
 
-def _vocabulary_problems(args: Namespace, tax: Taxonomy) -> list[Problem]:
+def _argument_problems(args: Namespace, tax: Taxonomy) -> list[Problem]:
+    """Every problem of the command line at once: vocabulary values, the date, what identifies the
+    paper, placeholders, missing authors or year, an empty or placeholder reason."""
     problems = []
+
+    def bad(flag: str, message: str) -> None:
+        problems.append(Problem(COMMAND_LINE, None, flag, message))
+
     for flag, field in OPTION_FIELDS:
         value = getattr(args, field)
         allowed = tax.values(field)
         if value not in allowed:
-            problems.append(Problem(COMMAND_LINE, None, flag, f"{value!r} is not in the vocabulary; allowed: "
-                                    f"{', '.join(allowed)}{_suggest(value, allowed)}"))
-    if args.date and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", args.date):
-        problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date!r} is not a date written YYYY-MM-DD"))
+            bad(flag, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}")
+    if args.date:
+        try:
+            ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", args.date)) and bool(datetime.date.fromisoformat(args.date))
+        except ValueError:
+            ok = False
+        if not ok:
+            bad("--date", f"{args.date!r} is not a date written YYYY-MM-DD")
+        elif args.date > datetime.date.today().isoformat():
+            bad("--date", f"{args.date} is in the future (today is {datetime.date.today().isoformat()})")
+    if bool(args.key) == bool((args.title or "").strip()):
+        bad("--key/--title", "give either --key KEY (move a retained record) or --title TITLE with an identifier "
+                             "(a screened paper)")
+    elif args.title is not None and (why := placeholder_problem(args.title)):
+        bad("--title", f"{why}; give the paper's real title")
+    if args.key and any(v is not None for v in (args.arxiv, args.doi, args.openreview, args.url, args.author, args.year)):
+        bad("--key", "moves a retained record with its own identifiers, authors and year; "
+                     "drop --arxiv/--doi/--openreview/--url/--author/--year")
+    authors = [a.strip() for a in args.author or [] if a.strip()]
+    if not args.key:
+        for flag, ok in (("--author", authors), ("--year", args.year is not None)):
+            if not ok:
+                bad(flag, "a screened paper needs it (as for masrl add: --author \"Last, First\" once per author, "
+                          "'others' if incomplete; --year YYYY)")
+    for author in authors:
+        if why := author_problem(author):
+            bad("--author", f"{why}; give the paper's real author")
+    if not args.reason.strip():
+        bad("--reason", "must say why the paper is excluded")
+    elif why := placeholder_problem(args.reason):
+        bad("--reason", f"{why}; say why the paper is excluded")
     return problems
 
 
@@ -65,27 +98,10 @@ def run(args: Namespace) -> int:
     files = read_tree(root)
     corpus = parse_tree(files)
     tax = Taxonomy(corpus.taxonomy)
-    problems = _vocabulary_problems(args, tax)
+    problems = _argument_problems(args, tax)
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)
-    if bool(args.key) == bool((args.title or "").strip()):
-        raise UserError("give either --key KEY (move a retained record) or --title TITLE with an identifier (a screened paper)")
-    if args.title is not None and (why := placeholder_problem(args.title)):
-        raise UserError(f"--title {why}; give the paper's real title")
-    if args.key and any(v is not None for v in (args.arxiv, args.doi, args.openreview, args.url, args.author, args.year)):
-        raise UserError("--key moves a retained record with its own identifiers, authors and year; "
-                        "drop --arxiv/--doi/--openreview/--url/--author/--year")
     authors = [a.strip() for a in args.author or [] if a.strip()]
-    if not args.key:
-        missing = [flag for flag, ok in (("--author", authors), ("--year", args.year is not None)) if not ok]
-        if missing:
-            raise UserError("a screened paper needs " + " and ".join(missing) + " (as for masrl add: "
-                            "--author \"Last, First\" once per author, 'others' if incomplete; --year YYYY)")
-    for author in authors:
-        if why := placeholder_problem(author):
-            raise UserError(f"--author {why}; give the paper's real author")
-    if not args.reason.strip():
-        raise UserError("--reason must say why the paper is excluded")
 
     record_id = next_record_id([f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.excluded] +
                                [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(EXCLUSIONS)])

@@ -57,14 +57,13 @@ def _toolchain(recorded: dict, check: bool) -> dict:
 def release_note(spec, results, baseline) -> str | None:
     """One footnote line when the figure's table differs in the release the pool is compared
     with: how many cells, the first of them, and where the release's own figure is."""
-    from ..analyses.compare import table_changes
+    from ..analyses.compare import comparable, table_changes
 
     if baseline is None or not results.has_table(spec.table) or not baseline.has_table(spec.table):
         return None
-    old, new = baseline.table(spec.table).frame, results.table(spec.table).frame
-    if not set(old.index) & set(new.index):
-        return None  # another shape (an updated review's flow starts from the release itself)
-    changes = table_changes(old, new)
+    if not comparable(baseline.table(spec.table), results.table(spec.table)):
+        return None  # another layout (an updated review's flow counts only what came after its previous version)
+    changes = table_changes(baseline.table(spec.table).frame, results.table(spec.table).frame)
     if not changes:
         return None
     shown = "; ".join(f"{c['row']}" + (f" × {c['column']}" if c["column"] else "") + f" {c['before']} → {c['after']}"

@@ -9,6 +9,7 @@ fit the releases before it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from argparse import Namespace
@@ -16,7 +17,10 @@ from argparse import Namespace
 from .. import write
 from ..errors import COMMAND_LINE, Problem, UserError, summary
 from ..load import find_root, load
-from ..releases import NAME_PATTERN, RELEASES, RESERVED_NAMES, Release, freeze, next_name, releases_bytes, releases_from
+from ..population import counted
+from ..releases import (NAME_PATTERN, RELEASES, RESERVED_NAMES, Release, content_digest, freeze, next_name, releases_bytes,
+                        releases_from)
+from ..yamlio import parse
 from ..validate import validate
 
 
@@ -41,11 +45,20 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
     if not problems and existing and args.date < existing[-1].date:
         problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date} is before the last release "
                                 f"{existing[-1].name} ({existing[-1].date})"))
+    if not problems and args.date > datetime.date.today().isoformat():
+        problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date} is in the future (today is "
+                                f"{datetime.date.today().isoformat()}); freeze a release on or after its date"))
     if not problems and args.cutoff and args.cutoff > args.date:
         problems.append(Problem(COMMAND_LINE, None, "--cutoff", f"{args.cutoff} is after the release date {args.date}"))
+    cutoff = args.cutoff or args.date
+    if not problems and existing and cutoff < existing[-1].search_cutoff:
+        problems.append(Problem(COMMAND_LINE, None, "--cutoff", f"{cutoff} is before the search cutoff of the last release "
+                                f"{existing[-1].name} ({existing[-1].search_cutoff}); a later release covers at least as much"))
     for flag, value in (("--title", args.title), ("--source", args.source)):
         if value is not None and not value.strip():
             problems.append(Problem(COMMAND_LINE, None, flag, "must not be empty"))
+        elif value is not None and any(ch in value for ch in "\n\r\t"):
+            problems.append(Problem(COMMAND_LINE, None, flag, "must be one line (no line break or tab)"))
     return problems
 
 
@@ -72,7 +85,8 @@ def run(args: Namespace) -> int:
                         "states, so fix the claims (masrl build shows why) before releasing")
     pend = result.pending
     if existing and not pend:
-        raise UserError(f"nothing is pending: the pool is identical to release {existing[-1].name}; add or exclude records first")
+        raise UserError(f"nothing is pending: the pool is identical to release {existing[-1].name}; add, exclude or "
+                        "correct records first")
     late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
                   for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
     if late:
@@ -84,11 +98,12 @@ def run(args: Namespace) -> int:
     retained = {r["key"]: r for r in corpus.retained.values()}
     excluded = {r["record_id"]: r for r in corpus.excluded.values()}
     snapshot = freeze(release, corpus.taxonomy, retained, excluded)
+    doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
+    release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
     listing = releases_bytes([*existing, release])
     since = f"since {existing[-1].name}" if existing else "(first release)"
-    what = (f"release {release.name} ({release.date}): {len(retained)} retained and {len(excluded)} excluded records; "
-            f"{len(pend.retained)} retained and {len(pend.excluded)} excluded new {since}"
-            + (f", {len(pend.dropped)} dropped" if pend.dropped else ""))
+    what = (f"release {release.name} ({release.date}): {counted(len(retained), 'retained')} and "
+            f"{counted(len(excluded), 'excluded')}; " + (pend.describe(f"release {existing[-1].name}") if existing else since))
     if args.dry_run:
         print(f"dry run: would write {release.snapshot_path} and add {release.name} to {RELEASES}: {what}; nothing was written")
         return 0

@@ -25,7 +25,8 @@ from argparse import Namespace
 
 from .. import write
 from ..errors import UserError, summary
-from ..load import EXCLUSIONS, PAPERS, README, find_root, load, read_unmerged
+from ..load import EXCLUSIONS, PAPERS, README, find_root, parse_tree, read_tree, read_unmerged
+from ..records import free_key
 from ..render.readme import END, START
 
 GENERATED_PREFIX = "reports/"
@@ -37,8 +38,15 @@ def _outside_list(readme: str) -> str | None:
 
 
 def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:
-    """Theirs of an add/add conflict under a free name: ``exclusions/E034.yaml`` or ``corpus/papers/<key>b.yaml``,
-    with the id or key inside the record changed to match."""
+    """Theirs of an add/add conflict under a free name, with the id or key inside the record changed to match.
+
+    An exclusion gets the next free id (``exclusions/E034.yaml``). A paper gets the next free key of
+    ``masrl add``'s scheme for its ``<surname><year>`` stem (``zhao2025b`` taken: ``zhao2025c``); its
+    ``bibtex_key`` follows when it was the old key.
+
+    Raises:
+        UserError: when the record has no ``record_id:`` or ``key:`` line to change.
+    """
     text = data.decode("utf-8")
     if rel.startswith(EXCLUSIONS):
         numbers = [int(m.group(1)) for name in taken if (m := re.fullmatch(r"exclusions/E([0-9]+)\.yaml", name))]
@@ -47,9 +55,12 @@ def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:
         new = f"{EXCLUSIONS}{new_id}.yaml"
     else:
         key = rel[len(PAPERS):].rsplit(".", 1)[0]
-        suffix = next(s for s in "bcdefghijklmnopqrstuvwxyz" if f"{PAPERS}{key}{s}.yaml" not in taken)
-        text, n = re.subn(r"(?m)^key: .*$", f"key: {key}{suffix}", text, count=1)
-        new = f"{PAPERS}{key}{suffix}.yaml"
+        stem = re.fullmatch(r"(.*?[0-9]{4})[a-z]{0,2}", key)
+        keys = {name[len(PAPERS):].rsplit(".", 1)[0] for name in taken if name.startswith(PAPERS)}
+        new_key = free_key(stem.group(1) if stem else key, keys | {key})
+        text, n = re.subn(r"(?m)^key: .*$", f"key: {new_key}", text, count=1)
+        text = re.sub(rf"(?m)^bibtex_key: {re.escape(key)}$", f"bibtex_key: {new_key}", text, count=1)
+        new = f"{PAPERS}{new_key}.yaml"
     if n != 1:
         raise UserError(f"{rel}: cannot rename theirs of the conflict: no id or key line found; resolve it by hand")
     return new, text.encode("utf-8")
@@ -95,17 +106,19 @@ def run(args: Namespace) -> int:
             print(f"conflict: {line}", file=sys.stderr)
         raise UserError(f"{len(by_hand)} conflict(s) need you: resolve them by hand, `git add` them, then run "
                         "`masrl resolve` again; nothing was written")
-    write.replace(root, writes)
-    for old, new in renames:
-        print(f"kept both: {old} is ours; theirs is now {new} (its id/key changed to match)")
-
     from ..validate import validate
     from ..reports import generate
 
-    corpus = load(root)
+    corpus = parse_tree({**read_tree(root), **writes})  # the merged records, judged before anything is written
     problems = validate(corpus)
     if problems:
-        raise UserError(summary(problems, "the merged records do not validate; fix them, then run `masrl resolve` again."), problems)
+        hint = "".join(f"\n  theirs of {old} would become {new}; if both sides added the same paper, keep one: "
+                       f"`git checkout --ours {old} && git add {old}`" for old, new in renames)
+        raise UserError(summary(problems, "the merged records do not validate; nothing was written. Fix them, "
+                                f"`git add` them, then run `masrl resolve` again.{hint}"), problems)
+    write.replace(root, writes)
+    for old, new in renames:
+        print(f"kept both: {old} is ours; theirs is now {new} (its id/key changed to match)")
     generated = generate(root, corpus)
     report = write.sync(root, generated.outputs, ("reports",))
     changed = report.changed + report.missing + report.orphaned

@@ -22,7 +22,7 @@ def gaps_files(results, claims=(), population: str = "", moved=(), base_name: st
 
     ``claims``: the evaluated claims the named gaps refer to; ``population``: the line that
     says which population the report is about; ``moved``: cells whose status changed since
-    release ``base_name`` (``{"table", "cell", "before", "after"}``). A taxonomy that declares
+    release ``base_name`` (``{"table", "cell", "before", "after"}``; only those of listed tables are shown). A taxonomy that declares
     no ``combine`` tables (one frozen before the declaration existed) lists every table.
     """
     tax = results.tax
@@ -46,7 +46,7 @@ def gaps_files(results, claims=(), population: str = "", moved=(), base_name: st
         left_out=left_out, narrowing=results.narrowing, joint=results.joint,
         empty=sum(g.status == "empty" for g in listed), sparse=sum(g.status == "sparse" for g in listed),
         total=len(results.gaps), skip_fields=sorted(tax.gap_skips[0]), skip_values=sorted(tax.gap_skips[1]),
-        population=population, moved=list(moved), base_name=base_name,
+        population=population, moved=[m for m in moved if m["table"] in by_table], base_name=base_name,
     )
     data = gaps.gaps_json(list(results.gaps), results.narrowing, results.joint, tax.sparse_threshold, named, tax)
     return {"gaps.md": md.encode(), "gaps.json": json_bytes(data)}

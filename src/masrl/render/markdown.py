@@ -31,14 +31,25 @@ def md_inline(text: object) -> MdSafe:
 def table_md(frame: pd.DataFrame, numeric_right: bool = True) -> MdSafe:
     """A Markdown table: first column = the index (header = index name), then the columns.
 
-    Integer columns are right-aligned. Returns the table with a final newline.
+    Integer columns are right-aligned; an integer column named ``change`` (a pool minus its
+    release) is shown signed (``+1``, ``-2``, ``0``). Returns the table with a final newline.
     """
     header = [frame.index.name or ""] + [str(c) for c in frame.columns]
-    align = ["---"] + ["---:" if numeric_right and pd.api.types.is_integer_dtype(frame[c]) else "---" for c in frame.columns]
+    integer = [pd.api.types.is_integer_dtype(frame[c]) or _digits(frame[c]) for c in frame.columns]
+    align = ["---"] + ["---:" if numeric_right and i else "---" for i in integer]
+    signed = [str(c) == "change" and i for c, i in zip(frame.columns, integer)]
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "|".join(align) + "|"]
     for idx, row in zip(frame.index, frame.itertuples(index=False)):
-        lines.append("| " + " | ".join(cell(v) for v in (idx, *row)) + " |")
+        values = [f"{int(v):+d}" if s and v else v for v, s in zip(row, signed)]  # signed: integer dtype only
+        lines.append("| " + " | ".join(cell(v) for v in (idx, *values)) + " |")
     return MdSafe("\n".join(lines) + "\n")
+
+
+def _digits(column: pd.Series) -> bool:
+    """A text column of counts with blanks (an updated review's PRISMA classes): ``"3"``, ``""``."""
+    values = [str(v) for v in column if str(v) != ""]
+    text = column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
+    return text and bool(values) and all(v.isdigit() for v in values)
 
 
 def _finalize(value: object) -> object:

@@ -33,7 +33,7 @@ def papers_markdown(records: list[dict], tax, headline: dict) -> str:
     field = tax.fields["category"]
     groups = []
     for code in field.values:
-        members = sorted((r for r in records if r["category"] == code), key=lambda r: (-int(r["year"]), r["key"]))
+        members = sorted((r for r in records if r["category"] == code), key=lambda r: (-int(r["year"]), str(r["title"]).casefold(), r["key"]))
         if not members:
             continue
         rows = []

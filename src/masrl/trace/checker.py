@@ -253,6 +253,10 @@ class TraceChecker(EventChecks, EdgeChecks):
             rules.check_cycles(self)
             rules.check_lifecycle(self)
             rules.check_returns(self)
+        for key, total in self.sums.items():
+            if total != total or total in (float("inf"), float("-inf")):  # every value finite, their sum not
+                self._other("$.events", f"the sum of the events' {key} overflows a double ({show(total)}); "
+                                        "the per-event values are too large to measure")
         return self.schema_problems + self.other_problems
 
     def _label(self, k: int) -> str:

@@ -1,4 +1,4 @@
-"""``masrl trace`` subcommands: validate, metrics, convert (argument parsing only).
+"""``masrl trace`` subcommands: validate, metrics, convert, summarize (argument parsing only).
 
 Handlers import the trace modules lazily so that ``masrl --help`` stays fast.
 Problems go to stderr, sorted, then one closing line; exit code 1 on any problem.
@@ -93,7 +93,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from masrl.errors import UserError
+    from masrl.errors import UsageError, UserError
 
     from .convert import CONVERTERS, ConvertError, convert
     from .validate import read_file, validate_bytes
@@ -103,8 +103,10 @@ def _cmd_convert(args: argparse.Namespace) -> int:
             print(f"{c.name:<14} {c.reads}")
         return 0
     if not args.file:
-        raise UserError("trace convert: give FILE (or --formats to list the formats)")
+        raise UsageError("trace convert: give FILE (or --formats to list the formats)")
     _missing([args.file])
+    if args.output:
+        _check_outputs([args.output], [args.file], args.force)
     try:
         result = convert(read_file(args.file), args.file, args.source, trace_id=args.trace_id)
     except ConvertError as err:
@@ -113,7 +115,12 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         print(f"{args.file}: {note}", file=sys.stderr)
     text = json.dumps(result.trace, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     out_name = args.output or "<converted trace>"
-    _trace, problems = validate_bytes(text.encode("utf-8"), out_name)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise UserError(f"{args.file}: a string holds a lone surrogate escape (\\u{ord(err.object[err.start]):04x}), "
+                        "which is not Unicode text; fix the export (nothing was written)") from None
+    _trace, problems = validate_bytes(data, out_name)
     if problems:
         _print_problems(problems, "the converted trace is not valid; nothing was written.")
         return 1
@@ -121,10 +128,50 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         from masrl.write import sync
 
         out = Path(args.output)
-        sync(out.parent, {out.name: text.encode("utf-8")})
+        sync(out.parent, {out.name: data})
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _positive(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
+
+
+def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
+    """Refuse, before anything is written, output paths that would overwrite an input, a survey
+    record (a ``*.yaml`` under ``corpus/`` or ``exclusions/``), a folder, or an existing file
+    without ``--force`` (all problems at once). Missing folders of an output are created.
+
+    Raises:
+        UserError: naming every refused path and why.
+    """
+    from pathlib import Path
+
+    from masrl.errors import UserError
+
+    given = {Path(p).resolve() for p in inputs}
+    problems = []
+    for out in outputs:
+        path = Path(out)
+        full = path.resolve()
+        if full in given:
+            problems.append(f"{out}: is an input of this command; write the output elsewhere")
+        elif full.suffix in (".yaml", ".yml") and {"corpus", "exclusions"} & set(full.parts):
+            problems.append(f"{out}: is a survey record file; write the output elsewhere")
+        elif path.is_dir():
+            problems.append(f"{out}: is a folder; name a file")
+        elif (path.exists() or path.is_symlink()) and not force:
+            problems.append(f"{out}: exists already; add --force to replace it")
+    if problems:
+        raise UserError("nothing was written: " + "; ".join(problems))
 
 
 def _parse_labels(items: list[str]) -> dict:
@@ -170,6 +217,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     files, problems = expand_inputs(args.paths)
     if problems:
         raise UserError("; ".join(problems))
+    given_by = args.by
     if args.by and args.by not in ("run", "step", "policy") and not args.by.startswith("label_"):
         args.by = f"label_{args.by}"
     bar = _progress_bar(len(files), getattr(args, "quiet", False))
@@ -184,8 +232,8 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
             bar.close()
     df, invalid = frame(results)
     if args.by and args.by not in df.columns:
-        raise UserError(f"--by {args.by}: no trace has this label; labels found: "
-                        + (", ".join(c for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_"))))
+        found = [c.removeprefix("label_") for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_")]
+        raise UserError(f"--by {given_by}: no trace has this label; labels found: {', '.join(found) or 'none'}")
     out = Path(args.out)
     outputs = {out: parquet_bytes(df)}
     if not args.no_report:
@@ -198,6 +246,8 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
             links[name] = f"{folder.name}/{name}.png"
         outputs[report] = report_markdown(df, invalid, title=out.name, figures=links, by=args.by,
                                           sources=len(files)).encode("utf-8")
+    figures_kept = [p for p in outputs if p.suffix == ".png" and p.exists()]  # their folder is made as needed
+    _check_outputs([p for p in outputs if p.suffix != ".png"] + figures_kept, files, args.force)
     for path, data in outputs.items():
         sync(path.parent, {path.name: data})
     for name, found in invalid:
@@ -210,10 +260,10 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    """Add the ``trace`` command group (validate, metrics, convert) to the main parser."""
+    """Add the ``trace`` command group (validate, metrics, convert, summarize) to the main parser."""
     trace = subparsers.add_parser(
         "trace",
-        help="orchestration traces: validate, metrics, convert",
+        help="orchestration traces: validate, metrics, convert, summarize (many traces to Parquet)",
         description=TRACE_DESCRIPTION,
         epilog=TRACE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -269,7 +319,8 @@ def register(subparsers) -> None:
     p.add_argument("--from", dest="source", choices=tuple(name for name, _r, _m in FORMATS),
                    help="input format (default: detected)")
     p.add_argument("file", metavar="FILE", nargs="?", help="the export to convert")
-    p.add_argument("-o", "--output", metavar="OUT", help="write the trace here instead of stdout")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the trace here instead of stdout (a new file; --force replaces one)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists (never FILE itself or a record)")
     p.add_argument("--trace-id", metavar="ID", help="the trace to convert when FILE holds several")
     p.add_argument("--formats", action="store_true", help="list the formats and exit")
     p.set_defaults(run=_cmd_convert)
@@ -295,7 +346,8 @@ def register(subparsers) -> None:
     p.add_argument("--no-report", action="store_true", help="write only the Parquet file")
     p.add_argument("--label", action="append", metavar="KEY=VALUE", help="a label for every trace (repeatable; overrides the trace's own)")
     p.add_argument("--by", metavar="LABEL", help="compare groups of this label side by side (e.g. policy)")
-    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
+    p.add_argument("--force", action="store_true", help="replace existing output files (never an input or a record)")
+    p.add_argument("--workers", type=_positive, metavar="N", help="local worker processes, at least 1 (default: every core)")
     p.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster (extra masrl[dask])")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")
     p.set_defaults(run=_cmd_summarize)

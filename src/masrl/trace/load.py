@@ -61,8 +61,15 @@ _CONTROL.update({0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"})
 
 def one_line(text: str) -> str:
     """``text`` with line breaks and other control characters escaped (``\\n``, ``\\u0001``),
-    so that a message quoting user data stays on one line."""
-    return text.translate(_CONTROL)
+    so that a message quoting user data stays on one line; a word longer than 120 characters
+    (a megabyte-long id) is shortened to its first 60 and its length."""
+    text = text.translate(_CONTROL)
+    if len(text) > 120:
+        text = _LONG_WORD.sub(lambda m: f"{m.group()[:60]}...({len(m.group())} characters)", text)
+    return text
+
+
+_LONG_WORD = re.compile(r"[^\s'\"]{121,}")
 
 
 class NonFinite:
@@ -195,7 +202,9 @@ class Loader:
             ) from None
         except ValueError as err:  # e.g. an integer literal longer than Python's digit limit
             line = self.text.count("\n", 0, i) + 1
-            raise TraceSyntaxError(Problem(self.file, line, path, f"cannot read a value: {err}")) from None
+            why = ("an integer with more than 4300 digits (no count or time is that large)" if "digits" in str(err)
+                   else str(err))
+            raise TraceSyntaxError(Problem(self.file, line, path, f"cannot read a value: {why}")) from None
 
     def _expect(self, msg: str, i: int):
         raise _syntax(self.file, JSONDecodeError(msg, self.text, i))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..render.escape import md_code, md_text
 from .metrics import COORDINATION_EVENTS, DEPENDENCY_EDGES
 from .schema import DECISION_NAMES
 
@@ -25,19 +26,20 @@ HEADLINE = (
 
 
 def fmt(value) -> str:
-    """A table value: ints as is, floats with at most 6 decimals (no trailing zeros), null as n/a."""
+    """A table value: ints as is, floats with at most 3 decimals (no trailing zeros), null as n/a, text
+    escaped for Markdown."""
     if value is None:
         return "n/a"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        text = f"{value:.6f}".rstrip("0").rstrip(".")
+        text = f"{value:.3f}".rstrip("0").rstrip(".")
         return "0" if text in ("-0", "") else text
     return _cell(str(value))
 
 
 def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return str(md_text(text))
 
 
 def _pairs(mapping: dict, skip_zero: bool = False) -> str:
@@ -69,7 +71,7 @@ def metrics_markdown(metrics_by_name: dict[str, dict]) -> str:
         "  maps it to; `unmapped` collects channels without a mapping (the survey's example has none)",
         "",
         "| trace | " + " | ".join(title for title, _ in HEADLINE) + " |",
-        "|---|" + "---|" * len(HEADLINE),
+        "|---|---|" + "---:|" * (len(HEADLINE) - 1),
     ]
     for name in names:
         m = metrics_by_name[name]
@@ -81,7 +83,7 @@ def metrics_markdown(metrics_by_name: dict[str, dict]) -> str:
             "",
             f"## {_cell(name)}",
             "",
-            f"- trace: `{m.get('trace_id')}`, task: `{m.get('task_id')}`, topology: {fmt(m.get('topology'))}",
+            f"- trace: {md_code(str(m.get('trace_id')))}, task: {md_code(str(m.get('task_id')))}, topology: {fmt(m.get('topology'))}",
             f"- events: {fmt(m.get('events'))}, edges: {fmt(m.get('edges'))}, agents: {fmt(m.get('agents'))}",
             f"- event types: {_pairs(m.get('event_types', {}), skip_zero=True)}",
             "- sub-decisions: "

@@ -76,6 +76,8 @@ def check_cycles(c) -> None:
         j = links[k_last]
         names = [c.id_list[cycle[(k_last + 1 + k) % len(cycle)]] for k in range(len(cycle))]
         names.append(names[0])
+        if len(names) > 12:  # a long cycle: its ends and its length, not every event
+            names = [*names[:5], f"... ({len(names) - 10} more)", *names[-5:]]
         src, dst = c.id_list[cycle[k_last]], c.id_list[cycle[(k_last + 1) % len(cycle)]]
         typ = EDGE_TYPES[edge_type[j]]
         c._other(

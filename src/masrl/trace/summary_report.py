@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 
-from .report import _cell as _table_cell
+from ..render.escape import md_text
 from .report import fmt
 from .schema import DECISION_NAMES, DECISIONS
 
@@ -27,14 +27,12 @@ HEADLINE: tuple[tuple[str, str], ...] = (
     ("reward_total", "reward"),
 )
 QUANTILES = (0.1, 0.5, 0.9)
-_MARKDOWN = {ord(c): "\\" + c for c in "`*_[]<>#!"}
 
 
 def _cell(text: str) -> str:
-    """User text (labels, file names, messages) for a Markdown table cell or line: pipes,
-    backslashes and line breaks as for every masrl table, and the characters that would
-    start a link, an image, emphasis, code or raw HTML backslash-escaped (CommonMark)."""
-    return _table_cell(str(text)).translate(_MARKDOWN)
+    """User text (labels, file names, messages) for a Markdown table cell or line, escaped by the
+    one Markdown escaper of the reports (:func:`masrl.render.escape.md_text`)."""
+    return str(md_text(text))
 
 
 def _stats(series) -> list[str]:
@@ -103,7 +101,7 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         for key, g in grouped:
             key = key if isinstance(key, tuple) else (key,)
             cells = [
-                fmt(k if not isinstance(k, float) or k != int(k) else int(k)).translate(_MARKDOWN) if k == k else "(none)"
+                fmt(k if not isinstance(k, float) or k != int(k) else int(k)) if k == k else "(none)"
                 for k in key
             ]
             cells += [str(len(g)), *(fmt(float(g[c].median())) for c, _n in HEADLINE)]

@@ -24,6 +24,8 @@ generated traces).
 
 from __future__ import annotations
 
+import math
+
 import sys
 from array import array
 from operator import attrgetter
@@ -257,6 +259,8 @@ class _Filler:
             raise _Doubt
         if "edges" not in c.present:
             raise _Doubt
+        if not all(math.isfinite(total) for total in c.sums.values()):
+            raise _Doubt  # a sum overflowed: the exact path says so
         rules.check_cycles(c)
         if c.n <= SMALL:  # the exact checks are cheaper than numpy's per-call cost here
             rules.check_lifecycle(c)

@@ -112,6 +112,11 @@ def _prisma(results: Any) -> dict:
 
 # --- footnotes: n and what is left out ------------------------------------------------------------
 
+def _retained(n: int) -> str:
+    """``1 retained record``, ``84 retained records``."""
+    return f"{n} retained record{'' if n == 1 else 's'}"
+
+
 def _count(results: Any, field: str, value: str) -> int:
     frame = results.table(field).frame
     return int(frame.loc[value, "count"]) if value in frame.index else 0
@@ -119,13 +124,13 @@ def _count(results: Any, field: str, value: str) -> int:
 
 def _category_notes(results: Any) -> list[str]:
     n = results.headline["retained"]
-    return [f"n = {n} retained records, one category each; none left out."]
+    return [f"n = {_retained(n)}, one category each; none left out."]
 
 
 def _heatmap_notes(results: Any) -> list[str]:
     n = results.headline["retained"]
     na_r, na_c = _na_label(results, "reward_type"), _na_label(results, "credit_granularity")
-    return [f"n = {n} retained records, one cell each (primary reward type × credit unit); none left out.",
+    return [f"n = {_retained(n)}, one cell each (primary reward type × credit unit); none left out.",
             f"{GAP_SYMBOL} = empty cell, a gap (no record). Grey = the '{na_r}' row and the '{na_c}' column: "
             f"records without a reward type or a credit unit (structural, not gaps)."]
 
@@ -134,7 +139,7 @@ def _credit_notes(results: Any) -> list[str]:
     n = results.headline["retained"]
     na = _count(results, "credit_granularity", "NA")
     units = results.table("credit_units").frame
-    return [f"n = {n} retained records; drawn: the {int(units['broad'].sum())} with a credit unit, each under its "
+    return [f"n = {_retained(n)}; drawn: the {int(units['broad'].sum())} with a credit unit, each under its "
             f"finest unit. Left out: {na} with credit unit '{_na_label(results, 'credit_granularity')}'.",
             "broad = records tagged with the unit; strict = of those, an explicit (or near-strict) "
             f"credit-assignment mechanism. {GAP_SYMBOL} = no record at the unit (a gap)."]
@@ -145,15 +150,15 @@ def _subdecision_notes(results: Any) -> list[str]:
     tagged = int(results.retained["subdecisions"].map(bool).sum()) if len(results.retained) else 0
     total = int(results.table("subdecisions_coverage").frame["records"].sum())
     several = f" (a record can address several, so the boxes sum to {total})" if total != tagged else ""
-    return [f"n = {n} retained records; {tagged} address at least one sub-decision{several}. "
-            f"Left out: {n - tagged} records tagged with no sub-decision.",
+    return [f"n = {_retained(n)}; {tagged} address at least one sub-decision{several}. "
+            f"Left out: {n - tagged} record{'' if n - tagged == 1 else 's'} tagged with no sub-decision.",
             f"{GAP_SYMBOL} = uncovered sub-decision (a gap): no record, or no record with explicit RL."]
 
 
 def _topology_notes(results: Any) -> list[str]:
     n = results.headline["retained"]
     na = _count(results, "orchestration_form", "NA")
-    return [f"n = {n} retained records; drawn: the {n - na} with an orchestration form. Left out: {na} with "
+    return [f"n = {_retained(n)}; drawn: the {n - na} with an orchestration form. Left out: {na} with "
             f"orchestration form '{_na_label(results, 'orchestration_form')}' (no agent-team topology)."]
 
 
@@ -161,7 +166,7 @@ def _year_notes(results: Any) -> list[str]:
     n = results.headline["retained"]
     table = results.table("year_x_category").frame
     binned = year_bins(table)
-    notes = [f"n = {n} retained records, none left out."]
+    notes = [f"n = {_retained(n)}, none left out."]
     first = str(binned.index[0])
     if first.startswith("before "):
         years = [int(y) for y in table.index if int(y) < int(first.split()[-1]) and int(table.loc[y].sum())]

@@ -32,7 +32,7 @@ the task.
 
 from __future__ import annotations
 
-from .common import Conversion, ConvertError, iso_nanos, number, read_json_values
+from .common import Conversion, ConvertError, iso_nanos, number, read_json_values, usage_count, usage_note
 from .spantree import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, build_trace
 
 KINDS = {"agent": AGENT, "function": TOOL, "generation": MODEL, "response": MODEL, "handoff": HANDOFF, "guardrail": GUARDRAIL}
@@ -61,14 +61,17 @@ def detect(values: list) -> bool:
     return bool(items) and all(isinstance(i, dict) and i.get("object") in ("trace", "trace.span") for i in items[:5])
 
 
-def _usage(data: dict) -> int | None:
+def _usage(data: dict, label: str, bad: list) -> int | None:
     usage = data.get("usage")
+    if usage is not None and not isinstance(usage, dict):
+        bad.append(f"{label}: usage = {usage!r}")
     if not isinstance(usage, dict):
         return None
-    found = [v for v in (number(usage.get("input_tokens")), number(usage.get("output_tokens"))) if v is not None]
+    found = [v for v in (usage_count(usage, "input_tokens", label, bad), usage_count(usage, "output_tokens", label, bad))
+             if v is not None]
     if found:
         return int(sum(found))
-    total = number(usage.get("total_tokens"))
+    total = usage_count(usage, "total_tokens", label, bad)
     return int(total) if total is not None else None
 
 
@@ -113,6 +116,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     head = heads.get(chosen, {})
     workflow = _str(head, "workflow_name") or "application"
     notes: list[str] = []
+    bad: list[str] = []
     spans: list[Span] = []
     for k, item in enumerate(raw_spans):
         if item.get("trace_id") != chosen:
@@ -127,7 +131,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             continue
         span = Span(sid, _str(item, "parent_id") or "", name, start, iso_nanos(item.get("ended_at")),
                     KINDS.get(typ, ""), k, app=workflow, op=f"span type {typ or 'missing'} has no event type")
-        span.tokens = _usage(sdata)
+        span.tokens = _usage(sdata, span.label, bad)
         if span.kind == AGENT:
             span.agent = _str(sdata, "name") or f"agent@{sid}"
             span.role = _str(sdata, "name")
@@ -139,11 +143,15 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             span.handoff_from = _str(sdata, "from_agent")
             span.handoff_to = _str(sdata, "to_agent")
             span.name = f"handoff {span.handoff_from or '?'} -> {span.handoff_to or '?'}"
+            missing = [k for k in ("from_agent", "to_agent") if getattr(span, "handoff_" + k.split("_")[0]) is None]
+            if missing:
+                notes.append(f"{span.label}: handoff without {' or '.join(missing)}; shown as '?'")
         elif span.kind == GUARDRAIL:
             span.guardrail = _str(sdata, "name")
             triggered = sdata.get("triggered")
             span.triggered = triggered if isinstance(triggered, bool) else None
         spans.append(span)
+    notes += usage_note(bad)
     if not spans:
         raise ConvertError(f"{file}: trace {chosen} has no span to convert" + (": " + "; ".join(notes) if notes else ""))
     meta = head.get("metadata") if isinstance(head.get("metadata"), dict) else {}

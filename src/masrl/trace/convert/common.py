@@ -44,6 +44,16 @@ def _reject_constant(text: str):
     raise ValueError(f"{text} is not a JSON number")
 
 
+def _unique_keys(pairs: list) -> dict:
+    """``object_pairs_hook``: an object whose key repeats is refused (which value counts would be a guess)."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object (JSON leaves the meaning open)")
+        out[key] = value
+    return out
+
+
 def read_json_values(data: bytes, file: str) -> list:
     """The JSON values of a file: one document, JSON Lines, or concatenated documents.
 
@@ -54,8 +64,8 @@ def read_json_values(data: bytes, file: str) -> list:
     separated by white space, read here with :meth:`json.JSONDecoder.raw_decode`.
 
     Raises:
-        ConvertError: not UTF-8, not JSON (with line and column), NaN/Infinity,
-            nesting too deep, or empty.
+        ConvertError: not UTF-8, not JSON (with line and column), NaN/Infinity, a key
+            repeated in one object, nesting too deep, or empty.
     """
     try:
         text = data.decode("utf-8")
@@ -63,7 +73,7 @@ def read_json_values(data: bytes, file: str) -> list:
         raise ConvertError(f"{file}: not UTF-8 text (invalid byte at offset {err.start})") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    decoder = json.JSONDecoder(parse_constant=_reject_constant)
+    decoder = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     values = []
     i, n = 0, len(text)
     while True:
@@ -125,3 +135,24 @@ def number(value) -> float | None:
     if isinstance(value, (int, float)) and value == value and value >= 0 and value != float("inf"):
         return value
     return None
+
+
+def usage_count(container, key: str, label: str, bad: list[str]) -> float | None:
+    """The token count ``container[key]`` (:func:`number`), or None. A value that is present but no
+    count (``"abc"``, ``-100``, ``NaN``, an object; an OTLP attribute that could not be read) is
+    added to ``bad`` as ``label: key = value`` so the converter can name it in a note."""
+    if not isinstance(container, dict) or key not in container:
+        return None
+    value = container[key]
+    found = number(value)
+    if found is None:
+        bad.append(f"{label}: {key} = {value!r}")
+    return found
+
+
+def usage_note(bad: list[str]) -> list[str]:
+    """The note for usage values that were not counted (none when ``bad`` is empty)."""
+    if not bad:
+        return []
+    shown = "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more" if len(bad) > 5 else "")
+    return [f"{len(bad)} usage value(s) are not token counts and were not counted: {shown}"]

@@ -25,7 +25,7 @@ application (the caller of top-level agents); ``sessionId`` is the task;
 
 from __future__ import annotations
 
-from .common import Conversion, ConvertError, iso_nanos, number, read_json_values
+from .common import Conversion, ConvertError, iso_nanos, number, read_json_values, usage_count, usage_note
 from .spantree import AGENT, GUARDRAIL, MODEL, TOOL, Span, build_trace
 
 KINDS = {"AGENT": AGENT, "TOOL": TOOL, "GENERATION": MODEL, "GUARDRAIL": GUARDRAIL}
@@ -52,14 +52,16 @@ def detect(values: list) -> bool:
     return all(isinstance(o, dict) and "type" in o and "startTime" in o for o in observations[:5])
 
 
-def _tokens(obs: dict) -> int | None:
+def _tokens(obs: dict, label: str, bad: list) -> int | None:
     for key in ("usageDetails", "usage"):
         usage = obs.get(key)
+        if usage is not None and not isinstance(usage, dict):
+            bad.append(f"{label}: {key} = {usage!r}")
         if isinstance(usage, dict) and usage:
-            total = number(usage.get("total"))
+            total = usage_count(usage, "total", label, bad)
             if total is not None:
                 return int(total)
-            parts = [number(usage.get(k)) for k in ("input", "output")]
+            parts = [usage_count(usage, k, label, bad) for k in ("input", "output")]
             found = [p for p in parts if p is not None]
             if found:
                 return int(sum(found))
@@ -99,6 +101,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         )
     head, observations = found
     notes: list[str] = []
+    bad: list[str] = []
     spans: list[Span] = []
     app = head.get("name") if isinstance(head.get("name"), str) and head.get("name") else "application"
     for k, obs in enumerate(observations):
@@ -107,6 +110,8 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             continue
         oid = obs.get("id")
         name = obs.get("name") if isinstance(obs.get("name"), str) else ""
+        if obs.get("name") is not None and not isinstance(obs.get("name"), str):
+            notes.append(f"observation #{k + 1}: name {obs.get('name')!r} is not text; it is left unnamed")
         start = iso_nanos(obs.get("startTime"))
         if not (isinstance(oid, str) and oid and start is not None):
             notes.append(f"unmapped observation '{name}' (#{k + 1}): malformed (needs an id and a startTime)")
@@ -116,7 +121,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         end = iso_nanos(obs.get("endTime"))
         span = Span(oid, parent if isinstance(parent, str) and parent not in ("", "None") else "", name, start, end,
                     KINDS.get(typ, ""), k, app=app, op=f"type {typ or 'missing'} has no event type")
-        span.tokens = _tokens(obs)
+        span.tokens = _tokens(obs, span.label, bad)
         if span.kind == AGENT:
             span.agent = name or f"agent@{oid}"
             span.role = name or None
@@ -128,6 +133,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         elif span.kind == GUARDRAIL:
             span.guardrail = name or None
         spans.append(span)
+    notes += usage_note(bad)
     if not spans:
         raise ConvertError(f"{file}: no observation to convert" + (": " + "; ".join(notes) if notes else ""))
     tid = head.get("id") if isinstance(head.get("id"), str) and head.get("id") else spans[0].span_id

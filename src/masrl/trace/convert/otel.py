@@ -42,7 +42,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from .common import Conversion, ConvertError, iso_nanos, number, read_json_values
+from .common import Conversion, ConvertError, iso_nanos, number, read_json_values, usage_count, usage_note
 from .spantree import AGENT, MODEL, TOOL, Span, build_trace
 
 AGENT_OPS = ("invoke_agent", "create_agent")
@@ -280,9 +280,9 @@ def _str_attr(attrs: dict, *keys: str) -> str | None:
     return None
 
 
-def _usage(attrs: dict, label: str, old: list, total_only: list) -> int | None:
+def _usage(attrs: dict, label: str, old: list, total_only: list, bad: list) -> int | None:
     def pair(keys):
-        values = [number(attrs.get(k)) for k in keys]
+        values = [usage_count(attrs, k, label, bad) for k in keys]
         found = [v for v in values if v is not None]
         return int(sum(found)) if found else None
 
@@ -293,21 +293,21 @@ def _usage(attrs: dict, label: str, old: list, total_only: list) -> int | None:
     if legacy is not None:
         old.append(label)
         return legacy
-    total = number(attrs.get("gen_ai.usage.total_tokens"))
+    total = usage_count(attrs, "gen_ai.usage.total_tokens", label, bad)
     if total is not None:
         total_only.append(label)
         return int(total)
     return None
 
 
-def to_span(raw: _Raw, guessed: dict, old: list, total_only: list) -> Span:
+def to_span(raw: _Raw, guessed: dict, old: list, total_only: list, bad: list) -> Span:
     """Decide a span's kind and fields from its operation and attributes."""
     op = _operation(raw)
     attrs = raw.attrs
     rest = raw.name.split(" ", 1)[1].strip() if " " in raw.name else ""
     span = Span(raw.span_id, raw.parent_id, raw.name, raw.start, raw.end, "", raw.order, app=raw.app,
                 op=f"operation {op} has no event type" if op else "no gen_ai.operation.name")
-    span.tokens = _usage(attrs, span.label, old, total_only)
+    span.tokens = _usage(attrs, span.label, old, total_only, bad)
     if op in AGENT_OPS:
         span.kind = AGENT
         span.create = op == "create_agent"
@@ -352,7 +352,9 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     guessed: dict[str, int] = {}
     old: list[str] = []
     total_only: list[str] = []
-    spans = [to_span(r, guessed, old, total_only) for r in raws]
+    bad: list[str] = []
+    spans = [to_span(r, guessed, old, total_only, bad) for r in raws]
+    notes += usage_note(bad)
     for op, count in sorted(guessed.items()):
         notes.append(
             f"operation '{op}' is not a GenAI convention operation; its {count} span(s) name a model "
