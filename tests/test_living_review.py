@@ -137,10 +137,13 @@ def test_prisma_follows_the_updated_review_template_once_records_are_pending(sur
 
 
 def test_reports_of_a_grown_pool_say_only_what_they_show(survey, cli):
+    base = current(survey).pending
     grow.grow(cli, survey)
     result = current(survey)
     stats = (survey / "reports/STATS.md").read_text()
-    assert "The current pool (3 retained records and 1 excluded record added since release v1" in stats
+    retained, excluded = len(base.retained) + 3, len(base.excluded) + 1
+    assert (f"The current pool ({retained} retained records and {excluded} excluded record{'s' if excluded != 1 else ''} "
+            "added since release v1") in stats
     assert "the release's value is shown beside it" in stats
     for name in ("claims.md", "exclusions.md"):  # they show no release values
         text = (survey / "reports" / name).read_text()
@@ -182,8 +185,8 @@ def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
     vocabulary = ", the vocabulary changed" if pend.vocabulary else ""
     assert run.out.splitlines()[0] == (
         f"froze release {name} ({today}): {grown.pool.headline['retained']} retained records and "
-        f"{grown.pool.headline['excluded']} excluded records; 3 retained records and 1 excluded record added since release "
-        f"{grown.baseline.name}{changed}{vocabulary}")
+        f"{grown.pool.headline['excluded']} excluded records; {len(pend.retained)} retained records and {len(pend.excluded)} "
+        f"excluded record{'s' if len(pend.excluded) != 1 else ''} added since release {grown.baseline.name}{changed}{vocabulary}")
     assert cli("build", "--root", survey).code == 0
     assert files_under(survey, "reports/releases/v1") == v1_files
     result = current(survey)

@@ -154,9 +154,10 @@ def test_add_refuses_placeholder_bibtex_entries(survey, cli):
     ("TODO", "command line: --title: 'TODO' is a placeholder; give the paper's real title"),
 ])
 def test_exclude_refuses_placeholder_titles(survey, cli, title, message):
+    before = sorted(p.name for p in (survey / "exclusions").iterdir())
     run = cli("exclude", "--root", survey, "--title", title, "--arxiv", "2609.00001", "--author", "Doe, Jane", "--year", "2026", *OK)
     assert run.code == 1 and run.err.splitlines() == [message, "masrl: error: 1 error in the command line; nothing was written."]
-    assert not (survey / "exclusions/E033.yaml").exists()
+    assert sorted(p.name for p in (survey / "exclusions").iterdir()) == before
 
 
 def test_validate_refuses_placeholder_text_in_records(survey, cli, set_field):
