@@ -85,8 +85,9 @@ class Pending:
         return len(self.retained) + len(self.excluded)
 
     def describe(self, base: str) -> str:
-        """One clause for reports and commands: ``1 retained and 0 excluded records added since release v1,
-        2 changed`` or ``identical to release v1`` (``base`` names the earlier population)."""
+        """One clause for reports and commands (``base`` names the earlier population): ``1 retained record
+        and 0 excluded records added since release v1, 2 records changed, the vocabulary changed``,
+        ``1 record changed since release v1``, or ``identical to release v1``."""
         if not self:
             return f"identical to {base}"
         parts = []

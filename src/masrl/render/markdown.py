@@ -40,7 +40,7 @@ def table_md(frame: pd.DataFrame, numeric_right: bool = True) -> MdSafe:
     signed = [str(c) == "change" and i for c, i in zip(frame.columns, integer)]
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "|".join(align) + "|"]
     for idx, row in zip(frame.index, frame.itertuples(index=False)):
-        values = [f"{int(v):+d}" if s and v else v for v, s in zip(row, signed)]  # signed: integer dtype only
+        values = [f"{int(v):+d}" if s and v else v for v, s in zip(row, signed)]  # 0 and blanks as they are
         lines.append("| " + " | ".join(cell(v) for v in (idx, *values)) + " |")
     return MdSafe("\n".join(lines) + "\n")
 

@@ -32,7 +32,7 @@ the task.
 
 from __future__ import annotations
 
-from .common import Conversion, ConvertError, iso_nanos, number, read_json_values, usage_count, usage_note
+from .common import Conversion, ConvertError, iso_nanos, read_json_values, usage_count, usage_mapping, usage_note
 from .spantree import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, build_trace
 
 KINDS = {"agent": AGENT, "function": TOOL, "generation": MODEL, "response": MODEL, "handoff": HANDOFF, "guardrail": GUARDRAIL}
@@ -62,10 +62,8 @@ def detect(values: list) -> bool:
 
 
 def _usage(data: dict, label: str, bad: list) -> int | None:
-    usage = data.get("usage")
-    if usage is not None and not isinstance(usage, dict):
-        bad.append(f"{label}: usage = {usage!r}")
-    if not isinstance(usage, dict):
+    usage = usage_mapping(data, "usage", label, bad)
+    if usage is None:
         return None
     found = [v for v in (usage_count(usage, "input_tokens", label, bad), usage_count(usage, "output_tokens", label, bad))
              if v is not None]
@@ -143,7 +141,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             span.handoff_from = _str(sdata, "from_agent")
             span.handoff_to = _str(sdata, "to_agent")
             span.name = f"handoff {span.handoff_from or '?'} -> {span.handoff_to or '?'}"
-            missing = [k for k in ("from_agent", "to_agent") if getattr(span, "handoff_" + k.split("_")[0]) is None]
+            missing = [name for name, value in (("from_agent", span.handoff_from), ("to_agent", span.handoff_to)) if value is None]
             if missing:
                 notes.append(f"{span.label}: handoff without {' or '.join(missing)}; shown as '?'")
         elif span.kind == GUARDRAIL:

@@ -150,6 +150,17 @@ def usage_count(container, key: str, label: str, bad: list[str]) -> float | None
     return found
 
 
+def usage_mapping(container: dict, key: str, label: str, bad: list[str]) -> dict | None:
+    """The usage object ``container[key]`` when it is a JSON object, else None; any other value
+    than an object or null is added to ``bad`` (see :func:`usage_count`)."""
+    usage = container.get(key)
+    if isinstance(usage, dict):
+        return usage
+    if usage is not None:
+        bad.append(f"{label}: {key} = {usage!r}")
+    return None
+
+
 def usage_note(bad: list[str]) -> list[str]:
     """The note for usage values that were not counted (none when ``bad`` is empty)."""
     if not bad:

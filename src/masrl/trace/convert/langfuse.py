@@ -25,7 +25,7 @@ application (the caller of top-level agents); ``sessionId`` is the task;
 
 from __future__ import annotations
 
-from .common import Conversion, ConvertError, iso_nanos, number, read_json_values, usage_count, usage_note
+from .common import Conversion, ConvertError, iso_nanos, read_json_values, usage_count, usage_mapping, usage_note
 from .spantree import AGENT, GUARDRAIL, MODEL, TOOL, Span, build_trace
 
 KINDS = {"AGENT": AGENT, "TOOL": TOOL, "GENERATION": MODEL, "GUARDRAIL": GUARDRAIL}
@@ -54,10 +54,8 @@ def detect(values: list) -> bool:
 
 def _tokens(obs: dict, label: str, bad: list) -> int | None:
     for key in ("usageDetails", "usage"):
-        usage = obs.get(key)
-        if usage is not None and not isinstance(usage, dict):
-            bad.append(f"{label}: {key} = {usage!r}")
-        if isinstance(usage, dict) and usage:
+        usage = usage_mapping(obs, key, label, bad)
+        if usage:
             total = usage_count(usage, "total", label, bad)
             if total is not None:
                 return int(total)
