@@ -5,7 +5,7 @@ Measures, in fresh processes (best of --repeat runs, interleaved so load on the
 machine hits every command alike):
 
   floor  python -c "import pandas"
-         python -c "import masrl.pipeline"
+         python -c "import masrl.build.pipeline"
          masrl build --check on the bundled corpus
 
 and with ``python -X importtime`` the self time of every module the audits add
@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PATH_IMPORTS = "import masrl.commands.build, masrl.pipeline, masrl.validate, masrl.audits.validate"
+PATH_IMPORTS = "import masrl.commands.build, masrl.build.pipeline, masrl.checks.validate, masrl.checks.audits"
 NEW = ("masrl.audits", "masrl.analyses.agreement")
 
 
@@ -66,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     commands = {
         "python -c 'import pandas'": [sys.executable, "-c", "import pandas"],
-        "python -c 'import masrl.pipeline'": [sys.executable, "-c", "import masrl.pipeline"],
+        "python -c 'import masrl.build.pipeline'": [sys.executable, "-c", "import masrl.build.pipeline"],
         "masrl build --check": [sys.executable, "-m", "masrl", "build", "--check"],
     }
     best = {name: float("inf") for name in commands}

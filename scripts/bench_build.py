@@ -42,9 +42,9 @@ from pathlib import Path
 
 import yaml
 
-from masrl.matching import make_known, similar_title_pairs
-from masrl.records import RETAINED_ORDER, ordered
-from masrl.yamlio import dump_record
+from masrl.bib.matching import make_known, similar_title_pairs
+from masrl.corpus.records import RETAINED_ORDER, ordered
+from masrl.corpus.yamlio import dump_record
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -102,7 +102,7 @@ def synthetic_titles(n: int, rng: random.Random) -> list[str]:
     :data:`TITLE_WORDS` (about 8), 40% with a ``NAME:`` prefix as real titles have. For 10,000
     titles (seed '7-titles') that is 11-162 characters, median 70; the bundled corpus has 17-118,
     median 69. No two are as similar as ``masrl validate``'s duplicate-title rule refuses
-    (checked with the same function, :func:`masrl.matching.similar_title_pairs`; the later
+    (checked with the same function, :func:`masrl.bib.matching.similar_title_pairs`; the later
     title of any such pair is redrawn)."""
     def draw() -> str:
         words = rng.sample(TITLE_WORDS, min(15, max(3, round(rng.gauss(8, 2.5)))))

@@ -17,27 +17,27 @@ The first release (v1, the survey as published) is then frozen from these
 records with `masrl release v1 --date 2026-05-04 ...` (see the README).
 
 How records are put together
-  * papers.bib is read as `masrl add --bibtex` reads a file (masrl.bibtex.parse,
-    then masrl.bibimport.import_entries): an entry that import would refuse, or
+  * papers.bib is read as `masrl add --bibtex` reads a file (masrl.bib.bibtex.parse,
+    then masrl.bib.bibimport.import_entries): an entry that import would refuse, or
     a field it would not keep, stops the script.
   * CSV rows are matched to BibTeX entries by canonical identifier
-    (masrl.identifiers: arXiv id, OpenReview id, DOI, ACL id, URL) and, failing
-    that, by title (masrl.matching, the rule `masrl add` uses for duplicates) --
+    (masrl.bib.identifiers: arXiv id, OpenReview id, DOI, ACL id, URL) and, failing
+    that, by title (masrl.bib.matching, the rule `masrl add` uses for duplicates) --
     never by key string (the keys differ: `magrpo` vs `magrpo2025`). Every row
     must match exactly one entry and vice versa, or the script stops.
   * Identifiers: the CSV `arxiv_id`/`url`/`identifier` read with
-    masrl.identifiers (a resolver URL becomes its id, a DOI in a publisher URL
+    masrl.bib.identifiers (a resolver URL becomes its id, a DOI in a publisher URL
     is read too), merged with what the BibTeX import read from
     `journal`/`eprint`/`doi`/`url`/`howpublished`; two different ids of one
     scheme stop the script. Only identifiers written in the sources are kept,
     none is guessed.
   * `authors` is the BibTeX author list as the BibTeX import stores it
-    (masrl.bibtex.record_author: "Last, First" decoded to Unicode; a trailing
+    (masrl.bib.bibtex.record_author: "Last, First" decoded to Unicode; a trailing
     "others" is kept); `first_author` is the CSV value with LaTeX accents
     decoded. The entry's `bibtex` block is the import's (every field kept,
     LaTeX source with protective braces, whitespace runs collapsed), type first,
     then the fields in the order masrl's BibTeX export writes them
-    (masrl.bibexport.FIELD_ORDER); its key is `bibtex_key`.
+    (masrl.bib.bibexport.FIELD_ORDER); its key is `bibtex_key`.
   * Fields of the survey's other tables come from the facts file: sub-decision
     anchors, strict/broad credit (claim ledger, then the spot-check's
     strict_explicit_credit flag), the benchmark-gap table, industrial
@@ -48,12 +48,12 @@ How records are put together
   * Where a record deliberately differs from its own BibTeX entry in title,
     year or venue kind, `bibtex_differs` (table BIBTEX_DIFFERS) says why; the
     script stops if the table and the differences `masrl validate` finds
-    (masrl.pool_checks.bibtex_disagreements) do not match exactly.
+    (masrl.bib.consistency.bibtex_disagreements) do not match exactly.
 
 Idempotent: running it again writes nothing when the files are already as it
 would write them. A file that differs (it was edited by hand after the
 import -- the YAML is the source of truth) is left alone and reported; pass
---overwrite to replace such files. Files are written through masrl.write
+--overwrite to replace such files. Files are written through masrl.build.write
 (new files created, never overwritten; --overwrite replaces a file only if it
 still holds the bytes it was compared with).
 
@@ -71,14 +71,15 @@ from pathlib import Path
 
 import yaml
 
-from masrl import bibimport, bibtex, identifiers, write
-from masrl.bibexport import FIELD_ORDER
-from masrl.errors import UserError
-from masrl.identifiers import Identifier, IdentifierError
-from masrl.matching import Pool, make_known
-from masrl.pool_checks import bibtex_disagreements
-from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
-from masrl.yamlio import dump_record
+from masrl.bib import bibimport, bibtex, identifiers
+from masrl.bib.bibexport import FIELD_ORDER
+from masrl.bib.consistency import bibtex_disagreements
+from masrl.bib.identifiers import Identifier, IdentifierError
+from masrl.bib.matching import Pool, make_known
+from masrl.build import write
+from masrl.core.errors import UserError
+from masrl.corpus.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
+from masrl.corpus.yamlio import dump_record
 
 COMMIT = "a14d8de1d2caeea62db12d56978322cf824850a0"
 #: Date of arXiv 2605.02801v1, the survey as published (release v1 of the living review).
@@ -171,7 +172,7 @@ def url_identifiers(url: str, where: str) -> list[Identifier]:
 
 
 def id_mapping(idents: list[Identifier], where: str) -> dict:
-    """A record's ``identifiers`` mapping (masrl.identifiers.as_mapping); two different ids
+    """A record's ``identifiers`` mapping (masrl.bib.identifiers.as_mapping); two different ids
     of one scheme stop the import."""
     for scheme, first, other in identifiers.conflicts(idents):
         sys.exit(f"import: {where}: two {scheme} identifiers {first!r} and {other!r}")
@@ -193,7 +194,7 @@ def csv_identifiers(row: dict) -> list[Identifier]:
 
 
 def bibtex_papers(text: str) -> list[dict]:
-    """The papers of papers.bib as ``masrl add --bibtex`` would import them (masrl.bibimport),
+    """The papers of papers.bib as ``masrl add --bibtex`` would import them (masrl.bib.bibimport),
     in file order; a block that cannot be parsed, a refused entry or a note about an entry
     (a field not kept, a crossref) stops the import. Text between entries (the file's
     section banners) is ignored, as BibTeX ignores it."""
@@ -210,7 +211,7 @@ def bibtex_papers(text: str) -> list[dict]:
 
 def match_entries(rows: list[dict], papers: list[dict]) -> dict[str, dict]:
     """CSV key -> imported BibTeX paper: the one entry sharing a canonical identifier
-    with the row, else the one entry whose title is the same by masrl.matching's rule."""
+    with the row, else the one entry whose title is the same by masrl.bib.matching's rule."""
     where = [f"papers.bib entry {p['entry_key']!r} (line {p['line']})" for p in papers]
     pool = Pool([make_known(w, "batch", p["title"], p["identifiers"]) for w, p in zip(where, papers)])
     index = {w: i for i, w in enumerate(where)}

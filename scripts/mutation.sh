@@ -4,7 +4,7 @@
 #
 #   scripts/mutation.sh                 every mutant (about 5,000: hours on 2 cores)
 #   SAMPLE=50 scripts/mutation.sh       a fixed sample of 50 mutants per module (about 30 minutes)
-#   scripts/mutation.sh 'masrl.write*'  only the mutants whose names match
+#   scripts/mutation.sh 'masrl.build.write*'  only the mutants whose names match
 #
 # Prints the kill ratio per module and in all (scripts/mutation_report.py). A surviving
 # mutant is a change to the code that no test notices: `.venv/bin/mutmut show NAME` shows it.

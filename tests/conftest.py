@@ -44,10 +44,10 @@ def survey(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built():
-    """The :class:`masrl.pipeline.Build` of the repository's corpus (pool and every release)."""
-    from masrl.load import load
-    from masrl.pipeline import build
-    from masrl.validate import validate
+    """The :class:`masrl.build.pipeline.Build` of the repository's corpus (pool and every release)."""
+    from masrl.build.pipeline import build
+    from masrl.checks.validate import validate
+    from masrl.corpus.load import load
 
     corpus = load(REPO)
     assert validate(corpus) == []

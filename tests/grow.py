@@ -134,8 +134,8 @@ def restrict_to_release(root: Path, name: str = "v1") -> Path:
     Tags stay as the working tree has them. Returns ``root``."""
     import yaml
 
-    from masrl.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
-    from masrl.yamlio import dump_record
+    from masrl.corpus.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
+    from masrl.corpus.yamlio import dump_record
 
     snapshot = yaml.safe_load((root / f"corpus/releases/{name}.yaml").read_text(encoding="utf-8"))
     for folder, members, order in (("corpus/papers", snapshot["retained"], RETAINED_ORDER),

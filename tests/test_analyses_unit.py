@@ -6,7 +6,7 @@ import pandas as pd
 
 from masrl.analyses.counts import count_by, crosstab, long_values, records_per_value
 from masrl.analyses.gaps import Gap, find_gaps, gaps_json, joint_coverage, narrowing
-from masrl.taxonomy import Taxonomy
+from masrl.corpus.taxonomy import Taxonomy
 
 
 def field(values, multi=False):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from masrl import bibexport, bibimport, bibtex, csljson
-from masrl.records import normalize_title
+from masrl.bib import bibexport, bibimport, bibtex, csljson
+from masrl.bib.matching import normalize_title
 
 HERE = Path(__file__).parent
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from masrl import bibimport, bibtex
+from masrl.bib import bibimport, bibtex
 
 
 def papers(text: str):

@@ -64,8 +64,8 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     v1 = {k: int(v["count"]) for k, v in _table(before["reports/releases/v1/tables/scenario.csv"]).items()}
     scenario = next(line.split(": ")[1] for line in (survey / "corpus/papers/c3.yaml").read_text().splitlines() if line.startswith("scenario:"))
     assert scenario != "math"
-    from masrl.load import load
-    from masrl.pipeline import build
+    from masrl.build.pipeline import build
+    from masrl.corpus.load import load
 
     was_changed = "c3" in build(load(survey), {}).pending.changed
     set_field(survey / "corpus/papers/c3.yaml", "scenario", "math")

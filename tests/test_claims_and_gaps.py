@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 from masrl.analyses.claims import evaluate_check, select
-from masrl.load import load
-from masrl.outputs import render_tree
-from masrl.pipeline import build
+from masrl.build.outputs import render_tree
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def test_trace_claim_fails_when_the_example_does_not_validate(repo):
 
 
 def test_filter_operators():
-    from masrl.taxonomy import Taxonomy
+    from masrl.corpus.taxonomy import Taxonomy
 
     tax = Taxonomy({"fields": {
         "a": {"applies_to": "retained", "values": {"x": {}, "y": {}, "z": {}}},

@@ -5,8 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from masrl.analyses.claims import ClaimResult, claim_results, evaluate_check, failing_current, select
-from masrl.taxonomy import Taxonomy
+from masrl.analyses.claims import (
+    ClaimResult,
+    claim_results,
+    evaluate_check,
+    failing_current,
+    select,
+)
+from masrl.corpus.taxonomy import Taxonomy
 
 TAX = Taxonomy({"fields": {
     "credit": {"applies_to": "retained", "values": {"agent": {}, "message": {}, "NA": {}}},

@@ -7,7 +7,12 @@ from types import SimpleNamespace
 import pandas as pd
 
 from masrl.analyses.claims import CheckResult, ClaimResult
-from masrl.analyses.compare import cell_changes, claim_changes, gap_changes, record_changes
+from masrl.analyses.compare import (
+    cell_changes,
+    claim_changes,
+    gap_changes,
+    record_changes,
+)
 from masrl.analyses.gaps import Gap
 from masrl.analyses.table import Table
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from masrl import intake
-from masrl.errors import UserError
-from masrl.load import Corpus
-from masrl.matching import make_known
+from masrl.bib.matching import make_known
+from masrl.core.errors import UserError
+from masrl.corpus.load import Corpus
+from masrl.review import intake
 
 
 def flags(arxiv=None, openreview=None, doi=None, url=None) -> dict:

@@ -20,10 +20,17 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from masrl.load import parse_tree, read_tree
+from masrl.bib.urls import url_problem
+from masrl.corpus.load import parse_tree, read_tree
+from masrl.render.escape import (
+    CSV_FORMULA_START,
+    csv_cell,
+    md_code,
+    md_link,
+    md_text,
+    md_url,
+)
 from masrl.render.readme import END, START
-from masrl.render.escape import CSV_FORMULA_START, csv_cell, md_code, md_link, md_text, md_url
-from masrl.urls import url_problem
 
 REPO = Path(__file__).resolve().parent.parent
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"]).use(dollarmath_plugin)
@@ -227,8 +234,8 @@ def hostile_corpus(corpus, title, url, label):
 
 def render_all(corpus):
     """``(build, {path: bytes})``: every text output of the corpus (pool and releases, site included)."""
-    from masrl.outputs import render_text
-    from masrl.pipeline import build
+    from masrl.build.outputs import render_text
+    from masrl.build.pipeline import build
 
     result = build(corpus, {})
     return result, render_text(result, corpus.readme)
@@ -286,8 +293,8 @@ def test_every_renderer_escapes_hostile_records(small_corpus, title, url, label)
 @settings(max_examples=scaled(200))
 @given(title=TEXT, url=URL, label=TEXT)
 def test_readme_list_escapes_every_field(title, url, label):
+    from masrl.corpus.taxonomy import Taxonomy
     from masrl.render.readme import papers_markdown
-    from masrl.taxonomy import Taxonomy
 
     tax = Taxonomy({"fields": {"category": {"applies_to": "retained", "values": {"survey": {"label": label}}}}})
     record = {"key": "k", "title": title, "authors": [f"{label}, {title}", "others"], "year": 2026, "venue": title,

@@ -17,11 +17,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from masrl import bibtex
+from masrl.bib import bibtex
+from masrl.checks.validate import validate
 from masrl.cli import main
-from masrl.load import parse_tree, read_tree
-from masrl.validate import validate
-from masrl.yamlio import parse
+from masrl.corpus.load import parse_tree, read_tree
+from masrl.corpus.yamlio import parse
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from masrl.load import load
-from masrl.outputs import render_text
-from masrl.pipeline import build
+from masrl.build.outputs import render_text
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
 
 
 @pytest.fixture(scope="module")

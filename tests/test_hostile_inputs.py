@@ -8,10 +8,9 @@ import subprocess
 import sys
 
 import pytest
-
-from masrl.records import make_key
-
 from grow import next_record_id
+
+from masrl.corpus.records import make_key
 
 OK = ["--stage", "abstract_screen", "--reason", "x", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration"]
 
@@ -184,8 +183,8 @@ def test_add_refuses_a_bibtex_key_already_used(survey, cli):
 
 
 def test_forced_duplicate_validates(survey, cli):
-    from masrl.taxonomy import Taxonomy
-    from masrl.yamlio import dump_record, parse
+    from masrl.corpus.taxonomy import Taxonomy
+    from masrl.corpus.yamlio import dump_record, parse
 
     run = cli("add", "--root", survey, "--arxiv", "2603.06859", "--title", "C3, journal version", "--author", "Chen, Yanjun",
               "--year", "2027", "--force", "journal version with new experiments")
@@ -242,8 +241,8 @@ def test_exclude_keeps_comments_of_the_moved_record(survey, cli):
 
 
 def test_exclude_rolls_back_when_the_record_cannot_be_removed(survey, cli, monkeypatch):
-    from masrl import write
-    from masrl.errors import UserError
+    from masrl.build import write
+    from masrl.core.errors import UserError
 
     real_remove = write.remove
 

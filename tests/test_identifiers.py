@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from masrl.identifiers import IdentifierError, keys_of, parse
+from masrl.bib.identifiers import IdentifierError, keys_of, parse
 
 FORMS = [
     # arXiv, new style

@@ -11,12 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grow
 import pytest
 
-from masrl.load import load
-from masrl.pipeline import build
-
-import grow
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
 
 V1 = {"retained": 84, "excluded": 32, "audited": 116}
 
@@ -273,7 +272,7 @@ def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(s
     assert not (survey / "corpus/releases/v2.yaml").exists()
     run = cli("release", "--root", survey, "v2", "--date", today.isoformat())
     assert run.code == 0, run.err
-    from masrl.releases import content_digest, releases_from
+    from masrl.corpus.releases import content_digest, releases_from
 
     corpus = load(survey)
     v2 = releases_from(corpus.releases)[-1]
@@ -398,7 +397,7 @@ def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
     git(survey, "add", "-A")
     git(survey, "commit", "-qm", "base")
     keys = {p.stem for p in (survey / "corpus/papers").glob("*.yaml")}
-    from masrl.records import free_key
+    from masrl.corpus.records import free_key
 
     ours_key = free_key("zhao2026", keys)
     theirs_key = free_key("zhao2026", keys | {ours_key})
@@ -499,7 +498,7 @@ def test_the_prisma_figure_follows_the_updated_review_template(survey, cli):
 
 
 def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli):
-    from masrl.commands.figures import release_note
+    from masrl.build.figures import release_note
     from masrl.render import figures
 
     before = current(survey)

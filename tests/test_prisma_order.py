@@ -5,12 +5,11 @@ from __future__ import annotations
 import copy
 
 import pytest
-
-from masrl.load import load
-from masrl.pipeline import analyse as analyse_population
-from masrl.population import pool
-
 from grow import restrict_to_release
+
+from masrl.build.pipeline import analyse as analyse_population
+from masrl.corpus.load import load
+from masrl.corpus.population import pool
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +72,7 @@ def test_years_without_records_are_rows_too():
     import pandas as pd
 
     from masrl.analyses.prisma import year_by_category
-    from masrl.taxonomy import Taxonomy
+    from masrl.corpus.taxonomy import Taxonomy
 
     tax = Taxonomy({"fields": {"category": {"applies_to": "retained", "values": {"rl_method": {}, "survey": {}}}}})
     frame = pd.DataFrame({"year": [2020, 2022, 2022], "category": ["survey", "survey", "rl_method"]},

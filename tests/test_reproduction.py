@@ -12,7 +12,7 @@ import io
 import pandas as pd
 import pytest
 
-from masrl.outputs import render_tree
+from masrl.build.outputs import render_tree
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from masrl.derived_names import collisions
-from masrl.placeholders import placeholder_problem
-from masrl.taxonomy import Taxonomy
+from masrl.checks.derived_names import collisions
+from masrl.core.placeholders import placeholder_problem
+from masrl.corpus.taxonomy import Taxonomy
 
 OK = ["--stage", "abstract_screen", "--reason", "x", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration"]
 
@@ -55,7 +55,7 @@ def test_collisions_across_fields_case_and_empty_names():
 
 
 def test_the_real_taxonomy_has_no_collision(repo):
-    from masrl.load import load
+    from masrl.corpus.load import load
 
     assert collisions(Taxonomy(load(repo).taxonomy)) == []
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from masrl import bibexport, bibtex
-from masrl.load import load
-from masrl.outputs import audit_data, render_text
-from masrl.records import make_key
+from masrl.bib import bibexport, bibtex
+from masrl.build.outputs import audit_data, render_text
+from masrl.corpus.load import load
+from masrl.corpus.records import make_key
 
 NEW_PAPER = """@article{zhang2026rl,
   title   = {Reinforcement Learning for {LLM}-based Multi-Agent Systems through Orchestration Traces},
@@ -249,7 +249,7 @@ def test_diff_outside_git_is_a_clear_error(survey, cli):
 def test_bibtex_export_of_the_84_upstream_entries_keeps_their_facts(repo, published):
     """Every upstream entry's title, authors, year and identifiers survive the export;
     its venue field survives where the entry type follows the venue."""
-    from masrl.bibimport import entry_identifiers
+    from masrl.bib.bibimport import entry_identifiers
 
     upstream = bibtex.parse((repo / "tests/data/upstream_papers.bib").read_text(), "upstream.bib")
     assert upstream.problems == [] and len(upstream.entries) == 84

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from masrl import write
-from masrl.errors import UserError
+from masrl.build import write
+from masrl.core.errors import UserError
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

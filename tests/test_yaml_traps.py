@@ -7,7 +7,7 @@ import datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from masrl.yamlio import dump_record, parse
+from masrl.corpus.yamlio import dump_record, parse
 
 
 def test_repeated_key_is_an_error_not_last_one_wins(survey, cli, set_field):

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import UserError
+from .core.errors import UserError
 
 DESCRIPTION = """\
 masrl keeps the survey "Reinforcement Learning for LLM-based Multi-Agent
@@ -356,7 +356,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     p.set_defaults(run=_cmd_diff)
 
-    from .trace.cli import register as register_trace
+    from .commands.trace import register as register_trace
 
     register_trace(sub)
     from .commands.audit import register as register_audit
@@ -398,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from . import console
+    from .core import console
 
     parser = build_parser(argv)
     args = parser.parse_args(argv)

@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa
 from statsmodels.stats.proportion import proportion_confint
 
-from masrl.analyses.agreement import Z95, agreement, brennan_prediger, gwet_ac1, wilson_interval
+from masrl.analyses.agreement import (
+    Z95,
+    agreement,
+    brennan_prediger,
+    gwet_ac1,
+    wilson_interval,
+)
 
 # statsmodels warns while computing the NaN standard error of a degenerate table (a reader with one value)
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")

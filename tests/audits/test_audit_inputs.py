@@ -210,7 +210,7 @@ def test_the_published_spot_check_is_read_as_round_one(repo, cli):
 
 
 def test_audit_folders_are_read_without_their_sheets(audited, cli):
-    from masrl.load import load
+    from masrl.corpus.load import load
 
     corpus = load(audited)
     assert sorted(corpus.audit_files) == [f"corpus/audits/{AUDIT}/audit.yaml"]

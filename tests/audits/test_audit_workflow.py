@@ -10,8 +10,8 @@ import yaml
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
-from masrl.load import load
-from masrl.taxonomy import Taxonomy
+from masrl.corpus.load import load
+from masrl.corpus.taxonomy import Taxonomy
 
 AUDIT = "tags-2026-06-01"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from masrl.load import load
-from masrl.pipeline import build
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
 from masrl.render.site import FOLDER, figure_files, site_files
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,8 +9,8 @@ import re
 
 from markupsafe import escape
 
-from masrl.load import load
-from masrl.pipeline import build
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
 from masrl.render.site import TREE_FOLDER as FOLDER
 from masrl.render.site import json_script, site_files
 from masrl.render.site.data import _identifier_links, filter_link, safe_url

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from masrl.load import load
-from masrl.pipeline import build
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
 from masrl.render import figures
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,9 +7,9 @@ import json
 import pytest
 from conftest import DATA
 
-from masrl.trace.metrics import trace_metrics
 from masrl.trace.convert import ConvertError as OtelError
 from masrl.trace.convert.otel import convert as convert_otlp
+from masrl.trace.metrics import trace_metrics
 from masrl.trace.validate import validate_trace
 
 

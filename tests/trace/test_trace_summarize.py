@@ -9,7 +9,14 @@ import pytest
 from conftest import survey_trace
 
 from masrl.cli import main
-from masrl.trace.summarize import COLUMNS, expand_inputs, frame, parquet_bytes, run_dask, run_local
+from masrl.trace.summarize import (
+    COLUMNS,
+    expand_inputs,
+    frame,
+    parquet_bytes,
+    run_dask,
+    run_local,
+)
 
 
 def labelled(step, policy, reward):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import SURVEY_BYTES, problems_of, survey_trace
 
 from masrl.trace.validate import validate_bytes, validate_trace

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..bibimport import entry_identifiers
-from ..identifiers import keys_of
-from ..pool_checks import bibtex_disagreements
-from ..records import normalize_title
-from ..taxonomy import Taxonomy
+from ..bib.bibimport import entry_identifiers
+from ..bib.consistency import bibtex_disagreements
+from ..bib.identifiers import keys_of
+from ..bib.matching import normalize_title
+from ..corpus.taxonomy import Taxonomy
 from .claims import claim_results
 
 
@@ -47,7 +47,7 @@ def bibtex_mismatches(records: list[dict]) -> list[dict]:
 
     Compares the record's ``year``, ``title`` (normalized: case, braces, punctuation
     and spaces ignored) and venue kind with its ``bibtex`` block
-    (:func:`masrl.pool_checks.bibtex_disagreements`), its ``first_author`` with the
+    (:func:`masrl.bib.consistency.bibtex_disagreements`), its ``first_author`` with the
     first author, and each identifier the BibTeX entry gives (arXiv id in
     ``journal``/``eprint``, ``doi``, ``url``/``howpublished``) with the record's
     canonical ids. One dict per mismatch: ``{"key", "bibtex_key", "field", "record",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 from .counts import count_by, crosstab, records_per_value
 from .table import Table
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 
 PLAIN_FIELDS = ("key", "record_id", "year")
 

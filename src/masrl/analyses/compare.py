@@ -9,7 +9,7 @@
   table moved since the published version (:func:`table_changes`), and count
   tables with the release's count beside the pool's (:func:`beside_release`).
 
-Input: :class:`~masrl.pipeline.Build` and :class:`~masrl.analyses.table.Table`
+Input: :class:`~masrl.build.pipeline.Build` and :class:`~masrl.analyses.table.Table`
 objects. Output: plain dicts and new tables.
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 
 
 def long_values(frame: pd.DataFrame, field: str, tax: Taxonomy) -> pd.Series:

@@ -6,7 +6,7 @@ without importing the analysis stack.
 
 from __future__ import annotations
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 
 
 def gap_tables(tax: Taxonomy) -> list[str]:

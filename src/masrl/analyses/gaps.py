@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 from .claims import ClaimResult, select
 from .counts import long_values
 from .gap_plan import gap_tables

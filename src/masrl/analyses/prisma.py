@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 from .counts import count_by, crosstab
 from .table import Table
 

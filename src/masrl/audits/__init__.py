@@ -1,4 +1,6 @@
-"""Second-reader audits as a workflow: sample, blind sheet, rounds, agreement, adjudication, apply.
+"""Second-reader audits as data: the sample, the blind sheet, rounds, agreement, adjudication, and the
+record edits an adjudication makes (pure). The steps of ``masrl audit`` that run them are
+:mod:`masrl.review.auditing`; the checks of audit folders are :mod:`masrl.checks.audits`.
 
 An audit lives in one folder ``corpus/audits/<audit_id>/``::
 
@@ -20,4 +22,7 @@ exclusion-reason class.
 The survey's own spot-check (``corpus/audits/spotcheck-2026-05-03.yaml``) is a
 single-file audit in the earlier format; it is read as round 1 of a tags audit
 with the same published values (:func:`masrl.audits.model.audits_of`).
+
+May import: :mod:`masrl.render`, :mod:`masrl.analyses`, :mod:`masrl.corpus`, :mod:`masrl.bib`,
+:mod:`masrl.core`.
 """

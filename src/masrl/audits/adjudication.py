@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 from .analysis import round_results
 from .fields import DECISION, INCLUDE
 from .model import Audit

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..analyses.agreement import Agreement, agreement
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 from .fields import DECISION, EXCLUDE, INCLUDE, ORIGINAL, AuditField, allowed_fields
 from .model import Audit, Item, Resolution
 

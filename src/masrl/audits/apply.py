@@ -25,13 +25,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from .. import bibtex
-from ..errors import Problem
-from ..load import EXCLUSIONS, PAPERS, Corpus
-from ..records import EXCLUDED_ORDER, RETAINED_ORDER, make_key, ordered
-from ..stubs import retained_stub
-from ..taxonomy import Taxonomy
-from ..yamlio import dump_record
+from ..bib import bibtex
+from ..core.errors import Problem
+from ..corpus.load import EXCLUSIONS, PAPERS, Corpus
+from ..corpus.records import EXCLUDED_ORDER, RETAINED_ORDER, make_key, ordered
+from ..corpus.stubs import retained_stub
+from ..corpus.taxonomy import Taxonomy
+from ..corpus.yamlio import dump_record
 from .fields import DECISION, EXCLUDE, INCLUDE
 from .model import Audit, Resolution
 
@@ -122,7 +122,7 @@ def _retained_stub(paper: dict, tax: Taxonomy, key: str, source: str) -> dict:
 def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, bytes], tax: Taxonomy) -> Plan:
     """The :class:`Plan` of applying the resolved disagreements of ``round_no``.
 
-    ``files`` are the bytes of the corpus files (from :func:`masrl.load.read_tree`).
+    ``files`` are the bytes of the corpus files (from :func:`masrl.corpus.load.read_tree`).
     """
     plan = Plan()
     items = {i.item: i for i in audit.items}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 
 POPULATIONS = ("retained", "excluded", "all")
 KINDS = ("tags", "screening")

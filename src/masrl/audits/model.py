@@ -1,4 +1,4 @@
-"""Audits as typed data, read from a validated :class:`~masrl.load.Corpus` (no file access).
+"""Audits as typed data, read from a validated :class:`~masrl.corpus.load.Corpus` (no file access).
 
 Both audit formats become one :class:`Audit`: an audit folder
 (``corpus/audits/<id>/audit.yaml``, ``rounds/*.yaml``, ``adjudication-round-<n>.yaml``)
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..load import AUDITS, Corpus
+from ..corpus.load import AUDITS, Corpus
 from .fields import DECISION, EXCLUDE, INCLUDE, ORIGINAL
 
 AUDIT_FILE = "audit.yaml"
@@ -214,7 +214,7 @@ def _folder(audit_file: str, data: dict, files: dict[str, dict]) -> Audit:
 
 
 def audits_of(corpus: Corpus) -> list[Audit]:
-    """Every audit of a corpus that :func:`masrl.validate.validate` accepted, sorted by audit id."""
+    """Every audit of a corpus that :func:`masrl.checks.validate.validate` accepted, sorted by audit id."""
     out = [_legacy(file, data) for file, data in corpus.audits.items()]
     for rel, data in corpus.audit_files.items():
         if rel.endswith(f"/{AUDIT_FILE}") and rel.count("/") == 3:

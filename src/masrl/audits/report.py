@@ -11,7 +11,7 @@ with the template shared by the report and the command.
 from __future__ import annotations
 
 from ..analyses.agreement import Estimate
-from ..taxonomy import Taxonomy
+from ..corpus.taxonomy import Taxonomy
 from .analysis import FieldResult, changed_since, round_results
 from .model import Audit
 

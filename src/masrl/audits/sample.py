@@ -23,8 +23,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ..records import SCHEME_ORDER
-from ..taxonomy import Taxonomy
+from ..corpus.records import SCHEME_ORDER
+from ..corpus.taxonomy import Taxonomy
 from .fields import DECISION, EXCLUDE, INCLUDE, AuditField, kind_of
 
 METHOD = ("proportional allocation (largest remainders); within a stratum the records with the smallest "

@@ -2,13 +2,13 @@
 
 ``audit.yaml`` (the sample), ``rounds/round-<n>-<reader>.yaml`` (one imported
 sheet) and ``adjudication-round-<n>.yaml``. Field names and values are
-checked against the taxonomy by :mod:`masrl.audits.validate`, not here;
+checked against the taxonomy by :mod:`masrl.checks.audits`, not here;
 ``masrl build`` writes these schemas to ``reports/schema/``.
 """
 
 from __future__ import annotations
 
-from ..schema import _DATE, _KEY, _STR_MAP, _TEXT
+from ..corpus.schema import _DATE, _KEY, _STR_MAP, _TEXT
 from .fields import KINDS, POPULATIONS
 
 _ITEM = {"type": "string", "pattern": "^S[0-9]{2,}$"}

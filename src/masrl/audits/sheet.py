@@ -20,8 +20,8 @@ import csv
 import io
 from dataclasses import dataclass
 
-from ..errors import Problem
-from ..validate import _suggest
+from ..core.didyoumean import did_you_mean as _suggest
+from ..core.errors import Problem
 from .fields import DECISION, EXCLUDE, AuditField
 from .model import Audit
 

@@ -1,10 +1,10 @@
 """``masrl add``: create record stubs for new papers, refusing duplicates.
 
-Papers come from a BibTeX/BibLaTeX file (:mod:`masrl.bibimport`), or from one
-identifier (any form) whose metadata is looked up (:mod:`masrl.lookup`) and/or
+Papers come from a BibTeX/BibLaTeX file (:mod:`masrl.bib.bibimport`), or from one
+identifier (any form) whose metadata is looked up (:mod:`masrl.bib.lookup`) and/or
 given with flags. Stubs carry the bibliographic fields and ``untagged`` in
 every controlled field, so ``masrl validate`` rejects them until someone tags
-them. Keys follow :func:`masrl.records.make_key`. Every problem of every entry
+them. Keys follow :func:`masrl.corpus.records.make_key`. Every problem of every entry
 is reported at once with the entry key and line; ``--skip-invalid`` adds the
 rest and writes a report of what was not added.
 """
@@ -16,16 +16,33 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
-from .. import bibimport, bibtex, console, intake, lookup, venues, write
-from ..errors import COMMAND_LINE, Problem, UsageError, UserError, sort_key, summary
-from ..identifiers import SCHEME_ORDER
-from ..placeholders import placeholder_problem
-from ..load import PAPERS, TAXONOMY, find_root, parse_tree, read_tree, read_user_file
-from ..records import make_key
-from ..stubs import retained_stub
-from ..taxonomy import Taxonomy
-from ..validate import validate
-from ..yamlio import dump_record
+from ..bib import bibimport, bibtex, lookup, venues
+from ..bib.identifiers import SCHEME_ORDER
+from ..build import write
+from ..checks.validate import validate
+from ..core import console
+from ..core.errors import (
+    COMMAND_LINE,
+    Problem,
+    UsageError,
+    UserError,
+    sort_key,
+    summary,
+)
+from ..core.placeholders import placeholder_problem
+from ..corpus.load import (
+    PAPERS,
+    TAXONOMY,
+    find_root,
+    parse_tree,
+    read_tree,
+    read_user_file,
+)
+from ..corpus.records import make_key
+from ..corpus.stubs import retained_stub
+from ..corpus.taxonomy import Taxonomy
+from ..corpus.yamlio import dump_record
+from ..review import intake
 
 
 # ---------------------------------------------------------------------------- papers from arguments
@@ -245,7 +262,7 @@ def run(args: Namespace) -> int:
 
 
 def _batch_known(paper: dict):
-    from ..matching import make_known
+    from ..bib.matching import make_known
 
     file, line, key = paper["origin"]
     where = f"entry '{key}' ({file}:{line})" if key else "the command line"

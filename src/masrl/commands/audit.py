@@ -1,7 +1,7 @@
 """``masrl audit sample|import|show|adjudicate|apply``: second-reader audits as a workflow.
 
 Argument parsing, reading, printing and writing only; every step is a
-function of :mod:`masrl.audits.workflow`. Writes go through :mod:`masrl.write`
+function of :mod:`masrl.review.auditing`. Writes go through :mod:`masrl.build.write`
 (new files are created, never overwritten; record edits are atomic and only
 with ``--yes``).
 """
@@ -13,8 +13,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from .. import write
-from ..errors import UserError
+from ..build import write
+from ..core.errors import UserError
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
@@ -161,7 +161,7 @@ def register(sub) -> None:
 
 
 def _read(root_arg):
-    from ..load import find_root, read_tree
+    from ..corpus.load import find_root, read_tree
 
     root = find_root(root_arg)
     return root, read_tree(root)
@@ -170,8 +170,8 @@ def _read(root_arg):
 def _round_summary(files: dict[str, bytes], audit_id: str, round_no: int) -> str:
     from ..audits.model import audits_of
     from ..audits.report import audit_entry, audit_markdown
-    from ..load import parse_tree
-    from ..taxonomy import Taxonomy
+    from ..corpus.load import parse_tree
+    from ..corpus.taxonomy import Taxonomy
 
     corpus = parse_tree(files)
     audit = next(a for a in audits_of(corpus) if a.audit_id == audit_id)
@@ -184,7 +184,7 @@ def _round_summary(files: dict[str, bytes], audit_id: str, round_no: int) -> str
 
 def _sample(args: argparse.Namespace) -> int:
     from .. import __version__
-    from ..audits.workflow import SampleOptions, sample
+    from ..review.auditing import SampleOptions, sample
 
     root, files = _read(args.root)
     command = ["masrl", "audit", "sample", "--population", args.population, "--n", str(args.n), "--seed", str(args.seed)]
@@ -210,8 +210,8 @@ def _sample(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from ..audits.workflow import import_sheet
-    from ..load import read_user_bytes
+    from ..corpus.load import read_user_bytes
+    from ..review.auditing import import_sheet
 
     root, files = _read(args.root)
     data = read_user_bytes(args.sheet, "SHEET")
@@ -229,11 +229,11 @@ def _import(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from ..audits.model import audits_of
     from ..audits.report import audit_entries, audit_markdown
-    from ..errors import summary
-    from ..load import AUDITS, parse_tree
+    from ..checks.validate import _suggest, validate
+    from ..core.errors import summary
+    from ..corpus.load import AUDITS, parse_tree
+    from ..corpus.taxonomy import Taxonomy
     from ..render.jsonout import json_bytes
-    from ..taxonomy import Taxonomy
-    from ..validate import _suggest, validate
 
     _, files = _read(args.root)
     corpus = parse_tree(files)
@@ -257,7 +257,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
-    from ..audits.workflow import adjudication
+    from ..review.auditing import adjudication
 
     root, files = _read(args.root)
     target, out, count = adjudication(files, args.audit_id, args.round)
@@ -271,7 +271,7 @@ def _adjudicate(args: argparse.Namespace) -> int:
 
 
 def _apply(args: argparse.Namespace) -> int:
-    from ..audits.workflow import apply_round
+    from ..review.auditing import apply_round
 
     root, files = _read(args.root)
     plan, number = apply_round(files, args.audit_id, args.round)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import console, write
-from ..errors import UserError, summary
-from ..load import find_root, load
-from ..textwarn import cut_text_warnings
-from ..validate import validate
+from ..build import write
+from ..checks.textwarn import cut_text_warnings
+from ..checks.validate import validate
+from ..core import console
+from ..core.errors import UserError, summary
+from ..corpus.load import find_root, load, read_figure_files
 
 MANAGED = ("reports",)
 
@@ -81,9 +82,9 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
         raise UserError(summary(problems, "nothing was written (fix the records, then build again)."), problems)
 
     from ..analyses.claims import failing_current
-    from ..reports import generate
+    from ..build.generate import generate
 
-    generated = generate(root, corpus, check, rerender)
+    generated = generate(corpus, read_figure_files(root), check, rerender)
     outputs, result = generated.outputs, generated.build
     status = _report(write.stale(root, outputs, MANAGED) if check else write.sync(root, outputs, MANAGED), check)
     failing = failing_current(list(result.claims))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import UserError, summary
-from ..load import find_root, parse_tree, read_git_tree, read_tree
-from ..validate import from_older_format, validate
+from ..checks.validate import from_older_format, validate
+from ..core.errors import UserError, summary
+from ..corpus.load import find_root, parse_tree, read_git_tree, read_tree
 
 
 def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool], rev: str | None = None):
-    from ..errors import Problem
-    from ..pipeline import build
+    from ..build.pipeline import build
+    from ..core.errors import Problem
 
     corpus = parse_tree(files)
     problems = validate(corpus)
@@ -38,7 +38,7 @@ def render_markdown(diff: dict, rev: str) -> str:
 def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
     """Print the difference; exit 0 (1 only for errors)."""
     from ..analyses.compare import compare
-    from ..examples import examples_valid
+    from ..build.examples import examples_valid
 
     root = find_root(root_arg)
     traces_valid = examples_valid()

@@ -14,15 +14,24 @@ import re
 import sys
 from argparse import Namespace
 
-from .. import console, intake, write
-from ..errors import COMMAND_LINE, Problem, UserError, summary
-from ..load import EXCLUSIONS, PAPERS, find_root, parse_tree, read_taxonomy, read_tree
-from ..placeholders import author_problem, placeholder_problem
-from ..records import EXCLUDED_ORDER, ordered
-from ..taxonomy import Taxonomy
-from ..textwarn import cut_text_warnings
-from ..validate import _suggest, validate
-from ..yamlio import dump_record
+from ..build import write
+from ..checks.textwarn import cut_text_warnings
+from ..checks.validate import _suggest, validate
+from ..core import console
+from ..core.errors import COMMAND_LINE, Problem, UserError, summary
+from ..core.placeholders import author_problem, placeholder_problem
+from ..corpus.load import (
+    EXCLUSIONS,
+    PAPERS,
+    find_root,
+    parse_tree,
+    read_taxonomy,
+    read_tree,
+)
+from ..corpus.records import EXCLUDED_ORDER, ordered
+from ..corpus.taxonomy import Taxonomy
+from ..corpus.yamlio import dump_record
+from ..review import intake
 
 
 def next_record_id(existing: list[str]) -> str:

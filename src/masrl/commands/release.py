@@ -14,14 +14,23 @@ import datetime
 import re
 from argparse import Namespace
 
-from .. import write
-from ..errors import COMMAND_LINE, Problem, UserError, summary
-from ..load import find_root, load
-from ..population import counted
-from ..releases import (NAME_PATTERN, RELEASES, RESERVED_NAMES, Release, content_digest, freeze, next_name, releases_bytes,
-                        releases_from)
-from ..yamlio import parse
-from ..validate import validate
+from ..build import write
+from ..checks.validate import validate
+from ..core.errors import COMMAND_LINE, Problem, UserError, summary
+from ..corpus.load import find_root, load
+from ..corpus.population import counted
+from ..corpus.releases import (
+    NAME_PATTERN,
+    RELEASES,
+    RESERVED_NAMES,
+    Release,
+    content_digest,
+    freeze,
+    next_name,
+    releases_bytes,
+    releases_from,
+)
+from ..corpus.yamlio import parse
 
 
 def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem]:
@@ -75,8 +84,8 @@ def run(args: Namespace) -> int:
         raise UserError(summary(found, "nothing was released (fix the records, then release again)."), found)
 
     from ..analyses.claims import failing_current
-    from ..examples import examples_valid
-    from ..pipeline import build
+    from ..build.examples import examples_valid
+    from ..build.pipeline import build
 
     result = build(corpus, examples_valid())
     failing = failing_current(list(result.claims))

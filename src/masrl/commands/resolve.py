@@ -23,10 +23,19 @@ import re
 import sys
 from argparse import Namespace
 
-from .. import write
-from ..errors import UserError, summary
-from ..load import EXCLUSIONS, PAPERS, README, find_root, parse_tree, read_tree, read_unmerged
-from ..records import free_key
+from ..build import write
+from ..core.errors import UserError, summary
+from ..corpus.load import (
+    EXCLUSIONS,
+    PAPERS,
+    README,
+    find_root,
+    parse_tree,
+    read_tree,
+    read_figure_files,
+    read_unmerged,
+)
+from ..corpus.records import free_key
 from ..render.readme import END, START
 
 GENERATED_PREFIX = "reports/"
@@ -106,8 +115,8 @@ def run(args: Namespace) -> int:
             print(f"conflict: {line}", file=sys.stderr)
         raise UserError(f"{len(by_hand)} conflict(s) need you: resolve them by hand, `git add` them, then run "
                         "`masrl resolve` again; nothing was written")
-    from ..validate import validate
-    from ..reports import generate
+    from ..build.generate import generate
+    from ..checks.validate import validate
 
     corpus = parse_tree({**read_tree(root), **writes})  # the merged records, judged before anything is written
     problems = validate(corpus)
@@ -119,7 +128,7 @@ def run(args: Namespace) -> int:
     write.replace(root, writes)
     for old, new in renames:
         print(f"kept both: {old} is ours; theirs is now {new} (its id/key changed to match)")
-    generated = generate(root, corpus)
+    generated = generate(corpus, read_figure_files(root))
     report = write.sync(root, generated.outputs, ("reports",))
     changed = report.changed + report.missing + report.orphaned
     write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"}))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import console
-from ..errors import summary
-from ..load import find_root, load
-from ..textwarn import cut_text_warnings
-from ..validate import validate
+from ..checks.textwarn import cut_text_warnings
+from ..checks.validate import validate
+from ..core import console
+from ..core.errors import summary
+from ..corpus.load import find_root, load
 
 
 def run(root_arg: Path | None) -> int:

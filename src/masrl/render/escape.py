@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..urls import http_link
+from ..bib.urls import http_link
 
 
 class MdSafe(str):
@@ -68,7 +68,7 @@ def md_code(value: object) -> MdSafe:
 
 def md_url(url: object) -> MdSafe | None:
     """A link destination for Markdown, or None if ``url`` is not an acceptable http(s)
-    link (:func:`masrl.urls.url_problem`). Parentheses are percent-encoded, so the
+    link (:func:`masrl.bib.urls.url_problem`). Parentheses are percent-encoded, so the
     destination ends exactly where it should."""
     link = http_link(url)
     return None if link is None else MdSafe(link.replace("(", "%28").replace(")", "%29"))

@@ -9,16 +9,15 @@ every cell.
 
 from __future__ import annotations
 
-from .escape import MdSafe, md_code, md_text
-
 from ..analyses import gaps
+from .escape import MdSafe, md_code, md_text
 from .jsonout import json_bytes
 from .markdown import render_template
 
 
 def gaps_files(results, claims=(), population: str = "", moved=(), base_name: str = "") -> dict[str, bytes]:
     """``{"gaps.md": ..., "gaps.json": ...}`` (paths relative to the report tree) for one
-    population's ``results`` (:class:`masrl.pipeline.Results`).
+    population's ``results`` (:class:`masrl.build.pipeline.Results`).
 
     ``claims``: the evaluated claims the named gaps refer to; ``population``: the line that
     says which population the report is about; ``moved``: cells whose status changed since

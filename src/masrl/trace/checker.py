@@ -42,14 +42,20 @@ from __future__ import annotations
 
 from array import array
 
-from masrl.errors import Problem
-
+from ..core.errors import Problem
 from . import rules
 from .codes import is_num, nonfinite, show
 from .edge_checks import EdgeChecks
 from .event_checks import EventChecks
 from .load import MAX_DEPTH, NonFinite, key_path, one_line
-from .schema import COST_NONNEGATIVE, COST_REQUIRED, CREDIT_UNITS, TOP_KEYS, TOP_REQUIRED, TOPOLOGIES
+from .schema import (
+    COST_NONNEGATIVE,
+    COST_REQUIRED,
+    CREDIT_UNITS,
+    TOP_KEYS,
+    TOP_REQUIRED,
+    TOPOLOGIES,
+)
 
 _TOPOLOGY_SET = frozenset(TOPOLOGIES)
 _UNIT_SET = frozenset(CREDIT_UNITS)

@@ -7,7 +7,18 @@ one event with its JSON path; both append the same columns.
 
 from __future__ import annotations
 
-from .codes import LINK_TYPES, MAX_FLOAT, NAN, NO_TYPE, OD, STOP, TYPE_CODE, is_num, nonfinite, show
+from .codes import (
+    LINK_TYPES,
+    MAX_FLOAT,
+    NAN,
+    NO_TYPE,
+    OD,
+    STOP,
+    TYPE_CODE,
+    is_num,
+    nonfinite,
+    show,
+)
 from .load import NonFinite, key_path
 from .schema import DECISION_NAMES, DECISIONS, EVENT_REQUIRED, EVENT_TYPES
 

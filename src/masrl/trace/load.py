@@ -38,7 +38,7 @@ from json.scanner import make_scanner
 
 from jiter import from_json
 
-from masrl.errors import Problem
+from ..core.errors import Problem
 
 #: Deepest nesting accepted in free-form values (the checker enforces it).
 MAX_DEPTH = 64

@@ -18,8 +18,8 @@ from itertools import accumulate, compress, islice
 from operator import sub
 
 from .codes import DESPAWN, EDGE_CODE, SPAWN, TOOL_RESULT, TYPE_CODE
-from .view import CheckedTrace, checked_view
 from .schema import DECISIONS, EVENT_TYPES
+from .view import CheckedTrace, checked_view
 
 #: Edge types that make their destination wait for their source (critical path).
 #: ``temporal`` (mere ordering) and ``safety_flow`` (a monitoring relation) are not.

@@ -13,7 +13,17 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from .codes import ACYCLIC_EDGES, CONTACT_TYPES, DESPAWN, EDGE_TYPES, INF, RETURN, SPAWN, fmt_t
+from .codes import (
+    ACYCLIC_EDGES,
+    CONTACT_TYPES,
+    DESPAWN,
+    EDGE_TYPES,
+    INF,
+    RETURN,
+    SPAWN,
+    fmt_t,
+)
+
 
 def label(c, k: int) -> str:
     eid = c.id_list[k]

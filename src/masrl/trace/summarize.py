@@ -188,7 +188,7 @@ def run_dask(files: list[str], labels: dict, scheduler: str | None, progress=Non
         UserError: the ``masrl[dask]`` extra is not installed or the scheduler
             cannot be reached.
     """
-    from masrl.errors import UserError
+    from ..core.errors import UserError
 
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -257,7 +257,7 @@ def parquet_bytes(df) -> bytes:
     """
     import io
 
-    from masrl.errors import UserError
+    from ..core.errors import UserError
 
     try:
         import pyarrow  # noqa: F401  (only to name the missing extra)

@@ -138,7 +138,7 @@ def figures_png(df, by: str | None) -> dict[str, bytes]:
         return {}
     from matplotlib.figure import Figure
 
-    from masrl.render.figures.style import CATEGORICAL, GRID, WIDTH, style_context
+    from ..render.figures.style import CATEGORICAL, GRID, WIDTH, style_context
 
     groups = _groups(df, by) or [("all traces", df)]
     out = {}

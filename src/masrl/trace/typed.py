@@ -25,7 +25,6 @@ generated traces).
 from __future__ import annotations
 
 import math
-
 import sys
 from array import array
 from operator import attrgetter
@@ -36,6 +35,8 @@ import numpy as np
 from jiter import from_json
 from msgspec import UNSET, Meta, UnsetType
 
+from . import rules
+from .checker import TraceChecker
 from .codes import (
     ACYCLIC_EDGES,
     CONTACT_TYPES,
@@ -48,8 +49,6 @@ from .codes import (
     STOP,
     TYPE_CODE,
 )
-from . import rules
-from .checker import TraceChecker
 from .load import MAX_DEPTH, STREAMED_KEYS, TraceSyntaxError, load
 from .schema import TOP_REQUIRED, schema
 

@@ -3,7 +3,7 @@
 The rules are those of :mod:`masrl.trace.load` (UTF-8, JSON, no duplicate keys, no
 NaN/Infinity, bounded nesting) and :mod:`masrl.trace.checker` (the JSON Schema
 ``trace.schema.json`` written out for speed, plus graph semantics). Nothing here
-raises for bad input: every finding is a :class:`~masrl.errors.Problem` whose
+raises for bad input: every finding is a :class:`~masrl.core.errors.Problem` whose
 ``field`` is a JSON path (``$.events[3].t``) and whose message names the event
 (``event e4: ...``) or edge (``edge e5->e9 (causal): ...``).
 """
@@ -14,8 +14,7 @@ import gc
 import re
 from pathlib import Path
 
-from masrl.errors import Problem, UserError
-
+from ..core.errors import Problem, UserError
 from .checker import TraceChecker
 from .load import TraceSyntaxError, load
 from .typed import check_data, check_tree
@@ -130,7 +129,7 @@ def schema_problems(trace) -> list[Problem]:
 
 
 def read_file(path: str) -> bytes:
-    """Bytes of a trace file; :class:`~masrl.errors.UserError` if it cannot be read."""
+    """Bytes of a trace file; :class:`~masrl.core.errors.UserError` if it cannot be read."""
     try:
         return Path(path).read_bytes()
     except FileNotFoundError:

@@ -21,14 +21,7 @@ from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-#: File formats written for every figure.
-FORMATS = ("svg", "pdf", "png")
-
-#: The mark of a gap (an empty cell, an uncovered unit or sub-decision) in every figure.
-GAP_SYMBOL = "×"
-
-#: Years drawn one bar each in ``records_per_year``; earlier years share one bar.
-YEARS_SHOWN = 10
+from .marks import FORMATS, GAP_SYMBOL, YEARS_SHOWN  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)
@@ -222,7 +215,7 @@ def data_bytes(data: Any) -> bytes:
 
 def code_fingerprint(sources: dict[str, bytes]) -> str:
     """SHA-256 over the source files of this package (``{file name: bytes}``, from
-    :func:`masrl.load.package_sources`): a change to how figures are drawn makes
+    :func:`masrl.corpus.load.package_sources`): a change to how figures are drawn makes
     every figure stale."""
     digest = hashlib.sha256()
     for name in sorted(sources):

@@ -14,7 +14,7 @@ import io
 from matplotlib import image as mpl_image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from . import FORMATS
+from .marks import FORMATS
 
 _METADATA = {
     "svg": {"Date": None, "Creator": "masrl"},

@@ -24,7 +24,7 @@ matplotlib.use("Agg", force=False)
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from . import GAP_SYMBOL  # noqa: E402,F401  (re-exported: the one gap mark of every figure)
+from .marks import GAP_SYMBOL  # noqa: E402,F401  (re-exported: the one gap mark of every figure)
 
 #: Colours (colour-blind-safe Okabe-Ito palette where categorical).
 INK = "#222222"

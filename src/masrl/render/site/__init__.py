@@ -74,7 +74,7 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
 
     ``claims``: the evaluated claim ledger. ``baseline``: the results of the latest release
     (None without one) and ``pending``: what the pool holds that the release does not
-    (:class:`masrl.population.Pending`); with them, papers and exclusions added since the
+    (:class:`masrl.corpus.population.Pending`); with them, papers and exclusions added since the
     published version are marked new and a "Release" facet selects either.
     """
     from ..figures import FIGURES

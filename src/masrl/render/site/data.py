@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode, urlsplit
 
-from ... import bibexport
 from ...analyses import gaps as gap_analysis
+from ...bib import bibexport
 from ..readme import authors_display
 
 #: Retained fields shown as table columns, in order (besides title, authors, year, venue).

@@ -32,7 +32,15 @@ the task.
 
 from __future__ import annotations
 
-from .common import Conversion, ConvertError, iso_nanos, read_json_values, usage_count, usage_mapping, usage_note
+from .common import (
+    Conversion,
+    ConvertError,
+    iso_nanos,
+    read_json_values,
+    usage_count,
+    usage_mapping,
+    usage_note,
+)
 from .spantree import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, build_trace
 
 KINDS = {"agent": AGENT, "function": TOOL, "generation": MODEL, "response": MODEL, "handoff": HANDOFF, "guardrail": GUARDRAIL}

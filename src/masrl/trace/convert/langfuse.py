@@ -25,7 +25,15 @@ application (the caller of top-level agents); ``sessionId`` is the task;
 
 from __future__ import annotations
 
-from .common import Conversion, ConvertError, iso_nanos, read_json_values, usage_count, usage_mapping, usage_note
+from .common import (
+    Conversion,
+    ConvertError,
+    iso_nanos,
+    read_json_values,
+    usage_count,
+    usage_mapping,
+    usage_note,
+)
 from .spantree import AGENT, GUARDRAIL, MODEL, TOOL, Span, build_trace
 
 KINDS = {"AGENT": AGENT, "TOOL": TOOL, "GENERATION": MODEL, "GUARDRAIL": GUARDRAIL}

@@ -42,7 +42,14 @@ from __future__ import annotations
 import base64
 import binascii
 
-from .common import Conversion, ConvertError, iso_nanos, read_json_values, usage_count, usage_note
+from .common import (
+    Conversion,
+    ConvertError,
+    iso_nanos,
+    read_json_values,
+    usage_count,
+    usage_note,
+)
 from .spantree import AGENT, MODEL, TOOL, Span, build_trace
 
 AGENT_OPS = ("invoke_agent", "create_agent")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .span import AGENT, Span, ms_text, subtree
 
+
 class SpanTree:
     """Links, repairs and orders the spans (every walk iterative)."""
 

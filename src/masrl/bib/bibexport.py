@@ -1,0 +1,177 @@
+"""``reports/papers.bib``: one entry per retained record, written with bibtexparser's writer.
+
+* **Key.** Each entry's key is the record ``key`` (the key every table,
+  figure, TeX file and claim shows), so ``\\cite{c3}`` works. A record whose
+  ``bibtex_key`` differs (a manuscript's older key, ``c3-2026``) gets it as a
+  biblatex alias, ``ids = {c3-2026}``: under biber, ``\\cite{c3-2026}`` still
+  resolves; BibTeX ignores ``ids``.
+* **Type follows the venue** (:mod:`masrl.bib.venues`): conference ->
+  ``@inproceedings`` + ``booktitle``; journal -> ``@article`` + ``journal``;
+  preprint -> ``@misc`` + ``eprint``/``archivePrefix``/``primaryClass``
+  (arXiv's own export format); other -> ``@misc`` + ``howpublished``.
+  ``eprint``/``archivePrefix`` are also given for published papers with an arXiv id.
+* ``doi`` from ``identifiers.doi``; ``month`` written as a macro (``month = sep``).
+* Titles: words with a capital after their first letter or two or more capitals
+  (``LLMs``, ``MarsRL``, ``GRPO``, ``R1``) are brace-protected so that styles
+  that lower-case titles keep them; text already in braces or math is left alone.
+* Authors: an organisation stays one name in braces; ``others`` stays bare.
+* The fields of the record's ``bibtex`` block are written as kept (LaTeX source);
+  the stale arXiv ``journal`` line of a record whose venue is a conference or
+  preprint is replaced by the fields above.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import venues
+from .bibtex import MONTHS, encode_author, encode_latex
+
+#: Order of fields in exported entries (others follow alphabetically).
+FIELD_ORDER = (
+    "title", "author", "editor", "booktitle", "journal", "howpublished", "volume", "number", "pages",
+    "publisher", "address", "year", "month", "doi", "eprint", "archiveprefix", "primaryclass", "url", "note", "ids",
+)
+
+#: Entry types every BibTeX style knows; any other type is written as ``@misc``.
+CLASSIC_TYPES = ("article", "book", "booklet", "inbook", "incollection", "inproceedings", "manual",
+                 "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished")
+
+_SPELLING = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
+_ARXIV_JOURNAL = re.compile(r"^\s*(arxiv|corr)\b", re.IGNORECASE)
+
+
+def _protect_word(word: str) -> str:
+    """``LLMs`` -> ``{LLMs}``; ``LLM-based`` -> ``{LLM}-based``; ``Multi-Agent`` unchanged."""
+    def one(part: str) -> str:
+        core = part.strip(".,:;!?()[]'\"")
+        if not core or "\\" in core or not any(c.isupper() for c in core):
+            return part
+        needs = any(c.isupper() for c in core[1:]) or (len(core) == 1 and "-" in word) or \
+            (any(c.isdigit() for c in core) and core[0].isupper())
+        if not needs:
+            return part
+        start = part.index(core)
+        return part[:start] + "{" + core + "}" + part[start + len(core):]
+    return "-".join(one(p) for p in word.split("-"))
+
+
+def protect_title(title: str) -> str:
+    """Brace-protect capitals and acronyms of a LaTeX title (outside braces and math)."""
+    out, word, depth, math = [], "", 0, False
+    for i, ch in enumerate(title):
+        escaped = i > 0 and title[i - 1] == "\\"
+        if ch == "$" and not escaped and depth == 0:
+            math = not math
+        if depth == 0 and not math and ch not in "{}$" and not ch.isspace():
+            word += ch
+            continue
+        if word:
+            out.append(_protect_word(word))
+            word = ""
+        if ch == "{" and not escaped:
+            depth += 1
+        elif ch == "}" and not escaped:
+            depth = max(depth - 1, 0)
+        out.append(ch)
+    if word:
+        out.append(_protect_word(word))
+    return "".join(out)
+
+
+def export_kind(record: dict) -> str:
+    """The venue kind that decides the entry type (venue first, then the block, else other)."""
+    return venues.venue_kind(str(record.get("venue", ""))) or venues.block_kind(record.get("bibtex") or {}) or venues.OTHER
+
+
+def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
+    """``(entry type, {field: LaTeX value})`` of one retained record, in :data:`FIELD_ORDER`."""
+    bib = dict(record.get("bibtex") or {})
+    block_type = str(bib.pop("type", "misc"))
+    ids = record.get("identifiers") or {}
+    venue = str(record.get("venue", ""))
+    kind = export_kind(record)
+    out: dict[str, str] = dict(bib)
+    out["title"] = protect_title(bib.get("title") or encode_latex(record["title"]))
+    out["author"] = " and ".join(encode_author(a) for a in record.get("authors") or [])
+    out.setdefault("year", str(record["year"]))
+    if ids.get("doi") and "doi" not in out:
+        out["doi"] = ids["doi"]
+    if ids.get("arxiv") and "eprint" not in out:
+        out["eprint"] = re.sub(r"v[0-9]+$", "", ids["arxiv"])
+        out["archiveprefix"] = "arXiv"
+    arxiv_line = _ARXIV_JOURNAL.match(out.get("journal", "")) is not None
+    if kind == venues.CONFERENCE:
+        etype = "inproceedings"
+        if arxiv_line:
+            del out["journal"]
+        if "booktitle" not in out:
+            out["booktitle"] = out.pop("journal", None) or encode_latex(venue)
+    elif kind == venues.JOURNAL:
+        etype = "article"
+        if arxiv_line or "journal" not in out:
+            out["journal"] = out.pop("booktitle", None) or encode_latex(venue)
+    else:
+        etype = "misc"
+        if arxiv_line:
+            del out["journal"]
+        if kind == venues.OTHER and block_type in CLASSIC_TYPES and block_type not in ("article", "inproceedings"):
+            etype = block_type
+        if "eprint" not in out and "howpublished" not in out and "journal" not in out:
+            out["howpublished"] = encode_latex(venue)
+    if "url" not in out and "howpublished" not in out and record.get("url"):
+        out["url"] = str(record["url"]).split(" ; ")[0]
+    written = " ".join(str(out.get(f, "")) for f in ("url", "howpublished", "note"))
+    missing = [u for u in ids.get("url") or [] if u not in written]
+    if missing:  # every landing page of the record survives the export (and a re-import)
+        if "url" not in out:
+            out["url"] = missing.pop(0)
+        if missing:
+            links = "; ".join(f"\\url{{{u}}}" for u in missing)
+            out["howpublished"] = f"{out['howpublished']}; {links}" if out.get("howpublished") else links
+    if record.get("bibtex_key") and record["bibtex_key"] != record["key"]:
+        out["ids"] = record["bibtex_key"]
+    ordered = {k: out[k] for k in FIELD_ORDER if out.get(k)}
+    ordered.update(sorted((k, v) for k, v in out.items() if k not in ordered and v))
+    return etype, ordered
+
+
+HEADER = (
+    "% Generated by `masrl build` from corpus/papers/*.yaml -- do not edit by hand.\n"
+    "% Survey: Reinforcement Learning for LLM-based Multi-Agent Systems through\n"
+    "% Orchestration Traces (Chenchen Zhang, arXiv 2605.02801).\n"
+    "% Entry keys are the record keys shown in every table; `ids` holds an older key (biber resolves it).\n\n"
+)
+
+
+def export(records: list[dict]) -> str:
+    """``reports/papers.bib``: one entry per retained record, sorted by record key.
+
+    Raises:
+        ValueError: if two records share a key or one's key is another's alias
+            (validation prevents both).
+    """
+    import bibtexparser
+    from bibtexparser import Library
+    from bibtexparser.model import Entry, Field
+
+    library = Library()
+    seen: dict[str, str] = {}
+    for record in sorted(records, key=lambda r: r["key"]):
+        etype, fields = entry_fields(record)
+        for name in [record["key"]] + ([fields["ids"]] if "ids" in fields else []):
+            if name.lower() in seen:
+                raise ValueError(f"BibTeX key {name!r} of {record['key']} is also used by {seen[name.lower()]}")
+            seen[name.lower()] = record["key"]
+        entry_fields_ = []
+        for name, value in fields.items():
+            fld = Field(_SPELLING.get(name, name), value)
+            if name == "month" and value in MONTHS:
+                fld.enclosing = "no-enclosing"
+            entry_fields_.append(fld)
+        library.add(Entry(etype, record["key"], entry_fields_))
+    fmt = bibtexparser.BibtexFormat()
+    fmt.indent = "  "
+    fmt.trailing_comma = True
+    fmt.block_separator = "\n"
+    return HEADER + bibtexparser.write_string(library, bibtex_format=fmt)

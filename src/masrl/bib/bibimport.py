@@ -1,0 +1,299 @@
+"""BibTeX/BibLaTeX entries -> papers for ``masrl add``, accounting for every field and block.
+
+Reads what Zotero/Better BibTeX, DBLP, Semantic Scholar, arXiv, ACL Anthology,
+OpenReview and Google Scholar export (formats: the BibTeX manual, "BibTeXing"
+(Patashnik 1988), and the biblatex manual §2, §3.15 (crossref inheritance) and
+§4.5 (aliases)):
+
+* identifiers (:mod:`masrl.bib.identifiers`): ``eprint`` with ``archiveprefix`` or
+  ``eprinttype`` = arXiv, or an ``eprint`` written ``arXiv:ID``; DBLP's CoRR
+  ``volume = {abs/ID}``; ``journal = {arXiv preprint arXiv:ID}``; ``doi``
+  (an arXiv or ACL DOI too); every URL of ``url``/``howpublished``;
+* ``date`` (ISO 8601, also ranges) -> ``year`` and ``month``; ``journaltitle``
+  -> ``journal``; ``eprinttype`` -> ``archiveprefix`` (biblatex aliases);
+* ``crossref``: the child inherits the fields it lacks (the parent's
+  ``title`` becomes its ``booktitle``); an ``@proceedings`` entry, and an
+  ``@book``/``@collection`` that another entry crossrefs, is a container, not
+  a paper;
+* authors: ``and others`` kept as ``others``; a braced corporate name stays one author.
+
+Every field is either kept (in the record's fields or its ``bibtex`` block) or
+named in a note; every block that is not imported is named with its line;
+every problem of every entry is collected, each with the entry key and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..core.errors import Problem
+from . import bibtex, identifiers, venues
+from .bibtex import BIBTEX_TYPES, BibEntry
+
+#: Fields exporting tools add for their own bookkeeping; not kept, and named in a note.
+BOOKKEEPING = ("timestamp", "biburl", "bibsource", "file", "added-at", "interhash", "intrahash", "owner",
+               "creationdate", "modificationdate", "date-added", "date-modified", "bdsk-url-1", "bdsk-url-2")
+
+#: Entry types that are containers of other entries when crossref'd (biblatex §2.1.1).
+_CONTAINERS = ("book", "mvbook", "collection", "mvcollection", "reference", "mvreference", "periodical",
+               "proceedings", "mvproceedings")
+
+#: Fields a crossref child never inherits (biblatex §3.15, "never inherited").
+_NOT_INHERITED = {"ids", "crossref", "xref", "entryset", "entrysubtype", "execute", "label", "options", "presort",
+                  "related", "relatedoptions", "relatedstring", "relatedtype", "shorthand", "shorthandintro",
+                  "sortkey", "title", "subtitle", "titleaddon", "shorttitle", "sorttitle", "indextitle", "indexsorttitle"}
+
+_DATE = re.compile(r"^(?P<y>[0-9]{4})(?:-(?P<m>[0-9]{2})(?:-(?P<d>[0-9]{2}))?)?(?:/.*)?$")
+_ARXIV_JOURNAL = re.compile(r"^\s*(?:arxiv(?: preprint)?|corr|arxiv e-prints|arxiv\.org)\b", re.IGNORECASE)
+
+
+@dataclass
+class ImportResult:
+    """What one BibTeX file gives.
+
+    Attributes:
+        papers: valid papers in file order (dicts: title, authors, year, venue,
+            identifiers, url, bibtex_key, bibtex, abstract?, source, origin, key, line).
+        refused: ``(entry key, line, [Problem])`` for every entry that cannot be imported.
+        notes: what is not kept or not imported, as problems-shaped notes (file, line, field, message).
+        problems: blocks that could not be parsed at all.
+    """
+
+    papers: list[dict] = field(default_factory=list)
+    refused: list[tuple[str, int, list[Problem]]] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    raw: dict[str, str] = field(default_factory=dict)
+
+
+def _inherit(child: BibEntry, parent: BibEntry) -> list[str]:
+    """Copy into ``child`` what it lacks from ``parent`` (biblatex defaults); the names inherited."""
+    got = []
+    if "title" in parent.fields and "booktitle" not in child.fields and child.type.startswith(("in", "bookin", "suppbook")):
+        child.fields["booktitle"] = parent.fields["title"]
+        got.append("booktitle (the container's title)")
+    for name, value in parent.fields.items():
+        if name in _NOT_INHERITED or name in child.fields:
+            continue
+        child.fields[name] = value
+        got.append(name)
+    for role, names in parent.names.items():
+        if role not in child.names:
+            child.names[role] = list(names)
+            got.append(role)
+    return got
+
+
+def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | None]:
+    """``(year, month macro, note)`` from ``year``/``date``; note names what the date loses."""
+    year = fields.get("year", "").strip()
+    date = fields.get("date", "").strip()
+    month = None
+    note = None
+    if date:
+        match = _DATE.match(date)
+        if match:
+            if not year:
+                year = match.group("y")
+            if match.group("m") and 1 <= int(match.group("m")) <= 12:
+                month = bibtex.MONTHS[int(match.group("m")) - 1]
+            if match.group("d") or "/" in date:
+                note = f"date {date!r} kept as year {match.group('y')}" + (f", month {month}" if month else "") + " (the day/range is not kept)"
+        else:
+            return year or None, None, f"date {date!r} is not an ISO date YYYY[-MM[-DD]]: not kept"
+    return year or None, month, note
+
+
+def entry_identifiers(fields: dict[str, str]) -> tuple[list[identifiers.Identifier], list[str]]:
+    """Every identifier written in one entry's fields, in the order found, and the
+    problems (``field: message``) of fields that claim an id but hold none."""
+    found: list[identifiers.Identifier] = []
+    bad: list[str] = []
+    prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
+    eprint = fields.get("eprint", "").strip()
+    if eprint:
+        looks_arxiv = prefix == "arxiv" or (not prefix and (eprint.lower().startswith("arxiv:") or identifiers._arxiv_value(eprint)))
+        if looks_arxiv:
+            try:
+                found.append(identifiers.parse(eprint, "arxiv"))
+            except identifiers.IdentifierError as err:
+                bad.append(f"eprint: {err}")
+    journal = fields.get("journal") or fields.get("journaltitle") or ""
+    volume = fields.get("volume", "")
+    if _ARXIV_JOURNAL.match(journal):
+        match = re.search(r"(?:arxiv:\s*|abs/)(\S+?)[,;]?(?:\s|$)", journal + " " + ("abs/" + volume[4:] if volume.lower().startswith("abs/") else ""), re.IGNORECASE)
+        if match:
+            try:
+                found.append(identifiers.parse(match.group(1), "arxiv"))
+            except identifiers.IdentifierError as err:
+                bad.append(f"journal/volume: {err}")
+    for name in ("doi",):
+        value = fields.get(name, "").strip()
+        if value:
+            try:
+                found.append(identifiers.parse(value, "doi"))
+            except identifiers.IdentifierError as err:
+                bad.append(f"doi: {err}")
+    for name in ("url", "howpublished", "note"):
+        text = fields.get(name, "")
+        urls = re.findall(r"\\url\{([^}]*)\}", text) or re.findall(r"https?://[^\s,;{}]+", text)
+        for url in urls:
+            try:
+                ident = identifiers.from_url(url)
+            except identifiers.IdentifierError:
+                continue
+            if name == "note" and ident.scheme == "url":
+                continue  # a note's links are kept in the note, not as landing pages
+            found.append(ident)
+            doi = identifiers.doi_in_url(url) if ident.scheme == "url" else None
+            if doi:
+                found.append(identifiers.parse(doi, "doi"))
+    return found, bad
+
+
+def _venue(entry: BibEntry, fields: dict[str, str], ids: list[identifiers.Identifier]) -> str:
+    """The display venue: booktitle, journal (an arXiv journal line -> ``arXiv``), a
+    non-URL howpublished, an arXiv eprint -> ``arXiv``, else publisher/institution/school."""
+    journal = fields.get("journal", "")
+    if fields.get("eventtitle"):
+        return bibtex.decode_latex(fields["eventtitle"])
+    if fields.get("booktitle"):
+        return bibtex.decode_latex(fields["booktitle"])
+    if journal and not _ARXIV_JOURNAL.match(journal):
+        return bibtex.decode_latex(journal)
+    how = fields.get("howpublished", "")
+    if how and "http" not in how and "\\url" not in how:
+        return "arXiv" if _ARXIV_JOURNAL.match(how) else bibtex.decode_latex(how)
+    if journal or any(i.scheme == "arxiv" for i in ids):
+        return "arXiv"
+    for name in ("publisher", "institution", "school", "organization"):
+        if fields.get(name):
+            return bibtex.decode_latex(fields[name])
+    return venues.TYPE_LABELS.get(entry.type, "unpublished")
+
+
+def import_entries(parsed: bibtex.ParsedFile, file: str) -> ImportResult:
+    """Turn parsed entries into papers; every problem of every entry is collected."""
+    result = ImportResult(problems=list(parsed.problems))
+    for line, what in parsed.other_blocks:
+        result.notes.append(Problem(file, line, None, f"not imported: {what}"))
+    by_key = {e.key.lower(): e for e in parsed.entries}
+    children: dict[str, list[str]] = {}
+    for entry in parsed.entries:
+        target = entry.fields.get("crossref", "").strip().lower()
+        if target:
+            children.setdefault(target, []).append(entry.key)
+    for entry in parsed.entries:
+        result.raw[entry.key] = entry.raw
+        if entry.type in ("proceedings", "mvproceedings") or (entry.type in _CONTAINERS and entry.key.lower() in children):
+            users = ", ".join(children.get(entry.key.lower(), [])) or "no entry of this file"
+            result.notes.append(Problem(file, entry.line, None, f"not imported: entry '{entry.key}' (@{entry.type}) is a container "
+                                        f"(crossref'd by {users}), not a paper; its fields are inherited by the entries that crossref it"))
+            continue
+        paper, problems, notes = _paper(entry, by_key, file)
+        result.notes.extend(notes)
+        if problems:
+            result.refused.append((entry.key, entry.line, problems))
+        else:
+            result.papers.append(paper)
+    return result
+
+
+def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dict, list[Problem], list[Problem]]:
+    problems: list[Problem] = []
+    notes: list[Problem] = []
+
+    def bad(fld: str | None, message: str) -> None:
+        problems.append(Problem(file, entry.line, fld, f"entry '{entry.key}': {message}"))
+
+    def note(message: str) -> None:
+        notes.append(Problem(file, entry.line, None, f"entry '{entry.key}': {message}"))
+
+    entry = BibEntry(entry.key, entry.type, entry.line, dict(entry.fields), {k: list(v) for k, v in entry.names.items()},
+                     list(entry.undefined), entry.raw)
+    if entry.type not in BIBTEX_TYPES:
+        bad(None, f"entry type @{entry.type} is not a BibTeX or BibLaTeX type; allowed: {', '.join(sorted(BIBTEX_TYPES))}")
+    for fld, macro in entry.undefined:
+        bad(fld, f"@string macro '{macro}' is not defined in this file (define it with @string, or write the value in braces)")
+    target = entry.fields.pop("crossref", "").strip()
+    if target:
+        parent = by_key.get(target.lower())
+        if parent is None:
+            note(f"crossref '{target}' is not in this file: nothing inherited")
+        else:
+            got = _inherit(entry, parent)
+            note(f"crossref '{target}' resolved: inherited {', '.join(got) if got else 'nothing'}")
+    f = entry.fields
+    if "journaltitle" in f and "journal" not in f:
+        f["journal"] = f.pop("journaltitle")
+    if "eprinttype" in f and "archiveprefix" not in f:
+        f["archiveprefix"] = f.pop("eprinttype")
+    dropped = [name for name in f if name in BOOKKEEPING]
+    for name in dropped:
+        del f[name]
+    if dropped:
+        note(f"not kept: {', '.join(dropped)} (bookkeeping of the exporting tool)")
+
+    title = bibtex.decode_latex(f.get("title", "")).strip()
+    if not title:
+        bad("title", "has no title")
+    authors_raw = entry.names.get("author") or []
+    if not authors_raw and entry.names.get("editor"):
+        authors_raw = entry.names["editor"]
+        note("has no author: its editors are stored as authors")
+    authors = []
+    for name in authors_raw:
+        try:
+            authors.append(_checked_author(name))
+        except ValueError as err:
+            bad("author", str(err))
+    if not authors_raw:
+        bad("author", "has no author")
+    year, month, date_note = _year_month(f)
+    if date_note:
+        note(date_note)
+    if not year or not re.fullmatch(r"[0-9]{4}", year):
+        bad("year", f"needs a four-digit year (year or date), got {year or f.get('date') or 'nothing'!r}")
+    f.pop("date", None)
+    if year:
+        f["year"] = year
+    if month and "month" not in f:
+        f["month"] = month
+
+    ids, id_problems = entry_identifiers(f)
+    for message in id_problems:
+        fld, _, msg = message.partition(": ")
+        bad(fld, msg)
+    for scheme, first, other in identifiers.conflicts(ids):
+        bad("identifiers", f"names two different {scheme} ids, {first} and {other}: which paper is it?")
+    mapping = identifiers.as_mapping(ids)
+    if not mapping and not id_problems:
+        bad("identifiers", "has no identifier: give eprint (arXiv id), doi, or url")
+
+    aliases = [a.strip() for a in f.pop("ids", "").split(",") if a.strip()]
+    abstract = bibtex.collapse(bibtex.decode_latex(f.pop("abstract"))) if f.get("abstract") else None
+    block = {"type": entry.type, **{k: v for k, v in f.items()}}
+    paper = {
+        "title": title, "authors": authors, "year": int(year) if year and re.fullmatch(r"[0-9]{4}", year) else 0,
+        "venue": _venue(entry, f, ids), "identifiers": mapping, "bibtex_key": aliases[0] if aliases else entry.key,
+        "bibtex": block, "entry_key": entry.key, "line": entry.line,
+    }
+    if abstract:
+        paper["abstract"] = abstract
+    return paper, problems, notes
+
+
+def _checked_author(name: str) -> str:
+    """One author as the record keeps it; ValueError naming a malformed name."""
+    from bibtexparser.middlewares.names import (
+        InvalidNameError,
+        parse_single_name_into_parts,
+    )
+
+    if name != "others" and not bibtex._braced_whole(name):
+        try:
+            parse_single_name_into_parts(name)
+        except InvalidNameError as err:
+            raise ValueError(f"cannot read the name {name!r}: {err}") from err
+    return bibtex.record_author(name)

@@ -1,0 +1,369 @@
+"""BibTeX/BibLaTeX text -> entries, with bibtexparser 2.x; LaTeX <-> Unicode with pylatexenc.
+
+:func:`parse` runs bibtexparser's splitter and a declared middleware stack:
+
+1. :class:`ExpandMacros` (masrl's): ``@string`` macros and ``#``
+   concatenation (``author = jean # " " # cesar``), with BibTeX's built-in
+   month macros; an undefined macro is an entry problem naming the field and
+   the macro, never a literal value;
+2. bibtexparser's ``RemoveEnclosingMiddleware`` (outer braces/quotes);
+3. bibtexparser's ``MonthAbbreviationMiddleware`` (``month = {September}``,
+   ``"9"`` -> the macro ``sep``);
+4. bibtexparser's ``SeparateCoAuthors`` (``and`` at brace depth 0; a braced
+   corporate name such as ``{Agents and Tools Lab, Inc.}`` stays one author).
+
+Every block bibtexparser cannot parse (broken braces, a duplicate entry key or
+field) is a :class:`~masrl.core.errors.Problem` naming the block's line; every
+other block that is not an entry (``@string``, ``@preamble``, ``@comment``,
+text between entries) is listed in :attr:`ParsedFile.other_blocks` with its
+line, so that callers can report it.
+
+Names are stored ``Last, First`` (``von Last, Jr, First`` with bibtexparser's
+name parts) and decoded to Unicode; a corporate author keeps its braces
+(``{Agents and Tools Lab, Inc.}``) so that it stays one name everywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..core.errors import Problem
+
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
+
+#: BibTeX's built-in month macros (defined by every standard .bst and by biber).
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December")
+
+#: Entry types of BibTeX (the standard styles) and biblatex (manual §2.1), lower case.
+BIBTEX_TYPES = ("article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
+                "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished", "online",
+                "mvbook", "bookinbook", "suppbook", "collection", "mvcollection", "suppcollection", "dataset",
+                "mvproceedings", "reference", "mvreference", "inreference", "periodical", "suppperiodical",
+                "patent", "report", "thesis", "software", "electronic", "www", "set", "xdata")
+
+
+def collapse(value: str) -> str:
+    """Whitespace runs (line breaks of a wrapped field) as one space."""
+    return " ".join(value.split())
+
+
+@lru_cache(maxsize=1)
+def _decoder():
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+
+
+@lru_cache(maxsize=1)
+def _encoder():
+    from pylatexenc.latexencode import (
+        RULE_REGEX,
+        UnicodeToLatexConversionRule,
+        UnicodeToLatexEncoder,
+    )
+
+    return UnicodeToLatexEncoder(
+        conversion_rules=[
+            UnicodeToLatexConversionRule(RULE_REGEX, [(re.compile(r"(https?://\S+)"), r"\\url{\1}")]),
+            "defaults",
+        ],
+        unknown_char_policy="keep",
+        unknown_char_warning=False,
+    )
+
+
+def decode_latex(text: str) -> str:
+    """LaTeX source to display text: ``Gr\\'{e}goire`` -> ``Grégoire``, ``{LLM}`` -> ``LLM``."""
+    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
+        return text
+    return collapse(_decoder().latex_to_text(text))
+
+
+def encode_latex(text: str) -> str:
+    """Display text to LaTeX-safe source: ``&%$#_{}~^\\`` escaped, accents as macros, URLs in ``\\url``."""
+    return _encoder().unicode_to_latex(text)
+
+
+def is_corporate(name: str) -> bool:
+    """A record author written in braces (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``)
+    or without a comma (``DeepSeek-AI``): an organisation, one name, never split."""
+    return (name.startswith("{") and name.endswith("}")) or ("," not in name and name != "others")
+
+
+def display_name(name: str) -> str:
+    """A record author for reading: ``Liu, Shuo`` -> ``Shuo Liu``; ``van Beethoven, Ludwig``
+    -> ``Ludwig van Beethoven``; ``Doe, Jr., John`` -> ``John Doe Jr.``; an organisation as
+    written without its braces (``{Agents and Tools Lab, Inc.}`` -> ``Agents and Tools Lab, Inc.``)."""
+    if name.startswith("{") and name.endswith("}"):
+        return name[1:-1]
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2:
+        return f"{parts[1]} {parts[0]}".strip()
+    if len(parts) == 3:
+        return f"{parts[2]} {parts[0]} {parts[1]}".strip()
+    return name
+
+
+def encode_author(name: str) -> str:
+    """One record author as BibTeX source: accents encoded; an organisation braced so that
+    BibTeX keeps it whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``); ``others`` bare."""
+    if name == "others":
+        return name
+    if name.startswith("{") and name.endswith("}"):
+        return "{" + encode_latex(name[1:-1]) + "}"
+    encoded = encode_latex(name)
+    if "," not in name and (" " in name.strip() or not name.isascii()):
+        return "{" + encoded + "}"
+    return encoded
+
+
+def organisation(name: str) -> str:
+    """An organisation as a record author: as written, braced only when it holds a comma
+    (``{Agents and Tools Lab, Inc.}``; ``Kimi Team`` needs no braces: no comma, one name)."""
+    return "{" + name + "}" if "," in name or name == "others" else name
+
+
+def record_author(name: str) -> str:
+    """One BibTeX name (LaTeX source) as a record author: ``Jane Doe`` -> ``Doe, Jane``,
+    ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name parts),
+    decoded to Unicode; a name braced whole stays braced (an organisation); ``others`` kept."""
+    from bibtexparser.middlewares.names import (
+        InvalidNameError,
+        parse_single_name_into_parts,
+    )
+
+    name = collapse(name)
+    if name == "others":
+        return name
+    if _braced_whole(name):
+        return organisation(decode_latex(name[1:-1]))
+    try:
+        merged = parse_single_name_into_parts(name).merge_last_name_first
+    except InvalidNameError:
+        merged = name  # reported by the caller as malformed
+    return decode_latex(merged)
+
+
+def _braced_whole(text: str) -> bool:
+    if not (text.startswith("{") and text.endswith("}")):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "{" and (i == 0 or text[i - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and text[i - 1] != "\\":
+            depth -= 1
+            if depth == 0 and i != len(text) - 1:
+                return False
+    return True
+
+
+# ---------------------------------------------------------------------------- macros
+def _split_concatenation(value: str) -> list[str] | None:
+    """Top-level ``#`` parts of an unenclosed value, or None if it is unbalanced."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(value):
+        if ch == "\\":
+            continue
+        if ch == "{" and (i == 0 or value[i - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and (i == 0 or value[i - 1] != "\\"):
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(value[start:i].strip())
+            start = i + 1
+    if depth or quoted:
+        return None
+    parts.append(value[start:].strip())
+    return parts
+
+
+class ExpandMacros:
+    """bibtexparser middleware: expand ``@string`` macros and ``#`` concatenation.
+
+    Runs first (on raw values, before the enclosing is removed). For each field
+    whose value is not one braced or quoted literal: split it at top-level
+    ``#``; each part is a literal, a number, or a macro (case-insensitive,
+    ``@string`` definitions in file order, BibTeX's month macros). The result
+    is written back as one braced value. A lone month macro in ``month`` stays
+    a macro (``jan``). Undefined macros are recorded per entry in
+    ``entry.parser_metadata["masrl_undefined"]`` as ``(field, macro)``.
+    """
+
+    def __init__(self):
+        self.strings: dict[str, str] = {}
+
+    @staticmethod
+    def metadata_key() -> str:
+        return "masrl_expand_macros"
+
+    def _expand(self, value: str) -> tuple[str | None, list[str]]:
+        """``(expanded inner text or None when the value is left alone, undefined macros)``."""
+        value = value.strip()
+        parts = _split_concatenation(value)
+        if parts is None or (len(parts) == 1 and (value.isdigit() or _enclosed(value))):
+            return None, []
+        out, undefined = [], []
+        for part in parts:
+            if _enclosed(part):
+                out.append(part[1:-1])
+            elif part.isdigit():
+                out.append(part)
+            elif part.lower() in self.strings:
+                out.append(self.strings[part.lower()])
+            elif part.lower() in MONTHS:
+                out.append(_MONTH_NAMES[MONTHS.index(part.lower())])
+            else:
+                undefined.append(part)
+                out.append(part)
+        return "".join(out), undefined
+
+    def transform(self, library):
+        from bibtexparser.model import Entry, String
+
+        for block in library.blocks:
+            if isinstance(block, String):
+                inner, _ = self._expand(block.value)
+                self.strings[block.key.lower()] = inner if inner is not None else _strip(block.value)
+            elif isinstance(block, Entry):
+                undefined = []
+                for fld in block.fields:
+                    raw = fld.value.strip() if isinstance(fld.value, str) else fld.value
+                    if not isinstance(raw, str):
+                        continue
+                    if fld.key.lower() == "month" and raw.lower() in MONTHS:
+                        continue
+                    inner, missing = self._expand(raw)
+                    undefined += [(fld.key.lower(), m) for m in missing]
+                    if inner is not None:
+                        fld.value = "{" + inner + "}"
+                block.parser_metadata["masrl_undefined"] = undefined
+        return library
+
+
+def _enclosed(part: str) -> bool:
+    from bibtexparser.middlewares.enclosing import RemoveEnclosingMiddleware as R
+
+    if len(part) < 2:
+        return False
+    if part[0] == "{" and part[-1] == "}":
+        return R._is_enclosed_in_braces(part)
+    if part[0] == '"' and part[-1] == '"':
+        return R._is_enclosed_in_quotes(part)
+    return False
+
+
+def _strip(value: str) -> str:
+    value = value.strip()
+    return value[1:-1] if _enclosed(value) else value
+
+
+# ---------------------------------------------------------------------------- parse
+@dataclass
+class BibEntry:
+    """One parsed entry.
+
+    Attributes:
+        key: the entry key as written.
+        type: the entry type, lower case (``inproceedings``).
+        line: 1-based line of the ``@``.
+        fields: field name (lower case) -> value (LaTeX source, outer enclosing
+            removed, macros expanded, whitespace collapsed); ``author`` and
+            ``editor`` are not here but in :attr:`names`.
+        names: ``{"author": [...], "editor": [...]}`` as BibTeX name strings (LaTeX source).
+        undefined: ``(field, macro)`` for each macro used but never defined.
+        raw: the entry's text as written.
+    """
+
+    key: str
+    type: str
+    line: int
+    fields: dict[str, str]
+    names: dict[str, list[str]] = field(default_factory=dict)
+    undefined: list[tuple[str, str]] = field(default_factory=list)
+    raw: str = ""
+
+
+@dataclass
+class ParsedFile:
+    """What :func:`parse` read: entries in file order, the non-entry blocks as
+    ``(line, description)``, and the blocks that could not be parsed as problems."""
+
+    entries: list[BibEntry]
+    other_blocks: list[tuple[int, str]]
+    problems: list[Problem]
+
+
+def parse(text: str, file: str) -> ParsedFile:
+    """Parse BibTeX/BibLaTeX text (see the module docstring for the middleware stack).
+
+    A leading byte-order mark is ignored.
+    """
+    import bibtexparser
+    from bibtexparser.middlewares import (
+        MonthAbbreviationMiddleware,
+        RemoveEnclosingMiddleware,
+        SeparateCoAuthors,
+    )
+    from bibtexparser.model import (
+        DuplicateBlockKeyBlock,
+        DuplicateFieldKeyBlock,
+        Entry,
+        ExplicitComment,
+        ImplicitComment,
+        Preamble,
+        String,
+    )
+
+    text = text.lstrip("\ufeff")
+    stack = [ExpandMacros(), RemoveEnclosingMiddleware(), MonthAbbreviationMiddleware(),
+             SeparateCoAuthors()]
+    library = bibtexparser.parse_string(text, parse_stack=stack)
+    problems: list[Problem] = []
+    failed = set()
+    for block in library.failed_blocks:
+        failed.add(id(block))
+        line = (block.start_line or 0) + 1
+        if isinstance(block, DuplicateBlockKeyBlock):
+            why = f"duplicate entry key '{block.key}' (first defined at line {(block.previous_block.start_line or 0) + 1})"
+        elif isinstance(block, DuplicateFieldKeyBlock):
+            why = f"duplicate field(s) {', '.join(sorted(block.duplicate_keys))} in one entry"
+        else:
+            detail = str(block.error).strip().splitlines()
+            why = "syntax error" + (f": {detail[-1].strip()}" if detail else " (unbalanced braces or quotes?)")
+        problems.append(Problem(file, line, None, f"BibTeX block could not be parsed: {why}"))
+    entries: list[BibEntry] = []
+    other: list[tuple[int, str]] = []
+    for block in library.blocks:
+        line = (block.start_line or 0) + 1
+        if id(block) in failed:
+            continue
+        if isinstance(block, Entry):
+            fields: dict[str, str] = {}
+            names: dict[str, list[str]] = {}
+            for fld in block.fields:
+                name = fld.key.lower()
+                if name in ("author", "editor"):
+                    value = fld.value if isinstance(fld.value, list) else [fld.value]
+                    names[name] = [collapse(a) for a in value if str(a).strip()]
+                else:
+                    fields[name] = collapse(str(fld.value))
+            entries.append(BibEntry(block.key, block.entry_type.lower(), line, fields, names,
+                                    block.parser_metadata.get("masrl_undefined") or [], block.raw or ""))
+        elif isinstance(block, String):
+            other.append((line, f"@string {block.key} (a macro, expanded where entries use it)"))
+        elif isinstance(block, Preamble):
+            other.append((line, "@preamble (LaTeX for the bibliography style; not a paper, not imported)"))
+        elif isinstance(block, ExplicitComment):
+            other.append((line, "@comment (not a paper, not imported)"))
+        elif isinstance(block, ImplicitComment):
+            first = collapse(block.comment)[:60]
+            other.append((line, f"text outside any entry, ignored as BibTeX ignores it: {first!r}"))
+    return ParsedFile(entries, other, problems)

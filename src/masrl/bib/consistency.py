@@ -1,0 +1,36 @@
+"""Where a retained record and its own ``bibtex`` block disagree (pure).
+
+Used by the pool checks (:mod:`masrl.checks.pool`, which refuse an unexplained
+disagreement) and by the audit report (:mod:`masrl.analyses.audit`, which lists them).
+"""
+
+from __future__ import annotations
+
+from . import venues
+from .bibtex import decode_latex
+from .matching import normalize_title
+
+
+def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
+    """``(field, record value, bibtex value)`` for each of title, year and venue kind on which
+    a retained record and its own ``bibtex`` block disagree.
+
+    Titles are compared normalized (LaTeX decoded; case, braces, punctuation and spaces
+    ignored); the venue by kind (:mod:`masrl.bib.venues`: preprint, conference, journal,
+    other), and only when both kinds are known.
+    """
+    bib = record.get("bibtex") if isinstance(record.get("bibtex"), dict) else {}
+    found = []
+    year = bib.get("year")
+    if year is not None and str(year).strip() != str(record.get("year")):
+        found.append(("year", str(record.get("year")), str(year)))
+    if isinstance(bib.get("title"), str) and isinstance(record.get("title"), str):
+        theirs = decode_latex(bib["title"])
+        if normalize_title(theirs).replace(" ", "") != normalize_title(record["title"]).replace(" ", ""):
+            found.append(("title", record["title"], theirs))
+    mine = venues.venue_kind(str(record.get("venue", "")))
+    theirs_kind = venues.block_kind(bib)
+    if mine and theirs_kind and mine != theirs_kind:
+        said = bib.get("booktitle") or bib.get("journal") or bib.get("howpublished") or bib.get("eprint")
+        found.append(("venue", f"{record.get('venue')} ({mine})", f"{said} ({theirs_kind})"))
+    return found

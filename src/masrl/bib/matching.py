@@ -1,0 +1,188 @@
+"""Is a paper already in the pool? Matching by canonical identifier, then by title.
+
+One rule, used by ``masrl add``, ``masrl exclude`` and ``masrl validate``: two
+papers are the same when they share a canonical id (:mod:`masrl.bib.identifiers`:
+arXiv version, ``arXiv:`` prefix, URL form, arXiv DOI, DOI case and encoding
+do not matter), or when their normalized titles (:func:`normalize_title`)
+are at least :data:`TITLE_THRESHOLD` similar.
+
+Title similarity is the normalized Indel similarity of rapidfuzz
+(``fuzz.ratio``: 2·LCS / (len a + len b), the longest common subsequence of
+characters). It is never lower than difflib's ``SequenceMatcher.ratio`` on the
+same strings (difflib's matching blocks are one common subsequence, so at most
+the LCS), so every pair the former difflib rule refused is still refused.
+
+Speed: a title is normalized once. All pairs within one pool
+(:func:`similar_title_pairs`, used by ``validate``) are found with two sound
+filters before the exact score: lengths (a ratio of 0.9 needs the shorter
+title to be at least 9/11 of the longer) and the character-count (bag)
+distance, a lower bound of the Indel distance; only pairs passing both are
+scored. One query against the pool (:meth:`Pool.matches`, used by ``add``)
+uses rapidfuzz's C++ ``process.extract`` with the score cut-off.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from .identifiers import keys_of
+
+#: Titles at least this similar (normalized, 0-1) are the same paper.
+TITLE_THRESHOLD = 0.9
+
+
+def normalize_title(title: str) -> str:
+    """Title reduced for comparison: LaTeX braces and math dropped, accents folded,
+    lower case, punctuation removed, whitespace collapsed."""
+    text = re.sub(r"\\[a-zA-Z]+\s*", " ", title)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"[^0-9a-z]+", " ", text.lower())
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Known:
+    """One paper of the pool.
+
+    Attributes:
+        where: how messages name it (``corpus/papers/x.yaml``, ``exclusions/E003.yaml``,
+            or ``entry 'k' (new.bib:12)`` for an earlier paper of the same batch).
+        status: ``retained``, ``excluded`` or ``batch``.
+        title: its title as written.
+        keys: its canonical ids.
+        forced: added with ``--force`` and a reason (a deliberate second record).
+    """
+
+    where: str
+    status: str
+    title: str
+    keys: frozenset[str] = frozenset()
+    forced: bool = False
+    norm: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Why a paper is a duplicate of ``other``: a shared canonical id (``key``) or a similar title (``similarity`` 0-1)."""
+
+    other: Known
+    key: str | None = None
+    similarity: float = 0.0
+
+    def message(self) -> str:
+        """``already retained as corpus/papers/x.yaml (same arxiv 2505.19591; its title: '...')``."""
+        if self.key:
+            scheme, _, value = self.key.partition(":")
+            why = f"same {scheme} {value}; its title: '{self.other.title}'"
+        else:
+            why = f"title {int(self.similarity * 100)}% similar: '{self.other.title}'"
+        if self.other.status == "batch":
+            return f"appears twice in this batch (also {self.other.where}: {why})"
+        return f"already {self.other.status} as {self.other.where} ({why})"
+
+
+def known_records(corpus) -> list[Known]:
+    """Every retained and excluded record of a :class:`masrl.corpus.load.Corpus` as :class:`Known`, sorted by file."""
+    out = []
+    for status, records, title_field in (("retained", corpus.retained, "title"), ("excluded", corpus.excluded, "screening_label")):
+        for file, rec in sorted(records.items()):
+            ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+            title = rec.get(title_field)
+            out.append(make_known(file, status, title if isinstance(title, str) else "", ids, bool(rec.get("forced"))))
+    return out
+
+
+def make_known(where: str, status: str, title: str, identifiers: dict | None, forced: bool = False) -> Known:
+    """A :class:`Known` with its canonical ids and normalized title computed once."""
+    return Known(where, status, title, frozenset(keys_of(identifiers)), forced, normalize_title(title))
+
+
+class Pool:
+    """The papers a new paper is compared with; grows as a batch is accepted."""
+
+    def __init__(self, items: list[Known] = ()):
+        self.items: list[Known] = []
+        self.by_key: dict[str, list[int]] = {}
+        self.titles: list[str] = []
+        for item in items:
+            self.add(item)
+
+    def add(self, item: Known) -> None:
+        """Add one paper (after it was accepted)."""
+        index = len(self.items)
+        self.items.append(item)
+        self.titles.append(item.norm)
+        for key in item.keys:
+            self.by_key.setdefault(key, []).append(index)
+
+    def matches(self, title: str, identifiers: dict | None) -> list[Match]:
+        """Every paper of the pool this one duplicates, in pool order; empty when it is new.
+
+        A paper sharing a canonical id is named once, with the first shared id;
+        otherwise a title at least :data:`TITLE_THRESHOLD` similar is a match.
+        """
+        from rapidfuzz import fuzz, process
+
+        mine = keys_of(identifiers)
+        found: dict[int, Match] = {}
+        for key in sorted(mine):
+            for index in self.by_key.get(key, []):
+                found.setdefault(index, Match(self.items[index], key=key))
+        norm = normalize_title(title)
+        if norm:
+            hits = process.extract(norm, self.titles, scorer=fuzz.ratio, score_cutoff=TITLE_THRESHOLD * 100, limit=None)
+            for _, score, index in hits:
+                if index not in found and self.titles[index]:
+                    found[index] = Match(self.items[index], similarity=score / 100)
+        return [found[i] for i in sorted(found)]
+
+
+def similar_title_pairs(items: list[Known]) -> list[tuple[Known, Known, float]]:
+    """Every pair of papers whose normalized titles are at least :data:`TITLE_THRESHOLD`
+    similar, as ``(earlier, later, similarity)`` in the order of ``items``.
+
+    Exact: the length and bag-distance filters (see the module docstring) only skip
+    pairs that cannot reach the threshold.
+    """
+    import numpy as np
+    from rapidfuzz import fuzz
+
+    titles = [k.norm for k in items]
+    n = len(titles)
+    if n < 2:
+        return []
+    lengths = np.array([len(t) for t in titles], dtype=np.int64)
+    order = np.argsort(lengths, kind="stable")
+    width = max(int(lengths.max()), 1)
+    chars = np.zeros((n, width), dtype=np.uint8)
+    for i, t in enumerate(titles):
+        raw = t.encode("ascii", "replace")  # normalized titles are [0-9a-z ]
+        chars[i, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+    counts = np.zeros((n, 128), dtype=np.int16)
+    np.add.at(counts, (np.repeat(np.arange(n), width), chars.ravel() & 127), 1)
+    counts[:, 0] = 0  # padding
+    counts = np.ascontiguousarray(counts[:, counts.any(axis=0)][order])
+    sorted_len = lengths[order]
+    t = TITLE_THRESHOLD
+    # ratio = 2*LCS/(la+lb) >= t needs lb <= la * (2 - t) / t, and an Indel distance
+    # (la + lb - 2*LCS) <= (1 - t) * (la + lb), which the bag distance may not exceed.
+    upper = np.searchsorted(sorted_len, sorted_len * (2 - t) / t + 1e-9, side="right")
+    pairs = []
+    for a in range(n):
+        if sorted_len[a] == 0:
+            continue
+        hi = int(upper[a])
+        if hi <= a + 1:
+            continue
+        bag = np.abs(counts[a + 1: hi] - counts[a]).sum(axis=1)
+        limit = (1 - t) * (sorted_len[a] + sorted_len[a + 1: hi]) + 1e-9
+        for b in np.nonzero(bag <= limit)[0]:
+            i, j = int(order[a]), int(order[a + 1 + b])
+            score = fuzz.ratio(titles[i], titles[j], score_cutoff=t * 100)
+            if score:
+                first, second = sorted((i, j))
+                pairs.append((first, second, score / 100))
+    return [(items[i], items[j], s) for i, j, s in sorted(pairs)]

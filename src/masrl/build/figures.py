@@ -1,0 +1,144 @@
+"""Figure files of a build: reuse, redraw, or (with ``--check``) just compare fingerprints.
+
+A figure is current when ``reports/figures/manifest.json`` records the
+fingerprint of its plotted data, drawing code and drawing toolchain (matplotlib
+and FreeType versions, recorded under ``toolchain``) and the SHA-256 of each
+of its files, and both still match. ``--check`` never imports matplotlib: a
+figure that is not current is reported stale without being drawn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from typing import Mapping
+
+from ..corpus.load import package_sources
+from ..render import figures
+from ..render.jsonout import json_bytes
+from ..render.markdown import render_template
+
+FOLDER = "reports/figures"
+MANIFEST = f"{FOLDER}/manifest.json"
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _old_manifest(existing: Mapping[str, bytes], manifest: str) -> tuple[dict, dict]:
+    """``(figures, toolchain)`` of the current manifest (empty when absent or damaged)."""
+    raw = existing.get(manifest)
+    try:
+        data = json.loads(raw) if raw else {}
+        figs, tools = data.get("figures", {}), data.get("toolchain", {})
+    except (ValueError, AttributeError):
+        return {}, {}  # a damaged manifest only means every figure is redrawn
+    figs = {k: v for k, v in figs.items() if isinstance(v, dict)} if isinstance(figs, dict) else {}
+    return figs, tools if isinstance(tools, dict) else {}
+
+
+def _toolchain(recorded: dict, check: bool) -> dict:
+    """The drawing toolchain of this environment: matplotlib and FreeType versions.
+
+    matplotlib is imported (to ask FreeType's version) only when the installed
+    matplotlib is not the one the manifest records and figures are to be drawn.
+    """
+    identity = figures.toolchain_identity()
+    if all(recorded.get(k) == v for k, v in identity.items()) and "freetype" in recorded:
+        return {**identity, "freetype": recorded["freetype"], "freetype_build": recorded.get("freetype_build", "")}
+    if check:
+        return {**identity, "freetype": "not probed (masrl build --check does not import matplotlib)"}
+    return {**identity, **figures.freetype_version()}
+
+
+def release_note(spec, results, baseline) -> str | None:
+    """One footnote line when the figure's table differs in the release the pool is compared
+    with: how many cells, the first of them, and where the release's own figure is."""
+    from ..analyses.compare import comparable, table_changes
+
+    if baseline is None or not results.has_table(spec.table) or not baseline.has_table(spec.table):
+        return None
+    if not comparable(baseline.table(spec.table), results.table(spec.table)):
+        return None  # another layout (an updated review's flow counts only what came after its previous version)
+    changes = table_changes(baseline.table(spec.table).frame, results.table(spec.table).frame)
+    if not changes:
+        return None
+    shown = "; ".join(f"{c['row']}" + (f" × {c['column']}" if c["column"] else "") + f" {c['before']} → {c['after']}"
+                      for c in changes[:3])
+    rel = baseline.population.release
+    more = f" (and {len(changes) - 3} more)" if len(changes) > 3 else ""
+    return (f"Published release {rel.name} ({rel.date}) differs in {len(changes)} cell(s): {shown}{more}. "
+            f"Its figure: reports/releases/{rel.name}/figures/{spec.name}.svg.")
+
+
+def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender: bool, folder: str = FOLDER,
+                   cache: dict[str, dict[str, bytes]] | None = None, baseline=None) -> dict[str, bytes | None]:
+    """``{path: bytes or None}`` for every figure file, the manifest and the index of one
+    report tree's figure folder (``reports/figures`` or ``reports/releases/<name>/figures``).
+
+    ``existing`` is every figure file of the survey as it is now (read by
+    :func:`masrl.corpus.load.read_figure_files`): a figure whose manifest entry and files
+    still match is reused, not drawn. None marks a file that is stale and was not redrawn (``check``). ``cache`` maps a
+    figure fingerprint to its files: a figure with the same plotted data in two trees
+    is drawn once per build. ``baseline`` (the latest release, for the pool's tree) adds
+    to each figure whose table differs from the release's a footnote line saying so.
+    """
+    code = figures.code_fingerprint(package_sources(figures.__name__))
+    manifest_path = f"{folder}/manifest.json"
+    cache = {} if cache is None else cache
+    old, recorded = _old_manifest(existing, manifest_path)
+    toolchain = _toolchain(recorded, check)
+    if recorded and recorded.get("matplotlib") != toolchain["matplotlib"]:
+        print(f"note: the figures were drawn with matplotlib {recorded.get('matplotlib')} (FreeType "
+              f"{recorded.get('freetype')}); this environment has matplotlib {toolchain['matplotlib']}. Install the "
+              "locked toolchain (pip install -c constraints.txt .) for byte-identical figures", file=sys.stderr)
+    outputs: dict[str, bytes | None] = {}
+    manifest: dict[str, dict | None] = {}
+    missing_chars: set[str] = set()
+    todo = []
+    notes_of = {spec.name: [*spec.notes(results), *filter(None, [release_note(spec, results, baseline)])]
+                for spec in figures.FIGURES}
+    for spec in figures.FIGURES:
+        data = spec.data(results)
+        notes = notes_of[spec.name]
+        fingerprint = figures.fingerprint(spec, data, code, notes, figures.toolchain_text(toolchain))
+        paths = {ext: f"{folder}/{spec.name}.{ext}" for ext in figures.FORMATS}
+        entry = old.get(spec.name) or {}
+        current = {ext: existing.get(rel) for ext, rel in paths.items()}
+        fresh = (
+            not rerender
+            and entry.get("fingerprint") == fingerprint
+            and isinstance(entry.get("sha256"), dict)
+            and all(current[e] is not None and _sha(current[e]) == entry["sha256"].get(e) for e in paths)
+        )
+        if fresh:
+            outputs.update({rel: current[ext] for ext, rel in paths.items()})
+            manifest[spec.name] = entry
+            cache.setdefault(fingerprint, {ext: current[ext] for ext in paths})
+        elif fingerprint in cache and not check:
+            files = cache[fingerprint]
+            outputs.update({rel: files[ext] for ext, rel in paths.items()})
+            manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
+                                   "sha256": {ext: _sha(files[ext]) for ext in paths}}
+        elif check:
+            outputs.update({rel: None for rel in paths.values()})
+            manifest[spec.name] = None
+        else:
+            todo.append((spec, data, notes, fingerprint, paths))
+            manifest[spec.name] = {}
+    rendered = figures.render_many([(spec, data, notes) for spec, data, notes, _, _ in todo])
+    for (spec, _, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
+        missing_chars.update(missing)
+        outputs.update({paths[ext]: files[ext] for ext in paths})
+        cache[fingerprint] = files
+        manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
+                               "sha256": {ext: _sha(files[ext]) for ext in paths}}
+    if missing_chars:
+        print(f"note: {len(missing_chars)} character(s) are missing from the figure font and were drawn as boxes: "
+              + " ".join(sorted(missing_chars)), file=sys.stderr)
+    stale = any(v is None for v in manifest.values())
+    outputs[manifest_path] = None if stale else json_bytes({"figures": manifest, "toolchain": toolchain})
+    outputs[f"{folder}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES, notes=notes_of).encode()
+    return outputs

@@ -1,0 +1,62 @@
+"""Everything ``masrl build`` generates, in memory: validated corpus -> ``{path: bytes}``.
+
+Shared by ``masrl build`` (write or ``--check``) and ``masrl resolve`` (regenerate
+after a merge). Reads nothing and writes nothing: the loader (:mod:`masrl.corpus.load`)
+reads the corpus and the figure files, and :mod:`masrl.build.write` writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from . import write
+from ..core.errors import UserError
+from ..corpus.load import Corpus
+
+
+@dataclass(frozen=True)
+class Generated:
+    """The outputs of one build and the build they were rendered from.
+
+    ``outputs`` maps every generated path to its bytes, or to None for a figure
+    known to be stale that ``--check`` did not redraw.
+    """
+
+    outputs: dict
+    build: object
+
+
+def generate(corpus: Corpus, figure_files: Mapping[str, bytes], check: bool = False, rerender: bool = False) -> Generated:
+    """Render every generated file of a corpus that validates.
+
+    ``figure_files`` are the figure files as they are now (:func:`masrl.corpus.load.read_figure_files`):
+    figures whose data, code and files are unchanged are reused instead of drawn.
+
+    Raises:
+        UserError: if README.md is missing or lacks the paper-list markers.
+    """
+    from .figures import figure_outputs
+    from .examples import examples_valid, trace_report_files, validated_examples
+    from .outputs import render_text, tree
+    from .pipeline import build
+    from ..render.readme import MarkersMissing
+    from ..render.site import figure_files as site_figure_files
+
+    validated = validated_examples()
+    result = build(corpus, examples_valid(validated))
+    if corpus.readme is None:
+        raise UserError("README.md is missing at the survey root; it holds the generated paper list")
+    try:
+        outputs: dict[str, bytes | None] = dict(render_text(result, corpus.readme))
+    except MarkersMissing as err:
+        raise UserError(str(err)) from err
+    outputs.update(trace_report_files(validated))
+    cache: dict = {}
+    for results in (result.pool, *result.releases):
+        baseline = result.baseline if results is result.pool else None
+        outputs.update(figure_outputs(figure_files, results, check, rerender, folder=f"{tree(results)}figures", cache=cache,
+                                      baseline=baseline))
+    outputs.update(site_figure_files(outputs))
+    outputs[write.GENERATED] = write.generated_list(outputs)
+    return Generated(outputs, result)

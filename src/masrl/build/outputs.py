@@ -1,0 +1,373 @@
+"""Every generated text file, declared as a registry of outputs (pure; no file access).
+
+A build writes one *report tree* per population: the current pool under
+``reports/`` and each frozen release under ``reports/releases/<name>/``.
+Each :class:`Output` renders the files of one report kind for one tree; the
+pool tree also shows the latest release beside the pool wherever the two
+differ (a column in count tables, the changed cells under other tables, the
+published headline beside the current one). Adding a report is one entry in
+:data:`OUTPUTS`.
+
+Figures are drawn by :mod:`masrl.build.figures` into the same trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..bib import bibexport, csljson
+from ..corpus import schema as schemas
+from ..analyses import audit, compare, gaps
+from ..analyses.claims import ClaimResult
+from ..analyses.table import Table
+from ..audits import report as audit_report
+from .pipeline import Build, Results
+from ..corpus.population import POOL
+from ..render import readme as readme_render
+from ..render.csvout import table_csv
+from ..render.escape import MdSafe, md_code, md_text
+from ..render.gapsout import gaps_files
+from ..render.site import site_files
+from ..render.jsonout import json_bytes
+from ..render.markdown import render_template, table_md
+from ..render.numbers import camel, numbers_tex
+from ..render.tex import table_tex
+
+REPORTS = "reports/"
+#: Prefix of the macros of the current pool when a release exists (``\\CurrentNumRetained``).
+CURRENT_PREFIX = "Current"
+
+
+@dataclass(frozen=True)
+class View:
+    """What a renderer sees: the whole build, the population of its tree, and the
+    release the pool is compared with (None in a release tree or without releases)."""
+
+    build: Build
+    results: Results
+    baseline: Results | None
+
+    @property
+    def is_pool(self) -> bool:
+        """True in the pool's tree (``reports/``)."""
+        return self.results.name == POOL
+
+    @property
+    def claims(self) -> list[ClaimResult]:
+        """The claims this tree reports: all of them in the pool's tree, those about the
+        release in a release tree."""
+        return list(self.build.claims) if self.is_pool else self.build.claims_about(self.results.name)
+
+    def base_table(self, name: str) -> Table | None:
+        """The baseline release's table ``name`` (None without a baseline or such a table)."""
+        if self.baseline is None or not self.baseline.has_table(name):
+            return None
+        return self.baseline.table(name)
+
+
+@dataclass(frozen=True)
+class Output:
+    """One kind of generated file.
+
+    Attributes:
+        name: what it is (for listings and errors).
+        render: View -> ``{path relative to the report tree: bytes}``.
+        releases: whether release trees get it too (else only ``reports/``).
+    """
+
+    name: str
+    render: Callable[[View], dict[str, bytes]]
+    releases: bool = True
+
+
+def tree(results: Results) -> str:
+    """Folder of a population's report tree: ``reports/`` or ``reports/releases/<name>/``."""
+    return REPORTS if results.name == POOL else f"{REPORTS}releases/{results.name}/"
+
+
+# ---------------------------------------------------------------- tables
+def shown_table(view: View, table: Table) -> Table:
+    """The table as the tree shows it: in the pool's tree, a count table carries the
+    baseline release's count beside its own when they differ."""
+    if view.baseline is None or not view.is_pool:
+        return table
+    return compare.beside_release(table, view.base_table(table.name), view.baseline.name)
+
+
+def changes_note(view: View, table: Table) -> str:
+    """One line listing the cells of ``table`` that differ from the baseline release
+    (empty when none do, in a release tree, or for a count table that shows them as columns)."""
+    if view.baseline is None or not view.is_pool or "count" in table.frame.columns:
+        return ""
+    base = view.base_table(table.name)
+    if not compare.comparable(base, table):
+        return ""  # another layout: an updated review's flow counts only what came after its previous version
+    changes = compare.table_changes(base.frame if base is not None else None, table.frame)
+    if not changes:
+        return ""
+    if base is None:
+        return f"Not in release {view.baseline.name}."
+    cells = "; ".join(f"{c['row']}" + (f" × {c['column']}" if c["column"] else "") + f": {c['before']} → {c['after']}" for c in changes)
+    return f"Changed since release {view.baseline.name}: {cells}."
+
+
+def _table_files(view: View) -> dict[str, bytes]:
+    out = {}
+    for original in view.results.all_tables() + [view.results.exclusion_log]:
+        table = shown_table(view, original)
+        md = f"# {md_text(table.title)}\n\n" + table_md(table.frame)
+        for line in (table.note, changes_note(view, original)):
+            if line:
+                md += f"\n{md_text(line)}\n"
+        if table.source:
+            md += f"\nSource: {md_text(table.source)}\n"
+        out[f"tables/{table.name}.csv"] = table_csv(table.frame)
+        out[f"tables/{table.name}.md"] = md.encode()
+        out[f"tex/{table.name}.tex"] = table_tex(table.frame).encode()
+    return out
+
+
+def _population_line(view: View, beside: bool = True) -> MdSafe:
+    """One Markdown line saying which population the report is about (user text escaped); ``beside``:
+    the report shows the release's value beside the pool's where they differ."""
+    pop = view.results.population
+    if pop.is_release:
+        rel = pop.release
+        return MdSafe(f"Release **{md_text(rel.name)}** ({rel.date}; search cutoff {rel.search_cutoff}): {md_text(rel.title)}. "
+                      f"Computed from its frozen snapshot {md_code(f'corpus/releases/{rel.name}.yaml')}; these numbers never change.")
+    if view.baseline is None:
+        return MdSafe("The current pool (no release has been frozen yet).")
+    what = md_text(view.build.pending.describe(f"release {view.baseline.name}"))
+    own = f"own reports are in {md_code(f'reports/releases/{view.baseline.name}/')}."
+    shown = (f"Where it differs from {md_text(view.baseline.population.label)}, the release's value is shown beside it; "
+             f"the release's {own}" if beside else f"The release's {own}")
+    return MdSafe(f"The current pool ({what}). {shown}")
+
+
+def _stats(view: View) -> dict[str, bytes]:
+    results = view.results
+    tax = results.tax
+    retained_fields = {f.name for f in tax.of("retained")}
+    stats_tables = [shown_table(view, t) for t in results.stats_tables]
+    sections = [
+        ("Retained records", [t for t in stats_tables if t.name in retained_fields]),
+        ("Crosstabs", [t for t in stats_tables if "_x_" in t.name]),
+        ("Exclusion log", [t for t in stats_tables if t.name not in retained_fields and "_x_" not in t.name]),
+    ]
+    notes = {t.name: changes_note(view, t) for t in results.stats_tables}
+    base = view.baseline.headline if view.baseline is not None and view.is_pool else None
+    text = render_template("stats.md.j2", headline=results.headline, sections=sections, tex=True, notes=notes,
+                           population=_population_line(view), base=base,
+                           base_name=view.baseline.name if view.baseline is not None else "")
+    return {"STATS.md": text.encode()}
+
+
+def _taxonomy_tables(view: View) -> dict[str, bytes]:
+    tables = [shown_table(view, t) for t in view.results.axis_tables]
+    notes = {t.name: changes_note(view, t) for t in view.results.axis_tables}
+    return {"TABLES.md": render_template("tables.md.j2", tables=tables, notes=notes, population=_population_line(view)).encode()}
+
+
+def _gaps(view: View) -> dict[str, bytes]:
+    results = view.results
+    moved = []
+    if view.baseline is not None and view.is_pool:
+        old = {(g.table, g.row, g.column): g for g in view.baseline.gaps}
+        new = {(g.table, g.row, g.column): g for g in results.gaps}
+        for key in sorted(set(old) | set(new)):
+            a, b = old.get(key), new.get(key)
+            if (a.status if a else None) != (b.status if b else None):  # a gap opened, closed, or empty <-> sparse
+                moved.append({"cell": key[1] + (f" × {key[2]}" if key[2] else ""), "table": key[0],
+                              "before": f"{a.status} ({a.count})" if a else "not a gap",
+                              "after": f"{b.status} ({b.count})" if b else "not a gap"})
+    return gaps_files(results, view.claims, population=_population_line(view), moved=moved,
+                      base_name=view.baseline.name if view.baseline is not None else "")
+
+
+def claim_drift(result: ClaimResult) -> str:
+    """Drift of a claim's stated counts from the data: ``+1 (records with ...: stated 7, computed 8)``."""
+    parts = []
+    for check in result.checks:
+        d = check.drift()
+        if d:
+            stated = check.expected.get("count", len(check.expected.get("keys", [])))
+            parts.append(f"{d:+d} ({check.label}: stated {stated}, computed {check.count})")
+    return "; ".join(parts) or "none (the stated figures still match the data)"
+
+
+def _claims(view: View) -> dict[str, bytes]:
+    claims = view.claims
+    labels = {r.name: r.population.label for r in view.build.releases}
+    labels[POOL] = "current pool"
+    drift = {c.id: claim_drift(c) for c in claims}
+    md = render_template("claims.md.j2", claims=claims, drift=drift, scopes=labels, population=_population_line(view, beside=False),
+                         is_pool=view.is_pool)
+    return {"claims.md": md.encode()}
+
+
+def macros(results: Results, claims: list[ClaimResult], prefix: str = "") -> dict[str, int]:
+    """LaTeX macro name -> number for one population: headline counts and every cell
+    of its one-field count tables (``prefix`` + ``NumRetained``, ...), plus the macro
+    of every check of ``claims`` (names as the ledger gives them)."""
+    out = {f"{prefix}NumRetained": results.headline["retained"], f"{prefix}NumExcluded": results.headline["excluded"],
+           f"{prefix}NumAudited": results.headline["audited"]}
+    for table in results.stats_tables:
+        if "_x_" in table.name:
+            continue
+        for value, count in table.frame["count"].items():
+            out[f"{prefix}Num{camel(table.name)}{camel(str(value))}"] = int(count)
+    for claim in claims:
+        for check in claim.checks:
+            if check.macro and check.count is not None:
+                out[check.macro] = check.count
+    return out
+
+
+def _numbers(view: View) -> dict[str, bytes]:
+    build = view.build
+    if not view.is_pool:
+        values = macros(view.results, build.claims_about(view.results.name))
+        header = f"{view.results.population.label}: frozen, these values never change."
+    elif view.baseline is None:
+        values = macros(view.results, build.claims_about(POOL))
+        header = "The current pool (no release frozen yet)."
+    else:
+        values = macros(view.baseline, build.claims_about(view.baseline.name))
+        values.update(macros(view.results, build.claims_about(POOL), prefix=CURRENT_PREFIX))
+        header = (f"Unprefixed macros: {view.baseline.population.label} (stable); "
+                  f"\\{CURRENT_PREFIX}Num...: the current pool; claim macros: the population each claim is about.")
+    return {"tex/numbers.tex": numbers_tex(values, header).encode()}
+
+
+def _exclusions(view: View) -> dict[str, bytes]:
+    log = view.results.exclusion_log
+    md = render_template("exclusions.md.j2", log=log.frame, population=_population_line(view, beside=False),
+                         pending=set(view.build.pending.excluded) if view.is_pool and view.baseline is not None else set(),
+                         base_name=view.baseline.name if view.baseline is not None else "")
+    return {"exclusions.md": md.encode()}
+
+
+def _releases(view: View) -> dict[str, bytes]:
+    build = view.build
+    rows = [{"name": r.name, "date": r.population.release.date, "cutoff": r.population.release.search_cutoff,
+             "title": r.population.release.title, "retained": r.headline["retained"], "excluded": r.headline["excluded"]}
+            for r in build.releases]
+    titles = {r["key"]: r["title"] for r in build.pool.retained_records}
+    labels = {r["record_id"]: r["screening_label"] for r in build.pool.excluded_records}
+    md = render_template("releases.md.j2", releases=rows, pending=build.pending, titles=titles, labels=labels,
+                         base_name=view.baseline.name if view.baseline is not None else "", headline=build.pool.headline)
+    return {"RELEASES.md": md.encode()}
+
+
+def _bibliography(view: View) -> dict[str, bytes]:
+    records = list(view.results.retained_records)
+    return {"papers.bib": bibexport.export(records).encode(), "papers.json": csljson.export(records)}
+
+
+def _site(view: View) -> dict[str, bytes]:
+    return site_files(view.results, view.claims, baseline=view.baseline, pending=view.build.pending)
+
+
+def audit_data(build: Build) -> dict:
+    """Everything of the audit report as plain data (also ``reports/audit.json``), for the pool."""
+    results = build.pool
+    by_key = {r["key"]: r for r in results.retained_records}
+    by_id = {r["record_id"]: r for r in results.excluded_records}
+    agreements = audit_report.audit_entries(list(build.audits), results.tax, by_key, by_id)
+    what_if = []
+    for scope in [POOL, *[r.name for r in build.releases]]:
+        scoped = [c for c in build.claims_raw if c.get("scope", POOL) == scope]
+        if scoped:
+            pop = build.population(scope)
+            what_if += audit.what_if(scoped, pop.populations(), pop.tax, build.traces_valid)
+    order = {c["id"]: i for i, c in enumerate(build.claims_raw)}
+    what_if.sort(key=lambda row: order[row["claim"]])
+    before = {c.id: c.holds for c in build.claims}
+    after: dict[str, bool] = {}
+    for row in what_if:
+        after[row["claim"]] = after.get(row["claim"], True) and row["holds_after"]
+    inclusion = results.table("inclusion_criterion").frame
+    return {
+        "flow": results.prisma,
+        "inclusion_criteria": {str(k): int(v) for k, v in inclusion["count"].items()},
+        "inclusion_how": audit.inclusion_provenance(list(results.retained_records)),
+        "agreements": agreements,
+        "near_misses": [r["record_id"] for r in results.excluded_records if r.get("if_retained")],
+        "what_if": what_if,
+        "verdict_changed": sorted(cid for cid in before if before[cid] != after.get(cid, before[cid])),
+        "bibtex_mismatches": audit.bibtex_mismatches(list(results.retained_records)),
+    }
+
+
+def _audit(view: View) -> dict[str, bytes]:
+    data = audit_data(view.build)
+    results = view.results
+    md = render_template(
+        "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
+        inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
+        agreements_md=MdSafe(audit_report.audit_markdown(data["agreements"])), near_misses=data["near_misses"],
+        what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
+        mismatches=data["bibtex_mismatches"],
+    )
+    return {"audit.md": md.encode(), "audit.json": json_bytes(data)}
+
+
+def _schemas(view: View) -> dict[str, bytes]:
+    tax = view.results.tax
+    return {
+        "schema/retained-record.schema.json": json_bytes(schemas.retained_schema(tax, for_report=True)),
+        "schema/excluded-record.schema.json": json_bytes(schemas.excluded_schema(tax)),
+        "schema/claims.schema.json": json_bytes(schemas.CLAIMS_SCHEMA),
+        "schema/taxonomy.schema.json": json_bytes(schemas.TAXONOMY_SCHEMA),
+        "schema/audit.schema.json": json_bytes(schemas.AUDIT_SCHEMA),
+        "schema/releases.schema.json": json_bytes(schemas.RELEASES_SCHEMA),
+        **{path[len("reports/"):]: data for path, data in audit_report.schema_files().items()},
+    }
+
+
+#: Every text output, in build order.
+OUTPUTS: tuple[Output, ...] = (
+    Output("statistics (STATS.md)", _stats),
+    Output("taxonomy tables (TABLES.md)", _taxonomy_tables),
+    Output("tables as CSV, Markdown and LaTeX", _table_files),
+    Output("gap analysis", _gaps),
+    Output("claim ledger", _claims),
+    Output("LaTeX number macros", _numbers),
+    Output("exclusion log", _exclusions),
+    Output("releases and pending records", _releases, releases=False),
+    Output("BibTeX and CSL-JSON of the retained records", _bibliography, releases=False),
+    Output("catalogue site for readers", _site, releases=False),
+    Output("audit of inclusion decisions", _audit, releases=False),
+    Output("JSON Schemas of the input files", _schemas, releases=False),
+)
+
+
+def render_tree(build: Build, results: Results) -> dict[str, bytes]:
+    """Every text file of one population's report tree: ``{path from the survey root: bytes}``."""
+    view = View(build, results, build.baseline if results.name == POOL else None)
+    prefix = tree(results)
+    out: dict[str, bytes] = {}
+    for output in OUTPUTS:
+        if results.name != POOL and not output.releases:
+            continue
+        out.update({prefix + rel: data for rel, data in output.render(view).items()})
+    return out
+
+
+def render_text(build: Build, readme: str | None = None) -> dict[str, bytes]:
+    """Every generated text file except figures, for the pool and every release:
+    ``{relative posix path: UTF-8 bytes}``. With ``readme`` (the current text of
+    README.md), the README with its paper list regenerated is included.
+
+    Raises:
+        masrl.render.readme.MarkersMissing: if ``readme`` lacks the paper-list markers.
+    """
+    out: dict[str, bytes] = {}
+    if readme is not None:
+        pool = build.pool
+        papers = readme_render.papers_markdown(list(pool.retained_records), pool.tax, pool.headline)
+        out["README.md"] = readme_render.splice(readme, papers).encode()
+    for results in (*build.releases, build.pool):
+        out.update(render_tree(build, results))
+    return out

@@ -1,0 +1,206 @@
+"""The pure part of the build: validated corpus -> populations -> analyses.
+
+:func:`analyse` computes every frame, table, gap and flow of one population
+(the current pool or a frozen release); :func:`build` analyses the pool and
+every release, then evaluates the claim ledger, each claim on the population
+it is about (its ``scope``). What is written, and where, is declared in
+:mod:`masrl.build.outputs`. No file-system access here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..analyses import axes, claims, gaps, prisma, stats
+from ..analyses.table import Table
+from ..audits.analysis import confirmations
+from ..audits.model import Audit, audits_of
+from ..corpus.frame import excluded_frame, near_miss_frame, retained_frame
+from ..corpus.load import Corpus
+from ..corpus.population import POOL, Pending, Population, pending, pool, releases
+from ..corpus.taxonomy import Taxonomy
+
+
+@dataclass(frozen=True)
+class Results:
+    """Everything computed from one population, computed once and never changed.
+
+    Attributes:
+        population: the records and vocabulary analysed (pool or release).
+        tax: the controlled vocabulary of that population.
+        retained, excluded: the typed frames (see :mod:`masrl.corpus.frame`).
+        near_misses: frame of the near-miss exclusions tagged as if retained.
+        retained_records, excluded_records: the record mappings, sorted by key / record id.
+        headline: retained / excluded / audited record counts.
+        stats_tables: count tables and crosstabs (STATS.md).
+        axis_tables: the survey's taxonomy tables (reward families, credit units, ...).
+        gaps, narrowing, joint: the gap analysis.
+        prisma: the PRISMA 2020 flow as data (an update of ``previous`` when given).
+        flow_tables: the flow table and records per year.
+        exclusion_log: one row per excluded record (id, title, authors, year, stage, reason).
+    """
+
+    population: Population
+    tax: Taxonomy
+    retained: pd.DataFrame
+    excluded: pd.DataFrame
+    near_misses: pd.DataFrame
+    retained_records: tuple[dict, ...]
+    excluded_records: tuple[dict, ...]
+    headline: dict
+    stats_tables: tuple[Table, ...]
+    axis_tables: tuple[Table, ...]
+    gaps: tuple[gaps.Gap, ...]
+    narrowing: pd.DataFrame
+    joint: dict
+    prisma: dict
+    flow_tables: tuple[Table, ...]
+    exclusion_log: Table
+
+    @property
+    def name(self) -> str:
+        """``pool`` or the release name."""
+        return self.population.name
+
+    def all_tables(self) -> list[Table]:
+        """Every table written to ``tables/`` and ``tex/`` of the population's report tree."""
+        return [*self.stats_tables, *self.axis_tables, *self.flow_tables]
+
+    def table(self, name: str) -> Table:
+        """The table called ``name`` (KeyError if there is none)."""
+        for table in self.all_tables():
+            if table.name == name:
+                return table
+        raise KeyError(name)
+
+    def has_table(self, name: str) -> bool:
+        """Whether a table called ``name`` exists for this population."""
+        return any(t.name == name for t in self.all_tables())
+
+    def populations(self) -> dict[str, pd.DataFrame]:
+        """The record populations a claim check can select from (frames, index = key or record id)."""
+        return {
+            "retained": self.retained,
+            "retained_with_near_misses": pd.concat([self.retained, self.near_misses]),
+            "near_misses": self.near_misses,
+            "excluded": self.excluded,
+        }
+
+
+def analyse(population: Population, previous: Population | None = None, audits: list[Audit] = ()) -> Results:
+    """Compute every analysis of one population whose records validate.
+
+    ``previous`` is the population of the previous version of the review (the
+    last release before it); with it, the PRISMA flow follows the PRISMA 2020
+    template for updated reviews whenever records were added or dropped.
+    ``audits`` (the pool's second-reader audits) add, per screening stage, the
+    exclusions a second reader checked and confirmed to the flow table.
+    """
+    tax = Taxonomy(population.taxonomy)
+    retained_records, excluded_records = population.retained, population.excluded
+    retained = retained_frame(list(retained_records), tax)
+    excluded = excluded_frame(list(excluded_records), tax)
+    flow = prisma.prisma_flow(retained, excluded, tax, previous=_previous_members(previous))
+    return Results(
+        population=population,
+        tax=tax,
+        retained=retained,
+        excluded=excluded,
+        near_misses=near_miss_frame(list(excluded_records), tax),
+        retained_records=retained_records,
+        excluded_records=excluded_records,
+        headline=stats.headline(retained, excluded),
+        stats_tables=tuple(stats.stats_tables(retained, excluded, tax)),
+        axis_tables=tuple(axes.axis_tables(retained, list(retained_records), tax)),
+        gaps=tuple(gaps.find_gaps(retained, tax)),
+        narrowing=gaps.narrowing(retained, tax),
+        joint=gaps.joint_coverage(retained, tax),
+        prisma=flow,
+        flow_tables=(_flow_table(flow, audits, excluded_records), prisma.year_by_category(retained, tax)),
+        exclusion_log=stats.exclusion_log(list(excluded_records), tax),
+    )
+
+
+def _flow_table(flow: dict, audits: list[Audit], excluded_records) -> Table:
+    table = prisma.prisma_table(flow)
+    if "update" in flow or not audits:
+        return table  # an update's rows are the new records only; second readers are counted over the whole log
+    return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records}))
+
+
+def _previous_members(previous: Population | None) -> prisma.Previous | None:
+    if previous is None:
+        return None
+    return prisma.Previous(previous.label, previous.keys, previous.record_ids)
+
+
+@dataclass(frozen=True)
+class Build:
+    """The whole build: the pool, every release, and the claim ledger evaluated.
+
+    Attributes:
+        pool: results of the current pool.
+        releases: results of every frozen release, in release order.
+        claims: every claim of the ledger, each evaluated on the population of its scope.
+        claims_raw: the ledger as written (for what-if re-evaluation and diffs).
+        traces_valid: packaged example-trace name -> whether it validates.
+        audits: the second-reader audits of the pool (:class:`masrl.audits.model.Audit`), in id order.
+        pending: records of the pool that the latest release does not hold.
+    """
+
+    pool: Results
+    releases: tuple[Results, ...]
+    claims: tuple[claims.ClaimResult, ...]
+    claims_raw: tuple[dict, ...]
+    traces_valid: dict
+    audits: tuple[Audit, ...]
+    pending: Pending
+
+    @property
+    def baseline(self) -> Results | None:
+        """The latest release (the published version the pool is compared with), or None."""
+        return self.releases[-1] if self.releases else None
+
+    def population(self, name: str) -> Results:
+        """Results of the pool (``pool``) or of the release called ``name`` (KeyError if unknown)."""
+        if name == POOL:
+            return self.pool
+        for results in self.releases:
+            if results.name == name:
+                return results
+        raise KeyError(name)
+
+    def claims_about(self, name: str) -> list[claims.ClaimResult]:
+        """The claims whose scope is the population ``name``, in ledger order."""
+        return [c for c in self.claims if c.scope == name]
+
+
+def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
+    """Analyse the pool and every release of a corpus that :func:`masrl.checks.validate.validate`
+    accepted, then evaluate every claim on the population it is about."""
+    traces_valid = dict(traces_valid or {})
+    frozen = releases(corpus)
+    release_results = []
+    previous = None
+    for population in frozen:
+        release_results.append(analyse(population, previous))
+        previous = population
+    current = pool(corpus)
+    audits = tuple(audits_of(corpus))
+    pool_results = analyse(current, previous, audits)
+    by_name = {r.name: r for r in [*release_results, pool_results]}
+    ledger = []
+    for claim in corpus.claims:
+        scope = by_name[claim.get("scope", POOL)]
+        ledger.append(claims.claim_result(claim, scope.populations(), scope.tax, traces_valid))
+    return Build(
+        pool=pool_results,
+        releases=tuple(release_results),
+        claims=tuple(ledger),
+        claims_raw=tuple(corpus.claims),
+        traces_valid=traces_valid,
+        audits=audits,
+        pending=pending(current, previous),
+    )

@@ -1,0 +1,281 @@
+"""Checks of audit folders (``corpus/audits/<audit_id>/``), run by :func:`masrl.checks.validate.validate`.
+
+Per folder: ``audit.yaml`` against its schema, its id = the folder name, its
+kind fits its population, every field may be audited for that population,
+every sampled record exists (or exists under its history: an exclusion now
+retained with ``former_record_id``, a retained record moved to the exclusion
+log with ``former_key``) and every original value is in the vocabulary. Each
+round file: its name, schema, round and reader match the name, its rows are
+exactly the sample and every value is allowed. Each adjudication file: each
+entry is a disagreement of its round, the resolved value is allowed and says
+who resolved it.
+"""
+
+from __future__ import annotations
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from ..audits.analysis import round_results
+from ..audits.fields import (
+    DECISION,
+    EXCLUDE,
+    INCLUDE,
+    ORIGINAL,
+    AuditField,
+    allowed_fields,
+    kind_of,
+    stratify_choices,
+)
+from ..audits.model import (
+    AUDIT_FILE,
+    ROUNDS,
+    _folder,
+    parse_adjudication_file,
+    parse_round_file,
+    reader_slug,
+)
+from ..audits.schema import ADJUDICATION_SCHEMA, AUDIT_FILE_SCHEMA, ROUND_SCHEMA
+from ..core.didyoumean import did_you_mean as _suggest
+from ..corpus.load import AUDITS
+
+
+def _value_problem(spec: AuditField, value) -> str | None:
+    if value in spec.values:
+        return None
+    allowed = ", ".join(spec.values)
+    return f"{value!r} is not an allowed value of {spec.name}; allowed: {allowed}{_suggest(value, spec.values)}"
+
+
+class _FolderChecker:
+    """The checks of one audit folder; problems go to the shared validator (``checker``)."""
+
+    def __init__(self, checker, folder: str, files: dict[str, dict], known: dict[str, str]):
+        self.c = checker
+        self.folder = folder
+        self.files = files
+        self.known = known  # record key / id (also former ones) -> "retained" | "excluded"
+        self.audit_file = f"{folder}{AUDIT_FILE}"
+
+    def valid(self, file: str, value: dict, schema: dict) -> bool:
+        before = len(self.c.problems)
+        self.c.schema_errors(file, value, Draft202012Validator(schema, format_checker=FormatChecker()))
+        return len(self.c.problems) == before
+
+    def run(self) -> None:
+        others = sorted(f for f in self.files if f != self.audit_file)
+        for rel in others:
+            name = rel[len(self.folder):]
+            ok = (name.startswith(f"{ROUNDS}/") and parse_round_file(rel)) or ("/" not in name and parse_adjudication_file(rel) is not None)
+            if not ok:
+                self.c.add(rel, (), f"unexpected file in an audit folder; expected {AUDIT_FILE}, "
+                                    f"adjudication-round-<n>.yaml and {ROUNDS}/round-<n>-<reader>.yaml")
+        if self.audit_file not in self.files:
+            self.c.add(self.folder.rstrip("/"), (), f"audit folder without {AUDIT_FILE}: the sample must be recorded "
+                                                    "there (masrl audit sample writes it)")
+            return
+        data = self.files[self.audit_file]
+        if not self.valid(self.audit_file, data, AUDIT_FILE_SCHEMA) or not self.sample(data):
+            return
+        rounds_ok = [self.round(rel, data) for rel in others if parse_round_file(rel) and f"/{ROUNDS}/" in rel]
+        if not all(rounds_ok):  # every round is checked, so that all their problems show at once
+            return
+        audit = _folder(self.audit_file, data, self.files)
+        disagreements = {(rr.round, d.item, d.field) for rr in round_results(audit, self.c.tax)
+                         for f in rr.fields for d in f.disagreements}
+        for rel in others:
+            if parse_adjudication_file(rel) is not None and "/" not in rel[len(self.folder):]:
+                self.adjudication(rel, data, audit, disagreements)
+
+    # ------------------------------------------------------------------ audit.yaml
+    def sample(self, data: dict) -> bool:
+        file, before = self.audit_file, len(self.c.problems)
+        folder_id = self.folder[len(AUDITS):].rstrip("/")
+        if data["audit_id"] != folder_id:
+            self.c.add(file, ("audit_id",), f"{data['audit_id']!r} does not match the folder name {folder_id!r}")
+        population = data["population"]
+        if data["kind"] != kind_of(population):
+            self.c.add(file, ("kind",), f"an audit of the {population} population is of kind {kind_of(population)!r}")
+        allowed = allowed_fields(self.c.tax, population)
+        for i, name in enumerate(data["fields"]):
+            if name not in allowed:
+                self.c.add(file, ("fields", i), f"{name!r} cannot be audited for the {population} population; "
+                                                f"allowed: {', '.join(allowed)}{_suggest(name, allowed)}")
+        if kind_of(population) == "screening" and DECISION not in data["fields"]:
+            self.c.add(file, ("fields",), "a screening audit asks for the decision: list 'decision' first")
+        stratify = data["sampling"].get("stratify")
+        choices = stratify_choices(self.c.tax, population)
+        if stratify is not None and stratify not in choices:
+            self.c.add(file, ("sampling", "stratify"), f"{stratify!r} is not a field to stratify the {population} population by; "
+                                                       f"allowed: {', '.join(choices)}{_suggest(stratify, choices)}")
+        seen_items: dict[str, int] = {}
+        seen_records: dict[str, int] = {}
+        for i, item in enumerate(data["items"]):
+            path = ("items", i)
+            for what, seen, value in (("item", seen_items, item["item"]), ("record", seen_records, item["record"])):
+                if value in seen:
+                    self.c.add(file, path + (what,), f"{value!r} is also items[{seen[value]}]; each record is sampled once")
+                seen.setdefault(value, i)
+            if item["record"] not in self.known:
+                self.c.add(file, path + ("record",), f"names record {item['record']!r}, which is neither retained nor "
+                                                     f"excluded (nor the former id of one){_suggest(item['record'], self.known)}")
+            if population != "all" and item["kind"] != population:
+                self.c.add(file, path + ("kind",), f"a {item['kind']} record in a sample of the {population} population")
+            self.originals(item, path, allowed, data["fields"])
+        return len(self.c.problems) == before
+
+    def originals(self, item: dict, path: tuple, allowed: dict[str, AuditField], fields: list[str]) -> None:
+        file = self.audit_file
+        original = item["original"]
+        for name in fields:
+            spec = allowed.get(name)
+            if spec is None:
+                continue
+            if name == DECISION:
+                value = original.get(DECISION, INCLUDE if item["kind"] == "retained" else EXCLUDE)
+            elif spec.only_if_excluded and item["kind"] == "retained":
+                if name in original:
+                    self.c.add(file, path + ("original", name), "a retained record has no screening stage or reason class")
+                continue
+            elif name not in original:
+                self.c.add(file, path + ("original", name), "required field is missing")
+                continue
+            else:
+                value = original[name]
+            problem = _value_problem(spec, value)
+            if problem:
+                self.c.add(file, path + ("original", name), problem)
+        for name in original:
+            if name not in fields:
+                self.c.add(file, path + ("original", name), f"{name!r} is not a field of this audit ({', '.join(fields)})")
+
+    # ------------------------------------------------------------------ rounds
+    def round(self, rel: str, sample: dict) -> bool:
+        data = self.files[rel]
+        before = len(self.c.problems)
+        if not self.valid(rel, data, ROUND_SCHEMA):
+            return False
+        number, slug = parse_round_file(rel)
+        if data["audit_id"] != sample["audit_id"]:
+            self.c.add(rel, ("audit_id",), f"{data['audit_id']!r} is not the id of this audit ({sample['audit_id']!r})")
+        if data["round"] != number:
+            self.c.add(rel, ("round",), f"{data['round']} does not match the file name (round {number})")
+        if reader_slug(data["reader"]) != slug:
+            self.c.add(rel, ("reader",), f"{data['reader']!r} does not match the file name (reader '{slug}')")
+        if reader_slug(data["reader"]) == ORIGINAL:
+            self.c.add(rel, ("reader",), f"'{ORIGINAL}' names the corpus's own values; choose another reader name")
+        allowed = allowed_fields(self.c.tax, sample["population"])
+        items = {i["item"]: i for i in sample["items"]}
+        seen: set[str] = set()
+        for j, row in enumerate(data["rows"]):
+            path = ("rows", j)
+            item = items.get(row["item"])
+            if item is None:
+                self.c.add(rel, path + ("item",), f"{row['item']!r} is not an item of the sample")
+                continue
+            if row["item"] in seen:
+                self.c.add(rel, path + ("item",), f"{row['item']!r} appears twice")
+            seen.add(row["item"])
+            if row["record"] != item["record"]:
+                self.c.add(rel, path + ("record",), f"{row['record']!r} but the sample's {row['item']} is {item['record']!r}")
+            self.row_values(rel, path, row["values"], sample["fields"], allowed)
+        missing = [i for i in items if i not in seen]
+        if missing:
+            self.c.add(rel, ("rows",), f"the sample's item(s) {', '.join(missing)} are missing")
+        return len(self.c.problems) == before
+
+    def row_values(self, rel: str, path: tuple, values: dict, fields: list[str], allowed: dict[str, AuditField]) -> None:
+        for name in values:
+            if name not in fields:
+                self.c.add(rel, path + ("values", name), f"{name!r} is not a field of this audit ({', '.join(fields)})")
+        excluded = values.get(DECISION) == EXCLUDE
+        for name in fields:
+            spec = allowed.get(name)
+            value = values.get(name)
+            if spec is None:
+                continue
+            if spec.only_if_excluded and not excluded:
+                if value is not None:
+                    self.c.add(rel, path + ("values", name), "only an exclusion has a stage and reason class; leave it empty for include")
+                continue
+            if value is None:
+                self.c.add(rel, path + ("values", name), "required field is missing")
+                continue
+            problem = _value_problem(spec, value)
+            if problem:
+                self.c.add(rel, path + ("values", name), problem)
+
+    # ------------------------------------------------------------------ adjudication
+    def adjudication(self, rel: str, sample: dict, audit, disagreements: set) -> None:
+        data = self.files[rel]
+        if not self.valid(rel, data, ADJUDICATION_SCHEMA):
+            return
+        number = parse_adjudication_file(rel)
+        if data["audit_id"] != sample["audit_id"]:
+            self.c.add(rel, ("audit_id",), f"{data['audit_id']!r} is not the id of this audit ({sample['audit_id']!r})")
+        if data["round"] != number:
+            self.c.add(rel, ("round",), f"{data['round']} does not match the file name (round {number})")
+        if number not in audit.rounds():
+            self.c.add(rel, ("round",), f"round {number} has no imported sheet")
+            return
+        allowed = allowed_fields(self.c.tax, sample["population"])
+        items = {i.item: i for i in audit.items}
+        seen: dict[tuple, int] = {}
+        for j, res in enumerate(data["resolutions"]):
+            path = ("resolutions", j)
+            key = (number, res["item"], res["field"])
+            if key not in disagreements:
+                self.c.add(rel, path, f"{res['item']} {res['field']} is not a disagreement of round {number}")
+                continue
+            if key[1:] in seen:
+                self.c.add(rel, path, f"{res['item']} {res['field']} is also resolutions[{seen[key[1:]]}]")
+            seen.setdefault(key[1:], j)
+            if res["record"] != items[res["item"]].record:
+                self.c.add(rel, path + ("record",), f"{res['record']!r} but the sample's {res['item']} is {items[res['item']].record!r}")
+            resolved = res["resolved"]
+            if resolved is not None:
+                problem = _value_problem(allowed[res["field"]], resolved)
+                if problem:
+                    self.c.add(rel, path + ("resolved",), problem)
+                if not res.get("by"):
+                    self.c.add(rel, path + ("by",), "say who resolved it (a name)")
+            may_overturn = res["field"] == DECISION and items[res["item"]].kind == "excluded"
+            for extra in ("authors", "year", "venue"):
+                if res.get(extra) is not None and not may_overturn:
+                    self.c.add(rel, path + (extra,), f"{extra} is only needed for an exclusion resolved as include "
+                                                     "(the exclusion log does not record it)")
+
+
+def known_records(retained: dict[str, dict], excluded: dict[str, dict]) -> dict[str, str]:
+    """Every record name an audit may use -> its current kind: keys, record ids, and the former
+    ids they keep (``former_record_id`` of a retained record, ``former_key`` of an excluded one)."""
+    known: dict[str, str] = {}
+    for rec in retained.values():
+        for name in (rec.get("key"), rec.get("former_record_id")):
+            if isinstance(name, str):
+                known[name] = "retained"
+    for rec in excluded.values():
+        for name in (rec.get("record_id"), rec.get("former_key")):
+            if isinstance(name, str):
+                known[name] = "excluded"
+    return known
+
+
+def check_audit_folders(checker, legacy_ids: set[str]) -> None:
+    """Add the problems of every audit folder of ``checker.corpus`` to ``checker`` (a
+    :class:`masrl.checks.validate._Checker`); ``legacy_ids`` are the ids of single-file audits."""
+    corpus = checker.corpus
+    known = known_records(corpus.retained, corpus.excluded)
+    folders: dict[str, dict[str, dict]] = {}
+    for rel, value in corpus.audit_files.items():
+        folder = "/".join(rel.split("/")[:3]) + "/"
+        folders.setdefault(folder, {})[rel] = value
+    for rel in corpus.unreadable:
+        if rel.startswith(AUDITS) and rel.count("/") >= 3:
+            folders.setdefault("/".join(rel.split("/")[:3]) + "/", {})
+    for folder, files in sorted(folders.items()):
+        audit_id = folder[len(AUDITS):].rstrip("/")
+        if audit_id in legacy_ids:
+            checker.add(f"{folder}{AUDIT_FILE}", (), f"audit id {audit_id!r} is also used by a single-file audit in {AUDITS}")
+        if any(rel.startswith(folder) for rel in corpus.unreadable):
+            continue  # reported by the loader; the rest of the folder would only repeat it
+        _FolderChecker(checker, folder, files, known).run()

@@ -1,0 +1,146 @@
+"""Checks of the releases (``corpus/releases.yaml``) and their frozen snapshots.
+
+Called by :func:`masrl.checks.validate.validate` with its checker. A snapshot is
+checked for what its reports need (every record carries its key or id, a year,
+and a value of the snapshot's own vocabulary in every controlled field), not
+against today's record schema: a record frozen in a release must stay valid
+when later versions of masrl ask more of new records.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from ..corpus import schema as schemas
+from ..corpus.load import PAPERS
+from ..corpus.releases import (
+    RELEASES,
+    RESERVED_NAMES,
+    SNAPSHOTS,
+    Snapshot,
+    content_digest,
+    releases_from,
+    snapshot_from,
+)
+from ..corpus.taxonomy import Taxonomy
+
+
+def check_releases(checker) -> dict[str, Snapshot]:
+    """Check ``corpus/releases.yaml``, every snapshot, and the records' ``date_added``
+    against the releases; return release name -> snapshot for the valid ones."""
+    corpus = checker.corpus
+    snapshots: dict[str, tuple[str, Snapshot]] = {}
+    for file, data in sorted(corpus.snapshots.items()):
+        before = len(checker.problems)
+        checker.schema_errors(file, data, Draft202012Validator(schemas.SNAPSHOT_SCHEMA, format_checker=FormatChecker()))
+        snap = snapshot_from(data)
+        if len(checker.problems) != before or snap is None:
+            continue
+        stem = file[len(SNAPSHOTS):].rsplit(".", 1)[0]
+        if snap.release != stem:
+            checker.add(file, ("release",), f"{snap.release!r} does not match the file name; a snapshot of release {snap.release} "
+                                            f"is {SNAPSHOTS}{snap.release}.yaml")
+            continue
+        if _snapshot_records(checker, file, snap):
+            snapshots[snap.release] = (file, snap)
+    if RELEASES in corpus.unreadable:
+        return {}  # reported as unreadable; the snapshots are judged once it reads
+    if corpus.releases is None:
+        for file, _ in snapshots.values():
+            checker.add(file, (), f"a snapshot without {RELEASES}: list its release there (or remove the file)")
+        return {}
+    before = len(checker.problems)
+    checker.schema_errors(RELEASES, corpus.releases, Draft202012Validator(schemas.RELEASES_SCHEMA, format_checker=FormatChecker()))
+    if len(checker.problems) != before:
+        return {}
+    releases = releases_from(corpus.releases)
+    listed = set()
+    valid = {}
+    for i, rel in enumerate(releases):
+        path = ("releases", i)
+        if rel.name in RESERVED_NAMES:
+            checker.add(RELEASES, path + ("name",), f"{rel.name!r} is reserved (it names another population); choose e.g. v2")
+        if rel.name in listed:
+            checker.add(RELEASES, path + ("name",), f"release {rel.name!r} is listed twice")
+        listed.add(rel.name)
+        if i and rel.date < releases[i - 1].date:
+            checker.add(RELEASES, path + ("date",), f"{rel.date} is before the previous release {releases[i - 1].name} "
+                                                    f"({releases[i - 1].date}); list releases in date order")
+        if rel.search_cutoff > rel.date:
+            checker.add(RELEASES, path + ("search_cutoff",), f"{rel.search_cutoff} is after the release date {rel.date}")
+        elif i and rel.search_cutoff < releases[i - 1].search_cutoff:
+            checker.add(RELEASES, path + ("search_cutoff",), f"{rel.search_cutoff} is before the search cutoff of the previous "
+                                                             f"release {releases[i - 1].name} ({releases[i - 1].search_cutoff})")
+        found = snapshots.get(rel.name)
+        if found is None:
+            if rel.snapshot_path not in corpus.snapshots:
+                checker.add(RELEASES, path + ("name",), f"release {rel.name} has no snapshot {rel.snapshot_path}")
+            continue
+        file, snap = found
+        digest = content_digest(corpus.snapshots[file])
+        if rel.content_sha256 and digest != rel.content_sha256:
+            checker.add(file, (), f"the frozen snapshot of release {rel.name} was edited: its content no longer has the "
+                                  f"digest {RELEASES} records ({rel.content_sha256[:12]}…, now {digest[:12]}…). A release "
+                                  f"never changes: restore it (git checkout -- {file}) and edit the records instead")
+            continue
+        if (corpus.snapshots[file] or {}).get("date") != rel.date:
+            checker.add(file, ("date",), f"the snapshot says {corpus.snapshots[file].get('date')!r}, {RELEASES} says {rel.date!r}")
+        valid[rel.name] = snap
+    for name, (file, _) in sorted(snapshots.items()):
+        if name not in listed:
+            checker.add(file, (), f"release {name} is not listed in {RELEASES}: list it there or remove the snapshot")
+    _dates_added(checker, releases, valid)
+    return valid
+
+
+def _snapshot_records(checker, file: str, snap: Snapshot) -> bool:
+    """Every frozen record carries what its release's reports need; True when they all do."""
+    before = len(checker.problems)
+    tax = Taxonomy(snap.taxonomy)
+    if not tax.fields:
+        checker.add(file, ("taxonomy",), "the frozen vocabulary has no fields")
+        return False
+    for kind, records, id_field in (("retained", snap.retained, "key"), ("excluded", snap.excluded, "record_id")):
+        for rid, rec in records.items():
+            path = (kind, rid)
+            if rec.get(id_field) != rid:
+                checker.add(file, path + (id_field,), f"the record is filed under {rid!r} but its {id_field} is {rec.get(id_field)!r}")
+            if kind == "retained" and not isinstance(rec.get("year"), int):
+                checker.add(file, path + ("year",), "a frozen retained record needs its year (an integer)")
+            for field in tax.of(kind):
+                value = rec.get(field.name)
+                if value is None:
+                    if field.required_when is None:
+                        checker.add(file, path + (field.name,), "missing in the frozen record")
+                    continue
+                for v in value if field.multi and isinstance(value, list) else [value]:
+                    if v not in field.values:
+                        checker.add(file, path + (field.name,), f"{v!r} is not in the release's vocabulary; allowed: {', '.join(field.values)}")
+    return len(checker.problems) == before
+
+
+def _dates_added(checker, releases, valid: dict[str, Snapshot]) -> None:
+    """A record that a release holds was added on or before the release date; no
+    ``date_added`` lies in the future."""
+    corpus = checker.corpus
+    first_holder: dict[str, str] = {}
+    for rel in releases:
+        snap = valid.get(rel.name)
+        if snap is None:
+            continue
+        for key in snap.retained:
+            first_holder.setdefault(f"{PAPERS}{key}.yaml", rel.date)
+        for rid in snap.excluded:
+            first_holder.setdefault(f"exclusions/{rid}.yaml", rel.date)
+    today = datetime.date.today().isoformat()
+    for file, rec in sorted({**corpus.retained, **corpus.excluded}.items()):
+        added = rec.get("date_added")
+        if not isinstance(added, str) or len(added) != 10:
+            continue
+        if added > today:
+            checker.add(file, ("date_added",), f"{added} is in the future (today is {today})")
+        released = first_holder.get(file)
+        if released is not None and added > released:
+            checker.add(file, ("date_added",), f"{added} is after {released}, the date of the first release that holds this record")

@@ -1,0 +1,357 @@
+"""``masrl trace`` subcommands: validate, metrics, convert, summarize (argument parsing only).
+
+Handlers import the trace modules lazily so that ``masrl --help`` stays fast.
+Problems go to stderr, sorted, then one closing line; exit code 1 on any problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+TRACE_DESCRIPTION = """\
+Orchestration traces: temporal event graphs of orchestrator decisions, spawns,
+messages, tool calls, returns, aggregations and stops (the survey's trace schema
+plus masrl's extensions, published as trace.schema.json, JSON Schema 2020-12)."""
+
+TRACE_EPILOG = """\
+examples:
+  masrl trace validate run1.json run2.json
+  masrl trace metrics run1.json --format json
+  masrl trace convert --from otel spans.json -o run1.json
+  masrl trace summarize runs/ --out run.parquet --by policy"""
+
+
+def _missing(files: list[str]) -> None:
+    from pathlib import Path
+
+    from ..core.errors import UserError
+
+    missing = [f for f in files if not Path(f).exists()]
+    if missing:
+        what = "no such file" if len(missing) == 1 else "no such files"
+        raise UserError(f"{what}: {', '.join(missing)}")
+    folders = [f for f in files if not Path(f).is_file()]
+    if folders:
+        raise UserError(f"not a file: {', '.join(folders)}")
+
+
+def _print_problems(problems, tail: str) -> None:
+    from ..core.errors import summary
+
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(summary(problems, tail), file=sys.stderr)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from ..trace.validate import sort_problems, validate_file
+
+    _missing(args.files)
+    problems = []
+    bad = 0
+    for path in args.files:
+        found = validate_file(path)
+        bad += bool(found)
+        problems.extend(found)
+    if problems:
+        ok = len(args.files) - bad
+        _print_problems(sort_problems(problems), f"{ok} of {len(args.files)} file{'s' if len(args.files) != 1 else ''} valid.")
+        return 1
+    n = len(args.files)
+    print(f"{n} trace file{'s' if n != 1 else ''} valid")
+    return 0
+
+
+def _cmd_metrics(args: argparse.Namespace) -> int:
+    import json
+
+    from ..trace.metrics import metrics_from_checker
+    from ..trace.report import metrics_markdown
+    from ..trace.validate import check_bytes, read_file, sort_problems
+
+    _missing(args.files)
+    problems = []
+    results = {}
+    for path in args.files:
+        checker, _tree, found = check_bytes(read_file(path), path)
+        if found:
+            problems.extend(found)
+        else:
+            results[path] = metrics_from_checker(checker)
+    if problems:
+        _print_problems(sort_problems(problems), "no metrics were printed.")
+        return 1
+    if args.format == "json":
+        sys.stdout.write(json.dumps(results, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    else:
+        sys.stdout.write(metrics_markdown(results))
+    return 0
+
+
+def _cmd_convert(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from ..core.errors import UsageError, UserError
+    from ..trace.convert import CONVERTERS, ConvertError, convert
+    from ..trace.validate import read_file, validate_bytes
+
+    if args.formats:
+        for c in CONVERTERS.values():
+            print(f"{c.name:<14} {c.reads}")
+        return 0
+    if not args.file:
+        raise UsageError("trace convert: give FILE (or --formats to list the formats)")
+    _missing([args.file])
+    if args.output:
+        _check_outputs([args.output], [args.file], args.force)
+    try:
+        result = convert(read_file(args.file), args.file, args.source, trace_id=args.trace_id)
+    except ConvertError as err:
+        raise UserError(str(err)) from None
+    for note in result.notes:
+        print(f"{args.file}: {note}", file=sys.stderr)
+    text = json.dumps(result.trace, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    out_name = args.output or "<converted trace>"
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise UserError(f"{args.file}: a string holds a lone surrogate escape (\\u{ord(err.object[err.start]):04x}), "
+                        "which is not Unicode text; fix the export (nothing was written)") from None
+    _trace, problems = validate_bytes(data, out_name)
+    if problems:
+        _print_problems(problems, "the converted trace is not valid; nothing was written.")
+        return 1
+    if args.output:
+        from ..build.write import sync
+
+        out = Path(args.output)
+        sync(out.parent, {out.name: data})
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _positive(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
+
+
+def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
+    """Refuse, before anything is written, output paths that would overwrite an input, a survey
+    record (a ``*.yaml`` under ``corpus/`` or ``exclusions/``), a folder, or an existing file
+    without ``--force`` (all problems at once). Missing folders of an output are created.
+
+    Raises:
+        UserError: naming every refused path and why.
+    """
+    from pathlib import Path
+
+    from ..core.errors import UserError
+
+    given = {Path(p).resolve() for p in inputs}
+    problems = []
+    for out in outputs:
+        path = Path(out)
+        full = path.resolve()
+        if full in given:
+            problems.append(f"{out}: is an input of this command; write the output elsewhere")
+        elif full.suffix in (".yaml", ".yml") and {"corpus", "exclusions"} & set(full.parts):
+            problems.append(f"{out}: is a survey record file; write the output elsewhere")
+        elif path.is_dir():
+            problems.append(f"{out}: is a folder; name a file")
+        elif (path.exists() or path.is_symlink()) and not force:
+            problems.append(f"{out}: exists already; add --force to replace it")
+    if problems:
+        raise UserError("nothing was written: " + "; ".join(problems))
+
+
+def _parse_labels(items: list[str]) -> dict:
+    from ..core.errors import UserError
+
+    labels = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--label {item!r}: expected KEY=VALUE, e.g. --label step=120")
+        key = key.strip()
+        if key == "step":
+            try:
+                labels[key] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+                continue
+            except ValueError:
+                pass
+        labels[key] = value
+    return labels
+
+
+def _progress_bar(total: int, quiet: bool):
+    """A tqdm bar on a terminal (stderr), else None."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="file", file=sys.stderr, desc="summarize")
+
+
+def _cmd_summarize(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..build.write import sync
+    from ..core.errors import UserError
+    from ..trace.summarize import (
+        expand_inputs,
+        frame,
+        parquet_bytes,
+        run_dask,
+        run_local,
+    )
+    from ..trace.summary_report import figures_png, report_markdown
+
+    labels = _parse_labels(args.label)
+    files, problems = expand_inputs(args.paths)
+    if problems:
+        raise UserError("; ".join(problems))
+    given_by = args.by
+    if args.by and args.by not in ("run", "step", "policy") and not args.by.startswith("label_"):
+        args.by = f"label_{args.by}"
+    bar = _progress_bar(len(files), getattr(args, "quiet", False))
+    step = bar.update if bar is not None else None
+    try:
+        if args.dask or args.scheduler:
+            results = run_dask(files, labels, args.scheduler, progress=step)
+        else:
+            results = run_local(files, labels, workers=args.workers, progress=step)
+    finally:
+        if bar is not None:
+            bar.close()
+    df, invalid = frame(results)
+    if args.by and args.by not in df.columns:
+        found = [c.removeprefix("label_") for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_")]
+        raise UserError(f"--by {given_by}: no trace has this label; labels found: {', '.join(found) or 'none'}")
+    out = Path(args.out)
+    outputs = {out: parquet_bytes(df)}
+    if not args.no_report:
+        report = Path(args.report) if args.report else out.with_suffix(".md")
+        folder = report.with_name(report.stem + ".figures")
+        pngs = figures_png(df, args.by)
+        links = {}
+        for name, data in pngs.items():
+            outputs[folder / f"{name}.png"] = data
+            links[name] = f"{folder.name}/{name}.png"
+        outputs[report] = report_markdown(df, invalid, title=out.name, figures=links, by=args.by,
+                                          sources=len(files)).encode("utf-8")
+    figures_kept = [p for p in outputs if p.suffix == ".png" and p.exists()]  # their folder is made as needed
+    _check_outputs([p for p in outputs if p.suffix != ".png"] + figures_kept, files, args.force)
+    for path, data in outputs.items():
+        sync(path.parent, {path.name: data})
+    for name, found in invalid:
+        for line in found:
+            print(line, file=sys.stderr)
+    tail = f"; {len(invalid)} invalid trace{'s' if len(invalid) != 1 else ''} skipped" if invalid else ""
+    print(f"{len(df)} trace{'s' if len(df) != 1 else ''} from {len(files)} file{'s' if len(files) != 1 else ''} "
+          f"summarised into {out}{tail}", file=sys.stderr if invalid else sys.stdout)
+    return 1 if invalid else 0
+
+
+def register(subparsers) -> None:
+    """Add the ``trace`` command group (validate, metrics, convert, summarize) to the main parser."""
+    trace = subparsers.add_parser(
+        "trace",
+        help="orchestration traces: validate, metrics, convert, summarize (many traces to Parquet)",
+        description=TRACE_DESCRIPTION,
+        epilog=TRACE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = trace.add_subparsers(dest="trace_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    p = sub.add_parser(
+        "validate",
+        help="check trace files against the schema and the graph rules",
+        description="Check each FILE: UTF-8 JSON without duplicate keys, NaN or Infinity; the "
+        "trace schema (required fields, types, enums); unique event ids; edges between existing "
+        "events, never backwards in time; no cycle of spawn/causal/return edges; agents act only "
+        "while spawned; a return goes to an agent that spawned it or messaged/delegated to it. "
+        "Prints every error as FILE: JSON-PATH: MESSAGE (sorted) and exits 1 if there is any.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
+    p.set_defaults(run=_cmd_validate)
+
+    p = sub.add_parser(
+        "metrics",
+        help="replay metrics: critical path, parallelism, fan-out, overhead, reward, cost",
+        description="Validate each FILE, then recompute its metrics from the event graph: "
+        "critical path (steps and time), parallelism, peak concurrent agents, spawn fan-out and "
+        "depth, counts per event type and sub-decision O1-O5, protocol overhead, tool calls, "
+        "tokens, reward per channel and per credit unit, tokens per unit of reward. "
+        "Definitions: docs/traces.md. Invalid files: errors on stderr, exit 1, nothing printed.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
+    p.add_argument(
+        "--format",
+        choices=("md", "json"),
+        default="md",
+        help="md (default): a Markdown table and details; json: {FILE: metrics}, sorted keys",
+    )
+    p.set_defaults(run=_cmd_metrics)
+
+    from ..trace.formats import FORMATS
+
+    formats = "; ".join(f"{name}: {reads}" for name, reads, _module in FORMATS)
+    p = sub.add_parser(
+        "convert",
+        help="convert OpenTelemetry, Langfuse or OpenAI Agents SDK exports into a trace",
+        description="Convert an export of agent spans into an orchestration trace, validate it and write "
+        "it (stdout, or -o OUT). The format is detected unless --from is given. Every assumption and "
+        "repair (clock skew, unended spans, orphan spans, merged invocations, old attribute names, "
+        "tokens of spans without an event) is printed on stderr. Mapping tables: docs/traces.md. "
+        f"Formats: {formats}.",
+        epilog="examples:\n  masrl trace convert spans.otlp.json -o run1.json\n"
+        "  masrl trace convert --from langfuse trace.json -o run1.json\n  masrl trace convert --formats",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--from", dest="source", choices=tuple(name for name, _r, _m in FORMATS),
+                   help="input format (default: detected)")
+    p.add_argument("file", metavar="FILE", nargs="?", help="the export to convert")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the trace here instead of stdout (a new file; --force replaces one)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists (never FILE itself or a record)")
+    p.add_argument("--trace-id", metavar="ID", help="the trace to convert when FILE holds several")
+    p.add_argument("--formats", action="store_true", help="list the formats and exit")
+    p.set_defaults(run=_cmd_convert)
+
+    p = sub.add_parser(
+        "summarize",
+        help="one row per trace (metrics, O1-O5, labels) to Parquet, plus a Markdown report",
+        description="Validate and measure every trace in PATH... (files, folders, globs, .jsonl files with one "
+        "trace per line) and write one row per trace to a Parquet file: the metrics of `masrl trace metrics` "
+        "(critical path, parallelism, O1-O5 decision counts, cost, rewards per credit unit) and the labels "
+        "run/step/policy from each trace's `labels` or --label. Invalid traces are listed on stderr and skipped "
+        "(exit 1, the Parquet is still written). Also writes a Markdown report with figures (distributions; "
+        "trends when traces have a numeric step label; groups side by side with --by). Runs on every local core; "
+        "--dask or --scheduler run the same code on a Dask cluster (extra masrl[dask]).",
+        epilog="examples:\n  masrl trace summarize runs/ --out run.parquet\n"
+        "  masrl trace summarize 'runs/**/*.jsonl' --out run.parquet --by policy --label run=exp7\n"
+        "  masrl trace summarize runs/ --out run.parquet --scheduler tcp://10.0.0.5:8786",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="trace file, folder, glob, or .jsonl file")
+    p.add_argument("--out", required=True, metavar="FILE.parquet", help="the Parquet file to write")
+    p.add_argument("--report", metavar="FILE.md", help="the Markdown report (default: --out with .md; figures in NAME.figures/)")
+    p.add_argument("--no-report", action="store_true", help="write only the Parquet file")
+    p.add_argument("--label", action="append", metavar="KEY=VALUE", help="a label for every trace (repeatable; overrides the trace's own)")
+    p.add_argument("--by", metavar="LABEL", help="compare groups of this label side by side (e.g. policy)")
+    p.add_argument("--force", action="store_true", help="replace existing output files (never an input or a record)")
+    p.add_argument("--workers", type=_positive, metavar="N", help="local worker processes, at least 1 (default: every core)")
+    p.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster (extra masrl[dask])")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")
+    p.set_defaults(run=_cmd_summarize)

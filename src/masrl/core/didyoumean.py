@@ -1,0 +1,18 @@
+"""The "did you mean" hint of every message that names a value outside what is allowed."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable
+
+
+def did_you_mean(value: Any, allowed: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the allowed value closest to ``value`` (the same one
+    in another case first, else difflib's closest at ratio >= 0.6), or ``""`` when none is close."""
+    allowed = [str(a) for a in allowed]
+    text = str(value)
+    lowered = {a.lower(): a for a in allowed}
+    if text.lower() in lowered:
+        return f" (did you mean '{lowered[text.lower()]}'?)"
+    close = difflib.get_close_matches(text, allowed, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

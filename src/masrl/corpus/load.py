@@ -1,0 +1,405 @@
+"""Files -> plain records: the only reader of ``corpus/`` and ``exclusions/``.
+
+The survey root is the folder holding ``corpus/taxonomy.yaml``. Its input
+files are read either from the working tree (:func:`read_tree`) or from a git
+revision (:func:`read_git_tree`, for ``masrl diff``) into a mapping
+``{relative posix path: bytes}``; :func:`parse_tree` turns that mapping into a
+:class:`Corpus` without touching the file system again.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import Problem, UserError
+from . import yamlio
+from .releases import RELEASES, SNAPSHOTS
+
+TAXONOMY = "corpus/taxonomy.yaml"
+CLAIMS = "corpus/claims.yaml"
+PAPERS = "corpus/papers/"
+AUDITS = "corpus/audits/"
+EXCLUSIONS = "exclusions/"
+README = "README.md"
+
+
+@dataclass
+class Corpus:
+    """Everything the pipeline reads, parsed but not yet validated.
+
+    Attributes:
+        taxonomy: the mapping of ``corpus/taxonomy.yaml`` (``{}`` if unreadable).
+        retained: file -> record mapping, one per ``corpus/papers/*.yaml``.
+        excluded: file -> record mapping, one per ``exclusions/*.yaml``.
+        claims: the list under ``claims`` in ``corpus/claims.yaml`` (``[]`` if absent).
+        audits: file -> audit mapping, one per ``corpus/audits/*.yaml``.
+        releases: the mapping of ``corpus/releases.yaml`` (None if absent: no release yet).
+        snapshots: file -> snapshot mapping, one per ``corpus/releases/*.yaml``.
+        audit_files: file -> mapping of every YAML file of an audit folder
+            (``corpus/audits/<audit_id>/*.yaml`` and ``.../rounds/*.yaml``; see :mod:`masrl.audits`).
+        readme: text of ``README.md`` (None if absent).
+        docs: file -> :class:`~masrl.corpus.yamlio.Document`, for line numbers.
+        problems: problems found while reading (not UTF-8, YAML errors, duplicate keys, not a mapping).
+        unreadable: files that could not be read into a mapping (reported in ``problems``).
+    """
+
+    taxonomy: dict = field(default_factory=dict)
+    retained: dict[str, dict] = field(default_factory=dict)
+    excluded: dict[str, dict] = field(default_factory=dict)
+    claims: list = field(default_factory=list)
+    audits: dict[str, dict] = field(default_factory=dict)
+    releases: dict | None = None
+    snapshots: dict[str, dict] = field(default_factory=dict)
+    audit_files: dict[str, dict] = field(default_factory=dict)
+    readme: str | None = None
+    docs: dict[str, yamlio.Document] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    unreadable: set[str] = field(default_factory=set)
+
+    def line(self, file: str, path: tuple = ()) -> int | None:
+        """1-based line of ``path`` in ``file`` (or of its nearest ancestor), if known."""
+        doc = self.docs.get(file)
+        return doc.line(path) if doc else None
+
+
+def find_root(override: Path | None = None, start: Path | None = None) -> Path:
+    """The survey root: ``override`` if given, else the nearest folder at or above
+    ``start`` (default: the current directory) holding ``corpus/taxonomy.yaml``.
+
+    Raises:
+        UserError: if no such folder exists.
+    """
+    if override is not None:
+        root = override.expanduser().resolve()
+        if not (root / TAXONOMY).is_file():
+            raise UserError(f"--root {override}: no {TAXONOMY} there")
+        return root
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / TAXONOMY).is_file():
+            return folder
+    raise UserError(f"no survey root found: no {TAXONOMY} in {here} or any folder above it (use --root DIR)")
+
+
+#: Marker value of an entry of a record folder that is not a record file
+#: (``.yml``, a sub-folder, a FIFO): :func:`parse_tree` reports it.
+NOT_A_RECORD = b"\0masrl:not-a-record\0"
+
+
+def _audit_folder_file(rel: str) -> bool:
+    """``corpus/audits/<id>/<name>.yaml`` or ``corpus/audits/<id>/rounds/<name>.yaml`` (an audit
+    folder's data; its sheets, CSV and XLSX, are the readers' copies and not read)."""
+    parts = rel[len(AUDITS):].split("/") if rel.startswith(AUDITS) else []
+    if len(parts) not in (2, 3) or (len(parts) == 3 and parts[1] != "rounds"):
+        return False
+    return parts[-1].endswith(".yaml") and not any(p.startswith(".") for p in parts)
+
+
+def _wanted(rel: str) -> bool:
+    if rel in (TAXONOMY, CLAIMS, README, RELEASES) or _audit_folder_file(rel):
+        return True
+    for prefix in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
+        if rel.startswith(prefix) and "/" not in rel[len(prefix):]:
+            return not rel[len(prefix):].startswith(".")  # hidden files (editor swap files) are not records
+    return False
+
+
+def _read(path: Path, rel: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise UserError(f"cannot read {rel}: {err.strerror or err}") from err
+
+
+def read_tree(root: Path) -> dict[str, bytes]:
+    """Read every input file of the survey at ``root`` into ``{relative path: bytes}``.
+
+    Entries of ``corpus/papers/``, ``corpus/audits/`` and ``exclusions/`` that
+    are not regular ``*.yaml`` files map to :data:`NOT_A_RECORD` (reported,
+    never silently skipped), except that a sub-folder of ``corpus/audits/`` is an
+    audit folder whose YAML files are read (:func:`_read_audit_folder`); hidden
+    files are ignored.
+
+    Raises:
+        UserError: if a file cannot be read (permissions).
+    """
+    files: dict[str, bytes] = {}
+    for rel in (TAXONOMY, CLAIMS, README, RELEASES):
+        if (root / rel).is_file():
+            files[rel] = _read(root / rel, rel)
+    for folder in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
+        base = root / folder
+        if base.is_dir():
+            for path in sorted(base.iterdir()):
+                rel = folder + path.name
+                if folder == AUDITS and path.is_dir() and not path.is_symlink() and not path.name.startswith("."):
+                    files.update(_read_audit_folder(path, rel))
+                    continue
+                if not _wanted(rel):
+                    continue
+                regular = path.is_file() and not path.is_symlink()
+                files[rel] = _read(path, rel) if regular and rel.endswith(".yaml") else NOT_A_RECORD
+    return files
+
+
+def _read_audit_folder(folder: Path, rel: str) -> dict[str, bytes]:
+    """The YAML files of one audit folder and of its ``rounds/`` sub-folder."""
+    files: dict[str, bytes] = {}
+    for path in sorted([*folder.glob("*.yaml"), *folder.glob("rounds/*.yaml")]):
+        name = f"{rel}/{path.relative_to(folder).as_posix()}"
+        if _wanted(name):
+            regular = path.is_file() and not path.is_symlink()
+            files[name] = _read(path, name) if regular else NOT_A_RECORD
+    return files
+
+
+def read_taxonomy(root: Path) -> dict:
+    """The mapping of ``corpus/taxonomy.yaml`` alone (``{}`` if it cannot be parsed).
+
+    Raises:
+        UserError: if the file cannot be read.
+    """
+    return parse_tree({TAXONOMY: _read(root / TAXONOMY, TAXONOMY)}).taxonomy
+
+
+def git_error(root: Path, stderr: str) -> str:
+    """One line for a failed git command: what went wrong and what to do."""
+    text = " ".join(stderr.split())
+    if "not a git repository" in text:
+        return (f"{root} is not inside a git repository; masrl diff compares with a git revision: "
+                "work in a clone of the survey (or run `git init` and commit once)")
+    if "dubious ownership" in text:
+        return (f"git refuses to read {root} (it belongs to another user); run "
+                f"`git config --global --add safe.directory {root}` if you trust it")
+    first = next((line.strip() for line in stderr.splitlines() if line.strip()), "unknown error")
+    first = first.removeprefix("fatal: ").removeprefix("error: ")
+    return f"git failed: {first}; run `git status` in {root} to see what git needs"
+
+
+def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
+    """Read the input files of the survey as they are at git revision ``rev``.
+
+    Uses ``git ls-tree`` and one ``git cat-file --batch``; the working tree is not touched.
+
+    Raises:
+        UserError: if ``root`` is not in a git repository or ``rev`` is unknown.
+    """
+    def git(*args: str, data: bytes | None = None) -> bytes:
+        try:
+            done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+        except FileNotFoundError as err:
+            raise UserError("git is not installed; masrl diff needs it") from err
+        if done.returncode != 0:
+            raise UserError(git_error(root, done.stderr.decode(errors="replace")))
+        return done.stdout
+
+    prefix = git("rev-parse", "--show-prefix").decode().strip()
+    if not rev or rev.startswith("-"):
+        raise UserError(f"{rev!r} is not a git revision")
+    try:
+        git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except UserError as err:
+        raise UserError(f"unknown git revision {rev!r} (try HEAD, a branch name or a commit id)") from err
+    listing = git("ls-tree", "-r", "-z", "--full-name", rev, "--", ".").split(b"\0")
+    objects: list[tuple[str, str]] = []
+    files: dict[str, bytes] = {}
+    for item in listing:
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        rel = os.fsdecode(name)
+        if prefix and rel.startswith(prefix):
+            rel = rel[len(prefix):]
+        mode, kind, sha = meta.split()[:3]
+        if kind == b"blob" and _wanted(rel):
+            if mode == b"120000" or (rel not in (TAXONOMY, CLAIMS, README, RELEASES) and not rel.endswith(".yaml")):
+                files[rel] = NOT_A_RECORD  # a symlink or another kind of file in a record folder
+            else:
+                objects.append((rel, sha.decode()))
+    if not objects:
+        return files
+    out = git("cat-file", "--batch", data="".join(f"{sha}\n" for _, sha in objects).encode())
+    pos = 0
+    for rel, _ in objects:
+        header_end = out.index(b"\n", pos)
+        size = int(out[pos:header_end].split()[2])
+        files[rel] = out[header_end + 1 : header_end + 1 + size]
+        pos = header_end + 1 + size + 1
+    return files
+
+
+def _mapping(corpus: Corpus, rel: str, data: bytes) -> dict | None:
+    doc, problems = yamlio.parse(data, rel)
+    corpus.problems.extend(problems)
+    if doc is None:
+        corpus.unreadable.add(rel)
+        return None
+    corpus.docs[rel] = doc
+    if not isinstance(doc.value, dict):
+        kind = "empty" if doc.value is None else f"a {type(doc.value).__name__}"
+        corpus.problems.append(Problem(rel, 1, None, f"the file must hold one YAML mapping (field: value lines); it is {kind}"))
+        corpus.unreadable.add(rel)
+        return None
+    return doc.value
+
+
+def parse_tree(files: dict[str, bytes]) -> Corpus:
+    """Parse the input files (from :func:`read_tree` or :func:`read_git_tree`) into a :class:`Corpus`.
+
+    Unreadable files are recorded in ``corpus.problems`` and left out; this
+    function never raises for bad user data.
+    """
+    corpus = Corpus()
+    if TAXONOMY not in files:
+        corpus.problems.append(Problem(TAXONOMY, None, None, "missing: the controlled vocabulary is required"))
+    for rel in sorted(files):
+        data = files[rel]
+        if not _wanted(rel):
+            continue  # e.g. an audit's sheets, handed in with the files a command is about to write
+        if data == NOT_A_RECORD:
+            corpus.problems.append(Problem(rel, None, None, "not a record file: records are regular files named <key>.yaml "
+                                                            "(not .yml, not a folder or a symlink)"))
+            corpus.unreadable.add(rel)
+            continue
+        if rel == README:
+            try:
+                corpus.readme = data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                line = data[: err.start].count(b"\n") + 1
+                corpus.problems.append(Problem(rel, line, None, f"not valid UTF-8 (byte 0x{data[err.start]:02x}); "
+                                                                "save the file as UTF-8 (masrl rewrites its paper list)"))
+            continue
+        value = _mapping(corpus, rel, data)
+        if value is None:
+            continue
+        if rel == TAXONOMY:
+            corpus.taxonomy = value
+        elif rel == CLAIMS:
+            claims: Any = value.get("claims", [])
+            corpus.claims = claims if isinstance(claims, list) else []
+            if not isinstance(claims, list):
+                corpus.problems.append(Problem(rel, corpus.line(rel, ("claims",)), "claims", "must be a list of claims"))
+        elif rel.startswith(PAPERS):
+            corpus.retained[rel] = value
+        elif rel.startswith(EXCLUSIONS):
+            corpus.excluded[rel] = value
+        elif _audit_folder_file(rel):
+            corpus.audit_files[rel] = value
+        elif rel.startswith(AUDITS):
+            corpus.audits[rel] = value
+        elif rel == RELEASES:
+            corpus.releases = value
+        elif rel.startswith(SNAPSHOTS):
+            corpus.snapshots[rel] = value
+    return corpus
+
+
+def read_user_bytes(path: Path, what: str) -> bytes:
+    """Bytes of a file the user names on the command line (a filled audit sheet).
+
+    Raises:
+        UserError: if it does not exist, is a folder, or cannot be read.
+    """
+    try:
+        return path.read_bytes()
+    except FileNotFoundError as err:
+        raise UserError(f"{what} {path}: no such file") from err
+    except IsADirectoryError as err:
+        raise UserError(f"{what} {path}: is a folder, not a file") from err
+    except OSError as err:
+        raise UserError(f"{what} {path}: cannot be read: {err.strerror or err}") from err
+
+
+def read_user_file(path: Path, what: str) -> str:
+    """Text (UTF-8) of a file the user names on the command line (``--bibtex FILE``).
+
+    Raises:
+        UserError: if it does not exist, is a folder, or is not UTF-8.
+    """
+    data = read_user_bytes(path, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UserError(f"{what} {path}: not valid UTF-8 (byte offset {err.start})") from err
+
+
+#: Where a build keeps its figures: the pool's tree and each release's tree.
+FIGURE_FOLDERS = ("reports/figures", "reports/releases/*/figures")
+
+
+def read_figure_files(root: Path) -> dict[str, bytes]:
+    """``{relative posix path: bytes}`` of every regular file in the figure folders of the
+    report trees (:data:`FIGURE_FOLDERS`; symbolic links and unreadable files left out).
+
+    The build reuses a figure whose manifest entry still matches its data, code and
+    files instead of drawing it again (:func:`masrl.build.figures.figure_outputs`).
+    """
+    out: dict[str, bytes] = {}
+    for pattern in FIGURE_FOLDERS:
+        for folder in sorted(root.glob(pattern)):
+            if folder.is_symlink() or not folder.is_dir():
+                continue
+            for path in sorted(folder.iterdir()):
+                if path.is_symlink() or not path.is_file():
+                    continue
+                try:
+                    out[path.relative_to(root).as_posix()] = path.read_bytes()
+                except OSError:
+                    continue  # unreadable: the figure is drawn again and the writer reports the file
+    return out
+
+
+def package_sources(package: str) -> dict[str, bytes]:
+    """``{file name: bytes}`` of the ``.py`` files of an installed masrl package
+    (used to fingerprint the figure-drawing code)."""
+    from importlib import resources
+
+    return {entry.name: entry.read_bytes() for entry in resources.files(package).iterdir() if entry.name.endswith(".py")}
+
+
+def load(root: Path) -> Corpus:
+    """:func:`read_tree` then :func:`parse_tree`."""
+    return parse_tree(read_tree(root))
+
+
+def _git(root: Path, *args: str, data: bytes | None = None) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+    except FileNotFoundError as err:
+        raise UserError("git is not installed; this command needs it") from err
+    if done.returncode != 0:
+        first = done.stderr.decode(errors="replace").strip().splitlines()
+        raise UserError(f"git {args[0]} failed: {first[0] if first else 'no message'}")
+    return done.stdout
+
+
+def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
+    """The files a git merge left in conflict, relative to ``root``: ``{path: {stage: bytes}}``
+    with stage 1 = common ancestor, 2 = ours, 3 = theirs (a stage is absent when that side
+    has no such file). Empty when nothing is in conflict.
+
+    Raises:
+        UserError: if ``root`` is not in a git repository.
+    """
+    try:
+        prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    except UserError as err:
+        raise UserError(f"{root} is not in a git repository (run it in the clone where you merged)") from err
+    entries: dict[str, dict[int, str]] = {}
+    for item in _git(root, "ls-files", "-u", "-z", "--full-name").split(b"\0"):
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        _, sha, stage = meta.split()
+        rel = os.fsdecode(name)
+        if prefix and not rel.startswith(prefix):
+            continue
+        entries.setdefault(rel[len(prefix):], {})[int(stage)] = sha.decode()
+    out: dict[str, dict[int, bytes]] = {}
+    for rel, stages in sorted(entries.items()):
+        out[rel] = {stage: _git(root, "cat-file", "blob", sha) for stage, sha in stages.items()}
+    return out

@@ -1,0 +1,90 @@
+"""Pure helpers about records: field order, identifiers, titles, keys.
+
+A *retained record* is one file ``corpus/papers/<key>.yaml``; an *excluded
+record* is one file ``exclusions/<record_id>.yaml``. Both are plain mappings
+here; the vocabulary lives in ``corpus/taxonomy.yaml``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..bib.identifiers import SCHEME_ORDER  # noqa: F401  (re-exported: the order of a record's identifiers)
+
+#: Field order of a retained record file (fields not listed keep their order after these).
+RETAINED_ORDER = (
+    "key", "title", "authors", "first_author", "affiliation", "year", "venue", "url", "identifiers", "abstract",
+    "category", "is_rl", "reward_type", "credit_granularity", "credit_mechanism", "orchestration_form",
+    "scenario", "subdecisions", "is_core", "inclusion_criterion", "verified",
+    "domain", "mas_native", "eval_measures", "eval_note", "deployment_envelope",
+    "one_liner", "notes", "date_added", "tag_provenance", "forced", "former_record_id", "former_exclusion", "bibtex_key",
+    "bibtex", "bibtex_differs", "provenance",
+)
+
+#: Field order of an excluded record file.
+EXCLUDED_ORDER = (
+    "record_id", "screening_label", "authors", "year", "identifiers", "url", "source", "query_family", "date_screened",
+    "date_added", "stage", "exclusion_reason", "reason_class", "if_retained", "former_key", "former_record", "former_file",
+    "tag_provenance", "provenance",
+)
+
+#: Free-text fields of records, claims and audits (not vocabulary codes, identifiers or keys).
+TEXT_FIELDS = frozenset({
+    "title", "screening_label", "authors", "first_author", "affiliation", "venue", "one_liner", "notes",
+    "eval_note", "exclusion_reason", "forced", "speedup", "statement", "evidence_boundary", "label",
+    "description", "agreement_note", "annotator_note",
+})
+
+#: Placeholder that ``masrl add`` writes into every controlled field.
+UNTAGGED = "untagged"
+
+
+def ordered(record: dict, order: tuple[str, ...]) -> dict:
+    """Return ``record`` with its keys in ``order`` (unknown keys after, in their order)."""
+    out = {k: record[k] for k in order if k in record}
+    out.update((k, v) for k, v in record.items() if k not in out)
+    return out
+
+
+
+
+#: Latin letters that Unicode does not decompose into an ASCII letter and a mark.
+_LETTERS = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                          "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i", "ħ": "h", "Ħ": "H"})
+
+
+def ascii_slug(text: str) -> str:
+    """Lower-case ASCII letters and digits of ``text`` (accents folded, ``ł ø ß æ œ đ þ`` spelled
+    out): ``Müller`` -> ``muller``, ``Łukasz`` -> ``lukasz``, ``Straße`` -> ``strasse``."""
+    text = unicodedata.normalize("NFKD", text.translate(_LETTERS))
+    return re.sub(r"[^a-z0-9]+", "", "".join(ch for ch in text if not unicodedata.combining(ch)).lower())
+
+
+def make_key(first_author: str, year: int, taken: set[str]) -> str:
+    """The record key scheme of ``masrl add``: ``<surname><year>``, then ``b``, ``c``, ... if taken.
+
+    ``first_author`` is in BibTeX ``Last, First`` form (a name without a comma,
+    or an organisation in braces, is used whole: ``Kimi Team`` -> ``kimiteam``). Example: ``Liu, Shuo`` and
+    2025 give ``liu2025``, or ``liu2025b`` when ``liu2025`` exists, ... ``liu2025z``,
+    then ``liu2025aa``.
+    """
+    braced = first_author.startswith("{") and first_author.endswith("}")
+    surname = first_author.split(",", 1)[0] if "," in first_author and not braced else first_author
+    return free_key((ascii_slug(surname) or "anon") + str(year), taken)
+
+
+def free_key(base: str, taken: set[str]) -> str:
+    """``base`` if it is not in ``taken``, else ``base`` plus the first free suffix ``b`` ... ``z``, ``aa`` ...
+
+    Raises:
+        ValueError: when all 701 suffixes are taken.
+    """
+    if base not in taken:
+        return base
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    suffixes = list(letters[1:]) + [a + b for a in letters for b in letters]
+    for suffix in suffixes:
+        if base + suffix not in taken:
+            return base + suffix
+    raise ValueError(f"no free key for {base} (more than 700 papers with this first author and year)")

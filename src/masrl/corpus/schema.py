@@ -1,0 +1,366 @@
+"""JSON Schemas (Draft 2020-12) of every input file, derived from the taxonomy.
+
+The controlled fields' ``enum`` lists come from ``corpus/taxonomy.yaml``, so a
+new vocabulary value is a data change. The free fields (title, year, ...) are
+fixed here. ``masrl build`` also writes these schemas to ``reports/schema/``.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from ..bib.bibtex import BIBTEX_TYPES
+from ..bib.identifiers import STORED_PATTERNS
+from .records import UNTAGGED
+from .taxonomy import Taxonomy
+
+_TEXT = {"type": "string", "minLength": 1}
+_STR_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
+_KEY = {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"}
+_DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
+
+
+
+def _controlled(field, allow_untagged: bool = False) -> dict:
+    codes = list(field.values) + ([UNTAGGED] if allow_untagged else [])
+    item = {"type": "string", "enum": codes}
+    if field.multi:
+        return {"type": "array", "items": item, "uniqueItems": True}
+    return item
+
+
+def identifiers_schema(tax: Taxonomy) -> dict:
+    """Schema of an ``identifiers`` mapping: one property per scheme, at least one.
+
+    The stored form of a scheme masrl knows comes from :data:`masrl.bib.identifiers.STORED_PATTERNS`;
+    a scheme the taxonomy adds gives its own ``pattern``.
+    """
+    props = {}
+    for name, scheme in tax.identifier_schemes.items():
+        one = {"type": "string", "pattern": STORED_PATTERNS.get(name) or str(scheme.get("pattern", ".+"))}
+        props[name] = {"type": "array", "items": one, "minItems": 1, "uniqueItems": True} if scheme.get("list") else one
+    return {"type": "object", "properties": props, "additionalProperties": False, "minProperties": 1}
+
+
+def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
+    """Schema of one retained record (``corpus/papers/<key>.yaml``).
+
+    The latest allowed year is next year (today's year + 1); the copy written
+    to ``reports/schema/`` (``for_report``) states that in words instead, so
+    that the generated file does not change on New Year's Day.
+    """
+    year = {"type": "integer", "minimum": tax.year_minimum}
+    if for_report:
+        year["description"] = "publication year, from year_minimum of the taxonomy to next year"
+    else:
+        year["maximum"] = datetime.date.today().year + 1
+    controlled = {f.name: _controlled(f, True) for f in tax.of("retained")}
+    props = {
+        "key": _KEY,
+        "title": _TEXT,
+        "authors": {"type": "array", "items": _TEXT, "minItems": 1},
+        "first_author": _TEXT,
+        "affiliation": _TEXT,
+        "year": year,
+        "venue": _TEXT,
+        "url": {"type": "string", "pattern": r"^https?://\S+( ; https?://\S+)*$"},
+        "identifiers": identifiers_schema(tax),
+        "abstract": _TEXT,
+        **controlled,
+        "eval_note": _TEXT,
+        "deployment_envelope": {
+            "type": "object",
+            "properties": {
+                "max_subagents": {"type": "integer", "minimum": 1},
+                "max_steps": {"type": "integer", "minimum": 1},
+                "speedup": _TEXT,
+                "source": _TEXT,
+                "confidence": {"enum": ["reported", "verified", "estimated"]},
+            },
+            "required": ["source", "confidence"],
+            "additionalProperties": False,
+        },
+        "one_liner": _TEXT,
+        "notes": {"type": "string"},
+        "date_added": _DATE,
+        "tag_provenance": _STR_MAP,
+        "forced": _TEXT,
+        "former_record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
+        "former_exclusion": {"type": "object"},
+        "bibtex_key": {"type": "string", "pattern": r"^[A-Za-z0-9_:.+/-]+$"},
+        "bibtex": {
+            "type": "object",
+            "properties": {"type": {"enum": list(BIBTEX_TYPES)}},
+            "additionalProperties": {"type": "string"},
+            "required": ["type"],
+        },
+        "bibtex_differs": {
+            "type": "object",
+            "description": "why the record's title, year or venue deliberately differs from its bibtex block",
+            "properties": {"title": _TEXT, "year": _TEXT, "venue": _TEXT},
+            "additionalProperties": False,
+            "minProperties": 1,
+        },
+        "provenance": _STR_MAP,
+    }
+    always = [f.name for f in tax.of("retained") if not f.required_when]
+    required = ["key", "title", "authors", "first_author", "affiliation", "year", "venue", "url",
+                "identifiers", *always, "one_liner", "notes", "date_added", "bibtex_key", "bibtex", "provenance"]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "masrl retained record (corpus/papers/<key>.yaml)",
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def excluded_schema(tax: Taxonomy) -> dict:
+    """Schema of one excluded record (``exclusions/<record_id>.yaml``)."""
+    controlled = {f.name: _controlled(f) for f in tax.of("excluded")}
+    if_retained = {f.name: _controlled(f) for f in tax.of("retained")}
+    props = {
+        "record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
+        "screening_label": _TEXT,
+        "authors": {"type": "array", "items": _TEXT, "minItems": 1},
+        "year": {"type": "integer", "minimum": tax.year_minimum, "maximum": datetime.date.today().year + 1},
+        "identifiers": identifiers_schema(tax),
+        "url": {"type": "string", "pattern": r"^https?://\S+$"},
+        **controlled,
+        "date_screened": _DATE,
+        "date_added": _DATE,
+        "exclusion_reason": _TEXT,
+        "if_retained": {"type": "object", "properties": if_retained, "additionalProperties": False},
+        "former_key": _KEY,
+        "former_record": {"type": "object"},
+        "former_file": {"type": "string"},
+        "tag_provenance": _STR_MAP,
+        "provenance": _STR_MAP,
+    }
+    required = ["record_id", "screening_label", "identifiers", "url", *controlled, "date_screened", "date_added",
+                "exclusion_reason", "provenance"]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "masrl excluded record (exclusions/<record_id>.yaml)",
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+_VALUE = {
+    "type": "object",
+    "properties": {"label": _TEXT, "definition": _TEXT, "source": _TEXT,
+                   "representatives": {"type": "array", "items": _KEY},
+                   "anchors": {"type": "array", "items": _KEY}},
+    "required": ["label", "definition", "source"],
+}
+
+#: Controlled fields the analyses rely on by name: (field, applies_to, multi).
+REQUIRED_FIELDS = (
+    ("category", "retained", False), ("is_rl", "retained", False), ("reward_type", "retained", False),
+    ("credit_granularity", "retained", False), ("credit_mechanism", "retained", False),
+    ("orchestration_form", "retained", False), ("subdecisions", "retained", True),
+    ("inclusion_criterion", "retained", False), ("domain", "retained", False), ("mas_native", "retained", False),
+    ("eval_measures", "retained", True), ("stage", "excluded", False), ("reason_class", "excluded", False),
+)
+
+TAXONOMY_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl controlled vocabulary (corpus/taxonomy.yaml)",
+    "type": "object",
+    "required": ["fields", "identifier_schemes", "reward_families", "crosstabs"],
+    "additionalProperties": False,
+    "properties": {
+        "survey": {"type": "object", "additionalProperties": {"type": "string"}},
+        "sparse_threshold": {"type": "integer", "minimum": 0},
+        "gap_analysis": {
+            "type": "object",
+            "properties": {
+                "skip_fields": {"type": "array", "items": {"type": "string"}},
+                "skip_values": {"type": "array", "items": {"type": "string"}},
+                "named": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {"id": _TEXT, "title": _TEXT, "claim": _TEXT, "source": _TEXT,
+                                   "selections": {"type": "array", "minItems": 1, "items": {
+                                       "type": "object", "properties": {"label": _TEXT, "where": {"type": "object"}},
+                                       "required": ["label", "where"], "additionalProperties": False}}},
+                    "required": ["id", "title", "source", "selections"], "additionalProperties": False}},
+                "combine": {"type": "object", "additionalProperties": _TEXT},
+                "left_out": {"type": "object", "additionalProperties": _TEXT},
+            },
+            "additionalProperties": False,
+        },
+        "year_minimum": {"type": "integer", "minimum": 1000},
+        "identifier_schemes": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"label": _TEXT, "definition": _TEXT, "pattern": _TEXT, "resolver": _TEXT, "list": {"type": "boolean"}},
+                "required": ["label", "definition"],
+                "additionalProperties": False,
+            },
+        },
+        "fields": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "applies_to": {"enum": ["retained", "excluded"]},
+                    "multi": {"type": "boolean"},
+                    "label": _TEXT, "definition": _TEXT, "source": _TEXT,
+                    "required_when": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+                    "na_iff": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "values": {"type": "object", "minProperties": 1, "additionalProperties": _VALUE},
+                },
+                "required": ["applies_to", "label", "definition", "source", "values"],
+                "additionalProperties": False,
+            },
+        },
+        "reward_families": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"name": _TEXT, "codes": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                               "typical_credit_unit": _TEXT, "representatives": {"type": "array", "items": _KEY}, "source": _TEXT},
+                "required": ["name", "codes", "typical_credit_unit", "representatives", "source"],
+                "additionalProperties": False,
+            },
+        },
+        "crosstabs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}},
+    },
+}
+
+_FILTER = {"type": "object", "minProperties": 1}
+
+CLAIMS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl claim ledger (corpus/claims.yaml)",
+    "type": "object",
+    "required": ["claims"],
+    "properties": {
+        "claims": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "statement", "evidence_boundary", "source", "status", "checks"],
+                "additionalProperties": False,
+                "properties": {
+                    "id": _KEY,
+                    "statement": _TEXT,
+                    "evidence_boundary": _TEXT,
+                    "source": _TEXT,
+                    "status": {"enum": ["current", "superseded"]},
+                    "scope": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"},
+                    "superseded_by": _KEY,
+                    "macro": {"type": "string", "pattern": "^[A-Za-z]+$"},
+                    "checks": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["label"],
+                            "properties": {
+                                "id": {"type": "string", "pattern": "^[a-z0-9_]+$"},
+                                "label": _TEXT,
+                                "macro": {"type": "string", "pattern": "^[A-Za-z]+$"},
+                                "population": {"enum": ["retained", "retained_with_near_misses", "near_misses", "excluded"]},
+                                "where": _FILTER,
+                                "of": {"type": "object"},
+                                "max_percent": {"type": "integer", "minimum": 0, "maximum": 100},
+                                "trace_valid": _TEXT,
+                                "count": {"type": "integer", "minimum": 0},
+                                "min_count": {"type": "integer", "minimum": 0},
+                                "max_count": {"type": "integer", "minimum": 0},
+                                "keys": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                            },
+                            "oneOf": [
+                                {"required": ["trace_valid"], "not": {"anyOf": [{"required": ["where"]}, {"required": ["count"]}, {"required": ["min_count"]}, {"required": ["max_count"]}, {"required": ["keys"]}, {"required": ["max_percent"]}]}},
+                                {"anyOf": [{"required": ["count"]}, {"required": ["min_count"]}, {"required": ["max_count"]}, {"required": ["keys"]}, {"required": ["max_percent"]}], "not": {"required": ["trace_valid"]}},
+                            ],
+                        },
+                    },
+                },
+            },
+        }
+    },
+    "additionalProperties": False,
+}
+
+AUDIT_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl second-reader audit (corpus/audits/*.yaml)",
+    "type": "object",
+    "required": ["audit_id", "kind", "date", "fields", "rows", "provenance"],
+    "additionalProperties": False,
+    "properties": {
+        "audit_id": _KEY,
+        "kind": {"enum": ["second_reader"]},
+        "date": _DATE,
+        "description": _TEXT,
+        "fields": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
+        "rows": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["key", "original", "second_reader"],
+                "additionalProperties": False,
+                "properties": {
+                    "key": _KEY,
+                    "original": _STR_MAP,
+                    "second_reader": _STR_MAP,
+                    "strict_explicit_credit": {"enum": ["yes", "no"]},
+                    "agreement_note": {"type": "string"},
+                    "annotator_note": {"type": "string"},
+                },
+            },
+        },
+        "provenance": _STR_MAP,
+    },
+}
+
+RELEASES_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl releases (corpus/releases.yaml)",
+    "type": "object",
+    "required": ["format_version", "releases"],
+    "additionalProperties": False,
+    "properties": {
+        "format_version": {"const": 1},
+        "releases": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "date", "search_cutoff", "title"],
+                "additionalProperties": False,
+                "properties": {
+                    "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"},
+                    "date": _DATE,
+                    "search_cutoff": _DATE,
+                    "title": _TEXT,
+                    "source": _TEXT,
+                    "content_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                },
+            },
+        },
+    },
+}
+
+SNAPSHOT_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl frozen release snapshot (corpus/releases/<name>.yaml)",
+    "type": "object",
+    "required": ["format_version", "release", "date", "taxonomy", "retained", "excluded"],
+    "additionalProperties": False,
+    "properties": {
+        "format_version": {"const": 1},
+        "release": {"type": "string"},
+        "date": _DATE,
+        "taxonomy": {"type": "object"},
+        "retained": {"type": "object", "additionalProperties": {"type": "object"}},
+        "excluded": {"type": "object", "additionalProperties": {"type": "object"}},
+    },
+}

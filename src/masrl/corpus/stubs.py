@@ -1,0 +1,52 @@
+"""The retained stub a new paper starts as: bibliographic fields filled, every controlled field ``untagged``.
+
+Written by ``masrl add`` and by ``masrl audit apply`` (an exclusion overturned
+by adjudication), so both paths write the same fields. ``masrl validate``
+rejects a stub until someone tags it.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from ..bib.identifiers import SCHEME_ORDER
+from .records import RETAINED_ORDER, UNTAGGED, ordered
+from .taxonomy import Taxonomy
+
+
+def landing(ids: dict, tax: Taxonomy) -> str:
+    """The landing page of a paper: its first URL, or the resolver page of its first identifier."""
+    for scheme in SCHEME_ORDER:
+        if scheme in ids:
+            value = ids[scheme]
+            if isinstance(value, list):
+                return value[0]
+            resolver = tax.identifier_schemes.get(scheme, {}).get("resolver")
+            if resolver:
+                return resolver.format(id=value)
+    return ""
+
+
+def retained_stub(paper: dict, tax: Taxonomy, key: str, forced: str | None = None) -> dict:
+    """One retained record, fields in file order, from ``paper`` (title, authors in "Last, First"
+    form, year, venue, identifiers, bibtex_key, bibtex, source, optional abstract): every
+    controlled field of ``tax`` that applies to all records is ``untagged``, ``date_added`` is
+    today, and ``forced`` (the reason a duplicate was added anyway) is kept when given."""
+    rec: dict = {
+        "key": key, "title": paper["title"], "authors": paper["authors"],
+        "first_author": paper["authors"][0] if paper["authors"] else UNTAGGED, "affiliation": "unknown",
+        "year": paper["year"], "venue": paper["venue"], "url": landing(paper["identifiers"], tax),
+        "identifiers": paper["identifiers"],
+    }
+    if paper.get("abstract"):
+        rec["abstract"] = paper["abstract"]
+    for field in tax.of("retained"):
+        if not field.required_when:
+            rec[field.name] = [UNTAGGED] if field.multi else UNTAGGED
+    rec.update(one_liner=UNTAGGED, notes="", date_added=datetime.date.today().isoformat(), tag_provenance={})
+    if forced:
+        rec["forced"] = forced
+    rec["bibtex_key"] = paper["bibtex_key"] or key
+    rec["bibtex"] = paper["bibtex"]
+    rec["provenance"] = {"source": paper["source"], "added": datetime.date.today().isoformat()}
+    return ordered(rec, RETAINED_ORDER)

@@ -1,0 +1,75 @@
+"""The library layer under ``masrl add`` and ``masrl exclude``: identifiers from flags,
+authors as records keep them, and refusing papers that are already in the pool."""
+
+from __future__ import annotations
+
+from ..bib.bibtex import record_author
+from ..bib.identifiers import (
+    SCHEME_ORDER,
+    Identifier,
+    IdentifierError,
+    as_mapping,
+    conflicts,
+    parse,
+)
+from ..bib.matching import Pool, known_records
+from ..core.errors import COMMAND_LINE, Problem, UserError, summary
+
+#: The identifier flags of ``add`` and ``exclude`` and the scheme each names.
+FLAGS = (("--arxiv", "arxiv"), ("--openreview", "openreview"), ("--doi", "doi"), ("--url", "url"))
+
+
+def identifiers_from_flags(values: dict[str, str | None], positional: str | None = None) -> list[Identifier]:
+    """Every identifier given on the command line, read in any accepted form.
+
+    ``values`` maps a flag of :data:`FLAGS` to its text (None when absent);
+    ``positional`` is a bare id or URL of any scheme. ``--doi 10.48550/arXiv.X``
+    is the arXiv id X; ``--url https://arxiv.org/abs/X`` too.
+
+    Raises:
+        UserError: naming every flag whose value is no accepted form, or two flags
+            that name different papers of one scheme.
+    """
+    problems, found = [], []
+    given = [(flag, scheme, values.get(flag)) for flag, scheme in FLAGS]
+    if positional is not None:
+        given.insert(0, ("IDENTIFIER", None, positional))
+    for flag, scheme, text in given:
+        if text is None:
+            continue
+        try:
+            found.append(parse(text, scheme))
+        except IdentifierError as err:
+            problems.append(Problem(COMMAND_LINE, None, flag, str(err)))
+    for scheme, first, other in conflicts(found):
+        problems.append(Problem(COMMAND_LINE, None, None, f"two different {scheme} ids, {first} and {other}: which paper is it?"))
+    if problems:
+        raise UserError(summary(problems, "nothing was written."), problems)
+    return found
+
+
+def mapping(idents: list[Identifier]) -> dict:
+    """The ``identifiers`` mapping of a record (see :func:`masrl.bib.identifiers.as_mapping`)."""
+    return as_mapping(idents)
+
+
+def author_from_flag(text: str) -> tuple[str, str | None]:
+    """``(stored author, warning or None)`` for one ``--author``: ``Last, First`` is kept;
+    ``First Last`` is stored ``Last, First`` with a warning naming that form; an
+    organisation is written in braces (``{Kimi Team}``); ``others`` marks an incomplete list."""
+    name = " ".join(text.split())
+    if name == "others" or "," in name or " " not in name or (name.startswith("{") and name.endswith("}")):
+        return name, None
+    stored = record_author(name)
+    return stored, (f"--author {name!r} is not written \"Last, First\"; it is stored as {stored!r} "
+                    f"(an organisation goes in braces: '{{{name}}}')")
+
+
+def pool_of(corpus) -> Pool:
+    """The retained and excluded records of a corpus as a :class:`masrl.bib.matching.Pool`."""
+    return Pool(known_records(corpus))
+
+
+def scheme_order() -> tuple[str, ...]:
+    """Order of identifier schemes (re-exported for the commands)."""
+    return SCHEME_ORDER
