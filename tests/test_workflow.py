@@ -26,7 +26,7 @@ NEW_PAPER = """@article{zhang2026rl,
 
 def next_id(root: Path) -> str:
     """The record id masrl exclude gives next, computed from the exclusions in front of the test."""
-    from masrl.commands.exclude import next_record_id
+    from masrl.review.excluding import next_record_id
 
     return next_record_id([p.stem for p in (root / "exclusions").glob("E*.yaml")])
 

@@ -115,7 +115,7 @@ def test_masrl_help_does_not_import_the_trace_modules():
 
     code = "import sys; from masrl.cli import build_parser; build_parser(); print(sorted(m for m in sys.modules if m.startswith('masrl.trace')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "['masrl.trace', 'masrl.commands.trace', 'masrl.trace.formats']"
+    assert out.strip() == "['masrl.trace', 'masrl.trace.formats']"
 
 
 def test_convert_detects_the_format_and_lists_formats(capsys, tmp_path):

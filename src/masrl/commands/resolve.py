@@ -31,8 +31,8 @@ from ..corpus.load import (
     README,
     find_root,
     parse_tree,
-    read_tree,
     read_figure_files,
+    read_tree,
     read_unmerged,
 )
 from ..corpus.records import free_key

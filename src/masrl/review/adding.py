@@ -1,0 +1,245 @@
+"""Adding papers to the pool as retained stubs: the library under ``masrl add`` (and every other
+path that creates a retained record from bibliographic metadata).
+
+A *paper* is a mapping of bibliographic fields: ``title``, ``authors`` (``Last, First``),
+``year``, ``venue``, ``identifiers`` (scheme -> value), ``bibtex_key``, ``bibtex`` (the entry's
+fields), ``source`` (how it came in, for ``provenance``), optionally ``abstract``, and
+``origin`` = ``(file, line, entry key or None)`` for messages. :func:`plan_additions` turns
+papers into stub files: each paper is refused when it is already retained or excluded (same
+canonical identifier, or a near-identical title; :mod:`masrl.bib.matching`), when its text is a
+placeholder, or when its stub would not validate; the others get a key
+(:func:`masrl.corpus.records.make_key`) and a stub with every controlled field ``untagged``
+(:func:`masrl.corpus.stubs.retained_stub`). Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..bib import bibimport, bibtex, lookup, venues
+from ..bib.identifiers import SCHEME_ORDER, Identifier
+from ..bib.matching import make_known
+from ..checks.validate import validate
+from ..core.errors import Problem, UserError
+from ..core.placeholders import placeholder_problem
+from ..corpus.load import PAPERS, Corpus
+from ..corpus.records import make_key
+from ..corpus.stubs import retained_stub
+from ..corpus.taxonomy import Taxonomy
+from ..corpus.yamlio import dump_record
+from . import intake
+
+
+@dataclass
+class AddPlan:
+    """What adding a batch of papers would do.
+
+    Attributes:
+        files: ``{corpus/papers/<key>.yaml: bytes}`` of every stub to create.
+        refused: entry name (the BibTeX entry key, ``""`` for a paper from the command line, or
+            ``(block at line N)``) -> every problem that keeps it out.
+        stubs: the stub mappings of ``files``, by the same paths.
+    """
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    refused: dict[str, list[Problem]] = field(default_factory=dict)
+    stubs: dict[str, dict] = field(default_factory=dict)
+
+
+def bibtex_block(title: str, year: int, venue: str, extra: dict) -> dict:
+    """The ``bibtex`` block of a paper known only by its metadata: the entry type from the
+    venue's kind (``inproceedings``, ``article``, else ``misc``), the title LaTeX-encoded, the
+    year, and ``primaryclass`` when the metadata has one."""
+    kind = venues.venue_kind(venue)
+    etype = {venues.CONFERENCE: "inproceedings", venues.JOURNAL: "article"}.get(kind, "misc")
+    block = {"type": etype, "title": bibtex.encode_latex(title), "year": str(year)}
+    if extra.get("primaryclass"):
+        block["primaryclass"] = extra["primaryclass"]
+    return block
+
+
+def paper_from_metadata(title: str, authors: list[str], year: int, venue: str | None, idents: list[Identifier],
+                        fetched: dict, source: str, origin: tuple) -> dict:
+    """A paper from metadata given by hand and/or looked up (``fetched``: the mapping of
+    :func:`masrl.bib.lookup.lookup`, ``{}`` when nothing was looked up). The venue defaults to
+    ``arXiv`` for a paper with an arXiv id, else ``unpublished``; identifiers given win over
+    those looked up."""
+    venue = venue or fetched.get("venue") or ("arXiv" if any(i.scheme == "arxiv" for i in idents) else "unpublished")
+    ids = intake.mapping(idents)
+    for scheme, value in (fetched.get("identifiers") or {}).items():
+        ids.setdefault(scheme, value)
+    ids = {k: ids[k] for k in SCHEME_ORDER if k in ids}
+    paper = {"title": title, "authors": authors, "year": int(year), "venue": venue, "identifiers": ids,
+             "bibtex_key": "", "bibtex": bibtex_block(title, int(year), venue, fetched), "source": source,
+             "origin": origin}
+    if fetched.get("abstract"):
+        paper["abstract"] = fetched["abstract"]
+    return paper
+
+
+def fetch_metadata(idents: list[Identifier]) -> dict:
+    """Metadata of the first identifier that has a public source (:data:`masrl.bib.lookup.SOURCES`),
+    ``{}`` when none has.
+
+    Raises:
+        UserError: one line naming the unreachable host, or the id the source does not know.
+    """
+    for ident in idents:
+        if ident.scheme not in lookup.SOURCES:
+            continue
+        source = lookup.SOURCES[ident.scheme][0]
+        try:
+            return lookup.lookup(ident)
+        except lookup.Unreachable as err:
+            raise UserError(f"cannot reach {err} to look up {ident.scheme} {ident.value} (no network?); give the metadata "
+                            "by hand: --title T --author \"Last, First\" (repeat) --year Y [--venue V], or add --no-fetch") from None
+        except lookup.NotFound:
+            raise UserError(f"{source} has no paper {ident.scheme} {ident.value}; check the id, or give --title, --author "
+                            "and --year with --no-fetch") from None
+    return {}
+
+
+@dataclass
+class BibtexPapers:
+    """The papers of one BibTeX file and what kept the others out.
+
+    Attributes:
+        papers: one paper per entry that imported.
+        refused: entry key (or ``(block at line N)``) -> problems.
+        notes: fields not kept and blocks not imported (information, not errors).
+        origins: entry key -> ``(file name, line, entry key, raw entry text)``.
+    """
+
+    papers: list[dict]
+    refused: dict[str, list[Problem]]
+    notes: list[Problem]
+    origins: dict[str, tuple]
+
+
+def papers_from_bibtex(text: str, name: str) -> BibtexPapers:
+    """Every entry of a BibTeX/BibLaTeX text (named ``name`` in messages) as a paper.
+
+    Raises:
+        UserError: if the text holds no entry at all.
+    """
+    parsed = bibtex.parse(text, name)
+    result = bibimport.import_entries(parsed, name)
+    if not parsed.entries and not parsed.problems:
+        raise UserError(f"--bibtex {name}: no BibTeX entry found")
+    refused: dict[str, list[Problem]] = {}
+    origins: dict[str, tuple] = {}
+    for problem in result.problems:
+        refused.setdefault(f"(block at line {problem.line})", []).append(problem)
+        origins[f"(block at line {problem.line})"] = (name, problem.line, None, "")
+    for key, line, problems in result.refused:
+        refused[key] = problems
+        origins[key] = (name, line, key, result.raw.get(key, ""))
+    papers = []
+    for paper in result.papers:
+        key = paper["entry_key"]
+        paper["source"] = f"masrl add --bibtex {name} (entry {key}, {name}:{paper['line']})"
+        paper["origin"] = (name, paper["line"], key)
+        origins[key] = (name, paper["line"], key, result.raw.get(key, ""))
+        papers.append(paper)
+    return BibtexPapers(papers, refused, result.notes, origins)
+
+
+def skip_report(source: Path, refused: dict[str, list[Problem]], origins: dict[str, tuple]) -> bytes:
+    """A BibTeX file of the entries not added, each after comment lines giving every reason."""
+    lines = [f"% masrl add --bibtex {source.name} --skip-invalid: {len(refused)} entr{'y' if len(refused) == 1 else 'ies'} "
+             "not added. Fix them here, then add this file.", ""]
+    for key, problems in sorted(refused.items(), key=lambda kv: (origins[kv[0]][1] or 0, kv[0])):
+        file, line, _, raw = origins[key]
+        lines.append(f"% {file}:{line}: entry {key} was not added:")
+        lines += [f"%   {p.field + ': ' if p.field else ''}{p.message}" for p in problems]
+        lines += [raw.strip() if raw else "% (no entry text: the block could not be parsed)", ""]
+    return "\n".join(lines).encode("utf-8")
+
+
+def taken_keys(corpus: Corpus) -> set[str]:
+    """Every key a new record may not take: retained keys and file stems, and the former keys of
+    records moved to the exclusion log."""
+    return {r.get("key") for r in corpus.retained.values()} | {Path(f).stem for f in corpus.retained} | {
+        str((r.get("former_key") or "")) for r in corpus.excluded.values()}
+
+
+def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], key: str | None = None,
+                   force: str | None = None, refused: dict[str, list[Problem]] | None = None) -> AddPlan:
+    """Stubs for ``papers`` that are new to the pool and valid, and every reason for the others.
+
+    ``known`` are the problems the corpus has already (:func:`masrl.checks.validate.validate`),
+    so that only problems a stub brings count against it. ``key`` names the single paper's
+    key; ``force`` (a reason) adds papers that match a record anyway, as a deliberate second
+    record. ``refused`` carries problems found earlier (entries that did not import).
+
+    Raises:
+        UserError: if ``key`` is taken.
+    """
+    plan = AddPlan(refused=dict(refused or {}))
+    tax = Taxonomy(corpus.taxonomy)
+    pool = intake.pool_of(corpus)
+    batch: list[dict] = []
+    for paper in papers:
+        name = paper.get("entry_key")
+        if name is not None:  # a BibTeX entry (arguments were checked when they were read)
+            file, line, _ = paper["origin"]
+            placeholders = [Problem(file, line, fname, f"entry '{name}': {fname} {why}")
+                            for fname, value in [("title", paper["title"])] + [("author", a) for a in paper["authors"]]
+                            if (why := placeholder_problem(value))]
+            if placeholders:
+                plan.refused.setdefault(name, []).extend(placeholders)
+                continue
+        matches = [] if force else pool.matches(paper["title"], paper["identifiers"])
+        if matches:
+            file, line, _ = paper["origin"]
+            who = f"entry '{name}'" if name else f"'{paper['title']}'"
+            plan.refused.setdefault(name or "", []).extend(
+                Problem(file, line, None, f"{who} refused: {m.message()}") for m in matches)
+            continue
+        batch.append(paper)
+        pool.add(_batch_known(paper))
+
+    taken = taken_keys(corpus)
+    if key and key in taken:
+        holder = f"{PAPERS}{key}.yaml" if any(Path(f).stem == key for f in corpus.retained) else "a moved record"
+        raise UserError(f"--key {key}: the key is taken by {holder}; choose another (or leave --key out: "
+                        f"{make_key(batch[0]['authors'][0], batch[0]['year'], taken) if batch else 'a key is generated'})")
+    origins: dict[str, tuple] = {}
+    for paper in batch:
+        new_key = key or make_key(paper["authors"][0], paper["year"], taken)
+        taken.add(new_key)
+        rel = f"{PAPERS}{new_key}.yaml"
+        plan.stubs[rel] = retained_stub(paper, tax, new_key, force)
+        origins[rel] = paper["origin"]
+    for rel, problem in _stub_problems(corpus, known, plan.stubs, origins):
+        plan.refused.setdefault(origins[rel][2] or "", []).append(problem)
+        plan.stubs.pop(rel, None)
+    plan.files = {rel: dump_record(rec) for rel, rec in plan.stubs.items()}
+    return plan
+
+
+def _batch_known(paper: dict):
+    file, line, key = paper["origin"]
+    where = f"entry '{key}' ({file}:{line})" if key else "the command line"
+    return make_known(where, "batch", paper["title"], paper["identifiers"])
+
+
+def _stub_problems(corpus, known: list[Problem], stubs: dict[str, dict],
+                   origins: dict[str, tuple]) -> list[tuple[str, Problem]]:
+    """Problems of the stubs' bibliographic fields (a bad identifier, a BibTeX key already
+    used, ...), apart from 'untagged', as ``(stub file, problem naming the entry or the command line)``.
+    The stubs are validated as mappings together with the corpus (the YAML they are written
+    as reads back to the same mappings; ``tests/test_yaml_traps.py`` checks the writer)."""
+    if not stubs:
+        return []
+    before = {str(p) for p in known}
+    out = []
+    together = dataclasses.replace(corpus, retained={**corpus.retained, **stubs}, problems=list(corpus.problems))
+    for p in validate(together):
+        if p.file in stubs and "untagged" not in p.message and str(p) not in before:
+            source, line, entry = origins[p.file]
+            where = f"entry '{entry}': " if entry else ""
+            out.append((p.file, Problem(source, line, p.field, where + p.message)))
+    return out

@@ -1,0 +1,216 @@
+"""Logging screening decisions as exclusion records: the library under ``masrl exclude`` (and every
+other path that writes an exclusion, e.g. applying an update round's decisions).
+
+A :class:`Decision` is one screening decision: the screening stage, the exclusion reason and its
+class, where the paper was found (source, query family), and either the paper (title,
+identifiers, authors, year) or the key of a retained record to move to the exclusion log.
+:func:`decision_problems` checks a decision against the vocabulary; :func:`plan_exclusions` turns
+decisions into ``exclusions/<record id>.yaml`` files with consecutive ids, refusing papers already
+in the pool and any decision after which the corpus would not validate. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, field
+
+from ..bib.matching import make_known
+from ..checks.validate import validate
+from ..core.didyoumean import did_you_mean
+from ..core.errors import COMMAND_LINE, Problem, UserError, summary
+from ..core.placeholders import author_problem, placeholder_problem
+from ..corpus.load import EXCLUSIONS, PAPERS, Corpus, parse_tree
+from ..corpus.records import EXCLUDED_ORDER, ordered
+from ..corpus.taxonomy import Taxonomy
+from ..corpus.yamlio import dump_record
+from . import intake
+
+#: The vocabulary fields of a decision, with the ``masrl exclude`` option of each.
+OPTION_FIELDS = (("--stage", "stage"), ("--reason-class", "reason_class"), ("--source", "source"),
+                 ("--query-family", "query_family"))
+
+
+def next_record_id(existing: list[str]) -> str:
+    """``E`` + the next number after the highest existing id, at least three digits (E033)."""
+    numbers = [int(m.group(1)) for name in existing if (m := re.fullmatch(r"E([0-9]+)", name))]
+    return f"E{(max(numbers) if numbers else 0) + 1:03d}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One screening decision to log.
+
+    Attributes:
+        stage, reason_class, source, query_family: vocabulary codes (``stage``, ``reason_class``,
+            ``source``, ``query_family`` of the taxonomy).
+        reason: the exclusion reason, in words.
+        date: the screening date (YYYY-MM-DD); None: today.
+        key: a retained record to move to the exclusion log (then no paper fields).
+        title, identifiers, authors, year: the paper screened out (when ``key`` is None).
+        url: its landing page as given; None: the resolver of its first identifier.
+        origin: ``(file, line)`` the decision came from, for messages (the command line by default).
+        labels: how messages name each field (``{"stage": "--stage"}``); a field not named is
+            called by its own name.
+        provenance: what made the decision, for the record's ``provenance.source``.
+    """
+
+    stage: str
+    reason: str
+    reason_class: str
+    source: str
+    query_family: str
+    date: str | None = None
+    key: str | None = None
+    title: str | None = None
+    identifiers: dict = field(default_factory=dict)
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    url: str | None = None
+    origin: tuple[str, int | None] = (COMMAND_LINE, None)
+    labels: dict = field(default_factory=dict)
+    provenance: str = "masrl exclude"
+
+    def label(self, name: str) -> str:
+        """How messages name the field ``name``."""
+        return self.labels.get(name, name)
+
+
+def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
+    """Every problem of one decision at once: vocabulary values, the date, what identifies the
+    paper, placeholders, missing authors or year, an empty or placeholder reason."""
+    problems = []
+    file, line = decision.origin
+
+    def bad(name: str, message: str) -> None:
+        problems.append(Problem(file, line, decision.label(name), message))
+
+    for _, name in OPTION_FIELDS:
+        value = getattr(decision, name)
+        allowed = tax.values(name)
+        if value not in allowed:
+            bad(name, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{did_you_mean(value, allowed)}")
+    if decision.date:
+        try:
+            ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", decision.date)) and bool(datetime.date.fromisoformat(decision.date))
+        except ValueError:
+            ok = False
+        if not ok:
+            bad("date", f"{decision.date!r} is not a date written YYYY-MM-DD")
+        elif decision.date > datetime.date.today().isoformat():
+            bad("date", f"{decision.date} is in the future (today is {datetime.date.today().isoformat()})")
+    if bool(decision.key) == bool((decision.title or "").strip()):
+        bad("key/title", f"give either {decision.label('key')} KEY (move a retained record) or {decision.label('title')} "
+                         "TITLE with an identifier (a screened paper)")
+    elif decision.title is not None and (why := placeholder_problem(decision.title)):
+        bad("title", f"{why}; give the paper's real title")
+    if decision.key and (decision.identifiers or decision.authors or decision.year is not None):
+        bad("key", "moves a retained record with its own identifiers, authors and year; "
+                   "drop --arxiv/--doi/--openreview/--url/--author/--year")
+    if not decision.key:
+        for name, ok in (("author", decision.authors), ("year", decision.year is not None)):
+            if not ok:
+                bad(name, "a screened paper needs it (as for masrl add: --author \"Last, First\" once per author, "
+                          "'others' if incomplete; --year YYYY)")
+    for author in decision.authors:
+        if why := author_problem(author):
+            bad("author", f"{why}; give the paper's real author")
+    if not decision.reason.strip():
+        bad("reason", "must say why the paper is excluded")
+    elif why := placeholder_problem(decision.reason):
+        bad("reason", f"{why}; say why the paper is excluded")
+    return problems
+
+
+@dataclass
+class ExclusionPlan:
+    """What logging a batch of decisions would do.
+
+    Attributes:
+        files: ``{exclusions/<record id>.yaml: bytes}`` of every new exclusion record.
+        removes: retained record files moved to the exclusion log (remove after writing ``files``).
+        moved: new exclusion file -> the retained file it was moved from.
+    """
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    removes: list[str] = field(default_factory=list)
+    moved: dict[str, str] = field(default_factory=dict)
+
+
+def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Decision]) -> ExclusionPlan:
+    """Exclusion records for ``decisions`` (checked with :func:`decision_problems` first), with the
+    next free record ids in order. ``files`` are the survey's input files as read
+    (:func:`masrl.corpus.load.read_tree`) and ``corpus`` their parse.
+
+    Raises:
+        UserError: with every problem of every decision at once; or when a paper is already in the
+            pool (also earlier in the batch), a record to move cannot be read or is invalid, or the
+            corpus would not validate afterwards. Then nothing is planned.
+    """
+    tax = Taxonomy(corpus.taxonomy)
+    problems = [p for d in decisions for p in decision_problems(d, tax)]
+    if problems:
+        raise UserError(summary(problems, "nothing was written."), problems)
+    taken = [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.excluded] + \
+            [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(EXCLUSIONS)]
+    plan = ExclusionPlan()
+    pool = intake.pool_of(corpus)
+    known = None
+    today = datetime.date.today().isoformat()
+    for decision in decisions:
+        record_id = next_record_id(taken)
+        taken.append(record_id)
+        rec: dict = {"record_id": record_id}
+        moved_from = None
+        if decision.key:
+            moved_from = f"{PAPERS}{decision.key}.yaml"
+            former = corpus.retained.get(moved_from)
+            if former is None:
+                if moved_from in files:
+                    raise UserError(f"{moved_from} cannot be read as a record; run `masrl validate` and fix it first")
+                keys = [f[len(PAPERS):].rsplit(".", 1)[0] for f in corpus.retained]
+                raise UserError(f"{decision.label('key')} {decision.key}: no retained record {moved_from}"
+                                f"{did_you_mean(decision.key, keys)}")
+            known = validate(corpus) if known is None else known
+            own = [p for p in known if p.file == moved_from]
+            if own:
+                raise UserError(summary(own, f"nothing was moved: fix {moved_from} first, so that nothing of it is lost."), own)
+            rec.update(screening_label=former["title"], authors=former["authors"], year=former["year"],
+                       identifiers=former["identifiers"], url=former["url"].split(" ; ")[0])
+        else:
+            if not decision.identifiers:
+                raise UserError("the paper needs an identifier: --arxiv, --doi, --openreview or --url")
+            ids = dict(decision.identifiers)
+            matches = pool.matches(decision.title, ids)
+            if matches:
+                raise UserError("this paper is already in the corpus: " + "; ".join(m.message() for m in matches))
+            url = decision.url or next(iter(tax.identifier_schemes.get(s, {}).get("resolver", "").format(id=v)
+                                            for s, v in ids.items() if s != "url"), "")
+            rec.update(screening_label=decision.title, authors=list(decision.authors), year=decision.year,
+                       identifiers=ids, url=url)
+            pool.add(make_known(f"{decision.origin[0]}" + (f":{decision.origin[1]}" if decision.origin[1] else ""),
+                                "batch", decision.title, ids))
+        rec.update(source=decision.source, query_family=decision.query_family,
+                   date_screened=decision.date or today, date_added=today, stage=decision.stage,
+                   exclusion_reason=decision.reason, reason_class=decision.reason_class)
+        if moved_from:
+            rec["former_key"] = decision.key
+            rec["former_record"] = corpus.retained[moved_from]
+            rec["former_file"] = files[moved_from].decode("utf-8")  # verbatim, comments included
+        rec["tag_provenance"] = {"reason_class": f"{decision.provenance} (screener's choice)"}
+        rec["provenance"] = {"source": decision.provenance + (f", moved from {moved_from}" if moved_from else "")}
+        new_file = f"{EXCLUSIONS}{record_id}.yaml"
+        plan.files[new_file] = dump_record(ordered(rec, EXCLUDED_ORDER))
+        if moved_from:
+            plan.removes.append(moved_from)
+            plan.moved[new_file] = moved_from
+
+    after = {**files, **plan.files}
+    for rel in plan.removes:
+        del after[rel]
+    before = {str(p) for p in (validate(corpus) if known is None else known)}
+    introduced = [p for p in validate(parse_tree(after)) if str(p) not in before]
+    if introduced:
+        raise UserError(summary(introduced, "nothing was written (the corpus would not validate after this exclusion)."),
+                        introduced)
+    return plan
