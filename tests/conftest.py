@@ -1,55 +1,232 @@
-"""Shared fixtures: the repository's corpus, throw-away copies of it, and a CLI runner."""
+"""Shared fixtures: the survey trees every data-dependent test runs on, cheap copies of them,
+a CLI runner, and the session memo that computes each report tree and figure once.
+
+Trees. A test whose expectation depends on the bundled data takes one of these, and then runs
+twice, once per tree (test ids end in ``[published]`` and ``[grown]``):
+
+``survey_tree``
+    read-only path of the tree; parametrised over the two trees below. Never write there.
+``survey``
+    a private copy of ``survey_tree`` (corpus/, exclusions/, reports/, README.md; no git
+    repository), to modify freely. A copy takes a few hundredths of a second.
+``published_survey``
+    ``survey`` restricted to release v1's membership (84 retained, 32 excluded records), for
+    tests whose expectations are v1's sample sizes or strata.
+``built`` / ``published``
+    the :class:`masrl.build.pipeline.Build` of ``survey_tree`` / its release v1 results, the
+    only population whose numbers tests may state as literals.
+
+and the two trees themselves, when a test needs one of them only:
+
+``published_tree``
+    the survey as this repository bundles it (the repository root; read-only).
+``grown_tree``
+    a copy of it grown once per session by every workflow of the README, each through the
+    CLI (:func:`grow.grow_tree`): papers and exclusions added and tagged, the next release
+    frozen, an audit round sampled, read, adjudicated and applied, two branches that each add
+    a paper merged with ``masrl resolve``. It is a git repository on ``main``, clean, its
+    reports current. It is grown by a helper process started as soon as the tests are
+    collected, so that it is ready when the first test needs it (its log:
+    ``<basetemp>/grown-tree.log``). ``grown_facts`` says what it holds (``release``: the
+    release frozen; ``audit``: the audit applied).
+
+Other fixtures: ``repo`` (the repository root, for its code and documents: README.md,
+src/, .gitattributes; take data from a tree fixture instead), ``cli`` (run masrl in-process:
+``cli("validate", "--root", path)`` -> :class:`Run` with ``code``, ``out``, ``err``),
+``set_field`` (replace a top-level line of a record file), ``no_network`` (autouse: HTTP is
+mocked with ``responses``).
+
+Take every expectation that depends on the corpus from the tree in front of the test (the
+latest release, the next free release name, the audits present, the claims' current values,
+the next free record id); :mod:`grow` has helpers (``next_release_name``, ``next_record_id``).
+
+Markers: ``data`` is added to every test that takes a tree fixture (``pytest -m data`` runs the
+data-dependent tests, ``-m data -k published`` those on the bundled tree only); ``uncached``
+marks a test that must compute everything itself (determinism tests). The session memo
+(tests/memo.py) is off in ``uncached`` tests and in tests that use ``monkeypatch``.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+import profiles  # noqa: E402,F401  (tests/profiles.py: the hypothesis profiles, ci by default)
+import memo  # noqa: E402  (tests/memo.py: wraps masrl's pure stages before any test module imports them)
 
-# Property tests and fuzzers: "ci" (default) is what every test run and CI can
-# afford; "long" runs many more examples by hand:
-#   MASRL_HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest -q -k "fuzz or property"
-settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("long", max_examples=3000, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-settings.load_profile(os.environ.get("MASRL_HYPOTHESIS_PROFILE", "ci"))
+memo.install()
 
-
-from masrl.cli import main
+from masrl.cli import main  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
+TREES = ("published", "grown")
+#: What a copy of a tree holds (the inputs, the reports, and README.md with its paper list).
+TREE_PARTS = ("corpus", "exclusions", "reports")
+#: Fixtures that make a test depend on the bundled data (marked ``data``).
+TREE_FIXTURES = {"survey_tree", "survey", "published_survey", "built", "published", "published_tree", "grown_tree"}
+
+
+def copy_tree(source: Path, dest: Path) -> Path:
+    """Copy a survey tree's inputs, reports and README.md (no git repository) to ``dest``."""
+    dest.mkdir(parents=True)
+    for name in TREE_PARTS:
+        if (source / name).exists():
+            shutil.copytree(source / name, dest / name)
+    shutil.copy(source / "README.md", dest / "README.md")
+    return dest
+
+
+# ---------------------------------------------------------------------------- the grown tree
+def _shared_dir(config) -> Path:
+    """A folder every pytest-xdist worker of this run shares (the run's base temp), or
+    ``MASRL_GROWN_TREE``: a folder kept between runs, for iterating on tests by hand (a tree
+    grown there before is reused as it is, so remove the folder after changing masrl or the
+    data; CI never sets it)."""
+    if os.environ.get("MASRL_GROWN_TREE"):
+        folder = Path(os.environ["MASRL_GROWN_TREE"]).resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    base = Path(config._tmp_path_factory.getbasetemp())  # noqa: SLF001 - pytest's own session factory
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+class GrownTree:
+    """The helper process that grows the tree (``python tests/grow.py``), and where it puts it."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.root = folder / "grown"
+        self.log = folder / "grown-tree.log"
+        self.facts = folder / "grown-tree.json"
+        self.marker = folder / "grown-tree.pid"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        """Start growing, once per run: the first xdist worker to get here starts the helper."""
+        import fcntl
+
+        with open(self.folder / "grown-tree.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.facts.exists() and "error" not in json.loads(self.facts.read_text()):
+                return
+            if self.marker.exists() and not self.facts.exists() and _alive(int(self.marker.read_text() or 0)):
+                return
+            self.facts.unlink(missing_ok=True)
+            shutil.rmtree(self.root, ignore_errors=True)
+            copy_tree(REPO, self.root)
+            shutil.copy(REPO / ".gitattributes", self.root / ".gitattributes")
+            with open(self.log, "wb") as log:
+                self.process = subprocess.Popen([sys.executable, str(REPO / "tests/grow.py"), str(self.root), str(self.facts)],
+                                                stdout=log, stderr=subprocess.STDOUT, cwd=self.folder)
+            self.marker.write_text(str(self.process.pid))
+
+    def wait(self) -> dict:
+        """The facts of the grown tree, once it is ready. Fails with the helper's log if it failed."""
+        if not self.facts.exists() and not self.marker.exists():
+            self.start()
+        while not self.facts.exists():
+            helper = self.process.pid if self.process is not None else int(self.marker.read_text() or 0)
+            if (self.process.poll() is not None) if self.process is not None else not _alive(helper):
+                break
+            time.sleep(0.05)
+        facts = json.loads(self.facts.read_text()) if self.facts.exists() else {"error": "the helper ended without a word"}
+        if "error" in facts:
+            pytest.fail(f"growing the tree failed; its log ({self.log}):\n{self.log.read_text(errors='replace')[-6000:]}",
+                        pytrace=False)
+        return facts
+
+    def stop(self) -> None:
+        """End the helper if it still runs (the run was interrupted, or no test needs it any more)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the data-dependent tests, and start growing the tree as soon as a collected test needs it."""
+    needs_grown = False
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & TREE_FIXTURES:
+            item.add_marker(pytest.mark.data)
+        callspec = getattr(item, "callspec", None)
+        if "grown_tree" in names or (callspec is not None and callspec.params.get("survey_tree") == "grown"):
+            needs_grown = True
+    if needs_grown:
+        config._masrl_grown = GrownTree(_shared_dir(config))  # noqa: SLF001
+        config._masrl_grown.start()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    grown = getattr(session.config, "_masrl_grown", None)
+    if grown is not None and grown.process is not None:
+        if exitstatus == pytest.ExitCode.INTERRUPTED or not os.environ.get("PYTEST_XDIST_WORKER"):
+            grown.stop()
+        else:  # another xdist worker may still be waiting for it
+            grown.process.wait()
+
+
+@pytest.fixture(scope="session")
+def published_tree() -> Path:
+    """The survey as this repository bundles it (the repository root). Read-only."""
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def grown_facts(request) -> dict:
+    """What the grown tree holds: ``{"release": name frozen, "audit": audit id applied}``."""
+    grown = getattr(request.config, "_masrl_grown", None)
+    if grown is None:  # a run that collected no grown test but asks for it anyway
+        grown = request.config._masrl_grown = GrownTree(_shared_dir(request.config))  # noqa: SLF001
+    return grown.wait()
+
+
+@pytest.fixture(scope="session")
+def grown_tree(request, grown_facts) -> Path:
+    """The survey grown by every workflow of the README (see the module docstring). Read-only."""
+    return request.config._masrl_grown.root  # noqa: SLF001
+
+
+@pytest.fixture(scope="session", params=TREES)
+def survey_tree(request) -> Path:
+    """The tree of this run of the test: the published one, then the grown one. Read-only."""
+    return request.getfixturevalue(f"{request.param}_tree")
 
 
 @pytest.fixture(scope="session")
 def repo() -> Path:
-    """The repository root (holds corpus/taxonomy.yaml)."""
+    """The repository root (its code and documents; for data, take a tree fixture)."""
     return REPO
 
 
 @pytest.fixture
-def survey(tmp_path: Path) -> Path:
-    """A copy of the survey (records, taxonomy, claims, audits, README, reports) to modify freely."""
-    root = tmp_path / "survey"
-    root.mkdir()
-    for name in ("corpus", "exclusions", "reports"):
-        if (REPO / name).exists():
-            shutil.copytree(REPO / name, root / name)
-    shutil.copy(REPO / "README.md", root / "README.md")
-    return root
+def survey(survey_tree: Path, tmp_path: Path) -> Path:
+    """A copy of the survey tree (records, taxonomy, claims, audits, releases, README, reports) to modify freely."""
+    return copy_tree(survey_tree, tmp_path / "survey")
 
 
 @pytest.fixture(scope="session")
-def built():
-    """The :class:`masrl.build.pipeline.Build` of the repository's corpus (pool and every release)."""
+def built(survey_tree):
+    """The :class:`masrl.build.pipeline.Build` of the tree's corpus (pool and every release)."""
     from masrl.build.pipeline import build
     from masrl.checks.validate import validate
     from masrl.corpus.load import load
 
-    corpus = load(REPO)
+    corpus = load(survey_tree)
     assert validate(corpus) == []
     return build(corpus, {"survey_example": True})
 
@@ -121,10 +298,23 @@ def no_network():
         yield mock
 
 
+@pytest.fixture(autouse=True)
+def _session_memo(request):
+    """The memo of tests/memo.py, off for tests that patch masrl or are marked ``uncached``."""
+    memo.enabled = memo.MODE != "0" and "monkeypatch" not in request.fixturenames \
+        and request.node.get_closest_marker("uncached") is None
+    yield
+    memo.enabled = memo.MODE != "0"
+
+
 def pytest_terminal_summary(terminalreporter):
-    """Say at the end of the run when the browser tests of the site were skipped, and why."""
+    """Say at the end of the run when the browser tests of the site were skipped, and why; and
+    what the session memo saved."""
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "browser tests skipped" in str(r.longrepr)]
     if skipped:
         reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else str(skipped[0].longrepr)
         reason = reason.removeprefix('Skipped: ').removeprefix('browser tests skipped: ')
         terminalreporter.write_line(f"{len(skipped)} browser test(s) of the site were SKIPPED: {reason}")
+    line = memo.summary()
+    if line and terminalreporter.config.getoption("verbose") >= 0:
+        terminalreporter.write_line(line)

@@ -13,8 +13,8 @@ def files_under(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / "reports").rglob("*")) if p.is_file()}
 
 
-def test_committed_reports_are_current(repo, cli):
-    run = cli("build", "--root", repo, "--check")
+def test_committed_reports_are_current(survey_tree, cli):
+    run = cli("build", "--root", survey_tree, "--check")
     assert run.code == 0, run.err
     assert run.out.startswith("ok: all ") and run.out.endswith(" generated files are current\n")
 
@@ -57,17 +57,19 @@ def _table(data: bytes) -> dict[str, dict[str, str]]:
 
 
 def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
-    """c3 moves from its scenario to math: the pool's scenario table shows release v1 beside it,
-    the \\CurrentNum... macros move, and the published macros and every release file stay put."""
-    before = files_under(survey)
-    counts = {k: int(v["count"]) for k, v in _table(before["reports/tables/scenario.csv"]).items()}
-    v1 = {k: int(v["count"]) for k, v in _table(before["reports/releases/v1/tables/scenario.csv"]).items()}
-    scenario = next(line.split(": ")[1] for line in (survey / "corpus/papers/c3.yaml").read_text().splitlines() if line.startswith("scenario:"))
-    assert scenario != "math"
+    """c3 moves from its scenario to math: the pool's scenario table shows the latest release beside
+    it, the \\CurrentNum... macros move, and the published macros and every release file stay put."""
     from masrl.build.pipeline import build
     from masrl.corpus.load import load
 
-    was_changed = "c3" in build(load(survey), {}).pending.changed
+    result = build(load(survey), {})
+    latest = result.baseline.name
+    before = files_under(survey)
+    counts = {k: int(v["count"]) for k, v in _table(before["reports/tables/scenario.csv"]).items()}
+    v1 = {k: int(v["count"]) for k, v in _table(before[f"reports/releases/{latest}/tables/scenario.csv"]).items()}
+    scenario = next(line.split(": ")[1] for line in (survey / "corpus/papers/c3.yaml").read_text().splitlines() if line.startswith("scenario:"))
+    assert scenario != "math"
+    was_changed = "c3" in result.pending.changed
     set_field(survey / "corpus/papers/c3.yaml", "scenario", "math")
     run = cli("build", "--root", survey)
     assert run.code == 0, run.err
@@ -79,10 +81,10 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     assert changed == sorted(population + ["reports/STATS.md", "reports/site/index.html", "reports/tables/scenario.csv",
                                            "reports/tables/scenario.md", "reports/tex/numbers.tex", "reports/tex/scenario.tex"])
     table = _table(after["reports/tables/scenario.csv"])
-    assert list(next(iter(table.values()))) == ["scenario", "label", "count", "v1", "change"]
+    assert list(next(iter(table.values()))) == ["scenario", "label", "count", latest, "change"]
     expected = dict(counts, **{scenario: counts[scenario] - 1, "math": counts["math"] + 1})
     assert {k: int(row["count"]) for k, row in table.items()} == expected
-    assert {k: int(row["v1"]) for k, row in table.items()} == v1
+    assert {k: int(row[latest]) for k, row in table.items()} == v1
     assert {k: int(row["change"]) for k, row in table.items()} == {k: expected[k] - v1[k] for k in v1}
     numbers = [(a, b) for a, b in zip(before["reports/tex/numbers.tex"].decode().splitlines(),
                                       after["reports/tex/numbers.tex"].decode().splitlines()) if a != b]
@@ -94,6 +96,7 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
+@pytest.mark.uncached  # every figure really drawn, twice
 def test_build_is_byte_identical_across_runs_with_every_figure_redrawn(survey, cli):
     first = files_under(survey)
     assert cli("build", "--root", survey, "--rerender-figures").code == 0
@@ -113,13 +116,17 @@ def test_invalid_records_stop_the_build_and_nothing_is_written(survey, cli, set_
 
 
 def test_a_broken_current_claim_fails_the_build_naming_the_claim(survey, cli, set_field):
+    from masrl.build.pipeline import build
+    from masrl.corpus.load import load
+
+    latest = build(load(survey), {}).baseline.name
     set_field(survey / "corpus/papers/c3.yaml", "subdecisions", "[O5]")  # c3 is explicit RL: now it trains O5
     run = cli("build", "--root", survey)
     assert run.code == 1
     assert run.err.splitlines()[-1] == (
         "masrl: error: claim 'o5-stopping-uncovered' (No retained entry trains the stopping decision (O5) with explicit RL, "
         "while O1-O4 each have at least one record.) no longer holds: records training O5 with explicit RL: stated = 0, "
-        "computed 1 (moved by +c3 since release v1). Revisit the text of the claim in corpus/claims.yaml (and the survey), "
+        f"computed 1 (moved by +c3 since release {latest}). Revisit the text of the claim in corpus/claims.yaml (and the survey), "
         "or the tags.")
     assert ("| [o5-stopping-uncovered](#o5-stopping-uncovered) | current pool | current | **FAILS** |"
             in (survey / "reports/claims.md").read_text())

@@ -17,6 +17,7 @@ import html5lib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -35,10 +36,6 @@ from masrl.render.readme import END, START
 REPO = Path(__file__).resolve().parent.parent
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"]).use(dollarmath_plugin)
 
-
-def scaled(ci: int) -> int:
-    """``ci`` examples under the default profile, proportionally more under ``long``."""
-    return max(ci, ci * settings.default.max_examples // 100)
 
 
 # ---------------------------------------------------------------- parsers
@@ -265,7 +262,7 @@ def assert_same_structure(hostile: dict, benign: dict, url: str):
                     assert not value.startswith(CSV_FORMULA_START) or is_number(value), (rel, value)
 
 
-@settings(max_examples=scaled(15))
+@settings(max_examples=examples(15))
 @given(title=TEXT, url=URL, label=TEXT)
 def test_every_renderer_escapes_hostile_records(small_corpus, title, url, label):
     from masrl.analyses.compare import compare
@@ -290,7 +287,7 @@ def test_every_renderer_escapes_hostile_records(small_corpus, title, url, label)
     assert md_structure(diff) == md_structure(render_markdown(compare(b_results, b_results), "HEAD"))
 
 
-@settings(max_examples=scaled(200))
+@settings(max_examples=examples(200))
 @given(title=TEXT, url=URL, label=TEXT)
 def test_readme_list_escapes_every_field(title, url, label):
     from masrl.corpus.taxonomy import Taxonomy
@@ -309,7 +306,7 @@ def test_readme_list_escapes_every_field(title, url, label):
     assert shown(title) in plain and shown(label) in plain
 
 
-@settings(max_examples=scaled(200))
+@settings(max_examples=examples(200))
 @given(cells=st.lists(TEXT, min_size=1, max_size=4), counts=st.lists(st.integers(-5, 5), min_size=1, max_size=4))
 def test_tables_escape_every_cell(cells, counts):
     import pandas as pd

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from masrl.bib import bibtex
 from masrl.checks.validate import validate
@@ -25,10 +26,6 @@ from masrl.corpus.yamlio import parse
 
 REPO = Path(__file__).resolve().parent.parent
 
-
-def scaled(ci: int) -> int:
-    """``ci`` examples under the default profile, proportionally more under ``long``."""
-    return max(ci, ci * settings.default.max_examples // 100)
 
 
 def one_line(problems, file: str) -> None:
@@ -47,7 +44,7 @@ YAML_BITS = ["key: value\n", "title: ", "- ", "  ", "\t", ": ", "\n", "[", "]", 
 YAML_TEXT = st.lists(st.one_of(st.sampled_from(YAML_BITS), st.text(max_size=5)), max_size=25).map("".join)
 
 
-@settings(max_examples=scaled(300))
+@settings(max_examples=examples(300))
 @given(st.one_of(YAML_TEXT.map(lambda t: t.encode("utf-8", "surrogatepass")), st.binary(max_size=200)))
 def test_fuzz_yaml_loader(data):
     try:
@@ -74,7 +71,7 @@ _FIELDS = ["key", "title", "authors", "first_author", "affiliation", "year", "ve
            "former_record"]
 
 
-@settings(max_examples=scaled(150))
+@settings(max_examples=examples(150))
 @given(record=st.dictionaries(st.sampled_from(_FIELDS), _VALUES, max_size=12),
        folder=st.sampled_from(["corpus/papers/", "exclusions/", "corpus/audits/"]))
 def test_fuzz_records_through_the_validator(record, folder):
@@ -95,7 +92,7 @@ BIB_BITS = ["@article{", "@inproceedings{", "@misc{", "@string{", "@comment{", "
 BIB_TEXT = st.lists(st.one_of(st.sampled_from(BIB_BITS), st.text(max_size=4)), max_size=30).map("".join)
 
 
-@settings(max_examples=scaled(300))
+@settings(max_examples=examples(300))
 @given(BIB_TEXT)
 def test_fuzz_bibtex_parser(text):
     parsed = bibtex.parse(text, "new.bib")
@@ -119,7 +116,7 @@ def _tiny_root(tmp_path_factory) -> Path:
     return _ROOT["root"]
 
 
-@settings(max_examples=scaled(60))
+@settings(max_examples=examples(60))
 @given(text=BIB_TEXT)
 def test_fuzz_add_bibtex_command(tmp_path_factory, text):
     """``masrl add --bibtex FILE --dry-run``: exit 0 with stubs, or exit 1 with one-line errors."""

@@ -8,6 +8,7 @@ import re
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from masrl.render.numbers import camel, numbers_tex
 from masrl.render.tex import table_tex
@@ -37,7 +38,7 @@ def test_every_position_is_escaped():
     assert not any(ch in body(tex) for ch in HOSTILE)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=HOSTILE + "ab ", min_size=1, max_size=12), st.text(alphabet=HOSTILE + "xy", min_size=1, max_size=6))
 def test_no_hostile_character_survives_anywhere(text, name):
     frame = pd.DataFrame({name: [text], "n": [3]}, index=pd.Index([text + "1"], name=name + "0"))

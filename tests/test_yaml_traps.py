@@ -6,6 +6,7 @@ import datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from masrl.corpus.yamlio import dump_record, parse
 
@@ -132,7 +133,7 @@ def test_validation_never_rewrites_a_record(survey, cli, set_field):
 _text = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=40)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.dictionaries(st.from_regex(r"[a-z_]{1,12}", fullmatch=True), st.one_of(_text, st.integers(-10**6, 10**6), st.lists(_text, max_size=4)), max_size=8))
 def test_dump_then_parse_gives_back_every_value(record):
     doc, problems = parse(dump_record(record), "x.yaml")

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa
 from statsmodels.stats.proportion import proportion_confint
 
@@ -123,7 +124,7 @@ def test_wilson_interval_matches_statsmodels_at_the_edges():
 labels = st.sampled_from(ABCD)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(labels, labels), min_size=2, max_size=40))
 def test_two_reader_coefficients_match_statsmodels_and_are_symmetric(ratings):
     result = agreement(ratings, ABCD)
@@ -140,7 +141,7 @@ def test_two_reader_coefficients_match_statsmodels_and_are_symmetric(ratings):
             assert -1.0 <= est.low <= est.value + 1e-12 and est.value - 1e-12 <= est.high <= 1.0
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(labels, labels, labels), min_size=2, max_size=30))
 def test_three_reader_fleiss_matches_statsmodels(ratings):
     result = agreement(ratings, ABCD)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 import hashlib
 
 import pytest
@@ -106,6 +107,7 @@ def test_screening_cells_follow_the_decision(survey, cli, sheets, tmp_path):
 
 
 def test_sample_options_are_checked(survey, cli):
+    before = [p.name for p in (survey / "corpus/audits").iterdir()]
     run = cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "0", "--seed", "1",
               "--fields", "categry,subdecisions", "--stratify", "stage")
     assert run.code == 1
@@ -127,15 +129,24 @@ def test_sample_options_are_checked(survey, cli):
     assert run.err == "masrl: error: audit 'x' exists already; choose another id with --id (e.g. --id x-b)\n"
     run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "spotcheck-2026-05-03")
     assert run.err == "masrl: error: audit 'spotcheck-2026-05-03' exists already; choose another id with --id (e.g. --id spotcheck-2026-05-03-b)\n"
-    run = cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "2", "--seed", "1", "--dry-run")
-    assert run.code == 0 and run.out.startswith("dry run: audit tags-") and not (survey / "corpus/audits/tags-").exists()
-    assert sorted(p.name for p in (survey / "corpus/audits").iterdir()) == ["spotcheck-2026-05-03.yaml", "x"]
+    default = f"tags-{datetime.date.today().isoformat()}"  # the id of an audit sampled today without --id
+    dry = ("--root", survey, "--population", "retained", "--n", "2", "--seed", "1", "--dry-run")
+    if (survey / "corpus/audits" / default).exists():  # this tree was audited today already
+        run = cli("audit", "sample", *dry)
+        assert run.err == f"masrl: error: audit '{default}' exists already; choose another id with --id (e.g. --id {default}-b)\n"
+        dry += ("--id", f"{default}-b")
+        default += "-b"
+    run = cli("audit", "sample", *dry)
+    assert run.code == 0 and run.out.startswith(f"dry run: audit {default} would sample 2 record(s): ")
+    assert not (survey / "corpus/audits" / default).exists()
+    assert sorted(p.name for p in (survey / "corpus/audits").iterdir()) == sorted([*before, "x"])
 
 
 def test_audit_commands_name_unknown_and_published_audits(survey, cli):
+    audits = sorted(p.name.removesuffix(".yaml") for p in (survey / "corpus/audits").iterdir())  # the audits of this tree
     assert cli("audit", "import", survey / "README.md", "--root", survey, "--audit", "spotcheck-2026-05-3", "--reader", "R").err == (
         "masrl: error: no audit 'spotcheck-2026-05-3' under corpus/audits/ (did you mean 'spotcheck-2026-05-03'?); "
-        "audits: spotcheck-2026-05-03\n")
+        f"audits: {', '.join(audits)}\n")
     assert cli("audit", "adjudicate", "spotcheck-2026-05-03", "--root", survey).err == (
         "masrl: error: corpus/audits/spotcheck-2026-05-03.yaml is a single-file audit in the survey's earlier format; its "
         "round is published and takes no new sheets (start a new audit with masrl audit sample)\n")
@@ -213,7 +224,9 @@ def test_audit_folders_are_read_without_their_sheets(audited, cli):
     from masrl.corpus.load import load
 
     corpus = load(audited)
-    assert sorted(corpus.audit_files) == [f"corpus/audits/{AUDIT}/audit.yaml"]
+    others = sorted(f"{p.relative_to(audited).as_posix()}" for p in (audited / "corpus/audits").glob("*/**/*.yaml")
+                    if not p.is_relative_to(audited / f"corpus/audits/{AUDIT}"))  # the tree's audits before this one
+    assert sorted(corpus.audit_files) == sorted([f"corpus/audits/{AUDIT}/audit.yaml", *others])
     assert list(corpus.audits) == ["corpus/audits/spotcheck-2026-05-03.yaml"]
     (audited / f"corpus/audits/{AUDIT}/.audit.yaml.swp").write_text("x")
     (audited / "corpus/audits/notes.txt").write_text("x")

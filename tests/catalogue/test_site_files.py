@@ -113,17 +113,20 @@ def test_records_added_since_the_release_are_marked_new(survey, cli):
         assert cli("build", "--root", survey).code == 0  # this copy was grown already
     else:
         grow.grow(cli, survey)
-    pending = build(load(survey), {"survey_example": True}).pending
+    result = build(load(survey), {"survey_example": True})
+    pending, latest = result.pending, result.baseline.name
     assert {p["key"] for p in grow.PAPERS} <= set(pending.retained)
     site = survey / "reports/site"
     page = (site / "index.html").read_text()
     data = embedded(page)
     new = sorted(p["key"] for p in data["papers"] if p["is_new"])
     assert new == sorted(pending.retained)
-    assert {p["tags"]["release"] for p in data["papers"] if not p["is_new"]} == {"v1"}
+    assert {p["tags"]["release"] for p in data["papers"] if not p["is_new"]} == {latest}
     facet = next(f for f in data["facets"] if f["field"] == "release")
-    assert facet["values"] == [{"code": "v1", "label": "in release v1 (published)"}, {"code": "new", "label": "new since v1"}]
-    assert page.count('<span class="badge new">new since v1</span>') == len(new) + 1  # each row, and the note
+    assert [v["code"] for v in facet["values"]] == [latest, "new"] and facet["values"][1]["label"] == f"new since {latest}"
+    if latest == "v1":  # the survey as published
+        assert facet["values"][0] == {"code": "v1", "label": "in release v1 (published)"}
+    assert page.count(f'<span class="badge new">new since {latest}</span>') == len(new) + 1  # each row, and the note
     assert f"{len(new)} records added since are marked" in page
     screening = (site / "screening.html").read_text()
-    assert screening.count('<span class="badge new">new since v1</span>') == len(pending.excluded)
+    assert screening.count(f'<span class="badge new">new since {latest}</span>') == len(pending.excluded)

@@ -6,6 +6,7 @@ import copy
 from importlib import import_module
 from pathlib import Path
 
+import memo
 import pytest
 
 from masrl.build.pipeline import build
@@ -49,22 +50,33 @@ def spec_of(name: str) -> figures.FigureSpec:
     return next(spec for spec in figures.FIGURES if spec.name == name)
 
 
+#: Figures drawn for the tests, once per figure, data and footnote in a session (tests/memo.py).
+_DRAWN = memo.Store("drawn figure", 64)
+
+
 @pytest.fixture
 def drawn(figure_notes):
     """``drawn(name, data, notes=None)``: the matplotlib Figure of figure ``name`` with its footnote
     (the real one unless ``notes`` is given), drawn inside the house style and laid out once on its
-    Agg canvas as the build does, so text extents can be checked."""
+    Agg canvas as the build does, so text extents can be checked. The same figure of the same data
+    and footnote is drawn once per session and shared: inspect it, never change it."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from masrl.render.figures import style
 
     def draw(name: str, data, notes=None):
-        module = import_module(f"masrl.render.figures.{spec_of(name).module}")
-        with style.style_context():
-            fig = module.draw(data)
-            style.add_footnote(fig, figure_notes[name] if notes is None else notes)
-            FigureCanvasAgg(fig).draw()
-            fig.set_layout_engine(None)
-        return fig
+        notes = figure_notes[name] if notes is None else notes
+
+        def fresh():
+            module = import_module(f"masrl.render.figures.{spec_of(name).module}")
+            with style.style_context():
+                fig = module.draw(data)
+                style.add_footnote(fig, notes)
+                FigureCanvasAgg(fig).draw()
+                fig.set_layout_engine(None)
+            return fig
+
+        key = memo.digest(name, figures.data_bytes(data), tuple(notes))
+        return _DRAWN.call(key, fresh, same=lambda a, b: True)
 
     return draw

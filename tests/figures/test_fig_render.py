@@ -25,6 +25,7 @@ def shown(fig) -> list[str]:
     return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
 
 
+@pytest.mark.uncached  # drawn twice for real
 @pytest.mark.parametrize("name", NAMES)
 def test_render_is_deterministic(name, figure_data, figure_notes):
     spec = spec_of(name)

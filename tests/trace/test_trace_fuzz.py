@@ -1,8 +1,9 @@
 """Fuzzing the trace validator and every converter: a result or a one-line error, never a traceback.
 
-Profile: ``MASRL_FUZZ_EXAMPLES`` examples per test (default 150, what CI runs, a few
-seconds in all); run longer by hand with e.g. ``MASRL_FUZZ_EXAMPLES=20000 .venv/bin/python
--m pytest -q tests/trace/test_trace_fuzz.py``. A converted trace must also validate.
+Profile: 150 examples per test under the ``ci`` profile (what CI runs, a few seconds in all),
+30 times as many under ``long`` (tests/profiles.py); ``MASRL_FUZZ_EXAMPLES`` sets the number
+by hand, e.g. ``MASRL_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest -q tests/trace/test_trace_fuzz.py``.
+A converted trace must also validate.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import os
 from conftest import SURVEY_BYTES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from masrl.trace.convert import ConvertError, convert
 from masrl.trace.validate import validate_bytes, validate_trace
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("MASRL_FUZZ_EXAMPLES", "150")),
+    max_examples=int(os.environ.get("MASRL_FUZZ_EXAMPLES") or examples(150)),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -36,7 +36,7 @@ from ..audits.model import (
 )
 from ..audits.schema import ADJUDICATION_SCHEMA, AUDIT_FILE_SCHEMA, ROUND_SCHEMA
 from ..core.didyoumean import did_you_mean as _suggest
-from ..corpus.load import AUDITS
+from ..corpus.load import AUDITS, EXCLUSIONS, PAPERS
 
 
 def _value_problem(spec: AuditField, value) -> str | None:
@@ -265,6 +265,10 @@ def check_audit_folders(checker, legacy_ids: set[str]) -> None:
     :class:`masrl.checks.validate._Checker`); ``legacy_ids`` are the ids of single-file audits."""
     corpus = checker.corpus
     known = known_records(corpus.retained, corpus.excluded)
+    for rel in corpus.unreadable:  # reported once, by the loader: an audit naming it repeats nothing
+        for prefix, kind in ((PAPERS, "retained"), (EXCLUSIONS, "excluded")):
+            if rel.startswith(prefix) and "/" not in rel[len(prefix):]:
+                known.setdefault(rel[len(prefix):].rsplit(".", 1)[0], kind)
     folders: dict[str, dict[str, dict]] = {}
     for rel, value in corpus.audit_files.items():
         folder = "/".join(rel.split("/")[:3]) + "/"

@@ -1,0 +1,175 @@
+"""A session memo of masrl's pure, expensive stages, so that each report tree and each figure
+is computed once per pytest session however many tests ask for it.
+
+The stages are pure by the project's architecture (same inputs, same bytes; no file access):
+
+- ``masrl.build.pipeline.build(corpus, traces_valid)``: keyed by the content of the corpus
+  (every parsed input file) and ``traces_valid``;
+- ``masrl.build.outputs.render_text(build, readme)``: keyed by the build (a memoised one) and
+  the README text;
+- ``masrl.render.figures.render(spec, data, notes)`` and ``render_many``: keyed by what
+  :func:`masrl.render.figures.fingerprint` covers (name, plotted data, footnote).
+
+:func:`install` replaces those functions by memoising wrappers before any test module
+imports them (tests/conftest.py calls it at import). The memo is on for every test except
+those that patch masrl (they use ``monkeypatch``) or are marked ``uncached`` (a test of
+determinism, which must compute twice): for them every call goes to the real function and
+nothing is stored. A memoised value is shared, never copied: the code under test treats a
+build and its frames as read-only, and so must tests.
+
+``MASRL_TEST_MEMO=0`` turns the memo off for a whole run (to compare), ``MASRL_TEST_MEMO=verify``
+computes every call afresh as well and fails on any difference from the memoised value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+MODE = os.environ.get("MASRL_TEST_MEMO", "1")
+
+#: Whether the running test may use the memo (set per test by tests/conftest.py).
+enabled = MODE != "0"
+
+
+class Store:
+    """One memo: at most ``limit`` values, least recently used dropped first."""
+
+    def __init__(self, name: str, limit: int):
+        self.name, self.limit = name, limit
+        if "STORES" in globals():
+            STORES.append(self)
+        self.values: OrderedDict = OrderedDict()
+        self.hits = self.misses = 0
+        self.saved = 0.0  # seconds the hits would have cost
+
+    def put(self, key: bytes, value, cost: float) -> None:
+        self.misses += 1
+        self.values[key] = (value, cost)
+        if len(self.values) > self.limit:
+            self.values.popitem(last=False)
+
+    def call(self, key: bytes | None, compute: Callable[[], Any], same: Callable[[Any, Any], bool] | None = None):
+        """The memoised value of ``key``, or ``compute()`` (stored under ``key``)."""
+        if not enabled or key is None:
+            return compute()
+        if key in self.values:
+            self.values.move_to_end(key)
+            value, cost = self.values[key]
+            self.hits += 1
+            self.saved += cost
+            if MODE == "verify" and not (same or _same)(value, compute()):
+                raise AssertionError(f"memo {self.name}: a memoised value differs from a fresh computation")
+            return value
+        started = time.perf_counter()
+        value = compute()
+        self.put(key, value, time.perf_counter() - started)
+        return value
+
+
+def _same(a, b) -> bool:
+    return a == b
+
+
+def digest(*parts) -> bytes | None:
+    """A content key for ``parts`` (None when they cannot be pickled: then nothing is memoised)."""
+    try:
+        data = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - an unpicklable input is simply not memoised
+        return None
+    return hashlib.blake2b(data, digest_size=24).digest()
+
+
+def corpus_digest(corpus) -> bytes | None:
+    """The content of a :class:`masrl.corpus.load.Corpus` that the analyses read."""
+    return digest(corpus.taxonomy, corpus.retained, corpus.excluded, corpus.claims, corpus.audits, corpus.releases,
+                  corpus.snapshots, corpus.audit_files, corpus.readme)
+
+
+BUILDS = Store("build", 64)
+TEXTS = Store("render_text", 32)
+FIGURES = Store("figure", 512)
+STORES: list[Store] = [BUILDS, TEXTS, FIGURES]
+
+#: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
+_build_keys: dict[int, bytes] = {}
+
+
+def _figure_key(spec, data, notes) -> bytes | None:
+    from masrl.render.figures import data_bytes
+
+    try:
+        return digest(spec.name, data_bytes(data), tuple(notes))
+    except Exception:  # noqa: BLE001 - data the fingerprint cannot read is not memoised
+        return None
+
+
+def _figures_same(a, b) -> bool:
+    return a[0] == b[0] and list(a[1]) == list(b[1])
+
+
+def install() -> None:
+    """Wrap the memoised stages (idempotent). Raises AttributeError if one was renamed, so that
+    a refactoring of masrl cannot silently turn the memo off."""
+    from masrl.build import outputs, pipeline
+    from masrl.render import figures
+
+    if getattr(pipeline.build, "__memo__", False):
+        return
+    real_build, real_text = pipeline.build, outputs.render_text
+    real_render, real_many = figures.render, figures.render_many
+
+    def build(corpus, traces_valid=None):
+        key = corpus_digest(corpus)
+        full = None if key is None else digest(key, sorted(dict(traces_valid or {}).items()))
+        result = BUILDS.call(full, lambda: real_build(corpus, traces_valid),
+                             same=lambda a, b: real_text(a, corpus.readme) == real_text(b, corpus.readme))
+        if full is not None and enabled:
+            _build_keys[id(result)] = full
+        return result
+
+    def render_text(build, readme=None):
+        key = _build_keys.get(id(build))
+        full = None if key is None or BUILDS.values.get(key, (None,))[0] is not build else digest(key, readme)
+        return TEXTS.call(full, lambda: real_text(build, readme))
+
+    def render(spec, data, notes=()):
+        return FIGURES.call(_figure_key(spec, data, notes), lambda: real_render(spec, data, notes), same=_figures_same)
+
+    def render_many(jobs):
+        if not enabled:
+            return real_many(jobs)
+        keys = [_figure_key(spec, data, notes) for spec, data, notes in jobs]
+        missing = [i for i, key in enumerate(keys) if key is None or key not in FIGURES.values]
+        started = time.perf_counter()
+        drawn = dict(zip(missing, real_many([jobs[i] for i in missing]))) if missing else {}
+        cost = (time.perf_counter() - started) / max(1, len(missing))
+        out = []
+        for i, key in enumerate(keys):
+            if i in drawn:
+                if key is not None:
+                    FIGURES.put(key, drawn[i], cost)
+                out.append(drawn[i])
+            else:
+                out.append(FIGURES.call(key, lambda job=jobs[i]: real_render(*job), same=_figures_same))
+        return out
+
+    for wrapper in (build, render_text, render, render_many):
+        wrapper.__memo__ = True
+    build.__wrapped__, render_text.__wrapped__ = real_build, real_text
+    render.__wrapped__, render_many.__wrapped__ = real_render, real_many
+    build.__doc__, render_text.__doc__ = real_build.__doc__, real_text.__doc__
+    render.__doc__, render_many.__doc__ = real_render.__doc__, real_many.__doc__
+    pipeline.build, outputs.render_text = build, render_text
+    figures.render, figures.render_many = render, render_many
+
+
+def summary() -> str | None:
+    """One line of hits, misses and the time the hits saved, or None when nothing was memoised."""
+    if not any(s.hits or s.misses for s in STORES):
+        return None
+    return "memo: " + "; ".join(f"{s.name} {s.hits} hit(s), {s.misses} miss(es), {s.saved:.0f} s saved" for s in STORES)
