@@ -10,8 +10,9 @@ twice, once per tree (test ids end in ``[published]`` and ``[grown]``):
     a private copy of ``survey_tree`` (corpus/, exclusions/, reports/, README.md; no git
     repository), to modify freely. A copy takes a few hundredths of a second.
 ``published_survey``
-    ``survey`` restricted to release v1's membership (84 retained, 32 excluded records), for
-    tests whose expectations are v1's sample sizes or strata.
+    ``survey`` made the survey as release v1 froze it (its 84 retained and 32 excluded records,
+    no later release; :func:`grow.restrict_to_release`), for tests whose expectations are v1's
+    sample sizes or strata.
 ``built`` / ``published``
     the :class:`masrl.build.pipeline.Build` of ``survey_tree`` / its release v1 results, the
     only population whose numbers tests may state as literals.
@@ -41,7 +42,8 @@ latest release, the next free release name, the audits present, the claims' curr
 the next free record id); :mod:`grow` has helpers (``next_release_name``, ``next_record_id``).
 
 Markers: ``data`` is added to every test that takes a tree fixture (``pytest -m data`` runs the
-data-dependent tests, ``-m data -k published`` those on the bundled tree only); ``uncached``
+data-dependent tests, ``-m data -k published`` those on the bundled tree only), ``property`` to
+every hypothesis test (tests/profiles.py: ``MASRL_HYPOTHESIS_PROFILE=long ... -m property``); ``uncached``
 marks a test that must compute everything itself (determinism tests). The session memo
 (tests/memo.py) is off in ``uncached`` tests and in tests that use ``monkeypatch``.
 """
@@ -163,6 +165,8 @@ def pytest_collection_modifyitems(config, items):
         names = set(getattr(item, "fixturenames", ()))
         if names & TREE_FIXTURES:
             item.add_marker(pytest.mark.data)
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)
         callspec = getattr(item, "callspec", None)
         if "grown_tree" in names or (callspec is not None and callspec.params.get("survey_tree") == "grown"):
             needs_grown = True

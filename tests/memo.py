@@ -5,6 +5,9 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
 
 - ``masrl.build.pipeline.build(corpus, traces_valid)``: keyed by the content of the corpus
   (every parsed input file) and ``traces_valid``;
+- ``masrl.build.pipeline.analyse(population, previous, audits)`` (one population of a build:
+  a frozen release is analysed once however many builds hold it): keyed by the content of
+  its arguments;
 - ``masrl.build.outputs.render_text(build, readme)``: keyed by the build (a memoised one) and
   the README text;
 - ``masrl.render.figures.render(spec, data, notes)`` and ``render_many``: keyed by what
@@ -91,9 +94,10 @@ def corpus_digest(corpus) -> bytes | None:
 
 
 BUILDS = Store("build", 64)
+ANALYSES = Store("analyse", 128)
 TEXTS = Store("render_text", 32)
 FIGURES = Store("figure", 512)
-STORES: list[Store] = [BUILDS, TEXTS, FIGURES]
+STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, FIGURES]
 
 #: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
 _build_keys: dict[int, bytes] = {}
@@ -120,7 +124,7 @@ def install() -> None:
 
     if getattr(pipeline.build, "__memo__", False):
         return
-    real_build, real_text = pipeline.build, outputs.render_text
+    real_build, real_text, real_analyse = pipeline.build, outputs.render_text, pipeline.analyse
     real_render, real_many = figures.render, figures.render_many
 
     def build(corpus, traces_valid=None):
@@ -131,6 +135,10 @@ def install() -> None:
         if full is not None and enabled:
             _build_keys[id(result)] = full
         return result
+
+    def analyse(population, previous=None, audits=()):
+        key = digest(population, previous, tuple(audits))
+        return ANALYSES.call(key, lambda: real_analyse(population, previous, audits), same=lambda a, b: True)
 
     def render_text(build, readme=None):
         key = _build_keys.get(id(build))
@@ -158,13 +166,14 @@ def install() -> None:
                 out.append(FIGURES.call(key, lambda job=jobs[i]: real_render(*job), same=_figures_same))
         return out
 
-    for wrapper in (build, render_text, render, render_many):
+    for wrapper in (build, analyse, render_text, render, render_many):
         wrapper.__memo__ = True
-    build.__wrapped__, render_text.__wrapped__ = real_build, real_text
+    build.__wrapped__, render_text.__wrapped__, analyse.__wrapped__ = real_build, real_text, real_analyse
+    analyse.__doc__ = real_analyse.__doc__
     render.__wrapped__, render_many.__wrapped__ = real_render, real_many
     build.__doc__, render_text.__doc__ = real_build.__doc__, real_text.__doc__
     render.__doc__, render_many.__doc__ = real_render.__doc__, real_many.__doc__
-    pipeline.build, outputs.render_text = build, render_text
+    pipeline.build, pipeline.analyse, outputs.render_text = build, analyse, render_text
     figures.render, figures.render_many = render, render_many
 
 

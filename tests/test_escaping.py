@@ -262,7 +262,7 @@ def assert_same_structure(hostile: dict, benign: dict, url: str):
                     assert not value.startswith(CSV_FORMULA_START) or is_number(value), (rel, value)
 
 
-@settings(max_examples=examples(15))
+@settings(max_examples=examples(5))
 @given(title=TEXT, url=URL, label=TEXT)
 def test_every_renderer_escapes_hostile_records(small_corpus, title, url, label):
     from masrl.analyses.compare import compare

@@ -124,7 +124,7 @@ def test_wilson_interval_matches_statsmodels_at_the_edges():
 labels = st.sampled_from(ABCD)
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.lists(st.tuples(labels, labels), min_size=2, max_size=40))
 def test_two_reader_coefficients_match_statsmodels_and_are_symmetric(ratings):
     result = agreement(ratings, ABCD)

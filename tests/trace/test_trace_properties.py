@@ -157,13 +157,13 @@ def test_near_valid_traces_are_half_accepted():
     find(near_valid_trace(), lambda t: not VALIDATOR.is_valid(t), settings=found)
 
 
-@settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(near_valid_trace(), near_valid_trace(), trace_strategy, complete_trace, anything))
 def test_fast_validator_agrees_with_jsonschema(trace):
     assert (not schema_problems(trace)) == VALIDATOR.is_valid(trace)
 
 
-@settings(max_examples=examples(400), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.one_of(near_valid_trace(), complete_trace),
     st.sampled_from([None, 0, 2]),
@@ -253,7 +253,7 @@ def survey_valid_traces(draw):
     return trace
 
 
-@settings(max_examples=examples(800), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(survey_valid_traces())
 def test_every_survey_valid_trace_is_valid_here(trace):
     """Every example reaches the asserts: the strategy builds only what the survey's schema accepts."""
@@ -306,7 +306,7 @@ def valid_traces(draw):
     }
 
 
-@settings(max_examples=examples(400), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(valid_traces())
 def test_metrics_invariants(trace):
     assert validate_trace(trace) == []
@@ -329,7 +329,7 @@ def test_metrics_invariants(trace):
 # -- the typed path accepts exactly what the exact checker accepts ------------------------
 
 
-@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(near_valid_trace(), complete_trace, valid_traces(), trace_strategy))
 def test_typed_path_agrees_with_the_exact_checker(trace):
     import copy
@@ -346,7 +346,7 @@ def test_typed_path_agrees_with_the_exact_checker(trace):
         assert json.dumps(metrics_from_checker(typed), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)
 
 
-@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(75), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(near_valid_trace(), complete_trace, valid_traces()), st.sampled_from([1, 30, 1 << 19]))
 def test_streamed_typed_path_agrees_with_the_exact_checker(trace, block):
     from masrl.trace import load, typed
