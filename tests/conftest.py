@@ -42,7 +42,8 @@ latest release, the next free release name, the audits present, the claims' curr
 the next free record id); :mod:`grow` has helpers (``next_release_name``, ``next_record_id``).
 
 Markers: ``data`` is added to every test that takes a tree fixture (``pytest -m data`` runs the
-data-dependent tests, ``-m data -k published`` those on the bundled tree only), ``property`` to
+data-dependent tests, ``-m "data and not grown"`` those on the bundled tree only), ``grown`` to
+their runs on the grown tree, ``property`` to
 every hypothesis test (tests/profiles.py: ``MASRL_HYPOTHESIS_PROFILE=long ... -m property``); ``uncached``
 marks a test that must compute everything itself (determinism tests). The session memo
 (tests/memo.py) is off in ``uncached`` tests and in tests that use ``monkeypatch``.
@@ -70,8 +71,8 @@ REPO = Path(__file__).resolve().parent.parent
 TREES = ("published", "grown")
 #: What a copy of a tree holds (the inputs, the reports, and README.md with its paper list).
 TREE_PARTS = ("corpus", "exclusions", "reports")
-#: Fixtures that make a test depend on the bundled data (marked ``data``).
-TREE_FIXTURES = {"survey_tree", "survey", "published_survey", "built", "published", "published_tree", "grown_tree"}
+#: The fixtures every data fixture stems from: a test whose fixtures reach one is marked ``data``.
+TREE_FIXTURES = {"survey_tree", "published_tree", "grown_tree"}
 
 
 def copy_tree(source: Path, dest: Path) -> Path:
@@ -158,21 +159,30 @@ class GrownTree:
             self.process.wait(timeout=30)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Mark the data-dependent tests, and start growing the tree as soon as a collected test needs it."""
-    needs_grown = False
+    """Mark the data-dependent tests (``data``, and ``grown`` for their runs on the grown tree) and
+    the property tests (``property``), before ``-m`` selects by these marks."""
     for item in items:
-        names = set(getattr(item, "fixturenames", ()))
-        if names & TREE_FIXTURES:
+        if set(getattr(item, "fixturenames", ())) & TREE_FIXTURES:
             item.add_marker(pytest.mark.data)
+        if _needs_grown(item):
+            item.add_marker(pytest.mark.grown)
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
             item.add_marker(pytest.mark.property)
-        callspec = getattr(item, "callspec", None)
-        if "grown_tree" in names or (callspec is not None and callspec.params.get("survey_tree") == "grown"):
-            needs_grown = True
-    if needs_grown:
-        config._masrl_grown = GrownTree(_shared_dir(config))  # noqa: SLF001
-        config._masrl_grown.start()
+
+
+def _needs_grown(item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    return "grown_tree" in getattr(item, "fixturenames", ()) or (callspec is not None and callspec.params.get("survey_tree") == "grown")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    """Start growing the tree as soon as the tests are collected, if a selected test needs it."""
+    if any(_needs_grown(item) for item in session.items):
+        session.config._masrl_grown = GrownTree(_shared_dir(session.config))  # noqa: SLF001
+        session.config._masrl_grown.start()
 
 
 def pytest_sessionfinish(session, exitstatus):

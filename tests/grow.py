@@ -66,8 +66,8 @@ PAPERS = (
               "one_liner": "Each browsing agent of a team updated on its own reward"}},
 )
 
-#: Three more, and one more exclusion, for the run of the whole suite on a grown pool (distinct
-#: from the ones the living-review tests add, so that those tests can run on the grown pool too).
+#: Three more, and one more exclusion, for the grown tree (:func:`grow_tree`), distinct from the
+#: ones the living-review tests add, so that those tests can run on the grown tree too.
 SUITE_PAPERS = (
     {"key": "relay-marl2026", "arxiv": "2606.11111", "title": "Relay: Role-Conditioned Credit for Planner-Executor Teams",
      "authors": ["Ferreira, Ana", "others"], "year": 2026, "venue": "arXiv",
