@@ -17,7 +17,8 @@ Checks, in order (all problems of a run are collected):
    retained AND excluded records; a record agrees with its ``bibtex`` block
    (:mod:`masrl.checks.pool`); sub-decision anchors tagged with their sub-decision;
 6. the claim ledger and the audits: their schema, and every field, value and
-   key they name exists (audit folders: :mod:`masrl.checks.audits`).
+   key they name exists (audit folders: :mod:`masrl.checks.audits`);
+7. the search protocol and the update rounds (:mod:`masrl.checks.protocol`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from . import pool as pool_checks
 from .audits import check_audit_folders
 from .claims import Scope, check_claims
 from .derived_names import collisions
+from .protocol import check_protocol, check_rounds
 from .releases import check_releases
 
 _JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a mapping", type(None): "empty"}
@@ -504,5 +506,6 @@ def validate(corpus: Corpus) -> list[Problem]:
         check_claims(checker, _scopes(corpus, checker.tax, keys, snapshots), sorted(load_examples()), listed)
         checker.audits(by_key, keys)
         check_audit_folders(checker, {a.get("audit_id") for a in corpus.audits.values()})
+        checker.problems.extend(check_protocol(corpus) + check_rounds(corpus))
     unique = sorted(set(checker.problems), key=sort_key)
     return unique
