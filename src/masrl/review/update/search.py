@@ -94,12 +94,12 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
 
 
 def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callable, now: Callable[[], str],
-               on_query: Callable[[str, str], None] | None = None) -> SearchResult:
+               on_query: Callable[[str, str, int], None] | None = None) -> SearchResult:
     """Search every (source, family) pair of ``plan`` and return the round's files.
 
     ``make_source(name, searcher)`` builds a source (:func:`.sources.source_for` with the run's
-    settings); ``now()`` gives the UTC time (``YYYY-MM-DDTHH:MM:SSZ``); ``on_query(source,
-    family)`` is told before each query (progress).
+    settings); ``now()`` gives the UTC time (``YYYY-MM-DDTHH:MM:SSZ``); ``on_query(source label,
+    family, records found so far)`` is told before each query (progress).
 
     Raises:
         UserError: one line naming the host of a source that could not be searched; the round
@@ -115,7 +115,7 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
         done = []
         for family_name in plan.families:
             if on_query is not None:
-                on_query(searcher.label, family_name)
+                on_query(searcher.label, family_name, sum(len(r.found) for _, r in runs))
             try:
                 run = source.search(protocol.family(family_name), plan.since, plan.until, now)
             except SourceError as err:
