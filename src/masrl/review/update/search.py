@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...core.didyoumean import did_you_mean
-from ...core.errors import COMMAND_LINE, Problem, UserError, summary
+from ...core.errors import COMMAND_LINE, Problem, UserError, sort_key, summary
 from ...corpus.releases import latest, releases_from
 from . import dedupe, model
 from .protocol import Protocol
@@ -87,7 +87,7 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
             problems.append(Problem(COMMAND_LINE, None, "--family", f"{name!r} is not a query family of the protocol; "
                                     f"allowed: {', '.join(family_names)}{did_you_mean(name, family_names)}"))
     if problems:
-        raise UserError(summary(problems, "nothing was searched."), problems)
+        raise UserError(summary(problems, "nothing was searched."), sorted(problems, key=sort_key))
     chosen_sources = tuple(n for n in names if not sources or n in sources)
     chosen_families = tuple(n for n in family_names if not families or n in families)
     return SearchPlan(model.next_round_id(corpus, today), since, until, chosen_sources, chosen_families)

@@ -49,19 +49,22 @@ class ArxivSource:
 
     Args:
         searcher: the protocol's :class:`~masrl.review.update.protocol.Searcher` (endpoint, scope).
-        delay: seconds between two requests (arXiv: 3).
-        page_size: records per request.
-        retries: tries after a failed or unexpectedly empty page.
+        delay: seconds between two requests (default :data:`DELAY_SECONDS`, arXiv's 3).
+        page_size: records per request (default :data:`PAGE_SIZE`).
+        retries: tries after a failed or unexpectedly empty page (default :data:`RETRIES`).
         clock, sleep: injected time (see :class:`~.pacing.PacedSession`).
         session: the transport to use (default: a new :class:`~.pacing.PacedSession`).
     """
 
     name = "arxiv"
 
-    def __init__(self, searcher, delay: float = DELAY_SECONDS, page_size: int = PAGE_SIZE, retries: int = RETRIES,
+    def __init__(self, searcher, delay: float | None = None, page_size: int | None = None, retries: int | None = None,
                  clock=None, sleep=None, session: PacedSession | None = None, on_request=None, on_page=None):
         import arxiv
 
+        delay = DELAY_SECONDS if delay is None else delay
+        page_size = page_size or PAGE_SIZE
+        retries = RETRIES if retries is None else retries
         self.searcher = searcher
         self.endpoint = searcher.endpoint
         self.session = session or PacedSession(delay, clock, sleep, on_request)

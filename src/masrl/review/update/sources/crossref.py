@@ -48,9 +48,11 @@ class CrossrefSource:
 
     name = "crossref"
 
-    def __init__(self, searcher, delay: float = DELAY_SECONDS, rows: int = ROWS, max_pages: int = MAX_PAGES,
+    def __init__(self, searcher, delay: float | None = None, rows: int | None = None, max_pages: int | None = None,
                  mailto: str | None = None, clock=None, sleep=None, session: PacedSession | None = None,
                  on_request=None, on_page=None):
+        delay = DELAY_SECONDS if delay is None else delay
+        rows, max_pages = rows or ROWS, max_pages or MAX_PAGES
         self.searcher = searcher
         self.endpoint = searcher.endpoint
         self.session = session or PacedSession(delay, clock, sleep, on_request)

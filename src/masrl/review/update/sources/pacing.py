@@ -16,6 +16,9 @@ from typing import Callable
 import requests
 
 TIMEOUT = 30  # seconds per request: a hanging connection ends the run instead of stalling it
+#: The clock and the sleep of a session built without them (tests replace them to run without waiting).
+CLOCK = time.monotonic
+SLEEP = time.sleep
 USER_AGENT = "masrl update (survey corpus tool; https://github.com/xxzcc/awesome-llm-mas-rl)"
 
 
@@ -24,8 +27,8 @@ class PacedSession(requests.Session):
 
     Attributes:
         delay: seconds between the starts of two requests.
-        clock: seconds on a monotonic clock (default :func:`time.monotonic`).
-        sleep: waits that many seconds (default :func:`time.sleep`).
+        clock: seconds on a monotonic clock (default :data:`CLOCK`, :func:`time.monotonic`).
+        sleep: waits that many seconds (default :data:`SLEEP`, :func:`time.sleep`).
         started: the clock time at which each request started, in order.
         sleeps: every wait requested, in seconds.
         on_request: called with the URL before each request (progress display), or None.
@@ -35,8 +38,8 @@ class PacedSession(requests.Session):
                  on_request: Callable[[str], None] | None = None):
         super().__init__()
         self.delay = float(delay)
-        self.clock = clock or time.monotonic
-        self.sleep = sleep or time.sleep
+        self.clock = clock or CLOCK
+        self.sleep = sleep or SLEEP
         self.started: list[float] = []
         self.sleeps: list[float] = []
         self.on_request = on_request
