@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ...bib.matching import Known, Pool, known_records, make_known
 from ...corpus.rounds import split_list
-from .sources import Found
+from .sources.base import Found
 
 #: Which match names a duplicate when a record matches several: the review first, then earlier rounds.
 _PRIORITY = {"retained": 0, "excluded": 1, "queued": 2, "batch": 3}

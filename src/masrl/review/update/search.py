@@ -21,7 +21,7 @@ from ...corpus.releases import latest, releases_from
 from . import dedupe, model
 from .protocol import Protocol
 from .rank import rank
-from .sources import SourceError
+from .sources.base import SourceError
 
 
 @dataclass(frozen=True)

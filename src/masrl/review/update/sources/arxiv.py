@@ -33,7 +33,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ....bib.bibtex import record_author
 from ....bib.identifiers import IdentifierError, parse
-from . import Found, QueryRun, SourceError, one_line
+from .base import Found, QueryRun, SourceError, one_line
 from .pacing import PacedSession
 
 #: arXiv's terms of use: at most one request every three seconds.

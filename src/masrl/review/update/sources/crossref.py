@@ -23,7 +23,7 @@ import re
 
 from ....bib.bibtex import organisation
 from ....bib.identifiers import IdentifierError, parse
-from . import Found, QueryRun, SourceError, one_line
+from .base import Found, QueryRun, SourceError, one_line
 from .pacing import PacedSession
 
 #: Seconds between two requests: Crossref's public pool allows a few list requests a second
