@@ -45,6 +45,8 @@ def test_a_broken_taxonomy_stops_the_record_rules_with_one_coded_problem(repo):
     problems = _problems(repo, {"corpus/taxonomy.yaml": taxonomy.encode()})
     assert [(p.code, p.message) for p in problems] == [  # sorted by line: the one without a line first
         (NOT_CHECKED, "the records, claims and audits were not checked: fix the taxonomy first"),
+        ("T006", "table 'category_x_no_such_field' is in neither combine nor left_out; say whether its axes combine, "
+                 "or why it is left out"),
         ("T003", "crosstab names unknown field 'no_such_field'"),
     ]
 
