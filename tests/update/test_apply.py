@@ -165,3 +165,15 @@ def test_the_bundled_feed_is_valid_atom(repo):
     feed = feedparser.parse((repo / "reports/site/feed.xml").read_bytes())
     assert not feed.bozo and feed.version == "atom10"
     assert feed.feed.title.startswith("New records: ")
+
+
+def test_problems_of_a_round_carry_the_rules_codes(searched):
+    from masrl.checks.validate import validate
+    from masrl.corpus.load import load
+
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe"}})
+    protocol = root / "corpus/protocol.yaml"
+    protocol.write_text(protocol.read_text().replace("query_family: tool use", "query_family: tools", 1))
+    codes = {(p.file.rsplit("/", 1)[-1], p.code) for p in validate(load(root))}
+    assert codes == {("protocol.yaml", "U001"), ("queue.csv", "U002")}
