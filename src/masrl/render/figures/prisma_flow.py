@@ -125,7 +125,7 @@ def draw(data: dict):
     if ident:
         found = sum(ident["identified_by_source"].values())
         lines = [f"{source}:{style.KEEP_SPACE}{int(n)}" for source, n in ident["identified_by_source"].items()]
-        lines.append(f"other methods (by hand):{style.KEEP_SPACE}{int(ident['other_methods'])}")
+        lines.append(f"+ other methods (added by hand):{style.KEEP_SPACE}{int(ident['other_methods'])}")
         ident_box = _Block(MAIN_X, MAIN_W, _wrap(f"Records identified in update rounds {_count(found)}", MAIN_W,
                                                  style.FONT_SIZE),
                            small=[line for item in lines for line in _wrap(item, MAIN_W - INDENT, style.SMALL_SIZE)])
