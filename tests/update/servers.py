@@ -9,6 +9,11 @@ first (the flakiness of the real API). The Crossref server serves the items of
 ``tests/data/update/crossref_works.json`` (a ``work-list``) by ``rows`` with cursors
 (``cursor=*``, then each page's ``next-cursor``) and the ``from-pub-date``/``until-pub-date`` filter.
 Every request is logged with the time it arrived (``time.monotonic``).
+
+The fixtures at the end (a fake clock in every paced session, the servers with the endpoints
+pointed at them, a survey with a retained and an excluded paper the servers also list) are
+imported by the test modules; this folder has no conftest.py, whose module name would collide
+with the other folders' ``from conftest import ...``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import xml.etree.ElementTree as ET
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+import pytest
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "update"
 ATOM = "http://www.w3.org/2005/Atom"
@@ -150,3 +157,50 @@ class FakeClock:
     def sleep(self, seconds: float) -> None:
         self.sleeps.append(seconds)
         self.now += seconds
+
+
+# ---------------------------------------------------------------- fixtures
+
+@pytest.fixture
+def clock(monkeypatch):
+    """A fake clock used by every :class:`PacedSession` built without its own (no test waits 3 s)."""
+    from masrl.review.update.sources import pacing
+
+    fake = FakeClock()
+    monkeypatch.setattr(pacing, "CLOCK", fake)
+    monkeypatch.setattr(pacing, "SLEEP", fake.sleep)
+    return fake
+
+
+@pytest.fixture
+def arxiv_server(no_network, monkeypatch):
+    served = Served(ArxivServer())
+    no_network.add_passthru(served.url)
+    monkeypatch.setenv("MASRL_ARXIV_API", f"{served.url}/api/query")
+    yield served
+    served.close()
+
+
+@pytest.fixture
+def crossref_server(no_network, monkeypatch):
+    served = Served(CrossrefServer())
+    no_network.add_passthru(served.url)
+    monkeypatch.setenv("MASRL_CROSSREF_API", f"{served.url}/works")
+    yield served
+    served.close()
+
+
+@pytest.fixture
+def round_survey(published_survey, cli):
+    """The survey (release v1's pool) plus a retained paper 2605.10003 ("An Old Title of a Retained
+    Paper") and an excluded paper 2605.10004, both of which the arXiv server also lists."""
+    from grow import PAPERS, add_paper
+
+    root = published_survey
+    add_paper(cli, root, {"key": "turing2026", "arxiv": "2605.10003v1", "title": "An Old Title of a Retained Paper",
+                          "authors": ["Turing, Alan"], "year": 2026, "venue": "arXiv", "tags": PAPERS[0]["tags"]})
+    run = cli("exclude", "--root", root, "--title", "Prompted Delegation Without Training", "--arxiv", "2605.10004",
+              "--author", "Liskov, Barbara", "--year", "2026", "--stage", "abstract_screen", "--reason",
+              "prompted framework only", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
+    assert run.code == 0, run.err
+    return root

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from grow import PAPERS, set_field
+from servers import arxiv_server, clock, round_survey  # noqa: F401 - fixtures
 
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 

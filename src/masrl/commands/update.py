@@ -1,7 +1,7 @@
 """``masrl update search|show|apply``: update rounds of the living review.
 
 Argument handling, printing and writing only; every step is a function of
-:mod:`masrl.review.update`. A round's files are created together through
+:mod:`masrl.review.update` (imported when a step runs, so that ``masrl --help`` stays light). A round's files are created together through
 :func:`masrl.build.write.create_new` (never overwritten; an interrupt or a failing source
 leaves nothing), and so are the records ``apply`` creates.
 """
@@ -13,8 +13,6 @@ import datetime
 import os
 import sys
 
-from ..build import write
-from ..checks.validate import validate
 from ..core import console
 from ..core.errors import UserError, summary
 from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree
@@ -55,10 +53,13 @@ def _utc_now() -> str:
 
 def _round_problems(corpus) -> list:
     """Problems of the taxonomy, the protocol and the rounds (records being tagged do not stop a search)."""
+    from ..checks.validate import validate
+
     return [p for p in validate(corpus) if p.file in (TAXONOMY, PROTOCOL) or p.file.startswith(ROUNDS)]
 
 
 def _search(args: argparse.Namespace) -> int:
+    from ..build import write
     from ..review.update.progress import Progress
     from ..review.update.protocol import protocol_of
     from ..review.update.search import plan_search, run_search
@@ -100,6 +101,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _apply(args: argparse.Namespace) -> int:
+    from ..build import write
+    from ..checks.validate import validate
     from ..review.update.apply import plan_apply
 
     root = find_root(args.root)
