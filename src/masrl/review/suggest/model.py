@@ -46,13 +46,11 @@ class Index:
         """The word features (words and two-word phrases) of query ``query`` that document
         ``document`` has too, most weight first (product of the two TF-IDF weights; ties by
         the term), at most ``limit``; a word already shown inside a phrase is not repeated."""
-        q = self.query_words.getrow(query)
-        d = self.document_words.getrow(document)
-        common = np.intersect1d(q.indices, d.indices)
-        if not len(common):
+        qw = _row(self.query_words, query)
+        dw = _row(self.document_words, document)
+        common = [t for t in qw if t in dw]
+        if not common:
             return ()
-        qw = dict(zip(q.indices, q.data))
-        dw = dict(zip(d.indices, d.data))
         ranked = sorted(common, key=lambda t: (-round(qw[t] * dw[t], 12), self.words[t]))
         out: list[str] = []
         for term in ranked:
@@ -63,6 +61,13 @@ class Index:
             if len(out) == limit:
                 break
         return tuple(out)
+
+
+def _row(matrix, i: int) -> dict:
+    """Term index -> weight of row ``i`` of a CSR matrix (read from its arrays: ``getrow``
+    builds a matrix per call, which a batch of thousands of candidates would feel)."""
+    start, end = matrix.indptr[i], matrix.indptr[i + 1]
+    return dict(zip(matrix.indices[start:end].tolist(), matrix.data[start:end].tolist()))
 
 
 def build(documents: list[str], queries: list[str]) -> Index:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ...corpus.taxonomy import Taxonomy
 from . import model, text
 
@@ -71,6 +73,13 @@ class Pool:
     retained: list[bool]
     reasons: tuple[str, ...]
 
+    def __post_init__(self):
+        idents = [_ident(r) for r in self.records]
+        order = sorted(range(len(idents)), key=lambda i: idents[i])
+        #: position of each record when all are sorted by key or record id (the tie-break)
+        self.ident_rank = np.empty(len(idents), dtype=int)
+        self.ident_rank[order] = np.arange(len(idents))
+
 
 def judged_pool(corpus) -> Pool:
     """The retained and excluded records of ``corpus`` (a :class:`masrl.corpus.load.Corpus`) with a
@@ -90,7 +99,10 @@ def score(pool: Pool, index, query: int, columns: list[int], explain: bool = Tru
     judged records ``columns`` (positions in ``pool.records``, which are also the index's
     columns). With no record on one side, the score is 1.0 (no excluded record) or 0.0."""
     sims = index.similarity[query]
-    nearest = sorted(columns, key=lambda j: (-round(float(sims[j]), 12), _ident(pool.records[j])))[:NEIGHBOURS]
+    cols = np.asarray(columns, dtype=int)
+    # most similar first, ties by key or record id (pool.records is in that order within each side)
+    ranks = pool.ident_rank[cols] if len(cols) else cols
+    nearest = [int(j) for j in cols[np.lexsort((ranks, -np.round(sims[cols], 12)))][:NEIGHBOURS]] if len(cols) else []
     sides = {True: sum(1 for j in columns if pool.retained[j]), False: sum(1 for j in columns if not pool.retained[j])}
     if not sides[False] or not sides[True]:
         value = 1.0 if sides[True] else 0.0
