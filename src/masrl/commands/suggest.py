@@ -29,8 +29,7 @@ of every field as "..., not confirmed", which the catalogue site shows as a sugg
 person confirms it with --apply.
 
 examples:
-  masrl suggest liu2026                       show suggestions and their evidence; write nothing
-  masrl suggest liu2026 --json                the same as JSON, best value first
+  masrl suggest liu2026                       show suggestions and their evidence (--json: as JSON)
   masrl suggest liu2026 --apply category=rl_method --apply subdecisions=O1,O4
   masrl suggest liu2026 --draft               write every best value, marked not confirmed"""
 
