@@ -119,7 +119,7 @@ def run(args: Namespace) -> int:
     if args.dry_run:
         ranks = adding.screening_lines(corpus, plan)
         for rel in ranks:  # best screening rank first
-            print(f"# would write {rel}\n{ranks[rel]}\n{files[rel].decode()}")
+            print(f"{ranks[rel]}\n# would write {rel}\n{files[rel].decode()}")
         if report:
             print(f"# would write {report} ({len(refused)} entries not added, with their reasons)")
         print(f"dry run: {len(files)} record(s) would be written; nothing was written")
