@@ -251,7 +251,8 @@ def _exclusions(view: View) -> dict[str, bytes]:
 def _releases(view: View) -> dict[str, bytes]:
     build = view.build
     rows = [{"name": r.name, "date": r.population.release.date, "cutoff": r.population.release.search_cutoff,
-             "title": r.population.release.title, "retained": r.headline["retained"], "excluded": r.headline["excluded"]}
+             "title": r.population.release.title, "retained": r.headline["retained"], "excluded": r.headline["excluded"],
+             "notes": r.population.release.notes}
             for r in build.releases]
     titles = {r["key"]: r["title"] for r in build.pool.retained_records}
     labels = {r["record_id"]: r["screening_label"] for r in build.pool.excluded_records}
