@@ -96,6 +96,14 @@ def run(args: Namespace) -> int:
     if existing and not pend:
         raise UserError(f"nothing is pending: the pool is identical to release {existing[-1].name}; add, exclude or "
                         "correct records first")
+    from ..review.update.status import undecided_candidates
+
+    undecided = undecided_candidates(corpus)
+    if undecided and not args.allow_undecided:
+        shown = "; ".join(undecided[:5]) + (" ..." if len(undecided) > 5 else "")
+        raise UserError(f"{len(undecided)} candidate(s) of the update rounds since the last release are not decided and "
+                        f"applied yet: {shown}. Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply "
+                        "ROUND`, or release anyway with --allow-undecided (the release notes then name them)")
     late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
                   for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
     if late:
@@ -103,7 +111,8 @@ def run(args: Namespace) -> int:
                         + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
 
     release = Release(args.name, args.date, args.cutoff or args.date,
-                      (args.title or f"Release {args.name} of the living review").strip(), (args.source or "").strip())
+                      (args.title or f"Release {args.name} of the living review").strip(), (args.source or "").strip(),
+                      notes=tuple(f"undecided at release: {u}" for u in undecided))
     retained = {r["key"]: r for r in corpus.retained.values()}
     excluded = {r["record_id"]: r for r in corpus.excluded.values()}
     snapshot = freeze(release, corpus.taxonomy, retained, excluded)

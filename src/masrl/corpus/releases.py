@@ -67,6 +67,8 @@ class Release:
         source: where its records come from (free text).
         content_sha256: :func:`content_digest` of its snapshot when it was frozen; ``masrl
             validate`` refuses a snapshot whose content no longer has it (a hand edit).
+        notes: release notes, one line each (e.g. the update-round candidates still undecided
+            when it was frozen with ``--allow-undecided``).
     """
 
     name: str
@@ -75,6 +77,7 @@ class Release:
     title: str
     source: str = ""
     content_sha256: str = ""
+    notes: tuple[str, ...] = ()
 
     @property
     def snapshot_path(self) -> str:
@@ -113,8 +116,9 @@ def releases_from(data: dict | None) -> list[Release]:
     out = []
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and all(isinstance(item.get(k), str) for k in ("name", "date", "search_cutoff", "title")):
+            notes = item.get("notes") if isinstance(item.get("notes"), list) else []
             out.append(Release(item["name"], item["date"], item["search_cutoff"], item["title"], str(item.get("source", "")),
-                               str(item.get("content_sha256", ""))))
+                               str(item.get("content_sha256", "")), tuple(str(n) for n in notes)))
     return out
 
 
@@ -156,6 +160,8 @@ def releases_bytes(releases: list[Release]) -> bytes:
             item["source"] = r.source
         if r.content_sha256:
             item["content_sha256"] = r.content_sha256
+        if r.notes:
+            item["notes"] = list(r.notes)
         items.append(item)
     return RELEASES_HEADER.encode() + b"\n" + dump_record({"format_version": SNAPSHOT_FORMAT, "releases": items})
 

@@ -343,6 +343,7 @@ RELEASES_SCHEMA = {
                     "title": _TEXT,
                     "source": _TEXT,
                     "content_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                    "notes": {"type": "array", "items": _TEXT},
                 },
             },
         },
