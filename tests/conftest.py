@@ -37,16 +37,20 @@ src/, .gitattributes; take data from a tree fixture instead), ``cli`` (run masrl
 ``set_field`` (replace a top-level line of a record file), ``no_network`` (autouse: HTTP is
 mocked with ``responses``).
 
-Take every expectation that depends on the corpus from the tree in front of the test (the
-latest release, the next free release name, the audits present, the claims' current values,
-the next free record id); :mod:`grow` has helpers (``next_release_name``, ``next_record_id``).
+A new test that writes takes ``survey`` (its own cheap copy); one that only reads takes
+``survey_tree`` or ``built`` (shared by every test of the session). Take every expectation that
+depends on the corpus from the tree in front of the test (the latest release: ``built.baseline``,
+the next free release name, the audits present, the claims' current values, the next free record
+id); :mod:`grow` has helpers (``next_release_name``, ``next_record_id``, ``restrict_to_release``).
+``MASRL_GROWN_TREE=DIR`` keeps the grown tree in DIR between runs, to iterate on tests by hand
+(remove DIR after changing masrl or the data; CI never sets it).
 
 Markers: ``data`` is added to every test that takes a tree fixture (``pytest -m data`` runs the
 data-dependent tests, ``-m "data and not grown"`` those on the bundled tree only), ``grown`` to
-their runs on the grown tree, ``property`` to
-every hypothesis test (tests/profiles.py: ``MASRL_HYPOTHESIS_PROFILE=long ... -m property``); ``uncached``
-marks a test that must compute everything itself (determinism tests). The session memo
-(tests/memo.py) is off in ``uncached`` tests and in tests that use ``monkeypatch``.
+their runs on the grown tree, ``property`` to every hypothesis test (tests/profiles.py:
+``MASRL_HYPOTHESIS_PROFILE=long ... -m property``); ``uncached`` marks a test that must compute
+everything itself (determinism tests). The session memo (tests/memo.py) is off in ``uncached``
+tests and in tests that use ``monkeypatch``.
 """
 
 from __future__ import annotations
