@@ -87,10 +87,17 @@ def digest(*parts) -> bytes | None:
     return hashlib.blake2b(data, digest_size=24).digest()
 
 
+#: Fields of a :class:`masrl.corpus.load.Corpus` that are about reading, not content (line numbers,
+#: problems found while reading): the build of a corpus that validates does not depend on them.
+READING_FIELDS = {"docs", "problems", "unreadable"}
+
+
 def corpus_digest(corpus) -> bytes | None:
-    """The content of a :class:`masrl.corpus.load.Corpus` that the analyses read."""
-    return digest(corpus.taxonomy, corpus.retained, corpus.excluded, corpus.claims, corpus.audits, corpus.releases,
-                  corpus.snapshots, corpus.audit_files, corpus.readme)
+    """The content of a :class:`masrl.corpus.load.Corpus`: every field but :data:`READING_FIELDS`
+    (so that a field added to the corpus is part of the key without a change here)."""
+    import dataclasses
+
+    return digest(*((f.name, getattr(corpus, f.name)) for f in dataclasses.fields(corpus) if f.name not in READING_FIELDS))
 
 
 BUILDS = Store("build", 64)
@@ -136,9 +143,9 @@ def install() -> None:
             _build_keys[id(result)] = full
         return result
 
-    def analyse(population, previous=None, audits=()):
-        key = digest(population, previous, tuple(audits))
-        return ANALYSES.call(key, lambda: real_analyse(population, previous, audits), same=lambda a, b: True)
+    def analyse(*args, **kwargs):
+        key = digest(args, sorted(kwargs.items()))
+        return ANALYSES.call(key, lambda: real_analyse(*args, **kwargs), same=lambda a, b: True)
 
     def render_text(build, readme=None):
         key = _build_keys.get(id(build))
