@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import shutil
 
 import feedparser
 import pytest
@@ -119,6 +120,14 @@ def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them
                                 f"undecided at release: {folder.name} arxiv:2606.00007 (queue.csv:4)"]
     assert cli("build", "--root", root).code == 0
     assert f"- undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)" in (root / "reports/RELEASES.md").read_text()
+    snapshot = yaml.safe_load((root / "corpus/releases/v2.yaml").read_text())
+    assert snapshot["identification"] == {"rounds": [folder.name], "identified_by_source": {"arXiv": 7},
+                                          "duplicates_removed": 4, "queued": 3, "applied": 0, "awaiting": 3}
+    frozen = (root / "reports/releases/v2/tables/prisma_flow.csv").read_text()
+    assert "records identified from arXiv (update rounds),7" in frozen
+    shutil.rmtree(folder)  # the release's flow is frozen with it: editing or removing a round later changes nothing
+    assert cli("build", "--root", root).code == 0
+    assert (root / "reports/releases/v2/tables/prisma_flow.csv").read_text() == frozen
 
 
 def test_apply_reports_every_problem_of_the_sheet_at_once_and_writes_nothing(searched, cli):

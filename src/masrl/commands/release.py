@@ -85,7 +85,7 @@ def run(args: Namespace) -> int:
 
     from ..analyses.claims import failing_current
     from ..build.examples import examples_valid
-    from ..build.pipeline import build
+    from ..build.pipeline import build, rounds_since
 
     result = build(corpus, examples_valid())
     failing = failing_current(list(result.claims))
@@ -115,7 +115,8 @@ def run(args: Namespace) -> int:
                       notes=tuple(f"undecided at release: {u}" for u in undecided))
     retained = {r["key"]: r for r in corpus.retained.values()}
     excluded = {r["record_id"]: r for r in corpus.excluded.values()}
-    snapshot = freeze(release, corpus.taxonomy, retained, excluded)
+    previous = result.baseline.population if result.baseline is not None else None
+    snapshot = freeze(release, corpus.taxonomy, retained, excluded, rounds_since(corpus, previous))
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
     release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
     listing = releases_bytes([*existing, release])
