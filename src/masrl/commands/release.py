@@ -19,6 +19,7 @@ from ..checks.validate import validate
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
 from ..corpus.load import find_root, load
 from ..corpus.population import counted
+from ..corpus.provenance import unconfirmed_fields
 from ..corpus.releases import (
     NAME_PATTERN,
     RELEASES,
@@ -104,6 +105,12 @@ def run(args: Namespace) -> int:
         raise UserError(f"{len(undecided)} candidate(s) of the update rounds since the last release are not decided and "
                         f"applied yet: {shown}. Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply "
                         "ROUND`, or release anyway with --allow-undecided (the release notes then name them)")
+    drafts = sorted(f"{r['key']} ({', '.join(unconfirmed_fields(r))})" for r in corpus.retained.values()
+                    if unconfirmed_fields(r))
+    if drafts:
+        raise UserError(f"{len(drafts)} record(s) hold suggested tags no person has confirmed: " + "; ".join(drafts[:10])
+                        + (" ..." if len(drafts) > 10 else "") + ". A release freezes what the survey states: confirm "
+                        "each with `masrl suggest KEY --apply FIELD=VALUE` (or tag it by hand), then release")
     late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
                   for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
     if late:
