@@ -3,6 +3,7 @@ the vocabulary's rules, a measured confidence, and provenance when applied; the 
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 
@@ -337,6 +338,20 @@ def test_a_draft_shows_in_the_site_and_the_audit_report(stub, cli, set_field):
     assert f"| {first} | {tagged} | 0 | 1 | {tagged - 1} |" in audit
     data = json.loads((root / "reports/audit.json").read_text(encoding="utf-8"))
     assert data["suggested_tags"][0] == {"field": first, "tags": tagged, "confirmed": [], "not_confirmed": [key], "other": tagged - 1}
+
+
+def test_a_release_refuses_tags_no_person_has_confirmed(stub, cli, set_field):
+    root, key = stub
+    assert cli("suggest", "--root", root, key, "--draft").code == 0
+    set_field(root / f"corpus/papers/{key}.yaml", "one_liner", "Trains an orchestrator of parallel sub-agents")
+    draft = [f for f, how in _record(root, key)["tag_provenance"].items() if how.endswith("not confirmed")]
+    run = cli("release", "zz-next", "--root", root, "--date", datetime.date.today().isoformat())
+    assert run.code == 1
+    assert run.err.splitlines()[-1] == (
+        f"masrl: error: 1 record(s) hold suggested tags no person has confirmed: {key} ({', '.join(draft)}). A release "
+        "freezes what the survey states: confirm each with `masrl suggest KEY --apply FIELD=VALUE` (or tag it by hand), "
+        "then release")
+    assert not (root / "corpus/releases/zz-next.yaml").exists()
 
 
 # ---------------------------------------------------------------- structure from any taxonomy

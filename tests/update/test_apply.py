@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import shutil
 
 import feedparser
 import pytest
@@ -44,7 +45,7 @@ def test_show_prints_the_ranked_queue_and_what_is_left(searched, cli):
     run = cli("update", "show", "--root", root, folder.name)
     assert run.code == 0, run.err
     lines = run.out.splitlines()
-    assert lines[1].split()[:4] == ["1", "arxiv:2606.00007", "2026-06-25", "-"]
+    assert lines[1].split()[:4] == ["1", "arxiv:2605.10002", "2026-06-01", "-"]
     assert lines[-1] == (f"round {folder.name} (2026-05-04 .. 2026-06-30): 3 candidates; 3 still to decide, 0 decided but "
                          f"not applied (`masrl update apply {folder.name}`), 0 applied; 4 duplicates in duplicates.csv")
     unknown = cli("update", "show", "--root", root, "2026-01-01")
@@ -57,14 +58,14 @@ def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_
     run = cli("update", "apply", "--root", root, folder.name)
     assert run.code == 0, run.err
     queue = f"corpus/rounds/{folder.name}/queue.csv"
-    assert run.out.splitlines()[:3] == [f"{queue}:2: include -> created corpus/papers/dijkstra2026.yaml",
-                                        f"{queue}:3: exclude -> created exclusions/E034.yaml",
+    assert run.out.splitlines()[:3] == [f"{queue}:2: exclude -> created exclusions/E034.yaml",
+                                        f"{queue}:4: include -> created corpus/papers/dijkstra2026.yaml",
                                         f"round {folder.name}: 2 record(s) created, 0 row(s) applied before, 1 still to decide"]
     stub = yaml.safe_load((root / "corpus/papers/dijkstra2026.yaml").read_text())
     assert (stub["title"], stub["authors"], stub["identifiers"], stub["category"]) == (
         "Routing and Aggregation in Agent Teams", ["Dijkstra, Edsger W."], {"arxiv": "2606.00007"}, "untagged")
     assert stub["abstract"] == "Learned routing and aggregation for an orchestrator of LLM agents."
-    assert stub["provenance"]["source"] == f"masrl update apply {folder.name} ({queue}:2)"
+    assert stub["provenance"]["source"] == f"masrl update apply {folder.name} ({queue}:4)"
     excl = yaml.safe_load((root / "exclusions/E034.yaml").read_text())
     assert {k: excl[k] for k in ("screening_label", "source", "query_family", "stage", "reason_class", "exclusion_reason")} == {
         "screening_label": "Role Rewards for Multi-Agent LLM Post-Training", "source": "arXiv",
@@ -108,17 +109,25 @@ def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them
     assert run.code == 1
     assert run.err.splitlines()[-1] == (
         "masrl: error: 3 candidate(s) of the update rounds since the last release are not decided and applied yet: "
-        f"{folder.name} arxiv:2606.00007 (queue.csv:2); {folder.name} arxiv:2605.10002 (queue.csv:3); {folder.name} "
-        "arxiv:2605.10001 (queue.csv:4). Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply ROUND`, "
+        f"{folder.name} arxiv:2605.10002 (queue.csv:2); {folder.name} arxiv:2605.10001 (queue.csv:3); {folder.name} "
+        "arxiv:2606.00007 (queue.csv:4). Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply ROUND`, "
         "or release anyway with --allow-undecided (the release notes then name them)")
     run = cli("release", "v2", "--root", root, "--date", today, "--allow-undecided")
     assert run.code == 0, run.err
     listing = yaml.safe_load((root / "corpus/releases.yaml").read_text())["releases"][-1]
-    assert listing["notes"] == [f"undecided at release: {folder.name} arxiv:2606.00007 (queue.csv:2)",
-                                f"undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:3)",
-                                f"undecided at release: {folder.name} arxiv:2605.10001 (queue.csv:4)"]
+    assert listing["notes"] == [f"undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)",
+                                f"undecided at release: {folder.name} arxiv:2605.10001 (queue.csv:3)",
+                                f"undecided at release: {folder.name} arxiv:2606.00007 (queue.csv:4)"]
     assert cli("build", "--root", root).code == 0
-    assert f"- undecided at release: {folder.name} arxiv:2606.00007 (queue.csv:2)" in (root / "reports/RELEASES.md").read_text()
+    assert f"- undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)" in (root / "reports/RELEASES.md").read_text()
+    snapshot = yaml.safe_load((root / "corpus/releases/v2.yaml").read_text())
+    assert snapshot["identification"] == {"rounds": [folder.name], "identified_by_source": {"arXiv": 7},
+                                          "duplicates_removed": 4, "queued": 3, "applied": 0, "awaiting": 3}
+    frozen = (root / "reports/releases/v2/tables/prisma_flow.csv").read_text()
+    assert "records identified from arXiv (update rounds),7" in frozen
+    shutil.rmtree(folder)  # the release's flow is frozen with it: editing or removing a round later changes nothing
+    assert cli("build", "--root", root).code == 0
+    assert (root / "reports/releases/v2/tables/prisma_flow.csv").read_text() == frozen
 
 
 def test_apply_reports_every_problem_of_the_sheet_at_once_and_writes_nothing(searched, cli):
@@ -131,12 +140,12 @@ def test_apply_reports_every_problem_of_the_sheet_at_once_and_writes_nothing(sea
     assert run.code == 1
     queue = f"corpus/rounds/{folder.name}/queue.csv"
     assert run.err.splitlines() == [
-        f"{queue}:2: decision: 'maybe' is not a decision; write include or exclude (or leave it empty)",
-        f"{queue}:3: reason: an exclusion must say why the paper is excluded",
-        f"{queue}:3: reason_class: 'X9' is not in the vocabulary; allowed: X1, X2, X3, X4, X5",
-        f"{queue}:3: stage: 'abstract' is not in the vocabulary; allowed: abstract_screen, full_text_screen, artifact_screen, "
+        f"{queue}:2: reason: an exclusion must say why the paper is excluded",
+        f"{queue}:2: reason_class: 'X9' is not in the vocabulary; allowed: X1, X2, X3, X4, X5",
+        f"{queue}:2: stage: 'abstract' is not in the vocabulary; allowed: abstract_screen, full_text_screen, artifact_screen, "
         "duplicate_screen (did you mean 'abstract_screen'?)",
-        f"{queue}:4: reason_class: an include has no reason_class; clear it (or write exclude)",
+        f"{queue}:3: reason_class: an include has no reason_class; clear it (or write exclude)",
+        f"{queue}:4: decision: 'maybe' is not a decision; write include or exclude (or leave it empty)",
         "masrl: error: 5 errors in 1 file; nothing was applied (fix the round's sheets first).",
     ]
     after = sorted(p.name for p in (root / "exclusions").iterdir()) + sorted(p.name for p in (root / "corpus/papers").iterdir())

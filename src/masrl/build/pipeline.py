@@ -134,6 +134,16 @@ def _flow_table(flow: dict, audits: list[Audit], excluded_records) -> Table:
     return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records}))
 
 
+def rounds_since(corpus: Corpus, previous: Population | None) -> dict | None:
+    """The identification counts of the update rounds after the release ``previous`` (its search
+    cutoff), summed (:func:`masrl.analyses.rounds.identification`); None without a release or rounds.
+    ``masrl release`` freezes them into the new release's snapshot."""
+    if previous is None or previous.release is None:
+        return None
+    states = round_states(corpus.rounds, corpus.retained, corpus.excluded, after=previous.release.search_cutoff)
+    return identification(states)
+
+
 def _previous_members(previous: Population | None) -> prisma.Previous | None:
     if previous is None:
         return None
@@ -189,13 +199,11 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
     release_results = []
     previous = None
     for population in frozen:
-        release_results.append(analyse(population, previous))
+        release_results.append(analyse(population, previous, rounds=population.identification if previous else None))
         previous = population
     current = pool(corpus)
     audits = tuple(audits_of(corpus))
-    cutoff = previous.release.search_cutoff if previous is not None and previous.release is not None else None
-    rounds = identification(round_states(corpus.rounds, corpus.retained, corpus.excluded, after=cutoff)) if previous else None
-    pool_results = analyse(current, previous, audits, rounds)
+    pool_results = analyse(current, previous, audits, rounds_since(corpus, previous))
     by_name = {r.name: r for r in [*release_results, pool_results]}
     ledger = []
     for claim in corpus.claims:

@@ -99,12 +99,15 @@ class Snapshot:
         taxonomy: the controlled vocabulary at release time (the mapping of taxonomy.yaml).
         retained: key -> retained record, as it was at release time.
         excluded: record id -> excluded record, as it was at release time.
+        identification: the identification counts of the update rounds the release covers, as
+            they stood at release time (:func:`masrl.analyses.rounds.identification`), or None.
     """
 
     release: str
     taxonomy: dict
     retained: dict[str, dict] = field(default_factory=dict)
     excluded: dict[str, dict] = field(default_factory=dict)
+    identification: dict | None = None
 
 
 def releases_from(data: dict | None) -> list[Release]:
@@ -128,9 +131,10 @@ def snapshot_from(data: dict | None) -> Snapshot | None:
         return None
     retained = data.get("retained") if isinstance(data.get("retained"), dict) else {}
     excluded = data.get("excluded") if isinstance(data.get("excluded"), dict) else {}
+    found = data.get("identification") if isinstance(data.get("identification"), dict) else None
     return Snapshot(data["release"], data["taxonomy"],
                     {str(k): v for k, v in retained.items() if isinstance(v, dict)},
-                    {str(k): v for k, v in excluded.items() if isinstance(v, dict)})
+                    {str(k): v for k, v in excluded.items() if isinstance(v, dict)}, found)
 
 
 def content_digest(data: dict) -> str:
@@ -166,8 +170,11 @@ def releases_bytes(releases: list[Release]) -> bytes:
     return RELEASES_HEADER.encode() + b"\n" + dump_record({"format_version": SNAPSHOT_FORMAT, "releases": items})
 
 
-def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded: dict[str, dict]) -> bytes:
-    """Bytes of the snapshot file of ``release``: the vocabulary and every record, sorted by key / id.
+def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded: dict[str, dict],
+           identification: dict | None = None) -> bytes:
+    """Bytes of the snapshot file of ``release``: the vocabulary and every record, sorted by key / id,
+    and the identification counts of the update rounds it covers (when there are any), so that the
+    release's PRISMA flow never changes when rounds are edited later.
 
     ``retained`` maps keys to records, ``excluded`` record ids to records; the
     records are written as they are (every field), so that nothing the
@@ -181,4 +188,6 @@ def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded
         "retained": {k: retained[k] for k in sorted(retained)},
         "excluded": {k: excluded[k] for k in sorted(excluded)},
     }
+    if identification is not None:
+        data["identification"] = identification
     return SNAPSHOT_HEADER.format(name=release.name, date=release.date).encode() + b"\n" + dump_record(data)

@@ -363,5 +363,6 @@ SNAPSHOT_SCHEMA = {
         "taxonomy": {"type": "object"},
         "retained": {"type": "object", "additionalProperties": {"type": "object"}},
         "excluded": {"type": "object", "additionalProperties": {"type": "object"}},
+        "identification": {"type": "object"},
     },
 }

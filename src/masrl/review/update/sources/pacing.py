@@ -3,7 +3,9 @@ three seconds" (https://info.arxiv.org/help/api/tou.html), across pages, retries
 
 :class:`PacedSession` is a ``requests.Session`` (so the ``arxiv`` package's client and the
 Crossref source use it as their transport, and ``responses`` can mock it) that waits before a
-request until ``delay`` seconds have passed since the previous request started. The clock and
+request until ``delay`` seconds have passed since the previous request ended (its response
+arrived), so that the server sees its requests at least ``delay`` apart whatever the network's
+latency. The clock and
 the sleep are parameters, so the tests check the requested sleeps and the fake clock's
 timestamps instead of waiting.
 """
@@ -23,13 +25,14 @@ USER_AGENT = "masrl update (survey corpus tool; https://github.com/xxzcc/awesome
 
 
 class PacedSession(requests.Session):
-    """A session whose requests start at least ``delay`` seconds apart.
+    """A session whose requests start at least ``delay`` seconds after the previous one ended.
 
     Attributes:
-        delay: seconds between the starts of two requests.
+        delay: seconds between the end of one request and the start of the next.
         clock: seconds on a monotonic clock (default :data:`CLOCK`, :func:`time.monotonic`).
         sleep: waits that many seconds (default :data:`SLEEP`, :func:`time.sleep`).
         started: the clock time at which each request started, in order.
+        ended: the clock time at which each request ended (response or error), in order.
         sleeps: every wait requested, in seconds.
         on_request: called with the URL before each request (progress display), or None.
     """
@@ -41,6 +44,7 @@ class PacedSession(requests.Session):
         self.clock = clock or CLOCK
         self.sleep = sleep or SLEEP
         self.started: list[float] = []
+        self.ended: list[float] = []
         self.sleeps: list[float] = []
         self.on_request = on_request
         self.headers["User-Agent"] = USER_AGENT
@@ -50,8 +54,8 @@ class PacedSession(requests.Session):
         self.mount("https://", adapter)
 
     def request(self, method, url, *args, **kwargs):  # noqa: D102 - requests.Session's signature
-        if self.started:
-            wait = self.started[-1] + self.delay - self.clock()
+        if self.ended:
+            wait = self.ended[-1] + self.delay - self.clock()
             if wait > 0:
                 self.sleeps.append(wait)
                 self.sleep(wait)
@@ -59,4 +63,7 @@ class PacedSession(requests.Session):
         if self.on_request is not None:
             self.on_request(url)
         kwargs.setdefault("timeout", TIMEOUT)
-        return super().request(method, url, *args, **kwargs)
+        try:
+            return super().request(method, url, *args, **kwargs)
+        finally:
+            self.ended.append(self.clock())
