@@ -109,7 +109,7 @@ def run(args: Namespace) -> int:
     snapshot = freeze(release, corpus.taxonomy, retained, excluded)
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
     release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
-    listing = releases_bytes([*existing, release])
+    listing = releases_bytes([*existing, release], (corpus.releases or {}).get("errata"))
     since = f"since {existing[-1].name}" if existing else "(first release)"
     what = (f"release {release.name} ({release.date}): {counted(len(retained), 'retained')} and "
             f"{counted(len(excluded), 'excluded')}; " + (pend.describe(f"release {existing[-1].name}") if existing else since))

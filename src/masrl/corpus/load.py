@@ -232,6 +232,38 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
     return files
 
 
+#: The report trees of the frozen releases (compared by ``masrl diff``).
+RELEASE_REPORTS = "reports/releases/"
+
+
+def _blob_id(data: bytes) -> str:
+    """The git blob id of ``data`` (SHA-1 of ``blob <size>\\0`` + data), as ``git ls-tree`` prints it."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def release_report_blobs(root: Path, rev: str | None = None) -> dict[str, str]:
+    """``{relative path: git blob id}`` of every file under ``reports/releases/``, at git revision
+    ``rev`` (``git ls-tree``; a revision :func:`read_git_tree` has already resolved) or, with
+    ``rev`` None, in the working tree (regular files; symbolic links left out).
+
+    Raises:
+        UserError: if git fails or a file cannot be read.
+    """
+    if rev is None:
+        base = root / RELEASE_REPORTS
+        return {p.relative_to(root).as_posix(): _blob_id(_read(p, p.relative_to(root).as_posix()))
+                for p in sorted(base.rglob("*")) if p.is_file() and not p.is_symlink()} if base.is_dir() else {}
+    prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    out = {}
+    for item in _git(root, "ls-tree", "-r", "-z", "--full-name", rev, "--", RELEASE_REPORTS).split(b"\0"):
+        meta, _, name = item.partition(b"\t")
+        if item and meta.split()[1] == b"blob":
+            out[os.fsdecode(name)[len(prefix):]] = meta.split()[2].decode()
+    return out
+
+
 def _mapping(corpus: Corpus, rel: str, data: bytes) -> dict | None:
     doc, problems = yamlio.parse(data, rel)
     corpus.problems.extend(problems)

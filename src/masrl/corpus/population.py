@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errata import Erratum, corrected, errata_from
 from .load import Corpus
 from .releases import Release, Snapshot, latest, releases_from, snapshot_from
 
@@ -33,6 +34,7 @@ class Population:
         retained: retained records sorted by key.
         excluded: excluded records sorted by record id.
         release: the release it freezes, None for the pool.
+        errata: the errata of the release, applied to ``taxonomy`` (:mod:`masrl.corpus.errata`).
     """
 
     name: str
@@ -41,6 +43,7 @@ class Population:
     retained: tuple[dict, ...]
     excluded: tuple[dict, ...]
     release: Release | None = None
+    errata: tuple[Erratum, ...] = ()
 
     @property
     def is_release(self) -> bool:
@@ -142,18 +145,20 @@ def snapshots(corpus: Corpus) -> dict[str, Snapshot]:
 
 def releases(corpus: Corpus) -> list[Population]:
     """Every release of ``corpus/releases.yaml`` (in release order) as a population
-    built from its snapshot. Releases without a readable snapshot are left out
-    (``masrl validate`` reports them)."""
+    built from its snapshot, its vocabulary's wording corrected by its errata. Releases
+    without a readable snapshot are left out (``masrl validate`` reports them)."""
     snaps = snapshots(corpus)
+    errata = errata_from(corpus.releases)
     out = []
     for rel in releases_from(corpus.releases):
         snap = snaps.get(rel.name)
         if snap is None:
             continue
+        own = tuple(e for e in errata if e.release == rel.name)
         out.append(Population(
-            rel.name, f"release {rel.label}", snap.taxonomy,
+            rel.name, f"release {rel.label}", corrected(snap.taxonomy, list(own), rel.name),
             tuple(snap.retained[k] for k in sorted(snap.retained)),
-            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel,
+            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel, own,
         ))
     return out
 
