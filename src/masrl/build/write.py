@@ -19,6 +19,10 @@ Guarantees of every write:
   place (``os.replace``: a reader never sees half a file). If a rename or a
   removal fails, the files already replaced are restored from their old bytes,
   so a failure leaves the tree as it was (README.md included).
+* **Interrupts wait for the write.** SIGINT (Ctrl-C) and SIGTERM received while
+  the files are staged and renamed take effect when the write is whole
+  (:func:`interrupts_held`): an interrupted build leaves the tree as it was (if
+  the interrupt came while rendering) or as the build makes it, never in between.
 * **No leftovers.** Temporary files are named ``.masrl-tmp.<name>.<random>``
   (``.gitignore`` lists the pattern). A run that was killed may leave some;
   the next :func:`sync` removes them (``leftovers``), as it does the
@@ -34,8 +38,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -220,8 +227,47 @@ def stale(root: Path, outputs: dict[str, bytes | None], managed: tuple[str, ...]
 
 
 # ---------------------------------------------------------------- staged writing
+#: The signals a commit holds until it is done (Ctrl-C, and the polite request to stop).
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_held():
+    """Hold SIGINT and SIGTERM while the block runs, then deliver the first one received to the
+    handler that was in place (Ctrl-C: ``KeyboardInterrupt``), so that an interrupt can never fall
+    between two renames of one commit. Outside the main thread (where Python runs no signal
+    handlers) the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    old = {}
+    for sig in _HELD:
+        handler = signal.getsignal(sig)
+        if handler is signal.SIG_IGN or handler is None:
+            continue  # ignored, or installed outside Python: leave it alone
+        old[sig] = signal.signal(sig, lambda signum, _frame: got.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        if got:
+            handler = old[got[0]]
+            if callable(handler):
+                handler(got[0], None)
+            else:  # the default action (SIGTERM: end the process), now that the commit is whole
+                os.kill(os.getpid(), got[0])
+
+
 class _Transaction:
-    """Stage files next to their targets, then rename them all; undo everything on failure."""
+    """Stage files next to their targets, then rename them all; undo everything on failure.
+
+    Every step is recorded *before* it is taken, so that an exception between any two
+    instructions (an interrupt raised inside :meth:`commit`, a full disk) leaves a record
+    :meth:`rollback` can undo from: undoing a step that was not taken is harmless (an old file
+    written over itself, a missing file not removed).
+    """
 
     def __init__(self, root: Path):
         self.root = root
@@ -235,8 +281,8 @@ class _Transaction:
             missing.append(folder)
             folder = folder.parent
         for path in reversed(missing):
-            path.mkdir()
             self.created_dirs.append(path)
+            path.mkdir()
 
     def stage(self, rel: str, data: bytes) -> None:
         path = self.root / rel
@@ -272,19 +318,21 @@ class _Transaction:
             old, mode = self._old(rel)
             if old is not None and not overwrite:
                 raise UserError(f"refusing to overwrite existing file {rel}")
+            self.done.append((rel, old, mode))
             try:
                 os.replace(tmp, self.root / rel)
             except OSError as err:
+                self.done.pop()  # not replaced: nothing to undo
                 raise _fail("write", rel, err) from err
             self.staged.remove((tmp, rel))
-            self.done.append((rel, old, mode))
         for rel in removals:
             old, mode = self._old(rel)
+            self.done.append((rel, old, mode))
             try:
                 (self.root / rel).unlink()
             except OSError as err:
+                self.done.pop()
                 raise _fail("remove", rel, err) from err
-            self.done.append((rel, old, mode))
 
     def rollback(self) -> list[str]:
         """Undo: remove staged files, restore replaced and removed files, remove new folders.
@@ -320,21 +368,29 @@ class _Transaction:
 
 
 def _apply(root: Path, writes: dict[str, bytes], removals: list[str], overwrite: bool = True) -> None:
-    """Write ``writes`` and remove ``removals`` all together, or change nothing."""
+    """Write ``writes`` and remove ``removals`` all together, or change nothing.
+
+    The whole write runs with interrupts held (:func:`interrupts_held`): an interrupt received
+    meanwhile takes effect once every file is in place, so an interrupted write leaves the tree
+    as the write makes it, and a failed one (or an exception raised at any step) as it was;
+    never in between. Staging and renaming take a fraction of a second; rendering, before
+    this, is not held.
+    """
     tx = _Transaction(root)
-    try:
-        for rel in sorted(writes):
-            tx.stage(rel, writes[rel])
-        for rel in removals:
-            tx.check_removable(rel)
-        tx.commit(removals, overwrite)
-    except BaseException as err:
-        failed = tx.rollback()
-        if isinstance(err, UserError):
-            if failed:
-                raise UserError(f"{err}; could not restore {', '.join(failed)} (check them by hand)", err.problems) from err
-            raise UserError(f"{err}; nothing was written", err.problems) from err
-        raise
+    with interrupts_held():
+        try:
+            for rel in sorted(writes):
+                tx.stage(rel, writes[rel])
+            for rel in removals:
+                tx.check_removable(rel)
+            tx.commit(removals, overwrite)
+        except BaseException as err:
+            failed = tx.rollback()
+            if isinstance(err, UserError):
+                if failed:
+                    raise UserError(f"{err}; could not restore {', '.join(failed)} (check them by hand)", err.problems) from err
+                raise UserError(f"{err}; nothing was written", err.problems) from err
+            raise
 
 
 def sync(root: Path, outputs: dict[str, bytes], managed: tuple[str, ...] = ()) -> SyncReport:
