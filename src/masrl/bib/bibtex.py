@@ -52,11 +52,31 @@ def collapse(value: str) -> str:
     return " ".join(value.split())
 
 
+#: Text macros whose argument is the text itself: pylatexenc's parser knows their argument but
+#: its text converter does not, so without these it would drop the argument (``\\texttt{Foo}``).
+_TEXT_MACROS = ("texttt", "textsf", "textmd", "textup", "textnormal", "mbox", "hbox", "nocase")
+#: Macros whose argument is not shown: BibTeX's sorting trick ``{\\noop{x}}Entry`` reads "Entry".
+_HIDDEN_MACROS = ("noop",)
+#: Literal braces as macros (how :func:`balance_braces` writes a brace without its pair).
+_BRACE_MACROS = {"textbraceleft": "{", "textbraceright": "}"}
+
+
 @lru_cache(maxsize=1)
 def _decoder():
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc import latexwalker
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+    from pylatexenc.macrospec import MacroSpec
 
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+    text = get_default_latex_context_db()
+    text.add_context_category("masrl", prepend=True, macros=[
+        *(MacroTextSpec(m, simplify_repl="%(1)s") for m in _TEXT_MACROS),
+        *(MacroTextSpec(m, simplify_repl="") for m in _HIDDEN_MACROS),
+        *(MacroTextSpec(m, simplify_repl=v) for m, v in _BRACE_MACROS.items()),
+    ])
+    parse = latexwalker.get_default_latex_context_db()
+    parse.add_context_category("masrl", prepend=True, macros=[
+        *(MacroSpec(m, "{") for m in (*_TEXT_MACROS, *_HIDDEN_MACROS)), *(MacroSpec(m, "") for m in _BRACE_MACROS)])
+    return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces=True), parse
 
 
 @lru_cache(maxsize=1)
@@ -81,43 +101,125 @@ def decode_latex(text: str) -> str:
     """LaTeX source to display text: ``Gr\\'{e}goire`` -> ``Grégoire``, ``{LLM}`` -> ``LLM``."""
     if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
         return text
-    return collapse(_decoder().latex_to_text(text))
+    from pylatexenc.latexwalker import LatexWalker
+
+    converter, context = _decoder()
+    nodes = LatexWalker(text, latex_context=context, tolerant_parsing=True).get_latex_nodes()[0]
+    return collapse(converter.nodelist_to_text(nodes))
 
 
 def encode_latex(text: str) -> str:
-    """Display text to LaTeX-safe source: ``&%$#_{}~^\\`` escaped, accents as macros, URLs in ``\\url``."""
-    return _encoder().unicode_to_latex(text)
+    """Display text to LaTeX-safe source: ``&%$#_{}~^\\`` escaped, accents as macros, URLs in
+    ``\\url``; literal braces as ``\\{``/``\\}`` where they pair up, else as macros
+    (:func:`balance_braces`), so that the result can stand in a BibTeX field."""
+    return balance_braces(_encoder().unicode_to_latex(text))
+
+
+def balance_braces(latex: str) -> str:
+    """LaTeX source whose braces BibTeX and biber can count: they count every brace, also
+    after a backslash, so a field holding ``\\}`` without its ``\\{`` ends there. Escaped
+    braces are kept where they pair up inside the same group (``\\{a, b\\}``); every other
+    escaped brace is written ``\\textbraceleft{}`` or ``\\textbraceright{}`` (the same
+    character in print), and so is an unescaped brace without its pair. Balanced source is
+    returned unchanged."""
+    out: list[str] = []
+    frames: list[tuple[int | None, list[int]]] = [(None, [])]  # (index in out of a group's "{", its open "\{")
+    i = 0
+    while i < len(latex):
+        ch = latex[i]
+        if ch == "\\" and i + 1 < len(latex):
+            nxt = latex[i + 1]
+            if nxt == "{":
+                frames[-1][1].append(len(out))
+                out.append("\\{")
+            elif nxt == "}":
+                if frames[-1][1]:
+                    frames[-1][1].pop()
+                    out.append("\\}")
+                else:
+                    out.append("\\textbraceright{}")
+            else:
+                out.append(ch + nxt)
+            i += 2
+            continue
+        if ch == "{":
+            frames.append((len(out), []))
+            out.append("{")
+        elif ch == "}":
+            if len(frames) > 1:
+                _, opened = frames.pop()
+                for at in opened:
+                    out[at] = "\\textbraceleft{}"
+                out.append("}")
+            else:
+                out.append("\\textbraceright{}")
+        else:
+            out.append(ch)
+        i += 1
+    for start, opened in frames:
+        for at in opened:
+            out[at] = "\\textbraceleft{}"
+        if start is not None:
+            out[start] = "\\textbraceleft{}"
+    return "".join(out)
+
+
+def wrapped(name: str) -> bool:
+    """Whether a record author (display text) is braced whole, its first ``{`` closing at its last
+    character: ``{Agents and Tools Lab, Inc.}`` and ``{The {GPT} Team}``, not ``{GPT} and {Co}``."""
+    if not (name.startswith("{") and name.endswith("}")):
+        return False
+    depth = 0
+    for i, ch in enumerate(name):
+        depth += (ch == "{") - (ch == "}")
+        if depth == 0 and i < len(name) - 1:
+            return False
+    return depth == 0
 
 
 def is_corporate(name: str) -> bool:
-    """A record author written in braces (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``)
-    or without a comma (``DeepSeek-AI``): an organisation, one name, never split."""
-    return (name.startswith("{") and name.endswith("}")) or ("," not in name and name != "others")
+    """A record author braced whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``) or
+    without a comma (``DeepSeek-AI``): an organisation, one name, never split."""
+    return wrapped(name) or ("," not in name and name != "others")
+
+
+def name_parts(name: str) -> tuple[str, str, str] | None:
+    """``(last, jr, first)`` of a person as records store names, BibTeX's comma forms
+    ``Last, First`` and ``Last, Jr, First`` (``last`` keeps a ``von`` part: ``van Beethoven``);
+    None for an organisation, ``others``, or a name with more commas (shown as written). The one
+    reading of a record author that the BibTeX and CSL-JSON exports and every display share."""
+    if name == "others" or is_corporate(name):
+        return None
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2:
+        return parts[0], "", parts[1]
+    if len(parts) == 3:
+        return parts[0], parts[1], parts[2]
+    return None
 
 
 def display_name(name: str) -> str:
-    """A record author for reading: ``Liu, Shuo`` -> ``Shuo Liu``; ``van Beethoven, Ludwig``
-    -> ``Ludwig van Beethoven``; ``Doe, Jr., John`` -> ``John Doe Jr.``; an organisation as
-    written without its braces (``{Agents and Tools Lab, Inc.}`` -> ``Agents and Tools Lab, Inc.``)."""
-    if name.startswith("{") and name.endswith("}"):
-        return name[1:-1]
-    parts = [p.strip() for p in name.split(",")]
-    if len(parts) == 2:
-        return f"{parts[1]} {parts[0]}".strip()
-    if len(parts) == 3:
-        return f"{parts[2]} {parts[0]} {parts[1]}".strip()
-    return name
+    """A record author for reading (:func:`name_parts`): ``Liu, Shuo`` -> ``Shuo Liu``; ``van
+    Beethoven, Ludwig`` -> ``Ludwig van Beethoven``; ``Doe, Jr., John`` -> ``John Doe Jr.``; an
+    organisation as written without its braces (``{Agents and Tools Lab, Inc.}`` -> ``Agents and
+    Tools Lab, Inc.``)."""
+    parts = name_parts(name)
+    if parts is None:
+        return name[1:-1] if wrapped(name) else name
+    last, jr, first = parts
+    return " ".join(p for p in (first, last, jr) if p)
 
 
 def encode_author(name: str) -> str:
     """One record author as BibTeX source: accents encoded; an organisation braced so that
-    BibTeX keeps it whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``); ``others`` bare."""
+    BibTeX keeps it whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``, inner braces kept
+    as literal ones: ``{The \\{GPT\\} Team}``); ``others`` bare."""
     if name == "others":
         return name
-    if name.startswith("{") and name.endswith("}"):
+    if wrapped(name):
         return "{" + encode_latex(name[1:-1]) + "}"
     encoded = encode_latex(name)
-    if "," not in name and (" " in name.strip() or not name.isascii()):
+    if is_corporate(name) and (" " in name.strip() or not name.isascii() or "\\" in encoded):
         return "{" + encoded + "}"
     return encoded
 

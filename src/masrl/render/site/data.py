@@ -14,6 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 from ...analyses import gaps as gap_analysis
 from ...bib import bibexport
+from ...bib.bibtex import display_name
 from ..readme import authors_display
 
 #: Retained fields shown as table columns, in order (besides title, authors, year, venue).
@@ -40,8 +41,8 @@ def filter_link(page: str, filters: dict[str, list[str] | str]) -> str:
 
 
 def _full_name(author: str) -> str:
-    last, _, first = author.partition(",")
-    return f"{first.strip()} {last.strip()}".strip() if first else author
+    """A record author as the exports read it (:func:`masrl.bib.bibtex.display_name`)."""
+    return display_name(author)
 
 
 def _bibtex_entries(records) -> dict[str, str]:
