@@ -215,4 +215,5 @@ def compare(before, after) -> dict:
         "claims": claim_changes(before, after),
         "claim_edits": claim_edits(before, after),
         "failing_current_claims": sorted(c.id for c in after.claims if c.status == "current" and not c.holds),
+        "frozen": [],  # changes to frozen releases: compared from the files (masrl.analyses.frozen), by masrl diff
     }
