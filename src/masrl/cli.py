@@ -306,6 +306,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--source", required=True, metavar="SOURCE", help="where the record was found (a value of source; listed below)")
     p.add_argument("--query-family", required=True, metavar="FAMILY", help="query family that found it (a value of query_family; listed below)")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="date screened (default: today)")
+    p.add_argument("--force", metavar="REASON", help="log a paper whose title is near-identical to that of a record of the "
+                   "pool anyway (a distinct paper), saying why; kept as forced: REASON (a shared identifier is still refused)")
     p.add_argument("--dry-run", action="store_true", help="print what would be written and write nothing")
     p.set_defaults(run=_cmd_exclude)
 

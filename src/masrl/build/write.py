@@ -97,6 +97,13 @@ def refusal(root: Path, rel: str, final_may_be_missing: bool = True) -> str | No
     parts = PurePosixPath(rel).parts
     if not parts or PurePosixPath(rel).is_absolute() or any(p in ("..", ".", "") for p in parts):
         return "is not a path inside the survey root"
+    try:
+        return _refusal(root, rel, parts)
+    except OSError as err:  # a name the file system cannot hold (too long, invalid bytes)
+        return f"cannot be written: {err.strerror or err}"
+
+
+def _refusal(root: Path, rel: str, parts: tuple[str, ...]) -> str | None:
     path = root
     for depth, part in enumerate(parts, 1):
         path = path / part

@@ -12,7 +12,8 @@ instead of wording. The rules run in the order of :data:`RULES`:
 3. ``D`` each record (:mod:`.records`): the JSON Schema derived from the taxonomy (required
    fields, types, allowed values, identifier formats, year range), single-line text,
    placeholders, BibTeX braces, the screening date, file name = key, ``untagged``, the rules
-   between fields of one record, links;
+   between fields of one record, links, the characters of every text and portable keys
+   (:mod:`.portable`);
 4. ``P`` across records (:mod:`.pool`): unique keys, one paper one record (canonical
    identifiers, near-identical titles, across retained AND excluded records), agreement with
    the BibTeX block, sub-decision anchors;
@@ -33,7 +34,7 @@ from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, releases_from
 from ..corpus.taxonomy import Taxonomy
 from ..trace.examples import load_examples
-from . import audits, pool, records, taxonomy
+from . import audits, pool, portable, records, taxonomy
 from .claims import Scope, check_claims
 from .collector import Checker
 from .releases import check_errata, check_releases
@@ -106,6 +107,7 @@ TAXONOMY_RULES: tuple[Rule, ...] = (
     Rule("T008", "year-minimum", _on(taxonomy.year_minimum)),
     Rule("T009", "field-conditions", _on(taxonomy.conditions)),
     Rule("T011", "value-keys", _on(taxonomy.value_keys)),
+    Rule("T012", "taxonomy-text", _on(portable.taxonomy_text)),
 )
 
 #: The rules of the records, run when the taxonomy has no problem.
@@ -120,6 +122,8 @@ RECORD_RULES: tuple[Rule, ...] = (
     Rule("D007", "untagged", records.untagged, ("retained",)),
     Rule("D008", "cross-fields", records.cross_fields, ("retained", "excluded")),
     Rule("D009", "urls", records.urls, ("retained", "excluded")),
+    Rule("D010", "text-characters", portable.record_text, ("retained", "excluded")),
+    Rule("D011", "portable-keys", portable.record_names, ("retained",)),
     Rule("P001", "unique-keys", _on(pool.unique_keys)),
     Rule("P002", "one-identifier-one-record", _on(pool.identifiers)),
     Rule("P003", "one-title-one-record", _on(pool.titles)),
@@ -127,9 +131,14 @@ RECORD_RULES: tuple[Rule, ...] = (
     Rule("P005", "subdecision-anchors", lambda ctx: pool.subdecision_anchors(ctx.checker, ctx.by_key)),
     Rule("S001", "releases", _releases),
     Rule("S002", "errata", lambda ctx: check_errata(ctx.checker, ctx.snapshots)),
+    Rule("S003", "releases-text", _on(portable.releases_text)),
+    Rule("S004", "portable-release-names", _on(portable.release_names)),
     Rule("C001", "claims", _claims),
+    Rule("C002", "claims-text", _on(portable.claims_text)),
     Rule("A001", "single-file-audits", lambda ctx: audits.single_file_audits(ctx.checker, ctx.keys)),
     Rule("A002", "audit-folders", _audit_folders),
+    Rule("A003", "portable-audit-ids", _on(portable.audit_ids)),
+    Rule("A004", "audits-text", _on(portable.audits_text)),
 )
 
 #: Every rule, in the order they run; codes are unique.

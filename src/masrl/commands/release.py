@@ -17,6 +17,8 @@ from argparse import Namespace
 from ..build import write
 from ..checks.validate import validate
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
+from ..core.names import file_name_problem
+from ..core.text import text_problem
 from ..corpus.load import find_root, load
 from ..corpus.population import counted
 from ..corpus.releases import (
@@ -39,6 +41,8 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
     if not re.fullmatch(NAME_PATTERN, args.name) or args.name in RESERVED_NAMES:
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name!r} is not a release name: use lower-case letters, "
                                 f"digits, '.', '_' and '-', not {', '.join(RESERVED_NAMES)} (e.g. {next_name(existing)})"))
+    elif why := file_name_problem(args.name):
+        problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name[:80]!r}: {why}" if why.startswith("is ") else why))
     elif args.name in names:
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"release {args.name!r} exists already; the next name could be {next_name(existing)}"))
     for flag, value in (("--date", args.date), ("--cutoff", args.cutoff)):
@@ -68,6 +72,8 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
             problems.append(Problem(COMMAND_LINE, None, flag, "must not be empty"))
         elif value is not None and any(ch in value for ch in "\n\r\t"):
             problems.append(Problem(COMMAND_LINE, None, flag, "must be one line (no line break or tab)"))
+        elif value is not None and (why := text_problem(value)):
+            problems.append(Problem(COMMAND_LINE, None, flag, why))
     return problems
 
 

@@ -330,14 +330,26 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
     return corpus
 
 
-def read_user_bytes(path: Path, what: str) -> bytes:
-    """Bytes of a file the user names on the command line (a filled audit sheet).
+#: The most a file named on the command line may hold (bytes): 32 MiB, about 100,000 BibTeX
+#: entries or audit rows. Reading stops there, so that ``--bibtex /dev/zero`` (or a file
+#: named by mistake) is refused instead of filling the memory.
+MAX_USER_FILE = 32 * 1024 * 1024
+
+
+def read_user_bytes(path: Path, what: str, limit: int = MAX_USER_FILE) -> bytes:
+    """Bytes of a file the user names on the command line (``--bibtex FILE``, a filled audit
+    sheet), at most ``limit`` bytes (:data:`MAX_USER_FILE`).
 
     Raises:
-        UserError: if it does not exist, is a folder, or cannot be read.
+        UserError: if it does not exist, is a folder, cannot be read, or holds more than ``limit`` bytes.
     """
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise UserError(f"{what} {path}: holds more than {limit // (1024 * 1024)} MiB; masrl reads at most that "
+                            "much (split the file)")
+        return data
     except FileNotFoundError as err:
         raise UserError(f"{what} {path}: no such file") from err
     except IsADirectoryError as err:

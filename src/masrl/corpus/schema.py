@@ -135,6 +135,7 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "former_key": _KEY,
         "former_record": {"type": "object"},
         "former_file": {"type": "string"},
+        "forced": _TEXT,
         "tag_provenance": _STR_MAP,
         "provenance": _STR_MAP,
     }
