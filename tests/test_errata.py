@@ -215,3 +215,11 @@ def test_diff_compares_with_a_revision_whose_vocabulary_was_cut(committed, cli):
     run = cli("diff", "--root", committed, "HEAD")
     assert run.code == 0, run.err
     assert re.search(r"No record changed\.", run.out)
+
+
+def test_the_readme_records_the_digest_of_v1(repo):
+    """The README's copy of v1's digest is an independent record: it matches releases.yaml and the snapshot."""
+    corpus = load(repo)
+    recorded = next(r for r in releases_from(corpus.releases) if r.name == "v1").content_sha256
+    assert content_digest(corpus.snapshots["corpus/releases/v1.yaml"]) == recorded
+    assert f"recorded here when it was frozen, is `{recorded}`" in (repo / "README.md").read_text(encoding="utf-8").replace("\n  ", " ")

@@ -68,7 +68,7 @@ metadata sources (without --no-fetch): arXiv API, Crossref (DOIs), OpenReview AP
 examples:
   masrl add 2605.08686                          look up title, authors, year, venue, abstract
   masrl add --bibtex refs.bib --skip-invalid    add the valid new entries, report the rest in refs-skipped.bib
-  masrl add --doi 10.1145/3605764.3623985 --no-fetch --title "..." --author "Greshake, Kai" --year 2023""",
+  masrl add --doi 10.1145/3586183.3606763 --no-fetch --title "Generative Agents: Interactive Simulacra of Human Behavior" --author "Park, Joon Sung" --author others --venue "UIST 2023" --year 2023""",
     "exclude": """\
 examples:
   masrl exclude --title "Generative Agents: Interactive Simulacra of Human Behavior" --arxiv 2304.03442 --author "Park, Joon Sung" --author others --year 2023 --stage abstract_screen --reason "prompted agents, no RL" --reason-class X1 --source arXiv --query-family orchestration

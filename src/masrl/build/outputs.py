@@ -175,16 +175,7 @@ def _taxonomy_tables(view: View) -> dict[str, bytes]:
 
 def _gaps(view: View) -> dict[str, bytes]:
     results = view.results
-    moved = []
-    if view.baseline is not None and view.is_pool:
-        old = {(g.table, g.row, g.column): g for g in view.baseline.gaps}
-        new = {(g.table, g.row, g.column): g for g in results.gaps}
-        for key in sorted(set(old) | set(new)):
-            a, b = old.get(key), new.get(key)
-            if (a.status if a else None) != (b.status if b else None):  # a gap opened, closed, or empty <-> sparse
-                moved.append({"cell": key[1] + (f" × {key[2]}" if key[2] else ""), "table": key[0],
-                              "before": f"{a.status} ({a.count})" if a else "not a gap",
-                              "after": f"{b.status} ({b.count})" if b else "not a gap"})
+    moved = compare.gap_moves(list(view.baseline.gaps), list(results.gaps)) if view.baseline is not None and view.is_pool else []
     return gaps_files(results, view.claims, population=_population_line(view), moved=moved,
                       base_name=view.baseline.name if view.baseline is not None else "")
 

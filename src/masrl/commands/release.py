@@ -131,4 +131,7 @@ def run(args: Namespace) -> int:
     print(f"froze {what}")
     print(f"wrote {release.snapshot_path}; listed it in {RELEASES}")
     print(f"next: `masrl build` writes reports/releases/{release.name}/ and compares the pool with it; commit both")
+    print(f"then record its digest outside the files: git tag -a release-{release.name} -m "
+          f"'masrl release {release.name}: content_sha256 {release.content_sha256}' (`masrl diff release-{release.name}` "
+          "shows any later change to the release)")
     return 0

@@ -79,10 +79,16 @@ def _identifier_links(record: dict, tax) -> list[dict]:
 
 def _tags(record: dict, tax) -> list[dict]:
     """Every controlled field the record carries: ``{"field", "label", "values": [{"code", "label"}],
-    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else its import source."""
+    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else where its
+    tags came from: its import source, or, for a stub that masrl wrote with every field
+    ``untagged`` (its provenance has the date ``added``), a person who set them by hand."""
     how = record.get("tag_provenance") or {}
-    source = (record.get("provenance") or {}).get("source", "")
-    default = f"as imported ({source})" if source else "as recorded"
+    provenance = record.get("provenance") or {}
+    source = str(provenance.get("source", ""))
+    if source and "added" in provenance:
+        default = f"set by hand: {source.split(' (')[0]} wrote the record untagged (no tag_provenance given)"
+    else:
+        default = f"as imported ({source})" if source else "as recorded"
     out = []
     for field in tax.of("retained"):
         if field.name not in record:
