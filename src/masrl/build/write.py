@@ -21,7 +21,7 @@ Guarantees of every write:
   so a failure leaves the tree as it was (README.md included).
 * **Interrupts wait for the write.** SIGINT (Ctrl-C) and SIGTERM received while
   the files are staged and renamed take effect when the write is whole
-  (:func:`interrupts_held`): an interrupted build leaves the tree as it was (if
+  (:func:`masrl.build.interrupts.interrupts_held`): an interrupted build leaves the tree as it was (if
   the interrupt came while rendering) or as the build makes it, never in between.
 * **No leftovers.** Temporary files are named ``.masrl-tmp.<name>.<random>``
   (``.gitignore`` lists the pattern). A run that was killed may leave some;
@@ -38,15 +38,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import stat
 import tempfile
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..core.errors import Problem, UserError
+from .interrupts import interrupts_held
 
 #: The list of generated files of the last build (relative paths, one per line).
 GENERATED = "reports/.generated"
@@ -234,39 +232,6 @@ def stale(root: Path, outputs: dict[str, bytes | None], managed: tuple[str, ...]
 
 
 # ---------------------------------------------------------------- staged writing
-#: The signals a commit holds until it is done (Ctrl-C, and the polite request to stop).
-_HELD = (signal.SIGINT, signal.SIGTERM)
-
-
-@contextmanager
-def interrupts_held():
-    """Hold SIGINT and SIGTERM while the block runs, then deliver the first one received to the
-    handler that was in place (Ctrl-C: ``KeyboardInterrupt``), so that an interrupt can never fall
-    between two renames of one commit. Outside the main thread (where Python runs no signal
-    handlers) the block runs as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    got: list[int] = []
-    old = {}
-    for sig in _HELD:
-        handler = signal.getsignal(sig)
-        if handler is signal.SIG_IGN or handler is None:
-            continue  # ignored, or installed outside Python: leave it alone
-        old[sig] = signal.signal(sig, lambda signum, _frame: got.append(signum))
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
-        if got:
-            handler = old[got[0]]
-            if callable(handler):
-                handler(got[0], None)
-            else:  # the default action (SIGTERM: end the process), now that the commit is whole
-                os.kill(os.getpid(), got[0])
-
-
 class _Transaction:
     """Stage files next to their targets, then rename them all; undo everything on failure.
 
@@ -377,7 +342,7 @@ class _Transaction:
 def _apply(root: Path, writes: dict[str, bytes], removals: list[str], overwrite: bool = True) -> None:
     """Write ``writes`` and remove ``removals`` all together, or change nothing.
 
-    The whole write runs with interrupts held (:func:`interrupts_held`): an interrupt received
+    The whole write runs with interrupts held (:func:`masrl.build.interrupts.interrupts_held`): an interrupt received
     meanwhile takes effect once every file is in place, so an interrupted write leaves the tree
     as the write makes it, and a failed one (or an exception raised at any step) as it was;
     never in between. Staging and renaming take a fraction of a second; rendering, before
