@@ -16,7 +16,7 @@ def test_rule_codes_and_names_are_unique_and_well_formed():
     codes = [r.code for r in RULES]
     names = [r.name for r in RULES]
     assert len(set(codes)) == len(codes) and len(set(names)) == len(names)
-    assert all(len(c) == 4 and c[0] in "TDPSCA" and c[1:].isdigit() for c in codes)
+    assert all(len(c) == 4 and c[0] in "TDPSCAU" and c[1:].isdigit() for c in codes)
     assert NOT_CHECKED not in codes
 
 

@@ -18,7 +18,8 @@ instead of wording. The rules run in the order of :data:`RULES`:
    identifiers, near-identical titles, across retained AND excluded records), agreement with
    the BibTeX block, sub-decision anchors;
 5. ``S`` releases, their frozen snapshots and errata (:mod:`.releases`); ``C`` the claim ledger
-   (:mod:`.claims`); ``A`` audits (:mod:`.audits`).
+   (:mod:`.claims`); ``A`` audits (:mod:`.audits`); ``U`` the search protocol and the update
+   rounds (:mod:`.protocol`).
 
 Never raises for user data, never writes.
 """
@@ -36,6 +37,7 @@ from ..corpus.taxonomy import Taxonomy
 from ..trace.examples import load_examples
 from . import audits, pool, portable, records, taxonomy
 from .claims import Scope, check_claims
+from .protocol import check_protocol, check_rounds
 from .collector import Checker
 from .releases import check_errata, check_releases
 
@@ -139,6 +141,8 @@ RECORD_RULES: tuple[Rule, ...] = (
     Rule("A002", "audit-folders", _audit_folders),
     Rule("A003", "portable-audit-ids", _on(portable.audit_ids)),
     Rule("A004", "audits-text", _on(portable.audits_text)),
+    Rule("U001", "search-protocol", lambda ctx: ctx.checker.extend(check_protocol(ctx.checker.corpus))),
+    Rule("U002", "update-rounds", lambda ctx: ctx.checker.extend(check_rounds(ctx.checker.corpus))),
 )
 
 #: Every rule, in the order they run; codes are unique.

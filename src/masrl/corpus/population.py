@@ -35,6 +35,7 @@ class Population:
         excluded: excluded records sorted by record id.
         release: the release it freezes, None for the pool.
         errata: the errata of the release, applied to ``taxonomy`` (:mod:`masrl.corpus.errata`).
+        identification: for a release, the update rounds' identification counts frozen with it.
     """
 
     name: str
@@ -43,6 +44,7 @@ class Population:
     retained: tuple[dict, ...]
     excluded: tuple[dict, ...]
     release: Release | None = None
+    identification: dict | None = None
     errata: tuple[Erratum, ...] = ()
 
     @property
@@ -203,7 +205,7 @@ def releases(corpus: Corpus) -> list[Population]:
         out.append(Population(
             rel.name, f"release {rel.label}", corrected(snap.taxonomy, list(own), rel.name),
             tuple(snap.retained[k] for k in sorted(snap.retained)),
-            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel, own,
+            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel, snap.identification, own,
         ))
     return out
 

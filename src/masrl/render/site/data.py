@@ -15,6 +15,7 @@ from urllib.parse import urlencode, urlsplit
 from ...analyses import gaps as gap_analysis
 from ...bib import bibexport
 from ...bib.bibtex import display_name
+from ...corpus import provenance
 from ..readme import authors_display
 
 #: Retained fields shown as table columns, in order (besides title, authors, year, venue).
@@ -81,11 +82,13 @@ def _tags(record: dict, tax) -> list[dict]:
     """Every controlled field the record carries: ``{"field", "label", "values": [{"code", "label"}],
     "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else where its
     tags came from: its import source, or, for a stub that masrl wrote with every field
-    ``untagged`` (its provenance has the date ``added``), a person who set them by hand."""
+    ``untagged`` (its provenance has the date ``added``), a person who set them by hand. A value
+    ``masrl suggest --draft`` wrote that no person has confirmed yet (:mod:`masrl.corpus.provenance`)
+    also has ``"suggested": True``; the detail view shows its provenance, which ends in "not confirmed"."""
     how = record.get("tag_provenance") or {}
-    provenance = record.get("provenance") or {}
-    source = str(provenance.get("source", ""))
-    if source and "added" in provenance:
+    prov = record.get("provenance") or {}
+    source = str(prov.get("source", ""))
+    if source and "added" in prov:
         default = f"set by hand: {source.split(' (')[0]} wrote the record untagged (no tag_provenance given)"
     else:
         default = f"as imported ({source})" if source else "as recorded"
@@ -97,7 +100,8 @@ def _tags(record: dict, tax) -> list[dict]:
         codes = [str(v) for v in (raw if isinstance(raw, list) else [raw])]
         out.append({"field": field.name, "label": field.label,
                     "values": [{"code": c, "label": field.value_label(c)} for c in codes],
-                    "provenance": str(how.get(field.name, default))})
+                    "provenance": str(how.get(field.name, default)),
+                    **({"suggested": True} if provenance.state(how.get(field.name)) == provenance.NOT_CONFIRMED else {})})
     return out
 
 
@@ -138,6 +142,8 @@ def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset()) 
             "tag_list": _tags(r, tax), "identifiers": _identifier_links(r, tax),
             "bibtex": entries.get(r["key"], ""),
             "is_new": bool(baseline_name) and r["key"] in new,
+            # only records holding a draft carry the key, so the pages of every other pool keep their bytes
+            **({"suggested": draft} if (draft := provenance.unconfirmed_fields(r)) else {}),
         })
     return sorted(out, key=lambda p: (-p["year"], p["title"].lower(), p["key"]))
 
