@@ -106,9 +106,9 @@ def test_narrowing():
     table = narrowing(NFRAME, NTAX)
     assert list(table.index) == ["token", "agent"] and table.index.name == "unit"
     assert table.loc["token"].to_dict() == {"broad": 0, "strict": 0, "strict records": "none",
-                                            "broad-only records": "none", "unassessed records": "none"}
+                                            "records without an explicit mechanism": "none", "unassessed records": "none"}
     assert table.loc["agent"].to_dict() == {"broad": 4, "strict": 2, "strict records": "p, t",
-                                            "broad-only records": "q", "unassessed records": "r"}
+                                            "records without an explicit mechanism": "q", "unassessed records": "r"}
 
 
 def test_joint_coverage_and_json():
@@ -119,7 +119,7 @@ def test_joint_coverage_and_json():
     assert doc["cells"] == [{"table": "t", "row": "r", "column": "", "count": 1, "status": "sparse", "records": ["a"],
                              "table_axes_combine": False}]
     assert doc["strict_vs_broad"][1] == {"unit": "agent", "broad": 4, "strict": 2, "strict records": "p, t",
-                                         "broad-only records": "q", "unassessed records": "r"}
+                                         "records without an explicit mechanism": "q", "unassessed records": "r"}
     assert doc["benchmark_joint_coverage"] is joint
 
 

@@ -149,7 +149,7 @@ def test_gaps_json_and_narrowing(built, results):
     assert data["sparse_threshold"] == 2
     orchestrator = next(r for r in data["strict_vs_broad"] if r["unit"] == "orchestrator")
     assert (orchestrator["broad"], orchestrator["strict"]) == (8, 5)
-    assert orchestrator["broad-only records"] == "agentspawn, hera, mas-zero2025"
+    assert orchestrator["records without an explicit mechanism"] == "agentspawn, hera, mas-zero2025"
     assert data["benchmark_joint_coverage"]["joint"] == []
 
 

@@ -59,9 +59,10 @@ def test_cell_changes():
 
 
 def test_gap_and_claim_changes():
-    old = results({}, [], gaps=[Gap("t", "a", "", 0, "empty", ()), Gap("x", "r", "c", 1, "sparse", ("k",))])
-    new = results({}, [], gaps=[Gap("t", "a", "", 1, "sparse", ("k",))])
-    assert gap_changes(old, new) == [
+    old = results({}, [], gaps=[Gap("t", "a", "", 0, "empty", ()), Gap("x", "r", "c", 1, "sparse", ("k",)),
+                                Gap("y", "s", "", 1, "sparse", ("k",))])
+    new = results({}, [], gaps=[Gap("t", "a", "", 1, "sparse", ("k",)), Gap("y", "s", "", 2, "sparse", ("k", "l"))])
+    assert gap_changes(old, new) == [  # y/s stays sparse with another count: it has not moved
         {"table": "t", "cell": "a", "before": "empty (0)", "after": "sparse (1)"},
         {"table": "x", "cell": "r × c", "before": "sparse (1)", "after": "not a gap"},
     ]

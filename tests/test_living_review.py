@@ -201,12 +201,13 @@ def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
     run = cli("release", "--root", survey, name, "--date", today, "--title", "Update of December 2026")
     assert run.code == 0, run.err
     pend = grown.pending
-    changed = f", {len(pend.changed)} record{'s' if len(pend.changed) != 1 else ''} changed" if pend.changed else ""
-    vocabulary = ", the vocabulary changed" if pend.vocabulary else ""
     assert run.out.splitlines()[0] == (
         f"froze release {name} ({today}): {grown.pool.headline['retained']} retained records and "
-        f"{grown.pool.headline['excluded']} excluded records; {len(pend.retained)} retained records and {len(pend.excluded)} "
-        f"excluded record{'s' if len(pend.excluded) != 1 else ''} added since release {grown.baseline.name}{changed}{vocabulary}")
+        f"{grown.pool.headline['excluded']} excluded records; {pend.describe(f'release {grown.baseline.name}')}")
+    assert pend.describe(f"release {grown.baseline.name}").startswith(
+        f"{len(pend.retained)} retained records and {len(pend.excluded)} excluded record{'s' if len(pend.excluded) != 1 else ''} "
+        f"added since release {grown.baseline.name}")
+    assert run.out.splitlines()[-1].startswith(f"then record its digest outside the files: git tag -a release-{name} -m ")
     assert cli("build", "--root", survey).code == 0
     assert {k: v for k, v in files_under(survey, "reports/releases").items()
             if not k.startswith(f"reports/releases/{name}/")} == released_files  # every earlier release, byte for byte
@@ -222,11 +223,12 @@ def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
     # a correction alone (one record retagged) is a change the next release can freeze
     grow.set_field(survey / "corpus/papers/magrpo.yaml", "scenario", "web")
     assert cli("build", "--root", survey).code == 0
-    assert "The current pool (1 record changed since release " + name + ")." in (survey / "reports/STATS.md").read_text()
+    assert "The current pool (1 record changed since release " + name + " in the field scenario)." in \
+        (survey / "reports/STATS.md").read_text()
     assert f"- changed `magrpo`: " in (survey / "reports/RELEASES.md").read_text()
     fixed = cli("release", "--root", survey, "zz-next", "--date", today)
     assert fixed.code == 0, fixed.err
-    assert fixed.out.splitlines()[0].endswith(f"excluded records; 1 record changed since release {name}")
+    assert fixed.out.splitlines()[0].endswith(f"excluded records; 1 record changed since release {name} in the field scenario")
 
 
 def release_facts(root: Path) -> dict:

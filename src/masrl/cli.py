@@ -70,7 +70,7 @@ metadata sources (without --no-fetch): arXiv API, Crossref (DOIs), OpenReview AP
 examples:
   masrl add 2605.08686                          look up title, authors, year, venue, abstract
   masrl add --bibtex refs.bib --skip-invalid    add the valid new entries, report the rest in refs-skipped.bib
-  masrl add --doi 10.1145/3605764.3623985 --no-fetch --title "..." --author "Greshake, Kai" --year 2023""",
+  masrl add --doi 10.1145/3586183.3606763 --no-fetch --title "Generative Agents: Interactive Simulacra of Human Behavior" --author "Park, Joon Sung" --author others --venue "UIST 2023" --year 2023""",
     "exclude": """\
 examples:
   masrl exclude --title "Generative Agents: Interactive Simulacra of Human Behavior" --arxiv 2304.03442 --author "Park, Joon Sung" --author others --year 2023 --stage abstract_screen --reason "prompted agents, no RL" --reason-class X1 --source arXiv --query-family orchestration
@@ -308,6 +308,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--source", required=True, metavar="SOURCE", help="where the record was found (a value of source; listed below)")
     p.add_argument("--query-family", required=True, metavar="FAMILY", help="query family that found it (a value of query_family; listed below)")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="date screened (default: today)")
+    p.add_argument("--force", metavar="REASON", help="log a paper whose title is near-identical to that of a record of the "
+                   "pool anyway (a distinct paper), saying why; kept as forced: REASON (a shared identifier is still refused)")
     p.add_argument("--dry-run", action="store_true", help="print what would be written and write nothing")
     p.set_defaults(run=_cmd_exclude)
 

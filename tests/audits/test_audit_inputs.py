@@ -91,7 +91,7 @@ def test_rounds_are_never_overwritten(audited, cli, sheets, tmp_path):
     assert (audited / f"corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml").read_bytes() == first
     run = cli("audit", "show", AUDIT, "--root", audited)
     assert "Round 1 — readers: original, Jane Doe." in run.out and "Round 2 — readers: original, Jane Doe, Li Wei." in run.out
-    assert "| category | 6 | 6 | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] |" in run.out  # Fleiss' κ, three readers
+    assert "| category | 6 | 6 | 1.000 [not estimable] | 1.000 [not estimable] |" in run.out  # Fleiss' κ, three readers
     assert "| field | items | agree | observed [95% CI] | Fleiss' κ [95% CI] |" in run.out
 
 
@@ -217,7 +217,7 @@ def test_the_published_spot_check_is_read_as_round_one(repo, cli):
             "0.965 [0.823, 0.994] |") in run.out
     assert "| halo | halo | credit_granularity | role | orchestrator | not adjudicated |  |" in run.out
     for field in ("category", "is_rl", "reward_type", "orchestration_form"):
-        assert f"| {field} | 32 | 32 | 1.000 [0.893, 1.000] | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] |" in run.out
+        assert f"| {field} | 32 | 32 | 1.000 [0.893, 1.000] | 1.000 [not estimable] | 1.000 [not estimable] |" in run.out
 
 
 def test_audit_folders_are_read_without_their_sheets(audited, cli):

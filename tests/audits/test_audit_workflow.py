@@ -170,7 +170,7 @@ def test_kappa_paradox_in_the_report(survey, cli, sheets, tmp_path):
     # by hand: p_o = 29/32; p_e(κ) = 29/32 * 32/32 = p_o -> κ = 0; pi_yes = 61/64, pi_partial = 3/64, q = 3
     p_o = 29 / 32
     pe = 2 * (61 / 64) * (3 / 64) / 2
-    assert ("| verified | 32 | 29 | 0.906 [0.758, 0.968] | 0.000 | "
+    assert ("| verified | 32 | 29 | 0.906 [0.758, 0.968] | 0.000 [not estimable] | "
             f"{(p_o - pe) / (1 - pe):.3f} [") in run.out
     assert f"| {(3 * p_o - 1) / 2:.3f} [" in run.out
     assert ("- verified: 29 of 32 items agree and 'yes' is 95% of all ratings, so Cohen's κ is 0.000 while AC1 is "

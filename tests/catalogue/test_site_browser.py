@@ -275,3 +275,16 @@ def test_accessibility_axe(page, view):
         ".then(r => done(JSON.stringify(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
         " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))))).catch(e => done(JSON.stringify([{id: 'axe error', help: String(e)}])));")
     assert json.loads(result) == []
+
+
+@pytest.mark.parametrize("fragment_text", [
+    "paper=constructor", "paper=__proto__", "paper=toString", "category=constructor&paper=hasOwnProperty",
+    "sort=constructor&dir=desc", "sort=__proto__", "category=__proto__",
+])
+def test_a_fragment_naming_an_object_property_is_an_unknown_key(page, records, fragment_text):
+    """Keys, codes and columns of the fragment are looked up as data, never as properties of
+    Object.prototype: the list shows every record, no dialog opens, the console stays clean."""
+    driver = page("index.html#" + fragment_text)
+    assert shows(driver, list(records.index)) == sorted(records.index)
+    assert driver.execute_script("return document.getElementById('detail').open") is False
+    assert driver.execute_script("return document.getElementById('active').children.length") == 0

@@ -27,8 +27,11 @@ Coefficients and their sources:
   interval with Gwet's standard error.
 
 Normal intervals are estimate ± 1.959964 × SE, clipped to [−1, 1]. When the
-readers agree on every item a normal interval has width 0; the Wilson interval
-of observed agreement (and so PABAK's) does not.
+readers agree on every item the standard error is 0 and such an interval would be
+one point ([1, 1]) whatever the number of items: it is not estimable (``low`` and
+``high`` None, ``se`` 0) and reports say so. The Wilson interval of observed
+agreement (and so PABAK's, for two readers) reflects the number of items: 20 of 20
+gives [0.839, 1].
 
 The tests check every value against statsmodels (``cohens_kappa``,
 ``fleiss_kappa``, ``proportion_confint(method="wilson")``) and irrCAC
@@ -111,9 +114,14 @@ def _clip(x: float, low: float = -1.0, high: float = 1.0) -> float:
 
 
 def _wald(value: float, variance: float | None, n: int, floor: float = -1.0) -> Estimate:
+    """A normal interval, or none where it cannot be estimated: a single item, or a standard error
+    of 0 (every reader agrees on every item), where estimate ± 1.96 SE would be one point whatever
+    the number of items, a certainty that 20 items cannot give."""
     if variance is None or n < 2:
         return Estimate(value)
     se = math.sqrt(max(variance, 0.0))
+    if se <= 1e-12:
+        return Estimate(value, se=0.0)
     return Estimate(value, _clip(value - Z95 * se, floor), _clip(value + Z95 * se, floor), se)
 
 

@@ -109,18 +109,27 @@ def cell_changes(before, after) -> list[dict]:
     return changes
 
 
-def gap_changes(before, after) -> list[dict]:
-    """Cells of the pool whose gap status changed (empty / sparse / neither): ``{"table", "cell", "before", "after"}``."""
-    def status(results):
-        return {(g.table, g.row, g.column): f"{g.status} ({g.count})" for g in results.gaps}
-
-    old, new = status(before.pool), status(after.pool)
+def gap_moves(before: list, after: list) -> list[dict]:
+    """Cells whose gap status changed between two lists of :class:`masrl.analyses.gaps.Gap`: a gap
+    opened or closed, or went from empty to sparse or back. A cell that stays sparse with another
+    count has not moved (its count is a changed cell). ``{"table", "cell", "before", "after"}``
+    (``sparse (2)``, ``not a gap``), sorted by table, row and column; ``masrl diff`` and ``gaps.md``
+    both list these."""
+    old = {(g.table, g.row, g.column): g for g in before}
+    new = {(g.table, g.row, g.column): g for g in after}
     out = []
     for key in sorted(set(old) | set(new)):
-        if old.get(key) != new.get(key):
-            cell = key[1] + (f" × {key[2]}" if key[2] else "")
-            out.append({"table": key[0], "cell": cell, "before": old.get(key, "not a gap"), "after": new.get(key, "not a gap")})
+        a, b = old.get(key), new.get(key)
+        if (a.status if a else None) != (b.status if b else None):
+            out.append({"table": key[0], "cell": key[1] + (f" × {key[2]}" if key[2] else ""),
+                        "before": f"{a.status} ({a.count})" if a else "not a gap",
+                        "after": f"{b.status} ({b.count})" if b else "not a gap"})
     return out
+
+
+def gap_changes(before, after) -> list[dict]:
+    """Cells of the pool whose gap status changed between two builds (:func:`gap_moves`)."""
+    return gap_moves(list(before.pool.gaps), list(after.pool.gaps))
 
 
 def verdict(claim) -> str:
@@ -215,4 +224,5 @@ def compare(before, after) -> dict:
         "claims": claim_changes(before, after),
         "claim_edits": claim_edits(before, after),
         "failing_current_claims": sorted(c.id for c in after.claims if c.status == "current" and not c.holds),
+        "frozen": [],  # changes to frozen releases: compared from the files (masrl.analyses.frozen), by masrl diff
     }

@@ -143,7 +143,7 @@ def named_gaps(retained: pd.DataFrame, tax: Taxonomy, claims: list[ClaimResult])
 
 def narrowing(retained: pd.DataFrame, tax: Taxonomy) -> pd.DataFrame:
     """Strict-vs-broad narrowing per credit unit: index = unit (finest to coarsest),
-    columns broad, strict, strict records, broad-only records, unassessed records."""
+    columns broad, strict, strict records, records without an explicit mechanism, unassessed records."""
     rows = []
     for unit in tax.values("credit_granularity"):
         if unit == "NA":
@@ -152,7 +152,7 @@ def narrowing(retained: pd.DataFrame, tax: Taxonomy) -> pd.DataFrame:
         by = {m: select(retained, {"credit_granularity": unit, "credit_mechanism": m}, tax) for m in ("strict", "broad", "unassessed")}
         rows.append({"unit": unit, "broad": len(tagged), "strict": len(by["strict"]),
                      "strict records": ", ".join(by["strict"]) or "none",
-                     "broad-only records": ", ".join(by["broad"]) or "none",
+                     "records without an explicit mechanism": ", ".join(by["broad"]) or "none",
                      "unassessed records": ", ".join(by["unassessed"]) or "none"})
     return pd.DataFrame(rows).set_index("unit")
 

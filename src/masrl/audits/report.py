@@ -33,6 +33,7 @@ def _field(result: FieldResult) -> dict:
         "ac1": _r(a.ac1.value), "ac1_ci": _ci(a.ac1), "pabak": _r(a.pabak.value), "pabak_ci": _ci(a.pabak),
         "prevalence": None if a.prevalence is None else [a.prevalence[0], _r(a.prevalence[1])],
         "paradox": a.paradox,
+        "agree_all": a.items > 1 and a.agree == a.items and a.kappa.se == 0.0,
         "disagreements": [
             {"item": d.item, "record": d.record, "values": dict(d.values),
              "resolved": d.resolution.resolved if d.resolution else None,

@@ -18,6 +18,12 @@
 * The fields of the record's ``bibtex`` block are written as kept (LaTeX source);
   the stale arXiv ``journal`` line of a record whose venue is a conference or
   preprint is replaced by the fields above.
+* Braces: BibTeX and biber count every brace, also ``\\{`` and ``\\}``, so a field with
+  an unpaired one would end early (and a title could then write fields or entries of
+  its own). Every field is written with :func:`masrl.bib.bibtex.balance_braces`: escaped
+  braces stay where they pair up, any other is written ``\\textbraceleft{}`` /
+  ``\\textbraceright{}``. No record text is refused for its braces: the same characters
+  print, and a re-import decodes them back.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from __future__ import annotations
 import re
 
 from . import venues
-from .bibtex import MONTHS, encode_author, encode_latex
+from .bibtex import MONTHS, balance_braces, encode_author, encode_latex
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -165,7 +171,7 @@ def export(records: list[dict]) -> str:
             seen[name.lower()] = record["key"]
         entry_fields_ = []
         for name, value in fields.items():
-            fld = Field(_SPELLING.get(name, name), value)
+            fld = Field(_SPELLING.get(name, name), balance_braces(value))
             if name == "month" and value in MONTHS:
                 fld.enclosing = "no-enclosing"
             entry_fields_.append(fld)

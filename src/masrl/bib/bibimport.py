@@ -15,7 +15,9 @@ OpenReview and Google Scholar export (formats: the BibTeX manual, "BibTeXing"
   ``title`` becomes its ``booktitle``); an ``@proceedings`` entry, and an
   ``@book``/``@collection`` that another entry crossrefs, is a container, not
   a paper;
-* authors: ``and others`` kept as ``others``; a braced corporate name stays one author.
+* authors: ``and others`` kept as ``others``; a braced corporate name stays one author;
+  editors (also inherited through ``crossref``) kept in the ``bibtex`` block as ``editor``,
+  or stored as the authors of an entry that has none (with a note).
 
 Every field is either kept (in the record's fields or its ``bibtex`` block) or
 named in a note; every block that is not imported is named with its line;
@@ -250,6 +252,8 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
             bad("author", str(err))
     if not authors_raw:
         bad("author", "has no author")
+    elif entry.names.get("author") and entry.names.get("editor"):
+        f["editor"] = " and ".join(entry.names["editor"])  # kept in the block (LaTeX source), exported as is
     year, month, date_note = _year_month(f)
     if date_note:
         note(date_note)

@@ -1,4 +1,4 @@
-"""BibTeX/BibLaTeX text -> entries, with bibtexparser 2.x; LaTeX <-> Unicode with pylatexenc.
+"""BibTeX/BibLaTeX text -> entries, with bibtexparser 2.x; names as records keep them (LaTeX <-> Unicode: :mod:`.latex`).
 
 :func:`parse` runs bibtexparser's splitter and a declared middleware stack:
 
@@ -26,11 +26,12 @@ name parts) and decoded to Unicode; a corporate author keeps its braces
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ..core.errors import Problem
+from .latex import balance_braces, collapse, decode_latex, encode_latex
+
+__all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex"]  # the LaTeX codec, re-exported
 
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
@@ -47,77 +48,62 @@ BIBTEX_TYPES = ("article", "book", "booklet", "inbook", "incollection", "inproce
                 "patent", "report", "thesis", "software", "electronic", "www", "set", "xdata")
 
 
-def collapse(value: str) -> str:
-    """Whitespace runs (line breaks of a wrapped field) as one space."""
-    return " ".join(value.split())
-
-
-@lru_cache(maxsize=1)
-def _decoder():
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
-
-
-@lru_cache(maxsize=1)
-def _encoder():
-    from pylatexenc.latexencode import (
-        RULE_REGEX,
-        UnicodeToLatexConversionRule,
-        UnicodeToLatexEncoder,
-    )
-
-    return UnicodeToLatexEncoder(
-        conversion_rules=[
-            UnicodeToLatexConversionRule(RULE_REGEX, [(re.compile(r"(https?://\S+)"), r"\\url{\1}")]),
-            "defaults",
-        ],
-        unknown_char_policy="keep",
-        unknown_char_warning=False,
-    )
-
-
-def decode_latex(text: str) -> str:
-    """LaTeX source to display text: ``Gr\\'{e}goire`` -> ``Grégoire``, ``{LLM}`` -> ``LLM``."""
-    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
-        return text
-    return collapse(_decoder().latex_to_text(text))
-
-
-def encode_latex(text: str) -> str:
-    """Display text to LaTeX-safe source: ``&%$#_{}~^\\`` escaped, accents as macros, URLs in ``\\url``."""
-    return _encoder().unicode_to_latex(text)
+def wrapped(name: str) -> bool:
+    """Whether a record author (display text) is braced whole, its first ``{`` closing at its last
+    character: ``{Agents and Tools Lab, Inc.}`` and ``{The {GPT} Team}``, not ``{GPT} and {Co}``."""
+    if not (name.startswith("{") and name.endswith("}")):
+        return False
+    depth = 0
+    for i, ch in enumerate(name):
+        depth += (ch == "{") - (ch == "}")
+        if depth == 0 and i < len(name) - 1:
+            return False
+    return depth == 0
 
 
 def is_corporate(name: str) -> bool:
-    """A record author written in braces (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``)
-    or without a comma (``DeepSeek-AI``): an organisation, one name, never split."""
-    return (name.startswith("{") and name.endswith("}")) or ("," not in name and name != "others")
+    """A record author braced whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``) or
+    without a comma (``DeepSeek-AI``): an organisation, one name, never split."""
+    return wrapped(name) or ("," not in name and name != "others")
+
+
+def name_parts(name: str) -> tuple[str, str, str] | None:
+    """``(last, jr, first)`` of a person as records store names, BibTeX's comma forms
+    ``Last, First`` and ``Last, Jr, First`` (``last`` keeps a ``von`` part: ``van Beethoven``);
+    None for an organisation, ``others``, or a name with more commas (shown as written). The one
+    reading of a record author that the BibTeX and CSL-JSON exports and every display share."""
+    if name == "others" or is_corporate(name):
+        return None
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2:
+        return parts[0], "", parts[1]
+    if len(parts) == 3:
+        return parts[0], parts[1], parts[2]
+    return None
 
 
 def display_name(name: str) -> str:
-    """A record author for reading: ``Liu, Shuo`` -> ``Shuo Liu``; ``van Beethoven, Ludwig``
-    -> ``Ludwig van Beethoven``; ``Doe, Jr., John`` -> ``John Doe Jr.``; an organisation as
-    written without its braces (``{Agents and Tools Lab, Inc.}`` -> ``Agents and Tools Lab, Inc.``)."""
-    if name.startswith("{") and name.endswith("}"):
-        return name[1:-1]
-    parts = [p.strip() for p in name.split(",")]
-    if len(parts) == 2:
-        return f"{parts[1]} {parts[0]}".strip()
-    if len(parts) == 3:
-        return f"{parts[2]} {parts[0]} {parts[1]}".strip()
-    return name
+    """A record author for reading (:func:`name_parts`): ``Liu, Shuo`` -> ``Shuo Liu``; ``van
+    Beethoven, Ludwig`` -> ``Ludwig van Beethoven``; ``Doe, Jr., John`` -> ``John Doe Jr.``; an
+    organisation as written without its braces (``{Agents and Tools Lab, Inc.}`` -> ``Agents and
+    Tools Lab, Inc.``)."""
+    parts = name_parts(name)
+    if parts is None:
+        return name[1:-1] if wrapped(name) else name
+    last, jr, first = parts
+    return " ".join(p for p in (first, last, jr) if p)
 
 
 def encode_author(name: str) -> str:
     """One record author as BibTeX source: accents encoded; an organisation braced so that
-    BibTeX keeps it whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``); ``others`` bare."""
+    BibTeX keeps it whole (``{Kimi Team}``, ``{Agents and Tools Lab, Inc.}``, inner braces kept
+    as literal ones: ``{The \\{GPT\\} Team}``); ``others`` bare."""
     if name == "others":
         return name
-    if name.startswith("{") and name.endswith("}"):
+    if wrapped(name):
         return "{" + encode_latex(name[1:-1]) + "}"
     encoded = encode_latex(name)
-    if "," not in name and (" " in name.strip() or not name.isascii()):
+    if is_corporate(name) and (" " in name.strip() or not name.isascii() or "\\" in encoded):
         return "{" + encoded + "}"
     return encoded
 

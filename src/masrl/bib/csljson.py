@@ -18,17 +18,15 @@ import json
 
 from . import venues
 from .bibexport import export_kind
-from .bibtex import MONTHS, decode_latex
+from .bibtex import MONTHS, decode_latex, display_name, name_parts
 
 
 def csl_name(name: str) -> dict:
-    """One record author as a CSL name object."""
-    if name.startswith("{") and name.endswith("}"):
-        return {"literal": name[1:-1]}
-    parts = [p.strip() for p in name.split(",")]
-    if len(parts) == 1:
-        return {"literal": name}
-    last, first = parts[0], parts[-1]
+    """One record author as a CSL name object (:func:`masrl.bib.bibtex.name_parts`)."""
+    parts = name_parts(name)
+    if parts is None:
+        return {"literal": display_name(name)}
+    last, jr, first = parts
     out: dict = {}
     words = last.split(" ")
     particle = []
@@ -39,8 +37,8 @@ def csl_name(name: str) -> dict:
         out["given"] = first
     if particle:
         out["non-dropping-particle"] = " ".join(particle)
-    if len(parts) == 3 and parts[1]:
-        out["suffix"] = parts[1]
+    if jr:
+        out["suffix"] = jr
     return out
 
 

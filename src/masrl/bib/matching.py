@@ -4,7 +4,11 @@ One rule, used by ``masrl add``, ``masrl exclude`` and ``masrl validate``: two
 papers are the same when they share a canonical id (:mod:`masrl.bib.identifiers`:
 arXiv version, ``arXiv:`` prefix, URL form, arXiv DOI, DOI case and encoding
 do not matter), or when their normalized titles (:func:`normalize_title`)
-are at least :data:`TITLE_THRESHOLD` similar.
+are at least :data:`TITLE_THRESHOLD` similar, unless both have an arXiv id and the ids
+differ (:func:`distinct_by_id`): arXiv gives a paper one id for all its versions, so two
+ids are two papers ("GPT-4 Technical Report" 2303.08774 is not "GPT-5 Technical Report").
+Other schemes do not decide it: a paper's conference and journal versions have two DOIs,
+and a resubmission gets a new OpenReview forum.
 
 Title similarity is the normalized Indel similarity of rapidfuzz
 (``fuzz.ratio``: 2·LCS / (len a + len b), the longest common subsequence of
@@ -84,6 +88,14 @@ class Match:
         return f"already {self.other.status} as {self.other.where} ({why})"
 
 
+def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> bool:
+    """Whether two papers' canonical ids (:func:`masrl.bib.identifiers.keys_of`) prove them
+    distinct: both have an arXiv id and they share none."""
+    arxiv_a = {k for k in a if k.startswith("arxiv:")}
+    arxiv_b = {k for k in b if k.startswith("arxiv:")}
+    return bool(arxiv_a and arxiv_b and not arxiv_a & arxiv_b)
+
+
 def known_records(corpus) -> list[Known]:
     """Every retained and excluded record of a :class:`masrl.corpus.load.Corpus` as :class:`Known`, sorted by file."""
     out = []
@@ -122,7 +134,8 @@ class Pool:
         """Every paper of the pool this one duplicates, in pool order; empty when it is new.
 
         A paper sharing a canonical id is named once, with the first shared id;
-        otherwise a title at least :data:`TITLE_THRESHOLD` similar is a match.
+        otherwise a title at least :data:`TITLE_THRESHOLD` similar is a match, unless the
+        ids prove the two distinct (:func:`distinct_by_id`).
         """
         from rapidfuzz import fuzz, process
 
@@ -135,7 +148,7 @@ class Pool:
         if norm:
             hits = process.extract(norm, self.titles, scorer=fuzz.ratio, score_cutoff=TITLE_THRESHOLD * 100, limit=None)
             for _, score, index in hits:
-                if index not in found and self.titles[index]:
+                if index not in found and self.titles[index] and not distinct_by_id(mine, self.items[index].keys):
                     found[index] = Match(self.items[index], similarity=score / 100)
         return [found[i] for i in sorted(found)]
 

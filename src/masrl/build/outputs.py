@@ -23,6 +23,7 @@ from ..analyses.claims import ClaimResult
 from ..analyses.table import Table
 from ..audits import report as audit_report
 from .pipeline import Build, Results
+from ..corpus.errata import errata_items
 from ..corpus.population import POOL
 from ..render import readme as readme_render
 from ..render.csvout import table_csv
@@ -134,8 +135,11 @@ def _population_line(view: View, beside: bool = True) -> MdSafe:
     pop = view.results.population
     if pop.is_release:
         rel = pop.release
+        errata = "".join(f" Erratum of {e.date}: {len(e.corrections)} correction{'s' if len(e.corrections) != 1 else ''} "
+                         f"of the vocabulary's wording (see {md_code('reports/RELEASES.md')})." for e in pop.errata)
         return MdSafe(f"Release **{md_text(rel.name)}** ({rel.date}; search cutoff {rel.search_cutoff}): {md_text(rel.title)}. "
-                      f"Computed from its frozen snapshot {md_code(f'corpus/releases/{rel.name}.yaml')}; these numbers never change.")
+                      f"Computed from its frozen snapshot {md_code(f'corpus/releases/{rel.name}.yaml')}; these numbers never change."
+                      + errata)
     if view.baseline is None:
         return MdSafe("The current pool (no release has been frozen yet).")
     what = md_text(view.build.pending.describe(f"release {view.baseline.name}"))
@@ -171,16 +175,7 @@ def _taxonomy_tables(view: View) -> dict[str, bytes]:
 
 def _gaps(view: View) -> dict[str, bytes]:
     results = view.results
-    moved = []
-    if view.baseline is not None and view.is_pool:
-        old = {(g.table, g.row, g.column): g for g in view.baseline.gaps}
-        new = {(g.table, g.row, g.column): g for g in results.gaps}
-        for key in sorted(set(old) | set(new)):
-            a, b = old.get(key), new.get(key)
-            if (a.status if a else None) != (b.status if b else None):  # a gap opened, closed, or empty <-> sparse
-                moved.append({"cell": key[1] + (f" × {key[2]}" if key[2] else ""), "table": key[0],
-                              "before": f"{a.status} ({a.count})" if a else "not a gap",
-                              "after": f"{b.status} ({b.count})" if b else "not a gap"})
+    moved = compare.gap_moves(list(view.baseline.gaps), list(results.gaps)) if view.baseline is not None and view.is_pool else []
     return gaps_files(results, view.claims, population=_population_line(view), moved=moved,
                       base_name=view.baseline.name if view.baseline is not None else "")
 
@@ -252,11 +247,13 @@ def _releases(view: View) -> dict[str, bytes]:
     build = view.build
     rows = [{"name": r.name, "date": r.population.release.date, "cutoff": r.population.release.search_cutoff,
              "title": r.population.release.title, "retained": r.headline["retained"], "excluded": r.headline["excluded"],
+             "digest": r.population.release.content_sha256 or "(not recorded)",
              "notes": r.population.release.notes}
             for r in build.releases]
+    errata = errata_items([e for r in build.releases for e in r.population.errata])
     titles = {r["key"]: r["title"] for r in build.pool.retained_records}
     labels = {r["record_id"]: r["screening_label"] for r in build.pool.excluded_records}
-    md = render_template("releases.md.j2", releases=rows, pending=build.pending, titles=titles, labels=labels,
+    md = render_template("releases.md.j2", releases=rows, errata=errata, pending=build.pending, titles=titles, labels=labels,
                          base_name=view.baseline.name if view.baseline is not None else "", headline=build.pool.headline)
     return {"RELEASES.md": md.encode()}
 

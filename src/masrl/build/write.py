@@ -19,6 +19,10 @@ Guarantees of every write:
   place (``os.replace``: a reader never sees half a file). If a rename or a
   removal fails, the files already replaced are restored from their old bytes,
   so a failure leaves the tree as it was (README.md included).
+* **Interrupts wait for the write.** SIGINT (Ctrl-C) and SIGTERM received while
+  the files are staged and renamed take effect when the write is whole
+  (:func:`masrl.build.interrupts.interrupts_held`): an interrupted build leaves the tree as it was (if
+  the interrupt came while rendering) or as the build makes it, never in between.
 * **No leftovers.** Temporary files are named ``.masrl-tmp.<name>.<random>``
   (``.gitignore`` lists the pattern). A run that was killed may leave some;
   the next :func:`sync` removes them (``leftovers``), as it does the
@@ -40,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..core.errors import Problem, UserError
+from .interrupts import interrupts_held
 
 #: The list of generated files of the last build (relative paths, one per line).
 GENERATED = "reports/.generated"
@@ -90,6 +95,13 @@ def refusal(root: Path, rel: str, final_may_be_missing: bool = True) -> str | No
     parts = PurePosixPath(rel).parts
     if not parts or PurePosixPath(rel).is_absolute() or any(p in ("..", ".", "") for p in parts):
         return "is not a path inside the survey root"
+    try:
+        return _refusal(root, rel, parts)
+    except OSError as err:  # a name the file system cannot hold (too long, invalid bytes)
+        return f"cannot be written: {err.strerror or err}"
+
+
+def _refusal(root: Path, rel: str, parts: tuple[str, ...]) -> str | None:
     path = root
     for depth, part in enumerate(parts, 1):
         path = path / part
@@ -221,7 +233,13 @@ def stale(root: Path, outputs: dict[str, bytes | None], managed: tuple[str, ...]
 
 # ---------------------------------------------------------------- staged writing
 class _Transaction:
-    """Stage files next to their targets, then rename them all; undo everything on failure."""
+    """Stage files next to their targets, then rename them all; undo everything on failure.
+
+    Every step is recorded *before* it is taken, so that an exception between any two
+    instructions (an interrupt raised inside :meth:`commit`, a full disk) leaves a record
+    :meth:`rollback` can undo from: undoing a step that was not taken is harmless (an old file
+    written over itself, a missing file not removed).
+    """
 
     def __init__(self, root: Path):
         self.root = root
@@ -235,8 +253,8 @@ class _Transaction:
             missing.append(folder)
             folder = folder.parent
         for path in reversed(missing):
-            path.mkdir()
             self.created_dirs.append(path)
+            path.mkdir()
 
     def stage(self, rel: str, data: bytes) -> None:
         path = self.root / rel
@@ -272,19 +290,21 @@ class _Transaction:
             old, mode = self._old(rel)
             if old is not None and not overwrite:
                 raise UserError(f"refusing to overwrite existing file {rel}")
+            self.done.append((rel, old, mode))
             try:
                 os.replace(tmp, self.root / rel)
             except OSError as err:
+                self.done.pop()  # not replaced: nothing to undo
                 raise _fail("write", rel, err) from err
             self.staged.remove((tmp, rel))
-            self.done.append((rel, old, mode))
         for rel in removals:
             old, mode = self._old(rel)
+            self.done.append((rel, old, mode))
             try:
                 (self.root / rel).unlink()
             except OSError as err:
+                self.done.pop()
                 raise _fail("remove", rel, err) from err
-            self.done.append((rel, old, mode))
 
     def rollback(self) -> list[str]:
         """Undo: remove staged files, restore replaced and removed files, remove new folders.
@@ -320,21 +340,29 @@ class _Transaction:
 
 
 def _apply(root: Path, writes: dict[str, bytes], removals: list[str], overwrite: bool = True) -> None:
-    """Write ``writes`` and remove ``removals`` all together, or change nothing."""
+    """Write ``writes`` and remove ``removals`` all together, or change nothing.
+
+    The whole write runs with interrupts held (:func:`masrl.build.interrupts.interrupts_held`): an interrupt received
+    meanwhile takes effect once every file is in place, so an interrupted write leaves the tree
+    as the write makes it, and a failed one (or an exception raised at any step) as it was;
+    never in between. Staging and renaming take a fraction of a second; rendering, before
+    this, is not held.
+    """
     tx = _Transaction(root)
-    try:
-        for rel in sorted(writes):
-            tx.stage(rel, writes[rel])
-        for rel in removals:
-            tx.check_removable(rel)
-        tx.commit(removals, overwrite)
-    except BaseException as err:
-        failed = tx.rollback()
-        if isinstance(err, UserError):
-            if failed:
-                raise UserError(f"{err}; could not restore {', '.join(failed)} (check them by hand)", err.problems) from err
-            raise UserError(f"{err}; nothing was written", err.problems) from err
-        raise
+    with interrupts_held():
+        try:
+            for rel in sorted(writes):
+                tx.stage(rel, writes[rel])
+            for rel in removals:
+                tx.check_removable(rel)
+            tx.commit(removals, overwrite)
+        except BaseException as err:
+            failed = tx.rollback()
+            if isinstance(err, UserError):
+                if failed:
+                    raise UserError(f"{err}; could not restore {', '.join(failed)} (check them by hand)", err.problems) from err
+                raise UserError(f"{err}; nothing was written", err.problems) from err
+            raise
 
 
 def sync(root: Path, outputs: dict[str, bytes], managed: tuple[str, ...] = ()) -> SyncReport:

@@ -8,15 +8,17 @@ Used by :func:`masrl.checks.validate.validate` (and so by ``add``, ``exclude`` a
 * a retained record's ``title``, ``year`` and venue kind agree with its
   ``bibtex`` block, unless ``bibtex_differs`` says why they differ.
 
-A record added with ``forced: REASON`` (``masrl add --force``) is a
-deliberate second record of a paper and exempt from the first two rules.
+A record written with ``forced: REASON`` (``masrl add --force``, ``masrl exclude --force``) is
+a deliberate second record (or a distinct paper with a near-identical title) and exempt from
+the first two rules. Two records whose arXiv ids differ are distinct papers whatever their
+titles (:func:`masrl.bib.matching.distinct_by_id`).
 """
 
 from __future__ import annotations
 
 from ..bib.consistency import bibtex_disagreements
 from ..bib.identifiers import record_identifiers
-from ..bib.matching import known_records, similar_title_pairs
+from ..bib.matching import distinct_by_id, known_records, similar_title_pairs
 from ..core.errors import Problem
 from ..corpus.load import EXCLUSIONS, PAPERS
 
@@ -41,7 +43,8 @@ def identifier_problems(corpus) -> list[Problem]:
                     continue
                 if other == file or other in reported:
                     continue
-                if rec.get("forced") or _record(corpus, other).get("forced"):
+                both = other.startswith(PAPERS) and file.startswith(EXCLUSIONS)
+                if not both and (rec.get("forced") or _record(corpus, other).get("forced")):
                     continue  # added with --force and a reason: a deliberate second record of one paper
                 reported.add(other)
                 if other.startswith(PAPERS) and file.startswith(EXCLUSIONS):
@@ -56,13 +59,14 @@ def title_problems(corpus) -> list[Problem]:
     """Two records whose titles are near-identical (the later file is named)."""
     problems = []
     for first, second, similarity in similar_title_pairs(known_records(corpus)):
-        if first.forced or second.forced:
+        if first.forced or second.forced or distinct_by_id(first.keys, second.keys):
             continue
         field = "title" if second.where.startswith(PAPERS) else "screening_label"
         problems.append(Problem(
             second.where, corpus.line(second.where, (field,)), field,
             f"title {int(similarity * 100)}% similar to that of {first.where} ('{first.title}') — one paper, one record "
-            f"(distinct papers: keep both with forced: REASON in the retained record)"))
+            f"(distinct papers: keep both with forced: REASON in either record; `masrl add --force REASON` and "
+            f"`masrl exclude --force REASON` write it)"))
     return problems
 
 

@@ -9,11 +9,13 @@ when later versions of masrl ask more of new records.
 
 from __future__ import annotations
 
+import copy
 import datetime
 
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..corpus import schema as schemas
+from ..corpus.errata import corrected, errata_from, target
 from ..corpus.load import PAPERS
 from ..corpus.releases import (
     RELEASES,
@@ -144,3 +146,64 @@ def _dates_added(checker, releases, valid: dict[str, Snapshot]) -> None:
         released = first_holder.get(file)
         if released is not None and added > released:
             checker.add(file, ("date_added",), f"{added} is after {released}, the date of the first release that holds this record")
+
+
+def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
+    """The errata of ``corpus/releases.yaml`` (:mod:`masrl.corpus.errata`): each names a valid
+    release, is dated on or after it and not in the future, and each correction replaces the
+    label or definition text the snapshot holds (after the release's earlier errata) with other
+    one-line text, dropping only keys without a value. ``snapshots``: the valid releases'
+    snapshots (from :func:`check_releases`)."""
+    data = checker.corpus.releases
+    if not isinstance(data, dict) or "errata" not in data:
+        return
+    before = len(checker.problems)
+    checker.schema_errors(RELEASES, data["errata"], Draft202012Validator(schemas.ERRATA_SCHEMA, format_checker=FormatChecker()),
+                          ("errata",))
+    if len(checker.problems) != before:
+        return
+    if not snapshots:
+        return  # the releases themselves have problems (reported); errata are judged once they are valid
+    dates = {r.name: r.date for r in releases_from(data)}
+    state = {name: copy.deepcopy(snap.taxonomy) for name, snap in snapshots.items()}
+    today = datetime.date.today().isoformat()
+    for i, erratum in enumerate(errata_from(data)):
+        path = ("errata", i)
+        if erratum.release not in state:
+            known = ", ".join(sorted(state)) or "none"
+            checker.add(RELEASES, path + ("release",), f"{erratum.release!r} is not a release with a valid snapshot "
+                                                       f"(releases: {known})")
+            continue
+        if erratum.date < dates[erratum.release]:
+            checker.add(RELEASES, path + ("date",), f"{erratum.date} is before the release date of {erratum.release} "
+                                                    f"({dates[erratum.release]})")
+        elif erratum.date > today:
+            checker.add(RELEASES, path + ("date",), f"{erratum.date} is in the future (today is {today})")
+        taxonomy = state[erratum.release]
+        for j, c in enumerate(erratum.corrections):
+            _correction(checker, path + ("corrections", j), c, taxonomy, erratum.release)
+        state[erratum.release] = corrected(taxonomy, [erratum], erratum.release)
+
+
+def _correction(checker, path: tuple, c, taxonomy: dict, release: str) -> None:
+    spec = target(taxonomy, c)
+    if spec is None:
+        fields = taxonomy.get("fields") or {}
+        if c.field not in fields:
+            checker.add(RELEASES, path + ("field",), f"{c.field!r} is not a field of release {release}'s vocabulary")
+        else:
+            checker.add(RELEASES, path + ("value",), f"{c.value!r} is not a value of {c.field} in release {release}'s vocabulary")
+        return
+    if spec.get(c.key) != c.was:
+        checker.add(RELEASES, path + ("was",), f"the snapshot of {release} holds {spec.get(c.key)!r} at {c.where}, not "
+                                               f"{c.was!r}; an erratum states the text it replaces")
+    elif c.now == c.was:
+        checker.add(RELEASES, path + ("now",), "is the text the snapshot holds; an erratum changes it")
+    if not c.now.isprintable() or c.now != c.now.strip():
+        checker.add(RELEASES, path + ("now",), "must be one line of printable text, without leading or trailing spaces")
+    for key in c.drop:
+        if key not in spec:
+            checker.add(RELEASES, path + ("drop",), f"{key!r} is not a key at {c.where.rsplit(' (', 1)[0]}")
+        elif spec[key] is not None or key in schemas.VALUE_KEYS:
+            checker.add(RELEASES, path + ("drop",), f"{key!r} holds a value; an erratum drops only keys without one "
+                                                    "(the rest of a text YAML cut at a comma)")

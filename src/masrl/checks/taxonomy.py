@@ -123,6 +123,42 @@ def conditions(c) -> None:
                 c.add(TAXONOMY, ("fields", field.name, "values", code), f"inclusion_criterion {implied!r} is not a value of inclusion_criterion")
 
 
+def value_keys(c) -> None:
+    """Each value of a controlled field has only known keys (:data:`masrl.corpus.schema.VALUE_KEYS`),
+    each with a value. Keys without a value after a text are what YAML makes of the rest of that
+    unquoted text after a comma inside a flow mapping (``{definition: a, b, source: s}`` reads
+    ``b`` as a key), so the text was cut short: one problem names the whole text to quote."""
+    fields = c.corpus.taxonomy.get("fields") if isinstance(c.corpus.taxonomy, dict) else None
+    for name, spec in fields.items() if isinstance(fields, dict) else []:
+        values = spec.get("values") if isinstance(spec, dict) else None
+        for code, value in values.items() if isinstance(values, dict) else []:
+            if isinstance(value, dict):
+                _value_keys(c, ("fields", name, "values", code), value)
+
+
+def _value_keys(c, path: tuple, value: dict) -> None:
+    keys = list(value)
+    i = 0
+    while i < len(keys):
+        key = keys[i]
+        run = []
+        while i + 1 + len(run) < len(keys) and value[keys[i + 1 + len(run)]] is None \
+                and keys[i + 1 + len(run)] not in schemas.VALUE_KEYS:
+            run.append(keys[i + 1 + len(run)])
+        if run and isinstance(value[key], str):
+            whole = ", ".join([value[key], *map(str, run)])
+            c.add(TAXONOMY, path + (key,), f"the text was cut at a comma: YAML read {value[key]!r} and made "
+                                           f"{', '.join(repr(str(k)) for k in run)} {'a key' if len(run) == 1 else 'keys'} without a value; quote the "
+                                           f"whole text: {key}: \"{whole}\"")
+            i += 1 + len(run)
+            continue
+        if key not in schemas.VALUE_KEYS:
+            what = "a key without a value" if value[key] is None else "an unknown key"
+            c.add(TAXONOMY, path + (key,), f"{key!r} is {what}; allowed: {', '.join(schemas.VALUE_KEYS)}"
+                                           f"{_suggest(key, schemas.VALUE_KEYS)}")
+        i += 1
+
+
 def editorial_keys(c, keys: set[str]) -> None:
     """Representatives and anchors named in the taxonomy are retained records."""
     tax = c.tax

@@ -12,11 +12,12 @@ instead of wording. The rules run in the order of :data:`RULES`:
 3. ``D`` each record (:mod:`.records`): the JSON Schema derived from the taxonomy (required
    fields, types, allowed values, identifier formats, year range), single-line text,
    placeholders, BibTeX braces, the screening date, file name = key, ``untagged``, the rules
-   between fields of one record, links;
+   between fields of one record, links, the characters of every text and portable keys
+   (:mod:`.portable`);
 4. ``P`` across records (:mod:`.pool`): unique keys, one paper one record (canonical
    identifiers, near-identical titles, across retained AND excluded records), agreement with
    the BibTeX block, sub-decision anchors;
-5. ``S`` releases and their frozen snapshots (:mod:`.releases`); ``C`` the claim ledger
+5. ``S`` releases, their frozen snapshots and errata (:mod:`.releases`); ``C`` the claim ledger
    (:mod:`.claims`); ``A`` audits (:mod:`.audits`); ``U`` the search protocol and the update
    rounds (:mod:`.protocol`).
 
@@ -34,11 +35,11 @@ from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, releases_from
 from ..corpus.taxonomy import Taxonomy
 from ..trace.examples import load_examples
-from . import audits, pool, records, taxonomy
+from . import audits, pool, portable, records, taxonomy
 from .claims import Scope, check_claims
 from .protocol import check_protocol, check_rounds
 from .collector import Checker
-from .releases import check_releases
+from .releases import check_errata, check_releases
 
 
 @dataclass
@@ -107,6 +108,8 @@ TAXONOMY_RULES: tuple[Rule, ...] = (
     Rule("T007", "derived-names", _on(taxonomy.derived_names)),
     Rule("T008", "year-minimum", _on(taxonomy.year_minimum)),
     Rule("T009", "field-conditions", _on(taxonomy.conditions)),
+    Rule("T011", "value-keys", _on(taxonomy.value_keys)),
+    Rule("T012", "taxonomy-text", _on(portable.taxonomy_text)),
 )
 
 #: The rules of the records, run when the taxonomy has no problem.
@@ -121,21 +124,33 @@ RECORD_RULES: tuple[Rule, ...] = (
     Rule("D007", "untagged", records.untagged, ("retained",)),
     Rule("D008", "cross-fields", records.cross_fields, ("retained", "excluded")),
     Rule("D009", "urls", records.urls, ("retained", "excluded")),
+    Rule("D010", "text-characters", portable.record_text, ("retained", "excluded")),
+    Rule("D011", "portable-keys", portable.record_names, ("retained",)),
     Rule("P001", "unique-keys", _on(pool.unique_keys)),
     Rule("P002", "one-identifier-one-record", _on(pool.identifiers)),
     Rule("P003", "one-title-one-record", _on(pool.titles)),
     Rule("P004", "bibtex-agreement", _on(pool.bibtex_agreement)),
     Rule("P005", "subdecision-anchors", lambda ctx: pool.subdecision_anchors(ctx.checker, ctx.by_key)),
     Rule("S001", "releases", _releases),
+    Rule("S002", "errata", lambda ctx: check_errata(ctx.checker, ctx.snapshots)),
+    Rule("S003", "releases-text", _on(portable.releases_text)),
+    Rule("S004", "portable-release-names", _on(portable.release_names)),
     Rule("C001", "claims", _claims),
+    Rule("C002", "claims-text", _on(portable.claims_text)),
     Rule("A001", "single-file-audits", lambda ctx: audits.single_file_audits(ctx.checker, ctx.keys)),
     Rule("A002", "audit-folders", _audit_folders),
+    Rule("A003", "portable-audit-ids", _on(portable.audit_ids)),
+    Rule("A004", "audits-text", _on(portable.audits_text)),
     Rule("U001", "search-protocol", lambda ctx: ctx.checker.extend(check_protocol(ctx.checker.corpus))),
     Rule("U002", "update-rounds", lambda ctx: ctx.checker.extend(check_rounds(ctx.checker.corpus))),
 )
 
 #: Every rule, in the order they run; codes are unique.
 RULES: tuple[Rule, ...] = TAXONOMY_RULES + RECORD_RULES
+
+#: Rules of the taxonomy that an older git revision may predate: ``masrl diff`` does not run them on
+#: the revision's side (a vocabulary with a text YAML cut short is still compared as it was).
+PREDATED = frozenset({"T011"})
 
 #: The code of the one problem that says the records were not checked because of the taxonomy.
 NOT_CHECKED = "T000"
@@ -179,8 +194,9 @@ def from_older_format(problem: Problem) -> bool:
     return False
 
 
-def validate(corpus: Corpus) -> list[Problem]:
-    """Every problem of the corpus (:data:`RULES`), sorted by file and line.
+def validate(corpus: Corpus, skip: frozenset[str] = frozenset()) -> list[Problem]:
+    """Every problem of the corpus (:data:`RULES`, except the rules whose codes are in ``skip``),
+    sorted by file and line.
 
     Returns an empty list when the corpus is valid. Raises nothing for bad user data.
     """
@@ -192,10 +208,12 @@ def validate(corpus: Corpus) -> list[Problem]:
     if TAXONOMY in corpus.docs:
         before = len(checker.problems)
         for rule in TAXONOMY_RULES:
-            _run(rule, ctx)
+            if rule.code not in skip:
+                _run(rule, ctx)
         if len(checker.problems) == before:
             for rule in RECORD_RULES:
-                _run(rule, ctx)
+                if rule.code not in skip:
+                    _run(rule, ctx)
         else:
             checker.problems.append(Problem(TAXONOMY, None, None, "the records, claims and audits were not checked: fix "
                                                                   "the taxonomy first", NOT_CHECKED))

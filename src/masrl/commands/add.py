@@ -31,11 +31,15 @@ from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree, read_user_
 from ..review import adding, intake
 
 
-def _paper_from_args(args: Namespace) -> dict:
+def _paper_from_args(args: Namespace, corpus) -> dict:
     idents = intake.identifiers_from_flags({"--arxiv": args.arxiv, "--openreview": args.openreview, "--doi": args.doi,
                                             "--url": args.url}, args.identifier)
     if not idents:
         raise UsageError("the paper needs an identifier: IDENTIFIER (any form), --arxiv, --doi, --openreview or --url")
+    known = [] if args.force else adding.known_by_identifier(corpus, idents, args.title or "")
+    if known:  # before any lookup: a paper in the pool is refused the same, online or not
+        raise UserError(summary(known, "nothing was added (--force REASON adds a duplicate anyway, e.g. a distinct "
+                                       "journal version)."), known)
     authors = []
     for text in args.author or []:
         if text.strip():
@@ -90,7 +94,7 @@ def run(args: Namespace) -> int:
         found = adding.papers_from_bibtex(read_user_file(args.bibtex, "--bibtex"), args.bibtex.name)
         papers, refused, notes, origins = found.papers, found.refused, found.notes, found.origins
     else:
-        papers = [_paper_from_args(args)]
+        papers = [_paper_from_args(args, corpus)]
     if args.key and len(papers) + len(refused) != 1:
         raise UsageError("--key works with a single paper only")
     plan = adding.plan_additions(corpus, papers, known=problems, key=args.key, force=args.force, refused=refused)

@@ -5,17 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..checks.validate import from_older_format, validate
+from ..checks.validate import PREDATED, from_older_format, validate
 from ..core.errors import UserError, summary
-from ..corpus.load import find_root, parse_tree, read_git_tree, read_tree
+from ..corpus.load import Corpus, find_root, parse_tree, read_git_tree, read_tree, release_report_blobs
 
 
-def _results(files: dict[str, bytes], label: str, traces_valid: dict[str, bool], rev: str | None = None):
+def _results(corpus: Corpus, label: str, traces_valid: dict[str, bool], rev: str | None = None):
     from ..build.pipeline import build
     from ..core.errors import Problem
 
-    corpus = parse_tree(files)
-    problems = validate(corpus)
+    problems = validate(corpus, PREDATED if rev is not None else frozenset())
     if rev is not None:  # an older revision may predate the current file format
         problems = [p for p in problems if not from_older_format(p)]
     if problems:
@@ -38,13 +37,17 @@ def render_markdown(diff: dict, rev: str) -> str:
 def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
     """Print the difference; exit 0 (1 only for errors)."""
     from ..analyses.compare import compare
+    from ..analyses.frozen import Side, frozen_changes
     from ..build.examples import examples_valid
 
     root = find_root(root_arg)
     traces_valid = examples_valid()
-    before = _results(read_git_tree(root, rev), f"at {rev}", traces_valid, rev)
-    after = _results(read_tree(root), "in the working tree", traces_valid)
+    old, new = parse_tree(read_git_tree(root, rev)), parse_tree(read_tree(root))
+    before = _results(old, f"at {rev}", traces_valid, rev)
+    after = _results(new, "in the working tree", traces_valid)
     diff = compare(before, after)
+    diff["frozen"] = frozen_changes(Side(old.releases, old.snapshots, release_report_blobs(root, rev)),
+                                    Side(new.releases, new.snapshots, release_report_blobs(root)))
     if as_json:
         print(json.dumps({"rev": rev, **diff}, indent=2, sort_keys=True, ensure_ascii=False))
     else:

@@ -30,7 +30,7 @@ from ..review.excluding import (
 #: How messages name each field of a decision given on the command line.
 LABELS = {"stage": "--stage", "reason_class": "--reason-class", "source": "--source", "query_family": "--query-family",
           "reason": "--reason", "date": "--date", "key": "--key", "title": "--title", "key/title": "--key/--title",
-          "author": "--author", "year": "--year"}
+          "author": "--author", "year": "--year", "force": "--force"}
 
 
 def vocabulary(root_arg) -> dict[str, tuple[str, ...]] | None:
@@ -54,7 +54,7 @@ def _decision(args: Namespace, tax: Taxonomy) -> Decision:
     decision = Decision(stage=args.stage, reason=args.reason, reason_class=args.reason_class, source=args.source,
                         query_family=args.query_family, date=args.date, key=args.key, title=args.title, identifiers=given,
                         authors=tuple(a.strip() for a in args.author or [] if a.strip()), year=args.year, url=args.url,
-                        labels=LABELS)
+                        labels=LABELS, force=args.force)
     problems = decision_problems(decision, tax)
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)

@@ -17,6 +17,8 @@ from argparse import Namespace
 from ..build import write
 from ..checks.validate import validate
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
+from ..core.names import file_name_problem
+from ..core.text import text_problem
 from ..corpus.load import find_root, load
 from ..corpus.population import counted
 from ..corpus.provenance import unconfirmed_fields
@@ -40,6 +42,8 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
     if not re.fullmatch(NAME_PATTERN, args.name) or args.name in RESERVED_NAMES:
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name!r} is not a release name: use lower-case letters, "
                                 f"digits, '.', '_' and '-', not {', '.join(RESERVED_NAMES)} (e.g. {next_name(existing)})"))
+    elif why := file_name_problem(args.name):
+        problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name[:80]!r}: {why}" if why.startswith("is ") else why))
     elif args.name in names:
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"release {args.name!r} exists already; the next name could be {next_name(existing)}"))
     for flag, value in (("--date", args.date), ("--cutoff", args.cutoff)):
@@ -69,6 +73,8 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
             problems.append(Problem(COMMAND_LINE, None, flag, "must not be empty"))
         elif value is not None and any(ch in value for ch in "\n\r\t"):
             problems.append(Problem(COMMAND_LINE, None, flag, "must be one line (no line break or tab)"))
+        elif value is not None and (why := text_problem(value)):
+            problems.append(Problem(COMMAND_LINE, None, flag, why))
     return problems
 
 
@@ -126,7 +132,7 @@ def run(args: Namespace) -> int:
     snapshot = freeze(release, corpus.taxonomy, retained, excluded, rounds_since(corpus, previous))
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
     release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
-    listing = releases_bytes([*existing, release])
+    listing = releases_bytes([*existing, release], (corpus.releases or {}).get("errata"))
     since = f"since {existing[-1].name}" if existing else "(first release)"
     what = (f"release {release.name} ({release.date}): {counted(len(retained), 'retained')} and "
             f"{counted(len(excluded), 'excluded')}; " + (pend.describe(f"release {existing[-1].name}") if existing else since))
@@ -142,4 +148,7 @@ def run(args: Namespace) -> int:
     print(f"froze {what}")
     print(f"wrote {release.snapshot_path}; listed it in {RELEASES}")
     print(f"next: `masrl build` writes reports/releases/{release.name}/ and compares the pool with it; commit both")
+    print(f"then record its digest outside the files: git tag -a release-{release.name} -m "
+          f"'masrl release {release.name}: content_sha256 {release.content_sha256}' (`masrl diff release-{release.name}` "
+          "shows any later change to the release)")
     return 0

@@ -256,6 +256,38 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
     return files
 
 
+#: The report trees of the frozen releases (compared by ``masrl diff``).
+RELEASE_REPORTS = "reports/releases/"
+
+
+def _blob_id(data: bytes) -> str:
+    """The git blob id of ``data`` (SHA-1 of ``blob <size>\\0`` + data), as ``git ls-tree`` prints it."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def release_report_blobs(root: Path, rev: str | None = None) -> dict[str, str]:
+    """``{relative path: git blob id}`` of every file under ``reports/releases/``, at git revision
+    ``rev`` (``git ls-tree``; a revision :func:`read_git_tree` has already resolved) or, with
+    ``rev`` None, in the working tree (regular files; symbolic links left out).
+
+    Raises:
+        UserError: if git fails or a file cannot be read.
+    """
+    if rev is None:
+        base = root / RELEASE_REPORTS
+        return {p.relative_to(root).as_posix(): _blob_id(_read(p, p.relative_to(root).as_posix()))
+                for p in sorted(base.rglob("*")) if p.is_file() and not p.is_symlink()} if base.is_dir() else {}
+    prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    out = {}
+    for item in _git(root, "ls-tree", "-r", "-z", "--full-name", rev, "--", RELEASE_REPORTS).split(b"\0"):
+        meta, _, name = item.partition(b"\t")
+        if item and meta.split()[1] == b"blob":
+            out[os.fsdecode(name)[len(prefix):]] = meta.split()[2].decode()
+    return out
+
+
 def _mapping(corpus: Corpus, rel: str, data: bytes) -> dict | None:
     doc, problems = yamlio.parse(data, rel)
     corpus.problems.extend(problems)
@@ -345,14 +377,26 @@ def _round_file(corpus: Corpus, rel: str, found: tuple[str, str], data: bytes) -
     setattr(folder, "queue" if name == "queue.csv" else "duplicates", rows)
 
 
-def read_user_bytes(path: Path, what: str) -> bytes:
-    """Bytes of a file the user names on the command line (a filled audit sheet).
+#: The most a file named on the command line may hold (bytes): 32 MiB, about 100,000 BibTeX
+#: entries or audit rows. Reading stops there, so that ``--bibtex /dev/zero`` (or a file
+#: named by mistake) is refused instead of filling the memory.
+MAX_USER_FILE = 32 * 1024 * 1024
+
+
+def read_user_bytes(path: Path, what: str, limit: int = MAX_USER_FILE) -> bytes:
+    """Bytes of a file the user names on the command line (``--bibtex FILE``, a filled audit
+    sheet), at most ``limit`` bytes (:data:`MAX_USER_FILE`).
 
     Raises:
-        UserError: if it does not exist, is a folder, or cannot be read.
+        UserError: if it does not exist, is a folder, cannot be read, or holds more than ``limit`` bytes.
     """
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise UserError(f"{what} {path}: holds more than {limit // (1024 * 1024)} MiB; masrl reads at most that "
+                            "much (split the file)")
+        return data
     except FileNotFoundError as err:
         raise UserError(f"{what} {path}: no such file") from err
     except IsADirectoryError as err:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errata import Erratum, corrected, errata_from
 from .load import Corpus
 from .releases import Release, Snapshot, latest, releases_from, snapshot_from
 
@@ -33,6 +34,7 @@ class Population:
         retained: retained records sorted by key.
         excluded: excluded records sorted by record id.
         release: the release it freezes, None for the pool.
+        errata: the errata of the release, applied to ``taxonomy`` (:mod:`masrl.corpus.errata`).
         identification: for a release, the update rounds' identification counts frozen with it.
     """
 
@@ -43,6 +45,7 @@ class Population:
     excluded: tuple[dict, ...]
     release: Release | None = None
     identification: dict | None = None
+    errata: tuple[Erratum, ...] = ()
 
     @property
     def is_release(self) -> bool:
@@ -69,14 +72,28 @@ class Pending:
         excluded: record ids of excluded records the earlier population does not hold.
         dropped: keys the earlier population held as retained that are no longer retained.
         changed: keys and record ids held by both whose record differs (retagged, corrected).
-        vocabulary: True when the controlled vocabulary differs from the earlier one.
+        changed_fields: ``(key or record id, (field, ...))`` for each of ``changed``: the
+            top-level fields whose values differ, sorted.
+        vocabulary: the parts of the controlled vocabulary that differ (:func:`vocabulary_changes`);
+            empty (false) when it is the same.
     """
 
     retained: tuple[str, ...] = ()
     excluded: tuple[str, ...] = ()
     dropped: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
-    vocabulary: bool = False
+    vocabulary: tuple[str, ...] = ()
+    changed_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def fields_changed(self) -> tuple[str, ...]:
+        """Every field that differs in at least one changed record, sorted."""
+        return tuple(sorted({f for _, fields in self.changed_fields for f in fields}))
+
+    @property
+    def vocabulary_sections(self) -> tuple[str, ...]:
+        """The top-level parts of the vocabulary that differ (``gap_analysis``, ``fields.reward_type``), in order."""
+        return tuple(dict.fromkeys(p if p.startswith("fields.") else p.split(".")[0] for p in self.vocabulary))
 
     def __bool__(self) -> bool:
         return bool(self.retained or self.excluded or self.dropped or self.changed or self.vocabulary)
@@ -87,21 +104,33 @@ class Pending:
         return len(self.retained) + len(self.excluded)
 
     def describe(self, base: str) -> str:
-        """One clause for reports and commands (``base`` names the earlier population): ``1 retained record
-        and 0 excluded records added since release v1, 2 records changed, the vocabulary changed``,
-        ``1 record changed since release v1``, or ``identical to release v1``."""
+        """One clause for reports and commands (``base`` names the earlier population) that says
+        what changed: ``1 retained record and 0 excluded records added since release v1, 2 records
+        changed in the fields bibtex_differs and reward_type, the vocabulary changed in gap_analysis
+        and fields.reward_type``, ``1 record changed since release v1 in the field year``, or ``identical
+        to release v1``."""
         if not self:
             return f"identical to {base}"
         parts = []
         if self.count:
             parts.append(f"{counted(len(self.retained), 'retained')} and {counted(len(self.excluded), 'excluded')} "
                          f"added since {base}")
-        for items, what in ((self.dropped, "dropped"), (self.changed, "changed")):
-            if items:
-                parts.append(f"{counted(len(items), 'record')} {what}" + ("" if parts else f" since {base}"))
+        if self.dropped:
+            parts.append(f"{counted(len(self.dropped), 'record')} dropped" + ("" if parts else f" since {base}"))
+        if self.changed:
+            fields = self.fields_changed
+            what = f" in {'the field' if len(fields) == 1 else 'the fields'} {_and(fields)}" if fields else ""
+            parts.append(f"{counted(len(self.changed), 'record')} changed" + ("" if parts else f" since {base}") + what)
         if self.vocabulary:
-            parts.append("the vocabulary changed" + ("" if parts else f" since {base}"))
+            parts.append("the vocabulary changed" + ("" if parts else f" since {base}")
+                         + f" in {_and(self.vocabulary_sections)}")
         return ", ".join(parts)
+
+
+def _and(items) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def counted(n: int, word: str) -> str:
@@ -110,19 +139,38 @@ def counted(n: int, word: str) -> str:
     return f"{n} {noun}" if word == "record" else f"{n} {word} {noun}"
 
 
+def vocabulary_changes(before: dict, after: dict) -> tuple[str, ...]:
+    """The parts of two vocabularies (taxonomy mappings) that differ, as dotted paths two levels
+    deep (``gap_analysis.combine``, ``identifier_schemes.arxiv``, ``fields.reward_type``; a part
+    that is not a mapping on both sides by its own name), in the order of ``after`` then ``before``."""
+    out = []
+    for top in dict.fromkeys([*after, *before]):
+        a, b = before.get(top), after.get(top)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += [f"{top}.{k}" for k in dict.fromkeys([*b, *a]) if a.get(k) != b.get(k)]
+        else:
+            out.append(str(top))
+    return tuple(out)
+
+
 def pending(current: Population, earlier: Population | None) -> Pending:
-    """The records of ``current`` that ``earlier`` does not hold (all of them without ``earlier``), and
-    those both hold with other content."""
+    """The records of ``current`` that ``earlier`` does not hold (all of them without ``earlier``), those
+    both hold with other content (and which of their fields differ), and what of the vocabulary differs."""
     old_ret = earlier.keys if earlier else frozenset()
     old_exc = earlier.record_ids if earlier else frozenset()
     changed: list[str] = []
+    fields: list[tuple[str, tuple[str, ...]]] = []
     if earlier is not None:
         before = {r["key"]: r for r in earlier.retained} | {r["record_id"]: r for r in earlier.excluded}
         now = {r["key"]: r for r in current.retained} | {r["record_id"]: r for r in current.excluded}
         changed = sorted(k for k in before.keys() & now.keys() if before[k] != now[k])
+        fields = [(k, tuple(sorted(f for f in before[k].keys() | now[k].keys() if before[k].get(f) != now[k].get(f))))
+                  for k in changed]
+    vocabulary = vocabulary_changes(earlier.taxonomy, current.taxonomy) if earlier is not None else ()
     return Pending(tuple(sorted(current.keys - old_ret)), tuple(sorted(current.record_ids - old_exc)),
-                   tuple(sorted(old_ret - current.keys)), tuple(changed),
-                   earlier is not None and earlier.taxonomy != current.taxonomy)
+                   tuple(sorted(old_ret - current.keys)), tuple(changed), vocabulary, tuple(fields))
 
 
 def pool(corpus: Corpus) -> Population:
@@ -144,18 +192,20 @@ def snapshots(corpus: Corpus) -> dict[str, Snapshot]:
 
 def releases(corpus: Corpus) -> list[Population]:
     """Every release of ``corpus/releases.yaml`` (in release order) as a population
-    built from its snapshot. Releases without a readable snapshot are left out
-    (``masrl validate`` reports them)."""
+    built from its snapshot, its vocabulary's wording corrected by its errata. Releases
+    without a readable snapshot are left out (``masrl validate`` reports them)."""
     snaps = snapshots(corpus)
+    errata = errata_from(corpus.releases)
     out = []
     for rel in releases_from(corpus.releases):
         snap = snaps.get(rel.name)
         if snap is None:
             continue
+        own = tuple(e for e in errata if e.release == rel.name)
         out.append(Population(
-            rel.name, f"release {rel.label}", snap.taxonomy,
+            rel.name, f"release {rel.label}", corrected(snap.taxonomy, list(own), rel.name),
             tuple(snap.retained[k] for k in sorted(snap.retained)),
-            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel, snap.identification,
+            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel, snap.identification, own,
         ))
     return out
 

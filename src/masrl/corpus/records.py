@@ -25,8 +25,8 @@ RETAINED_ORDER = (
 #: Field order of an excluded record file.
 EXCLUDED_ORDER = (
     "record_id", "screening_label", "authors", "year", "identifiers", "url", "source", "query_family", "date_screened",
-    "date_added", "stage", "exclusion_reason", "reason_class", "if_retained", "former_key", "former_record", "former_file",
-    "tag_provenance", "provenance",
+    "date_added", "stage", "exclusion_reason", "reason_class", "forced", "if_retained", "former_key", "former_record",
+    "former_file", "tag_provenance", "provenance",
 )
 
 #: Free-text fields of records, claims and audits (not vocabulary codes, identifiers or keys).
@@ -71,7 +71,7 @@ def make_key(first_author: str, year: int, taken: set[str]) -> str:
     """
     braced = first_author.startswith("{") and first_author.endswith("}")
     surname = first_author.split(",", 1)[0] if "," in first_author and not braced else first_author
-    return free_key((ascii_slug(surname) or "anon") + str(year), taken)
+    return free_key((ascii_slug(surname)[:40] or "anon") + str(year), taken)  # a key names a file: keep it short
 
 
 def free_key(base: str, taken: set[str]) -> str:

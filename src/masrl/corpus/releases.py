@@ -45,6 +45,9 @@ RELEASES_HEADER = """\
 # (never edit a snapshot: its reports under reports/releases/<name>/ are the
 # published numbers). Records no snapshot holds yet are "pending" and enter the
 # next release. The first release is the survey as published.
+# A mistake in the wording a snapshot froze (a label or definition of its
+# vocabulary, never a record) is corrected by an entry of `errata:` below, with
+# its date and reason (see masrl.corpus.errata); the snapshot itself stays as it is.
 """
 
 SNAPSHOT_HEADER = """\
@@ -155,8 +158,9 @@ def next_name(releases: list[Release]) -> str:
     return f"v{max(numbers, default=0) + 1}"
 
 
-def releases_bytes(releases: list[Release]) -> bytes:
-    """Bytes of ``corpus/releases.yaml`` listing ``releases`` (header comment included)."""
+def releases_bytes(releases: list[Release], errata: list | None = None) -> bytes:
+    """Bytes of ``corpus/releases.yaml`` listing ``releases`` and, when given, the ``errata``
+    list as parsed from the file (kept as it is; :mod:`masrl.corpus.errata`), header comment included."""
     items = []
     for r in releases:
         item = {"name": r.name, "date": r.date, "search_cutoff": r.search_cutoff, "title": r.title}
@@ -167,7 +171,10 @@ def releases_bytes(releases: list[Release]) -> bytes:
         if r.notes:
             item["notes"] = list(r.notes)
         items.append(item)
-    return RELEASES_HEADER.encode() + b"\n" + dump_record({"format_version": SNAPSHOT_FORMAT, "releases": items})
+    data = {"format_version": SNAPSHOT_FORMAT, "releases": items}
+    if errata:
+        data["errata"] = errata
+    return RELEASES_HEADER.encode() + b"\n" + dump_record(data)
 
 
 def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded: dict[str, dict],

@@ -135,6 +135,7 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "former_key": _KEY,
         "former_record": {"type": "object"},
         "former_file": {"type": "string"},
+        "forced": _TEXT,
         "tag_provenance": _STR_MAP,
         "provenance": _STR_MAP,
     }
@@ -154,9 +155,16 @@ _VALUE = {
     "type": "object",
     "properties": {"label": _TEXT, "definition": _TEXT, "source": _TEXT,
                    "representatives": {"type": "array", "items": _KEY},
-                   "anchors": {"type": "array", "items": _KEY}},
+                   "anchors": {"type": "array", "items": _KEY},
+                   # editorial extras that analyses read: the credit hierarchy's bracket, the
+                   # topology's cheat-sheet name, a query family's protocol family, the inclusion
+                   # criterion a category implies
+                   "bracket": _TEXT, "name": _TEXT, "protocol_family": _TEXT, "inclusion_criterion": _TEXT},
     "required": ["label", "definition", "source"],
 }
+
+#: The keys a value of a controlled field may have (``masrl.checks.taxonomy.value_keys`` refuses others).
+VALUE_KEYS = tuple(_VALUE["properties"])
 
 #: Controlled fields the analyses rely on by name: (field, applies_to, multi).
 REQUIRED_FIELDS = (
@@ -346,6 +354,33 @@ RELEASES_SCHEMA = {
                     "notes": {"type": "array", "items": _TEXT},
                 },
             },
+        },
+        "errata": {"type": "array"},  # each item: ERRATA_SCHEMA (checked by its own rule)
+    },
+}
+
+ERRATA_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl errata of frozen releases (corpus/releases.yaml, errata)",
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["release", "date", "reason", "corrections"],
+        "additionalProperties": False,
+        "properties": {
+            "release": {"type": "string"},
+            "date": _DATE,
+            "reason": _TEXT,
+            "corrections": {"type": "array", "minItems": 1, "items": {
+                "type": "object",
+                "required": ["field", "key", "was", "now"],
+                "additionalProperties": False,
+                "properties": {
+                    "field": _TEXT, "value": _TEXT, "key": {"enum": ["label", "definition"]},
+                    "was": {"type": "string"}, "now": _TEXT,
+                    "drop": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
+                },
+            }},
         },
     },
 }

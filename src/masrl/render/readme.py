@@ -7,6 +7,7 @@ Display text is Unicode (authors are stored decoded: ``Müller``, never
 
 from __future__ import annotations
 
+from ..bib.bibtex import display_name
 from .markdown import render_template
 
 START = "<!-- masrl:papers:start -->"
@@ -14,10 +15,10 @@ END = "<!-- masrl:papers:end -->"
 
 
 def authors_display(authors: list[str]) -> str:
-    """``Liu, Shuo`` + others -> ``Shuo Liu et al.``; organisations as written."""
-    def name(a: str) -> str:
-        last, _, first = a.partition(",")
-        return f"{first.strip()} {last.strip()}".strip() if first else a
+    """``Liu, Shuo`` + others -> ``Shuo Liu et al.``; each name read as the BibTeX export reads it
+    (:func:`masrl.bib.bibtex.display_name`: ``Doe, Jr., John`` -> ``John Doe Jr.``, an organisation
+    as written without its braces)."""
+    name = display_name
     real = [a for a in authors if a != "others"]
     if not real:
         return "unknown"

@@ -22,7 +22,7 @@ from ..bib import bibimport, bibtex, lookup, venues
 from ..bib.identifiers import SCHEME_ORDER, Identifier
 from ..bib.matching import make_known
 from ..checks.validate import validate
-from ..core.errors import Problem, UserError
+from ..core.errors import COMMAND_LINE, Problem, UserError
 from ..core.placeholders import placeholder_problem
 from ..corpus.load import PAPERS, Corpus
 from ..corpus.records import make_key
@@ -77,6 +77,16 @@ def paper_from_metadata(title: str, authors: list[str], year: int, venue: str | 
     if fetched.get("abstract"):
         paper["abstract"] = fetched["abstract"]
     return paper
+
+
+def known_by_identifier(corpus: Corpus, idents: list[Identifier], title: str = "") -> list[Problem]:
+    """One problem (the command line) for each record of the pool that shares a canonical id with
+    ``idents``: what :func:`plan_additions` would refuse the paper for, found before any metadata
+    is looked up (so that an offline ``masrl add ID`` of a known paper says so, not that the
+    network is down). The paper is named by ``title`` when one is given, else by its first id."""
+    matches = intake.pool_of(corpus).matches("", intake.mapping(idents))
+    name = title.strip() or (idents[0].value if idents else "")
+    return [Problem(COMMAND_LINE, None, None, f"'{name}' refused: {m.message()}") for m in matches]
 
 
 def fetch_metadata(idents: list[Identifier]) -> dict:

@@ -37,6 +37,7 @@ from ..audits.sheet import allowed_values_csv, check_sheet, read_sheet, sheet_cs
 from ..checks.validate import validate
 from ..core.didyoumean import did_you_mean as _suggest
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
+from ..core.names import file_name_problem
 from ..corpus.load import AUDITS, TAXONOMY, Corpus, parse_tree
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
@@ -137,6 +138,8 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
     audit_id = options.audit_id or f"{kind_of(options.population)}-{date}"
     if not _ID.fullmatch(audit_id):
         bad.append(Problem(COMMAND_LINE, None, "--id", f"{audit_id!r} is not a valid audit id: use lower-case letters, digits, '.', '_' and '-'"))
+    elif why := file_name_problem(audit_id):
+        bad.append(Problem(COMMAND_LINE, None, "--id", f"{audit_id[:80]!r}: {why}" if why.startswith("is ") else why))
     if bad:
         raise UserError(summary(bad, "nothing was sampled."), bad)
     fields = [name for name in allowed if name in fields]  # sheet order: the vocabulary's

@@ -20,6 +20,7 @@ from ..checks.validate import validate
 from ..core.didyoumean import did_you_mean
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
 from ..core.placeholders import author_problem, placeholder_problem
+from ..core.text import text_problem
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus, parse_tree
 from ..corpus.records import EXCLUDED_ORDER, ordered
 from ..corpus.taxonomy import Taxonomy
@@ -53,6 +54,9 @@ class Decision:
         labels: how messages name each field (``{"stage": "--stage"}``); a field not named is
             called by its own name.
         provenance: what made the decision, for the record's ``provenance.source``.
+        force: why a paper whose title is near-identical to that of a record of the pool is logged
+            anyway (a distinct paper), kept as ``forced``; None: such a paper is refused. A shared
+            identifier is refused even so: one paper, one record.
     """
 
     stage: str
@@ -70,6 +74,7 @@ class Decision:
     origin: tuple[str, int | None] = (COMMAND_LINE, None)
     labels: dict = field(default_factory=dict)
     provenance: str = "masrl exclude"
+    force: str | None = None
 
     def label(self, name: str) -> str:
         """How messages name the field ``name``."""
@@ -115,6 +120,15 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
     for author in decision.authors:
         if why := author_problem(author):
             bad("author", f"{why}; give the paper's real author")
+    texts = [("title", decision.title or "", False), ("reason", decision.reason, True)] + \
+        [("author", a, False) for a in decision.authors]
+    for name, text, multiline in texts:
+        if why := text_problem(text, multiline):
+            bad(name, f"{text!r} {why}")
+    if decision.force is not None and not decision.force.strip():
+        bad("force", "needs a reason, e.g. --force 'a different model report with the same title pattern'")
+    elif decision.force is not None and decision.key:
+        bad("force", "moves a retained record, which is in the pool already; --force is for a screened paper")
     if not decision.reason.strip():
         bad("reason", "must say why the paper is excluded")
     elif why := placeholder_problem(decision.reason):
@@ -181,9 +195,10 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
             if not decision.identifiers:
                 raise UserError("the paper needs an identifier: --arxiv, --doi, --openreview or --url")
             ids = dict(decision.identifiers)
-            matches = pool.matches(decision.title, ids)
-            if matches:
-                raise UserError("this paper is already in the corpus: " + "; ".join(m.message() for m in matches))
+            matches = [m for m in pool.matches(decision.title, ids) if m.key or not decision.force]
+            if matches:  # --force overrides a similar title, never a shared identifier (one paper, one record)
+                raise UserError("this paper is already in the corpus: " + "; ".join(m.message() for m in matches)
+                                + f"; if it is a distinct paper, {decision.label('force')} REASON logs it anyway")
             url = decision.url or next(iter(tax.identifier_schemes.get(s, {}).get("resolver", "").format(id=v)
                                             for s, v in ids.items() if s != "url"), "")
             rec.update(screening_label=decision.title, authors=list(decision.authors), year=decision.year,
@@ -193,6 +208,8 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
         rec.update(source=decision.source, query_family=decision.query_family,
                    date_screened=decision.date or today, date_added=today, stage=decision.stage,
                    exclusion_reason=decision.reason, reason_class=decision.reason_class)
+        if decision.force:
+            rec["forced"] = decision.force.strip()
         if moved_from:
             rec["former_key"] = decision.key
             rec["former_record"] = corpus.retained[moved_from]

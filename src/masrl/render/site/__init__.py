@@ -89,6 +89,7 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
     if baseline is not None:
         rel = baseline.population.release
         release = {"name": base_name, "label": baseline.population.label, "date": str(getattr(rel, "date", "")),
+                   "title": str(getattr(rel, "title", "")).rstrip("."),
                    "new_papers": len(new_keys), "new_exclusions": len(new_ids),
                    "dropped": len(pending.dropped) if pending is not None else 0}
     context = {

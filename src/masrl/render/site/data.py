@@ -14,6 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 from ...analyses import gaps as gap_analysis
 from ...bib import bibexport
+from ...bib.bibtex import display_name
 from ...corpus import provenance
 from ..readme import authors_display
 
@@ -41,8 +42,8 @@ def filter_link(page: str, filters: dict[str, list[str] | str]) -> str:
 
 
 def _full_name(author: str) -> str:
-    last, _, first = author.partition(",")
-    return f"{first.strip()} {last.strip()}".strip() if first else author
+    """A record author as the exports read it (:func:`masrl.bib.bibtex.display_name`)."""
+    return display_name(author)
 
 
 def _bibtex_entries(records) -> dict[str, str]:
@@ -79,13 +80,18 @@ def _identifier_links(record: dict, tax) -> list[dict]:
 
 def _tags(record: dict, tax) -> list[dict]:
     """Every controlled field the record carries: ``{"field", "label", "values": [{"code", "label"}],
-    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else its import
-    source. A value ``masrl suggest --draft`` wrote that no person has confirmed yet
-    (:mod:`masrl.corpus.provenance`) also has ``"suggested": True``; the detail view shows its
-    provenance, which ends in "not confirmed"."""
+    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else where its
+    tags came from: its import source, or, for a stub that masrl wrote with every field
+    ``untagged`` (its provenance has the date ``added``), a person who set them by hand. A value
+    ``masrl suggest --draft`` wrote that no person has confirmed yet (:mod:`masrl.corpus.provenance`)
+    also has ``"suggested": True``; the detail view shows its provenance, which ends in "not confirmed"."""
     how = record.get("tag_provenance") or {}
-    source = (record.get("provenance") or {}).get("source", "")
-    default = f"as imported ({source})" if source else "as recorded"
+    prov = record.get("provenance") or {}
+    source = str(prov.get("source", ""))
+    if source and "added" in prov:
+        default = f"set by hand: {source.split(' (')[0]} wrote the record untagged (no tag_provenance given)"
+    else:
+        default = f"as imported ({source})" if source else "as recorded"
     out = []
     for field in tax.of("retained"):
         if field.name not in record:

@@ -69,14 +69,19 @@
       order[f.field] = {};
       f.values.forEach(function (v, i) { order[f.field][v.code] = i; });
     });
-    var byKey = {};
+    /* Keys, codes and columns come from the fragment, which anyone can write: every lookup by
+       them goes through a Map or Object.hasOwn, so that "constructor" or "__proto__" is a key
+       like any other and never a property of Object.prototype. */
+    var byKey = new Map();
     var haystack = {};
     var position = {};
     data.papers.forEach(function (p, i) {
-      byKey[p.key] = p;
+      byKey.set(p.key, p);
       position[p.key] = i;
       haystack[p.key] = fold([p.title, p.authors.join(" "), p.one_liner, p.venue].join(" \u0000 "));
     });
+    var sortable = Array.prototype.map.call(document.querySelectorAll("#papers thead button"),
+      function (b) { return b.getAttribute("data-sort"); });
     var form = document.getElementById("filters");
     var search = document.getElementById("q");
     var tbody = document.querySelector("#papers tbody");
@@ -90,10 +95,11 @@
 
     function readState() {
       var p = params();
+      var sort = p.get("sort") || "";
       var state = { q: p.get("q") || "", filters: {}, keys: p.getAll("key"), paper: p.get("paper") || "",
-                    sort: p.get("sort") || "", dir: p.get("dir") === "desc" ? "desc" : "asc" };
+                    sort: sortable.indexOf(sort) >= 0 ? sort : "", dir: p.get("dir") === "desc" ? "desc" : "asc" };
       facets.forEach(function (f) {
-        state.filters[f.field] = p.getAll(f.field).filter(function (v) { return v in order[f.field]; });
+        state.filters[f.field] = p.getAll(f.field).filter(function (v) { return Object.hasOwn(order[f.field], v); });
       });
       return state;
     }
@@ -135,8 +141,8 @@
       if (column === "venue") { return fold(paper.venue); }
       if (column === "year") { return paper.year; }
       var tag = paper.tags[column];
-      if (Array.isArray(tag)) { return tag.length ? order[column][tag[0]] : 1e6; }
-      return tag in order[column] ? order[column][tag] : 1e6;
+      if (Array.isArray(tag)) { return tag.length && Object.hasOwn(order[column], tag[0]) ? order[column][tag[0]] : 1e6; }
+      return Object.hasOwn(order, column) && Object.hasOwn(order[column], tag) ? order[column][tag] : 1e6;
     }
 
     function compare(state) {
@@ -153,7 +159,7 @@
 
     function label(field, code) {
       var f = facetOf[field];
-      var v = f.values[order[field][code]];
+      var v = Object.hasOwn(order[field], code) ? f.values[order[field][code]] : undefined;
       return v ? v.label : code;
     }
 
@@ -222,7 +228,7 @@
     }
 
     function renderDetail(state) {
-      var paper = byKey[state.paper];
+      var paper = byKey.get(state.paper);
       if (!paper) {
         if (dialog.open) { dialog.close(); }
         return;
@@ -321,7 +327,7 @@
         var key = state.paper;
         state.paper = "";
         writeState(state, false);
-        var row = rows[key];
+        var row = Object.hasOwn(rows, key) ? rows[key] : null;
         var link = row && row.querySelector("a.open");
         if (link && !row.hidden) { link.focus(); }
       }

@@ -1,0 +1,90 @@
+"""What changed in the frozen releases between two versions of the corpus (pure; ``masrl diff``).
+
+A release never changes: its snapshot (``corpus/releases/<name>.yaml``) is guarded by the
+``content_sha256`` that ``corpus/releases.yaml`` records, and its reports
+(``reports/releases/<name>/``) are computed from the snapshot alone. An edit of a snapshot
+together with a matching digest passes ``masrl validate``, so the diff of a pull request must
+show it: every release both sides hold is compared here value by value (records and
+vocabulary), by recorded and actual digest, by its errata (:mod:`masrl.corpus.errata`) and by
+the files of its report tree.
+
+Input: each side as a :class:`Side` (the parsed releases list and snapshots, and the git blob
+ids of the report files). Output: plain dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..corpus.errata import errata_from, errata_items
+from ..corpus.load import RELEASE_REPORTS
+from ..corpus.releases import content_digest, releases_from
+from .compare import _flat, record_changes
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the comparison.
+
+    Attributes:
+        releases: the mapping of ``corpus/releases.yaml`` (None without releases).
+        snapshots: snapshot file -> parsed mapping.
+        reports: report file under ``reports/releases/`` -> git blob id.
+    """
+
+    releases: dict | None
+    snapshots: dict[str, dict] = field(default_factory=dict)
+    reports: dict[str, str] = field(default_factory=dict)
+
+
+def _vocabulary(before: dict, after: dict) -> list[dict]:
+    old, new = _flat(before.get("taxonomy") or {}), _flat(after.get("taxonomy") or {})
+    return [{"path": p, "before": old.get(p, "(absent)"), "after": new.get(p, "(absent)")}
+            for p in sorted(set(old) | set(new)) if old.get(p) != new.get(p)]
+
+
+def _members(before: dict, after: dict, kind: str) -> tuple[list[str], list[str], list[dict]]:
+    old = before.get(kind) if isinstance(before.get(kind), dict) else {}
+    new = after.get(kind) if isinstance(after.get(kind), dict) else {}
+    old = {str(k): v for k, v in old.items() if isinstance(v, dict)}
+    new = {str(k): v for k, v in new.items() if isinstance(v, dict)}
+    return sorted(set(new) - set(old)), sorted(set(old) - set(new)), record_changes(old, new, [])
+
+
+def frozen_changes(before: Side, after: Side) -> list[dict]:
+    """Every change to a release that both sides list, in release order: ``{"release", "digest":
+    {"recorded_before", "recorded_after", "actual_before", "actual_after"}, "retained": {"added",
+    "removed", "changed"}, "excluded": {...}, "vocabulary": [{"path", "before", "after"}],
+    "snapshot_changed": bool, "errata": {"added", "removed"}, "reports": {"added", "removed",
+    "changed"}}``, each part None (the vocabulary ``[]``) when it did not change; releases without
+    any change are left out. A changed record's fields are dotted paths (``identifiers.arxiv``)."""
+    old_rel = {r.name: r for r in releases_from(before.releases)}
+    new_rel = {r.name: r for r in releases_from(after.releases)}
+    old_err = errata_items(errata_from(before.releases))
+    new_err = errata_items(errata_from(after.releases))
+    out = []
+    for name, rel in new_rel.items():
+        if name not in old_rel:
+            continue
+        path = rel.snapshot_path
+        old_snap, new_snap = before.snapshots.get(path) or {}, after.snapshots.get(path) or {}
+        digests = {"recorded_before": old_rel[name].content_sha256, "recorded_after": rel.content_sha256,
+                   "actual_before": content_digest(old_snap), "actual_after": content_digest(new_snap)}
+        moved = digests["recorded_before"] != digests["recorded_after"] or digests["actual_before"] != digests["actual_after"]
+        change: dict = {"release": name, "digest": digests if moved else None, "vocabulary": _vocabulary(old_snap, new_snap)}
+        for kind in ("retained", "excluded"):
+            added, removed, changed = _members(old_snap, new_snap, kind)
+            change[kind] = {"added": added, "removed": removed, "changed": changed} if added or removed or changed else None
+        change["snapshot_changed"] = bool(moved or change["retained"] or change["excluded"] or change["vocabulary"])
+        errata = {"added": [e for e in new_err if e["release"] == name and e not in old_err],
+                  "removed": [e for e in old_err if e["release"] == name and e not in new_err]}
+        change["errata"] = errata if errata["added"] or errata["removed"] else None
+        tree = f"{RELEASE_REPORTS}{name}/"
+        old_rep = {k: v for k, v in before.reports.items() if k.startswith(tree)}
+        new_rep = {k: v for k, v in after.reports.items() if k.startswith(tree)}
+        reports = {"added": sorted(set(new_rep) - set(old_rep)), "removed": sorted(set(old_rep) - set(new_rep)),
+                   "changed": sorted(k for k in set(old_rep) & set(new_rep) if old_rep[k] != new_rep[k])}
+        change["reports"] = reports if any(reports.values()) else None
+        if change["snapshot_changed"] or change["errata"] or change["reports"]:
+            out.append(change)
+    return out

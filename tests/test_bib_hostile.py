@@ -1,0 +1,179 @@
+"""Record text can never break reports/papers.bib (braces), and no text is lost on import
+(editors, the argument of \\texttt and \\mbox, BibTeX's \\noop)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from masrl.bib import bibexport, bibimport, bibtex
+from masrl.checks.validate import validate
+from masrl.corpus.load import parse_tree, read_tree
+
+
+def _record(key: str, title: str, authors: list[str], venue: str = "arXiv", **extra) -> dict:
+    return {"key": key, "title": title, "authors": authors, "year": 2026, "venue": venue,
+            "url": f"https://example.org/{key}", "identifiers": {"url": [f"https://example.org/{key}"]}, **extra}
+
+
+#: Records whose text holds braces in every way that broke the export: unpaired, a title that
+#: writes fields and an entry of its own, an organisation with braces inside, a kept block field.
+HOSTILE = [
+    _record("evil", "x }, note = {y}, z = { @misc{evil,", ["Doe, Jane"]),
+    _record("close", "Only a closing } brace", ["D}oe, J{ane"], venue="Vol } 1 {"),
+    _record("pairs", "Set {a, b} notation and {nested {deep} pairs}", ["{The {GPT} Team, Inc.}", "{Agents and Tools Lab, Inc.}",
+                                                                         "{GPT} and {Co}"]),
+    _record("kept", "Kept source", ["Roe, Rick"], bibtex={"type": "misc", "title": "Kept source", "note": "a \\} b \\{ c"}),
+]
+
+
+def _bibtex_compiles(tmp_path, records) -> str:
+    (tmp_path / "papers.bib").write_text(bibexport.export(records), encoding="utf-8")
+    cites = "".join(f"\\citation{{{r['key']}}}\n" for r in records)
+    (tmp_path / "doc.aux").write_text(f"\\relax\n{cites}\\bibdata{{papers}}\n\\bibstyle{{plain}}\n")
+    done = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, text=True)
+    log = (tmp_path / "doc.blg").read_text()
+    assert done.returncode == 0 and "error message" not in log and "Warning" not in log, log
+    return (tmp_path / "doc.bbl").read_text()
+
+
+def test_every_exported_field_has_balanced_braces_as_bibtex_counts_them():
+    text = bibexport.export(HOSTILE)
+    fields = [line for line in text.splitlines() if line.startswith("  ")]
+    for line in fields:
+        value = line.split(" = ", 1)[1].rstrip(",")
+        depth = 0
+        for ch in value:  # BibTeX's count: every brace, escaped or not
+            depth += (ch == "{") - (ch == "}")
+            assert depth >= 0, line
+        assert depth == 0, line
+    assert "  title = {x \\textbraceright{}, note = \\{y\\}, z = \\textbraceleft{} @misc\\textbraceleft{}evil,},\n" in text
+    assert "  author = {{The \\{GPT\\} Team, Inc.} and {Agents and Tools Lab, Inc.} and {\\{GPT\\} and \\{Co\\}}},\n" in text
+    assert "  note = {a \\textbraceright{} b \\textbraceleft{} c},\n" in text
+    assert text.count("\n@") == len(HOSTILE)
+
+
+@pytest.mark.skipif(shutil.which("bibtex") is None, reason="bibtex not installed (Debian: texlive-binaries)")
+def test_hostile_records_compile_with_bibtex(tmp_path):
+    bbl = _bibtex_compiles(tmp_path, HOSTILE)
+    assert bbl.count("\\bibitem") == len(HOSTILE)
+    assert "\\bibitem{evil}" in bbl and "misc\\textbraceleft{}evil" in bbl  # the title is text, not an entry
+    assert "{The \\{GPT\\} Team, Inc.}" in bbl  # the organisation's inner braces print
+
+
+@pytest.mark.skipif(shutil.which("biber") is None, reason="biber not installed (Debian: biber)")
+def test_hostile_records_are_valid_for_biber(tmp_path):
+    (tmp_path / "papers.bib").write_text(bibexport.export(HOSTILE), encoding="utf-8")
+    done = subprocess.run(["biber", "--tool", "--validate-datamodel", "--output-file", "out.bib", "papers.bib"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [line for line in done.stdout.splitlines() if "WARN" in line or "ERROR" in line] == []
+    out = (tmp_path / "out.bib").read_text(encoding="utf-8")
+    assert out.count("@misc{") + out.count("@MISC{") == len(HOSTILE)
+
+
+def test_hostile_records_read_back_as_written():
+    text = bibexport.export(HOSTILE)
+    parsed = bibtex.parse(text, "papers.bib")
+    assert parsed.problems == [] and [e.key for e in parsed.entries] == sorted(r["key"] for r in HOSTILE)
+    back = {p["entry_key"]: p for p in bibimport.import_entries(parsed, "papers.bib").papers}
+    for rec in HOSTILE:
+        assert back[rec["key"]]["title"] == rec["title"]
+        assert back[rec["key"]]["authors"] == rec["authors"]
+
+
+@given(st.text(alphabet="ab {}\\,", max_size=30))
+def test_any_text_is_encoded_with_balanced_braces_and_decodes_back(text):
+    encoded = bibtex.encode_latex(text)
+    assert encoded.count("{") == encoded.count("}")
+    depth = 0
+    for ch in encoded:
+        depth += (ch == "{") - (ch == "}")
+        assert depth >= 0
+    assert bibtex.collapse(bibtex.decode_latex(encoded)) == bibtex.collapse(text)
+
+
+# ---------------------------------------------------------------------------- text kept on import
+def _import(text: str) -> bibimport.ImportResult:
+    return bibimport.import_entries(bibtex.parse(text, "refs.bib"), "refs.bib")
+
+
+def test_editors_are_kept_also_through_crossref():
+    result = _import("""
+@proceedings{conf, title = {Proceedings of AgentConf}, editor = {Stone, Peter and Roe, Ann}, year = 2026}
+@inproceedings{paper, title = {A Paper}, author = {Doe, Jane}, crossref = {conf}, url = {https://example.org/p}}
+@incollection{chap, title = {A Chapter}, author = {Poe, Ed}, editor = {Lee, Kim}, booktitle = {A Book}, year = 2025,
+  url = {https://example.org/c}}
+""")
+    papers = {p["entry_key"]: p for p in result.papers}
+    assert papers["paper"]["bibtex"]["editor"] == "Stone, Peter and Roe, Ann"
+    assert papers["chap"]["bibtex"]["editor"] == "Lee, Kim"
+    assert papers["paper"]["authors"] == ["Doe, Jane"]
+    assert any("inherited booktitle (the container's title), year, editor" in n.message for n in result.notes)
+    record = {**_record("chap", "A Chapter", ["Poe, Ed"]), "bibtex": papers["chap"]["bibtex"]}
+    assert "  editor = {Lee, Kim},\n" in bibexport.export([record])
+
+
+@pytest.mark.parametrize("latex, text", [
+    ("Zebra \\texttt{Foo} Agents", "Zebra Foo Agents"),
+    ("\\mbox{Multi-Agent} Systems", "Multi-Agent Systems"),
+    ("{\\noop{x}}Entry", "Entry"),
+    ("\\textsf{Sans} and \\textup{up} and \\textmd{md}", "Sans and up and md"),
+    ("a \\textbraceleft{}b\\textbraceright{}", "a {b}"),
+    ("Gr\\'{e}goire and \\emph{Emph}", "Grégoire and Emph"),
+])
+def test_latex_decoding_keeps_the_text_of_text_macros(latex, text):
+    assert bibtex.decode_latex(latex) == text
+
+
+def test_a_hand_written_record_with_texttt_in_its_block_validates(repo):
+    files = read_tree(repo)
+    record = files["corpus/papers/c3.yaml"].decode()
+    title = "Contextual Counterfactual Credit Assignment for Multi-Agent Reinforcement Learning in {LLM} Collaboration"
+    assert title in record
+    edited = record.replace(title, "Contextual Counterfactual Credit Assignment for Multi-Agent Reinforcement "
+                                   "Learning in \\texttt{LLM} Collaboration")
+    assert [str(p) for p in validate(parse_tree({**files, "corpus/papers/c3.yaml": edited.encode()}))] == []
+
+
+# ---------------------------------------------------------------------------- names shown as exported
+@pytest.mark.parametrize("name, shown", [
+    ("{Agents and Tools Lab, Inc.}", "Agents and Tools Lab, Inc."),
+    ("Doe, Jr., John", "John Doe Jr."),
+    ("van Beethoven, Ludwig", "Ludwig van Beethoven"),
+    ("Liu, Shuo", "Shuo Liu"),
+    ("Kimi Team", "Kimi Team"),
+    ("{The {GPT} Team, Inc.}", "The {GPT} Team, Inc."),
+])
+def test_names_are_shown_as_the_export_reads_them(name, shown):
+    from bibtexparser.middlewares.names import parse_single_name_into_parts
+
+    from masrl.bib import csljson
+    from masrl.render.readme import authors_display
+    from masrl.render.site.data import _full_name
+
+    assert authors_display([name]) == _full_name(name) == bibtex.display_name(name) == shown
+    assert authors_display([name, "others"]) == f"{shown} et al."
+    csl = csljson.csl_name(name)
+    parts = parse_single_name_into_parts(bibtex.encode_author(name))
+    if "literal" in csl:
+        assert csl["literal"] == shown and bibtex.decode_latex(bibtex.encode_author(name)) == shown
+        assert len(parts.last) == 1 and not parts.first  # one braced name for BibTeX too
+    else:
+        given = " ".join(x for x in (csl.get("given"), csl.get("non-dropping-particle"), csl["family"], csl.get("suffix")) if x)
+        assert given == shown
+        assert " ".join(parts.first + parts.von + parts.last + parts.jr) == shown
+
+
+def test_the_readme_list_and_the_site_show_an_organisation_with_a_comma_whole(built):
+    from masrl.render.readme import papers_markdown
+
+    record = {**next(iter(built.pool.retained_records)), "key": "zz-org", "authors": ["{Agents and Tools Lab, Inc.}"],
+              "title": "An Organisation's Report"}
+    text = papers_markdown([record], built.pool.tax, built.pool.headline)
+    assert "**An Organisation's Report** — Agents and Tools Lab, Inc. (" in text
+    assert "Inc.} {Agents" not in text

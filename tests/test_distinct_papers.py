@@ -1,0 +1,98 @@
+"""A distinct paper with a near-identical title can always be logged: papers whose arXiv ids
+differ are distinct, and `masrl exclude --force REASON` (like `masrl add --force`) logs any
+other, kept as `forced:`, which validate and `masrl resolve` accept."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import yaml
+from grow import next_record_id
+
+from masrl.bib.matching import Pool, make_known
+
+SCREEN = ["--stage", "abstract_screen", "--reason", "a model report, not an agent team", "--reason-class", "X3",
+          "--source", "arXiv", "--query-family", "industrial agent system"]
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@example.org", "PATH": "/usr/bin:/bin", "HOME": str(root)})
+
+
+def exclude(cli, root, title, *ids, extra=()):
+    return cli("exclude", "--root", root, "--title", title, *ids, "--author", "{OpenAI}", "--year", "2025", *SCREEN, *extra)
+
+
+def test_papers_with_different_arxiv_ids_are_distinct_whatever_their_titles():
+    pool = Pool([make_known("exclusions/E033.yaml", "excluded", "GPT-4 Technical Report", {"arxiv": "2303.08774"})])
+    assert pool.matches("GPT-5 Technical Report", {"arxiv": "2508.00001"}) == []
+    assert [round(m.similarity, 3) for m in pool.matches("GPT-5 Technical Report", {"url": ["https://openai.com/gpt-5"]})] == [0.955]
+    assert [m.key for m in pool.matches("Other title", {"arxiv": "2303.08774v2"})] == ["arxiv:2303.08774"]
+
+
+def test_exclude_logs_a_distinct_paper_whose_title_is_near_identical(survey, cli):
+    first = next_record_id(survey)
+    assert exclude(cli, survey, "GPT-4 Technical Report", "--arxiv", "2303.08774").code == 0
+    run = exclude(cli, survey, "GPT-5 Technical Report", "--arxiv", "2508.00001")
+    assert run.code == 0, run.err
+    assert cli("validate", "--root", survey).code == 0
+    # without an arXiv id on both sides the titles decide: refused, and the message says how to log it anyway
+    run = exclude(cli, survey, "GPT-6 Technical Report", "--url", "https://openai.com/index/gpt-6")
+    assert run.code == 1 and run.err.splitlines()[-1].endswith(
+        "(title 95% similar: 'GPT-5 Technical Report'); if it is a distinct paper, --force REASON logs it anyway")
+    run = exclude(cli, survey, "GPT-6 Technical Report", "--url", "https://openai.com/index/gpt-6",
+                  extra=("--force", "a later model: its own report"))
+    assert run.code == 0, run.err
+    third = next_record_id(survey)
+    forced = yaml.safe_load((survey / f"exclusions/E{int(third[1:]) - 1:03d}.yaml").read_text())
+    assert forced["forced"] == "a later model: its own report" and forced["record_id"] != first
+    assert cli("validate", "--root", survey).code == 0
+
+
+def test_force_never_overrides_a_shared_identifier(survey, cli):
+    assert exclude(cli, survey, "GPT-4 Technical Report", "--arxiv", "2303.08774").code == 0
+    run = exclude(cli, survey, "Another name", "--arxiv", "2303.08774", extra=("--force", "it is different"))
+    assert run.code == 1 and "already excluded as exclusions/" in run.err and "(same arxiv 2303.08774" in run.err
+    run = exclude(cli, survey, "Another name", "--arxiv", "2606.99991", extra=("--force", " "))
+    assert run.code == 1 and "command line: --force: needs a reason" in run.err
+
+
+def test_a_forced_exclusion_validates_and_a_near_identical_pair_names_the_way_out(survey, cli):
+    for title, url in (("GPT-6 Technical Report", "https://openai.com/a"), ("GPT-7 Technical Report", "https://openai.com/b")):
+        rid = next_record_id(survey)
+        assert exclude(cli, survey, title, "--url", url, extra=("--force", "set up the pair")).code == 0
+        text = (survey / f"exclusions/{rid}.yaml").read_text()
+        (survey / f"exclusions/{rid}.yaml").write_text(text.replace("forced: set up the pair\n", ""))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert ("screening_label: title 95% similar to that of exclusions/" in run.err and
+            "(distinct papers: keep both with forced: REASON in either record; `masrl add --force REASON` and "
+            "`masrl exclude --force REASON` write it)") in run.err
+    path = survey / f"exclusions/{rid}.yaml"
+    path.write_text(path.read_text().replace("reason_class: X3\n", "reason_class: X3\nforced: a later model\n"))
+    assert cli("validate", "--root", survey).code == 0
+
+
+def test_resolve_keeps_two_distinct_papers_logged_on_two_branches(survey, cli, repo):
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    rid = next_record_id(survey)
+    for branch, title, arxiv in (("a", "GPT-4 Technical Report", "2303.08774"), ("b", "GPT-5 Technical Report", "2508.00001")):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        assert exclude(cli, survey, title, "--arxiv", arxiv).code == 0
+        assert cli("build", "--root", survey).code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    git(survey, "checkout", "-q", "a")
+    subprocess.run(["git", "merge", "--no-edit", "b"], cwd=survey, capture_output=True)
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    theirs = f"E{int(rid[1:]) + 1:03d}"
+    assert f"kept both: exclusions/{rid}.yaml is ours; theirs is now exclusions/{theirs}.yaml" in run.out
+    assert yaml.safe_load((survey / f"exclusions/{theirs}.yaml").read_text())["screening_label"] == "GPT-5 Technical Report"

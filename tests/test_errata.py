@@ -1,0 +1,225 @@
+"""A vocabulary cut short by YAML is refused; a frozen release's wording is corrected only by a
+recorded erratum; every change to a frozen release shows in `masrl diff`."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from masrl.checks.validate import validate
+from masrl.corpus.errata import errata_from
+from masrl.corpus.load import load, parse_tree, read_tree
+from masrl.corpus.population import releases
+from masrl.corpus.releases import content_digest, releases_from
+
+
+def build_pending(root: Path):
+    from masrl.build.pipeline import build
+
+    return build(load(root), {}).pending
+
+
+def _problems(root: Path, edits: dict[str, bytes]):
+    return validate(parse_tree({**read_tree(root), **edits}))
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True,
+                          env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+                               "GIT_COMMITTER_EMAIL": "t@example.org", "PATH": "/usr/bin:/bin", "HOME": str(root)}).stdout
+
+
+# ---------------------------------------------------------------------------- the vocabulary
+def test_no_value_of_the_vocabulary_has_a_key_without_a_value(repo):
+    taxonomy = yaml.safe_load((repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
+    empty = [(f, code, k) for f, spec in taxonomy["fields"].items() for code, value in spec["values"].items()
+             for k, v in value.items() if v is None]
+    assert empty == []
+    assert taxonomy["fields"]["reward_type"]["values"]["role"]["definition"] == \
+        "rewards that differ by role (planner, executor, critic)"
+
+
+def test_a_definition_cut_at_a_comma_is_refused_with_the_text_to_quote(repo):
+    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+    cut = text.replace('definition: "rewards that differ by role (planner, executor, critic)"',
+                       "definition: rewards that differ by role (planner, executor, critic)")
+    assert cut != text
+    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T011"]
+    assert [(p.field, p.message) for p in problems] == [(
+        "fields.reward_type.values.role.definition",
+        "the text was cut at a comma: YAML read 'rewards that differ by role (planner' and made 'executor', 'critic)' "
+        "keys without a value; quote the whole text: definition: \"rewards that differ by role (planner, executor, critic)\"")]
+    assert problems[0].line == text[: text.index("      role: {label: role-specific")].count("\n") + 1
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("colour: red", "'colour' is an unknown key; allowed: label, definition, source, representatives, anchors, bracket, "
+                    "name, protocol_family, inclusion_criterion"),
+    ("labl: x", "'labl' is an unknown key; allowed: label, definition, source, representatives, anchors, bracket, "
+                "name, protocol_family, inclusion_criterion (did you mean 'label'?)"),
+    ("stray: null", "'stray' is a key without a value; allowed: label, definition, source, representatives, anchors, "
+               "bracket, name, protocol_family, inclusion_criterion"),
+])
+def test_unknown_and_empty_keys_of_a_value_are_refused(repo, extra, message):
+    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+    anchor = "      process: {label: process reward,"
+    edited = text.replace(anchor, "      process: {" + extra + ", label: process reward,")
+    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": edited.encode()}) if p.code == "T011"]
+    assert [p.message for p in problems] == [message]
+
+
+# ---------------------------------------------------------------------------- the erratum of v1
+def test_the_v1_erratum_corrects_the_eight_definitions_and_nothing_else(repo):
+    corpus = load(repo)
+    v1 = next(p for p in releases(corpus) if p.name == "v1")
+    frozen = corpus.snapshots["corpus/releases/v1.yaml"]
+    recorded = next(r for r in releases_from(corpus.releases) if r.name == "v1").content_sha256
+    assert content_digest(frozen) == recorded  # the snapshot itself is as published
+    errata = [e for e in errata_from(corpus.releases) if e.release == "v1"]
+    assert len(errata) == 1 and len(errata[0].corrections) == 8 and v1.errata == tuple(errata)
+    # the corrected vocabulary of v1 is the current one wherever the erratum touched it
+    for c in errata[0].corrections:
+        assert v1.taxonomy["fields"][c.field]["values"][c.value][c.key] == \
+            corpus.taxonomy["fields"][c.field]["values"][c.value][c.key] == c.now
+        assert frozen["taxonomy"]["fields"][c.field]["values"][c.value][c.key] == c.was
+    assert v1.taxonomy["fields"] == corpus.taxonomy["fields"]
+    # the records are the frozen ones, value for value
+    assert list(v1.retained) == [frozen["retained"][k] for k in sorted(frozen["retained"])]
+
+
+def test_releases_md_and_the_release_reports_show_the_erratum(repo):
+    text = (repo / "reports/RELEASES.md").read_text(encoding="utf-8")
+    assert "- v1: `" + load(repo).releases["releases"][0]["content_sha256"] + "`" in text
+    assert ("  - reward_type: role (definition): “rewards that differ by role (planner” → "
+            "“rewards that differ by role (planner, executor, critic)”") in text
+    assert "Erratum of 2026-12-01: 8 corrections of the vocabulary's wording (see `reports/RELEASES.md`)." in \
+        (repo / "reports/releases/v1/STATS.md").read_text(encoding="utf-8")
+
+
+def _with_erratum(root: Path, **fields) -> bytes:
+    data = yaml.safe_load((root / "corpus/releases.yaml").read_text(encoding="utf-8"))
+    correction = {"field": "reward_type", "value": "shared", "key": "label", "was": "shared team reward", "now": "shared reward"}
+    correction.update(fields.pop("correction", {}))
+    entry = {"release": "v1", "date": "2026-11-30", "reason": "a clearer label", "corrections": [correction], **fields}
+    data["errata"] = [*data.get("errata", []), entry]
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True).encode()
+
+
+@pytest.mark.parametrize("change, field, message", [
+    ({"correction": {"was": "shared reward team"}}, "corrections[0].was",
+     "the snapshot of v1 holds 'shared team reward' at reward_type: shared (label), not 'shared reward team'; an erratum "
+     "states the text it replaces"),
+    ({"correction": {"value": "no_such_value"}}, "corrections[0].value",
+     "'no_such_value' is not a value of reward_type in release v1's vocabulary"),
+    ({"correction": {"field": "no_such_field"}}, "corrections[0].field",
+     "'no_such_field' is not a field of release v1's vocabulary"),
+    ({"correction": {"key": "source"}}, "corrections[0].key", "'source' is not in the vocabulary; allowed: label, definition"),
+    ({"correction": {"now": "shared team reward"}}, "corrections[0].now", "is the text the snapshot holds; an erratum changes it"),
+    ({"correction": {"now": "two\nlines"}}, "corrections[0].now",
+     "must be one line of printable text, without leading or trailing spaces"),
+    ({"correction": {"drop": ["label"]}}, "corrections[0].drop",
+     "'label' holds a value; an erratum drops only keys without one (the rest of a text YAML cut at a comma)"),
+    ({"correction": {"retained": {"c3": {"reward_type": "role"}}}}, "corrections[0].retained",
+     "unknown field 'retained'; allowed: field, value, key, was, now, drop"),
+    ({"release": "v9"}, "release", "'v9' is not a release with a valid snapshot (releases: v1)"),
+    ({"date": "2026-05-03"}, "date", "2026-05-03 is before the release date of v1 (2026-05-04)"),
+    ({"date": "2999-01-01"}, "date", f"2999-01-01 is in the future (today is {datetime.date.today().isoformat()})"),
+])
+def test_an_erratum_changes_only_the_wording_it_names(repo, change, field, message):
+    problems = [p for p in _problems(repo, {"corpus/releases.yaml": _with_erratum(repo, **change)}) if p.code == "S002"]
+    assert [(p.field, p.message) for p in problems] == [(f"errata[1].{field}", message)]
+
+
+def test_a_valid_new_erratum_passes_and_changes_the_release_label(repo):
+    files = {**read_tree(repo), "corpus/releases.yaml": _with_erratum(repo)}
+    corpus = parse_tree(files)
+    assert validate(corpus) == []
+    v1 = next(p for p in releases(corpus) if p.name == "v1")
+    assert v1.taxonomy["fields"]["reward_type"]["values"]["shared"]["label"] == "shared reward"
+
+
+def test_a_new_release_keeps_the_errata(survey, cli):
+    assert build_pending(survey)  # something to freeze
+    before = errata_from(load(survey).releases)
+    name = "v" + str(len(releases_from(load(survey).releases)) + 1)
+    run = cli("release", "--root", survey, name, "--date", datetime.date.today().isoformat())
+    assert run.code == 0, run.err
+    corpus = load(survey)
+    assert errata_from(corpus.releases) == before and validate(corpus) == []
+
+
+# ---------------------------------------------------------------------------- masrl diff of a frozen release
+@pytest.fixture
+def committed(survey):
+    git(survey, "init", "-q")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    return survey
+
+
+def test_diff_shows_an_edited_snapshot_with_a_matching_digest(committed, cli):
+    snap = committed / "corpus/releases/v1.yaml"
+    text = snap.read_text(encoding="utf-8")
+    old_value = yaml.safe_load(text)["excluded"]["E001"]["exclusion_reason"]
+    new_value = "a reason the release never published"
+    edited = text.replace(f"    exclusion_reason: {old_value}\n", f"    exclusion_reason: {new_value}\n", 1)
+    assert edited != text
+    snap.write_text(edited, encoding="utf-8")
+    old_digest = load(committed).releases["releases"][0]["content_sha256"]
+    new_digest = content_digest(yaml.safe_load(edited))
+    listing = committed / "corpus/releases.yaml"
+    listing.write_text(listing.read_text(encoding="utf-8").replace(old_digest, new_digest), encoding="utf-8")
+    assert cli("validate", "--root", committed).code == 0  # the digest matches: validate cannot see it
+    assert cli("build", "--root", committed).code == 0
+    run = cli("diff", "--root", committed, "HEAD")
+    assert run.code == 0, run.err
+    section = run.out[run.out.index("### Releases"):run.out.index("### Claims")]
+    assert "- **release v1 changed: its frozen snapshot is not what was published.**" in section
+    assert f"  - digest recorded in `corpus/releases.yaml`: `{old_digest}` → `{new_digest}`" in section
+    assert f"  - excluded record `E001`, `exclusion_reason`: {old_value} → {new_value}" in section
+    assert "  - report changed: `reports/releases/v1/exclusions.md`" in section
+    unchanged = cli("diff", "--root", committed, "HEAD", "--json")
+    frozen = __import__("json").loads(unchanged.out)["frozen"]
+    assert [f["release"] for f in frozen] == ["v1"] and frozen[0]["snapshot_changed"] is True
+
+
+def test_diff_shows_a_report_of_a_release_edited_by_hand(committed, cli):
+    path = committed / "reports/releases/v1/gaps.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nedited\n", encoding="utf-8")
+    section = cli("diff", "--root", committed, "HEAD").out.split("### Releases", 1)[1].split("### Claims")[0]
+    assert section.strip().splitlines() == ["- release v1:", "  - report changed: `reports/releases/v1/gaps.md`"]
+
+
+def test_diff_shows_a_new_erratum_and_nothing_for_an_untouched_release(committed, cli):
+    assert "No release was frozen, removed or changed." in cli("diff", "--root", committed, "HEAD").out
+    (committed / "corpus/releases.yaml").write_bytes(_with_erratum(committed))
+    section = cli("diff", "--root", committed, "HEAD").out.split("### Releases", 1)[1].split("### Claims")[0]
+    assert "  - erratum added (2026-11-30): a clearer label\n    - reward_type: shared (label): “shared team reward” → " \
+           "“shared reward”\n" in section
+    assert "frozen snapshot is not what was published" not in section
+
+
+def test_diff_compares_with_a_revision_whose_vocabulary_was_cut(committed, cli):
+    """A revision older than the rule that refuses cut texts is still compared (its vocabulary as it was)."""
+    tax = committed / "corpus/taxonomy.yaml"
+    text = tax.read_text(encoding="utf-8")
+    tax.write_text(text.replace('definition: "deep research, search and information seeking"',
+                                "definition: deep research, search and information seeking"), encoding="utf-8")
+    git(committed, "commit", "-qam", "cut")
+    tax.write_text(text, encoding="utf-8")
+    run = cli("diff", "--root", committed, "HEAD")
+    assert run.code == 0, run.err
+    assert re.search(r"No record changed\.", run.out)
+
+
+def test_the_readme_records_the_digest_of_v1(repo):
+    """The README's copy of v1's digest is an independent record: it matches releases.yaml and the snapshot."""
+    corpus = load(repo)
+    recorded = next(r for r in releases_from(corpus.releases) if r.name == "v1").content_sha256
+    assert content_digest(corpus.snapshots["corpus/releases/v1.yaml"]) == recorded
+    assert f"recorded here when it was frozen, is `{recorded}`" in (repo / "README.md").read_text(encoding="utf-8").replace("\n  ", " ")
