@@ -1,6 +1,7 @@
 """The graph rules of a trace, on a checker's columns (no JSON Schema can state them).
 
 * spawn, causal and return edges form no cycle (:func:`check_cycles`);
+* no agent spawns itself (:func:`check_self_spawns`);
 * an agent acts only while spawned (:func:`check_lifecycle`);
 * a return goes to an agent that spawned the returner or sent it a message or a
   delegation at or before the return (:func:`check_returns`).
@@ -94,6 +95,19 @@ def check_cycles(c) -> None:
             f"$.edges[{j}]",
             f"edge {src}->{dst} ({typ}): closes a cycle of spawn/causal/return edges: {' -> '.join(names)}",
         )
+
+def check_self_spawns(c) -> None:
+    """A spawn whose sender (``from``, else ``agent``) is its ``to``: an agent cannot start
+    itself, and counting it would add fan-out and depth that the run does not have."""
+    names = c.agent_names
+    for idx, tc, sender, to in c.links:
+        if tc == SPAWN and to == sender and to >= 0:
+            c._other(
+                f"$.events[{idx}].to",
+                f"{label(c, idx)}: agent '{names[to]}' spawns itself; a spawn's 'to' must name another agent "
+                "than its sender ('from', else 'agent')",
+            )
+
 
 def lifecycles(c):
     """Live spans of the agents that are spawned or despawned.

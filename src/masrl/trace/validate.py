@@ -36,8 +36,8 @@ def sort_problems(problems: list[Problem]) -> list[Problem]:
 def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecker | None, object, list[Problem]]:
     """Parse and check one trace file's bytes.
 
-    First the typed path (:func:`masrl.trace.typed.check_data`: jiter, msgspec
-    Structs derived from the schema, column-wise graph checks), which only accepts;
+    First the typed path (:func:`masrl.trace.typed.check_data`: msgspec decoding
+    into Structs derived from the schema, column-wise graph checks), which only accepts;
     if it does not, the exact streaming path (:mod:`masrl.trace.load` feeding a
     :class:`TraceChecker` element by element), which reports every problem.
 
@@ -48,9 +48,9 @@ def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecke
     collecting = gc.isenabled()
     gc.disable()  # parsing and checking create no reference cycles; a full collection would only rescan
     try:
-        fast = check_data(data, file, keep)
+        fast = check_data(data, file)
         if fast is not None:
-            return fast[0], fast[1], []
+            return fast, (_tree(data) if keep else None), []
         checker = TraceChecker(file)
         tree, load_problems = load(data, file, checker, keep)
         problems = load_problems + checker.finish()
@@ -60,6 +60,13 @@ def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecke
         if collecting:
             gc.enable()
     return checker, tree, sort_problems(problems)
+
+
+def _tree(data: bytes):
+    """The parsed document of bytes that the typed path accepted (valid UTF-8 JSON)."""
+    import msgspec
+
+    return msgspec.json.decode(data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
 
 
 def validate_bytes(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
