@@ -25,6 +25,8 @@ Problems fall in two groups:
     * free-form event properties nest at most :data:`~masrl.trace.load.MAX_DEPTH` levels;
     * every cost is >= 0 (the schema requires it of tokens, wall_clock_s, tool_calls
       and messages; this extends it to every key of ``costs``);
+    * the rewards' sum, and their sum per credit unit, fit a double (so do the sums
+      of the events' ``tokens``, ``cost`` and ``duration_s``);
     * event ids are unique; every edge's src and dst are event ids;
     * time never decreases along an edge: ``t[src] <= t[dst]``;
     * spawn, causal and return edges form no cycle;
@@ -258,6 +260,7 @@ class TraceChecker(EventChecks, EdgeChecks):
             if self.events_ok:
                 raise AssertionError("pending edges after events ended")  # pragma: no cover
             self._pending = []
+        rules.check_reward_sums(self)
         if self.events_ok:
             rules.check_cycles(self)
             rules.check_self_spawns(self)

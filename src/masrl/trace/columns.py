@@ -230,6 +230,7 @@ class Columns:
         c = self.c
         if self.times is None or not c.present.issuperset(TOP_REQUIRED):
             raise Doubt
+        rules.check_reward_sums(c)
         rules.check_cycles(c)
         remap = self.remap
         idx = np.frombuffer(self.link_idx, dtype=np.int64)

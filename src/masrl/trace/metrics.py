@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import accumulate, compress, islice
 from operator import sub
 
-from .codes import DESPAWN, EDGE_CODE, SPAWN, TOOL_RESULT, TYPE_CODE
+from .codes import DESPAWN, EDGE_CODE, MAX_FLOAT, SPAWN, TOOL_RESULT, TYPE_CODE
 from .schema import DECISIONS, EVENT_TYPES
 from . import bulk_metrics
 from .columns import SMALL
@@ -268,10 +268,13 @@ def reward_by_credit_unit(rewards: dict, units: dict) -> dict[str, float]:
 def tokens_per_reward(tokens: float, reward_total: float) -> float | None:
     """Cost per unit of reward: ``costs.tokens / sum(rewards)`` in tokens per reward unit.
 
-    ``None`` (JSON null) when the total reward is 0 or negative: the ratio is then
-    undefined or meaningless (never inf).
+    ``None`` (JSON null) when the total reward is 0 or negative, or the ratio overflows
+    a double (a tiny positive reward): the ratio is then undefined or meaningless (never inf).
     """
-    return tokens / reward_total if reward_total > 0 else None
+    if not reward_total > 0:
+        return None
+    ratio = tokens / reward_total
+    return ratio if ratio <= MAX_FLOAT else None
 
 
 def _clean(value):

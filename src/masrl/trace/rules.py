@@ -20,6 +20,7 @@ from .codes import (
     DESPAWN,
     EDGE_TYPES,
     INF,
+    MAX_FLOAT,
     RETURN,
     SPAWN,
     fmt_t,
@@ -107,6 +108,27 @@ def check_self_spawns(c) -> None:
                 f"{label(c, idx)}: agent '{names[to]}' spawns itself; a spawn's 'to' must name another agent "
                 "than its sender ('from', else 'agent')",
             )
+
+
+def check_reward_sums(c) -> None:
+    """The rewards' total and their sums per credit unit (what the metrics report, summed the same
+    way) must be finite: each reward may be, and their sum overflow a double."""
+    rewards = c.top_values.get("rewards")
+    units = c.top_values.get("reward_credit_units")
+    if type(rewards) is not dict or not all(type(v) in (int, float) for v in rewards.values()):
+        return  # the schema check reports it
+    units = units if type(units) is dict else {}
+    total = 0
+    by_unit: dict = {}
+    for channel, value in rewards.items():
+        total += value
+        unit = units.get(channel, "unmapped")
+        by_unit[unit] = by_unit.get(unit, 0) + value
+    for what, value in (("rewards", total), *((f"rewards of credit unit '{u}'", v) for u, v in by_unit.items())):
+        if not -MAX_FLOAT <= value <= MAX_FLOAT:
+            c._other("$.rewards", f"the sum of the {what} overflows a double ({fmt_t(value)}); "
+                                  "the rewards are too large to add up")
+            return
 
 
 def lifecycles(c):

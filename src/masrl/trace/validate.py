@@ -54,12 +54,29 @@ def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecke
         checker = TraceChecker(file)
         tree, load_problems = load(data, file, checker, keep)
         problems = load_problems + checker.finish()
+        if "events" not in checker.present and not checker.not_object:
+            hint = export_hint(data, file)
+            if hint is not None:
+                return checker, None, [hint]
     except TraceSyntaxError as err:
         return None, None, [err.problem]
     finally:
         if collecting:
             gc.enable()
     return checker, tree, sort_problems(problems)
+
+
+def export_hint(data: bytes, file: str) -> Problem | None:
+    """One problem instead of a list of schema errors when ``data`` is an export that
+    ``masrl trace convert`` reads (OpenTelemetry, Langfuse, Agents SDK), else ``None``."""
+    from .convert import ConvertError, detect_format
+
+    try:
+        name = detect_format(data, file)
+    except ConvertError:
+        return None
+    return Problem(file, None, None, f"not an orchestration trace but an export in the '{name}' format; "
+                                     f"convert it first: masrl trace convert {file}")
 
 
 def _tree(data: bytes):
