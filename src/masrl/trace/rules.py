@@ -24,6 +24,7 @@ from .codes import (
     RETURN,
     SPAWN,
     fmt_t,
+    nonfinite,
 )
 
 
@@ -115,9 +116,9 @@ def check_reward_sums(c) -> None:
     way) must be finite: each reward may be, and their sum overflow a double."""
     rewards = c.top_values.get("rewards")
     units = c.top_values.get("reward_credit_units")
-    if type(rewards) is not dict or not all(type(v) in (int, float) for v in rewards.values()):
-        return  # the schema check reports it
-    units = units if type(units) is dict else {}
+    if type(rewards) is not dict or not all(type(v) in (int, float) and nonfinite(v) is None for v in rewards.values()):
+        return  # the schema or the finiteness check reports it
+    units = {k: v for k, v in units.items() if type(v) is str} if type(units) is dict else {}
     total = 0
     by_unit: dict = {}
     for channel, value in rewards.items():

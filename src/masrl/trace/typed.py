@@ -182,8 +182,10 @@ def _edges_block(chunk, sink: Columns, a: int) -> tuple[int, int]:
 def _blocks(raw: Raw, feed, sink: Columns) -> int:
     """Cut a raw array into blocks of about BLOCK_BYTES after a ``},``, feed each; returns the ``:`` count.
 
-    A cut inside a string or a nested value leaves a block that is not JSON, which
-    msgspec refuses (a doubt); a block that decodes was cut between two elements.
+    A cut inside a string or a nested value (a free-form event property) leaves a
+    block that is not JSON, which msgspec refuses before anything is fed; the block
+    then grows to the next cut (after a few tries, it doubles), so only an error of
+    the text itself, in the array's last block, is a doubt.
     """
     view = memoryview(raw)
     n = len(view)
@@ -194,12 +196,21 @@ def _blocks(raw: Raw, feed, sink: Columns) -> int:
     colons = index = 0
     i = 1
     while True:
-        m = _CUT(view, i + BLOCK_BYTES) if i + BLOCK_BYTES < n else None
-        chunk = bytearray(b"[")
-        chunk += view[i:] if m is None else view[i:m.start() + 1]
-        if m is not None:
-            chunk += b"]"
-        found, count = feed(chunk, sink, index)
+        limit, tries = i + BLOCK_BYTES, 0
+        while True:
+            m = _CUT(view, limit) if limit < n else None
+            chunk = bytearray(b"[")
+            chunk += view[i:] if m is None else view[i:m.start() + 1]
+            if m is not None:
+                chunk += b"]"
+            try:
+                found, count = feed(chunk, sink, index)
+                break
+            except msgspec.DecodeError:
+                if m is None:
+                    raise
+                tries += 1
+                limit = m.end() if tries < 4 else i + 2 * (m.end() - i)
         colons += found
         index += count
         if m is None:
