@@ -157,25 +157,28 @@ class Columns:
         raw = self.raw
         unset = raw.pop(UNSET, -1)
         c.agent_names = list(raw)
-        remap = np.full(next(self.counter) + 1, -1, dtype=np.int64)  # -1: an absent 'from'/'to' (UNSET)
-        remap[np.fromiter(raw.values(), dtype=np.int64, count=len(raw))] = np.arange(len(raw), dtype=np.int64)
-        if unset >= 0:
-            remap[unset] = -1
-        self.remap = remap
-        agents = remap[np.frombuffer(self.agent_raw, dtype=np.int64)]
-        c.agents = array("l", agents.astype(_LONG).tobytes())
-        if n <= SMALL:
+        if n <= SMALL:  # plain Python: numpy's per-call cost would dominate
+            code = dict(zip(raw.values(), range(len(raw))))
+            code[unset] = -1  # an absent 'from'/'to'
+            self.code = code
+            c.agents = array("l", map(code.__getitem__, self.agent_raw))
             ids = dict(zip(c.id_list, range(n)))
             if len(ids) != n:
                 raise Doubt  # a duplicate event id
             c.ids = ids
         else:
+            remap = np.full(next(self.counter) + 1, -1, dtype=np.int64)  # -1: an absent 'from'/'to' (UNSET)
+            remap[np.fromiter(raw.values(), dtype=np.int64, count=len(raw))] = np.arange(len(raw), dtype=np.int64)
+            if unset >= 0:
+                remap[unset] = -1
+            self.remap = remap
+            self.agents = remap[np.frombuffer(self.agent_raw, dtype=np.int64)]
+            c.agents = array("l", self.agents.astype(_LONG).tobytes())
             try:
                 self.index = IdIndex(c.id_list)
             except IndexDoubt:
                 raise Doubt from None
-        self.times = np.frombuffer(c.t, dtype=np.float64)
-        self.agents = agents
+        self.times = np.frombuffer(c.t, dtype=np.float64) if n > SMALL else c.t
         for field, values in self.numbers.items():
             if values:
                 c.sums[field] = number_sum(values)  # OverflowError: the exact path says so
@@ -232,20 +235,23 @@ class Columns:
             raise Doubt
         rules.check_reward_sums(c)
         rules.check_cycles(c)
-        remap = self.remap
-        idx = np.frombuffer(self.link_idx, dtype=np.int64)
-        tc = np.frombuffer(bytes(self.link_tc), dtype=np.uint8).astype(np.int64)
-        frm = remap[np.frombuffer(self.link_from, dtype=np.int64)]
-        to = remap[np.frombuffer(self.link_to, dtype=np.int64)]
-        sender = np.where(frm >= 0, frm, self.agents[idx])
         if c.n <= SMALL:  # the exact checks are cheaper than numpy's per-call cost here
-            c.links = list(zip(idx.tolist(), tc.tolist(), sender.tolist(), to.tolist()))
+            code = self.code.__getitem__
+            agents = c.agents
+            senders = [agents[k] if f < 0 else f for k, f in zip(self.link_idx, map(code, self.link_from))]
+            c.links = list(zip(self.link_idx, self.link_tc, senders, map(code, self.link_to)))
             rules.check_self_spawns(c)
             rules.check_lifecycle(c)
             rules.check_returns(c)
             if c.other_problems:
                 raise Doubt
             return c
+        remap = self.remap
+        idx = np.frombuffer(self.link_idx, dtype=np.int64)
+        tc = np.frombuffer(bytes(self.link_tc), dtype=np.uint8).astype(np.int64)
+        frm = remap[np.frombuffer(self.link_from, dtype=np.int64)]
+        to = remap[np.frombuffer(self.link_to, dtype=np.int64)]
+        sender = np.where(frm >= 0, frm, self.agents[idx])
         links = (idx, tc, sender, to)
         c.links = Links(*links)
         if c.other_problems or ((tc == SPAWN) & (sender == to)).any():

@@ -93,15 +93,14 @@ def _struct_from_schema(name: str, definition: dict, strict: bool = False):
     )
 
 
-def _top_struct():
-    """The top level: events and edges as raw bytes, other values untyped (the exact checker's
-    top-level code checks them); unknown keys refused, required keys required."""
+def _top_struct(name: str, arrays: dict):
+    """The top level: events and edges as ``arrays`` says (raw bytes, or typed lists), other values
+    untyped (the exact checker's top-level code checks them); unknown keys refused, required keys required."""
     top = schema()
     required = set(top["required"])
-    fields = [(key, Raw if key in STREAMED_KEYS else Any) for key in top["properties"] if key in required]
-    fields += [(key, Union[Raw if key in STREAMED_KEYS else Any, UnsetType], UNSET)
-               for key in top["properties"] if key not in required]
-    return msgspec.defstruct("Trace", fields, forbid_unknown_fields=True, gc=False)
+    fields = [(key, arrays.get(key, Any)) for key in top["properties"] if key in required]
+    fields += [(key, Union[arrays.get(key, Any), UnsetType], UNSET) for key in top["properties"] if key not in required]
+    return msgspec.defstruct(name, fields, forbid_unknown_fields=True, gc=False)
 
 
 Event = _struct_from_schema("Event", schema()["$defs"]["event"])
@@ -109,10 +108,13 @@ Event = _struct_from_schema("Event", schema()["$defs"]["event"])
 #: there is no free-form value to look at.
 KnownEvent = _struct_from_schema("KnownEvent", schema()["$defs"]["event"], strict=True)
 Edge = _struct_from_schema("Edge", schema()["$defs"]["edge"])
-Trace = _top_struct()
+Trace = _top_struct("Trace", {"events": Raw, "edges": Raw})
+#: A small trace in one call: the arrays typed as well (events without free-form properties).
+WholeTrace = _top_struct("WholeTrace", {"events": list[KnownEvent], "edges": list[Edge]})
 EVENT_KEYS = frozenset(schema()["$defs"]["event"]["properties"])
 
 _TRACE = msgspec.json.Decoder(Trace)
+_WHOLE = msgspec.json.Decoder(WholeTrace)
 _KNOWN = msgspec.json.Decoder(list[KnownEvent])
 _ANY = msgspec.json.Decoder(list[dict])
 _EDGES = msgspec.json.Decoder(list[Edge])
@@ -131,6 +133,13 @@ def check_data(data: bytes, file: str) -> TraceChecker | None:
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     if _COLON_ESCAPE(body):
         return None
+    if len(body) <= BLOCK_BYTES:
+        try:
+            return _whole(body, file)
+        except msgspec.ValidationError:
+            pass  # e.g. free-form event properties: the block path below reads them
+        except _DOUBTS:
+            return None
     try:
         top = _TRACE.decode(body)
         sink = Columns(file)
@@ -147,6 +156,22 @@ def check_data(data: bytes, file: str) -> TraceChecker | None:
         return sink.finish()
     except _DOUBTS:
         return None
+
+
+def _whole(body: bytes, file: str) -> TraceChecker:
+    """A small trace decoded, typed, in one call; the same checks as the block path."""
+    doc = _WHOLE.decode(body)
+    if _ENCODE(doc).count(b":") != body.count(b":"):
+        raise Doubt  # a repeated key somewhere
+    sink = Columns(file)
+    for key in _TOP_FIELDS:
+        value = getattr(doc, key)
+        if value is not UNSET:
+            sink.top(key, value)
+    sink.events(doc.events, 0)
+    sink.end_events()
+    sink.edges(doc.edges, 0)
+    return sink.finish()
 
 
 def _free_form_ok(events: list) -> bool:
@@ -247,4 +272,4 @@ def check_tree(doc, file: str) -> TraceChecker | None:
         return None
 
 
-__all__ = ["Edge", "Event", "KnownEvent", "Trace", "check_data", "check_tree"]
+__all__ = ["Edge", "Event", "KnownEvent", "Trace", "WholeTrace", "check_data", "check_tree"]
