@@ -10,7 +10,7 @@ values a column at a time. The tests run both on the same generated traces.
   (``np.maximum.at`` / ``np.minimum.at``). While layers are wide that is far fewer
   Python steps than events; once a layer has fewer than :data:`LAYER` events (a
   long chain, or a stall on a cycle) the remaining work goes to the plain loop of
-  :func:`masrl.trace.metrics.kahn`, from the same state.
+  :func:`masrl.trace.longest_path.kahn`, from the same state.
 * :func:`agent_intervals`: first and last actions, earliest spawn and latest despawn
   per agent by ``ufunc.at``.
 * :func:`spawn_tree`: distinct (spawner, spawned) pairs by ``np.unique``; depth by
@@ -24,6 +24,7 @@ from array import array
 import numpy as np
 
 from .codes import DESPAWN, SPAWN, TOOL_RESULT
+from .longest_path import kahn
 from .view import CheckedTrace, link_arrays
 
 #: Below this many events in a layer, the plain loop is cheaper than numpy's calls.
@@ -33,8 +34,6 @@ _LONG = np.dtype(f"i{array('l').itemsize}")
 
 def critical_path(c: CheckedTrace, dependency_codes: frozenset) -> dict:
     """:func:`masrl.trace.metrics.critical_path` for a large trace."""
-    from .metrics import kahn
-
     n = c.n
     ts = np.frombuffer(c.t, dtype=np.float64)
     src = np.frombuffer(c.esrc, dtype=_LONG).astype(np.int64)

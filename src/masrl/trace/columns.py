@@ -183,15 +183,19 @@ class Columns:
             if values:
                 c.sums[field] = number_sum(values)  # OverflowError: the exact path says so
 
-    def edges(self, typed: list, a: int) -> int:
+    def edges(self, typed: list, a: int, text_colons: int | None = None) -> int:
         """Edges ``a, a+1, ...`` as :data:`~masrl.trace.typed.Edge` Structs; returns the number of
-        ``:`` that these edges take in JSON (three keys each, and those in their ids)."""
+        ``:`` that these edges take in JSON: three keys each, and those in their ids. When the
+        text they came from has exactly three per edge (``text_colons``), that is the count
+        (each edge's three keys take three; so no id has one), without reading the ids."""
         c = self.c
         b = a + len(typed)
         codes = bytes(map(EDGE_CODE.__getitem__, map(_TYPE, typed)))
         srcs = list(map(_SRC, typed))
         dsts = list(map(_DST, typed))
-        colons = 3 * len(typed) + "".join(srcs).count(":") + "".join(dsts).count(":")
+        colons = 3 * len(typed)
+        if text_colons != colons:
+            colons += "".join(srcs).count(":") + "".join(dsts).count(":")
         if self.index is None:  # a small trace: a dict, and plain Python
             get = c.ids.__getitem__
             src = list(map(get, srcs))  # KeyError: an edge to an unknown event

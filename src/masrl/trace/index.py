@@ -21,6 +21,10 @@ from operator import eq
 import numpy as np
 
 
+#: When this few lookups are still probing, they finish one at a time (numpy calls cost more).
+_TAIL = 32
+
+
 class IndexDoubt(Exception):
     """Two ids share a hash, or a looked-up string is not an id."""
 
@@ -53,14 +57,24 @@ class IdIndex:
         found = np.empty(len(strings), dtype=np.int64)
         active = np.arange(len(strings), dtype=np.int64)
         pos = wanted & self.mask
-        table, hashes = self.table, self.hashes
-        while active.size:
+        table, hashes, mask = self.table, self.hashes, self.mask
+        while active.size > _TAIL:
             holder = table[pos]
             if (holder < 0).any():
                 raise IndexDoubt  # an empty slot before a match: not an id
             hit = hashes[holder] == wanted[active]
             found[active[hit]] = holder[hit]
-            active, pos = active[~hit], (pos[~hit] + 1) & self.mask
+            active, pos = active[~hit], (pos[~hit] + 1) & mask
+        for k, p in zip(active.tolist(), pos.tolist()):  # the long probes of a few: one at a time
+            h = int(wanted[k])
+            while True:
+                holder = int(table[p])
+                if holder < 0:
+                    raise IndexDoubt
+                if int(hashes[holder]) == h:
+                    found[k] = holder
+                    break
+                p = (p + 1) & mask
         if not all(map(eq, map(self.ids.__getitem__, found.tolist()), strings)):
             raise IndexDoubt  # a hash matched, the text did not
         return found

@@ -14,12 +14,13 @@ All functions take the :class:`~masrl.trace.view.CheckedTrace` of a *valid* trac
 
 from __future__ import annotations
 
-from itertools import accumulate, compress, islice
+from itertools import accumulate, compress
 from operator import sub
 
 from .codes import DESPAWN, EDGE_CODE, MAX_FLOAT, SPAWN, TOOL_RESULT, TYPE_CODE
 from .schema import DECISIONS, EVENT_TYPES
 from . import bulk_metrics
+from .longest_path import kahn
 from .columns import SMALL
 from .view import CheckedTrace, checked_view
 
@@ -82,47 +83,6 @@ def critical_path(c: CheckedTrace) -> dict:
         "critical_path_time": time,
         "ignored_cycle_edges": ignored,
     }
-
-
-def kahn(n: int, ts, adj: list, starts: list, steps: list, first: list, indeg: list, queue: list, done: int) -> int:
-    """The relaxation loop of :func:`critical_path`, from a given state; returns the ignored arcs.
-
-    ``adj[starts[u]:starts[u + 1]]`` are the successors of ``u``; ``queue`` lists the
-    events whose predecessors are all done, of which the first ``done`` are relaxed
-    already; ``steps``, ``first`` and ``indeg`` are updated in place. When it stalls
-    (a cycle), the remaining event with the smallest ``(t, index)`` loses its
-    remaining incoming arcs, which are counted.
-    """
-    ignored = 0
-    fallback = None
-    while True:
-        for u in islice(queue, done, None):
-            a = starts[u]
-            b = starts[u + 1]
-            if a == b:
-                continue
-            su = steps[u] + 1
-            fu = first[u]
-            for v in adj[a:b]:
-                if steps[v] < su:
-                    steps[v] = su
-                if fu < first[v]:
-                    first[v] = fu
-                k = indeg[v] - 1
-                indeg[v] = k
-                if not k:
-                    queue.append(v)
-        done = len(queue)
-        if done >= n:
-            return ignored
-        if fallback is None:  # a cycle: break it at the earliest remaining event
-            fallback = iter(sorted((ts[v], v) for v in range(n) if indeg[v]))
-        for _t, v in fallback:
-            if indeg[v]:
-                ignored += indeg[v]
-                indeg[v] = 0
-                queue.append(v)
-                break
 
 
 def agent_intervals(c: CheckedTrace) -> dict[int, tuple[float, float]]:
