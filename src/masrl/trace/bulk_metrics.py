@@ -8,9 +8,9 @@ values a column at a time. The tests run both on the same generated traces.
 * :func:`critical_path`: Kahn's algorithm one layer at a time (every event whose
   predecessors are all done), the layer's arcs gathered and relaxed at once
   (``np.maximum.at`` / ``np.minimum.at``). While layers are wide that is far fewer
-  Python steps than events; once a layer has fewer than :data:`LAYER` events (a
-  long chain, or a stall on a cycle) the remaining work goes to the plain loop of
-  :func:`masrl.trace.longest_path.kahn`, from the same state.
+  Python steps than events; after :data:`LAYER` layers in a row of fewer than
+  :data:`LAYER` events (a long chain), or on a stall (a cycle), the remaining work
+  goes to the plain loop of :func:`masrl.trace.longest_path.kahn`, from the same state.
 * :func:`agent_intervals`: first and last actions, earliest spawn and latest despawn
   per agent by ``ufunc.at``.
 * :func:`spawn_tree`: distinct (spawner, spawned) pairs by ``np.unique``; depth by
@@ -51,7 +51,9 @@ def critical_path(c: CheckedTrace, dependency_codes: frozenset) -> dict:
     first = ts.copy()
     frontier = np.flatnonzero(indeg == 0)
     entered = [frontier]
-    while frontier.size >= LAYER:
+    narrow = 0  # layers in a row narrower than LAYER (a long chain goes to the plain loop)
+    while frontier.size and narrow < LAYER:
+        narrow = narrow + 1 if frontier.size < LAYER else 0
         lo, hi = starts[frontier], starts[frontier + 1]
         counts = hi - lo
         total = int(counts.sum())
@@ -68,6 +70,9 @@ def critical_path(c: CheckedTrace, dependency_codes: frozenset) -> dict:
         frontier = targets[indeg[targets] == 0]
         entered.append(frontier)
     done = int(sum(part.size for part in entered)) - frontier.size
+    if done == n:  # every event relaxed in layers: no plain loop, no cycle
+        return {"critical_path_steps": int(steps.max(initial=0)), "critical_path_time": float((ts - first).max(initial=0.0)),
+                "ignored_cycle_edges": 0}
     queue = np.concatenate(entered).tolist()
     steps_l, first_l, indeg_l = steps.tolist(), first.tolist(), indeg.tolist()
     ignored = kahn(n, c.t, adj.tolist(), starts.tolist(), steps_l, first_l, indeg_l, queue, done)
