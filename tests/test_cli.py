@@ -12,7 +12,7 @@ import pytest
 from masrl import __version__
 from masrl.cli import build_parser
 
-COMMANDS = [["validate"], ["build"], ["add"], ["exclude"], ["diff"], ["trace"]]
+COMMANDS = [["validate"], ["build"], ["add"], ["exclude"], ["diff"], ["suggest"], ["trace"]]
 
 
 def help_of(cli, capsys, *args):
@@ -86,7 +86,7 @@ def test_exclude_help_lists_the_allowed_values_from_the_taxonomy(cli, capsys, re
     assert ("allowed values (corpus/taxonomy.yaml):\n"
             "  --stage: abstract_screen, full_text_screen, artifact_screen, duplicate_screen\n"
             "  --reason-class: X1, X2, X3, X4, X5\n") in out
-    assert "  --source: arXiv, ACL Anthology, OpenReview, GitHub/project page, company docs, company blog\n" in out
+    assert "  --source: arXiv, ACL Anthology, OpenReview, GitHub/project page, company docs, company blog, Crossref\n" in out
 
 
 def test_exclude_help_outside_a_survey(cli, capsys, tmp_path, monkeypatch):

@@ -41,10 +41,12 @@ examples:
   masrl validate            check every record against the controlled vocabulary
   masrl build --check       exit 1 if anything committed is stale (CI)
   masrl add --bibtex new.bib
+  masrl suggest liu2026     values for a new record's untagged fields, with evidence
   masrl --root ~/survey diff main   what your change does to counts, cells and claims
   masrl resolve             after `git merge` stops on conflicts in reports/
   masrl release v2 --date 2026-12-01   freeze the pool as the next release
-  masrl audit sample --population retained --n 20 --seed 7   a second-reader audit"""
+  masrl audit sample --population retained --n 20 --seed 7   a second-reader audit
+  masrl update search       an update round: search the protocol's query families since the last release"""
 
 EXAMPLES = {
     "validate": """\
@@ -326,6 +328,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the release date)")
     p.add_argument("--title", metavar="TEXT", help="one line saying what the release is (default: 'Release NAME of the living review')")
     p.add_argument("--source", metavar="TEXT", help="where its records come from, e.g. a DOI or commit (optional)")
+    p.add_argument("--allow-undecided", action="store_true",
+                   help="release although candidates of an update round since the last release are undecided "
+                        "(the release notes name them)")
     p.add_argument("--dry-run", action="store_true", help="say what would be frozen and write nothing")
     p.set_defaults(run=_cmd_release)
 
@@ -362,6 +367,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     from .commands.audit import register as register_audit
 
     register_audit(sub)
+    from .commands.suggest import register as register_suggest
+
+    register_suggest(sub)
+    from .commands.update import register as register_update
+
+    register_update(sub)
     for subparser in _subparsers(parser):
         _global_options(subparser, top=False)
     return parser

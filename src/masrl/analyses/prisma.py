@@ -13,7 +13,11 @@ reviews, Page et al. 2021, BMJ 372:n71, figure 1 "updated reviews"), the flow
 also starts from the studies included in the previous version (the last
 release), follows only the records identified and screened since, with their
 exclusions by stage and reason class, and ends at the total included in this
-version (previous - dropped + new).
+version (previous - dropped + new). When update rounds ran since the previous version
+(:mod:`masrl.analyses.rounds`), the identification step comes from them: records identified per
+source, duplicates removed before screening, records added by other methods (by hand), records
+screened and those still awaiting a decision; the exclusions by stage and reason class are
+those of the records decided since the previous version.
 """
 
 from __future__ import annotations
@@ -59,7 +63,8 @@ def _stages(excluded: pd.DataFrame, tax: Taxonomy, entering: int) -> tuple[list[
     return stages, remaining
 
 
-def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous | None = None) -> dict:
+def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous | None = None,
+                rounds: dict | None = None) -> dict:
     """The flow as plain data.
 
     Returns:
@@ -70,7 +75,11 @@ def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, p
         plus ``"update"`` when ``previous`` is given and records were added or
         dropped since: ``{"previous": label, "previous_included": n, "identified": n,
         "stages": [...] (the new records only), "new_included": n,
-        "new_by_category": {category: n}, "dropped": [keys], "total_included": n}``.
+        "new_by_category": {category: n}, "dropped": [keys], "total_included": n}``; with
+        ``rounds`` (:func:`masrl.analyses.rounds.identification` of the rounds since the previous
+        version) the update also has ``"identification": {"rounds", "identified_by_source",
+        "duplicates_removed", "other_methods", "screened", "awaiting"}`` (screened = queued +
+        other methods = identified + awaiting).
 
     Raises:
         ValueError: if the flow does not end at the number of retained records
@@ -90,24 +99,25 @@ def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, p
         "category_labels": {c: tax.fields["category"].value_label(c) for c in tax.values("category")},
     }
     if previous is not None:
-        update = _update(retained, excluded, tax, previous)
+        update = _update(retained, excluded, tax, previous, rounds)
         if update is not None:
             flow["update"] = update
     return flow
 
 
-def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous) -> dict | None:
+def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous,
+            rounds: dict | None = None) -> dict | None:
     new_retained = retained[~retained.index.isin(previous.keys)]
     new_excluded = excluded[~excluded.index.isin(previous.record_ids)]
     dropped = sorted(previous.keys - set(retained.index))
-    if not (len(new_retained) or len(new_excluded) or dropped):
+    if not (len(new_retained) or len(new_excluded) or dropped or rounds):
         return None
     identified = len(new_retained) + len(new_excluded)
     stages, remaining = _stages(new_excluded, tax, identified)
     if remaining != len(new_retained):
         raise ValueError(f"update flow ends at {remaining}, not at {len(new_retained)} new records")
     categories = count_by(new_retained, "category", tax)
-    return {
+    update = {
         "previous": previous.label,
         "previous_included": len(previous.keys),
         "identified": identified,
@@ -117,6 +127,13 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
         "dropped": dropped,
         "total_included": len(previous.keys) - len(dropped) + len(new_retained),
     }
+    if rounds:
+        other = max(0, identified - rounds["applied"])
+        update["identification"] = {
+            "rounds": list(rounds["rounds"]), "identified_by_source": dict(rounds["identified_by_source"]),
+            "duplicates_removed": rounds["duplicates_removed"], "other_methods": other,
+            "screened": rounds["queued"] + other, "awaiting": rounds["awaiting"]}
+    return update
 
 
 def prisma_table(flow: dict) -> Table:
@@ -143,10 +160,20 @@ def update_table(flow: dict) -> Table:
     up = flow["update"]
     classes = list(flow["reason_classes"])
     blank = {c: "" for c in classes}
-    rows = [
-        {"step": "included in the previous version", "records": up["previous_included"], **blank},
-        {"step": "new records identified and screened", "records": up["identified"], **blank},
-    ]
+    rows = [{"step": "included in the previous version", "records": up["previous_included"], **blank}]
+    ident = up.get("identification")
+    if ident:
+        rows += [{"step": f"records identified from {source} (update rounds)", "records": n, **blank}
+                 for source, n in ident["identified_by_source"].items()]
+        rows += [
+            {"step": "duplicates removed before screening", "records": ident["duplicates_removed"], **blank},
+            {"step": "records identified by other methods (added by hand)", "records": ident["other_methods"], **blank},
+            {"step": "records screened", "records": ident["screened"], **blank},
+            {"step": "awaiting a screening decision", "records": ident["awaiting"], **blank},
+            {"step": "new records with a screening decision", "records": up["identified"], **blank},
+        ]
+    else:
+        rows.append({"step": "new records identified and screened", "records": up["identified"], **blank})
     for s in up["stages"]:
         rows.append({"step": f"excluded at {s['label']}", "records": s["excluded"],
                      **{c: s["by_reason_class"].get(c, 0) for c in classes}})
@@ -157,8 +184,10 @@ def update_table(flow: dict) -> Table:
     ]
     frame = pd.DataFrame(rows).set_index("step")
     frame[classes] = frame[classes].astype(str)
-    return Table("prisma_flow", "Screening flow of this update (PRISMA 2020 for updated reviews)", frame,
-                 "computed from the records: those of the previous version (its frozen snapshot) and those added since",
+    source = "computed from the records: those of the previous version (its frozen snapshot) and those added since"
+    if ident:
+        source += f"; identification from the update rounds {', '.join(ident['rounds'])} (corpus/rounds/)"
+    return Table("prisma_flow", "Screening flow of this update (PRISMA 2020 for updated reviews)", frame, source,
                  f"Previous version: {up['previous']}. Total included = {up['previous_included']} - {len(up['dropped'])} + "
                  f"{up['new_included']} = {up['total_included']}; {flow['audited']} records audited over all versions.",
                  layout=f"update of {up['previous']}")

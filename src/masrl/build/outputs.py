@@ -251,7 +251,8 @@ def _exclusions(view: View) -> dict[str, bytes]:
 def _releases(view: View) -> dict[str, bytes]:
     build = view.build
     rows = [{"name": r.name, "date": r.population.release.date, "cutoff": r.population.release.search_cutoff,
-             "title": r.population.release.title, "retained": r.headline["retained"], "excluded": r.headline["excluded"]}
+             "title": r.population.release.title, "retained": r.headline["retained"], "excluded": r.headline["excluded"],
+             "notes": r.population.release.notes}
             for r in build.releases]
     titles = {r["key"]: r["title"] for r in build.pool.retained_records}
     labels = {r["record_id"]: r["screening_label"] for r in build.pool.excluded_records}
@@ -288,6 +289,7 @@ def audit_data(build: Build) -> dict:
     for row in what_if:
         after[row["claim"]] = after.get(row["claim"], True) and row["holds_after"]
     inclusion = results.table("inclusion_criterion").frame
+    suggested = audit.suggested_tags(list(results.retained_records), results.tax)
     return {
         "flow": results.prisma,
         "inclusion_criteria": {str(k): int(v) for k, v in inclusion["count"].items()},
@@ -297,6 +299,8 @@ def audit_data(build: Build) -> dict:
         "what_if": what_if,
         "verdict_changed": sorted(cid for cid in before if before[cid] != after.get(cid, before[cid])),
         "bibtex_mismatches": audit.bibtex_mismatches(list(results.retained_records)),
+        # only a pool with suggested tags has the section (the other reports keep their bytes)
+        **({"suggested_tags": suggested} if suggested else {}),
     }
 
 
@@ -308,7 +312,7 @@ def _audit(view: View) -> dict[str, bytes]:
         inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
         agreements_md=MdSafe(audit_report.audit_markdown(data["agreements"])), near_misses=data["near_misses"],
         what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
-        mismatches=data["bibtex_mismatches"],
+        mismatches=data["bibtex_mismatches"], suggested_tags=data.get("suggested_tags", []),
     )
     return {"audit.md": md.encode(), "audit.json": json_bytes(data)}
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..analyses import axes, claims, gaps, prisma, stats
+from ..analyses.rounds import identification, round_states
 from ..analyses.table import Table
 from ..audits.analysis import confirmations
 from ..audits.model import Audit, audits_of
@@ -89,20 +90,23 @@ class Results:
         }
 
 
-def analyse(population: Population, previous: Population | None = None, audits: list[Audit] = ()) -> Results:
+def analyse(population: Population, previous: Population | None = None, audits: list[Audit] = (),
+            rounds: dict | None = None) -> Results:
     """Compute every analysis of one population whose records validate.
 
     ``previous`` is the population of the previous version of the review (the
     last release before it); with it, the PRISMA flow follows the PRISMA 2020
     template for updated reviews whenever records were added or dropped.
     ``audits`` (the pool's second-reader audits) add, per screening stage, the
-    exclusions a second reader checked and confirmed to the flow table.
+    exclusions a second reader checked and confirmed to the flow table. ``rounds`` (the pool's
+    update rounds since ``previous``, :func:`masrl.analyses.rounds.identification`) give the
+    updated flow its identification counts.
     """
     tax = Taxonomy(population.taxonomy)
     retained_records, excluded_records = population.retained, population.excluded
     retained = retained_frame(list(retained_records), tax)
     excluded = excluded_frame(list(excluded_records), tax)
-    flow = prisma.prisma_flow(retained, excluded, tax, previous=_previous_members(previous))
+    flow = prisma.prisma_flow(retained, excluded, tax, previous=_previous_members(previous), rounds=rounds)
     return Results(
         population=population,
         tax=tax,
@@ -128,6 +132,16 @@ def _flow_table(flow: dict, audits: list[Audit], excluded_records) -> Table:
     if "update" in flow or not audits:
         return table  # an update's rows are the new records only; second readers are counted over the whole log
     return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records}))
+
+
+def rounds_since(corpus: Corpus, previous: Population | None) -> dict | None:
+    """The identification counts of the update rounds after the release ``previous`` (its search
+    cutoff), summed (:func:`masrl.analyses.rounds.identification`); None without a release or rounds.
+    ``masrl release`` freezes them into the new release's snapshot."""
+    if previous is None or previous.release is None:
+        return None
+    states = round_states(corpus.rounds, corpus.retained, corpus.excluded, after=previous.release.search_cutoff)
+    return identification(states)
 
 
 def _previous_members(previous: Population | None) -> prisma.Previous | None:
@@ -185,11 +199,11 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
     release_results = []
     previous = None
     for population in frozen:
-        release_results.append(analyse(population, previous))
+        release_results.append(analyse(population, previous, rounds=population.identification if previous else None))
         previous = population
     current = pool(corpus)
     audits = tuple(audits_of(corpus))
-    pool_results = analyse(current, previous, audits)
+    pool_results = analyse(current, previous, audits, rounds_since(corpus, previous))
     by_name = {r.name: r for r in [*release_results, pool_results]}
     ledger = []
     for claim in corpus.claims:

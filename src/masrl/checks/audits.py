@@ -36,6 +36,7 @@ from ..audits.model import (
 )
 from ..audits.schema import ADJUDICATION_SCHEMA, AUDIT_FILE_SCHEMA, ROUND_SCHEMA
 from ..core.didyoumean import did_you_mean as _suggest
+from ..corpus import schema as schemas
 from ..corpus.load import AUDITS
 
 
@@ -262,7 +263,7 @@ def known_records(retained: dict[str, dict], excluded: dict[str, dict]) -> dict[
 
 def check_audit_folders(checker, legacy_ids: set[str]) -> None:
     """Add the problems of every audit folder of ``checker.corpus`` to ``checker`` (a
-    :class:`masrl.checks.validate._Checker`); ``legacy_ids`` are the ids of single-file audits."""
+    :class:`masrl.checks.collector.Checker`); ``legacy_ids`` are the ids of single-file audits."""
     corpus = checker.corpus
     known = known_records(corpus.retained, corpus.excluded)
     folders: dict[str, dict[str, dict]] = {}
@@ -279,3 +280,34 @@ def check_audit_folders(checker, legacy_ids: set[str]) -> None:
         if any(rel.startswith(folder) for rel in corpus.unreadable):
             continue  # reported by the loader; the rest of the folder would only repeat it
         _FolderChecker(checker, folder, files, known).run()
+
+
+def single_file_audits(c, keys: set[str]) -> None:
+    """Audits in the earlier single-file format (``corpus/audits/*.yaml``, e.g. the survey's
+    spot-check): schema, unique ids, fields of the taxonomy, records that are retained, values
+    in the vocabulary."""
+    validator = Draft202012Validator(schemas.AUDIT_SCHEMA, format_checker=FormatChecker())
+    seen: dict[str, str] = {}
+    for file, audit in c.corpus.audits.items():
+        before = len(c.problems)
+        c.schema_errors(file, audit, validator)
+        if len(c.problems) != before:
+            continue
+        if audit["audit_id"] in seen:
+            c.add(file, ("audit_id",), f"audit id {audit['audit_id']!r} is also used by {seen[audit['audit_id']]}")
+        seen.setdefault(audit["audit_id"], file)
+        fields = audit["fields"]
+        for name in fields:
+            if name not in c.tax.fields:
+                c.add(file, ("fields",), f"unknown field {name!r}{_suggest(name, c.tax.fields)}")
+        for i, row in enumerate(audit["rows"]):
+            if row["key"] not in keys:
+                c.add(file, ("rows", i, "key"), f"names record {row['key']!r}, which is not a retained record{_suggest(row['key'], keys)}")
+            for side in ("original", "second_reader"):
+                for name in fields:
+                    value = row[side].get(name)
+                    if value is None:
+                        c.add(file, ("rows", i, side, name), "required field is missing")
+                    elif name in c.tax.fields and value not in c.tax.values(name):
+                        allowed = c.tax.values(name)
+                        c.add(file, ("rows", i, side, name), f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}")

@@ -85,3 +85,61 @@ def bibtex_problems(corpus) -> list[Problem]:
                 problems.append(Problem(file, corpus.line(file, ("bibtex_differs", name)), f"bibtex_differs.{name}",
                                         f"the record and its bibtex block agree on {name}; remove this explanation"))
     return problems
+
+
+def identifiers(c) -> None:
+    """Every canonical identifier is used by one record only (:func:`identifier_problems`)."""
+    c.extend(identifier_problems(c.corpus))
+
+
+def titles(c) -> None:
+    """No two records have near-identical titles (:func:`title_problems`)."""
+    c.extend(title_problems(c.corpus))
+
+
+def bibtex_agreement(c) -> None:
+    """A retained record agrees with its BibTeX block or says why not (:func:`bibtex_problems`)."""
+    c.extend(bibtex_problems(c.corpus))
+
+
+def unique_keys(c) -> None:
+    """Keys and BibTeX keys are unique, also against each other and across file-name case
+    (``reports/papers.bib`` is keyed by record key with ``bibtex_key`` as an alias: one key space)."""
+    bib_owners: dict[str, str] = {}
+    key_owners: dict[str, str] = {}
+    stems: dict[str, str] = {}
+    for file in sorted(c.corpus.retained) + sorted(c.corpus.excluded):
+        rec = c.corpus.retained.get(file) or c.corpus.excluded.get(file) or {}
+        stem = file.lower()
+        if stem in stems:
+            c.add(file, (), f"same name as {stems[stem]} except for case; keys must be unique")
+        stems[stem] = file
+        key = rec.get("key")
+        if isinstance(key, str) and file.startswith(PAPERS):
+            if key in key_owners:
+                c.add(file, ("key",), f"key {key!r} is also the key of {key_owners[key]}; keys must be unique")
+            key_owners.setdefault(key, file)
+        bkey = rec.get("bibtex_key")
+        if isinstance(bkey, str) and file.startswith(PAPERS):
+            if bkey in bib_owners:
+                c.add(file, ("bibtex_key",), f"{bkey!r} is also the bibtex_key of {bib_owners[bkey]}")
+            bib_owners.setdefault(bkey, file)
+    # reports/papers.bib is keyed by record key with bibtex_key as an alias: one key space
+    keys = {r.get("key"): f for f, r in c.corpus.retained.items() if isinstance(r.get("key"), str)}
+    for bkey, file in sorted(bib_owners.items()):
+        other = keys.get(bkey)
+        if other is not None and other != file:
+            c.add(file, ("bibtex_key",), f"{bkey!r} is the key of {other}; papers.bib would have one key for two papers")
+
+
+def subdecision_anchors(c, by_key: dict[str, dict]) -> None:
+    """A record the taxonomy names as the anchor of a sub-decision is tagged with it."""
+    field = c.tax.fields.get("subdecisions")
+    if not field:
+        return
+    for code in field.values:
+        for key in field.value_spec(code).get("anchors") or []:
+            rec = by_key.get(key)
+            tags = rec.get("subdecisions") if rec else None
+            if isinstance(tags, list) and code not in tags:
+                c.add(f"{PAPERS}{key}.yaml", ("subdecisions",), f"the taxonomy names this record as an anchor of {code} but it is not tagged {code}")

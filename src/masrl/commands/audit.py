@@ -229,7 +229,8 @@ def _import(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from ..audits.model import audits_of
     from ..audits.report import audit_entries, audit_markdown
-    from ..checks.validate import _suggest, validate
+    from ..checks.validate import validate
+    from ..core.didyoumean import did_you_mean as _suggest
     from ..core.errors import summary
     from ..corpus.load import AUDITS, parse_tree
     from ..corpus.taxonomy import Taxonomy

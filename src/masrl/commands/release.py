@@ -19,6 +19,7 @@ from ..checks.validate import validate
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
 from ..corpus.load import find_root, load
 from ..corpus.population import counted
+from ..corpus.provenance import unconfirmed_fields
 from ..corpus.releases import (
     NAME_PATTERN,
     RELEASES,
@@ -85,7 +86,7 @@ def run(args: Namespace) -> int:
 
     from ..analyses.claims import failing_current
     from ..build.examples import examples_valid
-    from ..build.pipeline import build
+    from ..build.pipeline import build, rounds_since
 
     result = build(corpus, examples_valid())
     failing = failing_current(list(result.claims))
@@ -96,6 +97,20 @@ def run(args: Namespace) -> int:
     if existing and not pend:
         raise UserError(f"nothing is pending: the pool is identical to release {existing[-1].name}; add, exclude or "
                         "correct records first")
+    from ..review.update.status import undecided_candidates
+
+    undecided = undecided_candidates(corpus)
+    if undecided and not args.allow_undecided:
+        shown = "; ".join(undecided[:5]) + (" ..." if len(undecided) > 5 else "")
+        raise UserError(f"{len(undecided)} candidate(s) of the update rounds since the last release are not decided and "
+                        f"applied yet: {shown}. Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply "
+                        "ROUND`, or release anyway with --allow-undecided (the release notes then name them)")
+    drafts = sorted(f"{r['key']} ({', '.join(unconfirmed_fields(r))})" for r in corpus.retained.values()
+                    if unconfirmed_fields(r))
+    if drafts:
+        raise UserError(f"{len(drafts)} record(s) hold suggested tags no person has confirmed: " + "; ".join(drafts[:10])
+                        + (" ..." if len(drafts) > 10 else "") + ". A release freezes what the survey states: confirm "
+                        "each with `masrl suggest KEY --apply FIELD=VALUE` (or tag it by hand), then release")
     late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
                   for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
     if late:
@@ -103,10 +118,12 @@ def run(args: Namespace) -> int:
                         + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
 
     release = Release(args.name, args.date, args.cutoff or args.date,
-                      (args.title or f"Release {args.name} of the living review").strip(), (args.source or "").strip())
+                      (args.title or f"Release {args.name} of the living review").strip(), (args.source or "").strip(),
+                      notes=tuple(f"undecided at release: {u}" for u in undecided))
     retained = {r["key"]: r for r in corpus.retained.values()}
     excluded = {r["record_id"]: r for r in corpus.excluded.values()}
-    snapshot = freeze(release, corpus.taxonomy, retained, excluded)
+    previous = result.baseline.population if result.baseline is not None else None
+    snapshot = freeze(release, corpus.taxonomy, retained, excluded, rounds_since(corpus, previous))
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
     release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
     listing = releases_bytes([*existing, release])

@@ -22,12 +22,16 @@ class Problem:
         field: the field or JSON path concerned (``reward_type``,
             ``identifiers.arxiv``, ``$.events[3].t``), or ``None``.
         message: what is wrong, with the bad value and what is allowed.
+        code: the stable code of the rule that found it (``D007``: an untagged field; see
+            :data:`masrl.checks.validate.RULES`), for tests and waivers; None outside the checks.
+            Not part of the printed line.
     """
 
     file: str
     line: int | None
     field: str | None
     message: str
+    code: str | None = None
 
     def __str__(self) -> str:
         """One line: ``FILE:LINE: FIELD: MESSAGE``; line breaks and other unprintable

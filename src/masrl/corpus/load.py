@@ -18,6 +18,7 @@ from typing import Any
 from ..core.errors import Problem, UserError
 from . import yamlio
 from .releases import RELEASES, SNAPSHOTS
+from .rounds import PROTOCOL, ROUND_FILES, ROUNDS, RoundFolder, read_csv, round_file
 
 TAXONOMY = "corpus/taxonomy.yaml"
 CLAIMS = "corpus/claims.yaml"
@@ -39,6 +40,8 @@ class Corpus:
         audits: file -> audit mapping, one per ``corpus/audits/*.yaml``.
         releases: the mapping of ``corpus/releases.yaml`` (None if absent: no release yet).
         snapshots: file -> snapshot mapping, one per ``corpus/releases/*.yaml``.
+        protocol: the mapping of ``corpus/protocol.yaml`` (None if absent).
+        rounds: round id -> the files of ``corpus/rounds/<id>/`` (:class:`~masrl.corpus.rounds.RoundFolder`).
         audit_files: file -> mapping of every YAML file of an audit folder
             (``corpus/audits/<audit_id>/*.yaml`` and ``.../rounds/*.yaml``; see :mod:`masrl.audits`).
         readme: text of ``README.md`` (None if absent).
@@ -54,6 +57,8 @@ class Corpus:
     audits: dict[str, dict] = field(default_factory=dict)
     releases: dict | None = None
     snapshots: dict[str, dict] = field(default_factory=dict)
+    protocol: dict | None = None
+    rounds: dict[str, RoundFolder] = field(default_factory=dict)
     audit_files: dict[str, dict] = field(default_factory=dict)
     readme: str | None = None
     docs: dict[str, yamlio.Document] = field(default_factory=dict)
@@ -100,7 +105,7 @@ def _audit_folder_file(rel: str) -> bool:
 
 
 def _wanted(rel: str) -> bool:
-    if rel in (TAXONOMY, CLAIMS, README, RELEASES) or _audit_folder_file(rel):
+    if rel in (TAXONOMY, CLAIMS, README, RELEASES, PROTOCOL) or _audit_folder_file(rel) or round_file(rel):
         return True
     for prefix in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
         if rel.startswith(prefix) and "/" not in rel[len(prefix):]:
@@ -128,9 +133,10 @@ def read_tree(root: Path) -> dict[str, bytes]:
         UserError: if a file cannot be read (permissions).
     """
     files: dict[str, bytes] = {}
-    for rel in (TAXONOMY, CLAIMS, README, RELEASES):
+    for rel in (TAXONOMY, CLAIMS, README, RELEASES, PROTOCOL):
         if (root / rel).is_file():
             files[rel] = _read(root / rel, rel)
+    files.update(_read_rounds(root))
     for folder in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
         base = root / folder
         if base.is_dir():
@@ -143,6 +149,23 @@ def read_tree(root: Path) -> dict[str, bytes]:
                     continue
                 regular = path.is_file() and not path.is_symlink()
                 files[rel] = _read(path, rel) if regular and rel.endswith(".yaml") else NOT_A_RECORD
+    return files
+
+
+def _read_rounds(root: Path) -> dict[str, bytes]:
+    """The files of every round folder ``corpus/rounds/<id>/`` (:data:`~masrl.corpus.rounds.ROUND_FILES`;
+    one that is not a regular file maps to :data:`NOT_A_RECORD`). Other entries are not read."""
+    files: dict[str, bytes] = {}
+    base = root / ROUNDS
+    if not base.is_dir() or base.is_symlink():
+        return files
+    for folder in sorted(base.iterdir()):
+        if folder.is_symlink() or not folder.is_dir() or folder.name.startswith("."):
+            continue
+        for name in ROUND_FILES:
+            path, rel = folder / name, f"{ROUNDS}{folder.name}/{name}"
+            if path.exists() or path.is_symlink():
+                files[rel] = _read(path, rel) if path.is_file() and not path.is_symlink() else NOT_A_RECORD
     return files
 
 
@@ -216,7 +239,8 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
             rel = rel[len(prefix):]
         mode, kind, sha = meta.split()[:3]
         if kind == b"blob" and _wanted(rel):
-            if mode == b"120000" or (rel not in (TAXONOMY, CLAIMS, README, RELEASES) and not rel.endswith(".yaml")):
+            if mode == b"120000" or (rel not in (TAXONOMY, CLAIMS, README, RELEASES) and not rel.endswith(".yaml")
+                                     and not round_file(rel)):
                 files[rel] = NOT_A_RECORD  # a symlink or another kind of file in a record folder
             else:
                 objects.append((rel, sha.decode()))
@@ -260,6 +284,10 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
         data = files[rel]
         if not _wanted(rel):
             continue  # e.g. an audit's sheets, handed in with the files a command is about to write
+        found = round_file(rel)
+        if found and data != NOT_A_RECORD:
+            _round_file(corpus, rel, found, data)
+            continue
         if data == NOT_A_RECORD:
             corpus.problems.append(Problem(rel, None, None, "not a record file: records are regular files named <key>.yaml "
                                                             "(not .yml, not a folder or a symlink)"))
@@ -295,7 +323,26 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
             corpus.releases = value
         elif rel.startswith(SNAPSHOTS):
             corpus.snapshots[rel] = value
+        elif rel == PROTOCOL:
+            corpus.protocol = value
+    for folder in corpus.rounds.values():
+        folder.missing = [name for name in ROUND_FILES if folder.path(name) not in files]
     return corpus
+
+
+def _round_file(corpus: Corpus, rel: str, found: tuple[str, str], data: bytes) -> None:
+    """One file of a round folder into ``corpus.rounds`` (YAML mapping or CSV rows)."""
+    round_id, name = found
+    folder = corpus.rounds.setdefault(round_id, RoundFolder(round_id))
+    if name == "round.yaml":
+        folder.meta = _mapping(corpus, rel, data)
+        return
+    header, rows, problems = read_csv(data, rel)
+    corpus.problems.extend(problems)
+    if problems and not header:
+        corpus.unreadable.add(rel)
+    folder.headers[name] = header
+    setattr(folder, "queue" if name == "queue.csv" else "duplicates", rows)
 
 
 def read_user_bytes(path: Path, what: str) -> bytes:

@@ -33,6 +33,7 @@ class Population:
         retained: retained records sorted by key.
         excluded: excluded records sorted by record id.
         release: the release it freezes, None for the pool.
+        identification: for a release, the update rounds' identification counts frozen with it.
     """
 
     name: str
@@ -41,6 +42,7 @@ class Population:
     retained: tuple[dict, ...]
     excluded: tuple[dict, ...]
     release: Release | None = None
+    identification: dict | None = None
 
     @property
     def is_release(self) -> bool:
@@ -153,7 +155,7 @@ def releases(corpus: Corpus) -> list[Population]:
         out.append(Population(
             rel.name, f"release {rel.label}", snap.taxonomy,
             tuple(snap.retained[k] for k in sorted(snap.retained)),
-            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel,
+            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel, snap.identification,
         ))
     return out
 

@@ -67,6 +67,8 @@ class Release:
         source: where its records come from (free text).
         content_sha256: :func:`content_digest` of its snapshot when it was frozen; ``masrl
             validate`` refuses a snapshot whose content no longer has it (a hand edit).
+        notes: release notes, one line each (e.g. the update-round candidates still undecided
+            when it was frozen with ``--allow-undecided``).
     """
 
     name: str
@@ -75,6 +77,7 @@ class Release:
     title: str
     source: str = ""
     content_sha256: str = ""
+    notes: tuple[str, ...] = ()
 
     @property
     def snapshot_path(self) -> str:
@@ -96,12 +99,15 @@ class Snapshot:
         taxonomy: the controlled vocabulary at release time (the mapping of taxonomy.yaml).
         retained: key -> retained record, as it was at release time.
         excluded: record id -> excluded record, as it was at release time.
+        identification: the identification counts of the update rounds the release covers, as
+            they stood at release time (:func:`masrl.analyses.rounds.identification`), or None.
     """
 
     release: str
     taxonomy: dict
     retained: dict[str, dict] = field(default_factory=dict)
     excluded: dict[str, dict] = field(default_factory=dict)
+    identification: dict | None = None
 
 
 def releases_from(data: dict | None) -> list[Release]:
@@ -113,8 +119,9 @@ def releases_from(data: dict | None) -> list[Release]:
     out = []
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and all(isinstance(item.get(k), str) for k in ("name", "date", "search_cutoff", "title")):
+            notes = item.get("notes") if isinstance(item.get("notes"), list) else []
             out.append(Release(item["name"], item["date"], item["search_cutoff"], item["title"], str(item.get("source", "")),
-                               str(item.get("content_sha256", ""))))
+                               str(item.get("content_sha256", "")), tuple(str(n) for n in notes)))
     return out
 
 
@@ -124,9 +131,10 @@ def snapshot_from(data: dict | None) -> Snapshot | None:
         return None
     retained = data.get("retained") if isinstance(data.get("retained"), dict) else {}
     excluded = data.get("excluded") if isinstance(data.get("excluded"), dict) else {}
+    found = data.get("identification") if isinstance(data.get("identification"), dict) else None
     return Snapshot(data["release"], data["taxonomy"],
                     {str(k): v for k, v in retained.items() if isinstance(v, dict)},
-                    {str(k): v for k, v in excluded.items() if isinstance(v, dict)})
+                    {str(k): v for k, v in excluded.items() if isinstance(v, dict)}, found)
 
 
 def content_digest(data: dict) -> str:
@@ -156,12 +164,17 @@ def releases_bytes(releases: list[Release]) -> bytes:
             item["source"] = r.source
         if r.content_sha256:
             item["content_sha256"] = r.content_sha256
+        if r.notes:
+            item["notes"] = list(r.notes)
         items.append(item)
     return RELEASES_HEADER.encode() + b"\n" + dump_record({"format_version": SNAPSHOT_FORMAT, "releases": items})
 
 
-def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded: dict[str, dict]) -> bytes:
-    """Bytes of the snapshot file of ``release``: the vocabulary and every record, sorted by key / id.
+def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded: dict[str, dict],
+           identification: dict | None = None) -> bytes:
+    """Bytes of the snapshot file of ``release``: the vocabulary and every record, sorted by key / id,
+    and the identification counts of the update rounds it covers (when there are any), so that the
+    release's PRISMA flow never changes when rounds are edited later.
 
     ``retained`` maps keys to records, ``excluded`` record ids to records; the
     records are written as they are (every field), so that nothing the
@@ -175,4 +188,6 @@ def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded
         "retained": {k: retained[k] for k in sorted(retained)},
         "excluded": {k: excluded[k] for k in sorted(excluded)},
     }
+    if identification is not None:
+        data["identification"] = identification
     return SNAPSHOT_HEADER.format(name=release.name, date=release.date).encode() + b"\n" + dump_record(data)

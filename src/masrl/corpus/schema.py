@@ -343,6 +343,7 @@ RELEASES_SCHEMA = {
                     "title": _TEXT,
                     "source": _TEXT,
                     "content_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                    "notes": {"type": "array", "items": _TEXT},
                 },
             },
         },
@@ -362,5 +363,6 @@ SNAPSHOT_SCHEMA = {
         "taxonomy": {"type": "object"},
         "retained": {"type": "object", "additionalProperties": {"type": "object"}},
         "excluded": {"type": "object", "additionalProperties": {"type": "object"}},
+        "identification": {"type": "object"},
     },
 }

@@ -100,3 +100,14 @@ def csv_cell(value: object) -> object:
     if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
         return "'" + value
     return value
+
+
+# Characters XML 1.0 forbids in a document even when escaped (section 2.2, "Char"): C0 controls
+# other than tab, line feed and carriage return, lone surrogates, U+FFFE and U+FFFF.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: object) -> str:
+    """Text for an XML element or attribute (the Atom feed): characters XML 1.0 cannot hold are
+    dropped; ``<``, ``&`` and quotes are escaped by the serializer (ElementTree)."""
+    return _XML_FORBIDDEN.sub("", "" if value is None else str(value))

@@ -10,7 +10,10 @@ For an updated review (``data["update"]``, PRISMA 2020 flow diagram for
 updated systematic reviews) the chain starts from the studies included in the
 previous version, follows only the records identified and screened since,
 and ends with the new records included and the total included in this
-version (previous - dropped + new).
+version (previous - dropped + new). When the update's records come from update rounds
+(``update["identification"]``), the chain starts with the records identified per source, the
+duplicates removed beside it, and the records screened, with those still awaiting a decision
+beside them.
 
 The diagram is laid out in inches on one axes that fills the figure (data
 units = inches, axis off), so the figure's height follows the number of
@@ -117,10 +120,31 @@ def draw(data: dict):
                                                     f"{_count(update['previous_included'])}", MAIN_W, style.FONT_SIZE))
         previous_box.top = y
         y += previous_box.h + SECTION_GAP
+    ident = (update or {}).get("identification")
+    ident_box = dup_box = awaiting_box = None
+    if ident:
+        found = sum(ident["identified_by_source"].values())
+        lines = [f"{source}:{style.KEEP_SPACE}{int(n)}" for source, n in ident["identified_by_source"].items()]
+        lines.append(f"+ other methods (added by hand):{style.KEEP_SPACE}{int(ident['other_methods'])}")
+        ident_box = _Block(MAIN_X, MAIN_W, _wrap(f"Records identified in update rounds {_count(found)}", MAIN_W,
+                                                 style.FONT_SIZE),
+                           small=[line for item in lines for line in _wrap(item, MAIN_W - INDENT, style.SMALL_SIZE)])
+        dup_box = _Block(SIDE_X, SIDE_W, _wrap(f"Duplicates removed before screening {_count(ident['duplicates_removed'])}",
+                                               SIDE_W, style.FONT_SIZE))
+        row_h = max(ident_box.h, dup_box.h)
+        ident_box.top, dup_box.top = y + (row_h - ident_box.h) / 2, y + (row_h - dup_box.h) / 2
+        y += row_h + SECTION_GAP
     first_label = "New records identified and screened" if update else "Records audited"
-    audited = _Block(MAIN_X, MAIN_W, _wrap(f"{first_label} {_count(data['audited'])}", MAIN_W, style.FONT_SIZE))
+    first_count = data["audited"]
+    if ident:
+        first_label, first_count = "Records screened", ident["screened"]
+    audited = _Block(MAIN_X, MAIN_W, _wrap(f"{first_label} {_count(first_count)}", MAIN_W, style.FONT_SIZE))
     audited.top = y
-    y += audited.h + SECTION_GAP
+    if ident and ident["awaiting"]:
+        awaiting_box = _Block(SIDE_X, SIDE_W, _wrap(f"Awaiting a screening decision {_count(ident['awaiting'])}", SIDE_W,
+                                                    style.FONT_SIZE))
+        awaiting_box.top = audited.top + (audited.h - awaiting_box.h) / 2
+    y += max(audited.h, awaiting_box.h if awaiting_box else 0) + SECTION_GAP
     screening_top = y - SECTION_GAP / 2
     rows = []
     for stage in data["stages"]:
@@ -191,7 +215,20 @@ def draw(data: dict):
     centre = MAIN_X + MAIN_W / 2
     if previous_box is not None:
         box(previous_box, "previous", face=SIDE_FACE, edge=style.MUTED)
+    if ident_box is not None:
+        box(ident_box, "identified")
+        ax.text(ident_box.x + PAD + INDENT, Y(ident_box.top + PAD + len(ident_box.lines) * _line_h(ident_box.size) + 0.04),
+                "\n".join(ident_box.small), ha="left", va="top", fontsize=style.SMALL_SIZE, color=style.INK,
+                linespacing=1.22, gid="identified:sources")
+        box(dup_box, "duplicates", face=SIDE_FACE, edge=style.MUTED, align="left")
+        mid = ident_box.top + ident_box.h / 2
+        arrow(MAIN_X + MAIN_W, mid, SIDE_X, mid)
+        arrow(centre, ident_box.top + ident_box.h, centre, audited.top)
     box(audited, "audited")
+    if awaiting_box is not None:
+        box(awaiting_box, "awaiting", face=SIDE_FACE, edge=style.MUTED, align="left")
+        mid = audited.top + audited.h / 2
+        arrow(MAIN_X + MAIN_W, mid, SIDE_X, mid)
     previous = audited
     for stage, main, side in rows:
         arrow(centre, previous.top + previous.h, centre, main.top)
@@ -223,7 +260,7 @@ def draw(data: dict):
         arrow(centre, categories.top + categories.h, centre, total.top)
 
     # Phase brackets and labels on the left.
-    spans = [(PHASES[0], audited.top, audited.top + audited.h),
+    spans = [(PHASES[0], (ident_box or audited).top, audited.top + audited.h),
              (PHASES[1], screening_top + 0.04, screening_bottom - 0.04),
              (PHASES[2], retained.top, (total or categories).top + (total or categories).h)]
     if previous_box is not None:

@@ -5,7 +5,8 @@
 sortable columns and a detail view per paper; the taxonomy tables and
 crosstabs (every non-empty cell links to its records, empty cells are marked
 as gaps) with the survey's named gaps; the PRISMA flow and the searchable
-exclusion log; the claims with the records behind each check; the figures.
+exclusion log; the claims with the records behind each check; the figures; and an Atom feed
+of the records added since the last release (:mod:`.feed`).
 :func:`figure_files` copies the figures' SVG files into the site.
 
 The pages work from ``file://`` and from any static host with no network:
@@ -121,6 +122,12 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
         html = env.get_template(template).render(page=path, title=title, **context, **page_data[path])
         out[f"{TREE_FOLDER}/{path}"] = html.encode("utf-8")
     out.update(_assets())
+    from .feed import feed_xml
+
+    release_date = release["date"] if release else ""
+    new = new_keys if base_name else frozenset(r["key"] for r in results.retained_records)
+    out[f"{TREE_FOLDER}/feed.xml"] = feed_xml(results, baseline.population.label if baseline is not None else "",
+                                              release_date, new)
     return out
 
 

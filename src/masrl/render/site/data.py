@@ -14,6 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 from ...analyses import gaps as gap_analysis
 from ...bib import bibexport
+from ...corpus import provenance
 from ..readme import authors_display
 
 #: Retained fields shown as table columns, in order (besides title, authors, year, venue).
@@ -78,7 +79,10 @@ def _identifier_links(record: dict, tax) -> list[dict]:
 
 def _tags(record: dict, tax) -> list[dict]:
     """Every controlled field the record carries: ``{"field", "label", "values": [{"code", "label"}],
-    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else its import source."""
+    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else its import
+    source. A value ``masrl suggest --draft`` wrote that no person has confirmed yet
+    (:mod:`masrl.corpus.provenance`) also has ``"suggested": True``; the detail view shows its
+    provenance, which ends in "not confirmed"."""
     how = record.get("tag_provenance") or {}
     source = (record.get("provenance") or {}).get("source", "")
     default = f"as imported ({source})" if source else "as recorded"
@@ -90,7 +94,8 @@ def _tags(record: dict, tax) -> list[dict]:
         codes = [str(v) for v in (raw if isinstance(raw, list) else [raw])]
         out.append({"field": field.name, "label": field.label,
                     "values": [{"code": c, "label": field.value_label(c)} for c in codes],
-                    "provenance": str(how.get(field.name, default))})
+                    "provenance": str(how.get(field.name, default)),
+                    **({"suggested": True} if provenance.state(how.get(field.name)) == provenance.NOT_CONFIRMED else {})})
     return out
 
 
@@ -131,6 +136,8 @@ def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset()) 
             "tag_list": _tags(r, tax), "identifiers": _identifier_links(r, tax),
             "bibtex": entries.get(r["key"], ""),
             "is_new": bool(baseline_name) and r["key"] in new,
+            # only records holding a draft carry the key, so the pages of every other pool keep their bytes
+            **({"suggested": draft} if (draft := provenance.unconfirmed_fields(r)) else {}),
         })
     return sorted(out, key=lambda p: (-p["year"], p["title"].lower(), p["key"]))
 

@@ -1,0 +1,111 @@
+"""Where each update round stands: identified, duplicates, queued, and which candidates are records now.
+
+A queue row is *applied* when a retained or excluded record holds its identifier (the same
+canonical id: :func:`masrl.bib.identifiers.keys_of`), whichever way the record came in;
+otherwise it is *awaiting*: undecided (no ``decision``) or decided but not applied yet. A round
+belongs to the update after a release when its window ends after the release's search cutoff
+(a round that ends on or before it was covered by that release). Pure functions on the loaded
+round folders (:class:`masrl.corpus.rounds.RoundFolder`) and record mappings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..bib.identifiers import IdentifierError, keys_of, parse
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """One round.
+
+    Attributes:
+        round_id, since, until: the round and its window.
+        identified: records found per source label (``counts.by_source`` of ``round.yaml``).
+        duplicates: records removed as duplicates; queued: candidates in ``queue.csv``.
+        applied: queue line -> the record file that holds its paper.
+        undecided: ``(line, identifier)`` of the rows without a decision.
+        unapplied: ``(line, identifier, decision)`` of the rows decided but not yet records.
+        linked: canonical ids of every queued candidate.
+    """
+
+    round_id: str
+    since: str
+    until: str
+    identified: dict
+    duplicates: int
+    queued: int
+    applied: dict = field(default_factory=dict)
+    undecided: tuple = ()
+    unapplied: tuple = ()
+    linked: frozenset = frozenset()
+
+    @property
+    def awaiting(self) -> int:
+        """Candidates that are not records yet."""
+        return len(self.undecided) + len(self.unapplied)
+
+
+def row_key(identifier: str) -> str | None:
+    """The canonical id of a queue cell ``scheme:value`` (None when it is not one)."""
+    scheme, _, value = identifier.partition(":")
+    try:
+        return parse(value, scheme).key if scheme and value else None
+    except (IdentifierError, KeyError, ValueError):
+        return None
+
+
+def record_files(retained: dict[str, dict], excluded: dict[str, dict]) -> dict[str, str]:
+    """canonical id -> record file, over the retained and the excluded records (``{file: record}``)."""
+    out: dict[str, str] = {}
+    for records in (retained, excluded):
+        for file, rec in sorted(records.items()):
+            ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+            for key in keys_of(ids):
+                out.setdefault(key, file)
+    return out
+
+
+def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, dict], after: str | None = None) -> list[RoundState]:
+    """The state of every round whose window ends after ``after`` (a search cutoff
+    ``YYYY-MM-DD``; None: every round), in the order the rounds ran."""
+    holders = record_files(retained, excluded)
+    out = []
+    for folder in sorted(rounds.values(), key=lambda f: (str((f.meta or {}).get("started", "")), f.round_id)):
+        meta = folder.meta or {}
+        window = meta.get("window") or {}
+        until = str(window.get("until", ""))
+        if after is not None and until <= after:
+            continue
+        applied, undecided, unapplied, linked = {}, [], [], set()
+        for row in folder.queue:
+            key = row_key(row.get("identifier"))
+            if key:
+                linked.add(key)
+            if key and key in holders:
+                applied[row.line] = holders[key]
+            elif row.get("decision"):
+                unapplied.append((row.line, row.get("identifier"), row.get("decision")))
+            else:
+                undecided.append((row.line, row.get("identifier")))
+        counts = meta.get("counts") or {}
+        identified = {label: int((tally or {}).get("identified", 0)) for label, tally in (counts.get("by_source") or {}).items()}
+        out.append(RoundState(folder.round_id, str(window.get("since", "")), until, identified,
+                              int(counts.get("duplicates", 0)), len(folder.queue), applied, tuple(undecided),
+                              tuple(unapplied), frozenset(linked)))
+    return out
+
+
+def identification(states: list[RoundState]) -> dict | None:
+    """The identification counts of the PRISMA flow for updated reviews, summed over ``states``:
+    ``{"rounds": [ids], "identified_by_source": {label: n}, "duplicates_removed": n,
+    "queued": n, "applied": n, "awaiting": n}``; None without rounds."""
+    if not states:
+        return None
+    by_source: dict[str, int] = {}
+    for state in states:
+        for label, n in state.identified.items():
+            by_source[label] = by_source.get(label, 0) + n
+    return {"rounds": [s.round_id for s in states], "identified_by_source": by_source,
+            "duplicates_removed": sum(s.duplicates for s in states), "queued": sum(s.queued for s in states),
+            "applied": sum(len(s.applied) for s in states), "awaiting": sum(s.awaiting for s in states)}

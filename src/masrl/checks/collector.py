@@ -1,0 +1,161 @@
+"""The collector every check adds its problems to, and the wording of JSON Schema errors.
+
+A rule (see :data:`masrl.checks.validate.RULES`) gets a :class:`Checker` and calls
+:meth:`Checker.add` for each problem: file, line (from the loader's line map), field and a
+message that names the bad value and what is allowed. Schema errors are worded by
+:meth:`Checker.explain` ("'hybird' is not in the vocabulary; allowed: ...; did you mean 'hybrid'?").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+
+from ..bib.identifiers import stored_hint
+from ..core.didyoumean import did_you_mean as _suggest
+from ..core.errors import Problem
+from ..corpus.load import Corpus
+from ..corpus.records import UNTAGGED
+from ..corpus.taxonomy import Taxonomy
+
+#: The code of problems found while reading the files (UTF-8, YAML syntax, duplicate keys, ...).
+READING = "R001"
+
+_JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a mapping", type(None): "empty"}
+_EXPECTED = {"string": "a string", "integer": "an integer", "number": "a number", "array": "a list", "object": "a mapping", "boolean": "true or false"}
+
+
+def _dotted(path: Iterable[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _non_ascii(value: str) -> str:
+    odd = [ch for ch in value if ord(ch) > 127]
+    if not odd:
+        return ""
+    return " (it contains " + ", ".join(f"'{ch}' U+{ord(ch):04X}" for ch in dict.fromkeys(odd)) + ", which looks like ASCII but is not)"
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if value is None:
+        return "nothing (an empty value)"
+    kind = _JSON_TYPES.get(type(value), type(value).__name__).split(" ", 1)[-1]
+    return f"the {kind} {value!r}"
+
+
+
+class Checker:
+    """Collects the problems of one corpus; the rules (:data:`masrl.checks.validate.RULES`) add to it.
+
+    Attributes:
+        corpus: the corpus checked.
+        tax: its vocabulary.
+        problems: every problem found so far, the loader's first (code ``R001``).
+        code: the code of the rule now running; :meth:`add` stamps it on each problem.
+    """
+
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.problems: list[Problem] = [dataclasses.replace(p, code=p.code or READING) for p in corpus.problems]
+        self.tax = Taxonomy(corpus.taxonomy)
+        self.code: str | None = None
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        """Add problems found by a helper, stamped with the running rule's code."""
+        self.problems += [dataclasses.replace(p, code=p.code or self.code) for p in problems]
+
+    @staticmethod
+    def suggest(value: Any, allowed: Iterable[str]) -> str:
+        """`` (did you mean 'x'?)`` for the closest allowed value, or ''."""
+        return _suggest(value, allowed)
+
+    def add(self, file: str, path: tuple, message: str, field: str | None = None) -> None:
+        """One problem at ``path`` of ``file`` (its line from the loader); ``field`` defaults to the dotted path."""
+        self.problems.append(Problem(file, self.corpus.line(file, path), field if field is not None else (_dotted(path) or None),
+                                     message, self.code))
+
+    def schema_errors(self, file: str, value: Any, validator: Draft202012Validator, base: tuple = ()) -> None:
+        """One problem per JSON Schema error of ``value``, worded for a person (:meth:`explain`)."""
+        errors = sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+        enum_paths = {tuple(e.absolute_path) for e in errors if e.validator == "enum"}
+        pattern_paths = {tuple(e.absolute_path) for e in errors if e.validator == "pattern"}
+        for err in errors:
+            path = base + tuple(err.absolute_path)
+            if err.validator == "type" and tuple(err.absolute_path) in enum_paths:
+                continue  # the enum message says it better
+            if err.validator == "format" and tuple(err.absolute_path) in pattern_paths:
+                continue  # one message per bad date
+            self.explain(file, path, err)
+
+    def explain(self, file: str, path: tuple, err) -> None:
+        kind, value = err.validator, err.instance
+        field = path[-1] if path else None
+        if kind == "enum":
+            allowed = [str(a) for a in err.validator_value if a != UNTAGGED]
+            if isinstance(value, str):
+                self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}{_non_ascii(value)}")
+            else:
+                hint = " (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else ""
+                self.add(file, path, f"{_describe(value)} is not in the vocabulary; allowed: {', '.join(allowed)}{hint}")
+        elif kind == "required":
+            missing = err.message.split("'")[1] if "'" in err.message else err.message
+            self.add(file, path + (missing,), "required field is missing")
+        elif kind == "additionalProperties":
+            allowed = list((err.schema.get("properties") or {}).keys())
+            extras = [k for k in value if k not in allowed] if isinstance(value, dict) else []
+            what = "identifier scheme" if path and path[-1] == "identifiers" else "field"
+            for extra in extras:
+                hint = _suggest(extra, allowed) or f"; allowed: {', '.join(allowed)}"
+                self.add(file, path + (extra,), f"unknown {what} '{extra}'{hint}")
+        elif kind == "type":
+            expected = err.validator_value
+            names = " or ".join(_EXPECTED.get(t, t) for t in (expected if isinstance(expected, list) else [expected]))
+            hint = " (write it without quotes)" if expected == "integer" and isinstance(value, str) and value.strip().isdigit() else ""
+            self.add(file, path, f"expected {names}, got {_describe(value)}{hint}")
+        elif kind == "pattern":
+            self.add(file, path, self.pattern_message(path, value))
+        elif kind in ("minimum", "maximum"):
+            sch = err.schema
+            self.add(file, path, f"{value} is out of range; allowed: {sch.get('minimum', '-inf')} to {sch.get('maximum', 'inf')}")
+        elif kind in ("maxItems", "minItems") and "crosstabs" in path:
+            self.add(file, path, "a crosstab names exactly two fields: [rows, columns]")
+        elif kind in ("minItems", "minLength"):
+            self.add(file, path, "must not be empty")
+        elif kind == "minProperties":
+            schemes = ", ".join(self.tax.identifier_schemes)
+            self.add(file, path, f"needs at least one identifier ({schemes})" if field == "identifiers" else "must not be empty")
+        elif kind == "uniqueItems":
+            self.add(file, path, f"lists a value twice: {value!r}")
+        elif kind == "format":
+            self.add(file, path, f"{value!r} is not a real date (YYYY-MM-DD)")
+        elif kind == "oneOf" and isinstance(value, dict) and "label" in value:
+            self.add(file, path, "a check either names a trace (trace_valid) or selects records (where with count, "
+                                 "min_count, max_count or keys), not both and not neither")
+
+        else:
+            self.add(file, path, err.message)
+
+    def pattern_message(self, path: tuple, value: Any) -> str:
+        schemes = self.tax.identifier_schemes
+        scheme = next((p for p in reversed(path) if isinstance(p, str)), "")
+        if len(path) >= 2 and "identifiers" in path and scheme in schemes:
+            spec = schemes[scheme]
+            hint = stored_hint(scheme, value) if isinstance(value, str) else None
+            return (f"{value!r} is not a valid {spec.get('label', scheme)}: expected {spec.get('definition')}"
+                    + (f"; write it as {hint}" if hint else ""))
+        if scheme in ("key", "former_key"):
+            return f"{value!r} is not a valid key: use lower-case letters, digits, '.', '_' and '-'"
+        if scheme == "record_id":
+            return f"{value!r} is not a valid record id: use E followed by at least three digits (E033)"
+        if scheme == "url":
+            return f"{value!r} is not an http(s) URL (several URLs are separated by ' ; ')"
+        if scheme in ("date_screened", "date"):
+            return f"{value!r} is not a date written YYYY-MM-DD"
+        return f"{value!r} does not have the required form"

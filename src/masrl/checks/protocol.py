@@ -1,0 +1,372 @@
+"""Checks of the search protocol (``corpus/protocol.yaml``) and of the update rounds
+(``corpus/rounds/<round>/``): every problem at once, never raises for user data.
+
+The protocol: its form (:data:`PROTOCOL_SCHEMA`); every code it names is a value of the
+vocabulary (``source``, ``query_family``, ``inclusion_criterion``, ``reason_class``, ``stage``
+of ``corpus/taxonomy.yaml``); every query family's terms are split into its ``all_of`` groups
+once each, and each of its queries names every term, for every source masrl searches.
+
+A round: its three files are there; ``round.yaml`` has its form (:data:`ROUND_SCHEMA`), names
+its own folder and counts exactly the rows of its sheets; ``queue.csv`` and ``duplicates.csv``
+have exactly their columns (:data:`masrl.corpus.rounds.QUEUE_COLUMNS`, ``DUPLICATE_COLUMNS``); every
+queue row has an identifier in ``scheme:value`` form that no other row of the round has, a
+title, a year, a date, families and sources the protocol knows, a rank, and screener cells
+from the vocabulary (an exclusion needs a stage, a reason class and a reason).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from ..bib.identifiers import IdentifierError, parse
+from ..core.didyoumean import did_you_mean
+from ..core.errors import Problem
+from ..corpus.load import TAXONOMY, Corpus
+from ..corpus.rounds import (
+    DECISIONS,
+    DUPLICATE_COLUMNS,
+    PROTOCOL,
+    QUEUE_COLUMNS,
+    ROUNDS,
+    SEARCHERS,
+    RoundFolder,
+    split_list,
+)
+from ..corpus.taxonomy import Taxonomy
+
+_DATE = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
+_TEXT = {"type": "string", "minLength": 1}
+_NAMES = {"type": "array", "items": _TEXT, "minItems": 1, "uniqueItems": True}
+_CODE_OR_NULL = {"type": ["string", "null"]}
+
+PROTOCOL_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl search protocol (corpus/protocol.yaml)",
+    "type": "object",
+    "required": ["format_version", "source", "sources", "searchers", "query_families", "inclusion_rule",
+                 "exclusion_rule", "stages"],
+    "additionalProperties": False,
+    "properties": {
+        "format_version": {"const": 1},
+        "source": _TEXT,
+        "search_date": _DATE,
+        "date_cutoff": _DATE,
+        "sources": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["name", "exclusion_source", "searched_by"], "additionalProperties": False,
+            "properties": {"name": _TEXT, "exclusion_source": _CODE_OR_NULL, "searched_by": _CODE_OR_NULL}}},
+        "searchers": {"type": "object", "minProperties": 1, "propertyNames": {"enum": list(SEARCHERS)},
+                      "additionalProperties": {
+                          "type": "object", "required": ["label", "api", "endpoint", "endpoint_env", "exclusion_source"],
+                          "additionalProperties": False,
+                          "properties": {"label": _TEXT, "api": _TEXT, "endpoint": {"type": "string", "pattern": "^https?://"},
+                                         "endpoint_env": {"type": "string", "pattern": "^MASRL_[A-Z_]+$"},
+                                         "exclusion_source": _TEXT, "scope": _TEXT, "terms_of_use": _TEXT}}},
+        "query_families": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["name", "terms", "query_family", "all_of", "queries"], "additionalProperties": False,
+            "properties": {"name": _TEXT, "terms": _NAMES, "query_family": _TEXT,
+                           "all_of": {"type": "array", "minItems": 1, "items": _NAMES},
+                           "queries": {"type": "object", "additionalProperties": _TEXT}}}},
+        "inclusion_rule": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["code", "text"], "additionalProperties": False,
+            "properties": {"code": _TEXT, "text": _TEXT}}},
+        "exclusion_rule": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["code", "text"], "additionalProperties": False,
+            "properties": {"code": _TEXT, "text": _TEXT}}},
+        "stages": _NAMES,
+    },
+}
+
+_COUNT = {"type": "integer", "minimum": 0}
+_TALLY = {"type": "object", "required": ["identified", "duplicates", "queued"], "additionalProperties": False,
+          "properties": {"identified": _COUNT, "duplicates": _COUNT, "queued": _COUNT}}
+_STAMP = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"}
+
+ROUND_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "masrl update round (corpus/rounds/<round>/round.yaml)",
+    "type": "object",
+    "required": ["format_version", "round", "window", "started", "finished", "protocol_sha256", "sources", "counts"],
+    "additionalProperties": False,
+    "properties": {
+        "format_version": {"const": 1},
+        "round": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(-[0-9]+)?$"},
+        "window": {"type": "object", "required": ["since", "until"], "additionalProperties": False,
+                   "properties": {"since": _DATE, "until": _DATE}},
+        "started": _STAMP,
+        "finished": _STAMP,
+        "protocol_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "sources": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["name", "label", "endpoint", "settings", "queries"], "additionalProperties": False,
+            "properties": {
+                "name": {"enum": list(SEARCHERS)}, "label": _TEXT, "endpoint": _TEXT,
+                "settings": {"type": "object", "additionalProperties": {"type": ["integer", "string", "boolean"]}},
+                "queries": {"type": "array", "items": {
+                    "type": "object", "required": ["family", "query", "sent", "requests", "pages", "total", "returned", "kept"],
+                    "additionalProperties": False,
+                    "properties": {"family": _TEXT, "query": _TEXT, "sent": _STAMP, "requests": _COUNT, "pages": _COUNT,
+                                   "total": _COUNT, "returned": _COUNT, "kept": _COUNT}}}}}},
+        "counts": {"type": "object", "required": ["identified", "duplicates", "queued", "by_source", "by_family"],
+                   "additionalProperties": False,
+                   "properties": {"identified": _COUNT, "duplicates": _COUNT, "queued": _COUNT,
+                                  "by_source": {"type": "object", "additionalProperties": _TALLY},
+                                  "by_family": {"type": "object", "additionalProperties": _TALLY}}},
+    },
+}
+
+
+def _dotted(path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _schema_problems(corpus: Corpus, file: str, value, schema: dict) -> list[Problem]:
+    validator = Draft202012Validator(schema, format_checker=FormatChecker())
+    out = []
+    for err in sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.validator)):
+        path = tuple(err.absolute_path)
+        if err.validator == "required":
+            missing = err.message.split("'")[1] if "'" in err.message else err.message
+            path, message = path + (missing,), "required field is missing"
+        elif err.validator == "additionalProperties":
+            allowed = list((err.schema.get("properties") or {}).keys())
+            extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
+            for extra in extras:
+                out.append(Problem(file, corpus.line(file, path + (extra,)), _dotted(path + (extra,)),
+                                   f"unknown field '{extra}'{did_you_mean(extra, allowed) or '; allowed: ' + ', '.join(allowed)}"))
+            continue
+        elif err.validator == "propertyNames":
+            message = f"unknown source {err.instance!r}: masrl searches {', '.join(SEARCHERS)}"
+        elif err.validator == "format":
+            message = f"{err.instance!r} is not a real date (YYYY-MM-DD)"
+        else:
+            message = err.message
+        out.append(Problem(file, corpus.line(file, path), _dotted(path) or None, message))
+    return out
+
+
+def _vocabulary_problem(corpus: Corpus, file: str, path: tuple, value, tax: Taxonomy, field: str) -> list[Problem]:
+    allowed = tax.values(field)
+    if value is None or value in allowed:
+        return []
+    return [Problem(file, corpus.line(file, path), _dotted(path),
+                    f"{value!r} is not a value of {field} in {TAXONOMY}; allowed: {', '.join(allowed)}{did_you_mean(value, allowed)}")]
+
+
+def _balanced(query: str) -> str | None:
+    """Why an arXiv query string is malformed (unbalanced parentheses or quotes), or None."""
+    depth = 0
+    for ch in re.sub(r'"[^"]*"', "", query):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return "closes a parenthesis it never opened"
+    if query.count('"') % 2:
+        return "has an unclosed quote"
+    return "leaves a parenthesis open" if depth else None
+
+
+def _family_problems(corpus: Corpus, family: dict, i: int, tax: Taxonomy, searchers: dict) -> list[Problem]:
+    out: list[Problem] = []
+
+    def add(path: tuple, message: str) -> None:
+        out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("query_families", i) + path), _dotted(("query_families", i) + path),
+                           message))
+
+    out += _vocabulary_problem(corpus, PROTOCOL, ("query_families", i, "query_family"), family["query_family"], tax, "query_family")
+    grouped = [t for group in family["all_of"] for t in group]
+    for term in sorted(set(family["terms"]) - set(grouped)):
+        add(("all_of",), f"term {term!r} of the family is in no group of all_of")
+    for term in sorted(set(grouped) - set(family["terms"])):
+        add(("all_of",), f"{term!r} is not a term of the family (terms: {', '.join(family['terms'])})")
+    for term in sorted({t for t in grouped if grouped.count(t) > 1}):
+        add(("all_of",), f"term {term!r} is in more than one group")
+    for name in searchers:
+        query = family["queries"].get(name)
+        if query is None:
+            add(("queries",), f"no query for source {name!r}: give the string sent to it")
+            continue
+        missing = [t for t in family["terms"] if t.lower() not in query.lower()]
+        if missing:
+            add(("queries", name), f"does not name the term(s) {', '.join(repr(t) for t in missing)} of the family")
+        if name == "arxiv" and (why := _balanced(query)):
+            add(("queries", name), f"the arXiv query {why}")
+    for name in sorted(set(family["queries"]) - set(searchers)):
+        add(("queries", name), f"no source {name!r} under searchers{did_you_mean(name, searchers)}")
+    return out
+
+
+def check_protocol(corpus: Corpus) -> list[Problem]:
+    """Every problem of ``corpus/protocol.yaml`` (see the module docstring); ``[]`` when it is
+    valid or absent (a survey may have no protocol until it runs update rounds)."""
+    data = corpus.protocol
+    if data is None:
+        return []
+    out = _schema_problems(corpus, PROTOCOL, data, PROTOCOL_SCHEMA)
+    if out:
+        return out
+    tax = Taxonomy(corpus.taxonomy)
+    searchers = data["searchers"]
+    for i, source in enumerate(data["sources"]):
+        out += _vocabulary_problem(corpus, PROTOCOL, ("sources", i, "exclusion_source"), source["exclusion_source"], tax, "source")
+        if source["searched_by"] is not None and source["searched_by"] not in searchers:
+            out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("sources", i, "searched_by")), f"sources[{i}].searched_by",
+                               f"{source['searched_by']!r} is not a source under searchers; allowed: "
+                               f"{', '.join(searchers)}{did_you_mean(source['searched_by'], searchers)}"))
+    for name, spec in searchers.items():
+        out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_source"), spec["exclusion_source"], tax, "source")
+    names = [f["name"] for f in data["query_families"]]
+    for i, family in enumerate(data["query_families"]):
+        if names.index(family["name"]) != i:
+            out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("query_families", i, "name")), f"query_families[{i}].name",
+                               f"family {family['name']!r} is listed twice"))
+        out += _family_problems(corpus, family, i, tax, searchers)
+    for key, field in (("inclusion_rule", "inclusion_criterion"), ("exclusion_rule", "reason_class")):
+        for i, rule in enumerate(data[key]):
+            out += _vocabulary_problem(corpus, PROTOCOL, (key, i, "code"), rule["code"], tax, field)
+    if set(data["stages"]) != set(tax.values("stage")):
+        out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("stages",)), "stages",
+                           f"must be the screening stages of {TAXONOMY}: {', '.join(tax.values('stage'))}"))
+    return out
+
+
+# ---------------------------------------------------------------- rounds
+def _header_problem(folder: RoundFolder, name: str, expected: tuple[str, ...]) -> Problem | None:
+    header = folder.headers.get(name)
+    if header is None or list(header) == list(expected):
+        return None
+    missing = [c for c in expected if c not in header]
+    extra = [c for c in header if c not in expected]
+    what = "; ".join(part for part in (f"missing {', '.join(missing)}" if missing else "",
+                                       f"unknown {', '.join(extra)}" if extra else "") if part) or "in another order"
+    return Problem(folder.path(name), 1, None, f"the columns must be exactly {', '.join(expected)} ({what})")
+
+
+def _valid_date(text: str) -> bool:
+    try:
+        return bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text)) and bool(datetime.date.fromisoformat(text))
+    except ValueError:
+        return False
+
+
+def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -> list[Problem]:
+    file = folder.path("queue.csv")
+    families = [f["name"] for f in (protocol or {}).get("query_families") or []]
+    labels = [s.get("label") for s in ((protocol or {}).get("searchers") or {}).values() if isinstance(s, dict)]
+    out: list[Problem] = []
+    seen: dict[str, int] = {}
+    ranks: dict[str, int] = {}
+    for row in folder.queue:
+        def bad(column: str, message: str) -> None:
+            out.append(Problem(file, row.line, column, message))
+
+        ident = row.get("identifier")
+        scheme, _, value = ident.partition(":")
+        try:
+            key = parse(value, scheme).key if scheme and value else None
+        except (IdentifierError, KeyError, ValueError) as err:
+            key = None
+            bad("identifier", f"{ident!r} is not an identifier: {err}")
+        else:
+            if key is None:
+                bad("identifier", f"{ident!r} is not written scheme:value (arxiv:2605.08686, doi:10.1145/...)")
+        if key and key in seen:
+            bad("identifier", f"{ident} is queued twice in this round (also line {seen[key]})")
+        elif key:
+            seen[key] = row.line
+        if not row.get("title"):
+            bad("title", "must not be empty")
+        if not re.fullmatch(r"[0-9]{4}", row.get("year")):
+            bad("year", f"{row.get('year')!r} is not a four-digit year")
+        if not _valid_date(row.get("published")):
+            bad("published", f"{row.get('published')!r} is not a date written YYYY-MM-DD")
+        for name in split_list(row.get("query_families")) or [""]:
+            if name not in families:
+                bad("query_families", f"{name!r} is not a query family of {PROTOCOL}{did_you_mean(name, families)}")
+        for name in split_list(row.get("sources")) or [""]:
+            if name not in labels:
+                bad("sources", f"{name!r} is not a source label of {PROTOCOL} ({', '.join(map(str, labels))})")
+        rank = row.get("rank")
+        if not re.fullmatch(r"[1-9][0-9]*", rank):
+            bad("rank", f"{rank!r} is not a rank (1 = first to screen)")
+        elif rank in ranks:
+            bad("rank", f"rank {rank} is given twice (also line {ranks[rank]})")
+        else:
+            ranks[rank] = row.line
+        if row.get("score") and not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", row.get("score")):
+            bad("score", f"{row.get('score')!r} is not a number")
+        if row.get("likely_reason"):
+            out += [Problem(file, row.line, "likely_reason", p.message)
+                    for p in _vocabulary_problem(Corpus(), file, (), row.get("likely_reason"), tax, "reason_class")]
+        out += _decision_problems(file, row, tax)
+    return out
+
+
+def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
+    decision = row.get("decision")
+    out = []
+    if decision and decision not in DECISIONS:
+        return [Problem(file, row.line, "decision", f"{decision!r} is not a decision; write include or exclude "
+                                                    f"(or leave it empty){did_you_mean(decision, DECISIONS)}")]
+    if decision == "include":
+        for column in ("stage", "reason_class"):
+            if row.get(column):
+                out.append(Problem(file, row.line, column, f"an include has no {column}; clear it (or write exclude)"))
+    elif decision == "exclude":
+        for column, field in (("stage", "stage"), ("reason_class", "reason_class")):
+            allowed = tax.values(field)
+            if row.get(column) not in allowed:
+                out.append(Problem(file, row.line, column, f"{row.get(column)!r} is not in the vocabulary; allowed: "
+                                                           f"{', '.join(allowed)}{did_you_mean(row.get(column), allowed)}"))
+        if not row.get("reason"):
+            out.append(Problem(file, row.line, "reason", "an exclusion must say why the paper is excluded"))
+    elif any(row.get(c) for c in ("stage", "reason_class")):
+        out.append(Problem(file, row.line, "decision", "stage or reason_class is filled in but decision is empty: "
+                                                        "write exclude (or clear them)"))
+    return out
+
+
+def _count_problems(folder: RoundFolder) -> list[Problem]:
+    counts = folder.meta["counts"]
+    file = folder.path("round.yaml")
+    out = []
+    for name, rows, sheet in (("queued", folder.queue, "queue.csv"), ("duplicates", folder.duplicates, "duplicates.csv")):
+        if counts[name] != len(rows):
+            out.append(Problem(file, None, f"counts.{name}", f"says {counts[name]} but {sheet} has {len(rows)} row(s): "
+                                                             "a round's sheets keep every record found (exclude a candidate "
+                                                             "instead of deleting its row)"))
+    if counts["identified"] != counts["queued"] + counts["duplicates"]:
+        out.append(Problem(file, None, "counts.identified", f"{counts['identified']} is not queued + duplicates "
+                                                            f"({counts['queued']} + {counts['duplicates']})"))
+    return out
+
+
+def check_rounds(corpus: Corpus) -> list[Problem]:
+    """Every problem of the update rounds (see the module docstring); ``[]`` without rounds."""
+    out: list[Problem] = []
+    if corpus.rounds and corpus.protocol is None:
+        out.append(Problem(PROTOCOL, None, None, f"missing: the rounds under {ROUNDS} were searched with a protocol; "
+                                                 "restore corpus/protocol.yaml"))
+    tax = Taxonomy(corpus.taxonomy)
+    for round_id, folder in sorted(corpus.rounds.items()):
+        for name in folder.missing:
+            out.append(Problem(folder.path(name), None, None, "missing: a round folder holds round.yaml, queue.csv and "
+                                                              "duplicates.csv (as `masrl update search` wrote them)"))
+        out += [p for name, cols in (("queue.csv", QUEUE_COLUMNS), ("duplicates.csv", DUPLICATE_COLUMNS))
+                if (p := _header_problem(folder, name, cols))]
+        meta_ok = False
+        if folder.meta is not None:
+            found = _schema_problems(corpus, folder.path("round.yaml"), folder.meta, ROUND_SCHEMA)
+            out += found
+            meta_ok = not found
+            if meta_ok and folder.meta["round"] != round_id:
+                out.append(Problem(folder.path("round.yaml"), corpus.line(folder.path("round.yaml"), ("round",)), "round",
+                                   f"{folder.meta['round']!r} does not match its folder {ROUNDS}{round_id}/"))
+        if "queue.csv" in folder.headers and _header_problem(folder, "queue.csv", QUEUE_COLUMNS) is None:
+            out += _queue_problems(folder, corpus.protocol, tax)
+        if meta_ok and not folder.missing:
+            out += _count_problems(folder)
+    return out

@@ -1,0 +1,185 @@
+"""Rules of one record at a time: retained (``corpus/papers/*.yaml``) and excluded (``exclusions/*.yaml``).
+
+Each public function is one rule of :data:`masrl.checks.validate.RULES`, called as
+``rule(checker, file, record, kind)`` with ``kind`` ``retained`` or ``excluded`` for every
+record of the kinds the rule lists.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from ..bib.identifiers import IdentifierError, from_url
+from ..bib.urls import url_problem
+from ..core.placeholders import author_problem, placeholder_problem
+from ..corpus import schema as schemas
+from ..corpus.load import EXCLUSIONS, PAPERS
+from ..corpus.records import UNTAGGED
+from .collector import _dotted
+
+#: The free-text fields of each kind of record that must not be placeholders.
+PLACEHOLDER_FIELDS = {"retained": ("title",), "excluded": ("screening_label", "exclusion_reason")}
+
+
+class RecordSchema:
+    """Each record against the JSON Schema derived from the taxonomy (built once per run)."""
+
+    def __init__(self, tax):
+        self.validators = {
+            "retained": Draft202012Validator(schemas.retained_schema(tax), format_checker=FormatChecker()),
+            "excluded": Draft202012Validator(schemas.excluded_schema(tax), format_checker=FormatChecker()),
+        }
+
+    def __call__(self, c, file: str, rec: dict, kind: str) -> None:
+        c.schema_errors(file, rec, self.validators[kind])
+
+
+def single_line_text(c, file: str, rec: dict, kind: str) -> None:
+    """Single-line fields hold no line breaks or control characters (a trailing newline
+    would leak into links, BibTeX keys and tables)."""
+    _text(c, file, rec, ())
+
+
+def placeholders(c, file: str, rec: dict, kind: str) -> None:
+    """Titles, reasons and authors hold real text, not a placeholder copied from an example
+    (``TODO``, ``...``, ``Last, First``) or a name without a last name."""
+    _placeholders(c, file, rec, PLACEHOLDER_FIELDS[kind])
+
+
+#: Free-text fields that may hold line breaks.
+MULTILINE = {"notes", "note", "one_liner", "exclusion_reason", "former_file"}
+
+
+def _placeholders(c, file: str, rec: dict, fields: tuple[str, ...]) -> None:
+    """Titles, reasons and authors hold real text, not a placeholder copied from an example
+    (``TODO``, ``...``, ``Last, First``) or a name without a last name."""
+    for name in fields:
+        value = rec.get(name)
+        if isinstance(value, str) and (why := placeholder_problem(value)):
+            c.add(file, (name,), f"{why}; write the real text")
+    authors = rec.get("authors")
+    for i, author in enumerate(authors if isinstance(authors, list) else []):
+        if isinstance(author, str) and author != "others" and (why := author_problem(author)):
+            c.add(file, ("authors", i), f"{why}; write the real author")
+
+
+def _text(c, file: str, value: Any, path: tuple) -> None:
+    """Single-line fields hold no line breaks or control characters (a trailing newline
+    would leak into links, BibTeX keys and tables)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _text(c, file, v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _text(c, file, v, path + (i,))
+    elif isinstance(value, str) and not (set(path) & MULTILINE):
+        bad = [ch for ch in value if ord(ch) < 32 or ch in "\x7f\u2028\u2029\x85"]
+        if bad:
+            c.add(file, path, f"{value!r} contains a line break or control character ({', '.join(f'U+{ord(ch):04X}' for ch in dict.fromkeys(bad))}); write it on one line")
+
+
+def braces(c, file: str, rec: dict, kind: str) -> None:
+    """BibTeX values must have balanced braces, or reports/papers.bib would not parse."""
+    bib = rec.get("bibtex")
+    for name, value in (bib.items() if isinstance(bib, dict) else []):
+        if isinstance(value, str):
+            depth = 0
+            for i, ch in enumerate(value):
+                if ch == "{" and (i == 0 or value[i - 1] != "\\"):
+                    depth += 1
+                elif ch == "}" and (i == 0 or value[i - 1] != "\\"):
+                    depth -= 1
+                if depth < 0:
+                    break
+            if depth != 0:
+                c.add(file, ("bibtex", name), f"unbalanced braces in {value!r}; every {{ needs its }} (write \\{{ for a literal brace)")
+
+
+def screening_date(c, file: str, rec: dict, kind: str) -> None:
+    """The screening date of an exclusion lies between the taxonomy's first year and next year."""
+    value = rec.get("date_screened")
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        year, latest = int(value[:4]), datetime.date.today().year + 1
+        if not c.tax.year_minimum <= year <= latest:
+            c.add(file, ("date_screened",), f"{value!r} is out of range; allowed: years {c.tax.year_minimum} to {latest}")
+
+
+def file_name(c, file: str, rec: dict, kind: str) -> None:
+    """A record's file is named after its key (retained) or record id (excluded)."""
+    id_field, folder = ("key", PAPERS) if kind == "retained" else ("record_id", EXCLUSIONS)
+    stem = file[len(folder):].rsplit(".", 1)[0]
+    value = rec.get(id_field)
+    valid = re.fullmatch(r"[a-z0-9][a-z0-9._-]*" if id_field == "key" else r"E[0-9]{3,}", value) if isinstance(value, str) else None
+    if valid and value != stem:
+        c.add(file, (id_field,), f"{value!r} does not match the file name '{file[len(folder):]}'; rename the file to '{value}.yaml' or fix the {id_field}")
+
+
+def untagged(c, file: str, rec: dict, kind: str) -> None:
+    """No controlled field of a retained record, and not its one-liner, is still ``untagged``."""
+    for field in c.tax.of("retained"):
+        value = rec.get(field.name)
+        if value == UNTAGGED or (isinstance(value, list) and UNTAGGED in value):
+            c.add(file, (field.name,), f"untagged: tag it with {'a list (possibly empty) of' if field.multi else 'one of'} {', '.join(field.values)}")
+    if rec.get("one_liner") == UNTAGGED:
+        c.add(file, ("one_liner",), "untagged: write a one-line summary of the paper")
+
+
+def cross_fields(c, file: str, rec: dict, kind: str) -> None:
+    """The rules between fields of one record (``na_iff``, ``required_when``, the inclusion
+    criterion a category implies); for an exclusion, on the tags it would have had (``if_retained``)."""
+    if kind == "retained":
+        _cross_fields(c, file, rec, ())
+    elif isinstance(rec.get("if_retained"), dict):
+        _cross_fields(c, file, rec["if_retained"], ("if_retained",), partial=True)
+
+
+def _cross_fields(c, file: str, rec: dict, base: tuple, partial: bool = False) -> None:
+    tax = c.tax
+    for field in tax.of("retained"):
+        name = field.name
+        for other, na_value in (field.spec.get("na_iff") or {}).items():
+            if name not in rec or other not in rec or UNTAGGED in (rec[name], rec[other]):
+                continue
+            if (rec[name] == "NA") != (rec[other] == na_value):
+                if rec[name] == "NA":
+                    allowed = ", ".join(v for v in field.values if v != "NA")
+                    c.add(file, base + (name,), f"'NA' but {other} is {rec[other]!r}; use one of {allowed}")
+                else:
+                    c.add(file, base + (name,), f"{rec[name]!r} but {other} is {na_value!r}; use 'NA'")
+        cond = field.required_when
+        if cond:
+            applies = all(rec.get(f) in vals for f, vals in cond.items())
+            what = " and ".join(f"{f} {', '.join(map(repr, vals))}" for f, vals in cond.items())
+            if applies and name not in rec and not partial:
+                c.add(file, base, f"required field is missing (required for {what})", field=_dotted(base + (name,)))
+            elif not applies and name in rec and all(f in rec for f in cond):
+                c.add(file, base + (name,), f"only records with {what} have this field; remove it")
+    category = rec.get("category")
+    implied = tax.fields["category"].value_spec(category).get("inclusion_criterion") if "category" in tax.fields and isinstance(category, str) else None
+    chosen = rec.get("inclusion_criterion")
+    if implied and chosen not in (None, UNTAGGED, implied):
+        c.add(file, base + ("inclusion_criterion",), f"{chosen!r} contradicts category {category!r}, which implies {implied!r}")
+
+
+def urls(c, file: str, rec: dict, kind: str) -> None:
+    """Links are http(s) URLs that validate, and a landing page of a known scheme is written as its id."""
+    urls = (rec.get("identifiers") or {}).get("url") if isinstance(rec.get("identifiers"), dict) else None
+    links = rec.get("url").split(" ; ") if isinstance(rec.get("url"), str) else []
+    for path, url in [(("url",), u) for u in links] + [(("identifiers", "url", i), u) for i, u in
+                                                       enumerate(urls if isinstance(urls, list) else [])]:
+        why = url_problem(url) if isinstance(url, str) and re.fullmatch(r"https?://\S+", url) else None
+        if why:
+            c.add(file, path, f"{url!r} {why}")
+    for i, url in enumerate(urls if isinstance(urls, list) else []):
+        if isinstance(url, str):
+            try:
+                ident = from_url(url)
+            except IdentifierError:
+                continue  # the schema reports it
+            if ident.scheme != "url":
+                c.add(file, ("identifiers", "url", i), f"{url!r} is the landing page of {ident.scheme} id {ident.value!r}; write it as {ident.scheme}: {ident.value!r}")
+

@@ -1,0 +1,171 @@
+"""``masrl update search|show|apply``: update rounds of the living review.
+
+Argument handling, printing and writing only; every step is a function of
+:mod:`masrl.review.update` (imported when a step runs, so that ``masrl --help`` stays light). A round's files are created together through
+:func:`masrl.build.write.create_new` (never overwritten; an interrupt or a failing source
+leaves nothing), and so are the records ``apply`` creates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import sys
+
+from ..core import console
+from ..core.errors import UserError, summary
+from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree
+from ..corpus.rounds import PROTOCOL, ROUNDS
+
+_FORMATTER = argparse.RawDescriptionHelpFormatter
+
+SEARCH_EPILOG = """\
+The window runs from the last release's search cutoff to today unless --since / --until say
+otherwise (both days included). Endpoints: MASRL_ARXIV_API (default https://export.arxiv.org/api/query),
+MASRL_CROSSREF_API (default https://api.crossref.org/works); MASRL_MAILTO (or --mailto) puts the
+Crossref requests in its polite pool. arXiv is asked at most once every 3 seconds.
+
+examples:
+  masrl update search
+  masrl update search --since 2026-05-04 --until 2026-11-30 --source arxiv
+  masrl update search --family "credit assignment" --family orchestration"""
+
+SHOW_EPILOG = """\
+examples:
+  masrl update show 2026-12-01"""
+
+APPLY_EPILOG = """\
+In queue.csv write decision = include, or decision = exclude with stage, reason_class (X1-X5)
+and reason; leave decision empty for a candidate not screened yet. Rows already applied are
+skipped, so the command can be run again after more rows are decided.
+
+examples:
+  masrl update apply 2026-12-01 --dry-run
+  masrl update apply 2026-12-01"""
+
+
+def _utc_now() -> str:
+    from ..review.update.model import utc_stamp
+
+    return utc_stamp(datetime.datetime.now(datetime.timezone.utc))
+
+
+def _round_problems(corpus) -> list:
+    """Problems of the taxonomy, the protocol and the rounds (records being tagged do not stop a search)."""
+    from ..checks.validate import validate
+
+    return [p for p in validate(corpus) if p.file in (TAXONOMY, PROTOCOL) or p.file.startswith(ROUNDS)]
+
+
+def _search(args: argparse.Namespace) -> int:
+    from ..build import write
+    from ..review.update.progress import Progress
+    from ..review.update.protocol import protocol_of
+    from ..review.update.search import plan_search, run_search
+    from ..review.update.sources import source_for
+
+    root = find_root(args.root)
+    corpus = parse_tree(read_tree(root))
+    problems = _round_problems(corpus)
+    if problems:
+        raise UserError(summary(problems, "nothing was searched."), problems)
+    protocol = protocol_of(corpus)
+    plan = plan_search(corpus, protocol, datetime.date.today().isoformat(), args.since, args.until, args.source, args.family)
+    progress = Progress(len(plan.sources) * len(plan.families), enabled=sys.stderr.isatty() and not args.quiet)
+    mailto = args.mailto or os.environ.get("MASRL_MAILTO") or None
+
+    def make_source(name, searcher):
+        extra = {"mailto": mailto} if name == "crossref" else {}
+        return source_for(name, searcher, on_request=progress.request, on_page=progress.page, **extra)
+
+    try:
+        result = run_search(corpus, protocol, plan, make_source, _utc_now, progress.query)
+    finally:
+        progress.close()
+    write.create_new(root, result.files)
+    found = ", ".join(f"{label} {n}" for label, n in result.identified.items())
+    console.info(f"round {result.round_id} ({plan.since} .. {plan.until}): {result.queries} queries, {result.requests} "
+                 f"requests; {sum(result.identified.values())} records found ({found}), {result.duplicates} duplicates, "
+                 f"{result.queued} queued -> {ROUNDS}{result.round_id}/queue.csv")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from ..review.update.status import round_table
+
+    root = find_root(args.root)
+    corpus = parse_tree(read_tree(root))
+    print(round_table(corpus, args.round))
+    return 0
+
+
+def _apply(args: argparse.Namespace) -> int:
+    from ..build import write
+    from ..checks.validate import validate
+    from ..review.update.apply import plan_apply
+
+    root = find_root(args.root)
+    files = read_tree(root)
+    corpus = parse_tree(files)
+    plan = plan_apply(corpus, files, args.round, validate(corpus))
+    if args.dry_run:
+        for rel, data in sorted(plan.files.items()):
+            print(f"# would write {rel}\n{data.decode()}")
+        print(f"dry run: {len(plan.files)} record(s) would be written; nothing was written")
+        return 0
+    write.create_new(root, plan.files)
+    queue = f"{ROUNDS}{args.round}/queue.csv"
+    for line, rel, decision in plan.created:
+        console.info(f"{queue}:{line}: {decision} -> created {rel}")
+    console.info(f"round {args.round}: {len(plan.created)} record(s) created, {len(plan.skipped)} row(s) applied before, "
+                 f"{len(plan.undecided)} still to decide")
+    if any(d == "include" for _, _, d in plan.created):
+        console.info("next: tag the new corpus/papers/*.yaml (every controlled field is 'untagged'), then "
+                     "`masrl validate` and `masrl build`")
+    return 0
+
+
+def register(sub) -> None:
+    """Add ``masrl update`` and its subcommands to the ``masrl`` subparsers ``sub``."""
+    update = sub.add_parser(
+        "update", help="update rounds: search the protocol's query families, screen, apply",
+        description="Run an update round of the living review: search the protocol's query families "
+        "(corpus/protocol.yaml) on arXiv and Crossref since the last release (search), see the ranked "
+        "queue (show), screen it in corpus/rounds/<round>/queue.csv, and turn the decisions into retained "
+        "stubs and exclusion records (apply). The PRISMA flow for updated reviews counts the rounds.",
+        epilog="examples:\n  masrl update search\n  masrl update show 2026-12-01\n  masrl update apply 2026-12-01",
+        formatter_class=_FORMATTER)
+    steps = update.add_subparsers(dest="step", metavar="STEP", parser_class=type(update))
+    steps.required = True
+
+    p = steps.add_parser(
+        "search", help="search every query family and write a new round folder",
+        description="Send every query family of the protocol to every source (or those named), page to the "
+        "end of every result set, remove the records already retained, excluded or queued (same "
+        "identifier in any form, or a near-identical title), rank the rest and write "
+        "corpus/rounds/<round>/: round.yaml (window, queries as sent, counts), queue.csv and duplicates.csv. "
+        "A source that cannot be reached ends the run, naming its host, and nothing is written.",
+        epilog=SEARCH_EPILOG, formatter_class=_FORMATTER)
+    p.add_argument("--since", metavar="YYYY-MM-DD", help="first day of the window (default: the last release's search cutoff)")
+    p.add_argument("--until", metavar="YYYY-MM-DD", help="last day of the window (default: today)")
+    p.add_argument("--source", action="append", metavar="NAME", help="search only this source (arxiv, crossref); repeat")
+    p.add_argument("--family", action="append", metavar="NAME", help="search only this query family; repeat")
+    p.add_argument("--mailto", metavar="EMAIL", help="e-mail for Crossref's polite pool (default: $MASRL_MAILTO)")
+    p.set_defaults(run=_search)
+
+    p = steps.add_parser("show", help="print a round's queue, ranked, with what is left to decide",
+                         description="Print the candidates of ROUND in rank order with their decisions, and the counts "
+                         "still to decide and to apply.", epilog=SHOW_EPILOG, formatter_class=_FORMATTER)
+    p.add_argument("round", metavar="ROUND", help="the round id (a folder of corpus/rounds/)")
+    p.set_defaults(run=_show)
+
+    p = steps.add_parser("apply", help="turn a round's decisions into retained stubs and exclusion records",
+                         description="Turn every decided row of ROUND's queue.csv into a record: include -> a retained "
+                         "stub as `masrl add` writes it (with the round's metadata), exclude -> an exclusion record as "
+                         "`masrl exclude` writes it (stage, reason class, reason, source and query family). Every "
+                         "problem of the sheet is reported at once and nothing is written then; rows applied before "
+                         "are skipped.", epilog=APPLY_EPILOG, formatter_class=_FORMATTER)
+    p.add_argument("round", metavar="ROUND", help="the round id (a folder of corpus/rounds/)")
+    p.add_argument("--dry-run", action="store_true", help="print the records that would be written and write nothing")
+    p.set_defaults(run=_apply)

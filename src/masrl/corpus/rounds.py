@@ -1,0 +1,182 @@
+"""The files of the search protocol and of update rounds, as the loader reads them (pure functions).
+
+An update round is a folder ``corpus/rounds/<round id>/`` written by ``masrl update search``:
+
+* ``round.yaml``: the window, every query exactly as sent per source, when it ran, and the
+  counts per source and query family (read as a YAML mapping like every record);
+* ``queue.csv``: one row per new candidate, columns :data:`QUEUE_COLUMNS` (the screener fills
+  in :data:`SCREENER_COLUMNS`);
+* ``duplicates.csv``: one row per record found that was already retained, excluded, queued in
+  an earlier round, or found twice in the round, columns :data:`DUPLICATE_COLUMNS`.
+
+The protocol itself is ``corpus/protocol.yaml``. This module holds the paths, the column names
+(shared by the writer in :mod:`masrl.review.update`, the checks and the analyses) and the CSV
+reader; :mod:`masrl.corpus.load` reads the bytes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from dataclasses import dataclass, field
+
+from ..core.errors import Problem
+
+#: The search protocol as data.
+PROTOCOL = "corpus/protocol.yaml"
+#: Folder of the update rounds, one sub-folder per round.
+ROUNDS = "corpus/rounds/"
+#: The sources ``masrl update search`` can query (the modules of :mod:`masrl.review.update.sources`).
+SEARCHERS = ("arxiv", "crossref")
+#: The files of one round folder, in the order they are read.
+ROUND_FILES = ("round.yaml", "queue.csv", "duplicates.csv")
+
+#: Columns of ``queue.csv``, in order: the candidate, where it was found, its rank, then the
+#: columns the screener fills in (:data:`SCREENER_COLUMNS`). ``identifier`` is ``scheme:value``
+#: (``arxiv:2605.08686``, ``doi:10.18653/v1/...``), ``authors`` ``Last, First; Last, First``,
+#: ``published`` ``YYYY-MM-DD``, ``query_families`` and ``sources`` ``; ``-separated, ``rank``
+#: 1 = first to screen, ``score`` and ``likely_reason`` (an exclusion-reason class) left empty
+#: until a model fills them.
+QUEUE_COLUMNS = ("identifier", "title", "authors", "year", "venue", "abstract", "published", "query_families",
+                 "sources", "rank", "score", "likely_reason", "decision", "stage", "reason_class", "reason")
+#: The screener's columns of ``queue.csv``.
+SCREENER_COLUMNS = ("decision", "stage", "reason_class", "reason")
+#: Allowed values of the ``decision`` column (empty: not decided yet).
+DECISIONS = ("include", "exclude")
+#: Columns of ``duplicates.csv``: the record found (its identifier and title as the source gave
+#: them, the source and query family that found it), what it matched (``status``: retained,
+#: excluded, queued (an earlier round) or this round; ``matched``: the record file or
+#: ``queue.csv`` line) and the rule that matched (``same arxiv 2605.08686``, ``title 96% similar``).
+DUPLICATE_COLUMNS = ("identifier", "title", "source", "query_family", "status", "matched", "rule")
+#: Separator of the list cells (``authors``, ``query_families``, ``sources``).
+LIST_SEPARATOR = "; "
+
+#: First characters a spreadsheet reads as a formula; the writer puts a ``'`` before such a
+#: cell (OWASP's advice against CSV injection) and :func:`read_csv` takes it off again.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One data row of a round's CSV file: its 1-based line and its cells by column name."""
+
+    line: int
+    cells: dict[str, str] = field(default_factory=dict)
+
+    def get(self, name: str) -> str:
+        """The cell of column ``name`` ("" when the column is missing)."""
+        return self.cells.get(name, "")
+
+
+@dataclass
+class RoundFolder:
+    """The files of one round folder as read.
+
+    Attributes:
+        round_id: the folder name.
+        meta: the mapping of ``round.yaml`` (None when missing or unreadable).
+        queue, duplicates: the data rows of ``queue.csv`` and ``duplicates.csv``.
+        headers: file name -> its header row as read.
+        missing: the files of :data:`ROUND_FILES` the folder lacks.
+    """
+
+    round_id: str
+    meta: dict | None = None
+    queue: list[Row] = field(default_factory=list)
+    duplicates: list[Row] = field(default_factory=list)
+    headers: dict[str, list[str]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+
+    def path(self, name: str) -> str:
+        """``corpus/rounds/<id>/<name>``."""
+        return f"{ROUNDS}{self.round_id}/{name}"
+
+
+def round_file(rel: str) -> tuple[str, str] | None:
+    """``(round id, file name)`` when ``rel`` is one of :data:`ROUND_FILES` of a round folder, else None."""
+    if not rel.startswith(ROUNDS):
+        return None
+    parts = rel[len(ROUNDS):].split("/")
+    if len(parts) != 2 or parts[1] not in ROUND_FILES or not parts[0] or parts[0].startswith("."):
+        return None
+    return parts[0], parts[1]
+
+
+def csv_cell(value: object) -> str:
+    """A cell as written: text, with a ``'`` before a leading formula character."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def _uncell(text: str) -> str:
+    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_START) else text
+
+
+def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
+    """UTF-8 CSV (``\\n`` line ends, quoted where needed) with a header row of ``columns`` and one
+    line per row mapping (missing cells empty)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([csv_cell(row.get(c, "")) for c in columns])
+    return out.getvalue().encode("utf-8")
+
+
+def _decode(data: bytes, rel: str) -> tuple[str | None, Problem | None]:
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), None
+        except UnicodeDecodeError:
+            pass
+    elif data[:4] == b"PK\x03\x04":
+        return None, Problem(rel, None, None, "is a workbook (XLSX), not CSV: save it as 'CSV UTF-8' under the same name")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        return None, Problem(rel, line, None, f"not valid UTF-8 (byte 0x{data[err.start]:02x}); save the sheet as 'CSV UTF-8'")
+
+
+def read_csv(data: bytes, rel: str) -> tuple[list[str], list[Row], list[Problem]]:
+    """``(header, rows, problems)`` of a round's CSV file as a spreadsheet may save it: UTF-8 with
+    or without a byte-order mark or UTF-16, separated by commas, semicolons or tabs (the one the
+    header line uses most). Rows whose cells are all empty are skipped; cells are stripped and a
+    ``'`` written before a formula character is taken off.
+
+    Problems: a workbook or another encoding, no header row, a row with more cells than the header.
+    """
+    text, problem = _decode(data, rel)
+    if problem:
+        return [], [], [problem]
+    first = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
+    header: list[str] = []
+    rows: list[Row] = []
+    problems: list[Problem] = []
+    start = 1
+    try:
+        for cells in reader:
+            line, start = start, reader.line_num + 1
+            if not header:
+                header = [c.strip() for c in cells]
+                continue
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
+                problems.append(Problem(rel, line, None, f"{len(cells)} cells but the header has {len(header)} columns "
+                                                         "(a separator inside an unquoted value?)"))
+                continue
+            rows.append(Row(line, {h: _uncell(cells[i].strip()) if i < len(cells) else "" for i, h in enumerate(header)}))
+    except csv.Error as err:
+        problems.append(Problem(rel, reader.line_num, None, f"not readable as CSV: {err}"))
+    if not any(header):
+        problems.append(Problem(rel, 1, None, "no header row"))
+    return header, rows, problems
+
+
+def split_list(cell: str) -> list[str]:
+    """The items of a ``; ``-separated cell, stripped, empty items left out."""
+    return [part.strip() for part in cell.split(";") if part.strip()]

@@ -1,0 +1,126 @@
+"""The screener's decisions of a round as records: an include becomes a retained stub, an exclude
+an exclusion record, through the same library paths as ``masrl add`` and ``masrl exclude``.
+
+Each decided row of ``queue.csv`` is one paper: includes go through
+:func:`masrl.review.adding.plan_additions` (duplicates refused, the stub validated) with the
+round's metadata (title, authors, year, venue, abstract, identifier); excludes through
+:func:`masrl.review.excluding.plan_exclusions` with a
+:class:`~masrl.review.excluding.Decision` (stage, reason class, reason; the exclusion log's
+source and query family of the first source and family that found it, as the protocol maps
+them). A row whose paper is a record already (a retained or excluded record holds its
+identifier) is skipped, so applying a round again adds nothing twice and overwrites nothing.
+Every problem of the sheet is reported at once, named by its cell (``queue.csv:LINE: column``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...analyses.rounds import record_files, row_key
+from ...bib.identifiers import IdentifierError, keys_of, parse
+from ...core.didyoumean import did_you_mean
+from ...core.errors import Problem, UserError, summary
+from ...corpus.load import Corpus
+from ...corpus.rounds import PROTOCOL, split_list
+from ...corpus.taxonomy import Taxonomy
+from .. import adding
+from ..excluding import Decision, decision_problems, plan_exclusions
+from .protocol import protocol_of
+
+#: How messages name each field of a decision: the columns of queue.csv.
+LABELS = {"stage": "stage", "reason_class": "reason_class", "reason": "reason", "source": "sources",
+          "query_family": "query_families", "title": "title", "key/title": "title", "key": "identifier",
+          "author": "authors", "year": "year", "date": "decision"}
+
+
+@dataclass
+class ApplyPlan:
+    """What applying a round would do.
+
+    Attributes:
+        files: new record files (``corpus/papers/<key>.yaml`` and ``exclusions/<id>.yaml``) -> bytes.
+        created: ``(queue line, record file, decision)`` of each new record, by line.
+        skipped: ``(queue line, record file)`` of the rows whose paper is a record already.
+        undecided: queue lines without a decision.
+    """
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    created: list[tuple[int, str, str]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    undecided: list[int] = field(default_factory=list)
+
+
+def _paper(row, queue: str, round_id: str) -> dict:
+    scheme, _, value = row.get("identifier").partition(":")
+    ident = parse(value, scheme)
+    fetched = {"abstract": row.get("abstract")} if row.get("abstract") else {}
+    source = f"masrl update apply {round_id} ({queue}:{row.line})"
+    return adding.paper_from_metadata(row.get("title"), split_list(row.get("authors")), int(row.get("year")),
+                                      row.get("venue") or None, [ident], fetched, source, (queue, row.line, None))
+
+
+def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: list[Problem]) -> ApplyPlan:
+    """The records the decisions of round ``round_id`` become (see the module docstring).
+
+    ``files`` are the survey's input files as read and ``corpus`` their parse; ``known`` its
+    problems (:func:`masrl.checks.validate.validate`).
+
+    Raises:
+        UserError: for an unknown round; with every problem of the round's files or of the
+            protocol; with every problem of every decided row at once (a duplicate, a bad cell,
+            a record that would not validate). Then nothing is planned.
+    """
+    folder = corpus.rounds.get(round_id)
+    if folder is None:
+        raise UserError(f"no round {round_id!r} under corpus/rounds/{did_you_mean(round_id, corpus.rounds)}")
+    own = [p for p in known if p.file.startswith(folder.path("")) or p.file == PROTOCOL]
+    if own:
+        raise UserError(summary(own, "nothing was applied (fix the round's sheets first)."), own)
+    protocol = protocol_of(corpus)
+    queue = folder.path("queue.csv")
+    holders = record_files(corpus.retained, corpus.excluded)
+    plan = ApplyPlan()
+    papers, decisions, problems = [], [], []
+    for row in folder.queue:
+        decision = row.get("decision")
+        key = row_key(row.get("identifier"))
+        if key in holders:
+            plan.skipped.append((row.line, holders[key]))
+            continue
+        if not decision:
+            plan.undecided.append(row.line)
+            continue
+        if decision == "include":
+            if not split_list(row.get("authors")):
+                problems.append(Problem(queue, row.line, "authors", "an included paper needs its authors (Last, First; ...)"))
+                continue
+            try:
+                papers.append(_paper(row, queue, round_id))
+            except IdentifierError as err:
+                problems.append(Problem(queue, row.line, "identifier", str(err)))
+            continue
+        family = protocol.family(split_list(row.get("query_families"))[0])
+        searcher = protocol.searcher_by_label(split_list(row.get("sources"))[0])
+        scheme, _, value = row.get("identifier").partition(":")
+        item = Decision(stage=row.get("stage"), reason=row.get("reason"), reason_class=row.get("reason_class"),
+                        source=searcher.exclusion_source, query_family=family.query_family, title=row.get("title"),
+                        identifiers={scheme: parse(value, scheme).value}, authors=tuple(split_list(row.get("authors"))),
+                        year=int(row.get("year")), origin=(queue, row.line), labels=LABELS,
+                        provenance=f"masrl update apply {round_id} ({queue}:{row.line})")
+        problems += decision_problems(item, Taxonomy(corpus.taxonomy))
+        decisions.append(item)
+    added = adding.plan_additions(corpus, papers, known=known)
+    problems += [p for found in added.refused.values() for p in found]
+    if problems:
+        raise UserError(summary(problems, "nothing was applied."), sorted(set(problems), key=lambda p: (p.line or 0, p.field or "")))
+    excluded = plan_exclusions(corpus, files, decisions)
+    plan.files = {**added.files, **excluded.files}
+    lines = {key: paper["origin"][1] for paper in papers for key in keys_of(paper["identifiers"])}
+    for rel, stub in added.stubs.items():
+        line = next(lines[k] for k in sorted(keys_of(stub["identifiers"])) if k in lines)
+        plan.created.append((line, rel, "include"))
+    for item, rel in zip(decisions, sorted(excluded.files)):
+        plan.created.append((item.origin[1], rel, "exclude"))
+    plan.created.sort()
+    return plan
+

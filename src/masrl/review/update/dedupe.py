@@ -1,0 +1,139 @@
+"""Every record a round found is either a new candidate (queued once) or a duplicate (with the rule).
+
+A record is a duplicate when it is the same paper as a retained record, an excluded record, a
+candidate queued by an earlier round, or a record found earlier in this round (by another query
+family or source): the same canonical identifier in any form (arXiv id with or without version,
+arXiv DOI, DOI case, URL) or a title at least 90% similar (:mod:`masrl.bib.matching`, the rule of
+``masrl add``). A duplicate of this round adds its family and source to the candidate it matched,
+so a candidate lists every family that found it. Nothing is dropped: found = queued + duplicates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...bib.matching import Known, Pool, known_records, make_known
+from ...corpus.rounds import split_list
+from .sources.base import Found
+
+#: Which match names a duplicate when a record matches several: the review first, then earlier rounds.
+_PRIORITY = {"retained": 0, "excluded": 1, "queued": 2, "batch": 3}
+
+
+@dataclass
+class Candidate:
+    """A new record of the round: what a source returned, and every family and source that found it."""
+
+    found: Found
+    families: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Duplicate:
+    """A record found that is already known.
+
+    Attributes:
+        found: the record as the source gave it; source, family: who found it.
+        status: ``retained``, ``excluded``, ``queued`` (an earlier round) or ``this round``.
+        matched: the record file or ``corpus/rounds/<round>/queue.csv:<line>``; for ``this round``
+            the candidate it matched (its queue line is known once the queue is ranked).
+        rule: ``same arxiv 2605.08686`` or ``title 96% similar``.
+    """
+
+    found: Found
+    source: str
+    family: str
+    status: str
+    matched: object
+    rule: str
+
+
+@dataclass
+class Tally:
+    """Records identified, duplicates and queued, for one source or family."""
+
+    identified: int = 0
+    duplicates: int = 0
+    queued: int = 0
+
+    def as_dict(self) -> dict:
+        """``{"identified", "duplicates", "queued"}``."""
+        return {"identified": self.identified, "duplicates": self.duplicates, "queued": self.queued}
+
+
+def queued_records(corpus, exclude: str | None = None) -> list[Known]:
+    """The candidates queued by the rounds of ``corpus`` (except round ``exclude``), as
+    :class:`~masrl.bib.matching.Known` with status ``queued``, by round and line."""
+    out = []
+    for round_id, folder in sorted(corpus.rounds.items()):
+        if round_id == exclude:
+            continue
+        for row in folder.queue:
+            scheme, _, value = row.get("identifier").partition(":")
+            ids = {scheme: value} if scheme and value else {}
+            out.append(make_known(f"{folder.path('queue.csv')}:{row.line}", "queued", row.get("title"), ids))
+    return out
+
+
+def _rule(match) -> str:
+    if match.key:
+        scheme, _, value = match.key.partition(":")
+        return f"same {scheme} {value}"
+    return f"title {int(match.similarity * 100)}% similar"
+
+
+def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate], list[Duplicate], dict, dict]:
+    """Split the records of ``runs`` (``[(source label, QueryRun)]``, in the order they ran) into
+    candidates and duplicates.
+
+    Returns:
+        ``(candidates, duplicates, by_source, by_family)``: candidates in the order first found;
+        duplicates in the order found; :class:`Tally` per source label and per family name.
+    """
+    pool = Pool([*known_records(corpus), *queued_records(corpus)])
+    by_where: dict[str, Candidate] = {}
+    candidates: list[Candidate] = []
+    duplicates: list[Duplicate] = []
+    by_source: dict[str, Tally] = {}
+    by_family: dict[str, Tally] = {}
+    for label, run in runs:
+        by_source.setdefault(label, Tally())
+        by_family.setdefault(run.family, Tally())
+        for found in run.found:
+            tallies = (by_source.setdefault(label, Tally()), by_family.setdefault(run.family, Tally()))
+            for tally in tallies:
+                tally.identified += 1
+            matches = pool.matches(found.title, found.identifiers)
+            if matches:
+                match = min(matches, key=lambda m: _PRIORITY.get(m.other.status, 9))
+                if match.other.status == "batch":
+                    candidate = by_where[match.other.where]
+                    if run.family not in candidate.families:
+                        candidate.families.append(run.family)
+                    if label not in candidate.sources:
+                        candidate.sources.append(label)
+                    duplicates.append(Duplicate(found, label, run.family, "this round", candidate, _rule(match)))
+                else:
+                    duplicates.append(Duplicate(found, label, run.family, match.other.status, match.other.where, _rule(match)))
+                for tally in tallies:
+                    tally.duplicates += 1
+                continue
+            candidate = Candidate(found, [run.family], [label])
+            where = f"candidate {len(candidates)}"
+            by_where[where] = candidate
+            candidates.append(candidate)
+            pool.add(make_known(where, "batch", found.title, found.identifiers))
+            for tally in tallies:
+                tally.queued += 1
+    return candidates, duplicates, by_source, by_family
+
+
+def list_cell(items: list[str]) -> str:
+    """Items as one ``; ``-separated cell."""
+    return "; ".join(items)
+
+
+def cell_items(cell: str) -> list[str]:
+    """The items of a ``; ``-separated cell."""
+    return split_list(cell)

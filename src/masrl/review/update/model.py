@@ -1,0 +1,110 @@
+"""A round's files: what ``masrl update search`` writes, and the queue as ``show`` and ``apply`` read it.
+
+``round.yaml`` (see :data:`masrl.checks.protocol.ROUND_SCHEMA`): the round id, the window, when
+it started and finished, the digest of the protocol it ran, per source its endpoint, settings
+and every query exactly as sent (family, query, time, requests, pages, the source's total,
+records returned and kept), and the counts (identified = duplicates + queued, in all, per
+source label and per family). ``queue.csv`` and ``duplicates.csv``: the columns of
+:mod:`masrl.corpus.rounds`, written with :func:`masrl.corpus.rounds.csv_bytes`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+
+from ...corpus.rounds import DUPLICATE_COLUMNS, QUEUE_COLUMNS, ROUNDS, RoundFolder, csv_bytes
+from ...corpus.yamlio import dump_record
+from .dedupe import Candidate, Duplicate, list_cell
+
+HEADER = """\
+# Update round {round}: the search of the protocol's query families (corpus/protocol.yaml)
+# over {since} .. {until}, as `masrl update search` ran it. Review it like any record; do not
+# edit the counts. Screen the candidates in queue.csv (decision, stage, reason_class, reason),
+# then `masrl update apply {round}`.
+"""
+
+
+def next_round_id(corpus, today: str) -> str:
+    """``today`` (``YYYY-MM-DD``), or ``today-2``, ``-3``, ... when a round of that id exists."""
+    taken = set(corpus.rounds)
+    if today not in taken:
+        return today
+    n = 2
+    while f"{today}-{n}" in taken:
+        n += 1
+    return f"{today}-{n}"
+
+
+def queue_rows(candidates: list[Candidate], ranks: list[tuple[int, str, str]]) -> list[dict]:
+    """The rows of ``queue.csv``, one per candidate, in rank order (the screener's cells empty)."""
+    rows = []
+    for candidate, (rank, score, likely) in zip(candidates, ranks):
+        f = candidate.found
+        rows.append({"identifier": f.identifier, "title": f.title, "authors": list_cell(list(f.authors)), "year": f.year,
+                     "venue": f.venue, "abstract": f.abstract, "published": f.published,
+                     "query_families": list_cell(candidate.families), "sources": list_cell(candidate.sources),
+                     "rank": rank, "score": score, "likely_reason": likely})
+    return sorted(rows, key=lambda r: r["rank"])
+
+
+def duplicate_rows(duplicates: list[Duplicate], lines: dict[int, int]) -> list[dict]:
+    """The rows of ``duplicates.csv``; ``lines`` maps ``id(candidate)`` to its line in ``queue.csv``."""
+    rows = []
+    for d in duplicates:
+        matched = f"queue.csv:{lines[id(d.matched)]}" if isinstance(d.matched, Candidate) else d.matched
+        rows.append({"identifier": d.found.identifier, "title": d.found.title, "source": d.source, "query_family": d.family,
+                     "status": d.status, "matched": matched, "rule": d.rule})
+    return rows
+
+
+@dataclass(frozen=True)
+class SourceRuns:
+    """One searched source and its query runs, for ``round.yaml``."""
+
+    name: str
+    label: str
+    endpoint: str
+    settings: dict
+    runs: tuple
+
+
+def round_files(round_id: str, window: tuple[str, str], started: str, finished: str, protocol_sha256: str,
+                sources: list[SourceRuns], candidates: list[Candidate], duplicates: list[Duplicate],
+                ranks: list[tuple[int, str, str]], by_source: dict, by_family: dict) -> dict[str, bytes]:
+    """``{corpus/rounds/<id>/round.yaml|queue.csv|duplicates.csv: bytes}`` of one round."""
+    queue = queue_rows(candidates, ranks)
+    order = sorted(range(len(candidates)), key=lambda i: ranks[i][0])
+    lines = {id(candidates[i]): position + 2 for position, i in enumerate(order)}  # line 1 is the header
+    meta = {
+        "format_version": 1, "round": round_id, "window": {"since": window[0], "until": window[1]},
+        "started": started, "finished": finished, "protocol_sha256": protocol_sha256,
+        "sources": [{"name": s.name, "label": s.label, "endpoint": s.endpoint, "settings": dict(s.settings),
+                     "queries": [{"family": r.family, "query": r.query, "sent": r.sent, "requests": r.requests,
+                                  "pages": r.pages, "total": r.total, "returned": r.returned, "kept": r.kept}
+                                 for r in s.runs]} for s in sources],
+        "counts": {"identified": len(candidates) + len(duplicates), "duplicates": len(duplicates), "queued": len(candidates),
+                   "by_source": {k: v.as_dict() for k, v in by_source.items()},
+                   "by_family": {k: v.as_dict() for k, v in by_family.items()}},
+    }
+    base = f"{ROUNDS}{round_id}/"
+    header = HEADER.format(round=round_id, since=window[0], until=window[1])
+    return {
+        f"{base}round.yaml": header.encode() + b"\n" + dump_record(meta),
+        f"{base}queue.csv": csv_bytes(QUEUE_COLUMNS, queue),
+        f"{base}duplicates.csv": csv_bytes(DUPLICATE_COLUMNS, duplicate_rows(duplicates, lines)),
+    }
+
+
+def utc_stamp(moment: datetime.datetime) -> str:
+    """``YYYY-MM-DDTHH:MM:SSZ`` of an aware datetime."""
+    return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def rounds_in_order(corpus) -> list[RoundFolder]:
+    """The round folders of ``corpus`` in the order they ran (``started``, then id)."""
+    def key(folder: RoundFolder):
+        meta = folder.meta or {}
+        return (str(meta.get("started", "")), [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", folder.round_id)])
+    return sorted(corpus.rounds.values(), key=key)

@@ -1,0 +1,132 @@
+"""One search round: the window and the selection, every query of every source, then the files.
+
+:func:`plan_search` checks the arguments against the protocol and the releases (every problem
+at once); :func:`run_search` sends the queries, source by source and family by family, splits
+what they found into candidates and duplicates (:mod:`.dedupe`), ranks the candidates
+(:mod:`.rank`) and returns the round's files (:mod:`.model`). A source that cannot be searched
+ends the run with one line naming its host; nothing is returned then, so nothing is written
+(an interrupted run likewise writes nothing): a round is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from ...core.didyoumean import did_you_mean
+from ...core.errors import COMMAND_LINE, Problem, UserError, sort_key, summary
+from ...corpus.releases import latest, releases_from
+from . import dedupe, model
+from .protocol import Protocol
+from .rank import rank
+from .sources.base import SourceError
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """What a round searches: its id, the window (``YYYY-MM-DD``, both ends included), the
+    source names and the family names, in protocol order."""
+
+    round_id: str
+    since: str
+    until: str
+    sources: tuple[str, ...]
+    families: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A finished round: its files and the numbers of its one-line summary."""
+
+    files: dict
+    round_id: str
+    queries: int
+    requests: int
+    identified: dict
+    duplicates: int
+    queued: int
+
+
+def _date_problem(flag: str, value: str) -> Problem | None:
+    try:
+        ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value)) and bool(datetime.date.fromisoformat(value))
+    except ValueError:
+        ok = False
+    return None if ok else Problem(COMMAND_LINE, None, flag, f"{value!r} is not a date written YYYY-MM-DD")
+
+
+def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None, until: str | None = None,
+                sources: list[str] | None = None, families: list[str] | None = None) -> SearchPlan:
+    """The round to search. ``since`` defaults to the last release's search cutoff (the
+    protocol's ``date_cutoff`` without a release), ``until`` to ``today``; ``sources`` and
+    ``families`` default to all of the protocol's.
+
+    Raises:
+        UserError: with every problem of the arguments (a bad date, a window that ends before it
+            starts or after today, an unknown source or family, with "did you mean").
+    """
+    problems = [p for flag, value in (("--since", since), ("--until", until)) if value is not None
+                and (p := _date_problem(flag, value))]
+    release = latest(releases_from(corpus.releases))
+    since = since or (release.search_cutoff if release else str((corpus.protocol or {}).get("date_cutoff") or today))
+    until = until or today
+    if not problems and since > until:
+        problems.append(Problem(COMMAND_LINE, None, "--since", f"{since} is after the end of the window ({until})"))
+    if not problems and until > today:
+        problems.append(Problem(COMMAND_LINE, None, "--until", f"{until} is in the future (today is {today})"))
+    names = list(protocol.searchers)
+    for name in sources or []:
+        if name not in names:
+            problems.append(Problem(COMMAND_LINE, None, "--source", f"{name!r} is not a source of the protocol; allowed: "
+                                                                    f"{', '.join(names)}{did_you_mean(name, names)}"))
+    family_names = [f.name for f in protocol.families]
+    for name in families or []:
+        if name not in family_names:
+            problems.append(Problem(COMMAND_LINE, None, "--family", f"{name!r} is not a query family of the protocol; "
+                                    f"allowed: {', '.join(family_names)}{did_you_mean(name, family_names)}"))
+    if problems:
+        raise UserError(summary(problems, "nothing was searched."), sorted(problems, key=sort_key))
+    chosen_sources = tuple(n for n in names if not sources or n in sources)
+    chosen_families = tuple(n for n in family_names if not families or n in families)
+    return SearchPlan(model.next_round_id(corpus, today), since, until, chosen_sources, chosen_families)
+
+
+def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callable, now: Callable[[], str],
+               on_query: Callable[[str, str, int], None] | None = None) -> SearchResult:
+    """Search every (source, family) pair of ``plan`` and return the round's files.
+
+    ``make_source(name, searcher)`` builds a source (:func:`.sources.source_for` with the run's
+    settings); ``now()`` gives the UTC time (``YYYY-MM-DDTHH:MM:SSZ``); ``on_query(source label,
+    family, records found so far)`` is told before each query (progress).
+
+    Raises:
+        UserError: one line naming the host of a source that could not be searched; the round
+            is then not written.
+    """
+    started = now()
+    source_runs: list[model.SourceRuns] = []
+    runs: list[tuple[str, object]] = []
+    requests = 0
+    for name in plan.sources:
+        searcher = protocol.searchers[name]
+        source = make_source(name, searcher)
+        done = []
+        for family_name in plan.families:
+            if on_query is not None:
+                on_query(searcher.label, family_name, sum(len(r.found) for _, r in runs))
+            try:
+                run = source.search(protocol.family(family_name), plan.since, plan.until, now)
+            except SourceError as err:
+                raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
+            done.append(run)
+            runs.append((searcher.label, run))
+            requests += run.requests
+        source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done)))
+    candidates, duplicates, by_source, by_family = dedupe.deduplicate(corpus, runs)
+    ranks = rank(corpus, candidates)
+    files = model.round_files(plan.round_id, (plan.since, plan.until), started, now(), protocol.sha256, source_runs,
+                              candidates, duplicates, ranks, by_source, by_family)
+    identified = {label: tally.identified for label, tally in by_source.items()}
+    return SearchResult(files, plan.round_id, len(runs), requests, identified, len(duplicates), len(candidates))

@@ -1,0 +1,206 @@
+"""Local HTTP servers on 127.0.0.1 that answer as the arXiv API and the Crossref REST API do.
+
+The arXiv server searches the entries of ``tests/data/update/arxiv_records.xml`` (arXiv's Atom
+format): an entry matches a ``search_query`` when its title or summary holds a quoted term of
+every ``( ... OR ... )`` group, and its ``published`` day lies in the ``submittedDate:[...]``
+range; it pages them by ``start`` and ``max_results`` with OpenSearch ``totalResults``,
+``startIndex`` and ``itemsPerPage``, oldest first. It can answer a given number of empty pages
+first (the flakiness of the real API). The Crossref server serves the items of
+``tests/data/update/crossref_works.json`` (a ``work-list``) by ``rows`` with cursors
+(``cursor=*``, then each page's ``next-cursor``) and the ``from-pub-date``/``until-pub-date`` filter.
+Every request is logged with the time it arrived (``time.monotonic``).
+
+The fixtures at the end (a fake clock in every paced session, the servers with the endpoints
+pointed at them, a survey with a retained and an excluded paper the servers also list) are
+imported by the test modules; this folder has no conftest.py, whose module name would collide
+with the other folders' ``from conftest import ...``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import threading
+import time
+import xml.etree.ElementTree as ET
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "update"
+ATOM = "http://www.w3.org/2005/Atom"
+OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
+NS = {"atom": ATOM, "opensearch": OPENSEARCH}
+ET.register_namespace("", ATOM)
+ET.register_namespace("opensearch", OPENSEARCH)
+ET.register_namespace("arxiv", "http://arxiv.org/schemas/atom")
+
+
+def _matches(entry, query: str) -> bool:
+    text = " ".join((entry.findtext("atom:title", "", NS) + " " + entry.findtext("atom:summary", "", NS)).lower().split())
+    for group in re.findall(r"\(([^()]*)\)", query):
+        terms = re.findall(r'(?:ti|abs):"([^"]+)"', group)
+        if terms and not any(t.lower() in text for t in terms):
+            return False
+    window = re.search(r"submittedDate:\[([0-9]{8})[0-9]{4} TO ([0-9]{8})[0-9]{4}\]", query)
+    if window:
+        day = entry.findtext("atom:published", "", NS)[:10].replace("-", "")
+        if not window.group(1) <= day <= window.group(2):
+            return False
+    return True
+
+
+class ArxivServer:
+    """The fake arXiv API. ``empty_pages``: how many requests to answer with an empty page first."""
+
+    def __init__(self, empty_pages: int = 0, status: int = 200):
+        self.tree = ET.parse(DATA / "arxiv_records.xml")
+        self.entries = self.tree.getroot().findall("atom:entry", NS)
+        self.log: list[tuple[float, dict]] = []
+        self.empty_pages = empty_pages
+        self.status = status
+
+    def page(self, params: dict) -> bytes:
+        query = params.get("search_query", [""])[0]
+        start = int(params.get("start", ["0"])[0])
+        size = int(params.get("max_results", ["10"])[0])
+        hits = sorted((e for e in self.entries if _matches(e, query)), key=lambda e: e.findtext("atom:published", "", NS))
+        root = copy.deepcopy(self.tree.getroot())
+        for entry in root.findall("atom:entry", NS):
+            root.remove(entry)
+        root.find("opensearch:totalResults", NS).text = str(len(hits))
+        root.find("opensearch:startIndex", NS).text = str(start)
+        root.find("opensearch:itemsPerPage", NS).text = str(size)
+        if self.empty_pages > 0:
+            self.empty_pages -= 1
+        else:
+            for entry in hits[start:start + size]:
+                root.append(copy.deepcopy(entry))
+        return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root)
+
+    def answer(self, path: str, params: dict) -> tuple[int, str, bytes]:
+        if self.status != 200:
+            return self.status, "text/plain", b"Service Unavailable"
+        return 200, "application/atom+xml; charset=UTF-8", self.page(params)
+
+
+class CrossrefServer:
+    """The fake Crossref API; ``rows`` per page unless the request asks for fewer."""
+
+    def __init__(self):
+        self.data = json.loads((DATA / "crossref_works.json").read_text(encoding="utf-8"))
+        self.log: list[tuple[float, dict]] = []
+
+    def answer(self, path: str, params: dict) -> tuple[int, str, bytes]:
+        filters = dict(f.split(":", 1) for f in params.get("filter", [""])[0].split(",") if ":" in f)
+        items = [i for i in self.data["message"]["items"]
+                 if filters.get("from-pub-date", "0000") <= "-".join(f"{p:02d}" for p in i["published"]["date-parts"][0])
+                 <= filters.get("until-pub-date", "9999") + "-99"]
+        rows = int(params.get("rows", ["20"])[0])
+        cursor = params.get("cursor", ["*"])[0]
+        start = 0 if cursor == "*" else int(cursor.removeprefix("page-"))
+        body = copy.deepcopy(self.data)
+        body["message"].update({"items": items[start:start + rows], "total-results": len(items), "items-per-page": rows,
+                                "next-cursor": f"page-{start + rows}"})
+        return 200, "application/json;charset=utf-8", json.dumps(body).encode()
+
+
+class Served:
+    """A running server: ``url`` (``http://127.0.0.1:PORT``), ``log`` of ``(time, params)``, ``close()``."""
+
+    def __init__(self, api):
+        self.api = api
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                parts = urlsplit(self.path)
+                params = parse_qs(parts.query)
+                outer.api.log.append((time.monotonic(), {k: v[0] for k, v in params.items()}))
+                status, kind, body = outer.api.answer(parts.path, params)
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def log(self):
+        return self.api.log
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class FakeClock:
+    """A monotonic clock that only moves when slept on: ``sleep(s)`` adds ``s`` (and records it)."""
+
+    def __init__(self, start: float = 1000.0):
+        self.now = start
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+# ---------------------------------------------------------------- fixtures
+
+@pytest.fixture
+def clock(monkeypatch):
+    """A fake clock used by every :class:`PacedSession` built without its own (no test waits 3 s)."""
+    from masrl.review.update.sources import pacing
+
+    fake = FakeClock()
+    monkeypatch.setattr(pacing, "CLOCK", fake)
+    monkeypatch.setattr(pacing, "SLEEP", fake.sleep)
+    return fake
+
+
+@pytest.fixture
+def arxiv_server(no_network, monkeypatch):
+    served = Served(ArxivServer())
+    no_network.add_passthru(served.url)
+    monkeypatch.setenv("MASRL_ARXIV_API", f"{served.url}/api/query")
+    yield served
+    served.close()
+
+
+@pytest.fixture
+def crossref_server(no_network, monkeypatch):
+    served = Served(CrossrefServer())
+    no_network.add_passthru(served.url)
+    monkeypatch.setenv("MASRL_CROSSREF_API", f"{served.url}/works")
+    yield served
+    served.close()
+
+
+@pytest.fixture
+def round_survey(published_survey, cli):
+    """The survey (release v1's pool) plus a retained paper 2605.10003 ("An Old Title of a Retained
+    Paper") and an excluded paper 2605.10004, both of which the arXiv server also lists."""
+    from grow import PAPERS, add_paper
+
+    root = published_survey
+    add_paper(cli, root, {"key": "turing2026", "arxiv": "2605.10003v1", "title": "An Old Title of a Retained Paper",
+                          "authors": ["Turing, Alan"], "year": 2026, "venue": "arXiv", "tags": PAPERS[0]["tags"]})
+    run = cli("exclude", "--root", root, "--title", "Prompted Delegation Without Training", "--arxiv", "2605.10004",
+              "--author", "Liskov, Barbara", "--year", "2026", "--stage", "abstract_screen", "--reason",
+              "prompted framework only", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
+    assert run.code == 0, run.err
+    return root

@@ -1,0 +1,189 @@
+"""masrl update show|apply, the PRISMA flow of an updated review from the rounds, release's refusal
+of undecided candidates, the round checks, and the Atom feed of new records."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import shutil
+
+import feedparser
+import pytest
+import yaml
+
+from grow import PAPERS, set_field
+from servers import arxiv_server, clock, round_survey  # noqa: F401 - fixtures
+
+WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
+
+
+def fill(path, decisions: dict) -> None:
+    """Write the screener's cells of ``queue.csv``: identifier -> {column: value}."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        row.update(decisions.get(row["identifier"], {}))
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+@pytest.fixture
+def searched(round_survey, cli, clock, arxiv_server):
+    run = cli("update", "search", "--root", round_survey, *WINDOW, "--source", "arxiv")
+    assert run.code == 0, run.err
+    (folder,) = (round_survey / "corpus" / "rounds").iterdir()
+    return round_survey, folder
+
+
+EXCLUDE = {"decision": "exclude", "stage": "abstract_screen", "reason_class": "X2", "reason": "single-agent RL only"}
+
+
+def test_show_prints_the_ranked_queue_and_what_is_left(searched, cli):
+    root, folder = searched
+    run = cli("update", "show", "--root", root, folder.name)
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    assert lines[1].split()[:4] == ["1", "arxiv:2605.10002", "2026-06-01", "-"]
+    assert lines[-1] == (f"round {folder.name} (2026-05-04 .. 2026-06-30): 3 candidates; 3 still to decide, 0 decided but "
+                         f"not applied (`masrl update apply {folder.name}`), 0 applied; 4 duplicates in duplicates.csv")
+    unknown = cli("update", "show", "--root", root, "2026-01-01")
+    assert unknown.code == 1 and unknown.err.startswith("masrl: error: no round '2026-01-01' under corpus/rounds/")
+
+
+def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_the_round(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}, "arxiv:2605.10002": EXCLUDE})
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 0, run.err
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    assert run.out.splitlines()[:3] == [f"{queue}:2: exclude -> created exclusions/E034.yaml",
+                                        f"{queue}:4: include -> created corpus/papers/dijkstra2026.yaml",
+                                        f"round {folder.name}: 2 record(s) created, 0 row(s) applied before, 1 still to decide"]
+    stub = yaml.safe_load((root / "corpus/papers/dijkstra2026.yaml").read_text())
+    assert (stub["title"], stub["authors"], stub["identifiers"], stub["category"]) == (
+        "Routing and Aggregation in Agent Teams", ["Dijkstra, Edsger W."], {"arxiv": "2606.00007"}, "untagged")
+    assert stub["abstract"] == "Learned routing and aggregation for an orchestrator of LLM agents."
+    assert stub["provenance"]["source"] == f"masrl update apply {folder.name} ({queue}:4)"
+    excl = yaml.safe_load((root / "exclusions/E034.yaml").read_text())
+    assert {k: excl[k] for k in ("screening_label", "source", "query_family", "stage", "reason_class", "exclusion_reason")} == {
+        "screening_label": "Role Rewards for Multi-Agent LLM Post-Training", "source": "arXiv",
+        "query_family": "multi-agent LLM", "stage": "abstract_screen", "reason_class": "X2",
+        "exclusion_reason": "single-agent RL only"}
+    again = cli("update", "apply", "--root", root, folder.name)
+    assert again.code == 0 and again.out.splitlines()[0] == (f"round {folder.name}: 0 record(s) created, 2 row(s) applied "
+                                                              "before, 1 still to decide")
+    for field, value in PAPERS[0]["tags"].items():
+        set_field(root / "corpus/papers/dijkstra2026.yaml", field, value)
+    assert cli("validate", "--root", root).code == 0
+    build = cli("build", "--root", root)
+    assert build.code == 0, build.err
+    table = (root / "reports/tables/prisma_flow.csv").read_text().splitlines()
+    rows = {line.split(",")[0]: line.split(",")[1] for line in table[1:]}
+    assert rows["records identified from arXiv (update rounds)"] == "7"
+    assert rows["duplicates removed before screening"] == "4"
+    assert rows["records identified by other methods (added by hand)"] == "2"  # turing2026 and E033, added by hand
+    assert rows["records screened"] == "5"
+    assert rows["awaiting a screening decision"] == "1"
+    assert rows["new records with a screening decision"] == "4"
+    assert rows["excluded at abstract screen"] == "2"
+    assert rows["new records included"] == "2"
+    svg = (root / "reports/figures/prisma_flow.svg").read_text()
+    for text in ("Records identified in update rounds", "Duplicates removed before screening", "Awaiting a screening decision"):
+        assert text in svg
+    feed = feedparser.parse((root / "reports/site/feed.xml").read_bytes())
+    assert not feed.bozo and feed.version == "atom10"
+    assert [e.title for e in feed.entries] == ["Routing and Aggregation in Agent Teams", "An Old Title of a Retained Paper"]
+    assert feed.entries[0].link == "https://arxiv.org/abs/2606.00007"
+    assert feed.entries[0].id == "https://arxiv.org/abs/2605.02801#record-dijkstra2026"
+    assert '<link rel="alternate" type="application/atom+xml" title="New records (Atom feed)" href="feed.xml">' in \
+        (root / "reports/site/index.html").read_text()
+
+
+def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them(searched, cli):
+    root, folder = searched
+    today = datetime.date.today().isoformat()
+    assert cli("build", "--root", root).code == 0
+    run = cli("release", "v2", "--root", root, "--date", today)
+    assert run.code == 1
+    assert run.err.splitlines()[-1] == (
+        "masrl: error: 3 candidate(s) of the update rounds since the last release are not decided and applied yet: "
+        f"{folder.name} arxiv:2605.10002 (queue.csv:2); {folder.name} arxiv:2605.10001 (queue.csv:3); {folder.name} "
+        "arxiv:2606.00007 (queue.csv:4). Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply ROUND`, "
+        "or release anyway with --allow-undecided (the release notes then name them)")
+    run = cli("release", "v2", "--root", root, "--date", today, "--allow-undecided")
+    assert run.code == 0, run.err
+    listing = yaml.safe_load((root / "corpus/releases.yaml").read_text())["releases"][-1]
+    assert listing["notes"] == [f"undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)",
+                                f"undecided at release: {folder.name} arxiv:2605.10001 (queue.csv:3)",
+                                f"undecided at release: {folder.name} arxiv:2606.00007 (queue.csv:4)"]
+    assert cli("build", "--root", root).code == 0
+    assert f"- undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)" in (root / "reports/RELEASES.md").read_text()
+    snapshot = yaml.safe_load((root / "corpus/releases/v2.yaml").read_text())
+    assert snapshot["identification"] == {"rounds": [folder.name], "identified_by_source": {"arXiv": 7},
+                                          "duplicates_removed": 4, "queued": 3, "applied": 0, "awaiting": 3}
+    frozen = (root / "reports/releases/v2/tables/prisma_flow.csv").read_text()
+    assert "records identified from arXiv (update rounds),7" in frozen
+    shutil.rmtree(folder)  # the release's flow is frozen with it: editing or removing a round later changes nothing
+    assert cli("build", "--root", root).code == 0
+    assert (root / "reports/releases/v2/tables/prisma_flow.csv").read_text() == frozen
+
+
+def test_apply_reports_every_problem_of_the_sheet_at_once_and_writes_nothing(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe"},
+                                "arxiv:2605.10002": {"decision": "exclude", "stage": "abstract", "reason_class": "X9"},
+                                "arxiv:2605.10001": {"decision": "include", "reason_class": "X1"}})
+    before = sorted(p.name for p in (root / "exclusions").iterdir()) + sorted(p.name for p in (root / "corpus/papers").iterdir())
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 1
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    assert run.err.splitlines() == [
+        f"{queue}:2: reason: an exclusion must say why the paper is excluded",
+        f"{queue}:2: reason_class: 'X9' is not in the vocabulary; allowed: X1, X2, X3, X4, X5",
+        f"{queue}:2: stage: 'abstract' is not in the vocabulary; allowed: abstract_screen, full_text_screen, artifact_screen, "
+        "duplicate_screen (did you mean 'abstract_screen'?)",
+        f"{queue}:3: reason_class: an include has no reason_class; clear it (or write exclude)",
+        f"{queue}:4: decision: 'maybe' is not a decision; write include or exclude (or leave it empty)",
+        "masrl: error: 5 errors in 1 file; nothing was applied (fix the round's sheets first).",
+    ]
+    after = sorted(p.name for p in (root / "exclusions").iterdir()) + sorted(p.name for p in (root / "corpus/papers").iterdir())
+    assert after == before
+
+
+def test_validate_checks_the_round_and_the_protocol(searched, cli):
+    root, folder = searched
+    queue = folder / "queue.csv"
+    lines = queue.read_text().splitlines()
+    queue.write_text("\n".join(lines[:-1]) + "\n")  # a candidate deleted by hand
+    protocol = root / "corpus/protocol.yaml"
+    protocol.write_text(protocol.read_text().replace("query_family: tool use", "query_family: tools", 1)
+                        .replace("crossref: 'credit assignment counterfactual credit", "crossref: 'credit assignment", 1))
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    errors = run.err.splitlines()
+    assert (f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says 3 but queue.csv has 2 row(s): a round's sheets "
+            "keep every record found (exclude a candidate instead of deleting its row)") in errors
+    assert any(e.endswith("query_families[1].queries.crossref: does not name the term(s) 'counterfactual credit' of the family")
+               for e in errors), errors
+    assert any("query_families[3].query_family: 'tools' is not a value of query_family in corpus/taxonomy.yaml" in e
+               for e in errors), errors
+
+
+def test_the_bundled_feed_is_valid_atom(repo):
+    feed = feedparser.parse((repo / "reports/site/feed.xml").read_bytes())
+    assert not feed.bozo and feed.version == "atom10"
+    assert feed.feed.title.startswith("New records: ")
+
+
+def test_problems_of_a_round_carry_the_rules_codes(searched):
+    from masrl.checks.validate import validate
+    from masrl.corpus.load import load
+
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe"}})
+    protocol = root / "corpus/protocol.yaml"
+    protocol.write_text(protocol.read_text().replace("query_family: tool use", "query_family: tools", 1))
+    codes = {(p.file.rsplit("/", 1)[-1], p.code) for p in validate(load(root))}
+    assert codes == {("protocol.yaml", "U001"), ("queue.csv", "U002")}
