@@ -382,7 +382,8 @@ def register(subparsers) -> None:
         "trace per line) and write one row per trace to a Parquet file: the metrics of `masrl trace metrics` "
         "(critical path, parallelism, O1-O5 decision counts, cost, rewards per credit unit) and the labels "
         "run/step/policy from each trace's `labels` or --label. Invalid traces are listed on stderr and skipped "
-        "(exit 1, the Parquet is still written). Also writes a Markdown report with figures (distributions; "
+        "(exit 1, the Parquet is still written), and so are valid ones that cannot be summarised (a lone "
+        "surrogate in a text, a number beyond 2**53). The Parquet file and the report must be different files. Also writes a Markdown report with figures (distributions; "
         "trends when traces have a numeric step label; groups side by side with --by). Runs on every local core; "
         "--dask or --scheduler run the same code on a Dask cluster (extra masrl[dask])."),
         epilog="examples:\n  masrl trace summarize runs/ --out run.parquet\n"
