@@ -1,35 +1,36 @@
-"""Benchmark of `masrl trace validate` / `metrics` / `summarize` (run by hand).
+"""Benchmark of `masrl trace validate`, `metrics` and `summarize` against their floors (run by hand).
 
-    .venv/bin/python scripts/bench_trace.py [--sizes 10000,100000,1000000] [--repeat 3]
-        [--clock cpu|wall] [--extrapolate-jsonschema] [--many 10000] [--many-events 100]
-        [--workers 2] [--keep DIR]
+    .venv/bin/python scripts/bench_trace.py [--events 1000000] [--many 2000] [--many-events 100]
+        [--rounds 5] [--clock cpu|wall] [--only validate,metrics,summarize,summarize-cli,memory,jsonschema]
+        [--keep DIR]
 
-Single files. For each size it writes a swarm-shaped valid trace
-(masrl.trace.synth.swarm_for_events, json.dump's default separators) and measures,
-in this process, interleaved, the best of --repeat runs of:
+Each figure is a pair: a measured command (A) and its floor (B), run alternately
+A B A B ... for --rounds rounds, so that a change in the machine's load hits both
+alike; the figure is the median of the per-round ratios A/B. Every line names the
+exact command that was timed.
 
-* json.load: open + json.load of the file (the floor every ratio is relative to);
-* validate: the whole `masrl trace validate` path, bytes on disk -> problems;
-* metrics: the whole `masrl trace metrics` path (it validates first);
-* jsonschema: Draft202012Validator(trace.schema.json).is_valid on the parsed trace
-  alone, one run (--extrapolate-jsonschema estimates the largest size linearly);
-* what exact parsing costs, on the same bytes: json.loads; json.loads with an
-  object_pairs_hook that detects duplicates; jiter with and without
-  catch_duplicate_keys; msgspec's typed decode into the schema's Structs (fast, but
-  blind to duplicate keys, so not usable alone);
+* validate: ``masrl trace validate FILE`` on a swarm trace of --events events
+  (masrl.trace.synth.swarm_for_events, written by json.dump) against a bare
+  ``json.load`` of the same file in a fresh interpreter. Target: <= 1.5x.
+* metrics: ``masrl trace metrics FILE --format json`` (stdout to /dev/null), same
+  floor. Target: <= 2x.
+* summarize: the work of ``masrl trace summarize DIR --out F --no-report --workers 1``
+  (expand_inputs, run_local, frame, parquet_bytes; in this process, after the
+  imports) on --many files of --many-events events, against a plain loop of
+  ``json.loads(path.read_bytes())`` over the same files; the ratio is the loop's
+  time over summarize's (throughput). Target: >= 0.8x.
+* summarize-cli: the whole command as a subprocess against the loop as a
+  subprocess (start-up and imports included; for information, no target).
+* memory: tracemalloc peak of one validate / metrics run in a fresh process, as a
+  multiple of the file size (target <= 4x).
+* jsonschema: Draft202012Validator(trace.schema.json).is_valid on the parsed
+  10,000-event trace against the in-process validate path (how much faster).
 
-and, each in a fresh process, the tracemalloc peak of json.load, validate and
-metrics as a multiple of the file size.
-
-Many traces (--many N, 0 to skip): N files of --many-events events each; the
-throughput (files per second, wall clock) of a bare json.load loop in one process,
-of the same loop on --workers processes, and of `masrl trace summarize`'s work
-(validate, metrics, rows, Parquet bytes) on --workers processes.
-
---clock cpu (default) times this process's CPU (time.process_time), which other
-load on a shared machine disturbs far less than the wall clock; --clock wall uses
-time.perf_counter. The many-traces runs always use the wall clock (they use several
-processes). No timestamps are printed; the verdict lines compare with the targets.
+--clock cpu (default) is the CPU time (user + system) of the timed work: of the
+child process for commands (getrusage of children), of this process for in-process
+work. A shared machine's load disturbs it much less than the wall clock (--clock
+wall). The many-traces work runs on one worker so that the CPU time is the
+throughput's cost.
 """
 
 from __future__ import annotations
@@ -38,266 +39,241 @@ import argparse
 import gc
 import json
 import os
+import resource
+import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-TARGETS = {"validate": 1.5, "metrics": 2.0, "memory": 4.0, "jsonschema_speedup": 5.0, "many": 0.8}
-CLOCK = {"cpu": time.process_time, "wall": time.perf_counter}
+TARGETS = {"validate": ("<=", 1.5), "metrics": ("<=", 2.0), "summarize": (">=", 0.8), "memory": ("<=", 4.0),
+           "jsonschema": (">=", 5.0)}
+MASRL = [str(Path(sys.executable).with_name("masrl"))]
+JSON_LOAD = "import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))"
+LOOP = ("import json, sys; from pathlib import Path\n"
+        "for p in sorted(Path(sys.argv[1]).glob('*.json')): json.loads(p.read_bytes())")
 
 
-def _validate(path: str):
-    from masrl.trace.validate import validate_file
-
-    problems = validate_file(path)
-    assert not problems, problems[:3]
-    return problems
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
-def _metrics(path: str):
-    from masrl.trace.metrics import metrics_from_checker
-    from masrl.trace.validate import check_bytes, read_file
-
-    checker, _tree, problems = check_bytes(read_file(path), path)
-    assert not problems, problems[:3]
-    return metrics_from_checker(checker)
-
-
-def _json_load(path: str):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+def run_command(argv: list[str], clock: str) -> float:
+    """Seconds of one run of ``argv`` (a subprocess, output discarded); raises if it fails."""
+    before_cpu, before_wall = _children_cpu(), time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall, cpu = time.perf_counter() - before_wall, _children_cpu() - before_cpu
+    if done.returncode:
+        raise SystemExit(f"{shlex.join(argv)} exited {done.returncode}: {done.stderr.decode()[-500:]}")
+    return cpu if clock == "cpu" else wall
 
 
-KINDS = {"json.load": _json_load, "validate": _validate, "metrics": _metrics}
-
-
-def measure_memory(kind: str, path: str) -> None:
-    """Child process: print the tracemalloc peak (bytes) of one run of ``kind``."""
-    import tracemalloc
-
-    import masrl.trace.metrics  # noqa: F401  (imports are the library's memory, not the trace's)
-    import masrl.trace.validate  # noqa: F401
-
-    tracemalloc.start()
-    result = KINDS[kind](path)
-    _current, peak = tracemalloc.get_traced_memory()
-    del result
-    print(peak)
-
-
-def _once(fn, clock) -> float:
+def run_inprocess(fn, clock: str) -> float:
+    """Seconds of one call of ``fn`` in this process (a full collection first)."""
     gc.collect()
-    start = clock()
+    timer = time.process_time if clock == "cpu" else time.perf_counter
+    start = timer()
     result = fn()
-    elapsed = clock() - start
+    elapsed = timer() - start
     del result
     return elapsed
 
 
-def _memory(kind: str, path: str) -> int:
-    out = subprocess.run(
-        [sys.executable, __file__, "--measure-memory", kind, path], capture_output=True, text=True, check=True
-    ).stdout
-    return int(out.strip())
+def alternate(a, b, rounds: int) -> tuple[list[float], list[float]]:
+    """Time ``a`` and ``b`` alternately (A B A B ...); one warm-up of each first (file cache)."""
+    a(), b()
+    times_a, times_b = [], []
+    for _ in range(rounds):
+        times_a.append(a())
+        times_b.append(b())
+    return times_a, times_b
 
 
-def _parsers(path: str, repeat: int, clock) -> dict[str, float]:
-    """Seconds of each way to parse the same bytes (best of ``repeat``, interleaved)."""
-    import jiter
-    import msgspec
+def report(name: str, what: str, cmd_a: str, cmd_b: str, times_a, times_b, invert: bool = False) -> float:
+    """Print one figure with its two commands; returns the median ratio."""
+    ratios = [(b / a) if invert else (a / b) for a, b in zip(times_a, times_b)]
+    median = statistics.median(ratios)
+    op, target = TARGETS.get(name, (None, None))
+    verdict = ""
+    if op:
+        met = median <= target if op == "<=" else median >= target
+        verdict = f"  (target {op} {target}x: {'met' if met else 'MISSED'})"
+    print(f"{name}: {what}")
+    print(f"  A  {cmd_a}")
+    print(f"     median {statistics.median(times_a):.3f} s; runs " + " ".join(f"{t:.3f}" for t in times_a))
+    print(f"  B  {cmd_b}")
+    print(f"     median {statistics.median(times_b):.3f} s; runs " + " ".join(f"{t:.3f}" for t in times_b))
+    how = "B/A (throughput of A relative to B)" if invert else "A/B"
+    print(f"  {how} per round: " + " ".join(f"{r:.2f}" for r in ratios))
+    print(f"  => median {median:.2f}x{verdict}")
+    print()
+    sys.stdout.flush()
+    return median
 
-    from masrl.trace.typed import Edge, Event
 
-    data = Path(path).read_bytes()
-    text = data.decode("utf-8")
+def write_trace(folder: Path, events: int) -> Path:
+    from masrl.trace.synth import swarm_for_events
 
-    Trace = msgspec.defstruct("Trace", [("events", list[Event]), ("edges", list[Edge])])
-    typed = msgspec.json.Decoder(Trace)
+    path = folder / f"swarm_{events}.json"
+    if not path.exists():
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(swarm_for_events(events), f)
+    return path
 
-    def hook(pairs):
-        d = dict(pairs)
-        if len(d) != len(pairs):
-            raise ValueError("duplicate key")
-        return d
 
-    ways = {
-        "json.loads (no duplicate check)": lambda: json.loads(text),
-        "json.loads + object_pairs_hook (exact)": lambda: json.loads(text, object_pairs_hook=hook),
-        "jiter (no duplicate check)": lambda: jiter.from_json(data, allow_inf_nan=False, cache_mode="keys"),
-        "jiter catch_duplicate_keys (exact; used)": lambda: jiter.from_json(
-            data, catch_duplicate_keys=True, allow_inf_nan=False, cache_mode="keys"
-        ),
-        "msgspec typed Structs (blind to duplicates)": lambda: typed.decode(data),
-    }
-    best = {name: float("inf") for name in ways}
-    for _ in range(repeat):
-        for name, fn in ways.items():
-            best[name] = min(best[name], _once(fn, clock))
-    return best
+def write_many(folder: Path, count: int, events: int) -> Path:
+    from masrl.trace.synth import swarm_for_events
+
+    many = folder / f"many_{count}x{events}"
+    many.mkdir(exist_ok=True)
+    base = swarm_for_events(events)
+    for k in range(count):
+        path = many / f"t{k:06d}.json"
+        if not path.exists():
+            base["trace_id"] = f"many-{k}"
+            base["labels"] = {"run": "bench", "step": k // 100, "policy": "ab"[k % 2]}
+            path.write_text(json.dumps(base), encoding="utf-8")
+    return many
+
+
+def bench_command(name: str, what: str, argv_a: list[str], argv_b: list[str], args) -> float:
+    times_a, times_b = alternate(lambda: run_command(argv_a, args.clock), lambda: run_command(argv_b, args.clock),
+                                 args.rounds)
+    return report(name, what, shlex.join(argv_a), shlex.join(argv_b), times_a, times_b)
+
+
+def bench_summarize(many: Path, args) -> float:
+    from masrl.trace.summarize import expand_inputs, frame, parquet_bytes, run_local
+
+    files, problems = expand_inputs([str(many)])
+    assert not problems and len(files) == args.many, problems
+
+    def summarize():
+        df, invalid = frame(run_local(files, {}, workers=1))
+        assert not invalid and len(df) == len(files), invalid[:2]
+        return parquet_bytes(df)
+
+    def loop():
+        for path in sorted(many.glob("*.json")):
+            json.loads(path.read_bytes())
+
+    times_a, times_b = alternate(lambda: run_inprocess(summarize, args.clock), lambda: run_inprocess(loop, args.clock),
+                                 args.rounds)
+    cmd_a = (f"in process, after the imports: the work of masrl trace summarize {many} --out F --no-report "
+             "--workers 1 (expand_inputs, run_local(workers=1), frame, parquet_bytes)")
+    cmd_b = f"in process: for p in sorted(Path({str(many)!r}).glob('*.json')): json.loads(p.read_bytes())"
+    what = f"{args.many:,} traces of {args.many_events} events, throughput, {args.clock} time"
+    return report("summarize", what, cmd_a, cmd_b, times_a, times_b, invert=True)
+
+
+def bench_summarize_cli(many: Path, folder: Path, args) -> float:
+    out = folder / "bench.parquet"
+    argv_a = [*MASRL, "trace", "summarize", str(many), "--out", str(out), "--no-report", "--workers", "1", "--force"]
+    argv_b = [sys.executable, "-c", LOOP, str(many)]
+    times_a, times_b = alternate(lambda: run_command(argv_a, args.clock), lambda: run_command(argv_b, args.clock),
+                                 args.rounds)
+    what = (f"{args.many:,} traces of {args.many_events} events, whole processes (start-up and imports included), "
+            f"throughput, {args.clock} time; for information")
+    return report("summarize-cli", what, shlex.join(argv_a), shlex.join(argv_b), times_a, times_b, invert=True)
+
+
+def measure_memory(kind: str, path: str) -> None:
+    """Child process: print the tracemalloc peak (bytes) of one in-process run of ``kind``."""
+    import tracemalloc
+
+    from masrl.trace.metrics import metrics_from_checker
+    from masrl.trace.validate import check_bytes, read_file, validate_file
+
+    tracemalloc.start()
+    if kind == "validate":
+        assert not validate_file(path)
+    else:
+        checker, _tree, problems = check_bytes(read_file(path), path)
+        assert not problems
+        metrics_from_checker(checker)
+    print(tracemalloc.get_traced_memory()[1])
+
+
+def bench_memory(path: Path) -> list[float]:
+    size = path.stat().st_size
+    out = []
+    for kind in ("validate", "metrics"):
+        argv = [sys.executable, __file__, "--measure-memory", kind, str(path)]
+        peak = int(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+        print(f"memory: {kind}: tracemalloc peak {peak / 1e6:.0f} MB = {peak / size:.2f}x the file "
+              f"({size / 1e6:.0f} MB) (target <= 4x: {'met' if peak / size <= 4 else 'MISSED'})")
+        print(f"  {shlex.join(argv)}")
+        out.append(peak / size)
+    print()
+    return out
+
+
+def bench_jsonschema(folder: Path, args) -> float:
+    from masrl.trace.schema import jsonschema_validator
+    from masrl.trace.validate import validate_file
+
+    path = write_trace(folder, 10000)
+    trace = json.loads(path.read_bytes())
+    validator = jsonschema_validator()
+    times_a, times_b = alternate(lambda: run_inprocess(lambda: validator.is_valid(trace), args.clock),
+                                 lambda: run_inprocess(lambda: validate_file(str(path)), args.clock), args.rounds)
+    return report("jsonschema", "10,000 events: how many times faster validate is than jsonschema alone",
+                  "in process: Draft202012Validator(trace.schema.json).is_valid(parsed trace)",
+                  f"in process: masrl.trace.validate.validate_file({str(path)!r}) (bytes on disk to problems)",
+                  times_a, times_b)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="10000,100000,1000000", help="comma-separated event counts (empty: none)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (the best is kept)")
-    parser.add_argument("--clock", choices=tuple(CLOCK), default="cpu", help="cpu (default) or wall time")
-    parser.add_argument("--extrapolate-jsonschema", action="store_true", help="estimate jsonschema at the largest size")
-    parser.add_argument("--many", type=int, default=10000, help="files of the many-traces run (0: skip)")
-    parser.add_argument("--many-events", type=int, default=100, help="events per file of the many-traces run")
-    parser.add_argument("--workers", type=int, default=2, help="processes of the many-traces run")
-    parser.add_argument("--keep", metavar="DIR", help="write the traces here instead of a temporary folder")
+    parser.add_argument("--events", type=int, default=1_000_000, help="events of the single-file trace")
+    parser.add_argument("--many", type=int, default=2000, help="files of the many-traces runs")
+    parser.add_argument("--many-events", type=int, default=100, help="events per file of the many-traces runs")
+    parser.add_argument("--rounds", type=int, default=5, help="A B rounds per figure (the median ratio is reported)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="cpu (default) or wall time")
+    parser.add_argument("--only", default="validate,metrics,summarize,summarize-cli,memory,jsonschema",
+                        help="comma-separated figures to measure")
+    parser.add_argument("--keep", metavar="DIR", help="write the traces here (and reuse them) instead of a temporary folder")
     parser.add_argument("--measure-memory", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure_memory:
         measure_memory(*args.measure_memory)
         return 0
-    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if args.keep:
         folder = Path(args.keep)
         folder.mkdir(parents=True, exist_ok=True)
-        return run(sizes, folder, args)
+        return run(folder, args)
     with tempfile.TemporaryDirectory(prefix="masrl-bench-") as tmp:
-        return run(sizes, Path(tmp), args)
+        return run(Path(tmp), args)
 
 
-def run(sizes: list[int], folder: Path, args: argparse.Namespace) -> int:
-    """Write the traces into ``folder``, measure, print; returns the exit code (0)."""
-    print("masrl trace benchmark: swarm traces (orchestrator -> N sub-agents: spawn, tool_call, tool_result, return)")
-    print(f"python {sys.version.split()[0]}; cpus {os.cpu_count()}; clock: {args.clock} "
-          f"({'this process' if args.clock == 'cpu' else 'wall'}); best of {args.repeat} interleaved runs;")
-    print("memory: tracemalloc peak (Python heap) of one run in a fresh process, as a multiple of the file size")
+def run(folder: Path, args) -> int:
+    only = {name.strip() for name in args.only.split(",") if name.strip()}
+    load = os.getloadavg()
+    print(f"masrl trace benchmark; python {sys.version.split()[0]}; cpus {os.cpu_count()}; "
+          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; clock: {args.clock}; {args.rounds} rounds A B A B")
     print()
-    verdicts = []
-    if sizes:
-        verdicts += single_files(sizes, folder, args)
-    if args.many:
-        verdicts += many_traces(folder, args)
-    print("targets:")
-    for label, value, target, op, unit in verdicts:
-        met = value <= target if op == "<=" else value >= target
-        print(f"  {label:<58} {value:6.2f}{unit}  {'met' if met else 'MISSED'}")
+    if only & {"validate", "metrics", "memory"}:
+        path = write_trace(folder, args.events)
+        size = f"{args.events:,} events, {path.stat().st_size / 1e6:.0f} MB, {args.clock} time"
+        floor = [sys.executable, "-c", JSON_LOAD, str(path)]
+        if "validate" in only:
+            bench_command("validate", size, [*MASRL, "trace", "validate", str(path)], floor, args)
+        if "metrics" in only:
+            bench_command("metrics", size, [*MASRL, "trace", "metrics", str(path), "--format", "json"], floor, args)
+        if "memory" in only:
+            bench_memory(path)
+    if only & {"summarize", "summarize-cli"}:
+        many = write_many(folder, args.many, args.many_events)
+        if "summarize" in only:
+            bench_summarize(many, args)
+        if "summarize-cli" in only:
+            bench_summarize_cli(many, folder, args)
+    if "jsonschema" in only:
+        bench_jsonschema(folder, args)
     return 0
-
-
-def single_files(sizes: list[int], folder: Path, args) -> list:
-    from masrl.trace.schema import jsonschema_validator
-    from masrl.trace.synth import swarm_for_events
-
-    clock = CLOCK[args.clock]
-    validator = jsonschema_validator()
-    schema_per_event = None
-    last = None
-    for n in sizes:
-        path = folder / f"swarm_{n}.json"
-        trace = swarm_for_events(n)
-        events, edges = len(trace["events"]), len(trace["edges"])
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(trace, f)
-        size = path.stat().st_size
-        extrapolated = args.extrapolate_jsonschema and n == max(sizes) and schema_per_event is not None
-        if extrapolated:
-            t_schema = schema_per_event * events
-        else:
-            t_schema = _once(lambda: validator.is_valid(trace), clock)
-            schema_per_event = t_schema / events
-        del trace
-        times = {kind: float("inf") for kind in KINDS}
-        for _ in range(args.repeat):  # interleaved, so that drift hits every kind alike
-            for kind, fn in KINDS.items():
-                times[kind] = min(times[kind], _once(lambda: fn(str(path)), clock))
-        memory = {kind: _memory(kind, str(path)) / size for kind in KINDS}
-        parsers = _parsers(str(path), args.repeat, clock)
-        base = times["json.load"]
-        print(f"== {events:,} events, {edges:,} edges, file {size / 1e6:.1f} MB ==")
-        print(f"  json.load              {base:8.3f} s   1.00x  (floor)")
-        for kind in ("validate", "metrics"):
-            print(f"  {kind:<22} {times[kind]:8.3f} s   {times[kind] / base:.2f}x json.load")
-        note = f" (extrapolated linearly from {sizes[-2]:,} events, not run)" if extrapolated else ""
-        print(f"  jsonschema alone       {t_schema:8.3f} s   {t_schema / base:.2f}x json.load; "
-              f"validate is {t_schema / times['validate']:.1f}x faster{note}")
-        print("  peak memory / file size: " + ", ".join(f"{kind} {memory[kind]:.2f}x" for kind in KINDS))
-        print("  parsing the same bytes (what the exact duplicate-key check costs):")
-        for label, seconds in parsers.items():
-            print(f"    {label:<46} {seconds:7.3f} s  ({seconds / base:.2f}x json.load)")
-        exact = parsers["jiter catch_duplicate_keys (exact; used)"]
-        print(f"  validate = exact parse {exact / base:.2f}x + typed checks and graph rules "
-              f"{(times['validate'] - exact) / base:.2f}x; metrics add {(times['metrics'] - times['validate']) / base:.2f}x")
-        print()
-        sys.stdout.flush()
-        last = (events, times, t_schema, memory)
-    events, times, t_schema, memory = last
-    base = times["json.load"]
-    at = f" ({events:,} events)"
-    return [
-        ("validate <= 1.5x json.load" + at, times["validate"] / base, TARGETS["validate"], "<=", "x"),
-        ("metrics <= 2x json.load" + at, times["metrics"] / base, TARGETS["metrics"], "<=", "x"),
-        ("validate peak memory <= 4x file size", memory["validate"], TARGETS["memory"], "<=", "x"),
-        ("metrics peak memory <= 4x file size", memory["metrics"], TARGETS["memory"], "<=", "x"),
-        ("validate >= 5x faster than jsonschema alone", t_schema / times["validate"], TARGETS["jsonschema_speedup"], ">=", "x"),
-    ]
-
-
-def _load_batch(files: list[str]) -> int:
-    for file in files:
-        _json_load(file)
-    return len(files)
-
-
-def _summarize_all(files: list[str], workers: int) -> int:
-    from masrl.trace.summarize import frame, parquet_bytes, run_local
-
-    df, invalid = frame(run_local(files, {}, workers=workers))
-    assert not invalid and len(df) == len(files)
-    parquet_bytes(df)
-    return len(df)
-
-
-def many_traces(folder: Path, args) -> list:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from masrl.trace.summarize import batches
-    from masrl.trace.synth import swarm_for_events
-
-    many = folder / "many"
-    many.mkdir(exist_ok=True)
-    base = swarm_for_events(args.many_events)
-    files = []
-    for k in range(args.many):
-        base["trace_id"] = f"many-{k}"
-        path = many / f"t{k:06d}.json"
-        path.write_text(json.dumps(base), encoding="utf-8")
-        files.append(str(path))
-    size = sum(Path(f).stat().st_size for f in files)
-
-    def loop_one():
-        return _load_batch(files)
-
-    def loop_pool():
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            return sum(pool.map(_load_batch, batches(files)))
-
-    def summarize():
-        return _summarize_all(files, args.workers)
-
-    ways = {"json.load loop, 1 process": loop_one, f"json.load loop, {args.workers} processes": loop_pool,
-            f"summarize, {args.workers} processes": summarize}
-    best = {name: float("inf") for name in ways}
-    for _ in range(args.repeat):
-        for name, fn in ways.items():
-            best[name] = min(best[name], _once(fn, time.perf_counter))
-    print(f"== many traces: {args.many:,} files of {len(base['events'])} events, {size / 1e6:.1f} MB, wall clock ==")
-    rate = {name: args.many / seconds for name, seconds in best.items()}
-    for name, seconds in best.items():
-        print(f"  {name:<34} {seconds:8.3f} s  {rate[name]:9.0f} files/s")
-    one, pool, ours = (rate[name] for name in ways)
-    print(f"  summarize throughput: {ours / one:.2f}x the 1-process loop, {ours / pool:.2f}x the {args.workers}-process loop")
-    print()
-    return [
-        ("summarize >= 0.8x a bare json.load loop (1 process)", ours / one, TARGETS["many"], ">=", "x"),
-        (f"summarize >= 0.8x a json.load loop on {args.workers} processes", ours / pool, TARGETS["many"], ">=", "x"),
-    ]
 
 
 if __name__ == "__main__":

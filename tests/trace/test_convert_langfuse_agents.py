@@ -64,14 +64,77 @@ def test_langfuse_agents_tools_generations():
     assert detect_format(json.dumps(langfuse_doc()).encode(), "x.json") == "langfuse"
 
 
-def test_langfuse_without_agents_is_the_application_acting():
+def test_a_model_call_that_starts_nothing_is_no_decision():
+    """A lone generation outside any agent decides nothing: no orchestrator_decision is made up
+    (it made the run report protocol overhead 1), so there is no event and the export is refused."""
     doc = {"trace": {"id": "tr2", "name": "crew"}, "observations": [
         obs("root", None, "SPAN", "kickoff", 0, 2000),
         obs("g", "root", "GENERATION", "completion", 10, 1900, usageDetails={"input": 190, "output": 164, "total": 354}),
     ]}
+    with pytest.raises(ConvertError) as err:
+        convert(json.dumps(doc).encode(), "x.json")
+    assert str(err.value) == (
+        "no span could be mapped to an event (an orchestration trace needs an agent, tool, handoff or guardrail "
+        "span, or a model call that starts one): unmapped span 'kickoff' (root): type SPAN has no event type; "
+        "its children are kept; span 'completion' (g): a model call of the application, which starts no agent "
+        "and hands off to none: no event (it decides nothing to orchestrate); its 354 tokens are counted in "
+        "costs.tokens only"
+    )
+
+
+def test_a_model_call_of_an_application_that_starts_agents_is_a_decision():
+    doc = {"trace": {"id": "tr3", "name": "crew"}, "observations": [
+        obs("g", None, "GENERATION", "plan", 0, 100, usageDetails={"total": 30}),
+        obs("a", None, "AGENT", "worker", 200, 900),
+    ]}
     result = run(doc)
-    assert [(e["type"], e["agent"], e.get("tokens")) for e in result.trace["events"]] == [("orchestrator_decision", "crew", 354)]
-    assert result.trace["costs"]["tokens"] == 354
+    assert [(e["type"], e["agent"], e.get("to"), e.get("tokens")) for e in result.trace["events"]] == [
+        ("orchestrator_decision", "crew", None, 30), ("spawn", "crew", "worker", None), ("return", "worker", "crew", None)]
+
+
+REAL = DATA_DIR = __import__("pathlib").Path(__file__).parent / "data"
+
+
+def real(name: str):
+    data = (REAL / name).read_bytes()
+    result = convert(data, name)
+    assert validate_trace(result.trace) == [], result.notes
+    return result
+
+
+def test_real_langfuse_openai_agents_root_agent_is_the_entry_not_a_self_spawn():
+    """langfuse/langfuse's framework trace of the OpenAI Agents SDK: the root AGENT span 'Agent workflow'
+    is the trace's own name; it was a spawn of itself (fan-out 2, depth 2)."""
+    result = real("langfuse-openai-agents-2025-09-30.trace.json")
+    events = [(e["type"], e["agent"], e.get("to"), e.get("tokens")) for e in result.trace["events"]]
+    assert events == [
+        ("spawn", "Agent workflow", "Hello world", None),
+        ("tool_call", "Hello world", None, None),
+        ("tool_result", "get_weather", None, None),
+        ("return", "Hello world", "Agent workflow", 184),
+    ]
+    assert "span 'Agent workflow' (e5a76f27f51ad40e): agent 'Agent workflow' is the application itself, the run's " \
+        "entry; no spawn or return (it would spawn itself)" in result.notes
+    m = trace_metrics(result.trace)
+    assert (m["spawn_fanout_max"], m["spawn_depth"], m["agents"], m["tokens"]) == (1, 1, 2, 184)
+
+
+def test_real_langfuse_microsoft_agent_single_agent_run():
+    result = real("langfuse-microsoft-agent-2025-12-17.trace.json")
+    agent = "invoke_agent 171105b7-59dd-49c0-9677-0b95395aa46a"
+    assert [(e["type"], e["agent"]) for e in result.trace["events"]] == [("tool_call", agent), ("tool_result", "get_weather")]
+    assert result.trace["costs"]["tokens"] == 399  # both chat calls, 163 + 236, in costs.tokens
+    m = trace_metrics(result.trace)
+    assert (m["spawn_fanout_max"], m["spawn_depth"], m["protocol_overhead"], m["decisions"]["untagged"]) == (0, 0, 0, 0)
+
+
+def test_real_langfuse_crewai_lone_generation_is_refused():
+    with pytest.raises(ConvertError) as err:
+        convert((REAL / "langfuse-crewai-2025-07-11.trace.json").read_bytes(), "crew.json")
+    assert str(err.value).startswith("no span could be mapped to an event")
+    assert str(err.value).endswith("span 'completion' (231c43964b7e7e63): a model call of the application, which "
+                                   "starts no agent and hands off to none: no event (it decides nothing to "
+                                   "orchestrate); its 354 tokens are counted in costs.tokens only")
 
 
 def test_langfuse_unended_observation_and_trace_object_form():

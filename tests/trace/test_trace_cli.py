@@ -195,3 +195,43 @@ def test_convert_refuses_a_lone_surrogate_by_name(capsys, tmp_path):
     assert code == 1 and out == ""
     assert err.splitlines()[-1] == (f"masrl: error: {src}: a string holds a lone surrogate escape (\\ud800), which is not "
                                     "Unicode text; fix the export (nothing was written)")
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("any-agent-OPENAI_trace.otlp.json", "otel"),
+                                           ("langfuse-openai-agents-2025-09-30.trace.json", "langfuse")])
+def test_validate_names_an_export_to_convert_in_one_line(capsys, name, fmt):
+    path = str(DATA / name)
+    code, out, err = run(capsys, "trace", "validate", path)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        f"{path}: not an orchestration trace but an export in the '{fmt}' format; convert it first: "
+        f"masrl trace convert {path}",
+        "1 error in 1 file; 0 of 1 file valid.",
+    ]
+
+
+def test_validate_and_metrics_help_end_with_examples(capsys):
+    for command, example in (("validate", "  masrl trace validate run1.json"), ("metrics", "  masrl trace metrics run1.json")):
+        with pytest.raises(SystemExit):
+            main(["trace", command, "--help"])
+        lines = capsys.readouterr().out.splitlines()
+        assert "examples:" in lines and example in lines[lines.index("examples:"):]
+
+
+def test_a_closed_pipe_during_one_large_write_exits_141(tmp_path):
+    """The process is the subject here: its stdout is a pipe that the reader closes after 10 bytes,
+    while one write of about 300 KB is under way."""
+    import subprocess
+    import sys
+
+    paths = []
+    for k in range(200):
+        path = tmp_path / f"t{k}.json"
+        path.write_bytes(SURVEY_BYTES)
+        paths.append(str(path))
+    proc = subprocess.Popen([sys.executable, "-m", "masrl", "trace", "metrics", *paths, "--format", "json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.read(10) == b'{\n  "' + str(tmp_path).encode()[:5]
+    proc.stdout.close()
+    _out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 141 and b"Traceback" not in err

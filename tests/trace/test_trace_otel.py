@@ -149,5 +149,5 @@ def test_nothing_mappable_is_an_error():
     doc = {"resourceSpans": [{"scopeSpans": [{"spans": [
         {"traceId": "T", "spanId": "a", "name": "HTTP GET", "startTimeUnixNano": "1", "endTimeUnixNano": "2"},
     ]}]}]}
-    with pytest.raises(OtelError, match="no span could be mapped to an event: unmapped span 'HTTP GET' \\(a\\): no gen_ai.operation.name; its children are kept"):
+    with pytest.raises(OtelError, match="no span could be mapped to an event \\(an orchestration trace needs an agent, tool, handoff or guardrail span, or a model call that starts one\\): unmapped span 'HTTP GET' \\(a\\): no gen_ai.operation.name; its children are kept"):
         convert_otlp(json.dumps(doc).encode(), "x.json")

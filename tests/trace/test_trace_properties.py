@@ -320,7 +320,8 @@ def test_metrics_invariants(trace):
     assert 0 <= m["peak_concurrent_agents"] <= m["agents"]
     assert m["critical_path_time"] <= trace["events"][-1]["t"] - trace["events"][0]["t"]
     total = sum(trace["rewards"].values())
-    assert m["tokens_per_reward"] is None if total <= 0 else m["tokens_per_reward"] is not None
+    undefined = total <= 0 or trace["costs"]["tokens"] / total > 1.7976931348623157e308  # never infinite
+    assert m["tokens_per_reward"] is None if undefined else m["tokens_per_reward"] is not None
     assert abs(sum(m["reward_by_credit_unit"].values()) - total) < 1e-5
     assert json.dumps(m, sort_keys=True) == json.dumps(trace_metrics(trace), sort_keys=True)
 
@@ -340,28 +341,56 @@ def test_typed_path_agrees_with_the_exact_checker(trace):
 
     exact = exact_checker(trace)
     exact_ok = not (exact.schema_problems + exact.other_problems)
-    typed = check_tree(copy.deepcopy(trace), "<trace>", release=True)
+    typed = check_tree(copy.deepcopy(trace), "<trace>")
     assert (typed is not None) == exact_ok
     if exact_ok:
         assert json.dumps(metrics_from_checker(typed), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)
 
 
 @settings(max_examples=examples(75), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(near_valid_trace(), complete_trace, valid_traces()), st.sampled_from([1, 30, 1 << 19]))
-def test_streamed_typed_path_agrees_with_the_exact_checker(trace, block):
-    from masrl.trace import load, typed
+@given(
+    st.one_of(near_valid_trace(), complete_trace, valid_traces()),
+    st.sampled_from([1, 30, 1 << 20]),
+    st.sampled_from([(", ", ": "), (",", ":")]),
+)
+def test_typed_bytes_path_agrees_with_the_exact_checker(trace, block, separators):
+    """The typed decoder on bytes, in blocks down to one element, accepts exactly what the exact
+    checker accepts, with the same metrics."""
+    from masrl.trace import typed
     from masrl.trace.metrics import metrics_from_checker
     from masrl.trace.validate import exact_checker
 
     exact = exact_checker(trace)
     exact_ok = not (exact.schema_problems + exact.other_problems)
-    saved = load.BLOCK_BYTES, typed.WHOLE_BYTES
-    load.BLOCK_BYTES, typed.WHOLE_BYTES = block, -1
+    saved, typed.BLOCK_BYTES = typed.BLOCK_BYTES, block
     try:
-        found = typed.check_data(json.dumps(trace).encode(), "<trace>", keep=True)
+        found = typed.check_data(json.dumps(trace, separators=separators).encode(), "<trace>")
     finally:
-        load.BLOCK_BYTES, typed.WHOLE_BYTES = saved
+        typed.BLOCK_BYTES = saved
     assert (found is not None) == exact_ok
     if exact_ok:
-        assert found[1] == trace
-        assert json.dumps(metrics_from_checker(found[0]), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)
+        assert json.dumps(metrics_from_checker(found), sort_keys=True) == json.dumps(metrics_from_checker(exact), sort_keys=True)
+
+
+@settings(max_examples=examples(75), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(near_valid_trace(), complete_trace, valid_traces()))
+def test_bulk_rules_and_metrics_agree_with_the_plain_ones(trace):
+    """With the small-trace threshold at 0, every trace takes the numpy paths (id index, bulk
+    lifecycle, return and self-spawn rules, layered critical path, interval and spawn-tree
+    columns); verdicts and metrics equal the exact checker's."""
+    from masrl.trace import bulk_metrics, columns, metrics, typed
+    from masrl.trace.validate import exact_checker
+
+    exact = exact_checker(trace)
+    exact_ok = not (exact.schema_problems + exact.other_problems)
+    saved = columns.SMALL, metrics.SMALL, bulk_metrics.LAYER
+    columns.SMALL = metrics.SMALL = 0
+    bulk_metrics.LAYER = 1
+    try:
+        found = typed.check_data(json.dumps(trace).encode(), "<trace>")
+        bulk = found is not None and json.dumps(metrics.metrics_from_checker(found), sort_keys=True)
+    finally:
+        columns.SMALL, metrics.SMALL, bulk_metrics.LAYER = saved
+    assert (found is not None) == exact_ok
+    if exact_ok:
+        assert bulk == json.dumps(metrics.metrics_from_checker(exact), sort_keys=True)

@@ -134,3 +134,78 @@ def test_report_escapes_labels(tmp_path, capsys):
     report = (tmp_path / "r.md").read_text()
     assert "| metric | \\[x\\](javascript:alert(1)) \\<b>\\| (n=1) |" in report
     assert "<b>" not in report.replace("\\<b>", "") and "[x](" not in report
+
+
+# -- one odd trace never loses the batch ---------------------------------------------------
+
+
+def _summarize(tmp_path, traces: dict, *args):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name, text in traces.items():
+        (folder / name).write_text(text if isinstance(text, str) else json.dumps(text))
+    out = tmp_path / "run.parquet"
+    code = main(["trace", "summarize", str(folder), "--out", str(out), "--quiet", *args])
+    return code, folder, out
+
+
+def test_by_a_label_some_traces_lack_groups_them_as_none(tmp_path, capsys):
+    """--by policy with a step label on every trace but policy on only one: the trends table has a
+    (none) group instead of a traceback (pandas' NA in a group key)."""
+    code, _folder, out = _summarize(tmp_path, {"a.json": labelled(1, None, 0.5) | {"labels": {"step": 1}},
+                                               "b.json": labelled(2, "A", 1.0)}, "--by", "policy")
+    assert code == 0 and capsys.readouterr().err == ""
+    report = out.with_suffix(".md").read_text()
+    assert "| metric | A (n=1) | (none) (n=1) |" in report
+    assert "| 1 | (none) | 1 | 7 | 1.143 | 3 | 0.75 | 12000 | 0.5 |" in report
+    assert "| 2 | A | 1 | 7 | 1.143 | 3 | 0.75 | 12000 | 1 |" in report
+
+
+@pytest.mark.parametrize(("step", "valid"), [(2**53, True), (-(2**53), True), (2**53 + 1, False), (1e308, False)])
+def test_a_step_beyond_2_53_is_listed_and_skipped(tmp_path, capsys, step, valid):
+    code, folder, out = _summarize(tmp_path, {"a.json": labelled(step, "A", 0.5), "b.json": labelled(2, "A", 1.0)})
+    err = capsys.readouterr().err.splitlines()
+    if valid:
+        assert code == 0 and len(pd.read_parquet(out)) == 2
+        return
+    assert code == 1
+    assert err == [
+        f"{folder}/a.json: $.labels.step: {step!r} is beyond 2**53 in magnitude, too large to summarise (statistics "
+        "and figures work in doubles); the trace is skipped",
+        f"2 traces from 2 files summarised into {out}".replace("2 traces", "1 trace") + "; 1 invalid trace skipped",
+    ]
+    assert pd.read_parquet(out)["step"].tolist() == [2.0]
+    assert out.with_name("run.figures").joinpath("trends.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_lone_surrogate_in_a_label_is_listed_and_skipped(tmp_path, capsys):
+    odd = json.dumps(labelled(1, "POLICY", 0.5)).replace("POLICY", "\\ud800")
+    code, folder, out = _summarize(tmp_path, {"a.json": odd, "b.json": labelled(2, "A", 1.0)})
+    assert code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{folder}/a.json: $.labels.policy: holds a lone surrogate (\\ud800), which is not Unicode text and cannot be "
+        "written to Parquet or the report; the trace is skipped",
+        f"1 trace from 2 files summarised into {out}; 1 invalid trace skipped",
+    ]
+    assert pd.read_parquet(out)["policy"].tolist() == ["A"]
+    assert "lone surrogate" in out.with_suffix(".md").read_text()
+
+
+@pytest.mark.parametrize("how", ["same path", "symbolic link", "hard link", "dot segments"])
+def test_the_report_and_the_parquet_must_be_two_files(tmp_path, capsys, how):
+    trace = tmp_path / "t.json"
+    trace.write_text(json.dumps(survey_trace()))
+    out = tmp_path / "run.parquet"
+    report = {"same path": out, "symbolic link": tmp_path / "link.md", "hard link": tmp_path / "hard.md",
+              "dot segments": tmp_path / "x" / ".." / "run.parquet"}[how]
+    if how == "symbolic link":
+        report.symlink_to(out)
+    if how == "hard link":
+        out.write_bytes(b"old")
+        report.hardlink_to(out)
+    force = ["--force"] if how == "hard link" else []
+    code = main(["trace", "summarize", str(trace), "--out", str(out), "--report", str(report), *force])
+    assert code == 1
+    assert capsys.readouterr().err == (f"masrl: error: nothing was written: {report}: is the same file as the output "
+                                       f"{out}; give each output its own file\n")
+    assert not out.exists() or out.read_bytes() == b"old"

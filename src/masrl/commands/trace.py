@@ -22,6 +22,27 @@ examples:
   masrl trace summarize runs/ --out run.parquet --by policy"""
 
 
+def _wrap(text: str) -> str:
+    """A description for a raw formatter (kept for the examples' layout), wrapped as argparse would."""
+    import textwrap
+
+    return textwrap.fill(text, 88)
+
+
+def _write_stdout(text: str) -> None:
+    """Write ``text`` to stdout completely. A pipe closed while a large write is under way
+    makes the OS accept only part of it without an error; writing the rest then raises
+    BrokenPipeError, which the CLI turns into exit code 141 (a plain ``write`` would drop
+    the rest and exit 0)."""
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    view = memoryview(text.encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict"))
+    while view:
+        written = out.write(view)
+        view = view[written if written is not None else len(view):]
+    out.flush()
+
+
 def _missing(files: list[str]) -> None:
     from pathlib import Path
 
@@ -83,9 +104,9 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
         _print_problems(sort_problems(problems), "no metrics were printed.")
         return 1
     if args.format == "json":
-        sys.stdout.write(json.dumps(results, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+        _write_stdout(json.dumps(results, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     else:
-        sys.stdout.write(metrics_markdown(results))
+        _write_stdout(metrics_markdown(results))
     return 0
 
 
@@ -129,7 +150,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         out = Path(args.output)
         sync(out.parent, {out.name: data})
     else:
-        sys.stdout.write(text)
+        _write_stdout(text)
     return 0
 
 
@@ -144,10 +165,25 @@ def _positive(text: str) -> int:
     return value
 
 
+def _same_file(a, b) -> bool:
+    """Whether two paths name one file: the same resolved path (symbolic links followed), or,
+    when both exist, the same inode (a hard link)."""
+    import os
+
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
     """Refuse, before anything is written, output paths that would overwrite an input, a survey
-    record (a ``*.yaml`` under ``corpus/`` or ``exclusions/``), a folder, or an existing file
-    without ``--force`` (all problems at once). Missing folders of an output are created.
+    record (a ``*.yaml`` under ``corpus/`` or ``exclusions/``), a folder, an existing file
+    without ``--force``, or another output of the same run (all problems at once). Paths are
+    compared as files: symbolic links resolved, hard links by inode. Missing folders of an
+    output are created.
 
     Raises:
         UserError: naming every refused path and why.
@@ -156,12 +192,17 @@ def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
 
     from ..core.errors import UserError
 
-    given = {Path(p).resolve() for p in inputs}
+    given = [Path(p) for p in inputs]
     problems = []
+    seen: list = []
     for out in outputs:
         path = Path(out)
         full = path.resolve()
-        if full in given:
+        twin = next((str(other) for other in seen if _same_file(path, other)), None)
+        seen.append(path)
+        if twin is not None:
+            problems.append(f"{out}: is the same file as the output {twin}; give each output its own file")
+        elif any(_same_file(path, p) for p in given):
             problems.append(f"{out}: is an input of this command; write the output elsewhere")
         elif full.suffix in (".yaml", ".yml") and {"corpus", "exclusions"} & set(full.parts):
             problems.append(f"{out}: is a survey record file; write the output elsewhere")
@@ -239,20 +280,18 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
         found = [c.removeprefix("label_") for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_")]
         raise UserError(f"--by {given_by}: no trace has this label; labels found: {', '.join(found) or 'none'}")
     out = Path(args.out)
-    outputs = {out: parquet_bytes(df)}
+    outputs = [(out, parquet_bytes(df))]  # a list: two outputs on one path must both be seen
     if not args.no_report:
         report = Path(args.report) if args.report else out.with_suffix(".md")
         folder = report.with_name(report.stem + ".figures")
-        pngs = figures_png(df, args.by)
         links = {}
-        for name, data in pngs.items():
-            outputs[folder / f"{name}.png"] = data
+        for name, data in figures_png(df, args.by).items():
+            outputs.append((folder / f"{name}.png", data))
             links[name] = f"{folder.name}/{name}.png"
-        outputs[report] = report_markdown(df, invalid, title=out.name, figures=links, by=args.by,
-                                          sources=len(files)).encode("utf-8")
-    figures_kept = [p for p in outputs if p.suffix == ".png" and p.exists()]  # their folder is made as needed
-    _check_outputs([p for p in outputs if p.suffix != ".png"] + figures_kept, files, args.force)
-    for path, data in outputs.items():
+        text = report_markdown(df, invalid, title=out.name, figures=links, by=args.by, sources=len(files))
+        outputs.append((report, text.encode("utf-8", "backslashreplace")))  # a skipped file's name may not be UTF-8
+    _check_outputs([path for path, _data in outputs], files, args.force)
+    for path, data in outputs:
         sync(path.parent, {path.name: data})
     for name, found in invalid:
         for line in found:
@@ -278,11 +317,15 @@ def register(subparsers) -> None:
     p = sub.add_parser(
         "validate",
         help="check trace files against the schema and the graph rules",
-        description="Check each FILE: UTF-8 JSON without duplicate keys, NaN or Infinity; the "
+        description=_wrap("Check each FILE: UTF-8 JSON without duplicate keys, NaN or Infinity; the "
         "trace schema (required fields, types, enums); unique event ids; edges between existing "
         "events, never backwards in time; no cycle of spawn/causal/return edges; agents act only "
         "while spawned; a return goes to an agent that spawned it or messaged/delegated to it. "
-        "Prints every error as FILE: JSON-PATH: MESSAGE (sorted) and exits 1 if there is any.",
+        "Prints every error as FILE: JSON-PATH: MESSAGE (sorted) and exits 1 if there is any. "
+        "An OpenTelemetry, Langfuse or Agents SDK export gets one line saying to convert it first."),
+        epilog="examples:\n  masrl trace validate run1.json\n  masrl trace validate runs/*.json\n"
+        "  masrl trace convert spans.otlp.json -o run1.json && masrl trace validate run1.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
     p.set_defaults(run=_cmd_validate)
@@ -290,11 +333,14 @@ def register(subparsers) -> None:
     p = sub.add_parser(
         "metrics",
         help="replay metrics: critical path, parallelism, fan-out, overhead, reward, cost",
-        description="Validate each FILE, then recompute its metrics from the event graph: "
+        description=_wrap("Validate each FILE, then recompute its metrics from the event graph: "
         "critical path (steps and time), parallelism, peak concurrent agents, spawn fan-out and "
         "depth, counts per event type and sub-decision O1-O5, protocol overhead, tool calls, "
         "tokens, reward per channel and per credit unit, tokens per unit of reward. "
-        "Definitions: docs/traces.md. Invalid files: errors on stderr, exit 1, nothing printed.",
+        "Definitions: docs/traces.md. Invalid files: errors on stderr, exit 1, nothing printed."),
+        epilog="examples:\n  masrl trace metrics run1.json\n  masrl trace metrics src/masrl/trace/examples/*.json\n"
+        "  masrl trace metrics run1.json --format json > run1.metrics.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
     p.add_argument(
@@ -311,11 +357,11 @@ def register(subparsers) -> None:
     p = sub.add_parser(
         "convert",
         help="convert OpenTelemetry, Langfuse or OpenAI Agents SDK exports into a trace",
-        description="Convert an export of agent spans into an orchestration trace, validate it and write "
+        description=_wrap("Convert an export of agent spans into an orchestration trace, validate it and write "
         "it (stdout, or -o OUT). The format is detected unless --from is given. Every assumption and "
         "repair (clock skew, unended spans, orphan spans, merged invocations, old attribute names, "
         "tokens of spans without an event) is printed on stderr. Mapping tables: docs/traces.md. "
-        f"Formats: {formats}.",
+        f"Formats: {formats}."),
         epilog="examples:\n  masrl trace convert spans.otlp.json -o run1.json\n"
         "  masrl trace convert --from langfuse trace.json -o run1.json\n  masrl trace convert --formats",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -332,13 +378,14 @@ def register(subparsers) -> None:
     p = sub.add_parser(
         "summarize",
         help="one row per trace (metrics, O1-O5, labels) to Parquet, plus a Markdown report",
-        description="Validate and measure every trace in PATH... (files, folders, globs, .jsonl files with one "
+        description=_wrap("Validate and measure every trace in PATH... (files, folders, globs, .jsonl files with one "
         "trace per line) and write one row per trace to a Parquet file: the metrics of `masrl trace metrics` "
         "(critical path, parallelism, O1-O5 decision counts, cost, rewards per credit unit) and the labels "
         "run/step/policy from each trace's `labels` or --label. Invalid traces are listed on stderr and skipped "
-        "(exit 1, the Parquet is still written). Also writes a Markdown report with figures (distributions; "
+        "(exit 1, the Parquet is still written), and so are valid ones that cannot be summarised (a lone "
+        "surrogate in a text, a number beyond 2**53). The Parquet file and the report must be different files. Also writes a Markdown report with figures (distributions; "
         "trends when traces have a numeric step label; groups side by side with --by). Runs on every local core; "
-        "--dask or --scheduler run the same code on a Dask cluster (extra masrl[dask]).",
+        "--dask or --scheduler run the same code on a Dask cluster (extra masrl[dask])."),
         epilog="examples:\n  masrl trace summarize runs/ --out run.parquet\n"
         "  masrl trace summarize 'runs/**/*.jsonl' --out run.parquet --by policy --label run=exp7\n"
         "  masrl trace summarize runs/ --out run.parquet --scheduler tcp://10.0.0.5:8786",

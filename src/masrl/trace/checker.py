@@ -25,9 +25,13 @@ Problems fall in two groups:
     * free-form event properties nest at most :data:`~masrl.trace.load.MAX_DEPTH` levels;
     * every cost is >= 0 (the schema requires it of tokens, wall_clock_s, tool_calls
       and messages; this extends it to every key of ``costs``);
+    * the rewards' sum, and their sum per credit unit, fit a double (so do the sums
+      of the events' ``tokens``, ``cost`` and ``duration_s``);
     * event ids are unique; every edge's src and dst are event ids;
     * time never decreases along an edge: ``t[src] <= t[dst]``;
     * spawn, causal and return edges form no cycle;
+    * no agent spawns itself (a spawn's ``to`` differs from its sender, ``from``
+      else ``agent``);
     * an agent acts (is the ``agent`` of an event) only while spawned: at or after a
       spawn of it and not after a later despawn of it (closed intervals; agents that
       are never the ``to`` of a spawn are roots: alive from the start, until despawned);
@@ -44,7 +48,7 @@ from array import array
 
 from ..core.errors import Problem
 from . import rules
-from .codes import is_num, nonfinite, show
+from .codes import INF, is_num, nonfinite, number_sum, show
 from .edge_checks import EdgeChecks
 from .event_checks import EventChecks
 from .load import MAX_DEPTH, NonFinite, key_path, one_line
@@ -101,6 +105,7 @@ class TraceChecker(EventChecks, EdgeChecks):
         self.links: list[tuple[int, int, int, int]] = []
         self.decisions: dict[tuple[int, str], int] = {}
         self.sums = {"tokens": 0, "cost": 0, "duration_s": 0}
+        self.numbers: dict[str, list] = {key: [] for key in self.sums}  # per-event values, summed at finish
         self.esrc = array("l")
         self.edst = array("l")
         self.eidx = array("l")
@@ -255,13 +260,17 @@ class TraceChecker(EventChecks, EdgeChecks):
             if self.events_ok:
                 raise AssertionError("pending edges after events ended")  # pragma: no cover
             self._pending = []
+        rules.check_reward_sums(self)
         if self.events_ok:
             rules.check_cycles(self)
+            rules.check_self_spawns(self)
             rules.check_lifecycle(self)
             rules.check_returns(self)
-        for key, total in self.sums.items():
-            if total != total or total in (float("inf"), float("-inf")):  # every value finite, their sum not
-                self._other("$.events", f"the sum of the events' {key} overflows a double ({show(total)}); "
+        for key, values in self.numbers.items():
+            try:
+                self.sums[key] = number_sum(values)
+            except OverflowError:  # every value finite, their sum not
+                self._other("$.events", f"the sum of the events' {key} overflows a double ({show(INF)}); "
                                         "the per-event values are too large to measure")
         return self.schema_problems + self.other_problems
 

@@ -45,7 +45,7 @@ class EventChecks:
         codes_get = self.agent_code.get
         link_append = self.links.append
         type_code = TYPE_CODE.get
-        sums = self.sums
+        numbers = self.numbers
         decisions = self.decisions
         required = _REQUIRED
         opt_str = _OPT_STR
@@ -116,7 +116,7 @@ class EventChecks:
                     continue
                 if extra is not None:
                     for k, v in extra:
-                        sums[k] += v
+                        numbers[k].append(v)
                 if dec is not None:
                     key = (tc, dec)
                     decisions[key] = decisions.get(key, 0) + 1
@@ -196,7 +196,7 @@ class EventChecks:
                 elif k in _OPT_NUM:
                     tv = type(v)
                     if (tv is int or tv is float) and 0 <= v <= MAX_FLOAT:
-                        self.sums[k] += v
+                        self.numbers[k].append(v)
                     else:
                         why = nonfinite(v)
                         if why:

@@ -25,8 +25,8 @@ parser saw the text first.
 
 Performance: the ``events`` and ``edges`` arrays are parsed in blocks of about
 :data:`BLOCK_BYTES` and handed to a sink, so a million-event file never exists as
-one big tree unless the caller asks to keep it. ``scripts/bench_trace.py`` measures
-what the exact duplicate check costs.
+one big tree unless the caller asks to keep it. Valid traces rarely come here: the
+typed path (:mod:`masrl.trace.typed`) accepts them first.
 """
 
 from __future__ import annotations

@@ -14,11 +14,14 @@ All functions take the :class:`~masrl.trace.view.CheckedTrace` of a *valid* trac
 
 from __future__ import annotations
 
-from itertools import accumulate, compress, islice
+from itertools import accumulate, compress
 from operator import sub
 
-from .codes import DESPAWN, EDGE_CODE, SPAWN, TOOL_RESULT, TYPE_CODE
+from .codes import DESPAWN, EDGE_CODE, MAX_FLOAT, SPAWN, TOOL_RESULT, TYPE_CODE
 from .schema import DECISIONS, EVENT_TYPES
+from . import bulk_metrics
+from .longest_path import kahn
+from .columns import SMALL
 from .view import CheckedTrace, checked_view
 
 #: Edge types that make their destination wait for their source (critical path).
@@ -47,6 +50,8 @@ def critical_path(c: CheckedTrace) -> dict:
     (t, index) loses its remaining incoming arcs, repeated until done; 0 normally)}.
     """
     n = c.n
+    if n > SMALL:
+        return bulk_metrics.critical_path(c, _DEP_CODES)
     ts = c.t
     dep = _DEP_CODES
     if all(c.etype.count(code) == 0 for code in range(len(EDGE_CODE)) if code not in dep):
@@ -71,37 +76,7 @@ def critical_path(c: CheckedTrace) -> dict:
     steps = [1] * n
     first = ts.tolist()
     queue = [v for v in range(n) if not indeg[v]]
-    ignored = 0
-    done = 0
-    fallback = None
-    while True:
-        for u in islice(queue, done, None):
-            a = starts[u]
-            b = starts[u + 1]
-            if a == b:
-                continue
-            su = steps[u] + 1
-            fu = first[u]
-            for v in adj[a:b]:
-                if steps[v] < su:
-                    steps[v] = su
-                if fu < first[v]:
-                    first[v] = fu
-                k = indeg[v] - 1
-                indeg[v] = k
-                if not k:
-                    queue.append(v)
-        done = len(queue)
-        if done >= n:
-            break
-        if fallback is None:  # a cycle: break it at the earliest remaining event
-            fallback = iter(sorted((ts[v], v) for v in range(n) if indeg[v]))
-        for _t, v in fallback:
-            if indeg[v]:
-                ignored += indeg[v]
-                indeg[v] = 0
-                queue.append(v)
-                break
+    ignored = kahn(n, ts, adj, starts, steps, first, indeg, queue, 0)
     time = max(map(sub, ts, first), default=0.0)
     return {
         "critical_path_steps": max(steps, default=0),
@@ -174,6 +149,10 @@ def spawn_tree(c: CheckedTrace) -> dict:
     of its earliest spawn (0: nobody is spawned; 1: a root spawns sub-agents; 2: a
     sub-agent spawns its own; a cycle of spawns is followed once).
     """
+    if c.n > SMALL:
+        found = bulk_metrics.spawn_tree(c)
+        if found is not None:
+            return found
     children: dict[int, set[int]] = {}
     parent: dict[int, tuple[float, int, int]] = {}
     ts = c.t
@@ -249,10 +228,13 @@ def reward_by_credit_unit(rewards: dict, units: dict) -> dict[str, float]:
 def tokens_per_reward(tokens: float, reward_total: float) -> float | None:
     """Cost per unit of reward: ``costs.tokens / sum(rewards)`` in tokens per reward unit.
 
-    ``None`` (JSON null) when the total reward is 0 or negative: the ratio is then
-    undefined or meaningless (never inf).
+    ``None`` (JSON null) when the total reward is 0 or negative, or the ratio overflows
+    a double (a tiny positive reward): the ratio is then undefined or meaningless (never inf).
     """
-    return tokens / reward_total if reward_total > 0 else None
+    if not reward_total > 0:
+        return None
+    ratio = tokens / reward_total
+    return ratio if ratio <= MAX_FLOAT else None
 
 
 def _clean(value):
@@ -277,14 +259,19 @@ def metrics_of(c: CheckedTrace) -> dict:
     rewards = dict(top.get("rewards", {}))
     costs = dict(top.get("costs", {}))
     reward_total = sum(rewards.values())
-    intervals = agent_intervals(c)
+    if c.n > SMALL:
+        starts, ends = bulk_metrics.agent_intervals(c)
+        agents, peak = len(starts), bulk_metrics.peak_concurrent_agents(starts, ends)
+    else:
+        intervals = agent_intervals(c)
+        agents, peak = len(intervals), peak_concurrent_agents(intervals)
     out = {
         "trace_id": top.get("trace_id"),
         "task_id": top.get("task_id"),
         "topology": top.get("topology"),
         "events": c.n,
         "edges": len(c.eidx),
-        "agents": len(intervals),
+        "agents": agents,
         "event_types": counts,
         "decisions": decision_counts(c, counts),
         "protocol_overhead": protocol_overhead(counts),
@@ -299,7 +286,7 @@ def metrics_of(c: CheckedTrace) -> dict:
         "reward_total": reward_total,
         "reward_by_credit_unit": reward_by_credit_unit(rewards, top.get("reward_credit_units", {})),
         "tokens_per_reward": tokens_per_reward(costs.get("tokens", 0), reward_total),
-        "peak_concurrent_agents": peak_concurrent_agents(intervals),
+        "peak_concurrent_agents": peak,
     }
     out.update(critical_path(c))
     out["parallelism"] = c.n / out["critical_path_steps"] if out["critical_path_steps"] else 0.0

@@ -1,6 +1,7 @@
 """The graph rules of a trace, on a checker's columns (no JSON Schema can state them).
 
 * spawn, causal and return edges form no cycle (:func:`check_cycles`);
+* no agent spawns itself (:func:`check_self_spawns`);
 * an agent acts only while spawned (:func:`check_lifecycle`);
 * a return goes to an agent that spawned the returner or sent it a message or a
   delegation at or before the return (:func:`check_returns`).
@@ -19,9 +20,11 @@ from .codes import (
     DESPAWN,
     EDGE_TYPES,
     INF,
+    MAX_FLOAT,
     RETURN,
     SPAWN,
     fmt_t,
+    nonfinite,
 )
 
 
@@ -94,6 +97,40 @@ def check_cycles(c) -> None:
             f"$.edges[{j}]",
             f"edge {src}->{dst} ({typ}): closes a cycle of spawn/causal/return edges: {' -> '.join(names)}",
         )
+
+def check_self_spawns(c) -> None:
+    """A spawn whose sender (``from``, else ``agent``) is its ``to``: an agent cannot start
+    itself, and counting it would add fan-out and depth that the run does not have."""
+    names = c.agent_names
+    for idx, tc, sender, to in c.links:
+        if tc == SPAWN and to == sender and to >= 0:
+            c._other(
+                f"$.events[{idx}].to",
+                f"{label(c, idx)}: agent '{names[to]}' spawns itself; a spawn's 'to' must name another agent "
+                "than its sender ('from', else 'agent')",
+            )
+
+
+def check_reward_sums(c) -> None:
+    """The rewards' total and their sums per credit unit (what the metrics report, summed the same
+    way) must be finite: each reward may be, and their sum overflow a double."""
+    rewards = c.top_values.get("rewards")
+    units = c.top_values.get("reward_credit_units")
+    if type(rewards) is not dict or not all(type(v) in (int, float) and nonfinite(v) is None for v in rewards.values()):
+        return  # the schema or the finiteness check reports it
+    units = {k: v for k, v in units.items() if type(v) is str} if type(units) is dict else {}
+    total = 0
+    by_unit: dict = {}
+    for channel, value in rewards.items():
+        total += value
+        unit = units.get(channel, "unmapped")
+        by_unit[unit] = by_unit.get(unit, 0) + value
+    for what, value in (("rewards", total), *((f"rewards of credit unit '{u}'", v) for u, v in by_unit.items())):
+        if not -MAX_FLOAT <= value <= MAX_FLOAT:
+            c._other("$.rewards", f"the sum of the {what} overflows a double ({fmt_t(value)}); "
+                                  "the rewards are too large to add up")
+            return
+
 
 def lifecycles(c):
     """Live spans of the agents that are spawned or despawned.

@@ -112,8 +112,40 @@ def row_from_metrics(name: str, file: str, line: int, metrics: dict, labels: dic
     return row
 
 
+#: Largest magnitude of a number that a row may hold: the report's statistics and figures
+#: work in doubles, which hold every whole number only up to 2**53 (a training step or a
+#: count beyond it is not exact, and figure axes overflow near the largest double).
+MAX_SUMMARY = 2**53
+
+
+def odd_values(name: str, row: dict) -> list[str]:
+    """Why a valid trace's row cannot be summarised (problem lines), or ``[]``.
+
+    A text value that is not Unicode (a lone surrogate, which JSON's ``\\ud800`` escape
+    can write but UTF-8 cannot: Parquet and the report could not store it), and a
+    number beyond :data:`MAX_SUMMARY` in magnitude (or not finite).
+    """
+    out = []
+    for column, value in row.items():
+        where = f"$.labels.{column.removeprefix('label_')}" if column in LABELS or column.startswith("label_") else (
+            f"$.{column}" if column in ("trace_id", "task_id") else column)
+        if type(value) is str:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as err:
+                bad = f"\\u{ord(value[err.start]):04x}"
+                what = "the file name" if column in ("trace", "file") else where
+                out.append(f"{name}: {what}: holds a lone surrogate ({bad}), which is not Unicode text and cannot "
+                           "be written to Parquet or the report; the trace is skipped")
+        elif type(value) in (int, float) and not -MAX_SUMMARY <= value <= MAX_SUMMARY:
+            out.append(f"{name}: {where}: {value!r} is beyond 2**53 in magnitude, too large to summarise "
+                       "(statistics and figures work in doubles); the trace is skipped")
+    return out
+
+
 def summarize_bytes(name: str, file: str, line: int, data: bytes, labels: dict) -> tuple[dict | None, list[str]]:
-    """Validate and measure one trace; returns ``(row, [])`` or ``(None, problem lines)``."""
+    """Validate and measure one trace; returns ``(row, [])`` or ``(None, problem lines)``
+    (invalid, or valid with values that cannot be summarised: :func:`odd_values`)."""
     from .metrics import metrics_from_checker
     from .validate import check_bytes
 
@@ -121,7 +153,9 @@ def summarize_bytes(name: str, file: str, line: int, data: bytes, labels: dict) 
     if problems:
         return None, [str(p) for p in problems]
     found = checker.top_values.get("labels") or {}
-    return row_from_metrics(name, file, line, metrics_from_checker(checker), {**found, **labels}), []
+    row = row_from_metrics(name, file, line, metrics_from_checker(checker), {**found, **labels})
+    odd = odd_values(name, row)
+    return (None, odd) if odd else (row, [])
 
 
 def summarize_batch(files: list[str], labels: dict) -> list[tuple[str, int, dict | None, list[str]]]:

@@ -43,6 +43,15 @@ def _stats(series) -> list[str]:
     return [str(len(s)), fmt(float(s.mean())), *(fmt(float(q[p])) for p in QUANTILES), fmt(float(s.max()))]
 
 
+def _key_cell(key) -> str:
+    """A group key of the trends table: a whole-number step without '.0', a missing label "(none)"."""
+    import pandas as pd
+
+    if key is None or key is pd.NA or (isinstance(key, float) and key != key):
+        return "(none)"
+    return fmt(int(key) if isinstance(key, float) and key == int(key) else key)
+
+
 def _groups(df, by: str | None) -> list[tuple[str, object]]:
     if not by:
         return []
@@ -100,10 +109,7 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
         for key, g in grouped:
             key = key if isinstance(key, tuple) else (key,)
-            cells = [
-                fmt(k if not isinstance(k, float) or k != int(k) else int(k)) if k == k else "(none)"
-                for k in key
-            ]
+            cells = [_key_cell(k) for k in key]
             cells += [str(len(g)), *(fmt(float(g[c].median())) for c, _n in HEADLINE)]
             lines.append("| " + " | ".join(cells) + " |")
         if "trends" in figures:

@@ -19,12 +19,14 @@ from .checker import TraceChecker
 from .load import TraceSyntaxError, load
 from .typed import check_data, check_tree
 
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"([0-9]+)")
 
 
 def problem_key(problem: Problem) -> tuple:
     """Sort key: file, line, JSON path with numeric indices compared as numbers, message."""
-    field = tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(problem.field or ""))
+    # The split alternates text and ASCII digit runs: odd positions are the numbers.
+    parts = _DIGITS.split(problem.field or "")
+    field = tuple(int(part) if index % 2 else part for index, part in enumerate(parts))
     return (problem.file, problem.line or 0, field, problem.message)
 
 
@@ -36,8 +38,8 @@ def sort_problems(problems: list[Problem]) -> list[Problem]:
 def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecker | None, object, list[Problem]]:
     """Parse and check one trace file's bytes.
 
-    First the typed path (:func:`masrl.trace.typed.check_data`: jiter, msgspec
-    Structs derived from the schema, column-wise graph checks), which only accepts;
+    First the typed path (:func:`masrl.trace.typed.check_data`: msgspec decoding
+    into Structs derived from the schema, column-wise graph checks), which only accepts;
     if it does not, the exact streaming path (:mod:`masrl.trace.load` feeding a
     :class:`TraceChecker` element by element), which reports every problem.
 
@@ -48,18 +50,42 @@ def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecke
     collecting = gc.isenabled()
     gc.disable()  # parsing and checking create no reference cycles; a full collection would only rescan
     try:
-        fast = check_data(data, file, keep)
+        fast = check_data(data, file)
         if fast is not None:
-            return fast[0], fast[1], []
+            return fast, (_tree(data) if keep else None), []
         checker = TraceChecker(file)
         tree, load_problems = load(data, file, checker, keep)
         problems = load_problems + checker.finish()
+        if "events" not in checker.present and not checker.not_object:
+            hint = export_hint(data, file)
+            if hint is not None:
+                return checker, None, [hint]
     except TraceSyntaxError as err:
         return None, None, [err.problem]
     finally:
         if collecting:
             gc.enable()
     return checker, tree, sort_problems(problems)
+
+
+def export_hint(data: bytes, file: str) -> Problem | None:
+    """One problem instead of a list of schema errors when ``data`` is an export that
+    ``masrl trace convert`` reads (OpenTelemetry, Langfuse, Agents SDK), else ``None``."""
+    from .convert import ConvertError, detect_format
+
+    try:
+        name = detect_format(data, file)
+    except ConvertError:
+        return None
+    return Problem(file, None, None, f"not an orchestration trace but an export in the '{name}' format; "
+                                     f"convert it first: masrl trace convert {file}")
+
+
+def _tree(data: bytes):
+    """The parsed document of bytes that the typed path accepted (valid UTF-8 JSON)."""
+    import msgspec
+
+    return msgspec.json.decode(data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
 
 
 def validate_bytes(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:

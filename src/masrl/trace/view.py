@@ -11,6 +11,8 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class CheckedTrace:
@@ -23,7 +25,9 @@ class CheckedTrace:
         agents: agent code of each event; ``agent_names[code]`` is its name.
         agent_names: code -> agent name (every agent, sender and recipient).
         links: ``(event index, type code, sender code, to code or -1)`` of every
-            orchestrator_decision, spawn, despawn, message and return event.
+            orchestrator_decision, spawn, despawn, message and return event: a list
+            of tuples, or for a large trace a :class:`Links` of numpy columns
+            (iterating it gives the same tuples; :func:`link_arrays` the columns).
         esrc, edst, eidx, etype: each edge's source and destination event index,
             position in the file and type code (:data:`masrl.trace.codes.EDGE_CODE`).
         decisions: ``{(type code, "O1"..."O5"): events}``.
@@ -44,6 +48,33 @@ class CheckedTrace:
     decisions: dict
     sums: dict
     top: dict
+
+
+class Links:
+    """The link columns of a large trace as numpy arrays, read as the list of
+    ``(event index, type code, sender code, to code)`` tuples when iterated (the
+    exact rules and the small-trace metrics iterate; the bulk metrics use ``arrays``)."""
+
+    __slots__ = ("arrays",)
+
+    def __init__(self, idx, tc, sender, to):
+        self.arrays = (idx, tc, sender, to)
+
+    def __iter__(self):
+        return zip(*(column.tolist() for column in self.arrays))
+
+    def __len__(self) -> int:
+        return len(self.arrays[0])
+
+
+def link_arrays(links) -> tuple:
+    """``(idx, type code, sender, to)`` int64 arrays of a checker's links (list or :class:`Links`)."""
+    if type(links) is Links:
+        return links.arrays
+    if not links:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    return tuple(np.array(column, dtype=np.int64) for column in zip(*links))
 
 
 def checked_view(checker) -> CheckedTrace:

@@ -28,13 +28,19 @@ for a span with no event of its own):
   span above it, else the application. A create-only agent span -> one ``spawn``.
   An AGENT span directly inside an AGENT span of the same agent (a client span on
   the caller's side and an internal span on the agent's side of one invocation) is
-  merged into it: one spawn and one return.
+  merged into it: one spawn and one return. A top-level AGENT span of the
+  application itself (its agent is the application's name, e.g. a Langfuse trace
+  named after its root agent) is the run's entry, not a spawn: no spawn and no
+  return (an agent that spawned itself would count as fan-out and depth); its
+  children act for the application.
 * TOOL -> ``tool_call`` (the owning agent) at its start, ``tool_result`` (agent and
   tool: the tool's name, as in the survey's example) at its end.
 * MODEL inside an agent that starts other agents or hands off -> ``orchestrator_decision``
   at its end; inside a leaf agent -> no event, its tokens go to the agent's ``return``
-  (counted as folded); outside any agent -> an ``orchestrator_decision`` of the
-  application.
+  (counted as folded). Outside any agent the application is the caller: an
+  ``orchestrator_decision`` if the application starts agents or hands off, else no
+  event (a model call that decides nothing is not an orchestration decision); its
+  tokens are then counted in ``costs.tokens`` only, and the note says so.
 * HANDOFF -> ``orchestrator_decision`` with ``decision: O2`` (whom to delegate to),
   ``from`` and ``to`` the two agents, at its start.
 * GUARDRAIL -> ``safety_event`` at its end (``guardrail``: name, ``triggered``).
@@ -85,7 +91,10 @@ def build_trace(
     builder = _Builder(tree)
     builder.run()
     if not builder.events:
-        raise ConvertError("no span could be mapped to an event: " + "; ".join(notes))
+        raise ConvertError(
+            "no span could be mapped to an event (an orchestration trace needs an agent, tool, handoff or "
+            "guardrail span, or a model call that starts one): " + "; ".join(notes)
+        )
     unmapped = sum(1 for n in notes if n.startswith("unmapped"))
     events = sorted(builder.events, key=lambda e: (e["t"], builder.rank[e["id"]]))
     t0, t_end = tree.t0, tree.t_end
@@ -143,6 +152,9 @@ class _Builder:
                 span.agents_below = any(
                     (c.kind == AGENT and not c.merged) or c.kind == HANDOFF or c.agents_below for c in span.children
                 )
+        self.app_orchestrates = any(
+            (r.kind == AGENT and not r.merged) or r.kind == HANDOFF or r.agents_below for r in roots
+        )
         ordered: list[Span] = []
         for root in roots:
             ordered.extend(self._classify(root))
@@ -183,7 +195,14 @@ class _Builder:
                 span, above = stack.pop()
                 span.merged = False
                 if span.kind == AGENT and not span.create:
-                    if above is not None and above.agent == span.agent:
+                    if above is None and span.agent == span.app and span.parent is None:
+                        span.merged = True
+                        self.notes.append(
+                            f"{span.label}: agent '{span.agent}' is the application itself, the run's entry; "
+                            "no spawn or return (it would spawn itself)"
+                        )
+                        below = None
+                    elif above is not None and above.agent == span.agent:
                         span.merged = True
                         self.notes.append(
                             f"{span.label}: the same invocation of agent '{span.agent}' as {above.label} "
@@ -215,6 +234,15 @@ class _Builder:
                 self.folded += 1
                 self.folded_tokens += tokens
                 span.kind = "folded"
+            elif kind == MODEL and owner_span is None and not self.app_orchestrates:
+                tokens = own_tokens(span)
+                self.tokens += tokens
+                span.kind = "folded"
+                self.notes.append(
+                    f"{span.label}: a model call of the application, which starts no agent and hands off to none: "
+                    f"no event (it decides nothing to orchestrate)"
+                    + (f"; its {tokens} tokens are counted in costs.tokens only" if tokens else "")
+                )
             elif kind == "" or (kind == AGENT and span.merged):
                 tokens = own_tokens(span)
                 where = (
