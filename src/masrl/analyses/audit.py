@@ -78,14 +78,22 @@ def bibtex_mismatches(records: list[dict]) -> list[dict]:
     return found
 
 
-def inclusion_provenance(records: list[dict]) -> dict[str, list[str]]:
-    """How each record's inclusion criterion was set: ``{"derived from category": keys,
-    "hand-tagged": keys, "nearest criterion (no exact fit)": keys}``."""
-    groups: dict[str, list[str]] = {"derived from category": [], "hand-tagged": [], "nearest criterion (no exact fit)": [], "not recorded": []}
+def inclusion_provenance(records: list[dict], tax: Taxonomy) -> dict[str, list[str]]:
+    """How each record's inclusion criterion (the field of the taxonomy's ``screening.inclusion``)
+    was set, from its ``tag_provenance``: ``{"derived from <field>": keys, "hand-tagged": keys,
+    "nearest criterion (no exact fit)": keys, "not recorded": keys}``, where ``<field>`` is the
+    field whose values imply the criterion (``implies``); ``{}`` without an inclusion field."""
+    field = tax.role("inclusion")
+    if field is None:
+        return {}
+    source = next((f.name for f in tax.of("retained") for code in f.values if field in (f.value_spec(code).get("implies") or {})),
+                  "another field")
+    derived = f"derived from {source}"
+    groups: dict[str, list[str]] = {derived: [], "hand-tagged": [], "nearest criterion (no exact fit)": [], "not recorded": []}
     for rec in records:
-        how = (rec.get("tag_provenance") or {}).get("inclusion_criterion", "")
+        how = (rec.get("tag_provenance") or {}).get(field, "")
         if how.startswith("derived"):
-            groups["derived from category"].append(rec["key"])
+            groups[derived].append(rec["key"])
         elif "nearest" in how:
             groups["nearest criterion (no exact fit)"].append(rec["key"])
         elif how:
