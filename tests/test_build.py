@@ -130,14 +130,15 @@ def test_a_broken_current_claim_fails_the_build_naming_the_claim(survey, cli, se
 @pytest.mark.parametrize("command", [["validate"], ["build", "--check"]])
 def test_validate_and_check_do_not_import_matplotlib(repo, command):
     code = ("import sys; from masrl.cli import main; rc = main(%r); "
-            "assert 'matplotlib' not in sys.modules, 'matplotlib imported'; sys.exit(rc)") % (command + ["--root", str(repo)])
+            "assert 'matplotlib' not in sys.modules, 'matplotlib imported'; "
+            "assert 'sklearn' not in sys.modules, 'sklearn imported'; sys.exit(rc)") % (command + ["--root", str(repo)])
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
 
 def test_help_of_every_command(cli, capsys):
     for args in (["--help"], ["validate", "--help"], ["build", "--help"], ["add", "--help"], ["exclude", "--help"],
-                 ["diff", "--help"], ["trace", "--help"]):
+                 ["diff", "--help"], ["suggest", "--help"], ["trace", "--help"]):
         with pytest.raises(SystemExit) as exit_info:
             cli(*args)
         assert exit_info.value.code == 0

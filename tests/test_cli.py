@@ -12,7 +12,7 @@ import pytest
 from masrl import __version__
 from masrl.cli import build_parser
 
-COMMANDS = [["validate"], ["build"], ["add"], ["exclude"], ["diff"], ["trace"]]
+COMMANDS = [["validate"], ["build"], ["add"], ["exclude"], ["diff"], ["suggest"], ["trace"]]
 
 
 def help_of(cli, capsys, *args):

@@ -43,6 +43,7 @@ examples:
   masrl validate            check every record against the controlled vocabulary
   masrl build --check       exit 1 if anything committed is stale (CI)
   masrl add --bibtex new.bib
+  masrl suggest liu2026     values for a new record's untagged fields, with evidence
   masrl --root ~/survey diff main   what your change does to counts, cells and claims
   masrl resolve             after `git merge` stops on conflicts in reports/
   masrl release v2 --date 2026-12-01   freeze the pool as the next release
@@ -399,6 +400,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     from .commands.audit import register as register_audit
 
     register_audit(sub)
+    from .commands.suggest import register as register_suggest
+
+    register_suggest(sub)
     for subparser in _subparsers(parser):
         _global_options(subparser, top=False)
     return parser

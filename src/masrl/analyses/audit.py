@@ -6,7 +6,9 @@ coefficients of :mod:`masrl.analyses.agreement`. Here:
 * near-miss what-if: every claim recomputed as if the near-miss exclusions
   were retained, with the results that change;
 * consistency of every retained record with its BibTeX entry (year, title,
-  identifiers, first author), every mismatch with both values.
+  identifiers, first author), every mismatch with both values;
+* how tags were set: the inclusion criterion's provenance, and the tags ``masrl suggest``
+  proposed (confirmed or not) counted apart from the others.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..bib.bibimport import entry_identifiers
 from ..bib.consistency import bibtex_disagreements
 from ..bib.identifiers import keys_of
 from ..bib.matching import normalize_title
+from ..corpus import provenance
 from ..corpus.taxonomy import Taxonomy
 from .claims import claim_results
 
@@ -78,11 +81,18 @@ def bibtex_mismatches(records: list[dict]) -> list[dict]:
     return found
 
 
+#: The groups of suggested tags (:mod:`masrl.corpus.provenance`), apart from hand tags.
+SUGGESTED_CONFIRMED = "suggested by masrl suggest, confirmed"
+SUGGESTED_DRAFT = "suggested by masrl suggest, not confirmed"
+
+
 def inclusion_provenance(records: list[dict], tax: Taxonomy) -> dict[str, list[str]]:
     """How each record's inclusion criterion (the field of the taxonomy's ``screening.inclusion``)
     was set, from its ``tag_provenance``: ``{"derived from <field>": keys, "hand-tagged": keys,
     "nearest criterion (no exact fit)": keys, "not recorded": keys}``, where ``<field>`` is the
-    field whose values imply the criterion (``implies``); ``{}`` without an inclusion field."""
+    field whose values imply the criterion (``implies``), and, only when some record has one,
+    :data:`SUGGESTED_CONFIRMED` and :data:`SUGGESTED_DRAFT` (a tag ``masrl suggest`` proposed is
+    counted apart from hand tags); ``{}`` without an inclusion field."""
     field = tax.role("inclusion")
     if field is None:
         return {}
@@ -90,9 +100,13 @@ def inclusion_provenance(records: list[dict], tax: Taxonomy) -> dict[str, list[s
                   "another field")
     derived = f"derived from {source}"
     groups: dict[str, list[str]] = {derived: [], "hand-tagged": [], "nearest criterion (no exact fit)": [], "not recorded": []}
+    suggested: dict[str, list[str]] = {SUGGESTED_CONFIRMED: [], SUGGESTED_DRAFT: []}
     for rec in records:
         how = (rec.get("tag_provenance") or {}).get(field, "")
-        if how.startswith("derived"):
+        state = provenance.state(how)
+        if state is not None:
+            suggested[SUGGESTED_CONFIRMED if state == provenance.CONFIRMED else SUGGESTED_DRAFT].append(rec["key"])
+        elif how.startswith("derived"):
             groups[derived].append(rec["key"])
         elif "nearest" in how:
             groups["nearest criterion (no exact fit)"].append(rec["key"])
@@ -100,4 +114,27 @@ def inclusion_provenance(records: list[dict], tax: Taxonomy) -> dict[str, list[s
             groups["hand-tagged"].append(rec["key"])
         else:
             groups["not recorded"].append(rec["key"])
+    groups.update((name, keys) for name, keys in suggested.items() if keys)
     return groups
+
+
+def suggested_tags(records: list[dict], tax: Taxonomy) -> list[dict]:
+    """Per controlled field of retained records, how many tags ``masrl suggest`` proposed, apart
+    from the others (hand tags, imports, audits): ``[{"field", "tags", "confirmed": keys,
+    "not_confirmed": keys, "other": count}]`` in taxonomy order, only for fields with at least
+    one suggested tag (``[]`` when no record has one). ``tags`` counts the records holding the
+    field; the state is read from ``tag_provenance`` (:func:`masrl.corpus.provenance.state`)."""
+    out = []
+    for field in tax.of("retained"):
+        holders = [r for r in records if field.name in r]
+        confirmed, draft = [], []
+        for rec in holders:
+            state = provenance.state((rec.get("tag_provenance") or {}).get(field.name))
+            if state == provenance.CONFIRMED:
+                confirmed.append(rec["key"])
+            elif state == provenance.NOT_CONFIRMED:
+                draft.append(rec["key"])
+        if confirmed or draft:
+            out.append({"field": field.name, "tags": len(holders), "confirmed": confirmed, "not_confirmed": draft,
+                        "other": len(holders) - len(confirmed) - len(draft)})
+    return out

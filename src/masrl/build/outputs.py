@@ -313,6 +313,7 @@ def audit_data(build: Build) -> dict:
         after[row["claim"]] = after.get(row["claim"], True) and row["holds_after"]
     inclusion_field = results.tax.role("inclusion")
     inclusion = results.table(inclusion_field).frame if inclusion_field else None
+    suggested = audit.suggested_tags(list(results.retained_records), results.tax)
     return {
         "flow": results.prisma,
         "inclusion_criteria": {str(k): int(v) for k, v in inclusion["count"].items()} if inclusion is not None else {},
@@ -322,6 +323,8 @@ def audit_data(build: Build) -> dict:
         "what_if": what_if,
         "verdict_changed": sorted(cid for cid in before if before[cid] != after.get(cid, before[cid])),
         "bibtex_mismatches": audit.bibtex_mismatches(list(results.retained_records)),
+        # only a pool with suggested tags has the section (the other reports keep their bytes)
+        **({"suggested_tags": suggested} if suggested else {}),
     }
 
 
@@ -344,7 +347,7 @@ def _audit(view: View) -> dict[str, bytes]:
         near_miss_intro=MdSafe(intro), near_miss_conclusion=MdSafe(tax.sentence("near_misses_conclusion")),
         agreements_md=MdSafe(audit_report.audit_markdown(data["agreements"])), near_misses=data["near_misses"],
         what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
-        mismatches=data["bibtex_mismatches"],
+        mismatches=data["bibtex_mismatches"], suggested_tags=data.get("suggested_tags", []),
     )
     return {"audit.md": md.encode(), "audit.json": json_bytes(data)}
 

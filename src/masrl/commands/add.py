@@ -117,8 +117,9 @@ def run(args: Namespace) -> int:
             raise UserError(f"--report: {report} {why}; nothing was added. Name a new file with --report PATH")
 
     if args.dry_run:
-        for rel, data in files.items():
-            print(f"# would write {rel}\n{data.decode()}")
+        ranks = adding.screening_lines(corpus, plan)
+        for rel in ranks:  # best screening rank first
+            print(f"{ranks[rel]}\n# would write {rel}\n{files[rel].decode()}")
         if report:
             print(f"# would write {report} ({len(refused)} entries not added, with their reasons)")
         print(f"dry run: {len(files)} record(s) would be written; nothing was written")

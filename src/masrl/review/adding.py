@@ -243,3 +243,26 @@ def _stub_problems(corpus, known: list[Problem], stubs: dict[str, dict],
             where = f"entry '{entry}': " if entry else ""
             out.append((p.file, Problem(source, line, p.field, where + p.message)))
     return out
+
+
+def screening_lines(corpus: Corpus, plan: AddPlan) -> dict[str, str]:
+    """For a dry run: one comment line per stub of ``plan`` giving its screening rank in the
+    batch, its score (resemblance to the retained records against the excluded ones, in [0, 1])
+    and, where exclusion is the better guess, the likely exclusion-reason class with its label
+    (:func:`masrl.review.suggest.screening.rank_candidates`). ``{stub file: line}`` in rank
+    order, best first; ``{}`` for no stub. Builds the text model (imports scikit-learn)."""
+    from .suggest.screening import rank_candidates
+
+    files = list(plan.stubs)
+    if not files:
+        return {}
+    ranked = rank_candidates(corpus, [plan.stubs[rel] for rel in files])
+    reasons = Taxonomy(corpus.taxonomy).fields.get("reason_class")
+    out = {}
+    for r in ranked:
+        guess = "resembles the retained records" if r.likely_reason is None else \
+            f"likely exclusion reason {r.likely_reason}" + (f" ({reasons.value_label(r.likely_reason)})" if reasons else "")
+        near = ", ".join(e.ident for e in r.evidence)
+        out[files[r.index]] = (f"# screening rank {r.rank} of {len(ranked)}: score {r.score:.3f}, {guess}; "
+                               f"nearest judged records: {near or 'none'}")
+    return out

@@ -16,6 +16,7 @@ from ...analyses import gaps as gap_analysis
 from ...analyses.declared import all_of_name, split_values
 from ...bib import bibexport
 from ...corpus.declarations import tables as declared_tables
+from ...corpus import provenance
 from ..readme import authors_display
 
 #: How many fields of retained records the paper list shows as columns when the taxonomy names none.
@@ -99,7 +100,10 @@ def _identifier_links(record: dict, tax) -> list[dict]:
 
 def _tags(record: dict, tax) -> list[dict]:
     """Every controlled field the record carries: ``{"field", "label", "values": [{"code", "label"}],
-    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else its import source."""
+    "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else its import
+    source. A value ``masrl suggest --draft`` wrote that no person has confirmed yet
+    (:mod:`masrl.corpus.provenance`) also has ``"suggested": True``; the detail view shows its
+    provenance, which ends in "not confirmed"."""
     how = record.get("tag_provenance") or {}
     source = (record.get("provenance") or {}).get("source", "")
     default = f"as imported ({source})" if source else "as recorded"
@@ -111,7 +115,8 @@ def _tags(record: dict, tax) -> list[dict]:
         codes = [str(v) for v in (raw if isinstance(raw, list) else [raw])]
         out.append({"field": field.name, "label": field.label,
                     "values": [{"code": c, "label": field.value_label(c)} for c in codes],
-                    "provenance": str(how.get(field.name, default))})
+                    "provenance": str(how.get(field.name, default)),
+                    **({"suggested": True} if provenance.state(how.get(field.name)) == provenance.NOT_CONFIRMED else {})})
     return out
 
 
@@ -152,6 +157,8 @@ def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset()) 
             "tag_list": _tags(r, tax), "identifiers": _identifier_links(r, tax),
             "bibtex": entries.get(r["key"], ""),
             "is_new": bool(baseline_name) and r["key"] in new,
+            # only records holding a draft carry the key, so the pages of every other pool keep their bytes
+            **({"suggested": draft} if (draft := provenance.unconfirmed_fields(r)) else {}),
         })
     return sorted(out, key=lambda p: (-p["year"], p["title"].lower(), p["key"]))
 

@@ -1,0 +1,165 @@
+"""Leave-one-out measurement of the suggestions, per controlled field.
+
+Each tagged record in turn becomes a stub: every controlled field is hidden and its text is
+what a stub has (title, abstract where present, venue: :data:`.text.STUB_TEXT_FIELDS`; its
+one-liner and notes are written when it is tagged). Its fields are suggested from all the
+other tagged records exactly as ``masrl suggest`` does (:func:`.propose.propose`, the same
+rules and order), and each field the record holds is compared with its value:
+
+* top-1 accuracy: the best suggestion is the record's value (for a set field, the same set);
+* top-3 recall: the value is among the :data:`.propose.SHOWN` values listed;
+* majority baseline: the share of the records holding the field whose value is the field's
+  most common value (for a set field, its most common set), i.e. the accuracy of always
+  suggesting that value. It is computed on all the records at once, which favours the
+  baseline slightly.
+
+A field that the record holds but that was not suggested (a conditional field whose
+condition was not the best suggestion) counts as a miss. A field whose top-1 accuracy does
+not exceed its baseline is *low confidence*; ``masrl suggest`` says so beside it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ...corpus.taxonomy import Taxonomy
+from . import model, propose, structure, text
+
+
+@dataclass(frozen=True)
+class FieldScore:
+    """Leave-one-out figures of one field.
+
+    Attributes:
+        field: the field name.
+        n: records holding the field (each predicted once).
+        top1: hits of the best suggestion. top3: hits among the values shown.
+        majority: the most common value (a set field's: its most common set, as a tuple).
+        baseline_hits: records holding the majority value.
+    """
+
+    field: str
+    n: int
+    top1: int
+    top3: int
+    majority: object
+    baseline_hits: int
+
+    @property
+    def accuracy(self) -> float:
+        """Top-1 accuracy in [0, 1] (0 when n is 0)."""
+        return self.top1 / self.n if self.n else 0.0
+
+    @property
+    def recall3(self) -> float:
+        """Top-3 recall in [0, 1] (0 when n is 0)."""
+        return self.top3 / self.n if self.n else 0.0
+
+    @property
+    def baseline(self) -> float:
+        """Majority-class accuracy in [0, 1] (0 when n is 0)."""
+        return self.baseline_hits / self.n if self.n else 0.0
+
+    @property
+    def low_confidence(self) -> bool:
+        """True when the model's top-1 accuracy does not beat the majority baseline (or nothing was measured)."""
+        return self.n == 0 or self.top1 <= self.baseline_hits
+
+
+def _value(record: dict, field) -> object:
+    value = record[field.name]
+    if field.multi:
+        return tuple(v for v in field.values if v in value) if isinstance(value, list) else None
+    return value
+
+
+def measure(records: list[dict], tax: Taxonomy) -> dict[str, FieldScore]:
+    """Leave-one-out figures of every controlled field, over the tagged records of ``records``.
+
+    Returns field -> :class:`FieldScore`, in taxonomy order (fields no record holds have n 0).
+    Deterministic: the same records give the same figures.
+    """
+    tagged = propose.tagged_records(records, tax)
+    documents = [text.record_text(r) for r in tagged.records]
+    queries = [text.record_text(r, stub=True) for r in tagged.records]
+    index = model.build(documents, queries)
+    fields = structure.fields(tax)
+    names = [f.name for f in fields]
+    hits = {n: [0, 0, 0] for n in names}
+    everyone = list(range(len(tagged.records)))
+    for i, rec in enumerate(tagged.records):
+        others = everyone[:i] + everyone[i + 1:]
+        rest = propose.Tagged([tagged.records[j] for j in others], [tagged.keys[j] for j in others])
+        wanted = names
+        found = propose.propose(index, i, others, rest, tax, {}, wanted, explain=False)
+        for f in fields:
+            if f.name not in rec:
+                continue
+            truth = _value(rec, f)
+            values = [s.value for s in found.get(f.name, [])]
+            hits[f.name][0] += 1
+            hits[f.name][1] += bool(values) and values[0] == truth
+            hits[f.name][2] += truth in values
+    out = {}
+    for f in fields:
+        counts = Counter(_value(r, f) for r in tagged.records if f.name in r)
+        position = {v: i for i, v in enumerate(f.values)}
+        majority, top = (None, 0)
+        if counts:
+            majority = min(counts, key=lambda v: (-counts[v], str(v) if f.multi else position.get(v, 0)))
+            top = counts[majority]
+        out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, top)
+    return out
+
+
+@dataclass(frozen=True)
+class ScreeningScore:
+    """Leave-one-out figures of the screening rank over the judged records.
+
+    Attributes:
+        n: judged records (retained + excluded). relevant: the retained ones.
+        wss95: work saved over sampling at 95% recall (Cohen et al. 2006): the share of the list
+            not read when reading in rank order until 95% of the retained records are found,
+            minus 0.05. random_wss95: its expectation in random order.
+        recall50: share of the retained records in the first half of the list (``n // 2``
+            records). random_recall50: its expectation in random order.
+    """
+
+    n: int
+    relevant: int
+    wss95: float
+    recall50: float
+    random_wss95: float
+    random_recall50: float
+
+
+def measure_screening(corpus) -> ScreeningScore:
+    """Each judged record of ``corpus`` in turn is scored against all the others
+    (:func:`.screening.score`); the records are then read in score order (best first, ties by
+    key or record id). The random-order figures are exact expectations: the ``k``-th of ``r``
+    relevant records among ``n`` is expected at position ``k (n + 1) / (r + 1)``."""
+    import math
+
+    from . import screening
+
+    pool = screening.judged_pool(corpus)
+    n = len(pool.records)
+    relevant = sum(pool.retained)
+    if not n or not relevant:
+        return ScreeningScore(n, relevant, 0.0, 0.0, 0.0, 0.0)
+    texts = [text.screening_text(r) for r in pool.records]
+    index = model.build(texts, texts)
+    everyone = list(range(n))
+    scores = [screening.score(pool, index, i, everyone[:i] + everyone[i + 1:], explain=False)[0] for i in everyone]
+    order = sorted(everyone, key=lambda i: (-scores[i], screening._ident(pool.records[i])))
+    need = math.ceil(0.95 * relevant)
+    found = read = 0
+    for read, i in enumerate(order, 1):
+        found += pool.retained[i]
+        if found >= need:
+            break
+    half = n // 2
+    recall50 = sum(pool.retained[i] for i in order[:half]) / relevant
+    random_read = need * (n + 1) / (relevant + 1)
+    return ScreeningScore(n, relevant, (n - read) / n - 0.05, recall50, (n - random_read) / n - 0.05, half / n)

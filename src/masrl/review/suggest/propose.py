@@ -1,0 +1,230 @@
+"""Values for a record's untagged controlled fields, from its nearest tagged records.
+
+For each field (in :func:`.structure.order`), the candidates are the tagged records that hold
+the field with a value the vocabulary's structure allows for this record (given its tagged
+values and the best suggestions already made for the fields the rules depend on). The
+:data:`NEIGHBOURS` most similar of them (:mod:`.model`; ties by key) vote, each with weight
+``similarity + 0.001`` (so that neighbours with no word in common still count, a little). A
+value's score is its share of the vote, in [0, 1]; values are listed best first (ties in
+taxonomy order), at most :data:`SHOWN`.
+
+A field holding a set (``multi``) is decided value by value: a value's share of the vote is
+the probability that the set holds it, the best set holds the values with a share of at least
+one half, and every set is scored by the product of its values' shares (and one minus the
+share of each value it lacks), the best set first and then the neighbours' own sets.
+
+A value a rule forces (not applicable by ``na_iff``, an implied value) is the only one allowed;
+the rule is its evidence, with the neighbours that hold it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...corpus.records import UNTAGGED
+from ...corpus.taxonomy import Field, Taxonomy
+from . import structure
+
+#: How many nearest tagged records vote on each field.
+NEIGHBOURS = 10
+#: How many values are shown per field (top-3 recall is measured on these).
+SHOWN = 3
+#: How many of the voting neighbours are shown as the evidence of one value.
+EVIDENCE = 3
+#: The weight of a neighbour is its similarity plus this.
+FLOOR = 0.001
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A tagged record that is evidence for a value.
+
+    Attributes:
+        key: its record key. title: its title.
+        similarity: cosine similarity to the record, in [0, 1], rounded to 3 decimals.
+        shared: the words and phrases the two texts share, most weight first.
+    """
+
+    key: str
+    title: str
+    similarity: float
+    shared: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One suggested value of one field.
+
+    Attributes:
+        value: a code, or for a set field a tuple of codes in taxonomy order.
+        score: its share of the neighbours' vote (a set's: its probability), in [0, 1], 3 decimals.
+        evidence: the most similar voting neighbours that hold it (at most :data:`EVIDENCE`).
+        rules: the taxonomy rules that narrowed the allowed values (as phrases).
+        given: field -> value this suggestion assumes: the fields whose value made the field
+            apply (``required_when``) or narrowed its values, where that value is itself a
+            suggestion (``{"field": "value"}``).
+    """
+
+    value: str | tuple[str, ...]
+    score: float
+    evidence: tuple[Neighbour, ...]
+    rules: tuple[str, ...] = ()
+    given: dict = field(default_factory=dict)
+
+
+@dataclass
+class Tagged:
+    """The tagged records a suggestion learns from, in key order.
+
+    Attributes:
+        records: the retained records that have no untagged controlled field.
+        keys: their keys, in the same order.
+    """
+
+    records: list[dict]
+    keys: list[str]
+
+
+def tagged_records(records: list[dict], tax: Taxonomy, exclude: str | None = None) -> Tagged:
+    """The records of ``records`` with every controlled field tagged (and no unconfirmed
+    suggestion: a draft value is no evidence), except the one keyed ``exclude``, in key order."""
+    from ...corpus.provenance import unconfirmed_fields
+
+    names = [f.name for f in structure.fields(tax)]
+    out = []
+    for rec in records:
+        if rec.get("key") == exclude or not isinstance(rec.get("key"), str):
+            continue
+        values = [rec.get(n) for n in names if n in rec]
+        if any(v == UNTAGGED or (isinstance(v, list) and UNTAGGED in v) for v in values) or unconfirmed_fields(rec):
+            continue
+        out.append(rec)
+    out.sort(key=lambda r: r["key"])
+    return Tagged(out, [r["key"] for r in out])
+
+
+def untagged_fields(record: dict, tax: Taxonomy) -> list[str]:
+    """The controlled fields of ``record`` that are ``untagged`` (or hold it in their list) or
+    hold a suggestion not yet confirmed, in taxonomy order."""
+    from ...corpus.provenance import unconfirmed_fields
+
+    draft = set(unconfirmed_fields(record))
+    out = []
+    for f in structure.fields(tax):
+        value = record.get(f.name)
+        if f.name in draft or value == UNTAGGED or (isinstance(value, list) and UNTAGGED in value):
+            out.append(f.name)
+    return out
+
+
+def _fits(value, allowed: list[str], multi: bool) -> bool:
+    if multi:
+        return isinstance(value, list) and all(v in allowed for v in value)
+    return value in allowed
+
+
+def _neighbours(nearest: list[int], tagged: Tagged, name: str, allowed: list[str], multi: bool) -> list[int]:
+    out = []
+    for j in nearest:
+        rec = tagged.records[j]
+        if name in rec and _fits(rec[name], allowed, multi):
+            out.append(j)
+            if len(out) == NEIGHBOURS:
+                break
+    return out
+
+
+def _evidence(index, query: int, tagged: Tagged, columns: list[int], holders: list[int], similarity) -> tuple[Neighbour, ...]:
+    out = []
+    for j in holders[:EVIDENCE]:
+        rec = tagged.records[j]
+        out.append(Neighbour(rec["key"], str(rec.get("title", "")), round(float(similarity[j]), 3),
+                             index.shared_words(query, columns[j]) if index is not None else ()))
+    return tuple(out)
+
+
+def _single(field: Field, allowed: list[str], near: list[int], weights, tagged: Tagged) -> list[tuple[str, float, list[int]]]:
+    total = float(sum(weights[j] for j in near)) or 1.0
+    votes: dict[str, float] = {}
+    holders: dict[str, list[int]] = {}
+    for j in near:
+        value = tagged.records[j][field.name]
+        votes[value] = votes.get(value, 0.0) + float(weights[j])
+        holders.setdefault(value, []).append(j)
+    position = {v: i for i, v in enumerate(field.values)}
+    ranked = sorted(votes, key=lambda v: (-round(votes[v], 12), position.get(v, len(position))))
+    return [(v, votes[v] / total, holders[v]) for v in ranked]
+
+
+def _multi(field: Field, allowed: list[str], near: list[int], weights, tagged: Tagged) -> list[tuple[tuple, float, list[int]]]:
+    total = float(sum(weights[j] for j in near)) or 1.0
+    share = {v: sum(float(weights[j]) for j in near if v in tagged.records[j][field.name]) / total for v in allowed}
+    best = tuple(v for v in allowed if share[v] >= 0.5)
+    sets = [best] + [tuple(v for v in allowed if v in tagged.records[j][field.name]) for j in near]
+
+    def probability(members: tuple) -> float:
+        p = 1.0
+        for v in allowed:
+            p *= share[v] if v in members else 1.0 - share[v]
+        return p
+
+    ranked = sorted(dict.fromkeys(sets), key=lambda s: (-round(probability(s), 12), len(s), [allowed.index(v) for v in s]))
+    out = []
+    for members in ranked:
+        exact = [j for j in near if tuple(v for v in allowed if v in tagged.records[j][field.name]) == members]
+        some = [j for j in near if set(members) & set(tagged.records[j][field.name])]
+        out.append((members, probability(members), exact or some))
+    return out
+
+
+def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy, known: dict,
+            wanted: list[str], shown: int = SHOWN, explain: bool = True) -> dict[str, list[Suggestion]]:
+    """Suggestions for the fields ``wanted`` of one record.
+
+    Args:
+        index: the :class:`.model.Index` whose row ``query`` is this record's text.
+        query: the row of the record in ``index.similarity``.
+        columns: for each of ``tagged.records``, its column in ``index.similarity``.
+        tagged: the records to learn from (:func:`tagged_records`).
+        tax: the vocabulary.
+        known: field -> value of the record's tagged fields (they constrain the others).
+        wanted: the fields to suggest (a field that does not apply to the record, by
+            ``required_when``, is left out).
+        shown: how many values to list per field.
+        explain: False leaves the evidence out (the measurement needs only the values).
+
+    Returns:
+        field -> suggestions best first, for every wanted field that applies, in
+        :func:`.structure.order`; ``[]`` for a field no tagged record can inform.
+    """
+    similarity = index.similarity[query][columns] if len(columns) else np.zeros(0)
+    weights = similarity + FLOOR
+    nearest = sorted(range(len(tagged.records)), key=lambda j: (-round(float(similarity[j]), 12), tagged.keys[j]))
+    context = {k: v for k, v in known.items() if v != UNTAGGED}
+    assumed: dict[str, object] = {}
+    out: dict[str, list[Suggestion]] = {}
+    for f in structure.order(tax):
+        if f.name not in wanted:
+            continue
+        if structure.applies(f, tax, context) is not True:
+            continue
+        allowed, used = structure.allowed(f, tax, context)
+        depends = {r.other for r in used} | {r.other for r in structure.rules(tax) if r.field == f.name and r.kind == "required_when"}
+        given = {name: assumed[name] for name in sorted(depends) if name in assumed}
+        phrases = tuple(r.describe() for r in used)
+        near = _neighbours(nearest, tagged, f.name, allowed, f.multi)
+        if not near and len(allowed) == 1 and not f.multi:
+            ranked = [(allowed[0], 1.0, [])]
+        else:
+            ranked = (_multi if f.multi else _single)(f, allowed, near, weights, tagged)
+        items = [Suggestion(value, round(score, 3),
+                            _evidence(index, query, tagged, columns, holders, similarity) if explain else (),
+                            phrases, dict(given)) for value, score, holders in ranked[:shown]]
+        out[f.name] = items
+        if items:
+            best = items[0].value
+            context[f.name] = list(best) if f.multi else best
+            assumed[f.name] = context[f.name]
+    return out

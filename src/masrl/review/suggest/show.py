@@ -1,0 +1,83 @@
+"""Suggestions as text for a terminal and as JSON (pure: data in, text out; same data, same text)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from .fields import RecordSuggestions
+from .propose import Suggestion
+
+
+def _value(value) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(value) + "]" if value else "[] (none)"
+    return str(value)
+
+
+def _argument(value) -> str:
+    return ",".join(value) if isinstance(value, tuple) else str(value)
+
+
+def _confidence(item) -> str:
+    s = item.score
+    if not s.n:
+        return "low confidence: not measured (no tagged record holds this field)"
+    return (f"low confidence: leave-one-out top-1 accuracy {s.accuracy:.3f} does not beat the majority "
+            f"baseline {s.baseline:.3f}") if s.low_confidence else \
+        f"leave-one-out top-1 accuracy {s.accuracy:.3f}, majority baseline {s.baseline:.3f}"
+
+
+def as_text(report: RecordSuggestions) -> str:
+    """The suggestions of one record for a terminal: per field its values best first with their
+    score and evidence (neighbour key, similarity, title, shared words), the rules that narrowed
+    them, the suggested values they assume, and whether the field is low confidence; last, the
+    command that applies the best values."""
+    lines = [f"Suggestions for {report.key} ({report.file}): {report.title}",
+             f"from the {report.learned_from} tagged records; scores are each value's share of the nearest records' "
+             "vote; nothing is written without --apply", ""]
+    for item in report.fields:
+        head = f"{item.field} ({item.label}{', a set' if item.multi else ''})"
+        given = item.suggestions[0].given if item.suggestions else {}
+        if given:
+            head += " — with " + ", ".join(f"{k} {_value(tuple(v) if isinstance(v, list) else v)}" for k, v in given.items())
+        lines.append(head)
+        lines.append(f"  {_confidence(item)}")
+        if item.suggestions and item.suggestions[0].rules:
+            lines += [f"  rule: {r}" for r in item.suggestions[0].rules]
+        if not item.suggestions:
+            lines.append("  no suggestion: no tagged record holds a value allowed here")
+        for rank, s in enumerate(item.suggestions, 1):
+            lines.append(f"  {rank}. {_value(s.value)}  score {s.score:.3f}")
+            for n in s.evidence:
+                shared = ", ".join(n.shared) if n.shared else "no word in common"
+                lines.append(f"       {n.key} ({n.similarity:.3f}) {n.title} — shares: {shared}")
+            if not s.evidence:
+                lines.append("       evidence: the rule above allows only this value")
+        lines.append("")
+    best = [(i.field, i.suggestions[0].value) for i in report.fields if i.suggestions]
+    if best:
+        args = " ".join(f"--apply {shlex.quote(f'{f}={_argument(v)}')}" for f, v in best)
+        lines.append(f"to apply the best values: masrl suggest {shlex.quote(report.key)} {args}")
+        lines.append(f"to write them as a draft (marked not confirmed): masrl suggest {shlex.quote(report.key)} --draft")
+    return "\n".join(lines) + "\n"
+
+
+def _suggestion(s: Suggestion, low: bool) -> dict:
+    out = {"value": list(s.value) if isinstance(s.value, tuple) else s.value, "score": s.score,
+           "evidence": [{"key": n.key, "title": n.title, "similarity": n.similarity, "shared_words": list(n.shared)}
+                        for n in s.evidence],
+           "low_confidence": low}
+    if s.rules:
+        out["rules"] = list(s.rules)
+    if s.given:
+        out["with"] = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in s.given.items()}
+    return out
+
+
+def as_json(report: RecordSuggestions) -> str:
+    """``{field: [{"value", "score", "evidence": [{"key", "title", "similarity", "shared_words"}],
+    "low_confidence", "rules"?, "with"?}, ...]}`` with the best value first, fields in the order
+    they were decided; a set field's value is a list. Indented, one trailing newline."""
+    data = {item.field: [_suggestion(s, item.low_confidence) for s in item.suggestions] for item in report.fields}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,407 @@
+"""`masrl suggest`: values for a stub's untagged fields from the tagged records, with evidence,
+the vocabulary's rules, a measured confidence, and provenance when applied; the screening rank."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+
+from masrl.corpus.load import load
+from masrl.corpus.provenance import suggested
+from masrl.corpus.taxonomy import Taxonomy
+from masrl.review.suggest import evaluate, screening, structure
+from masrl.review.suggest.text import record_text
+
+TITLE = "Learning to Orchestrate Parallel Sub-Agents with Multi-Agent Reinforcement Learning"
+BENCH_TITLE = "AgentArena: A Benchmark of Prompt Injection Attacks on Tool-Using Web Agents"
+
+
+def _add(cli, root, title=TITLE, arxiv="2612.00001", author="Liu, Shuo") -> str:
+    run = cli("add", "--root", root, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", author, "--year", "2026")
+    assert run.code == 0, run.err
+    return re.search(r"created corpus/papers/(\S+)\.yaml", run.out).group(1)
+
+
+def _record(root, key) -> dict:
+    return yaml.safe_load((root / f"corpus/papers/{key}.yaml").read_text(encoding="utf-8"))
+
+
+def _json(cli, root, key) -> dict:
+    run = cli("suggest", "--root", root, key, "--json")
+    assert run.code == 0, run.err
+    return json.loads(run.out)
+
+
+def _untagged(rec: dict) -> list[str]:
+    return [k for k, v in rec.items() if v == "untagged" or v == ["untagged"]]
+
+
+@pytest.fixture
+def stub(survey, cli):
+    """(survey root, key) of a stub added by title alone."""
+    return survey, _add(cli, survey)
+
+
+def test_a_stub_added_by_title_gets_suggestions_for_every_untagged_field_with_evidence(stub, cli):
+    root, key = stub
+    rec = _record(root, key)
+    tax = Taxonomy(load(root).taxonomy)
+    controlled = {f.name for f in tax.of("retained")}
+    wanted = [f for f in _untagged(rec) if f in controlled]
+    assert len(wanted) >= 10  # every controlled field a stub carries
+    data = _json(cli, root, key)
+    assert set(wanted) <= set(data)
+    corpus = load(root)
+    titles = {r["key"]: r["title"] for r in corpus.retained.values()}
+    by_key = {r["key"]: r for r in corpus.retained.values()}
+    for field in wanted:
+        items = data[field]
+        assert items, field
+        for item in items:
+            assert item["evidence"] or item.get("rules"), (field, item)
+            for n in item["evidence"]:
+                assert n["key"] != key and n["title"] == titles[n["key"]]
+                mine = set(re.findall(r"\w+", record_text(rec).lower()))
+                theirs = set(re.findall(r"\w+", record_text(by_key[n["key"]]).lower()))
+                assert all(set(w.split()) <= mine & theirs for w in n["shared_words"]), n
+        # the best value has a neighbour that shares words with the title
+        assert any(n["shared_words"] for n in items[0]["evidence"]) or items[0].get("rules"), field
+
+
+def test_json_shape_and_best_first(stub, cli):
+    root, key = stub
+    tax = Taxonomy(load(root).taxonomy)
+    data = _json(cli, root, key)
+    for field, items in data.items():
+        f = tax.fields[field]
+        scores = [i["score"] for i in items]
+        assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
+        for item in items:
+            assert set(item) - {"rules", "with"} == {"value", "score", "evidence", "low_confidence"}
+            if f.multi:
+                assert isinstance(item["value"], list) and all(v in f.values for v in item["value"])
+                assert item["value"] == [v for v in f.values if v in item["value"]]  # a set, in taxonomy order
+            else:
+                assert item["value"] in f.values
+            for n in item["evidence"]:
+                assert set(n) == {"key", "title", "similarity", "shared_words"} and 0 <= n["similarity"] <= 1
+        values = [json.dumps(i["value"]) for i in items]
+        assert len(values) == len(set(values)) <= 3
+
+
+def test_low_confidence_is_the_measured_one_and_shown_in_text(stub, cli):
+    root, key = stub
+    corpus = load(root)
+    scores = evaluate.measure(list(corpus.retained.values()), Taxonomy(corpus.taxonomy))
+    data = _json(cli, root, key)
+    for field, items in data.items():
+        assert {i["low_confidence"] for i in items} <= {scores[field].low_confidence}
+    text = cli("suggest", "--root", root, key).out
+    for field in data:
+        s = scores[field]
+        block = text.split(f"\n{field} (", 1)[1].split("\n\n", 1)[0]
+        if s.low_confidence:
+            assert (f"low confidence: leave-one-out top-1 accuracy {s.accuracy:.3f} does not beat the majority "
+                    f"baseline {s.baseline:.3f}") in block
+        else:
+            assert "low confidence" not in block
+
+
+def test_suggestions_are_deterministic(stub, cli):
+    root, key = stub
+    first = cli("suggest", "--root", root, key, "--json").out
+    assert cli("suggest", "--root", root, key, "--json").out == first
+    text = cli("suggest", "--root", root, key).out
+    assert cli("suggest", "--root", root, key).out == text
+    corpus = load(root)
+    tax = Taxonomy(corpus.taxonomy)
+    assert evaluate.measure(list(corpus.retained.values()), tax) == evaluate.measure(list(corpus.retained.values()), tax)
+
+
+def test_nothing_is_written_without_apply(stub, cli):
+    root, key = stub
+    before = (root / f"corpus/papers/{key}.yaml").read_bytes()
+    cli("suggest", "--root", root, key)
+    cli("suggest", "--root", root, key, "--json")
+    assert (root / f"corpus/papers/{key}.yaml").read_bytes() == before
+
+
+def test_applying_the_best_values_leaves_a_valid_record_with_its_provenance(stub, cli, set_field):
+    root, key = stub
+    data = _json(cli, root, key)
+    args = []
+    for field, items in data.items():
+        value = items[0]["value"]
+        args += ["--apply", f"{field}={','.join(value) if isinstance(value, list) else value}"]
+    run = cli("suggest", "--root", root, key, *args)
+    assert run.code == 0, run.err
+    rec = _record(root, key)
+    for field, items in data.items():
+        assert rec[field] == items[0]["value"]
+        keys = [n["key"] for n in items[0]["evidence"]]
+        assert rec["tag_provenance"][field] == suggested(keys, confirmed=True)
+        assert rec["tag_provenance"][field].endswith("), confirmed")
+    assert cli("validate", "--root", root).code == 1  # only the one-liner is left
+    set_field(root / f"corpus/papers/{key}.yaml", "one_liner", "Trains an orchestrator of parallel sub-agents")
+    run = cli("validate", "--root", root)
+    assert run.code == 0, run.err
+    refused = cli("suggest", "--root", root, key)
+    assert refused.code == 1
+    assert refused.err.endswith(f"masrl: error: corpus/papers/{key}.yaml: every controlled field of {key!r} is tagged; "
+                                "nothing to suggest (masrl suggest proposes values for untagged fields)\n")
+
+
+def test_a_value_outside_the_suggestions_is_a_hand_tag(stub, cli):
+    root, key = stub
+    data = _json(cli, root, key)
+    tax = Taxonomy(load(root).taxonomy)
+    shown = {i["value"] for i in data["scenario"]}
+    other = next(v for v in tax.values("scenario") if v not in shown)
+    assert cli("suggest", "--root", root, key, "--apply", f"scenario={other}").code == 0
+    assert _record(root, key)["tag_provenance"]["scenario"] == "hand-tagged (masrl suggest --apply; not among the values suggested)"
+
+
+def _implied(tax, field, value):
+    """The (field, value) a taxonomy value implies, read from the taxonomy (e.g. a category's criterion)."""
+    for rule in structure.rules(tax):
+        if rule.kind == "implied" and rule.other == field and rule.values == (value,):
+            return rule.field, rule.target
+    return None
+
+
+def test_conditional_fields_come_with_their_condition(survey, cli):
+    key = _add(cli, survey, BENCH_TITLE, "2612.00002", "Kim, Dana")
+    tax = Taxonomy(load(survey).taxonomy)
+    conditional = [r for r in structure.rules(tax) if r.kind == "required_when"]
+    assert conditional
+    rule = conditional[0]
+    rec = _record(survey, key)
+    assert rule.field not in rec  # the stub lacks it until its condition holds
+    data = _json(cli, survey, key)
+    best = data[rule.other][0]["value"]
+    if best in rule.values:  # suggested together with the condition
+        assert all(i["with"] == {rule.other: best} for i in data[rule.field])
+    else:
+        assert rule.field not in data
+    # applying the condition adds the conditional fields as untagged, to be suggested next
+    value = rule.values[0]
+    run = cli("suggest", "--root", survey, key, "--apply", f"{rule.other}={value}")
+    assert run.code == 0, run.err
+    rec = _record(survey, key)
+    added = [r.field for r in conditional if r.other == rule.other and value in r.values]
+    for name in added:
+        assert rec[name] in ("untagged", ["untagged"])
+        assert f"{name}: added as untagged (it applies now)" in run.out
+    data = _json(cli, survey, key)
+    assert set(added) <= set(data) and rule.other not in data
+    assert all("with" not in i for name in added for i in data[name])  # the condition is a tag now
+    implied = _implied(tax, rule.other, value)
+    if implied:
+        name, target = implied
+        assert [i["value"] for i in data[name]] == [target]
+        assert data[name][0]["rules"] == [f"{rule.other} {value} implies {name} {target} (taxonomy: value {value} of {rule.other})"]
+
+
+def test_na_follows_the_rules_of_validate(stub, cli):
+    root, key = stub
+    tax = Taxonomy(load(root).taxonomy)
+    rule = next(r for r in structure.rules(tax) if r.kind == "na_iff")
+    run = cli("suggest", "--root", root, key, "--apply", f"{rule.other}={rule.values[0]}")
+    assert run.code == 0, run.err
+    data = _json(cli, root, key)
+    assert [i["value"] for i in data[rule.field]] == ["NA"]
+    other = next(v for v in tax.values(rule.field) if v != "NA")
+    refused = cli("suggest", "--root", root, key, "--apply", f"{rule.field}={other}")
+    assert refused.code == 1
+    assert f"{rule.field}: {other!r} but {rule.other} is {rule.values[0]!r}; use 'NA'" in refused.err
+    assert refused.err.endswith("masrl: error: 1 error in 1 file; nothing was written.\n")
+
+
+def test_a_conditional_field_without_its_condition_is_refused(stub, cli):
+    root, key = stub
+    tax = Taxonomy(load(root).taxonomy)
+    rule = next(r for r in structure.rules(tax) if r.kind == "required_when")
+    value = tax.values(rule.field)[0]
+    before = (root / f"corpus/papers/{key}.yaml").read_bytes()
+    run = cli("suggest", "--root", root, key, "--apply", f"{rule.field}={value}")
+    assert run.code == 1
+    assert (f"command line: --apply: {rule.describe()}; {rule.other} is untagged: give --apply "
+            f"{rule.other}={rule.values[0]} with it") in run.err
+    assert (root / f"corpus/papers/{key}.yaml").read_bytes() == before
+
+
+def test_a_set_field_takes_a_set(stub, cli):
+    root, key = stub
+    tax = Taxonomy(load(root).taxonomy)
+    multi = next(f for f in tax.of("retained") if f.multi and not f.required_when)
+    codes = list(multi.values[:2])
+    assert cli("suggest", "--root", root, key, "--apply", f"{multi.name}={codes[1]},{codes[0]}").code == 0
+    assert _record(root, key)[multi.name] == codes  # taxonomy order
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nosuchkey2026"], "masrl: error: no retained record has the key 'nosuchkey2026'; the keys are the file names under corpus/papers/"),
+    (["E001"], "masrl: error: no retained record has the key 'E001' (it is an excluded record: suggestions are for retained records); "
+               "the keys are the file names under corpus/papers/"),
+])
+def test_unknown_keys_are_refused(survey, cli, args, message):
+    run = cli("suggest", "--root", survey, *args)
+    assert run.code == 1 and run.err.endswith(message + "\n")
+
+
+def test_a_key_close_to_a_real_one_gets_did_you_mean(stub, cli):
+    root, key = stub
+    run = cli("suggest", "--root", root, key + "x")
+    assert run.code == 1 and f"(did you mean '{key}'?)" in run.err
+
+
+def test_a_tagged_record_is_refused(survey, cli):
+    key = sorted(r["key"] for r in load(survey).retained.values())[0]
+    run = cli("suggest", "--root", survey, key)
+    assert run.code == 1
+    assert run.err.endswith(f"every controlled field of {key!r} is tagged; nothing to suggest "
+                            "(masrl suggest proposes values for untagged fields)\n")
+
+
+def test_bad_assignments_are_refused_all_at_once(stub, cli):
+    root, key = stub
+    tax = Taxonomy(load(root).taxonomy)
+    first = tax.of("retained")[0]
+    bad_value = first.values[0].replace("_", "-") + "x"
+    before = (root / f"corpus/papers/{key}.yaml").read_bytes()
+    run = cli("suggest", "--root", root, key, "--apply", "title=Something", "--apply", f"{first.name}={bad_value}",
+              "--apply", "noequals")
+    assert run.code == 1
+    lines = run.err.splitlines()
+    assert lines[-1] == "masrl: error: 3 errors in the command line; nothing was written."
+    controlled = ", ".join(f.name for f in tax.of("retained"))
+    assert f"command line: --apply: 'title' is not a controlled field of retained records; controlled fields: {controlled}" in lines
+    assert any(line.startswith(f"command line: --apply: {bad_value!r} is not a value of {first.name}; allowed: "
+                               f"{', '.join(first.values)}") for line in lines)
+    assert "command line: --apply: 'noequals' is not FIELD=VALUE (a controlled field, =, one of its values)" in lines
+    assert (root / f"corpus/papers/{key}.yaml").read_bytes() == before
+
+
+def test_a_tag_is_never_overwritten(stub, cli):
+    root, key = stub
+    tax = Taxonomy(load(root).taxonomy)
+    f = next(f for f in tax.of("retained") if not f.multi and not f.required_when and not structure.dependents(tax, f.name))
+    assert cli("suggest", "--root", root, key, "--apply", f"{f.name}={f.values[0]}").code == 0
+    run = cli("suggest", "--root", root, key, "--apply", f"{f.name}={f.values[-1]}")
+    assert run.code == 1
+    assert (f"command line: --apply: {f.name} is tagged already ({f.values[0]!r}); masrl suggest never overwrites a tag: "
+            "edit the record by hand") in run.err
+
+
+def test_apply_and_draft_together_is_a_usage_error(stub, cli):
+    root, key = stub
+    run = cli("suggest", "--root", root, key, "--draft", "--apply", "x=y")
+    assert run.code == 2
+
+
+def test_a_draft_is_marked_not_confirmed_and_can_be_confirmed(stub, cli):
+    root, key = stub
+    data = _json(cli, root, key)
+    assert cli("suggest", "--root", root, key, "--draft").code == 0
+    rec = _record(root, key)
+    for field, items in data.items():
+        assert rec[field] == items[0]["value"]
+        assert rec["tag_provenance"][field].endswith("), not confirmed")
+    # the draft is no evidence, and its fields are suggested again for confirmation
+    again = _json(cli, root, key)
+    assert set(again) == set(data)
+    field, items = next(iter(data.items()))
+    value = items[0]["value"]
+    assert cli("suggest", "--root", root, key, "--apply", f"{field}={','.join(value) if isinstance(value, list) else value}").code == 0
+    assert _record(root, key)["tag_provenance"][field].endswith("), confirmed")
+
+
+def test_a_draft_shows_in_the_site_and_the_audit_report(stub, cli, set_field):
+    root, key = stub
+    assert cli("suggest", "--root", root, key, "--draft").code == 0
+    set_field(root / f"corpus/papers/{key}.yaml", "one_liner", "Trains an orchestrator of parallel sub-agents")
+    run = cli("build", "--root", root)
+    assert run.code in (0, 1), run.err  # a pool claim may move with a new record; the reports are written
+    rec = _record(root, key)
+    draft = [f for f, how in rec["tag_provenance"].items() if how.endswith("not confirmed")]
+    index = (root / "reports/site/index.html").read_text(encoding="utf-8")
+    assert (f'<span class="badge" title="tags suggested by masrl suggest that no person has confirmed: '
+            f'{", ".join(draft)}">suggested tags</span>') in index
+    audit = (root / "reports/audit.md").read_text(encoding="utf-8")
+    assert "## Suggested tags" in audit
+    tagged = len(load(root).retained)
+    first = draft[0]
+    assert f"| {first} | {tagged} | 0 | 1 | {tagged - 1} |" in audit
+    data = json.loads((root / "reports/audit.json").read_text(encoding="utf-8"))
+    assert data["suggested_tags"][0] == {"field": first, "tags": tagged, "confirmed": [], "not_confirmed": [key], "other": tagged - 1}
+
+
+# ---------------------------------------------------------------- structure from any taxonomy
+def test_structure_comes_from_the_taxonomy_not_from_field_names():
+    tax = Taxonomy({"format_version": 2, "not_applicable": "NA", "fields": {
+        "mech": {"applies_to": "retained", "na_iff": {"unit": "NA"}, "values": {"x": {}, "NA": {}}},
+        "unit": {"applies_to": "retained", "values": {"a": {}, "NA": {}}},
+        "kind": {"applies_to": "retained", "values": {"p": {"implies": {"crit": "c2"}}, "q": {}}},
+        "crit": {"applies_to": "retained", "values": {"c1": {}, "c2": {}}},
+        "extra": {"applies_to": "retained", "required_when": {"kind": ["q"]}, "multi": True, "values": {"e1": {}, "e2": {}}},
+        "stage": {"applies_to": "excluded", "values": {"s": {}}},
+    }})
+    assert [f.name for f in structure.order(tax)] == ["unit", "mech", "kind", "crit", "extra"]
+    assert structure.allowed(tax.fields["mech"], tax, {"unit": "NA"})[0] == ["NA"]
+    assert structure.allowed(tax.fields["mech"], tax, {"unit": "a"})[0] == ["x"]
+    assert structure.allowed(tax.fields["crit"], tax, {"kind": "p"})[0] == ["c2"]
+    assert structure.allowed(tax.fields["crit"], tax, {"kind": "q"})[0] == ["c1", "c2"]
+    assert [structure.applies(tax.fields["extra"], tax, c) for c in ({"kind": "q"}, {"kind": "p"}, {})] == [True, False, None]
+
+
+# ---------------------------------------------------------------- screening
+def test_screening_rank_orders_candidates_and_gives_likely_reasons(repo):
+    corpus = load(repo)
+    excluded = sorted(corpus.excluded.values(), key=lambda r: r["record_id"])
+    retained = sorted(corpus.retained.values(), key=lambda r: r["key"])
+    candidates = [{"title": excluded[0]["screening_label"], "venue": "arXiv", "authors": ["Doe, Jane"]},
+                  {"title": retained[0]["title"], "abstract": "", "authors": []}]
+    ranked = screening.rank_candidates(corpus, candidates)
+    assert [r.rank for r in ranked] == [1, 2]
+    assert sorted(r.index for r in ranked) == [0, 1]
+    assert ranked[0].score >= ranked[1].score
+    reasons = Taxonomy(corpus.taxonomy).values("reason_class")
+    for r in ranked:
+        assert 0 <= r.score <= 1
+        assert (r.likely_reason is None) == (r.score >= 0.5)
+        assert r.likely_reason is None or r.likely_reason in reasons
+        assert r.evidence and all(e.similarity >= 0 for e in r.evidence)
+    # a candidate identical to a judged record has it as its nearest evidence
+    by_index = {r.index: r for r in ranked}
+    assert excluded[0]["record_id"] in [e.ident for e in by_index[0].evidence if not e.retained][:1]
+    assert retained[0]["key"] in [e.ident for e in by_index[1].evidence if e.retained][:1]
+    assert screening.rank_candidates(corpus, candidates) == ranked
+    assert screening.rank_candidates(corpus, []) == []
+
+
+def test_screening_measure_is_against_random_order(repo):
+    corpus = load(repo)
+    s = evaluate.measure_screening(corpus)
+    assert (s.n, s.relevant) == (len(corpus.retained) + len(corpus.excluded), len(corpus.retained))
+    assert s.random_recall50 == (s.n // 2) / s.n
+    assert -0.05 <= s.wss95 <= 0.95 and 0 <= s.recall50 <= 1
+    assert evaluate.measure_screening(corpus) == s
+
+
+def test_add_dry_run_shows_the_screening_rank(survey, cli, tmp_path):
+    bib = tmp_path / "new.bib"
+    bib.write_text("@article{a1, title={Multi-Agent Debate for Factuality without Training}, author={Doe, Jane}, year={2025},"
+                   " journal={arXiv preprint arXiv:2511.00001}}\n"
+                   "@article{a2, title={Credit Assignment for LLM Agent Teams via Reinforcement Learning}, author={Roe, Rick},"
+                   " year={2026}, journal={arXiv preprint arXiv:2601.00002}}\n", encoding="utf-8")
+    run = cli("add", "--root", survey, "--bibtex", bib, "--dry-run")
+    assert run.code == 0, run.err
+    lines = [line for line in run.out.splitlines() if line.startswith("# screening rank")]
+    assert [line.split(":")[0] for line in lines] == ["# screening rank 1 of 2", "# screening rank 2 of 2"]
+    for line in lines:
+        assert re.fullmatch(r"# screening rank \d of 2: score [01]\.\d{3}, (resembles the retained records|likely exclusion "
+                            r"reason X\d \([^)]+\)); nearest judged records: .+", line), line
+    assert not (survey / "corpus/papers/doe2025.yaml").exists()
