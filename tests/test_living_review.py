@@ -482,18 +482,18 @@ def test_the_whole_suite_passes_on_a_grown_pool(tmp_path, repo, cli):
 def test_the_prisma_figure_follows_the_updated_review_template(survey, cli):
     from matplotlib.text import Text
 
-    from masrl.render.figures import prisma_flow
+    from masrl.render.figures import flow as prisma_flow
 
     grow.grow(cli, survey)
     flow = current(survey).pool.prisma
     up = flow["update"]
-    texts = {t.get_gid(): " ".join(t.get_text().split()) for t in prisma_flow.draw(flow).findobj(Text) if t.get_gid()}
+    texts = {t.get_gid(): " ".join(t.get_text().split()) for t in prisma_flow.draw(flow, {"by": "category"}).findobj(Text) if t.get_gid()}
     assert texts["previous"] == f"Studies included in the previous version, release v1 (2026-05-04) (n = {up['previous_included']})"
     assert texts["audited"] == f"New records identified and screened (n = {up['identified']})"
     assert texts["retained"] == f"New records included (n = {up['new_included']})"
     assert texts["total"] == f"Total studies included in this version (n = {up['total_included']})"
     assert texts["total:sum"] == f"= {up['previous_included']} previous - {len(up['dropped'])} dropped + {up['new_included']} new"
-    published = {t.get_gid() for t in prisma_flow.draw(current(survey).population("v1").prisma).findobj(Text) if t.get_gid()}
+    published = {t.get_gid() for t in prisma_flow.draw(current(survey).population("v1").prisma, {"by": "category"}).findobj(Text) if t.get_gid()}
     assert "previous" not in published and "total" not in published  # the first release: the plain flow
 
 

@@ -2,8 +2,8 @@
 
 Every audited record (retained + excluded) enters the first screening stage;
 at each stage (the values of the field the taxonomy declares as the screening
-stage, ``screening.stage``, in taxonomy order) the records excluded there leave
-the flow, split by exclusion-reason class (``screening.reason``). What is left
+stage, ``screening.stages``, in taxonomy order) the records excluded there leave
+the flow, split by exclusion-reason class (``screening.reasons``). What is left
 after the last stage is the retained pool, split by the field of
 ``screening.included_by``. A survey that declares no stage field has one
 screening stage, ``screening``; one without a reason field no split by reason.
@@ -28,6 +28,9 @@ from ..corpus.taxonomy import SINGLE_STAGE, Taxonomy
 from .counts import count_by
 from .table import Table
 
+#: The name of the table of the screening flow (``tables/prisma_flow.csv``), which every survey has.
+FLOW_TABLE = "prisma_flow"
+
 
 @dataclass(frozen=True)
 class Previous:
@@ -44,7 +47,7 @@ class Previous:
 
 
 def _stages(excluded: pd.DataFrame, tax: Taxonomy, entering: int) -> tuple[list[dict], int]:
-    stage_field, reason_field = tax.role("stage"), tax.role("reason")
+    stage_field, reason_field = tax.role("stages"), tax.role("reasons")
     if stage_field is None:
         codes, labels = [SINGLE_STAGE], {SINGLE_STAGE: SINGLE_STAGE}
         at = {SINGLE_STAGE: pd.Series(True, index=excluded.index)}
@@ -78,7 +81,7 @@ def _included(frame: pd.DataFrame, tax: Taxonomy) -> dict[str, int]:
     return {k: int(v) for k, v in count_by(frame, field, tax).items()} if field else {}
 
 
-def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous | None = None) -> dict:
+def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous | None = None) -> dict:
     """The flow as plain data.
 
     Returns:
@@ -86,7 +89,7 @@ def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, p
         "remaining", "by_reason_class": {class: n}}...], "retained": int,
         "retained_by_category": {value: n}, "reason_classes": {class: label},
         "category_labels": {value: label}}`` with every vocabulary value present (the values of
-        the fields the taxonomy declares as ``screening.reason`` and ``screening.included_by``;
+        the fields the taxonomy declares as ``screening.reasons`` and ``screening.included_by``;
         empty mappings when it declares none);
         plus ``"update"`` when ``previous`` is given and records were added or
         dropped since: ``{"previous": label, "previous_included": n, "identified": n,
@@ -101,7 +104,7 @@ def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, p
     stages, remaining = _stages(excluded, tax, audited)
     if remaining != len(retained):
         raise ValueError(f"flow ends at {remaining}, not at {len(retained)} retained records")
-    reason_field, group_field = tax.role("reason"), tax.role("included_by")
+    reason_field, group_field = tax.role("reasons"), tax.role("included_by")
     flow = {
         "audited": audited,
         "stages": stages,
@@ -151,14 +154,14 @@ def prisma_table(flow: dict, tax: Taxonomy | None = None) -> Table:
         rows.append({"stage": s["stage"], "assessed": s["assessed"], "excluded": s["excluded"],
                      **s["by_reason_class"], "remaining": s["remaining"]})
     frame = pd.DataFrame(rows).set_index("stage")
-    return Table("prisma_flow", "Screening flow (PRISMA 2020)", frame,
+    return Table(FLOW_TABLE, "Screening flow (PRISMA 2020)", frame,
                  f"computed from exclusions/*.yaml ({_roles(tax)}) and the retained pool",
                  f"{flow['audited']} audited records; {flow['retained']} retained after the last stage.")
 
 
 def _roles(tax: Taxonomy | None) -> str:
     """The stage and reason fields of the screening, as the flow table's source names them."""
-    names = [tax.role(r) for r in ("stage", "reason")] if tax is not None else []
+    names = [tax.role(r) for r in ("stages", "reasons")] if tax is not None else []
     return ", ".join(n for n in names if n) or "the exclusion log"
 
 
@@ -184,7 +187,7 @@ def update_table(flow: dict) -> Table:
     ]
     frame = pd.DataFrame(rows).set_index("step")
     frame[classes] = frame[classes].astype(str)
-    return Table("prisma_flow", "Screening flow of this update (PRISMA 2020 for updated reviews)", frame,
+    return Table(FLOW_TABLE, "Screening flow of this update (PRISMA 2020 for updated reviews)", frame,
                  "computed from the records: those of the previous version (its frozen snapshot) and those added since",
                  f"Previous version: {up['previous']}. Total included = {up['previous_included']} - {len(up['dropped'])} + "
                  f"{up['new_included']} = {up['total_included']}; {flow['audited']} records audited over all versions.",

@@ -65,11 +65,11 @@ def exclusion_log(records: list[dict], tax: Taxonomy) -> Table:
     """The readable exclusion log: one row per excluded record (index ``record_id``,
     in id order) with title, first author's surname (``et al.`` when more),
     year, screening stage and exclusion-reason class (the fields the taxonomy declares as
-    ``screening.stage`` and ``screening.reason``, as labels; a column each, named after the
+    ``screening.stages`` and ``screening.reasons``, as labels; a column each, named after the
     field), the exclusion reason, whether it is a near miss (carries ``if_retained``
     tags) and its landing page. Authors and year are empty where the screening
     log did not record them."""
-    stage, reason = tax.role("stage"), tax.role("reason")
+    stage, reason = tax.role("stages"), tax.role("reasons")
     rows = []
     for rec in sorted(records, key=lambda r: r["record_id"]):
         row = {

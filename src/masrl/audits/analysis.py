@@ -1,7 +1,7 @@
 """Per round and field: the readers' values, agreement with intervals, disagreements (pure).
 
 Round n compares the original values (the corpus at sampling time) with every
-reading imported for round n. ``stage`` and ``reason_class`` of a screening
+reading imported for round n. the stage and reason class of a screening
 audit are compared on the items every reader excluded (a reason is only
 given for an exclusion); every other field on all items.
 """
@@ -133,7 +133,7 @@ def changed_since(audit: Audit, retained: dict[str, dict], excluded: dict[str, d
 
 def confirmations(audits: list[Audit], excluded: dict[str, dict], stage_field: str | None = None) -> dict[str, dict[str, int]]:
     """Exclusions a second reader checked and confirmed, per screening stage (the record's current
-    value of ``stage_field``, the taxonomy's ``screening.stage``; without one, the one stage
+    value of ``stage_field``, the taxonomy's ``screening.stages``; without one, the one stage
     ``screening`` of :data:`masrl.corpus.taxonomy.SINGLE_STAGE`).
 
     An exclusion is *checked* when a reader other than the original read it in

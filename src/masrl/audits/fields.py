@@ -5,7 +5,7 @@ of retained records; the vocabulary is ``corpus/taxonomy.yaml``, whose
 ``audit.default_fields`` are asked when the sample names none. A screening
 audit (population ``excluded`` or ``all``) asks for the screening decision and,
 when the decision is ``exclude``, the screening stage and exclusion-reason
-class (the fields of the taxonomy's ``screening.stage`` and ``screening.reason``).
+class (the fields of the taxonomy's ``screening.stages`` and ``screening.reasons``).
 The decision's two values are defined here: they are the screening's outcome
 itself, not a vocabulary of the literature.
 """
@@ -28,7 +28,7 @@ INCLUDE, EXCLUDE = "include", "exclude"
 def screening_fields(tax: Taxonomy) -> tuple[str, ...]:
     """Fields of a screening audit, in sheet order: the decision, then the survey's screening
     stage and reason-class fields (``screening`` of the taxonomy), where it declares them."""
-    return (DECISION, *[f for f in (tax.role("stage"), tax.role("reason")) if f])
+    return (DECISION, *[f for f in (tax.role("stages"), tax.role("reasons")) if f])
 
 
 def default_tag_fields(tax: Taxonomy) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from ..bib import bibexport, csljson
 from ..corpus import schema as schemas
 from ..analyses import audit, compare, gaps
 from ..analyses.claims import ClaimResult
+from ..analyses.prisma import FLOW_TABLE
 from ..analyses.stats import log_column
 from ..analyses.table import Table
 from ..audits import report as audit_report
@@ -251,7 +252,7 @@ def _numbers(view: View) -> dict[str, bytes]:
 def _exclusions(view: View) -> dict[str, bytes]:
     log = view.results.exclusion_log
     tax = view.results.tax
-    stage, reason = tax.role("stage"), tax.role("reason")
+    stage, reason = tax.role("stages"), tax.role("reasons")
     codes = tax.values(reason) if reason else ()
     classes = (f"{codes[0]}-{codes[-1]}" if len(codes) > 1 else codes[0]) if codes else ""
     md = render_template("exclusions.md.j2", log=log.frame, population=_population_line(view, beside=False),
@@ -341,7 +342,7 @@ def _audit(view: View) -> dict[str, bytes]:
     inclusion_field, group = tax.role("inclusion"), tax.role("included_by")
     intro = tax.sentence("near_misses", NEAR_MISSES).replace("{records}", md_text(", ".join(data["near_misses"])))
     md = render_template(
-        "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
+        "audit.md.j2", flow=data["flow"], prisma_table=results.table(FLOW_TABLE).frame,
         inclusion_table=results.table(inclusion_field).frame if inclusion_field else None,
         inclusion_how=data["inclusion_how"], included_by=tax.fields[group].label.lower() if group else "",
         near_miss_intro=MdSafe(intro), near_miss_conclusion=MdSafe(tax.sentence("near_misses_conclusion")),

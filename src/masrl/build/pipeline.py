@@ -111,7 +111,7 @@ def analyse(population: Population, previous: Population | None = None, audits: 
     retained_records, excluded_records = population.retained, population.excluded
     retained = retained_frame(list(retained_records), tax)
     excluded = excluded_frame(list(excluded_records), tax)
-    flow = prisma.prisma_flow(retained, excluded, tax, previous=_previous_members(previous))
+    flow = prisma.screening_flow(retained, excluded, tax, previous=_previous_members(previous))
     decls = declared_tables(tax)
     computed = [declared_table(d, retained, list(retained_records), tax) for d in decls]
     return Results(
@@ -138,7 +138,7 @@ def _flow_table(flow: dict, tax: Taxonomy, audits: list[Audit], excluded_records
     if "update" in flow or not audits:
         return table  # an update's rows are the new records only; second readers are counted over the whole log
     return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records},
-                                                          tax.role("stage")))
+                                                          tax.role("stages")))
 
 
 def _previous_members(previous: Population | None) -> prisma.Previous | None:

@@ -320,7 +320,7 @@ def screening(c) -> None:
     """The screening roles name single-valued fields: the stage and the reason class of excluded
     records, the split of the included records and the inclusion criterion of retained ones."""
     roles = c.tax.declared("screening")
-    for role, kind in (("stage", "excluded"), ("reason", "excluded"), ("included_by", "retained"), ("inclusion", "retained")):
+    for role, kind in (("stages", "excluded"), ("reasons", "excluded"), ("included_by", "retained"), ("inclusion", "retained")):
         if role in roles:
             _single(c, ("screening", role), roles[role], kind, f"screening.{role}")
 

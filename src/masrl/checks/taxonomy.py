@@ -19,7 +19,7 @@ from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
 from ..corpus.declarations import table_of
 from ..corpus.load import TAXONOMY
-from ..corpus.migrate import FORMAT, format_of, missing_declarations
+from ..corpus.migrate import FORMAT, format_of, missing_declarations, moved_keys
 from .derived_names import collisions
 
 
@@ -36,8 +36,8 @@ def format_version(c) -> bool:
               f"this taxonomy is in format 1 (no format_version: {FORMAT}): it lacks {lacking}. Format {FORMAT} declares "
               "what format 1 built for every survey (its tables, figures, README list, site columns, screening "
               "fields and report sentences); add them (see corpus/taxonomy.yaml of masrl's own survey, or `masrl init`), "
-              f"move reward_families into a table of kind families, write a value's implied inclusion criterion as "
-              f"implies, and set format_version: {FORMAT}", field="format_version")
+              f"move {' and '.join(k for k in moved_keys() if k in data) or 'nothing'} into a table of kind families, "
+              f"write a value's implied value of another field as implies, and set format_version: {FORMAT}", field="format_version")
     elif found is None and isinstance(data, dict):
         c.add(TAXONOMY, ("format_version",), f"must be an integer, the format of the file ({FORMAT})")
     else:

@@ -22,8 +22,8 @@ FIELDS_HELP = """\
 allowed --fields (comma-separated):
   --population retained   any single-valued controlled field of retained records in corpus/taxonomy.yaml
                           (default: audit.default_fields of the taxonomy, else all of them)
-  --population excluded   decision and the screening stage and reason-class fields (screening.stage and
-                          screening.reason of the taxonomy; default: all three)
+  --population excluded   decision and the screening stage and reason-class fields (screening.stages and
+                          screening.reasons of the taxonomy; default: all three)
   --population all        the same as excluded
 allowed --stratify:
   retained: a single-valued field of retained records

@@ -43,6 +43,11 @@ def missing_declarations(data: dict) -> list[str]:
     return ["format_version"] + [key for key in _format1()["add"] if key not in data]
 
 
+def moved_keys() -> list[str]:
+    """The format-1 keys that the current format keeps elsewhere (a family table's ``families``)."""
+    return list(_format1()["moved"])
+
+
 def migrate(data: dict) -> dict:
     """``data`` (a format-1 taxonomy mapping) as a format-2 mapping; a new mapping, ``data``
     is not changed. A mapping already in the current format (or of an unknown format) is

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .migrate import migrate
 
-#: The one screening stage of a survey that declares no stage field (``screening.stage``).
+#: The one screening stage of a survey that declares no stage field (``screening.stages``).
 SINGLE_STAGE = "screening"
 
 
@@ -67,7 +67,7 @@ class Field:
 
     @property
     def show_code(self) -> bool:
-        """Whether reports show the code beside the label (``O1 when to spawn``; taxonomy ``show_code``)."""
+        """Whether reports show the code beside the label (``A1 first value``; taxonomy ``show_code``)."""
         return self.spec.get("show_code") is True
 
 
@@ -232,7 +232,7 @@ class Taxonomy:
     def exclusion_options(self) -> list[tuple[str, str]]:
         """``(option, field)`` of every field of excluded records (controlled ones, then free ones, in
         taxonomy order): ``masrl exclude`` asks for each as ``--`` and its name with ``_`` as ``-``
-        (``reason_class`` -> ``--reason-class``)."""
+        (``reason_kind`` -> ``--reason-kind``)."""
         names = [f.name for f in self.of("excluded")] + [f.name for f in self.free_of("excluded")]
         return [("--" + name.replace("_", "-"), name) for name in names]
 

@@ -178,7 +178,7 @@ TAXONOMY_SCHEMA = {
         "crosstabs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}},
         "tables": {"type": "array", "items": _TABLE},
         "figures": {"type": "array", "items": _FIGURE},
-        "screening": {"type": "object", "properties": {"stage": _TEXT, "reason": _TEXT, "included_by": _TEXT, "inclusion": _TEXT},
+        "screening": {"type": "object", "properties": {"stages": _TEXT, "reasons": _TEXT, "included_by": _TEXT, "inclusion": _TEXT},
                       "additionalProperties": False},
         "readme": {"type": "object", "properties": {
             "group_by": _TEXT, "group_noun": {"type": "array", "items": _TEXT, "minItems": 2, "maxItems": 2},

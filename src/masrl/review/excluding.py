@@ -208,7 +208,7 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
             rec["former_key"] = decision.key
             rec["former_record"] = corpus.retained[moved_from]
             rec["former_file"] = files[moved_from].decode("utf-8")  # verbatim, comments included
-        reason_field = tax.role("reason")
+        reason_field = tax.role("reasons")
         rec["tag_provenance"] = {reason_field: f"{decision.provenance} (screener's choice)"} if reason_field else {}
         rec["provenance"] = {"source": decision.provenance + (f", moved from {moved_from}" if moved_from else "")}
         new_file = f"{EXCLUSIONS}{record_id}.yaml"

@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 import pandas as pd
 
 from ...corpus.declarations import figures, tables
+from ...analyses.prisma import FLOW_TABLE
 from .marks import FORMATS, GAP_SYMBOL, YEARS_SHOWN  # noqa: F401  (re-exported)
 
 
@@ -294,8 +295,6 @@ def _flow_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
     return [] if decl.table == FLOW_TABLE else [("table", f"a flow figure is drawn from the table {FLOW_TABLE!r}")]
 
 
-#: The table every survey's screening flow is in.
-FLOW_TABLE = "prisma_flow"
 
 #: Every figure kind masrl draws, by name.
 KINDS: dict[str, Kind] = {

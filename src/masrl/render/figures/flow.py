@@ -105,7 +105,7 @@ def draw(data: dict, options: dict | None = None):
     "retained": int, "retained_by_category": {code: int},
     "reason_classes": {class: name}, "category_labels": {code: label}}``.
     Reason classes with a zero count are left out of the exclusion boxes. With
-    ``"update"`` (see :func:`masrl.analyses.prisma.prisma_flow`) the diagram follows the
+    ``"update"`` (see :func:`masrl.analyses.prisma.screening_flow`) the diagram follows the
     template for updated reviews.
     """
     data, update = _as_update(data)

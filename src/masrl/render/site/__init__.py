@@ -112,7 +112,7 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
     scopes = {"pool": "current pool"}
     if baseline is not None:
         scopes[base_name] = baseline.population.label
-    stage, reason, group = tax.role("stage"), tax.role("reason"), tax.role("included_by")
+    stage, reason, group = tax.role("stages"), tax.role("reasons"), tax.role("included_by")
     page_data = {
         "index.html": {"papers": papers, "facets": facets, "columns": data.columns(tax),
                        "labels": {f["field"]: {v["code"]: v["label"] for v in f["values"]} for f in facets},
@@ -124,7 +124,8 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
                            "stages": [{"code": c, "label": tax.label(stage, c)} for c in tax.values(stage)] if stage else [],
                            "reason_classes": [{"code": c, "label": tax.label(reason, c)} for c in tax.values(reason)] if reason else [],
                            "extra_columns": data.exclusion_columns(tax),
-                           "included_by": tax.fields[group].label.lower() if group else "", "included_field": group or ""},
+                           "included_by": tax.fields[group].label.lower() if group else "", "included_field": group or "",
+                           "flow_figure": next((s.name for s in figures_of(tax) if s.module == "flow"), "")},
         "claims.html": {"claims": data.claims(results, claims, scopes)},
         "figures.html": {"figures": [{"name": spec.name, "caption": spec.caption, "notes": spec.notes(results)}
                                      for spec in figures_of(tax)]},

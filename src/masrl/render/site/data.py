@@ -24,7 +24,7 @@ DEFAULT_COLUMNS = 6
 
 #: The exclusion log's filters in the URL (``screening.html#stage=...&reason_class=...``), by the
 #: screening role of the field they filter: the names the site's script reads, whatever the fields are called.
-LOG_FILTERS = {"stage": "stage", "reason": "reason_class"}
+LOG_FILTERS = {"stages": "stage", "reasons": "reason_class"}
 
 
 def columns(tax) -> list[str]:
@@ -178,20 +178,20 @@ def exclusion_columns(tax) -> list[dict]:
 
 def exclusions(results, new: frozenset[str] = frozenset()) -> list[dict]:
     """One dict per excluded record, by record id, with its screening stage and reason class
-    (the fields of the taxonomy's ``screening.stage`` and ``screening.reason``) as codes and
+    (the fields of the taxonomy's ``screening.stages`` and ``screening.reasons``) as codes and
     labels, and the values of the log's extra columns (``extra``, :func:`exclusion_columns`);
     ``is_new`` for the record ids in ``new`` (screened since the latest release)."""
     tax = results.tax
-    stage, reason = tax.role("stage"), tax.role("reason")
+    stage, reason = tax.role("stages"), tax.role("reasons")
     extra = exclusion_columns(tax)
     out = []
     for r in results.excluded_records:
         out.append({
             "id": r["record_id"], "label": str(r.get("screening_label", "")),
             "link": next((safe_url(u) for u in str(r.get("url") or "").split(" ; ") if safe_url(u)), None),
-            "stage": str(r.get(stage, "")) if stage else "", "stage_label": tax.label(stage, str(r.get(stage, ""))) if stage else "",
-            "reason_class": str(r.get(reason, "")) if reason else "",
-            "reason_class_label": tax.label(reason, str(r.get(reason, ""))) if reason else "",
+            "stage_code": str(r.get(stage, "")) if stage else "", "stage_label": tax.label(stage, str(r.get(stage, ""))) if stage else "",
+            "reason_code": str(r.get(reason, "")) if reason else "",
+            "reason_label": tax.label(reason, str(r.get(reason, ""))) if reason else "",
             "reason": str(r.get("exclusion_reason", "")), "near_miss": bool(r.get("if_retained")),
             "extra": [str(r.get(c["field"], "")) for c in extra],
             "date": str(r.get("date_screened", "")), "is_new": r["record_id"] in new,
@@ -207,7 +207,7 @@ def _cell(count: int, link: str | None, structural: bool = False) -> dict:
 def crosstabs(results) -> list[dict]:
     """Every crosstab of the taxonomy with labels, and for each cell its count and the link to its records.
 
-    A zero cell outside the structural values (``NA``, ``unassessed``) is a gap.
+    A zero cell outside the structural values (``gap_analysis.skip_values``) is a gap.
     """
     tax = results.tax
     structural = tax.gap_skips[1]

@@ -9,7 +9,7 @@ or record id) vote with weight ``similarity + 0.001``; each side's vote is divid
 number of records on that side, so that the larger side does not win by its size alone. The
 score is the retained side's share of the two, in [0, 1]: above 0.5 the candidate resembles
 the retained records more. Below 0.5, the likely reason is the reason class (a value of the
-excluded records' reason-class field, the taxonomy's ``screening.reason``) with the largest vote among the excluded
+excluded records' reason-class field, the taxonomy's ``screening.reasons``) with the largest vote among the excluded
 neighbours (ties in taxonomy order). Candidates are ranked by score, best first (ties in the
 order given). The same pool and candidates give the same ranks.
 """
@@ -40,7 +40,7 @@ class Judged:
     retained: bool
     similarity: float
     shared: tuple[str, ...]
-    reason_class: str | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Ranked:
 class Pool:
     """The judged records: ``records`` (retained first, by key; then excluded, by record id),
     ``retained`` (True for each retained one), the reason classes in taxonomy order and the field
-    of excluded records that holds them (the taxonomy's ``screening.reason``; None without one)."""
+    of excluded records that holds them (the taxonomy's ``screening.reasons``; None without one)."""
 
     records: list[dict]
     retained: list[bool]
@@ -87,7 +87,7 @@ def judged_pool(corpus) -> Pool:
     tax = Taxonomy(corpus.taxonomy)
     kept = sorted((r for r in corpus.retained.values() if isinstance(r.get("key"), str)), key=lambda r: r["key"])
     out = sorted((r for r in corpus.excluded.values() if isinstance(r.get("record_id"), str)), key=lambda r: r["record_id"])
-    reason = tax.role("reason")
+    reason = tax.role("reasons")
     return Pool(kept + out, [True] * len(kept) + [False] * len(out), tax.values(reason) if reason else (), reason)
 
 
