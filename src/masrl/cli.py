@@ -186,6 +186,12 @@ def _identifier_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI page becomes that identifier)")
 
 
+def _cmd_init(args: argparse.Namespace) -> int:
+    from .commands import init
+
+    return init.run(args)
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .commands import validate
 
@@ -245,6 +251,19 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     raw = {"formatter_class": argparse.RawDescriptionHelpFormatter}
+
+    p = sub.add_parser(
+        "init",
+        help="start a new survey in DIR: a commented taxonomy, an empty corpus, a README",
+        description="Create a new survey in DIR (made if missing): corpus/taxonomy.yaml with two example fields, "
+        "one table and one figure, each declaration commented; corpus/claims.yaml with one claim; empty "
+        "corpus/papers/ and exclusions/; a placeholder corpus/protocol.yaml; and a README.md with the paper-list "
+        "markers. `masrl build` works on it at once. Refused where a survey already is; never overwrites a file.",
+        epilog=EXAMPLES["init"], **raw,
+    )
+    p.add_argument("directory", metavar="DIR", help="folder of the new survey")
+    p.add_argument("--title", metavar="TEXT", help="the survey's title (default: 'A new survey')")
+    p.set_defaults(run=_cmd_init)
 
     p = sub.add_parser(
         "validate",

@@ -334,6 +334,10 @@ def audit_data(build: Build) -> dict:
 NEAR_MISSES = ("The exclusion records that carry the tags they would have if retained (`if_retained`) are the near\n"
                "misses ({records}). Every claim is recomputed as if they were retained.")
 
+#: ... when no exclusion record carries such tags.
+NO_NEAR_MISSES = ("No exclusion record carries the tags it would have if retained (`if_retained`): there is no near\n"
+                  "miss, and every claim reads the retained records only.")
+
 
 def _audit(view: View) -> dict[str, bytes]:
     data = audit_data(view.build)
@@ -341,6 +345,8 @@ def _audit(view: View) -> dict[str, bytes]:
     tax = results.tax
     inclusion_field, group = tax.role("inclusion"), tax.role("included_by")
     intro = tax.sentence("near_misses", NEAR_MISSES).replace("{records}", md_text(", ".join(data["near_misses"])))
+    if not data["near_misses"]:
+        intro = NO_NEAR_MISSES
     md = render_template(
         "audit.md.j2", flow=data["flow"], prisma_table=results.table(FLOW_TABLE).frame,
         inclusion_table=results.table(inclusion_field).frame if inclusion_field else None,
