@@ -502,7 +502,10 @@ def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli
     from masrl.render import figures
 
     before = current(survey)
-    spec = next(s for s in figures.FIGURES if s.name == "credit_hierarchy")
+    from masrl.corpus.taxonomy import Taxonomy
+
+    declared = figures.figures_of(Taxonomy(load(survey).taxonomy))
+    spec = next(s for s in declared if s.name == "credit_hierarchy")
     assert release_note(spec, before.population("v1"), None) is None  # a release's own figures carry no such note
     grow.grow(cli, survey)
     result = current(survey)
@@ -512,5 +515,5 @@ def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli
     note = release_note(spec, result.pool, result.baseline)
     assert note.startswith(f"Published release v1 (2026-05-04) differs in {len(changed)} cell(s): ")
     assert note.endswith("Its figure: reports/releases/v1/figures/credit_hierarchy.svg.")
-    prisma = next(s for s in figures.FIGURES if s.name == "prisma_flow")
+    prisma = next(s for s in declared if s.name == "prisma_flow")
     assert release_note(prisma, result.pool, result.baseline) is None  # the update's flow draws the release itself

@@ -195,7 +195,7 @@ def where_mask(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> pd.Series:
         else:
             series = frame[name]
         multi = name in tax.fields and tax.fields[name].multi
-        mask &= _matches(series, cond, multi)
+        mask &= _matches(series, cond, multi).astype(bool)  # a list field's empty match is of dtype object
     return mask
 
 

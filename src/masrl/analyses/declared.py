@@ -25,7 +25,7 @@ def _join(keys) -> str:
 def carrying(frame: pd.DataFrame, field: str, values: list[str], tax: Taxonomy) -> pd.Series:
     """Boolean Series: which records of ``frame`` carry one of ``values`` of ``field``."""
     spec = tax.fields.get(field)
-    return _matches(frame[field], list(values), bool(spec and spec.multi))
+    return _matches(frame[field], list(values), bool(spec and spec.multi)).astype(bool)  # bool even when empty
 
 
 def split_values(column: Column, tax: Taxonomy) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ import re
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from ..analyses.declared import column_names
+from ..analyses.declared import all_of_name, column_names, split_values
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus.declarations import COLUMN_KINDS, TableDecl, figures as declared_figures, table_of
 from ..corpus.load import TAXONOMY
@@ -79,6 +79,27 @@ def table_names(tax) -> dict[str, list[str] | None]:
             out[decl.name] = list(tax.values(decl.by)) if decl.kind == "years" else column_names(decl, tax)
     out[FLOW_TABLE] = None
     return out
+
+
+def numeric_columns(tax, name: str) -> set[str]:
+    """The columns of table ``name`` that hold counts (what ``{sum:COLUMN}`` can add up)."""
+    if name in tax.fields:
+        return {"count"}
+    if any(f"{r}_x_{c}" == name for r, c in tax.crosstabs):
+        return set(next(tax.values(c) for r, c in tax.crosstabs if f"{r}_x_{c}" == name))
+    for spec in tax.declared_list("tables"):
+        decl = table_of(spec)
+        if decl is not None and decl.name == name:
+            if decl.kind == "years":
+                return set(tax.values(decl.by))
+            out = set()
+            for column in decl.columns:
+                if column.kind in ("count", "all_of"):
+                    out.add(column.name if column.kind == "count" else all_of_name(column, tax))
+                elif column.kind == "split":
+                    out |= {n for _, n in split_values(column, tax)}
+            return out
+    return set()
 
 
 def _columns(c, path: tuple, decl: TableDecl, raw: list) -> None:
@@ -274,7 +295,7 @@ def figures(c) -> None:
             if key in decl.spec and not low <= float(decl.spec[key]) <= high:
                 c.add(TAXONOMY, path + (key,), f"{decl.spec[key]} is out of range; allowed: {low} to {high}")
         for j, note in enumerate(decl.spec.get("notes") or []):
-            _note(c, path + ("notes", j), str(note), names.get(decl.table))
+            _note(c, path + ("notes", j), str(note), numeric_columns(tax, decl.table))
 
 
 def _note(c, path: tuple, note: str, columns) -> None:
@@ -284,8 +305,9 @@ def _note(c, path: tuple, note: str, columns) -> None:
                               "{count:FIELD:VALUE}, {label:FIELD:VALUE}")
     for match in NOTE_PLACEHOLDER.finditer(note):
         _, kind, a, b = match.groups()
-        if kind == "sum" and (columns is None or a not in columns):
-            c.add(TAXONOMY, path, f"{match.group(0)}: {a!r} is not a column of the figure's table")
+        if kind == "sum" and a not in columns:
+            c.add(TAXONOMY, path, f"{match.group(0)}: {a!r} is not a column of counts of the figure's table; columns of "
+                                  f"counts: {', '.join(sorted(columns)) or 'none'}")
         elif kind in ("count", "label"):
             field = tax.fields.get(a)
             if field is None:
@@ -323,6 +345,9 @@ def screening(c) -> None:
     for role, kind in (("stages", "excluded"), ("reasons", "excluded"), ("included_by", "retained"), ("inclusion", "retained")):
         if role in roles:
             _single(c, ("screening", role), roles[role], kind, f"screening.{role}")
+    if "stages" in roles and roles.get("stages") == roles.get("reasons"):
+        c.add(TAXONOMY, ("screening", "reasons"), f"{roles['reasons']!r} is also the field of the screening stages; the "
+                                                  "stage and the reason class are two fields of excluded records")
 
 
 def audit_defaults(c) -> None:

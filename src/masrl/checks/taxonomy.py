@@ -57,6 +57,11 @@ def crosstabs(c) -> None:
         for name in (rows, cols):
             if name not in tax.fields:
                 c.add(TAXONOMY, ("crosstabs", i), f"crosstab names unknown field {name!r}{_suggest(name, tax.fields)}")
+        if rows == cols:
+            c.add(TAXONOMY, ("crosstabs", i), f"crosstab [{rows}, {cols}] crosses a field with itself; its count table "
+                                              "already has every value")
+        elif (rows, cols) in tax.crosstabs[:i]:
+            c.add(TAXONOMY, ("crosstabs", i), f"crosstab [{rows}, {cols}] is listed twice")
         if rows in tax.fields and cols in tax.fields and tax.fields[rows].applies_to != tax.fields[cols].applies_to:
             c.add(TAXONOMY, ("crosstabs", i), f"crosstab [{rows}, {cols}] mixes a field of {tax.fields[rows].applies_to} "
                                               f"records with one of {tax.fields[cols].applies_to} records")
