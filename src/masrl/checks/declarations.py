@@ -289,8 +289,16 @@ def figures(c) -> None:
             c.add(TAXONOMY, path + ("table",), f"{decl.table!r} is not a table of this survey; tables: "
                                                f"{', '.join(sorted(names))}{_suggest(decl.table, names)}")
             continue
-        for key, message in kind.needs(tax, decl, names[decl.table]):
+        needed = kind.needs(tax, decl, names[decl.table])
+        for key, message in needed:
             c.add(TAXONOMY, path + (key,), message)
+        counts = numeric_columns(tax, decl.table)
+        for key in kind.counts:
+            given = decl.spec.get(key)
+            for column in (given if isinstance(given, list) else [given] if given is not None else []):
+                if not any(k == key for k, _ in needed) and column not in counts:
+                    c.add(TAXONOMY, path + (key,), f"{column!r} is not a column of counts of table {decl.table} (a {decl.kind} "
+                                                   f"figure draws it as a length); columns of counts: {', '.join(sorted(counts)) or 'none'}")
         for key, low, high in (("height", 0.5, 20.0), ("bar_height", 0.05, 1.0)):
             if key in decl.spec and not low <= float(decl.spec[key]) <= high:
                 c.add(TAXONOMY, path + (key,), f"{decl.spec[key]} is out of range; allowed: {low} to {high}")

@@ -63,6 +63,7 @@ class Kind:
         options: ``(tax, declaration) -> options`` passed to ``draw``.
         needs: ``(tax, declaration, columns) -> [(key, message)]``: what the declaration lacks for
             this kind (``columns``: the column names of its table, or None when it has no such table).
+        counts: the options that must name columns of counts (what is drawn as a length).
     """
 
     module: str
@@ -70,6 +71,7 @@ class Kind:
     notes: Callable[[Any, Any], list[str]]
     options: Callable[[Any, Any], dict]
     needs: Callable[[Any, Any, Any], list[tuple[str, str]]]
+    counts: tuple[str, ...] = ()
 
 
 # --- plotted data -------------------------------------------------------------------------------
@@ -298,10 +300,11 @@ def _flow_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
 
 #: Every figure kind masrl draws, by name.
 KINDS: dict[str, Kind] = {
-    "bars": Kind("bars", _table, _no_notes, _plain, _columns_needed("labels", "values")),
+    "bars": Kind("bars", _table, _no_notes, _plain, _columns_needed("labels", "values"), counts=("values",)),
     "heatmap": Kind("heatmap", _heatmap, _no_notes, _plain, _heatmap_needs),
-    "paired_bars": Kind("paired_bars", _table, _no_notes, _plain, _columns_needed("labels", "series", optional=("groups",))),
-    "chain": Kind("chain", _table, _chain_notes, _chain_options, _chain_needs),
+    "paired_bars": Kind("paired_bars", _table, _no_notes, _plain, _columns_needed("labels", "series", optional=("groups",)),
+                        counts=("series",)),
+    "chain": Kind("chain", _table, _chain_notes, _chain_options, _chain_needs, counts=("count_column",)),
     "years": Kind("years", _years, _year_notes, _year_options, _years_needs),
     "flow": Kind("flow", _prisma, _prisma_notes, _flow_options, _flow_needs),
 }

@@ -33,6 +33,7 @@ SPACE = 0.05        # between two blocks of a box
 BAR_H = 0.13
 LINE = 1.22         # line spacing of every text block
 LEGEND_H = 0.24
+LEGEND_LINE = 1.9   # line spacing of the rows of a legend that needs more than one
 
 
 def _height(lines: list[str], size: float) -> float:
@@ -75,6 +76,17 @@ def _blocks(values: dict, text_w: float, options: dict) -> list[tuple[str, list[
     return blocks
 
 
+def _legend_columns(labels: list[str], available: float) -> tuple[int, int]:
+    """``(columns, rows)`` of the legend: one row when its entries fit ``available`` inches,
+    else as many columns as the widest entry allows."""
+    em = style.SMALL_SIZE / 72
+    widths = [(1.6 + 0.8 + 2.0) * em + style.text_width(label, style.SMALL_SIZE) for label in labels]
+    if not labels or sum(widths) <= available:
+        return max(len(labels), 1), 1
+    columns = max(1, int(available // max(widths)))
+    return columns, -(-len(labels) // columns)
+
+
 def _block_height(kind: str, lines: list[str], size: float) -> float:
     return BAR_H if kind == "bar" else _height(lines, size)
 
@@ -113,7 +125,9 @@ def draw(table: pd.DataFrame, options: dict):
     title_h = _height(title_lines, style.TITLE_SIZE)
     box_top = MARGIN + title_h + 0.12
     legend_top = box_top + box_h + 0.08
-    height = legend_top + LEGEND_H + MARGIN
+    labels = [s for s, _ in statuses] + ([f"{style.GAP_SYMBOL} {options['gap_legend']}"] if options.get("gap_legend") else [])
+    ncol, legend_rows = _legend_columns(labels, width - 2 * MARGIN)
+    height = legend_top + LEGEND_H + (legend_rows - 1) * style.line_height(style.SMALL_SIZE, LEGEND_LINE) + MARGIN
 
     fig = style.new_figure(height=height, width=width, layout=None)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -163,6 +177,6 @@ def draw(table: pd.DataFrame, options: dict):
         handles.append(Patch(facecolor=style.GAP_FILL, edgecolor=style.GAP, linestyle=(0, (3, 1)),
                              label=f"{style.GAP_SYMBOL} {options['gap_legend']}"))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(width / 2, Y(legend_top)),
-              bbox_transform=ax.transData, ncol=len(handles), frameon=False, fontsize=style.SMALL_SIZE,
+              bbox_transform=ax.transData, ncol=ncol, frameon=False, fontsize=style.SMALL_SIZE,
               handlelength=1.6, borderaxespad=0, borderpad=0)
     return fig
