@@ -38,17 +38,23 @@ ROUND_FILES = ("round.yaml", "queue.csv", "duplicates.csv")
 #: ``published`` ``YYYY-MM-DD``, ``query_families`` and ``sources`` ``; ``-separated, ``rank``
 #: 1 = first to screen, ``score`` and ``likely_reason`` (an exclusion-reason class) left empty
 #: until a model fills them.
+#: The screener's columns of a decision's screening stage and exclusion-reason class: masrl's
+#: columns, whatever the survey calls the fields of those roles (taxonomy ``screening``).
+STAGE_COLUMN, REASON_COLUMN = "stage", "reason_class"
 QUEUE_COLUMNS = ("identifier", "title", "authors", "year", "venue", "abstract", "published", "query_families",
-                 "sources", "rank", "score", "likely_reason", "decision", "stage", "reason_class", "reason")
+                 "sources", "rank", "score", "likely_reason", "decision", STAGE_COLUMN, REASON_COLUMN, "reason")
 #: The screener's columns of ``queue.csv``.
-SCREENER_COLUMNS = ("decision", "stage", "reason_class", "reason")
+SCREENER_COLUMNS = ("decision", STAGE_COLUMN, REASON_COLUMN, "reason")
+#: The screening role (taxonomy ``screening``) whose field each column of an exclusion fills.
+ROLE_COLUMNS = {"stages": STAGE_COLUMN, "reasons": REASON_COLUMN, "found_in": "sources", "found_by": "query_families"}
 #: Allowed values of the ``decision`` column (empty: not decided yet).
 DECISIONS = ("include", "exclude")
 #: Columns of ``duplicates.csv``: the record found (its identifier and title as the source gave
 #: them, the source and query family that found it), what it matched (``status``: retained,
 #: excluded, queued (an earlier round) or this round; ``matched``: the record file or
 #: ``queue.csv`` line) and the rule that matched (``same arxiv 2605.08686``, ``title 96% similar``).
-DUPLICATE_COLUMNS = ("identifier", "title", "source", "query_family", "status", "matched", "rule")
+FAMILY_COLUMN = "query_family"
+DUPLICATE_COLUMNS = ("identifier", "title", "source", FAMILY_COLUMN, "status", "matched", "rule")
 #: Separator of the list cells (``authors``, ``query_families``, ``sources``).
 LIST_SEPARATOR = "; "
 

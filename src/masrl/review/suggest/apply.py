@@ -63,7 +63,7 @@ def parse_assignments(texts: list[str], tax: Taxonomy, record: dict) -> list[tup
         name, sep, raw = item.partition("=")
         name = name.strip()
         if not sep:
-            problems.append(Problem(COMMAND_LINE, None, "--apply", f"{item!r} is not FIELD=VALUE (e.g. --apply category=rl_method)"))
+            problems.append(Problem(COMMAND_LINE, None, "--apply", f"{item!r} is not FIELD=VALUE (a controlled field, =, one of its values)"))
             continue
         field = controlled.get(name)
         if field is None:
