@@ -23,7 +23,7 @@ def run(args: Namespace) -> int:
         raise UserError(f"{root} is a file; give a folder for the new survey")
     if (root / "corpus/taxonomy.yaml").exists():
         raise UserError(f"{root} already holds a survey (corpus/taxonomy.yaml); masrl init never overwrites one")
-    files = new_survey(args.title or DEFAULT_TITLE)
+    files = new_survey(DEFAULT_TITLE if args.title is None else args.title)
     root.mkdir(parents=True, exist_ok=True)
     write.create_new(root, files)
     console.info(f"created a new survey in {root}: corpus/taxonomy.yaml, corpus/claims.yaml, README.md, "
