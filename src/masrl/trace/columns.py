@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from array import array
 from functools import partial
-from itertools import count
+from itertools import compress, count
 from operator import attrgetter, is_not
 
 import numpy as np
@@ -39,7 +39,7 @@ from .codes import (
     TYPE_CODE,
     number_sum,
 )
-from .index import IdIndex, IndexDoubt
+from .index import IdIndex, IndexDoubt, first_of_runs
 from .load import MAX_DEPTH
 from .view import Links
 from .schema import TOP_REQUIRED, schema
@@ -116,11 +116,9 @@ class Columns:
         self.agent_raw.extend(map(code, map(_AGENT, typed), self.counter))
         mask = tcs.translate(_LINK_TABLE)
         if mask.count(1):
-            picked = [k for k, flag in enumerate(mask) if flag] if len(typed) <= SMALL else \
-                np.flatnonzero(np.frombuffer(mask, dtype=np.uint8)).tolist()
-            rows = list(map(typed.__getitem__, picked))
-            self.link_idx.extend([a + k for k in picked])
-            self.link_tc += bytes(map(tcs.__getitem__, picked))
+            rows = list(compress(typed, mask))
+            self.link_idx.extend(compress(range(a, a + len(typed)), mask))
+            self.link_tc += bytes(compress(tcs, mask))
             self.link_from.extend(map(code, map(_FROM, rows), self.counter))
             self.link_to.extend(map(code, map(_TO, rows), self.counter))
         decisions = list(map(_DECISION, typed))
@@ -214,9 +212,9 @@ class Columns:
             c.eidx.extend(range(a, b))
             c.etype.extend(codes)
             return colons
-        try:
-            src = self.index.lookup(srcs)
-            dst = self.index.lookup(dsts)
+        try:  # one lookup for both ends: numpy's cost per call is paid once
+            both = self.index.lookup(srcs + dsts)
+            src, dst = both[:len(srcs)], both[len(srcs):]
         except IndexDoubt:
             raise Doubt from None  # an edge to an unknown event
         times = self.times
@@ -302,8 +300,8 @@ def returns_ok(c: TraceChecker, times, links) -> bool:
     when = times[idx[contact]]
     order = np.lexsort((when, keys))
     keys, when = keys[order], when[order]
-    unique, first = np.unique(keys, return_index=True)
-    earliest = when[first]
+    first = first_of_runs(keys)
+    unique, earliest = keys[first], when[first]
     wanted = to[returns] * width + sender[returns]
     pos = np.minimum(np.searchsorted(unique, wanted), len(unique) - 1)
     found = unique[pos] == wanted
