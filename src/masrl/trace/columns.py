@@ -89,6 +89,7 @@ class Columns:
         self.raw = {}  # agent name (or UNSET, for an absent 'from'/'to') -> provisional code
         self.counter = count()
         self.agent_raw = array("q")
+        self.id_hashes = array("q")
         self.link_idx = array("q")
         self.link_tc = bytearray()
         self.link_from = array("q")
@@ -108,7 +109,9 @@ class Columns:
         c = self.c
         if self.times is not None:
             raise Doubt  # a second events array
-        c.id_list += map(_ID, typed)
+        ids = list(map(_ID, typed))
+        c.id_list += ids
+        self.id_hashes.extend(map(hash, ids))  # while the block is in the cache (str caches its hash)
         c.t.extend(map(_T, typed))
         tcs = bytes(map(TYPE_CODE.__getitem__, map(_TYPE, typed)))
         self.type_codes += tcs
@@ -173,7 +176,7 @@ class Columns:
             self.agents = remap[np.frombuffer(self.agent_raw, dtype=np.int64)]
             c.agents = array("l", self.agents.astype(_LONG).tobytes())
             try:
-                self.index = IdIndex(c.id_list)
+                self.index = IdIndex(c.id_list, np.frombuffer(self.id_hashes, dtype=np.int64))
             except IndexDoubt:
                 raise Doubt from None
         self.times = np.frombuffer(c.t, dtype=np.float64) if n > SMALL else c.t

@@ -30,12 +30,15 @@ class IndexDoubt(Exception):
 class IdIndex:
     """The positions of ``ids`` (a list of distinct strings), for :meth:`lookup`."""
 
-    def __init__(self, ids: list):
+    def __init__(self, ids: list, hashes: np.ndarray | None = None):
+        """``hashes``: ``hash()`` of each id, if the caller has them (int64)."""
         n = len(ids)
         size = 1 << max(4, (2 * n).bit_length())
         self.mask = size - 1
         self.ids = np.array(ids, dtype=object)  # gathered by numpy for the final comparison
-        self.hashes = hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=n)
+        if hashes is None:
+            hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=n)
+        self.hashes = hashes
         table = np.full(size, -1, dtype=np.int64)
         pending = np.arange(n, dtype=np.int64)
         pos = hashes & self.mask
