@@ -104,8 +104,13 @@ class Columns:
         if self.c.schema_problems or self.c.other_problems:
             raise Doubt
 
-    def events(self, typed: list, a: int) -> None:
-        """Events ``a, a+1, ...`` as :data:`~masrl.trace.typed.Event` Structs (structure already checked)."""
+    def events(self, typed: list, a: int, encoded: bytes | None = None) -> None:
+        """Events ``a, a+1, ...`` as :data:`~masrl.trace.typed.Event` Structs (structure already checked).
+
+        ``encoded``: the block re-encoded as JSON, if the caller has it. An optional field
+        that no event of the block has is then skipped without a pass over the block: the
+        encoder writes the key ``"tokens":`` of every event that has one, so where the text
+        ``"tokens"`` is absent no event has it (where present, the pass decides)."""
         c = self.c
         if self.times is not None:
             raise Doubt  # a second events array
@@ -124,10 +129,13 @@ class Columns:
             self.link_tc += bytes(compress(tcs, mask))
             self.link_from.extend(map(code, map(_FROM, rows), self.counter))
             self.link_to.extend(map(code, map(_TO, rows), self.counter))
-        decisions = list(map(_DECISION, typed))
-        if decisions.count(UNSET) != len(decisions):
-            self._decisions(decisions, tcs)
-        for field, get in _OPTIONAL_NUMBERS:
+        if encoded is None or b'"decision"' in encoded:
+            decisions = list(map(_DECISION, typed))
+            if decisions.count(UNSET) != len(decisions):
+                self._decisions(decisions, tcs)
+        for field, get, key in _OPTIONAL_NUMBERS:
+            if encoded is not None and key not in encoded:
+                continue
             values = list(map(get, typed))
             unset = values.count(UNSET)
             if not unset:
@@ -316,7 +324,7 @@ _ID, _T, _TYPE, _AGENT = (attrgetter(name) for name in ("id", "t", "type", "agen
 _FROM, _TO, _DECISION, _SRC, _DST = (attrgetter(name) for name in ("from_", "to", "decision", "src", "dst"))
 #: Optional number fields of an event (their minimum is checked by the Structs).
 _OPTIONAL_NUMBERS = tuple(
-    (key, attrgetter(key))
+    (key, attrgetter(key), f'"{key}"'.encode())
     for key, spec in schema()["$defs"]["event"]["properties"].items()
     if spec.get("type") == "number" and key not in schema()["$defs"]["event"]["required"]
 )
