@@ -194,12 +194,15 @@ def restrict_to_release(root: Path, name: str = "v1") -> Path:
 
     import yaml
 
-    from masrl.corpus.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
+    from masrl.corpus.load import read_taxonomy
+    from masrl.corpus.records import excluded_order, ordered, retained_order
+    from masrl.corpus.taxonomy import Taxonomy
     from masrl.corpus.yamlio import dump_record
 
+    tax = Taxonomy(read_taxonomy(root))
     snapshot = yaml.safe_load((root / f"corpus/releases/{name}.yaml").read_text(encoding="utf-8"))
-    for folder, members, order in (("corpus/papers", snapshot["retained"], RETAINED_ORDER),
-                                   ("exclusions", snapshot["excluded"], EXCLUDED_ORDER)):
+    for folder, members, order in (("corpus/papers", snapshot["retained"], retained_order(tax)),
+                                   ("exclusions", snapshot["excluded"], excluded_order(tax))):
         for path in (root / folder).glob("*.yaml"):
             if path.stem not in members:
                 path.unlink()

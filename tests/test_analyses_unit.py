@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from masrl.analyses.counts import count_by, crosstab, long_values, records_per_value
-from masrl.analyses.gaps import Gap, find_gaps, gaps_json, joint_coverage, narrowing
+from masrl.analyses.gaps import Gap, find_gaps, gaps_json
 from masrl.corpus.taxonomy import Taxonomy
 
 
@@ -14,6 +14,8 @@ def field(values, multi=False):
 
 
 TAX = Taxonomy({
+    "format_version": 2,
+    "not_applicable": "NA",
     "sparse_threshold": 1,
     "gap_analysis": {"skip_values": ["NA"]},
     "fields": {"credit": field(["agent", "message", "NA"]), "subdecisions": field(["O1", "O2", "O5"], multi=True),
@@ -87,7 +89,7 @@ def test_find_gaps_skips_fields_and_threshold():
                                                                     ("credit", "message", 2, "sparse")]
 
 
-NTAX = Taxonomy({"fields": {
+NTAX = Taxonomy({"format_version": 2, "fields": {
     "credit_granularity": field(["token", "agent", "NA"]),
     "credit_mechanism": field(["strict", "broad", "unassessed", "NA"]),
     "category": field(["benchmark", "rl_method"]),
@@ -102,8 +104,18 @@ NFRAME = pd.DataFrame(
 )
 
 
-def test_narrowing():
-    table = narrowing(NFRAME, NTAX)
+NARROWING = {"kind": "values", "field": "credit_granularity", "index": "unit", "skip": ["NA"], "columns": [
+    {"name": "broad", "count": {}}, {"name": "strict", "count": {"credit_mechanism": "strict"}},
+    {"name": "strict records", "keys": {"credit_mechanism": "strict"}},
+    {"name": "records without an explicit mechanism", "keys": {"credit_mechanism": "broad"}},
+    {"name": "unassessed records", "keys": {"credit_mechanism": "unassessed"}}]}
+
+
+def test_a_declared_values_table_narrows_broad_to_strict():
+    from masrl.analyses.declared import declared_table
+    from masrl.corpus.declarations import table_of
+
+    table = declared_table(table_of(NARROWING, name="narrow"), NFRAME, [], NTAX).frame
     assert list(table.index) == ["token", "agent"] and table.index.name == "unit"
     assert table.loc["token"].to_dict() == {"broad": 0, "strict": 0, "strict records": "none",
                                             "records without an explicit mechanism": "none", "unassessed records": "none"}
@@ -111,16 +123,23 @@ def test_narrowing():
                                             "records without an explicit mechanism": "q", "unassessed records": "r"}
 
 
-def test_joint_coverage_and_json():
-    joint = joint_coverage(NFRAME, NTAX)
+def test_coverage_and_json_sections():
+    from masrl.analyses.gaps import coverage, sections
+
+    joint = coverage(NFRAME, {"category": "benchmark"}, "eval_measures", NTAX)
     assert joint == {"measures": ["E1", "E2"], "joint": ["r"], "by_benchmark": {"r": ["E1", "E2"], "s": ["E2"], "t": []}}
-    doc = gaps_json([Gap("t", "r", "", 1, "sparse", ("a",))], narrowing(NFRAME, NTAX), joint, 2)
+    tax = Taxonomy({**NTAX.data, "gap_analysis": {"sections": [
+        {"kind": "table", "json": "narrow", "title": "Narrow", "table": NARROWING},
+        {"kind": "coverage", "json": "cover", "title": "Cover", "where": {"category": "benchmark"}, "field": "eval_measures"}]}})
+    found = sections(NFRAME, [], tax)
+    doc = gaps_json([Gap("t", "r", "", 1, "sparse", ("a",))], 2, tax=tax, sections=found)
     assert doc["sparse_threshold"] == 2
     assert doc["cells"] == [{"table": "t", "row": "r", "column": "", "count": 1, "status": "sparse", "records": ["a"],
                              "table_axes_combine": False}]
-    assert doc["strict_vs_broad"][1] == {"unit": "agent", "broad": 4, "strict": 2, "strict records": "p, t",
-                                         "records without an explicit mechanism": "q", "unassessed records": "r"}
-    assert doc["benchmark_joint_coverage"] is joint
+    assert doc["narrow"][1] == {"unit": "agent", "broad": 4, "strict": 2, "strict records": "p, t",
+                                "records without an explicit mechanism": "q", "unassessed records": "r"}
+    assert doc["cover"] == joint
+    assert "strict_vs_broad" not in doc and "benchmark_joint_coverage" not in doc
 
 
 def test_count_and_crosstab_tables():

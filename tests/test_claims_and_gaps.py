@@ -57,7 +57,7 @@ def test_kimi_anchor(results, built):
 
 
 def test_no_benchmark_covers_e1_to_e4(results):
-    assert results.joint["joint"] == []
+    assert results.section("benchmark_joint_coverage").coverage["joint"] == []
     assert results.table("benchmark_gap").frame["all of E1-E4"].sum() == 0
 
 

@@ -14,6 +14,7 @@ import yaml
 from masrl.checks.validate import validate
 from masrl.corpus.errata import errata_from
 from masrl.corpus.load import load, parse_tree, read_tree
+from masrl.corpus.migrate import migrate
 from masrl.corpus.population import releases
 from masrl.corpus.releases import content_digest, releases_from
 
@@ -49,7 +50,7 @@ def test_a_definition_cut_at_a_comma_is_refused_with_the_text_to_quote(repo):
     cut = text.replace('definition: "rewards that differ by role (planner, executor, critic)"',
                        "definition: rewards that differ by role (planner, executor, critic)")
     assert cut != text
-    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T011"]
+    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T019"]
     assert [(p.field, p.message) for p in problems] == [(
         "fields.reward_type.values.role.definition",
         "the text was cut at a comma: YAML read 'rewards that differ by role (planner' and made 'executor', 'critic)' "
@@ -57,20 +58,34 @@ def test_a_definition_cut_at_a_comma_is_refused_with_the_text_to_quote(repo):
     assert problems[0].line == text[: text.index("      role: {label: role-specific")].count("\n") + 1
 
 
+ALLOWED = "label, definition, source, representatives, anchors, implies (a field adds its own in value_attributes)"
+
+
 @pytest.mark.parametrize("extra, message", [
-    ("colour: red", "'colour' is an unknown key; allowed: label, definition, source, representatives, anchors, bracket, "
-                    "name, protocol_family, inclusion_criterion"),
-    ("labl: x", "'labl' is an unknown key; allowed: label, definition, source, representatives, anchors, bracket, "
-                "name, protocol_family, inclusion_criterion (did you mean 'label'?)"),
-    ("stray: null", "'stray' is a key without a value; allowed: label, definition, source, representatives, anchors, "
-               "bracket, name, protocol_family, inclusion_criterion"),
+    ("colour: red", f"'colour' is an unknown key; allowed: {ALLOWED}"),
+    ("labl: x", f"'labl' is an unknown key; allowed: {ALLOWED} (did you mean 'label'?)"),
+    ("stray: null", f"'stray' is a key without a value; allowed: {ALLOWED}"),
+    ("bracket: x", f"'bracket' is an unknown key; allowed: {ALLOWED}"),  # credit_granularity's, not reward_type's
 ])
 def test_unknown_and_empty_keys_of_a_value_are_refused(repo, extra, message):
     text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
     anchor = "      process: {label: process reward,"
     edited = text.replace(anchor, "      process: {" + extra + ", label: process reward,")
-    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": edited.encode()}) if p.code == "T011"]
+    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": edited.encode()}) if p.code == "T019"]
     assert [p.message for p in problems] == [message]
+
+
+def test_a_field_names_the_editorial_attributes_of_its_values(repo):
+    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+    edited = text.replace("      process: {label: process reward,", "      process: {colour: red, label: process reward,")
+    head = "  reward_type:\n    applies_to: retained\n"
+    assert head in edited
+    declared = edited.replace(head, head + "    value_attributes: [colour]\n")
+    assert [p.message for p in _problems(repo, {"corpus/taxonomy.yaml": declared.encode()}) if p.code == "T019"] == []
+    # the bundled taxonomy's own attributes are declared where they are used
+    taxonomy = yaml.safe_load(text)
+    assert taxonomy["fields"]["credit_granularity"]["value_attributes"] == ["bracket"]
+    assert taxonomy["fields"]["query_family"]["value_attributes"] == ["protocol_family"]
 
 
 # ---------------------------------------------------------------------------- the erratum of v1
@@ -87,7 +102,12 @@ def test_the_v1_erratum_corrects_the_eight_definitions_and_nothing_else(repo):
         assert v1.taxonomy["fields"][c.field]["values"][c.value][c.key] == \
             corpus.taxonomy["fields"][c.field]["values"][c.value][c.key] == c.now
         assert frozen["taxonomy"]["fields"][c.field]["values"][c.value][c.key] == c.was
-    assert v1.taxonomy["fields"] == corpus.taxonomy["fields"]
+    # and nothing else of it changed: read in the current format, v1's fields are the current ones
+    # but for the values added to the vocabulary since (Crossref, a source of update rounds)
+    then, now = migrate(v1.taxonomy)["fields"], corpus.taxonomy["fields"]
+    assert [f for f in now if then.get(f) != now[f]] == ["source"]
+    assert set(now["source"]["values"]) - set(then["source"]["values"]) == {"Crossref"}
+    assert {**then["source"], "values": None} == {**now["source"], "values": None}
     # the records are the frozen ones, value for value
     assert list(v1.retained) == [frozen["retained"][k] for k in sorted(frozen["retained"])]
 

@@ -223,7 +223,7 @@ def hostile_corpus(corpus, title, url, label):
     fields = c.taxonomy["fields"]
     fields["category"]["values"][rec["category"]]["label"] = label
     fields["reward_type"]["values"][rec["reward_type"]]["label"] = label
-    next(iter(c.taxonomy["reward_families"].values()))["name"] = label
+    next(iter(c.taxonomy["tables"][0]["families"].values()))["name"] = label
     c.claims = [{"id": "c1", "statement": title, "evidence_boundary": label, "source": title, "status": "current",
                  "checks": [{"label": label, "where": {"category": rec["category"]}, "min_count": 0}]}]
     return c

@@ -572,20 +572,20 @@ def test_growing_keeps_every_pool_claim_wherever_the_pool_stands(survey, cli):
 def test_the_prisma_figure_follows_the_updated_review_template(survey, cli):
     from matplotlib.text import Text
 
-    from masrl.render.figures import prisma_flow
+    from masrl.render.figures import flow as prisma_flow
 
     grow.grow(cli, survey)
     result = current(survey)
     flow, rel = result.pool.prisma, result.baseline.population.release
     up = flow["update"]
-    texts = {t.get_gid(): " ".join(t.get_text().split()) for t in prisma_flow.draw(flow).findobj(Text) if t.get_gid()}
+    texts = {t.get_gid(): " ".join(t.get_text().split()) for t in prisma_flow.draw(flow, {"by": "category"}).findobj(Text) if t.get_gid()}
     assert texts["previous"] == (f"Studies included in the previous version, release {rel.name} ({rel.date}) "
                                  f"(n = {up['previous_included']})")
     assert texts["audited"] == f"New records identified and screened (n = {up['identified']})"
     assert texts["retained"] == f"New records included (n = {up['new_included']})"
     assert texts["total"] == f"Total studies included in this version (n = {up['total_included']})"
     assert texts["total:sum"] == f"= {up['previous_included']} previous - {len(up['dropped'])} dropped + {up['new_included']} new"
-    published = {t.get_gid() for t in prisma_flow.draw(current(survey).population("v1").prisma).findobj(Text) if t.get_gid()}
+    published = {t.get_gid() for t in prisma_flow.draw(current(survey).population("v1").prisma, {"by": "category"}).findobj(Text) if t.get_gid()}
     assert "previous" not in published and "total" not in published  # the first release: the plain flow
 
 
@@ -594,7 +594,10 @@ def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli
     from masrl.render import figures
 
     before = current(survey)
-    spec = next(s for s in figures.FIGURES if s.name == "credit_hierarchy")
+    from masrl.corpus.taxonomy import Taxonomy
+
+    declared = figures.figures_of(Taxonomy(load(survey).taxonomy))
+    spec = next(s for s in declared if s.name == "credit_hierarchy")
     assert release_note(spec, before.population("v1"), None) is None  # a release's own figures carry no such note
     grow.grow(cli, survey)
     result = current(survey)
@@ -605,5 +608,5 @@ def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli
     rel = result.baseline.population.release
     assert note.startswith(f"Published release {rel.name} ({rel.date}) differs in {len(changed)} cell(s): ")
     assert note.endswith(f"Its figure: reports/releases/{rel.name}/figures/credit_hierarchy.svg.")
-    prisma = next(s for s in figures.FIGURES if s.name == "prisma_flow")
+    prisma = next(s for s in declared if s.name == "prisma_flow")
     assert release_note(prisma, result.pool, result.baseline) is None  # the update's flow draws the release itself

@@ -59,7 +59,8 @@ def test_prisma_table_and_labels(corpus):
     results = analyse(corpus, {})
     flow = results.prisma
     assert flow["category_labels"]["rl_method"] == "RL method" and list(flow["category_labels"])[0] == "rl_method"
-    table = prisma_table(flow)
+    table = prisma_table(flow, results.tax)
+    assert prisma_table(flow).source == "computed from exclusions/*.yaml (the exclusion log) and the retained pool"
     assert list(table.frame.columns) == ["assessed", "excluded", "X1", "X2", "X3", "X4", "X5", "remaining"]
     assert table.frame.loc["abstract_screen"].to_dict() == {
         "assessed": 116, "excluded": 16, **flow["stages"][0]["by_reason_class"], "remaining": 100}
@@ -71,12 +72,18 @@ def test_prisma_table_and_labels(corpus):
 def test_years_without_records_are_rows_too():
     import pandas as pd
 
-    from masrl.analyses.prisma import year_by_category
+    from masrl.analyses.declared import declared_table
+    from masrl.corpus.declarations import table_of
     from masrl.corpus.taxonomy import Taxonomy
 
-    tax = Taxonomy({"fields": {"category": {"applies_to": "retained", "values": {"rl_method": {}, "survey": {}}}}})
+    tax = Taxonomy({"format_version": 2, "fields": {"category": {"applies_to": "retained", "values": {"rl_method": {}, "survey": {}}}}})
     frame = pd.DataFrame({"year": [2020, 2022, 2022], "category": ["survey", "survey", "rl_method"]},
                          index=pd.Index(["a", "b", "c"], name="key"))
+    decl = table_of({"name": "year_x_category", "kind": "years", "by": "category", "title": "Per year"})
+
+    def year_by_category(frame, tax):
+        return declared_table(decl, frame, [], tax)
+
     table = year_by_category(frame, tax)
     assert table.frame.to_dict(orient="index") == {2020: {"rl_method": 0, "survey": 1}, 2021: {"rl_method": 0, "survey": 0},
                                                    2022: {"rl_method": 1, "survey": 1}}

@@ -282,7 +282,7 @@ def test_bad_assignments_are_refused_all_at_once(stub, cli):
     assert f"command line: --apply: 'title' is not a controlled field of retained records; controlled fields: {controlled}" in lines
     assert any(line.startswith(f"command line: --apply: {bad_value!r} is not a value of {first.name}; allowed: "
                                f"{', '.join(first.values)}") for line in lines)
-    assert "command line: --apply: 'noequals' is not FIELD=VALUE (e.g. --apply category=rl_method)" in lines
+    assert "command line: --apply: 'noequals' is not FIELD=VALUE (a controlled field, =, one of its values)" in lines
     assert (root / f"corpus/papers/{key}.yaml").read_bytes() == before
 
 
@@ -356,10 +356,10 @@ def test_a_release_refuses_tags_no_person_has_confirmed(stub, cli, set_field):
 
 # ---------------------------------------------------------------- structure from any taxonomy
 def test_structure_comes_from_the_taxonomy_not_from_field_names():
-    tax = Taxonomy({"fields": {
+    tax = Taxonomy({"format_version": 2, "not_applicable": "NA", "fields": {
         "mech": {"applies_to": "retained", "na_iff": {"unit": "NA"}, "values": {"x": {}, "NA": {}}},
         "unit": {"applies_to": "retained", "values": {"a": {}, "NA": {}}},
-        "kind": {"applies_to": "retained", "values": {"p": {"crit": "c2"}, "q": {}}},
+        "kind": {"applies_to": "retained", "values": {"p": {"implies": {"crit": "c2"}}, "q": {}}},
         "crit": {"applies_to": "retained", "values": {"c1": {}, "c2": {}}},
         "extra": {"applies_to": "retained", "required_when": {"kind": ["q"]}, "multi": True, "values": {"e1": {}, "e2": {}}},
         "stage": {"applies_to": "excluded", "values": {"s": {}}},

@@ -164,9 +164,10 @@ def test_reward_family_code_must_be_a_reward_type(survey, cli):
     path = survey / "corpus/taxonomy.yaml"
     path.write_text(path.read_text().replace("codes: [tool],", "codes: [tools],"))
     lines = errors(cli("validate", "--root", survey))
-    assert any("reward_families.R5.codes: reward type 'tools' is not a value of reward_type (did you mean 'tool'?)" in line
+    assert any("tables[0].families.R5.codes: 'tools' is not a value of reward_type (did you mean 'tool'?)" in line
                for line in lines), lines
-    assert any("reward type 'tool' belongs to no reward family" in line for line in lines)
+    assert any("fields.reward_type.values.tool: value 'tool' belongs to no family of table reward_families "
+               "(list it under a family, or under skip)" in line for line in lines), lines
 
 
 def test_claim_filter_names_real_fields_and_values(survey, cli):

@@ -12,23 +12,24 @@ a user's mistake.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
 from .core.errors import UserError
 
 DESCRIPTION = """\
-masrl keeps the survey "Reinforcement Learning for LLM-based Multi-Agent
-Systems through Orchestration Traces" (arXiv 2605.02801) reproducible: the
-records under corpus/ and exclusions/ are the source of truth, and every
-statistic, table, gap analysis, claim check, figure, BibTeX file and audit under
-reports/ is regenerated from them.
+masrl keeps a literature survey reproducible: the records under corpus/ and
+exclusions/ are the source of truth, the survey's taxonomy (corpus/taxonomy.yaml)
+declares its fields, tables and figures, and every statistic, table, gap
+analysis, claim check, figure, BibTeX file and audit under reports/ is
+regenerated from them. `masrl init DIR` starts a new survey.
 
 It is a living review. A release is a named, dated, frozen snapshot of the pool
-(corpus/releases.yaml; v1 is the survey as published, 2026-05-04): its reports
-under reports/releases/<name>/ never change. Records added since the last
-release are pending; reports/ shows the current pool with the latest release
-beside it, and `masrl release NAME --date YYYY-MM-DD` freezes the next one.
+(corpus/releases.yaml): its reports under reports/releases/<name>/ never change.
+Records added since the last release are pending; reports/ shows the current
+pool with the latest release beside it, and `masrl release NAME --date
+YYYY-MM-DD` freezes the next one.
 
 Commands find the survey root by walking up from the current directory to the
 folder that holds corpus/taxonomy.yaml; --root DIR overrides."""
@@ -38,6 +39,7 @@ exit codes: 0 ok; 1 findings (invalid records, stale reports, a failing claim,
 a refused write); 2 usage error (unknown command or option).
 
 examples:
+  masrl init my-survey      start a new survey (taxonomy, empty corpus, README)
   masrl validate            check every record against the controlled vocabulary
   masrl build --check       exit 1 if anything committed is stale (CI)
   masrl add --bibtex new.bib
@@ -72,9 +74,17 @@ examples:
   masrl add --bibtex refs.bib --skip-invalid    add the valid new entries, report the rest in refs-skipped.bib
   masrl add --doi 10.1145/3586183.3606763 --no-fetch --title "Generative Agents: Interactive Simulacra of Human Behavior" --author "Park, Joon Sung" --author others --venue "UIST 2023" --year 2023""",
     "exclude": """\
+The options after --reason are the survey's fields of excluded records (corpus/taxonomy.yaml):
+each FIELD is asked as --FIELD (underscores as hyphens).
+
 examples:
-  masrl exclude --title "Generative Agents: Interactive Simulacra of Human Behavior" --arxiv 2304.03442 --author "Park, Joon Sung" --author others --year 2023 --stage abstract_screen --reason "prompted agents, no RL" --reason-class X1 --source arXiv --query-family orchestration
-  masrl exclude --key magrpo --stage full_text_screen --reason "single-agent RL only" --reason-class X2 --source arXiv --query-family "credit assignment" --dry-run""",
+  masrl exclude --title "Generative Agents: Interactive Simulacra of Human Behavior" --arxiv 2304.03442 --author "Park, Joon Sung" --author others --year 2023 --reason "prompted agents, no training" FIELDS
+  masrl exclude --key KEY --reason "out of scope" FIELDS --dry-run""",
+    "init": """\
+examples:
+  masrl init my-survey                     a commented taxonomy, an empty corpus, a README; then:
+  cd my-survey && masrl build              the reports of the empty survey
+  masrl init my-survey --title 'Credit assignment in multi-agent RL: a survey'""",
     "release": """\
 examples:
   masrl release v2 --date 2026-12-01 --title 'Update of December 2026'
@@ -127,23 +137,47 @@ def _subparsers(parser: argparse.ArgumentParser):
                 yield from _subparsers(sub)
 
 
-def _vocabulary_epilog(argv: list[str]) -> str:
-    """The allowed values of exclude's options, read from the survey's taxonomy (for ``--help``)."""
-    from .commands.exclude import OPTION_FIELDS, vocabulary
-
+def _root_of(argv: list[str]) -> Path | None:
+    """The ``--root`` given on the command line, if any."""
     root = None
     for i, arg in enumerate(argv):
         if arg == "--root" and i + 1 < len(argv):
             root = Path(argv[i + 1])
         elif arg.startswith("--root="):
             root = Path(arg.split("=", 1)[1])
-    values = vocabulary(root)
-    if values is None:
+    return root
+
+
+def _vocabulary_epilog(fields) -> str:
+    """The allowed values of exclude's field options, read from the survey's taxonomy (for ``--help``)."""
+    if fields is None:
         return "allowed values: see corpus/taxonomy.yaml (no survey root found here; use --root DIR)\n\n"
-    lines = ["allowed values (corpus/taxonomy.yaml):"]
-    for flag, name in OPTION_FIELDS:
-        lines.append(f"  {flag}: {', '.join(values.get(name, ())) or '(none)'}")
+    lines = ["the survey's fields (corpus/taxonomy.yaml) and their allowed values:"]
+    for option, _, values in fields:
+        lines.append(f"  {option}: {', '.join(values) or '(free text)'}")
+    example = " ".join(f"{option} {shlex.quote(values[0] if values else 'TEXT')}" for option, _, values in fields)
+    lines.append(f"FIELDS below stands for: {example}" if example else "FIELDS below stands for nothing (no field of excluded records)")
     return "\n".join(lines) + "\n\n"
+
+
+def _field_options(parser: argparse.ArgumentParser, fields, tax) -> None:
+    """One option per field of excluded records (``--stage`` for a field ``stage``), into
+    ``args.field_values``; required when the taxonomy requires the field."""
+    required = {f.name for f in (tax.of("excluded") if tax else []) if f.required}
+    required |= {f.name for f in (tax.free_of("excluded") if tax else []) if f.required}
+    for option, name, values in fields or []:
+        kind = "a value of" if values else "free text of"
+        parser.add_argument(option, metavar=name.upper(), required=name in required, action=_FieldValue,
+                            dest=f"field:{name}", default=argparse.SUPPRESS, help=f"{tax.fields[name].label if name in tax.fields else name} ({kind} {name}; listed below)")
+
+
+class _FieldValue(argparse.Action):
+    """Stores a field option's value under ``args.field_values[field]``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        found = dict(getattr(namespace, "field_values", None) or {})
+        found[self.dest.split(":", 1)[1]] = values
+        namespace.field_values = found
 
 
 def _identifier_args(parser: argparse.ArgumentParser) -> None:
@@ -151,6 +185,12 @@ def _identifier_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--doi", metavar="DOI", help="DOI, e.g. 10.1145/3605764.3623985")
     parser.add_argument("--openreview", metavar="ID", help="OpenReview forum id, e.g. ur295YVtmt")
     parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI page becomes that identifier)")
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    from .commands import init
+
+    return init.run(args)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -198,8 +238,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The ``masrl`` argument parser with all subcommands.
 
-    ``argv`` is only looked at for ``exclude --help``, whose allowed values come
-    from the survey's taxonomy.
+    ``argv`` is only looked at for ``exclude``, whose options (and, with ``--help``, their
+    allowed values) come from the survey's taxonomy.
     """
     argv = list(argv or [])
     parser = _Parser(
@@ -212,6 +252,19 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     raw = {"formatter_class": argparse.RawDescriptionHelpFormatter}
+
+    p = sub.add_parser(
+        "init",
+        help="start a new survey in DIR: a commented taxonomy, an empty corpus, a README",
+        description="Create a new survey in DIR (made if missing): corpus/taxonomy.yaml with two example fields, "
+        "one table and one figure, each declaration commented; corpus/claims.yaml with one claim; empty "
+        "corpus/papers/ and exclusions/; a placeholder corpus/protocol.yaml; and a README.md with the paper-list "
+        "markers. `masrl build` works on it at once. Refused where a survey already is; never overwrites a file.",
+        epilog=EXAMPLES["init"], **raw,
+    )
+    p.add_argument("directory", metavar="DIR", help="folder of the new survey")
+    p.add_argument("--title", metavar="TEXT", help="the survey's title (default: 'A new survey')")
+    p.set_defaults(run=_cmd_init)
 
     p = sub.add_parser(
         "validate",
@@ -285,6 +338,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="print what would be written and write nothing")
     p.set_defaults(run=_cmd_add)
 
+    tax = fields = None
+    if "exclude" in argv:  # the options of exclude are the survey's fields of excluded records
+        from .commands.exclude import survey_taxonomy, vocabulary
+
+        tax = survey_taxonomy(_root_of(argv))
+        fields = vocabulary(tax)
     p = sub.add_parser(
         "exclude",
         help="log a screening decision (a new exclusions/<id>.yaml)",
@@ -293,7 +352,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "move it: its former key and tags are kept in the exclusion record and the retained "
         "file is removed only after the exclusion record is written. Refuses a paper that is "
         "already retained or excluded (same canonical identifier or a near-identical title).",
-        epilog=(_vocabulary_epilog(argv) if "exclude" in argv and {"-h", "--help"} & set(argv) else "")
+        epilog=(_vocabulary_epilog(fields) if "exclude" in argv and {"-h", "--help"} & set(argv) else "")
         + EXAMPLES["exclude"], **raw,
     )
     p.add_argument("--key", metavar="KEY", help="retained record to move to the exclusion log")
@@ -302,11 +361,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                    help="an author of the screened paper, repeat for each ('others' if the list is incomplete)")
     p.add_argument("--year", type=int, metavar="Y", help="publication year of the screened paper")
     _identifier_args(p)
-    p.add_argument("--stage", required=True, metavar="STAGE", help="screening stage (a value of stage; listed below)")
     p.add_argument("--reason", required=True, metavar="TEXT", help="exclusion reason, one sentence")
-    p.add_argument("--reason-class", required=True, metavar="X", help="exclusion-reason class (a value of reason_class; listed below)")
-    p.add_argument("--source", required=True, metavar="SOURCE", help="where the record was found (a value of source; listed below)")
-    p.add_argument("--query-family", required=True, metavar="FAMILY", help="query family that found it (a value of query_family; listed below)")
+    _field_options(p, fields, tax)
     p.add_argument("--date", metavar="YYYY-MM-DD", help="date screened (default: today)")
     p.add_argument("--force", metavar="REASON", help="log a paper whose title is near-identical to that of a record of the "
                    "pool anyway (a distinct paper), saying why; kept as forced: REASON (a shared identifier is still refused)")

@@ -102,5 +102,5 @@ def test_a_retained_record_resolved_as_exclude_is_left_to_masrl_exclude(survey, 
     run = cli("audit", "apply", "both", "--root", survey, "--yes")
     assert run.code == 0, run.err
     assert (f"by hand: {kept['record']} is resolved as exclude: masrl exclude --key {kept['record']} --stage STAGE "
-            "--reason-class X? --reason '...' --source ... --query-family ...") in run.out
+            "--reason-class REASON_CLASS --source SOURCE --query-family QUERY_FAMILY --reason '...'") in run.out
     assert (survey / f"corpus/papers/{kept['record']}.yaml").exists()

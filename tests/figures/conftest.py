@@ -13,6 +13,12 @@ from masrl.build.pipeline import build
 from masrl.corpus.load import load
 from masrl.render import figures
 
+from masrl.corpus.load import read_taxonomy as _read_taxonomy
+from masrl.corpus.taxonomy import Taxonomy as _Taxonomy
+
+#: The figures the bundled survey declares (corpus/taxonomy.yaml).
+FIGURES = figures.figures_of(_Taxonomy(_read_taxonomy(Path(__file__).resolve().parents[2])))
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -26,13 +32,13 @@ def figure_results():
 @pytest.fixture(scope="session")
 def figure_data(figure_results) -> dict:
     """``{figure name: plotted data}`` of release v1."""
-    return {spec.name: spec.data(figure_results) for spec in figures.FIGURES}
+    return {spec.name: spec.data(figure_results) for spec in FIGURES}
 
 
 @pytest.fixture(scope="session")
 def figure_notes(figure_results) -> dict:
     """``{figure name: footnote lines}`` of release v1."""
-    return {spec.name: spec.notes(figure_results) for spec in figures.FIGURES}
+    return {spec.name: spec.notes(figure_results) for spec in FIGURES}
 
 
 @pytest.fixture
@@ -47,7 +53,7 @@ def data_of(figure_data):
 
 
 def spec_of(name: str) -> figures.FigureSpec:
-    return next(spec for spec in figures.FIGURES if spec.name == name)
+    return next(spec for spec in FIGURES if spec.name == name)
 
 
 #: Figures drawn for the tests, once per figure, data and footnote in a session (tests/memo.py).
@@ -68,9 +74,10 @@ def drawn(figure_notes):
         notes = figure_notes[name] if notes is None else notes
 
         def fresh():
-            module = import_module(f"masrl.render.figures.{spec_of(name).module}")
+            spec = spec_of(name)
+            module = import_module(f"masrl.render.figures.{spec.module}")
             with style.style_context():
-                fig = module.draw(data)
+                fig = module.draw(data, spec.options)
                 style.add_footnote(fig, notes)
                 FigureCanvasAgg(fig).draw()
                 fig.set_layout_engine(None)

@@ -4,6 +4,8 @@ can take (0, 1 and many records per box and per RL status in the sub-decision ch
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import itertools
 import re
 
@@ -13,7 +15,13 @@ from matplotlib.text import Text
 
 from masrl.render import figures
 
-NAMES = [spec.name for spec in figures.FIGURES]
+from masrl.corpus.load import read_taxonomy as _read_taxonomy
+from masrl.corpus.taxonomy import Taxonomy as _Taxonomy
+
+#: The figures the bundled survey declares (corpus/taxonomy.yaml).
+FIGURES = figures.figures_of(_Taxonomy(_read_taxonomy(Path(__file__).resolve().parents[2])))
+
+NAMES = [spec.name for spec in FIGURES]
 STATUSES = ("explicit RL", "partial", "none")
 
 
@@ -88,7 +96,7 @@ def test_extra_notes_are_appended_and_change_the_fingerprint(figure_data, figure
     extra = figure_notes["category_counts"] + ["published release v1: 84 retained records"]
     fig = drawn("category_counts", figure_data["category_counts"], notes=extra)
     assert footnote(fig).get_text().splitlines()[-1] == "published release v1: 84 retained records"
-    spec = next(s for s in figures.FIGURES if s.name == "category_counts")
+    spec = next(s for s in FIGURES if s.name == "category_counts")
     data = figure_data["category_counts"]
     assert figures.fingerprint(spec, data, "c", figure_notes["category_counts"]) != figures.fingerprint(spec, data, "c", extra)
 

@@ -158,7 +158,7 @@ def test_validate_checks_the_round_and_the_protocol(searched, cli):
     lines = queue.read_text().splitlines()
     queue.write_text("\n".join(lines[:-1]) + "\n")  # a candidate deleted by hand
     protocol = root / "corpus/protocol.yaml"
-    protocol.write_text(protocol.read_text().replace("query_family: tool use", "query_family: tools", 1)
+    protocol.write_text(protocol.read_text().replace("exclusion_family: tool use", "exclusion_family: tools", 1)
                         .replace("crossref: 'credit assignment counterfactual credit", "crossref: 'credit assignment", 1))
     run = cli("validate", "--root", root)
     assert run.code == 1
@@ -167,7 +167,7 @@ def test_validate_checks_the_round_and_the_protocol(searched, cli):
             "keep every record found (exclude a candidate instead of deleting its row)") in errors
     assert any(e.endswith("query_families[1].queries.crossref: does not name the term(s) 'counterfactual credit' of the family")
                for e in errors), errors
-    assert any("query_families[3].query_family: 'tools' is not a value of query_family in corpus/taxonomy.yaml" in e
+    assert any("query_families[3].exclusion_family: 'tools' is not a value of query_family in corpus/taxonomy.yaml" in e
                for e in errors), errors
 
 
@@ -184,6 +184,6 @@ def test_problems_of_a_round_carry_the_rules_codes(searched):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe"}})
     protocol = root / "corpus/protocol.yaml"
-    protocol.write_text(protocol.read_text().replace("query_family: tool use", "query_family: tools", 1))
+    protocol.write_text(protocol.read_text().replace("exclusion_family: tool use", "exclusion_family: tools", 1))
     codes = {(p.file.rsplit("/", 1)[-1], p.code) for p in validate(load(root))}
     assert codes == {("protocol.yaml", "U001"), ("queue.csv", "U002")}

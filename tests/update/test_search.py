@@ -70,7 +70,7 @@ def test_a_round_queues_the_new_papers_of_the_window_once_and_logs_every_duplica
         ("arxiv:2605.10003", "retained", "corpus/papers/turing2026.yaml", "same arxiv 2605.10003"),
         ("arxiv:2605.10004", "excluded", "exclusions/E033.yaml", "same arxiv 2605.10004"),
         ("arxiv:2605.10001", "this round", "queue.csv:3", "same arxiv 2605.10001"),
-        ("arxiv:2605.10005", "retained", "corpus/papers/puppeteer.yaml", "title 100% similar"),
+        ("arxiv:2605.10005", "retained", "corpus/papers/depart2026.yaml", "title 100% similar"),
     ]
     assert dups[0]["title"] == "A Retitled Second Version About Orchestration"  # the new title arXiv lists
     assert "2604.09999" not in (folder / "queue.csv").read_text() + (folder / "duplicates.csv").read_text()

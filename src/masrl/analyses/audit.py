@@ -86,20 +86,28 @@ SUGGESTED_CONFIRMED = "suggested by masrl suggest, confirmed"
 SUGGESTED_DRAFT = "suggested by masrl suggest, not confirmed"
 
 
-def inclusion_provenance(records: list[dict]) -> dict[str, list[str]]:
-    """How each record's inclusion criterion was set: ``{"derived from category": keys,
-    "hand-tagged": keys, "nearest criterion (no exact fit)": keys, "not recorded": keys}``, and,
-    only when some record has one, :data:`SUGGESTED_CONFIRMED` and :data:`SUGGESTED_DRAFT`
-    (a tag ``masrl suggest`` proposed is counted apart from hand tags)."""
-    groups: dict[str, list[str]] = {"derived from category": [], "hand-tagged": [], "nearest criterion (no exact fit)": [], "not recorded": []}
+def inclusion_provenance(records: list[dict], tax: Taxonomy) -> dict[str, list[str]]:
+    """How each record's inclusion criterion (the field of the taxonomy's ``screening.inclusion``)
+    was set, from its ``tag_provenance``: ``{"derived from <field>": keys, "hand-tagged": keys,
+    "nearest criterion (no exact fit)": keys, "not recorded": keys}``, where ``<field>`` is the
+    field whose values imply the criterion (``implies``), and, only when some record has one,
+    :data:`SUGGESTED_CONFIRMED` and :data:`SUGGESTED_DRAFT` (a tag ``masrl suggest`` proposed is
+    counted apart from hand tags); ``{}`` without an inclusion field."""
+    field = tax.role("inclusion")
+    if field is None:
+        return {}
+    source = next((f.name for f in tax.of("retained") for code in f.values if field in (f.value_spec(code).get("implies") or {})),
+                  "another field")
+    derived = f"derived from {source}"
+    groups: dict[str, list[str]] = {derived: [], "hand-tagged": [], "nearest criterion (no exact fit)": [], "not recorded": []}
     suggested: dict[str, list[str]] = {SUGGESTED_CONFIRMED: [], SUGGESTED_DRAFT: []}
     for rec in records:
-        how = (rec.get("tag_provenance") or {}).get("inclusion_criterion", "")
+        how = (rec.get("tag_provenance") or {}).get(field, "")
         state = provenance.state(how)
         if state is not None:
             suggested[SUGGESTED_CONFIRMED if state == provenance.CONFIRMED else SUGGESTED_DRAFT].append(rec["key"])
         elif how.startswith("derived"):
-            groups["derived from category"].append(rec["key"])
+            groups[derived].append(rec["key"])
         elif "nearest" in how:
             groups["nearest criterion (no exact fit)"].append(rec["key"])
         elif how:

@@ -31,7 +31,7 @@ CHECK_POPULATIONS = ("retained", "retained_with_near_misses", "near_misses", "ex
 
 #: ``{check_id}`` or ``{check_id.keys}`` in a statement.
 PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)(\.keys)?\}")
-#: A number written in prose (not part of a code such as O5, E1-E4 or K2.5).
+#: A number written in prose (not part of a code such as A1, B2-B4 or K2.5).
 BARE_NUMBER = re.compile(r"(?<![\w.])[0-9]+(?:[.,][0-9]+)?(?![\w])")
 
 
@@ -186,8 +186,8 @@ def _matches(series: pd.Series, cond, multi: bool) -> pd.Series:
     return series.astype(str).isin(values)
 
 
-def select(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> list[str]:
-    """Sorted keys (index values) of the records of ``frame`` matching every condition of ``where``."""
+def where_mask(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> pd.Series:
+    """Boolean Series over ``frame``'s rows: which match every condition of ``where``."""
     mask = pd.Series(True, index=frame.index)
     for name, cond in where.items():
         if name in ("key", "record_id"):
@@ -195,8 +195,13 @@ def select(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> list[str]:
         else:
             series = frame[name]
         multi = name in tax.fields and tax.fields[name].multi
-        mask &= _matches(series, cond, multi)
-    return sorted(map(str, frame.index[mask]))
+        mask &= _matches(series, cond, multi).astype(bool)  # a list field's empty match is of dtype object
+    return mask
+
+
+def select(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> list[str]:
+    """Sorted keys (index values) of the records of ``frame`` matching every condition of ``where``."""
+    return sorted(map(str, frame.index[where_mask(frame, where, tax)]))
 
 
 def evaluate_check(check: dict, populations: dict[str, pd.DataFrame], tax: Taxonomy, traces_valid: dict[str, bool]) -> CheckResult:

@@ -9,9 +9,8 @@ one and at most ``sparse_threshold`` records (``corpus/taxonomy.yaml``,
 default 2). Cells are taken from every count table of a controlled field of
 the retained pool and every crosstab of retained fields named in the
 taxonomy. Left out of every cell list, as ``gap_analysis`` says: bookkeeping
-fields (verified, is_core, inclusion_criterion) and structural values
-(``NA``, ``unassessed``); and the exclusion-log tables (screening
-bookkeeping, not taxonomy cells). Of the remaining tables, those declared in
+fields (``skip_fields``) and structural values (``skip_values``); and the
+exclusion-log tables (screening bookkeeping, not taxonomy cells). Of the remaining tables, those declared in
 ``gap_analysis.combine`` are the ones whose axes are meant to combine: their
 cells are the gaps a reader can act on; ``gap_analysis.left_out`` gives the
 reason for each other table.
@@ -23,10 +22,13 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from ..corpus.declarations import GapSection, gap_sections
 from ..corpus.taxonomy import Taxonomy
-from .claims import ClaimResult, select
+from .claims import ClaimResult, select, where_mask
 from .counts import long_values
+from .declared import declared_table
 from .gap_plan import gap_tables
+from .table import Table
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class Gap:
     """One empty or sparse cell.
 
     Attributes:
-        table: the table it belongs to (``credit_granularity``, ``reward_type_x_credit_granularity``).
+        table: the table it belongs to (a field's count table, or a crosstab ``<rows>_x_<cols>``).
         row: the row value; ``column``: the column value ('' for a one-way count).
         count: records in the cell; ``status``: ``empty`` or ``sparse``.
         records: sorted keys of the records in the cell.
@@ -141,36 +143,50 @@ def named_gaps(retained: pd.DataFrame, tax: Taxonomy, claims: list[ClaimResult])
     return out
 
 
-def narrowing(retained: pd.DataFrame, tax: Taxonomy) -> pd.DataFrame:
-    """Strict-vs-broad narrowing per credit unit: index = unit (finest to coarsest),
-    columns broad, strict, strict records, records without an explicit mechanism, unassessed records."""
-    rows = []
-    for unit in tax.values("credit_granularity"):
-        if unit == "NA":
-            continue
-        tagged = select(retained, {"credit_granularity": unit}, tax)
-        by = {m: select(retained, {"credit_granularity": unit, "credit_mechanism": m}, tax) for m in ("strict", "broad", "unassessed")}
-        rows.append({"unit": unit, "broad": len(tagged), "strict": len(by["strict"]),
-                     "strict records": ", ".join(by["strict"]) or "none",
-                     "records without an explicit mechanism": ", ".join(by["broad"]) or "none",
-                     "unassessed records": ", ".join(by["unassessed"]) or "none"})
-    return pd.DataFrame(rows).set_index("unit")
-
-
-def joint_coverage(retained: pd.DataFrame, tax: Taxonomy) -> dict:
-    """Benchmark E1-E4 joint coverage: ``{"measures": [...], "joint": [keys covering all],
-    "by_benchmark": {key: [measures]}}``."""
-    measures = list(tax.values("eval_measures"))
-    bench = retained[retained["category"].astype(str) == "benchmark"]
-    by = {str(k): [m for m in measures if m in tags] for k, tags in zip(bench.index, bench["eval_measures"])}
+def coverage(retained: pd.DataFrame, where: dict, field: str, tax: Taxonomy) -> dict:
+    """How the records of ``where`` cover the values of the list field ``field``:
+    ``{"measures": [codes], "joint": [keys carrying all], "by_benchmark": {key: [codes]}}``
+    (the keys of gaps.json, whatever the field)."""
+    measures = list(tax.values(field))
+    chosen = retained[where_mask(retained, where, tax)]
+    by = {str(k): [m for m in measures if m in tags] for k, tags in zip(chosen.index, chosen[field])}
     return {"measures": measures, "joint": sorted(k for k, ms in by.items() if len(ms) == len(measures)),
             "by_benchmark": dict(sorted(by.items()))}
 
 
-def gaps_json(gaps: list[Gap], narrow: pd.DataFrame, joint: dict, threshold: int,
-              named: list[NamedGap] = (), tax: Taxonomy | None = None) -> dict:
+@dataclass(frozen=True)
+class SectionResult:
+    """One declared section of the gap analysis, evaluated: a :class:`~masrl.analyses.table.Table`
+    (``table``) or a coverage mapping (``coverage``, see :func:`coverage`)."""
+
+    section: GapSection
+    table: Table | None = None
+    coverage: dict | None = None
+
+    def json(self):
+        """Its value in gaps.json: the table's rows (index column first) or the coverage mapping."""
+        if self.table is not None:
+            index = self.table.frame.index.name
+            return [{index: u, **row} for u, row in self.table.frame.to_dict(orient="index").items()]
+        return self.coverage
+
+
+def sections(retained: pd.DataFrame, records: list[dict], tax: Taxonomy) -> list[SectionResult]:
+    """Every declared section of ``gap_analysis.sections``, evaluated on the retained frame."""
+    out = []
+    for section in gap_sections(tax):
+        if section.kind == "table":
+            out.append(SectionResult(section, table=declared_table(section.table, retained, records, tax)))
+        else:
+            out.append(SectionResult(section, coverage=coverage(retained, dict(section.spec.get("where") or {}),
+                                                                str(section.spec.get("field")), tax)))
+    return out
+
+
+def gaps_json(gaps: list[Gap], threshold: int, named: list[NamedGap] = (), tax: Taxonomy | None = None,
+              sections: list[SectionResult] = ()) -> dict:
     """The JSON document of ``reports/gaps.json``: every cell (with whether its table's axes
-    combine), the named gaps, strict vs broad, benchmark joint coverage, the declarations."""
+    combine), the named gaps, the declarations, and each declared section under its ``json`` key."""
     plan = tax.gap_analysis if tax is not None else {}
     combine = plan.get("combine") or {}
     return {
@@ -182,6 +198,5 @@ def gaps_json(gaps: list[Gap], narrow: pd.DataFrame, joint: dict, threshold: int
         "cells": [{**asdict(g), "records": list(g.records), "table_axes_combine": g.table in combine} for g in gaps],
         "tables_combine": dict(combine),
         "tables_left_out": dict(plan.get("left_out") or {}),
-        "strict_vs_broad": [{"unit": u, **row} for u, row in narrow.to_dict(orient="index").items()],
-        "benchmark_joint_coverage": joint,
+        **{s.section.json: s.json() for s in sections},
     }

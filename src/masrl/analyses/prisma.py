@@ -1,12 +1,14 @@
 """PRISMA 2020 screening flow, computed from the records (pure functions).
 
 Every audited record (retained + excluded) enters the first screening stage;
-at each stage (in the taxonomy order of ``stage``: abstract, full text,
-artifact, duplicate screen) the records excluded there leave the flow, split
-by exclusion-reason class (X1-X5, survey: search protocol). What is left after
-the last stage is the retained pool, split by category. Published figures
-this reproduces: 116 audited, 16 / 9 / 6 / 1 excluded at the four stages,
-84 retained.
+at each stage (the values of the field the taxonomy declares as the screening
+stage, ``screening.stages``, in taxonomy order) the records excluded there leave
+the flow, split by exclusion-reason class (``screening.reasons``). What is left
+after the last stage is the retained pool, split by the field of
+``screening.included_by``. A survey that declares no stage field has one
+screening stage, ``screening``; one without a reason field no split by reason.
+Published figures this reproduces for release v1: 116 audited, 16 / 9 / 6 / 1
+excluded at the four stages, 84 retained.
 
 For an updated review (PRISMA 2020 flow diagram for updated systematic
 reviews, Page et al. 2021, BMJ 372:n71, figure 1 "updated reviews"), the flow
@@ -26,9 +28,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..corpus.taxonomy import Taxonomy
-from .counts import count_by, crosstab
+from ..corpus.taxonomy import SINGLE_STAGE, Taxonomy
+from .counts import count_by
 from .table import Table
+
+#: The name of the table of the screening flow (``tables/prisma_flow.csv``), which every survey has.
+FLOW_TABLE = "prisma_flow"
 
 
 @dataclass(frozen=True)
@@ -46,36 +51,55 @@ class Previous:
 
 
 def _stages(excluded: pd.DataFrame, tax: Taxonomy, entering: int) -> tuple[list[dict], int]:
-    by_stage = crosstab(excluded, "stage", "reason_class", tax)
+    stage_field, reason_field = tax.role("stages"), tax.role("reasons")
+    if stage_field is None:
+        codes, labels = [SINGLE_STAGE], {SINGLE_STAGE: SINGLE_STAGE}
+        at = {SINGLE_STAGE: pd.Series(True, index=excluded.index)}
+    else:
+        codes = list(tax.values(stage_field))
+        labels = {c: tax.fields[stage_field].value_label(c) for c in codes}
+        at = {c: excluded[stage_field].astype(str) == c for c in codes}
+    reasons = list(tax.values(reason_field)) if reason_field else []
     remaining = entering
     stages = []
-    for stage in tax.values("stage"):
-        out = int(by_stage.loc[stage].sum())
+    for stage in codes:
+        here = excluded[at[stage]]
+        out = len(here)
+        by_reason = {c: int((here[reason_field].astype(str) == c).sum()) for c in reasons}
+        if reason_field:
+            out = sum(by_reason.values())  # an exclusion counts at its stage and reason class, as in the crosstab
         stages.append({
             "stage": stage,
-            "label": tax.fields["stage"].value_label(stage),
+            "label": labels[stage],
             "assessed": remaining,
             "excluded": out,
             "remaining": remaining - out,
-            "by_reason_class": {c: int(by_stage.loc[stage, c]) for c in by_stage.columns},
+            "by_reason_class": by_reason,
         })
         remaining -= out
     return stages, remaining
 
 
-def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous | None = None,
-                rounds: dict | None = None) -> dict:
+def _included(frame: pd.DataFrame, tax: Taxonomy) -> dict[str, int]:
+    field = tax.role("included_by")
+    return {k: int(v) for k, v in count_by(frame, field, tax).items()} if field else {}
+
+
+def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous | None = None,
+                   rounds: dict | None = None) -> dict:
     """The flow as plain data.
 
     Returns:
         ``{"audited": int, "stages": [{"stage", "label", "assessed", "excluded",
         "remaining", "by_reason_class": {class: n}}...], "retained": int,
-        "retained_by_category": {category: n}, "reason_classes": {class: label},
-        "category_labels": {category: label}}`` with every vocabulary value present;
+        "retained_by_category": {value: n}, "reason_classes": {class: label},
+        "category_labels": {value: label}}`` with every vocabulary value present (the values of
+        the fields the taxonomy declares as ``screening.reasons`` and ``screening.included_by``;
+        empty mappings when it declares none);
         plus ``"update"`` when ``previous`` is given and records were added or
         dropped since: ``{"previous": label, "previous_included": n, "identified": n,
         "stages": [...] (the new records only), "new_included": n,
-        "new_by_category": {category: n}, "dropped": [keys], "total_included": n}``; with
+        "new_by_category": {value: n}, "dropped": [keys], "total_included": n}``; with
         ``rounds`` (:func:`masrl.analyses.rounds.identification` of the rounds since the previous
         version) the update also has ``"identification": {"rounds", "identified_by_source",
         "duplicates_removed", "other_methods", "screened", "awaiting"}`` (screened = queued +
@@ -89,14 +113,14 @@ def prisma_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, p
     stages, remaining = _stages(excluded, tax, audited)
     if remaining != len(retained):
         raise ValueError(f"flow ends at {remaining}, not at {len(retained)} retained records")
-    categories = count_by(retained, "category", tax)
+    reason_field, group_field = tax.role("reasons"), tax.role("included_by")
     flow = {
         "audited": audited,
         "stages": stages,
         "retained": len(retained),
-        "retained_by_category": {k: int(v) for k, v in categories.items()},
-        "reason_classes": {c: tax.fields["reason_class"].value_label(c) for c in tax.values("reason_class")},
-        "category_labels": {c: tax.fields["category"].value_label(c) for c in tax.values("category")},
+        "retained_by_category": _included(retained, tax),
+        "reason_classes": {c: tax.fields[reason_field].value_label(c) for c in tax.values(reason_field)} if reason_field else {},
+        "category_labels": {c: tax.fields[group_field].value_label(c) for c in tax.values(group_field)} if group_field else {},
     }
     if previous is not None:
         update = _update(retained, excluded, tax, previous, rounds)
@@ -116,14 +140,13 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
     stages, remaining = _stages(new_excluded, tax, identified)
     if remaining != len(new_retained):
         raise ValueError(f"update flow ends at {remaining}, not at {len(new_retained)} new records")
-    categories = count_by(new_retained, "category", tax)
     update = {
         "previous": previous.label,
         "previous_included": len(previous.keys),
         "identified": identified,
         "stages": stages,
         "new_included": len(new_retained),
-        "new_by_category": {k: int(v) for k, v in categories.items()},
+        "new_by_category": _included(new_retained, tax),
         "dropped": dropped,
         "total_included": len(previous.keys) - len(dropped) + len(new_retained),
     }
@@ -136,10 +159,11 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
     return update
 
 
-def prisma_table(flow: dict) -> Table:
+def prisma_table(flow: dict, tax: Taxonomy | None = None) -> Table:
     """The flow as a table: one row per screening stage with records assessed,
     excluded (total and per reason class) and remaining; for an updated review,
-    the update's steps instead (see :func:`update_table`)."""
+    the update's steps instead (see :func:`update_table`). ``tax`` names the stage and
+    reason fields in the table's source line."""
     if "update" in flow:
         return update_table(flow)
     rows = []
@@ -147,9 +171,15 @@ def prisma_table(flow: dict) -> Table:
         rows.append({"stage": s["stage"], "assessed": s["assessed"], "excluded": s["excluded"],
                      **s["by_reason_class"], "remaining": s["remaining"]})
     frame = pd.DataFrame(rows).set_index("stage")
-    return Table("prisma_flow", "Screening flow (PRISMA 2020)", frame,
-                 "computed from exclusions/*.yaml (stage, reason_class) and the retained pool",
+    return Table(FLOW_TABLE, "Screening flow (PRISMA 2020)", frame,
+                 f"computed from exclusions/*.yaml ({_roles(tax)}) and the retained pool",
                  f"{flow['audited']} audited records; {flow['retained']} retained after the last stage.")
+
+
+def _roles(tax: Taxonomy | None) -> str:
+    """The stage and reason fields of the screening, as the flow table's source names them."""
+    names = [tax.role(r) for r in ("stages", "reasons")] if tax is not None else []
+    return ", ".join(n for n in names if n) or "the exclusion log"
 
 
 def update_table(flow: dict) -> Table:
@@ -187,22 +217,10 @@ def update_table(flow: dict) -> Table:
     source = "computed from the records: those of the previous version (its frozen snapshot) and those added since"
     if ident:
         source += f"; identification from the update rounds {', '.join(ident['rounds'])} (corpus/rounds/)"
-    return Table("prisma_flow", "Screening flow of this update (PRISMA 2020 for updated reviews)", frame, source,
+    return Table(FLOW_TABLE, "Screening flow of this update (PRISMA 2020 for updated reviews)", frame, source,
                  f"Previous version: {up['previous']}. Total included = {up['previous_included']} - {len(up['dropped'])} + "
                  f"{up['new_included']} = {up['total_included']}; {flow['audited']} records audited over all versions.",
                  layout=f"update of {up['previous']}")
-
-
-def year_by_category(retained: pd.DataFrame, tax: Taxonomy) -> Table:
-    """Retained records per publication year (every year from the earliest to the
-    latest, gaps included) and category (taxonomy order)."""
-    years = list(range(int(retained["year"].min()), int(retained["year"].max()) + 1)) if len(retained) else []
-    table = pd.crosstab(retained["year"], retained["category"].astype(str)) if len(retained) else pd.DataFrame()
-    table = table.reindex(index=years, columns=list(tax.values("category")), fill_value=0).astype("int64")
-    table.index.name = "year"
-    table.columns.name = None
-    return Table("year_x_category", "Retained records per year and category", table,
-                 "records' year and category")
 
 
 def with_second_reader(table: Table, confirmed: dict[str, dict[str, int]]) -> Table:

@@ -2,9 +2,8 @@
 
 Headline counts, one count table per controlled field (retained and
 excluded), and the crosstabs named in ``taxonomy.yaml``. Published values
-this reproduces: 84 retained, 32 excluded, 116 audited; the category,
-reward_type, credit_granularity, orchestration_form and stage counts of the
-survey's statistics snapshot.
+this reproduces for release v1: 84 retained, 32 excluded, 116 audited, and the
+count tables of the survey's statistics snapshot.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ def crosstab_table(frame: pd.DataFrame, rows: str, cols: str, tax: Taxonomy) -> 
 
 def stats_tables(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy) -> list[Table]:
     """All tables of STATS.md, in report order: retained field counts, crosstabs,
-    exclusion-log counts (stage, reason class, source, query family)."""
+    the counts of the fields of excluded records."""
     tables = [count_table(retained, f.name, tax, "retained") for f in tax.of("retained")]
     for rows, cols in tax.crosstabs:
         frame = retained if tax.fields[rows].applies_to == "retained" else excluded
@@ -57,28 +56,41 @@ def _authors_short(authors) -> str:
     return first if len(names) == 1 and len(authors) == 1 else f"{first} et al."
 
 
+def log_column(field: str) -> str:
+    """The exclusion log's column of a screening field: its name with spaces (``reason class``)."""
+    return field.replace("_", " ")
+
+
 def exclusion_log(records: list[dict], tax: Taxonomy) -> Table:
     """The readable exclusion log: one row per excluded record (index ``record_id``,
     in id order) with title, first author's surname (``et al.`` when more),
-    year, screening stage and exclusion-reason class (labels from the taxonomy),
-    the exclusion reason, whether it is a near miss (carries ``if_retained``
+    year, screening stage and exclusion-reason class (the fields the taxonomy declares as
+    ``screening.stages`` and ``screening.reasons``, as labels; a column each, named after the
+    field), the exclusion reason, whether it is a near miss (carries ``if_retained``
     tags) and its landing page. Authors and year are empty where the screening
     log did not record them."""
-    stage, reason = tax.fields["stage"], tax.fields["reason_class"]
+    stage, reason = tax.role("stages"), tax.role("reasons")
     rows = []
     for rec in sorted(records, key=lambda r: r["record_id"]):
-        rows.append({
+        row = {
             "record_id": rec["record_id"],
             "title": rec.get("screening_label", ""),
             "authors": _authors_short(rec.get("authors")),
             "year": str(rec.get("year", "")),
-            "stage": stage.value_label(rec.get("stage", "")),
-            "reason class": f"{rec.get('reason_class', '')} {reason.value_label(rec.get('reason_class', ''))}".strip(),
+        }
+        if stage:
+            row[log_column(stage)] = tax.fields[stage].value_label(rec.get(stage, ""))
+        if reason:
+            code = rec.get(reason, "")
+            row[log_column(reason)] = f"{code} {tax.fields[reason].value_label(code)}".strip()
+        row.update({
             "reason": rec.get("exclusion_reason", ""),
             "near miss": "yes" if isinstance(rec.get("if_retained"), dict) else "no",
             "url": rec.get("url", ""),
         })
-    columns = ["record_id", "title", "authors", "year", "stage", "reason class", "reason", "near miss", "url"]
+        rows.append(row)
+    columns = ["record_id", "title", "authors", "year", *[log_column(f) for f in (stage, reason) if f],
+               "reason", "near miss", "url"]
     frame = pd.DataFrame(rows, columns=columns).set_index("record_id")
     return Table("exclusion_log", "Exclusion log: every screened-but-excluded record", frame,
                  "exclusions/*.yaml (screening stage and exclusion reason as logged; reason class per the search protocol)",

@@ -1,7 +1,7 @@
 """Per round and field: the readers' values, agreement with intervals, disagreements (pure).
 
 Round n compares the original values (the corpus at sampling time) with every
-reading imported for round n. ``stage`` and ``reason_class`` of a screening
+reading imported for round n. the stage and reason class of a screening
 audit are compared on the items every reader excluded (a reason is only
 given for an exclusion); every other field on all items.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..analyses.agreement import Agreement, agreement
-from ..corpus.taxonomy import Taxonomy
+from ..corpus.taxonomy import SINGLE_STAGE, Taxonomy
 from .fields import DECISION, EXCLUDE, INCLUDE, ORIGINAL, AuditField, allowed_fields
 from .model import Audit, Item, Resolution
 
@@ -131,8 +131,10 @@ def changed_since(audit: Audit, retained: dict[str, dict], excluded: dict[str, d
     return changed
 
 
-def confirmations(audits: list[Audit], excluded: dict[str, dict]) -> dict[str, dict[str, int]]:
-    """Exclusions a second reader checked and confirmed, per screening stage (current stage).
+def confirmations(audits: list[Audit], excluded: dict[str, dict], stage_field: str | None = None) -> dict[str, dict[str, int]]:
+    """Exclusions a second reader checked and confirmed, per screening stage (the record's current
+    value of ``stage_field``, the taxonomy's ``screening.stages``; without one, the one stage
+    ``screening`` of :data:`masrl.corpus.taxonomy.SINGLE_STAGE`).
 
     An exclusion is *checked* when a reader other than the original read it in
     a screening audit; it is *confirmed* when, in the latest round that read
@@ -159,7 +161,7 @@ def confirmations(audits: list[Audit], excluded: dict[str, dict]) -> dict[str, d
                     latest[item.record] = (when, agree)
     out: dict[str, dict[str, int]] = {}
     for record_id, (_, confirmed) in latest.items():
-        stage = str(excluded[record_id].get("stage"))
+        stage = str(excluded[record_id].get(stage_field)) if stage_field else SINGLE_STAGE
         counts = out.setdefault(stage, {"checked": 0, "confirmed": 0})
         counts["checked"] += 1
         counts["confirmed"] += int(confirmed)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ..bib import bibtex
 from ..core.errors import Problem
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus
-from ..corpus.records import EXCLUDED_ORDER, RETAINED_ORDER, make_key, ordered
+from ..corpus.records import excluded_order, make_key, ordered, retained_order
 from ..corpus.stubs import retained_stub
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
@@ -156,19 +156,20 @@ def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, byt
                 stub = _retained_stub(paper, tax, key, source)
                 stub["former_record_id"] = rec["record_id"]
                 stub["former_exclusion"] = rec
-                stub["tag_provenance"] = {"inclusion_criterion": _provenance(audit, res, None) + f": include, not {EXCLUDE}"}
-                plan.creates[f"{PAPERS}{key}.yaml"] = dump_record(ordered(stub, RETAINED_ORDER))
+                inclusion = tax.role("inclusion")
+                stub["tag_provenance"] = {inclusion: _provenance(audit, res, None) + f": include, not {EXCLUDE}"} if inclusion else {}
+                plan.creates[f"{PAPERS}{key}.yaml"] = dump_record(ordered(stub, retained_order(tax)))
                 plan.removes.append(rel)
                 overturned.add(rel)
                 plan.changes.append(f"{item.record}: exclusion overturned -> new retained stub {PAPERS}{key}.yaml "
                                     f"(tag it, then masrl validate)")
             elif res.resolved == EXCLUDE and kind == "retained":
-                stage = audit.resolution(round_no, res.item, "stage")
-                reason = audit.resolution(round_no, res.item, "reason_class")
+                options = []
+                for option, name in tax.exclusion_options():
+                    resolved = audit.resolution(round_no, res.item, name)
+                    options.append(f"{option} {resolved.resolved if resolved and resolved.resolved else name.upper()}")
                 plan.manual.append(f"{item.record} is resolved as exclude: masrl exclude --key {rec['key']} "
-                                   f"--stage {stage.resolved if stage and stage.resolved else 'STAGE'} "
-                                   f"--reason-class {reason.resolved if reason and reason.resolved else 'X?'} "
-                                   "--reason '...' --source ... --query-family ...")
+                                   + " ".join(options) + " --reason '...'")
             continue
         if rel in overturned:
             continue
@@ -192,7 +193,7 @@ def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, byt
             plan.problems.append(Problem(rel, None, None, "hand formatting or comments would be lost by rewriting this "
                                                           "file; make the edit by hand"))
             continue
-        order = RETAINED_ORDER if rel.startswith(PAPERS) else EXCLUDED_ORDER
+        order = retained_order(tax) if rel.startswith(PAPERS) else excluded_order(tax)
         plan.edits[rel] = (old, dump_record(ordered(rec, order)))
     assert all(rel.startswith(EXCLUSIONS) for rel in plan.removes)
     return plan

@@ -1,12 +1,13 @@
 """What an audit can ask: its kinds, populations, fields and their allowed values.
 
 A tags audit (population ``retained``) asks for single-valued controlled fields
-of retained records; the vocabulary is ``corpus/taxonomy.yaml``. A screening
+of retained records; the vocabulary is ``corpus/taxonomy.yaml``, whose
+``audit.default_fields`` are asked when the sample names none. A screening
 audit (population ``excluded`` or ``all``) asks for the screening decision and,
 when the decision is ``exclude``, the screening stage and exclusion-reason
-class (``stage`` and ``reason_class`` of the taxonomy). The decision's two
-values are defined here: they are the screening's outcome itself, not a
-vocabulary of the literature.
+class (the fields of the taxonomy's ``screening.stages`` and ``screening.reasons``).
+The decision's two values are defined here: they are the screening's outcome
+itself, not a vocabulary of the literature.
 """
 
 from __future__ import annotations
@@ -22,10 +23,21 @@ ORIGINAL = "original"
 
 DECISION = "decision"
 INCLUDE, EXCLUDE = "include", "exclude"
-#: Fields of a screening audit, in sheet order.
-SCREENING_FIELDS = (DECISION, "stage", "reason_class")
-#: Default fields of a tags audit: the survey's spot-check fields.
-DEFAULT_TAG_FIELDS = ("category", "is_rl", "reward_type", "credit_granularity", "orchestration_form")
+
+
+def screening_fields(tax: Taxonomy) -> tuple[str, ...]:
+    """Fields of a screening audit, in sheet order: the decision, then the survey's screening
+    stage and reason-class fields (``screening`` of the taxonomy), where it declares them."""
+    return (DECISION, *[f for f in (tax.role("stages"), tax.role("reasons")) if f])
+
+
+def default_tag_fields(tax: Taxonomy) -> tuple[str, ...]:
+    """Fields a tags audit asks for when the sample names none: the taxonomy's
+    ``audit.default_fields``, else every single-valued field of retained records."""
+    declared = tax.declared("audit").get("default_fields")
+    if isinstance(declared, list) and declared:
+        return tuple(str(f) for f in declared)
+    return tuple(f.name for f in tax.of("retained") if not f.multi)
 
 
 @dataclass(frozen=True)
@@ -36,8 +48,8 @@ class AuditField:
         name: column and field name.
         values: allowed values in vocabulary order (q = their number).
         labels, definitions: value -> text, for the reader's instructions.
-        only_if_excluded: True for ``stage`` and ``reason_class`` of a screening
-            audit: answered only when the decision is ``exclude``, left empty otherwise.
+        only_if_excluded: True for the stage and reason class of a screening audit:
+            answered only when the decision is ``exclude``, left empty otherwise.
     """
 
     name: str
@@ -61,7 +73,8 @@ def _from_taxonomy(tax: Taxonomy, name: str, only_if_excluded: bool = False) -> 
 
 def decision_field(tax: Taxonomy) -> AuditField:
     """The screening decision: include (meets an inclusion criterion) or exclude."""
-    criteria = ", ".join(tax.values("inclusion_criterion")) or "the inclusion criteria"
+    inclusion = tax.role("inclusion")
+    criteria = (", ".join(tax.values(inclusion)) if inclusion else "") or "the inclusion criteria"
     return AuditField(DECISION, "Screening decision", (INCLUDE, EXCLUDE), {INCLUDE: "include", EXCLUDE: "exclude"}, {
         INCLUDE: f"the record meets one of the inclusion criteria ({criteria}) and is retained",
         EXCLUDE: "the record meets none of the inclusion criteria; give the stage and the exclusion-reason class",
@@ -72,15 +85,14 @@ def allowed_fields(tax: Taxonomy, population: str) -> dict[str, AuditField]:
     """Every field an audit of ``population`` may ask for, by name, in sheet order.
 
     Retained: the single-valued controlled fields of retained records (a list
-    field such as ``subdecisions`` has no single value to agree on).
-    Excluded or all: decision, stage, reason_class.
+    field has no single value to agree on).
+    Excluded or all: the decision, the stage and the reason class (:func:`screening_fields`).
     """
     if population == "retained":
         return {f.name: _from_taxonomy(tax, f.name) for f in tax.of("retained") if not f.multi}
     out = {DECISION: decision_field(tax)}
-    for name in SCREENING_FIELDS[1:]:
-        if name in tax.fields:
-            out[name] = _from_taxonomy(tax, name, only_if_excluded=True)
+    for name in screening_fields(tax)[1:]:
+        out[name] = _from_taxonomy(tax, name, only_if_excluded=True)
     return out
 
 

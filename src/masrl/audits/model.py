@@ -74,7 +74,7 @@ class Item:
         stratum: the record's value of the stratification field, or None.
         identifier: ``scheme:value`` shown on the sheet (checked on import).
         original: the values the corpus held at sampling time, field -> value
-            (a screening audit's stage and reason_class are absent for a retained record).
+            (a screening audit's stage and reason class are absent for a retained record).
     """
 
     item: str

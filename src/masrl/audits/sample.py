@@ -139,7 +139,7 @@ def default_instructions(population: str, fields: dict[str, AuditField]) -> str:
         return f"Tag each paper with {', '.join(fields)}. {common}"
     return ("Decide for each paper whether it meets one of the inclusion criteria (see instructions.md): write "
             "include or exclude in the decision column. For exclude, also give the screening stage at which you "
-            "would exclude it and the exclusion-reason class; leave stage and reason_class empty for include. "
+            "would exclude it and the exclusion-reason class; leave the stage and reason class empty for include. "
             + common)
 
 

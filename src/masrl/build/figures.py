@@ -98,9 +98,10 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
     manifest: dict[str, dict | None] = {}
     missing_chars: set[str] = set()
     todo = []
+    specs = figures.figures_of(results.tax)
     notes_of = {spec.name: [*spec.notes(results), *filter(None, [release_note(spec, results, baseline)])]
-                for spec in figures.FIGURES}
-    for spec in figures.FIGURES:
+                for spec in specs}
+    for spec in specs:
         data = spec.data(results)
         notes = notes_of[spec.name]
         fingerprint = figures.fingerprint(spec, data, code, notes, figures.toolchain_text(toolchain))
@@ -140,5 +141,5 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
               + " ".join(sorted(missing_chars)), file=sys.stderr)
     stale = any(v is None for v in manifest.values())
     outputs[manifest_path] = None if stale else json_bytes({"figures": manifest, "toolchain": toolchain})
-    outputs[f"{folder}/README.md"] = render_template("figures.md.j2", figures=figures.FIGURES, notes=notes_of).encode()
+    outputs[f"{folder}/README.md"] = render_template("figures.md.j2", figures=specs, notes=notes_of).encode()
     return outputs

@@ -13,6 +13,7 @@ from typing import Mapping
 from . import write
 from ..core.errors import UserError
 from ..corpus.load import Corpus
+from ..corpus.taxonomy import Taxonomy
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ def generate(corpus: Corpus, figure_files: Mapping[str, bytes], check: bool = Fa
     from ..render.readme import MarkersMissing
     from ..render.site import figure_files as site_figure_files
 
-    validated = validated_examples()
+    traces = Taxonomy(corpus.taxonomy).traces
+    validated = validated_examples() if traces else {}
     result = build(corpus, examples_valid(validated))
     if corpus.readme is None:
         raise UserError("README.md is missing at the survey root; it holds the generated paper list")
@@ -51,12 +53,13 @@ def generate(corpus: Corpus, figure_files: Mapping[str, bytes], check: bool = Fa
         outputs: dict[str, bytes | None] = dict(render_text(result, corpus.readme))
     except MarkersMissing as err:
         raise UserError(str(err)) from err
-    outputs.update(trace_report_files(validated))
+    if traces:  # a survey with orchestration traces (taxonomy ``traces: true``) gets their report and schema
+        outputs.update(trace_report_files(validated))
     cache: dict = {}
     for results in (result.pool, *result.releases):
         baseline = result.baseline if results is result.pool else None
         outputs.update(figure_outputs(figure_files, results, check, rerender, folder=f"{tree(results)}figures", cache=cache,
                                       baseline=baseline))
-    outputs.update(site_figure_files(outputs))
+    outputs.update(site_figure_files(outputs, result.pool.tax))
     outputs[write.GENERATED] = write.generated_list(outputs)
     return Generated(outputs, result)

@@ -20,6 +20,8 @@ from ..bib import bibexport, csljson
 from ..corpus import schema as schemas
 from ..analyses import audit, compare, gaps
 from ..analyses.claims import ClaimResult
+from ..analyses.prisma import FLOW_TABLE
+from ..analyses.stats import log_column
 from ..analyses.table import Table
 from ..audits import report as audit_report
 from .pipeline import Build, Results
@@ -36,6 +38,10 @@ from ..render.numbers import camel, numbers_tex
 from ..render.tex import table_tex
 
 REPORTS = "reports/"
+#: The paragraph under the heading of TABLES.md, unless the taxonomy gives its own (``sentences.tables_intro``).
+TABLES_INTRO = ("Counts come from the records; the other columns are the survey's editorial text, kept beside the\n"
+                "vocabulary in `corpus/taxonomy.yaml`. Each table is also in `tables/<name>.csv` and `.md`, and as a\n"
+                "booktabs tabular in `tex/<name>.tex`.")
 #: Prefix of the macros of the current pool when a release exists (``\\CurrentNumRetained``).
 CURRENT_PREFIX = "Current"
 
@@ -163,14 +169,17 @@ def _stats(view: View) -> dict[str, bytes]:
     base = view.baseline.headline if view.baseline is not None and view.is_pool else None
     text = render_template("stats.md.j2", headline=results.headline, sections=sections, tex=True, notes=notes,
                            population=_population_line(view), base=base,
-                           base_name=view.baseline.name if view.baseline is not None else "")
+                           base_name=view.baseline.name if view.baseline is not None else "",
+                           na=tax.not_applicable or "", audited_term=tax.sentence("audited_term"))
     return {"STATS.md": text.encode()}
 
 
 def _taxonomy_tables(view: View) -> dict[str, bytes]:
     tables = [shown_table(view, t) for t in view.results.axis_tables]
     notes = {t.name: changes_note(view, t) for t in view.results.axis_tables}
-    return {"TABLES.md": render_template("tables.md.j2", tables=tables, notes=notes, population=_population_line(view)).encode()}
+    intro = MdSafe(view.results.tax.sentence("tables_intro", TABLES_INTRO))
+    return {"TABLES.md": render_template("tables.md.j2", tables=tables, notes=notes, population=_population_line(view),
+                                         intro=intro).encode()}
 
 
 def _gaps(view: View) -> dict[str, bytes]:
@@ -237,7 +246,13 @@ def _numbers(view: View) -> dict[str, bytes]:
 
 def _exclusions(view: View) -> dict[str, bytes]:
     log = view.results.exclusion_log
+    tax = view.results.tax
+    stage, reason = tax.role("stages"), tax.role("reasons")
+    codes = tax.values(reason) if reason else ()
+    classes = (f"{codes[0]}-{codes[-1]}" if len(codes) > 1 else codes[0]) if codes else ""
     md = render_template("exclusions.md.j2", log=log.frame, population=_population_line(view, beside=False),
+                         screening_columns=[log_column(f) for f in (stage, reason) if f], stage_column=bool(stage),
+                         classes=classes,
                          pending=set(view.build.pending.excluded) if view.is_pool and view.baseline is not None else set(),
                          base_name=view.baseline.name if view.baseline is not None else "")
     return {"exclusions.md": md.encode()}
@@ -258,9 +273,19 @@ def _releases(view: View) -> dict[str, bytes]:
     return {"RELEASES.md": md.encode()}
 
 
+def bib_survey_lines(tax) -> str:
+    """The survey's lines of the header of papers.bib: the taxonomy's ``survey.bib_header``, else
+    ``Survey: <title>.`` (nothing without a title)."""
+    survey = tax.declared("survey")
+    if isinstance(survey.get("bib_header"), str):
+        return survey["bib_header"]
+    return f"Survey: {survey['title']}." if isinstance(survey.get("title"), str) else ""
+
+
 def _bibliography(view: View) -> dict[str, bytes]:
     records = list(view.results.retained_records)
-    return {"papers.bib": bibexport.export(records).encode(), "papers.json": csljson.export(records)}
+    return {"papers.bib": bibexport.export(records, bib_survey_lines(view.results.tax)).encode(),
+            "papers.json": csljson.export(records)}
 
 
 def _site(view: View) -> dict[str, bytes]:
@@ -285,12 +310,13 @@ def audit_data(build: Build) -> dict:
     after: dict[str, bool] = {}
     for row in what_if:
         after[row["claim"]] = after.get(row["claim"], True) and row["holds_after"]
-    inclusion = results.table("inclusion_criterion").frame
+    inclusion_field = results.tax.role("inclusion")
+    inclusion = results.table(inclusion_field).frame if inclusion_field else None
     suggested = audit.suggested_tags(list(results.retained_records), results.tax)
     return {
         "flow": results.prisma,
-        "inclusion_criteria": {str(k): int(v) for k, v in inclusion["count"].items()},
-        "inclusion_how": audit.inclusion_provenance(list(results.retained_records)),
+        "inclusion_criteria": {str(k): int(v) for k, v in inclusion["count"].items()} if inclusion is not None else {},
+        "inclusion_how": audit.inclusion_provenance(list(results.retained_records), results.tax),
         "agreements": agreements,
         "near_misses": [r["record_id"] for r in results.excluded_records if r.get("if_retained")],
         "what_if": what_if,
@@ -301,12 +327,29 @@ def audit_data(build: Build) -> dict:
     }
 
 
+#: The paragraph that opens the near-miss what-if of audit.md, unless the taxonomy gives its own
+#: (``sentences.near_misses``; ``{records}``: the near misses).
+NEAR_MISSES = ("The exclusion records that carry the tags they would have if retained (`if_retained`) are the near\n"
+               "misses ({records}). Every claim is recomputed as if they were retained.")
+
+#: ... when no exclusion record carries such tags.
+NO_NEAR_MISSES = ("No exclusion record carries the tags it would have if retained (`if_retained`): there is no near\n"
+                  "miss, and every claim reads the retained records only.")
+
+
 def _audit(view: View) -> dict[str, bytes]:
     data = audit_data(view.build)
     results = view.results
+    tax = results.tax
+    inclusion_field, group = tax.role("inclusion"), tax.role("included_by")
+    intro = tax.sentence("near_misses", NEAR_MISSES).replace("{records}", md_text(", ".join(data["near_misses"])))
+    if not data["near_misses"]:
+        intro = NO_NEAR_MISSES
     md = render_template(
-        "audit.md.j2", flow=data["flow"], prisma_table=results.table("prisma_flow").frame,
-        inclusion_table=results.table("inclusion_criterion").frame, inclusion_how=data["inclusion_how"],
+        "audit.md.j2", flow=data["flow"], prisma_table=results.table(FLOW_TABLE).frame,
+        inclusion_table=results.table(inclusion_field).frame if inclusion_field else None,
+        inclusion_how=data["inclusion_how"], included_by=tax.fields[group].label.lower() if group else "",
+        near_miss_intro=MdSafe(intro), near_miss_conclusion=MdSafe(tax.sentence("near_misses_conclusion")),
         agreements_md=MdSafe(audit_report.audit_markdown(data["agreements"])), near_misses=data["near_misses"],
         what_if_changed=[r for r in data["what_if"] if r["changed"]], verdict_changed=data["verdict_changed"],
         mismatches=data["bibtex_mismatches"], suggested_tags=data.get("suggested_tags", []),
@@ -321,7 +364,7 @@ def _schemas(view: View) -> dict[str, bytes]:
         "schema/excluded-record.schema.json": json_bytes(schemas.excluded_schema(tax)),
         "schema/claims.schema.json": json_bytes(schemas.CLAIMS_SCHEMA),
         "schema/taxonomy.schema.json": json_bytes(schemas.TAXONOMY_SCHEMA),
-        "schema/audit.schema.json": json_bytes(schemas.AUDIT_SCHEMA),
+        "schema/audit.schema.json": json_bytes(schemas.audit_schema(tax)),
         "schema/releases.schema.json": json_bytes(schemas.RELEASES_SCHEMA),
         **{path[len("reports/"):]: data for path, data in audit_report.schema_files().items()},
     }

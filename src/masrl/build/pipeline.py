@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..analyses import axes, claims, gaps, prisma, stats
+from ..analyses import claims, gaps, prisma, stats
+from ..analyses.declared import declared_table
 from ..analyses.rounds import identification, round_states
 from ..analyses.table import Table
 from ..audits.analysis import confirmations
@@ -21,6 +22,7 @@ from ..audits.model import Audit, audits_of
 from ..corpus.frame import excluded_frame, near_miss_frame, retained_frame
 from ..corpus.load import Corpus
 from ..corpus.population import POOL, Pending, Population, pending, pool, releases
+from ..corpus.declarations import tables as declared_tables
 from ..corpus.taxonomy import Taxonomy
 
 
@@ -36,10 +38,11 @@ class Results:
         retained_records, excluded_records: the record mappings, sorted by key / record id.
         headline: retained / excluded / audited record counts.
         stats_tables: count tables and crosstabs (STATS.md).
-        axis_tables: the survey's taxonomy tables (reward families, credit units, ...).
-        gaps, narrowing, joint: the gap analysis.
+        axis_tables: the survey's declared tables (taxonomy ``tables``, those of TABLES.md).
+        gaps, gap_sections: the gap analysis: every empty and sparse cell, and the declared
+            sections (``gap_analysis.sections``) evaluated.
         prisma: the PRISMA 2020 flow as data (an update of ``previous`` when given).
-        flow_tables: the flow table and records per year.
+        flow_tables: the flow table and the declared tables of records per year.
         exclusion_log: one row per excluded record (id, title, authors, year, stage, reason).
     """
 
@@ -54,8 +57,7 @@ class Results:
     stats_tables: tuple[Table, ...]
     axis_tables: tuple[Table, ...]
     gaps: tuple[gaps.Gap, ...]
-    narrowing: pd.DataFrame
-    joint: dict
+    gap_sections: tuple[gaps.SectionResult, ...]
     prisma: dict
     flow_tables: tuple[Table, ...]
     exclusion_log: Table
@@ -79,6 +81,13 @@ class Results:
     def has_table(self, name: str) -> bool:
         """Whether a table called ``name`` exists for this population."""
         return any(t.name == name for t in self.all_tables())
+
+    def section(self, key: str) -> gaps.SectionResult:
+        """The declared section of the gap analysis whose gaps.json key is ``key`` (KeyError if none)."""
+        for result in self.gap_sections:
+            if result.section.json == key:
+                return result
+        raise KeyError(key)
 
     def populations(self) -> dict[str, pd.DataFrame]:
         """The record populations a claim check can select from (frames, index = key or record id)."""
@@ -106,7 +115,9 @@ def analyse(population: Population, previous: Population | None = None, audits: 
     retained_records, excluded_records = population.retained, population.excluded
     retained = retained_frame(list(retained_records), tax)
     excluded = excluded_frame(list(excluded_records), tax)
-    flow = prisma.prisma_flow(retained, excluded, tax, previous=_previous_members(previous), rounds=rounds)
+    flow = prisma.screening_flow(retained, excluded, tax, previous=_previous_members(previous), rounds=rounds)
+    decls = declared_tables(tax)
+    computed = [declared_table(d, retained, list(retained_records), tax) for d in decls]
     return Results(
         population=population,
         tax=tax,
@@ -117,21 +128,21 @@ def analyse(population: Population, previous: Population | None = None, audits: 
         excluded_records=excluded_records,
         headline=stats.headline(retained, excluded),
         stats_tables=tuple(stats.stats_tables(retained, excluded, tax)),
-        axis_tables=tuple(axes.axis_tables(retained, list(retained_records), tax)),
+        axis_tables=tuple(t for d, t in zip(decls, computed) if d.kind != "years"),
         gaps=tuple(gaps.find_gaps(retained, tax)),
-        narrowing=gaps.narrowing(retained, tax),
-        joint=gaps.joint_coverage(retained, tax),
+        gap_sections=tuple(gaps.sections(retained, list(retained_records), tax)),
         prisma=flow,
-        flow_tables=(_flow_table(flow, audits, excluded_records), prisma.year_by_category(retained, tax)),
+        flow_tables=(_flow_table(flow, tax, audits, excluded_records), *(t for d, t in zip(decls, computed) if d.kind == "years")),
         exclusion_log=stats.exclusion_log(list(excluded_records), tax),
     )
 
 
-def _flow_table(flow: dict, audits: list[Audit], excluded_records) -> Table:
-    table = prisma.prisma_table(flow)
+def _flow_table(flow: dict, tax: Taxonomy, audits: list[Audit], excluded_records) -> Table:
+    table = prisma.prisma_table(flow, tax)
     if "update" in flow or not audits:
         return table  # an update's rows are the new records only; second readers are counted over the whole log
-    return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records}))
+    return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records},
+                                                          tax.role("stages")))
 
 
 def rounds_since(corpus: Corpus, previous: Population | None) -> dict | None:

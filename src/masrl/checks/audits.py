@@ -290,7 +290,7 @@ def single_file_audits(c, keys: set[str]) -> None:
     """Audits in the earlier single-file format (``corpus/audits/*.yaml``, e.g. the survey's
     spot-check): schema, unique ids, fields of the taxonomy, records that are retained, values
     in the vocabulary."""
-    validator = Draft202012Validator(schemas.AUDIT_SCHEMA, format_checker=FormatChecker())
+    validator = Draft202012Validator(schemas.audit_schema(c.tax), format_checker=FormatChecker())
     seen: dict[str, str] = {}
     for file, audit in c.corpus.audits.items():
         before = len(c.problems)

@@ -102,7 +102,10 @@ def _checks(checker, claim: dict, path: tuple, scope: Scope, traces: list[str], 
             if key not in known:
                 checker.add(CLAIMS, cpath + ("keys",), f"names record {key!r}, which is not in the {population} population "
                                                        f"of {claim['scope']}{checker.suggest(key, known)}")
-        if "trace_valid" in check and check["trace_valid"] not in traces:
+        if "trace_valid" in check and not traces:
+            checker.add(CLAIMS, cpath + ("trace_valid",), "this survey has no orchestration traces: set traces: true in "
+                                                          "corpus/taxonomy.yaml to check the packaged example traces")
+        elif "trace_valid" in check and check["trace_valid"] not in traces:
             checker.add(CLAIMS, cpath + ("trace_valid",), f"no packaged example trace {check['trace_valid']!r}; known: {', '.join(traces)}")
         macro = check.get("macro")
         if macro is not None:
@@ -141,10 +144,11 @@ def _statement(checker, claim: dict, path: tuple) -> None:
 
 
 def filter_condition(checker, path: tuple, name: str, cond: Any, population: str, tax: Taxonomy,
-                     known: set[str] | None = None) -> None:
+                     known: set[str] | None = None, file: str = CLAIMS) -> None:
     """One condition of a check's ``where`` (or ``of``): a known field of the population's
     records, known operators (``all``/``any`` only on a field with several values), values of the
-    vocabulary, and (given ``known``, the population's keys or ids) records that exist."""
+    vocabulary, and (given ``known``, the population's keys or ids) records that exist. Problems
+    are reported in ``file`` (the claim ledger, or the taxonomy for a declaration's filter)."""
     kind = "excluded" if population == "excluded" else "retained"
     plain = {"record_id"} if kind == "excluded" else {"key", "year"}
     field = tax.fields.get(name)
@@ -153,31 +157,31 @@ def filter_condition(checker, path: tuple, name: str, cond: Any, population: str
         if name not in plain:
             allowed = [f.name for f in tax.of(kind)] + sorted(plain)
             what = f"unknown field {name!r}" if field is None else f"{name!r} is a field of {field.applies_to} records, not of the {population} population"
-            checker.add(CLAIMS, path, f"{what}{checker.suggest(name, allowed)}")
+            checker.add(file, path, f"{what}{checker.suggest(name, allowed)}")
             return
         if isinstance(cond, dict):
             bad = [op for op in cond if op not in ("in", "not", "not_in")]
             if bad:
-                checker.add(CLAIMS, path, f"unknown operator {bad[0]!r} for {name}; allowed: in, not_in, not")
+                checker.add(file, path, f"unknown operator {bad[0]!r} for {name}; allowed: in, not_in, not")
         if name in ("key", "record_id") and known is not None:
             named = [v for arg in (cond.values() if isinstance(cond, dict) else [cond])
                      for v in (arg if isinstance(arg, list) else [arg])]
             for value in named:
                 if value not in known:
-                    checker.add(CLAIMS, path, f"names record {value!r}, which is not in the {population} population"
+                    checker.add(file, path, f"names record {value!r}, which is not in the {population} population"
                                               f"{checker.suggest(str(value), known)}")
         return
     values = []
     if isinstance(cond, dict):
         for op, arg in cond.items():
             if op not in operators:
-                checker.add(CLAIMS, path, f"unknown operator {op!r}; allowed: {', '.join(operators)}")
+                checker.add(file, path, f"unknown operator {op!r}; allowed: {', '.join(operators)}")
             elif op in ("all", "any") and not field.multi:
-                checker.add(CLAIMS, path, f"{op!r} is for a field with several values per record; {name} holds one: "
+                checker.add(file, path, f"{op!r} is for a field with several values per record; {name} holds one: "
                                           f"use a value, a list, in, not or not_in")
             values += arg if isinstance(arg, list) else [arg]
     else:
         values = cond if isinstance(cond, list) else [cond]
     for value in values:
         if value not in field.values:
-            checker.add(CLAIMS, path, f"{value!r} is not a value of {name}; allowed: {', '.join(field.values)}{checker.suggest(value, field.values)}")
+            checker.add(file, path, f"{value!r} is not a value of {name}; allowed: {', '.join(field.values)}{checker.suggest(value, field.values)}")

@@ -1,11 +1,11 @@
 """Names masrl derives from the controlled vocabulary must stay distinct.
 
 A field or value code becomes part of other names: the LaTeX macro of a count
-(``scenario`` + ``tool_use`` -> ``\\NumScenarioToolUse``, see
+(``domain`` + ``web_use`` -> ``\\NumDomainWebUse``, see
 :func:`masrl.render.numbers.camel`), a table file
 (``reports/tables/<field>.csv``, ``<rows>_x_<cols>.csv``) and a CSV column or
 row label. Codes that differ only in ``_``, ``-``, ``.``, digits' spelling or
-case (``tool_use`` and ``tool-use``; ``NA`` and ``na``) would share a macro, or
+case (``web_use`` and ``web-use``; ``NR`` and ``nr``) would share a macro, or
 a file on a case-insensitive file system, and one count would silently replace
 the other. :func:`collisions` finds every such pair.
 """

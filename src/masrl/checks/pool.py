@@ -136,14 +136,15 @@ def unique_keys(c) -> None:
             c.add(file, ("bibtex_key",), f"{bkey!r} is the key of {other}; papers.bib would have one key for two papers")
 
 
-def subdecision_anchors(c, by_key: dict[str, dict]) -> None:
-    """A record the taxonomy names as the anchor of a sub-decision is tagged with it."""
-    field = c.tax.fields.get("subdecisions")
-    if not field:
-        return
-    for code in field.values:
-        for key in field.value_spec(code).get("anchors") or []:
-            rec = by_key.get(key)
-            tags = rec.get("subdecisions") if rec else None
-            if isinstance(tags, list) and code not in tags:
-                c.add(f"{PAPERS}{key}.yaml", ("subdecisions",), f"the taxonomy names this record as an anchor of {code} but it is not tagged {code}")
+def value_anchors(c, by_key: dict[str, dict]) -> None:
+    """A record the taxonomy names as an anchor of a value (``anchors`` of the value) carries that value."""
+    for field in c.tax.fields.values():
+        for code in field.values:
+            for key in field.value_spec(code).get("anchors") or []:
+                rec = by_key.get(key)
+                if rec is None or field.name not in rec:
+                    continue
+                tags = rec.get(field.name)
+                carries = code in tags if isinstance(tags, list) else tags == code
+                if not carries:
+                    c.add(f"{PAPERS}{key}.yaml", (field.name,), f"the taxonomy names this record as an anchor of {code} but it is not tagged {code}")

@@ -49,9 +49,18 @@ def record_text(c, file: str, rec: dict, kind: str) -> None:
     _walk(c, file, rec, (), None)
 
 
+#: Parts of the taxonomy whose texts are one line each: the vocabulary itself (labels, definitions,
+#: sources of fields, values and identifier schemes). The declarations' texts (intros, sentences,
+#: the BibTeX header) are paragraphs: line breaks allowed there.
+_ONE_LINE_PARTS = frozenset({"fields", "free_fields", "identifier_schemes"})
+
+
 def taxonomy_text(c) -> None:
-    """Every text of the vocabulary (labels, definitions, sources) follows the character policy."""
-    _walk(c, TAXONOMY, c.corpus.taxonomy, (), False)
+    """Every text of the taxonomy follows the character policy: the vocabulary's labels,
+    definitions and sources one line each, the declarations' paragraphs with line breaks."""
+    doc = c.corpus.taxonomy
+    for key, value in doc.items() if isinstance(doc, dict) else []:
+        _walk(c, TAXONOMY, value, (key,), key not in _ONE_LINE_PARTS)
 
 
 def claims_text(c) -> None:

@@ -2,8 +2,9 @@
 (``corpus/rounds/<round>/``): every problem at once, never raises for user data.
 
 The protocol: its form (:data:`PROTOCOL_SCHEMA`); every code it names is a value of the
-vocabulary (``source``, ``query_family``, ``inclusion_criterion``, ``reason_class``, ``stage``
-of ``corpus/taxonomy.yaml``); every query family's terms are split into its ``all_of`` groups
+vocabulary (of the fields ``corpus/taxonomy.yaml`` declares for the screening roles:
+``found_in`` for a source's ``exclusion_source``, ``found_by`` for a family's ``exclusion_family``,
+``inclusion`` and ``reasons`` for the rules' codes, ``stages`` for the stages); every query family's terms are split into its ``all_of`` groups
 once each, and each of its queries names every term, for every source masrl searches.
 
 A round: its three files are there; ``round.yaml`` has its form (:data:`ROUND_SCHEMA`), names
@@ -30,8 +31,10 @@ from ..corpus.rounds import (
     DUPLICATE_COLUMNS,
     PROTOCOL,
     QUEUE_COLUMNS,
+    REASON_COLUMN,
     ROUNDS,
     SEARCHERS,
+    STAGE_COLUMN,
     RoundFolder,
     split_list,
 )
@@ -65,8 +68,8 @@ PROTOCOL_SCHEMA = {
                                          "endpoint_env": {"type": "string", "pattern": "^MASRL_[A-Z_]+$"},
                                          "exclusion_source": _TEXT, "scope": _TEXT, "terms_of_use": _TEXT}}},
         "query_families": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "required": ["name", "terms", "query_family", "all_of", "queries"], "additionalProperties": False,
-            "properties": {"name": _TEXT, "terms": _NAMES, "query_family": _TEXT,
+            "type": "object", "required": ["name", "terms", "exclusion_family", "all_of", "queries"], "additionalProperties": False,
+            "properties": {"name": _TEXT, "terms": _NAMES, "exclusion_family": _TEXT,
                            "all_of": {"type": "array", "minItems": 1, "items": _NAMES},
                            "queries": {"type": "object", "additionalProperties": _TEXT}}}},
         "inclusion_rule": {"type": "array", "minItems": 1, "items": {
@@ -149,7 +152,11 @@ def _schema_problems(corpus: Corpus, file: str, value, schema: dict) -> list[Pro
     return out
 
 
-def _vocabulary_problem(corpus: Corpus, file: str, path: tuple, value, tax: Taxonomy, field: str) -> list[Problem]:
+def _vocabulary_problem(corpus: Corpus, file: str, path: tuple, value, tax: Taxonomy, field: str | None) -> list[Problem]:
+    """``value`` is a value of ``field`` (a field the taxonomy names for a screening role; None when
+    the survey has no such field: then the value names nothing of the records and is not checked)."""
+    if field is None:
+        return []
     allowed = tax.values(field)
     if value is None or value in allowed:
         return []
@@ -176,7 +183,7 @@ def _family_problems(corpus: Corpus, family: dict, i: int, tax: Taxonomy, search
         out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("query_families", i) + path), _dotted(("query_families", i) + path),
                            message))
 
-    out += _vocabulary_problem(corpus, PROTOCOL, ("query_families", i, "query_family"), family["query_family"], tax, "query_family")
+    out += _vocabulary_problem(corpus, PROTOCOL, ("query_families", i, "exclusion_family"), family["exclusion_family"], tax, tax.role("found_by"))
     grouped = [t for group in family["all_of"] for t in group]
     for term in sorted(set(family["terms"]) - set(grouped)):
         add(("all_of",), f"term {term!r} of the family is in no group of all_of")
@@ -211,25 +218,28 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
     tax = Taxonomy(corpus.taxonomy)
     searchers = data["searchers"]
     for i, source in enumerate(data["sources"]):
-        out += _vocabulary_problem(corpus, PROTOCOL, ("sources", i, "exclusion_source"), source["exclusion_source"], tax, "source")
+        out += _vocabulary_problem(corpus, PROTOCOL, ("sources", i, "exclusion_source"), source["exclusion_source"], tax,
+                                   tax.role("found_in"))
         if source["searched_by"] is not None and source["searched_by"] not in searchers:
             out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("sources", i, "searched_by")), f"sources[{i}].searched_by",
                                f"{source['searched_by']!r} is not a source under searchers; allowed: "
                                f"{', '.join(searchers)}{did_you_mean(source['searched_by'], searchers)}"))
     for name, spec in searchers.items():
-        out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_source"), spec["exclusion_source"], tax, "source")
+        out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_source"), spec["exclusion_source"], tax,
+                                   tax.role("found_in"))
     names = [f["name"] for f in data["query_families"]]
     for i, family in enumerate(data["query_families"]):
         if names.index(family["name"]) != i:
             out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("query_families", i, "name")), f"query_families[{i}].name",
                                f"family {family['name']!r} is listed twice"))
         out += _family_problems(corpus, family, i, tax, searchers)
-    for key, field in (("inclusion_rule", "inclusion_criterion"), ("exclusion_rule", "reason_class")):
+    for key, role in (("inclusion_rule", "inclusion"), ("exclusion_rule", "reasons")):
         for i, rule in enumerate(data[key]):
-            out += _vocabulary_problem(corpus, PROTOCOL, (key, i, "code"), rule["code"], tax, field)
-    if set(data["stages"]) != set(tax.values("stage")):
+            out += _vocabulary_problem(corpus, PROTOCOL, (key, i, "code"), rule["code"], tax, tax.role(role))
+    stages = tax.values(tax.role("stages")) if tax.role("stages") else ()
+    if stages and set(data["stages"]) != set(stages):
         out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("stages",)), "stages",
-                           f"must be the screening stages of {TAXONOMY}: {', '.join(tax.values('stage'))}"))
+                           f"must be the screening stages of {TAXONOMY}: {', '.join(stages)}"))
     return out
 
 
@@ -300,7 +310,7 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             bad("score", f"{row.get('score')!r} is not a number")
         if row.get("likely_reason"):
             out += [Problem(file, row.line, "likely_reason", p.message)
-                    for p in _vocabulary_problem(Corpus(), file, (), row.get("likely_reason"), tax, "reason_class")]
+                    for p in _vocabulary_problem(Corpus(), file, (), row.get("likely_reason"), tax, tax.role("reasons"))]
         out += _decision_problems(file, row, tax)
     return out
 
@@ -311,21 +321,27 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
     if decision and decision not in DECISIONS:
         return [Problem(file, row.line, "decision", f"{decision!r} is not a decision; write include or exclude "
                                                     f"(or leave it empty){did_you_mean(decision, DECISIONS)}")]
+    columns = (STAGE_COLUMN, REASON_COLUMN)
     if decision == "include":
-        for column in ("stage", "reason_class"):
+        for column in columns:
             if row.get(column):
                 out.append(Problem(file, row.line, column, f"an include has no {column}; clear it (or write exclude)"))
     elif decision == "exclude":
-        for column, field in (("stage", "stage"), ("reason_class", "reason_class")):
+        for column, role in ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons")):
+            field = tax.role(role)
+            if field is None:
+                if row.get(column):
+                    out.append(Problem(file, row.line, column, f"the survey declares no screening.{role} field; clear it"))
+                continue
             allowed = tax.values(field)
             if row.get(column) not in allowed:
                 out.append(Problem(file, row.line, column, f"{row.get(column)!r} is not in the vocabulary; allowed: "
                                                            f"{', '.join(allowed)}{did_you_mean(row.get(column), allowed)}"))
         if not row.get("reason"):
             out.append(Problem(file, row.line, "reason", "an exclusion must say why the paper is excluded"))
-    elif any(row.get(c) for c in ("stage", "reason_class")):
-        out.append(Problem(file, row.line, "decision", "stage or reason_class is filled in but decision is empty: "
-                                                        "write exclude (or clear them)"))
+    elif any(row.get(c) for c in columns):
+        out.append(Problem(file, row.line, "decision", f"{STAGE_COLUMN} or {REASON_COLUMN} is filled in but decision is "
+                                                        "empty: write exclude (or clear them)"))
     return out
 
 

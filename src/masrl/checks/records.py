@@ -41,7 +41,8 @@ class RecordSchema:
 def single_line_text(c, file: str, rec: dict, kind: str) -> None:
     """Single-line fields hold no line breaks or control characters (a trailing newline
     would leak into links, BibTeX keys and tables)."""
-    _text(c, file, rec, ())
+    multiline = MULTILINE | {f.name for f in c.tax.free_fields.values() if f.type == "multiline"}
+    _text(c, file, rec, (), multiline)
 
 
 def placeholders(c, file: str, rec: dict, kind: str) -> None:
@@ -50,8 +51,8 @@ def placeholders(c, file: str, rec: dict, kind: str) -> None:
     _placeholders(c, file, rec, PLACEHOLDER_FIELDS[kind])
 
 
-#: Free-text fields that may hold line breaks.
-MULTILINE = {"notes", "note", "one_liner", "exclusion_reason", "former_file"}
+#: masrl's free-text fields that may hold line breaks (and the survey's free fields of type ``multiline``).
+MULTILINE = frozenset({"notes", "note", "one_liner", "exclusion_reason", "former_file"})
 
 
 def _placeholders(c, file: str, rec: dict, fields: tuple[str, ...]) -> None:
@@ -67,16 +68,16 @@ def _placeholders(c, file: str, rec: dict, fields: tuple[str, ...]) -> None:
             c.add(file, ("authors", i), f"{why}; write the real author")
 
 
-def _text(c, file: str, value: Any, path: tuple) -> None:
+def _text(c, file: str, value: Any, path: tuple, multiline: frozenset[str]) -> None:
     """Single-line fields hold no line breaks or control characters (a trailing newline
     would leak into links, BibTeX keys and tables)."""
     if isinstance(value, dict):
         for k, v in value.items():
-            _text(c, file, v, path + (k,))
+            _text(c, file, v, path + (k,), multiline)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            _text(c, file, v, path + (i,))
-    elif isinstance(value, str) and not (set(path) & MULTILINE):
+            _text(c, file, v, path + (i,), multiline)
+    elif isinstance(value, str) and not (set(path) & multiline):
         bad = [ch for ch in value if ord(ch) < 32 or ch in "\x7f\u2028\u2029\x85"]
         if bad:
             c.add(file, path, f"{value!r} contains a line break or control character ({', '.join(f'U+{ord(ch):04X}' for ch in dict.fromkeys(bad))}); write it on one line")
@@ -129,8 +130,8 @@ def untagged(c, file: str, rec: dict, kind: str) -> None:
 
 
 def cross_fields(c, file: str, rec: dict, kind: str) -> None:
-    """The rules between fields of one record (``na_iff``, ``required_when``, the inclusion
-    criterion a category implies); for an exclusion, on the tags it would have had (``if_retained``)."""
+    """The rules between fields of one record (``na_iff``, ``required_when``, the value another
+    field's value ``implies``); for an exclusion, on the tags it would have had (``if_retained``)."""
     if kind == "retained":
         _cross_fields(c, file, rec, ())
     elif isinstance(rec.get("if_retained"), dict):
@@ -139,30 +140,35 @@ def cross_fields(c, file: str, rec: dict, kind: str) -> None:
 
 def _cross_fields(c, file: str, rec: dict, base: tuple, partial: bool = False) -> None:
     tax = c.tax
+    na = tax.not_applicable
     for field in tax.of("retained"):
         name = field.name
         for other, na_value in (field.spec.get("na_iff") or {}).items():
-            if name not in rec or other not in rec or UNTAGGED in (rec[name], rec[other]):
+            if na is None or name not in rec or other not in rec or UNTAGGED in (rec[name], rec[other]):
                 continue
-            if (rec[name] == "NA") != (rec[other] == na_value):
-                if rec[name] == "NA":
-                    allowed = ", ".join(v for v in field.values if v != "NA")
-                    c.add(file, base + (name,), f"'NA' but {other} is {rec[other]!r}; use one of {allowed}")
+            if (rec[name] == na) != (rec[other] == na_value):
+                if rec[name] == na:
+                    allowed = ", ".join(v for v in field.values if v != na)
+                    c.add(file, base + (name,), f"{na!r} but {other} is {rec[other]!r}; use one of {allowed}")
                 else:
-                    c.add(file, base + (name,), f"{rec[name]!r} but {other} is {na_value!r}; use 'NA'")
+                    c.add(file, base + (name,), f"{rec[name]!r} but {other} is {na_value!r}; use {na!r}")
         cond = field.required_when
         if cond:
             applies = all(rec.get(f) in vals for f, vals in cond.items())
             what = " and ".join(f"{f} {', '.join(map(repr, vals))}" for f, vals in cond.items())
-            if applies and name not in rec and not partial:
+            if applies and name not in rec and not partial and field.required:
                 c.add(file, base, f"required field is missing (required for {what})", field=_dotted(base + (name,)))
             elif not applies and name in rec and all(f in rec for f in cond):
                 c.add(file, base + (name,), f"only records with {what} have this field; remove it")
-    category = rec.get("category")
-    implied = tax.fields["category"].value_spec(category).get("inclusion_criterion") if "category" in tax.fields and isinstance(category, str) else None
-    chosen = rec.get("inclusion_criterion")
-    if implied and chosen not in (None, UNTAGGED, implied):
-        c.add(file, base + ("inclusion_criterion",), f"{chosen!r} contradicts category {category!r}, which implies {implied!r}")
+    for field in tax.of("retained"):
+        value = rec.get(field.name)
+        for code in (value if field.multi and isinstance(value, list) else [value]):
+            if not isinstance(code, str):
+                continue
+            for other, implied in (field.value_spec(code).get("implies") or {}).items():
+                chosen = rec.get(other)
+                if chosen not in (None, UNTAGGED, implied):
+                    c.add(file, base + (other,), f"{chosen!r} contradicts {field.name} {code!r}, which implies {implied!r}")
 
 
 def urls(c, file: str, rec: dict, kind: str) -> None:

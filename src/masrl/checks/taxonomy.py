@@ -17,30 +17,37 @@ from ..analyses.gap_plan import declaration_problems as gap_declaration_problems
 from ..bib.identifiers import STORED_PATTERNS
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
+from ..corpus.declarations import table_of
 from ..corpus.load import TAXONOMY
+from ..corpus.migrate import FORMAT, format_of, missing_declarations, moved_keys
 from .derived_names import collisions
+
+
+def format_version(c) -> bool:
+    """The taxonomy is in the format this masrl reads (``format_version``); an older file is
+    told what it lacks. Returns True when the format is current."""
+    data = c.corpus.taxonomy
+    found = format_of(data)
+    if found == FORMAT:
+        return True
+    if found == 1:
+        lacking = ", ".join(missing_declarations(data))
+        c.add(TAXONOMY, ("format_version",) if "format_version" in data else (),
+              f"this taxonomy is in format 1 (no format_version: {FORMAT}): it lacks {lacking}. Format {FORMAT} declares "
+              "what format 1 built for every survey (its tables, figures, README list, site columns, screening "
+              "fields and report sentences); add them (see corpus/taxonomy.yaml of masrl's own survey, or `masrl init`), "
+              f"move {' and '.join(k for k in moved_keys() if k in data) or 'nothing'} into a table of kind families, "
+              f"write a value's implied value of another field as implies, and set format_version: {FORMAT}", field="format_version")
+    elif found is None and isinstance(data, dict):
+        c.add(TAXONOMY, ("format_version",), f"must be an integer, the format of the file ({FORMAT})")
+    else:
+        c.add(TAXONOMY, ("format_version",), f"format {found} is not one masrl reads; this masrl reads format {FORMAT}")
+    return False
 
 
 def schema(c) -> None:
     """The taxonomy against its JSON Schema (:data:`masrl.corpus.schema.TAXONOMY_SCHEMA`)."""
     c.schema_errors(TAXONOMY, c.corpus.taxonomy, Draft202012Validator(schemas.TAXONOMY_SCHEMA))
-
-
-def reward_families(c) -> None:
-    """Every reward type belongs to exactly one reward family, and families name real reward types."""
-    tax = c.tax
-    reward_codes = set(tax.values("reward_type"))
-    seen: dict[str, str] = {}
-    for fid, fam in tax.reward_families.items():
-        for code in fam.get("codes") or []:
-            path = ("reward_families", fid, "codes")
-            if code not in reward_codes:
-                c.add(TAXONOMY, path, f"reward type {code!r} is not a value of reward_type{_suggest(code, reward_codes)}")
-            elif code in seen:
-                c.add(TAXONOMY, path, f"reward type {code!r} is in two families ({seen[code]} and {fid})")
-            seen[code] = fid
-    for code in sorted(reward_codes - set(seen) - {"NA"}):
-        c.add(TAXONOMY, ("fields", "reward_type", "values", code), f"reward type {code!r} belongs to no reward family")
 
 
 def crosstabs(c) -> None:
@@ -50,20 +57,14 @@ def crosstabs(c) -> None:
         for name in (rows, cols):
             if name not in tax.fields:
                 c.add(TAXONOMY, ("crosstabs", i), f"crosstab names unknown field {name!r}{_suggest(name, tax.fields)}")
+        if rows == cols:
+            c.add(TAXONOMY, ("crosstabs", i), f"crosstab [{rows}, {cols}] crosses a field with itself; its count table "
+                                              "already has every value")
+        elif (rows, cols) in tax.crosstabs[:i]:
+            c.add(TAXONOMY, ("crosstabs", i), f"crosstab [{rows}, {cols}] is listed twice")
         if rows in tax.fields and cols in tax.fields and tax.fields[rows].applies_to != tax.fields[cols].applies_to:
             c.add(TAXONOMY, ("crosstabs", i), f"crosstab [{rows}, {cols}] mixes a field of {tax.fields[rows].applies_to} "
                                               f"records with one of {tax.fields[cols].applies_to} records")
-
-
-def required_fields(c) -> None:
-    """The fields masrl's tables and figures read exist, on the right records, single- or multi-valued."""
-    tax = c.tax
-    for name, applies_to, multi in schemas.REQUIRED_FIELDS:
-        field = tax.fields.get(name)
-        if field is None:
-            c.add(TAXONOMY, ("fields",), f"the field {name!r} is missing; masrl's tables and figures need it")
-        elif field.applies_to != applies_to or field.multi != multi:
-            c.add(TAXONOMY, ("fields", name), f"must apply to {applies_to} records{' and hold a list (multi: true)' if multi else ''}")
 
 
 def identifier_schemes(c) -> None:
@@ -105,8 +106,8 @@ def year_minimum(c) -> None:
 
 
 def conditions(c) -> None:
-    """``required_when`` and ``na_iff`` name real fields and values; a value's implied inclusion
-    criterion is a value of ``inclusion_criterion``."""
+    """``required_when`` and ``na_iff`` name real fields and values (``na_iff`` only with a
+    ``not_applicable`` value); what a value ``implies`` is a value of another field of the same records."""
     tax = c.tax
     for field in tax.fields.values():
         for key in ("required_when", "na_iff"):
@@ -117,33 +118,46 @@ def conditions(c) -> None:
                 for val in vals if isinstance(vals, list) else [vals]:
                     if val not in tax.values(other):
                         c.add(TAXONOMY, ("fields", field.name, key), f"{val!r} is not a value of {other}")
+        if field.spec.get("na_iff") and (tax.not_applicable is None or tax.not_applicable not in field.values):
+            c.add(TAXONOMY, ("fields", field.name, "na_iff"), "na_iff says when the field is not applicable: declare "
+                                                             "not_applicable (the code) and give the field that value")
         for code in field.values:
-            implied = field.value_spec(code).get("inclusion_criterion")
-            if implied is not None and implied not in tax.values("inclusion_criterion"):
-                c.add(TAXONOMY, ("fields", field.name, "values", code), f"inclusion_criterion {implied!r} is not a value of inclusion_criterion")
+            for other, implied in (field.value_spec(code).get("implies") or {}).items():
+                target = tax.fields.get(other)
+                if target is None or target.applies_to != field.applies_to or other == field.name:
+                    c.add(TAXONOMY, ("fields", field.name, "values", code, "implies"),
+                          f"implies names {other!r}, which is no other field of {field.applies_to} records")
+                elif implied not in target.values:
+                    c.add(TAXONOMY, ("fields", field.name, "values", code, "implies"),
+                          f"{implied!r} is not a value of {other}; allowed: {', '.join(target.values)}")
 
 
 def value_keys(c) -> None:
-    """Each value of a controlled field has only known keys (:data:`masrl.corpus.schema.VALUE_KEYS`),
-    each with a value. Keys without a value after a text are what YAML makes of the rest of that
-    unquoted text after a comma inside a flow mapping (``{definition: a, b, source: s}`` reads
-    ``b`` as a key), so the text was cut short: one problem names the whole text to quote."""
+    """Each value of a controlled field has only known keys, each with a value: the keys of every
+    value (:data:`masrl.corpus.schema.VALUE_KEYS`) and the field's own ``value_attributes``
+    (editorial attributes such as a bracket, read by ``attr`` columns of declared tables). Keys
+    without a value after a text are what YAML makes of the rest of that unquoted text after a
+    comma inside a flow mapping (``{definition: a, b, source: s}`` reads ``b`` as a key), so the
+    text was cut short: one problem names the whole text to quote."""
     fields = c.corpus.taxonomy.get("fields") if isinstance(c.corpus.taxonomy, dict) else None
     for name, spec in fields.items() if isinstance(fields, dict) else []:
         values = spec.get("values") if isinstance(spec, dict) else None
+        extra = spec.get("value_attributes") if isinstance(spec, dict) else None
+        allowed = (*schemas.VALUE_KEYS, *(str(k) for k in extra if isinstance(k, str))) if isinstance(extra, list) \
+            else schemas.VALUE_KEYS
         for code, value in values.items() if isinstance(values, dict) else []:
             if isinstance(value, dict):
-                _value_keys(c, ("fields", name, "values", code), value)
+                _value_keys(c, ("fields", name, "values", code), value, allowed)
 
 
-def _value_keys(c, path: tuple, value: dict) -> None:
+def _value_keys(c, path: tuple, value: dict, allowed: tuple) -> None:
     keys = list(value)
     i = 0
     while i < len(keys):
         key = keys[i]
         run = []
         while i + 1 + len(run) < len(keys) and value[keys[i + 1 + len(run)]] is None \
-                and keys[i + 1 + len(run)] not in schemas.VALUE_KEYS:
+                and keys[i + 1 + len(run)] not in allowed:
             run.append(keys[i + 1 + len(run)])
         if run and isinstance(value[key], str):
             whole = ", ".join([value[key], *map(str, run)])
@@ -152,19 +166,21 @@ def _value_keys(c, path: tuple, value: dict) -> None:
                                            f"whole text: {key}: \"{whole}\"")
             i += 1 + len(run)
             continue
-        if key not in schemas.VALUE_KEYS:
+        if key not in allowed:
             what = "a key without a value" if value[key] is None else "an unknown key"
-            c.add(TAXONOMY, path + (key,), f"{key!r} is {what}; allowed: {', '.join(schemas.VALUE_KEYS)}"
-                                           f"{_suggest(key, schemas.VALUE_KEYS)}")
+            c.add(TAXONOMY, path + (key,), f"{key!r} is {what}; allowed: {', '.join(allowed)} "
+                                           f"(a field adds its own in value_attributes){_suggest(key, allowed)}")
         i += 1
 
 
 def editorial_keys(c, keys: set[str]) -> None:
-    """Representatives and anchors named in the taxonomy are retained records."""
+    """Representatives and anchors named in the taxonomy (of values and of families) are retained records."""
     tax = c.tax
     named: list[tuple[tuple, str]] = []
-    for fid, fam in tax.reward_families.items():
-        named += [(("reward_families", fid, "representatives"), k) for k in fam.get("representatives") or []]
+    for i, spec in enumerate(tax.declared_list("tables")):
+        decl = table_of(spec)
+        for fid, fam in (decl.families.items() if decl is not None else []):
+            named += [(("tables", i, "families", fid, "representatives"), k) for k in fam.get("representatives") or []]
     for field in tax.fields.values():
         for code in field.values:
             spec = field.value_spec(code)

@@ -14,7 +14,8 @@ import json
 
 from ..core.errors import Problem, sort_key
 from ..corpus.load import AUDITS, CLAIMS, Corpus
-from ..corpus.records import TEXT_FIELDS
+from ..corpus.records import text_fields
+from ..corpus.taxonomy import Taxonomy
 
 
 def _dotted(path: tuple) -> str:
@@ -30,13 +31,13 @@ def _value(doc_value, path: tuple):
     return doc_value
 
 
-def _is_text(file: str, path: tuple, controlled: set[str]) -> bool:
+def _is_text(file: str, path: tuple, controlled: set[str], texts: frozenset[str]) -> bool:
     names = [p for p in path if isinstance(p, str)]
     if not names:
         return False
     if names[0] == "bibtex" and len(names) > 1:
         return True
-    if names[-1] not in TEXT_FIELDS:
+    if names[-1] not in texts:
         return False
     return file in (CLAIMS,) or file.startswith(AUDITS) or names[-1] not in controlled
 
@@ -44,11 +45,12 @@ def _is_text(file: str, path: tuple, controlled: set[str]) -> bool:
 def cut_text_warnings(corpus: Corpus) -> list[Problem]:
     """One warning per free-text value of a record, claim or audit that is unquoted
     and followed by a `` #`` comment on its line, naming the fix (quote it)."""
-    controlled = set((corpus.taxonomy.get("fields") or {}) if isinstance(corpus.taxonomy, dict) else {})
+    tax = Taxonomy(corpus.taxonomy)
+    controlled, texts = set(tax.fields), text_fields(tax)
     out = []
     for file, doc in sorted(corpus.docs.items()):
         for path, comment in doc.comments.items():
-            if not _is_text(file, path, controlled):
+            if not _is_text(file, path, controlled, texts):
                 continue
             try:
                 value = _value(doc.value, path)

@@ -6,9 +6,11 @@ instead of wording. The rules run in the order of :data:`RULES`:
 
 1. ``R`` reading: UTF-8, YAML syntax, duplicate keys, anchors/aliases, one mapping per file
    (found by :mod:`masrl.corpus.load`);
-2. ``T`` the taxonomy (:mod:`.taxonomy`): its schema and cross-references. When any taxonomy
-   rule finds a problem, the records are not checked (a broken vocabulary would make every
-   record look wrong) and one problem says so;
+2. ``T`` the taxonomy (:mod:`.taxonomy`, :mod:`.declarations`): its format (an older one is
+   only told what it lacks), its schema, and what its fields and declarations (tables, figures,
+   README list, site, screening, audits, sentences) name. When any taxonomy rule finds a
+   problem, the records are not checked (a broken vocabulary would make every record look
+   wrong) and one problem says so;
 3. ``D`` each record (:mod:`.records`): the JSON Schema derived from the taxonomy (required
    fields, types, allowed values, identifier formats, year range), single-line text,
    placeholders, BibTeX braces, the screening date, file name = key, ``untagged``, the rules
@@ -16,7 +18,7 @@ instead of wording. The rules run in the order of :data:`RULES`:
    (:mod:`.portable`);
 4. ``P`` across records (:mod:`.pool`): unique keys, one paper one record (canonical
    identifiers, near-identical titles, across retained AND excluded records), agreement with
-   the BibTeX block, sub-decision anchors;
+   the BibTeX block, the anchors of values;
 5. ``S`` releases, their frozen snapshots and errata (:mod:`.releases`); ``C`` the claim ledger
    (:mod:`.claims`); ``A`` audits (:mod:`.audits`); ``U`` the search protocol and the update
    rounds (:mod:`.protocol`).
@@ -35,7 +37,7 @@ from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, releases_from
 from ..corpus.taxonomy import Taxonomy
 from ..trace.examples import load_examples
-from . import audits, pool, portable, records, taxonomy
+from . import audits, declarations, pool, portable, records, taxonomy
 from .claims import Scope, check_claims
 from .protocol import check_protocol, check_rounds
 from .collector import Checker
@@ -90,26 +92,37 @@ def _claims(ctx: Context) -> None:
     listed = frozenset(r.name for r in releases_from(corpus.releases)) - set(ctx.snapshots)
     if RELEASES in corpus.unreadable:  # reported as unreadable: no claim scope can be checked against it
         listed = frozenset(str(c.get("scope")) for c in corpus.claims if isinstance(c, dict)) - {POOL}
-    check_claims(checker, _scopes(corpus, checker.tax, ctx.keys, ctx.snapshots), sorted(load_examples()), listed)
+    traces = sorted(load_examples()) if checker.tax.traces else []
+    check_claims(checker, _scopes(corpus, checker.tax, ctx.keys, ctx.snapshots), traces, listed)
 
 
 def _audit_folders(ctx: Context) -> None:
     audits.check_audit_folders(ctx.checker, {a.get("audit_id") for a in ctx.checker.corpus.audits.values()})
 
 
-#: The rules of the taxonomy, run first.
+#: The rule of the taxonomy's format, run first: an older format is only told what it lacks.
+FORMAT_RULE = Rule("T011", "format-version", _on(taxonomy.format_version))
+
+#: The rules of the taxonomy, run when its format is current.
 TAXONOMY_RULES: tuple[Rule, ...] = (
     Rule("T001", "taxonomy-schema", _on(taxonomy.schema)),
-    Rule("T002", "reward-families", _on(taxonomy.reward_families)),
+    Rule("T002", "families", _on(declarations.families)),
     Rule("T003", "crosstabs", _on(taxonomy.crosstabs)),
-    Rule("T004", "required-fields", _on(taxonomy.required_fields)),
+    Rule("T004", "declared-tables", _on(declarations.tables)),
     Rule("T005", "identifier-schemes", _on(taxonomy.identifier_schemes)),
     Rule("T006", "gap-declarations", _on(taxonomy.gap_declarations)),
     Rule("T007", "derived-names", _on(taxonomy.derived_names)),
     Rule("T008", "year-minimum", _on(taxonomy.year_minimum)),
     Rule("T009", "field-conditions", _on(taxonomy.conditions)),
-    Rule("T011", "value-keys", _on(taxonomy.value_keys)),
-    Rule("T012", "taxonomy-text", _on(portable.taxonomy_text)),
+    Rule("T012", "declared-figures", _on(declarations.figures)),
+    Rule("T013", "readme-and-site", _on(declarations.readme_and_site)),
+    Rule("T014", "screening-fields", _on(declarations.screening)),
+    Rule("T015", "audit-defaults", _on(declarations.audit_defaults)),
+    Rule("T016", "field-names", _on(declarations.field_names)),
+    Rule("T017", "free-fields", _on(declarations.free_fields)),
+    Rule("T018", "sentences", _on(declarations.sentences)),
+    Rule("T019", "value-keys", _on(taxonomy.value_keys)),
+    Rule("T020", "taxonomy-text", _on(portable.taxonomy_text)),
 )
 
 #: The rules of the records, run when the taxonomy has no problem.
@@ -130,7 +143,7 @@ RECORD_RULES: tuple[Rule, ...] = (
     Rule("P002", "one-identifier-one-record", _on(pool.identifiers)),
     Rule("P003", "one-title-one-record", _on(pool.titles)),
     Rule("P004", "bibtex-agreement", _on(pool.bibtex_agreement)),
-    Rule("P005", "subdecision-anchors", lambda ctx: pool.subdecision_anchors(ctx.checker, ctx.by_key)),
+    Rule("P005", "value-anchors", lambda ctx: pool.value_anchors(ctx.checker, ctx.by_key)),
     Rule("S001", "releases", _releases),
     Rule("S002", "errata", lambda ctx: check_errata(ctx.checker, ctx.snapshots)),
     Rule("S003", "releases-text", _on(portable.releases_text)),
@@ -146,11 +159,15 @@ RECORD_RULES: tuple[Rule, ...] = (
 )
 
 #: Every rule, in the order they run; codes are unique.
-RULES: tuple[Rule, ...] = TAXONOMY_RULES + RECORD_RULES
+RULES: tuple[Rule, ...] = (FORMAT_RULE,) + TAXONOMY_RULES + RECORD_RULES
+
+#: The rules that read declarations whose shape the schema checks: skipped once the schema rule found
+#: a problem, so that a malformed declaration is reported once, by the schema.
+SHAPE_DEPENDENT = frozenset({"T002", "T004", "T012", "T013", "T014", "T015", "T016", "T017", "T018"})
 
 #: Rules of the taxonomy that an older git revision may predate: ``masrl diff`` does not run them on
 #: the revision's side (a vocabulary with a text YAML cut short is still compared as it was).
-PREDATED = frozenset({"T011"})
+PREDATED = frozenset({"T019", "T020"})
 
 #: The code of the one problem that says the records were not checked because of the taxonomy.
 NOT_CHECKED = "T000"
@@ -207,9 +224,15 @@ def validate(corpus: Corpus, skip: frozenset[str] = frozenset()) -> list[Problem
     ctx = Context(checker, by_key, keys, {})
     if TAXONOMY in corpus.docs:
         before = len(checker.problems)
-        for rule in TAXONOMY_RULES:
-            if rule.code not in skip:
+        _run(FORMAT_RULE, ctx)
+        if len(checker.problems) == before:
+            shape_ok = True
+            for rule in TAXONOMY_RULES:
+                if rule.code in skip or (rule.code in SHAPE_DEPENDENT and not shape_ok):
+                    continue  # a declaration the schema refused would only be reported again, differently
+                found = len(checker.problems)
                 _run(rule, ctx)
+                shape_ok = shape_ok and not (rule.code == "T001" and len(checker.problems) > found)
         if len(checker.problems) == before:
             for rule in RECORD_RULES:
                 if rule.code not in skip:

@@ -20,28 +20,27 @@ _FORMATTER = argparse.RawDescriptionHelpFormatter
 
 FIELDS_HELP = """\
 allowed --fields (comma-separated):
-  --population retained   any single-valued controlled field of corpus/taxonomy.yaml, e.g.
-                          category, is_rl, reward_type, credit_granularity, credit_mechanism,
-                          orchestration_form, scenario, inclusion_criterion
-                          (default: category,is_rl,reward_type,credit_granularity,orchestration_form)
-  --population excluded   decision, stage, reason_class (default: all three)
-  --population all        decision, stage, reason_class (default: all three)
+  --population retained   any single-valued controlled field of retained records in corpus/taxonomy.yaml
+                          (default: audit.default_fields of the taxonomy, else all of them)
+  --population excluded   decision and the screening stage and reason-class fields (screening.stages and
+                          screening.reasons of the taxonomy; default: all three)
+  --population all        the same as excluded
 allowed --stratify:
-  retained: a single-valued field of retained records (e.g. category)
-  excluded: stage, reason_class, source, query_family
+  retained: a single-valued field of retained records
+  excluded: a single-valued field of excluded records
   all:      decision (retained vs excluded)"""
 
 SAMPLE_EPILOG = FIELDS_HELP + """
 
 examples:
-  masrl audit sample --population retained --n 20 --seed 7 --stratify category
-  masrl audit sample --population excluded --n 12 --seed 3 --stratify stage --id exclusions-2026-06
-  masrl audit sample --population retained --n 10 --seed 1 --fields credit_granularity,credit_mechanism --dry-run"""
+  masrl audit sample --population retained --n 20 --seed 7 --stratify FIELD
+  masrl audit sample --population excluded --n 12 --seed 3 --id exclusions-2026-06
+  masrl audit sample --population retained --n 10 --seed 1 --fields FIELD,OTHER_FIELD --dry-run"""
 
 IMPORT_EPILOG = """\
 The sheet may be saved as CSV in UTF-8 (with or without a byte-order mark) or UTF-16 ("Unicode text"),
 separated by commas, semicolons or tabs. Cells must be allowed values (sheet/allowed-values.csv of the
-audit); stage and reason_class are empty unless the decision is exclude.
+audit); the stage and reason class are empty unless the decision is exclude.
 
 examples:
   masrl audit import filled.csv --audit tags-2026-06-01 --reader "Jane Doe"
@@ -87,7 +86,7 @@ def register(sub) -> None:
         "and a blind sheet (sample), import the filled sheet (import), see agreement with 95% intervals "
         "(show; also reports/audit.md), list the disagreements for adjudication (adjudicate), and turn "
         "resolved values into record edits (apply). Audits live in corpus/audits/<audit_id>/.",
-        epilog="examples:\n  masrl audit sample --population retained --n 20 --seed 7 --stratify category\n"
+        epilog="examples:\n  masrl audit sample --population retained --n 20 --seed 7 --stratify FIELD\n"
                "  masrl audit import filled.csv --audit tags-2026-06-01 --reader \"Jane Doe\"\n"
                "  masrl audit apply tags-2026-06-01 --yes",
         formatter_class=_FORMATTER)

@@ -21,26 +21,38 @@ from ..corpus.load import PAPERS, find_root, parse_tree, read_taxonomy, read_tre
 from ..corpus.taxonomy import Taxonomy
 from ..review import intake
 from ..review.excluding import (
-    OPTION_FIELDS,
     Decision,
     decision_problems,
+    option_fields,
     plan_exclusions,
 )
 
-#: How messages name each field of a decision given on the command line.
-LABELS = {"stage": "--stage", "reason_class": "--reason-class", "source": "--source", "query_family": "--query-family",
-          "reason": "--reason", "date": "--date", "key": "--key", "title": "--title", "key/title": "--key/--title",
+#: How messages name masrl's own fields of a decision given on the command line.
+LABELS = {"reason": "--reason", "date": "--date", "key": "--key", "title": "--title", "key/title": "--key/--title",
           "author": "--author", "year": "--year", "force": "--force"}
 
 
-def vocabulary(root_arg) -> dict[str, tuple[str, ...]] | None:
-    """``{field: allowed values}`` of the decision's vocabulary fields from the survey's taxonomy,
-    or None when there is no survey root or its taxonomy cannot be read."""
+def survey_taxonomy(root_arg) -> Taxonomy | None:
+    """The survey's taxonomy (found from ``root_arg`` as every command finds it), or None when
+    there is no survey root or its taxonomy cannot be read."""
     try:
-        tax = Taxonomy(read_taxonomy(find_root(root_arg)))
+        return Taxonomy(read_taxonomy(find_root(root_arg)))
     except UserError:
         return None
-    return {name: tax.values(name) for _, name in OPTION_FIELDS}
+
+
+def vocabulary(tax: Taxonomy | None) -> list[tuple[str, str, tuple[str, ...]]] | None:
+    """``[(option, field, allowed values)]`` of the fields a decision gives (``()`` for a free-text
+    field), from the survey's taxonomy; None without one."""
+    if tax is None:
+        return None
+    return [(option, name, tax.values(name)) for option, name in option_fields(tax)]
+
+
+def _values(args: Namespace) -> dict[str, str]:
+    """The values of the survey's fields of excluded records, from their options (parsed into
+    ``args.field_values`` by the CLI)."""
+    return {k: v for k, v in (getattr(args, "field_values", None) or {}).items() if v is not None}
 
 
 def _decision(args: Namespace, tax: Taxonomy) -> Decision:
@@ -51,10 +63,10 @@ def _decision(args: Namespace, tax: Taxonomy) -> Decision:
         UserError: naming every problem of the arguments, or of the identifiers.
     """
     given = {scheme: value for flag, scheme in intake.FLAGS if (value := getattr(args, scheme)) is not None}
-    decision = Decision(stage=args.stage, reason=args.reason, reason_class=args.reason_class, source=args.source,
-                        query_family=args.query_family, date=args.date, key=args.key, title=args.title, identifiers=given,
-                        authors=tuple(a.strip() for a in args.author or [] if a.strip()), year=args.year, url=args.url,
-                        labels=LABELS, force=args.force)
+    labels = {**LABELS, **{name: option for option, name in option_fields(tax)}}
+    decision = Decision(reason=args.reason, values=_values(args), date=args.date, key=args.key, title=args.title,
+                        identifiers=given, authors=tuple(a.strip() for a in args.author or [] if a.strip()), year=args.year,
+                        url=args.url, labels=labels, force=args.force)
     problems = decision_problems(decision, tax)
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)

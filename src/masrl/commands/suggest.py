@@ -30,7 +30,7 @@ person confirms it with --apply.
 
 examples:
   masrl suggest liu2026                       show suggestions and their evidence (--json: as JSON)
-  masrl suggest liu2026 --apply category=rl_method --apply subdecisions=O1,O4
+  masrl suggest liu2026 --apply FIELD=VALUE --apply LIST_FIELD=A,B
   masrl suggest liu2026 --draft               write every best value, marked not confirmed"""
 
 

@@ -16,7 +16,7 @@ import sys
 from ..core import console
 from ..core.errors import UserError, summary
 from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree
-from ..corpus.rounds import PROTOCOL, ROUNDS
+from ..corpus.rounds import PROTOCOL, REASON_COLUMN, ROUNDS, STAGE_COLUMN
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
@@ -29,20 +29,20 @@ Crossref requests in its polite pool. arXiv is asked at most once every 3 second
 examples:
   masrl update search
   masrl update search --since 2026-05-04 --until 2026-11-30 --source arxiv
-  masrl update search --family "credit assignment" --family orchestration"""
+  masrl update search --family NAME --family NAME   (names of corpus/protocol.yaml's query families)"""
 
 SHOW_EPILOG = """\
 examples:
   masrl update show 2026-12-01"""
 
 APPLY_EPILOG = """\
-In queue.csv write decision = include, or decision = exclude with stage, reason_class (X1-X5)
-and reason; leave decision empty for a candidate not screened yet. Rows already applied are
+In queue.csv write decision = include, or decision = exclude with {stage}, {reason} (values of the
+fields of the taxonomy's screening stages and reasons) and reason; leave decision empty for a candidate not screened yet. Rows already applied are
 skipped, so the command can be run again after more rows are decided.
 
 examples:
   masrl update apply 2026-12-01 --dry-run
-  masrl update apply 2026-12-01"""
+  masrl update apply 2026-12-01""".format(stage=STAGE_COLUMN, reason=REASON_COLUMN)
 
 
 def _utc_now() -> str:

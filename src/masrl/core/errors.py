@@ -19,7 +19,7 @@ class Problem:
         file: path of the file as the user would type it, relative to the
             survey root where possible (``corpus/papers/c3.yaml``).
         line: 1-based line number, or ``None`` where it is not known.
-        field: the field or JSON path concerned (``reward_type``,
+        field: the field or JSON path concerned (``title``,
             ``identifiers.arxiv``, ``$.events[3].t``), or ``None``.
         message: what is wrong, with the bad value and what is allowed.
         code: the stable code of the rule that found it (``D007``: an untagged field; see

@@ -9,7 +9,7 @@ corrected by an erratum listed in ``corpus/releases.yaml``::
         date: '2026-12-02'
         reason: the definitions were cut at a comma by YAML
         corrections:
-          - field: reward_type          # a field of the release's vocabulary
+          - field: method               # a field of the release's vocabulary
             value: role                 # one of its values (omit to correct the field's own text)
             key: definition             # label or definition, nothing else
             was: rewards that differ by role (planner
@@ -41,7 +41,7 @@ class Correction:
     """One corrected text.
 
     Attributes:
-        field: the controlled field (``reward_type``).
+        field: the controlled field (``method``).
         value: the value whose text is corrected (``role``), or None for the field's own text.
         key: ``label`` or ``definition``.
         was: the text as the snapshot holds it.
@@ -58,7 +58,7 @@ class Correction:
 
     @property
     def where(self) -> str:
-        """``reward_type: role (definition)`` or ``reward_type (label)``."""
+        """``method: survey (definition)`` or ``method (label)``."""
         return f"{self.field}: {self.value} ({self.key})" if self.value is not None else f"{self.field} ({self.key})"
 
 

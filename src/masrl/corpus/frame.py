@@ -2,9 +2,9 @@
 
 * retained frame: one row per retained record, index ``key`` (sorted);
   one ``Categorical`` column per single-valued controlled field with the
-  categories in taxonomy order (``NA`` is a category, never a missing value);
+  categories in taxonomy order (the not-applicable value is a category, never a missing value);
   one column of tuples per multi-valued field (``subdecisions``,
-  ``eval_measures``); ``year`` as int64; text fields as strings.
+  values of a list field); ``year`` as int64; text fields as strings.
 * excluded frame: one row per excluded record, index ``record_id``, the same
   conventions; the near-miss what-if tags are not columns (see
   :func:`near_miss_frame`).
@@ -56,7 +56,8 @@ def near_miss_frame(records: list[dict], tax: Taxonomy) -> pd.DataFrame:
     """DataFrame in the shape of the retained frame for the excluded records that
     carry ``if_retained`` tags (the survey's near misses), index = record_id.
 
-    Fields a near miss leaves untagged are ``NA`` (single) or ``()`` (multi).
+    Fields a near miss leaves untagged are the taxonomy's not-applicable value (single; empty when
+    the field has none) or ``()`` (multi).
     """
     rows = []
     for rec in records:
@@ -65,7 +66,7 @@ def near_miss_frame(records: list[dict], tax: Taxonomy) -> pd.DataFrame:
             continue
         row = {"key": rec["record_id"], "year": 0, "title": rec.get("screening_label", "")}
         for field in tax.of("retained"):
-            default = () if field.multi else ("NA" if "NA" in field.values else None)
+            default = () if field.multi else (tax.not_applicable if tax.not_applicable in field.values else None)
             row[field.name] = tags.get(field.name, default)
         rows.append(row)
     return _frame(rows, tax, "retained", "key", ("title",)) if rows else retained_frame([], tax)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .errata import Erratum, corrected, errata_from
 from .load import Corpus
+from .migrate import migrate
 from .releases import Release, Snapshot, latest, releases_from, snapshot_from
 
 #: Name of the population of the working tree.
@@ -92,7 +93,7 @@ class Pending:
 
     @property
     def vocabulary_sections(self) -> tuple[str, ...]:
-        """The top-level parts of the vocabulary that differ (``gap_analysis``, ``fields.reward_type``), in order."""
+        """The top-level parts of the vocabulary that differ (``gap_analysis``, ``fields.method``), in order."""
         return tuple(dict.fromkeys(p if p.startswith("fields.") else p.split(".")[0] for p in self.vocabulary))
 
     def __bool__(self) -> bool:
@@ -106,8 +107,8 @@ class Pending:
     def describe(self, base: str) -> str:
         """One clause for reports and commands (``base`` names the earlier population) that says
         what changed: ``1 retained record and 0 excluded records added since release v1, 2 records
-        changed in the fields bibtex_differs and reward_type, the vocabulary changed in gap_analysis
-        and fields.reward_type``, ``1 record changed since release v1 in the field year``, or ``identical
+        changed in the fields bibtex_differs and method, the vocabulary changed in gap_analysis
+        and fields.method``, ``1 record changed since release v1 in the field year``, or ``identical
         to release v1``."""
         if not self:
             return f"identical to {base}"
@@ -141,7 +142,7 @@ def counted(n: int, word: str) -> str:
 
 def vocabulary_changes(before: dict, after: dict) -> tuple[str, ...]:
     """The parts of two vocabularies (taxonomy mappings) that differ, as dotted paths two levels
-    deep (``gap_analysis.combine``, ``identifier_schemes.arxiv``, ``fields.reward_type``; a part
+    deep (``gap_analysis.combine``, ``identifier_schemes.arxiv``, ``fields.method``; a part
     that is not a mapping on both sides by its own name), in the order of ``after`` then ``before``."""
     out = []
     for top in dict.fromkeys([*after, *before]):
@@ -168,7 +169,9 @@ def pending(current: Population, earlier: Population | None) -> Pending:
         changed = sorted(k for k in before.keys() & now.keys() if before[k] != now[k])
         fields = [(k, tuple(sorted(f for f in before[k].keys() | now[k].keys() if before[k].get(f) != now[k].get(f))))
                   for k in changed]
-    vocabulary = vocabulary_changes(earlier.taxonomy, current.taxonomy) if earlier is not None else ()
+    # an older release's vocabulary is compared as the current format reads it: what the format's
+    # migration adds (declarations, attributes) is not a change of the vocabulary
+    vocabulary = vocabulary_changes(migrate(earlier.taxonomy), migrate(current.taxonomy)) if earlier is not None else ()
     return Pending(tuple(sorted(current.keys - old_ret)), tuple(sorted(current.record_ids - old_exc)),
                    tuple(sorted(old_ret - current.keys)), tuple(changed), vocabulary, tuple(fields))
 

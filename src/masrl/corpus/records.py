@@ -12,29 +12,47 @@ import unicodedata
 
 from ..bib.identifiers import SCHEME_ORDER  # noqa: F401  (re-exported: the order of a record's identifiers)
 
-#: Field order of a retained record file (fields not listed keep their order after these).
-RETAINED_ORDER = (
-    "key", "title", "authors", "first_author", "affiliation", "year", "venue", "url", "identifiers", "abstract",
-    "category", "is_rl", "reward_type", "credit_granularity", "credit_mechanism", "orchestration_form",
-    "scenario", "subdecisions", "is_core", "inclusion_criterion", "verified",
-    "domain", "mas_native", "eval_measures", "eval_note", "deployment_envelope",
-    "one_liner", "notes", "date_added", "tag_provenance", "forced", "former_record_id", "former_exclusion", "bibtex_key",
-    "bibtex", "bibtex_differs", "provenance",
-)
+#: masrl's own fields of a retained record before the survey's fields, and after them.
+RETAINED_BEFORE = ("key", "title", "authors", "first_author", "affiliation", "year", "venue", "url", "identifiers", "abstract")
+RETAINED_AFTER = ("one_liner", "notes", "date_added", "tag_provenance", "forced", "former_record_id", "former_exclusion",
+                  "bibtex_key", "bibtex", "bibtex_differs", "provenance")
+#: masrl's own fields of an excluded record.
+EXCLUDED_OWN = ("record_id", "screening_label", "authors", "year", "identifiers", "url", "date_screened", "date_added",
+                "exclusion_reason", "forced", "if_retained", "former_key", "former_record", "former_file", "tag_provenance", "provenance")
 
-#: Field order of an excluded record file.
-EXCLUDED_ORDER = (
-    "record_id", "screening_label", "authors", "year", "identifiers", "url", "source", "query_family", "date_screened",
-    "date_added", "stage", "exclusion_reason", "reason_class", "forced", "if_retained", "former_key", "former_record",
-    "former_file", "tag_provenance", "provenance",
-)
 
-#: Free-text fields of records, claims and audits (not vocabulary codes, identifiers or keys).
+def retained_order(tax) -> tuple[str, ...]:
+    """Field order of a retained record file: the taxonomy's ``record_order.retained``, else masrl's
+    own fields with the survey's controlled and free fields (taxonomy order) after ``abstract``."""
+    declared = tax.declared("record_order").get("retained")
+    if isinstance(declared, list):
+        return tuple(str(f) for f in declared)
+    return (*RETAINED_BEFORE, *[f.name for f in tax.of("retained")], *[f.name for f in tax.free_of("retained")], *RETAINED_AFTER)
+
+
+def excluded_order(tax) -> tuple[str, ...]:
+    """Field order of an excluded record file: the taxonomy's ``record_order.excluded``, else masrl's
+    own fields with the survey's fields (taxonomy order) after ``url``."""
+    declared = tax.declared("record_order").get("excluded")
+    if isinstance(declared, list):
+        return tuple(str(f) for f in declared)
+    head, tail = EXCLUDED_OWN[:6], EXCLUDED_OWN[6:]
+    return (*head, *[f.name for f in tax.of("excluded")], *[f.name for f in tax.free_of("excluded")], *tail)
+
+
+#: masrl's free-text fields of records, claims and audits (not vocabulary codes, identifiers or keys);
+#: the survey's own free-text fields are declared in its taxonomy (``free_fields``).
 TEXT_FIELDS = frozenset({
     "title", "screening_label", "authors", "first_author", "affiliation", "venue", "one_liner", "notes",
-    "eval_note", "exclusion_reason", "forced", "speedup", "statement", "evidence_boundary", "label",
+    "exclusion_reason", "forced", "statement", "evidence_boundary", "label",
     "description", "agreement_note", "annotator_note",
 })
+
+
+def text_fields(tax) -> frozenset[str]:
+    """Every name under which a record, claim or audit holds free text: masrl's own
+    (:data:`TEXT_FIELDS`) and the survey's free fields' (``free_fields`` of the taxonomy)."""
+    return TEXT_FIELDS | {k for f in tax.free_fields.values() for k in f.text_keys}
 
 #: Placeholder that ``masrl add`` writes into every controlled field.
 UNTAGGED = "untagged"
@@ -45,8 +63,6 @@ def ordered(record: dict, order: tuple[str, ...]) -> dict:
     out = {k: record[k] for k in order if k in record}
     out.update((k, v) for k, v in record.items() if k not in out)
     return out
-
-
 
 
 #: Latin letters that Unicode does not decompose into an ASCII letter and a mark.

@@ -16,12 +16,12 @@ reader; :mod:`masrl.corpus.load` reads the bytes.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
+from .sheets import SheetRow, read_sheet
 
 #: The search protocol as data.
 PROTOCOL = "corpus/protocol.yaml"
@@ -38,17 +38,23 @@ ROUND_FILES = ("round.yaml", "queue.csv", "duplicates.csv")
 #: ``published`` ``YYYY-MM-DD``, ``query_families`` and ``sources`` ``; ``-separated, ``rank``
 #: 1 = first to screen, ``score`` and ``likely_reason`` (an exclusion-reason class) left empty
 #: until a model fills them.
+#: The screener's columns of a decision's screening stage and exclusion-reason class: masrl's
+#: columns, whatever the survey calls the fields of those roles (taxonomy ``screening``).
+STAGE_COLUMN, REASON_COLUMN = "stage", "reason_class"
 QUEUE_COLUMNS = ("identifier", "title", "authors", "year", "venue", "abstract", "published", "query_families",
-                 "sources", "rank", "score", "likely_reason", "decision", "stage", "reason_class", "reason")
+                 "sources", "rank", "score", "likely_reason", "decision", STAGE_COLUMN, REASON_COLUMN, "reason")
 #: The screener's columns of ``queue.csv``.
-SCREENER_COLUMNS = ("decision", "stage", "reason_class", "reason")
+SCREENER_COLUMNS = ("decision", STAGE_COLUMN, REASON_COLUMN, "reason")
+#: The screening role (taxonomy ``screening``) whose field each column of an exclusion fills.
+ROLE_COLUMNS = {"stages": STAGE_COLUMN, "reasons": REASON_COLUMN, "found_in": "sources", "found_by": "query_families"}
 #: Allowed values of the ``decision`` column (empty: not decided yet).
 DECISIONS = ("include", "exclude")
 #: Columns of ``duplicates.csv``: the record found (its identifier and title as the source gave
 #: them, the source and query family that found it), what it matched (``status``: retained,
 #: excluded, queued (an earlier round) or this round; ``matched``: the record file or
 #: ``queue.csv`` line) and the rule that matched (``same arxiv 2605.08686``, ``title 96% similar``).
-DUPLICATE_COLUMNS = ("identifier", "title", "source", "query_family", "status", "matched", "rule")
+FAMILY_COLUMN = "query_family"
+DUPLICATE_COLUMNS = ("identifier", "title", "source", FAMILY_COLUMN, "status", "matched", "rule")
 #: Separator of the list cells (``authors``, ``query_families``, ``sources``).
 LIST_SEPARATOR = "; "
 
@@ -57,16 +63,8 @@ LIST_SEPARATOR = "; "
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 
 
-@dataclass(frozen=True)
-class Row:
-    """One data row of a round's CSV file: its 1-based line and its cells by column name."""
-
-    line: int
-    cells: dict[str, str] = field(default_factory=dict)
-
-    def get(self, name: str) -> str:
-        """The cell of column ``name`` ("" when the column is missing)."""
-        return self.cells.get(name, "")
+#: One data row of a round's CSV file (its 1-based line and its cells by column name).
+Row = SheetRow
 
 
 @dataclass
@@ -124,57 +122,11 @@ def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def _decode(data: bytes, rel: str) -> tuple[str | None, Problem | None]:
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16"), None
-        except UnicodeDecodeError:
-            pass
-    elif data[:4] == b"PK\x03\x04":
-        return None, Problem(rel, None, None, "is a workbook (XLSX), not CSV: save it as 'CSV UTF-8' under the same name")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        return None, Problem(rel, line, None, f"not valid UTF-8 (byte 0x{data[err.start]:02x}); save the sheet as 'CSV UTF-8'")
-
-
 def read_csv(data: bytes, rel: str) -> tuple[list[str], list[Row], list[Problem]]:
-    """``(header, rows, problems)`` of a round's CSV file as a spreadsheet may save it: UTF-8 with
-    or without a byte-order mark or UTF-16, separated by commas, semicolons or tabs (the one the
-    header line uses most). Rows whose cells are all empty are skipped; cells are stripped and a
-    ``'`` written before a formula character is taken off.
-
-    Problems: a workbook or another encoding, no header row, a row with more cells than the header.
-    """
-    text, problem = _decode(data, rel)
-    if problem:
-        return [], [], [problem]
-    first = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
-    header: list[str] = []
-    rows: list[Row] = []
-    problems: list[Problem] = []
-    start = 1
-    try:
-        for cells in reader:
-            line, start = start, reader.line_num + 1
-            if not header:
-                header = [c.strip() for c in cells]
-                continue
-            if not any(c.strip() for c in cells):
-                continue
-            if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
-                problems.append(Problem(rel, line, None, f"{len(cells)} cells but the header has {len(header)} columns "
-                                                         "(a separator inside an unquoted value?)"))
-                continue
-            rows.append(Row(line, {h: _uncell(cells[i].strip()) if i < len(cells) else "" for i, h in enumerate(header)}))
-    except csv.Error as err:
-        problems.append(Problem(rel, reader.line_num, None, f"not readable as CSV: {err}"))
-    if not any(header):
-        problems.append(Problem(rel, 1, None, "no header row"))
-    return header, rows, problems
+    """``(header, rows, problems)`` of a round's CSV file as a spreadsheet may save it
+    (:func:`masrl.corpus.sheets.read_sheet`); a ``'`` written before a formula character is taken
+    off every cell."""
+    return read_sheet(data, rel, cell=_uncell)
 
 
 def split_list(cell: str) -> list[str]:

@@ -1,8 +1,9 @@
 """JSON Schemas (Draft 2020-12) of every input file, derived from the taxonomy.
 
-The controlled fields' ``enum`` lists come from ``corpus/taxonomy.yaml``, so a
-new vocabulary value is a data change. The free fields (title, year, ...) are
-fixed here. ``masrl build`` also writes these schemas to ``reports/schema/``.
+The controlled fields' ``enum`` lists and the survey's free fields come from
+``corpus/taxonomy.yaml``, so a new vocabulary value or field is a data change. masrl's
+own fields of every record (title, year, identifiers, ...) are fixed here. ``masrl
+build`` also writes these schemas to ``reports/schema/``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,23 @@ from ..bib.bibtex import BIBTEX_TYPES
 from ..bib.identifiers import STORED_PATTERNS
 from .records import UNTAGGED
 from .taxonomy import Taxonomy
+from .taxonomy_schema import TAXONOMY_SCHEMA, VALUE_KEYS  # noqa: F401  (re-exported: every schema of the inputs is here)
 
 _TEXT = {"type": "string", "minLength": 1}
 _STR_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
 _KEY = {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"}
 _DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
 
+
+
+def _free(field) -> dict:
+    """The schema of one free field of the taxonomy."""
+    if field.type == "mapping":
+        schema = field.spec.get("schema")
+        return dict(schema) if isinstance(schema, dict) else {"type": "object"}
+    if field.type == "list":
+        return {"type": "array", "items": _TEXT}
+    return dict(_TEXT) if field.type == "text" else {"type": "string"}
 
 
 def _controlled(field, allow_untagged: bool = False) -> dict:
@@ -67,19 +79,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         "identifiers": identifiers_schema(tax),
         "abstract": _TEXT,
         **controlled,
-        "eval_note": _TEXT,
-        "deployment_envelope": {
-            "type": "object",
-            "properties": {
-                "max_subagents": {"type": "integer", "minimum": 1},
-                "max_steps": {"type": "integer", "minimum": 1},
-                "speedup": _TEXT,
-                "source": _TEXT,
-                "confidence": {"enum": ["reported", "verified", "estimated"]},
-            },
-            "required": ["source", "confidence"],
-            "additionalProperties": False,
-        },
+        **{f.name: _free(f) for f in tax.free_of("retained")},
         "one_liner": _TEXT,
         "notes": {"type": "string"},
         "date_added": _DATE,
@@ -103,7 +103,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         },
         "provenance": _STR_MAP,
     }
-    always = [f.name for f in tax.of("retained") if not f.required_when]
+    always = [f.name for f in tax.of("retained") if f.always] + [f.name for f in tax.free_of("retained") if f.required]
     required = ["key", "title", "authors", "first_author", "affiliation", "year", "venue", "url",
                 "identifiers", *always, "one_liner", "notes", "date_added", "bibtex_key", "bibtex", "provenance"]
     return {
@@ -128,6 +128,7 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "identifiers": identifiers_schema(tax),
         "url": {"type": "string", "pattern": r"^https?://\S+$"},
         **controlled,
+        **{f.name: _free(f) for f in tax.free_of("excluded")},
         "date_screened": _DATE,
         "date_added": _DATE,
         "exclusion_reason": _TEXT,
@@ -139,7 +140,8 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "tag_provenance": _STR_MAP,
         "provenance": _STR_MAP,
     }
-    required = ["record_id", "screening_label", "identifiers", "url", *controlled, "date_screened", "date_added",
+    always = [f.name for f in tax.of("excluded") if f.always] + [f.name for f in tax.free_of("excluded") if f.required]
+    required = ["record_id", "screening_label", "identifiers", "url", *always, "date_screened", "date_added",
                 "exclusion_reason", "provenance"]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -150,96 +152,6 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "additionalProperties": False,
     }
 
-
-_VALUE = {
-    "type": "object",
-    "properties": {"label": _TEXT, "definition": _TEXT, "source": _TEXT,
-                   "representatives": {"type": "array", "items": _KEY},
-                   "anchors": {"type": "array", "items": _KEY},
-                   # editorial extras that analyses read: the credit hierarchy's bracket, the
-                   # topology's cheat-sheet name, a query family's protocol family, the inclusion
-                   # criterion a category implies
-                   "bracket": _TEXT, "name": _TEXT, "protocol_family": _TEXT, "inclusion_criterion": _TEXT},
-    "required": ["label", "definition", "source"],
-}
-
-#: The keys a value of a controlled field may have (``masrl.checks.taxonomy.value_keys`` refuses others).
-VALUE_KEYS = tuple(_VALUE["properties"])
-
-#: Controlled fields the analyses rely on by name: (field, applies_to, multi).
-REQUIRED_FIELDS = (
-    ("category", "retained", False), ("is_rl", "retained", False), ("reward_type", "retained", False),
-    ("credit_granularity", "retained", False), ("credit_mechanism", "retained", False),
-    ("orchestration_form", "retained", False), ("subdecisions", "retained", True),
-    ("inclusion_criterion", "retained", False), ("domain", "retained", False), ("mas_native", "retained", False),
-    ("eval_measures", "retained", True), ("stage", "excluded", False), ("reason_class", "excluded", False),
-)
-
-TAXONOMY_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "masrl controlled vocabulary (corpus/taxonomy.yaml)",
-    "type": "object",
-    "required": ["fields", "identifier_schemes", "reward_families", "crosstabs"],
-    "additionalProperties": False,
-    "properties": {
-        "survey": {"type": "object", "additionalProperties": {"type": "string"}},
-        "sparse_threshold": {"type": "integer", "minimum": 0},
-        "gap_analysis": {
-            "type": "object",
-            "properties": {
-                "skip_fields": {"type": "array", "items": {"type": "string"}},
-                "skip_values": {"type": "array", "items": {"type": "string"}},
-                "named": {"type": "array", "items": {
-                    "type": "object",
-                    "properties": {"id": _TEXT, "title": _TEXT, "claim": _TEXT, "source": _TEXT,
-                                   "selections": {"type": "array", "minItems": 1, "items": {
-                                       "type": "object", "properties": {"label": _TEXT, "where": {"type": "object"}},
-                                       "required": ["label", "where"], "additionalProperties": False}}},
-                    "required": ["id", "title", "source", "selections"], "additionalProperties": False}},
-                "combine": {"type": "object", "additionalProperties": _TEXT},
-                "left_out": {"type": "object", "additionalProperties": _TEXT},
-            },
-            "additionalProperties": False,
-        },
-        "year_minimum": {"type": "integer", "minimum": 1000},
-        "identifier_schemes": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "properties": {"label": _TEXT, "definition": _TEXT, "pattern": _TEXT, "resolver": _TEXT, "list": {"type": "boolean"}},
-                "required": ["label", "definition"],
-                "additionalProperties": False,
-            },
-        },
-        "fields": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "properties": {
-                    "applies_to": {"enum": ["retained", "excluded"]},
-                    "multi": {"type": "boolean"},
-                    "label": _TEXT, "definition": _TEXT, "source": _TEXT,
-                    "required_when": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-                    "na_iff": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "values": {"type": "object", "minProperties": 1, "additionalProperties": _VALUE},
-                },
-                "required": ["applies_to", "label", "definition", "source", "values"],
-                "additionalProperties": False,
-            },
-        },
-        "reward_families": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "properties": {"name": _TEXT, "codes": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                               "typical_credit_unit": _TEXT, "representatives": {"type": "array", "items": _KEY}, "source": _TEXT},
-                "required": ["name", "codes", "typical_credit_unit", "representatives", "source"],
-                "additionalProperties": False,
-            },
-        },
-        "crosstabs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}},
-    },
-}
 
 _FILTER = {"type": "object", "minProperties": 1}
 
@@ -298,37 +210,43 @@ CLAIMS_SCHEMA = {
     "additionalProperties": False,
 }
 
-AUDIT_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "masrl second-reader audit (corpus/audits/*.yaml)",
-    "type": "object",
-    "required": ["audit_id", "kind", "date", "fields", "rows", "provenance"],
-    "additionalProperties": False,
-    "properties": {
-        "audit_id": _KEY,
-        "kind": {"enum": ["second_reader"]},
-        "date": _DATE,
-        "description": _TEXT,
-        "fields": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
-        "rows": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["key", "original", "second_reader"],
-                "additionalProperties": False,
-                "properties": {
-                    "key": _KEY,
-                    "original": _STR_MAP,
-                    "second_reader": _STR_MAP,
-                    "strict_explicit_credit": {"enum": ["yes", "no"]},
-                    "agreement_note": {"type": "string"},
-                    "annotator_note": {"type": "string"},
+def audit_schema(tax: Taxonomy) -> dict:
+    """Schema of a single-file second-reader audit (``corpus/audits/*.yaml``); the extra columns
+    of its rows are the taxonomy's ``audit.row_fields`` (each with its own schema)."""
+    extra = tax.declared("audit").get("row_fields")
+    extra = {str(k): v for k, v in extra.items() if isinstance(v, dict)} if isinstance(extra, dict) else {}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "masrl second-reader audit (corpus/audits/*.yaml)",
+        "type": "object",
+        "required": ["audit_id", "kind", "date", "fields", "rows", "provenance"],
+        "additionalProperties": False,
+        "properties": {
+            "audit_id": _KEY,
+            "kind": {"enum": ["second_reader"]},
+            "date": _DATE,
+            "description": _TEXT,
+            "fields": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
+            "rows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["key", "original", "second_reader"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "key": _KEY,
+                        "original": _STR_MAP,
+                        "second_reader": _STR_MAP,
+                        **extra,
+                        "agreement_note": {"type": "string"},
+                        "annotator_note": {"type": "string"},
+                    },
                 },
             },
+            "provenance": _STR_MAP,
         },
-        "provenance": _STR_MAP,
-    },
-}
+    }
+
 
 RELEASES_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 
 from ..bib.identifiers import SCHEME_ORDER
-from .records import RETAINED_ORDER, UNTAGGED, ordered
+from .records import UNTAGGED, ordered, retained_order
 from .taxonomy import Taxonomy
 
 
@@ -41,7 +41,7 @@ def retained_stub(paper: dict, tax: Taxonomy, key: str, forced: str | None = Non
     if paper.get("abstract"):
         rec["abstract"] = paper["abstract"]
     for field in tax.of("retained"):
-        if not field.required_when:
+        if field.always:
             rec[field.name] = [UNTAGGED] if field.multi else UNTAGGED
     rec.update(one_liner=UNTAGGED, notes="", date_added=datetime.date.today().isoformat(), tag_provenance={})
     if forced:
@@ -49,4 +49,4 @@ def retained_stub(paper: dict, tax: Taxonomy, key: str, forced: str | None = Non
     rec["bibtex_key"] = paper["bibtex_key"] or key
     rec["bibtex"] = paper["bibtex"]
     rec["provenance"] = {"source": paper["source"], "added": datetime.date.today().isoformat()}
-    return ordered(rec, RETAINED_ORDER)
+    return ordered(rec, retained_order(tax))

@@ -7,8 +7,8 @@ come out right for hand-edited records:
 * a key repeated in one mapping is an error (PyYAML keeps the last one);
 * plain scalars follow the YAML 1.2 core schema *without floats and
   timestamps*: ``true``/``false`` are booleans, ``null``/``~``/empty is None,
-  ``[-+]?[0-9]+`` is an int, and everything else is a string.  So
-  ``is_rl: yes`` is the vocabulary string ``"yes"`` (YAML 1.1 would say True),
+  ``[-+]?[0-9]+`` is an int, and everything else is a string.  So a value
+  ``yes`` is the vocabulary string ``"yes"`` (YAML 1.1 would say True),
   ``arxiv: 2510.10`` stays ``"2510.10"`` (not the float 2510.1), and
   ``date_screened: 2026-04-26`` is always the string ``"2026-04-26"`` (one
   type for dates, never ``datetime.date``). No record field is a float;

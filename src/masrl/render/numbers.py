@@ -2,8 +2,8 @@
 
 The manuscript writes ``\\NumRetained`` instead of 84, so its text cannot drift
 from the data. Macro names are letters only: field and value names in
-CamelCase with digits spelled out (``subdecisions`` ``O1`` ->
-``\\NumSubdecisionsOOne``).
+CamelCase with digits spelled out (``phases`` ``P1`` ->
+``\\NumPhasesPOne``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ _DIGITS = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight
 
 
 def camel(text: str) -> str:
-    """``rl_method`` -> ``RlMethod``, ``O1`` -> ``OOne``, ``NA`` -> ``NA`` (letters only)."""
+    """``data_set`` -> ``DataSet``, ``P1`` -> ``POne``, ``NR`` -> ``NR`` (letters only)."""
     text = re.sub(r"[0-9]", lambda m: "_" + _DIGITS[int(m.group())] + "_", text)
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z]+", text) if part)
 

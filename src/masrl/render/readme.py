@@ -8,6 +8,7 @@ Display text is Unicode (authors are stored decoded: ``Müller``, never
 from __future__ import annotations
 
 from ..bib.bibtex import display_name
+from .escape import MdSafe, md_code, md_text
 from .markdown import render_template
 
 START = "<!-- masrl:papers:start -->"
@@ -29,20 +30,47 @@ def authors_display(authors: list[str]) -> str:
     return f"{name(real[0])} et al."
 
 
+def _tags(record: dict, tax) -> MdSafe:
+    """The tags line of one record (taxonomy ``readme.tags``): each single value as a code span
+    (after its ``prefix``), a list field's values as text and only when it holds any, joined by `` · ``."""
+    parts = []
+    for tag in tax.declared("readme").get("tags") or []:
+        if not isinstance(tag, dict) or tag.get("field") not in tax.fields or tag["field"] not in record:
+            continue
+        value = record[tag["field"]]
+        if isinstance(value, list):
+            if value:
+                parts.append(md_text(", ".join(str(v) for v in value)))
+            continue
+        prefix = f"{md_text(tag['prefix'])} " if tag.get("prefix") else ""
+        parts.append(prefix + md_code(value))
+    return MdSafe(" · ".join(parts))
+
+
 def papers_markdown(records: list[dict], tax, headline: dict) -> str:
-    """The generated paper list (Markdown), grouped by category in taxonomy order."""
-    field = tax.fields["category"]
+    """The generated paper list (Markdown), grouped by the taxonomy's ``readme.group_by`` field in
+    taxonomy order (one group of all records when it declares none), each record with its tags."""
+    readme = tax.declared("readme")
+    group = readme.get("group_by") if readme.get("group_by") in tax.fields else None
+    noun = readme.get("group_noun") if isinstance(readme.get("group_noun"), list) else ["group", "groups"]
+    field = tax.fields.get(group) if group else None
+    codes = field.values if field else ("",)
     groups = []
-    for code in field.values:
-        members = sorted((r for r in records if r["category"] == code), key=lambda r: (-int(r["year"]), str(r["title"]).casefold(), r["key"]))
+    for code in codes:
+        members = sorted((r for r in records if field is None or r.get(group) == code),
+                         key=lambda r: (-int(r["year"]), str(r["title"]).casefold(), r["key"]))
         if not members:
             continue
         rows = []
         for r in members:
             rows.append({**r, "authors_display": authors_display(r["authors"]),
-                         "link": r["url"].split(" ; ")[0]})
-        groups.append({"code": code, "label": field.value_label(code), "records": rows})
-    return render_template("readme_papers.md.j2", groups=groups, headline=headline)
+                         "link": r["url"].split(" ; ")[0], "tag_line": _tags(r, tax)})
+        groups.append({"code": code, "label": field.value_label(code) if field else "Papers", "records": rows})
+    labels = [tax.fields[t["field"]].label for t in readme.get("tags") or []
+              if isinstance(t, dict) and t.get("field") in tax.fields]
+    legend = str(readme.get("tags_legend") or " · ".join(labels))
+    return render_template("readme_papers.md.j2", groups=groups, headline=headline, grouped=field is not None,
+                           noun=noun, legend=legend)
 
 
 class MarkersMissing(ValueError):

@@ -267,7 +267,8 @@ def screening_lines(corpus: Corpus, plan: AddPlan) -> dict[str, str]:
     if not files:
         return {}
     ranked = rank_candidates(corpus, [plan.stubs[rel] for rel in files])
-    reasons = Taxonomy(corpus.taxonomy).fields.get("reason_class")
+    tax = Taxonomy(corpus.taxonomy)
+    reasons = tax.fields.get(tax.role("reasons") or "")
     out = {}
     for r in ranked:
         guess = "resembles the retained records" if r.likely_reason is None else \

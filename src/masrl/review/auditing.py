@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from ..audits import sample as sampling
 from ..audits.adjudication import adjudication_document, header_comment
 from ..audits.fields import (
-    DEFAULT_TAG_FIELDS,
     ORIGINAL,
-    SCREENING_FIELDS,
     allowed_fields,
+    default_tag_fields,
     kind_of,
+    screening_fields,
     stratify_choices,
 )
 from ..audits.model import (
@@ -118,7 +118,7 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
     problems = _require_valid(corpus, "nothing was sampled")
     tax = Taxonomy(corpus.taxonomy)
     allowed = allowed_fields(tax, options.population)
-    fields = options.fields or list(DEFAULT_TAG_FIELDS if options.population == "retained" else SCREENING_FIELDS)
+    fields = options.fields or list(default_tag_fields(tax) if options.population == "retained" else screening_fields(tax))
     bad: list[Problem] = []
     for name in fields:
         if name not in allowed:
@@ -161,8 +161,8 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
     folder = folder_of(audit_id)
     labels = sampling.item_labels(len(drawn))
     criteria = []
-    if kind_of(options.population) == "screening" and "inclusion_criterion" in tax.fields:
-        ic = tax.fields["inclusion_criterion"]
+    if kind_of(options.population) == "screening" and tax.role("inclusion"):
+        ic = tax.fields[tax.role("inclusion")]
         criteria = [(v, ic.value_label(v), str(ic.value_spec(v).get("definition", ""))) for v in ic.values]
     out = {
         f"{folder}{AUDIT_FILE}": dump_record(doc),

@@ -1,9 +1,10 @@
 """Logging screening decisions as exclusion records: the library under ``masrl exclude`` (and every
 other path that writes an exclusion, e.g. applying an update round's decisions).
 
-A :class:`Decision` is one screening decision: the screening stage, the exclusion reason and its
-class, where the paper was found (source, query family), and either the paper (title,
-identifiers, authors, year) or the key of a retained record to move to the exclusion log.
+A :class:`Decision` is one screening decision: the exclusion reason, the values of the survey's
+fields of excluded records (the screening stage, the reason class, where the paper was found, ...:
+whatever its taxonomy declares), and either the paper (title, identifiers, authors, year) or the
+key of a retained record to move to the exclusion log.
 :func:`decision_problems` checks a decision against the vocabulary; :func:`plan_exclusions` turns
 decisions into ``exclusions/<record id>.yaml`` files with consecutive ids, refusing papers already
 in the pool and any decision after which the corpus would not validate. Nothing here writes.
@@ -22,14 +23,14 @@ from ..core.errors import COMMAND_LINE, Problem, UserError, summary
 from ..core.placeholders import author_problem, placeholder_problem
 from ..core.text import text_problem
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus, parse_tree
-from ..corpus.records import EXCLUDED_ORDER, ordered
+from ..corpus.records import excluded_order, ordered
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
 from . import intake
 
-#: The vocabulary fields of a decision, with the ``masrl exclude`` option of each.
-OPTION_FIELDS = (("--stage", "stage"), ("--reason-class", "reason_class"), ("--source", "source"),
-                 ("--query-family", "query_family"))
+def option_fields(tax: Taxonomy) -> list[tuple[str, str]]:
+    """``(option, field)`` of every field a decision gives (:meth:`Taxonomy.exclusion_options`)."""
+    return tax.exclusion_options()
 
 
 def next_record_id(existing: list[str]) -> str:
@@ -43,15 +44,15 @@ class Decision:
     """One screening decision to log.
 
     Attributes:
-        stage, reason_class, source, query_family: vocabulary codes (``stage``, ``reason_class``,
-            ``source``, ``query_family`` of the taxonomy).
         reason: the exclusion reason, in words.
+        values: field -> value of the survey's fields of excluded records (:func:`option_fields`);
+            a field left out is not written (refused when the taxonomy requires it).
         date: the screening date (YYYY-MM-DD); None: today.
         key: a retained record to move to the exclusion log (then no paper fields).
         title, identifiers, authors, year: the paper screened out (when ``key`` is None).
         url: its landing page as given; None: the resolver of its first identifier.
         origin: ``(file, line)`` the decision came from, for messages (the command line by default).
-        labels: how messages name each field (``{"stage": "--stage"}``); a field not named is
+        labels: how messages name each field (``{"reason": "--reason"}``); a field not named is
             called by its own name.
         provenance: what made the decision, for the record's ``provenance.source``.
         force: why a paper whose title is near-identical to that of a record of the pool is logged
@@ -59,11 +60,8 @@ class Decision:
             identifier is refused even so: one paper, one record.
     """
 
-    stage: str
     reason: str
-    reason_class: str
-    source: str
-    query_family: str
+    values: dict = field(default_factory=dict)
     date: str | None = None
     key: str | None = None
     title: str | None = None
@@ -90,11 +88,25 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
     def bad(name: str, message: str) -> None:
         problems.append(Problem(file, line, decision.label(name), message))
 
-    for _, name in OPTION_FIELDS:
-        value = getattr(decision, name)
-        allowed = tax.values(name)
+    known = dict((name, option) for option, name in option_fields(tax))
+    for name in decision.values:
+        if name not in known:
+            bad(name, f"{name!r} is no field of excluded records; fields: {', '.join(known) or 'none'}{did_you_mean(name, known)}")
+    for field_ in tax.of("excluded"):
+        value = decision.values.get(field_.name)
+        if value is None:
+            if field_.required:
+                bad(field_.name, f"required: give one of {', '.join(field_.values)}")
+            continue
+        allowed = field_.values
         if value not in allowed:
-            bad(name, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{did_you_mean(value, allowed)}")
+            bad(field_.name, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{did_you_mean(value, allowed)}")
+    for field_ in tax.free_of("excluded"):
+        value = decision.values.get(field_.name)
+        if value is None and field_.required:
+            bad(field_.name, "required: give its text")
+        elif isinstance(value, str) and (why := placeholder_problem(value)):
+            bad(field_.name, f"{why}; give the real text")
     if decision.date:
         try:
             ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", decision.date)) and bool(datetime.date.fromisoformat(decision.date))
@@ -205,19 +217,19 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
                        identifiers=ids, url=url)
             pool.add(make_known(f"{decision.origin[0]}" + (f":{decision.origin[1]}" if decision.origin[1] else ""),
                                 "batch", decision.title, ids))
-        rec.update(source=decision.source, query_family=decision.query_family,
-                   date_screened=decision.date or today, date_added=today, stage=decision.stage,
-                   exclusion_reason=decision.reason, reason_class=decision.reason_class)
+        rec.update({name: value for name, value in decision.values.items() if value is not None})
+        rec.update(date_screened=decision.date or today, date_added=today, exclusion_reason=decision.reason)
         if decision.force:
             rec["forced"] = decision.force.strip()
         if moved_from:
             rec["former_key"] = decision.key
             rec["former_record"] = corpus.retained[moved_from]
             rec["former_file"] = files[moved_from].decode("utf-8")  # verbatim, comments included
-        rec["tag_provenance"] = {"reason_class": f"{decision.provenance} (screener's choice)"}
+        reason_field = tax.role("reasons")
+        rec["tag_provenance"] = {reason_field: f"{decision.provenance} (screener's choice)"} if reason_field else {}
         rec["provenance"] = {"source": decision.provenance + (f", moved from {moved_from}" if moved_from else "")}
         new_file = f"{EXCLUSIONS}{record_id}.yaml"
-        plan.files[new_file] = dump_record(ordered(rec, EXCLUDED_ORDER))
+        plan.files[new_file] = dump_record(ordered(rec, excluded_order(tax)))
         if moved_from:
             plan.removes.append(moved_from)
             plan.moved[new_file] = moved_from

@@ -1,13 +1,13 @@
-"""The survey's figures: registry, plotted data, footnotes, fingerprints, rendering.
+"""Figures: the registry of figure kinds, plotted data, footnotes, fingerprints, rendering.
 
-Each figure is drawn from a table the text reports also use (``data`` picks
-it from the build results), by the ``draw(data) -> Figure`` function of its
-own module. Under every figure a footnote states its n and what it leaves
-out (``notes`` computes those lines from the same results; a caller may
-append more lines, e.g. a release note). This package's ``__init__`` does
-not import matplotlib: the registry, the plotted data, the notes and the
-fingerprints are enough for ``masrl build --check``, which compares
-fingerprints recorded in ``reports/figures/manifest.json`` instead of
+A survey declares its figures in its taxonomy (``figures``): each names a registered kind
+(:data:`KINDS`) and the table it is drawn from, a table the text reports also use (``data``
+picks it from the build results), and the kind's module draws it (``draw(data, options) ->
+Figure``). Under every figure a footnote states its n and what it leaves out (``notes``
+computes those lines from the same results and the declaration; a caller may append more
+lines, e.g. a release note). This package's ``__init__`` does not import matplotlib: the
+registry, the plotted data, the notes and the fingerprints are enough for ``masrl build
+--check``, which compares fingerprints recorded in ``reports/figures/manifest.json`` instead of
 redrawing.
 """
 
@@ -15,27 +15,31 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, Callable, Sequence
 
 import pandas as pd
 
+from ...corpus.declarations import figures, tables
+from ...analyses.prisma import FLOW_TABLE
 from .marks import FORMATS, GAP_SYMBOL, YEARS_SHOWN  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """One figure.
+    """One figure of a survey: a declaration of its taxonomy (``figures``) bound to its kind.
 
     Attributes:
         name: file stem under ``reports/figures/``.
         caption: one line for the index (what the figure shows).
         table: name of the report table it is drawn from.
-        module: module of this package whose ``draw(data)`` returns the figure.
+        module: module of this package whose ``draw(data, options)`` returns the figure (the kind).
         data: picks the plotted data (a DataFrame or a JSON-able dict) from the build results.
         notes: the footnote lines from the build results: the figure's n and
             what it leaves out (each line a sentence or two).
+        options: what the kind draws besides the data (title, which columns, ...), JSON-able.
     """
 
     name: str
@@ -44,16 +48,36 @@ class FigureSpec:
     module: str
     data: Callable[[Any], Any]
     notes: Callable[[Any], list[str]]
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One registered figure kind.
+
+    Attributes:
+        module: the module of this package that draws it (``draw(data, options)``).
+        data: ``(results, declaration) -> plotted data``.
+        notes: ``(results, declaration) -> footnote lines`` the kind writes itself (the declared
+            ``notes`` follow them).
+        options: ``(tax, declaration) -> options`` passed to ``draw``.
+        needs: ``(tax, declaration, columns) -> [(key, message)]``: what the declaration lacks for
+            this kind (``columns``: the column names of its table, or None when it has no such table).
+        counts: the options that must name columns of counts (what is drawn as a length).
+    """
+
+    module: str
+    data: Callable[[Any, Any], Any]
+    notes: Callable[[Any, Any], list[str]]
+    options: Callable[[Any, Any], dict]
+    needs: Callable[[Any, Any, Any], list[tuple[str, str]]]
+    counts: tuple[str, ...] = ()
 
 
 # --- plotted data -------------------------------------------------------------------------------
 
-def _table(name: str) -> Callable[[Any], Any]:
-    return lambda results: results.table(name).frame
-
-
-def _na_label(results: Any, field: str) -> str:
-    return results.tax.fields[field].value_label("NA")
+def _table(results: Any, decl: Any) -> pd.DataFrame:
+    return results.table(decl.table).frame
 
 
 def year_bins(table: pd.DataFrame, shown: int = YEARS_SHOWN) -> pd.DataFrame:
@@ -77,29 +101,37 @@ def year_bins(table: pd.DataFrame, shown: int = YEARS_SHOWN) -> pd.DataFrame:
     return out
 
 
-def _years(results: Any) -> pd.DataFrame:
-    """The year x category table, early years binned, category labels as column names (legend)."""
-    field = results.tax.fields["category"]
-    return year_bins(results.table("year_x_category").frame).rename(columns=field.value_label)
+def _table_decl(tax: Any, name: str):
+    return next((t for t in tables(tax) if t.name == name), None)
 
 
-def _heatmap(results: Any) -> dict:
-    """The reward type x credit unit crosstab with taxonomy labels:
-    ``{"counts": [[int]], "rows": [label], "columns": [label], "row_codes", "column_codes",
-    "structural": code, "row_title", "column_title"}``."""
+def _years(results: Any, decl: Any) -> pd.DataFrame:
+    """The years table, early years binned, the values' labels as column names (legend)."""
+    by = _table_decl(results.tax, decl.table).by
+    return year_bins(results.table(decl.table).frame).rename(columns=results.tax.fields[by].value_label)
+
+
+def _crosstab(tax: Any, name: str) -> tuple[str, str] | None:
+    return next(((r, c) for r, c in tax.crosstabs if f"{r}_x_{c}" == name), None)
+
+
+def _heatmap(results: Any, decl: Any) -> dict:
+    """The crosstab with taxonomy labels: ``{"counts": [[int]], "rows": [label], "columns": [label],
+    "row_codes", "column_codes", "structural": the not-applicable code, "row_title", "column_title"}``."""
     tax = results.tax
-    frame = results.table("reward_type_x_credit_granularity").frame
-    rows, cols = tax.fields["reward_type"], tax.fields["credit_granularity"]
+    frame = results.table(decl.table).frame
+    row_field, col_field = _crosstab(tax, decl.table)
+    rows, cols = tax.fields[row_field], tax.fields[col_field]
     return {
         "counts": [[int(v) for v in row] for row in frame.to_numpy()],
         "row_codes": [str(v) for v in frame.index], "column_codes": [str(v) for v in frame.columns],
         "rows": [rows.value_label(str(v)) for v in frame.index],
         "columns": [cols.value_label(str(v)) for v in frame.columns],
-        "structural": "NA", "row_title": rows.label, "column_title": cols.label,
+        "structural": tax.not_applicable, "row_title": rows.label, "column_title": cols.label,
     }
 
 
-def _prisma(results: Any) -> dict:
+def _prisma(results: Any, decl: Any) -> dict:
     return results.prisma
 
 
@@ -111,56 +143,61 @@ def _retained(n: int) -> str:
 
 
 def _count(results: Any, field: str, value: str) -> int:
+    if not results.has_table(field):
+        return 0
     frame = results.table(field).frame
     return int(frame.loc[value, "count"]) if value in frame.index else 0
 
 
-def _category_notes(results: Any) -> list[str]:
+#: A placeholder of a declared footnote: ``{retained}``, ``{n}``, ``{gap}``, ``{sum:COLUMN}``,
+#: ``{count:FIELD:VALUE}``, ``{label:FIELD:VALUE}``.
+NOTE_PLACEHOLDER = re.compile(r"\{(retained|n|gap)\}|\{(sum|count|label):([^{}:]+)(?::([^{}]+))?\}")
+
+
+def note_text(template: str, results: Any, table: str) -> str:
+    """A declared footnote line with its placeholders (:data:`NOTE_PLACEHOLDER`) filled in from the
+    build results (``table``: the figure's table, for ``{sum:COLUMN}``)."""
     n = results.headline["retained"]
-    return [f"n = {_retained(n)}, one category each; none left out."]
+
+    def fill(match: re.Match) -> str:
+        simple, kind, a, b = match.groups()
+        if simple == "retained":
+            return _retained(n)
+        if simple == "n":
+            return str(n)
+        if simple == "gap":
+            return GAP_SYMBOL
+        if kind == "sum":
+            frame = results.table(table).frame
+            return str(int(frame[a].sum())) if a in frame.columns else match.group(0)
+        if kind == "count":
+            return str(_count(results, a, b or ""))
+        return results.tax.label(a, b or "")
+
+    return NOTE_PLACEHOLDER.sub(fill, template)
 
 
-def _heatmap_notes(results: Any) -> list[str]:
+def _no_notes(results: Any, decl: Any) -> list[str]:
+    return []
+
+
+def _chain_notes(results: Any, decl: Any) -> list[str]:
     n = results.headline["retained"]
-    na_r, na_c = _na_label(results, "reward_type"), _na_label(results, "credit_granularity")
-    return [f"n = {_retained(n)}, one cell each (primary reward type × credit unit); none left out.",
-            f"{GAP_SYMBOL} = empty cell, a gap (no record). Grey = the '{na_r}' row and the '{na_c}' column: "
-            f"records without a reward type or a credit unit (structural, not gaps)."]
-
-
-def _credit_notes(results: Any) -> list[str]:
-    n = results.headline["retained"]
-    na = _count(results, "credit_granularity", "NA")
-    units = results.table("credit_units").frame
-    return [f"n = {_retained(n)}; drawn: the {int(units['broad'].sum())} with a credit unit, each under its "
-            f"finest unit. Left out: {na} with credit unit '{_na_label(results, 'credit_granularity')}'.",
-            "broad = records tagged with the unit; strict = of those, an explicit (or near-strict) "
-            f"credit-assignment mechanism. {GAP_SYMBOL} = no record at the unit (a gap)."]
-
-
-def _subdecision_notes(results: Any) -> list[str]:
-    n = results.headline["retained"]
-    tagged = int(results.retained["subdecisions"].map(bool).sum()) if len(results.retained) else 0
-    total = int(results.table("subdecisions_coverage").frame["records"].sum())
+    item = str(decl.spec.get("item", "value"))
+    field = _table_decl(results.tax, decl.table).field
+    tagged = int(results.retained[field].map(bool).sum()) if len(results.retained) else 0
+    total = int(results.table(decl.table).frame[decl.spec["count_column"]].sum())
     several = f" (a record can address several, so the boxes sum to {total})" if total != tagged else ""
-    return [f"n = {_retained(n)}; {tagged} address at least one sub-decision{several}. "
-            f"Left out: {n - tagged} record{'' if n - tagged == 1 else 's'} tagged with no sub-decision.",
-            f"{GAP_SYMBOL} = uncovered sub-decision (a gap): no record, or no record with explicit RL."]
+    return [f"n = {_retained(n)}; {tagged} address at least one {item}{several}. "
+            f"Left out: {n - tagged} record{'' if n - tagged == 1 else 's'} tagged with no {item}."]
 
 
-def _topology_notes(results: Any) -> list[str]:
+def _year_notes(results: Any, decl: Any) -> list[str]:
     n = results.headline["retained"]
-    na = _count(results, "orchestration_form", "NA")
-    return [f"n = {_retained(n)}; drawn: the {n - na} with an orchestration form. Left out: {na} with "
-            f"orchestration form '{_na_label(results, 'orchestration_form')}' (no agent-team topology)."]
-
-
-def _year_notes(results: Any) -> list[str]:
-    n = results.headline["retained"]
-    table = results.table("year_x_category").frame
+    table = results.table(decl.table).frame
     binned = year_bins(table)
     notes = [f"n = {_retained(n)}, none left out."]
-    first = str(binned.index[0])
+    first = str(binned.index[0]) if len(binned) else ""
     if first.startswith("before "):
         years = [int(y) for y in table.index if int(y) < int(first.split()[-1]) and int(table.loc[y].sum())]
         early = int(binned.iloc[0].sum())
@@ -173,7 +210,7 @@ def _year_notes(results: Any) -> list[str]:
     return notes
 
 
-def _prisma_notes(results: Any) -> list[str]:
+def _prisma_notes(results: Any, decl: Any) -> list[str]:
     flow = results.prisma
     up = flow.get("update")
     if up:
@@ -184,24 +221,111 @@ def _prisma_notes(results: Any) -> list[str]:
             f"{flow['audited'] - flow['retained']} excluded); none left out."]
 
 
-FIGURES: tuple[FigureSpec, ...] = (
-    FigureSpec("category_counts", "Retained records per category.", "category", "category_counts",
-               _table("category"), _category_notes),
-    FigureSpec("reward_credit_heatmap", "Primary reward type × credit unit, every vocabulary value on both axes; "
-               "empty cells marked as gaps.", "reward_type_x_credit_granularity", "reward_credit_heatmap",
-               _heatmap, _heatmap_notes),
-    FigureSpec("credit_hierarchy", "The eight credit units from token (finest) to team (coarsest) with broad "
-               "and strict counts.", "credit_units", "credit_hierarchy", _table("credit_units"), _credit_notes),
-    FigureSpec("subdecision_chain", "Orchestration sub-decisions O1 -> O5 with records by RL status; uncovered "
-               "sub-decisions marked as gaps.", "subdecisions_coverage", "subdecision_chain",
-               _table("subdecisions_coverage"), _subdecision_notes),
-    FigureSpec("topology_counts", "Retained records per orchestration form (topology).", "topologies",
-               "topology_counts", _table("topologies"), _topology_notes),
-    FigureSpec("records_per_year", "Retained records per publication year, stacked by category.",
-               "year_x_category", "records_per_year", _years, _year_notes),
-    FigureSpec("prisma_flow", "PRISMA 2020-style screening flow: audited records, exclusions by stage and "
-               "reason class, retained records by category.", "prisma_flow", "prisma_flow", _prisma, _prisma_notes),
-)
+# --- options: what each kind draws besides the data -------------------------------------------------
+
+_PLAIN = ("title", "xlabel", "ylabel", "height", "bar_height", "labels", "values", "groups", "series", "name_column",
+          "count_column", "flag_column", "anchors_column", "empty_title", "gap_legend", "legend_title")
+
+
+def _plain(tax: Any, decl: Any) -> dict:
+    return {k: decl.spec[k] for k in _PLAIN if k in decl.spec}
+
+
+def _chain_options(tax: Any, decl: Any) -> dict:
+    field = tax.fields.get(str(decl.spec.get("split", "")))
+    return {**_plain(tax, decl), "split_columns": [field.value_label(v) for v in field.values] if field else []}
+
+
+def _year_options(tax: Any, decl: Any) -> dict:
+    table = _table_decl(tax, decl.table)
+    by = tax.fields.get(table.by) if table is not None else None
+    return {"legend_title": by.label.lower() if by else "", **_plain(tax, decl)}
+
+
+def _flow_options(tax: Any, decl: Any) -> dict:
+    field = tax.role("included_by")
+    return {"by": tax.fields[field].label.lower() if field else ""}
+
+
+# --- what each kind needs --------------------------------------------------------------------------
+
+def _columns_needed(*keys: str, optional: tuple[str, ...] = ()):
+    def needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
+        out = []
+        if columns is None:
+            return [("table", f"{decl.table!r} is not a table of this survey")]
+        for key in (*keys, *optional):
+            value = decl.spec.get(key)
+            if value is None:
+                if key in keys:
+                    out.append((key, f"a {decl.kind} figure needs {key!r} (a column of table {decl.table})"))
+                continue
+            for column in value if isinstance(value, list) else [value]:
+                if column not in columns:
+                    out.append((key, f"{column!r} is not a column of table {decl.table}; columns: {', '.join(map(str, columns))}"))
+        return out
+    return needs
+
+
+def _heatmap_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
+    return [] if _crosstab(tax, decl.table) else [("table", f"a heatmap is drawn from a crosstab; {decl.table!r} is none "
+                                                            f"of {', '.join(f'{r}_x_{c}' for r, c in tax.crosstabs) or 'none (crosstabs is empty)'}")]
+
+
+def _chain_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
+    table = _table_decl(tax, decl.table)
+    if table is None or table.kind != "values":
+        return [("table", f"a chain figure is drawn from a values table; {decl.table!r} is none")]
+    out = _columns_needed("name_column", "count_column", optional=("flag_column", "anchors_column"))(tax, decl, columns)
+    split = tax.fields.get(str(decl.spec.get("split", "")))
+    if split is None:
+        out.append(("split", "a chain figure needs 'split': the field whose values its columns count"))
+    elif columns is not None:
+        out += [("split", f"table {decl.table} has no column {split.value_label(v)!r} (split {split.name} by label)")
+                for v in split.values if split.value_label(v) not in columns]
+    if tax.fields.get(table.field) is None or not tax.fields[table.field].multi:
+        out.append(("table", f"a chain figure shows the values of a list field; {table.field!r} is not one"))
+    return out
+
+
+def _years_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
+    table = _table_decl(tax, decl.table)
+    return [] if table is not None and table.kind == "years" else [("table", f"a years figure is drawn from a years table; {decl.table!r} is none")]
+
+
+def _flow_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
+    return [] if decl.table == FLOW_TABLE else [("table", f"a flow figure is drawn from the table {FLOW_TABLE!r}")]
+
+
+
+#: Every figure kind masrl draws, by name.
+KINDS: dict[str, Kind] = {
+    "bars": Kind("bars", _table, _no_notes, _plain, _columns_needed("labels", "values"), counts=("values",)),
+    "heatmap": Kind("heatmap", _heatmap, _no_notes, _plain, _heatmap_needs),
+    "paired_bars": Kind("paired_bars", _table, _no_notes, _plain, _columns_needed("labels", "series", optional=("groups",)),
+                        counts=("series",)),
+    "chain": Kind("chain", _table, _chain_notes, _chain_options, _chain_needs, counts=("count_column",)),
+    "years": Kind("years", _years, _year_notes, _year_options, _years_needs),
+    "flow": Kind("flow", _prisma, _prisma_notes, _flow_options, _flow_needs),
+}
+
+
+def figure_spec(decl: Any, tax: Any) -> FigureSpec:
+    """The :class:`FigureSpec` of one declared figure (:class:`masrl.corpus.declarations.FigureDecl`)
+    of a taxonomy whose declarations validate."""
+    kind = KINDS[decl.kind]
+    templates = [str(n) for n in decl.spec.get("notes") or []]
+
+    def notes(results: Any) -> list[str]:
+        return [*kind.notes(results, decl), *(note_text(t, results, decl.table) for t in templates)]
+
+    return FigureSpec(decl.name, decl.caption, decl.table, kind.module, lambda results: kind.data(results, decl), notes,
+                      kind.options(tax, decl))
+
+
+def figures_of(tax: Any) -> tuple[FigureSpec, ...]:
+    """Every figure the taxonomy declares (``figures``), in order, bound to its kind."""
+    return tuple(figure_spec(d, tax) for d in figures(tax) if d.kind in KINDS)
 
 
 # --- fingerprints and rendering -------------------------------------------------------------------
@@ -224,10 +348,11 @@ def code_fingerprint(sources: dict[str, bytes]) -> str:
 
 
 def fingerprint(spec: FigureSpec, data: Any, code: str, notes: Sequence[str] = (), toolchain: str = "") -> str:
-    """SHA-256 of what decides the figure's bytes: its name, plotted data, footnote, drawing
-    code and the drawing toolchain (:func:`toolchain_text`)."""
+    """SHA-256 of what decides the figure's bytes: its name, kind, options, plotted data, footnote,
+    drawing code and the drawing toolchain (:func:`toolchain_text`)."""
     footnote = "\n".join(notes).encode("utf-8")
-    return hashlib.sha256(spec.name.encode() + b"\0" + data_bytes(data) + b"\0" + footnote + b"\0"
+    how = json.dumps([spec.module, spec.options], sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(spec.name.encode() + b"\0" + how + b"\0" + data_bytes(data) + b"\0" + footnote + b"\0"
                           + code.encode() + b"\0" + toolchain.encode()).hexdigest()
 
 
@@ -283,7 +408,7 @@ def render_many(jobs: list[tuple[FigureSpec, Any, Sequence[str]]]) -> list[tuple
     import matplotlib  # noqa: F401  (imported once, before the fork)
 
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_render_job, [(spec.name, data, tuple(notes)) for spec, data, notes in jobs]))
+        return list(pool.map(_render_job, [(spec.module, spec.options, data, tuple(notes)) for spec, data, notes in jobs]))
 
 
 def _spare_cores() -> int:
@@ -298,9 +423,9 @@ def _spare_cores() -> int:
     return max(0, min(cores - 1, int(cores - os.getloadavg()[0])))
 
 
-def _render_job(job: tuple[str, Any, tuple[str, ...]]) -> tuple[dict[str, bytes], list[str]]:
-    name, data, notes = job
-    return render(next(s for s in FIGURES if s.name == name), data, notes)
+def _render_job(job: tuple[str, dict, Any, tuple[str, ...]]) -> tuple[dict[str, bytes], list[str]]:
+    module, options, data, notes = job
+    return _draw(module, options, data, notes)
 
 
 def render(spec: FigureSpec, data: Any, notes: Sequence[str] = ()) -> tuple[dict[str, bytes], list[str]]:
@@ -309,12 +434,16 @@ def render(spec: FigureSpec, data: Any, notes: Sequence[str] = ()) -> tuple[dict
     The figure is laid out once, then written in every format from that
     layout. Imports matplotlib.
     """
+    return _draw(spec.module, spec.options, data, notes)
+
+
+def _draw(module_name: str, options: dict, data: Any, notes: Sequence[str]) -> tuple[dict[str, bytes], list[str]]:
     from . import style
     from .save import figure_bytes
 
-    module = import_module(f"{__name__}.{spec.module}")
+    module = import_module(f"{__name__}.{module_name}")
     with style.style_context() as caught:
-        fig = module.draw(data)
+        fig = module.draw(data, options)
         style.add_footnote(fig, notes)
         files = figure_bytes(fig)
     return files, style.missing_glyphs(caught)

@@ -7,5 +7,5 @@ FORMATS = ("svg", "pdf", "png")
 #: The mark of a gap (an empty cell, an uncovered unit or sub-decision) in every figure.
 GAP_SYMBOL = "×"
 
-#: Years drawn one bar each in ``records_per_year``; earlier years share one bar.
+#: Years drawn one bar each by a figure of kind ``years``; earlier years share one bar.
 YEARS_SHOWN = 10

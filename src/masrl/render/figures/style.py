@@ -36,7 +36,7 @@ ACCENT_3 = "#009E73"    # third series
 GAP = "#D55E00"         # empty / uncovered cells
 GAP_FILL = "#fbe3d6"
 GAP_HATCH = "//"        # hatch of a gap (empty cell, uncovered unit), drawn in GAP
-STRUCTURAL = "#e8e8e8"  # cells that are empty by construction (NA), not gaps
+STRUCTURAL = "#e8e8e8"  # cells that are empty by construction (not applicable), not gaps
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
 
 #: Sizes (inches) and resolution.

@@ -49,6 +49,14 @@ def json_script(value: object) -> str:
     return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
+def html_text(value: object) -> str:
+    """``value`` escaped for an HTML text node (``&``, ``<``, ``>``): what a heading, caption or
+    paragraph of the survey's declarations needs (quotes need no escaping outside attributes)."""
+    from markupsafe import Markup
+
+    return Markup(str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
 @lru_cache(maxsize=1)
 def _environment():
     import jinja2
@@ -59,6 +67,7 @@ def _environment():
         trim_blocks=True, lstrip_blocks=True,
     )
     env.filters["json_script"] = json_script
+    env.filters["text"] = html_text
     env.filters["url"] = data.safe_url
     return env
 
@@ -78,7 +87,7 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
     (:class:`masrl.corpus.population.Pending`); with them, papers and exclusions added since the
     published version are marked new and a "Release" facet selects either.
     """
-    from ..figures import FIGURES
+    from ..figures import figures_of
 
     tax = results.tax
     survey = tax.data.get("survey") or {}
@@ -94,7 +103,8 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
                    "dropped": len(pending.dropped) if pending is not None else 0}
     context = {
         "survey_title": str(survey.get("title", "Paper pool")),
-        "survey_link": data.safe_url(f"https://arxiv.org/abs/{survey['arxiv']}") if survey.get("arxiv") else None,
+        "survey_link": data.safe_url(survey["link"]) if isinstance(survey.get("link"), str) else None,
+        "licence": str(survey["data_licence"]) if isinstance(survey.get("data_licence"), str) else "",
         "headline": results.headline,
         "nav": [(path, title) for path, _, title in PAGES],
         "release": release,
@@ -104,18 +114,23 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
     scopes = {"pool": "current pool"}
     if baseline is not None:
         scopes[base_name] = baseline.population.label
+    stage, reason, group = tax.role("stages"), tax.role("reasons"), tax.role("included_by")
     page_data = {
-        "index.html": {"papers": papers, "facets": facets, "columns": list(data.COLUMNS),
-                       "labels": {f["field"]: {v["code"]: v["label"] for v in f["values"]} for f in facets}},
+        "index.html": {"papers": papers, "facets": facets, "columns": data.columns(tax),
+                       "labels": {f["field"]: {v["code"]: v["label"] for v in f["values"]} for f in facets},
+                       "code_fields": [f.name for f in tax.of("retained") if f.show_code], "na": tax.not_applicable or ""},
         "taxonomy.html": {"named_gaps": data.named_gaps(results, claims), "tables": data.taxonomy_tables(results),
-                          "crosstabs": data.crosstabs(results), "labels": {p["key"]: p["title"] for p in papers}},
+                          "crosstabs": data.crosstabs(results), "labels": {p["key"]: p["title"] for p in papers},
+                          "structural": tax.sentence("structural_values")},
         "screening.html": {"flow": results.prisma, "exclusions": data.exclusions(results, new_ids),
-                           "stages": [{"code": c, "label": tax.fields["stage"].value_label(c)} for c in tax.values("stage")],
-                           "reason_classes": [{"code": c, "label": tax.fields["reason_class"].value_label(c)}
-                                              for c in tax.values("reason_class")]},
+                           "stages": [{"code": c, "label": tax.label(stage, c)} for c in tax.values(stage)] if stage else [],
+                           "reason_classes": [{"code": c, "label": tax.label(reason, c)} for c in tax.values(reason)] if reason else [],
+                           "extra_columns": data.exclusion_columns(tax),
+                           "included_by": tax.fields[group].label.lower() if group else "", "included_field": group or "",
+                           "flow_figure": next((s.name for s in figures_of(tax) if s.module == "flow"), "")},
         "claims.html": {"claims": data.claims(results, claims, scopes)},
         "figures.html": {"figures": [{"name": spec.name, "caption": spec.caption, "notes": spec.notes(results)}
-                                     for spec in FIGURES]},
+                                     for spec in figures_of(tax)]},
     }
     env = _environment()
     out = {}
@@ -132,9 +147,10 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
     return out
 
 
-def figure_files(outputs: dict) -> dict[str, bytes | None]:
-    """The SVG of every figure of ``outputs`` (``reports/figures/<name>.svg``) copied to
-    ``reports/site/figures/``; None stays None (a stale figure under ``--check``)."""
-    from ..figures import FIGURES
+def figure_files(outputs: dict, tax) -> dict[str, bytes | None]:
+    """The SVG of every figure the taxonomy ``tax`` declares, from ``outputs``
+    (``reports/figures/<name>.svg``), copied to ``reports/site/figures/``; None stays None (a
+    stale figure under ``--check``)."""
+    from ..figures import figures_of
 
-    return {f"{FOLDER}/figures/{spec.name}.svg": outputs.get(f"reports/figures/{spec.name}.svg") for spec in FIGURES}
+    return {f"{FOLDER}/figures/{spec.name}.svg": outputs.get(f"reports/figures/{spec.name}.svg") for spec in figures_of(tax)}

@@ -13,13 +13,34 @@ import re
 from urllib.parse import urlencode, urlsplit
 
 from ...analyses import gaps as gap_analysis
+from ...analyses.declared import all_of_name, split_values
 from ...bib import bibexport
 from ...bib.bibtex import display_name
 from ...corpus import provenance
+from ...corpus.declarations import tables as declared_tables
 from ..readme import authors_display
 
-#: Retained fields shown as table columns, in order (besides title, authors, year, venue).
-COLUMNS = ("category", "reward_type", "credit_granularity", "orchestration_form", "is_rl", "subdecisions")
+#: How many fields of retained records the paper list shows as columns when the taxonomy names none.
+DEFAULT_COLUMNS = 6
+
+#: The exclusion log's filters in the URL (``screening.html#stage=...&reason_class=...``), by the
+#: screening role of the field they filter: the names the site's script reads, whatever the fields are called.
+LOG_FILTERS = {"stages": "stage", "reasons": "reason_class"}
+
+
+def columns(tax) -> list[str]:
+    """The fields of retained records shown as columns of the paper list (besides title, authors,
+    year, venue): the taxonomy's ``site.columns``, else its first retained fields."""
+    declared = tax.declared("site").get("columns")
+    if isinstance(declared, list):
+        return [str(c) for c in declared if c in tax.fields]
+    return [f.name for f in tax.of("retained")][:DEFAULT_COLUMNS]
+
+
+def log_param(tax, field: str) -> str:
+    """The URL parameter that filters the exclusion log by ``field`` (:data:`LOG_FILTERS`), or the
+    field's own name for a field that plays no screening role."""
+    return next((param for role, param in LOG_FILTERS.items() if tax.role(role) == field), field)
 
 
 def safe_url(url: object) -> str | None:
@@ -154,19 +175,31 @@ def facets(results) -> list[dict]:
              "values": [{"code": c, "label": f.value_label(c)} for c in f.values]} for f in results.tax.of("retained")]
 
 
+def exclusion_columns(tax) -> list[dict]:
+    """The exclusion log's columns after the near-miss column (taxonomy ``site.exclusion_columns``):
+    ``[{"field", "header"}]``."""
+    declared = tax.declared("site").get("exclusion_columns")
+    return [c for c in declared if isinstance(c, dict)] if isinstance(declared, list) else []
+
+
 def exclusions(results, new: frozenset[str] = frozenset()) -> list[dict]:
-    """One dict per excluded record, by record id, with stage and reason class as labels;
+    """One dict per excluded record, by record id, with its screening stage and reason class
+    (the fields of the taxonomy's ``screening.stages`` and ``screening.reasons``) as codes and
+    labels, and the values of the log's extra columns (``extra``, :func:`exclusion_columns`);
     ``is_new`` for the record ids in ``new`` (screened since the latest release)."""
     tax = results.tax
+    stage, reason = tax.role("stages"), tax.role("reasons")
+    extra = exclusion_columns(tax)
     out = []
     for r in results.excluded_records:
         out.append({
             "id": r["record_id"], "label": str(r.get("screening_label", "")),
             "link": next((safe_url(u) for u in str(r.get("url") or "").split(" ; ") if safe_url(u)), None),
-            "stage": r["stage"], "stage_label": tax.fields["stage"].value_label(r["stage"]),
-            "reason_class": r["reason_class"], "reason_class_label": tax.fields["reason_class"].value_label(r["reason_class"]),
+            "stage_code": str(r.get(stage, "")) if stage else "", "stage_label": tax.label(stage, str(r.get(stage, ""))) if stage else "",
+            "reason_code": str(r.get(reason, "")) if reason else "",
+            "reason_label": tax.label(reason, str(r.get(reason, ""))) if reason else "",
             "reason": str(r.get("exclusion_reason", "")), "near_miss": bool(r.get("if_retained")),
-            "source": str(r.get("source", "")), "query_family": str(r.get("query_family", "")),
+            "extra": [str(r.get(c["field"], "")) for c in extra],
             "date": str(r.get("date_screened", "")), "is_new": r["record_id"] in new,
         })
     return out
@@ -180,17 +213,19 @@ def _cell(count: int, link: str | None, structural: bool = False) -> dict:
 def crosstabs(results) -> list[dict]:
     """Every crosstab of the taxonomy with labels, and for each cell its count and the link to its records.
 
-    A zero cell outside the structural values (``NA``, ``unassessed``) is a gap.
+    A zero cell outside the structural values (``gap_analysis.skip_values``) is a gap.
     """
     tax = results.tax
     structural = tax.gap_skips[1]
     out = []
     for rows, cols in tax.crosstabs:
         frame = results.table(f"{rows}_x_{cols}").frame
-        page = "index.html" if tax.fields[rows].applies_to == "retained" else "screening.html"
+        retained = tax.fields[rows].applies_to == "retained"
+        page = "index.html" if retained else "screening.html"
+        names = (rows, cols) if retained else (log_param(tax, rows), log_param(tax, cols))
         body = []
         for r in frame.index:
-            cells = [_cell(frame.loc[r, c], filter_link(page, {rows: str(r), cols: str(c)}),
+            cells = [_cell(frame.loc[r, c], filter_link(page, {names[0]: str(r), names[1]: str(c)}),
                            str(r) in structural or str(c) in structural) for c in frame.columns]
             body.append({"code": str(r), "label": tax.fields[rows].value_label(str(r)), "cells": cells})
         out.append({"id": f"{rows}_x_{cols}", "title": f"{tax.fields[rows].label} × {tax.fields[cols].label}",
@@ -200,52 +235,88 @@ def crosstabs(results) -> list[dict]:
     return out
 
 
-def taxonomy_tables(results) -> dict:
-    """The survey's taxonomy tables with links: reward families, credit units, sub-decisions,
-    topologies, benchmark gap."""
+def _site_column(decl, name: str):
+    """The declared column a site column names (a column's name, or an all_of column's formatted name)."""
+    return next((c for c in decl.columns if c.name == name or (c.kind == "all_of" and c.name and name == c.name)), None)
+
+
+def _row_filters(decl, code: str, row_codes: list[str]) -> dict:
+    return {**decl.where, decl.field: row_codes if decl.kind == "families" else code}
+
+
+def _declared_cells(decl, tax, code: str, row, row_codes: list[str]) -> list[dict]:
+    """The cells of one row of a declared table on the taxonomy page, as its ``site`` declares them."""
+    site = decl.site
+    header = site.get("row_header") or {}
+    cells: list[dict] = []
+    if header.get("link"):
+        cells.append({"kind": "th_link", "field": decl.field, "value": code, "newline": False})
+    else:
+        cells.append({"kind": "th", "value": str(row[header["column"]]) if header.get("column") else code, "newline": False})
+    base = _row_filters(decl, code, row_codes)
+    for spec in site.get("columns") or []:
+        newline = spec.get("newline") is True
+        structural = spec.get("zero") == "structural"
+        if "split" in spec:
+            column = next(c for c in decl.columns if c.kind == "split" and c.arg == spec["split"])
+            for k, (value, name) in enumerate(split_values(column, tax)):
+                link = filter_link("index.html", {**base, spec["split"]: value})
+                cells.append({"kind": "count", "cell": _cell(row[name], link, structural), "newline": newline and k == 0})
+            continue
+        name = spec["column"]
+        column = _site_column(decl, name)
+        value = row[all_of_name(column, tax)] if column is not None and column.kind == "all_of" else row[name]
+        cell: dict = {"newline": newline}
+        if column is not None and column.kind in ("count", "all_of"):
+            extra = dict(column.arg or {}) if column.kind == "count" else {str(column.arg): list(tax.values(str(column.arg)))}
+            cell.update(kind="count", cell=_cell(value, filter_link("index.html", {**base, **extra}), structural))
+        elif column is not None and (column.kind == "keys" or (column.kind == "attr" and column.names_records)):
+            cell.update(kind="links", keys=_keys(value))
+        elif column is not None and column.kind == "flag":
+            cell.update(kind="flag", value=str(value))
+        elif spec.get("show") == "labels":
+            cell.update(kind="text", value=", ".join(tax.label(decl.field, c) for c in row_codes))
+        else:
+            cell.update(kind="text", value=str(value))
+        cells.append(cell)
+    return cells
+
+
+def _declared_headers(decl, tax) -> list[dict]:
+    site = decl.site
+    headers = [{"text": str((site.get("row_header") or {}).get("header", "")), "num": False, "abbr": None}]
+    for spec in site.get("columns") or []:
+        if "split" in spec:
+            column = next(c for c in decl.columns if c.kind == "split" and c.arg == spec["split"])
+            for value, _ in split_values(column, tax):
+                label = tax.label(spec["split"], value)
+                headers.append({"text": value if spec.get("header") == "abbr" else label, "num": True,
+                                "abbr": label if spec.get("header") == "abbr" else None})
+            continue
+        column = _site_column(decl, spec["column"])
+        text = spec.get("header") or (all_of_name(column, tax) if column is not None and column.kind == "all_of" else spec["column"])
+        headers.append({"text": str(text), "num": column is not None and column.kind in ("count", "all_of"), "abbr": None})
+    return headers
+
+
+def taxonomy_tables(results) -> list[dict]:
+    """The survey's declared tables that the site shows (a ``site`` declaration each), in order:
+    ``{"id", "toc", "heading", "intro", "caption", "headers", "rows"}``, every count with the link
+    to the list of its records."""
     tax = results.tax
-    label = lambda field, code: tax.fields[field].value_label(code)  # noqa: E731
-    families = []
-    frame = results.table("reward_families").frame
-    for fid, row in frame.iterrows():
-        codes = [c.strip() for c in str(row["reward_type codes"]).split(",") if c.strip()]
-        families.append({"id": fid, "name": row["family"], "codes": [{"code": c, "label": label("reward_type", c)} for c in codes],
-                         "typical": row["typical credit unit"],
-                         "count": _cell(row["primary-tag count"], filter_link("index.html", {"reward_type": codes})),
-                         "rl": _cell(row["RL-trained"], filter_link("index.html", {"reward_type": codes, "is_rl": "yes"})),
-                         "representatives": _keys(row["representatives"])})
-    units = []
-    for unit, row in results.table("credit_units").frame.iterrows():
-        units.append({"code": unit, "label": row["label"], "bracket": row["bracket"],
-                      "broad": _cell(row["broad"], filter_link("index.html", {"credit_granularity": unit})),
-                      "strict": _cell(row["strict"], filter_link("index.html", {"credit_granularity": unit, "credit_mechanism": "strict"})),
-                      "representatives": _keys(row["representatives"])})
-    statuses = [(code, label("is_rl", code)) for code in tax.values("is_rl")]
-    subdecisions = []
-    for oid, row in results.table("subdecisions_coverage").frame.iterrows():
-        subdecisions.append({"id": oid, "name": row["sub-decision"], "anchors": _keys(row["anchors"]),
-                             "records": _cell(row["records"], filter_link("index.html", {"subdecisions": oid})),
-                             "by_status": [_cell(row[lab], filter_link("index.html", {"subdecisions": oid, "is_rl": code}), True)
-                                           for code, lab in statuses],
-                             "gap": str(row["gap"])})
-    topologies = []
-    for form, row in results.table("topologies").frame.iterrows():
-        topologies.append({"code": form, "name": row["topology"], "feature": row["defining feature"],
-                           "count": _cell(row["count"], filter_link("index.html", {"orchestration_form": form})),
-                           "representatives": _keys(row["representatives"])})
-    measures = list(tax.values("eval_measures"))
-    bench = []
-    frame = results.table("benchmark_gap").frame
-    all_col = next((c for c in frame.columns if str(c).startswith("all")), None)
-    for domain, row in frame.iterrows():
-        base = {"category": "benchmark", "domain": domain}
-        bench.append({"code": domain, "label": row["label"], "benchmarks": _keys(row["benchmarks"]),
-                      "mas_native": row["MAS-native"],
-                      "measures": [_cell(row[m], filter_link("index.html", {**base, "eval_measures": m})) for m in measures],
-                      "all": _cell(row[all_col], filter_link("index.html", {**base, "eval_measures": measures})) if all_col else None})
-    return {"families": families, "units": units, "statuses": [lab for _, lab in statuses], "subdecisions": subdecisions,
-            "topologies": topologies, "measures": [{"code": m, "label": label("eval_measures", m)} for m in measures],
-            "all_label": all_col or "", "benchmarks": bench}
+    out = []
+    for decl in declared_tables(tax):
+        if not decl.site or decl.kind not in ("values", "families") or not results.has_table(decl.name):
+            continue
+        frame = results.table(decl.name).frame
+        rows = []
+        for code, row in frame.iterrows():
+            codes = [str(c) for c in decl.families.get(str(code), {}).get("codes") or []] if decl.kind == "families" else [str(code)]
+            rows.append(_declared_cells(decl, tax, str(code), row, codes))
+        site = decl.site
+        out.append({"id": site["id"], "toc": site["toc"], "heading": site["heading"], "intro": site.get("intro", ""),
+                    "caption": site["caption"], "headers": _declared_headers(decl, tax), "rows": rows})
+    return out
 
 
 def _keys(text: object) -> list[str]:

@@ -76,9 +76,10 @@ def feed_xml(results, release_label: str, release_date: str, new_keys) -> bytes:
         link = next((safe_url(u) for u in str(rec.get("url") or "").split(" ; ") if safe_url(u)), None)
         if link:
             _el(entry, q("link"), rel="alternate", href=link)
-        category = rec.get("category")
-        if isinstance(category, str) and category != "untagged":
-            _el(entry, q("category"), term=category, label=tax.fields["category"].value_label(category))
+        group = tax.role("included_by")  # the field that splits the included records: the entry's Atom category
+        value = rec.get(group) if group else None
+        if isinstance(value, str) and value != "untagged":
+            _el(entry, q("category"), term=value, label=tax.fields[group].value_label(value))
         venue = str(rec.get("venue") or "")
         one_liner = str(rec.get("one_liner") or "")
         text = f"{', '.join(_full_name(a) for a in rec.get('authors') or [])} ({rec.get('year')}). {venue}."

@@ -13,7 +13,7 @@ the probability that the set holds it, the best set holds the values with a shar
 one half, and every set is scored by the product of its values' shares (and one minus the
 share of each value it lacks), the best set first and then the neighbours' own sets.
 
-A value a rule forces (``NA`` by ``na_iff``, an implied criterion) is the only one allowed;
+A value a rule forces (not applicable by ``na_iff``, an implied value) is the only one allowed;
 the rule is its evidence, with the neighbours that hold it.
 """
 
@@ -64,7 +64,7 @@ class Suggestion:
         rules: the taxonomy rules that narrowed the allowed values (as phrases).
         given: field -> value this suggestion assumes: the fields whose value made the field
             apply (``required_when``) or narrowed its values, where that value is itself a
-            suggestion (``{"category": "benchmark"}``).
+            suggestion (``{"field": "value"}``).
     """
 
     value: str | tuple[str, ...]

@@ -9,7 +9,7 @@ or record id) vote with weight ``similarity + 0.001``; each side's vote is divid
 number of records on that side, so that the larger side does not win by its size alone. The
 score is the retained side's share of the two, in [0, 1]: above 0.5 the candidate resembles
 the retained records more. Below 0.5, the likely reason is the reason class (a value of the
-excluded records' ``reason_class`` field, e.g. X1) with the largest vote among the excluded
+excluded records' reason-class field, the taxonomy's ``screening.reasons``) with the largest vote among the excluded
 neighbours (ties in taxonomy order). Candidates are ranked by score, best first (ties in the
 order given). The same pool and candidates give the same ranks.
 """
@@ -29,8 +29,6 @@ NEIGHBOURS = 10
 FLOOR = 0.001
 #: How many retained and how many excluded neighbours are shown as evidence.
 EVIDENCE = 2
-#: The field of excluded records holding the exclusion-reason class.
-REASON_FIELD = "reason_class"
 
 
 @dataclass(frozen=True)
@@ -42,7 +40,7 @@ class Judged:
     retained: bool
     similarity: float
     shared: tuple[str, ...]
-    reason_class: str | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,11 +65,13 @@ class Ranked:
 @dataclass
 class Pool:
     """The judged records: ``records`` (retained first, by key; then excluded, by record id),
-    ``retained`` (True for each retained one) and the reason classes in taxonomy order."""
+    ``retained`` (True for each retained one), the reason classes in taxonomy order and the field
+    of excluded records that holds them (the taxonomy's ``screening.reasons``; None without one)."""
 
     records: list[dict]
     retained: list[bool]
     reasons: tuple[str, ...]
+    reason_field: str | None = None
 
     def __post_init__(self):
         idents = [_ident(r) for r in self.records]
@@ -87,7 +87,8 @@ def judged_pool(corpus) -> Pool:
     tax = Taxonomy(corpus.taxonomy)
     kept = sorted((r for r in corpus.retained.values() if isinstance(r.get("key"), str)), key=lambda r: r["key"])
     out = sorted((r for r in corpus.excluded.values() if isinstance(r.get("record_id"), str)), key=lambda r: r["record_id"])
-    return Pool(kept + out, [True] * len(kept) + [False] * len(out), tax.values(REASON_FIELD))
+    reason = tax.role("reasons")
+    return Pool(kept + out, [True] * len(kept) + [False] * len(out), tax.values(reason) if reason else (), reason)
 
 
 def _ident(rec: dict) -> str:
@@ -110,10 +111,10 @@ def score(pool: Pool, index, query: int, columns: list[int], explain: bool = Tru
         vote = {side: sum(float(sims[j]) + FLOOR for j in nearest if pool.retained[j] == side) / sides[side] for side in (True, False)}
         value = vote[True] / (vote[True] + vote[False]) if vote[True] + vote[False] else 0.5
     reason = None
-    if value < 0.5:
+    if value < 0.5 and pool.reason_field:
         votes: dict[str, float] = {}
         for j in nearest:
-            cls = pool.records[j].get(REASON_FIELD)
+            cls = pool.records[j].get(pool.reason_field)
             if not pool.retained[j] and isinstance(cls, str):
                 votes[cls] = votes.get(cls, 0.0) + float(sims[j]) + FLOOR
         position = {c: i for i, c in enumerate(pool.reasons)}
@@ -126,7 +127,7 @@ def score(pool: Pool, index, query: int, columns: list[int], explain: bool = Tru
                 rec = pool.records[j]
                 evidence.append(Judged(_ident(rec), str(rec.get("title") or rec.get("screening_label") or ""), side,
                                        round(float(sims[j]), 3), index.shared_words(query, j),
-                                       None if side else rec.get(REASON_FIELD)))
+                                       None if side or not pool.reason_field else rec.get(pool.reason_field)))
     return round(value, 3), reason, tuple(evidence)
 
 

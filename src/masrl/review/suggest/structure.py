@@ -7,9 +7,10 @@ Nothing here names a field of this survey: every rule comes from ``corpus/taxono
 * a field with ``multi: true`` holds a set of values (a list, possibly empty);
 * ``required_when: {other: [values]}``: the field exists exactly when the record's ``other``
   holds one of ``values``; it is suggested only together with such a value;
-* ``na_iff: {other: value}``: the field is ``NA`` exactly when ``other`` is ``value``;
-* a value whose own mapping names another field (a category's ``inclusion_criterion: I2``)
-  implies that field's value, as ``masrl validate`` refuses any other.
+* ``na_iff: {other: value}``: the field holds the taxonomy's ``not_applicable`` value exactly
+  when ``other`` is ``value``;
+* a value's ``implies: {field: value}`` implies that field's value, as ``masrl validate``
+  refuses any other.
 
 :func:`order` puts every field after the fields its rules depend on, so that a suggestion
 for a field is made knowing the value (tagged or best suggested) of each of them.
@@ -23,10 +24,6 @@ from functools import lru_cache
 from ...corpus.records import UNTAGGED
 from ...corpus.taxonomy import Field, Taxonomy
 
-#: The value a field holds when it does not apply (taxonomy convention, as in masrl validate).
-NA = "NA"
-
-
 @dataclass(frozen=True)
 class Rule:
     """One constraint on ``field`` from the value of ``other``.
@@ -36,7 +33,7 @@ class Rule:
         field: the constrained field.
         other: the field it depends on.
         values: for ``required_when``, the values of ``other`` under which ``field`` exists; for
-            ``na_iff``, the one value of ``other`` that makes ``field`` NA; for ``implied``, the
+            ``na_iff``, the one value of ``other`` that makes ``field`` not applicable; for ``implied``, the
             value of ``other`` that implies ``target``.
         target: for ``implied``, the value ``field`` must take; else None.
     """
@@ -52,7 +49,7 @@ class Rule:
         if self.kind == "required_when":
             return f"{self.field} exists only when {self.other} is {' or '.join(self.values)} (taxonomy required_when)"
         if self.kind == "na_iff":
-            return f"{self.field} is NA exactly when {self.other} is {self.values[0]} (taxonomy na_iff)"
+            return f"{self.field} is not applicable exactly when {self.other} is {self.values[0]} (taxonomy na_iff)"
         return f"{self.other} {self.values[0]} implies {self.field} {self.target} (taxonomy: value {self.values[0]} of {self.other})"
 
 
@@ -80,7 +77,7 @@ def _rules(tax: Taxonomy) -> tuple[Rule, ...]:
                 out.append(Rule("na_iff", field.name, other, (str(value),)))
     for field in fields(tax):
         for code in field.values:
-            for target_name, target in field.value_spec(code).items():
+            for target_name, target in (field.value_spec(code).get("implies") or {}).items():
                 if target_name in names and target_name != field.name and isinstance(target, str) and target in tax.values(target_name):
                     out.append(Rule("implied", target_name, field.name, (code,), target))
     return tuple(out)
@@ -127,7 +124,7 @@ def allowed(field: Field, tax: Taxonomy, context: dict) -> tuple[list[str], list
         if value is None or value == UNTAGGED:
             continue
         if rule.kind == "na_iff":
-            keep = [v for v in values if (v == NA) == (value == rule.values[0])]
+            keep = [v for v in values if (v == tax.not_applicable) == (value == rule.values[0])]
         elif rule.kind == "implied" and value == rule.values[0]:
             keep = [v for v in values if v == rule.target]
         else:

@@ -21,16 +21,19 @@ from ...bib.identifiers import IdentifierError, keys_of, parse
 from ...core.didyoumean import did_you_mean
 from ...core.errors import Problem, UserError, summary
 from ...corpus.load import Corpus
-from ...corpus.rounds import PROTOCOL, split_list
+from ...corpus.rounds import PROTOCOL, REASON_COLUMN, ROLE_COLUMNS, STAGE_COLUMN, split_list
 from ...corpus.taxonomy import Taxonomy
 from .. import adding
 from ..excluding import Decision, decision_problems, plan_exclusions
 from .protocol import protocol_of
 
-#: How messages name each field of a decision: the columns of queue.csv.
-LABELS = {"stage": "stage", "reason_class": "reason_class", "reason": "reason", "source": "sources",
-          "query_family": "query_families", "title": "title", "key/title": "title", "key": "identifier",
+#: How messages name masrl's own fields of a decision: the columns of queue.csv.
+LABELS = {"reason": "reason", "title": "title", "key/title": "title", "key": "identifier",
           "author": "authors", "year": "year", "date": "decision"}
+
+def _labels(tax: Taxonomy) -> dict[str, str]:
+    """How messages name each field of a decision: masrl's own and the role fields, by their column."""
+    return {**LABELS, **{tax.role(role): column for role, column in ROLE_COLUMNS.items() if tax.role(role)}}
 
 
 @dataclass
@@ -77,6 +80,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
     if own:
         raise UserError(summary(own, "nothing was applied (fix the round's sheets first)."), own)
     protocol = protocol_of(corpus)
+    tax = Taxonomy(corpus.taxonomy)
     queue = folder.path("queue.csv")
     holders = record_files(corpus.retained, corpus.excluded)
     plan = ApplyPlan()
@@ -102,12 +106,14 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
         family = protocol.family(split_list(row.get("query_families"))[0])
         searcher = protocol.searcher_by_label(split_list(row.get("sources"))[0])
         scheme, _, value = row.get("identifier").partition(":")
-        item = Decision(stage=row.get("stage"), reason=row.get("reason"), reason_class=row.get("reason_class"),
-                        source=searcher.exclusion_source, query_family=family.query_family, title=row.get("title"),
+        given = {"stages": row.get(STAGE_COLUMN), "reasons": row.get(REASON_COLUMN),
+                 "found_in": searcher.exclusion_source, "found_by": family.exclusion_family}
+        values = {tax.role(role): value for role, value in given.items() if tax.role(role)}
+        item = Decision(reason=row.get("reason"), values=values, title=row.get("title"),
                         identifiers={scheme: parse(value, scheme).value}, authors=tuple(split_list(row.get("authors"))),
-                        year=int(row.get("year")), origin=(queue, row.line), labels=LABELS,
+                        year=int(row.get("year")), origin=(queue, row.line), labels=_labels(tax),
                         provenance=f"masrl update apply {round_id} ({queue}:{row.line})")
-        problems += decision_problems(item, Taxonomy(corpus.taxonomy))
+        problems += decision_problems(item, tax)
         decisions.append(item)
     added = adding.plan_additions(corpus, papers, known=known)
     problems += [p for found in added.refused.values() for p in found]

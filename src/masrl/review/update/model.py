@@ -14,14 +14,14 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from ...corpus.rounds import DUPLICATE_COLUMNS, QUEUE_COLUMNS, ROUNDS, RoundFolder, csv_bytes
+from ...corpus.rounds import DUPLICATE_COLUMNS, FAMILY_COLUMN, QUEUE_COLUMNS, ROUNDS, SCREENER_COLUMNS, RoundFolder, csv_bytes
 from ...corpus.yamlio import dump_record
 from .dedupe import Candidate, Duplicate, list_cell
 
 HEADER = """\
 # Update round {round}: the search of the protocol's query families (corpus/protocol.yaml)
 # over {since} .. {until}, as `masrl update search` ran it. Review it like any record; do not
-# edit the counts. Screen the candidates in queue.csv (decision, stage, reason_class, reason),
+# edit the counts. Screen the candidates in queue.csv ({screener}),
 # then `masrl update apply {round}`.
 """
 
@@ -54,7 +54,7 @@ def duplicate_rows(duplicates: list[Duplicate], lines: dict[int, int]) -> list[d
     rows = []
     for d in duplicates:
         matched = f"queue.csv:{lines[id(d.matched)]}" if isinstance(d.matched, Candidate) else d.matched
-        rows.append({"identifier": d.found.identifier, "title": d.found.title, "source": d.source, "query_family": d.family,
+        rows.append({"identifier": d.found.identifier, "title": d.found.title, "source": d.source, FAMILY_COLUMN: d.family,
                      "status": d.status, "matched": matched, "rule": d.rule})
     return rows
 
@@ -89,7 +89,7 @@ def round_files(round_id: str, window: tuple[str, str], started: str, finished: 
                    "by_family": {k: v.as_dict() for k, v in by_family.items()}},
     }
     base = f"{ROUNDS}{round_id}/"
-    header = HEADER.format(round=round_id, since=window[0], until=window[1])
+    header = HEADER.format(round=round_id, since=window[0], until=window[1], screener=", ".join(SCREENER_COLUMNS))
     return {
         f"{base}round.yaml": header.encode() + b"\n" + dump_record(meta),
         f"{base}queue.csv": csv_bytes(QUEUE_COLUMNS, queue),

@@ -23,9 +23,10 @@ class Family:
     """One query family.
 
     Attributes:
-        name: the protocol's name (``multi-agent LLM RL``).
+        name: the protocol's name (``tool-using agents``).
         terms: the protocol's terms, in its order.
-        query_family: the exclusion log's ``query_family`` value for records it found.
+        exclusion_family: the value an exclusion found by this family records in the field of the
+            ``found_by`` screening role (taxonomy ``screening``).
         all_of: masrl's reading: groups of terms; a record matches when its title or abstract
             holds a term of every group (:meth:`matches`).
         queries: source name -> the query string sent to it (before the window is added).
@@ -33,7 +34,7 @@ class Family:
 
     name: str
     terms: tuple[str, ...]
-    query_family: str
+    exclusion_family: str
     all_of: tuple[tuple[str, ...], ...]
     queries: dict
 
@@ -95,7 +96,8 @@ def protocol_of(corpus: Corpus, environ: dict | None = None) -> Protocol:
         UserError: when the survey has no ``corpus/protocol.yaml``, or with every problem of it.
     """
     if corpus.protocol is None:
-        raise UserError(f"no {PROTOCOL}: update rounds search the protocol's query families; add the file "
+        raise UserError(f"no search protocol in {PROTOCOL} (the file is absent, or a placeholder of comments only): "
+                        "update rounds search the protocol's query families; write them there "
                         "(see the README, 'Update round')")
     problems = check_protocol(corpus)
     if problems:
@@ -105,6 +107,6 @@ def protocol_of(corpus: Corpus, environ: dict | None = None) -> Protocol:
     searchers = {name: Searcher(name, spec["label"], env.get(spec["endpoint_env"]) or spec["endpoint"], spec["endpoint_env"],
                                 spec["exclusion_source"], spec.get("scope", ""))
                  for name, spec in data["searchers"].items()}
-    families = tuple(Family(f["name"], tuple(f["terms"]), f["query_family"], tuple(tuple(g) for g in f["all_of"]),
+    families = tuple(Family(f["name"], tuple(f["terms"]), f["exclusion_family"], tuple(tuple(g) for g in f["all_of"]),
                             dict(f["queries"])) for f in data["query_families"])
     return Protocol(families, searchers, content_digest(data))

@@ -1,10 +1,10 @@
-"""Figure: primary reward type x credit unit, every vocabulary value on both axes.
+"""Figure kind ``heatmap``: a crosstab, every vocabulary value on both axes.
 
 The counts are one ``imshow`` array (so the plotted numbers can be read back
 from ``ax.images[0]``). An empty cell is a gap and is drawn as a hatched
 cell in the GAP colour with the gap mark (:data:`style.GAP_SYMBOL`); a cell
-in the structural row or column (``NA``: no reward / no credit unit) is not
-a gap and is greyed instead. The footnote says what the marks mean.
+in the structural row or column (the not-applicable value of the taxonomy) is
+not a gap and is greyed instead. The footnote says what the marks mean.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from . import style
 CMAP = "Blues"
 
 
-def draw(data: dict):
-    """Heatmap of ``data["counts"]`` (rows = reward types, columns = credit units, int).
+def draw(data: dict, options: dict | None = None):
+    """Heatmap of ``data["counts"]`` (rows = values of the crosstab's row field, columns = values of
+    its column field, int). ``options`` are not used (the title comes from the fields' labels).
 
     ``data``: ``{"counts": [[int]], "rows": [label], "columns": [label], "row_codes": [code],
     "column_codes": [code], "structural": code of the not-applicable value, "row_title": str,
@@ -29,12 +30,12 @@ def draw(data: dict):
     """
     rows, cols = list(data["row_codes"]), list(data["column_codes"])
     counts = np.asarray(data["counts"], dtype=np.int64).reshape(len(rows), len(cols))
-    structural = str(data.get("structural", "NA"))
+    structural = data.get("structural")
 
     def is_structural(r: str, c: str) -> bool:
         return r == structural or c == structural
 
-    # Colour scale from the substantive cells, so the NA x NA mass does not wash them out.
+    # Colour scale from the substantive cells, so the mass of the structural cells does not wash them out.
     substantive = [counts[i, j] for i, r in enumerate(rows) for j, c in enumerate(cols) if not is_structural(r, c)]
     norm = Normalize(vmin=0, vmax=max(substantive + [1]))
 

@@ -1,12 +1,11 @@
-"""Figure: the credit units from finest (token) to coarsest (team).
+"""Figure kind ``paired_bars``: two series of counts per row of a table, in table order.
 
-Paired horizontal bars give each unit's broad and strict record counts, in
-the table's order top to bottom; every bar carries its number, zero
-included, so a unit without records is drawn as zero. Such a unit is a gap:
-its tick label carries the gap mark (:data:`style.GAP_SYMBOL`) in the GAP
-colour. The units are grouped by their ``bracket`` (e.g. "mostly inherited"
-from single-agent RL vs "new in LLM-MAS") with alternately shaded bands,
-named in the margin right of the plot so no bar can run into a name.
+Paired horizontal bars give each row's two counts, top to bottom; every bar
+carries its number, zero included, so a row without records is drawn as zero.
+Such a row is a gap: its tick label carries the gap mark
+(:data:`style.GAP_SYMBOL`) in the GAP colour. Consecutive rows of one group
+(the ``groups`` column) form alternately shaded bands, named in the margin
+right of the plot so no bar can run into a name.
 """
 
 from __future__ import annotations
@@ -31,17 +30,19 @@ def _runs(values: list[str]) -> list[tuple[str, int, int]]:
     return runs
 
 
-def draw(table: pd.DataFrame):
-    """Paired bars of ``table["broad"]`` and ``table["strict"]`` per unit.
+def draw(table: pd.DataFrame, options: dict):
+    """Paired bars of the two ``options["series"]`` columns of ``table`` per row.
 
-    ``table``: index = credit units finest -> coarsest, columns ``label`` (tick
-    label), ``bracket`` (group name; consecutive units of one bracket form a
-    band), ``broad`` and ``strict`` (int counts), ``representatives`` (not drawn).
+    ``options``: ``labels`` (the column of tick labels), ``groups`` (the column of group
+    names; consecutive rows of one group form a band; optional), ``series`` (the two count
+    columns, also the legend's labels; a zero in the first marks the row as a gap),
+    ``title``, ``xlabel`` (default ``records``) and ``ylabel``.
     """
-    labels = [str(v) for v in table["label"]]
-    brackets = [str(v) for v in table["bracket"]]
-    broad = [int(v) for v in table["broad"]]
-    strict = [int(v) for v in table["strict"]]
+    series_a, series_b = (list(options["series"]) * 2)[:2]
+    labels = [str(v) for v in table[options["labels"]]]
+    brackets = [str(v) for v in table[options["groups"]]] if options.get("groups") else [""] * len(labels)
+    broad = [int(v) for v in table[series_a]]
+    strict = [int(v) for v in table[series_b]]
     n = len(labels)
     ys = list(range(n))
     top = max(broad + strict + [1])
@@ -60,8 +61,8 @@ def draw(table: pd.DataFrame):
                     transform=ax.get_yaxis_transform(), ha="left", va="top", fontsize=style.SMALL_SIZE,
                     color=style.INK, linespacing=1.1, gid=f"bracket:{k}")
 
-    broad_bars = ax.barh([y - BAR / 2 for y in ys], broad, height=BAR, color=style.ACCENT, label="broad")
-    strict_bars = ax.barh([y + BAR / 2 for y in ys], strict, height=BAR, color=style.ACCENT_2, label="strict")
+    broad_bars = ax.barh([y - BAR / 2 for y in ys], broad, height=BAR, color=style.ACCENT, label=series_a)
+    strict_bars = ax.barh([y + BAR / 2 for y in ys], strict, height=BAR, color=style.ACCENT_2, label=series_b)
     ax.bar_label(broad_bars, labels=[str(v) for v in broad], padding=3, fontsize=style.SMALL_SIZE)
     ax.bar_label(strict_bars, labels=[str(v) for v in strict], padding=3, fontsize=style.SMALL_SIZE)
 
@@ -75,8 +76,8 @@ def draw(table: pd.DataFrame):
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(0, top * 1.15)
     # The legend sits just above the plot, on its right; the title is lifted over it.
-    style.finish_axes(ax, "Credit units, finest (top) to coarsest (bottom)", xlabel="records",
-                      ylabel="credit unit", title_pad=LEGEND_PAD)
+    style.finish_axes(ax, str(options.get("title", "")), xlabel=str(options.get("xlabel", "records")),
+                      ylabel=str(options.get("ylabel", "")), title_pad=LEGEND_PAD)
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False, fontsize=style.SMALL_SIZE,
               borderaxespad=0.2, borderpad=0.1)
     return fig

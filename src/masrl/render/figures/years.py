@@ -1,11 +1,11 @@
-"""Figure: retained records per publication year, stacked by category.
+"""Figure kind ``years``: retained records per publication year, stacked by the values of a field.
 
 One slot per row of the table (the plotted data bins early years into one
 first slot, ``before <year>``, so the axis goes to the years that hold the
 records). Years without a record stay visible as a grey slot (a quiet year,
 not a gap of the taxonomy, so not in the GAP colour, which is also kept out
-of the category palette); every non-empty slot carries its total above the
-bar, and every slot its label.
+of the palette); every non-empty slot carries its total above the bar, and
+every slot its label.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import pandas as pd
 from . import style
 
 
-def draw(table: pd.DataFrame):
+def draw(table: pd.DataFrame, options: dict):
     """Stacked bars of ``table`` per slot.
 
     ``table``: index = year labels (str, e.g. ``before 2017``, ``2017``, ...,
-    in order), columns = categories (stacked in column order, named as written
-    in the legend), integer counts.
+    in order), columns = the values stacked (in column order, named as written
+    in the legend), integer counts. ``options``: ``title`` and ``legend_title``.
     """
     slots = [str(y) for y in table.index]
     categories = [str(c) for c in table.columns]
@@ -49,9 +49,9 @@ def draw(table: pd.DataFrame):
     ax.set_xlim(-0.6, len(slots) - 0.4)
     ax.set_xticks(xs, [slot.replace(" ", "\n", 1) for slot in slots])
     ax.set_ylim(0, top * 1.12)
-    style.finish_axes(ax, "Retained records per publication year", xlabel="year", ylabel="records",
-                      grid_axis="y")
+    style.finish_axes(ax, str(options.get("title", "Retained records per publication year")), xlabel="year",
+                      ylabel="records", grid_axis="y")
     # Right of the plot, where no bar can reach it.
-    ax.legend(title="category", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+    ax.legend(title=str(options.get("legend_title", "")), loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
               fontsize=style.SMALL_SIZE, title_fontsize=style.SMALL_SIZE, alignment="left")
     return fig

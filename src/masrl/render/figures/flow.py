@@ -1,9 +1,10 @@
-"""Figure: PRISMA 2020-style flow of the screening.
+"""Figure kind ``flow``: PRISMA 2020-style flow of the screening.
 
 A vertical chain of boxes, records audited -> assessed at each screening
 stage -> records retained, with beside each stage a box of the records
 excluded there, split by reason class, and under the retained box the
-retained records by category. Phase labels (Identification, Screening,
+retained records by the values of the field that splits them (when the
+taxonomy declares one). Phase labels (Identification, Screening,
 Included) run down the left side as in PRISMA 2020.
 
 For an updated review (``data["update"]``, PRISMA 2020 flow diagram for
@@ -98,19 +99,21 @@ def _category_columns(data: dict, width: float) -> list[list[str]]:
             for half in (entries[:rows], entries[rows:])]
 
 
-def draw(data: dict):
-    """PRISMA flow diagram of ``data``.
+def draw(data: dict, options: dict | None = None):
+    """PRISMA flow diagram of ``data``; ``options["by"]``: what splits the retained records
+    (``category``: "Retained by category"), empty when nothing does.
 
     ``data``: ``{"audited": int, "stages": [{"stage", "label", "assessed",
     "excluded", "remaining", "by_reason_class": {class: int}}, ...],
     "retained": int, "retained_by_category": {code: int},
     "reason_classes": {class: name}, "category_labels": {code: label}}``.
     Reason classes with a zero count are left out of the exclusion boxes. With
-    ``"update"`` (see :func:`masrl.analyses.prisma.prisma_flow`) the diagram follows the
+    ``"update"`` (see :func:`masrl.analyses.prisma.screening_flow`) the diagram follows the
     template for updated reviews.
     """
     data, update = _as_update(data)
     reasons = data.get("reason_classes", {})
+    by = str((options or {}).get("by") or "")
 
     # Layout, top to bottom.
     y = MARGIN + TITLE_H
@@ -170,10 +173,12 @@ def draw(data: dict):
     y += retained.h + 0.12
     column_w = (MAIN_W - 2 * PAD - INDENT) / 2
     columns = _category_columns(data, column_w - 0.1)
-    categories = _Block(MAIN_X, MAIN_W, ["New records by category" if update else "Retained by category"],
-                        size=style.SMALL_SIZE, small=[""] * max(len(c) for c in columns))
-    categories.top = y
-    y += categories.h
+    categories = None
+    if by:
+        categories = _Block(MAIN_X, MAIN_W, [f"New records by {by}" if update else f"Retained by {by}"],
+                            size=style.SMALL_SIZE, small=[""] * max(len(c) for c in columns))
+        categories.top = y
+        y += categories.h
     total = None
     if update:
         y += SECTION_GAP
@@ -244,25 +249,27 @@ def draw(data: dict):
     arrow(centre, previous.top + previous.h, centre, retained.top)
     box(retained, "retained", face=RETAINED_FACE, edge=style.ACCENT, weight="bold")
 
-    box(categories, "categories_header", face=BOX_FACE, edge=style.ACCENT, align="left")
-    ax.plot([centre, centre], [Y(retained.top + retained.h), Y(categories.top)], color=style.ACCENT,
-            linewidth=1.0)
-    list_top = Y(categories.top + PAD + _line_h(categories.size) + 0.04)
-    for k, column in enumerate(columns):
-        ax.text(categories.x + PAD + INDENT + k * column_w, list_top, "\n".join(column), ha="left",
-                va="top", fontsize=style.SMALL_SIZE, linespacing=1.22, gid=f"retained_by_category:{k}")
+    if categories is not None:
+        box(categories, "categories_header", face=BOX_FACE, edge=style.ACCENT, align="left")
+        ax.plot([centre, centre], [Y(retained.top + retained.h), Y(categories.top)], color=style.ACCENT,
+                linewidth=1.0)
+        list_top = Y(categories.top + PAD + _line_h(categories.size) + 0.04)
+        for k, column in enumerate(columns):
+            ax.text(categories.x + PAD + INDENT + k * column_w, list_top, "\n".join(column), ha="left",
+                    va="top", fontsize=style.SMALL_SIZE, linespacing=1.22, gid=f"retained_by_category:{k}")
+    last = categories or retained
 
     if total is not None:
         box(total, "total", face=RETAINED_FACE, edge=style.ACCENT, weight="bold")
         ax.text(total.x + total.w / 2, Y(total.top + PAD + len(total.lines) * _line_h(total.size) + 0.04),
                 "\n".join(total.small), ha="center", va="top", fontsize=style.SMALL_SIZE, color=style.INK,
                 linespacing=1.22, gid="total:sum")
-        arrow(centre, categories.top + categories.h, centre, total.top)
+        arrow(centre, last.top + last.h, centre, total.top)
 
     # Phase brackets and labels on the left.
     spans = [(PHASES[0], (ident_box or audited).top, audited.top + audited.h),
              (PHASES[1], screening_top + 0.04, screening_bottom - 0.04),
-             (PHASES[2], retained.top, (total or categories).top + (total or categories).h)]
+             (PHASES[2], retained.top, (total or last).top + (total or last).h)]
     if previous_box is not None:
         spans.insert(0, ("Previous", previous_box.top, previous_box.top + previous_box.h))
     for name, first, last in spans:

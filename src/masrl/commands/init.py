@@ -1,0 +1,32 @@
+"""``masrl init DIR``: start a new survey in DIR (created if missing; refused where a survey is)."""
+
+from __future__ import annotations
+
+from argparse import Namespace
+from pathlib import Path
+
+from ..build import write
+from ..core import console
+from ..core.errors import UserError
+from ..review.initialize import DEFAULT_TITLE, new_survey
+
+
+def run(args: Namespace) -> int:
+    """Write the files of a new survey into ``args.directory``; return the exit code.
+
+    Raises:
+        UserError: if the directory already holds a survey (``corpus/taxonomy.yaml``) or any of
+            the files, or is a file.
+    """
+    root = Path(args.directory)
+    if root.exists() and not root.is_dir():
+        raise UserError(f"{root} is a file; give a folder for the new survey")
+    if (root / "corpus/taxonomy.yaml").exists():
+        raise UserError(f"{root} already holds a survey (corpus/taxonomy.yaml); masrl init never overwrites one")
+    files = new_survey(DEFAULT_TITLE if args.title is None else args.title)
+    root.mkdir(parents=True, exist_ok=True)
+    write.create_new(root, files)
+    console.info(f"created a new survey in {root}: corpus/taxonomy.yaml, corpus/claims.yaml, README.md, "
+                 "corpus/papers/, exclusions/")
+    console.info(f"next: cd {root} && masrl build; then edit corpus/taxonomy.yaml and add papers with masrl add")
+    return 0
