@@ -8,7 +8,7 @@
 * HTML: jinja2's autoescape (MarkupSafe) escapes text and attributes;
   :func:`html_href` lets only http(s) links into an ``href``.
 * CSV: :func:`csv_cell` neutralises spreadsheet formulas (OWASP "CSV injection").
-* LaTeX: pandas Styler's ``escape="latex"`` (:mod:`masrl.render.tex`).
+* LaTeX: pandas Styler's ``escape="latex"`` plus the characters OT1 would typeset as others (:mod:`masrl.render.tex`).
 
 No Markdown escaper library exists that covers CommonMark and GitHub's
 extensions, so :func:`md_text` follows the CommonMark spec directly: any ASCII
