@@ -82,6 +82,13 @@ def test_the_help_examples_that_need_no_network_run(survey, cli, command):
         if not offline or "--bibtex" in argv:
             continue
         argv = [a for a in argv if a != "--dry-run"]
+        if command == "exclude":  # FIELDS: what the help says it stands for, from the survey's taxonomy
+            from masrl.cli import exclusion_example
+            from masrl.commands.exclude import vocabulary
+            from masrl.corpus.taxonomy import Taxonomy
+
+            at = argv.index("FIELDS")
+            argv[at:at + 1] = shlex.split(exclusion_example(vocabulary(Taxonomy(load(survey).taxonomy))))
         if command == "release":
             argv[argv.index("--date") + 1] = datetime.date.today().isoformat()
             if "--cutoff" in argv:

@@ -148,6 +148,12 @@ def _root_of(argv: list[str]) -> Path | None:
     return root
 
 
+def exclusion_example(fields) -> str:
+    """What ``FIELDS`` stands for in exclude's examples: each field option with its first value
+    (``--stage abstract_screen ...``, from the survey's taxonomy); ``""`` without fields."""
+    return " ".join(f"{option} {shlex.quote(values[0] if values else 'TEXT')}" for option, _, values in fields or [])
+
+
 def _vocabulary_epilog(fields) -> str:
     """The allowed values of exclude's field options, read from the survey's taxonomy (for ``--help``)."""
     if fields is None:
@@ -155,7 +161,7 @@ def _vocabulary_epilog(fields) -> str:
     lines = ["the survey's fields (corpus/taxonomy.yaml) and their allowed values:"]
     for option, _, values in fields:
         lines.append(f"  {option}: {', '.join(values) or '(free text)'}")
-    example = " ".join(f"{option} {shlex.quote(values[0] if values else 'TEXT')}" for option, _, values in fields)
+    example = exclusion_example(fields)
     lines.append(f"FIELDS below stands for: {example}" if example else "FIELDS below stands for nothing (no field of excluded records)")
     return "\n".join(lines) + "\n\n"
 
