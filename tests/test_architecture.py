@@ -109,3 +109,22 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", pkg)
     edges = _imports()
     assert edges["masrl.a.x"] == {"masrl.a.y"} and edges["masrl.a.y"] == {"masrl.a.x"}
+
+
+def test_every_module_imports():
+    """Most modules are imported lazily, by the command that needs them: a name one of them
+    imports that no longer exists would only fail when a user runs that command. Import all."""
+    import importlib
+    import pkgutil
+
+    import masrl
+
+    failed = []
+    for info in pkgutil.walk_packages(masrl.__path__, "masrl."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError as err:
+            failed.append(f"{info.name}: {err}")
+    assert failed == []
