@@ -205,3 +205,15 @@ def test_problems_of_a_round_carry_the_rules_codes(searched):
     protocol.write_text(protocol.read_text().replace("exclusion_family: tool use", "exclusion_family: tools", 1))
     codes = {(p.file.rsplit("/", 1)[-1], p.code) for p in validate(load(root))}
     assert codes == {("protocol.yaml", "U001"), ("queue.csv", "U002")}
+
+
+def test_a_sheet_saved_as_a_workbook_is_reported_once(searched, cli):
+    root, folder = searched
+    (folder / "queue.csv").write_bytes(b"PK\x03\x04" + b"\0" * 64)
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    assert [line for line in run.err.splitlines() if queue in line] == [
+        f"{queue}: this is a zip archive (an .xlsx or .ods workbook?); save the sheet as 'CSV UTF-8 (comma delimited)' "
+        "and import that"]
+    assert "counts.queued" not in run.err and "the columns must be exactly" not in run.err

@@ -371,8 +371,11 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
         for name in folder.missing:
             out.append(Problem(folder.path(name), None, None, "missing: a round folder holds round.yaml, queue.csv and "
                                                               "duplicates.csv (as `masrl update search` wrote them)"))
+        # a sheet that could not be read at all (a workbook, another encoding) is reported once, by
+        # the loader: its columns and its rows are not checked or counted again
+        unread = {name for name in ("queue.csv", "duplicates.csv") if folder.path(name) in corpus.unreadable}
         out += [p for name, cols in (("queue.csv", QUEUE_COLUMNS), ("duplicates.csv", DUPLICATE_COLUMNS))
-                if (p := _header_problem(folder, name, cols))]
+                if name not in unread and (p := _header_problem(folder, name, cols))]
         meta_ok = False
         if folder.meta is not None:
             found = _schema_problems(corpus, folder.path("round.yaml"), folder.meta, ROUND_SCHEMA)
@@ -383,6 +386,6 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
                                    f"{folder.meta['round']!r} does not match its folder {ROUNDS}{round_id}/"))
         if "queue.csv" in folder.headers and _header_problem(folder, "queue.csv", QUEUE_COLUMNS) is None:
             out += _queue_problems(folder, corpus.protocol, tax)
-        if meta_ok and not folder.missing:
+        if meta_ok and not folder.missing and not unread:
             out += _count_problems(folder)
     return out
