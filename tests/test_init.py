@@ -47,3 +47,14 @@ def test_init_never_overwrites_and_refuses_bad_titles(tmp_path, cli):
         assert run.code == 1, title
         assert run.err.strip().startswith(f"masrl: error: {why}"), run.err
         assert not (tmp_path / "other").exists()
+
+
+def test_init_refuses_a_folder_name_no_system_or_terminal_holds(tmp_path, cli):
+    for name, why in [("a\x01b", "DIR: 'a\\x01b' contains a character that is invisible or changes how the text shows "
+                                 "(U+0001 CONTROL, a control character); remove it"),
+                      ("CON", "DIR: 'CON' is a device name on Windows (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with or "
+                              "without an extension); choose another")]:
+        run = cli("init", str(tmp_path / name))
+        assert run.code == 1
+        assert run.err.strip() == f"masrl: error: {why}"
+        assert not (tmp_path / name).exists()

@@ -278,3 +278,10 @@ def test_the_session_uses_one_connection():
     adapter = session.get_adapter("https://export.arxiv.org/api/query")
     assert (adapter._pool_connections, adapter._pool_maxsize) == (1, 1)
     assert time.monotonic() > 0
+
+
+def test_what_a_source_returns_loses_the_characters_the_text_policy_refuses():
+    from masrl.review.update.sources.base import one_line
+
+    assert one_line("\u200bOrchestrator\u202e Credit\x07 for\n  Swarms") == "Orchestrator Credit for Swarms"
+    assert one_line(None) == "" and one_line("plain") == "plain"

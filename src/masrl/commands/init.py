@@ -8,6 +8,8 @@ from pathlib import Path
 from ..build import write
 from ..core import console
 from ..core.errors import UserError
+from ..core.names import file_name_problem
+from ..core.text import text_problem
 from ..review.initialize import DEFAULT_TITLE, new_survey
 
 
@@ -19,6 +21,11 @@ def run(args: Namespace) -> int:
             the files, or is a file.
     """
     root = Path(args.directory)
+    for part in root.parts[-1:] if root.name else ():
+        # the survey's folder gets a name every system can hold and every terminal shows as written
+        why = text_problem(part) or file_name_problem(part)
+        if why:
+            raise UserError(f"DIR: {part!r} {why}" if not why.startswith("'") else f"DIR: {why}")
     if root.exists() and not root.is_dir():
         raise UserError(f"{root} is a file; give a folder for the new survey")
     if (root / "corpus/taxonomy.yaml").exists():

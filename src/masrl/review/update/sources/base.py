@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from ....core.text import unsafe_characters
+
 
 @dataclass(frozen=True)
 class Found:
@@ -61,5 +63,10 @@ class SourceError(Exception):
 
 
 def one_line(text: object) -> str:
-    """Whitespace (line breaks included) collapsed to single spaces."""
-    return " ".join(str(text or "").split())
+    """Whitespace (line breaks included) collapsed to single spaces, and without the characters
+    masrl's text policy refuses (:mod:`masrl.core.text`: control, bidirectional and zero-width
+    characters, which a source's metadata sometimes carries from a web page): what a search
+    finds goes into queue.csv as text a screener sees as it is, and a record can be made of it."""
+    text = " ".join(str(text or "").split())
+    drop = {ch for ch, _ in unsafe_characters(text)}
+    return " ".join("".join(ch for ch in text if ch not in drop).split()) if drop else text
