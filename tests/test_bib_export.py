@@ -114,3 +114,14 @@ def test_papers_bib_is_valid_for_biber(records, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     problems = [line for line in done.stdout.splitlines() if "WARN" in line or "ERROR" in line]
     assert problems == [], problems
+
+
+def test_a_bare_percent_is_escaped_outside_the_url_fields():
+    """In the .bbl a bare % starts a LaTeX comment: every field but the verbatim URL fields has
+    each unescaped % written \\% (an escaped one, or one after an escaped backslash, as it is)."""
+    from masrl.bib.bibexport import _percent
+
+    assert _percent("note", "50% off, 10\\% more, a \\\\% b") == "50\\% off, 10\\% more, a \\\\\\% b"
+    assert _percent("title", "100%") == "100\\%"
+    assert _percent("url", "https://example.org/a%20b") == "https://example.org/a%20b"
+    assert _percent("doi", "10.1000/a%b") == "10.1000/a%b"

@@ -24,6 +24,9 @@
   braces stay where they pair up, any other is written ``\\textbraceleft{}`` /
   ``\\textbraceright{}``. No record text is refused for its braces: the same characters
   print, and a re-import decodes them back.
+* Percent signs: in the ``.bbl`` a bare ``%`` starts a LaTeX comment and swallows the rest of
+  the line, so every field but the URL fields (``url``, ``doi``, ``eprint``, read verbatim by
+  the styles' ``\\url``) has each ``%`` not already escaped written ``\\%``.
 """
 
 from __future__ import annotations
@@ -88,6 +91,17 @@ def protect_title(title: str) -> str:
 def export_kind(record: dict) -> str:
     """The venue kind that decides the entry type (venue first, then the block, else other)."""
     return venues.venue_kind(str(record.get("venue", ""))) or venues.block_kind(record.get("bibtex") or {}) or venues.OTHER
+
+
+#: Fields the bibliography styles typeset with ``\url`` (verbatim): a ``%`` there is the URL's.
+_VERBATIM = frozenset({"url", "doi", "eprint", "ids"})
+_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
+
+
+def _percent(name: str, value: str) -> str:
+    """``value`` with every ``%`` that is not escaped as ``\%`` (an even run of backslashes
+    before it is backslashes, not an escape); URL fields as they are."""
+    return value if name in _VERBATIM else _BARE_PERCENT.sub(lambda m: m.group(1) + "\\%", value)
 
 
 def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
@@ -173,7 +187,7 @@ def export(records: list[dict], survey: str = "") -> str:
             seen[name.lower()] = record["key"]
         entry_fields_ = []
         for name, value in fields.items():
-            fld = Field(_SPELLING.get(name, name), balance_braces(value))
+            fld = Field(_SPELLING.get(name, name), balance_braces(_percent(name, value)))
             if name == "month" and value in MONTHS:
                 fld.enclosing = "no-enclosing"
             entry_fields_.append(fld)
