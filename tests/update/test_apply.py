@@ -140,7 +140,7 @@ def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them
     assert f"- undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)" in (root / "reports/RELEASES.md").read_text()
     snapshot = yaml.safe_load((root / "corpus/releases/v2.yaml").read_text())
     assert snapshot["identification"] == {"rounds": [folder.name], "identified_by_source": {"arXiv": 7},
-                                          "duplicates_removed": 4, "queued": 3, "applied": 0, "awaiting": 3}
+                                          "duplicates_removed": 4, "found_again": 0, "queued": 3, "applied": 0, "awaiting": 3}
     frozen = (root / "reports/releases/v2/tables/prisma_flow.csv").read_text()
     assert "records identified from arXiv (update rounds),7" in frozen
     shutil.rmtree(folder)  # the release's flow is frozen with it: editing or removing a round later changes nothing
