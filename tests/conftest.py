@@ -67,6 +67,11 @@ import pytest
 import profiles  # noqa: E402,F401  (tests/profiles.py: the hypothesis profiles, ci by default)
 import memo  # noqa: E402  (tests/memo.py: wraps masrl's pure stages before any test module imports them)
 
+# The build cache (``.masrl-cache/``, masrl.build.cache) keys its entries by masrl's files on disk: a test
+# that patches masrl in memory would be answered from entries of the unpatched code. The suite runs
+# without it; tests/test_build_cache.py turns it on where it is tested.
+os.environ.setdefault("MASRL_CACHE", "off")
+
 memo.install()
 
 from masrl.cli import main  # noqa: E402

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..corpus.declarations import Column, TableDecl
+from ..corpus.declarations import Column, TableDecl, all_of_name, column_names, split_values  # noqa: F401 (names of declared columns, re-exported)
 from ..corpus.taxonomy import Taxonomy
 from .claims import _matches, where_mask
 from .table import Table
@@ -26,36 +26,6 @@ def carrying(frame: pd.DataFrame, field: str, values: list[str], tax: Taxonomy) 
     """Boolean Series: which records of ``frame`` carry one of ``values`` of ``field``."""
     spec = tax.fields.get(field)
     return _matches(frame[field], list(values), bool(spec and spec.multi)).astype(bool)  # bool even when empty
-
-
-def split_values(column: Column, tax: Taxonomy) -> list[tuple[str, str]]:
-    """``(code, column name)`` of each column a ``split`` column stands for, in taxonomy order."""
-    field = tax.fields.get(str(column.arg))
-    if field is None:
-        return []
-    return [(code, code if column.name == "code" else field.value_label(code)) for code in field.values]
-
-
-def all_of_name(column: Column, tax: Taxonomy) -> str:
-    """The name of an ``all_of`` column: its declared name with ``{first}`` and ``{last}`` the first
-    and last codes of its field (``all`` when the field has no value)."""
-    codes = tax.values(str(column.arg))
-    if not codes:
-        return "all"
-    return column.name.replace("{first}", codes[0]).replace("{last}", codes[-1])
-
-
-def column_names(decl: TableDecl, tax: Taxonomy) -> list[str]:
-    """The names of the table's columns (besides its index), in order, splits expanded."""
-    names: list[str] = []
-    for column in decl.columns:
-        if column.kind == "split":
-            names += [name for _, name in split_values(column, tax)]
-        elif column.kind == "all_of":
-            names.append(all_of_name(column, tax))
-        else:
-            names.append(column.name)
-    return names
 
 
 def _attr(spec: dict, code: str, column: Column):

@@ -32,8 +32,7 @@ from ..corpus.taxonomy import SINGLE_STAGE, Taxonomy
 from .counts import count_by
 from .table import Table
 
-#: The name of the table of the screening flow (``tables/prisma_flow.csv``), which every survey has.
-FLOW_TABLE = "prisma_flow"
+from ..corpus.declarations import FLOW_TABLE  # noqa: F401 (re-exported: the flow table's name)
 
 
 @dataclass(frozen=True)

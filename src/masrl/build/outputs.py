@@ -399,10 +399,11 @@ def render_tree(build: Build, results: Results) -> dict[str, bytes]:
     return out
 
 
-def render_text(build: Build, readme: str | None = None) -> dict[str, bytes]:
+def render_text(build: Build, readme: str | None = None, trees: dict[str, dict[str, bytes]] | None = None) -> dict[str, bytes]:
     """Every generated text file except figures, for the pool and every release:
     ``{relative posix path: UTF-8 bytes}``. With ``readme`` (the current text of
-    README.md), the README with its paper list regenerated is included.
+    README.md), the README with its paper list regenerated is included. ``trees`` gives
+    report trees already rendered (:func:`render_tree`), by population name.
 
     Raises:
         masrl.render.readme.MarkersMissing: if ``readme`` lacks the paper-list markers.
@@ -413,5 +414,5 @@ def render_text(build: Build, readme: str | None = None) -> dict[str, bytes]:
         papers = readme_render.papers_markdown(list(pool.retained_records), pool.tax, pool.headline)
         out["README.md"] = readme_render.splice(readme, papers).encode()
     for results in (*build.releases, build.pool):
-        out.update(render_tree(build, results))
+        out.update((trees or {}).get(results.name) or render_tree(build, results))
     return out

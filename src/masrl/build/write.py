@@ -459,3 +459,21 @@ def update(root: Path, edits: dict[str, tuple[bytes, bytes]]) -> None:
     if moved:
         raise UserError("changed on disk since they were read (nothing was written; run the command again): " + ", ".join(moved))
     _apply(root, {rel: new for rel, (_, new) in edits.items()}, [])
+
+
+def write_cache(root: Path, files: dict[str, bytes], folder: str) -> bool:
+    """Write build-cache entries (``{path under folder: bytes}``, :mod:`masrl.build.cache`) all
+    together or not at all, with a ``.gitignore`` of ``*`` in ``folder`` so that git never
+    sees the cache. Returns False, having written nothing, when they cannot be written (a
+    read-only tree, a link on the way): the cache is an optimisation, never a reason to fail.
+    """
+    if not files:
+        return True
+    files = {**files, f"{folder}/.gitignore": b"# masrl's build cache (masrl build writes it; it may be deleted)\n*\n"}
+    if any(not rel.startswith(f"{folder}/") for rel in files) or any(refusal(root, rel) for rel in files):
+        return False
+    try:
+        _apply(root, files, [])
+    except UserError:
+        return False
+    return True

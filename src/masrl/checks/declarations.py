@@ -14,7 +14,7 @@ import re
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from ..analyses.declared import all_of_name, column_names, split_values
+from ..corpus.declarations import all_of_name, column_names, split_values
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus.declarations import COLUMN_KINDS, TableDecl, figures as declared_figures, table_of
 from ..corpus.load import TAXONOMY

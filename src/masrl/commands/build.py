@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 import sys
 from pathlib import Path
 
-from ..build import write
-from ..checks.textwarn import cut_text_warnings
-from ..checks.validate import validate
+from ..build import cache, write
 from ..core import console
 from ..core.errors import UserError, summary
-from ..corpus.load import find_root, load, read_figure_files
+from ..corpus.load import find_root, parse_tree, read_figure_files, read_tree
+from ..corpus.readcache import identity_text, read_cache, read_files
 
 MANAGED = ("reports",)
 
@@ -72,10 +74,30 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
     Exit 1 when the records are invalid (nothing written), when ``check`` finds
     a stale file, or when a ``current`` claim of the ledger fails (the reports
     are still written, so that reports/claims.md shows the failure).
+
+    When the build cache's stamp (:mod:`masrl.build.cache`) was recorded for these very input
+    files, code and toolchain, the generated files are compared with the stamp's digests instead
+    of being rendered again; a clean build that printed nothing else records a new stamp.
     """
     root = find_root(root_arg)
-    corpus = load(root)
-    for warning in cut_text_warnings(corpus):
+    files = read_tree(root)
+    use_cache = cache.enabled()
+    identity = cache.Identity(cache_key(identity_text()), read_cache(root, cache.FOLDER)) if use_cache else None
+    key = cache.inputs_key(files, identity.digest) if identity else ""
+    if identity and not rerender:
+        stamped = cache.stamped_outputs(identity.entries.get(cache.STAMP), key)
+        if stamped is not None:
+            outputs = cache.current_outputs(stamped, read_files(root, stamped))
+            if check:
+                return _report(write.stale(root, outputs, MANAGED), check)
+            if all(data is not None for data in outputs.values()):
+                return _report(write.sync(root, outputs, MANAGED), check)
+    from ..checks.textwarn import cut_text_warnings
+    from ..checks.validate import validate  # imported here: a build the stamp answers needs no checks (0.8 s of imports)
+
+    corpus = parse_tree(files)
+    warnings = cut_text_warnings(corpus)
+    for warning in warnings:
         print(warning, file=sys.stderr)
     problems = validate(corpus)
     if problems:
@@ -84,11 +106,25 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
     from ..analyses.claims import failing_current
     from ..build.generate import generate
 
-    generated = generate(corpus, read_figure_files(root), check, rerender)
+    notes = io.StringIO()
+    with contextlib.redirect_stderr(notes):  # what the build says besides its report: a stamp is only for a silent one
+        generated = generate(corpus, read_figure_files(root), check, rerender, identity)
+    sys.stderr.write(notes.getvalue())
     outputs, result = generated.outputs, generated.build
     status = _report(write.stale(root, outputs, MANAGED) if check else write.sync(root, outputs, MANAGED), check)
     failing = failing_current(list(result.claims))
     sys.stdout.flush()  # the failing claims are the last lines, also in a combined log
     for claim in failing:
         print(failure_message(result, claim), file=sys.stderr)
+    if identity and not check:
+        entries = dict(generated.cache)
+        if not (failing or warnings or notes.getvalue()):
+            after = {rel: outputs[rel] if rel in outputs else data for rel, data in files.items()}  # README.md as written
+            entries[cache.STAMP] = cache.stamp_bytes(cache.inputs_key(after, identity.digest), outputs)
+        write.write_cache(root, entries, cache.FOLDER)
     return 1 if failing else status
+
+
+def cache_key(text: str) -> str:
+    """SHA-256 (hex) of the identity text of masrl's code and toolchain."""
+    return hashlib.sha256(text.encode()).hexdigest()

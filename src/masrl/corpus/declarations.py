@@ -21,6 +21,9 @@ TABLE_KINDS = ("families", "values", "records", "years")
 #: What a column of a table computes (the key that names its kind in the declaration).
 COLUMN_KINDS = ("attr", "count", "keys", "distinct", "split", "all_of", "flag", "field")
 
+#: The name of the table of the screening flow (``tables/prisma_flow.csv``), which every survey has.
+FLOW_TABLE = "prisma_flow"
+
 #: The index column of a table of each kind, unless its declaration names another.
 DEFAULT_INDEX = {"families": "id", "values": "value", "records": "key", "years": "year"}
 
@@ -170,3 +173,35 @@ def figures(tax: Taxonomy) -> list[FigureDecl]:
         if all(isinstance(spec.get(k), str) for k in ("name", "kind", "table")):
             out.append(FigureDecl(spec["name"], spec["kind"], spec["table"], str(spec.get("caption", "")), spec))
     return out
+
+
+# The names of declared columns: pure functions of the declarations and the vocabulary, here (not in
+# analyses/declared) so that `masrl validate` checks declarations without importing pandas.
+def split_values(column: Column, tax: Taxonomy) -> list[tuple[str, str]]:
+    """``(code, column name)`` of each column a ``split`` column stands for, in taxonomy order."""
+    field = tax.fields.get(str(column.arg))
+    if field is None:
+        return []
+    return [(code, code if column.name == "code" else field.value_label(code)) for code in field.values]
+
+
+def all_of_name(column: Column, tax: Taxonomy) -> str:
+    """The name of an ``all_of`` column: its declared name with ``{first}`` and ``{last}`` the first
+    and last codes of its field (``all`` when the field has no value)."""
+    codes = tax.values(str(column.arg))
+    if not codes:
+        return "all"
+    return column.name.replace("{first}", codes[0]).replace("{last}", codes[-1])
+
+
+def column_names(decl: TableDecl, tax: Taxonomy) -> list[str]:
+    """The names of the table's columns (besides its index), in order, splits expanded."""
+    names: list[str] = []
+    for column in decl.columns:
+        if column.kind == "split":
+            names += [name for _, name in split_values(column, tax)]
+        elif column.kind == "all_of":
+            names.append(all_of_name(column, tax))
+        else:
+            names.append(column.name)
+    return names

@@ -13,7 +13,7 @@ import re
 from urllib.parse import urlencode, urlsplit
 
 from ...analyses import gaps as gap_analysis
-from ...analyses.declared import all_of_name, split_values
+from ...corpus.declarations import all_of_name, split_values
 from ...bib import bibexport
 from ...bib.bibtex import display_name
 from ...corpus import provenance

@@ -1,0 +1,74 @@
+"""The loader's reading of the build cache and of what a build's bytes depend on besides the corpus.
+
+Part of the loader (kept apart from :mod:`.load`, which reads the corpus): the files of the
+build cache ``.masrl-cache/`` (written by :func:`masrl.build.write.write_cache`, interpreted by
+:mod:`masrl.build.cache`), the generated files a stamp names, and the identity of masrl's code
+and toolchain. Nothing here raises on a missing or unreadable file: the cache is an
+optimisation, and a file it cannot read only means the build renders.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import platform
+import sys
+from pathlib import Path
+
+#: Largest cache file read (bytes); a larger one is ignored.
+MAX_ENTRY = 64 * 1024 * 1024
+
+
+def _regular(path: Path) -> bytes | None:
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_ENTRY:
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def read_cache(root: Path, folder: str) -> dict[str, bytes]:
+    """``{path from the root: bytes}`` of every regular file under ``root/folder`` (links not followed)."""
+    base = root / folder
+    if base.is_symlink() or not base.is_dir():
+        return {}
+    out: dict[str, bytes] = {}
+    for path in sorted(base.rglob("*")):
+        data = _regular(path)
+        if data is not None:
+            out[path.relative_to(root).as_posix()] = data
+    return out
+
+
+def read_files(root: Path, rels) -> dict[str, bytes | None]:
+    """``{rel: bytes, or None when missing, unreadable, not a regular file or a link}`` for each of ``rels``."""
+    return {rel: _regular(root / rel) for rel in rels}
+
+
+def identity_text() -> str:
+    """What a build depends on besides its input files, as text: a SHA-256 over masrl's own files
+    (code, templates, packaged data), the Python version and platform, every distribution
+    installed on ``sys.path`` (the names of its ``*.dist-info`` folders, which carry the
+    versions), and the current year (the latest year validation allows for a record)."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if "__pycache__" in path.parts or path.suffix in (".pyc", ".pyo") or not path.is_file():
+            continue
+        rel = path.relative_to(package).as_posix()
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"?unreadable"
+        digest.update(f"{rel}:{len(data)}:".encode())
+        digest.update(data)
+    dists = set()
+    for entry in sys.path:
+        base = Path(entry or ".")
+        try:
+            dists.update(p.name for p in base.iterdir() if p.name.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+    return "\n".join([f"masrl files {digest.hexdigest()}", f"python {sys.version} {platform.machine()}",
+                      f"year {datetime.date.today().year}", *sorted(dists)])
