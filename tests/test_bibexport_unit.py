@@ -78,7 +78,7 @@ def test_year_block_and_alias():
 @pytest.mark.parametrize("title, protected", [
     ("An LLM", "An {LLM}"), ("x-Y", "x-{Y}"), ("GPT4o", "{GPT4o}"), ("R1", "{R1}"), ("3D", "{3D}"), ("3d", "3d"), ("Q", "Q"),
     ("(GRPO)", "({GRPO})"), ("\\LaTeX{} Agents", "\\LaTeX{} Agents"), ("Hello", "Hello"), ("{A}{B}", "{A}{B}"),
-    ("a $X^2$ b", "a $X^2$ b"), ("a \\$ USD", "a \\$ {USD}"), ("{a \\} b} ABc", "{a \\} b} {ABc}"),
+    ("a $X^2$ b", "a $X^2$ b"), ("\\$ LLM", "\\$ {LLM}"), ("\\{ LLM", "\\{ {LLM}"), ("a \\$ USD", "a \\$ {USD}"), ("{a \\} b} ABc", "{a \\} b} {ABc}"),
 ])
 def test_protect_title(title, protected):
     assert bibexport.protect_title(title) == protected

@@ -129,8 +129,13 @@ def test_editorial_keys_are_retained_records(taxonomy):
     tax = copy.deepcopy(taxonomy)
     tax["fields"]["subdecisions"]["values"]["O5"]["anchors"] = ["puppeter", "c3"]
     tax["fields"]["orchestration_form"]["values"]["swarm"]["representatives"] = ["zzz"]
+    table = next(i for i, t in enumerate(tax["tables"]) if t.get("kind") == "families")
+    family = next(iter(tax["tables"][table]["families"]))
+    tax["tables"][table]["families"][family]["representatives"] = ["c3", "fam-missing"]
     keys = {"puppeteer", "c3", "kimi-k2-5"}
     problems = found(tchecks.editorial_keys, tax, keys)
+    assert problems[0] == (f"tables[{table}].families.{family}.representatives",
+                           "names record 'fam-missing', which is not a retained record")
     assert ("fields.subdecisions.values.O5.anchors", "names record 'puppeter', which is not a retained record (did you mean "
             "'puppeteer'?)") in problems
     assert ("fields.orchestration_form.values.swarm.representatives", "names record 'zzz', which is not a retained record") in problems
@@ -272,7 +277,8 @@ def test_an_empty_frozen_vocabulary_is_refused():
 
 def test_dates_added_on_the_release_day_pass_a_day_later_does_not():
     snap = _snapshot(excluded={"E1": {"record_id": "E1", "stage": "title"}})
-    retained = {"corpus/papers/k1.yaml": {"key": "k1", "date_added": "2026-05-04"},
+    retained = {"corpus/papers/a0.yaml": {"key": "a0"}, "corpus/papers/a1.yaml": {"key": "a1", "date_added": "2026-5-4"},
+                "corpus/papers/k1.yaml": {"key": "k1", "date_added": "2026-05-04"},
                 "corpus/papers/k9.yaml": {"key": "k9", "date_added": "2999-01-01"}}
     excluded = {"exclusions/E1.yaml": {"record_id": "E1", "date_added": "2026-05-05"}}
     _, problems = run_releases({"releases": [_entry("v1", "2026-05-04", snap=snap)]}, {"corpus/releases/v1.yaml": snap},
@@ -299,6 +305,7 @@ def _errata_run(errata, snap=None):
     corpus = Corpus(releases=data, snapshots={"corpus/releases/v1.yaml": snap})
     c = Checker(corpus)
     rchecks.check_errata(c, rchecks.check_releases(c))
+    assert {p.file for p in c.problems} <= {"corpus/releases.yaml"}
     return [f"{p.field}: {p.message}" for p in c.problems]
 
 

@@ -11,6 +11,7 @@ import pytest
 from masrl.corpus import errata as er
 from masrl.corpus import population as pop
 from masrl.corpus import releases as rel
+from masrl.corpus.load import Corpus
 from masrl.corpus.yamlio import parse
 
 
@@ -256,3 +257,35 @@ def test_errata_from_and_items():
     assert er.errata_items(got[:1]) == [{"release": "v1", "date": "2026-12-02", "reason": "why", "corrections": [
         {"where": "method: 3 (label)", "was": "a", "now": "b"}, {"where": "method (definition)", "was": "c", "now": "d"}]}]
     assert er.errata_from(None) == [] and er.errata_from({"errata": {}}) == []
+
+
+def test_pool_sorts_records_by_key_and_id():
+    corpus = Corpus(taxonomy={"t": 1}, retained={"corpus/papers/b.yaml": {"key": "b"}, "corpus/papers/a.yaml": {"key": "a"}},
+                    excluded={"exclusions/E2.yaml": {"record_id": "E2"}, "exclusions/E1.yaml": {"record_id": "E1"}})
+    p = pop.pool(corpus)
+    assert p == pop.Population("pool", "current pool", {"t": 1}, ({"key": "a"}, {"key": "b"}),
+                               ({"record_id": "E1"}, {"record_id": "E2"}))
+
+
+def test_releases_in_release_order_skip_a_missing_snapshot_and_apply_their_errata():
+    tax = {"fields": {"m": {"label": "M", "values": {"a": {"label": "cut (x", "y)": None}}}}}
+    snap = lambda name: {"release": name, "taxonomy": tax, "retained": {"z": {"key": "z"}, "b": {"key": "b"}},  # noqa: E731
+                         "excluded": {"E2": {"record_id": "E2"}, "E1": {"record_id": "E1"}}, "identification": {"n": name}}
+    listed = [{"name": n, "date": d, "search_cutoff": d, "title": n} for n, d in
+              (("v1", "2026-05-04"), ("gone", "2026-05-05"), ("v2", "2026-06-01"))]
+    errata = [{"release": "v2", "date": "2026-12-02", "reason": "r", "corrections": [
+        {"field": "m", "value": "a", "key": "label", "was": "cut (x", "now": "cut (x, y)", "drop": ["y)"]}]}]
+    corpus = Corpus(releases={"releases": listed, "errata": errata},
+                    snapshots={"corpus/releases/v2.yaml": snap("v2"), "corpus/releases/v1.yaml": snap("v1"),
+                               "corpus/releases/bad.yaml": {"release": 3}})
+    assert sorted(pop.snapshots(corpus)) == ["v1", "v2"]
+    got = pop.releases(corpus)
+    assert [p.name for p in got] == ["v1", "v2"]
+    one, two = got
+    assert one.label == "release v1 (2026-05-04)" and one.release == rel.releases_from(corpus.releases)[0]
+    assert one.retained == ({"key": "b"}, {"key": "z"}) and one.excluded == ({"record_id": "E1"}, {"record_id": "E2"})
+    assert one.identification == {"n": "v1"} and one.errata == () and one.taxonomy == tax
+    assert two.taxonomy == {"fields": {"m": {"label": "M", "values": {"a": {"label": "cut (x, y)"}}}}}
+    assert two.errata == tuple(er.errata_from(corpus.releases))
+    assert pop.latest_release(corpus).name == "v2"
+    assert pop.latest_release(Corpus()) is None
