@@ -162,3 +162,9 @@ def test_dump_keeps_order_unicode_one_line_and_no_aliases():
     long = "word " * 1900  # under the emitter width (10,000)
     out = dump_record({"z": "é", "a": shared, "b": shared, "long": long.strip()})
     assert out == ("z: é\na:\n  - x\n  - y\nb:\n  - x\n  - y\nlong: " + long.strip() + "\n").encode()
+
+
+def test_a_tab_on_the_first_line_is_named():
+    assert messages("\ta: 1\nb: 2\n") == [
+        "x.yaml:1: YAML syntax error: found character that cannot start any token (while scanning for the next token); "
+        "indent with spaces, not tabs"]

@@ -98,3 +98,72 @@ def test_kahn_ties_at_one_time_go_by_index(n):
     ignored, steps, _first, queue = run(n, ts, edges)
     # the arc back into the first event is relaxed after it, so its steps count the whole loop
     assert ignored == 1 and queue == list(range(n)) and steps == [n + 1, *range(2, n + 1)]
+
+
+# ------------------------------------------------------------------------------ the numpy id index
+class Hashed(str):
+    """A string with a chosen hash, to make collisions on purpose."""
+
+    def __new__(cls, text, value):
+        out = super().__new__(cls, text)
+        out.value = value
+        return out
+
+    def __hash__(self):
+        return self.value
+
+
+@pytest.mark.parametrize("n", [1, 5, 40, 300])
+def test_id_index_finds_every_id_few_or_many(n):
+    from masrl.trace.index import IdIndex
+
+    ids = [f"e{k}" for k in range(n)]
+    index = IdIndex(ids)
+    assert index.lookup(ids[::-1]).tolist() == list(range(n))[::-1]
+    assert index.lookup([ids[-1], ids[0], ids[-1]]).tolist() == [n - 1, 0, n - 1]
+    assert index.lookup([]).tolist() == []
+
+
+def test_id_index_refuses_duplicates_collisions_and_unknown_ids():
+    from masrl.trace.index import IdIndex, IndexDoubt
+
+    with pytest.raises(IndexDoubt):
+        IdIndex(["a", "b", "a"])
+    with pytest.raises(IndexDoubt):
+        IdIndex([Hashed("x", 7), Hashed("y", 7)])  # another text, one hash
+    index = IdIndex([f"e{k}" for k in range(50)])
+    with pytest.raises(IndexDoubt):
+        index.lookup(["e1", "nope"])
+    with pytest.raises(IndexDoubt):
+        index.lookup([f"e{k}" for k in range(49)] + ["nope"])
+    with pytest.raises(IndexDoubt):
+        index.lookup([Hashed("impostor", hash("e3"))])  # the hash matches, the text does not
+    probed = IdIndex([Hashed("p", 16), Hashed("q", 32), Hashed("r", 48)])  # one slot, probed on
+    assert probed.lookup([Hashed("r", 48), Hashed("p", 16)]).tolist() == [2, 0]
+
+
+def chain_trace(n: int) -> dict:
+    """One agent's ``n`` messages in one causal chain: every layer is one event wide, so the bulk
+    critical path hands the work to the plain loop after its first layers."""
+    events = [{"id": f"e{k}", "t": float(k), "type": "message", "agent": "a", "from": "a", "to": "b"} for k in range(n)]
+    events.append({"id": "b0", "t": float(n), "type": "message", "agent": "b", "from": "b", "to": "a"})
+    edges = [{"src": f"e{k}", "dst": f"e{k + 1}", "type": "causal"} for k in range(n - 1)]
+    return {"trace_id": "chain", "task_id": "t", "rewards": {"team": 1.0}, "costs": {"tokens": 0, "wall_clock_s": 1, "tool_calls": 0, "messages": n + 1}, "events": events,
+            "edges": edges}
+
+
+def test_a_long_chain_takes_the_plain_loop_from_the_bulk_path_with_the_same_values():
+    from masrl.trace import columns, metrics
+
+    trace = chain_trace(3000)
+    data = json.dumps(trace).encode()
+    bulk = metrics.metrics_from_checker(accepted(data))
+    saved = columns.SMALL, metrics.SMALL
+    columns.SMALL = metrics.SMALL = 10**9
+    try:
+        plain = metrics.metrics_from_checker(accepted(data))
+    finally:
+        columns.SMALL, metrics.SMALL = saved
+    assert json.dumps(bulk, sort_keys=True) == json.dumps(plain, sort_keys=True)  # 3000, not 3000.0
+    assert (bulk["critical_path_steps"], bulk["critical_path_time"], bulk["ignored_cycle_edges"]) == (3000, 2999.0, 0)
+    assert type(bulk["critical_path_steps"]) is int
