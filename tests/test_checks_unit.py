@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import copy
 import datetime
-from pathlib import Path
-
 import pytest
 
 from masrl.checks import releases as rchecks
@@ -16,14 +14,14 @@ from masrl.checks.collector import Checker
 from masrl.corpus.load import Corpus, read_taxonomy
 from masrl.corpus.releases import content_digest
 
-REPO = Path(__file__).resolve().parent.parent
 TODAY = datetime.date.today().isoformat()
 
 
 @pytest.fixture(scope="module")
-def taxonomy() -> dict:
-    """The bundled vocabulary (the code's own example of a valid one)."""
-    return read_taxonomy(REPO)
+def taxonomy(published_tree) -> dict:
+    """The bundled vocabulary (the code's own example of a valid one); each test injects its
+    own mistakes into a copy."""
+    return read_taxonomy(published_tree)
 
 
 def found(rule, tax: dict, *args) -> list[tuple[str | None, str]]:
