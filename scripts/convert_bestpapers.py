@@ -36,6 +36,7 @@ import yaml
 
 from masrl.bib.identifiers import IdentifierError, from_url
 from masrl.bib.matching import normalize_title
+from masrl.core.text import unsafe_characters
 from masrl.corpus.records import make_key
 from masrl.corpus.stubs import retained_stub
 from masrl.corpus.taxonomy import Taxonomy
@@ -57,6 +58,14 @@ AWARD_CLASSES = (
     ("other", "another award", ("",)),
 )
 
+
+
+def _visible(text: object) -> str:
+    """``text`` on one line with single spaces and without the characters masrl's text policy refuses
+    (the list has, e.g., a title that starts with a zero-width space, copied from a web page)."""
+    text = " ".join(str(text).split())  # tabs and line breaks are spaces first
+    drop = {ch for ch, _ in unsafe_characters(text)}
+    return " ".join("".join(ch for ch in text if ch not in drop).split())
 
 def award_class(name: str) -> str:
     """The class (:data:`AWARD_CLASSES`) of an award's name: ``Best Paper`` -> ``best_paper``."""
@@ -156,11 +165,11 @@ def convert(papers: list[dict], types: list[dict], venues: list[dict], commit: s
     order: list[str] = []
     for vy in papers:
         for i, award in enumerate(vy.get("awards") or []):
-            title = " ".join(str(award["title"]).split())
+            title = _visible(award["title"])
             norm = normalize_title(title)
             rec = by_title.get(norm)
             if rec is None:
-                rec = by_title[norm] = {"title": title, "author": award.get("author") or award.get("authors") or "",
+                rec = by_title[norm] = {"title": title, "author": _visible(award.get("author") or award.get("authors") or ""),
                                         "link": award.get("link") or "", "venue": vy["venue"], "year": int(vy["year"]),
                                         "area": vy["sub"], "awards": [], "where": f"{vy['venue']} {vy['year']} award {i + 1}"}
                 order.append(norm)

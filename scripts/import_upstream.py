@@ -78,13 +78,17 @@ from masrl.bib.identifiers import Identifier, IdentifierError
 from masrl.bib.matching import Pool, make_known
 from masrl.build import write
 from masrl.core.errors import UserError
-from masrl.corpus.records import EXCLUDED_ORDER, RETAINED_ORDER, ordered
+from masrl.corpus.records import excluded_order, ordered, retained_order
+from masrl.corpus.taxonomy import Taxonomy
 from masrl.corpus.yamlio import dump_record
 
 COMMIT = "a14d8de1d2caeea62db12d56978322cf824850a0"
 #: Date of arXiv 2605.02801v1, the survey as published (release v1 of the living review).
 RELEASE_DATE = "2026-05-04"
 ARTIFACT = "github.com/xxzcc/awesome-llm-mas-rl"
+#: The field order of the records written: the bundled taxonomy's declared ``record_order``.
+_TAX = Taxonomy(yaml.safe_load((Path(__file__).resolve().parent.parent / "corpus/taxonomy.yaml").read_text(encoding="utf-8")))
+RETAINED_ORDER, EXCLUDED_ORDER = retained_order(_TAX), excluded_order(_TAX)
 
 # --- hand tags (masrl's reading where the survey gives no per-record value) ---
 

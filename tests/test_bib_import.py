@@ -112,3 +112,19 @@ def test_every_problem_of_every_entry_with_key_and_line():
     ):
         assert expected in text, expected
     assert got == {}
+
+
+def test_an_entry_bibtex_itself_cannot_read_is_refused_by_name():
+    """BibTeX counts every brace, also one after a backslash: a value bibtexparser reads as
+    balanced but BibTeX does not is refused, with the field and the rule."""
+    from masrl.bib.bibtex import bibtex_balanced, parse
+
+    text = ("@misc{hostile, title = {A \\{ b \\\\{\\} c}, author = {Doe, Jane}, year = {2025}}\n"
+            "@misc{fine, title = {A {B} c \\textbraceleft{} d}, author = {Doe, John}, year = {2025}}\n")
+    parsed = parse(text, "x.bib")
+    assert [e.key for e in parsed.entries] == ["fine"]
+    assert [(p.line, p.field, p.message) for p in parsed.problems] == [(
+        1, "title", "BibTeX counts every brace, also one after a backslash: 'A \\\\{ b \\\\\\\\{\\\\} c' is unbalanced as "
+                    "BibTeX reads it, so BibTeX cannot read this entry; write \\textbraceleft{} or \\textbraceright{} "
+                    "for a literal brace")]
+    assert bibtex_balanced("a {b} \\{c\\}") and not bibtex_balanced("a \\{") and not bibtex_balanced("}{")

@@ -105,3 +105,12 @@ def test_the_converted_list_validates_and_builds(tmp_path):
         "test_of_time,test of time,1", "honorable_mention,honorable mention or runner-up,0"]
     readme = generated["README.md"].decode()
     assert "5 retained records in 3 areas" in readme and "Within an area:" in readme
+
+
+def test_texts_lose_the_invisible_characters_the_list_copied_from_web_pages():
+    script = _script()
+    # the real list (commit 4f98133) has a title that starts with a zero-width space
+    assert script._visible("\u200bEvaluating Factuality in Text Simplification") == \
+        "Evaluating Factuality in Text Simplification"
+    assert script._visible("Tom  B.\u00a0Brown,\tBenjamin\u202e Mann") == "Tom B. Brown, Benjamin Mann"
+    assert script._visible(2020) == "2020"

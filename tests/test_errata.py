@@ -243,3 +243,29 @@ def test_the_readme_records_the_digest_of_v1(repo):
     recorded = next(r for r in releases_from(corpus.releases) if r.name == "v1").content_sha256
     assert content_digest(corpus.snapshots["corpus/releases/v1.yaml"]) == recorded
     assert f"recorded here when it was frozen, is `{recorded}`" in (repo / "README.md").read_text(encoding="utf-8").replace("\n  ", " ")
+
+
+def test_a_text_cut_at_a_comma_anywhere_in_the_taxonomy_is_refused(repo):
+    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+    cut = text.replace("R2: {name: Individual agent,", "R2: {name: Individual, agent,", 1)
+    assert cut != text
+    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T021"]
+    assert [(p.field, p.message) for p in problems] == [(
+        "tables[0].families.R2.name",
+        "the text was cut at a comma: YAML read 'Individual' and made 'agent' a key without a value; quote the whole "
+        "text: name: \"Individual, agent\"")]
+    assert problems[0].line == cut[: cut.index("      R2: {name: Individual,")].count("\n") + 1
+    empty = text.replace("sparse_threshold: 2", "sparse_threshold:", 1)
+    assert [(p.field, p.message) for p in _problems(repo, {"corpus/taxonomy.yaml": empty.encode()}) if p.code == "T021"] \
+        == [("sparse_threshold", "'sparse_threshold' has no value; write one, or remove the key")]
+
+
+def test_two_figures_of_one_name_are_refused(repo):
+    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+    taxonomy = yaml.safe_load(text)
+    first, second = taxonomy["figures"][0]["name"], taxonomy["figures"][1]["name"]
+    twice = text.replace(f"name: {second}", f"name: {first}", 1)
+    assert twice != text
+    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": twice.encode()}) if p.code == "T012"]
+    assert [(p.field, p.message) for p in problems] == [(
+        "figures[1].name", f"{first!r} is declared twice (also figures[0]); figures are files, so give this one another name")]

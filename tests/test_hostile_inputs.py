@@ -94,17 +94,23 @@ def test_taxonomy_without_a_field_the_tables_need(survey, cli):
     text = (survey / "corpus/taxonomy.yaml").read_text()
     start = text.index("\n  mas_native:") + 1  # the field, not its mention under gap_analysis
     end = text.index("\n  eval_measures:") + 1
-    (survey / "corpus/taxonomy.yaml").write_text(text[:start] + text[end:])
+    edited = text[:start] + text[end:]
+    (survey / "corpus/taxonomy.yaml").write_text(edited)
     run = no_traceback(cli("validate", "--root", survey))
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t == "fields:")
     gap = next(i for i, t in enumerate(text.splitlines(), 1) if t.strip().startswith("mas_native:") and i < line)
+    # the declared table that counts the field's distinct values names it
+    column = next(i for i, t in enumerate(edited.splitlines(), 1) if "distinct: mas_native" in t)
+    retained = "category, is_rl, reward_type, credit_granularity, credit_mechanism, orchestration_form, scenario, " \
+               "is_core, verified, subdecisions, inclusion_criterion, domain, eval_measures"
     assert run.err.splitlines() == [
         "corpus/taxonomy.yaml: the records, claims and audits were not checked: fix the taxonomy first",
         f"corpus/taxonomy.yaml:{gap}: gap_analysis.left_out.mas_native: 'mas_native' is not a table of the gap analysis; "
         "tables: category, is_rl, reward_type, credit_granularity, credit_mechanism, orchestration_form, scenario, "
         "subdecisions, domain, eval_measures, reward_type_x_credit_granularity, orchestration_form_x_credit_granularity, "
         "credit_granularity_x_credit_mechanism, subdecisions_x_is_rl, domain_x_eval_measures",
-        f"corpus/taxonomy.yaml:{line}: fields: the field 'mas_native' is missing; masrl's tables and figures need it",
+        f"corpus/taxonomy.yaml:{column}: tables[4].columns[2].distinct: distinct must name a field of retained records; "
+        f"'mas_native' is none; allowed: {retained}",
         "3 errors in 1 file; no file was changed."]
 
 

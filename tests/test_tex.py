@@ -74,3 +74,12 @@ def test_numbers_tex_carries_headline_and_claim_figures(repo):
                  "\\newcommand{\\SubdecisionFiveCount}{0}", "\\newcommand{\\NumCreditGranularityTeam}{0}",
                  "\\newcommand{\\BenchmarksJointEval}{0}"):
         assert line in tex.splitlines()
+
+
+def test_characters_ot1_would_print_as_others_are_commands():
+    frame = pd.DataFrame({"h<|>": ['RL -- method --> <svg onload=alert(1)> --- "q" `b`'], "n": [3]})
+    tex = table_tex(frame)
+    assert r"h\textless{}\textbar{}\textgreater{}" in tex  # column header
+    assert (r"RL -{}- method -{}-\textgreater{} \textless{}svg onload=alert(1)\textgreater{} -{}-{}- "
+            r"\textquotedbl{}q\textquotedbl{} \textasciigrave{}b\textasciigrave{} & 3 \\") in tex
+    assert "--" not in tex.replace(r"-{}-", "")

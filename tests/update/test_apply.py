@@ -90,8 +90,9 @@ def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_
     assert rows["excluded at abstract screen"] == "2"
     assert rows["new records included"] == "2"
     svg = (root / "reports/figures/prisma_flow.svg").read_text()
-    for text in ("Records identified in update rounds", "Duplicates removed before screening", "Awaiting a screening decision"):
-        assert text in svg
+    for text in ("Records identified (n = 9)", "arXiv (update rounds): 7", "other methods (added by hand): 2",
+                 "Duplicates removed before screening", "Awaiting a screening decision"):
+        assert text in svg.replace("\u00a0", " "), text
     feed = feedparser.parse((root / "reports/site/feed.xml").read_bytes())
     assert not feed.bozo and feed.version == "atom10"
     assert [e.title for e in feed.entries] == ["Routing and Aggregation in Agent Teams", "An Old Title of a Retained Paper"]
@@ -99,6 +100,23 @@ def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_
     assert feed.entries[0].id == "https://arxiv.org/abs/2605.02801#record-dijkstra2026"
     assert '<link rel="alternate" type="application/atom+xml" title="New records (Atom feed)" href="feed.xml">' in \
         (root / "reports/site/index.html").read_text()
+
+
+def test_searching_again_changes_no_count_of_the_flow(searched, cli, clock, arxiv_server):
+    root, folder = searched
+    assert cli("build", "--root", root).code == 0
+    before = (root / "reports/tables/prisma_flow.csv").read_text()
+    again = cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv")
+    assert again.code == 0, again.err
+    assert ", 0 queued" in again.out
+    assert cli("build", "--root", root).code == 0
+    table = (root / "reports/tables/prisma_flow.csv").read_text()
+    assert table == before  # every record the second round found, the first had found: counted once
+    rows = {line.split(",")[0]: line.split(",")[1] for line in table.splitlines()[1:]}
+    assert rows["records identified from arXiv (update rounds)"] == "7"
+    assert rows["duplicates removed before screening"] == "4"
+    md = (root / "reports/tables/prisma_flow.md").read_text()
+    assert "7 record(s) that a later round found again are counted once, where they were first identified" in md
 
 
 def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them(searched, cli):

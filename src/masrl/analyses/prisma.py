@@ -155,7 +155,8 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
         update["identification"] = {
             "rounds": list(rounds["rounds"]), "identified_by_source": dict(rounds["identified_by_source"]),
             "duplicates_removed": rounds["duplicates_removed"], "other_methods": other,
-            "screened": rounds["queued"] + other, "awaiting": rounds["awaiting"]}
+            "screened": rounds["queued"] + other, "awaiting": rounds["awaiting"],
+            "found_again": int(rounds.get("found_again", 0))}
     return update
 
 
@@ -217,6 +218,9 @@ def update_table(flow: dict) -> Table:
     source = "computed from the records: those of the previous version (its frozen snapshot) and those added since"
     if ident:
         source += f"; identification from the update rounds {', '.join(ident['rounds'])} (corpus/rounds/)"
+        if ident.get("found_again"):
+            source += (f"; {ident['found_again']} record(s) that a later round found again are counted once, "
+                       "where they were first identified")
     return Table(FLOW_TABLE, "Screening flow of this update (PRISMA 2020 for updated reviews)", frame, source,
                  f"Previous version: {up['previous']}. Total included = {up['previous_included']} - {len(up['dropped'])} + "
                  f"{up['new_included']} = {up['total_included']}; {flow['audited']} records audited over all versions.",

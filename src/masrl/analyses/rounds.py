@@ -4,7 +4,10 @@ A queue row is *applied* when a retained or excluded record holds its identifier
 canonical id: :func:`masrl.bib.identifiers.keys_of`), whichever way the record came in;
 otherwise it is *awaiting*: undecided (no ``decision``) or decided but not applied yet. A round
 belongs to the update after a release when its window ends after the release's search cutoff
-(a round that ends on or before it was covered by that release). Pure functions on the loaded
+(a round that ends on or before it was covered by that release). A record that a round finds
+again after an earlier round of the same update found it (its queue or its duplicates hold the
+same canonical id) is *found again*: the update's identification counts it once, so searching
+again changes no count of the flow. Pure functions on the loaded
 round folders (:class:`masrl.corpus.rounds.RoundFolder`) and record mappings.
 """
 
@@ -27,6 +30,8 @@ class RoundState:
         undecided: ``(line, identifier)`` of the rows without a decision.
         unapplied: ``(line, identifier, decision)`` of the rows decided but not yet records.
         linked: canonical ids of every queued candidate.
+        again: source label -> duplicates of this round found by an earlier round of the update
+            (see the module docstring); ``found_again`` is their sum.
     """
 
     round_id: str
@@ -39,6 +44,12 @@ class RoundState:
     undecided: tuple = ()
     unapplied: tuple = ()
     linked: frozenset = frozenset()
+    again: dict = field(default_factory=dict)
+
+    @property
+    def found_again(self) -> int:
+        """Duplicates of this round that an earlier round of the update had found already."""
+        return sum(self.again.values())
 
     @property
     def awaiting(self) -> int:
@@ -71,6 +82,7 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
     ``YYYY-MM-DD``; None: every round), in the order the rounds ran."""
     holders = record_files(retained, excluded)
     out = []
+    seen: set[str] = set()  # canonical ids found by the rounds so far
     for folder in sorted(rounds.values(), key=lambda f: (str((f.meta or {}).get("started", "")), f.round_id)):
         meta = folder.meta or {}
         window = meta.get("window") or {}
@@ -88,24 +100,35 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
                 unapplied.append((row.line, row.get("identifier"), row.get("decision")))
             else:
                 undecided.append((row.line, row.get("identifier")))
+        again: dict[str, int] = {}
+        found_here = set(linked)
+        for row in folder.duplicates:
+            key = row_key(row.get("identifier"))
+            if key and key in seen:
+                again[row.get("source")] = again.get(row.get("source"), 0) + 1
+            if key:
+                found_here.add(key)
+        seen |= found_here
         counts = meta.get("counts") or {}
         identified = {label: int((tally or {}).get("identified", 0)) for label, tally in (counts.get("by_source") or {}).items()}
         out.append(RoundState(folder.round_id, str(window.get("since", "")), until, identified,
                               int(counts.get("duplicates", 0)), len(folder.queue), applied, tuple(undecided),
-                              tuple(unapplied), frozenset(linked)))
+                              tuple(unapplied), frozenset(linked), again))
     return out
 
 
 def identification(states: list[RoundState]) -> dict | None:
     """The identification counts of the PRISMA flow for updated reviews, summed over ``states``:
     ``{"rounds": [ids], "identified_by_source": {label: n}, "duplicates_removed": n,
-    "queued": n, "applied": n, "awaiting": n}``; None without rounds."""
+    "found_again": n, "queued": n, "applied": n, "awaiting": n}``; None without rounds. A record found
+    again by a later round (:attr:`RoundState.again`) is neither identified nor removed again."""
     if not states:
         return None
     by_source: dict[str, int] = {}
     for state in states:
         for label, n in state.identified.items():
-            by_source[label] = by_source.get(label, 0) + n
+            by_source[label] = by_source.get(label, 0) + n - state.again.get(label, 0)
     return {"rounds": [s.round_id for s in states], "identified_by_source": by_source,
-            "duplicates_removed": sum(s.duplicates for s in states), "queued": sum(s.queued for s in states),
+            "duplicates_removed": sum(s.duplicates - s.found_again for s in states),
+            "found_again": sum(s.found_again for s in states), "queued": sum(s.queued for s in states),
             "applied": sum(len(s.applied) for s in states), "awaiting": sum(s.awaiting for s in states)}

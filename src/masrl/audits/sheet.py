@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 
 from ..core.didyoumean import did_you_mean as _suggest
 from ..core.errors import Problem
+from ..corpus.sheets import SheetRow
+from ..corpus.sheets import read_sheet as read_rows
 from .fields import DECISION, EXCLUDE, AuditField
 from .model import Audit
 
@@ -59,66 +60,13 @@ def allowed_values_csv(fields: list[AuditField]) -> bytes:
     return _csv_bytes(rows)
 
 
-@dataclass(frozen=True)
-class SheetRow:
-    """One data row of a filled sheet: its line in the file and its cells by column name."""
-
-    line: int
-    cells: dict[str, str]
-
-
-def _decode(data: bytes, name: str) -> tuple[str | None, Problem | None]:
-    if data.startswith(b"\xd0\xcf\x11\xe0"):
-        return None, Problem(name, None, None, "this is an Excel 97-2003 workbook (.xls); save the sheet as "
-                                               "'CSV UTF-8 (comma delimited)' and import that")
-    if data.startswith(b"PK\x03\x04"):
-        return None, Problem(name, None, None, "this is a zip archive (an .xlsx or .ods workbook?); save the sheet as "
-                                               "'CSV UTF-8 (comma delimited)' and import that")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16"), None
-        except UnicodeDecodeError:
-            return None, Problem(name, None, None, "starts like UTF-16 but is not valid UTF-16; save the sheet as CSV UTF-8")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        return None, Problem(name, line, None, f"not UTF-8 (byte 0x{data[err.start]:02x}); save the sheet as "
-                                               "'CSV UTF-8 (comma delimited)', not as plain 'CSV' in a local encoding")
-
-
 def read_sheet(data: bytes, name: str) -> tuple[list[str], list[SheetRow], list[Problem]]:
-    """Parse a filled sheet into ``(header, rows, problems)``; rows with only empty cells are skipped.
+    """Parse a filled sheet into ``(header, rows, problems)`` (:func:`masrl.corpus.sheets.read_sheet`).
 
     Problems: not a CSV text file (workbook, encoding), no header, a row with
     more cells than the header.
     """
-    text, problem = _decode(data, name)
-    if problem:
-        return [], [], [problem]
-    first = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
-    header: list[str] = []
-    rows: list[SheetRow] = []
-    problems: list[Problem] = []
-    try:
-        for cells in reader:
-            if not header:
-                header = [c.strip() for c in cells]
-                continue
-            if not any(c.strip() for c in cells):
-                continue
-            if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
-                problems.append(Problem(name, reader.line_num, None, f"{len(cells)} cells but the header has {len(header)} "
-                                                                     "columns (a separator inside an unquoted value?)"))
-                continue
-            rows.append(SheetRow(reader.line_num, {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header)}))
-    except csv.Error as err:
-        problems.append(Problem(name, reader.line_num, None, f"not readable as CSV: {err}"))
-    if not header or not any(header):
-        problems.append(Problem(name, 1, None, "no header row; the sheet starts with: item, identifier, title, link, ..."))
-    return header, rows, problems
+    return read_rows(data, name, starts_with="item, identifier, title, link, ...")
 
 
 def _header_problems(header: list[str], fields: dict[str, AuditField], name: str) -> list[Problem]:

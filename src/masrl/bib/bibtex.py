@@ -287,6 +287,17 @@ class ParsedFile:
     problems: list[Problem]
 
 
+def bibtex_balanced(value: str) -> bool:
+    """Whether ``value`` (a field's text inside its delimiters) has balanced braces as BibTeX
+    counts them: every ``{`` and ``}``, a backslash before one included (BibTeX knows no escape)."""
+    depth = 0
+    for ch in value:
+        depth += 1 if ch == "{" else -1 if ch == "}" else 0
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def parse(text: str, file: str) -> ParsedFile:
     """Parse BibTeX/BibLaTeX text (see the module docstring for the middleware stack).
 
@@ -332,6 +343,15 @@ def parse(text: str, file: str) -> ParsedFile:
         if id(block) in failed:
             continue
         if isinstance(block, Entry):
+            unbalanced = [(fld.key.lower(), str(fld.value)) for fld in block.fields
+                          if not isinstance(fld.value, list) and not bibtex_balanced(str(fld.value))]
+            if unbalanced:  # bibtexparser read past a brace after a backslash; BibTeX would not
+                for name, value in unbalanced:
+                    problems.append(Problem(file, line, name, f"BibTeX counts every brace, also one after a backslash: "
+                                                              f"{value!r} is unbalanced as BibTeX reads it, so BibTeX "
+                                                              "cannot read this entry; write \\textbraceleft{} or "
+                                                              "\\textbraceright{} for a literal brace"))
+                continue
             fields: dict[str, str] = {}
             names: dict[str, list[str]] = {}
             for fld in block.fields:

@@ -272,12 +272,18 @@ def figures(c) -> None:
     names = table_names(tax)
     seen: set[str] = set()
     decls = {d.name: d for d in declared_figures(tax)}
+    first: dict[str, int] = {}
+    for i, spec in enumerate(tax.declared_list("figures")):
+        name = spec.get("name") if isinstance(spec, dict) else None
+        if isinstance(name, str):
+            if name in first:  # figures are files (figures/<name>.svg): one would overwrite the other
+                c.add(TAXONOMY, ("figures", i, "name"), f"{name!r} is declared twice (also figures[{first[name]}]); "
+                                                        "figures are files, so give this one another name")
+            first.setdefault(name, i)
     for i, spec in enumerate(tax.declared_list("figures")):
         path = ("figures", i)
         decl = decls.get(spec.get("name")) if isinstance(spec.get("name"), str) else None
         if decl is None or decl.spec is not spec:
-            if isinstance(spec.get("name"), str) and spec.get("name") in seen:
-                c.add(TAXONOMY, path + ("name",), f"two figures are called {spec['name']!r}")
             continue
         seen.add(decl.name)
         kind = KINDS.get(decl.kind)

@@ -173,6 +173,44 @@ def _value_keys(c, path: tuple, value: dict, allowed: tuple) -> None:
         i += 1
 
 
+def keys_without_value(c) -> None:
+    """No key of the taxonomy is left without a value (the values of controlled fields are
+    :func:`value_keys`'s). A key without a value after a text is what YAML makes of an unquoted
+    text cut at a comma inside a flow mapping (``{name: Individual, agent, codes: [R2]}`` reads
+    ``agent`` as a key): one problem names the whole text to quote."""
+    _empty_keys(c, c.corpus.taxonomy, ())
+
+
+def _empty_keys(c, value, path: tuple) -> None:
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _empty_keys(c, item, path + (i,))
+        return
+    if not isinstance(value, dict):
+        return
+    if len(path) == 3 and path[0] == "fields" and path[2] == "values":
+        return  # rule T019
+    keys = list(value)
+    i = 0
+    while i < len(keys):
+        key = keys[i]
+        run = []
+        while i + 1 + len(run) < len(keys) and value[keys[i + 1 + len(run)]] is None:
+            run.append(keys[i + 1 + len(run)])
+        if run and isinstance(value[key], str):
+            whole = ", ".join([value[key], *map(str, run)])
+            c.add(TAXONOMY, path + (key,), f"the text was cut at a comma: YAML read {value[key]!r} and made "
+                                           f"{', '.join(repr(str(k)) for k in run)} {'a key' if len(run) == 1 else 'keys'} "
+                                           f"without a value; quote the whole text: {key}: \"{whole}\"")
+            i += 1 + len(run)
+            continue
+        if value[key] is None:
+            c.add(TAXONOMY, path + (key,), f"{key!r} has no value; write one, or remove the key")
+        else:
+            _empty_keys(c, value[key], path + (key,))
+        i += 1
+
+
 def editorial_keys(c, keys: set[str]) -> None:
     """Representatives and anchors named in the taxonomy (of values and of families) are retained records."""
     tax = c.tax

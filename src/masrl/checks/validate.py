@@ -123,6 +123,7 @@ TAXONOMY_RULES: tuple[Rule, ...] = (
     Rule("T018", "sentences", _on(declarations.sentences)),
     Rule("T019", "value-keys", _on(taxonomy.value_keys)),
     Rule("T020", "taxonomy-text", _on(portable.taxonomy_text)),
+    Rule("T021", "keys-without-value", _on(taxonomy.keys_without_value)),
 )
 
 #: The rules of the records, run when the taxonomy has no problem.

@@ -23,10 +23,9 @@ def run(args: Namespace) -> int:
         raise UserError(f"{root} is a file; give a folder for the new survey")
     if (root / "corpus/taxonomy.yaml").exists():
         raise UserError(f"{root} already holds a survey (corpus/taxonomy.yaml); masrl init never overwrites one")
-    files = new_survey(args.title or DEFAULT_TITLE)
-    root.mkdir(parents=True, exist_ok=True)
+    files = new_survey(DEFAULT_TITLE if args.title is None else args.title)
     write.create_new(root, files)
-    console.info(f"created a new survey in {root}: corpus/taxonomy.yaml, corpus/claims.yaml, README.md, "
-                 "corpus/papers/, exclusions/")
+    console.info(f"created a new survey in {root}: corpus/taxonomy.yaml, corpus/claims.yaml, corpus/protocol.yaml "
+                 "(a commented example, for update rounds), README.md, corpus/papers/, exclusions/")
     console.info(f"next: cd {root} && masrl build; then edit corpus/taxonomy.yaml and add papers with masrl add")
     return 0

@@ -333,6 +333,8 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
                 corpus.problems.append(Problem(rel, line, None, f"not valid UTF-8 (byte 0x{data[err.start]:02x}); "
                                                                 "save the file as UTF-8 (masrl rewrites its paper list)"))
             continue
+        if rel == PROTOCOL and _only_comments(data):
+            continue  # a placeholder (masrl init writes one): no protocol until it is filled in
         value = _mapping(corpus, rel, data)
         if value is None:
             continue
@@ -360,6 +362,11 @@ def parse_tree(files: dict[str, bytes]) -> Corpus:
     for folder in corpus.rounds.values():
         folder.missing = [name for name in ROUND_FILES if folder.path(name) not in files]
     return corpus
+
+
+def _only_comments(data: bytes) -> bool:
+    """Whether a YAML file holds nothing but blank lines and comments."""
+    return all(not line.strip() or line.lstrip().startswith(b"#") for line in data.splitlines())
 
 
 def _round_file(corpus: Corpus, rel: str, found: tuple[str, str], data: bytes) -> None:

@@ -16,12 +16,12 @@ reader; :mod:`masrl.corpus.load` reads the bytes.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
+from .sheets import SheetRow, read_sheet
 
 #: The search protocol as data.
 PROTOCOL = "corpus/protocol.yaml"
@@ -63,16 +63,8 @@ LIST_SEPARATOR = "; "
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 
 
-@dataclass(frozen=True)
-class Row:
-    """One data row of a round's CSV file: its 1-based line and its cells by column name."""
-
-    line: int
-    cells: dict[str, str] = field(default_factory=dict)
-
-    def get(self, name: str) -> str:
-        """The cell of column ``name`` ("" when the column is missing)."""
-        return self.cells.get(name, "")
+#: One data row of a round's CSV file (its 1-based line and its cells by column name).
+Row = SheetRow
 
 
 @dataclass
@@ -130,57 +122,11 @@ def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def _decode(data: bytes, rel: str) -> tuple[str | None, Problem | None]:
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16"), None
-        except UnicodeDecodeError:
-            pass
-    elif data[:4] == b"PK\x03\x04":
-        return None, Problem(rel, None, None, "is a workbook (XLSX), not CSV: save it as 'CSV UTF-8' under the same name")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        return None, Problem(rel, line, None, f"not valid UTF-8 (byte 0x{data[err.start]:02x}); save the sheet as 'CSV UTF-8'")
-
-
 def read_csv(data: bytes, rel: str) -> tuple[list[str], list[Row], list[Problem]]:
-    """``(header, rows, problems)`` of a round's CSV file as a spreadsheet may save it: UTF-8 with
-    or without a byte-order mark or UTF-16, separated by commas, semicolons or tabs (the one the
-    header line uses most). Rows whose cells are all empty are skipped; cells are stripped and a
-    ``'`` written before a formula character is taken off.
-
-    Problems: a workbook or another encoding, no header row, a row with more cells than the header.
-    """
-    text, problem = _decode(data, rel)
-    if problem:
-        return [], [], [problem]
-    first = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
-    header: list[str] = []
-    rows: list[Row] = []
-    problems: list[Problem] = []
-    start = 1
-    try:
-        for cells in reader:
-            line, start = start, reader.line_num + 1
-            if not header:
-                header = [c.strip() for c in cells]
-                continue
-            if not any(c.strip() for c in cells):
-                continue
-            if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
-                problems.append(Problem(rel, line, None, f"{len(cells)} cells but the header has {len(header)} columns "
-                                                         "(a separator inside an unquoted value?)"))
-                continue
-            rows.append(Row(line, {h: _uncell(cells[i].strip()) if i < len(cells) else "" for i, h in enumerate(header)}))
-    except csv.Error as err:
-        problems.append(Problem(rel, reader.line_num, None, f"not readable as CSV: {err}"))
-    if not any(header):
-        problems.append(Problem(rel, 1, None, "no header row"))
-    return header, rows, problems
+    """``(header, rows, problems)`` of a round's CSV file as a spreadsheet may save it
+    (:func:`masrl.corpus.sheets.read_sheet`); a ``'`` written before a formula character is taken
+    off every cell."""
+    return read_sheet(data, rel, cell=_uncell)
 
 
 def split_list(cell: str) -> list[str]:

@@ -8,7 +8,7 @@
 * HTML: jinja2's autoescape (MarkupSafe) escapes text and attributes;
   :func:`html_href` lets only http(s) links into an ``href``.
 * CSV: :func:`csv_cell` neutralises spreadsheet formulas (OWASP "CSV injection").
-* LaTeX: pandas Styler's ``escape="latex"`` (:mod:`masrl.render.tex`).
+* LaTeX: pandas Styler's ``escape="latex"`` plus the characters OT1 would typeset as others (:mod:`masrl.render.tex`).
 
 No Markdown escaper library exists that covers CommonMark and GitHub's
 extensions, so :func:`md_text` follows the CommonMark spec directly: any ASCII
@@ -32,6 +32,11 @@ _INLINE = re.compile(r"[\\`*\[\]<|~$]")
 # '_' opens emphasis unless it is inside a word; '&' starts an entity reference
 # ('&amp;'); '#digits' and '@name' become issue and user links in GitHub comments
 _CONTEXT = re.compile(r"(?<![^\W_])_|_(?![^\W_])|&(?=#?[A-Za-z0-9]+;)|#(?=[0-9])|@(?=\w)")
+# GitHub's extended autolinks (GFM spec, "Autolinks (extension)") turn a bare URL or a 'www.'
+# host into a link, where no inline construct is open; a backslash before the ':' of the
+# scheme or the '.' after 'www' keeps them text (an e-mail address is linked whatever is
+# escaped: GFM leaves no escape for it, and a mailto: link carries no URL)
+_AUTOLINK = re.compile(r"(?i)(?<![A-Za-z0-9])(?:https?|ftp)(?=://)|(?<![A-Za-z0-9.])www(?=\.)")
 # what starts a block when the text begins a line: heading, block quote, list item,
 # thematic break or setext underline, ordered list item ('1.' or '1)')
 _LINE_START = re.compile(r"^(?:#{1,6}(?=\s|$)|>|[+-](?=\s|$)|-+\s*$|=+\s*$|[0-9]{1,9}(?=[.)](?:\s|$)))")
@@ -46,6 +51,7 @@ def md_text(value: object) -> MdSafe:
     text = " ".join(str(value).split())
     text = _INLINE.sub(r"\\\g<0>", text)
     text = _CONTEXT.sub(r"\\\g<0>", text)
+    text = _AUTOLINK.sub(lambda m: m.group() + "\\", text)
     start = _LINE_START.match(text)
     if start:
         if start.group()[0].isdigit():

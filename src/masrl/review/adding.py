@@ -51,10 +51,18 @@ class AddPlan:
 def bibtex_block(title: str, year: int, venue: str, extra: dict) -> dict:
     """The ``bibtex`` block of a paper known only by its metadata: the entry type from the
     venue's kind (``inproceedings``, ``article``, else ``misc``), the title LaTeX-encoded, the
-    year, and ``primaryclass`` when the metadata has one."""
+    venue where that type keeps it (``booktitle``, ``journal``, else ``howpublished`` for a venue
+    that is neither arXiv nor ``unpublished``), the year, and ``primaryclass`` when the metadata
+    has one."""
     kind = venues.venue_kind(venue)
     etype = {venues.CONFERENCE: "inproceedings", venues.JOURNAL: "article"}.get(kind, "misc")
-    block = {"type": etype, "title": bibtex.encode_latex(title), "year": str(year)}
+    block = {"type": etype, "title": bibtex.encode_latex(title)}
+    where = {"inproceedings": "booktitle", "article": "journal"}.get(etype)
+    if where:
+        block[where] = bibtex.encode_latex(venue)
+    elif venue and kind is None and venue.lower() != "unpublished":
+        block["howpublished"] = bibtex.encode_latex(venue)
+    block["year"] = str(year)
     if extra.get("primaryclass"):
         block["primaryclass"] = extra["primaryclass"]
     return block

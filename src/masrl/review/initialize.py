@@ -15,6 +15,7 @@ from importlib import resources
 
 from ..core.errors import UserError
 from ..core.placeholders import placeholder_problem
+from ..core.text import text_problem
 
 #: Package file -> path in the new survey.
 FILES = {
@@ -42,6 +43,8 @@ def new_survey(title: str = DEFAULT_TITLE) -> dict[str, bytes]:
         raise UserError("--title: give the survey's title on one line")
     if why := placeholder_problem(title):
         raise UserError(f"--title: {why}; give the survey's real title")
+    if why := text_problem(title):
+        raise UserError(f"--title: {title!r} {why}")
     package = resources.files(__package__).joinpath("newsurvey")
     out: dict[str, bytes] = {}
     for name, path in FILES.items():

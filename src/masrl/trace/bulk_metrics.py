@@ -13,7 +13,7 @@ values a column at a time. The tests run both on the same generated traces.
   goes to the plain loop of :func:`masrl.trace.longest_path.kahn`, from the same state.
 * :func:`agent_intervals`: first and last actions, earliest spawn and latest despawn
   per agent by ``ufunc.at``.
-* :func:`spawn_tree`: distinct (spawner, spawned) pairs by ``np.unique``; depth by
+* :func:`spawn_tree`: distinct (spawner, spawned) pairs by a sort; depth by
   levels from the roots; a spawn cycle goes to the plain loop (its rule for cycles).
 """
 
@@ -24,6 +24,7 @@ from array import array
 import numpy as np
 
 from .codes import DESPAWN, SPAWN, TOOL_RESULT
+from .index import distinct, first_of_runs
 from .longest_path import kahn
 from .view import CheckedTrace, link_arrays
 
@@ -66,7 +67,7 @@ def critical_path(c: CheckedTrace, dependency_codes: frozenset) -> dict:
         np.maximum.at(steps, v, steps[u] + 1)
         np.minimum.at(first, v, first[u])
         indeg -= np.bincount(v, minlength=n)
-        targets = np.unique(v)
+        targets = distinct(v)
         frontier = targets[indeg[targets] == 0]
         entered.append(frontier)
     done = int(sum(part.size for part in entered)) - frontier.size
@@ -128,8 +129,9 @@ def spawn_tree(c: CheckedTrace) -> dict | None:
     if not idx.size:
         return {"spawn_fanout_max": 0, "spawn_fanout_mean": 0.0, "spawn_depth": 0}
     width = len(c.agent_names) + 1
-    pairs = np.unique(sender * width + to)
-    _spawners, sizes = np.unique(pairs // width, return_counts=True)
+    pairs = distinct(sender * width + to)
+    heads = first_of_runs(pairs // width)  # pairs are sorted, so are their spawners
+    sizes = np.diff(np.append(heads, pairs.size))
     ts = np.frombuffer(c.t, dtype=np.float64)
     order = np.lexsort((idx, ts[idx], to))  # per spawned agent, its earliest spawn first
     to_sorted = to[order]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from array import array
 from functools import partial
-from itertools import count
+from itertools import compress, count
 from operator import attrgetter, is_not
 
 import numpy as np
@@ -39,7 +39,7 @@ from .codes import (
     TYPE_CODE,
     number_sum,
 )
-from .index import IdIndex, IndexDoubt
+from .index import IdIndex, IndexDoubt, first_of_runs
 from .load import MAX_DEPTH
 from .view import Links
 from .schema import TOP_REQUIRED, schema
@@ -89,6 +89,7 @@ class Columns:
         self.raw = {}  # agent name (or UNSET, for an absent 'from'/'to') -> provisional code
         self.counter = count()
         self.agent_raw = array("q")
+        self.id_hashes = array("q")
         self.link_idx = array("q")
         self.link_tc = bytearray()
         self.link_from = array("q")
@@ -103,12 +104,19 @@ class Columns:
         if self.c.schema_problems or self.c.other_problems:
             raise Doubt
 
-    def events(self, typed: list, a: int) -> None:
-        """Events ``a, a+1, ...`` as :data:`~masrl.trace.typed.Event` Structs (structure already checked)."""
+    def events(self, typed: list, a: int, encoded: bytes | None = None) -> None:
+        """Events ``a, a+1, ...`` as :data:`~masrl.trace.typed.Event` Structs (structure already checked).
+
+        ``encoded``: the block re-encoded as JSON, if the caller has it. An optional field
+        that no event of the block has is then skipped without a pass over the block: the
+        encoder writes the key ``"tokens":`` of every event that has one, so where the text
+        ``"tokens"`` is absent no event has it (where present, the pass decides)."""
         c = self.c
         if self.times is not None:
             raise Doubt  # a second events array
-        c.id_list += map(_ID, typed)
+        ids = list(map(_ID, typed))
+        c.id_list += ids
+        self.id_hashes.extend(map(hash, ids))  # while the block is in the cache (str caches its hash)
         c.t.extend(map(_T, typed))
         tcs = bytes(map(TYPE_CODE.__getitem__, map(_TYPE, typed)))
         self.type_codes += tcs
@@ -116,17 +124,18 @@ class Columns:
         self.agent_raw.extend(map(code, map(_AGENT, typed), self.counter))
         mask = tcs.translate(_LINK_TABLE)
         if mask.count(1):
-            picked = [k for k, flag in enumerate(mask) if flag] if len(typed) <= SMALL else \
-                np.flatnonzero(np.frombuffer(mask, dtype=np.uint8)).tolist()
-            rows = list(map(typed.__getitem__, picked))
-            self.link_idx.extend([a + k for k in picked])
-            self.link_tc += bytes(map(tcs.__getitem__, picked))
+            rows = list(compress(typed, mask))
+            self.link_idx.extend(compress(range(a, a + len(typed)), mask))
+            self.link_tc += bytes(compress(tcs, mask))
             self.link_from.extend(map(code, map(_FROM, rows), self.counter))
             self.link_to.extend(map(code, map(_TO, rows), self.counter))
-        decisions = list(map(_DECISION, typed))
-        if decisions.count(UNSET) != len(decisions):
-            self._decisions(decisions, tcs)
-        for field, get in _OPTIONAL_NUMBERS:
+        if encoded is None or b'"decision"' in encoded:
+            decisions = list(map(_DECISION, typed))
+            if decisions.count(UNSET) != len(decisions):
+                self._decisions(decisions, tcs)
+        for field, get, key in _OPTIONAL_NUMBERS:
+            if encoded is not None and key not in encoded:
+                continue
             values = list(map(get, typed))
             unset = values.count(UNSET)
             if not unset:
@@ -175,7 +184,7 @@ class Columns:
             self.agents = remap[np.frombuffer(self.agent_raw, dtype=np.int64)]
             c.agents = array("l", self.agents.astype(_LONG).tobytes())
             try:
-                self.index = IdIndex(c.id_list)
+                self.index = IdIndex(c.id_list, np.frombuffer(self.id_hashes, dtype=np.int64))
             except IndexDoubt:
                 raise Doubt from None
         self.times = np.frombuffer(c.t, dtype=np.float64) if n > SMALL else c.t
@@ -214,9 +223,9 @@ class Columns:
             c.eidx.extend(range(a, b))
             c.etype.extend(codes)
             return colons
-        try:
-            src = self.index.lookup(srcs)
-            dst = self.index.lookup(dsts)
+        try:  # one lookup for both ends: numpy's cost per call is paid once
+            both = self.index.lookup(srcs + dsts)
+            src, dst = both[:len(srcs)], both[len(srcs):]
         except IndexDoubt:
             raise Doubt from None  # an edge to an unknown event
         times = self.times
@@ -302,8 +311,8 @@ def returns_ok(c: TraceChecker, times, links) -> bool:
     when = times[idx[contact]]
     order = np.lexsort((when, keys))
     keys, when = keys[order], when[order]
-    unique, first = np.unique(keys, return_index=True)
-    earliest = when[first]
+    first = first_of_runs(keys)
+    unique, earliest = keys[first], when[first]
     wanted = to[returns] * width + sender[returns]
     pos = np.minimum(np.searchsorted(unique, wanted), len(unique) - 1)
     found = unique[pos] == wanted
@@ -315,7 +324,7 @@ _ID, _T, _TYPE, _AGENT = (attrgetter(name) for name in ("id", "t", "type", "agen
 _FROM, _TO, _DECISION, _SRC, _DST = (attrgetter(name) for name in ("from_", "to", "decision", "src", "dst"))
 #: Optional number fields of an event (their minimum is checked by the Structs).
 _OPTIONAL_NUMBERS = tuple(
-    (key, attrgetter(key))
+    (key, attrgetter(key), f'"{key}"'.encode())
     for key, spec in schema()["$defs"]["event"]["properties"].items()
     if spec.get("type") == "number" and key not in schema()["$defs"]["event"]["required"]
 )

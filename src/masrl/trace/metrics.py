@@ -243,7 +243,7 @@ def _clean(value):
         r = round(value, 6)
         return r if r != 0 else 0.0
     if type(value) is dict:
-        return {k: _clean(v) for k, v in value.items()}
+        return {k: (v if type(v) is int or type(v) is str else _clean(v)) for k, v in value.items()}
     return value
 
 

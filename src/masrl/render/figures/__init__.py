@@ -214,7 +214,10 @@ def _prisma_notes(results: Any, decl: Any) -> list[str]:
     flow = results.prisma
     up = flow.get("update")
     if up:
-        return [f"n = {up['identified']} records identified since {up['previous']} ({up['new_included']} included, "
+        # with update rounds, "identified" is what the searches found (the figure's first box); the
+        # note counts the new records that have a screening decision
+        what = "new records with a screening decision" if up.get("identification") else "records identified"
+        return [f"n = {up['identified']} {what} since {up['previous']} ({up['new_included']} included, "
                 f"{up['identified'] - up['new_included']} excluded); the whole review: {flow['audited']} audited records, "
                 f"{flow['retained']} retained."]
     return [f"n = {flow['audited']} audited records ({flow['retained']} retained, "

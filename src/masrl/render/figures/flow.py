@@ -126,11 +126,12 @@ def draw(data: dict, options: dict | None = None):
     ident = (update or {}).get("identification")
     ident_box = dup_box = awaiting_box = None
     if ident:
-        found = sum(ident["identified_by_source"].values())
-        lines = [f"{source}:{style.KEEP_SPACE}{int(n)}" for source, n in ident["identified_by_source"].items()]
-        lines.append(f"+ other methods (added by hand):{style.KEEP_SPACE}{int(ident['other_methods'])}")
-        ident_box = _Block(MAIN_X, MAIN_W, _wrap(f"Records identified in update rounds {_count(found)}", MAIN_W,
-                                                 style.FONT_SIZE),
+        # one box for every way records came in: each source searched by the update rounds, and
+        # the records added by hand (other methods), so that its n is the sum of its lines
+        found = sum(ident["identified_by_source"].values()) + int(ident["other_methods"])
+        lines = [f"{source} (update rounds):{style.KEEP_SPACE}{int(n)}" for source, n in ident["identified_by_source"].items()]
+        lines.append(f"other methods (added by hand):{style.KEEP_SPACE}{int(ident['other_methods'])}")
+        ident_box = _Block(MAIN_X, MAIN_W, _wrap(f"Records identified {_count(found)}", MAIN_W, style.FONT_SIZE),
                            small=[line for item in lines for line in _wrap(item, MAIN_W - INDENT, style.SMALL_SIZE)])
         dup_box = _Block(SIDE_X, SIDE_W, _wrap(f"Duplicates removed before screening {_count(ident['duplicates_removed'])}",
                                                SIDE_W, style.FONT_SIZE))

@@ -20,7 +20,8 @@ CMAP = "Blues"
 
 def draw(data: dict, options: dict | None = None):
     """Heatmap of ``data["counts"]`` (rows = values of the crosstab's row field, columns = values of
-    its column field, int). ``options`` are not used (the title comes from the fields' labels).
+    its column field, int). ``options``: the declaration's ``title`` (default: the row field's label
+    × the column field's, from the data).
 
     ``data``: ``{"counts": [[int]], "rows": [label], "columns": [label], "row_codes": [code],
     "column_codes": [code], "structural": code of the not-applicable value, "row_title": str,
@@ -81,5 +82,6 @@ def draw(data: dict, options: dict | None = None):
     ax.set_ylim(len(rows) - 0.5, -0.5)
     row_title, col_title = str(data.get("row_title", "")), str(data.get("column_title", ""))
     title = f"{row_title} × {col_title.lower()}" if row_title and col_title else "Records per cell"
+    title = str((options or {}).get("title") or title)
     style.finish_axes(ax, title, xlabel=col_title.lower(), ylabel=row_title.lower(), grid_axis="")
     return fig

@@ -19,7 +19,7 @@ from ...checks.validate import validate
 from ...core.didyoumean import did_you_mean
 from ...core.errors import COMMAND_LINE, Problem, UserError, summary
 from ...corpus import provenance, yamlio
-from ...corpus.records import RETAINED_ORDER, UNTAGGED, ordered
+from ...corpus.records import UNTAGGED, ordered, retained_order
 from ...corpus.taxonomy import Taxonomy
 from ...corpus.yamlio import dump_record
 from . import structure
@@ -141,7 +141,7 @@ def plan_apply(corpus, old: bytes, report: RecordSuggestions, assignments: list[
                                     f"{_show(rec.get(rule.other))}: give --apply {rule.other}={rule.values[0]} with it"))
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)
-    new = dump_record(ordered(rec, RETAINED_ORDER))
+    new = dump_record(ordered(rec, retained_order(tax)))
     problems = _new_problems(corpus, rel, new)
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)

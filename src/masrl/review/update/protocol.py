@@ -96,7 +96,8 @@ def protocol_of(corpus: Corpus, environ: dict | None = None) -> Protocol:
         UserError: when the survey has no ``corpus/protocol.yaml``, or with every problem of it.
     """
     if corpus.protocol is None:
-        raise UserError(f"no {PROTOCOL}: update rounds search the protocol's query families; add the file "
+        raise UserError(f"no search protocol in {PROTOCOL} (the file is absent, or a placeholder of comments only): "
+                        "update rounds search the protocol's query families; write them there "
                         "(see the README, 'Update round')")
     problems = check_protocol(corpus)
     if problems:

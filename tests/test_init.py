@@ -1,0 +1,49 @@
+"""``masrl init DIR``: a new survey that validates and builds at once, and refuses what it must."""
+
+from __future__ import annotations
+
+import yaml
+
+
+def test_a_new_survey_validates_builds_and_has_no_protocol_yet(tmp_path, cli):
+    root = tmp_path / "survey"
+    run = cli("init", str(root), "--title", "Credit assignment in MARL: a survey")
+    assert run.code == 0, run.err
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()) == [
+        "README.md", "corpus/claims.yaml", "corpus/papers/.gitkeep", "corpus/protocol.yaml", "corpus/taxonomy.yaml",
+        "exclusions/.gitkeep"]
+    taxonomy = yaml.safe_load((root / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
+    assert taxonomy["survey"]["title"] == "Credit assignment in MARL: a survey"
+    assert taxonomy["format_version"] == 2
+    check = cli("validate", "--root", str(root))
+    assert check.code == 0, check.err
+    assert check.out.strip() == "ok: 0 retained and 0 excluded records, taxonomy, claim ledger and 0 audit(s) are valid"
+    built = cli("build", "--root", str(root))
+    assert built.code == 0, built.err
+    assert (root / "reports/STATS.md").is_file() and (root / "reports/site/index.html").is_file()
+    assert cli("build", "--root", str(root), "--check").code == 0
+    # the protocol is a placeholder of comments: no protocol yet, said as such (no network is touched)
+    search = cli("update", "search", "--root", str(root))
+    assert search.code == 1
+    assert search.err.strip() == ("masrl: error: no search protocol in corpus/protocol.yaml (the file is absent, or a "
+                                  "placeholder of comments only): update rounds search the protocol's query families; "
+                                  "write them there (see the README, 'Update round')")
+
+
+def test_init_never_overwrites_and_refuses_bad_titles(tmp_path, cli):
+    root = tmp_path / "survey"
+    assert cli("init", str(root)).code == 0
+    before = (root / "corpus/taxonomy.yaml").read_bytes()
+    again = cli("init", str(root), "--title", "Another")
+    assert again.code == 1
+    assert again.err.strip() == (f"masrl: error: {root} already holds a survey (corpus/taxonomy.yaml); "
+                                 "masrl init never overwrites one")
+    assert (root / "corpus/taxonomy.yaml").read_bytes() == before
+    for title, why in [("", "--title: give the survey's title on one line"),
+                       ("two\nlines", "--title: give the survey's title on one line"),
+                       ("TODO", "--title:"),
+                       ("evil\u202etitle", "--title: 'evil\\u202etitle' contains a character that is invisible")]:
+        run = cli("init", str(tmp_path / "other"), "--title", title)
+        assert run.code == 1, title
+        assert run.err.strip().startswith(f"masrl: error: {why}"), run.err
+        assert not (tmp_path / "other").exists()
