@@ -6,11 +6,13 @@ pseudo-random order (SHA-256 of the mutant's name) count, the same N on every ru
 
     .venv/bin/python scripts/mutation_report.py [--sample N]
     .venv/bin/python scripts/mutation_report.py --names --sample N   # the mutant names, for mutmut run
+    .venv/bin/python scripts/mutation_report.py --sample N --module 'corpus/*' --module trace/typed
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import json
 import sys
@@ -38,9 +40,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, metavar="N", help="count only N mutants per module (a fixed sample)")
     parser.add_argument("--names", action="store_true", help="print the names of the mutants counted, and nothing else")
+    parser.add_argument("--module", action="append", metavar="GLOB",
+                        help="only the modules whose path under src/masrl matches (analyses/*, trace/typed); repeatable")
     args = parser.parse_args()
     root = Path(__file__).resolve().parent.parent / "mutants"
     found = modules(root, args.sample)
+    if args.module:
+        found = {m: codes for m, codes in found.items()
+                 if any(fnmatch.fnmatchcase(m.removeprefix("masrl/"), g) for g in args.module)}
     if not found:
         print("no mutmut results under mutants/; run scripts/mutation.sh first", file=sys.stderr)
         return 1

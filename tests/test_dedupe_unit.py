@@ -61,9 +61,10 @@ def test_matches_by_identifier_title_and_batch():
         "already retained as corpus/papers/b.yaml (same doi 10.1234/abc; its title: 'Something Else Entirely')"]
     assert matches("z", {"url": ["http://www.x.org/p"]}, c) == [
         "already excluded as exclusions/E001.yaml (same url x.org/p; its title: 'Prompted Agent Frameworks')"]
-    assert matches("Learning to Spawn Agent", {"arxiv": "2509.99999"}, c) == [
+    assert matches("Learning to Spawn Agent", {"doi": "10.9999/q"}, c) == [
         "already retained as corpus/papers/a.yaml (title 97% similar: 'Learning to Spawn Agents')"]
-    assert matches("Learning to Split Agents", {"arxiv": "2509.99999"}, c) == []  # below 90%
+    assert matches("Learning to Spawn Agent", {"arxiv": "2509.99999"}, c) == []  # another arXiv id: another paper
+    assert matches("Learning to Split Agents", {"doi": "10.9999/q"}, c) == []  # below 90%
     batch = [("First", {"arxiv": "2509.99999"}), ("A Brand New Title", {})]
     assert matches("zzz", {"arxiv": "2509.99999"}, c, batch) == [
         "appears twice in this batch (also entry 'b0': same arxiv 2509.99999; its title: 'First')"]

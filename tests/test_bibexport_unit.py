@@ -1,0 +1,113 @@
+"""The BibTeX export of single records pinned exactly, without a survey tree: entry type by venue
+kind, which fields a block keeps or loses, landing pages, aliases, brace balance and the header."""
+
+from __future__ import annotations
+
+import pytest
+
+from masrl.bib import bibexport
+
+BASE = {"key": "k", "title": "A Title", "authors": ["Doe, Jane", "others"], "year": 2026}
+
+
+def fields(**kw):
+    return bibexport.entry_fields({**BASE, **kw})
+
+
+def test_conference_replaces_a_stale_arxiv_journal_line():
+    etype, out = fields(venue="NeurIPS 2025", bibtex={"type": "article", "journal": "arXiv preprint arXiv:2501.1"},
+                        identifiers={"arxiv": "2501.00001v3"}, url="https://a.org ; https://b.org")
+    assert etype == "inproceedings"
+    assert out == {"title": "A Title", "author": "Doe, Jane and others", "booktitle": "NeurIPS 2025", "year": "2026",
+                   "eprint": "2501.00001", "archiveprefix": "arXiv", "url": "https://a.org"}
+    assert list(out) == ["title", "author", "booktitle", "year", "eprint", "archiveprefix", "url"]
+
+
+def test_conference_keeps_a_real_journal_as_booktitle():
+    _, out = fields(venue="ICML 2025", bibtex={"journal": "Proc. ICML"})
+    assert out["booktitle"] == "Proc. ICML" and "journal" not in out
+    _, out = fields(venue="ICML 2025", bibtex={"booktitle": "Own", "journal": "CoRR abs/1"})
+    assert out["booktitle"] == "Own" and "journal" not in out
+
+
+def test_journal_takes_the_booktitle_or_the_venue():
+    etype, out = fields(venue="TMLR", bibtex={"booktitle": "Trans. ML Research"})
+    assert etype == "article" and out["journal"] == "Trans. ML Research" and "booktitle" not in out
+    _, out = fields(venue="Nature", bibtex={"journal": "arXiv preprint"})
+    assert out["journal"] == "Nature"
+    _, out = fields(venue="Nature", bibtex={"journal": "Nature Physics"})
+    assert out["journal"] == "Nature Physics"
+
+
+def test_preprint_and_other():
+    etype, out = fields(venue="arXiv", bibtex={"journal": "arXiv preprint arXiv:2501.00001"}, identifiers={"arxiv": "2501.00001"})
+    assert etype == "misc" and "journal" not in out and "howpublished" not in out and out["eprint"] == "2501.00001"
+    etype, out = fields(venue="Blog Post", bibtex={"type": "techreport"}, url="https://x.org")
+    assert etype == "techreport" and out["howpublished"] == "Blog Post" and "url" not in out
+    etype, _ = fields(venue="Blog Post", bibtex={"type": "article"})
+    assert etype == "misc"
+    etype, _ = fields(venue="Blog Post", bibtex={"type": "inproceedings"})
+    assert etype == "misc"
+    etype, _ = fields(venue="Blog Post", bibtex={"type": "software"})
+    assert etype == "misc"
+    etype, _ = fields(venue="arXiv", bibtex={"type": "techreport"})
+    assert etype == "misc"
+
+
+def test_identifiers_and_landing_pages_survive():
+    _, out = fields(venue="Blog Post", identifiers={"doi": "10.1/x", "url": ["https://a.org", "https://b.org", "https://c.org"]})
+    assert out["doi"] == "10.1/x"
+    assert out["howpublished"] == "Blog Post; \\url{https://b.org}; \\url{https://c.org}"
+    assert out["url"] == "https://a.org"
+    _, out = fields(venue="arXiv", identifiers={"arxiv": "2501.00001", "url": ["https://a.org"]}, url="https://a.org")
+    assert out["url"] == "https://a.org" and "howpublished" not in out
+    _, out = fields(venue="arXiv", identifiers={"arxiv": "2501.00001", "url": ["https://a.org", "https://b.org"]})
+    assert out["url"] == "https://a.org" and out["howpublished"] == "\\url{https://b.org}"
+    _, out = fields(venue="ICLR 2026", identifiers={"doi": "10.1/x"}, bibtex={"doi": "10.2/y", "eprint": "e"})
+    assert out["doi"] == "10.2/y" and out["eprint"] == "e" and "archiveprefix" not in out
+
+
+def test_year_block_and_alias():
+    _, out = fields(venue="arXiv", bibtex={"year": "2025", "zz": "last", "aa": "", "note": "n"}, bibtex_key="k-2025")
+    assert out["year"] == "2025" and out["ids"] == "k-2025"
+    assert list(out)[-2:] == ["ids", "zz"] and "aa" not in out and out["note"] == "n"
+    _, out = fields(venue="arXiv", bibtex_key="k")
+    assert "ids" not in out
+
+
+@pytest.mark.parametrize("title, protected", [
+    ("An LLM", "An {LLM}"), ("x-Y", "x-{Y}"), ("GPT4o", "{GPT4o}"), ("R1", "{R1}"), ("3D", "{3D}"), ("3d", "3d"), ("Q", "Q"),
+    ("(GRPO)", "({GRPO})"), ("\\LaTeX{} Agents", "\\LaTeX{} Agents"), ("Hello", "Hello"), ("{A}{B}", "{A}{B}"),
+    ("a $X^2$ b", "a $X^2$ b"), ("\\$ LLM", "\\$ {LLM}"), ("\\{ LLM", "\\{ {LLM}"), ("a \\$ USD", "a \\$ {USD}"), ("{a \\} b} ABc", "{a \\} b} {ABc}"),
+])
+def test_protect_title(title, protected):
+    assert bibexport.protect_title(title) == protected
+
+
+def test_export_header_order_months_and_balanced_braces():
+    recs = [{**BASE, "key": "b", "venue": "arXiv", "title": "x } y", "bibtex": {"month": "sep"}},
+            {**BASE, "key": "a", "venue": "arXiv", "bibtex": {"month": "Sept."}}]
+    text = bibexport.export(recs, "Survey line one\n\n  \nline two")
+    assert text.startswith("% Generated by `masrl build` from corpus/papers/*.yaml -- do not edit by hand.\n"
+                           "% Survey line one\n% line two\n% Entry keys are the record keys shown in every table; "
+                           "`ids` holds an older key (biber resolves it).\n\n@misc{a,\n")
+    assert text.index("@misc{a,") < text.index("@misc{b,")
+    assert "  month = sep,\n" in text and "  month = {Sept.},\n" in text
+    assert "  title = {x \\textbraceright{} y},\n" in text
+    assert text.endswith("}\n")
+    assert bibexport.header() == ("% Generated by `masrl build` from corpus/papers/*.yaml -- do not edit by hand.\n"
+                                  "% Entry keys are the record keys shown in every table; `ids` holds an older key "
+                                  "(biber resolves it).\n\n")
+
+
+def test_export_refuses_a_key_used_twice_in_any_case():
+    with pytest.raises(ValueError, match="BibTeX key 'k' of k is also used by K"):
+        bibexport.export([{**BASE, "venue": "arXiv"}, {**BASE, "key": "K", "venue": "arXiv"}])
+    with pytest.raises(ValueError, match="BibTeX key 'a' of b is also used by a"):
+        bibexport.export([{**BASE, "key": "a", "venue": "arXiv"}, {**BASE, "key": "b", "venue": "arXiv", "bibtex_key": "a"}])
+
+
+def test_export_kind_falls_back_to_the_block_then_other():
+    assert bibexport.export_kind({"venue": "ICLR 2026"}) == "conference"
+    assert bibexport.export_kind({"venue": "", "bibtex": {"booktitle": "Proc. X"}}) == "conference"
+    assert bibexport.export_kind({"bibtex": None}) == "other"

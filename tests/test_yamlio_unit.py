@@ -1,0 +1,170 @@
+"""The strict YAML reader and writer pinned exactly, without a survey tree: the typing rule of every
+plain scalar, the line of every node, comments after plain values, the exact messages, and values
+YAML would read as numbers or booleans round-tripped through the writer."""
+
+from __future__ import annotations
+
+import pytest
+
+from masrl.corpus.yamlio import Document, dump_record, parse
+
+
+def value(text: str):
+    doc, problems = parse(text.encode(), "x.yaml")
+    assert problems == []
+    return doc.value
+
+
+def messages(text: str | bytes) -> list[str]:
+    doc, problems = parse(text.encode() if isinstance(text, str) else text, "x.yaml")
+    return [str(p) for p in problems]
+
+
+@pytest.mark.parametrize("plain, read", [
+    ("", None), ("~", None), ("null", None), ("Null", None), ("NULL", None), ("nUll", "nUll"),
+    ("true", True), ("True", True), ("TRUE", True), ("false", False), ("False", False), ("FALSE", False),
+    ("tRue", "tRue"), ("yes", "yes"), ("no", "no"), ("on", "on"),
+    ("0", 0), ("08", 8), ("+08", 8), ("-3", -3), ("12345678901234567890", 12345678901234567890),
+    ("1e3", "1e3"), ("2510.10", "2510.10"), ("0x1F", "0x1F"), ("1_000", "1_000"), (".inf", ".inf"), ("3 ", 3),
+    ("2026-04-26", "2026-04-26"), ("NA", "NA"),
+])
+def test_plain_scalars_follow_one_typing_rule(plain, read):
+    assert value(f"a: {plain}\n") == {"a": read}
+
+
+def test_quoted_and_tagged_scalars_stay_strings():
+    assert value("a: '08'\nb: \"true\"\nc: !!str 12\ne: 'null'\nf: ''\ng: |\n  7\n") == {
+        "a": "08", "b": "true", "c": "12", "e": "null", "f": "", "g": "7\n"}
+
+
+def test_lines_of_every_node_and_the_nearest_ancestor():
+    doc, _ = parse(b"key: c3\nauthors:\n  - Doe, Jane\n  - Roe, Ann\nids:\n  arxiv: '2501.00001'\nlist: [a, b]\n", "x.yaml")
+    assert doc.lines == {("key",): 1, ("authors",): 2, ("authors", 0): 3, ("authors", 1): 4, ("ids",): 5,
+                         ("ids", "arxiv"): 6, ("list",): 7, ("list", 0): 7, ("list", 1): 7, (): 1}
+    assert doc.line(("ids", "arxiv")) == 6
+    assert doc.line(("ids", "doi", "x")) == 5
+    assert doc.line(("nowhere",)) == 1
+    assert Document({}).line(("a",)) is None
+    assert Document({}, {(): 4}).line(()) == 4
+
+
+def test_a_scalar_document_has_its_line():
+    doc, problems = parse(b"\n\njust text\n", "x.yaml")
+    assert problems == [] and doc.value == "just text" and doc.lines == {(): 3}
+
+
+def test_comments_after_plain_values_are_kept_by_path():
+    doc, _ = parse(b"title: #1 agents\nnote: a  # cut here \nq: 'x' # quoted\nlist:\n  - b # in a list\nlast: z #end", "x.yaml")
+    assert doc.value == {"title": None, "note": "a", "q": "x", "list": ["b"], "last": "z"}
+    assert doc.comments == {("title",): "#1 agents", ("note",): "# cut here", ("list", 0): "# in a list", ("last",): "#end"}
+
+
+def test_a_hash_inside_a_plain_value_is_no_comment():
+    doc, _ = parse(b"a: C# code\nb: x\n", "x.yaml")
+    assert doc.value == {"a": "C# code", "b": "x"} and doc.comments == {}
+
+
+def test_a_repeated_key_names_both_lines_and_keeps_the_first():
+    doc, problems = parse(b"a: 1\nb:\n  c: 2\n  c: 3\n  c: 4\na: 5\n", "r.yaml")
+    assert [str(p) for p in problems] == [
+        "r.yaml:4: b.c: key 'c' appears twice in one mapping (lines 3 and 4)",
+        "r.yaml:5: b.c: key 'c' appears twice in one mapping (lines 3 and 5)",
+        "r.yaml:6: a: key 'a' appears twice in one mapping (lines 1 and 6)",
+    ]
+    assert doc.value == {"a": 1, "b": {"c": 2}}
+    assert doc.lines[("a",)] == 1 and doc.lines[("b", "c")] == 3
+
+
+def test_a_repeated_key_in_a_list_item_names_its_index():
+    _, problems = parse(b"items:\n  - x: 1\n    x: 2\n", "r.yaml")
+    assert [str(p) for p in problems] == ["r.yaml:3: items[0].x: key 'x' appears twice in one mapping (lines 2 and 3)"]
+
+
+def test_a_repeated_mapping_value_keeps_the_first():
+    doc, problems = parse(b"a:\n  b: 1\na:\n  c: 2\n", "r.yaml")
+    assert doc.value == {"a": {"b": 1}} and len(problems) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a: &x 1\n", "x.yaml:1: anchor &x is not allowed; write the value out"),
+    ("a: 1\nb: &m {c: 1}\n", "x.yaml:2: anchor &m is not allowed; write the value out"),
+    ("a:\n  - &s [1]\n", "x.yaml:2: anchor &s is not allowed; write the value out"),
+    ("a: 1\n\nb: *x\n", "x.yaml:3: alias *x is not allowed; write the value out"),
+    ("a: !!int 3\n", "x.yaml:1: explicit tag 'tag:yaml.org,2002:int' is not allowed; write the value plainly or quote it"),
+    ("a: !!map {b: 1}\n", None),
+    ("a: !!seq [1]\n", None),
+    ("a: !!set {b}\n", "x.yaml:1: explicit tag 'tag:yaml.org,2002:set' is not allowed"),
+    ("x: 1\na: !!omap [b]\n", "x.yaml:2: explicit tag 'tag:yaml.org,2002:omap' is not allowed"),
+    ("? [a]\n: 1\n", "x.yaml:1: a mapping key must be a plain string, not a mapping or a list"),
+    ("a: 1\n? \n: 2\n", "x.yaml:2: empty mapping key"),
+    ("a: 1\n---\nb: 2\n", "x.yaml:2: a record file holds one YAML document; remove the second '---'"),
+])
+def test_refused_constructs_give_one_exact_message(text, message):
+    doc, problems = parse(text.encode(), "x.yaml")
+    if message is None:
+        assert problems == [] and doc is not None
+    else:
+        assert doc is None and [str(p) for p in problems] == [message]
+
+
+def test_quoted_empty_keys_and_null_like_keys_are_strings():
+    assert value("'': 1\nnull2: 2\n") == {"": 1, "null2": 2}
+    assert value("'null': 1\n") == {"null": 1}
+
+
+def test_not_utf8_names_the_byte_and_line():
+    assert messages(b"a: 1\nb: 2\nc: caf\xe9\n") == ["x.yaml:3: not valid UTF-8 (byte 0xe9 at offset 16); save the file as UTF-8"]
+    assert messages(b"\xff") == ["x.yaml:1: not valid UTF-8 (byte 0xff at offset 0); save the file as UTF-8"]
+
+
+def test_syntax_errors_name_the_line_and_a_hint():
+    assert messages("a: 1\ntitle: GAIA: a benchmark\n") == [
+        "x.yaml:2: YAML syntax error: mapping values are not allowed in this context; quote the value if it contains ': ' "
+        "(title: \"GAIA: a benchmark\")"]
+    assert messages("a: [1\nb: 2\n") == [
+        "x.yaml:2: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"]
+    control = messages("a: b\x07\n")
+    assert control == ["x.yaml:1: YAML syntax error: control characters are not allowed"]
+    assert messages("a: 1\nb: 2\nc: \x01\n") == ["x.yaml:3: YAML syntax error: control characters are not allowed"]
+
+
+def test_a_tab_two_lines_up_is_named():
+    assert messages("a:\n\tb: [1\nc: 2\n")[0].endswith("; indent with spaces, not tabs")
+
+
+# ------------------------------------------------------------------------------------- writer
+def test_dump_quotes_what_the_reader_would_not_read_as_the_string():
+    record = {"a": "08", "b": "+08", "c": "-3", "d": "yes", "e": "NA", "f": "null", "g": "", "h": "~", "i": "True",
+              "j": "2510.10", "k": "2026-04-26", "l": "1e3", "m": "FALSE", "n": "Null", "o": 7, "p": None, "q": False}
+    text = dump_record(record).decode()
+    for key in "abcfghimn":
+        assert f"{key}: '" in text, key
+    assert "o: 7\n" in text and "p: null\n" in text and "q: false\n" in text
+    doc, problems = parse(text.encode(), "x.yaml")
+    assert problems == [] and doc.value == record
+
+
+def test_dump_writes_multi_line_text_as_a_literal_block():
+    record = {"notes": "line one\nline two\n", "key": "c3"}
+    assert dump_record(record) == b"notes: |\n  line one\n  line two\nkey: c3\n"
+    assert value(dump_record(record).decode()) == record
+
+
+@pytest.mark.parametrize("text", ["two\nlines ", "bell\x07\nx", "tab\tand\nnewline"])
+def test_dump_keeps_text_a_literal_block_cannot_hold(text):
+    out = dump_record({"a": text})
+    assert not out.startswith(b"a: |")
+    assert parse(out, "x.yaml")[0].value == {"a": text}
+
+
+def test_dump_keeps_order_unicode_one_line_and_no_aliases():
+    shared = ["x", "y"]
+    long = "word " * 1900  # under the emitter width (10,000)
+    out = dump_record({"z": "é", "a": shared, "b": shared, "long": long.strip()})
+    assert out == ("z: é\na:\n  - x\n  - y\nb:\n  - x\n  - y\nlong: " + long.strip() + "\n").encode()
+
+
+def test_a_tab_on_the_first_line_is_named():
+    assert messages("\ta: 1\nb: 2\n") == [
+        "x.yaml:1: YAML syntax error: found character that cannot start any token (while scanning for the next token); "
+        "indent with spaces, not tabs"]
