@@ -162,7 +162,7 @@ def test_diff_outside_a_git_repository_is_one_line(survey, cli):
 
 
 def test_other_git_failures_are_one_line_naming_what_to_do(tmp_path):
-    from masrl.corpus.load import git_error
+    from masrl.corpus.gitread import git_error
 
     assert git_error(tmp_path, "error: object file .git/objects/ab/cd is empty\nfatal: bad object HEAD\n") == (
         f"git failed: object file .git/objects/ab/cd is empty; run `git status` in {tmp_path} to see what git needs")

@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..bib import bibexport, csljson
 from ..corpus import schema as schemas
-from ..analyses import audit, compare, gaps
+from ..analyses import audit, compare
 from ..analyses.claims import ClaimResult
 from ..analyses.prisma import FLOW_TABLE
 from ..analyses.stats import log_column

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from ..checks.validate import PREDATED, from_older_format, validate
 from ..core.errors import UserError, summary
-from ..corpus.load import Corpus, find_root, parse_tree, read_git_tree, read_tree, release_report_blobs
+from ..corpus.gitread import read_git_tree, release_report_blobs
+from ..corpus.load import Corpus, find_root, parse_tree, read_tree
 
 
 def _results(corpus: Corpus, label: str, traces_valid: dict[str, bool], rev: str | None = None):

@@ -25,6 +25,7 @@ from argparse import Namespace
 
 from ..build import write
 from ..core.errors import UserError, summary
+from ..corpus.gitread import read_unmerged
 from ..corpus.load import (
     EXCLUSIONS,
     PAPERS,
@@ -33,7 +34,6 @@ from ..corpus.load import (
     parse_tree,
     read_figure_files,
     read_tree,
-    read_unmerged,
 )
 from ..corpus.records import free_key
 from ..render.readme import END, START

@@ -1,0 +1,151 @@
+"""Reading the survey's input files from git: a revision's tree (``masrl diff``), the blob ids
+of a revision's release reports, and the three versions of each file a merge left unmerged
+(``masrl resolve``). Like :mod:`masrl.corpus.load`, it returns ``{relative posix path: bytes}``
+for :func:`masrl.corpus.load.parse_tree`; the only part of masrl that runs git.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from ..core.errors import UserError
+from .load import CLAIMS, NOT_A_RECORD, README, RELEASE_REPORTS, TAXONOMY, _read, _wanted
+from .releases import RELEASES
+from .rounds import round_file
+
+
+def git_error(root: Path, stderr: str) -> str:
+    """One line for a failed git command: what went wrong and what to do."""
+    text = " ".join(stderr.split())
+    if "not a git repository" in text:
+        return (f"{root} is not inside a git repository; masrl diff compares with a git revision: "
+                "work in a clone of the survey (or run `git init` and commit once)")
+    if "dubious ownership" in text:
+        return (f"git refuses to read {root} (it belongs to another user); run "
+                f"`git config --global --add safe.directory {root}` if you trust it")
+    first = next((line.strip() for line in stderr.splitlines() if line.strip()), "unknown error")
+    first = first.removeprefix("fatal: ").removeprefix("error: ")
+    return f"git failed: {first}; run `git status` in {root} to see what git needs"
+
+
+def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
+    """Read the input files of the survey as they are at git revision ``rev``.
+
+    Uses ``git ls-tree`` and one ``git cat-file --batch``; the working tree is not touched.
+
+    Raises:
+        UserError: if ``root`` is not in a git repository or ``rev`` is unknown.
+    """
+    def git(*args: str, data: bytes | None = None) -> bytes:
+        try:
+            done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+        except FileNotFoundError as err:
+            raise UserError("git is not installed; masrl diff needs it") from err
+        if done.returncode != 0:
+            raise UserError(git_error(root, done.stderr.decode(errors="replace")))
+        return done.stdout
+
+    prefix = git("rev-parse", "--show-prefix").decode().strip()
+    if not rev or rev.startswith("-"):
+        raise UserError(f"{rev!r} is not a git revision")
+    try:
+        git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except UserError as err:
+        raise UserError(f"unknown git revision {rev!r} (try HEAD, a branch name or a commit id)") from err
+    listing = git("ls-tree", "-r", "-z", "--full-name", rev, "--", ".").split(b"\0")
+    objects: list[tuple[str, str]] = []
+    files: dict[str, bytes] = {}
+    for item in listing:
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        rel = os.fsdecode(name)
+        if prefix and rel.startswith(prefix):
+            rel = rel[len(prefix):]
+        mode, kind, sha = meta.split()[:3]
+        if kind == b"blob" and _wanted(rel):
+            if mode == b"120000" or (rel not in (TAXONOMY, CLAIMS, README, RELEASES) and not rel.endswith(".yaml")
+                                     and not round_file(rel)):
+                files[rel] = NOT_A_RECORD  # a symlink or another kind of file in a record folder
+            else:
+                objects.append((rel, sha.decode()))
+    if not objects:
+        return files
+    out = git("cat-file", "--batch", data="".join(f"{sha}\n" for _, sha in objects).encode())
+    pos = 0
+    for rel, _ in objects:
+        header_end = out.index(b"\n", pos)
+        size = int(out[pos:header_end].split()[2])
+        files[rel] = out[header_end + 1 : header_end + 1 + size]
+        pos = header_end + 1 + size + 1
+    return files
+
+
+#: The report trees of the frozen releases (compared by ``masrl diff``).
+def _blob_id(data: bytes) -> str:
+    """The git blob id of ``data`` (SHA-1 of ``blob <size>\\0`` + data), as ``git ls-tree`` prints it."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def release_report_blobs(root: Path, rev: str | None = None) -> dict[str, str]:
+    """``{relative path: git blob id}`` of every file under ``reports/releases/``, at git revision
+    ``rev`` (``git ls-tree``; a revision :func:`read_git_tree` has already resolved) or, with
+    ``rev`` None, in the working tree (regular files; symbolic links left out).
+
+    Raises:
+        UserError: if git fails or a file cannot be read.
+    """
+    if rev is None:
+        base = root / RELEASE_REPORTS
+        return {p.relative_to(root).as_posix(): _blob_id(_read(p, p.relative_to(root).as_posix()))
+                for p in sorted(base.rglob("*")) if p.is_file() and not p.is_symlink()} if base.is_dir() else {}
+    prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    out = {}
+    for item in _git(root, "ls-tree", "-r", "-z", "--full-name", rev, "--", RELEASE_REPORTS).split(b"\0"):
+        meta, _, name = item.partition(b"\t")
+        if item and meta.split()[1] == b"blob":
+            out[os.fsdecode(name)[len(prefix):]] = meta.split()[2].decode()
+    return out
+
+
+def _git(root: Path, *args: str, data: bytes | None = None) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+    except FileNotFoundError as err:
+        raise UserError("git is not installed; this command needs it") from err
+    if done.returncode != 0:
+        first = done.stderr.decode(errors="replace").strip().splitlines()
+        raise UserError(f"git {args[0]} failed: {first[0] if first else 'no message'}")
+    return done.stdout
+
+
+def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
+    """The files a git merge left in conflict, relative to ``root``: ``{path: {stage: bytes}}``
+    with stage 1 = common ancestor, 2 = ours, 3 = theirs (a stage is absent when that side
+    has no such file). Empty when nothing is in conflict.
+
+    Raises:
+        UserError: if ``root`` is not in a git repository.
+    """
+    try:
+        prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    except UserError as err:
+        raise UserError(f"{root} is not in a git repository (run it in the clone where you merged)") from err
+    entries: dict[str, dict[int, str]] = {}
+    for item in _git(root, "ls-files", "-u", "-z", "--full-name").split(b"\0"):
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        _, sha, stage = meta.split()
+        rel = os.fsdecode(name)
+        if prefix and not rel.startswith(prefix):
+            continue
+        entries.setdefault(rel[len(prefix):], {})[int(stage)] = sha.decode()
+    out: dict[str, dict[int, bytes]] = {}
+    for rel, stages in sorted(entries.items()):
+        out[rel] = {stage: _git(root, "cat-file", "blob", sha) for stage, sha in stages.items()}
+    return out
