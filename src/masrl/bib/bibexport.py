@@ -99,7 +99,7 @@ _BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
 
 
 def _percent(name: str, value: str) -> str:
-    """``value`` with every ``%`` that is not escaped as ``\%`` (an even run of backslashes
+    r"""``value`` with every ``%`` that is not escaped as ``\%`` (an even run of backslashes
     before it is backslashes, not an escape); URL fields as they are."""
     return value if name in _VERBATIM else _BARE_PERCENT.sub(lambda m: m.group(1) + "\\%", value)
 
