@@ -74,24 +74,13 @@ os.environ.setdefault("MASRL_CACHE", "off")
 
 memo.install()
 
+from trees import TREE_PARTS, copy_tree  # noqa: F401 (TREE_PARTS: what a copy holds)
 from masrl.cli import main  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 TREES = ("published", "grown")
-#: What a copy of a tree holds (the inputs, the reports, and README.md with its paper list).
-TREE_PARTS = ("corpus", "exclusions", "reports")
 #: The fixtures every data fixture stems from: a test whose fixtures reach one is marked ``data``.
 TREE_FIXTURES = {"survey_tree", "published_tree", "grown_tree"}
-
-
-def copy_tree(source: Path, dest: Path) -> Path:
-    """Copy a survey tree's inputs, reports and README.md (no git repository) to ``dest``."""
-    dest.mkdir(parents=True)
-    for name in TREE_PARTS:
-        if (source / name).exists():
-            shutil.copytree(source / name, dest / name)
-    shutil.copy(source / "README.md", dest / "README.md")
-    return dest
 
 
 # ---------------------------------------------------------------------------- the grown tree

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_tree
+from trees import copy_tree
 from masrl.build import cache, outputs
 from masrl.commands import build as build_command
 
