@@ -150,27 +150,33 @@ def value_keys(c) -> None:
                 _value_keys(c, ("fields", name, "values", code), value, allowed)
 
 
-def _value_keys(c, path: tuple, value: dict, allowed: tuple) -> None:
-    keys = list(value)
-    i = 0
+def _cut_texts(c, path: tuple, value: dict, known: tuple = ()) -> list:
+    """Report each text of ``value`` that YAML cut at a comma (a text followed by keys without a
+    value that are not in ``known``); return the other keys, in order."""
+    keys, rest, i = list(value), [], 0
     while i < len(keys):
-        key = keys[i]
-        run = []
+        key, run = keys[i], []
         while i + 1 + len(run) < len(keys) and value[keys[i + 1 + len(run)]] is None \
-                and keys[i + 1 + len(run)] not in allowed:
+                and keys[i + 1 + len(run)] not in known:
             run.append(keys[i + 1 + len(run)])
         if run and isinstance(value[key], str):
             whole = ", ".join([value[key], *map(str, run)])
             c.add(TAXONOMY, path + (key,), f"the text was cut at a comma: YAML read {value[key]!r} and made "
-                                           f"{', '.join(repr(str(k)) for k in run)} {'a key' if len(run) == 1 else 'keys'} without a value; quote the "
-                                           f"whole text: {key}: \"{whole}\"")
+                                           f"{', '.join(repr(str(k)) for k in run)} {'a key' if len(run) == 1 else 'keys'} "
+                                           f"without a value; quote the whole text: {key}: \"{whole}\"")
             i += 1 + len(run)
             continue
+        rest.append(key)
+        i += 1
+    return rest
+
+
+def _value_keys(c, path: tuple, value: dict, allowed: tuple) -> None:
+    for key in _cut_texts(c, path, value, allowed):
         if key not in allowed:
             what = "a key without a value" if value[key] is None else "an unknown key"
             c.add(TAXONOMY, path + (key,), f"{key!r} is {what}; allowed: {', '.join(allowed)} "
                                            f"(a field adds its own in value_attributes){_suggest(key, allowed)}")
-        i += 1
 
 
 def keys_without_value(c) -> None:
@@ -190,25 +196,11 @@ def _empty_keys(c, value, path: tuple) -> None:
         return
     if len(path) == 3 and path[0] == "fields" and path[2] == "values":
         return  # rule T019
-    keys = list(value)
-    i = 0
-    while i < len(keys):
-        key = keys[i]
-        run = []
-        while i + 1 + len(run) < len(keys) and value[keys[i + 1 + len(run)]] is None:
-            run.append(keys[i + 1 + len(run)])
-        if run and isinstance(value[key], str):
-            whole = ", ".join([value[key], *map(str, run)])
-            c.add(TAXONOMY, path + (key,), f"the text was cut at a comma: YAML read {value[key]!r} and made "
-                                           f"{', '.join(repr(str(k)) for k in run)} {'a key' if len(run) == 1 else 'keys'} "
-                                           f"without a value; quote the whole text: {key}: \"{whole}\"")
-            i += 1 + len(run)
-            continue
+    for key in _cut_texts(c, path, value):
         if value[key] is None:
             c.add(TAXONOMY, path + (key,), f"{key!r} has no value; write one, or remove the key")
         else:
             _empty_keys(c, value[key], path + (key,))
-        i += 1
 
 
 def editorial_keys(c, keys: set[str]) -> None:
