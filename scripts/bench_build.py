@@ -43,7 +43,8 @@ from pathlib import Path
 import yaml
 
 from masrl.bib.matching import make_known, similar_title_pairs
-from masrl.corpus.records import RETAINED_ORDER, ordered
+from masrl.corpus.records import ordered, retained_order
+from masrl.corpus.taxonomy import Taxonomy
 from masrl.corpus.yamlio import dump_record
 
 REPO = Path(__file__).resolve().parent.parent
@@ -133,8 +134,9 @@ def synthetic_corpus(root: Path, n: int, seed: int = 7) -> None:
     (root / "corpus/claims.yaml").write_text("claims: []\n")  # random tags would break the survey's claims
     fields = taxonomy["fields"]
     named = set()
-    for fam in taxonomy["reward_families"].values():
-        named.update(fam["representatives"])
+    for table in taxonomy.get("tables") or []:  # the representatives of declared family tables
+        for fam in (table.get("families") or {}).values() if isinstance(table.get("families"), dict) else []:
+            named.update(fam.get("representatives") or [])
     anchors: dict[str, list[str]] = {}
     for name, spec in fields.items():
         for code, value in spec["values"].items():
@@ -143,7 +145,8 @@ def synthetic_corpus(root: Path, n: int, seed: int = 7) -> None:
                 anchors.setdefault(key, []).append(code)
     keys = sorted(named) + [f"paper{i:05d}" for i in range(n - len(named))]
     titles = synthetic_titles(len(keys), random.Random(f"{seed}-titles"))  # own stream: tags draw as before
-    implied = {code: v["inclusion_criterion"] for code, v in fields["category"]["values"].items() if "inclusion_criterion" in v}
+    implied = {code: (v.get("implies") or {})["inclusion_criterion"] for code, v in fields["category"]["values"].items()
+               if "inclusion_criterion" in (v.get("implies") or {})}
     for i, key in enumerate(keys):
         rec = {
             "key": key, "title": titles[i], "authors": [f"Author{i}, A.", "others"],
@@ -168,7 +171,7 @@ def synthetic_corpus(root: Path, n: int, seed: int = 7) -> None:
                    bibtex={"type": "article", "title": rec["title"], "journal": f"arXiv preprint arXiv:{rec['identifiers']['arxiv']}",
                            "year": str(rec["year"])},
                    provenance={"source": "scripts/bench_build.py"})
-        (root / "corpus/papers" / f"{key}.yaml").write_bytes(dump_record(ordered(rec, RETAINED_ORDER)))
+        (root / "corpus/papers" / f"{key}.yaml").write_bytes(dump_record(ordered(rec, retained_order(Taxonomy(taxonomy)))))
 
 
 def bundled_copy(root: Path) -> None:
