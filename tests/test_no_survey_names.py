@@ -48,7 +48,7 @@ ALLOWED = (
     ("render/site/templates/screening.html.j2", "stage", "reads the flow's `stage` key (below), and the URL parameter of site.js"),
     ("analyses/prisma.py", "stage", "the PRISMA flow's data (audit.json, published) names each screening stage `stage`"),
     ("render/figures/flow.py", "stage", "the flow figure reads the `stage` key of the flow's data (above)"),
-    ("analyses/prisma.py", "prisma_flow", "FLOW_TABLE: masrl's own table of the screening flow, which every survey has "
+    ("corpus/declarations.py", "prisma_flow", "FLOW_TABLE: masrl's own table of the screening flow, which every survey has "
                                           "(this survey's flow figure is named after it)"),
     ("analyses/stats.py", "yes", "the exclusion log's near-miss column says yes or no (masrl's column, not a vocabulary)"),
     ("analyses/stats.py", "no", "the exclusion log's near-miss column says yes or no (masrl's column, not a vocabulary)"),
@@ -68,6 +68,7 @@ ALLOWED = (
                                          "duplicate (masrl's round format)"),
     ("render/site/feed.py", "category", "Atom's own <category> element (RFC 4287, 4.2.2), which carries the value of the "
                                         "field of screening.included_by"),
+    ("build/cache.py", "no", "MASRL_CACHE=no turns the build cache off (a value of an environment variable)"),
     ("corpus/yamlio.py", "NA", "the string NA is one that other YAML readers coerce, which the record writer quotes"),
 )
 

@@ -150,7 +150,7 @@ def _root_of(argv: list[str]) -> Path | None:
 
 def exclusion_example(fields) -> str:
     """What ``FIELDS`` stands for in exclude's examples: each field option with its first value
-    (``--stage abstract_screen ...``, from the survey's taxonomy); ``""`` without fields."""
+    (``--FIELD VALUE ...``, each the first value of its field in the survey's taxonomy); ``""`` without fields."""
     return " ".join(f"{option} {shlex.quote(values[0] if values else 'TEXT')}" for option, _, values in fields or [])
 
 

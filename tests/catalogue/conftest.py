@@ -51,7 +51,7 @@ def site_dir(site_build, tmp_path_factory) -> Path:
     files = {f"reports/{rel}": data for rel, data in site_files(site_build.pool, site_build.claims, site_build.baseline,
                                                                  site_build.pending).items()}
     figures = {f"reports/figures/{p.name}": p.read_bytes() for p in (REPO / "reports/figures").glob("*.svg")}
-    files.update(figure_files(figures))
+    files.update(figure_files(figures, site_build.pool.tax))
     for rel, data in files.items():
         assert data is not None, rel
         path = out / rel[len(FOLDER) + 1:]

@@ -182,8 +182,8 @@ def _value_keys(c, path: tuple, value: dict, allowed: tuple) -> None:
 def keys_without_value(c) -> None:
     """No key of the taxonomy is left without a value (the values of controlled fields are
     :func:`value_keys`'s). A key without a value after a text is what YAML makes of an unquoted
-    text cut at a comma inside a flow mapping (``{name: Individual, agent, codes: [R2]}`` reads
-    ``agent`` as a key): one problem names the whole text to quote."""
+    text cut at a comma inside a flow mapping (``{name: Small, medium, codes: [s]}`` reads
+    ``medium`` as a key): one problem names the whole text to quote."""
     _empty_keys(c, c.corpus.taxonomy, ())
 
 
