@@ -129,11 +129,7 @@ def draw(table: pd.DataFrame, options: dict):
     ncol, legend_rows = _legend_columns(labels, width - 2 * MARGIN)
     height = legend_top + LEGEND_H + (legend_rows - 1) * style.line_height(style.SMALL_SIZE, LEGEND_LINE) + MARGIN
 
-    fig = style.new_figure(height=height, width=width, layout=None)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(0, height)
-    ax.axis("off")
+    fig, ax = style.inch_canvas(height, width)
 
     def Y(top: float) -> float:  # inches from the top -> data y
         return height - top

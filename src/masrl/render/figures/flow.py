@@ -192,11 +192,7 @@ def draw(data: dict, options: dict | None = None):
     height = y + MARGIN
     width = style.WIDTH
 
-    fig = style.new_figure(height=height, width=width, layout=None)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(0, height)
-    ax.axis("off")
+    fig, ax = style.inch_canvas(height, width)
 
     def Y(top: float) -> float:  # inches from the top -> data y
         return height - top

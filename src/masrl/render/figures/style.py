@@ -208,3 +208,15 @@ def finish_axes(ax, title: str, xlabel: str = "", ylabel: str = "", grid_axis: s
     if grid_axis:
         ax.grid(axis=grid_axis, color=GRID, linewidth=0.6)
         ax.set_axisbelow(True)
+
+
+def inch_canvas(height: float, width: float):
+    """``(fig, ax)``: a figure of ``width`` x ``height`` inches whose one axes spans it, with data
+    coordinates in inches from the bottom-left and no axis drawn (for figures laid out box by box:
+    the flow diagram, the chain)."""
+    fig = new_figure(height=height, width=width, layout=None)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
+    ax.axis("off")
+    return fig, ax
