@@ -13,7 +13,10 @@ The commands run on a copy of the bundled survey (``corpus``, ``exclusions``, ``
                            text reports and one figure must be computed again (the change is
                            undone, untimed, after each run)
   validate                 the whole corpus
-  add --no-fetch --dry-run one stub (identifier, title, author, year on the command line)
+  add --no-fetch           one stub (identifier, title, author, year on the command line),
+                           written; removed, untimed, after each run
+  add --no-fetch --dry-run the same stub printed with its screening rank (builds the text model:
+                           imports scikit-learn); no target of its own
   diff HEAD                the working tree against its last commit (a git repository is made
                            of the copy; one record retagged in the working tree)
 
@@ -37,7 +40,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS = {"build-check": 1.5, "build": 1.5, "build-one-figure": 2.5, "validate": 1.2, "add": 1.2, "diff": 2.0}
+TARGETS = {"build-check": 1.5, "build": 1.5, "build-one-figure": 2.5, "validate": 1.2, "add": 1.2, "add-dry-run": None,
+           "diff": 2.0}
+#: The stub ``masrl add`` writes for the command line of :data:`ADD`.
+ADDED = "corpus/papers/doe2026.yaml"
+ADD = ["add", "--no-fetch", "2612.00001", "--title", "A benchmark paper on agents", "--author", "Doe, Jane", "--year", "2026"]
 
 
 def run(cmd: list[str], cwd: Path, ok=(0,)) -> float:
@@ -93,8 +100,8 @@ def main() -> int:
             "build-one-figure": (masrl + ["build"], lambda: (cold(), retag(root)),
                                  lambda: (retag(root, undo=True), run(masrl + ["build"], root))),
             "validate": (masrl + ["validate"], None, None),
-            "add": (masrl + ["add", "--no-fetch", "--dry-run", "2612.00001", "--title", "A benchmark paper on agents",
-                             "--author", "Doe, Jane", "--year", "2026"], None, None),
+            "add": (masrl + ADD, None, lambda: (root / ADDED).unlink()),
+            "add-dry-run": (masrl + ADD + ["--dry-run"], None, None),
             "diff": (masrl + ["diff", "HEAD"], lambda: retag(root), lambda: retag(root, undo=True)),
         }
         load = os.getloadavg()
@@ -115,9 +122,10 @@ def main() -> int:
                 times.append(t)
                 ratios.append(t / f)
             median = statistics.median(ratios)
-            verdict = "met" if median <= TARGETS[label] else "MISSED"
+            target = TARGETS[label]
+            verdict = "" if target is None else "met" if median <= target else "MISSED"
             print(f"{label:22s} {statistics.median(floors):8.3f} {statistics.median(times):8.3f} {median:6.2f} "
-                  f"{TARGETS[label]:6.1f}  {' '.join(f'{r:.2f}' for r in ratios)}  {verdict}")
+                  f"{'-' if target is None else f'{target:.1f}':>6s}  {' '.join(f'{r:.2f}' for r in ratios)}  {verdict}")
         load = os.getloadavg()
         print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0

@@ -50,7 +50,7 @@ data-dependent tests, ``-m "data and not grown"`` those on the bundled tree only
 their runs on the grown tree, ``property`` to every hypothesis test (tests/profiles.py:
 ``MASRL_HYPOTHESIS_PROFILE=long ... -m property``); ``uncached`` marks a test that must compute
 everything itself (determinism tests). The session memo (tests/memo.py) is off in ``uncached``
-tests and in tests that use ``monkeypatch``.
+tests and in tests from the moment they patch masrl with ``monkeypatch``.
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ import memo  # noqa: E402  (tests/memo.py: wraps masrl's pure stages before any 
 os.environ.setdefault("MASRL_CACHE", "off")
 
 memo.install()
+memo.watch_monkeypatch()
 
 from trees import TREE_PARTS, copy_tree  # noqa: F401 (TREE_PARTS: what a copy holds)
 from masrl.cli import main  # noqa: E402
@@ -312,11 +313,13 @@ def no_network():
 
 @pytest.fixture(autouse=True)
 def _session_memo(request):
-    """The memo of tests/memo.py, off for tests that patch masrl or are marked ``uncached``."""
-    memo.enabled = memo.MODE != "0" and "monkeypatch" not in request.fixturenames \
-        and request.node.get_closest_marker("uncached") is None
+    """The memo of tests/memo.py: off in tests marked ``uncached``, and from the moment a test
+    patches masrl (:func:`memo.watch_monkeypatch`)."""
+    memo.enabled = memo.MODE != "0" and request.node.get_closest_marker("uncached") is None
+    memo.process_caches(memo.enabled)
     yield
     memo.enabled = memo.MODE != "0"
+    memo.process_caches(memo.enabled)
 
 
 def pytest_terminal_summary(terminalreporter):

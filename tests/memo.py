@@ -10,14 +10,20 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   its arguments;
 - ``masrl.build.outputs.render_text(build, readme)``: keyed by the build (a memoised one) and
   the README text;
+- ``masrl.build.outputs.render_tree(build, results)`` for a frozen release (its text reports,
+  rendered again by every build whose pool changed): keyed by what the build cache keys them
+  by (:func:`masrl.build.cache.release_key`: exactly what a release tree is computed from);
 - ``masrl.render.figures.render(spec, data, notes)`` and ``render_many``: keyed by what
   :func:`masrl.render.figures.fingerprint` covers (name, plotted data, footnote).
 
 :func:`install` replaces those functions by memoising wrappers before any test module
 imports them (tests/conftest.py calls it at import). The memo is on for every test except
-those that patch masrl (they use ``monkeypatch``) or are marked ``uncached`` (a test of
-determinism, which must compute twice): for them every call goes to the real function and
-nothing is stored. A memoised value is shared, never copied: the code under test treats a
+those marked ``uncached`` (a test of determinism, which must compute twice), and it goes off
+for the rest of a test the moment the test patches masrl (``monkeypatch`` on a masrl module,
+class or function, or on a name under ``masrl.``: :func:`watch_monkeypatch`): from then on
+every call goes to the real function and nothing is stored. Patching the standard library
+(``os.replace``, ``tempfile``, the environment) leaves it on: the memoised stages are pure
+and read neither files nor the environment. A memoised value is shared, never copied: the code under test treats a
 build and its frames as read-only, and so must tests.
 
 ``MASRL_TEST_MEMO=0`` turns the memo off for a whole run (to compare), ``MASRL_TEST_MEMO=verify``
@@ -103,8 +109,9 @@ def corpus_digest(corpus) -> bytes | None:
 BUILDS = Store("build", 64)
 ANALYSES = Store("analyse", 128)
 TEXTS = Store("render_text", 32)
+TREES = Store("release tree", 64)
 FIGURES = Store("figure", 512)
-STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, FIGURES]
+STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES]
 
 #: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
 _build_keys: dict[int, bytes] = {}
@@ -131,7 +138,10 @@ def install() -> None:
 
     if getattr(pipeline.build, "__memo__", False):
         return
+    from masrl.build import cache
+
     real_build, real_text, real_analyse = pipeline.build, outputs.render_text, pipeline.analyse
+    real_tree = outputs.render_tree
     real_render, real_many = figures.render, figures.render_many
 
     def build(corpus, traces_valid=None):
@@ -154,6 +164,15 @@ def install() -> None:
         full = None if key is None or BUILDS.values.get(key, (None,))[0] is not build else digest(key, readme)
         return TEXTS.call(full, lambda: real_text(build, readme))
 
+    def render_tree(build, results):
+        if results.name == outputs.POOL:  # the pool's tree: a part of render_text's memo
+            return real_tree(build, results)
+        try:
+            key = cache.release_key(build, results, "tests/memo.py").encode()
+        except Exception:  # noqa: BLE001 - a population the key cannot read is not memoised
+            key = None
+        return TREES.call(key, lambda: real_tree(build, results))
+
     def render(spec, data, notes=()):
         return FIGURES.call(_figure_key(spec, data, notes), lambda: real_render(spec, data, notes), same=_figures_same)
 
@@ -175,14 +194,15 @@ def install() -> None:
                 out.append(FIGURES.call(key, lambda job=jobs[i]: real_render(*job), same=_figures_same))
         return out
 
-    for wrapper in (build, analyse, render_text, render, render_many):
+    for wrapper in (build, analyse, render_text, render_tree, render, render_many):
         wrapper.__memo__ = True
     build.__wrapped__, render_text.__wrapped__, analyse.__wrapped__ = real_build, real_text, real_analyse
     analyse.__doc__ = real_analyse.__doc__
-    render.__wrapped__, render_many.__wrapped__ = real_render, real_many
+    render.__wrapped__, render_many.__wrapped__, render_tree.__wrapped__ = real_render, real_many, real_tree
+    render_tree.__doc__ = real_tree.__doc__
     build.__doc__, render_text.__doc__ = real_build.__doc__, real_text.__doc__
     render.__doc__, render_many.__doc__ = real_render.__doc__, real_many.__doc__
-    pipeline.build, pipeline.analyse, outputs.render_text = build, analyse, render_text
+    pipeline.build, pipeline.analyse, outputs.render_text, outputs.render_tree = build, analyse, render_text, render_tree
     figures.render, figures.render_many = render, render_many
 
 
@@ -191,3 +211,88 @@ def summary() -> str | None:
     if not any(s.hits or s.misses for s in STORES):
         return None
     return "memo: " + "; ".join(f"{s.name} {s.hits} hit(s), {s.misses} miss(es), {s.saved:.0f} s saved" for s in STORES)
+
+
+class _Never(OrderedDict):
+    """A memo that holds nothing: what masrl's own memos are while the test memo is off."""
+
+    def __contains__(self, key) -> bool:
+        return False
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+_saved: dict | None = None
+
+
+def process_caches(on: bool) -> None:
+    """Turn masrl's own in-process memos (schema validity, release analyses, LaTeX decoding) off
+    or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
+    computes everything itself, is answered by the code it runs, computes every value again,
+    and leaves nothing its patched code computed to the tests after it."""
+    global _saved
+    from masrl.bib import latex
+    from masrl.build import pipeline
+    from masrl.checks import collector
+
+    if not on and _saved is None:
+        _saved = {"valid": collector._VALID, "releases": pipeline._RELEASES, "decode": latex._decode}  # noqa: SLF001
+        collector._VALID, pipeline._RELEASES = _Never(), _Never()  # noqa: SLF001
+        latex._decode = latex._decode.__wrapped__  # noqa: SLF001
+    elif on and _saved is not None:
+        collector._VALID, pipeline._RELEASES, latex._decode = _saved["valid"], _saved["releases"], _saved["decode"]  # noqa: SLF001
+        _saved = None
+
+
+def _off() -> None:
+    global enabled
+    if enabled:
+        enabled = False
+        process_caches(False)
+
+
+def _is_masrl(target) -> bool:
+    """Whether a monkeypatch target is masrl's own: a name under ``masrl.``, or a module, class
+    or function whose module is masrl or one of its sub-modules."""
+    if isinstance(target, str):
+        return target == "masrl" or target.startswith("masrl.")
+    module = getattr(target, "__name__", "") if isinstance(target, type(os)) else getattr(target, "__module__", "") or ""
+    return module == "masrl" or module.startswith("masrl.")
+
+
+def watch_monkeypatch() -> None:
+    """Turn the memo off for the rest of a test as soon as it patches masrl (idempotent): wraps
+    ``pytest.MonkeyPatch.setattr``, ``delattr`` and ``setitem`` (a dict of masrl's modules is
+    found by identity among their globals)."""
+    import sys
+
+    import pytest
+
+    mp = pytest.MonkeyPatch
+    if getattr(mp.setattr, "__memo__", False):
+        return
+    real_setattr, real_delattr, real_setitem = mp.setattr, mp.delattr, mp.setitem
+
+    def masrl_dict(dic) -> bool:
+        return any(name.startswith("masrl") and any(v is dic for v in vars(module).values())
+                   for name, module in list(sys.modules.items()) if module is not None)
+
+    def setattr(self, target, *args, **kwargs):  # noqa: A001 - pytest's own name
+        if _is_masrl(target):
+            _off()
+        return real_setattr(self, target, *args, **kwargs)
+
+    def delattr(self, target, *args, **kwargs):  # noqa: A001
+        if _is_masrl(target):
+            _off()
+        return real_delattr(self, target, *args, **kwargs)
+
+    def setitem(self, dic, name, value):
+        if dic is not os.environ and masrl_dict(dic):
+            _off()
+        return real_setitem(self, dic, name, value)
+
+    for wrapper in (setattr, delattr, setitem):
+        wrapper.__memo__ = True
+    mp.setattr, mp.delattr, mp.setitem = setattr, delattr, setitem

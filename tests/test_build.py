@@ -49,6 +49,29 @@ def test_missing_orphaned_and_foreign_files(survey, cli):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
+def test_check_with_every_figure_redrawn_compares_the_figures_with_what_the_code_draws(survey, cli):
+    """A figure edited by hand together with its manifest entry passes a plain check (its files
+    match the manifest), and is named stale once every figure is redrawn for the check."""
+    import hashlib
+
+    assert cli("build", "--root", survey, "--check", "--rerender-figures").code == 0
+    svg = survey / "reports/figures/category_counts.svg"
+    old = hashlib.sha256(svg.read_bytes()).hexdigest()
+    svg.write_bytes(svg.read_bytes().replace(b"</svg>", b"<!-- edited --></svg>"))
+    manifest = survey / "reports/figures/manifest.json"
+    assert manifest.read_text().count(old) == 1
+    manifest.write_text(manifest.read_text().replace(old, hashlib.sha256(svg.read_bytes()).hexdigest()))
+    (survey / "reports/site/figures/category_counts.svg").write_bytes(svg.read_bytes())  # the site's copy
+    before = files_under(survey)
+    assert cli("build", "--root", survey, "--check").code == 0
+    run = cli("build", "--root", survey, "--check", "--rerender-figures")
+    assert run.code == 1
+    assert [line for line in run.err.splitlines() if line.startswith("stale: ")] == [
+        "stale: reports/figures/category_counts.svg", "stale: reports/figures/manifest.json",
+        "stale: reports/site/figures/category_counts.svg"]
+    assert files_under(survey) == before
+
+
 def _table(data: bytes) -> dict[str, dict[str, str]]:
     import csv
     import io

@@ -303,7 +303,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "--rerender-figures",
         dest="rerender",
         action="store_true",
-        help="redraw every figure even if its plotted data and drawing code are unchanged",
+        help="redraw every figure even if its plotted data and drawing code are unchanged; with --check, "
+             "compare every committed figure with what this toolchain draws",
     )
     p.set_defaults(run=_cmd_build)
 

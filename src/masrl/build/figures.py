@@ -80,7 +80,9 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
 
     ``existing`` is every figure file of the survey as it is now (read by
     :func:`masrl.corpus.load.read_figure_files`): a figure whose manifest entry and files
-    still match is reused, not drawn. None marks a file that is stale and was not redrawn (``check``). ``cache`` maps a
+    still match is reused, not drawn. None marks a file that is stale and was not redrawn (``check``;
+    with ``rerender`` too, every figure is drawn, so that the check compares the files with what
+    this code and toolchain draw). ``cache`` maps a
     figure fingerprint to its files: a figure with the same plotted data in two trees
     is drawn once per build. ``baseline`` (the latest release, for the pool's tree) adds
     to each figure whose table differs from the release's a footnote line saying so.
@@ -118,12 +120,12 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
             outputs.update({rel: current[ext] for ext, rel in paths.items()})
             manifest[spec.name] = entry
             cache.setdefault(fingerprint, {ext: current[ext] for ext in paths})
-        elif fingerprint in cache and not check:
+        elif fingerprint in cache and (rerender or not check):
             files = cache[fingerprint]
             outputs.update({rel: files[ext] for ext, rel in paths.items()})
             manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
                                    "sha256": {ext: _sha(files[ext]) for ext in paths}}
-        elif check:
+        elif check and not rerender:  # with rerender, a check draws every figure and compares its bytes
             outputs.update({rel: None for rel in paths.values()})
             manifest[spec.name] = None
         else:

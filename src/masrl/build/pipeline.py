@@ -9,6 +9,9 @@ it is about (its ``scope``). What is written, and where, is declared in
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import pandas as pd
@@ -202,15 +205,46 @@ class Build:
         return [c for c in self.claims if c.scope == name]
 
 
+#: The analyses of the frozen releases last computed in this process, by :func:`_release_key`: a
+#: second build in one process (``masrl diff`` builds both sides) analyses an unchanged release once.
+_RELEASES: OrderedDict[bytes, Results] = OrderedDict()
+_RELEASES_LIMIT = 8
+
+
+def _release_key(population: Population, previous: Population | None) -> bytes | None:
+    """Everything :func:`analyse` reads for a release: its population and the previous one's
+    label, keys and record ids (pickled, exact types); None when they cannot be pickled."""
+    try:
+        data = pickle.dumps((population, _previous_members(previous)), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - not remembered, analysed every time
+        return None
+    return hashlib.blake2b(data, digest_size=20).digest()
+
+
+def _release_results(population: Population, previous: Population | None) -> Results:
+    key = _release_key(population, previous)
+    if key is not None and key in _RELEASES:
+        _RELEASES.move_to_end(key)
+        return _RELEASES[key]
+    results = analyse(population, previous, rounds=population.identification if previous else None)
+    if key is not None:
+        _RELEASES[key] = results
+        if len(_RELEASES) > _RELEASES_LIMIT:
+            _RELEASES.popitem(last=False)
+    return results
+
+
 def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
     """Analyse the pool and every release of a corpus that :func:`masrl.checks.validate.validate`
-    accepted, then evaluate every claim on the population it is about."""
+    accepted, then evaluate every claim on the population it is about. A frozen release
+    analysed earlier in this process from the same population is not analysed again (its
+    :class:`Results` are never changed)."""
     traces_valid = dict(traces_valid or {})
     frozen = releases(corpus)
     release_results = []
     previous = None
     for population in frozen:
-        release_results.append(analyse(population, previous, rounds=population.identification if previous else None))
+        release_results.append(_release_results(population, previous))
         previous = population
     current = pool(corpus)
     audits = tuple(audits_of(corpus))

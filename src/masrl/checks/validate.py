@@ -242,3 +242,13 @@ def validate(corpus: Corpus, skip: frozenset[str] = frozenset()) -> list[Problem
             checker.problems.append(Problem(TAXONOMY, None, None, "the records, claims and audits were not checked: fix "
                                                                   "the taxonomy first", NOT_CHECKED))
     return sorted(set(checker.problems), key=sort_key)
+
+
+#: The codes of the rules on records, claims, audits and rounds (everything but the taxonomy).
+RECORD_CODES = frozenset(rule.code for rule in RECORD_RULES)
+
+
+def validate_taxonomy(corpus: Corpus) -> list[Problem]:
+    """The problems of ``corpus/taxonomy.yaml`` alone (:func:`validate` without :data:`RECORD_CODES`):
+    for a command that checks the records later, together with what it adds (``masrl add``)."""
+    return validate(corpus, skip=RECORD_CODES)

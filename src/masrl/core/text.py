@@ -20,11 +20,16 @@ Refused everywhere, because a reader cannot see them and they change what the te
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _ZERO_WIDTH = frozenset("\u200b\u2060\ufeff\u180e")
 _JOINERS = frozenset("\u200c\u200d")
+#: Every character :func:`_kind` may refuse (a superset: a joiner between two letters, a line feed
+#: or a tab of multi-line text pass): text without one of them is safe, which one C-level search says.
+_CANDIDATES = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
+                         + "".join(sorted(_BIDI | _ZERO_WIDTH | _JOINERS)) + "]")
 
 
 def _kind(text: str, i: int, multiline: bool) -> str | None:
@@ -52,7 +57,8 @@ def unsafe_characters(text: str, multiline: bool = False) -> list[tuple[str, str
     order); kinds: ``control``, ``bidirectional``, ``zero-width``, ``not UTF-8``. ``multiline``
     allows the line feed and the tab."""
     found: dict[str, str] = {}
-    for i, ch in enumerate(text):
+    for match in _CANDIDATES.finditer(text):
+        i, ch = match.start(), match.group()
         if ch not in found and (kind := _kind(text, i, multiline)):
             found[ch] = kind
     return list(found.items())

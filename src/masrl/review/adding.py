@@ -187,8 +187,9 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
                    force: str | None = None, refused: dict[str, list[Problem]] | None = None) -> AddPlan:
     """Stubs for ``papers`` that are new to the pool and valid, and every reason for the others.
 
-    ``known`` are the problems the corpus has already (:func:`masrl.checks.validate.validate`),
-    so that only problems a stub brings count against it. ``key`` names the single paper's
+    ``known`` are the problems the corpus has already (:func:`masrl.checks.validate.validate`,
+    or :func:`~masrl.checks.validate.validate_taxonomy`: a stub's file is new, so a problem found
+    there is one the stub brings), so that only problems a stub brings count against it. ``key`` names the single paper's
     key; ``force`` (a reason) adds papers that match a record anyway, as a deliberate second
     record. ``refused`` carries problems found earlier (entries that did not import).
 

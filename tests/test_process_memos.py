@@ -1,0 +1,127 @@
+"""masrl's own in-process memos: what a second ``validate`` of the same corpus, or the second
+side of ``masrl diff``, does not compute again. Each keeps only what the code would compute
+anyway: a document found valid against a schema, a frozen release's analyses, a text's LaTeX
+decoding. These tests check that a remembered answer is the answer, and that a changed input
+is never answered from memory (the test memo is on here: tests/memo.py turns these off only in
+tests that patch masrl)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jsonschema import Draft202012Validator
+
+from masrl.bib import latex
+from masrl.build import pipeline
+from masrl.checks import collector
+from masrl.checks.collector import Checker, schema_valid
+from masrl.checks.validate import validate, validate_taxonomy
+from masrl.core.text import _kind, unsafe_characters
+from masrl.corpus.load import Corpus, load
+
+SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}, "flag": {"enum": ["yes", "no"]}},
+          "required": ["n"], "additionalProperties": False}
+
+
+def problems(value) -> list[tuple[str | None, str]]:
+    c = Checker(Corpus(taxonomy={}))
+    c.schema_errors("x.yaml", value, Draft202012Validator(SCHEMA))
+    return [(p.field, p.message) for p in c.problems]
+
+
+def test_a_valid_document_is_remembered_and_an_invalid_one_is_reported_every_time():
+    value = {"n": 1234567, "flag": "yes"}
+    assert not schema_valid(Draft202012Validator(SCHEMA), value)
+    assert problems(value) == []
+    assert schema_valid(Draft202012Validator(SCHEMA), value)
+    bad = {"n": "7", "flag": True, "extra": 1}
+    expected = [("extra", "unknown field 'extra'; allowed: n, flag"),
+                ("flag", "the boolean true is not in the vocabulary; allowed: yes, no (YAML read it as a boolean: quote it, e.g. \"yes\")"),
+                ("n", "expected an integer, got the string '7' (write it without quotes)")]
+    assert sorted(problems(bad)) == sorted(expected)
+    assert sorted(problems(bad)) == sorted(expected)  # worded again, not remembered
+    assert not schema_valid(Draft202012Validator(SCHEMA), bad)
+
+
+def test_remembered_validity_tells_exact_types_and_schemas_apart():
+    assert problems({"n": 1}) == []
+    # True == 1 in Python, but it is no integer to the schema: the memo must not take one for the other
+    assert problems({"n": True}) == [("n", "expected an integer, got the boolean true")]
+    other = dict(SCHEMA, properties={"n": {"type": "string"}})
+    c = Checker(Corpus(taxonomy={}))
+    c.schema_errors("x.yaml", {"n": 1}, Draft202012Validator(other))  # valid against SCHEMA, not against this one
+    assert [(p.field, p.message) for p in c.problems] == [("n", "expected a string, got the integer 1")]
+
+
+def test_the_memo_of_valid_documents_is_bounded():
+    for i in range(collector._VALID_LIMIT + 10):
+        collector._remember_valid(Draft202012Validator(SCHEMA), {"n": i})
+    assert len(collector._VALID) == collector._VALID_LIMIT
+    assert not schema_valid(Draft202012Validator(SCHEMA), {"n": 0})  # the oldest went first
+    assert schema_valid(Draft202012Validator(SCHEMA), {"n": collector._VALID_LIMIT + 9})
+
+
+def mistagged(corpus: Corpus) -> tuple[Corpus, str]:
+    """``corpus`` with its first retained record's ``reward_type`` misspelt, and that record's file."""
+    file = sorted(corpus.retained)[0]
+    return dataclasses.replace(corpus, retained={**corpus.retained, file: {**corpus.retained[file], "reward_type": "hybird"}}), file
+
+
+def test_a_second_validation_finds_what_the_first_found(survey_tree):
+    corpus = load(survey_tree)
+    assert validate(corpus) == validate(corpus) == []
+    broken, file = mistagged(corpus)
+    first, second = validate(broken), validate(broken)
+    assert first == second
+    allowed = [v for v in corpus.taxonomy["fields"]["reward_type"]["values"]]
+    assert [(p.file, p.field, p.message) for p in first if p.field == "reward_type"] == [
+        (file, "reward_type", f"'hybird' is not in the vocabulary; allowed: {', '.join(allowed)} (did you mean 'hybrid'?)")]
+
+
+def test_validate_taxonomy_checks_the_vocabulary_only(survey_tree):
+    corpus = load(survey_tree)
+    broken, _ = mistagged(corpus)
+    assert validate_taxonomy(broken) == []
+    tax = dict(corpus.taxonomy, crosstabs=[["reward_type", "reward_type"]])
+    found = validate_taxonomy(dataclasses.replace(corpus, taxonomy=tax))
+    assert ("crosstabs[0]", "crosstab [reward_type, reward_type] crosses a field with itself; its count table already has "
+            "every value") in [(p.field, p.message) for p in found]
+    assert {p.file for p in found} == {"corpus/taxonomy.yaml"}
+
+
+def test_an_unchanged_release_is_analysed_once_per_process_and_a_changed_one_again(survey_tree):
+    corpus = load(survey_tree)
+    first, second = pipeline.build(corpus), pipeline.build(corpus)
+    assert second.population("v1") is first.population("v1")
+    assert second.population("v1").headline == {"retained": 84, "excluded": 32, "audited": 116}
+    file = "corpus/releases/v1.yaml"
+    snapshot = corpus.snapshots[file]
+    dropped = sorted(snapshot["retained"])[0]
+    changed = dataclasses.replace(corpus, snapshots={**corpus.snapshots, file: {
+        **snapshot, "retained": {k: v for k, v in snapshot["retained"].items() if k != dropped}}})
+    again = pipeline.build(changed)
+    assert again.population("v1") is not first.population("v1")
+    assert again.population("v1").headline["retained"] == 83
+
+
+def test_latex_decoding_is_remembered_per_text():
+    latex._decode.cache_clear()
+    assert latex.decode_latex(r"Gr\'{e}goire and {LLM}s") == "Grégoire and LLMs"
+    assert latex.decode_latex(r"Gr\'{e}goire and {LLM}s") == "Grégoire and LLMs"
+    assert latex._decode.cache_info().hits == 1 and latex._decode.cache_info().misses == 1
+    assert latex.decode_latex("plain text") == "plain text" and latex._decode.cache_info().misses == 1  # no LaTeX: not parsed
+
+
+def test_the_fast_search_for_refused_characters_finds_what_the_plain_walk_finds():
+    samples = ["plain", "tab\there", "line\nfeed", "e\u0301", "a\u200db", "\u0627\u200c\u0644", "x\u200cy", "\u202eexe.jpg",
+               "\ud83d", "del\x7f", "c1\x85", "sep\u2028", "\ufeffbom", "mixed\x1b[31m\u200b\u2066", ""]
+    for text in samples:
+        for multiline in (False, True):
+            walk: dict[str, str] = {}
+            for i, ch in enumerate(text):
+                if ch not in walk and (kind := _kind(text, i, multiline)):
+                    walk[ch] = kind
+            assert unsafe_characters(text, multiline) == list(walk.items()), (text, multiline)
+    assert unsafe_characters("mixed\x1b[31m\u200b\u2066") == [("\x1b", "control"), ("\u200b", "zero-width"),
+                                                             ("\u2066", "bidirectional")]
+    assert unsafe_characters("x\u200cy") == [("\u200c", "zero-width")] and unsafe_characters("\u0627\u200c\u0644") == []
