@@ -61,6 +61,18 @@ def test_crosstab_every_cell():
     assert empty.to_dict(orient="index") == {v: {"core": 0, "other": 0} for v in ("agent", "message", "NA")}
 
 
+def test_crosstab_of_two_multi_valued_fields_counts_every_pair():
+    tax = Taxonomy({"format_version": 2, "fields": {"subdecisions": field(["O1", "O2", "O5"], multi=True),
+                                                    "eval": field(["cost", "quality"], multi=True)}})
+    frame = pd.DataFrame({"subdecisions": [["O1", "O2"], ["O2"], ["O1"], ["O5"]],
+                          "eval": [["cost", "quality"], ["quality"], ["cost"], []]},
+                         index=pd.Index(["a", "b", "c", "d"], name="key"))
+    table = crosstab(frame, "subdecisions", "eval", tax)
+    assert table.to_dict(orient="index") == {"O1": {"cost": 2, "quality": 1}, "O2": {"cost": 1, "quality": 2},
+                                             "O5": {"cost": 0, "quality": 0}}
+    assert list(table.index) == ["O1", "O2", "O5"] and list(table.columns) == ["cost", "quality"]
+
+
 def test_records_per_value():
     assert records_per_value(FRAME, "credit", TAX) == {"agent": ["a"], "message": ["b", "c"], "NA": ["d"]}
     assert records_per_value(FRAME, "subdecisions", TAX) == {"O1": ["a", "b"], "O2": ["b", "d"], "O5": []}

@@ -7,6 +7,7 @@ survey's finding, so they are never dropped.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ..corpus.taxonomy import Taxonomy
@@ -42,10 +43,13 @@ def crosstab(frame: pd.DataFrame, rows: str, cols: str, tax: Taxonomy) -> pd.Dat
     left = long_values(frame, rows, tax)
     right = long_values(frame, cols, tax)
     pairs = pd.DataFrame({"r": left}).join(pd.DataFrame({"c": right}), how="inner")
-    table = pd.crosstab(pairs["r"], pairs["c"], dropna=False) if len(pairs) else pd.DataFrame()
-    table = table.reindex(index=list(tax.values(rows)), columns=list(tax.values(cols)), fill_value=0).astype("int64")
-    table.index.name = rows
-    table.columns.name = cols
+    row_values, col_values = list(tax.values(rows)), list(tax.values(cols))
+    # the categories are the vocabularies in order, so a pair's codes are its cell; -1 is a value outside them
+    r, c = pairs["r"].cat.codes.to_numpy(), pairs["c"].cat.codes.to_numpy()
+    known = (r >= 0) & (c >= 0)
+    cells = np.zeros((len(row_values), len(col_values)), dtype="int64")
+    np.add.at(cells, (r[known], c[known]), 1)
+    table = pd.DataFrame(cells, index=pd.Index(row_values, name=rows), columns=pd.Index(col_values, name=cols))
     return table
 
 
