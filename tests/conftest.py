@@ -311,6 +311,28 @@ def no_network():
         yield mock
 
 
+#: The id of the test that ran last in this process (for the warning of :func:`_python_sigint_handler`).
+_last_test: list[str] = [""]
+
+
+@pytest.fixture(autouse=True)
+def _python_sigint_handler(request):
+    """Every test starts with Python's own SIGINT handler (``KeyboardInterrupt``), as a masrl
+    process does: the interrupt tests (tests/test_write.py) send themselves a real SIGINT. A
+    handler left by an earlier test is put back to Python's, with a warning that names that test
+    (pytest's warnings summary)."""
+    import signal
+    import warnings
+
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is not signal.default_int_handler:
+        warnings.warn(f"SIGINT's handler was {handler!r} after {_last_test[0] or 'the start of the run'}; "
+                      "put back to Python's own", UserWarning, stacklevel=1)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    _last_test[0] = request.node.nodeid
+
+
 @pytest.fixture(autouse=True)
 def _session_memo(request):
     """The memo of tests/memo.py: off in tests marked ``uncached``, and from the moment a test
