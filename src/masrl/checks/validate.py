@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core.errors import Problem, sort_key
+from ..core.errors import NOT_CHECKED as errors_not_checked, Problem, sort_key
 from ..corpus.load import PAPERS, TAXONOMY, Corpus
 from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, releases_from
@@ -170,8 +170,9 @@ SHAPE_DEPENDENT = frozenset({"T002", "T004", "T012", "T013", "T014", "T015", "T0
 #: the revision's side (a vocabulary with a text YAML cut short is still compared as it was).
 PREDATED = frozenset({"T019", "T020"})
 
-#: The code of the one problem that says the records were not checked because of the taxonomy.
-NOT_CHECKED = "T000"
+#: The code of the one problem that says the records were not checked because of the taxonomy
+#: (:data:`masrl.core.errors.NOT_CHECKED`: a notice, not counted as an error).
+NOT_CHECKED = errors_not_checked
 
 
 def _run(rule: Rule, ctx: Context) -> None:

@@ -50,9 +50,16 @@ def sort_key(problem: Problem) -> tuple:
 COMMAND_LINE = "command line"
 
 
+#: The code of the notice that the records were not checked because the taxonomy has errors
+#: (:func:`masrl.checks.validate.validate`): listed with the problems, never counted as one.
+NOT_CHECKED = "T000"
+
+
 def summary(problems: list[Problem], tail: str = "nothing was written.") -> str:
     """One closing line: ``3 errors in 2 files; nothing was written.`` (problems
-    of the command line are counted as such, not as a file)."""
+    of the command line are counted as such, not as a file; the :data:`NOT_CHECKED` notice is
+    not an error)."""
+    problems = [p for p in problems if p.code != NOT_CHECKED]
     n = len(problems)
     files = len({p.file for p in problems if p.file != COMMAND_LINE})
     where = []
