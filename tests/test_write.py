@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from masrl.build import write
+from masrl.build import transaction, write
 from masrl.core.errors import UserError
 
 
@@ -173,14 +173,14 @@ def test_a_folder_that_cannot_be_written_stops_before_any_rename(tree, monkeypat
     """The staging pass fails on reports/tables (read-only): README.md is untouched."""
     root, _ = tree
     before = snapshot(root)
-    real_mkstemp = write.tempfile.mkstemp
+    real_mkstemp = transaction.tempfile.mkstemp
 
     def mkstemp(prefix="", dir=None, **kw):
         if Path(dir).name == "tables":
             raise PermissionError(13, "Permission denied")
         return real_mkstemp(prefix=prefix, dir=dir, **kw)
 
-    monkeypatch.setattr(write.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(transaction.tempfile, "mkstemp", mkstemp)
     with pytest.raises(UserError, match=r"^cannot write reports/tables/b.csv: Permission denied; nothing was written$"):
         write.sync(root, dict(NEW), ("reports",))
     assert snapshot(root) == before
@@ -421,18 +421,18 @@ def test_restoring_keeps_the_old_mode_and_reports_what_it_could_not_restore(tree
         real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", replace)
-    real_mkstemp = write.tempfile.mkstemp
+    real_mkstemp = transaction.tempfile.mkstemp
     made = []
 
     def mkstemp(prefix="", dir=None, **kw):
         made.append((prefix, Path(dir)))
         return real_mkstemp(prefix=prefix, dir=dir, **kw)
 
-    monkeypatch.setattr(write.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(transaction.tempfile, "mkstemp", mkstemp)
     with pytest.raises(UserError):
         write.sync(root, dict(NEW), ("reports",))
     assert made[-1] == (".masrl-tmp.README.md.", root)  # the restoring copy, beside its file, recognisable
-    monkeypatch.setattr(write.tempfile, "mkstemp", real_mkstemp)
+    monkeypatch.setattr(transaction.tempfile, "mkstemp", real_mkstemp)
     assert (root / "README.md").read_bytes() == b"old readme\n"
     assert (root / "README.md").stat().st_mode & 0o777 == 0o600
     assert not [n for n in os.listdir(root) if n.startswith(".masrl-tmp.")]
@@ -534,7 +534,7 @@ def test_a_signal_at_any_step_of_a_commit_waits_for_the_whole_write(tree, tmp_pa
     shutil.copytree(root, done)
     write.sync(done, outputs, ("reports",))
     after = snapshot(done)
-    real_mkstemp = write.tempfile.mkstemp
+    real_mkstemp = transaction.tempfile.mkstemp
     for k in range(1, steps + 5):  # the 4 files staged, then every step of the commit
         for rel, data in start.items():  # back to the start
             if not rel.endswith("/"):
@@ -553,7 +553,7 @@ def test_a_signal_at_any_step_of_a_commit_waits_for_the_whole_write(tree, tmp_pa
                 os.kill(os.getpid(), signal.SIGINT)
 
         with monkeypatch.context() as m:
-            m.setattr(write.tempfile, "mkstemp", mkstemp)
+            m.setattr(transaction.tempfile, "mkstemp", mkstemp)
             _steps(root, m, interrupt)
             with pytest.raises(KeyboardInterrupt):
                 write.sync(root, outputs, ("reports",))
