@@ -1,53 +1,34 @@
 """The living review: releases stay frozen while the pool grows, claims are judged on the
-population they are about, PRISMA follows the template for updated reviews, merges of
-two contributions resolve with one command, and the suite passes on a grown tree (every
-data-dependent test runs on the published and the grown tree: tests/conftest.py).
+population they are about, PRISMA follows the template for updated reviews, and the suite
+passes on a grown tree (every data-dependent test runs on the published and the grown tree:
+tests/conftest.py).
 
 Each expectation comes from the tree in front of the test: the latest release (``baseline``,
 v1 on the published tree, a later one on the grown tree), its counts, the next free release
-name and record id; only release v1's published numbers are literals."""
+name and record id; only release v1's published numbers are literals.
+
+Releases frozen with `masrl release`: tests/test_release_workflow.py; merges: tests/test_merges.py."""
 
 from __future__ import annotations
 
 import datetime
-import shutil
 from pathlib import Path
 
 import grow
-import pytest
 
 from masrl.build.pipeline import build
 from masrl.corpus.load import load
-
-V1 = {"retained": 84, "excluded": 32, "audited": 116}
-
-
-def files_under(root: Path, folder: str) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / folder).rglob("*")) if p.is_file()}
-
-
-def claim(result, cid):
-    return next(c for c in result.claims if c.id == cid)
-
-
-def git(root: Path, *args: str) -> str:
-    return grow.git(root, *args, check=False)
-
-
-def keys(papers) -> set[str]:
-    return {p["key"] for p in papers}
+from living import files_under, claim, git, keys, current, V1
 
 
 # ---------------------------------------------------------------------------- releases
+
+
 def test_release_v1_is_the_survey_as_published(built):
     release = built.releases[0]  # the first release; later ones follow it
     assert (release.name, release.population.release.date, release.population.release.search_cutoff) == ("v1", "2026-05-04", "2026-05-04")
     assert release.headline == V1
     assert built.population("v1") is release
-
-
-def current(root: Path):
-    return build(load(root), {"survey_example": True})
 
 
 def test_published_numbers_survive_a_grown_pool(survey, cli):
@@ -126,6 +107,8 @@ def test_near_miss_claim_holds_for_a_non_rl_stop_and_fails_for_an_rl_trained_sto
 
 
 # ---------------------------------------------------------------------------- PRISMA for updated reviews
+
+
 def test_prisma_follows_the_updated_review_template_once_records_are_pending(survey, cli):
     before = current(survey)
     latest = before.baseline
@@ -191,139 +174,9 @@ def test_a_moved_record_is_dropped_from_the_update(survey, cli):
     assert update["identified"] == len(current(survey).pending.retained) + len(current(survey).pending.excluded)
 
 
-# ---------------------------------------------------------------------------- masrl release
-def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
-    grow.grow(cli, survey)
-    released_files = files_under(survey, "reports/releases")
-    grown = current(survey)
-    name = grow.next_release_name(survey)
-    today = datetime.date.today().isoformat()
-    run = cli("release", "--root", survey, name, "--date", today, "--title", "Update of December 2026")
-    assert run.code == 0, run.err
-    pend = grown.pending
-    assert run.out.splitlines()[0] == (
-        f"froze release {name} ({today}): {grown.pool.headline['retained']} retained records and "
-        f"{grown.pool.headline['excluded']} excluded records; {pend.describe(f'release {grown.baseline.name}')}")
-    assert pend.describe(f"release {grown.baseline.name}").startswith(
-        f"{len(pend.retained)} retained records and {len(pend.excluded)} excluded record{'s' if len(pend.excluded) != 1 else ''} "
-        f"added since release {grown.baseline.name}")
-    assert run.out.splitlines()[-1].startswith(f"then record its digest outside the files: git tag -a release-{name} -m ")
-    assert cli("build", "--root", survey).code == 0
-    assert {k: v for k, v in files_under(survey, "reports/releases").items()
-            if not k.startswith(f"reports/releases/{name}/")} == released_files  # every earlier release, byte for byte
-    result = current(survey)
-    assert [r.name for r in result.releases] == [*[r.name for r in grown.releases], name] and not result.pending
-    assert result.population(name).prisma["update"]["previous_included"] == grown.baseline.headline["retained"]
-    numbers = (survey / "reports/tex/numbers.tex").read_text()
-    assert f"\\newcommand{{\\NumRetained}}{{{grown.pool.headline['retained']}}}\n" in numbers  # the latest release
-    assert "\\newcommand{\\NumRetained}{84}\n" in (survey / "reports/releases/v1/tex/numbers.tex").read_text()
-    again = cli("release", "--root", survey, "zz-next", "--date", today)
-    assert again.code == 1 and again.err.splitlines()[-1] == (
-        f"masrl: error: nothing is pending: the pool is identical to release {name}; add, exclude or correct records first")
-    # a correction alone (one record retagged) is a change the next release can freeze
-    grow.set_field(survey / "corpus/papers/magrpo.yaml", "scenario", "web")
-    assert cli("build", "--root", survey).code == 0
-    assert "The current pool (1 record changed since release " + name + " in the field scenario)." in \
-        (survey / "reports/STATS.md").read_text()
-    assert f"- changed `magrpo`: " in (survey / "reports/RELEASES.md").read_text()
-    fixed = cli("release", "--root", survey, "zz-next", "--date", today)
-    assert fixed.code == 0, fixed.err
-    assert fixed.out.splitlines()[0].endswith(f"excluded records; 1 record changed since release {name} in the field scenario")
-
-
-def release_facts(root: Path) -> dict:
-    """The next free release name, and the name and date of the last release, of the tree at ``root``."""
-    from masrl.corpus.releases import releases_from
-
-    last = releases_from(load(root).releases)[-1]
-    return {"next": grow.next_release_name(root), "last": last.name, "last_date": last.date}
-
-
-@pytest.mark.parametrize("args, message", [
-    (["v1", "--date", "2026-12-01"], "command line: NAME: release 'v1' exists already; the next name could be {next}"),
-    (["pool", "--date", "2026-12-01"], "command line: NAME: 'pool' is not a release name"),
-    (["{next}", "--date", "2026-04-01"], "command line: --date: 2026-04-01 is before the last release {last} ({last_date})"),
-    (["{next}", "--date", "2026-02-30"], "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD"),
-])
-def test_release_refuses_bad_names_and_dates(survey, cli, args, message):
-    facts = release_facts(survey)
-    args, message = [a.format(**facts) for a in args], message.format(**facts)
-    before = sorted(p.name for p in (survey / "corpus/releases").iterdir())
-    run = cli("release", "--root", survey, *args)
-    assert run.code == 1 and any(line.startswith(message) for line in run.err.splitlines()), run.err
-    assert sorted(p.name for p in (survey / "corpus/releases").iterdir()) == before
-
-
-def test_a_release_needs_a_record_added_on_or_before_its_date(survey, cli):
-    facts = release_facts(survey)
-    if facts["last_date"] >= datetime.date.today().isoformat():
-        pytest.skip(f"the last release ({facts['last']}) is dated today: no release date is both on or after it and "
-                    "before a record added today")
-    grow.add_paper(cli, survey, grow.PAPERS[0])
-    date = facts["last_date"]  # the earliest date the next release may have
-    run = cli("release", "--root", survey, facts["next"], "--date", date)
-    assert run.code == 1 and f"record(s) were added after {date}, so a release of that date cannot hold them: " in run.err
-    assert "orchestra-rl2026 (" in run.err
-
-
-def test_an_edited_snapshot_is_refused(survey, cli):
-    path = survey / "corpus/releases/v1.yaml"
-    path.write_text(path.read_text().replace("    credit_granularity: message\n", "    credit_granularity: mesage\n", 1))
-    run = cli("validate", "--root", survey)
-    assert run.code == 1 and "credit_granularity: 'mesage' is not in the release's vocabulary" in run.err
-
-
-def test_a_hand_edited_snapshot_with_valid_values_is_refused(survey, cli):
-    """An edit that keeps every value in the vocabulary would silently change the published numbers."""
-    path = survey / "corpus/releases/v1.yaml"
-    text = path.read_text()
-    start = text.index("\n  c3:\n")
-    at = text.index("    scenario: ", start)
-    end = text.index("\n", at)
-    path.write_text(text[:at] + "    scenario: coding" + text[end:])
-    run = cli("validate", "--root", survey)
-    assert run.code == 1
-    assert run.err.startswith("corpus/releases/v1.yaml:6: the frozen snapshot of release v1 was edited: its content no "
-                              "longer has the digest corpus/releases.yaml records (0b3908b3d662…, now "), run.err
-    assert run.err.splitlines()[-1] == "1 error in 1 file; no file was changed."  # no cascade through the claims about v1
-    assert "restore it (git checkout -- corpus/releases/v1.yaml) and edit the records instead" in run.err
-    before = files_under(survey, "reports/releases/v1")
-    assert cli("build", "--root", survey).code == 1
-    assert files_under(survey, "reports/releases/v1") == before
-    path.write_text(text.replace("# Do not edit:", "# (a comment edit changes no number) Do not edit:"))
-    assert cli("validate", "--root", survey).code == 0
-
-
-def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(survey, cli):
-    from masrl.corpus.releases import releases_from
-
-    last = releases_from(load(survey).releases)[-1]
-    name = grow.next_release_name(survey)
-    grow.add_paper(cli, survey, grow.PAPERS[0])
-    today = datetime.date.today()
-    for args, message in (
-        (["--date", today.isoformat(), "--cutoff", "2026-04-01"],
-         f"command line: --cutoff: 2026-04-01 is before the search cutoff of the last release {last.name} ({last.search_cutoff}); "
-         "a later release covers at least as much"),
-        (["--date", (today + datetime.timedelta(days=1)).isoformat()],
-         f"command line: --date: {today + datetime.timedelta(days=1)} is in the future (today is {today}); freeze a release "
-         "on or after its date"),
-        (["--date", today.isoformat(), "--title", "a\nb"], "command line: --title: must be one line (no line break or tab)"),
-    ):
-        run = cli("release", "--root", survey, name, *args)
-        assert run.code == 1 and message in run.err.splitlines(), run.err
-    assert not (survey / f"corpus/releases/{name}.yaml").exists()
-    run = cli("release", "--root", survey, name, "--date", today.isoformat())
-    assert run.code == 0, run.err
-    from masrl.corpus.releases import content_digest
-
-    corpus = load(survey)
-    new = releases_from(corpus.releases)[-1]
-    assert new.name == name and new.content_sha256 == content_digest(corpus.snapshots[f"corpus/releases/{name}.yaml"])
-    assert cli("validate", "--root", survey).code == 0
-
-
 # ---------------------------------------------------------------------------- claims: prose from checks
+
+
 def test_a_changed_stated_value_changes_the_sentence_and_a_typed_number_is_refused(survey, cli):
     path = survey / "corpus/claims.yaml"
     text = path.read_text()
@@ -403,111 +256,9 @@ def test_diff_reports_claim_edits_judged_by_status(survey, cli):
     assert "| message-credit-sparse | stated value of 'share of records with a credit unit whose unit is message' | \\<= 10% | \\<= 5% |" in out
 
 
-# ---------------------------------------------------------------------------- merging two contributions
-def test_two_branches_that_each_add_a_paper_merge_with_masrl_resolve(survey, cli, repo):
-    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
-    first = grow.next_record_id(survey)
-    second = f"E{int(first[1:]) + 1:03d}"
-    git(survey, "init", "-q", "-b", "main")
-    git(survey, "add", "-A")
-    git(survey, "commit", "-qm", "base")
-    for branch, paper, excluded in (("a", grow.PAPERS[0], grow.EXCLUSION),
-                                    ("b", grow.PAPERS[2], dict(grow.EXCLUSION, arxiv="2606.08888", title="Another Prompted Team"))):
-        git(survey, "checkout", "-q", "-b", branch, "main")
-        grow.add_paper(cli, survey, paper)
-        grow.exclude_paper(cli, survey, excluded)
-        assert cli("build", "--root", survey).code == 0
-        git(survey, "add", "-A")
-        git(survey, "commit", "-qm", f"add {paper['key']}")
-    git(survey, "checkout", "-q", "a")
-    merged = git(survey, "merge", "--no-edit", "b")
-    assert "CONFLICT" in merged and f"exclusions/{first}.yaml" in merged and "reports/STATS.md" in merged
-    run = cli("resolve", "--root", survey)
-    assert run.code == 0, run.err
-    assert f"kept both: exclusions/{first}.yaml is ours; theirs is now exclusions/{second}.yaml (its id/key changed to match)" in run.out
-    assert git(survey, "diff", "--name-only", "--diff-filter=U") == ""
-    git(survey, "commit", "-q", "--no-edit")
-    assert git(survey, "status", "--porcelain") == ""
-    assert cli("build", "--root", survey, "--check").code == 0
-    result = build(load(survey), {"survey_example": True})
-    assert {grow.PAPERS[0]["key"], grow.PAPERS[2]["key"]} <= {r["key"] for r in result.pool.retained_records}
-    assert {r["record_id"]: r["screening_label"] for r in result.pool.excluded_records if r["record_id"] in (first, second)} == {
-        first: grow.EXCLUSION["title"], second: "Another Prompted Team"}
-
-
-def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
-    """Both branches add a paper by a "Zhao, Xin" of 2026: both records are zhao2026 (or the same next key).
-    Theirs gets the next key of the add scheme, with its bibtex_key; a failed validation writes nothing."""
-    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
-    git(survey, "init", "-q", "-b", "main")
-    git(survey, "add", "-A")
-    git(survey, "commit", "-qm", "base")
-    keys = {p.stem for p in (survey / "corpus/papers").glob("*.yaml")}
-    from masrl.corpus.records import free_key
-
-    ours_key = free_key("zhao2026", keys)
-    theirs_key = free_key("zhao2026", keys | {ours_key})
-    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
-        git(survey, "checkout", "-q", "-b", branch, "main")
-        run = cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
-                  "--year", "2026")
-        assert run.code == 0, run.err
-        assert (survey / f"corpus/papers/{ours_key}.yaml").is_file()
-        git(survey, "add", "-A")
-        git(survey, "commit", "-qm", branch)
-    git(survey, "checkout", "-q", "a")
-    git(survey, "merge", "--no-edit", "b")
-    run = cli("resolve", "--root", survey)
-    # the stubs are untagged: nothing may be written while they do not validate
-    assert run.code == 1
-    assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
-    assert (f"theirs of corpus/papers/{ours_key}.yaml would become corpus/papers/{theirs_key}.yaml; if both sides added "
-            f"the same paper, keep one: `git checkout --ours corpus/papers/{ours_key}.yaml && git add "
-            f"corpus/papers/{ours_key}.yaml`") in run.err
-    assert f"corpus/papers/{theirs_key}.yaml" in run.err and "bibtex_key" not in run.err
-    git(survey, "merge", "--abort")
-    for branch in ("a", "b"):  # tag both stubs as a contributor would, then merge again
-        git(survey, "checkout", "-q", branch)
-        path = survey / f"corpus/papers/{ours_key}.yaml"
-        for field, value in grow.PAPERS[2]["tags"].items():
-            grow.set_field(path, field, value)
-        assert cli("build", "--root", survey).code == 0
-        git(survey, "add", "-A")
-        git(survey, "commit", "-qm", f"tag {branch}")
-    git(survey, "checkout", "-q", "a")
-    git(survey, "merge", "--no-edit", "b")
-    run = cli("resolve", "--root", survey)
-    assert run.code == 0, run.err
-    assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
-            "(its id/key changed to match)") in run.out
-    renamed = (survey / f"corpus/papers/{theirs_key}.yaml").read_text()
-    assert renamed.startswith(f"key: {theirs_key}\n") and f"\nbibtex_key: {theirs_key}\n" in renamed and "Team Credit Two" in renamed
-    git(survey, "commit", "-q", "--no-edit")
-    assert cli("build", "--root", survey, "--check").code == 0
-
-
-def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):
-    git(survey, "init", "-q", "-b", "main")
-    git(survey, "add", "-A")
-    git(survey, "commit", "-qm", "base")
-    for branch, scenario in (("a", "math"), ("b", "web")):
-        git(survey, "checkout", "-q", "-b", branch, "main")
-        grow.set_field(survey / "corpus/papers/c3.yaml", "scenario", scenario)
-        git(survey, "commit", "-qam", branch)
-    git(survey, "checkout", "-q", "a")
-    git(survey, "merge", "--no-edit", "b")
-    run = cli("resolve", "--root", survey)
-    assert run.code == 1
-    assert "conflict: corpus/papers/c3.yaml: the same record was changed on both sides" in run.err
-
-
-def test_resolve_without_a_merge(survey, cli):
-    git(survey, "init", "-q")
-    run = cli("resolve", "--root", survey)
-    assert run.code == 0 and run.out.startswith("nothing to resolve")
-
-
 # ---------------------------------------------------------------------------- the grown tree
+
+
 def test_the_grown_tree_holds_every_workflow_of_the_readme(grown_tree, grown_facts, cli, repo):
     """The second tree every data-dependent test runs on (tests/conftest.py): papers and exclusions
     added, a release frozen after v1, an audit round applied, two branches merged with resolve."""

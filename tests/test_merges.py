@@ -1,0 +1,118 @@
+"""Merging two contributions: two branches that each add papers and exclusions merge with one
+`masrl resolve`, which renumbers what collides and refuses what it cannot decide."""
+
+from __future__ import annotations
+
+import shutil
+
+import grow
+
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
+from living import git
+
+
+# ---------------------------------------------------------------------------- merging two contributions
+
+
+def test_two_branches_that_each_add_a_paper_merge_with_masrl_resolve(survey, cli, repo):
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    first = grow.next_record_id(survey)
+    second = f"E{int(first[1:]) + 1:03d}"
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    for branch, paper, excluded in (("a", grow.PAPERS[0], grow.EXCLUSION),
+                                    ("b", grow.PAPERS[2], dict(grow.EXCLUSION, arxiv="2606.08888", title="Another Prompted Team"))):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        grow.add_paper(cli, survey, paper)
+        grow.exclude_paper(cli, survey, excluded)
+        assert cli("build", "--root", survey).code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", f"add {paper['key']}")
+    git(survey, "checkout", "-q", "a")
+    merged = git(survey, "merge", "--no-edit", "b")
+    assert "CONFLICT" in merged and f"exclusions/{first}.yaml" in merged and "reports/STATS.md" in merged
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    assert f"kept both: exclusions/{first}.yaml is ours; theirs is now exclusions/{second}.yaml (its id/key changed to match)" in run.out
+    assert git(survey, "diff", "--name-only", "--diff-filter=U") == ""
+    git(survey, "commit", "-q", "--no-edit")
+    assert git(survey, "status", "--porcelain") == ""
+    assert cli("build", "--root", survey, "--check").code == 0
+    result = build(load(survey), {"survey_example": True})
+    assert {grow.PAPERS[0]["key"], grow.PAPERS[2]["key"]} <= {r["key"] for r in result.pool.retained_records}
+    assert {r["record_id"]: r["screening_label"] for r in result.pool.excluded_records if r["record_id"] in (first, second)} == {
+        first: grow.EXCLUSION["title"], second: "Another Prompted Team"}
+
+
+def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
+    """Both branches add a paper by a "Zhao, Xin" of 2026: both records are zhao2026 (or the same next key).
+    Theirs gets the next key of the add scheme, with its bibtex_key; a failed validation writes nothing."""
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    keys = {p.stem for p in (survey / "corpus/papers").glob("*.yaml")}
+    from masrl.corpus.records import free_key
+
+    ours_key = free_key("zhao2026", keys)
+    theirs_key = free_key("zhao2026", keys | {ours_key})
+    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        run = cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
+                  "--year", "2026")
+        assert run.code == 0, run.err
+        assert (survey / f"corpus/papers/{ours_key}.yaml").is_file()
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    run = cli("resolve", "--root", survey)
+    # the stubs are untagged: nothing may be written while they do not validate
+    assert run.code == 1
+    assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
+    assert (f"theirs of corpus/papers/{ours_key}.yaml would become corpus/papers/{theirs_key}.yaml; if both sides added "
+            f"the same paper, keep one: `git checkout --ours corpus/papers/{ours_key}.yaml && git add "
+            f"corpus/papers/{ours_key}.yaml`") in run.err
+    assert f"corpus/papers/{theirs_key}.yaml" in run.err and "bibtex_key" not in run.err
+    git(survey, "merge", "--abort")
+    for branch in ("a", "b"):  # tag both stubs as a contributor would, then merge again
+        git(survey, "checkout", "-q", branch)
+        path = survey / f"corpus/papers/{ours_key}.yaml"
+        for field, value in grow.PAPERS[2]["tags"].items():
+            grow.set_field(path, field, value)
+        assert cli("build", "--root", survey).code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", f"tag {branch}")
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
+            "(its id/key changed to match)") in run.out
+    renamed = (survey / f"corpus/papers/{theirs_key}.yaml").read_text()
+    assert renamed.startswith(f"key: {theirs_key}\n") and f"\nbibtex_key: {theirs_key}\n" in renamed and "Team Credit Two" in renamed
+    git(survey, "commit", "-q", "--no-edit")
+    assert cli("build", "--root", survey, "--check").code == 0
+
+
+def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    for branch, scenario in (("a", "math"), ("b", "web")):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        grow.set_field(survey / "corpus/papers/c3.yaml", "scenario", scenario)
+        git(survey, "commit", "-qam", branch)
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1
+    assert "conflict: corpus/papers/c3.yaml: the same record was changed on both sides" in run.err
+
+
+def test_resolve_without_a_merge(survey, cli):
+    git(survey, "init", "-q")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0 and run.out.startswith("nothing to resolve")

@@ -1,0 +1,150 @@
+"""`masrl release`: the pool frozen as the next release, release v1 kept as published, and every
+name, date, cutoff and hand edit of a snapshot that would make a release lie refused.
+
+Each expectation comes from the tree in front of the test (the latest release, the next free
+release name); only release v1's published numbers are literals."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import grow
+import pytest
+
+from masrl.corpus.load import load
+from living import files_under, current
+
+
+# ---------------------------------------------------------------------------- masrl release
+
+
+def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
+    grow.grow(cli, survey)
+    released_files = files_under(survey, "reports/releases")
+    grown = current(survey)
+    name = grow.next_release_name(survey)
+    today = datetime.date.today().isoformat()
+    run = cli("release", "--root", survey, name, "--date", today, "--title", "Update of December 2026")
+    assert run.code == 0, run.err
+    pend = grown.pending
+    assert run.out.splitlines()[0] == (
+        f"froze release {name} ({today}): {grown.pool.headline['retained']} retained records and "
+        f"{grown.pool.headline['excluded']} excluded records; {pend.describe(f'release {grown.baseline.name}')}")
+    assert pend.describe(f"release {grown.baseline.name}").startswith(
+        f"{len(pend.retained)} retained records and {len(pend.excluded)} excluded record{'s' if len(pend.excluded) != 1 else ''} "
+        f"added since release {grown.baseline.name}")
+    assert run.out.splitlines()[-1].startswith(f"then record its digest outside the files: git tag -a release-{name} -m ")
+    assert cli("build", "--root", survey).code == 0
+    assert {k: v for k, v in files_under(survey, "reports/releases").items()
+            if not k.startswith(f"reports/releases/{name}/")} == released_files  # every earlier release, byte for byte
+    result = current(survey)
+    assert [r.name for r in result.releases] == [*[r.name for r in grown.releases], name] and not result.pending
+    assert result.population(name).prisma["update"]["previous_included"] == grown.baseline.headline["retained"]
+    numbers = (survey / "reports/tex/numbers.tex").read_text()
+    assert f"\\newcommand{{\\NumRetained}}{{{grown.pool.headline['retained']}}}\n" in numbers  # the latest release
+    assert "\\newcommand{\\NumRetained}{84}\n" in (survey / "reports/releases/v1/tex/numbers.tex").read_text()
+    again = cli("release", "--root", survey, "zz-next", "--date", today)
+    assert again.code == 1 and again.err.splitlines()[-1] == (
+        f"masrl: error: nothing is pending: the pool is identical to release {name}; add, exclude or correct records first")
+    # a correction alone (one record retagged) is a change the next release can freeze
+    grow.set_field(survey / "corpus/papers/magrpo.yaml", "scenario", "web")
+    assert cli("build", "--root", survey).code == 0
+    assert "The current pool (1 record changed since release " + name + " in the field scenario)." in \
+        (survey / "reports/STATS.md").read_text()
+    assert "- changed `magrpo`: " in (survey / "reports/RELEASES.md").read_text()
+    fixed = cli("release", "--root", survey, "zz-next", "--date", today)
+    assert fixed.code == 0, fixed.err
+    assert fixed.out.splitlines()[0].endswith(f"excluded records; 1 record changed since release {name} in the field scenario")
+
+
+def release_facts(root: Path) -> dict:
+    """The next free release name, and the name and date of the last release, of the tree at ``root``."""
+    from masrl.corpus.releases import releases_from
+
+    last = releases_from(load(root).releases)[-1]
+    return {"next": grow.next_release_name(root), "last": last.name, "last_date": last.date}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["v1", "--date", "2026-12-01"], "command line: NAME: release 'v1' exists already; the next name could be {next}"),
+    (["pool", "--date", "2026-12-01"], "command line: NAME: 'pool' is not a release name"),
+    (["{next}", "--date", "2026-04-01"], "command line: --date: 2026-04-01 is before the last release {last} ({last_date})"),
+    (["{next}", "--date", "2026-02-30"], "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD"),
+])
+def test_release_refuses_bad_names_and_dates(survey, cli, args, message):
+    facts = release_facts(survey)
+    args, message = [a.format(**facts) for a in args], message.format(**facts)
+    before = sorted(p.name for p in (survey / "corpus/releases").iterdir())
+    run = cli("release", "--root", survey, *args)
+    assert run.code == 1 and any(line.startswith(message) for line in run.err.splitlines()), run.err
+    assert sorted(p.name for p in (survey / "corpus/releases").iterdir()) == before
+
+
+def test_a_release_needs_a_record_added_on_or_before_its_date(survey, cli):
+    facts = release_facts(survey)
+    if facts["last_date"] >= datetime.date.today().isoformat():
+        pytest.skip(f"the last release ({facts['last']}) is dated today: no release date is both on or after it and "
+                    "before a record added today")
+    grow.add_paper(cli, survey, grow.PAPERS[0])
+    date = facts["last_date"]  # the earliest date the next release may have
+    run = cli("release", "--root", survey, facts["next"], "--date", date)
+    assert run.code == 1 and f"record(s) were added after {date}, so a release of that date cannot hold them: " in run.err
+    assert "orchestra-rl2026 (" in run.err
+
+
+def test_an_edited_snapshot_is_refused(survey, cli):
+    path = survey / "corpus/releases/v1.yaml"
+    path.write_text(path.read_text().replace("    credit_granularity: message\n", "    credit_granularity: mesage\n", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and "credit_granularity: 'mesage' is not in the release's vocabulary" in run.err
+
+
+def test_a_hand_edited_snapshot_with_valid_values_is_refused(survey, cli):
+    """An edit that keeps every value in the vocabulary would silently change the published numbers."""
+    path = survey / "corpus/releases/v1.yaml"
+    text = path.read_text()
+    start = text.index("\n  c3:\n")
+    at = text.index("    scenario: ", start)
+    end = text.index("\n", at)
+    path.write_text(text[:at] + "    scenario: coding" + text[end:])
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert run.err.startswith("corpus/releases/v1.yaml:6: the frozen snapshot of release v1 was edited: its content no "
+                              "longer has the digest corpus/releases.yaml records (0b3908b3d662…, now "), run.err
+    assert run.err.splitlines()[-1] == "1 error in 1 file; no file was changed."  # no cascade through the claims about v1
+    assert "restore it (git checkout -- corpus/releases/v1.yaml) and edit the records instead" in run.err
+    before = files_under(survey, "reports/releases/v1")
+    assert cli("build", "--root", survey).code == 1
+    assert files_under(survey, "reports/releases/v1") == before
+    path.write_text(text.replace("# Do not edit:", "# (a comment edit changes no number) Do not edit:"))
+    assert cli("validate", "--root", survey).code == 0
+
+
+def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(survey, cli):
+    from masrl.corpus.releases import releases_from
+
+    last = releases_from(load(survey).releases)[-1]
+    name = grow.next_release_name(survey)
+    grow.add_paper(cli, survey, grow.PAPERS[0])
+    today = datetime.date.today()
+    for args, message in (
+        (["--date", today.isoformat(), "--cutoff", "2026-04-01"],
+         f"command line: --cutoff: 2026-04-01 is before the search cutoff of the last release {last.name} ({last.search_cutoff}); "
+         "a later release covers at least as much"),
+        (["--date", (today + datetime.timedelta(days=1)).isoformat()],
+         f"command line: --date: {today + datetime.timedelta(days=1)} is in the future (today is {today}); freeze a release "
+         "on or after its date"),
+        (["--date", today.isoformat(), "--title", "a\nb"], "command line: --title: must be one line (no line break or tab)"),
+    ):
+        run = cli("release", "--root", survey, name, *args)
+        assert run.code == 1 and message in run.err.splitlines(), run.err
+    assert not (survey / f"corpus/releases/{name}.yaml").exists()
+    run = cli("release", "--root", survey, name, "--date", today.isoformat())
+    assert run.code == 0, run.err
+    from masrl.corpus.releases import content_digest
+
+    corpus = load(survey)
+    new = releases_from(corpus.releases)[-1]
+    assert new.name == name and new.content_sha256 == content_digest(corpus.snapshots[f"corpus/releases/{name}.yaml"])
+    assert cli("validate", "--root", survey).code == 0
