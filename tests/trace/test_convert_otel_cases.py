@@ -180,6 +180,29 @@ def test_client_and_internal_invoke_agent_are_one_invocation():
     assert trace_metrics(separate.trace)["events"] == 10
 
 
+def test_an_agent_created_or_invoked_below_its_own_span_is_no_self_spawn():
+    """Found by the OTel fuzzer: a create_agent span of agent 'w' under w's own invocation made
+    'w' spawn itself, which validate refuses (and metrics would count as fan-out and depth)."""
+    doc = otlp(("app", [
+        agent("o1", "", "orchestrator", 0, 100),
+        agent("w1", "o1", "worker", 10, 80),
+        span("w2", "w1", "create_agent worker", 20, 21, gen_ai__operation__name="create_agent", gen_ai__agent__name="worker"),
+        agent("w3", "w1", "worker", 30, 40, kind=3),
+        tool("t1", "w3", "search", 32, 38),
+    ]))
+    result = run(doc)  # validates
+    assert [(e["type"], e["agent"], e.get("to")) for e in result.trace["events"]] == [
+        ("spawn", "app", "orchestrator"),
+        ("spawn", "orchestrator", "worker"),
+        ("tool_call", "worker", None),
+        ("tool_result", "search", None),
+        ("return", "worker", "orchestrator"),
+        ("return", "orchestrator", "app"),
+    ]
+    assert "span 'create_agent worker' (w2): agent 'worker' inside agent 'worker' itself; no spawn or return " \
+        "(it would spawn itself)" in result.notes
+
+
 def test_old_usage_names_are_read_and_noted():
     spans = [agent("a1", "", "lead", 0, 100), span("c1", "a1", "chat m", 10, 20, 3, gen_ai__operation__name="chat",
                                                    gen_ai__usage__prompt_tokens=30, gen_ai__usage__completion_tokens=12)]

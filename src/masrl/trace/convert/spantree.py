@@ -32,7 +32,9 @@ for a span with no event of its own):
   application itself (its agent is the application's name, e.g. a Langfuse trace
   named after its root agent) is the run's entry, not a spawn: no spawn and no
   return (an agent that spawned itself would count as fan-out and depth); its
-  children act for the application.
+  children act for the application. Any other AGENT span whose caller would be its own
+  agent (a create or invocation of A somewhere below A) is no spawn either, for the same
+  reason; it is noted, and its children act for A.
 * TOOL -> ``tool_call`` (the owning agent) at its start, ``tool_result`` (agent and
   tool: the tool's name, as in the survey's example) at its end.
 * MODEL inside an agent that starts other agents or hands off -> ``orchestrator_decision``
@@ -226,6 +228,10 @@ class _Builder:
             span.owner, span.owner_span = owner, owner_span
             child_owner, child_span = owner, owner_span
             kind = span.kind
+            if kind == AGENT and not span.merged and span.agent == owner:  # e.g. a span of agent A below A's own
+                span.merged = True
+                self.notes.append(f"{span.label}: agent '{span.agent}' inside agent '{owner}' itself; no spawn or "
+                                  "return (it would spawn itself)")
             if kind == AGENT and not span.merged:
                 child_owner, child_span = span.agent, span
             elif kind == MODEL and owner_span is not None and not owner_span.agents_below:
