@@ -184,3 +184,12 @@ def test_the_top_level_struct_requires_the_required_keys_and_allows_the_optional
     with pytest.raises(msgspec.ValidationError, match=r"Object contains unknown field `extra`"):
         msgspec.json.decode(b'{"trace_id": "x", "task_id": "t", "events": [], "edges": [], "rewards": {}, "costs": {},'
                             b' "extra": 1}', type=struct)
+
+
+def test_a_large_trace_without_edges_stays_on_the_block_path():
+    trace = chain_trace(3000)  # larger than one block: the block path, with an edges array of two bytes
+    trace["edges"] = []
+    data = json.dumps(trace).encode()
+    assert len(data) > typed.BLOCK_BYTES and b'"edges": []' in data
+    checker = accepted(data)
+    assert (checker.n, metrics_from_checker(checker)["critical_path_steps"]) == (3001, 1)
