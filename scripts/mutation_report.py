@@ -1,7 +1,8 @@
 """Kill ratio of the last mutmut run (mutants/**/*.meta), per mutated module and in all.
 
 Ratio = (killed + timed out) / mutants checked; a mutant that no test reaches counts as
-surviving. With ``--sample N`` only the first N mutants of each module in a fixed
+surviving. The last column leaves out the survivors that docs/mutation.md lists as equivalent
+(a change no caller can observe): killed / (checked - listed equivalent survivors). With ``--sample N`` only the first N mutants of each module in a fixed
 pseudo-random order (SHA-256 of the mutant's name) count, the same N on every run.
 
     .venv/bin/python scripts/mutation_report.py [--sample N]
@@ -15,6 +16,7 @@ import argparse
 import fnmatch
 import hashlib
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -36,6 +38,13 @@ def modules(root: Path, sample: int | None) -> dict[str, dict[str, int | None]]:
     return out
 
 
+def equivalent(docs: Path) -> set[str]:
+    """The mutants docs/mutation.md lists as equivalent (the first cell of each table row)."""
+    if not docs.is_file():
+        return set()
+    return set(re.findall(r"^\| `(masrl\.[^`]+__mutmut_\d+)` \|", docs.read_text("utf-8"), re.MULTILINE))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, metavar="N", help="count only N mutants per module (a fixed sample)")
@@ -44,6 +53,7 @@ def main() -> int:
                         help="only the modules whose path under src/masrl matches (analyses/*, trace/typed); repeatable")
     args = parser.parse_args()
     root = Path(__file__).resolve().parent.parent / "mutants"
+    listed = equivalent(root.parent / "docs" / "mutation.md")
     found = modules(root, args.sample)
     if args.module:
         found = {m: codes for m, codes in found.items()
@@ -57,15 +67,17 @@ def main() -> int:
     total = Counter()
     rows = []
     for module, codes in found.items():
-        checked = [c for c in codes.values() if c not in NOT_CHECKED]
-        killed = sum(c in KILLED for c in checked)
-        rows.append((module, killed, len(checked), len(codes)))
-        total.update(killed=killed, checked=len(checked), mutants=len(codes))
+        checked = [n for n, c in codes.items() if c not in NOT_CHECKED]
+        killed = sum(codes[n] in KILLED for n in checked)
+        same = sum(codes[n] not in KILLED and n in listed for n in checked)
+        rows.append((module, killed, len(checked), same, len(codes)))
+        total.update(killed=killed, checked=len(checked), same=same, mutants=len(codes))
     width = max(len(r[0]) for r in rows)
-    print(f"{'module':<{width}}  killed / checked  ratio   (mutants)")
-    for module, killed, checked, n in rows + [("all", total["killed"], total["checked"], total["mutants"])]:
+    print(f"{'module':<{width}}  killed / checked  ratio   (mutants)  without listed equivalent")
+    for module, killed, checked, same, n in rows + [("all", total["killed"], total["checked"], total["same"], total["mutants"])]:
         ratio = f"{killed / checked:6.1%}" if checked else "   n/a"
-        print(f"{module:<{width}}  {killed:>6} / {checked:<7}  {ratio}  ({n})")
+        rest = f"{killed} / {checked - same} = {killed / (checked - same):.1%}" if checked - same else "n/a"
+        print(f"{module:<{width}}  {killed:>6} / {checked:<7}  {ratio}  ({n})  {rest}")
     return 0
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from masrl.analyses.agreement import UNDEFINED, brennan_prediger, fleiss_kappa
 from masrl.analyses.counts import count_by, crosstab, long_values, records_per_value
 from masrl.analyses.gaps import Gap, find_gaps, gaps_json
+from masrl.analyses.prisma import update_table
 from masrl.corpus.taxonomy import Taxonomy
 
 
@@ -178,3 +180,45 @@ def test_count_and_crosstab_tables():
     assert headline(FRAME, excluded) == {"retained": 4, "excluded": 1, "audited": 5}
     tax.data["crosstabs"] = [["stage", "stage"]]
     assert crosstab_table(excluded, "stage", "stage", tax).title == "Stage x Stage (excluded records)"
+
+
+def test_update_table_rows_cells_and_source():
+    flow = {"reason_classes": ["R1", "R2"], "audited": 9, "update": {
+        "previous": "release v1", "previous_included": 5, "identified": 4, "new_included": 2, "total_included": 6,
+        "dropped": ["x"], "stages": [{"label": "abstract", "excluded": 2, "by_reason_class": {"R2": 2}}],
+        "identification": {"identified_by_source": {"arXiv": 6}, "duplicates_removed": 1, "other_methods": 1,
+                           "screened": 6, "awaiting": 2, "rounds": ["r1", "r2"], "found_again": 3}}}
+    t = update_table(flow)
+    assert t.frame.reset_index().values.tolist() == [
+        ["included in the previous version", 5, "", ""],
+        ["records identified from arXiv (update rounds)", 6, "", ""],
+        ["duplicates removed before screening", 1, "", ""],
+        ["records identified by other methods (added by hand)", 1, "", ""],
+        ["records screened", 6, "", ""],
+        ["awaiting a screening decision", 2, "", ""],
+        ["new records with a screening decision", 4, "", ""],
+        ["excluded at abstract", 2, "0", "2"],
+        ["new records included", 2, "", ""],
+        ["dropped since the previous version (moved to the exclusion log)", 1, "", ""],
+        ["total included in this version", 6, "", ""],
+    ]
+    assert list(t.frame.columns) == ["records", "R1", "R2"]
+    assert t.source == ("computed from the records: those of the previous version (its frozen snapshot) and those added "
+                        "since; identification from the update rounds r1, r2 (corpus/rounds/); 3 record(s) that a later "
+                        "round found again are counted once, where they were first identified")
+    assert t.note == ("Previous version: release v1. Total included = 5 - 1 + 2 = 6; 9 records audited over all versions.")
+    del flow["update"]["identification"]
+    assert update_table(flow).frame.index[1] == "new records identified and screened"
+
+
+ABCD = ("a", "b", "c", "d")
+# Pinned by irrCAC 0.4.4 (tests/audits/test_agreement.py): 3 readers, 10 items, 4 categories.
+THREE = [("a", "a", "a"), ("a", "b", "a"), ("b", "b", "b"), ("c", "c", "b"), ("a", "a", "a"), ("d", "c", "c"),
+         ("b", "b", "b"), ("a", "a", "a"), ("c", "b", "c"), ("d", "d", "d")]
+
+
+def test_fleiss_and_brennan_prediger_values_and_no_ratings():
+    kappa, bp = fleiss_kappa(THREE, ABCD), brennan_prediger(THREE, ABCD)
+    assert (round(kappa.value, 12), round(kappa.se, 12)) == (0.628482972136, 0.144124923519)
+    assert (round(bp.value, 12), round(bp.se, 12)) == (0.644444444444, 0.14515494772)
+    assert fleiss_kappa([], ABCD) == brennan_prediger([], ABCD) == UNDEFINED

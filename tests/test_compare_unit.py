@@ -10,11 +10,15 @@ from masrl.analyses.claims import CheckResult, ClaimResult
 from masrl.analyses.compare import (
     cell_changes,
     claim_changes,
+    claim_edits,
     gap_changes,
     record_changes,
+    verdict,
 )
+from masrl.analyses.frozen import Side, frozen_changes
 from masrl.analyses.gaps import Gap
 from masrl.analyses.table import Table
+from masrl.corpus.releases import content_digest
 
 
 def test_record_changes_order_and_absent_fields():
@@ -98,4 +102,57 @@ def test_tables_of_other_layouts_are_not_compared_cell_by_cell():
         {"table": "flow", "row": "excluded at abstract", "column": "X1", "before": "0", "after": "1"},
         {"table": "flow", "row": "excluded at full text", "column": "records", "before": "(absent)", "after": "0"},
         {"table": "flow", "row": "excluded at full text", "column": "X1", "before": "(absent)", "after": "0"},
+    ]
+
+
+def test_claim_edits_and_verdicts():
+    def claim(cid, status, statement, *checks, scope="pool"):
+        """A claim of the ledger with these checks (``(label, stated count, computed count, holds)``)."""
+        return ClaimResult(cid, statement, "e", "src", status, scope,
+                           tuple(CheckResult(None, label, "retained", {}, {"count": want}, got, (), holds)
+                                 for label, want, got, holds in checks))
+
+    old = results({}, [], claims=[claim("a", "superseded", "A", ("n", 1, 1, True)),
+                                  claim("b", "current", "B", ("n", 2, 2, True), ("m", 3, 3, True)),
+                                  claim("gone", "current", "G")])
+    new = results({}, [], claims=[claim("new", "current", "N", scope="release"),
+                                  claim("a", "superseded", "A", ("n", 1, 2, False)),
+                                  claim("b", "superseded", "B2", ("n", 4, 2, False), ("m", 3, 3, True), ("k", 1, 1, True),
+                                        scope="release")])
+    assert claim_edits(old, new) == [
+        {"claim": "new", "edit": "added", "before": "(absent)", "after": "current, about release: N"},
+        {"claim": "a", "edit": "verdict", "before": "matches the data", "after": "drifted"},
+        {"claim": "b", "edit": "status", "before": "current", "after": "superseded"},
+        {"claim": "b", "edit": "scope", "before": "pool", "after": "release"},
+        {"claim": "b", "edit": "statement", "before": "B", "after": "B2"},
+        {"claim": "b", "edit": "stated value of 'n'", "before": "= 2", "after": "= 4"},
+        {"claim": "b", "edit": "verdict", "before": "holds", "after": "drifted"},
+        {"claim": "gone", "edit": "removed", "before": "current, about pool: G", "after": "(absent)"},
+    ]
+    assert [verdict(c) for c in (None, *new.claims, *old.claims[1:])] == [
+        "(absent)", "holds", "drifted", "drifted", "holds", "holds"]
+
+
+def test_frozen_changes_digest_records_and_reports():
+    def releases(*named):
+        """A parsed corpus/releases.yaml of these ``(name, content_sha256)`` releases."""
+        return {"releases": [{"name": n, "date": "2026-05-04", "search_cutoff": "2026-05-04", "title": n,
+                              "content_sha256": sha} for n, sha in named]}
+
+    snap = {"release": "v1", "taxonomy": {"fields": {"f": {"label": "F"}}}, "retained": {"a": {"title": "A"}}}
+    snap2 = {"release": "v2", "taxonomy": {}, "retained": {"a": {"title": "A"}}}
+    snaps = {"corpus/releases/v1.yaml": snap, "corpus/releases/v2.yaml": snap2}
+    tree = "reports/releases/v1/"
+    before = Side(releases(("v1", "d1"), ("v2", "d2")), snaps,
+                  {tree + "same.md": "b1", tree + "edited.md": "b2", tree + "gone.md": "b3", "reports/other.md": "o"})
+    after = Side(releases(("v1", "d1"), ("v2", "d2x"), ("v3", "d3")), dict(snaps),
+                 {tree + "same.md": "b1", tree + "edited.md": "c2", tree + "new.md": "b4"})
+    actual = content_digest(snap2)
+    assert frozen_changes(before, after) == [
+        {"release": "v1", "digest": None, "vocabulary": [], "retained": None, "excluded": None,
+         "snapshot_changed": False, "errata": None,
+         "reports": {"added": [tree + "new.md"], "removed": [tree + "gone.md"], "changed": [tree + "edited.md"]}},
+        {"release": "v2", "digest": {"recorded_before": "d2", "recorded_after": "d2x", "actual_before": actual,
+                                     "actual_after": actual},
+         "vocabulary": [], "retained": None, "excluded": None, "snapshot_changed": True, "errata": None, "reports": None},
     ]

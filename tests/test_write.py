@@ -21,6 +21,21 @@ def test_sync_writes_and_reports(tree):
     assert {k: v for k, v in snapshot(root).items() if not k.endswith("/")} == NEW
 
 
+def test_update_replaces_only_files_that_still_hold_what_was_read(tree):
+    root, outside = tree
+    write.update(root, {"reports/a.md": (b"old a\n", b"edited a\n")})
+    assert (root / "reports/a.md").read_bytes() == b"edited a\n"
+    with pytest.raises(UserError, match=r"^changed on disk since they were read \(nothing was written; run the command "
+                                        r"again\): README.md, reports/tables/b.csv$"):
+        write.update(root, {"README.md": (b"stale\n", b"x"), "reports/a.md": (b"edited a\n", b"y"),
+                            "reports/tables/b.csv": (b"stale\n", b"z")})
+    (root / "reports/link.md").symlink_to(outside / "victim.txt")
+    with pytest.raises(UserError, match=r"^1 path refused; nothing was written\.$"):
+        write.update(root, {"reports/link.md": (b"precious\n", b"overwritten\n"), "reports/a.md": (b"edited a\n", b"y")})
+    assert (root / "reports/a.md").read_bytes() == b"edited a\n"
+    assert (outside / "victim.txt").read_bytes() == b"precious\n"
+
+
 @pytest.mark.parametrize("link, points_to", [
     ("reports/a.md", "victim.txt"),          # a generated file replaced by a link
     ("reports/tables", "."),                 # a generated folder replaced by a link

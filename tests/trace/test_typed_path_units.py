@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 from conftest import survey_trace
 
@@ -167,3 +168,28 @@ def test_a_long_chain_takes_the_plain_loop_from_the_bulk_path_with_the_same_valu
     assert json.dumps(bulk, sort_keys=True) == json.dumps(plain, sort_keys=True)  # 3000, not 3000.0
     assert (bulk["critical_path_steps"], bulk["critical_path_time"], bulk["ignored_cycle_edges"]) == (3000, 2999.0, 0)
     assert type(bulk["critical_path_steps"]) is int
+
+
+def test_the_top_level_struct_requires_the_required_keys_and_allows_the_optional_ones():
+    # Called here at run time, not only at import: mutmut maps a function to the tests that call it.
+    struct = typed._top_struct("Top", {"events": msgspec.Raw, "edges": msgspec.Raw})
+    assert struct.__struct_fields__ == ("trace_id", "task_id", "events", "edges", "rewards", "costs", "schema_version",
+                                        "system", "topology", "metrics", "labels", "reward_credit_units")
+    assert struct.__struct_defaults__ == (msgspec.UNSET,) * 6  # the six optional keys
+    top = msgspec.json.decode(b'{"trace_id": "x", "task_id": "t", "events": [], "edges": [], "rewards": {}, "costs": {},'
+                              b' "labels": {"a": "b"}}', type=struct)
+    assert (top.labels, top.topology) == ({"a": "b"}, msgspec.UNSET)
+    with pytest.raises(msgspec.ValidationError, match=r"Object missing required field `costs`"):
+        msgspec.json.decode(b'{"trace_id": "x", "task_id": "t", "events": [], "edges": [], "rewards": {}}', type=struct)
+    with pytest.raises(msgspec.ValidationError, match=r"Object contains unknown field `extra`"):
+        msgspec.json.decode(b'{"trace_id": "x", "task_id": "t", "events": [], "edges": [], "rewards": {}, "costs": {},'
+                            b' "extra": 1}', type=struct)
+
+
+def test_a_large_trace_without_edges_stays_on_the_block_path():
+    trace = chain_trace(3000)  # larger than one block: the block path, with an edges array of two bytes
+    trace["edges"] = []
+    data = json.dumps(trace).encode()
+    assert len(data) > typed.BLOCK_BYTES and b'"edges": []' in data
+    checker = accepted(data)
+    assert (checker.n, metrics_from_checker(checker)["critical_path_steps"]) == (3001, 1)
