@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The README's test command (README, top; .ci/run runs the same).
-COMMAND = [sys.executable, "-m", "pytest", "-q", "-n", "auto", "--dist", "loadfile"]
+COMMAND = [sys.executable, "-m", "pytest", "-q", "-n", "auto", "--dist", "worksteal"]
 
 
 def main(argv: list[str] | None = None) -> int:
