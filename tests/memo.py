@@ -213,16 +213,6 @@ def summary() -> str | None:
     return "memo: " + "; ".join(f"{s.name} {s.hits} hit(s), {s.misses} miss(es), {s.saved:.0f} s saved" for s in STORES)
 
 
-class _Never(OrderedDict):
-    """A memo that holds nothing: what masrl's own memos are while the test memo is off."""
-
-    def __contains__(self, key) -> bool:
-        return False
-
-    def __setitem__(self, key, value) -> None:
-        pass
-
-
 _saved: dict | None = None
 
 
@@ -233,12 +223,13 @@ def process_caches(on: bool) -> None:
     and leaves nothing its patched code computed to the tests after it."""
     global _saved
     from masrl.bib import latex
+    from masrl.core.memo import Memo
     from masrl.build import pipeline
     from masrl.checks import collector
 
     if not on and _saved is None:
         _saved = {"valid": collector._VALID, "releases": pipeline._RELEASES, "decode": latex._decode}  # noqa: SLF001
-        collector._VALID, pipeline._RELEASES = _Never(), _Never()  # noqa: SLF001
+        collector._VALID, pipeline._RELEASES = Memo(0), Memo(0)  # noqa: SLF001 - memos that keep nothing
         latex._decode = latex._decode.__wrapped__  # noqa: SLF001
     elif on and _saved is not None:
         collector._VALID, pipeline._RELEASES, latex._decode = _saved["valid"], _saved["releases"], _saved["decode"]  # noqa: SLF001

@@ -16,6 +16,7 @@ from masrl.build import pipeline
 from masrl.checks import collector
 from masrl.checks.collector import Checker, schema_valid
 from masrl.checks.validate import validate, validate_taxonomy
+from masrl.core.memo import MISSING, Memo, content_key
 from masrl.core.text import _kind, unsafe_characters
 from masrl.corpus.load import Corpus, load
 
@@ -54,11 +55,28 @@ def test_remembered_validity_tells_exact_types_and_schemas_apart():
 
 
 def test_the_memo_of_valid_documents_is_bounded():
-    for i in range(collector._VALID_LIMIT + 10):
-        collector._remember_valid(Draft202012Validator(SCHEMA), {"n": i})
-    assert len(collector._VALID) == collector._VALID_LIMIT
+    limit = collector._VALID.limit
+    for i in range(limit + 10):
+        assert problems({"n": i}) == []
+    assert len(collector._VALID) == limit
     assert not schema_valid(Draft202012Validator(SCHEMA), {"n": 0})  # the oldest went first
-    assert schema_valid(Draft202012Validator(SCHEMA), {"n": collector._VALID_LIMIT + 9})
+    assert schema_valid(Draft202012Validator(SCHEMA), {"n": limit + 9})
+
+
+def test_a_memo_keeps_the_most_recent_values_and_a_limit_of_0_keeps_none():
+    memo = Memo(2)
+    for key, value in ((b"a", 1), (b"b", 2)):
+        memo.put(key, value)
+    assert memo.get(b"a") == 1  # now the most recent
+    memo.put(b"c", 3)
+    assert (memo.get(b"a"), memo.get(b"b"), memo.get(b"c")) == (1, MISSING, 3)
+    memo.put(None, 4)
+    assert memo.get(None) is MISSING and len(memo) == 2
+    nothing = Memo(0)
+    nothing.put(b"a", 1)
+    assert nothing.get(b"a") is MISSING and len(nothing) == 0
+    assert content_key(True) != content_key(1) and content_key(1) != content_key(1.0)
+    assert content_key(lambda: 0) is None  # cannot be pickled: never remembered
 
 
 def mistagged(corpus: Corpus) -> tuple[Corpus, str]:

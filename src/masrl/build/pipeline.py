@@ -9,9 +9,6 @@ it is about (its ``scope``). What is written, and where, is declared in
 
 from __future__ import annotations
 
-import hashlib
-import pickle
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import pandas as pd
@@ -23,6 +20,7 @@ from ..analyses.table import Table
 from ..audits.analysis import confirmations
 from ..audits.model import Audit, audits_of
 from ..corpus.frame import excluded_frame, near_miss_frame, retained_frame
+from ..core.memo import MISSING, Memo, content_key
 from ..corpus.load import Corpus
 from ..corpus.population import POOL, Pending, Population, pending, pool, releases
 from ..corpus.declarations import tables as declared_tables
@@ -205,32 +203,19 @@ class Build:
         return [c for c in self.claims if c.scope == name]
 
 
-#: The analyses of the frozen releases last computed in this process, by :func:`_release_key`: a
-#: second build in one process (``masrl diff`` builds both sides) analyses an unchanged release once.
-_RELEASES: OrderedDict[bytes, Results] = OrderedDict()
-_RELEASES_LIMIT = 8
-
-
-def _release_key(population: Population, previous: Population | None) -> bytes | None:
-    """Everything :func:`analyse` reads for a release: its population and the previous one's
-    label, keys and record ids (pickled, exact types); None when they cannot be pickled."""
-    try:
-        data = pickle.dumps((population, _previous_members(previous)), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - not remembered, analysed every time
-        return None
-    return hashlib.blake2b(data, digest_size=20).digest()
+#: The analyses of the frozen releases last computed in this process, keyed by everything
+#: :func:`analyse` reads for a release (its population, the previous one's label, keys and record
+#: ids): a second build in one process (``masrl diff`` builds both sides) analyses an unchanged
+#: release once.
+_RELEASES = Memo(8)
 
 
 def _release_results(population: Population, previous: Population | None) -> Results:
-    key = _release_key(population, previous)
-    if key is not None and key in _RELEASES:
-        _RELEASES.move_to_end(key)
-        return _RELEASES[key]
-    results = analyse(population, previous, rounds=population.identification if previous else None)
-    if key is not None:
-        _RELEASES[key] = results
-        if len(_RELEASES) > _RELEASES_LIMIT:
-            _RELEASES.popitem(last=False)
+    key = content_key(population, _previous_members(previous))
+    results = _RELEASES.get(key)
+    if results is MISSING:
+        results = analyse(population, previous, rounds=population.identification if previous else None)
+        _RELEASES.put(key, results)
     return results
 
 

@@ -9,9 +9,6 @@ message that names the bad value and what is allowed. Schema errors are worded b
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import pickle
-from collections import OrderedDict
 from typing import Any, Iterable
 
 from jsonschema import Draft202012Validator
@@ -19,6 +16,7 @@ from jsonschema import Draft202012Validator
 from ..bib.identifiers import stored_hint
 from ..core.didyoumean import did_you_mean as _suggest
 from ..core.errors import Problem
+from ..core.memo import MISSING, Memo, content_key
 from ..corpus.load import Corpus
 from ..corpus.records import UNTAGGED
 from ..corpus.taxonomy import Taxonomy
@@ -54,41 +52,22 @@ def _describe(value: Any) -> str:
 
 
 
-#: Digests of (schema, document) pairs found valid in this process, most recent last: a document
+#: (schema, document) pairs found valid in this process, by :func:`_validity_key`: a document
 #: validated again against the same schema (a second ``validate`` of the same corpus, the other side
 #: of ``masrl diff``, a frozen snapshot read by every command) is not walked again. Only validity is
 #: remembered; a document with errors is always checked in full, so that its messages are worded anew.
-_VALID: OrderedDict[bytes, None] = OrderedDict()
-_VALID_LIMIT = 8192
+_VALID = Memo(8192)
 
 
 def _validity_key(validator: Draft202012Validator, value: Any) -> bytes | None:
     """What the schema check of ``value`` depends on: the validator's kind, its schema, whether it
-    checks formats, and ``value`` with its exact types (pickled; True and 1 differ). None when a
-    part cannot be pickled: then nothing is remembered."""
-    try:
-        data = pickle.dumps((type(validator).__name__, validator.format_checker is not None, validator.schema, value),
-                            protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - an unpicklable document is simply checked every time
-        return None
-    return hashlib.blake2b(data, digest_size=20).digest()
+    checks formats, and ``value`` with its exact types (:func:`masrl.core.memo.content_key`)."""
+    return content_key(type(validator).__name__, validator.format_checker is not None, validator.schema, value)
 
 
 def schema_valid(validator: Draft202012Validator, value: Any) -> bool:
     """Whether ``value`` was found valid against ``validator``'s schema earlier in this process."""
-    key = _validity_key(validator, value)
-    if key is not None and key in _VALID:
-        _VALID.move_to_end(key)
-        return True
-    return False
-
-
-def _remember_valid(validator: Draft202012Validator, value: Any) -> None:
-    key = _validity_key(validator, value)
-    if key is not None:
-        _VALID[key] = None
-        if len(_VALID) > _VALID_LIMIT:
-            _VALID.popitem(last=False)
+    return _VALID.get(_validity_key(validator, value)) is not MISSING
 
 
 class Checker:
@@ -125,11 +104,12 @@ class Checker:
         """One problem per JSON Schema error of ``value``, worded for a person (:meth:`explain`).
         A document this process found valid against the same schema before is not walked again
         (:func:`schema_valid`)."""
-        if schema_valid(validator, value):
+        key = _validity_key(validator, value)
+        if _VALID.get(key) is not MISSING:
             return
         errors = sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
         if not errors:
-            _remember_valid(validator, value)
+            _VALID.put(key, True)
             return
         enum_paths = {tuple(e.absolute_path) for e in errors if e.validator == "enum"}
         pattern_paths = {tuple(e.absolute_path) for e in errors if e.validator == "pattern"}
