@@ -323,6 +323,14 @@ def merge_two_branches(run, root: Path, papers: tuple = BRANCH_PAPERS, exclusion
 SUITE_ADDED, SUITE_RELEASED = "2026-06-15", "2026-06-30"
 
 
+def _date_added(path: Path) -> str:
+    """A record file's ``date_added`` (ISO text; '' when it has none)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("date_added:"):
+            return line.split(":", 1)[1].strip().strip("'\"")
+    return ""
+
+
 def grow_tree(run, root: Path) -> dict:
     """Run the README's workflows on the copy of the survey at ``root`` (corpus, exclusions,
     reports, README.md, .gitattributes), each through the CLI:
@@ -343,7 +351,12 @@ def grow_tree(run, root: Path) -> dict:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "the survey as bundled")
     today = datetime.date.today().isoformat()
-    added, released = min(SUITE_ADDED, today), min(SUITE_RELEASED, today)
+    # the release holds every pending record: it is dated no earlier than the latest one added
+    # (a contributor's paper added today makes it today's release)
+    latest = max([_date_added(path) for folder in ("corpus/papers", "exclusions") for path in (root / folder).glob("*.yaml")],
+                 default="")
+    released = min(max(SUITE_RELEASED, latest), today)
+    added = min(SUITE_ADDED, released)
     before = {p.name for p in (root / "exclusions").glob("*.yaml")}
     for paper in SUITE_PAPERS:
         set_field(add_paper(run, root, paper), "date_added", f"'{added}'")
