@@ -13,7 +13,7 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
 - ``masrl.build.outputs.render_tree(build, results)`` for a frozen release (its text reports,
   rendered again by every build whose pool changed): keyed by what the build cache keys them
   by (:func:`masrl.build.cache.release_key`: exactly what a release tree is computed from);
-- ``masrl.render.figures.render(spec, data, notes)`` and ``render_many``: keyed by what
+- ``masrl.render.figures.draw.render(spec, data, notes)`` and ``render_many``: keyed by what
   :func:`masrl.render.figures.fingerprint` covers (name, plotted data, footnote).
 
 :func:`install` replaces those functions by memoising wrappers before any test module
@@ -55,9 +55,11 @@ class Store:
         self.values: OrderedDict = OrderedDict()
         self.hits = self.misses = 0
         self.saved = 0.0  # seconds the hits would have cost
+        self.spent = 0.0  # seconds the misses cost
 
     def put(self, key: bytes, value, cost: float) -> None:
         self.misses += 1
+        self.spent += cost
         self.values[key] = (value, cost)
         if len(self.values) > self.limit:
             self.values.popitem(last=False)
@@ -134,7 +136,7 @@ def install() -> None:
     """Wrap the memoised stages (idempotent). Raises AttributeError if one was renamed, so that
     a refactoring of masrl cannot silently turn the memo off."""
     from masrl.build import outputs, pipeline
-    from masrl.render import figures
+    from masrl.render.figures import draw
 
     if getattr(pipeline.build, "__memo__", False):
         return
@@ -142,7 +144,7 @@ def install() -> None:
 
     real_build, real_text, real_analyse = pipeline.build, outputs.render_text, pipeline.analyse
     real_tree = outputs.render_tree
-    real_render, real_many = figures.render, figures.render_many
+    real_render, real_many = draw.render, draw.render_many
 
     def build(corpus, traces_valid=None):
         key = corpus_digest(corpus)
@@ -203,14 +205,14 @@ def install() -> None:
     build.__doc__, render_text.__doc__ = real_build.__doc__, real_text.__doc__
     render.__doc__, render_many.__doc__ = real_render.__doc__, real_many.__doc__
     pipeline.build, pipeline.analyse, outputs.render_text, outputs.render_tree = build, analyse, render_text, render_tree
-    figures.render, figures.render_many = render, render_many
+    draw.render, draw.render_many = render, render_many
 
 
 def summary() -> str | None:
     """One line of hits, misses and the time the hits saved, or None when nothing was memoised."""
     if not any(s.hits or s.misses for s in STORES):
         return None
-    return "memo: " + "; ".join(f"{s.name} {s.hits} hit(s), {s.misses} miss(es), {s.saved:.0f} s saved" for s in STORES)
+    return "memo: " + "; ".join(f"{s.name} {s.hits} hit(s), {s.misses} miss(es) ({s.spent:.0f} s), {s.saved:.0f} s saved" for s in STORES)
 
 
 _saved: dict | None = None

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from masrl.bib import bibexport, bibtex
-from masrl.build.outputs import audit_data, render_text
+from masrl.build.audit_outputs import audit_data
+from masrl.build.outputs import render_text
 from masrl.corpus.load import load
 from masrl.corpus.records import make_key
 

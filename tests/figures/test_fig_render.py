@@ -13,6 +13,7 @@ import pytest
 from matplotlib.text import Text
 
 from masrl.render import figures
+from masrl.render.figures import draw
 
 from masrl.corpus.load import read_taxonomy as _read_taxonomy
 from masrl.corpus.taxonomy import Taxonomy as _Taxonomy
@@ -37,8 +38,8 @@ def shown(fig) -> list[str]:
 @pytest.mark.parametrize("name", NAMES)
 def test_render_is_deterministic(name, figure_data, figure_notes):
     spec = spec_of(name)
-    first, missing = figures.render(spec, figure_data[name], figure_notes[name])
-    second, _ = figures.render(spec, figure_data[name], figure_notes[name])
+    first, missing = draw.render(spec, figure_data[name], figure_notes[name])
+    second, _ = draw.render(spec, figure_data[name], figure_notes[name])
     assert set(first) == {"svg", "pdf", "png"}
     assert missing == []
     for fmt in first:
@@ -83,7 +84,7 @@ def _copy(data):
 @pytest.mark.parametrize("name", NAMES)
 def test_literal_special_characters(name, figure_data, drawn):
     data = _literal_variant(name, _copy(figure_data[name]), LITERAL)
-    files, missing = figures.render(spec_of(name), data)
+    files, missing = draw.render(spec_of(name), data)
     assert missing == [] and all(files.values())
     text = "\n".join(shown(drawn(name, data))).replace("\n", " ")
     for label in LITERAL[:2]:
@@ -107,7 +108,7 @@ def test_cjk_labels_collapse_glyph_warnings(name, figure_data):
     data = _literal_variant(name, _copy(figure_data[name]), [CJK, f"{CJK} agents"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        files, missing = figures.render(spec_of(name), data)
+        files, missing = draw.render(spec_of(name), data)
     assert all(files.values())
     assert set(missing) == set(CJK)
     assert [str(w.message) for w in caught] == []

@@ -30,7 +30,7 @@ def test_the_installed_toolchain_is_the_locked_one():
 def test_the_committed_figures_were_drawn_with_the_locked_toolchain():
     from matplotlib import ft2font
 
-    from masrl.render.figures import toolchain_identity
+    from masrl.render.figures.draw import toolchain_identity
 
     recorded = json.loads((REPO / "reports/figures/manifest.json").read_text())["toolchain"]
     assert recorded["matplotlib"] == locked()["matplotlib"]
@@ -40,8 +40,9 @@ def test_the_committed_figures_were_drawn_with_the_locked_toolchain():
 
 def test_another_toolchain_makes_every_figure_stale(survey, cli, monkeypatch):
     from masrl.render import figures
+    from masrl.render.figures import draw
 
-    monkeypatch.setattr(figures, "toolchain_identity", lambda: {"matplotlib": "9.9.9", "ft2font_sha256": "x"})
+    monkeypatch.setattr(draw, "toolchain_identity", lambda: {"matplotlib": "9.9.9", "ft2font_sha256": "x"})
     run = cli("build", "--root", survey, "--check")
     assert run.code == 1
     stale = [line for line in run.err.splitlines() if line.startswith("stale: reports/figures/")]

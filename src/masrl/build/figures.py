@@ -16,6 +16,7 @@ from typing import Mapping
 
 from ..corpus.load import package_sources
 from ..render import figures
+from ..render.figures import draw
 from ..render.jsonout import json_bytes
 from ..render.markdown import render_template
 
@@ -45,12 +46,12 @@ def _toolchain(recorded: dict, check: bool) -> dict:
     matplotlib is imported (to ask FreeType's version) only when the installed
     matplotlib is not the one the manifest records and figures are to be drawn.
     """
-    identity = figures.toolchain_identity()
+    identity = draw.toolchain_identity()
     if all(recorded.get(k) == v for k, v in identity.items()) and "freetype" in recorded:
         return {**identity, "freetype": recorded["freetype"], "freetype_build": recorded.get("freetype_build", "")}
     if check:
         return {**identity, "freetype": "not probed (masrl build --check does not import matplotlib)"}
-    return {**identity, **figures.freetype_version()}
+    return {**identity, **draw.freetype_version()}
 
 
 def release_note(spec, results, baseline) -> str | None:
@@ -106,7 +107,7 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
     for spec in specs:
         data = spec.data(results)
         notes = notes_of[spec.name]
-        fingerprint = figures.fingerprint(spec, data, code, notes, figures.toolchain_text(toolchain))
+        fingerprint = figures.fingerprint(spec, data, code, notes, draw.toolchain_text(toolchain))
         paths = {ext: f"{folder}/{spec.name}.{ext}" for ext in figures.FORMATS}
         entry = old.get(spec.name) or {}
         current = {ext: existing.get(rel) for ext, rel in paths.items()}
@@ -131,7 +132,7 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
         else:
             todo.append((spec, data, notes, fingerprint, paths))
             manifest[spec.name] = {}
-    rendered = figures.render_many([(spec, data, notes) for spec, data, notes, _, _ in todo])
+    rendered = draw.render_many([(spec, data, notes) for spec, data, notes, _, _ in todo])
     for (spec, _, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
         missing_chars.update(missing)
         outputs.update({paths[ext]: files[ext] for ext in paths})

@@ -18,7 +18,6 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ...corpus.declarations import FLOW_TABLE, figures, tables
@@ -356,101 +355,9 @@ def code_fingerprint(sources: dict[str, bytes]) -> str:
 
 def fingerprint(spec: FigureSpec, data: Any, code: str, notes: Sequence[str] = (), toolchain: str = "") -> str:
     """SHA-256 of what decides the figure's bytes: its name, kind, options, plotted data, footnote,
-    drawing code and the drawing toolchain (:func:`toolchain_text`)."""
+    drawing code and the drawing toolchain (:func:`masrl.render.figures.draw.toolchain_text`)."""
     footnote = "\n".join(notes).encode("utf-8")
     how = json.dumps([spec.module, spec.options], sort_keys=True, ensure_ascii=False).encode("utf-8")
     return hashlib.sha256(spec.name.encode() + b"\0" + how + b"\0" + data_bytes(data) + b"\0" + footnote + b"\0"
                           + code.encode() + b"\0" + toolchain.encode()).hexdigest()
 
-
-def toolchain_identity() -> dict[str, str]:
-    """``{"matplotlib": version, "ft2font_sha256": digest}`` of the installed matplotlib,
-    without importing it: the version from the package metadata, the digest of its
-    compiled font module (which holds the FreeType it was built with)."""
-    from importlib import metadata
-    from importlib.util import find_spec
-
-    try:
-        version = metadata.version("matplotlib")
-    except metadata.PackageNotFoundError:
-        return {"matplotlib": "not installed", "ft2font_sha256": ""}
-    spec = find_spec("matplotlib")  # a top-level package: located, not imported
-    digest = hashlib.sha256()
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        from pathlib import Path
-
-        for path in sorted(Path(folder).glob("ft2font*")):
-            if path.suffix in (".so", ".pyd"):
-                digest.update(path.read_bytes())
-    return {"matplotlib": version, "ft2font_sha256": digest.hexdigest()}
-
-
-def freetype_version() -> dict[str, str]:
-    """``{"freetype": "2.14.3", "freetype_build": "local"}`` of matplotlib's font
-    module ("local": the copy bundled in matplotlib's wheel). Imports matplotlib."""
-    from matplotlib import ft2font
-
-    return {"freetype": ft2font.__freetype_version__, "freetype_build": ft2font.__freetype_build_type__}
-
-
-def toolchain_text(toolchain: dict[str, str]) -> str:
-    """The toolchain as it enters every figure's fingerprint."""
-    return "; ".join(f"{k}={toolchain.get(k, '')}" for k in ("matplotlib", "freetype", "freetype_build", "ft2font_sha256"))
-
-
-def render_many(jobs: list[tuple[FigureSpec, Any, Sequence[str]]]) -> list[tuple[dict[str, bytes], list[str]]]:
-    """:func:`render` for several ``(spec, data, notes)`` jobs; results in job order.
-
-    Two forked workers share the jobs when the machine has a second core to
-    spare (its load average leaves one idle) and the platform can fork;
-    otherwise, and on a busy machine, where workers only compete for the same
-    core, everything is drawn in this process. The bytes are the same either way.
-    """
-    workers = min(len(jobs), _spare_cores() + 1, 2)
-    if workers < 2:
-        return [render(spec, data, notes) for spec, data, notes in jobs]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    import matplotlib  # noqa: F401  (imported once, before the fork)
-
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_render_job, [(spec.module, spec.options, data, tuple(notes)) for spec, data, notes in jobs]))
-
-
-def _spare_cores() -> int:
-    """Cores idle beyond this process (0 where fork or the load average is unavailable)."""
-    import multiprocessing
-    import os
-
-    if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(os, "getloadavg"):
-        return 0
-    # Whole cores the recent load leaves idle, besides the one this process runs on.
-    cores = os.cpu_count() or 1
-    return max(0, min(cores - 1, int(cores - os.getloadavg()[0])))
-
-
-def _render_job(job: tuple[str, dict, Any, tuple[str, ...]]) -> tuple[dict[str, bytes], list[str]]:
-    module, options, data, notes = job
-    return _draw(module, options, data, notes)
-
-
-def render(spec: FigureSpec, data: Any, notes: Sequence[str] = ()) -> tuple[dict[str, bytes], list[str]]:
-    """Draw one figure with its footnote ``notes`` and return ``({ext: bytes}, missing glyphs)``.
-
-    The figure is laid out once, then written in every format from that
-    layout. Imports matplotlib.
-    """
-    return _draw(spec.module, spec.options, data, notes)
-
-
-def _draw(module_name: str, options: dict, data: Any, notes: Sequence[str]) -> tuple[dict[str, bytes], list[str]]:
-    from . import style
-    from .save import figure_bytes
-
-    module = import_module(f"{__name__}.{module_name}")
-    with style.style_context() as caught:
-        fig = module.draw(data, options)
-        style.add_footnote(fig, notes)
-        files = figure_bytes(fig)
-    return files, style.missing_glyphs(caught)
