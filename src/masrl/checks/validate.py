@@ -37,7 +37,7 @@ from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, releases_from
 from ..corpus.taxonomy import Taxonomy
 from ..trace.examples import load_examples
-from . import audits, declarations, pool, portable, records, taxonomy
+from . import audits, declarations, figure_rules, pool, portable, records, taxonomy
 from .claims import Scope, check_claims
 from .protocol import check_protocol, check_rounds
 from .collector import Checker
@@ -114,7 +114,7 @@ TAXONOMY_RULES: tuple[Rule, ...] = (
     Rule("T007", "derived-names", _on(taxonomy.derived_names)),
     Rule("T008", "year-minimum", _on(taxonomy.year_minimum)),
     Rule("T009", "field-conditions", _on(taxonomy.conditions)),
-    Rule("T012", "declared-figures", _on(declarations.figures)),
+    Rule("T012", "declared-figures", _on(figure_rules.figures)),
     Rule("T013", "readme-and-site", _on(declarations.readme_and_site)),
     Rule("T014", "screening-fields", _on(declarations.screening)),
     Rule("T015", "audit-defaults", _on(declarations.audit_defaults)),
