@@ -10,9 +10,13 @@ twice, once per tree (test ids end in ``[published]`` and ``[grown]``):
     a private copy of ``survey_tree`` (corpus/, exclusions/, reports/, README.md; no git
     repository), to modify freely. A copy takes a few hundredths of a second.
 ``published_survey``
-    ``survey`` made the survey as release v1 froze it (its 84 retained and 32 excluded records,
-    no later release; :func:`grow.restrict_to_release`), for tests whose expectations are v1's
-    sample sizes or strata.
+    a private copy of the tree made the survey as release v1 froze it (its 84 retained and 32 excluded records,
+    no later release; :func:`grow.restrict_to_release`, done once per tree and session in the
+    read-only ``published_survey_tree``), for tests whose expectations are v1's sample sizes or
+    strata.
+``grown_survey``
+    a private copy of the tree after :func:`grow.grow` (papers added and tagged, an exclusion
+    logged, built), grown once per tree and session in the read-only ``grown_pool_tree``.
 ``built`` / ``published``
     the :class:`masrl.build.pipeline.Build` of ``survey_tree`` / its release v1 results, the
     only population whose numbers tests may state as literals.
@@ -251,14 +255,39 @@ def published(built):
     return built.population("v1")
 
 
+@pytest.fixture(scope="session")
+def grown_pool_tree(survey_tree: Path, tmp_path_factory) -> Path:
+    """``survey_tree`` after :func:`grow.grow` (its papers added and tagged and its exclusion
+    logged through the CLI, then built), once per tree and session. Read-only: take
+    ``grown_survey`` to modify it."""
+    import grow
+
+    root = copy_tree(survey_tree, tmp_path_factory.mktemp("grown-pool") / "survey")
+    grow.grow(grow.run_captured, root)
+    return root
+
+
 @pytest.fixture
-def published_survey(survey: Path) -> Path:
+def grown_survey(grown_pool_tree: Path, tmp_path: Path) -> Path:
+    """A copy of ``grown_pool_tree`` to modify freely (beside ``survey``, the tree before growing)."""
+    return copy_tree(grown_pool_tree, tmp_path / "grown-survey")
+
+
+@pytest.fixture(scope="session")
+def published_survey_tree(survey_tree: Path, tmp_path_factory) -> Path:
+    """``survey_tree`` restricted to release v1's membership (:func:`grow.restrict_to_release`),
+    once per tree and session. Read-only: take ``published_survey`` to modify it."""
+    from grow import restrict_to_release
+
+    return restrict_to_release(copy_tree(survey_tree, tmp_path_factory.mktemp("published-survey") / "survey"))
+
+
+@pytest.fixture
+def published_survey(published_survey_tree: Path, tmp_path: Path) -> Path:
     """A copy of the survey whose pool is release v1's membership (84 retained, 32 excluded), for
     tests whose expectations depend on the pool's composition (sample sizes, strata): they stay
     true however the real pool grows."""
-    from grow import restrict_to_release
-
-    return restrict_to_release(survey)
+    return copy_tree(published_survey_tree, tmp_path / "survey")
 
 
 class Run:

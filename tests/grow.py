@@ -200,7 +200,10 @@ def restrict_to_release(root: Path, name: str = "v1") -> Path:
     from masrl.corpus.yamlio import dump_record
 
     tax = Taxonomy(read_taxonomy(root))
-    snapshot = yaml.safe_load((root / f"corpus/releases/{name}.yaml").read_text(encoding="utf-8"))
+    def read(path: Path):  # libyaml's loader: a snapshot holds every record of the release
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+
+    snapshot = read(root / f"corpus/releases/{name}.yaml")
     for folder, members, order in (("corpus/papers", snapshot["retained"], retained_order(tax)),
                                    ("exclusions", snapshot["excluded"], excluded_order(tax))):
         for path in (root / folder).glob("*.yaml"):
@@ -210,18 +213,18 @@ def restrict_to_release(root: Path, name: str = "v1") -> Path:
             if not (root / folder / f"{stem}.yaml").exists():
                 (root / folder / f"{stem}.yaml").write_bytes(dump_record(ordered(record, order)))
     listing = root / "corpus/releases.yaml"
-    names = [r["name"] for r in yaml.safe_load(listing.read_text(encoding="utf-8"))["releases"]]
+    names = [r["name"] for r in read(listing)["releases"]]
     later = names[names.index(name) + 1:]
     if later:
         text = listing.read_text(encoding="utf-8")
         listing.write_text(text[:text.index(f"\n  - name: {later[0]}\n") + 1], encoding="utf-8")
-        assert [r["name"] for r in yaml.safe_load(listing.read_text(encoding="utf-8"))["releases"]] == names[:len(names) - len(later)]
+        assert [r["name"] for r in read(listing)["releases"]] == names[:len(names) - len(later)]
         for gone in later:
             (root / f"corpus/releases/{gone}.yaml").unlink()
             shutil.rmtree(root / f"reports/releases/{gone}", ignore_errors=True)
     held = {*snapshot["retained"], *snapshot["excluded"]}
     for audit in (root / "corpus/audits").glob("*/audit.yaml"):
-        if any(item["record"] not in held for item in yaml.safe_load(audit.read_text(encoding="utf-8"))["items"]):
+        if any(item["record"] not in held for item in read(audit)["items"]):
             shutil.rmtree(audit.parent)
     return root
 

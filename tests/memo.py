@@ -14,13 +14,18 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   rendered again by every build whose pool changed): keyed by what the build cache keys them
   by (:func:`masrl.build.cache.release_key`: exactly what a release tree is computed from);
 - ``masrl.render.figures.draw.render(spec, data, notes)`` and ``render_many``: keyed by what
-  :func:`masrl.render.figures.fingerprint` covers (name, plotted data, footnote).
+  :func:`masrl.render.figures.fingerprint` covers (name, plotted data, footnote);
+- ``masrl.corpus.yamlio.parse(data, file)`` (every input file of every CLI run reads the same
+  records again): keyed by the bytes and the name, stored pickled and unpickled for each caller,
+  so that no caller sees another's document (a tenth of the time of parsing again).
 
 :func:`install` replaces those functions by memoising wrappers before any test module
 imports them (tests/conftest.py calls it at import). The memo is on for every test except
 those marked ``uncached`` (a test of determinism, which must compute twice), and it goes off
 for the rest of a test the moment the test patches masrl (``monkeypatch`` on a masrl module,
-class or function, or on a name under ``masrl.``: :func:`watch_monkeypatch`): from then on
+class or function, or on a name under ``masrl.``: :func:`watch_monkeypatch`), except in the layers
+above ``masrl.build`` (the CLI, the commands, the review's network layer: :data:`ABOVE`), which the
+memoised stages cannot import: from then on
 every call goes to the real function and nothing is stored. Patching the standard library
 (``os.replace``, ``tempfile``, the environment) leaves it on: the memoised stages are pure
 and read neither files nor the environment. A memoised value is shared, never copied: the code under test treats a
@@ -113,7 +118,8 @@ ANALYSES = Store("analyse", 128)
 TEXTS = Store("render_text", 32)
 TREES = Store("release tree", 64)
 FIGURES = Store("figure", 512)
-STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES]
+PARSES = Store("yaml parse", 20000)
+STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, PARSES]
 
 #: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
 _build_keys: dict[int, bytes] = {}
@@ -136,6 +142,7 @@ def install() -> None:
     """Wrap the memoised stages (idempotent). Raises AttributeError if one was renamed, so that
     a refactoring of masrl cannot silently turn the memo off."""
     from masrl.build import outputs, pipeline
+    from masrl.corpus import yamlio
     from masrl.render.figures import draw
 
     if getattr(pipeline.build, "__memo__", False):
@@ -145,6 +152,7 @@ def install() -> None:
     real_build, real_text, real_analyse = pipeline.build, outputs.render_text, pipeline.analyse
     real_tree = outputs.render_tree
     real_render, real_many = draw.render, draw.render_many
+    real_parse = yamlio.parse
 
     def build(corpus, traces_valid=None):
         key = corpus_digest(corpus)
@@ -196,7 +204,16 @@ def install() -> None:
                 out.append(FIGURES.call(key, lambda job=jobs[i]: real_render(*job), same=_figures_same))
         return out
 
-    for wrapper in (build, analyse, render_text, render_tree, render, render_many):
+    def parse(data, file):
+        if not enabled:
+            return real_parse(data, file)
+        key = digest(bytes(data), file)
+        stored = PARSES.call(key, lambda: pickle.dumps(real_parse(data, file), protocol=pickle.HIGHEST_PROTOCOL),
+                             same=lambda a, b: pickle.loads(a) == pickle.loads(b))
+        return pickle.loads(stored)
+
+    parse.__wrapped__, parse.__doc__ = real_parse, real_parse.__doc__
+    for wrapper in (build, analyse, render_text, render_tree, render, render_many, parse):
         wrapper.__memo__ = True
     build.__wrapped__, render_text.__wrapped__, analyse.__wrapped__ = real_build, real_text, real_analyse
     analyse.__doc__ = real_analyse.__doc__
@@ -206,6 +223,7 @@ def install() -> None:
     render.__doc__, render_many.__doc__ = real_render.__doc__, real_many.__doc__
     pipeline.build, pipeline.analyse, outputs.render_text, outputs.render_tree = build, analyse, render_text, render_tree
     draw.render, draw.render_many = render, render_many
+    yamlio.parse = parse
 
 
 def summary() -> str | None:
@@ -245,13 +263,43 @@ def _off() -> None:
         process_caches(False)
 
 
-def _is_masrl(target) -> bool:
-    """Whether a monkeypatch target is masrl's own: a name under ``masrl.``, or a module, class
-    or function whose module is masrl or one of its sub-modules."""
+def _above_the_memo() -> tuple[str, ...]:
+    """The packages of the layers above ``masrl.build`` (pyproject.toml's layers contract, which
+    tests/test_architecture.py enforces with import-linter): the memoised stages and the process
+    caches live in ``masrl.build`` and below, and cannot import these, so a patch there cannot
+    change what they compute for given inputs (the memo is keyed by the inputs)."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")["layers"]
+    above = []
+    for layer in layers:
+        names = [part.strip() for part in layer.split("|")]
+        if "masrl.build" in names:
+            return tuple(above)
+        above += names
+    raise LookupError("pyproject.toml's layers contract names no masrl.build layer")
+
+
+ABOVE = _above_the_memo()
+
+
+def _module_of(target) -> str:
     if isinstance(target, str):
-        return target == "masrl" or target.startswith("masrl.")
-    module = getattr(target, "__name__", "") if isinstance(target, type(os)) else getattr(target, "__module__", "") or ""
-    return module == "masrl" or module.startswith("masrl.")
+        return target
+    return getattr(target, "__name__", "") if isinstance(target, type(os)) else getattr(target, "__module__", "") or ""
+
+
+def _is_masrl(target) -> bool:
+    """Whether a monkeypatch target can change what the memoised stages compute: a name under
+    ``masrl.``, or a module, class or function whose module is masrl or one of its sub-modules,
+    except those of the layers above ``masrl.build`` (:data:`ABOVE`: the CLI, the commands and the
+    review's network layer, which the memoised stages never import)."""
+    module = _module_of(target)
+    if not (module == "masrl" or module.startswith("masrl.")):
+        return False
+    return not any(module == name or module.startswith(name + ".") for name in ABOVE)
 
 
 def watch_monkeypatch() -> None:

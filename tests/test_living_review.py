@@ -31,31 +31,30 @@ def test_release_v1_is_the_survey_as_published(built):
     assert built.population("v1") is release
 
 
-def test_published_numbers_survive_a_grown_pool(survey, cli):
+def test_published_numbers_survive_a_grown_pool(survey, cli, grown_survey):
     before = files_under(survey, "reports/releases")
     base = current(survey)
-    grow.grow(cli, survey)
-    result = current(survey)
+    result = current(grown_survey)
     assert result.population("v1").headline == V1
     n = len(grow.PAPERS)
     assert result.pool.headline == {k: base.pool.headline[k] + n for k, n in (("retained", n), ("excluded", 1), ("audited", n + 1))}
-    assert files_under(survey, "reports/releases") == before  # every file of every release, byte for byte
+    assert files_under(grown_survey, "reports/releases") == before  # every file of every release, byte for byte
     assert [c.id for c in result.claims if c.status == "current" and not c.holds] == []
     assert result.pending.retained == tuple(sorted({*base.pending.retained, *keys(grow.PAPERS)}))
     retained, latest = result.pool.headline["retained"], result.baseline
     released = latest.headline["retained"]
-    numbers = (survey / "reports/tex/numbers.tex").read_text()
+    numbers = (grown_survey / "reports/tex/numbers.tex").read_text()
     assert f"\\newcommand{{\\NumRetained}}{{{released}}}\n" in numbers  # the latest release, under the published names
     assert f"\\newcommand{{\\CurrentNumRetained}}{{{retained}}}\n" in numbers
     v1_macro = "\\newcommand{\\OrchestratorCreditBroad}{8}\n"  # a claim about v1 keeps its published value
-    assert v1_macro in (survey / "reports/releases/v1/tex/numbers.tex").read_text()
+    assert v1_macro in (grown_survey / "reports/releases/v1/tex/numbers.tex").read_text()
     assert (v1_macro in numbers) == (latest.name == "v1")  # the unprefixed macros are the latest release's
-    stats = (survey / "reports/STATS.md").read_text()
+    stats = (grown_survey / "reports/STATS.md").read_text()
     assert f"- Retained records: {retained} (release {latest.name}: {released}; +{retained - released})\n" in stats
     orchestrators = int(result.pool.table("credit_granularity").frame.loc["orchestrator", "count"])
     was = int(latest.table("credit_granularity").frame.loc["orchestrator", "count"])
     assert f"| orchestrator | orchestrator | {orchestrators} | {was} | {orchestrators - was:+d} |" in stats
-    assert cli("build", "--root", survey, "--check").code == 0
+    assert cli("build", "--root", grown_survey, "--check").code == 0
 
 
 def test_pool_claims_hold_for_hybrid_centralized_and_orchestrator_papers(survey, cli):
@@ -109,55 +108,53 @@ def test_near_miss_claim_holds_for_a_non_rl_stop_and_fails_for_an_rl_trained_sto
 # ---------------------------------------------------------------------------- PRISMA for updated reviews
 
 
-def test_prisma_follows_the_updated_review_template_once_records_are_pending(survey, cli):
+def test_prisma_follows_the_updated_review_template_once_records_are_pending(survey, cli, grown_survey):
     before = current(survey)
     latest = before.baseline
     previous = latest.headline["retained"]
     base = before.pool.prisma.get("update") or {"identified": 0, "new_included": 0, "dropped": [], "total_included": previous,
                                                 "stages": [{"excluded": 0, "by_reason_class": {"X1": 0}}] * 4}
-    grow.grow(cli, survey)
-    update = current(survey).pool.prisma["update"]
+    update = current(grown_survey).pool.prisma["update"]
     n = len(grow.PAPERS)
     assert (update["previous_included"], update["identified"], update["new_included"], update["dropped"], update["total_included"]) == (
         previous, base["identified"] + n + 1, base["new_included"] + n, base["dropped"], base["total_included"] + n)
     assert [s["excluded"] - b["excluded"] for s, b in zip(update["stages"], base["stages"])] == [1, 0, 0, 0]
     assert update["stages"][0]["by_reason_class"]["X1"] == base["stages"][0]["by_reason_class"]["X1"] + 1
-    table = (survey / "reports/tables/prisma_flow.csv").read_text().splitlines()
+    table = (grown_survey / "reports/tables/prisma_flow.csv").read_text().splitlines()
     assert table[0] == "step,records,X1,X2,X3,X4,X5"
     assert table[1:3] == [f"included in the previous version,{previous},,,,,",
                           f"new records identified and screened,{update['identified']},,,,,"]
     assert table[3].startswith(f"excluded at abstract screen,{update['stages'][0]['excluded']},")
     assert table[-1] == f"total included in this version,{update['total_included']},,,,,"
-    v1 = (survey / "reports/releases/v1/tables/prisma_flow.csv").read_text().splitlines()
+    v1 = (grown_survey / "reports/releases/v1/tables/prisma_flow.csv").read_text().splitlines()
     assert v1[0].startswith("stage,assessed,excluded") and v1[-1].endswith(",84")
-    md = (survey / "reports/tables/prisma_flow.md").read_text()
+    md = (grown_survey / "reports/tables/prisma_flow.md").read_text()
     rel = latest.population.release
     assert f"Previous version: release {rel.name} ({rel.date}). Total included = {previous} - " in md
     assert "Changed since release" not in md  # the update's flow counts other records than v1's: never compared
     assert "|---|---:|---:|---:|---:|---:|---:|" in md  # the class columns are counts, right-aligned
 
 
-def test_reports_of_a_grown_pool_say_only_what_they_show(survey, cli):
+def test_reports_of_a_grown_pool_say_only_what_they_show(survey, cli, grown_survey):
     before = current(survey)
     base, latest = before.pending, before.baseline.name
     # the tree's own framework papers added since the release (a contributor's paper may be one); grow adds none
     framework = int(before.pool.table("category").frame["count"]["framework"]
                     - before.baseline.table("category").frame["count"]["framework"])
-    grow.grow(cli, survey)
-    result = current(survey)
-    stats = (survey / "reports/STATS.md").read_text()
+    result = current(grown_survey)
+    stats = (grown_survey / "reports/STATS.md").read_text()
     retained, excluded = len(base.retained) + len(grow.PAPERS), len(base.excluded) + 1
     assert (f"The current pool ({retained} retained records and {excluded} excluded record{'s' if excluded != 1 else ''} "
             f"added since release {latest}") in stats
     assert "the release's value is shown beside it" in stats
     for name in ("claims.md", "exclusions.md"):  # they show no release values
-        text = (survey / "reports" / name).read_text()
+        text = (grown_survey / "reports" / name).read_text()
         assert "shown beside it" not in text and f"The release's own reports are in `reports/releases/{latest}/`." in text
-    assert "| rl_method | RL method | " in (survey / "reports/tables/category.md").read_text()
+    assert "| rl_method | RL method | " in (grown_survey / "reports/tables/category.md").read_text()
     change = {line.split(" | ")[0][2:]: line.rsplit(" | ", 1)[1][:-2]
-              for line in (survey / "reports/tables/category.md").read_text().splitlines()[4:10]}
+              for line in (grown_survey / "reports/tables/category.md").read_text().splitlines()[4:10]}
     assert change["rl_method"].startswith("+") and change["framework"] == (f"{framework:+d}" if framework else "0")
-    gaps_md = (survey / "reports/gaps.md").read_text()
+    gaps_md = (grown_survey / "reports/gaps.md").read_text()
     listed = set(result.pool.tax.gap_analysis["combine"])
     if f"## Gaps that moved since release {latest}" in gaps_md:
         section = gaps_md.split(f"## Gaps that moved since release {latest}")[1].split("\n## ")[0]
@@ -323,13 +320,12 @@ def test_growing_keeps_every_pool_claim_wherever_the_pool_stands(survey, cli):
     assert [c.id for c in after.claims if c.scope == "pool" and c.status == "current" and not c.holds] == []
 
 
-def test_the_prisma_figure_follows_the_updated_review_template(survey, cli):
+def test_the_prisma_figure_follows_the_updated_review_template(grown_survey):
     from matplotlib.text import Text
 
     from masrl.render.figures import flow as prisma_flow
 
-    grow.grow(cli, survey)
-    result = current(survey)
+    result = current(grown_survey)
     flow, rel = result.pool.prisma, result.baseline.population.release
     up = flow["update"]
     texts = {t.get_gid(): " ".join(t.get_text().split()) for t in prisma_flow.draw(flow, {"by": "category"}).findobj(Text) if t.get_gid()}
@@ -339,11 +335,11 @@ def test_the_prisma_figure_follows_the_updated_review_template(survey, cli):
     assert texts["retained"] == f"New records included (n = {up['new_included']})"
     assert texts["total"] == f"Total studies included in this version (n = {up['total_included']})"
     assert texts["total:sum"] == f"= {up['previous_included']} previous - {len(up['dropped'])} dropped + {up['new_included']} new"
-    published = {t.get_gid() for t in prisma_flow.draw(current(survey).population("v1").prisma, {"by": "category"}).findobj(Text) if t.get_gid()}
+    published = {t.get_gid() for t in prisma_flow.draw(current(grown_survey).population("v1").prisma, {"by": "category"}).findobj(Text) if t.get_gid()}
     assert "previous" not in published and "total" not in published  # the first release: the plain flow
 
 
-def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli):
+def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli, grown_survey):
     from masrl.build.figures import release_note
     from masrl.render import figures
 
@@ -353,8 +349,7 @@ def test_figures_of_the_pool_say_where_the_published_release_differs(survey, cli
     declared = figures.figures_of(Taxonomy(load(survey).taxonomy))
     spec = next(s for s in declared if s.name == "credit_hierarchy")
     assert release_note(spec, before.population("v1"), None) is None  # a release's own figures carry no such note
-    grow.grow(cli, survey)
-    result = current(survey)
+    result = current(grown_survey)
     old = before.baseline.table("credit_units").frame
     new = result.pool.table("credit_units").frame
     changed = [(unit, col) for unit in new.index for col in ("broad", "strict") if new.loc[unit, col] != old.loc[unit, col]]

@@ -19,13 +19,12 @@ from living import files_under, current
 # ---------------------------------------------------------------------------- masrl release
 
 
-def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
-    grow.grow(cli, survey)
-    released_files = files_under(survey, "reports/releases")
-    grown = current(survey)
-    name = grow.next_release_name(survey)
+def test_release_freezes_the_pool_and_keeps_v1(cli, grown_survey):
+    released_files = files_under(grown_survey, "reports/releases")
+    grown = current(grown_survey)
+    name = grow.next_release_name(grown_survey)
     today = datetime.date.today().isoformat()
-    run = cli("release", "--root", survey, name, "--date", today, "--title", "Update of December 2026")
+    run = cli("release", "--root", grown_survey, name, "--date", today, "--title", "Update of December 2026")
     assert run.code == 0, run.err
     pend = grown.pending
     assert run.out.splitlines()[0] == (
@@ -35,25 +34,25 @@ def test_release_freezes_the_pool_and_keeps_v1(survey, cli):
         f"{len(pend.retained)} retained records and {len(pend.excluded)} excluded record{'s' if len(pend.excluded) != 1 else ''} "
         f"added since release {grown.baseline.name}")
     assert run.out.splitlines()[-1].startswith(f"then record its digest outside the files: git tag -a release-{name} -m ")
-    assert cli("build", "--root", survey).code == 0
-    assert {k: v for k, v in files_under(survey, "reports/releases").items()
+    assert cli("build", "--root", grown_survey).code == 0
+    assert {k: v for k, v in files_under(grown_survey, "reports/releases").items()
             if not k.startswith(f"reports/releases/{name}/")} == released_files  # every earlier release, byte for byte
-    result = current(survey)
+    result = current(grown_survey)
     assert [r.name for r in result.releases] == [*[r.name for r in grown.releases], name] and not result.pending
     assert result.population(name).prisma["update"]["previous_included"] == grown.baseline.headline["retained"]
-    numbers = (survey / "reports/tex/numbers.tex").read_text()
+    numbers = (grown_survey / "reports/tex/numbers.tex").read_text()
     assert f"\\newcommand{{\\NumRetained}}{{{grown.pool.headline['retained']}}}\n" in numbers  # the latest release
-    assert "\\newcommand{\\NumRetained}{84}\n" in (survey / "reports/releases/v1/tex/numbers.tex").read_text()
-    again = cli("release", "--root", survey, "zz-next", "--date", today)
+    assert "\\newcommand{\\NumRetained}{84}\n" in (grown_survey / "reports/releases/v1/tex/numbers.tex").read_text()
+    again = cli("release", "--root", grown_survey, "zz-next", "--date", today)
     assert again.code == 1 and again.err.splitlines()[-1] == (
         f"masrl: error: nothing is pending: the pool is identical to release {name}; add, exclude or correct records first")
     # a correction alone (one record retagged) is a change the next release can freeze
-    grow.set_field(survey / "corpus/papers/magrpo.yaml", "scenario", "web")
-    assert cli("build", "--root", survey).code == 0
+    grow.set_field(grown_survey / "corpus/papers/magrpo.yaml", "scenario", "web")
+    assert cli("build", "--root", grown_survey).code == 0
     assert "The current pool (1 record changed since release " + name + " in the field scenario)." in \
-        (survey / "reports/STATS.md").read_text()
-    assert "- changed `magrpo`: " in (survey / "reports/RELEASES.md").read_text()
-    fixed = cli("release", "--root", survey, "zz-next", "--date", today)
+        (grown_survey / "reports/STATS.md").read_text()
+    assert "- changed `magrpo`: " in (grown_survey / "reports/RELEASES.md").read_text()
+    fixed = cli("release", "--root", grown_survey, "zz-next", "--date", today)
     assert fixed.code == 0, fixed.err
     assert fixed.out.splitlines()[0].endswith(f"excluded records; 1 record changed since release {name} in the field scenario")
 

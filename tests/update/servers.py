@@ -190,17 +190,49 @@ def crossref_server(no_network, monkeypatch):
     served.close()
 
 
-@pytest.fixture
-def round_survey(published_survey, cli):
+@pytest.fixture(scope="session")
+def round_survey_tree(published_survey_tree, tmp_path_factory):
     """The survey (release v1's pool) plus a retained paper 2605.10003 ("An Old Title of a Retained
-    Paper") and an excluded paper 2605.10004, both of which the arXiv server also lists."""
-    from grow import PAPERS, add_paper
+    Paper") and an excluded paper 2605.10004, both of which the arXiv server also lists; made
+    once per tree and session through the CLI. Read-only: take ``round_survey``."""
+    from grow import PAPERS, add_paper, run_captured
+    from trees import copy_tree
 
-    root = published_survey
-    add_paper(cli, root, {"key": "turing2026", "arxiv": "2605.10003v1", "title": "An Old Title of a Retained Paper",
-                          "authors": ["Turing, Alan"], "year": 2026, "venue": "arXiv", "tags": PAPERS[0]["tags"]})
-    run = cli("exclude", "--root", root, "--title", "Prompted Delegation Without Training", "--arxiv", "2605.10004",
-              "--author", "Liskov, Barbara", "--year", "2026", "--stage", "abstract_screen", "--reason",
-              "prompted framework only", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
+    root = copy_tree(published_survey_tree, tmp_path_factory.mktemp("round-survey") / "survey")
+    add_paper(run_captured, root, {"key": "turing2026", "arxiv": "2605.10003v1", "title": "An Old Title of a Retained Paper",
+                                   "authors": ["Turing, Alan"], "year": 2026, "venue": "arXiv", "tags": PAPERS[0]["tags"]})
+    run = run_captured("exclude", "--root", root, "--title", "Prompted Delegation Without Training", "--arxiv", "2605.10004",
+                       "--author", "Liskov, Barbara", "--year", "2026", "--stage", "abstract_screen", "--reason",
+                       "prompted framework only", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
     assert run.code == 0, run.err
     return root
+
+
+@pytest.fixture
+def round_survey(round_survey_tree, tmp_path):
+    """A copy of ``round_survey_tree`` to modify freely."""
+    from trees import copy_tree
+
+    return copy_tree(round_survey_tree, tmp_path / "survey")
+
+
+def search_once(root, *args: str):
+    """``masrl update search --root ROOT ARGS`` against a fresh arXiv server with a fake clock,
+    outside any test (for session fixtures): the endpoint, the clock and the HTTP mock are put
+    back afterwards. Returns the run (``code``, ``out``, ``err``)."""
+    import responses
+
+    from grow import run_captured
+    from masrl.review.update.sources import pacing
+
+    served = Served(ArxivServer())
+    try:
+        with pytest.MonkeyPatch.context() as patch, responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+            fake = FakeClock()
+            patch.setattr(pacing, "CLOCK", fake)
+            patch.setattr(pacing, "SLEEP", fake.sleep)
+            patch.setenv("MASRL_ARXIV_API", f"{served.url}/api/query")
+            mock.add_passthru(served.url)
+            return run_captured("update", "search", "--root", root, *args)
+    finally:
+        served.close()

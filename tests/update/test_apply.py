@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from grow import PAPERS, set_field
-from servers import arxiv_server, clock, round_survey  # noqa: F401 - fixtures
+from servers import arxiv_server, clock, round_survey, round_survey_tree, search_once  # noqa: F401 - fixtures
+from trees import copy_tree
 
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 
@@ -29,12 +30,22 @@ def fill(path, decisions: dict) -> None:
         writer.writerows(rows)
 
 
-@pytest.fixture
-def searched(round_survey, cli, clock, arxiv_server):
-    run = cli("update", "search", "--root", round_survey, *WINDOW, "--source", "arxiv")
+@pytest.fixture(scope="session")
+def searched_tree(round_survey_tree, tmp_path_factory):
+    """``round_survey_tree`` after one search round of the arXiv server (once per tree and session). Read-only."""
+    root = copy_tree(round_survey_tree, tmp_path_factory.mktemp("searched") / "survey")
+    run = search_once(root, *WINDOW, "--source", "arxiv")
     assert run.code == 0, run.err
-    (folder,) = (round_survey / "corpus" / "rounds").iterdir()
-    return round_survey, folder
+    return root
+
+
+@pytest.fixture
+def searched(searched_tree, tmp_path, clock, arxiv_server):
+    """A copy of the survey after one search round, and the round's folder (the fake clock and the
+    arXiv server stay up for the test)."""
+    root = copy_tree(searched_tree, tmp_path / "survey")
+    (folder,) = (root / "corpus" / "rounds").iterdir()
+    return root, folder
 
 
 EXCLUDE = {"decision": "exclude", "stage": "abstract_screen", "reason_class": "X2", "reason": "single-agent RL only"}

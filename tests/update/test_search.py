@@ -18,7 +18,7 @@ from masrl.review.update.sources import SourceError
 from masrl.review.update.sources.arxiv import ArxivSource
 from masrl.review.update.sources.crossref import CrossrefSource
 from masrl.review.update.sources.pacing import PacedSession
-from servers import ArxivServer, CrossrefServer, FakeClock, Served, arxiv_server, clock, crossref_server, round_survey  # noqa: F401 - fixtures
+from servers import ArxivServer, CrossrefServer, FakeClock, Served, arxiv_server, clock, crossref_server, round_survey, round_survey_tree  # noqa: F401 - fixtures
 
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 ORCHESTRATION = Family("orchestration", ("orchestrator",), "orchestration", (("orchestrator", "orchestration", "delegation"),),
