@@ -188,7 +188,16 @@ def pytest_collection_finish(session):
         session.config._masrl_grown.start()
 
 
+def pytest_sessionstart(session):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # counters of an earlier run in a kept folder (MASRL_GROWN_TREE)
+        for path in _shared_dir(session.config).glob("memo-gw*.json"):
+            path.unlink()
+
+
 def pytest_sessionfinish(session, exitstatus):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:  # the memo's counters of this worker, for the closing line of the run (pytest_terminal_summary)
+        (_shared_dir(session.config) / f"memo-{worker}.json").write_text(json.dumps(memo.counters()))
     grown = getattr(session.config, "_masrl_grown", None)
     if grown is not None and grown.process is not None:
         if exitstatus == pytest.ExitCode.INTERRUPTED or not os.environ.get("PYTEST_XDIST_WORKER"):
@@ -381,6 +390,10 @@ def pytest_terminal_summary(terminalreporter):
         reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else str(skipped[0].longrepr)
         reason = reason.removeprefix('Skipped: ').removeprefix('browser tests skipped: ')
         terminalreporter.write_line(f"{len(skipped)} browser test(s) of the site were SKIPPED: {reason}")
-    line = memo.summary()
+    workers = []
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = _shared_dir(terminalreporter.config)
+        workers = [json.loads(path.read_text()) for path in sorted(folder.glob("memo-gw*.json"))]
+    line = memo.summary(workers)
     if line and terminalreporter.config.getoption("verbose") >= 0:
         terminalreporter.write_line(line)

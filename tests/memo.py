@@ -226,11 +226,22 @@ def install() -> None:
     yamlio.parse = parse
 
 
-def summary() -> str | None:
-    """One line of hits, misses and the time the hits saved, or None when nothing was memoised."""
-    if not any(s.hits or s.misses for s in STORES):
+def counters() -> dict[str, list[float]]:
+    """``{store name: [hits, misses, seconds the misses cost, seconds the hits saved]}`` of this process."""
+    return {s.name: [s.hits, s.misses, s.spent, s.saved] for s in STORES}
+
+
+def summary(others: list[dict[str, list[float]]] = ()) -> str | None:
+    """One line of hits, misses and the time the hits saved (this process's counters plus
+    ``others``: those of pytest-xdist's workers), or None when nothing was memoised."""
+    total = counters()
+    for other in others:
+        for name, values in other.items():
+            total[name] = [a + b for a, b in zip(total.get(name, [0, 0, 0.0, 0.0]), values)]
+    if not any(hits or misses for hits, misses, _, _ in total.values()):
         return None
-    return "memo: " + "; ".join(f"{s.name} {s.hits} hit(s), {s.misses} miss(es) ({s.spent:.0f} s), {s.saved:.0f} s saved" for s in STORES)
+    return "memo: " + "; ".join(f"{name} {hits:.0f} hit(s), {misses:.0f} miss(es) ({spent:.0f} s), {saved:.0f} s saved"
+                                for name, (hits, misses, spent, saved) in total.items())
 
 
 _saved: dict | None = None
