@@ -15,6 +15,10 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   by (:func:`masrl.build.cache.release_key`: exactly what a release tree is computed from);
 - ``masrl.render.figures.draw.render(spec, data, notes)`` and ``render_many``: keyed by what
   :func:`masrl.render.figures.fingerprint` covers (name, plotted data, footnote);
+- ``masrl.checks.validate.validate(corpus, skip)`` (every command validates the tree it reads,
+  and most trees of a session are the same few): keyed by the whole corpus, line numbers and
+  reading problems included, ``skip`` and today's date (the rule on dates in the future); each
+  caller gets its own list;
 - ``masrl.corpus.yamlio.parse(data, file)`` (every input file of every CLI run reads the same
   records again): keyed by the bytes and the name, stored pickled and unpickled for each caller,
   so that no caller sees another's document (a tenth of the time of parsing again).
@@ -119,7 +123,8 @@ TEXTS = Store("render_text", 32)
 TREES = Store("release tree", 64)
 FIGURES = Store("figure", 512)
 PARSES = Store("yaml parse", 20000)
-STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, PARSES]
+VALIDATIONS = Store("validate", 256)
+STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, PARSES, VALIDATIONS]
 
 #: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
 _build_keys: dict[int, bytes] = {}
@@ -142,6 +147,7 @@ def install() -> None:
     """Wrap the memoised stages (idempotent). Raises AttributeError if one was renamed, so that
     a refactoring of masrl cannot silently turn the memo off."""
     from masrl.build import outputs, pipeline
+    from masrl.checks import validate as validation
     from masrl.corpus import yamlio
     from masrl.render.figures import draw
 
@@ -153,6 +159,7 @@ def install() -> None:
     real_tree = outputs.render_tree
     real_render, real_many = draw.render, draw.render_many
     real_parse = yamlio.parse
+    real_validate = validation.validate
 
     def build(corpus, traces_valid=None):
         key = corpus_digest(corpus)
@@ -212,8 +219,17 @@ def install() -> None:
                              same=lambda a, b: pickle.loads(a) == pickle.loads(b))
         return pickle.loads(stored)
 
+    def validate(corpus, skip=frozenset()):
+        import dataclasses
+        import datetime
+
+        key = digest(*((f.name, getattr(corpus, f.name)) for f in dataclasses.fields(corpus)), sorted(skip),
+                     datetime.date.today().isoformat())
+        return list(VALIDATIONS.call(key, lambda: tuple(real_validate(corpus, skip))))
+
     parse.__wrapped__, parse.__doc__ = real_parse, real_parse.__doc__
-    for wrapper in (build, analyse, render_text, render_tree, render, render_many, parse):
+    validate.__wrapped__, validate.__doc__ = real_validate, real_validate.__doc__
+    for wrapper in (build, analyse, render_text, render_tree, render, render_many, parse, validate):
         wrapper.__memo__ = True
     build.__wrapped__, render_text.__wrapped__, analyse.__wrapped__ = real_build, real_text, real_analyse
     analyse.__doc__ = real_analyse.__doc__
@@ -224,6 +240,21 @@ def install() -> None:
     pipeline.build, pipeline.analyse, outputs.render_text, outputs.render_tree = build, analyse, render_text, render_tree
     draw.render, draw.render_many = render, render_many
     yamlio.parse = parse
+    validation.validate = validate
+    _rebind(real_validate, validate)
+
+
+def _rebind(real: Callable, wrapper: Callable) -> None:
+    """Point every name of an already imported masrl module that holds ``real`` (``from
+    ..checks.validate import validate``) at ``wrapper``; modules imported later take it from
+    the patched module."""
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if module is not None and (name == "masrl" or name.startswith("masrl.")):
+            for attr, value in list(vars(module).items()):
+                if value is real:
+                    setattr(module, attr, wrapper)
 
 
 def counters() -> dict[str, list[float]]:
