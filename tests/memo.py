@@ -19,6 +19,9 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   and most trees of a session are the same few): keyed by the whole corpus, line numbers and
   reading problems included, ``skip`` and today's date (the rule on dates in the future); each
   caller gets its own list;
+- ``masrl.render.tex.table_tex``, ``masrl.render.csvout.table_csv`` and
+  ``masrl.render.markdown.table_md`` (most tables of a changed pool are those of the pool
+  before it): keyed by the pickled frame (equal pickles, identical frames) and the arguments;
 - ``masrl.corpus.yamlio.parse(data, file)`` (every input file of every CLI run reads the same
   records again): keyed by the bytes and the name, stored pickled and unpickled for each caller,
   so that no caller sees another's document (a tenth of the time of parsing again).
@@ -124,7 +127,8 @@ TREES = Store("release tree", 64)
 FIGURES = Store("figure", 512)
 PARSES = Store("yaml parse", 20000)
 VALIDATIONS = Store("validate", 256)
-STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, PARSES, VALIDATIONS]
+TABLES = Store("table file", 20000)
+STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, PARSES, VALIDATIONS, TABLES]
 
 #: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
 _build_keys: dict[int, bytes] = {}
@@ -242,6 +246,23 @@ def install() -> None:
     yamlio.parse = parse
     validation.validate = validate
     _rebind(real_validate, validate)
+    from masrl.render import csvout, markdown, tex
+
+    for module, name in ((tex, "table_tex"), (csvout, "table_csv"), (markdown, "table_md")):
+        real = getattr(module, name)
+        wrapper = _table_wrapper(real)
+        setattr(module, name, wrapper)
+        _rebind(real, wrapper)
+
+
+def _table_wrapper(real: Callable) -> Callable:
+    """``real(frame, *args)`` memoised in :data:`TABLES` by the pickled frame and the arguments."""
+
+    def wrapper(frame, *args, **kwargs):
+        return TABLES.call(digest(real.__name__, frame, args, sorted(kwargs.items())), lambda: real(frame, *args, **kwargs))
+
+    wrapper.__wrapped__, wrapper.__doc__, wrapper.__name__, wrapper.__memo__ = real, real.__doc__, real.__name__, True
+    return wrapper
 
 
 def _rebind(real: Callable, wrapper: Callable) -> None:
