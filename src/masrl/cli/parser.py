@@ -1,105 +1,14 @@
-"""Command-line interface: argument parsing only.
-
-Each subcommand parses its arguments and calls one function of the pipeline
-(imported lazily, so that ``masrl validate`` and ``masrl build --check`` never
-import matplotlib). The global options ``--root``, ``--quiet``, ``--verbose``
-and ``--version`` work before or after the subcommand. Exit codes: 0 ok, 1
-findings (invalid records, a stale report, a failing claim, a refused write),
-2 usage errors, 130 interrupted, 141 output pipe closed; never a traceback for
-a user's mistake.
-"""
+"""The ``masrl`` argument parser: the global options, every command's arguments, and the
+handler each command runs (which imports its module of :mod:`masrl.commands` lazily, so that
+``masrl validate`` and ``masrl build --check`` never import matplotlib)."""
 
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
-from .core.errors import UserError
-
-DESCRIPTION = """\
-masrl keeps a literature survey reproducible: the records under corpus/ and
-exclusions/ are the source of truth, the survey's taxonomy (corpus/taxonomy.yaml)
-declares its fields, tables and figures, and every statistic, table, gap
-analysis, claim check, figure, BibTeX file and audit under reports/ is
-regenerated from them. `masrl init DIR` starts a new survey.
-
-It is a living review. A release is a named, dated, frozen snapshot of the pool
-(corpus/releases.yaml): its reports under reports/releases/<name>/ never change.
-Records added since the last release are pending; reports/ shows the current
-pool with the latest release beside it, and `masrl release NAME --date
-YYYY-MM-DD` freezes the next one.
-
-Commands find the survey root by walking up from the current directory to the
-folder that holds corpus/taxonomy.yaml; --root DIR overrides."""
-
-EPILOG = """\
-exit codes: 0 ok; 1 findings (invalid records, stale reports, a failing claim,
-a refused write); 2 usage error (unknown command or option).
-
-examples:
-  masrl init my-survey      start a new survey (taxonomy, empty corpus, README)
-  masrl validate            check every record against the controlled vocabulary
-  masrl build --check       exit 1 if anything committed is stale (CI)
-  masrl add --bibtex new.bib
-  masrl suggest liu2026     values for a new record's untagged fields, with evidence
-  masrl --root ~/survey diff main   what your change does to counts, cells and claims
-  masrl resolve             after `git merge` stops on conflicts in reports/
-  masrl release v2 --date 2026-12-01   freeze the pool as the next release
-  masrl audit sample --population retained --n 20 --seed 7   a second-reader audit
-  masrl update search       an update round: search the protocol's query families since the last release"""
-
-EXAMPLES = {
-    "validate": """\
-examples:
-  masrl validate
-  masrl validate --root ~/survey
-  masrl -q validate && git commit -m 'tag new records'""",
-    "build": """\
-examples:
-  masrl build                 regenerate what changed; prints one summary line
-  masrl build --verbose       ... and every file written or removed
-  masrl build --check         CI: exit 1 listing stale files, write nothing""",
-    "add": """\
-identifier forms (IDENTIFIER, --arxiv, --doi, --openreview, --url):
-  arXiv 2605.08686, 2605.08686v2, arXiv:2605.08686, cs/0506042, https://arxiv.org/abs|pdf|html/...,
-        10.48550/arXiv.2605.08686; DOI 10.1145/..., doi:10..., https://doi.org/...;
-  OpenReview ur295YVtmt, https://openreview.net/forum?id=...; ACL Anthology 2025.acl-long.476,
-        P19-1001, https://aclanthology.org/..., 10.18653/v1/...
-metadata sources (without --no-fetch): arXiv API, Crossref (DOIs), OpenReview API, ACL Anthology.
-
-examples:
-  masrl add 2605.08686                          look up title, authors, year, venue, abstract
-  masrl add --bibtex refs.bib --skip-invalid    add the valid new entries, report the rest in refs-skipped.bib
-  masrl add --doi 10.1145/3586183.3606763 --no-fetch --title "Generative Agents: Interactive Simulacra of Human Behavior" --author "Park, Joon Sung" --author others --venue "UIST 2023" --year 2023""",
-    "exclude": """\
-The options after --reason are the survey's fields of excluded records (corpus/taxonomy.yaml):
-each FIELD is asked as --FIELD (underscores as hyphens).
-
-examples:
-  masrl exclude --title "Generative Agents: Interactive Simulacra of Human Behavior" --arxiv 2304.03442 --author "Park, Joon Sung" --author others --year 2023 --reason "prompted agents, no training" FIELDS
-  masrl exclude --key KEY --reason "out of scope" FIELDS --dry-run""",
-    "init": """\
-examples:
-  masrl init my-survey                     a commented taxonomy, an empty corpus, a README; then:
-  cd my-survey && masrl build              the reports of the empty survey
-  masrl init my-survey --title 'Credit assignment in multi-agent RL: a survey'""",
-    "release": """\
-examples:
-  masrl release v2 --date 2026-12-01 --title 'Update of December 2026'
-  masrl release v2 --date 2026-12-01 --cutoff 2026-11-30 --dry-run""",
-    "resolve": """\
-examples:
-  git merge other-branch     # stops: conflicts in reports/ and exclusions/E033.yaml
-  masrl resolve              # regenerates, renames theirs to E034, git-adds
-  git commit --no-edit""",
-    "diff": """\
-examples:
-  masrl diff HEAD             paste the Markdown into your pull request
-  masrl diff main --json > diff.json""",
-}
-
+from .help import DESCRIPTION, EPILOG, EXAMPLES, _vocabulary_epilog
 
 USAGE_ERROR = 2
 
@@ -115,7 +24,7 @@ class _Parser(argparse.ArgumentParser):
 def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
     """``--root``, ``--quiet``, ``--verbose``, ``--version``. Subcommands get them too,
     with suppressed defaults, so that a value given before the subcommand survives."""
-    from . import __version__
+    from .. import __version__
 
     unset = {} if top else {"default": argparse.SUPPRESS}
     group = parser.add_argument_group("global options (before or after the command)")
@@ -148,24 +57,6 @@ def _root_of(argv: list[str]) -> Path | None:
     return root
 
 
-def exclusion_example(fields) -> str:
-    """What ``FIELDS`` stands for in exclude's examples: each field option with its first value
-    (``--FIELD VALUE ...``, each the first value of its field in the survey's taxonomy); ``""`` without fields."""
-    return " ".join(f"{option} {shlex.quote(values[0] if values else 'TEXT')}" for option, _, values in fields or [])
-
-
-def _vocabulary_epilog(fields) -> str:
-    """The allowed values of exclude's field options, read from the survey's taxonomy (for ``--help``)."""
-    if fields is None:
-        return "allowed values: see corpus/taxonomy.yaml (no survey root found here; use --root DIR)\n\n"
-    lines = ["the survey's fields (corpus/taxonomy.yaml) and their allowed values:"]
-    for option, _, values in fields:
-        lines.append(f"  {option}: {', '.join(values) or '(free text)'}")
-    example = exclusion_example(fields)
-    lines.append(f"FIELDS below stands for: {example}" if example else "FIELDS below stands for nothing (no field of excluded records)")
-    return "\n".join(lines) + "\n\n"
-
-
 def _field_options(parser: argparse.ArgumentParser, fields, tax) -> None:
     """One option per field of excluded records (``--stage`` for a field ``stage``), into
     ``args.field_values``; required when the taxonomy requires the field."""
@@ -194,49 +85,49 @@ def _identifier_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from .commands import init
+    from ..commands import init
 
     return init.run(args)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from .commands import validate
+    from ..commands import validate
 
     return validate.run(args.root)
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from .commands import build
+    from ..commands import build
 
     return build.run(args.root, check=args.check, rerender=args.rerender)
 
 
 def _cmd_add(args: argparse.Namespace) -> int:
-    from .commands import add
+    from ..commands import add
 
     return add.run(args)
 
 
 def _cmd_exclude(args: argparse.Namespace) -> int:
-    from .commands import exclude
+    from ..commands import exclude
 
     return exclude.run(args)
 
 
 def _cmd_release(args: argparse.Namespace) -> int:
-    from .commands import release
+    from ..commands import release
 
     return release.run(args)
 
 
 def _cmd_resolve(args: argparse.Namespace) -> int:
-    from .commands import resolve
+    from ..commands import resolve
 
     return resolve.run(args)
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from .commands import diff
+    from ..commands import diff
 
     return diff.run(args.root, args.rev, as_json=args.json)
 
@@ -347,7 +238,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
     tax = fields = None
     if "exclude" in argv:  # the options of exclude are the survey's fields of excluded records
-        from .commands.exclude import survey_taxonomy, vocabulary
+        from ..commands.exclude import survey_taxonomy, vocabulary
 
         tax = survey_taxonomy(_root_of(argv))
         fields = vocabulary(tax)
@@ -426,70 +317,18 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     p.set_defaults(run=_cmd_diff)
 
-    from .commands.trace import register as register_trace
+    from ..commands.trace import register as register_trace
 
     register_trace(sub)
-    from .commands.audit import register as register_audit
+    from ..commands.audit import register as register_audit
 
     register_audit(sub)
-    from .commands.suggest import register as register_suggest
+    from ..commands.suggest import register as register_suggest
 
     register_suggest(sub)
-    from .commands.update import register as register_update
+    from ..commands.update import register as register_update
 
     register_update(sub)
     for subparser in _subparsers(parser):
         _global_options(subparser, top=False)
     return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``masrl`` console script; returns the exit code.
-
-    Output that the terminal's encoding cannot show is escaped, not a crash;
-    a closed output pipe (``masrl ... | head``) ends the run with code 141.
-    """
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
-    argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
-    try:
-        try:
-            code = _run(argv)
-        except SystemExit as done:  # --help, --version and usage errors
-            code = done.code if isinstance(done.code, int) else USAGE_ERROR
-            sys.stdout.flush()
-            raise SystemExit(code) from None
-        sys.stdout.flush()  # a closed pipe shows here, not at exit
-        return code
-    except KeyboardInterrupt:
-        print("masrl: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
-
-
-def _run(argv: list[str]) -> int:
-    from .core import console
-
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if args.quiet and args.verbose:
-        parser.error("--quiet and --verbose contradict each other; give one of them")
-    console.set_level(console.QUIET if args.quiet else console.VERBOSE if args.verbose else console.NORMAL)
-    try:
-        return int(args.run(args) or 0)
-    except UserError as err:
-        sys.stdout.flush()  # what was printed before the error stays before it, also in a combined log
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
-        print(f"masrl: error: {err}", file=sys.stderr)
-        return err.exit_code
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
