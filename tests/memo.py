@@ -112,12 +112,15 @@ def digest(*parts) -> bytes | None:
 READING_FIELDS = {"docs", "problems", "unreadable"}
 
 
-def corpus_digest(corpus) -> bytes | None:
-    """The content of a :class:`masrl.corpus.load.Corpus`: every field but :data:`READING_FIELDS`
-    (so that a field added to the corpus is part of the key without a change here)."""
+def corpus_digest(corpus, *more, reading: bool = False) -> bytes | None:
+    """The content of a :class:`masrl.corpus.load.Corpus` and of ``more``: every field but
+    :data:`READING_FIELDS` (all of them with ``reading``: line numbers and reading problems are
+    part of what ``validate`` reports), so that a field added to the corpus is part of the key
+    without a change here."""
     import dataclasses
 
-    return digest(*((f.name, getattr(corpus, f.name)) for f in dataclasses.fields(corpus) if f.name not in READING_FIELDS))
+    return digest(*((f.name, getattr(corpus, f.name)) for f in dataclasses.fields(corpus)
+                    if reading or f.name not in READING_FIELDS), *more)
 
 
 BUILDS = Store("build", 64)
@@ -224,11 +227,9 @@ def install() -> None:
         return pickle.loads(stored)
 
     def validate(corpus, skip=frozenset()):
-        import dataclasses
         import datetime
 
-        key = digest(*((f.name, getattr(corpus, f.name)) for f in dataclasses.fields(corpus)), sorted(skip),
-                     datetime.date.today().isoformat())
+        key = corpus_digest(corpus, sorted(skip), datetime.date.today().isoformat(), reading=True)
         return list(VALIDATIONS.call(key, lambda: tuple(real_validate(corpus, skip))))
 
     parse.__wrapped__, parse.__doc__ = real_parse, real_parse.__doc__
