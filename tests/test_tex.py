@@ -83,3 +83,55 @@ def test_characters_ot1_would_print_as_others_are_commands():
     assert (r"RL -{}- method -{}-\textgreater{} \textless{}svg onload=alert(1)\textgreater{} -{}-{}- "
             r"\textquotedbl{}q\textquotedbl{} \textasciigrave{}b\textasciigrave{} & 3 \\") in tex
     assert "--" not in tex.replace(r"-{}-", "")
+
+
+def _styler_tex(frame: pd.DataFrame) -> str:
+    """What pandas' Styler writes for ``frame`` (the index as a first column, hidden as an index),
+    with the OT1 commands of masrl.render.tex: the oracle :func:`table_tex` is written to match."""
+    from masrl.render.tex import _OT1, _TEXT_COMMANDS
+
+    def ot1(value):
+        return _OT1.sub(lambda m: _TEXT_COMMANDS.get(m.group(), "-{}"), value) if isinstance(value, str) else value
+
+    first = frame.index.name or ""
+    if frame.columns.name:
+        first = f"{first} / {frame.columns.name}" if first else str(frame.columns.name)
+    flat = frame.copy()
+    flat.columns = [str(c) for c in flat.columns]
+    flat.index = flat.index.astype(str)
+    flat.insert(0, first, flat.index, allow_duplicates=True)
+    flat = flat.reset_index(drop=True)
+    styler = flat.style.format(ot1, escape="latex", na_rep="").format_index(ot1, escape="latex", axis=1).hide(axis="index")
+    align = "".join("r" if pd.api.types.is_numeric_dtype(flat.iloc[:, i]) and list(flat.columns).count(c) == 1 else "l"
+                    for i, c in enumerate(flat.columns))
+    return styler.to_latex(hrules=True, column_format=align)
+
+
+TEXT = st.text(alphabet=HOSTILE + "<>|\"`- aé\n", max_size=8)
+CELL = st.one_of(TEXT, st.integers(-10**6, 10**6), st.floats(allow_infinity=True), st.none(), st.booleans())
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.lists(TEXT, min_size=1, max_size=4), st.integers(0, 4), st.data(), st.sampled_from(["int", "float", "mixed"]),
+       st.one_of(st.none(), TEXT), st.one_of(st.none(), TEXT))
+def test_table_tex_writes_what_the_styler_writes(columns, rows, data, kind, index_name, columns_name):
+    """Byte for byte, for hostile labels, names and cells, numeric and object columns, missing values,
+    duplicate labels and empty frames."""
+    cells = {"int": st.integers(-10**6, 10**6), "float": st.floats(allow_infinity=True), "mixed": CELL}[kind]
+    values = [[data.draw(cells) for _ in columns] for _ in range(rows)]
+    index = [data.draw(TEXT) for _ in range(rows)]
+    frame = pd.DataFrame(values, columns=columns, index=pd.Index(index, name=index_name, dtype=object))
+    frame.columns.name = columns_name
+    assert table_tex(frame) == _styler_tex(frame)
+
+
+def test_table_tex_of_every_table_of_a_build_is_what_the_styler_writes(survey_tree):
+    """Every table of a build (the pool and every release), published and grown trees."""
+    from masrl.build.pipeline import build
+    from masrl.corpus.load import load
+
+    result = build(load(survey_tree), {})
+    tables = [table for results in [result.pool, *result.releases] for table in results.all_tables()]
+    assert len(tables) >= 60
+    for table in tables:
+        assert table_tex(table.frame) == _styler_tex(table.frame), table.name
