@@ -51,11 +51,12 @@ def test_a_stub_added_by_title_gets_suggestions_for_every_untagged_field_with_ev
     root, key = stub
     rec = _record(root, key)
     tax = Taxonomy(load(root).taxonomy)
-    controlled = {f.name for f in tax.of("retained")}
+    controlled = {f.name for f in tax.of("retained") if f.suggested}
     wanted = [f for f in _untagged(rec) if f in controlled]
     assert len(wanted) >= 10  # every controlled field a stub carries
     data = _json(cli, root, key)
     assert set(wanted) <= set(data)
+    assert "verified" in _untagged(rec) and "verified" not in data  # suggest: false in the taxonomy
     corpus = load(root)
     titles = {r["key"]: r["title"] for r in corpus.retained.values()}
     by_key = {r["key"]: r for r in corpus.retained.values()}
@@ -146,8 +147,16 @@ def test_applying_the_best_values_leaves_a_valid_record_with_its_provenance(stub
         keys = [n["key"] for n in items[0]["evidence"]]
         assert rec["tag_provenance"][field] == suggested(keys, confirmed=True)
         assert rec["tag_provenance"][field].endswith("), confirmed")
-    assert cli("validate", "--root", root).code == 1  # only the one-liner is left
+    assert "verified" not in data and rec["verified"] == "untagged"
+    assert cli("validate", "--root", root).code == 1  # the one-liner and the metadata check are left
     set_field(root / f"corpus/papers/{key}.yaml", "one_liner", "Trains an orchestrator of parallel sub-agents")
+    by_hand = cli("suggest", "--root", root, key)
+    assert by_hand.code == 1
+    assert by_hand.err.endswith(
+        f"masrl: error: corpus/papers/{key}.yaml: nothing to suggest for {key!r}: the fields left to tag are tagged "
+        "by hand, as corpus/taxonomy.yaml says (suggest: false; no other record's tags can tell them): "
+        "verified (Metadata verified: yes, partial, no)\n")
+    set_field(root / f"corpus/papers/{key}.yaml", "verified", "yes")
     run = cli("validate", "--root", root)
     assert run.code == 0, run.err
     refused = cli("suggest", "--root", root, key)
@@ -312,6 +321,7 @@ def test_a_draft_is_marked_not_confirmed_and_can_be_confirmed(stub, cli):
     for field, items in data.items():
         assert rec[field] == items[0]["value"]
         assert rec["tag_provenance"][field].endswith("), not confirmed")
+    assert rec["verified"] == "untagged" and "verified" not in rec["tag_provenance"]  # suggest: false: no draft either
     # the draft is no evidence, and its fields are suggested again for confirmation
     again = _json(cli, root, key)
     assert set(again) == set(data)
@@ -428,3 +438,18 @@ def test_add_dry_run_shows_the_screening_rank(survey, cli, tmp_path):
         assert re.fullmatch(r"# screening rank \d of 2: score [01]\.\d{3}, (resembles the retained records|likely exclusion "
                             r"reason X\d \([^)]+\)); nearest judged records: .+", line), line
     assert not (survey / "corpus/papers/doe2025.yaml").exists()
+
+
+def test_a_field_the_taxonomy_does_not_suggest_is_named_to_tag_by_hand_and_can_be_applied(stub, cli):
+    """``verified`` (``suggest: false``): no values shown, named on the line of fields to tag by hand,
+    and ``--apply`` writes a person's value for it, recorded as a hand tag."""
+    root, key = stub
+    text = cli("suggest", "--root", root, key).out
+    assert "\nverified (" not in text
+    assert ("to tag by hand (the taxonomy says suggest: false: no other record's tags can tell them): verified\n"
+            in text)
+    run = cli("suggest", "--root", root, key, "--apply", "verified=partial")
+    assert run.code == 0, run.err
+    rec = _record(root, key)
+    assert rec["verified"] == "partial"
+    assert "to tag by hand" not in cli("suggest", "--root", root, key).out

@@ -71,8 +71,7 @@ def run(args: Namespace) -> int:
     rel, record = fields.find_record(corpus, args.key)
     tax = Taxonomy(corpus.taxonomy)
     if not fields.wanted_fields(record, tax):
-        raise UserError(f"{rel}: every controlled field of {args.key!r} is tagged; nothing to suggest "
-                        "(masrl suggest proposes values for untagged fields)")
+        raise UserError(fields.nothing_to_suggest(rel, args.key, record, tax))
     assignments = apply.parse_assignments(args.apply, tax, record) if args.apply else []
     report = fields.suggest_record(corpus, args.key)
     if not (args.apply or args.draft):

@@ -66,6 +66,13 @@ class Field:
         return self.required and not self.required_when
 
     @property
+    def suggested(self) -> bool:
+        """Whether ``masrl suggest`` may propose its values from the records already tagged
+        (taxonomy ``suggest``, default true; false for a fact about the record itself that no
+        other record's tags can tell, such as whether its metadata was verified)."""
+        return self.spec.get("suggest", True) is not False
+
+    @property
     def show_code(self) -> bool:
         """Whether reports show the code beside the label (``A1 first value``; taxonomy ``show_code``)."""
         return self.spec.get("show_code") is True

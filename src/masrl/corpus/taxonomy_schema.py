@@ -40,6 +40,7 @@ _FIELD = {
         "multi": {"type": "boolean"},
         "required": {"type": "boolean"},
         "show_code": {"type": "boolean"},
+        "suggest": {"type": "boolean"},
         "label": _TEXT, "definition": _TEXT, "source": _TEXT,
         "value_attributes": {"type": "array", "items": _NAME, "uniqueItems": True},
         "required_when": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},

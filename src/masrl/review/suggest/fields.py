@@ -9,7 +9,7 @@ the same records give the same marks) as low confidence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 
 from ...core.didyoumean import did_you_mean
 from ...core.errors import UserError
@@ -49,6 +49,8 @@ class RecordSuggestions:
         key: the record key. file: its path from the survey root. title: its title.
         fields: one entry per suggested field, in :func:`.structure.order`.
         learned_from: how many tagged records the model learned from.
+        by_hand: the fields still to tag that the taxonomy leaves to the contributor
+            (``suggest: false``: :func:`by_hand_fields`), in taxonomy order.
     """
 
     key: str
@@ -56,6 +58,7 @@ class RecordSuggestions:
     title: str
     fields: list[FieldSuggestions]
     learned_from: int
+    by_hand: list[str] = dataclass_field(default_factory=list)
 
     def best(self) -> dict[str, propose.Suggestion]:
         """field -> its best suggestion (fields without one are left out)."""
@@ -87,11 +90,12 @@ def find_record(corpus, key: str) -> tuple[str, dict]:
 def wanted_fields(record: dict, tax: Taxonomy) -> list[str]:
     """The fields to suggest for ``record``: untagged or unconfirmed ones
     (:func:`.propose.untagged_fields`), and the ``required_when`` fields it lacks while the
-    fields they depend on are untagged, unconfirmed or already satisfy the condition."""
-    wanted = propose.untagged_fields(record, tax)
+    fields they depend on are untagged, unconfirmed or already satisfy the condition. A field
+    the taxonomy marks ``suggest: false`` is never among them (:func:`by_hand_fields`)."""
+    wanted = [name for name in propose.untagged_fields(record, tax) if tax.fields[name].suggested]
     open_ = set(wanted)
     for f in structure.fields(tax):
-        if f.name in record or f.name in open_ or not f.required_when:
+        if f.name in record or f.name in open_ or not f.required_when or not f.suggested:
             continue
         others = {r.other for r in structure.rules(tax) if r.field == f.name and r.kind == "required_when"}
         known = {o: record.get(o) for o in others if o not in open_}
@@ -100,29 +104,49 @@ def wanted_fields(record: dict, tax: Taxonomy) -> list[str]:
     return wanted
 
 
+def by_hand_fields(record: dict, tax: Taxonomy) -> list[str]:
+    """The untagged or unconfirmed fields of ``record`` that the taxonomy marks ``suggest: false``
+    (a fact about the record itself, such as whether its metadata was verified, which no other
+    record's tags can tell): the contributor tags them, ``masrl suggest`` names them only."""
+    return [name for name in propose.untagged_fields(record, tax) if not tax.fields[name].suggested]
+
+
 def suggest_record(corpus, key: str, fields: list[str] | None = None) -> RecordSuggestions:
     """Suggestions for the record keyed ``key`` (``fields``: the fields to suggest, default
     :func:`wanted_fields`).
 
     Raises:
-        UserError: for an unknown key, or a record with no untagged or unconfirmed field.
+        UserError: for an unknown key, or a record with no untagged or unconfirmed field that
+            may be suggested (:func:`nothing_to_suggest` words it).
     """
     tax = Taxonomy(corpus.taxonomy)
     file, record = find_record(corpus, key)
     wanted = wanted_fields(record, tax) if fields is None else list(fields)
     if not wanted:
-        raise UserError(f"{file}: every controlled field of {key!r} is tagged; nothing to suggest "
-                        "(masrl suggest proposes values for untagged fields)")
+        raise UserError(nothing_to_suggest(file, key, record, tax))
     records = list(corpus.retained.values())
     tagged = propose.tagged_records(records, tax, exclude=key)
     index = model.build([text.record_text(r) for r in tagged.records], [text.record_text(record)])
-    known = {f.name: record[f.name] for f in structure.fields(tax) if f.name in record and f.name not in wanted}
+    known = {f.name: record[f.name] for f in structure.fields(tax)
+             if f.name in record and f.name not in wanted and not is_untagged(record[f.name])}
     found = propose.propose(index, 0, list(range(len(tagged.records))), tagged, tax, known, wanted)
     scores = evaluate.measure(records, tax)
     by_name = {f.name: f for f in structure.fields(tax)}
     out = [FieldSuggestions(name, by_name[name].label, by_name[name].multi, items, scores[name])
            for name, items in found.items()]
-    return RecordSuggestions(key, file, str(record.get("title", "")), out, len(tagged.records))
+    return RecordSuggestions(key, file, str(record.get("title", "")), out, len(tagged.records), by_hand_fields(record, tax))
+
+
+def nothing_to_suggest(file: str, key: str, record: dict, tax: Taxonomy) -> str:
+    """The message for a record with no field to suggest: every field tagged, or the fields left
+    are those the contributor tags by hand (named with their labels and allowed values)."""
+    left = by_hand_fields(record, tax)
+    if not left:
+        return (f"{file}: every controlled field of {key!r} is tagged; nothing to suggest "
+                "(masrl suggest proposes values for untagged fields)")
+    named = "; ".join(f"{name} ({tax.fields[name].label}: {', '.join(tax.fields[name].values)})" for name in left)
+    return (f"{file}: nothing to suggest for {key!r}: the fields left to tag are tagged by hand, as corpus/taxonomy.yaml "
+            f"says (suggest: false; no other record's tags can tell them): {named}")
 
 
 def is_untagged(value) -> bool:

@@ -32,7 +32,7 @@ def as_text(report: RecordSuggestions) -> str:
     """The suggestions of one record for a terminal: per field its values best first with their
     score and evidence (neighbour key, similarity, title, shared words), the rules that narrowed
     them, the suggested values they assume, and whether the field is low confidence; last, the
-    command that applies the best values."""
+    fields to tag by hand (``suggest: false``) and the command that applies the best values."""
     lines = [f"Suggestions for {report.key} ({report.file}): {report.title}",
              f"from the {report.learned_from} tagged records; scores are each value's share of the nearest records' "
              "vote; nothing is written without --apply", ""]
@@ -55,6 +55,9 @@ def as_text(report: RecordSuggestions) -> str:
             if not s.evidence:
                 lines.append("       evidence: the rule above allows only this value")
         lines.append("")
+    if report.by_hand:
+        lines.append(f"to tag by hand (the taxonomy says suggest: false: no other record's tags can tell them): "
+                     f"{', '.join(report.by_hand)}")
     best = [(i.field, i.suggestions[0].value) for i in report.fields if i.suggestions]
     if best:
         args = " ".join(f"--apply {shlex.quote(f'{f}={_argument(v)}')}" for f, v in best)
