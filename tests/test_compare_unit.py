@@ -5,6 +5,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from profiles import examples
 
 from masrl.analyses.claims import CheckResult, ClaimResult
 from masrl.analyses.compare import (
@@ -156,3 +160,96 @@ def test_frozen_changes_digest_records_and_reports():
                                      "actual_after": actual},
          "vocabulary": [], "retained": None, "excluded": None, "snapshot_changed": True, "errata": None, "reports": None},
     ]
+
+
+# ---------------------------------------------------------------------------- table_changes against loc
+
+
+def _loc_changes(old, new):
+    """What table_changes computed before it read each frame once: every cell through ``loc``."""
+    changes = []
+    rows = list(dict.fromkeys([*(old.index if old is not None else []), *new.index]))
+    cols = list(dict.fromkeys([*(old.columns if old is not None else []), *new.columns]))
+    for r in rows:
+        for c in cols:
+            a = str(old.loc[r, c]) if old is not None and r in old.index and c in old.columns else "(absent)"
+            b = str(new.loc[r, c]) if r in new.index and c in new.columns else "(absent)"
+            if a != b and {a, b} != {"", "(absent)"}:
+                changes.append({"row": str(r), "column": str(c), "before": a, "after": b})
+    return changes
+
+
+def test_table_changes_of_cells_of_every_kind():
+    import numpy as np
+
+    from masrl.analyses.compare import table_changes
+
+    old = pd.DataFrame({"n": [1, 2], "f": [0.5, np.nan], "s": pd.array(["a", None], dtype="string"), "gone": ["x", "y"],
+                        "f32": np.array([0.1, 0.1], dtype="float32")}, index=["r1", "r2"])
+    new = pd.DataFrame({"n": [1, 3], "f": [0.5, 0.25], "s": pd.array(["a", ""], dtype="string"), "extra": [True, False],
+                        "f32": np.array([0.2, 0.1], dtype="float32")}, index=["r1", "r3"])
+    assert table_changes(old, new) == _loc_changes(old, new) == [  # columns: the old ones, then the new ones
+        {"row": "r1", "column": "gone", "before": "x", "after": "(absent)"},
+        {"row": "r1", "column": "f32", "before": "0.1", "after": "0.2"},  # numpy's float32, not a double's digits
+        {"row": "r1", "column": "extra", "before": "(absent)", "after": "True"},
+        {"row": "r2", "column": "n", "before": "2", "after": "(absent)"},
+        {"row": "r2", "column": "f", "before": "nan", "after": "(absent)"},
+        {"row": "r2", "column": "s", "before": "<NA>", "after": "(absent)"},
+        {"row": "r2", "column": "gone", "before": "y", "after": "(absent)"},
+        {"row": "r2", "column": "f32", "before": "0.1", "after": "(absent)"},
+        {"row": "r3", "column": "n", "before": "(absent)", "after": "3"},
+        {"row": "r3", "column": "f", "before": "(absent)", "after": "0.25"},  # r3's s is blank: not a change
+        {"row": "r3", "column": "f32", "before": "(absent)", "after": "0.1"},
+        {"row": "r3", "column": "extra", "before": "(absent)", "after": "False"}]
+
+
+LABEL = st.one_of(st.sampled_from(["a", "b", "c", "", "1"]), st.integers(0, 3), st.just(float("nan")))
+CELL = st.one_of(st.text(alphabet="ab ", max_size=2), st.integers(-3, 3), st.floats(allow_infinity=True), st.none(), st.booleans())
+
+
+@st.composite
+def frames(draw):
+    rows = draw(st.lists(LABEL, max_size=4))
+    cols = draw(st.lists(LABEL, max_size=3))
+    kind = draw(st.sampled_from(["int", "float", "float32", "mixed", "string", "Int64"]))
+    cells = {"int": st.integers(-3, 3), "float": st.floats(allow_infinity=True), "float32": st.floats(width=32),
+             "mixed": CELL, "string": st.one_of(st.none(), st.text(alphabet="ab", max_size=2)),
+             "Int64": st.one_of(st.none(), st.integers(-3, 3))}[kind]
+    frame = pd.DataFrame([[draw(cells) for _ in cols] for _ in rows], index=pd.Index(rows, dtype=object),
+                         columns=pd.Index(cols, dtype=object))
+    if kind in ("float32", "string", "Int64") and len(cols):
+        frame = frame.astype(kind)
+    return frame
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.one_of(st.none(), frames()), frames())
+def test_table_changes_reads_every_cell_as_loc_does(old, new):
+    """Unique and duplicate labels, NaN labels, numeric, nullable, string and mixed columns."""
+    from masrl.analyses.compare import table_changes
+
+    try:
+        expected = _loc_changes(old, new)
+    except Exception as err:  # noqa: BLE001 - what loc refuses, table_changes refuses alike
+        with pytest.raises(type(err)):
+            table_changes(old, new)
+        return
+    assert table_changes(old, new) == expected
+
+
+def test_table_changes_of_every_table_of_a_build_against_its_release_is_what_loc_reads(survey_tree):
+    """Every table of the pool against the same table of every release, and every table of a
+    build against the next one (other rows and columns), published and grown trees."""
+    from masrl.analyses.compare import table_changes
+    from masrl.build.pipeline import build
+    from masrl.corpus.load import load
+
+    result = build(load(survey_tree), {})
+    pairs = [(release.table(t.name).frame if release.has_table(t.name) else None, t.frame)
+             for release in result.releases for t in result.pool.all_tables()]
+    frames = [t.frame for results in [result.pool, *result.releases] for t in results.all_tables()]
+    pairs += list(zip(frames, frames[1:]))
+    assert len(pairs) >= 90
+    for old, new in pairs:
+        assert table_changes(old, new) == _loc_changes(old, new)
+    assert sum(bool(_loc_changes(old, new)) for old, new in pairs) >= 60

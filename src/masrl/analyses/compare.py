@@ -57,17 +57,38 @@ def table_changes(old: pd.DataFrame | None, new: pd.DataFrame) -> list[dict]:
     """Every cell of ``new`` that differs from ``old`` (rows and columns matched by label;
     a row or column missing on one side reads ``(absent)``; a blank cell and an absent one are
     the same): ``{"row", "column", "before", "after"}`` in table order. Without ``old`` every
-    cell is a change."""
+    cell is a change. Each cell is compared as ``str`` of what ``frame.loc[row, column]`` gives."""
     changes = []
     rows = list(dict.fromkeys([*(old.index if old is not None else []), *new.index]))
     cols = list(dict.fromkeys([*(old.columns if old is not None else []), *new.columns]))
+    old_cells, new_cells = _cells(old), _cells(new)
     for r in rows:
         for c in cols:
-            a = str(old.loc[r, c]) if old is not None and r in old.index and c in old.columns else "(absent)"
-            b = str(new.loc[r, c]) if r in new.index and c in new.columns else "(absent)"
+            a = _cell(old, old_cells, r, c)
+            b = _cell(new, new_cells, r, c)
             if a != b and {a, b} != {"", "(absent)"}:
                 changes.append({"row": str(r), "column": str(c), "before": a, "after": b})
     return changes
+
+
+def _cells(frame: pd.DataFrame | None) -> dict | None:
+    """``{column: {row: str(cell)}}`` of a frame whose labels are unique (None otherwise: a
+    duplicate label selects several cells, which :func:`_cell` reads through ``loc``)."""
+    if frame is None or not (frame.index.is_unique and frame.columns.is_unique) or frame.index.hasnans or frame.columns.hasnans:
+        return None
+    out = {}
+    for c in frame.columns:
+        values = frame[c].array  # what ``loc`` indexes: numpy scalars, or the extension array's own
+        out[c] = {r: str(values[i]) for i, r in enumerate(frame.index)}
+    return out
+
+
+def _cell(frame: pd.DataFrame | None, cells: dict | None, row, column) -> str:
+    if cells is not None:
+        return cells.get(column, {}).get(row, "(absent)")
+    if frame is not None and row in frame.index and column in frame.columns:
+        return str(frame.loc[row, column])
+    return "(absent)"
 
 
 def beside_release(table: Table, release: Table | None, release_name: str) -> Table:
