@@ -403,13 +403,24 @@ def run_captured(*args: str) -> _Captured:
 
 
 def main(argv: list[str]) -> None:
-    """``python tests/grow.py DIR [FACTS]``: grow the copy of the survey at DIR (:func:`grow_tree`);
-    print what it holds, and write it as JSON to FACTS once the tree is ready (tests/conftest.py)."""
+    """``python tests/grow.py DIR [FACTS]``: grow the copy of the survey at DIR (:func:`grow_tree`;
+    a DIR that does not exist yet is first made a copy of this repository's survey); print what
+    it holds, and write it as JSON to FACTS once the tree is ready (tests/conftest.py)."""
     import json
+    import shutil
     import traceback
 
+    if len(argv) not in (1, 2):
+        raise SystemExit("usage: python tests/grow.py DIR [FACTS]")
+    root = Path(argv[0]).resolve()
+    if not root.exists():
+        from trees import copy_tree
+
+        repo = Path(__file__).resolve().parent.parent
+        copy_tree(repo, root)
+        shutil.copy(repo / ".gitattributes", root / ".gitattributes")
     try:
-        facts = grow_tree(run_captured, Path(argv[0]).resolve())
+        facts = grow_tree(run_captured, root)
     except BaseException:  # the waiting tests fail with this, instead of waiting for ever
         facts = {"error": traceback.format_exc()}
     print(json.dumps(facts))
