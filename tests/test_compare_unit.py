@@ -203,6 +203,19 @@ def test_table_changes_of_cells_of_every_kind():
         {"row": "r3", "column": "extra", "before": "(absent)", "after": "False"}]
 
 
+def test_table_changes_of_a_float_index_with_a_nan_label():
+    """A float index makes a new NaN object at every read, which no dict finds again: such a
+    frame is read cell by cell through ``loc`` (NaN labels only in the rows here, not in the
+    columns). The row is named twice, as ``loc`` names it: two reads, two distinct NaN keys."""
+    import numpy as np
+
+    from masrl.analyses.compare import table_changes
+
+    old = pd.DataFrame({"n": [1, 2]}, index=pd.Index([1.0, np.nan]))
+    new = pd.DataFrame({"n": [1, 3]}, index=pd.Index([1.0, np.nan]))
+    assert table_changes(old, new) == _loc_changes(old, new) == [{"row": "nan", "column": "n", "before": "2", "after": "3"}] * 2
+
+
 LABEL = st.one_of(st.sampled_from(["a", "b", "c", "", "1"]), st.integers(0, 3), st.just(float("nan")))
 CELL = st.one_of(st.text(alphabet="ab ", max_size=2), st.integers(-3, 3), st.floats(allow_infinity=True), st.none(), st.booleans())
 
