@@ -128,6 +128,25 @@ def test_syntax_errors_name_the_line_and_a_hint():
     assert messages("a: 1\nb: 2\nc: \x01\n") == ["x.yaml:3: YAML syntax error: control characters are not allowed"]
 
 
+def test_an_unclosed_quote_is_named_at_the_line_that_opens_it():
+    """YAML lets a quoted value run on to the next quote, so the error shows further down: the
+    message names the line whose quote never closes (a new user's slip, 2026-12-03)."""
+    assert messages('title: T\none_liner: "MMOA trains\nnotes: n\nyear: 2025\nvenue: "arXiv"\nkey: k\n') == [
+        "x.yaml:5: YAML syntax error: did not find expected key (while parsing a block mapping); the quoted value "
+        'that starts on line 2 does not end on that line: close its quote (one_liner: "MMOA trains)']
+    assert messages("title: T\none_liner: 'it''s\nnotes: n\n") == [
+        "x.yaml:2: YAML syntax error: found unexpected end of stream (while scanning a quoted scalar) at the end of "
+        "the file; the quoted value that starts on line 2 does not end on that line: close its quote (one_liner: 'it''s)"]
+    assert messages('a: 1\nb: "x \\" y\nc: 2\n') == [  # an escaped quote does not close it
+        "x.yaml:2: YAML syntax error: found unexpected end of stream (while scanning a quoted scalar) at the end of "
+        'the file; the quoted value that starts on line 2 does not end on that line: close its quote (b: "x \\" y)']
+    assert messages('title: T\nauthors:\n  - "Chen, Yiqun\n  - "Yan, L"\nyear: 2025\n') == [
+        "x.yaml:4: YAML syntax error: did not find expected '-' indicator (while parsing a block collection); the "
+        'quoted value that starts on line 3 does not end on that line: close its quote (- "Chen, Yiqun)']
+    assert messages('a: "ok \\\\"\nb: [1\nc: 2\n') == [  # an escaped backslash before the quote: closed
+        "x.yaml:3: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"]
+
+
 def test_a_tab_two_lines_up_is_named():
     assert messages("a:\n\tb: [1\nc: 2\n")[0].endswith("; indent with spaces, not tabs")
 
