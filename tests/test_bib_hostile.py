@@ -177,3 +177,21 @@ def test_the_readme_list_and_the_site_show_an_organisation_with_a_comma_whole(bu
     text = papers_markdown([record], built.pool.tax, built.pool.headline)
     assert "**An Organisation's Report** — Agents and Tools Lab, Inc. (" in text
     assert "Inc.} {Agents" not in text
+
+
+def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_as_for_the_export():
+    """``bibtex.title: 100% {Multi-Agent} RL`` is exported as ``100\\%``; the check that a record agrees
+    with its block read it as a LaTeX comment, cut the title at ``100`` and refused the record (a
+    new user's record, 2026-12-03)."""
+    from masrl.bib.consistency import bibtex_disagreements
+    from masrl.bib.latex import escape_percent
+
+    title = "Improving RAG through 100% Multi-Agent RL"
+    record = _record("pct", title, ["Doe, Jane"], bibtex={"type": "misc", "title": "Improving RAG through 100% {Multi-Agent} RL"})
+    assert bibtex_disagreements(record) == []
+    entry = bibexport.export([record])
+    assert "title = {Improving {RAG} through 100\\% {Multi-Agent} {RL}}," in entry
+    assert bibtex_disagreements(dict(record, title="Improving RAG through 100")) == [
+        ("title", "Improving RAG through 100", "Improving RAG through 100% Multi-Agent RL")]
+    assert [escape_percent(t) for t in ["100%", "100\\%", "a\\\\%b", "a\\\\\\%b", "%%"]] == [
+        "100\\%", "100\\%", "a\\\\\\%b", "a\\\\\\%b", "\\%\\%"]  # after an even run of backslashes, % is bare

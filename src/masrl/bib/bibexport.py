@@ -35,6 +35,7 @@ import re
 
 from . import venues
 from .bibtex import MONTHS, balance_braces, encode_author, encode_latex
+from .latex import escape_percent
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -95,13 +96,10 @@ def export_kind(record: dict) -> str:
 
 #: Fields the bibliography styles typeset with ``\url`` (verbatim): a ``%`` there is the URL's.
 _VERBATIM = frozenset({"url", "doi", "eprint", "ids"})
-_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
-
-
 def _percent(name: str, value: str) -> str:
     r"""``value`` with every ``%`` that is not escaped as ``\%`` (an even run of backslashes
     before it is backslashes, not an escape); URL fields as they are."""
-    return value if name in _VERBATIM else _BARE_PERCENT.sub(lambda m: m.group(1) + "\\%", value)
+    return value if name in _VERBATIM else escape_percent(value)
 
 
 def entry_fields(record: dict) -> tuple[str, dict[str, str]]:

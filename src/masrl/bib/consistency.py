@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import venues
 from .bibtex import decode_latex
+from .latex import escape_percent
 from .matching import normalize_title
 
 
@@ -15,8 +16,8 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
     """``(field, record value, bibtex value)`` for each of title, year and venue kind on which
     a retained record and its own ``bibtex`` block disagree.
 
-    Titles are compared normalized (LaTeX decoded; case, braces, punctuation and spaces
-    ignored); the venue by kind (:mod:`masrl.bib.venues`: preprint, conference, journal,
+    Titles are compared normalized (LaTeX decoded, a bare ``%`` read as a percent sign as
+    :func:`masrl.bib.bibexport.export` writes it; case, braces, punctuation and spaces ignored); the venue by kind (:mod:`masrl.bib.venues`: preprint, conference, journal,
     other), and only when both kinds are known.
     """
     bib = record.get("bibtex") if isinstance(record.get("bibtex"), dict) else {}
@@ -25,7 +26,7 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
     if year is not None and str(year).strip() != str(record.get("year")):
         found.append(("year", str(record.get("year")), str(year)))
     if isinstance(bib.get("title"), str) and isinstance(record.get("title"), str):
-        theirs = decode_latex(bib["title"])
+        theirs = decode_latex(escape_percent(bib["title"]))  # a bare % is a percent sign, as papers.bib writes it
         if normalize_title(theirs).replace(" ", "") != normalize_title(record["title"]).replace(" ", ""):
             found.append(("title", record["title"], theirs))
     mine = venues.venue_kind(str(record.get("venue", "")))

@@ -88,6 +88,16 @@ def encode_latex(text: str) -> str:
     return balance_braces(_encoder().unicode_to_latex(text))
 
 
+_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
+
+
+def escape_percent(latex: str) -> str:
+    r"""``latex`` with every ``%`` that is not escaped written ``\%`` (an even run of backslashes
+    before it is backslashes, not an escape): a bare ``%`` would start a LaTeX comment and drop the
+    rest of the value. What ``reports/papers.bib`` writes, and how its titles are compared."""
+    return _BARE_PERCENT.sub(lambda m: m.group(1) + "\\%", latex)
+
+
 def balance_braces(latex: str) -> str:
     """LaTeX source whose braces BibTeX and biber can count: they count every brace, also
     after a backslash, so a field holding ``\\}`` without its ``\\{`` ends there. Escaped
