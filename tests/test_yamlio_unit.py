@@ -143,6 +143,16 @@ def test_an_unclosed_quote_is_named_at_the_line_that_opens_it():
     assert messages('title: T\nauthors:\n  - "Chen, Yiqun\n  - "Yan, L"\nyear: 2025\n') == [
         "x.yaml:4: YAML syntax error: did not find expected '-' indicator (while parsing a block collection); the "
         'quoted value that starts on line 3 does not end on that line: close its quote (- "Chen, Yiqun)']
+    # the quote closes on a later line, so YAML names where the rest no longer parses
+    assert messages('a: "x \\" y\nb: 1\nc: "z"\n') == [
+        "x.yaml:3: YAML syntax error: did not find expected key (while parsing a block mapping); the quoted value "
+        'that starts on line 1 does not end on that line: close its quote (a: "x \\" y)']
+    assert messages("a: 'it''s\nb: 1\nc: 'z'\n") == [
+        "x.yaml:3: YAML syntax error: did not find expected key (while parsing a block mapping); the quoted value "
+        "that starts on line 1 does not end on that line: close its quote (a: 'it''s)"]
+    assert messages('a: 1\nb: "x') == [  # YAML notices on the line the quote opens: no second line named
+        "x.yaml:2: YAML syntax error: found unexpected end of stream (while scanning a quoted scalar); the quoted "
+        'value that starts on line 2 does not end on that line: close its quote (b: "x)']
     assert messages('a: "ok \\\\"\nb: [1\nc: 2\n') == [  # an escaped backslash before the quote: closed
         "x.yaml:3: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"]
 

@@ -212,7 +212,7 @@ def _syntax_problem(err: yaml.YAMLError, text: str, file: str) -> Problem:
     message = " ".join(f"YAML syntax error: {reason}{f' ({context})' if context else ''}".split())
     hint = next((h for key, h in _HINTS.items() if key in message), None)
     lines = text.splitlines()
-    opened = _unclosed_quote(lines, line)
+    opened = _unclosed_quote(lines, line) if line else None
     if context == "while scanning a quoted scalar" and getattr(err, "context_mark", None) is not None:
         opened = err.context_mark.line + 1  # the scalar that never ends starts here: the line to fix
         message += (" at the end of the file" if line and line > len(lines) else f" at line {line}") if line != opened else ""
@@ -226,21 +226,22 @@ def _syntax_problem(err: yaml.YAMLError, text: str, file: str) -> Problem:
     return Problem(file, line, None, message + (f"; {hint}" if hint else ""))
 
 
-def _unclosed_quote(lines: list[str], before: int | None) -> int | None:
+def _unclosed_quote(lines: list[str], before: int) -> int | None:
     """The last line up to ``before`` (1-based) whose value opens a quote that the line does not
     close (``key: "text`` or ``- 'text``), or None: the usual cause of a syntax error further down,
     since YAML lets a quoted value run on to the next quote."""
-    for number in range(min(before or 0, len(lines)), 0, -1):
+    for number in range(min(before, len(lines)), 0, -1):
         match = _OPENING_QUOTE.match(lines[number - 1])
         if match is None:
             continue
         quote, rest = match.group(1), match.group(2)
-        rest = rest.replace("\\\\", "").replace('\\"', "") if quote == '"' else rest.replace("''", "")
+        rest = _ESCAPE.sub("", rest) if quote == '"' else rest.replace("''", "")
         if quote not in rest:
             return number
     return None
 
 
+_ESCAPE = re.compile(r"\\.")  # an escape of a double-quoted YAML value: a backslash and what it escapes
 _OPENING_QUOTE = re.compile(r"""^\s*(?:-\s+|[^\s#'"][^:#]*:\s+)(["'])(.*)$""")
 
 
