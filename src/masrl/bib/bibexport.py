@@ -96,9 +96,10 @@ def export_kind(record: dict) -> str:
 
 #: Fields the bibliography styles typeset with ``\url`` (verbatim): a ``%`` there is the URL's.
 _VERBATIM = frozenset({"url", "doi", "eprint", "ids"})
+
+
 def _percent(name: str, value: str) -> str:
-    r"""``value`` with every ``%`` that is not escaped as ``\%`` (an even run of backslashes
-    before it is backslashes, not an escape); URL fields as they are."""
+    """``value`` with every bare ``%`` escaped (:func:`masrl.bib.latex.escape_percent`); URL fields as they are."""
     return value if name in _VERBATIM else escape_percent(value)
 
 

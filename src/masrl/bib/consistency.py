@@ -17,7 +17,8 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
     a retained record and its own ``bibtex`` block disagree.
 
     Titles are compared normalized (LaTeX decoded, a bare ``%`` read as a percent sign as
-    :func:`masrl.bib.bibexport.export` writes it; case, braces, punctuation and spaces ignored); the venue by kind (:mod:`masrl.bib.venues`: preprint, conference, journal,
+    :func:`masrl.bib.bibexport.export` writes it; case, braces, punctuation and spaces
+    ignored); the venue by kind (:mod:`masrl.bib.venues`: preprint, conference, journal,
     other), and only when both kinds are known.
     """
     bib = record.get("bibtex") if isinstance(record.get("bibtex"), dict) else {}

@@ -212,11 +212,12 @@ def _syntax_problem(err: yaml.YAMLError, text: str, file: str) -> Problem:
     message = " ".join(f"YAML syntax error: {reason}{f' ({context})' if context else ''}".split())
     hint = next((h for key, h in _HINTS.items() if key in message), None)
     lines = text.splitlines()
-    opened = _unclosed_quote(lines, line) if line else None
     if context == "while scanning a quoted scalar" and getattr(err, "context_mark", None) is not None:
         opened = err.context_mark.line + 1  # the scalar that never ends starts here: the line to fix
         message += (" at the end of the file" if line and line > len(lines) else f" at line {line}") if line != opened else ""
         line = opened
+    else:  # a quote that closed on a later line: the error shows further down
+        opened = _unclosed_quote(lines, line) if line else None
     if hint is None and opened:
         hint = (f"the quoted value that starts on line {opened} does not end on that line: close its quote "
                 f"({lines[opened - 1].strip()[:40]})")
