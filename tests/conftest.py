@@ -209,6 +209,7 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture(scope="session")
 def published_tree() -> Path:
     """The survey as this repository bundles it (the repository root). Read-only."""
+    memo.seed_figures(REPO)  # its figures, as committed, are what a test that draws them again gets
     return REPO
 
 
@@ -224,6 +225,7 @@ def grown_facts(request) -> dict:
 @pytest.fixture(scope="session")
 def grown_tree(request, grown_facts) -> Path:
     """The survey grown by every workflow of the README (see the module docstring). Read-only."""
+    memo.seed_figures(request.config._masrl_grown.root)  # noqa: SLF001  (its figures, as the helper drew them)
     return request.config._masrl_grown.root  # noqa: SLF001
 
 
@@ -376,10 +378,26 @@ def _session_memo(request):
     """The memo of tests/memo.py: off in tests marked ``uncached``, and from the moment a test
     patches masrl (:func:`memo.watch_monkeypatch`)."""
     memo.enabled = memo.MODE != "0" and request.node.get_closest_marker("uncached") is None
+    memo.stand_ins = request.node.get_closest_marker("figures") is None
     memo.process_caches(memo.enabled)
     yield
     memo.enabled = memo.MODE != "0"
+    memo.stand_ins = False
     memo.process_caches(memo.enabled)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    """Figures are really drawn while a fixture wider than one test is set up (a tree built once
+    for many tests, some of which read its figures): no stand-ins there (tests/memo.py)."""
+    if fixturedef.scope == "function":
+        yield
+        return
+    before, memo.stand_ins = memo.stand_ins, False
+    try:
+        yield
+    finally:
+        memo.stand_ins = before
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -14,7 +14,18 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   rendered again by every build whose pool changed): keyed by what the build cache keys them
   by (:func:`masrl.build.cache.release_key`: exactly what a release tree is computed from);
 - ``masrl.render.figures.draw.render(spec, data, notes)`` and ``render_many``: keyed by what
-  :func:`masrl.render.figures.fingerprint` covers (name, plotted data, footnote);
+  :func:`masrl.render.figures.fingerprint` covers (name, kind, options, plotted data, footnote).
+  A figure the memo does not hold is *stood in for* in a test that does not read figures (not
+  marked ``figures``): when a figure of the same kind and shape (number of footnote lines;
+  plotted numbers all zero, any negative) was really drawn in this process, and its text has
+  no ``$`` and no character but digits that no drawn figure of its kind had, its files are that
+  figure's followed by a mark holding its key (:func:`_stand_in`). Its drawing could not show
+  such a test anything a real drawing had not (a missing glyph, a mathtext or empty-plot
+  error), and figures of different data still differ. Figures are really drawn while a fixture
+  wider than one test is set up, and the trees built in other processes (the repository, the
+  grown tree) are memoised from their files (:func:`seed_figures`), so that a test which draws
+  them again gets their bytes. This is the figure code run once per figure and shape, not per
+  pool state: every figure test (tests/figures) reads real drawings;
 - ``masrl.checks.validate.validate(corpus, skip)`` (every command validates the tree it reads,
   and most trees of a session are the same few): keyed by the whole corpus, line numbers and
   reading problems included, ``skip`` and today's date (the rule on dates in the future); each
@@ -47,6 +58,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
 import time
 from collections import OrderedDict
 from typing import Any, Callable
@@ -55,6 +67,10 @@ MODE = os.environ.get("MASRL_TEST_MEMO", "1")
 
 #: Whether the running test may use the memo (set per test by tests/conftest.py).
 enabled = MODE != "0"
+
+#: Whether a figure the memo does not hold may be stood in for (set per test by tests/conftest.py:
+#: off in tests marked ``figures``, in ``verify`` mode and while a fixture wider than a test is set up).
+stand_ins = False
 
 
 class Store:
@@ -128,22 +144,166 @@ ANALYSES = Store("analyse", 128)
 TEXTS = Store("render_text", 32)
 TREES = Store("release tree", 64)
 FIGURES = Store("figure", 512)
+STAND_INS = Store("figure stand-in", 4096)
 PARSES = Store("yaml parse", 20000)
 VALIDATIONS = Store("validate", 256)
 TABLES = Store("table file", 20000)
-STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, PARSES, VALIDATIONS, TABLES]
+STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, STAND_INS, PARSES, VALIDATIONS, TABLES]
 
 #: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
 _build_keys: dict[int, bytes] = {}
 
 
-def _figure_key(spec, data, notes) -> bytes | None:
+class FigureKey(tuple):
+    """What the memo knows of one figure to draw: ``(key, kind, shape, text)``.
+
+    ``key`` covers the name, kind, options, plotted data and footnote (the memo's key); ``kind``
+    the name, kind and options; ``shape`` the kind, the number of footnote lines and whether the
+    plotted numbers are all zero or any negative (:data:`_NUMBER`); ``text`` is the plotted data
+    (as :func:`masrl.render.figures.data_bytes` reads it) and the footnote. All None when the data
+    cannot be read (then nothing is memoised)."""
+
+    key = property(lambda self: self[0])
+
+
+def _figure_keys(spec, data, notes) -> FigureKey:
     from masrl.render.figures import data_bytes
 
     try:
-        return digest(spec.name, data_bytes(data), tuple(notes))
+        plotted = data_bytes(data).decode("utf-8")
     except Exception:  # noqa: BLE001 - data the fingerprint cannot read is not memoised
-        return None
+        return FigureKey((None, None, None, None))
+    kind = (spec.name, spec.module, repr(sorted(spec.options.items())))
+    numbers = [float(n) for n in _NUMBER.findall(plotted)]
+    shape = digest(*kind, len(notes), all(n == 0 for n in numbers), any(n < 0 for n in numbers))
+    return FigureKey((digest(*kind, plotted, tuple(notes)), kind, shape, plotted + "\n" + "\n".join(notes)))
+
+
+#: A number standing alone in plotted data (a CSV cell, a JSON value); "R1" or "v1.2" is a label.
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w]|\.\d)")
+
+#: ``{shape: (files, [])}``: the first figure of each shape really drawn in this process without a
+#: missing glyph.
+_REFERENCES: dict[bytes, tuple[dict[str, bytes], list[str]]] = {}
+#: ``{kind: characters}``: every character of the plotted data and footnotes of the figures of that
+#: kind really drawn in this process without a missing glyph.
+_DRAWN_TEXT: dict[tuple, set[str]] = {}
+
+_STAND_IN_MARK = {"svg": b"<!-- test stand-in %s -->\n", "pdf": b"%%test stand-in %s\n", "png": b"test stand-in %s"}
+
+
+def _may_stand_in(figure: FigureKey) -> bool:
+    """Whether :func:`_stand_in` may answer for ``figure``, not drawn and not memoised: the
+    running test allows it (:data:`stand_ins`), a figure of its shape was drawn, and its text
+    has no character but digits that no figure of its kind was drawn with, and no ``$`` (matplotlib's
+    mathtext). What such a figure's drawing would add to a test that does not read figure
+    bytes (a missing glyph, an error from a label or from an empty or negative plot) is then
+    what a real drawing already gave: nothing."""
+    key, kind, shape, text = figure
+    return (enabled and stand_ins and MODE != "verify" and key is not None and key not in FIGURES.values
+            and shape in _REFERENCES and "$" not in text and set(text) - _DIGITS <= _DRAWN_TEXT.get(kind, set()))
+
+
+_DIGITS = set("0123456789")
+
+
+def _stand_in(figure: FigureKey):
+    """A figure for ``figure`` that is not drawn: the bytes of a figure of its shape really drawn,
+    each file followed by a mark holding its key (after SVG's root element, PDF's ``%%EOF`` and
+    PNG's ``IEND`` chunk, which readers ignore), so that figures of different data still differ,
+    and no missing glyph (:func:`_may_stand_in`)."""
+    files, missing = _REFERENCES[figure[2]]
+    return {ext: data + _STAND_IN_MARK[ext] % figure.key.hex().encode() for ext, data in files.items()}, list(missing)
+
+
+def _drew(figure: FigureKey, value) -> None:
+    """Note a figure really drawn (``value``: its files and missing glyphs) as a reference."""
+    key, kind, shape, text = figure
+    if enabled and key is not None and not value[1]:
+        _REFERENCES.setdefault(shape, value)
+        _DRAWN_TEXT.setdefault(kind, set()).update(text)
+
+
+_FONT_CHARS: set[str] = set()
+
+
+def _font_has(text: str) -> bool:
+    """Whether the house font (its regular and bold faces: ``masrl.render.figures.style.RC``)
+    has a glyph of every character of ``text`` but newlines, and ``text`` has no ``$``
+    (matplotlib's mathtext)."""
+    if not _FONT_CHARS:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        from masrl.render.figures.style import RC
+
+        maps = [set(map(chr, FT2Font(font_manager.findfont(font_manager.FontProperties(
+            family=RC["font.family"], weight=weight))).get_charmap())) for weight in ("normal", "bold")]
+        _FONT_CHARS.update(maps[0] & maps[1])
+    return "$" not in text and set(text.replace("\n", "")) <= _FONT_CHARS
+
+
+def seed_figures(root) -> int:
+    """Memoise the figures of the built tree at ``root`` from its files, as if drawn here: each
+    figure whose manifest entry (``<tree>/figures/manifest.json``) has the fingerprint of what
+    this code would draw and the digests of the files on disk, and whose text the house font
+    has every glyph of (:func:`_font_has`: no missing glyph). A test that draws one of them
+    again, in a copy of the tree, gets the bytes on disk, never a stand-in: they were drawn in
+    another process (the repository's, the grow helper's). Returns how many were memoised."""
+    import hashlib
+    import json
+
+    from masrl.build import figures as build_figures
+    from masrl.build.examples import examples_valid, validated_examples
+    from masrl.build.outputs import tree
+    from masrl.build.pipeline import build
+    from masrl.corpus.load import load, package_sources, read_figure_files
+    from masrl.corpus.taxonomy import Taxonomy
+    from masrl.render import figures
+    from masrl.render.figures import draw
+
+    if not enabled:
+        return 0
+    corpus = load(root)
+    result = build(corpus, examples_valid(validated_examples()) if Taxonomy(corpus.taxonomy).traces else {})
+    files = read_figure_files(root)
+    code = figures.code_fingerprint(package_sources(figures.__name__))
+    seeded = 0
+    for results in (result.pool, *result.releases):
+        folder = f"{tree(results)}figures"
+        try:
+            manifest = json.loads(files[f"{folder}/manifest.json"])
+        except (KeyError, ValueError):
+            continue
+        toolchain = draw.toolchain_text(manifest.get("toolchain", {}))
+        baseline = result.baseline if results is result.pool else None
+        for spec in figures.figures_of(results.tax):
+            data = spec.data(results)
+            notes = [*spec.notes(results), *filter(None, [build_figures.release_note(spec, results, baseline)])]
+            entry = (manifest.get("figures") or {}).get(spec.name) or {}
+            on_disk = {ext: files.get(f"{folder}/{spec.name}.{ext}") for ext in figures.FORMATS}
+            figure = _figure_keys(spec, data, notes)
+            if (figure.key is None or entry.get("fingerprint") != figures.fingerprint(spec, data, code, notes, toolchain)
+                    or not _font_has(figure[3])
+                    or any(b is None or hashlib.sha256(b).hexdigest() != (entry.get("sha256") or {}).get(ext)
+                           for ext, b in on_disk.items())):
+                continue
+            if figure.key not in FIGURES.values:
+                FIGURES.put(figure.key, (on_disk, []), 0.0)
+                FIGURES.misses -= 1  # not a draw
+                seeded += 1
+            _drew(figure, FIGURES.values[figure.key][0])
+    return seeded
+
+
+def _figure(figure: FigureKey, draw):
+    """The figure of ``figure``: memoised, stood in for (:func:`_may_stand_in`), or drawn by
+    ``draw()`` and memoised."""
+    if _may_stand_in(figure):
+        return STAND_INS.call(figure.key, lambda: _stand_in(figure))
+    value = FIGURES.call(figure.key, draw, same=_figures_same)
+    _drew(figure, value)
+    return value
 
 
 def _figures_same(a, b) -> bool:
@@ -198,24 +358,32 @@ def install() -> None:
         return TREES.call(key, lambda: real_tree(build, results))
 
     def render(spec, data, notes=()):
-        return FIGURES.call(_figure_key(spec, data, notes), lambda: real_render(spec, data, notes), same=_figures_same)
+        return _figure(_figure_keys(spec, data, notes), lambda: real_render(spec, data, notes))
 
     def render_many(jobs):
         if not enabled:
             return real_many(jobs)
-        keys = [_figure_key(spec, data, notes) for spec, data, notes in jobs]
-        missing = [i for i, key in enumerate(keys) if key is None or key not in FIGURES.values]
+        figures = [_figure_keys(spec, data, notes) for spec, data, notes in jobs]
+        # Those to draw, neither memoised nor stood in for, are drawn together (real_many may share them out).
+        missing = [i for i, figure in enumerate(figures) if figure.key is None
+                   or figure.key not in FIGURES.values and not _may_stand_in(figure)]
         started = time.perf_counter()
-        drawn = dict(zip(missing, real_many([jobs[i] for i in missing]))) if missing else {}
+        global stand_ins
+        before, stand_ins = stand_ins, False  # real_many draws through render (this module's): for real
+        try:
+            drawn = dict(zip(missing, real_many([jobs[i] for i in missing]))) if missing else {}
+        finally:
+            stand_ins = before
         cost = (time.perf_counter() - started) / max(1, len(missing))
         out = []
-        for i, key in enumerate(keys):
+        for i, figure in enumerate(figures):
             if i in drawn:
-                if key is not None:
-                    FIGURES.put(key, drawn[i], cost)
+                if figure.key is not None:
+                    FIGURES.put(figure.key, drawn[i], cost)
+                    _drew(figure, drawn[i])
                 out.append(drawn[i])
             else:
-                out.append(FIGURES.call(key, lambda job=jobs[i]: real_render(*job), same=_figures_same))
+                out.append(_figure(figure, lambda job=jobs[i]: real_render(*job)))
         return out
 
     def parse(data, file):

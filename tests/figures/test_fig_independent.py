@@ -13,6 +13,9 @@ import pytest
 import yaml
 from matplotlib.text import Text
 
+#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
+pytestmark = pytest.mark.figures
+
 REPO = Path(__file__).resolve().parents[2]
 
 

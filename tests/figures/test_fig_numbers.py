@@ -9,11 +9,15 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 from matplotlib.colors import to_hex
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 from masrl.render.figures import style
+
+#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
+pytestmark = pytest.mark.figures
 
 
 def hex_of(colour) -> str:

@@ -8,6 +8,11 @@ import re
 from importlib import metadata
 from pathlib import Path
 
+import pytest
+
+#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
+pytestmark = pytest.mark.figures
+
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -1,0 +1,96 @@
+"""The session memo's figure stand-ins (tests/memo.py): a figure not drawn for a test that does not
+read figures is the bytes of a figure of its shape really drawn, marked with its own key; a figure
+with new text, a ``$``, a new shape, or in a test that reads figures is really drawn."""
+
+from __future__ import annotations
+
+import memo
+import pytest
+
+from masrl.render.figures import draw
+
+from conftest import spec_of
+
+
+@pytest.fixture
+def fresh_memo(monkeypatch):
+    """The figure memo of this test alone: empty, with stand-ins allowed (as in a test not marked ``figures``)."""
+    for store in (memo.FIGURES, memo.STAND_INS):
+        monkeypatch.setattr(store, "values", type(store.values)())
+    monkeypatch.setattr(memo, "_REFERENCES", {})
+    monkeypatch.setattr(memo, "_DRAWN_TEXT", {})
+    monkeypatch.setattr(memo, "stand_ins", True)
+    assert memo.enabled and getattr(draw.render, "__memo__", False)
+
+
+def counts(data_of, **changes):
+    """category_counts' data of release v1 with ``{category: count}`` or ``{category: label}`` changed."""
+    data = data_of("category_counts")
+    for category, value in changes.items():
+        data.loc[category, "count" if isinstance(value, int) else "label"] = value
+    return data
+
+
+def drawn_for_real(data) -> bool:
+    before = memo.FIGURES.misses
+    draw.render(spec_of("category_counts"), data, ["n = 84 records."])
+    return memo.FIGURES.misses == before + 1
+
+
+def test_a_figure_of_a_drawn_shape_is_its_bytes_marked_with_its_key(fresh_memo, data_of):
+    spec, notes = spec_of("category_counts"), ["n = 84 records."]
+    real, missing = draw.render(spec, counts(data_of), notes)
+    assert missing == [] and len(memo.FIGURES.values) == 1 and not memo.STAND_INS.values
+    stand_in, missing = draw.render(spec, counts(data_of, survey=6), ["n = 85 records."])
+    key = memo._figure_keys(spec, counts(data_of, survey=6), ["n = 85 records."]).key  # noqa: SLF001
+    assert missing == [] and len(memo.FIGURES.values) == 1 and list(memo.STAND_INS.values) == [key]
+    assert stand_in == {"svg": real["svg"] + b"<!-- test stand-in " + key.hex().encode() + b" -->\n",
+                        "pdf": real["pdf"] + b"%test stand-in " + key.hex().encode() + b"\n",
+                        "png": real["png"] + b"test stand-in " + key.hex().encode()}
+    assert draw.render(spec, counts(data_of, survey=6), ["n = 85 records."])[0] is stand_in  # memoised
+    assert draw.render(spec, counts(data_of, survey=7), ["n = 85 records."])[0] != stand_in  # another key
+
+
+@pytest.mark.parametrize("label, real", [("Surveys", False), ("Survey Ω", True), ("Survey $x$", True), ("多", True)],
+                         ids=["known-characters", "new-character", "mathtext", "missing-glyph"])
+def test_new_text_is_drawn_for_real(fresh_memo, data_of, label, real):
+    assert drawn_for_real(counts(data_of))
+    assert drawn_for_real(counts(data_of, survey=label)) is real
+
+
+def test_a_new_shape_is_drawn_for_real(fresh_memo, data_of):
+    assert drawn_for_real(counts(data_of))
+    zero = counts(data_of, **{c: 0 for c in data_of("category_counts").index})
+    assert drawn_for_real(zero)
+    assert drawn_for_real(counts(data_of, survey=-1))
+    assert not drawn_for_real(counts(data_of, survey=-2))
+
+
+def test_a_figure_with_missing_glyphs_is_never_a_reference(fresh_memo, data_of):
+    """Only figures drawn with every glyph are copied: a stand-in has no missing glyph to report."""
+    assert drawn_for_real(counts(data_of, survey="多"))
+    assert drawn_for_real(counts(data_of, survey="多", benchmark=19))
+
+
+def test_no_stand_in_in_a_test_that_reads_figures(fresh_memo, data_of, monkeypatch):
+    assert drawn_for_real(counts(data_of))
+    monkeypatch.setattr(memo, "stand_ins", False)
+    assert drawn_for_real(counts(data_of, survey=6))
+    monkeypatch.setattr(memo, "stand_ins", True)
+    assert drawn_for_real(counts(data_of, survey=6)) is False  # memoised, real
+
+
+def test_render_many_draws_only_what_it_cannot_stand_in_for(fresh_memo, data_of):
+    spec, notes = spec_of("category_counts"), ["n = 84 records."]
+    first, second, third = draw.render_many([(spec, counts(data_of), notes), (spec, counts(data_of, survey=6), notes),
+                                             (spec, counts(data_of, survey="Ω"), notes)])
+    assert len(memo.FIGURES.values) == 3 and not memo.STAND_INS.values  # nothing drawn before: all three really
+    fourth, = draw.render_many([(spec, counts(data_of, survey=9), notes)])
+    assert len(memo.FIGURES.values) == 3 and len(memo.STAND_INS.values) == 1
+    assert fourth[0]["svg"].startswith(first[0]["svg"]) and fourth[1] == []
+
+
+def test_mathtext_is_always_drawn_for_real(fresh_memo, data_of):
+    """A ``$`` may start mathtext, which can fail to parse: such text is drawn every time."""
+    assert drawn_for_real(counts(data_of, survey="Survey $x$"))
+    assert drawn_for_real(counts(data_of, survey="Survey $x$", benchmark=19))
