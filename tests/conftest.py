@@ -8,7 +8,9 @@ twice, once per tree (test ids end in ``[published]`` and ``[grown]``):
     read-only path of the tree; parametrised over the two trees below. Never write there.
 ``survey``
     a private copy of ``survey_tree`` (corpus/, exclusions/, reports/, README.md; no git
-    repository), to modify freely. A copy takes a few hundredths of a second.
+    repository), to modify freely. A copy takes a few milliseconds: its reports are hard links
+    (tests/trees.py), so a test that writes into a report in place calls ``trees.own(path)``
+    first (masrl replaces the files it writes; a test that does not is failed, naming the files).
 ``published_survey``
     a private copy of the tree made the survey as release v1 froze it (its 84 retained and 32 excluded records,
     no later release; :func:`grow.restrict_to_release`, done once per tree and session in the
@@ -79,7 +81,7 @@ os.environ.setdefault("MASRL_CACHE", "off")
 memo.install()
 memo.watch_monkeypatch()
 
-from trees import TREE_PARTS, copy_tree  # noqa: F401 (TREE_PARTS: what a copy holds)
+from trees import TREE_PARTS, LinkedReports, copy_tree, linked_copy, made_once  # noqa: F401 (TREE_PARTS: what a copy holds)
 from masrl.cli import main  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -241,10 +243,25 @@ def repo() -> Path:
     return REPO
 
 
+@pytest.fixture(scope="session")
+def _linked_reports(tmp_path_factory):
+    """``linked(source)``: the private copy of a read-only tree's reports that the copies of
+    that tree hard-link to (tests/trees.py), made once per tree and session."""
+    made: dict[Path, LinkedReports] = {}
+
+    def linked(source: Path) -> LinkedReports:
+        if source not in made:
+            made[source] = LinkedReports(source, tmp_path_factory.mktemp("linked-reports") / "reports")
+        return made[source]
+
+    return linked
+
+
 @pytest.fixture
-def survey(survey_tree: Path, tmp_path: Path) -> Path:
-    """A copy of the survey tree (records, taxonomy, claims, audits, releases, README, reports) to modify freely."""
-    return copy_tree(survey_tree, tmp_path / "survey")
+def survey(survey_tree: Path, tmp_path: Path, _linked_reports) -> Path:
+    """A copy of the survey tree (records, taxonomy, claims, audits, releases, README, reports) to
+    modify freely (a report written in place needs :func:`trees.own` first)."""
+    yield from linked_copy(survey_tree, tmp_path / "survey", _linked_reports(survey_tree))
 
 
 @pytest.fixture(scope="session")
@@ -266,39 +283,47 @@ def published(built):
     return built.population("v1")
 
 
+def tree_name(survey_tree: Path) -> str:
+    """``published`` or ``grown``: which of :data:`TREES` ``survey_tree`` is."""
+    return "published" if survey_tree == REPO else "grown"
+
+
 @pytest.fixture(scope="session")
-def grown_pool_tree(survey_tree: Path, tmp_path_factory) -> Path:
+def grown_pool_tree(survey_tree: Path, request) -> Path:
     """``survey_tree`` after :func:`grow.grow` (its papers added and tagged and its exclusion
-    logged through the CLI, then built), once per tree and session. Read-only: take
-    ``grown_survey`` to modify it."""
+    logged through the CLI, then built), once per tree and run (:func:`trees.made_once`).
+    Read-only: take ``grown_survey`` to modify it."""
     import grow
 
-    root = copy_tree(survey_tree, tmp_path_factory.mktemp("grown-pool") / "survey")
-    grow.grow(grow.run_captured, root)
-    return root
+    def make(root: Path) -> None:
+        copy_tree(survey_tree, root)
+        grow.grow(grow.run_captured, root)
+
+    return made_once(request.config, f"grown-pool-{tree_name(survey_tree)}", make)
 
 
 @pytest.fixture
-def grown_survey(grown_pool_tree: Path, tmp_path: Path) -> Path:
+def grown_survey(grown_pool_tree: Path, tmp_path: Path, _linked_reports) -> Path:
     """A copy of ``grown_pool_tree`` to modify freely (beside ``survey``, the tree before growing)."""
-    return copy_tree(grown_pool_tree, tmp_path / "grown-survey")
+    yield from linked_copy(grown_pool_tree, tmp_path / "grown-survey", _linked_reports(grown_pool_tree))
 
 
 @pytest.fixture(scope="session")
-def published_survey_tree(survey_tree: Path, tmp_path_factory) -> Path:
+def published_survey_tree(survey_tree: Path, request) -> Path:
     """``survey_tree`` restricted to release v1's membership (:func:`grow.restrict_to_release`),
-    once per tree and session. Read-only: take ``published_survey`` to modify it."""
+    once per tree and run (:func:`trees.made_once`). Read-only: take ``published_survey`` to modify it."""
     from grow import restrict_to_release
 
-    return restrict_to_release(copy_tree(survey_tree, tmp_path_factory.mktemp("published-survey") / "survey"))
+    return made_once(request.config, f"published-survey-{tree_name(survey_tree)}",
+                     lambda root: restrict_to_release(copy_tree(survey_tree, root)))
 
 
 @pytest.fixture
-def published_survey(published_survey_tree: Path, tmp_path: Path) -> Path:
+def published_survey(published_survey_tree: Path, tmp_path: Path, _linked_reports) -> Path:
     """A copy of the survey whose pool is release v1's membership (84 retained, 32 excluded), for
     tests whose expectations depend on the pool's composition (sample sizes, strata): they stay
     true however the real pool grows."""
-    return copy_tree(published_survey_tree, tmp_path / "survey")
+    yield from linked_copy(published_survey_tree, tmp_path / "survey", _linked_reports(published_survey_tree))
 
 
 class Run:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import functools
 import io
 from pathlib import Path
 
@@ -41,6 +42,11 @@ MD = MarkdownIt("commonmark").enable(["table", "strikethrough"]).use(dollarmath_
 # ---------------------------------------------------------------- parsers
 def md_structure(text: str) -> list[tuple[str, str]]:
     """Links, images, raw HTML and math of a Markdown document, in order."""
+    return list(_md_structure(text))
+
+
+@functools.lru_cache(maxsize=2048)  # most files of a hostile render are those of the benign one
+def _md_structure(text: str) -> tuple[tuple[str, str], ...]:
     found = []
 
     def walk(tokens):
@@ -57,7 +63,7 @@ def md_structure(text: str) -> list[tuple[str, str]]:
                 walk(tok.children)
 
     walk(MD.parse(text))
-    return found
+    return tuple(found)
 
 
 def md_plain(text: str) -> str:
@@ -93,13 +99,18 @@ ACTIVE_ATTRIBUTES = ("href", "src", "action", "formaction")
 
 def html_structure(html: str) -> list[tuple[str, tuple]]:
     """Elements with their attribute names, the values of the active ones, and no event handler."""
+    return list(_html_structure(html))
+
+
+@functools.lru_cache(maxsize=2048)
+def _html_structure(html: str) -> tuple[tuple[str, tuple], ...]:
     tree = html5lib.parse(html, namespaceHTMLElements=False)
     out = []
     for el in tree.iter():
         if isinstance(el.tag, str):
             out.append((el.tag, tuple(sorted((k, v if k in ACTIVE_ATTRIBUTES or k.startswith("on") else "")
                                              for k, v in el.attrib.items()))))
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- strategies

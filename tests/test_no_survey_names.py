@@ -13,10 +13,12 @@ so that the list stays short and true.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 import yaml
+from wordscan import standalone
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "masrl"
@@ -104,19 +106,20 @@ def _string_literals(text: str) -> set[str]:
     return values
 
 
+@functools.lru_cache(maxsize=1)
 def _hits() -> dict[tuple[str, str], int]:
     names = _taxonomy_names()
     distinctive = sorted(n for n in names if not _plain(n))
     plain = {n for n in names if _plain(n)}
-    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in sorted(distinctive, key=len, reverse=True)))
+    distinctive = sorted(distinctive, key=len, reverse=True)
     found: dict[tuple[str, str], int] = {}
     for path in sorted(SRC.rglob("*")):
         if not path.is_file() or path.suffix not in (".py", ".j2", ".js", ".css", ".yaml", ".json", ".md"):
             continue
         rel = path.relative_to(SRC).as_posix()
         text = path.read_text(encoding="utf-8")
-        for match in pattern.finditer(text):
-            found[(rel, match.group(0))] = found.get((rel, match.group(0)), 0) + 1
+        for word in standalone(distinctive, text):
+            found[(rel, word)] = found.get((rel, word), 0) + 1
         if path.suffix == ".py":
             words = _string_literals(text) & plain
         else:

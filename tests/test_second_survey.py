@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 import second_survey as soil
+from wordscan import standalone
 from masrl.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -245,10 +246,16 @@ def _bundled_axes() -> set[str]:
     return out - plain - generic - {"prisma_flow"}  # masrl's own table of the screening flow, in every survey
 
 
+def test_standalone_words_are_what_the_look_behind_pattern_finds():
+    text = "credit-unit x-turn turn, (turn) turn_x a b -a b agent-level"
+    words = ["a b", "turn", "b", "agent"]
+    slow = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in words))
+    assert standalone(words, text) == [m.group(0) for m in slow.finditer(text)] == ["turn", "turn", "a b", "b"]
+
+
 def test_no_report_names_the_bundled_surveys_axes(survey):
     axes = sorted(_bundled_axes(), key=len, reverse=True)
-    words = "|".join(rf"(?<![\w-]){re.escape(a)}(?![\w-])" for a in axes)
-    pattern = re.compile(rf"{words}|(?i:reward|credit|orchestrat|sub-decision)")
+    keywords = re.compile(r"(?i:reward|credit|orchestrat|sub-decision)")
     found = {}
     for path in sorted((survey / "reports").rglob("*")) + [survey / "README.md"]:
         rel = path.relative_to(survey).as_posix()
@@ -257,7 +264,7 @@ def test_no_report_names_the_bundled_surveys_axes(survey):
         text = path.read_text(encoding="utf-8")
         if rel.startswith("reports/site/"):  # the exclusion log's URL parameter of site.js (not a field)
             text = text.replace("reason_class=", "")
-        hits = sorted({m.group(0) for m in pattern.finditer(text)})
+        hits = sorted(set(standalone(axes, text)) | {m.group(0) for m in keywords.finditer(text)})
         if hits:
             found[rel] = hits
     assert not found, found

@@ -10,8 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
-from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa
-from statsmodels.stats.proportion import proportion_confint
 
 from masrl.analyses.agreement import (
     Z95,
@@ -20,6 +18,33 @@ from masrl.analyses.agreement import (
     gwet_ac1,
     wilson_interval,
 )
+
+
+# statsmodels, the reference implementation, is imported when a test first asks for it (its import
+# takes a second, which every pytest-xdist worker would otherwise pay while collecting).
+def aggregate_raters(*args, **kwargs):
+    from statsmodels.stats.inter_rater import aggregate_raters as reference
+
+    return reference(*args, **kwargs)
+
+
+def cohens_kappa(*args, **kwargs):
+    from statsmodels.stats.inter_rater import cohens_kappa as reference
+
+    return reference(*args, **kwargs)
+
+
+def fleiss_kappa(*args, **kwargs):
+    from statsmodels.stats.inter_rater import fleiss_kappa as reference
+
+    return reference(*args, **kwargs)
+
+
+def proportion_confint(*args, **kwargs):
+    from statsmodels.stats.proportion import proportion_confint as reference
+
+    return reference(*args, **kwargs)
+
 
 # statsmodels warns while computing the NaN standard error of a degenerate table (a reader with one value)
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")

@@ -132,7 +132,8 @@ class Served:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # polled every 10 ms for the shutdown of close() (the default, half a second, was paid by every test)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         self.thread.start()
 
     @property
@@ -191,29 +192,31 @@ def crossref_server(no_network, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def round_survey_tree(published_survey_tree, tmp_path_factory):
+def round_survey_tree(published_survey_tree, request):
     """The survey (release v1's pool) plus a retained paper 2605.10003 ("An Old Title of a Retained
     Paper") and an excluded paper 2605.10004, both of which the arXiv server also lists; made
-    once per tree and session through the CLI. Read-only: take ``round_survey``."""
+    once per tree and run through the CLI (:func:`trees.made_once`). Read-only: take ``round_survey``."""
     from grow import PAPERS, add_paper, run_captured
-    from trees import copy_tree
+    from trees import copy_tree, made_once
 
-    root = copy_tree(published_survey_tree, tmp_path_factory.mktemp("round-survey") / "survey")
-    add_paper(run_captured, root, {"key": "turing2026", "arxiv": "2605.10003v1", "title": "An Old Title of a Retained Paper",
-                                   "authors": ["Turing, Alan"], "year": 2026, "venue": "arXiv", "tags": PAPERS[0]["tags"]})
-    run = run_captured("exclude", "--root", root, "--title", "Prompted Delegation Without Training", "--arxiv", "2605.10004",
-                       "--author", "Liskov, Barbara", "--year", "2026", "--stage", "abstract_screen", "--reason",
-                       "prompted framework only", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
-    assert run.code == 0, run.err
-    return root
+    def make(root):
+        copy_tree(published_survey_tree, root)
+        add_paper(run_captured, root, {"key": "turing2026", "arxiv": "2605.10003v1", "title": "An Old Title of a Retained Paper",
+                                       "authors": ["Turing, Alan"], "year": 2026, "venue": "arXiv", "tags": PAPERS[0]["tags"]})
+        run = run_captured("exclude", "--root", root, "--title", "Prompted Delegation Without Training", "--arxiv", "2605.10004",
+                           "--author", "Liskov, Barbara", "--year", "2026", "--stage", "abstract_screen", "--reason",
+                           "prompted framework only", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
+        assert run.code == 0, run.err
+
+    return made_once(request.config, f"round-{published_survey_tree.parent.name}", make)
 
 
 @pytest.fixture
-def round_survey(round_survey_tree, tmp_path):
-    """A copy of ``round_survey_tree`` to modify freely."""
-    from trees import copy_tree
+def round_survey(round_survey_tree, tmp_path, _linked_reports):
+    """A copy of ``round_survey_tree`` to modify freely (its reports hard links: tests/trees.py)."""
+    from trees import linked_copy
 
-    return copy_tree(round_survey_tree, tmp_path / "survey")
+    yield from linked_copy(round_survey_tree, tmp_path / "survey", _linked_reports(round_survey_tree))
 
 
 def search_once(root, *args: str):

@@ -13,7 +13,7 @@ import yaml
 
 from grow import PAPERS, set_field
 from servers import arxiv_server, clock, round_survey, round_survey_tree, search_once  # noqa: F401 - fixtures
-from trees import copy_tree
+from trees import copy_tree, linked_copy, made_once
 
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 
@@ -31,21 +31,24 @@ def fill(path, decisions: dict) -> None:
 
 
 @pytest.fixture(scope="session")
-def searched_tree(round_survey_tree, tmp_path_factory):
-    """``round_survey_tree`` after one search round of the arXiv server (once per tree and session). Read-only."""
-    root = copy_tree(round_survey_tree, tmp_path_factory.mktemp("searched") / "survey")
-    run = search_once(root, *WINDOW, "--source", "arxiv")
-    assert run.code == 0, run.err
-    return root
+def searched_tree(round_survey_tree, request):
+    """``round_survey_tree`` after one search round of the arXiv server (once per tree and run:
+    :func:`trees.made_once`). Read-only."""
+    def make(root):
+        copy_tree(round_survey_tree, root)
+        run = search_once(root, *WINDOW, "--source", "arxiv")
+        assert run.code == 0, run.err
+
+    return made_once(request.config, f"searched-{round_survey_tree.parent.name}", make)
 
 
 @pytest.fixture
-def searched(searched_tree, tmp_path, clock, arxiv_server):
+def searched(searched_tree, tmp_path, clock, arxiv_server, _linked_reports):
     """A copy of the survey after one search round, and the round's folder (the fake clock and the
     arXiv server stay up for the test)."""
-    root = copy_tree(searched_tree, tmp_path / "survey")
-    (folder,) = (root / "corpus" / "rounds").iterdir()
-    return root, folder
+    for root in linked_copy(searched_tree, tmp_path / "survey", _linked_reports(searched_tree)):
+        (folder,) = (root / "corpus" / "rounds").iterdir()
+        yield root, folder
 
 
 EXCLUDE = {"decision": "exclude", "stage": "abstract_screen", "reason_class": "X2", "reason": "single-agent RL only"}

@@ -13,7 +13,7 @@ coefficients of :mod:`masrl.analyses.agreement`. Here:
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from ..bib.bibimport import entry_identifiers
 from ..bib.consistency import bibtex_disagreements

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ..corpus.taxonomy import Taxonomy
 
 if TYPE_CHECKING:  # pandas is imported where a mask is made: `masrl validate` reads the ledger's grammar without it
-    import pandas as pd
+    from masrl.core.tabular import pd
 
 PLAIN_FIELDS = ("key", "record_id", "year")
 
@@ -203,14 +203,14 @@ def _match_values(values: list, cond, multi: bool) -> list[bool]:
 
 def _matches(series: pd.Series, cond, multi: bool) -> pd.Series:
     """Boolean Series over ``series``: :func:`_match_values` of its values."""
-    import pandas as pd
+    from masrl.core.tabular import pd
 
     return pd.Series(_match_values(series.tolist(), cond, multi), index=series.index, dtype=bool)
 
 
 def where_mask(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> pd.Series:
     """Boolean Series over ``frame``'s rows: which match every condition of ``where``."""
-    import pandas as pd
+    from masrl.core.tabular import pd
 
     mask = [True] * len(frame)
     for name, cond in where.items():

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from .table import Table
 

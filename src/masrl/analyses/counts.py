@@ -8,7 +8,7 @@ survey's finding, so they are never dropped.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+from masrl.core.tabular import pd
 
 from ..corpus.taxonomy import Taxonomy
 

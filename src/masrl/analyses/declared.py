@@ -10,7 +10,7 @@ every count and every list of records comes from the records.
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from ..corpus.declarations import Column, TableDecl, all_of_name, column_names, split_values  # noqa: F401 (names of declared columns, re-exported)
 from ..corpus.taxonomy import Taxonomy

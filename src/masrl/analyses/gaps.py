@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from ..corpus.declarations import GapSection, gap_sections
 from ..corpus.taxonomy import Taxonomy

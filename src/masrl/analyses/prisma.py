@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from ..corpus.taxonomy import SINGLE_STAGE, Taxonomy
 from .counts import count_by

@@ -8,7 +8,7 @@ count tables of the survey's statistics snapshot.
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from ..corpus.taxonomy import Taxonomy
 from .counts import count_by, crosstab

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 
 @dataclass

@@ -166,12 +166,18 @@ def header(survey: str = "") -> str:
 
 def export(records: list[dict], survey: str = "") -> str:
     """``reports/papers.bib``: one entry per retained record, sorted by record key, under the
-    :func:`header` with the survey's lines ``survey``.
+    :func:`header` with the survey's lines ``survey`` (:func:`header` followed by :func:`entries`).
 
     Raises:
         ValueError: if two records share a key or one's key is another's alias
             (validation prevents both).
     """
+    return header(survey) + entries(records)
+
+
+def entries(records: list[dict]) -> str:
+    """The entries of ``reports/papers.bib`` without its header: one per retained record, sorted
+    by record key, each ending in a blank line. Raises ValueError as :func:`export` does."""
     import bibtexparser
     from bibtexparser import Library
     from bibtexparser.model import Entry, Field
@@ -195,4 +201,4 @@ def export(records: list[dict], survey: str = "") -> str:
     fmt.indent = "  "
     fmt.trailing_comma = True
     fmt.block_separator = "\n"
-    return header(survey) + bibtexparser.write_string(library, bibtex_format=fmt)
+    return bibtexparser.write_string(library, bibtex_format=fmt)

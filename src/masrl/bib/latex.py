@@ -81,6 +81,7 @@ def _decode(text: str) -> str:
     return collapse(converter.nodelist_to_text(nodes))
 
 
+@lru_cache(maxsize=16384)
 def encode_latex(text: str) -> str:
     """Display text to LaTeX-safe source: ``&%$#_{}~^\\`` escaped, accents as macros, URLs in
     ``\\url``; literal braces as ``\\{``/``\\}`` where they pair up, else as macros

@@ -14,6 +14,7 @@ Figures are drawn by :mod:`masrl.build.figures` into the same trees.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 from ..bib import bibexport, csljson
@@ -65,6 +66,12 @@ class View:
         """The claims this tree reports: all of them in the pool's tree, those about the
         release in a release tree."""
         return list(self.build.claims) if self.is_pool else self.build.claims_about(self.results.name)
+
+    @cached_property
+    def bib_entries(self) -> str:
+        """The entries of the tree's ``papers.bib`` (:func:`masrl.bib.bibexport.entries`), made
+        once for the file and the site's citation boxes."""
+        return bibexport.entries(list(self.results.retained_records))
 
     def base_table(self, name: str) -> Table | None:
         """The baseline release's table ``name`` (None without a baseline or such a table)."""
@@ -284,12 +291,12 @@ def bib_survey_lines(tax) -> str:
 
 def _bibliography(view: View) -> dict[str, bytes]:
     records = list(view.results.retained_records)
-    return {"papers.bib": bibexport.export(records, bib_survey_lines(view.results.tax)).encode(),
+    return {"papers.bib": (bibexport.header(bib_survey_lines(view.results.tax)) + view.bib_entries).encode(),
             "papers.json": csljson.export(records)}
 
 
 def _site(view: View) -> dict[str, bytes]:
-    return site_files(view.results, view.claims, baseline=view.baseline, pending=view.build.pending)
+    return site_files(view.results, view.claims, baseline=view.baseline, pending=view.build.pending, bibtex=view.bib_entries)
 
 
 def _schemas(view: View) -> dict[str, bytes]:

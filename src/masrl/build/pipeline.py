@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from ..analyses import claims, gaps, prisma, stats
 from ..analyses.declared import declared_table
@@ -91,13 +91,20 @@ class Results:
         raise KeyError(key)
 
     def populations(self) -> dict[str, pd.DataFrame]:
-        """The record populations a claim check can select from (frames, index = key or record id)."""
-        return {
-            "retained": self.retained,
-            "retained_with_near_misses": pd.concat([self.retained, self.near_misses]),
-            "near_misses": self.near_misses,
-            "excluded": self.excluded,
-        }
+        """The record populations a claim check can select from (frames, index = key or record id).
+
+        Computed once per :class:`Results` (every claim of a build checks against them; the
+        frames are read-only), and handed out as a new dict each time."""
+        cached = self.__dict__.get("_populations")
+        if cached is None:
+            cached = {
+                "retained": self.retained,
+                "retained_with_near_misses": pd.concat([self.retained, self.near_misses]),
+                "near_misses": self.near_misses,
+                "excluded": self.excluded,
+            }
+            object.__setattr__(self, "_populations", cached)
+        return dict(cached)
 
 
 def analyse(population: Population, previous: Population | None = None, audits: list[Audit] = (),

@@ -50,10 +50,23 @@ def main(argv: list[str] | None = None) -> int:
         return 141
 
 
+_PARSER: list = []
+
+
+def _parser(argv: list[str]):
+    """The parser for ``argv``: made once per process, except for ``exclude``, whose options come
+    from the survey's taxonomy on disk (:func:`build_parser`)."""
+    if "exclude" in argv:
+        return build_parser(argv)
+    if not _PARSER:
+        _PARSER.append(build_parser([]))
+    return _PARSER[0]
+
+
 def _run(argv: list[str]) -> int:
     from ..core import console
 
-    parser = build_parser(argv)
+    parser = _parser(argv)
     args = parser.parse_args(argv)
     if args.quiet and args.verbose:
         parser.error("--quiet and --verbose contradict each other; give one of them")

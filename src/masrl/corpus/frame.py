@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from .taxonomy import Taxonomy
 

@@ -14,7 +14,7 @@ written as LF, and the cell is quoted.
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from .escape import csv_cell
 

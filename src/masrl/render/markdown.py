@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from .escape import MdSafe, html_href, md_code, md_link, md_text, md_url
 
@@ -39,7 +39,7 @@ def table_md(frame: pd.DataFrame, numeric_right: bool = True) -> MdSafe:
     align = ["---"] + ["---:" if numeric_right and i else "---" for i in integer]
     signed = [str(c) == "change" and i for c, i in zip(frame.columns, integer)]
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "|".join(align) + "|"]
-    for idx, row in zip(frame.index, frame.itertuples(index=False)):
+    for idx, row in zip(frame.index, frame.itertuples(index=False, name=None)):
         values = [f"{int(v):+d}" if s and v else v for v, s in zip(row, signed)]  # 0 and blanks as they are
         lines.append("| " + " | ".join(cell(v) for v in (idx, *values)) + " |")
     return MdSafe("\n".join(lines) + "\n")

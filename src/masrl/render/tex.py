@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 #: Characters the LaTeX escape leaves as they are that OT1 typesets as something else.
 _TEXT_COMMANDS = {"<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedbl{}",

@@ -271,7 +271,7 @@ def frame(results: list, labels_order: tuple[str, ...] = LABELS):
     problem lines)]`` in the same order.
     """
     import numpy as np
-    import pandas as pd
+    from masrl.core.tabular import pd
 
     results = sorted(results, key=lambda r: (r[0], r[1]))
     rows = [r[2] for r in results if r[2] is not None]

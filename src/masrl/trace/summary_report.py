@@ -45,7 +45,7 @@ def _stats(series) -> list[str]:
 
 def _key_cell(key) -> str:
     """A group key of the trends table: a whole-number step without '.0', a missing label "(none)"."""
-    import pandas as pd
+    from masrl.core.tabular import pd
 
     if key is None or key is pd.NA or (isinstance(key, float) and key != key):
         return "(none)"

@@ -24,7 +24,7 @@ from ...corpus.declarations import FLOW_TABLE, figures, tables
 from .marks import FORMATS, GAP_SYMBOL, YEARS_SHOWN  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:  # pandas is imported where a frame is made: `masrl validate` reads the kinds without it (-X importtime: 2 s)
-    import pandas as pd
+    from masrl.core.tabular import pd
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def year_bins(table: pd.DataFrame, shown: int = YEARS_SHOWN) -> pd.DataFrame:
 
     A span of at most ``shown`` years is returned with string labels only.
     """
-    import pandas as pd
+    from masrl.core.tabular import pd
 
     years = [int(y) for y in table.index]
     frame = table.copy()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from . import style
 

@@ -17,7 +17,7 @@ one, and the figure's height follows.
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 
 from . import style

@@ -10,7 +10,7 @@ right of the plot so no bar can run into a name.
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from . import style
 

@@ -10,7 +10,7 @@ every slot its label.
 
 from __future__ import annotations
 
-import pandas as pd
+from masrl.core.tabular import pd
 
 from . import style
 

@@ -77,7 +77,7 @@ def _assets() -> dict[str, bytes]:
     return {f"{TREE_FOLDER}/assets/{name}": root.joinpath(name).read_bytes() for name in ASSETS}
 
 
-def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, bytes]:
+def site_files(results, claims=(), baseline=None, pending=None, bibtex: str | None = None) -> dict[str, bytes]:
     """Every file of the site except the figure SVGs (see :func:`figure_files`), for the pool's
     ``results``: ``{path relative to the report tree ("site/index.html"): bytes}``, the same
     bytes for the same inputs.
@@ -85,7 +85,9 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
     ``claims``: the evaluated claim ledger. ``baseline``: the results of the latest release
     (None without one) and ``pending``: what the pool holds that the release does not
     (:class:`masrl.corpus.population.Pending`); with them, papers and exclusions added since the
-    published version are marked new and a "Release" facet selects either.
+    published version are marked new and a "Release" facet selects either. ``bibtex``: the
+    entries of ``reports/papers.bib`` (:func:`masrl.bib.bibexport.entries` of the retained
+    records), when the caller made them already; computed when None.
     """
     from ..figures import figures_of
 
@@ -109,7 +111,7 @@ def site_files(results, claims=(), baseline=None, pending=None) -> dict[str, byt
         "nav": [(path, title) for path, _, title in PAGES],
         "release": release,
     }
-    papers = data.papers(results, base_name, new_keys)
+    papers = data.papers(results, base_name, new_keys, bibtex)
     facets = data.facets(results) + ([data.release_facet(base_name)] if base_name else [])
     scopes = {"pool": "current pool"}
     if baseline is not None:

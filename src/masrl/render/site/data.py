@@ -67,9 +67,11 @@ def _full_name(author: str) -> str:
     return display_name(author)
 
 
-def _bibtex_entries(records) -> dict[str, str]:
-    """Citation key (the record key) -> its entry in ``reports/papers.bib`` (one export, split at its entries)."""
-    text = bibexport.export(list(records))
+def _bibtex_entries(records, text: str | None = None) -> dict[str, str]:
+    """Citation key (the record key) -> its entry in ``reports/papers.bib``: ``text``, the entries
+    of that file (:func:`masrl.bib.bibexport.entries` of ``records``, computed when None), split."""
+    if text is None:
+        text = bibexport.entries(list(records))
     out = {}
     for block in re.split(r"\n(?=@)", text):
         match = re.match(r"@\w+\{([^,]+),", block)
@@ -137,15 +139,16 @@ def release_facet(baseline_name: str) -> dict:
                        {"code": "new", "label": f"new since {baseline_name}"}]}
 
 
-def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset()) -> list[dict]:
+def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset(), bibtex: str | None = None) -> list[dict]:
     """One dict per retained record, in the default order (newest first, then title).
 
     With ``baseline_name`` (a release exists), every record carries the tag
     :data:`RELEASE_FIELD`: ``new`` for the keys in ``new`` (added since that
-    release), else the release's name; ``is_new`` says the same for the marker.
+    release), else the release's name; ``is_new`` says the same for the marker. ``bibtex``: the
+    entries of ``reports/papers.bib`` (:func:`masrl.bib.bibexport.entries`), when already made.
     """
     tax = results.tax
-    entries = _bibtex_entries(results.retained_records)
+    entries = _bibtex_entries(results.retained_records, bibtex)
     out = []
     for r in results.retained_records:
         authors = [_full_name(a) for a in r["authors"] if a != "others"]
