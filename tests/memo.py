@@ -542,8 +542,8 @@ _saved: dict | None = None
 
 
 def process_caches(on: bool) -> None:
-    """Turn masrl's own in-process memos (schema validity, release analyses, LaTeX decoding and encoding) off
-    or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
+    """Turn masrl's own in-process memos (schema validity, release analyses, LaTeX decoding and
+    encoding, migrated taxonomies) off or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
     computes everything itself, is answered by the code it runs, computes every value again,
     and leaves nothing its patched code computed to the tests after it."""
     global _saved
@@ -554,13 +554,16 @@ def process_caches(on: bool) -> None:
     from masrl.core.memo import Memo
     from masrl.build import pipeline
     from masrl.checks import collector
+    from masrl.corpus import migrate
 
     if not on and _saved is None:
-        _saved = {"valid": collector._VALID, "releases": pipeline._RELEASES, "decode": latex._decode}  # noqa: SLF001
-        collector._VALID, pipeline._RELEASES = Memo(0), Memo(0)  # noqa: SLF001 - memos that keep nothing
+        _saved = {"valid": collector._VALID, "releases": pipeline._RELEASES, "decode": latex._decode,  # noqa: SLF001
+                  "migrated": migrate._MIGRATED}  # noqa: SLF001
+        collector._VALID, pipeline._RELEASES, migrate._MIGRATED = Memo(0), Memo(0), Memo(0)  # noqa: SLF001 - memos that keep nothing
         latex._decode = latex._decode.__wrapped__  # noqa: SLF001
     elif on and _saved is not None:
         collector._VALID, pipeline._RELEASES, latex._decode = _saved["valid"], _saved["releases"], _saved["decode"]  # noqa: SLF001
+        migrate._MIGRATED = _saved["migrated"]  # noqa: SLF001
         _saved = None
 
 

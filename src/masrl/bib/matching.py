@@ -27,6 +27,8 @@ uses rapidfuzz's C++ ``process.extract`` with the score cut-off.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -37,9 +39,11 @@ from .identifiers import keys_of
 TITLE_THRESHOLD = 0.9
 
 
+@lru_cache(maxsize=16384)
 def normalize_title(title: str) -> str:
     """Title reduced for comparison: LaTeX braces and math dropped, accents folded,
-    lower case, punctuation removed, whitespace collapsed."""
+    lower case, punctuation removed, whitespace collapsed (remembered: every command compares
+    the pool's titles again)."""
     text = re.sub(r"\\[a-zA-Z]+\s*", " ", title)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))

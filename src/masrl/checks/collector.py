@@ -70,6 +70,11 @@ def schema_valid(validator: Draft202012Validator, value: Any) -> bool:
     return _VALID.get(_validity_key(validator, value)) is not MISSING
 
 
+def remember_valid(validator: Draft202012Validator, value: Any) -> None:
+    """Note that ``value`` was found valid against ``validator``'s schema (:func:`schema_valid`)."""
+    _VALID.put(_validity_key(validator, value), True)
+
+
 class Checker:
     """Collects the problems of one corpus; the rules (:data:`masrl.checks.validate.RULES`) add to it.
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.names import file_name_problem
-from ..core.text import describe, text_problem, unsafe_characters
+from ..core.text import describe, may_be_unsafe, text_problem, unsafe_characters
 from ..corpus.load import AUDITS, CLAIMS, TAXONOMY
 from ..corpus.releases import RELEASES, releases_from
 from .records import MULTILINE
@@ -33,7 +33,7 @@ def _walk(c, file: str, value: Any, path: tuple, multiline: bool | None) -> None
     elif isinstance(value, list):
         for i, v in enumerate(value):
             _walk(c, file, v, path + (i,), multiline)
-    elif isinstance(value, str):
+    elif isinstance(value, str) and may_be_unsafe(value):
         own = bool(set(path) & MULTILINE) if multiline is None else multiline
         bad = unsafe_characters(value, own)
         if multiline is None and not own:

@@ -39,6 +39,7 @@ from ..corpus.rounds import (
     split_list,
 )
 from ..corpus.taxonomy import Taxonomy
+from .collector import remember_valid, schema_valid
 
 _DATE = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
 _TEXT = {"type": "string", "minLength": 1}
@@ -129,8 +130,13 @@ def _dotted(path) -> str:
 
 def _schema_problems(corpus: Corpus, file: str, value, schema: dict) -> list[Problem]:
     validator = Draft202012Validator(schema, format_checker=FormatChecker())
+    if schema_valid(validator, value):  # found valid earlier in this process (the same content)
+        return []
     out = []
-    for err in sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.validator)):
+    errors = sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    if not errors:
+        remember_valid(validator, value)
+    for err in errors:
         path = tuple(err.absolute_path)
         if err.validator == "required":
             missing = err.message.split("'")[1] if "'" in err.message else err.message

@@ -52,6 +52,12 @@ def _kind(text: str, i: int, multiline: bool) -> str | None:
     return None
 
 
+def may_be_unsafe(text: str) -> bool:
+    """Whether ``text`` holds a character :func:`unsafe_characters` looks at (a quick test: when
+    False, it finds nothing)."""
+    return _CANDIDATES.search(text) is not None
+
+
 def unsafe_characters(text: str, multiline: bool = False) -> list[tuple[str, str]]:
     """``[(character, kind)]`` of every refused character of ``text`` (first occurrence of each, in
     order); kinds: ``control``, ``bidirectional``, ``zero-width``, ``not UTF-8``. ``multiline``

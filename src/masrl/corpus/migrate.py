@@ -16,6 +16,7 @@ import copy
 from functools import lru_cache
 from importlib import resources
 
+from ..core.memo import MISSING, Memo, content_key
 from .yamlio import parse
 
 #: The format this masrl reads and writes.
@@ -53,10 +54,15 @@ def moved_keys() -> list[str]:
     return list(_format1()["moved"])
 
 
+#: Format-1 taxonomies migrated in this process, by content (a release frozen in format 1 is read
+#: by every command, several times: once per :class:`~masrl.corpus.taxonomy.Taxonomy` made of it).
+_MIGRATED = Memo(16)
+
+
 def migrate(data: dict) -> dict:
     """``data`` (a format-1 taxonomy mapping) as a format-2 mapping; a new mapping, ``data``
-    is not changed. A mapping already in the current format (or of an unknown format) is
-    returned as it is.
+    is not changed, the same one for the same content within a process (read it, never change
+    it, as a current-format mapping, which is returned as it is; so is one of an unknown format).
 
     What is added (``format1.yaml``): attributes of fields by name, ``implies`` from the value
     keys format 1 read that way, and every top-level declaration the file lacks (one level deep
@@ -65,6 +71,15 @@ def migrate(data: dict) -> dict:
     """
     if format_of(data) != 1:
         return data
+    key = content_key(data)
+    done = _MIGRATED.get(key)
+    if done is MISSING:
+        done = _migrate(data)
+        _MIGRATED.put(key, done)
+    return done
+
+
+def _migrate(data: dict) -> dict:
     spec = _format1()
     out = copy.deepcopy(data)
     old = {key: out.pop(key) for key in spec["moved"] if key in out}
