@@ -13,12 +13,13 @@ twice, once per tree (test ids end in ``[published]`` and ``[grown]``):
     first (masrl replaces the files it writes; a test that does not is failed, naming the files).
 ``published_survey``
     a private copy of the tree made the survey as release v1 froze it (its 84 retained and 32 excluded records,
-    no later release; :func:`grow.restrict_to_release`, done once per tree and session in the
+    no later release; :func:`grow.restrict_to_release`, done once per tree and run in the
     read-only ``published_survey_tree``), for tests whose expectations are v1's sample sizes or
     strata.
 ``grown_survey``
     a private copy of the tree after :func:`grow.grow` (papers added and tagged, an exclusion
-    logged, built), grown once per tree and session in the read-only ``grown_pool_tree``.
+    logged, built), grown once per tree and run in the read-only ``grown_pool_tree``
+    (:func:`trees.made_once`: by the first pytest-xdist worker that needs it).
 ``built`` / ``published``
     the :class:`masrl.build.pipeline.Build` of ``survey_tree`` / its release v1 results, the
     only population whose numbers tests may state as literals.
@@ -70,6 +71,14 @@ import time
 from pathlib import Path
 
 import pytest
+
+# Under mutation testing (scripts/mutation.sh: mutmut sets MUTANT_UNDER_TEST while it maps tests to
+# functions and while it runs a mutant's tests) nothing is memoised: a test answered from the memo,
+# or from masrl's in-process memos, would not be mapped to the functions it depends on, and so
+# would never judge their mutants.
+if "MUTANT_UNDER_TEST" in os.environ:
+    os.environ["MASRL_TEST_MEMO"] = "0"
+
 import profiles  # noqa: E402,F401  (tests/profiles.py: the hypothesis profiles, ci by default)
 import memo  # noqa: E402  (tests/memo.py: wraps masrl's pure stages before any test module imports them)
 

@@ -543,14 +543,19 @@ _saved: dict | None = None
 
 def process_caches(on: bool) -> None:
     """Turn masrl's own in-process memos (schema validity, release analyses, LaTeX decoding and
-    encoding, migrated taxonomies) off or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
+    encoding, migrated taxonomies; normalised titles and Markdown escapes, emptied at each call
+    while off) off or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
     computes everything itself, is answered by the code it runs, computes every value again,
     and leaves nothing its patched code computed to the tests after it."""
     global _saved
     from masrl.bib import latex
 
-    if on == (_saved is not None):  # a change of state: nothing encoded before it is kept after it
-        latex.encode_latex.cache_clear()
+    from masrl.bib import matching
+    from masrl.render import escape
+
+    if not on or _saved is not None:  # nothing remembered while off is kept after it, nor before it
+        for cached in (latex.encode_latex, matching.normalize_title, escape._md_text):  # noqa: SLF001
+            cached.cache_clear()
     from masrl.core.memo import Memo
     from masrl.build import pipeline
     from masrl.checks import collector

@@ -254,13 +254,23 @@ def test_a_set_field_takes_a_set(stub, cli):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["nosuchkey2026"], "masrl: error: no retained record has the key 'nosuchkey2026'; the keys are the file names under corpus/papers/"),
+    # a contributor's key close to it (``nash2026``) adds its hint, taken from the tree in front of the test
+    (["nosuchkey2026"], "masrl: error: no retained record has the key 'nosuchkey2026'{hint}; the keys are the file names under corpus/papers/"),
     (["E001"], "masrl: error: no retained record has the key 'E001' (it is an excluded record: suggestions are for retained records); "
                "the keys are the file names under corpus/papers/"),
 ])
 def test_unknown_keys_are_refused(survey, cli, args, message):
+    from masrl.core.didyoumean import did_you_mean
+
+    keys = [r["key"] for r in load(survey).retained.values()]
     run = cli("suggest", "--root", survey, *args)
-    assert run.code == 1 and run.err.endswith(message + "\n")
+    assert run.code == 1 and run.err.endswith(message.format(hint=did_you_mean(args[0], keys)) + "\n")
+
+
+def test_an_unknown_key_like_no_other_gets_no_hint(survey, cli):
+    run = cli("suggest", "--root", survey, "zzqxw-0")
+    assert run.code == 1 and run.err.endswith(
+        "masrl: error: no retained record has the key 'zzqxw-0'; the keys are the file names under corpus/papers/\n")
 
 
 def test_a_key_close_to_a_real_one_gets_did_you_mean(stub, cli):

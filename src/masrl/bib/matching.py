@@ -39,16 +39,20 @@ from .identifiers import keys_of
 TITLE_THRESHOLD = 0.9
 
 
-@lru_cache(maxsize=16384)
-def normalize_title(title: str) -> str:
+def _normalize_title(title: str) -> str:
     """Title reduced for comparison: LaTeX braces and math dropped, accents folded,
-    lower case, punctuation removed, whitespace collapsed (remembered: every command compares
-    the pool's titles again)."""
+    lower case, punctuation removed, whitespace collapsed (remembered per title in process,
+    as :func:`normalize_title`: every command compares the pool's titles again)."""
     text = re.sub(r"\\[a-zA-Z]+\s*", " ", title)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[^0-9a-z]+", " ", text.lower())
     return " ".join(text.split())
+
+
+#: :func:`_normalize_title`, remembered per title (a plain function underneath, so that mutation
+#: testing mutates it: scripts/mutation.sh).
+normalize_title = lru_cache(maxsize=16384)(_normalize_title)
 
 
 @dataclass(frozen=True)

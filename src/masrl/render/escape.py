@@ -18,6 +18,7 @@ punctuation may be backslash-escaped and then renders as itself.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..bib.urls import http_link
 
@@ -46,9 +47,15 @@ def md_text(value: object) -> MdSafe:
     """``value`` as Markdown text that renders as exactly that text (whitespace collapsed
     to single spaces, so it never starts a new line or block).
 
-    Safe inside a paragraph, a list item, a heading, emphasis and a GFM table cell.
+    Safe inside a paragraph, a list item, a heading, emphasis and a GFM table cell. Remembered
+    per text in process (a report tree escapes the same labels and counts thousands of times).
     """
-    text = " ".join(str(value).split())
+    return _md_text(str(value))
+
+
+@lru_cache(maxsize=65536)
+def _md_text(text: str) -> MdSafe:
+    text = " ".join(text.split())
     text = _INLINE.sub(r"\\\g<0>", text)
     text = _CONTEXT.sub(r"\\\g<0>", text)
     text = _AUTOLINK.sub(lambda m: m.group() + "\\", text)
