@@ -12,12 +12,7 @@ import pytest
 from masrl.build.pipeline import build
 from masrl.corpus.load import load
 from masrl.render import figures
-
-from masrl.corpus.load import read_taxonomy as _read_taxonomy
-from masrl.corpus.taxonomy import Taxonomy as _Taxonomy
-
-#: The figures the bundled survey declares (corpus/taxonomy.yaml).
-FIGURES = figures.figures_of(_Taxonomy(_read_taxonomy(Path(__file__).resolve().parents[2])))
+from figure_specs import FIGURES, spec_of  # noqa: F401 (spec_of: for the tests of this folder)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,10 +45,6 @@ def data_of(figure_data):
         return copy.deepcopy(data) if isinstance(data, dict) else data.copy(deep=True)
 
     return get
-
-
-def spec_of(name: str) -> figures.FigureSpec:
-    return next(spec for spec in FIGURES if spec.name == name)
 
 
 #: Figures drawn for the tests, once per figure, data and footnote in a session (tests/memo.py).

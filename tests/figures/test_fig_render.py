@@ -3,8 +3,6 @@ collapsed into one report, and drawing from data other than the survey's."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import copy
 import warnings
 
@@ -14,23 +12,14 @@ from matplotlib.text import Text
 
 from masrl.render import figures
 from masrl.render.figures import draw
-
-from masrl.corpus.load import read_taxonomy as _read_taxonomy
-from masrl.corpus.taxonomy import Taxonomy as _Taxonomy
+from figure_specs import FIGURES, spec_of
 
 #: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
 pytestmark = pytest.mark.figures
 
-#: The figures the bundled survey declares (corpus/taxonomy.yaml).
-FIGURES = figures.figures_of(_Taxonomy(_read_taxonomy(Path(__file__).resolve().parents[2])))
-
 NAMES = [spec.name for spec in FIGURES]
 LITERAL = ["cost_$5 #1 100%", "a_b $x$ #2 50%", "$", "100% _under_ #hash"]
 CJK = "多智能体"
-
-
-def spec_of(name: str) -> figures.FigureSpec:
-    return next(spec for spec in FIGURES if spec.name == name)
 
 
 def shown(fig) -> list[str]:

@@ -4,24 +4,11 @@ with new text, a ``$``, a new shape, or in a test that reads figures is really d
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import memo
 import pytest
 
 from masrl.render.figures import draw
-
-
-
-def spec_of(name: str):
-    """The bundled survey's figure ``name`` (as tests/figures/conftest.py's: ``from conftest import``
-    takes another folder's conftest when tests of several folders are selected together)."""
-    from masrl.corpus.load import read_taxonomy
-    from masrl.corpus.taxonomy import Taxonomy
-    from masrl.render import figures
-
-    tax = Taxonomy(read_taxonomy(Path(__file__).resolve().parents[2]))
-    return next(spec for spec in figures.figures_of(tax) if spec.name == name)
+from figure_specs import spec_of
 
 
 @pytest.fixture

@@ -27,11 +27,10 @@ uses rapidfuzz's C++ ``process.extract`` with the score cut-off.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .identifiers import keys_of
 

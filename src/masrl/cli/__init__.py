@@ -12,6 +12,7 @@ a user's mistake.
 from __future__ import annotations
 
 import sys
+from functools import lru_cache
 
 from ..core.errors import UserError
 from .help import EXAMPLES, exclusion_example
@@ -50,17 +51,15 @@ def main(argv: list[str] | None = None) -> int:
         return 141
 
 
-_PARSER: list = []
-
-
 def _parser(argv: list[str]):
     """The parser for ``argv``: made once per process, except for ``exclude``, whose options come
     from the survey's taxonomy on disk (:func:`build_parser`)."""
-    if "exclude" in argv:
-        return build_parser(argv)
-    if not _PARSER:
-        _PARSER.append(build_parser([]))
-    return _PARSER[0]
+    return build_parser(argv) if "exclude" in argv else _common_parser()
+
+
+@lru_cache(maxsize=1)
+def _common_parser():
+    return build_parser([])
 
 
 def _run(argv: list[str]) -> int:
