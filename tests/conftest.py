@@ -72,6 +72,14 @@ from pathlib import Path
 
 import pytest
 
+# One thread per process for the numerical libraries (OpenBLAS, OpenMP: scikit-learn's models in
+# `masrl suggest`, numpy): pytest-xdist already runs one worker per core, beside the helper that grows
+# the second tree, and each library's own pool of one thread per core only made them take turns
+# (tests/test_suggest.py alone: 42 s of CPU with a thread per core, 37 s with one). Set before numpy
+# is imported, here and so in every process the tests start (workers, the helper, `python -m masrl`).
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
 # Under mutation testing (scripts/mutation.sh: mutmut sets MUTANT_UNDER_TEST while it maps tests to
 # functions and while it runs a mutant's tests) nothing is memoised: a test answered from the memo,
 # or from masrl's in-process memos, would not be mapped to the functions it depends on, and so
@@ -90,6 +98,7 @@ os.environ.setdefault("MASRL_CACHE", "off")
 memo.install()
 memo.watch_monkeypatch()
 
+import tempfolders  # noqa: E402  (tests/tempfolders.py)
 from trees import TREE_PARTS, LinkedReports, copy_tree, linked_copy, made_once  # noqa: F401 (TREE_PARTS: what a copy holds)
 from masrl.cli import main  # noqa: E402
 
@@ -193,7 +202,10 @@ def _needs_grown(item) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
-    """Start growing the tree as soon as the tests are collected, if a selected test needs it."""
+    """Note the fixtures of the selected tests that read figures (:func:`pytest_fixture_setup`);
+    start growing the tree as soon as the tests are collected, if a selected test needs it."""
+    session.config._masrl_figure_fixtures = {  # noqa: SLF001
+        name for item in session.items if item.get_closest_marker("figures") for name in getattr(item, "fixturenames", ())}
     if any(_needs_grown(item) for item in session.items):
         session.config._masrl_grown = GrownTree(_shared_dir(session.config))  # noqa: SLF001
         session.config._masrl_grown.start()
@@ -203,9 +215,12 @@ def pytest_sessionstart(session):
     if not os.environ.get("PYTEST_XDIST_WORKER"):  # counters of an earlier run in a kept folder (MASRL_GROWN_TREE)
         for path in _shared_dir(session.config).glob("memo-gw*.json"):
             path.unlink()
+    session.config._masrl_old_temp = tempfolders.start(session.config)  # noqa: SLF001
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest's own clean-up of temporary folders
 def pytest_sessionfinish(session, exitstatus):
+    tempfolders.finish(getattr(session.config, "_masrl_old_temp", None))
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:  # the memo's counters of this worker, for the closing line of the run (pytest_terminal_summary)
         (_shared_dir(session.config) / f"memo-{worker}.json").write_text(json.dumps(memo.counters()))
@@ -423,11 +438,15 @@ def _session_memo(request):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_fixture_setup(fixturedef, request):
     """Figures are really drawn while a fixture wider than one test is set up (a tree built once
-    for many tests, some of which read its figures): no stand-ins there (tests/memo.py)."""
+    for many tests, some of which read its figures): no stand-ins there (tests/memo.py). But for
+    the fixtures of :data:`memo.STAND_IN_FIXTURES` that no selected test marked ``figures`` takes,
+    directly or through another fixture: they are set up as a test that reads no figures runs."""
     if fixturedef.scope == "function":
         yield
         return
-    before, memo.stand_ins = memo.stand_ins, False
+    readers = getattr(request.config, "_masrl_figure_fixtures", None)
+    allowed = fixturedef.argname in memo.STAND_IN_FIXTURES and readers is not None and fixturedef.argname not in readers
+    before, memo.stand_ins = memo.stand_ins, allowed
     try:
         yield
     finally:

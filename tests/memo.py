@@ -22,9 +22,9 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   figure's followed by a mark holding its key (:func:`_stand_in`). Its drawing could not show
   such a test anything a real drawing had not (a missing glyph, a mathtext or empty-plot
   error), and figures of different data still differ. Figures are really drawn while a fixture
-  wider than one test is set up, and the trees built in other processes (the repository, the
-  grown tree) are memoised from their files (:func:`seed_figures`), so that a test which draws
-  them again gets their bytes. This is the figure code run once per figure and shape, not per
+  wider than one test is set up (but those of :data:`STAND_IN_FIXTURES`), and the
+  trees built in other processes (the repository, the grown tree) are memoised from their files
+  (:func:`seed_figures`), so that a test which draws them again gets their bytes. This is the figure code run once per figure and shape, not per
   pool state: every figure test (tests/figures) reads real drawings;
 - ``masrl.checks.validate.validate(corpus, skip)`` (every command validates the tree it reads,
   and most trees of a session are the same few): keyed by the whole corpus, line numbers and
@@ -61,6 +61,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import weakref
 import re
 import time
 from collections import OrderedDict
@@ -72,8 +73,17 @@ MODE = os.environ.get("MASRL_TEST_MEMO", "1")
 enabled = MODE != "0"
 
 #: Whether a figure the memo does not hold may be stood in for (set per test by tests/conftest.py:
-#: off in tests marked ``figures``, in ``verify`` mode and while a fixture wider than a test is set up).
+#: off in tests marked ``figures``, in ``verify`` mode and while a fixture wider than a test is set up,
+#: but for those of :data:`STAND_IN_FIXTURES`).
 stand_ins = False
+
+#: Fixtures wider than one test whose trees no test draws again to compare with (their figures are
+#: read by no test but those marked ``figures``): set up with stand-ins, unless a selected test marked
+#: ``figures`` takes them (tests/conftest.py). The grown pools (``grown_pool_tree``): each is a build
+#: of a new pool state, seven figures drawn for nothing but their stand-ins' place in the reports.
+#: A tree that a test builds again with the memo off (the reference of tests/test_build_cache.py)
+#: must not be here: its real drawings would differ from the stand-ins.
+STAND_IN_FIXTURES: set[str] = {"grown_pool_tree"}
 
 
 class Store:
@@ -136,8 +146,10 @@ def corpus_digest(corpus, *more, reading: bool = False) -> bytes | None:
     :data:`READING_FIELDS` (all of them with ``reading``: line numbers and reading problems are
     part of what ``validate`` reports), so that a field added to the corpus is part of the key
     without a change here. A field of plain values is serialised with :mod:`marshal` (twice as
-    fast as pickle, and as exact: ``True``, ``1`` and ``1.0`` differ), its documents as their
-    value, lines and comments; anything else is pickled."""
+    fast as pickle, and as exact: ``True``, ``1`` and ``1.0`` differ), its documents by the key of
+    the bytes they were parsed from when the parse memo made them (:func:`_doc_source`; a
+    record's value is also the value of its field, hashed there, so a change made to it in place
+    still changes the key), else as their value, lines and comments; anything else is pickled."""
     import dataclasses
     import marshal
 
@@ -147,7 +159,7 @@ def corpus_digest(corpus, *more, reading: bool = False) -> bytes | None:
             continue
         value = getattr(corpus, f.name)
         if f.name == "docs":
-            value = {rel: (doc.value, doc.lines, doc.comments) for rel, doc in value.items()}
+            value = {rel: _doc_source(doc) or (doc.value, doc.lines, doc.comments) for rel, doc in value.items()}
         try:
             data = b"m" + marshal.dumps(value)
         except ValueError:  # not plain values (problems, round folders): pickled
@@ -161,6 +173,30 @@ def corpus_digest(corpus, *more, reading: bool = False) -> bytes | None:
         return None
     hasher.update(rest)
     return hasher.digest()
+
+
+#: id(document) -> (weak reference to it, key of the bytes and file name it was parsed from), for
+#: every document the parse memo handed out (:func:`_doc_source`).
+_doc_keys: dict[int, tuple[weakref.ref, bytes]] = {}
+
+
+def _remember_source(doc, key: bytes) -> None:
+    """Note that ``doc`` is what parsing the bytes and file name of ``key`` gives."""
+    ident = id(doc)
+
+    def forget(ref, ident=ident):
+        if _doc_keys.get(ident, (None,))[0] is ref:
+            del _doc_keys[ident]
+
+    _doc_keys[ident] = (weakref.ref(doc, forget), key)
+
+
+def _doc_source(doc) -> bytes | None:
+    """The key of the bytes and file name ``doc`` was parsed from (a document of the parse memo:
+    its value, lines and comments are what parsing them gives; masrl reads documents and never
+    changes them, and no test does), or None for a document made otherwise (a copy, a test's)."""
+    known = _doc_keys.get(id(doc))
+    return b"s" + known[1] if known is not None and known[0]() is doc else None
 
 
 BUILDS = Store("build", 64)
@@ -415,8 +451,11 @@ def install() -> None:
         if not enabled:
             return real_parse(data, file)
         key = digest(bytes(data), file)
-        return _unpack(PARSES.call(key, lambda: _pack(real_parse(data, file)),
-                                   same=lambda a, b: _unpack(a) == _unpack(b)))
+        parsed = _unpack(PARSES.call(key, lambda: _pack(real_parse(data, file)),
+                                     same=lambda a, b: _unpack(a) == _unpack(b)))
+        if key is not None and parsed[0] is not None and not parsed[1]:
+            _remember_source(parsed[0], key)
+        return parsed
 
     def validate(corpus, skip=frozenset()):
         import datetime
@@ -543,7 +582,7 @@ _saved: dict | None = None
 
 def process_caches(on: bool) -> None:
     """Turn masrl's own in-process memos (schema validity, release analyses, LaTeX decoding and
-    encoding, migrated taxonomies; normalised titles and Markdown escapes, emptied at each call
+    encoding, migrated taxonomies; normalised titles, Markdown escapes and the figure toolchain, emptied at each call
     while off) off or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
     computes everything itself, is answered by the code it runs, computes every value again,
     and leaves nothing its patched code computed to the tests after it."""
@@ -552,9 +591,10 @@ def process_caches(on: bool) -> None:
 
     from masrl.bib import matching
     from masrl.render import escape
+    from masrl.build import figures
 
     if not on or _saved is not None:  # nothing remembered while off is kept after it, nor before it
-        for cached in (latex.encode_latex, matching.normalize_title, escape._md_text):  # noqa: SLF001
+        for cached in (latex.encode_latex, matching.normalize_title, escape._md_text, figures._identity):  # noqa: SLF001
             cached.cache_clear()
     from masrl.core.memo import Memo
     from masrl.build import pipeline

@@ -7,8 +7,6 @@ from collections import Counter
 
 import pytest
 import yaml
-from statsmodels.stats.inter_rater import cohens_kappa
-from statsmodels.stats.proportion import proportion_confint
 
 from masrl.corpus.load import load
 from masrl.corpus.taxonomy import Taxonomy
@@ -64,6 +62,10 @@ def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
     fields = {f["field"]: f for f in entry["rounds"][0]["fields"]}
     assert entry["rounds"][0]["readers"] == ["original", "Jane Doe"]
     assert {k: (f["agree"], f["items"]) for k, f in fields.items()} == {"category": (12, 12), "is_rl": (11, 12), "scenario": (11, 12)}
+    # statsmodels (the reference) is imported here, not when the module is collected (a second per worker)
+    from statsmodels.stats.inter_rater import cohens_kappa
+    from statsmodels.stats.proportion import proportion_confint
+
     for name in ("is_rl", "scenario"):
         a = [i["original"][name] for i in sample["items"]]
         b = [r["values"][name] for r in stored["rows"]]

@@ -93,3 +93,38 @@ def test_mathtext_is_always_drawn_for_real(fresh_memo, data_of):
     """A ``$`` may start mathtext, which can fail to parse: such text is drawn every time."""
     assert drawn_for_real(counts(data_of, survey="Survey $x$"))
     assert drawn_for_real(counts(data_of, survey="Survey $x$", benchmark=19))
+
+
+# --- fixtures wider than one test: stand-ins only in those of memo.STAND_IN_FIXTURES that no test
+# --- reading figures takes ---------------------------------------------------------------------------
+
+_SETUP: dict[str, bool] = {}
+memo.STAND_IN_FIXTURES |= {"_tree_no_figure_test_takes", "_tree_a_figure_test_takes"}
+
+
+@pytest.fixture(scope="module")
+def _tree_not_listed():
+    _SETUP["not listed"] = memo.stand_ins
+
+
+def test_a_wider_fixture_not_listed_draws_for_real(_tree_not_listed):
+    assert _SETUP["not listed"] is False
+
+
+@pytest.fixture(scope="module")
+def _tree_no_figure_test_takes():
+    _SETUP["unread"] = memo.stand_ins
+
+
+@pytest.fixture(scope="module")
+def _tree_a_figure_test_takes():
+    _SETUP["read"] = memo.stand_ins
+
+
+def test_a_wider_fixture_no_figure_test_takes_may_stand_in(_tree_no_figure_test_takes):
+    assert _SETUP["unread"] is True
+
+
+@pytest.mark.figures
+def test_a_wider_fixture_a_figure_test_takes_draws_for_real(_tree_a_figure_test_takes):
+    assert _SETUP["read"] is False

@@ -9,6 +9,7 @@ figure that is not current is reported stale without being drawn.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sys
@@ -40,13 +41,20 @@ def _old_manifest(existing: Mapping[str, bytes], manifest: str) -> tuple[dict, d
     return figs, tools if isinstance(tools, dict) else {}
 
 
+@functools.lru_cache(maxsize=1)
+def _identity() -> dict[str, str]:
+    """:func:`masrl.render.figures.draw.toolchain_identity`, once per process (it hashes
+    matplotlib's font module, about 10 ms, and a build asks once per report tree)."""
+    return draw.toolchain_identity()
+
+
 def _toolchain(recorded: dict, check: bool) -> dict:
     """The drawing toolchain of this environment: matplotlib and FreeType versions.
 
     matplotlib is imported (to ask FreeType's version) only when the installed
     matplotlib is not the one the manifest records and figures are to be drawn.
     """
-    identity = draw.toolchain_identity()
+    identity = dict(_identity())
     if all(recorded.get(k) == v for k, v in identity.items()) and "freetype" in recorded:
         return {**identity, "freetype": recorded["freetype"], "freetype_build": recorded.get("freetype_build", "")}
     if check:

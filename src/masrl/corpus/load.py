@@ -9,6 +9,8 @@ revision (:func:`masrl.corpus.gitread.read_git_tree`, for ``masrl diff``) into a
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,7 +115,8 @@ def _wanted(rel: str) -> bool:
 
 def _read(path: Path, rel: str) -> bytes:
     try:
-        return path.read_bytes()
+        with open(path, "rb") as handle:
+            return handle.read()
     except OSError as err:
         raise UserError(f"cannot read {rel}: {err.strerror or err}") from err
 
@@ -138,15 +141,17 @@ def read_tree(root: Path) -> dict[str, bytes]:
     for folder in (PAPERS, AUDITS, EXCLUSIONS, SNAPSHOTS):
         base = root / folder
         if base.is_dir():
-            for path in sorted(base.iterdir()):
-                rel = folder + path.name
-                if folder == AUDITS and path.is_dir() and not path.is_symlink() and not path.name.startswith("."):
-                    files.update(_read_audit_folder(path, rel))
+            with os.scandir(base) as found:  # an entry knows its type without another system call
+                entries = sorted(found, key=lambda entry: entry.name)
+            for entry in entries:
+                rel = folder + entry.name
+                if folder == AUDITS and entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
+                    files.update(_read_audit_folder(base / entry.name, rel))
                     continue
                 if not _wanted(rel):
                     continue
-                regular = path.is_file() and not path.is_symlink()
-                files[rel] = _read(path, rel) if regular and rel.endswith(".yaml") else NOT_A_RECORD
+                regular = entry.is_file(follow_symlinks=False)
+                files[rel] = _read(Path(entry.path), rel) if regular and rel.endswith(".yaml") else NOT_A_RECORD
     return files
 
 
