@@ -84,10 +84,29 @@ def test_check_refuses_symlinks_too(tree):
     ("reports/./a.md", None),  # PurePosixPath drops the '.', so this is reports/a.md
     ("reports", "is a folder, not a file"),
     ("reports/a.md/x", "cannot be written: reports/a.md is a file, not a folder"),
+    ("reports/a\0b.md", "cannot be written: its name holds a NUL character"),
+    ("reports/a.md/x\0", "cannot be written: reports/a.md is a file, not a folder"),  # the first problem on the way
+    ("reports/new/\ud800.md", "cannot be written: its name '\\ud800.md' cannot be encoded for the file system"),
 ])
 def test_paths_outside_the_root_are_refused(tree, rel, why):
     root, _ = tree
     assert write.refusal(root, rel) == why
+
+
+def test_a_root_that_is_a_loop_of_links_is_refused_in_one_line(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    why = write.refusal(tmp_path / "a", "reports/x.md")
+    assert why in (f"cannot be written: Symlink loop from '{tmp_path / 'a'}'",  # Python before 3.13
+                   "cannot be written: Too many levels of symbolic links")
+
+
+def test_check_reads_a_target_as_its_refusal_reads_it(tree):
+    """``reports/a.md/`` and ``reports/./a.md`` name reports/a.md, for the comparison as for the refusal."""
+    root, _ = tree
+    current = (root / "reports/a.md").read_bytes()
+    report = write.stale(root, {"reports/a.md/": current, "reports/./tables/b.csv": b"other\n"}, ("reports",))
+    assert (report.unchanged, report.changed, report.missing) == (["reports/a.md/"], ["reports/./tables/b.csv"], [])
 
 
 def test_a_link_to_outside_under_a_managed_folder_is_left_alone_as_foreign(tree):

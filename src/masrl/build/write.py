@@ -36,14 +36,13 @@ File-system failures become :class:`~masrl.core.errors.UserError` naming the pat
 
 from __future__ import annotations
 
-import errno
 import os
 import re
-import stat
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..core.errors import Problem, UserError
+from .paths import Probe, is_link, refusal  # noqa: F401 (refusal: part of this module's interface)
 from .transaction import TMP_PREFIX, apply as _apply, fail as _fail
 
 #: The list of generated files of the last build (relative paths, one per line).
@@ -79,99 +78,10 @@ class SyncReport:
 
 
 # ---------------------------------------------------------------- where masrl may write
-def refusal(root: Path, rel: str, final_may_be_missing: bool = True) -> str | None:
-    """Why masrl must not write (or remove) ``root/rel``, or None if it may.
-
-    Refused: an absolute path or one with ``..``; a symbolic link at the
-    target or at any folder between the root and the target; an existing
-    target that is not a regular file; a path that resolves outside ``root``.
-    """
-    return _Probe(root).refusal(rel)
-
-
-#: Errors of ``lstat`` that mean "not there" (as :meth:`pathlib.Path.exists` reads them).
-_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
-
-
-class _Probe:
-    """The file-system facts :func:`refusal` needs about the paths under one root, each path
-    looked at once (one ``lstat``) however many targets share it: a build checks some 300
-    targets in a dozen folders."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self._stats: dict[str, os.stat_result | None] = {}
-        self._inside: dict[str, str | None] = {}
-        self._root: Path | None = None
-
-    def lstat(self, path: str) -> os.stat_result | None:
-        """``os.lstat(path)``, or None when nothing is there. Raises OSError for any other failure."""
-        try:
-            return self._stats[path]
-        except KeyError:
-            pass
-        try:
-            found: os.stat_result | None = os.lstat(path)
-        except OSError as err:
-            if err.errno not in _ABSENT:
-                raise
-            found = None
-        self._stats[path] = found
-        return found
-
-    def refusal(self, rel: str) -> str | None:
-        """:func:`refusal` of ``rel``."""
-        parts = tuple(rel.split("/"))
-        if not rel or rel[0] == "/" or any(p in ("..", ".", "") for p in parts):  # not plain: as PurePosixPath reads it
-            parts = PurePosixPath(rel).parts
-            if not parts or PurePosixPath(rel).is_absolute() or any(p in ("..", ".", "") for p in parts):
-                return "is not a path inside the survey root"
-        if "\0" in rel:
-            return "cannot be written: its name holds a NUL character"
-        try:
-            return self._refusal(parts)
-        except OSError as err:  # a name the file system cannot hold (too long, invalid bytes)
-            return f"cannot be written: {err.strerror or err}"
-
-    def _refusal(self, parts: tuple[str, ...]) -> str | None:
-        path = os.fspath(self.root)
-        for depth, part in enumerate(parts, 1):
-            path = os.path.join(path, part)
-            found = self.lstat(path)
-            if found is None:
-                break
-            if stat.S_ISLNK(found.st_mode):
-                what = "is" if depth == len(parts) else f"lies under {'/'.join(parts[:depth])}, which is"
-                try:
-                    target = os.readlink(path)
-                except OSError:
-                    target = "?"
-                return (f"{what} a symbolic link (to {target}); masrl writes only regular files inside the survey "
-                        "root: replace the link with a regular file or folder (or delete it), then run again")
-            if depth < len(parts) and not stat.S_ISDIR(found.st_mode):
-                return f"cannot be written: {'/'.join(parts[:depth])} is a file, not a folder"
-        else:
-            if not stat.S_ISREG(found.st_mode):
-                return "is a folder, not a file" if stat.S_ISDIR(found.st_mode) else "exists but is not a regular file"
-        # No part of the path is a link (checked above), so it resolves where its folder resolves.
-        return self._outside("/".join(parts[:-1]))
-
-    def _outside(self, folder: str) -> str | None:
-        """The refusal of a target in ``folder`` (relative) that is not itself a link: its
-        folder, resolved, must lie inside the resolved root."""
-        if folder not in self._inside:
-            if self._root is None:
-                self._root = self.root.resolve()
-            resolved = (self.root / folder).resolve() if folder else self._root
-            self._inside[folder] = None if resolved.is_relative_to(self._root) else str(resolved)
-        outside = self._inside[folder]
-        return None if outside is None else f"resolves outside the survey root (to {outside})"
-
-
-def _check_targets(root: Path, rels: list[str]) -> _Probe:
+def _check_targets(root: Path, rels: list[str]) -> Probe:
     """Refuse (UserError, every refused path named) unless masrl may write every one of ``rels``;
     returns the probe, which has looked at each of them."""
-    probe = _Probe(root)
+    probe = Probe(root)
     problems = [Problem(rel, None, None, why) for rel in sorted(rels) if (why := probe.refusal(rel))]
     if problems:
         n = len(problems)
@@ -179,10 +89,10 @@ def _check_targets(root: Path, rels: list[str]) -> _Probe:
     return probe
 
 
-def _read(root: Path, rel: str) -> bytes | None:
-    """Bytes of ``root/rel``, a regular file :func:`_check_targets` has just looked at (None if unreadable)."""
+def _read(path: str) -> bytes | None:
+    """Bytes of ``path``, a regular file :func:`_check_targets` has just looked at (None if unreadable)."""
     try:
-        with open(os.path.join(root, rel), "rb") as handle:
+        with open(path, "rb") as handle:
             return handle.read()
     except OSError:
         return None
@@ -213,9 +123,9 @@ def _files_under(root: Path, folders: tuple[str, ...]) -> set[str]:
         if base.is_symlink() or not base.is_dir():
             continue
         for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
-            names = filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
-            prefix = Path(os.path.relpath(dirpath, root)).as_posix()
-            found.update(f"{prefix}/{name}" for name in names)
+            names = filenames + [d for d in dirnames if is_link(os.path.join(dirpath, d))]
+            prefix = Path(dirpath).relative_to(root).as_posix()  # as the path of each file would read
+            found.update(f"{prefix}/{name}" if prefix != "." else name for name in names)
     return found
 
 
@@ -270,10 +180,11 @@ def stale(root: Path, outputs: dict[str, bytes | None], managed: tuple[str, ...]
     probe = _check_targets(root, list(outputs))
     report = SyncReport()
     for rel in sorted(outputs):
-        found = probe.lstat(os.path.join(root, rel))  # looked at by the check: a regular file or nothing
+        target = probe.target(rel)
+        found = probe.lstat(target)  # looked at by the check: a regular file or nothing
         if found is None:
             report.missing.append(rel)
-        elif outputs[rel] is None or found.st_size != len(outputs[rel]) or _read(root, rel) != outputs[rel]:
+        elif outputs[rel] is None or found.st_size != len(outputs[rel]) or _read(target) != outputs[rel]:
             report.changed.append(rel)
         else:
             report.unchanged.append(rel)
