@@ -22,10 +22,11 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   figure's followed by a mark holding its key (:func:`_stand_in`). Its drawing could not show
   such a test anything a real drawing had not (a missing glyph, a mathtext or empty-plot
   error), and figures of different data still differ. Figures are really drawn while a fixture
-  wider than one test is set up (but those of :data:`STAND_IN_FIXTURES`), and the
-  trees built in other processes (the repository, the grown tree) are memoised from their files
-  (:func:`seed_figures`), so that a test which draws them again gets their bytes. This is the figure code run once per figure and shape, not per
-  pool state: every figure test (tests/figures) reads real drawings;
+  wider than one test is set up (but those of :data:`STAND_IN_FIXTURES`), and the trees built
+  in other processes (the repository, the grown tree) are memoised from their files
+  (:func:`seed_figures`), so that a test which draws them again gets their bytes. This is the
+  figure code run once per figure and shape, not per pool state: every figure test
+  (tests/figures) reads real drawings;
 - ``masrl.checks.validate.validate(corpus, skip)`` (every command validates the tree it reads,
   and most trees of a session are the same few): keyed by the whole corpus, line numbers and
   reading problems included, ``skip`` and today's date (the rule on dates in the future); each
@@ -61,9 +62,9 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import weakref
 import re
 import time
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable
 

@@ -10,7 +10,6 @@ revision (:func:`masrl.corpus.gitread.read_git_tree`, for ``masrl diff``) into a
 from __future__ import annotations
 
 import os
-
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
