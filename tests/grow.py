@@ -412,6 +412,13 @@ def main(argv: list[str]) -> None:
 
     if len(argv) not in (1, 2):
         raise SystemExit("usage: python tests/grow.py DIR [FACTS]")
+    # The session memo of the tests (tests/memo.py; MASRL_TEST_MEMO=0 turns it off here too): each
+    # CLI run below parses, validates and analyses the tree again, most of it unchanged since the run
+    # before. Figures are drawn for real (no stand-ins): the tests compare the grown tree's figures with
+    # what they draw again.
+    import memo
+
+    memo.install()
     root = Path(argv[0]).resolve()
     if not root.exists():
         from trees import copy_tree

@@ -78,6 +78,10 @@ enabled = MODE != "0"
 #: but for those of :data:`STAND_IN_FIXTURES`).
 stand_ins = False
 
+#: The figures the running test reads (``@pytest.mark.figures("prisma_flow")``): never stood in for,
+#: while the others may be (set per test by tests/conftest.py).
+reads: frozenset[str] = frozenset()
+
 #: Fixtures wider than one test whose trees no test draws again to compare with (their figures are
 #: read by no test but those marked ``figures``): set up with stand-ins, unless a selected test marked
 #: ``figures`` takes them (tests/conftest.py). The grown pools (``grown_pool_tree``): each is a build
@@ -262,7 +266,7 @@ def _may_stand_in(figure: FigureKey) -> bool:
     bytes (a missing glyph, an error from a label or from an empty or negative plot) is then
     what a real drawing already gave: nothing."""
     key, kind, shape, text = figure
-    return (enabled and stand_ins and MODE != "verify" and key is not None and key not in FIGURES.values
+    return (enabled and stand_ins and MODE != "verify" and key is not None and kind[0] not in reads and key not in FIGURES.values
             and shape in _REFERENCES and "$" not in text and set(text) - _DIGITS <= _DRAWN_TEXT.get(kind, set()))
 
 

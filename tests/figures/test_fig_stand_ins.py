@@ -79,6 +79,15 @@ def test_no_stand_in_in_a_test_that_reads_figures(fresh_memo, data_of, monkeypat
     assert drawn_for_real(counts(data_of, survey=6)) is False  # memoised, real
 
 
+@pytest.mark.figures("prisma_flow")
+def test_a_test_that_reads_named_figures_gets_those_drawn_and_the_others_stood_in_for(fresh_memo, data_of):
+    assert (memo.stand_ins, memo.reads) == (True, frozenset({"prisma_flow"}))  # as tests/conftest.py sets them
+    assert drawn_for_real(counts(data_of))
+    assert drawn_for_real(counts(data_of, survey=6)) is False  # category_counts is not read: stood in for
+    memo.reads = frozenset({"category_counts"})
+    assert drawn_for_real(counts(data_of, survey=7))  # a figure the test reads: drawn
+
+
 def test_render_many_draws_only_what_it_cannot_stand_in_for(fresh_memo, data_of):
     spec, notes = spec_of("category_counts"), ["n = 84 records."]
     first, second, third = draw.render_many([(spec, counts(data_of), notes), (spec, counts(data_of, survey=6), notes),

@@ -66,7 +66,7 @@ def test_show_prints_the_ranked_queue_and_what_is_left(searched, cli):
     assert unknown.code == 1 and unknown.err.startswith("masrl: error: no round '2026-01-01' under corpus/rounds/")
 
 
-@pytest.mark.figures  # reads the PRISMA figure's text
+@pytest.mark.figures("prisma_flow")  # reads the PRISMA figure's text
 def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_the_round(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}, "arxiv:2605.10002": EXCLUDE})
