@@ -376,6 +376,29 @@ def _figures_same(a, b) -> bool:
     return a[0] == b[0] and list(a[1]) == list(b[1])
 
 
+#: id(population) -> (population, its canonical form): a release's population (frozen, and shared
+#: read-only by every build that holds the release) is canonicalised once for the keys of its tree.
+_POPULATION_FORMS: OrderedDict = OrderedDict()
+
+
+def _release_tree_key(cache, build, results) -> bytes:
+    """:func:`masrl.build.cache.release_key` of a release tree (exactly what the build cache keys it
+    by), with the canonical form of ``results.population`` (most of that key's time: every record of
+    the release) computed once per population object."""
+    population = results.population
+    known = _POPULATION_FORMS.get(id(population))
+    if known is None or known[0] is not population:
+        known = _POPULATION_FORMS[id(population)] = (population, cache._canonical(population))  # noqa: SLF001
+        if len(_POPULATION_FORMS) > 64:
+            _POPULATION_FORMS.popitem(last=False)
+    real = cache._canonical  # noqa: SLF001
+    cache._canonical = lambda value: known[1] if value is population else real(value)  # noqa: SLF001
+    try:
+        return cache.release_key(build, results, "tests/memo.py").encode()
+    finally:
+        cache._canonical = real  # noqa: SLF001
+
+
 def install() -> None:
     """Wrap the memoised stages (idempotent). Raises AttributeError if one was renamed, so that
     a refactoring of masrl cannot silently turn the memo off."""
@@ -418,7 +441,7 @@ def install() -> None:
         if results.name == outputs.POOL:  # the pool's tree: a part of render_text's memo
             return real_tree(build, results)
         try:
-            key = cache.release_key(build, results, "tests/memo.py").encode()
+            key = _release_tree_key(cache, build, results) if enabled else None
         except Exception:  # noqa: BLE001 - a population the key cannot read is not memoised
             key = None
         return TREES.call(key, lambda: real_tree(build, results))
@@ -586,7 +609,7 @@ _saved: dict | None = None
 
 
 def process_caches(on: bool) -> None:
-    """Turn masrl's own in-process memos (schema validity, release analyses, LaTeX decoding and
+    """Turn masrl's own in-process memos (schema validity, each record's problems, snapshot digests, release analyses, LaTeX decoding and
     encoding, migrated taxonomies; normalised titles, Markdown escapes and the figure toolchain, emptied at each call
     while off) off or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
     computes everything itself, is answered by the code it runs, computes every value again,
@@ -603,17 +626,20 @@ def process_caches(on: bool) -> None:
             cached.cache_clear()
     from masrl.core.memo import Memo
     from masrl.build import pipeline
-    from masrl.checks import collector
-    from masrl.corpus import migrate
+    from masrl.checks import collector, validate as validation
+    from masrl.corpus import migrate, releases
 
     if not on and _saved is None:
         _saved = {"valid": collector._VALID, "releases": pipeline._RELEASES, "decode": latex._decode,  # noqa: SLF001
-                  "migrated": migrate._MIGRATED}  # noqa: SLF001
+                  "migrated": migrate._MIGRATED, "records": validation._RECORD_PROBLEMS,  # noqa: SLF001
+                  "digests": releases._DIGESTS}  # noqa: SLF001
         collector._VALID, pipeline._RELEASES, migrate._MIGRATED = Memo(0), Memo(0), Memo(0)  # noqa: SLF001 - memos that keep nothing
+        validation._RECORD_PROBLEMS, releases._DIGESTS = Memo(0), Memo(0)  # noqa: SLF001
         latex._decode = latex._decode.__wrapped__  # noqa: SLF001
     elif on and _saved is not None:
         collector._VALID, pipeline._RELEASES, latex._decode = _saved["valid"], _saved["releases"], _saved["decode"]  # noqa: SLF001
-        migrate._MIGRATED = _saved["migrated"]  # noqa: SLF001
+        migrate._MIGRATED, validation._RECORD_PROBLEMS = _saved["migrated"], _saved["records"]  # noqa: SLF001
+        releases._DIGESTS = _saved["digests"]  # noqa: SLF001
         _saved = None
 
 

@@ -28,10 +28,12 @@ Never raises for user data, never writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ..core.errors import NOT_CHECKED as errors_not_checked, Problem, sort_key
+from ..core.memo import MISSING, Memo, content_key
 from ..corpus.load import PAPERS, TAXONOMY, Corpus
 from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, releases_from
@@ -59,6 +61,18 @@ class Context:
     by_key: dict
     keys: set
     snapshots: dict
+    record_keys: dict = field(default_factory=dict)
+
+    def record_key(self, file: str, rec: dict, kind: str) -> bytes | None:
+        """What a per-record rule reads of one record (:data:`_RECORD_PROBLEMS`): the vocabulary, the
+        file's name and line map, the record, its kind and today's date; None if it cannot be pickled."""
+        if file not in self.record_keys:
+            if "" not in self.record_keys:  # the vocabulary and the date, once per run
+                self.record_keys[""] = content_key(self.checker.corpus.taxonomy, datetime.date.today().isoformat())
+            doc = self.checker.corpus.docs.get(file)
+            base = self.record_keys[""]
+            self.record_keys[file] = None if base is None else content_key(base, file, kind, rec, doc.lines if doc else None)
+        return self.record_keys[file]
 
 
 @dataclass(frozen=True)
@@ -175,17 +189,34 @@ PREDATED = frozenset({"T019", "T020"})
 NOT_CHECKED = errors_not_checked
 
 
+#: The problems each per-record rule found in one record, by the rule's code and what it reads
+#: (:meth:`Context.record_key`): a record validated again in this process (the other side of
+#: ``masrl diff``, a command that validates before and after it writes, every record but the one a
+#: contributor changed) is not checked again. The problems are frozen, so they are shared.
+_RECORD_PROBLEMS = Memo(50000)
+
+
 def _run(rule: Rule, ctx: Context) -> None:
     checker = ctx.checker
     checker.code = rule.code
     if not rule.records:
         rule.run(ctx)
         return
-    check = rule.run(checker.tax) if isinstance(rule.run, type) else rule.run
+    check = None
     for kind, recs in (("retained", checker.corpus.retained), ("excluded", checker.corpus.excluded)):
         if kind in rule.records:
             for file, rec in recs.items():
+                key = ctx.record_key(file, rec, kind)
+                key = None if key is None else key + rule.code.encode()
+                found = _RECORD_PROBLEMS.get(key)
+                if found is not MISSING:
+                    checker.problems += found
+                    continue
+                if check is None:  # a rule of a class compiles its schema once per run, when needed
+                    check = rule.run(checker.tax) if isinstance(rule.run, type) else rule.run
+                before = len(checker.problems)
                 check(checker, file, rec, kind)
+                _RECORD_PROBLEMS.put(key, tuple(checker.problems[before:]))
 
 
 def _scopes(corpus: Corpus, tax: Taxonomy, keys: set[str], snapshots: dict) -> dict[str, Scope]:

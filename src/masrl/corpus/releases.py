@@ -24,6 +24,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from ..core.memo import MISSING, Memo, content_key
 from .yamlio import dump_record
 
 #: The list of releases (metadata only).
@@ -140,11 +141,23 @@ def snapshot_from(data: dict | None) -> Snapshot | None:
                     {str(k): v for k, v in excluded.items() if isinstance(v, dict)}, found)
 
 
+#: Digests of snapshots this process has computed, by the exact content of the mapping (pickling it
+#: is a quarter of the time of its canonical JSON): every command reads and checks the same frozen
+#: snapshots again.
+_DIGESTS = Memo(64)
+
+
 def content_digest(data: dict) -> str:
     """SHA-256 (hex) of a parsed snapshot's content: its mapping as canonical JSON (sorted keys,
     UTF-8), so that comments and layout do not count and any changed value does."""
+    key = content_key(data)
+    known = _DIGESTS.get(key)
+    if known is not MISSING:
+        return known
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    _DIGESTS.put(key, digest)
+    return digest
 
 
 def latest(releases: list[Release]) -> Release | None:
