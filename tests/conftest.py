@@ -8,9 +8,10 @@ twice, once per tree (test ids end in ``[published]`` and ``[grown]``):
     read-only path of the tree; parametrised over the two trees below. Never write there.
 ``survey``
     a private copy of ``survey_tree`` (corpus/, exclusions/, reports/, README.md; no git
-    repository), to modify freely. A copy takes a few milliseconds: its reports are hard links
-    (tests/trees.py), so a test that writes into a report in place calls ``trees.own(path)``
-    first (masrl replaces the files it writes; a test that does not is failed, naming the files).
+    repository), to modify freely. A copy takes a few milliseconds: its files are hard links
+    (tests/trees.py), so a test that writes into one in place calls ``trees.own(path)`` first, or
+    writes it with ``trees.replace(path, text)`` (masrl replaces the files it writes; a test that
+    does not is failed, naming the files).
 ``published_survey``
     a private copy of the tree made the survey as release v1 froze it (its 84 retained and 32 excluded records,
     no later release; :func:`grow.restrict_to_release`, done once per tree and run in the
@@ -99,7 +100,7 @@ memo.install()
 memo.watch_monkeypatch()
 
 import tempfolders  # noqa: E402  (tests/tempfolders.py)
-from trees import TREE_PARTS, LinkedReports, copy_tree, linked_copy, made_once  # noqa: F401 (TREE_PARTS: what a copy holds)
+from trees import TREE_PARTS, LinkedTree, copy_tree, linked_copy, made_once, replace  # noqa: F401 (TREE_PARTS: what a copy holds)
 from masrl.cli import main  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -268,24 +269,24 @@ def repo() -> Path:
 
 
 @pytest.fixture(scope="session")
-def _linked_reports(tmp_path_factory):
-    """``linked(source)``: the private copy of a read-only tree's reports that the copies of
-    that tree hard-link to (tests/trees.py), made once per tree and session."""
-    made: dict[Path, LinkedReports] = {}
+def _linked_trees(tmp_path_factory):
+    """``linked(source)``: the private copy of a read-only tree that the tests' copies of that tree
+    hard-link their files to (tests/trees.py), made once per tree and session."""
+    made: dict[Path, LinkedTree] = {}
 
-    def linked(source: Path) -> LinkedReports:
+    def linked(source: Path) -> LinkedTree:
         if source not in made:
-            made[source] = LinkedReports(source, tmp_path_factory.mktemp("linked-reports") / "reports")
+            made[source] = LinkedTree(source, tmp_path_factory.mktemp("linked-tree") / "survey")
         return made[source]
 
     return linked
 
 
 @pytest.fixture
-def survey(survey_tree: Path, tmp_path: Path, _linked_reports) -> Path:
+def survey(survey_tree: Path, tmp_path: Path, _linked_trees) -> Path:
     """A copy of the survey tree (records, taxonomy, claims, audits, releases, README, reports) to
     modify freely (a report written in place needs :func:`trees.own` first)."""
-    yield from linked_copy(survey_tree, tmp_path / "survey", _linked_reports(survey_tree))
+    yield from linked_copy(survey_tree, tmp_path / "survey", _linked_trees(survey_tree))
 
 
 @pytest.fixture(scope="session")
@@ -327,9 +328,9 @@ def grown_pool_tree(survey_tree: Path, request) -> Path:
 
 
 @pytest.fixture
-def grown_survey(grown_pool_tree: Path, tmp_path: Path, _linked_reports) -> Path:
+def grown_survey(grown_pool_tree: Path, tmp_path: Path, _linked_trees) -> Path:
     """A copy of ``grown_pool_tree`` to modify freely (beside ``survey``, the tree before growing)."""
-    yield from linked_copy(grown_pool_tree, tmp_path / "grown-survey", _linked_reports(grown_pool_tree))
+    yield from linked_copy(grown_pool_tree, tmp_path / "grown-survey", _linked_trees(grown_pool_tree))
 
 
 @pytest.fixture(scope="session")
@@ -343,11 +344,11 @@ def published_survey_tree(survey_tree: Path, request) -> Path:
 
 
 @pytest.fixture
-def published_survey(published_survey_tree: Path, tmp_path: Path, _linked_reports) -> Path:
+def published_survey(published_survey_tree: Path, tmp_path: Path, _linked_trees) -> Path:
     """A copy of the survey whose pool is release v1's membership (84 retained, 32 excluded), for
     tests whose expectations depend on the pool's composition (sample sizes, strata): they stay
     true however the real pool grows."""
-    yield from linked_copy(published_survey_tree, tmp_path / "survey", _linked_reports(published_survey_tree))
+    yield from linked_copy(published_survey_tree, tmp_path / "survey", _linked_trees(published_survey_tree))
 
 
 class Run:
@@ -381,7 +382,7 @@ def _set_field(path: Path, field: str, value: str) -> None:
             break
     else:
         raise AssertionError(f"{field} not in {path}")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    replace(path, "\n".join(lines) + "\n")  # a new file: the copy's files are hard links (tests/trees.py)
 
 
 @pytest.fixture

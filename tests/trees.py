@@ -1,14 +1,18 @@
 """Copies of survey trees for the tests (a plain module: test files import it by name, which
 they cannot do reliably with a conftest, since every folder of tests/ may have one).
 
-A copy's inputs (``corpus/``, ``exclusions/``, ``README.md``) are always its own files. Its
-``reports/`` may be hard links to a private copy of the source's reports (:class:`LinkedReports`),
-made once per source and session: a test's copy then takes a few milliseconds instead of a few
-hundredths of a second. masrl replaces every file it writes (a new file renamed over the old one),
-which leaves the private copy as it was; a test that writes into a report in place (``open(path,
-"w")``, ``write_text``) writes through the link into the private copy, and is failed at its
-teardown with the files it changed named (:meth:`LinkedReports.check`), the private copy made
-again for the tests after it. Such a test calls :func:`own` on the file first.
+A test's copy of a read-only tree (``survey``, ``grown_survey``, ...: :func:`linked_copy`) is made
+from a private copy of that tree (:class:`LinkedTree`: its inputs ``corpus/`` and ``exclusions/``,
+its ``reports/`` and README.md), made once per tree and session: its records and reports are hard
+links to the private copy's, one call per file, and its other files (the taxonomy, claims,
+releases, audits, rounds, README.md: the files tests edit most) are written anew from bytes read
+once. About 500 tests take a copy, and creating a file and writing its data is ten times the work
+of linking it. masrl replaces every file it writes (a new file renamed over the old one), which
+leaves the private copy as it was. A test that writes into a linked file in place (``open(path,
+"w")``, ``write_text``, ``chmod``) writes through the link into the private copy: that is found at
+its teardown (:meth:`LinkedTree.check`), and those files of the private copy are made again from the
+source for the tests after it; :func:`own` and :func:`replace` write a file of the test's own instead
+(``set_field`` does).
 """
 
 from __future__ import annotations
@@ -22,13 +26,12 @@ from typing import Callable
 TREE_PARTS = ("corpus", "exclusions", "reports")
 
 
-def copy_tree(source: Path, dest: Path, reports: LinkedReports | None = None) -> Path:
+def copy_tree(source: Path, dest: Path, linked: LinkedTree | None = None) -> Path:
     """Copy a survey tree's inputs, reports and README.md (no git repository) to ``dest``; with
-    ``reports``, the inputs are written from what it read of ``source`` once (``source`` is a
-    read-only tree), and the reports are hard links to its private copy of ``source``'s reports."""
-    if reports is not None:
-        reports.inputs.write_into(dest)
-        reports.link_into(dest / "reports")
+    ``linked`` (the private copy of the read-only tree ``source``), every file is a hard link to
+    its file there."""
+    if linked is not None:
+        linked.link_into(dest)
         return dest
     dest.mkdir(parents=True)
     for name in TREE_PARTS:
@@ -38,16 +41,21 @@ def copy_tree(source: Path, dest: Path, reports: LinkedReports | None = None) ->
     return dest
 
 
-class Listing:
-    """The folders and files under ``root`` (those of ``parts`` and the files named in ``files``), as
-    paths relative to it, read once: a copy made from it makes each folder and file with one call,
-    instead of the stat, open and copy calls of :func:`shutil.copytree` (a test's copy of a tree took a
-    few hundredths of a second that way, most of its set-up). With ``contents``, the files' bytes
-    are read too (for copies that own their files)."""
+#: The folders whose files a test's copy links (the records): every other file of a copy's inputs
+#: is its own.
+LINKED_INPUTS = ("corpus/papers/", "exclusions/")
 
-    def __init__(self, root: Path, parts: tuple[str, ...], files: tuple[str, ...] = (), contents: bool = False):
+
+class Listing:
+    """The folders and files of a tree (those under ``parts``, and the files named in ``files``), as
+    paths relative to its root, listed once: a copy made from it makes each folder and file with one
+    call, instead of the stat and copy calls of :func:`shutil.copytree`. The files for which
+    ``linked(rel)`` is false are read too, and written anew into each copy."""
+
+    def __init__(self, root: Path, parts: tuple[str, ...], files: tuple[str, ...] = (),
+                 linked: Callable[[str], bool] = lambda rel: True):
         self.folders: list[str] = []
-        self.files: list[tuple[str, bytes | None]] = []
+        self.files: list[str] = []
         for part in parts:
             if not (root / part).is_dir():
                 continue
@@ -55,50 +63,31 @@ class Listing:
                 subfolders.sort()
                 rel = os.path.relpath(folder, root)
                 self.folders.append(rel)
-                for name in sorted(names):
-                    self._add(root, os.path.join(rel, name), contents)
-        for name in files:
-            self._add(root, name, contents)
+                self.files += [os.path.join(rel, name) for name in sorted(names)]
+        self.files += [name for name in files if (root / name).is_file()]
+        self.owned = {rel: (root / rel).read_bytes() for rel in self.files if not linked(rel)}
 
-    def _add(self, root: Path, rel: str, contents: bool) -> None:
-        rel = os.path.normpath(rel)
-        self.files.append((rel, (root / rel).read_bytes() if contents else None))
-
-    def write_into(self, dest: Path) -> None:
-        """Make ``dest`` (new) with every folder and file, each file written from the bytes read."""
+    def make_into(self, source: Path, dest: Path) -> None:
+        """Make ``dest`` (new) with every folder, each file a hard link to its file under ``source``
+        or, for the files read, a new file with their bytes."""
         dest.mkdir(parents=True)
         for rel in self.folders:
             os.mkdir(os.path.join(dest, rel))
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-        for rel, data in self.files:
-            fd = os.open(os.path.join(dest, rel), flags, 0o666)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-            finally:
-                os.close(fd)
-
-    def link_into(self, source: Path, dest: Path) -> None:
-        """Make ``dest`` (new) with every folder, each file a hard link to its file under ``source``."""
-        dest.mkdir(parents=True)
-        for rel in self.folders:
-            if rel != ".":
-                os.mkdir(os.path.join(dest, rel))
-        for rel, _ in self.files:
-            os.link(os.path.join(source, rel), os.path.join(dest, rel))
+        for rel in self.files:
+            data = self.owned.get(rel)
+            if data is None:
+                os.link(os.path.join(source, rel), os.path.join(dest, rel))
+            else:
+                with open(os.path.join(dest, rel), "xb") as file:
+                    file.write(data)
 
 
-def linked_copy(source: Path, dest: Path, reports: LinkedReports):
-    """For a fixture: yield a copy of the read-only tree ``source`` at ``dest`` whose reports are
-    hard links to ``reports``; once the test is done, fail it if it wrote into one of them in place."""
-    import pytest
-
-    yield copy_tree(source, dest, reports)
-    changed = reports.check()
-    if changed:
-        pytest.fail(f"the test wrote in place into report(s) shared with other tests' copies through hard links: "
-                    f"{', '.join(changed)}; call trees.own(path) on such a file before writing into it", pytrace=False)
+def linked_copy(source: Path, dest: Path, linked: LinkedTree):
+    """For a fixture: yield a copy of the read-only tree ``source`` at ``dest`` made from ``linked``
+    (its private copy); once the test is done, make the private copy again if the test wrote into
+    one of its files through a link."""
+    yield copy_tree(source, dest, linked)
+    linked.check()
 
 
 def made_once(config, name: str, make: Callable[[Path], object]) -> Path:
@@ -135,48 +124,59 @@ def own(path: Path) -> Path:
     return path
 
 
-class LinkedReports:
-    """A private copy of ``source/reports`` in ``folder``, which copies of ``source`` hard-link
-    their reports to (:func:`copy_tree`), and a stamp of its files (inode, size, modification
-    time) to find a file written in place through a link."""
+def replace(path: Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` as a new file, as masrl writes: a file of a test's copy
+    linked to other copies is replaced, not written through. Returns ``path``."""
+    path.unlink(missing_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+class LinkedTree:
+    """A private copy of the read-only tree ``source`` (its inputs, reports and README.md) in
+    ``folder``, which the tests' copies of ``source`` hard-link their files to (:func:`copy_tree`),
+    and a stamp of its linked files (inode, size, modification time, mode, owner) to find a file
+    written in place through a link."""
 
     def __init__(self, source: Path, folder: Path):
         self.source, self.folder = source, folder
-        #: the source's inputs, read once (a copy's inputs are its own files, written from these)
-        self.inputs = Listing(source, tuple(p for p in TREE_PARTS if p != "reports"), ("README.md",), contents=True)
         self.refresh()
 
     def refresh(self) -> None:
         """(Re)make the private copy from the source, and its stamp."""
         shutil.rmtree(self.folder, ignore_errors=True)
-        if (self.source / "reports").exists():
-            shutil.copytree(self.source / "reports", self.folder, copy_function=shutil.copyfile)
-        else:
-            self.folder.mkdir(parents=True)
-        self.listing = Listing(self.folder, (".",))
+        copy_tree(self.source, self.folder)
+        self.listing = Listing(self.folder, TREE_PARTS, ("README.md",),
+                               lambda rel: rel.startswith(("reports/", *LINKED_INPUTS)))
         self.stamp = self._stamp()
 
-    def _stamp(self) -> dict[str, tuple[int, int, int]]:
+    def _stamp(self) -> dict[str, tuple[int, ...]]:
         out = {}
-        for rel, _ in self.listing.files:
-            path = os.path.join(self.folder, rel)
+        for rel in self.listing.files:
+            if rel in self.listing.owned:
+                continue
             try:
-                st = os.stat(path)
+                st = os.stat(os.path.join(self.folder, rel))
             except FileNotFoundError:
                 continue
-            out[path] = (st.st_ino, st.st_size, st.st_mtime_ns)
+            out[rel] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode, st.st_uid)
         return out
 
     def link_into(self, dest: Path) -> None:
-        """Hard-link every file of the private copy into ``dest`` (made; its folders are new)."""
-        self.listing.link_into(self.folder, dest)
+        """A copy of the private copy at ``dest`` (made; its folders are new): hard links and the
+        files written anew (:data:`LINKED_INPUTS`)."""
+        self.listing.make_into(self.folder, dest)
 
     def check(self) -> list[str]:
-        """The files of the private copy written since it was made (relative to it), in order;
-        when there are any, the copy is made again, so that the next test gets the source's."""
-        changed = sorted("reports/" + os.path.relpath(path, self.folder) for path, stamp in self._stamp().items()
-                         if self.stamp.get(path) != stamp)
-        changed += sorted("reports/" + os.path.relpath(path, self.folder) for path in self.stamp if not os.path.exists(path))
-        if changed:
-            self.refresh()
+        """The linked files of the private copy written since it was made (relative to it), in
+        order; each is made again from the source, so that the next test gets the source's."""
+        now = self._stamp()
+        changed = sorted(rel for rel, stamp in now.items() if self.stamp.get(rel) != stamp)
+        changed += sorted(rel for rel in self.stamp if rel not in now)
+        for rel in changed:  # the private file is made again from the source (unlinked from the test's)
+            path = os.path.join(self.folder, rel)
+            if os.path.lexists(path):
+                os.unlink(path)
+            shutil.copyfile(os.path.join(self.source, rel), path)
+        self.stamp.update((rel, stamp) for rel, stamp in self._stamp().items() if rel in changed)
         return changed

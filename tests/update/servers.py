@@ -212,11 +212,11 @@ def round_survey_tree(published_survey_tree, request):
 
 
 @pytest.fixture
-def round_survey(round_survey_tree, tmp_path, _linked_reports):
+def round_survey(round_survey_tree, tmp_path, _linked_trees):
     """A copy of ``round_survey_tree`` to modify freely (its reports hard links: tests/trees.py)."""
     from trees import linked_copy
 
-    yield from linked_copy(round_survey_tree, tmp_path / "survey", _linked_reports(round_survey_tree))
+    yield from linked_copy(round_survey_tree, tmp_path / "survey", _linked_trees(round_survey_tree))
 
 
 def search_once(root, *args: str):

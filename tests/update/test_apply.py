@@ -43,10 +43,10 @@ def searched_tree(round_survey_tree, request):
 
 
 @pytest.fixture
-def searched(searched_tree, tmp_path, clock, arxiv_server, _linked_reports):
+def searched(searched_tree, tmp_path, clock, arxiv_server, _linked_trees):
     """A copy of the survey after one search round, and the round's folder (the fake clock and the
     arXiv server stay up for the test)."""
-    for root in linked_copy(searched_tree, tmp_path / "survey", _linked_reports(searched_tree)):
+    for root in linked_copy(searched_tree, tmp_path / "survey", _linked_trees(searched_tree)):
         (folder,) = (root / "corpus" / "rounds").iterdir()
         yield root, folder
 
