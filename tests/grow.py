@@ -417,9 +417,12 @@ def main(argv: list[str]) -> None:
     # CLI run below parses, validates and analyses the tree again, most of it unchanged since the run
     # before. Figures are drawn for real (no stand-ins): the tests compare the grown tree's figures with
     # what they draw again.
+    import gc
+
     import memo
 
     memo.install()
+    gc.set_threshold(50_000, 20, 20)  # as in the tests' processes (tests/conftest.py: GC_THRESHOLDS)
     root = Path(argv[0]).resolve()
     if not root.exists():
         from trees import copy_tree

@@ -2,7 +2,9 @@
 
 Used where one process computes the same pure result twice (``masrl diff`` checks and analyses
 both sides; a second ``validate`` of the same corpus): a document found valid against a schema
-(:mod:`masrl.checks.collector`), a frozen release's analyses (:mod:`masrl.build.pipeline`).
+(:mod:`masrl.checks.collector`), the problems each per-record rule found in a record
+(:mod:`masrl.checks.validate`), a frozen snapshot's digest (:mod:`masrl.corpus.releases`), a frozen
+release's analyses (:mod:`masrl.build.pipeline`).
 Nothing is kept between processes (the build cache, :mod:`masrl.build.cache`, does that).
 """
 
