@@ -1,6 +1,6 @@
 """masrl's own in-process memos: what a second ``validate`` of the same corpus, or the second
 side of ``masrl diff``, does not compute again. Each keeps only what the code would compute
-anyway: a document found valid against a schema, a frozen release's analyses, a text's LaTeX
+anyway: a document found valid against a schema, a record's problems, a frozen release's analyses, a text's LaTeX
 decoding. These tests check that a remembered answer is the answer, and that a changed input
 is never answered from memory (the test memo is on here: tests/memo.py turns these off only in
 tests that patch masrl)."""
@@ -94,6 +94,29 @@ def test_a_second_validation_finds_what_the_first_found(survey_tree):
     allowed = [v for v in corpus.taxonomy["fields"]["reward_type"]["values"]]
     assert [(p.file, p.field, p.message) for p in first if p.field == "reward_type"] == [
         (file, "reward_type", f"'hybird' is not in the vocabulary; allowed: {', '.join(allowed)} (did you mean 'hybrid'?)")]
+
+
+def test_a_records_problems_are_remembered_by_what_its_rules_read(survey_tree):
+    from masrl.checks import validate as validation
+    from masrl.corpus.yamlio import Document
+
+    corpus = load(survey_tree)
+    broken, file = mistagged(corpus)
+
+    def reward_type(c: Corpus) -> list[tuple[str, int | None, str]]:
+        return [(p.file, p.line, p.message) for p in validate(c) if p.field == "reward_type"]
+
+    first = reward_type(broken)
+    assert len(first) == 1 and first[0][0] == file and len(validation._RECORD_PROBLEMS) > 0  # noqa: SLF001
+    other = sorted(corpus.retained)[1]  # another record changed: this one's problem is answered from memory, the same
+    assert reward_type(dataclasses.replace(broken, retained={**broken.retained, other: {**broken.retained[other], "title": "T"}})) == first
+    doc = broken.docs[file]  # the same record two lines further down: its problem's line moves with it
+    moved = Document(doc.value, {path: line + 2 for path, line in doc.lines.items()}, doc.comments)
+    assert reward_type(dataclasses.replace(broken, docs={**broken.docs, file: moved})) == [(file, first[0][1] + 2, first[0][2])]
+    tax = dict(corpus.taxonomy, fields=dict(corpus.taxonomy["fields"]))  # "hybird" made a value of the vocabulary
+    field = tax["fields"]["reward_type"] = dict(tax["fields"]["reward_type"])
+    field["values"] = {**field["values"], "hybird": {"label": "Hybird", "definition": "a value of the test"}}
+    assert reward_type(dataclasses.replace(broken, taxonomy=tax)) == []
 
 
 def test_validate_taxonomy_checks_the_vocabulary_only(survey_tree):
