@@ -8,10 +8,10 @@ twice, once per tree (test ids end in ``[published]`` and ``[grown]``):
     read-only path of the tree; parametrised over the two trees below. Never write there.
 ``survey``
     a private copy of ``survey_tree`` (corpus/, exclusions/, reports/, README.md; no git
-    repository), to modify freely. A copy takes a few milliseconds: its files are hard links
-    (tests/trees.py), so a test that writes into one in place calls ``trees.own(path)`` first, or
-    writes it with ``trees.replace(path, text)`` (masrl replaces the files it writes; a test that
-    does not is failed, naming the files).
+    repository), to modify freely. A copy takes a few milliseconds: its records and reports are
+    hard links (tests/trees.py); a file a test writes into in place through a link is made again
+    in the shared private copy after the test (``trees.own(path)`` or ``trees.replace(path, text)``
+    make it the test's own first, as masrl's own writes do).
 ``published_survey``
     a private copy of the tree made the survey as release v1 froze it (its 84 retained and 32 excluded records,
     no later release; :func:`grow.restrict_to_release`, done once per tree and run in the
@@ -295,7 +295,7 @@ def _linked_trees(tmp_path_factory):
 @pytest.fixture
 def survey(survey_tree: Path, tmp_path: Path, _linked_trees) -> Path:
     """A copy of the survey tree (records, taxonomy, claims, audits, releases, README, reports) to
-    modify freely (a report written in place needs :func:`trees.own` first)."""
+    modify freely (tests/trees.py: its records and reports are hard links)."""
     yield from linked_copy(survey_tree, tmp_path / "survey", _linked_trees(survey_tree))
 
 

@@ -141,8 +141,9 @@ def set_field(path: Path, field: str, value: str) -> None:
     text, n = re.subn(rf"(?m)^{field}:.*(\n  - .*)*$", f"{field}: {value}", text, count=1)
     if n != 1:
         raise AssertionError(f"{field} not in {path}")
-    path.unlink()  # a new file, as masrl writes: a test's copy of a tree is hard links (tests/trees.py)
-    path.write_text(text, encoding="utf-8")
+    from trees import replace
+
+    replace(path, text)  # a new file, as masrl writes: a test's copy of a tree is hard links (tests/trees.py)
 
 
 def add_paper(run, root: Path, paper: dict) -> Path:

@@ -28,8 +28,8 @@ TREE_PARTS = ("corpus", "exclusions", "reports")
 
 def copy_tree(source: Path, dest: Path, linked: LinkedTree | None = None) -> Path:
     """Copy a survey tree's inputs, reports and README.md (no git repository) to ``dest``; with
-    ``linked`` (the private copy of the read-only tree ``source``), every file is a hard link to
-    its file there."""
+    ``linked`` (the private copy of the read-only tree ``source``), made from it: its records and
+    reports hard links to its files, the other inputs written anew (:meth:`LinkedTree.link_into`)."""
     if linked is not None:
         linked.link_into(dest)
         return dest
