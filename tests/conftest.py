@@ -213,7 +213,7 @@ def _needs_grown(item) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
-    """Note the fixtures of the selected tests that read figures (:func:`pytest_fixture_setup`);
+    """Note the fixtures of the selected tests that read figures (:class:`_WideFixtures`);
     start growing the tree as soon as the tests are collected, if a selected test needs it."""
     session.config._masrl_figure_fixtures = {  # noqa: SLF001
         name for item in session.items if item.get_closest_marker("figures") for name in getattr(item, "fixturenames", ())}
@@ -448,22 +448,33 @@ def _session_memo(request):
     memo.process_caches(memo.enabled)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_fixture_setup(fixturedef, request):
+class _WideFixtures:
     """Figures are really drawn while a fixture wider than one test is set up (a tree built once
     for many tests, some of which read its figures): no stand-ins there (tests/memo.py). But for
     the fixtures of :data:`memo.STAND_IN_FIXTURES` that no selected test marked ``figures`` takes,
-    directly or through another fixture: they are set up as a test that reads no figures runs."""
-    if fixturedef.scope == "function":
-        yield
-        return
-    readers = getattr(request.config, "_masrl_figure_fixtures", None)
-    allowed = fixturedef.argname in memo.STAND_IN_FIXTURES and readers is not None and fixturedef.argname not in readers
-    before, memo.stand_ins = memo.stand_ins, allowed
-    try:
-        yield
-    finally:
-        memo.stand_ins = before
+    directly or through another fixture: they are set up as a test that reads no figures runs.
+
+    A plugin of the whole run (:func:`pytest_configure`), not a hook of this file: pytest asks a
+    conftest's hooks about the nodes under its folder only, and a session fixture is set up for the
+    session, above tests/."""
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        if fixturedef.scope == "function":
+            yield
+            return
+        readers = getattr(request.config, "_masrl_figure_fixtures", None)
+        allowed = fixturedef.argname in memo.STAND_IN_FIXTURES and readers is not None and fixturedef.argname not in readers
+        before, memo.stand_ins = memo.stand_ins, allowed
+        try:
+            yield
+        finally:
+            memo.stand_ins = before
+
+
+def pytest_configure(config):
+    if not config.pluginmanager.has_plugin("masrl-wide-fixtures"):
+        config.pluginmanager.register(_WideFixtures(), "masrl-wide-fixtures")
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -21,12 +21,14 @@ over its bound by a batch (a mediant of shares within a bound stays within it).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable, ContextManager
 
 #: Five plausible post-cutoff papers: a hybrid-reward centralized orchestrator trained with RL;
 #: an industrial system whose team decides when to stop without RL (O5, not trained);
@@ -301,15 +303,18 @@ def audit_round(run, root: Path, reader: str = "Jane Doe", adjudicator: str = "A
     return audit_id
 
 
-def merge_two_branches(run, root: Path, papers: tuple = BRANCH_PAPERS, exclusions: tuple = BRANCH_EXCLUSIONS) -> None:
+def merge_two_branches(run, root: Path, papers: tuple = BRANCH_PAPERS, exclusions: tuple = BRANCH_EXCLUSIONS,
+                       drafts: Callable[[], ContextManager] = contextlib.nullcontext) -> None:
     """Two contributors' branches off ``main``, each adding a paper and an exclusion and
-    rebuilding, merged as the README's "Merging two contributions" says (``git merge``,
-    ``masrl resolve``, ``git commit --no-edit``), then brought into ``main``."""
+    rebuilding (inside ``drafts()``: their pool figures are replaced by the merge's), merged as the
+    README's "Merging two contributions" says (``git merge``, ``masrl resolve``, ``git commit
+    --no-edit``), then brought into ``main``."""
     for branch, paper, exclusion in zip(("contrib-a", "contrib-b"), papers, exclusions):
         git(root, "checkout", "-q", "-b", branch, "main")
         add_paper(run, root, paper)
         exclude_paper(run, root, exclusion)
-        _ok(run("build", "--root", str(root)), f"masrl build on {branch}")
+        with drafts():
+            _ok(run("build", "--root", str(root)), f"masrl build on {branch}")
         git(root, "add", "-A")
         git(root, "commit", "-qm", f"add {paper['key']}")
     git(root, "checkout", "-q", "contrib-a")
@@ -336,7 +341,16 @@ def _date_added(path: Path) -> str:
     return ""
 
 
-def grow_tree(run, root: Path) -> dict:
+def stood_in(root: Path) -> list[str]:
+    """The figure files under ``root``'s reports that the session memo stood in for (relative
+    paths: those holding the mark of a stand-in, tests/memo.py)."""
+    from memo import STAND_IN_TEXT
+
+    return sorted(str(p.relative_to(root)) for p in (root / "reports").rglob("*")
+                  if p.suffix in (".svg", ".pdf", ".png") and STAND_IN_TEXT in p.read_bytes())
+
+
+def grow_tree(run, root: Path, drafts: Callable[[], ContextManager] = contextlib.nullcontext) -> dict:
     """Run the README's workflows on the copy of the survey at ``root`` (corpus, exclusions,
     reports, README.md, .gitattributes), each through the CLI:
 
@@ -349,7 +363,9 @@ def grow_tree(run, root: Path) -> dict:
        ``masrl resolve`` (:func:`merge_two_branches`).
 
     ``run(*args)`` runs masrl in-process and returns an object with ``code``, ``out`` and
-    ``err``. Leaves ``root`` a git repository on ``main`` with a clean working tree and its
+    ``err``. The two branches' builds run inside ``drafts()`` (the helper process: the session
+    memo may stand in for their figures, :func:`main`); their pool figures are drawn again for the
+    merge, and a figure stood in for that is left in the tree fails the growing. Leaves ``root`` a git repository on ``main`` with a clean working tree and its
     reports current, and returns ``{"release": name, "audit": audit id}``.
     """
     git(root, "init", "-q", "-b", "main")
@@ -375,7 +391,9 @@ def grow_tree(run, root: Path) -> dict:
     _ok(run("build", "--root", str(root)), "masrl build")
     git(root, "add", "-A")
     git(root, "commit", "-qm", f"papers added, release {release} frozen, audit {audit} applied")
-    merge_two_branches(run, root)
+    merge_two_branches(run, root, drafts=drafts)
+    if stood_in(root):
+        raise AssertionError(f"figures stood in for are left in the grown tree: {stood_in(root)}")
     if git(root, "status", "--porcelain"):
         raise AssertionError(f"the grown tree is not clean: {git(root, 'status', '--porcelain')}")
     return {"release": release, "audit": audit}
@@ -431,8 +449,16 @@ def main(argv: list[str]) -> None:
         repo = Path(__file__).resolve().parent.parent
         copy_tree(repo, root)
         shutil.copy(repo / ".gitattributes", root / ".gitattributes")
+    @contextlib.contextmanager
+    def drafts():  # figures of a state the next steps replace: stood in for where the memo may
+        before, memo.stand_ins = memo.stand_ins, True
+        try:
+            yield
+        finally:
+            memo.stand_ins = before
+
     try:
-        facts = grow_tree(run_captured, root)
+        facts = grow_tree(run_captured, root, drafts)
     except BaseException:  # the waiting tests fail with this, instead of waiting for ever
         facts = {"error": traceback.format_exc()}
     print(json.dumps(facts))

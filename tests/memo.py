@@ -31,6 +31,13 @@ The stages are pure by the project's architecture (same inputs, same bytes; no f
   and most trees of a session are the same few): keyed by the whole corpus, line numbers and
   reading problems included, ``skip`` and today's date (the rule on dates in the future); each
   caller gets its own list;
+- ``masrl.analyses.declared.declared_table``, ``masrl.analyses.stats.count_table`` and
+  ``crosstab_table`` (a changed pool's analysis recomputes only the tables that read a changed
+  column: a retag of one field reuses every table of the other fields): keyed by what each reads
+  (:func:`_declared_reads`, :func:`_count_reads`, :func:`_crosstab_reads`: the declaration, the
+  vocabulary, the frame's index and only the columns the table reads);
+- ``masrl.bib.bibexport.entries(records)`` (``reports/papers.bib`` and the site's citations): each
+  record's entry memoised by the record and the entries joined in key order (:func:`_entries_wrapper`);
 - ``masrl.render.tex.table_tex``, ``masrl.render.csvout.table_csv`` and
   ``masrl.render.markdown.table_md`` (most tables of a changed pool are those of the pool
   before it): keyed by the pickled frame (equal pickles, identical frames) and the arguments;
@@ -213,8 +220,10 @@ STAND_INS = Store("figure stand-in", 4096)
 PARSES = Store("yaml parse", 20000)
 VALIDATIONS = Store("validate", 256)
 TABLES = Store("table file", 20000)
+ANALYSIS_TABLES = Store("analysis table", 20000)
+BIB_ENTRIES = Store("bibtex entry", 20000)
 DUMPS = Store("yaml dump", 256)
-STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, STAND_INS, PARSES, VALIDATIONS, TABLES, DUMPS]
+STORES: list[Store] = [BUILDS, ANALYSES, TEXTS, TREES, FIGURES, STAND_INS, PARSES, VALIDATIONS, TABLES, ANALYSIS_TABLES, BIB_ENTRIES, DUMPS]
 
 #: id(build) -> content key of a memoised build (so that render_text can be keyed by content).
 _build_keys: dict[int, bytes] = {}
@@ -255,7 +264,9 @@ _REFERENCES: dict[bytes, tuple[dict[str, bytes], list[str]]] = {}
 #: kind really drawn in this process without a missing glyph.
 _DRAWN_TEXT: dict[tuple, set[str]] = {}
 
-_STAND_IN_MARK = {"svg": b"<!-- test stand-in %s -->\n", "pdf": b"%%test stand-in %s\n", "png": b"test stand-in %s"}
+#: The text of every stand-in's mark (``tests/grow.py`` looks for it in a grown tree's figures).
+STAND_IN_TEXT = b"test stand-in "
+_STAND_IN_MARK = {"svg": b"<!-- " + STAND_IN_TEXT + b"%s -->\n", "pdf": b"%%" + STAND_IN_TEXT + b"%s\n", "png": STAND_IN_TEXT + b"%s"}
 
 
 def _may_stand_in(figure: FigureKey) -> bool:
@@ -521,6 +532,18 @@ def install() -> None:
         wrapper = _table_wrapper(real)
         setattr(module, name, wrapper)
         _rebind(real, wrapper)
+    from masrl.analyses import declared, stats
+
+    for module, name, reads in ((declared, "declared_table", _declared_reads), (stats, "count_table", _count_reads),
+                                (stats, "crosstab_table", _crosstab_reads)):
+        real = getattr(module, name)
+        wrapper = _analysis_wrapper(real, reads)
+        setattr(module, name, wrapper)
+        _rebind(real, wrapper)
+    from masrl.bib import bibexport
+
+    entries = _entries_wrapper(bibexport.entries)
+    _rebind(entries.__wrapped__, entries)
 
 
 def _pack(parsed):
@@ -572,6 +595,115 @@ def _table_wrapper(real: Callable) -> Callable:
 
     wrapper.__wrapped__, wrapper.__doc__, wrapper.__name__, wrapper.__memo__ = real, real.__doc__, real.__name__, True
     return wrapper
+
+
+#: id(taxonomy) -> (taxonomy, digest of its data): a build's vocabulary is digested once for the keys of
+#: its analysis tables (:func:`_analysis_wrapper`).
+_TAXONOMY_KEYS: OrderedDict = OrderedDict()
+
+
+def _taxonomy_key(tax) -> bytes | None:
+    known = _TAXONOMY_KEYS.get(id(tax))
+    if known is None or known[0] is not tax:
+        known = _TAXONOMY_KEYS[id(tax)] = (tax, digest(tax.data))
+        if len(_TAXONOMY_KEYS) > 64:
+            _TAXONOMY_KEYS.popitem(last=False)
+    return known[1]
+
+
+def _strings(value, out: set[str]) -> set[str]:
+    """Every string in ``value`` (a declaration: dataclasses, mappings, sequences), keys included."""
+    import dataclasses
+
+    if isinstance(value, str):
+        out.add(value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for item in dataclasses.fields(value):
+            _strings(getattr(value, item.name), out)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _strings(k, out)
+            _strings(v, out)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            _strings(v, out)
+    return out
+
+
+def _declared_reads(decl, retained, records, tax):
+    """What :func:`masrl.analyses.declared.declared_table` reads: the declaration, the taxonomy, the
+    frame's index and the columns the declaration names anywhere (a field is named by its name:
+    the rows' field, ``where`` filters, column arguments; a years table reads ``year`` too), and
+    the records themselves for a table of records."""
+    names = _strings(decl, {"year"} if decl.kind == "years" else set())
+    columns = [c for c in retained.columns if c in names]
+    return (decl, _taxonomy_key(tax), retained.index, retained[columns], records if decl.kind == "records" else None)
+
+
+def _count_reads(frame, field, tax, population):
+    """What :func:`masrl.analyses.stats.count_table` reads: one column, the taxonomy, the population's name."""
+    return (field, population, _taxonomy_key(tax), frame[field])
+
+
+def _crosstab_reads(frame, rows, cols, tax):
+    """What :func:`masrl.analyses.stats.crosstab_table` reads: two columns (and the index they are paired by)."""
+    return (rows, cols, _taxonomy_key(tax), frame[[rows, cols]])
+
+
+def _analysis_tables_same(a, b) -> bool:
+    """Two :class:`masrl.analyses.table.Table` values with the same fields and exactly equal frames."""
+    import dataclasses
+
+    return (type(a) is type(b) and a.frame.equals(b.frame) and list(a.frame.dtypes) == list(b.frame.dtypes)
+            and a.frame.index.equals(b.frame.index) and list(a.frame.columns) == list(b.frame.columns)
+            and list(a.frame.index.names) == list(b.frame.index.names) and a.frame.columns.name == b.frame.columns.name
+            and all(getattr(a, f.name) == getattr(b, f.name) for f in dataclasses.fields(a) if f.name != "frame"))
+
+
+def _analysis_wrapper(real: Callable, reads: Callable) -> Callable:
+    """``real`` (one analysis table of a population) memoised in :data:`ANALYSIS_TABLES` by what it
+    reads (``reads(*args)``: the columns of the frame it uses, not the whole frame), so that a
+    changed record recomputes only the tables that read one of its changed fields (the issue's "a
+    test that needs one changed record rebuilds only what that record touches")."""
+
+    def wrapper(*args, **kwargs):
+        try:
+            key = digest(real.__name__, reads(*args, **kwargs))
+        except Exception:  # noqa: BLE001 - arguments the key cannot read are not memoised
+            key = None
+        return ANALYSIS_TABLES.call(key, lambda: real(*args, **kwargs), same=_analysis_tables_same)
+
+    wrapper.__wrapped__, wrapper.__doc__, wrapper.__name__, wrapper.__memo__ = real, real.__doc__, real.__name__, True
+    return wrapper
+
+
+def _entries_wrapper(real: Callable) -> Callable:
+    """``masrl.bib.bibexport.entries(records)`` as the entry of each record alone, memoised in
+    :data:`BIB_ENTRIES` by the record, joined in key order by the blank line between entries (the
+    file is its entries, each written on its own: a changed pool writes only its changed records'
+    entries again). Records of which two share a name (the error the real function raises), and
+    ``MASRL_TEST_MEMO=verify``, go to the real function (``verify`` compares the two)."""
+
+    def entries(records):
+        records = list(records)
+        if not enabled or len(records) < 2:
+            return real(records)
+        names = []
+        for r in records:
+            key, alias = r.get("key"), r.get("bibtex_key")
+            if not isinstance(key, str) or (alias and not isinstance(alias, str)):
+                return real(records)
+            names += [key.lower()] + ([alias.lower()] if alias and alias != key else [])
+        if len(set(names)) < len(names):  # a name used twice: the real function's error
+            return real(records)
+        joined = "\n".join(BIB_ENTRIES.call(digest(r), lambda r=r: real([r]))
+                           for r in sorted(records, key=lambda r: r["key"]))
+        if MODE == "verify" and joined != real(records):
+            raise AssertionError("memo bibtex entry: the joined entries differ from the real function's")
+        return joined
+
+    entries.__wrapped__, entries.__doc__, entries.__name__, entries.__memo__ = real, real.__doc__, real.__name__, True
+    return entries
 
 
 def _rebind(real: Callable, wrapper: Callable) -> None:

@@ -104,11 +104,26 @@ def test_mathtext_is_always_drawn_for_real(fresh_memo, data_of):
     assert drawn_for_real(counts(data_of, survey="Survey $x$", benchmark=19))
 
 
+def test_the_grown_tree_finds_a_stand_in_left_among_its_figures(fresh_memo, data_of, tmp_path):
+    """tests/grow.py fails the growing when a figure stood in for is left in the tree."""
+    import grow
+
+    spec = spec_of("category_counts")
+    real, _ = draw.render(spec, counts(data_of), ["n = 84 records."])
+    stand_in, _ = draw.render(spec, counts(data_of, survey=6), ["n = 85 records."])
+    folder = tmp_path / "reports/figures"
+    folder.mkdir(parents=True)
+    for ext in ("svg", "pdf", "png"):
+        (folder / f"real.{ext}").write_bytes(real[ext])
+        (folder / f"stood-in.{ext}").write_bytes(stand_in[ext])
+    assert grow.stood_in(tmp_path) == [f"reports/figures/stood-in.{ext}" for ext in ("pdf", "png", "svg")]
+
+
 # --- fixtures wider than one test: stand-ins only in those of memo.STAND_IN_FIXTURES that no test
 # --- reading figures takes ---------------------------------------------------------------------------
 
 _SETUP: dict[str, bool] = {}
-memo.STAND_IN_FIXTURES |= {"_tree_no_figure_test_takes", "_tree_a_figure_test_takes"}
+memo.STAND_IN_FIXTURES |= {"_tree_no_figure_test_takes", "_tree_a_figure_test_takes", "_session_tree_no_figure_test_takes"}
 
 
 @pytest.fixture(scope="module")
@@ -137,3 +152,24 @@ def test_a_wider_fixture_no_figure_test_takes_may_stand_in(_tree_no_figure_test_
 @pytest.mark.figures
 def test_a_wider_fixture_a_figure_test_takes_draws_for_real(_tree_a_figure_test_takes):
     assert _SETUP["read"] is False
+
+
+# --- the same for a session fixture, which pytest sets up for the session (above tests/): the rule is
+# --- a plugin of the whole run, not a hook of tests/conftest.py, which pytest would not ask ----------
+
+@pytest.fixture(scope="session")
+def _session_tree_no_figure_test_takes():
+    _SETUP["session, unread"] = memo.stand_ins
+
+
+@pytest.fixture(scope="session")
+def _session_tree_not_listed():
+    _SETUP["session, not listed"] = memo.stand_ins
+
+
+def test_a_session_fixture_no_figure_test_takes_may_stand_in(_session_tree_no_figure_test_takes):
+    assert _SETUP["session, unread"] is True
+
+
+def test_a_session_fixture_not_listed_draws_for_real(_session_tree_not_listed):
+    assert _SETUP["session, not listed"] is False
