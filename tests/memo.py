@@ -667,6 +667,8 @@ def _analysis_wrapper(real: Callable, reads: Callable) -> Callable:
     test that needs one changed record rebuilds only what that record touches")."""
 
     def wrapper(*args, **kwargs):
+        if not enabled:
+            return real(*args, **kwargs)
         try:
             key = digest(real.__name__, reads(*args, **kwargs))
         except Exception:  # noqa: BLE001 - arguments the key cannot read are not memoised
@@ -741,7 +743,7 @@ _saved: dict | None = None
 
 
 def process_caches(on: bool) -> None:
-    """Turn masrl's own in-process memos (schema validity, each record's problems, snapshot digests, release analyses, LaTeX decoding and
+    """Turn masrl's own in-process memos (schema validity, each record's problems, a vocabulary's problems, snapshot digests, release analyses, LaTeX decoding and
     encoding, migrated taxonomies; normalised titles, Markdown escapes and the figure toolchain, emptied at each call
     while off) off or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
     computes everything itself, is answered by the code it runs, computes every value again,
@@ -764,14 +766,14 @@ def process_caches(on: bool) -> None:
     if not on and _saved is None:
         _saved = {"valid": collector._VALID, "releases": pipeline._RELEASES, "decode": latex._decode,  # noqa: SLF001
                   "migrated": migrate._MIGRATED, "records": validation._RECORD_PROBLEMS,  # noqa: SLF001
-                  "digests": releases._DIGESTS}  # noqa: SLF001
+                  "digests": releases._DIGESTS, "taxonomy": validation._TAXONOMY_PROBLEMS}  # noqa: SLF001
         collector._VALID, pipeline._RELEASES, migrate._MIGRATED = Memo(0), Memo(0), Memo(0)  # noqa: SLF001 - memos that keep nothing
-        validation._RECORD_PROBLEMS, releases._DIGESTS = Memo(0), Memo(0)  # noqa: SLF001
+        validation._RECORD_PROBLEMS, releases._DIGESTS, validation._TAXONOMY_PROBLEMS = Memo(0), Memo(0), Memo(0)  # noqa: SLF001
         latex._decode = latex._decode.__wrapped__  # noqa: SLF001
     elif on and _saved is not None:
         collector._VALID, pipeline._RELEASES, latex._decode = _saved["valid"], _saved["releases"], _saved["decode"]  # noqa: SLF001
         migrate._MIGRATED, validation._RECORD_PROBLEMS = _saved["migrated"], _saved["records"]  # noqa: SLF001
-        releases._DIGESTS = _saved["digests"]  # noqa: SLF001
+        releases._DIGESTS, validation._TAXONOMY_PROBLEMS = _saved["digests"], _saved["taxonomy"]  # noqa: SLF001
         _saved = None
 
 

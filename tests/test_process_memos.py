@@ -18,7 +18,7 @@ from masrl.checks.collector import Checker, schema_valid
 from masrl.checks.validate import validate, validate_taxonomy
 from masrl.core.memo import MISSING, Memo, content_key
 from masrl.core.text import _kind, unsafe_characters
-from masrl.corpus.load import Corpus, load
+from masrl.corpus.load import TAXONOMY, Corpus, load
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}, "flag": {"enum": ["yes", "no"]}},
           "required": ["n"], "additionalProperties": False}
@@ -117,6 +117,32 @@ def test_a_records_problems_are_remembered_by_what_its_rules_read(survey_tree):
     field = tax["fields"]["reward_type"] = dict(tax["fields"]["reward_type"])
     field["values"] = {**field["values"], "hybird": {"label": "Hybird", "definition": "a value of the test"}}
     assert reward_type(dataclasses.replace(broken, taxonomy=tax)) == []
+
+
+def test_a_vocabularys_problems_are_remembered_by_what_its_rules_read(survey_tree):
+    from masrl.checks import validate as validation
+    from masrl.corpus.yamlio import Document
+
+    corpus = load(survey_tree)
+    tax = dict(corpus.taxonomy, sparse_threshold=-1)  # a value the schema refuses
+
+    def taxonomy_problems(c: Corpus) -> list[tuple[str, int | None, str | None, str]]:
+        return [(p.file, p.line, p.field, p.message) for p in validate_taxonomy(c)]
+
+    broken = dataclasses.replace(corpus, taxonomy=tax, docs={**corpus.docs, TAXONOMY: Document(
+        tax, corpus.docs[TAXONOMY].lines, corpus.docs[TAXONOMY].comments)})
+    first = taxonomy_problems(broken)
+    assert first and all(p[0] == TAXONOMY for p in first) and len(validation._TAXONOMY_PROBLEMS) > 0  # noqa: SLF001
+    key = validation._taxonomy_key(broken, frozenset())  # noqa: SLF001
+    assert validation._TAXONOMY_PROBLEMS.get(key) is not MISSING  # noqa: SLF001
+    # validate_taxonomy and validate read the same vocabulary: one answer (the records are not checked)
+    assert [(p.file, p.line, p.field, p.message) for p in validate(broken)] == first
+    doc = broken.docs[TAXONOMY]  # the same vocabulary two lines further down: its problems' lines move with it
+    moved = Document(doc.value, {path: line + 2 for path, line in doc.lines.items()}, doc.comments)
+    assert taxonomy_problems(dataclasses.replace(broken, docs={**broken.docs, TAXONOMY: moved})) == [
+        (f, line + 2 if line is not None else None, field, message) for f, line, field, message in first]
+    assert taxonomy_problems(corpus) == []  # the vocabulary as it is: its own answer
+    assert validation._taxonomy_key(corpus, frozenset({"T020"})) != validation._taxonomy_key(corpus, frozenset())  # noqa: SLF001
 
 
 def test_validate_taxonomy_checks_the_vocabulary_only(survey_tree):

@@ -244,6 +244,40 @@ def from_older_format(problem: Problem) -> bool:
     return False
 
 
+#: The problems the taxonomy's rules (:data:`FORMAT_RULE` and :data:`TAXONOMY_RULES`) found in one
+#: vocabulary, by what they read (:func:`_taxonomy_key`): a command that validates the vocabulary and
+#: then the whole tree (``masrl add``), the other side of ``masrl diff`` and every validation after a
+#: record changed check an unchanged vocabulary once. The problems are frozen, so they are shared.
+_TAXONOMY_PROBLEMS = Memo(256)
+
+#: The codes of the rules of the taxonomy.
+TAXONOMY_CODES = frozenset(rule.code for rule in (FORMAT_RULE, *TAXONOMY_RULES))
+
+
+def _taxonomy_key(corpus: Corpus, skip: frozenset[str]) -> bytes | None:
+    """What the taxonomy's rules read: the vocabulary, its file's line and comment maps, today's date
+    (the year minimum) and the rules skipped; None if it cannot be pickled."""
+    doc = corpus.docs.get(TAXONOMY)
+    return content_key(corpus.taxonomy, doc.lines if doc else None, doc.comments if doc else None,
+                       datetime.date.today().isoformat(), sorted(TAXONOMY_CODES & set(skip)))
+
+
+def _taxonomy_phase(ctx: Context, skip: frozenset[str]) -> None:
+    """The format rule, then (when the format is current) every rule of the taxonomy not in ``skip``;
+    the rules whose declarations the schema refused are skipped (:data:`SHAPE_DEPENDENT`)."""
+    checker = ctx.checker
+    before = len(checker.problems)
+    _run(FORMAT_RULE, ctx)
+    if len(checker.problems) == before:
+        shape_ok = True
+        for rule in TAXONOMY_RULES:
+            if rule.code in skip or (rule.code in SHAPE_DEPENDENT and not shape_ok):
+                continue  # a declaration the schema refused would only be reported again, differently
+            found = len(checker.problems)
+            _run(rule, ctx)
+            shape_ok = shape_ok and not (rule.code == "T001" and len(checker.problems) > found)
+
+
 def validate(corpus: Corpus, skip: frozenset[str] = frozenset()) -> list[Problem]:
     """Every problem of the corpus (:data:`RULES`, except the rules whose codes are in ``skip``),
     sorted by file and line.
@@ -257,15 +291,13 @@ def validate(corpus: Corpus, skip: frozenset[str] = frozenset()) -> list[Problem
     ctx = Context(checker, by_key, keys, {})
     if TAXONOMY in corpus.docs:
         before = len(checker.problems)
-        _run(FORMAT_RULE, ctx)
-        if len(checker.problems) == before:
-            shape_ok = True
-            for rule in TAXONOMY_RULES:
-                if rule.code in skip or (rule.code in SHAPE_DEPENDENT and not shape_ok):
-                    continue  # a declaration the schema refused would only be reported again, differently
-                found = len(checker.problems)
-                _run(rule, ctx)
-                shape_ok = shape_ok and not (rule.code == "T001" and len(checker.problems) > found)
+        key = _taxonomy_key(corpus, skip)
+        found = _TAXONOMY_PROBLEMS.get(key)
+        if found is MISSING:
+            _taxonomy_phase(ctx, skip)
+            _TAXONOMY_PROBLEMS.put(key, tuple(checker.problems[before:]))
+        else:
+            checker.problems += found
         if len(checker.problems) == before:
             for rule in RECORD_RULES:
                 if rule.code not in skip:

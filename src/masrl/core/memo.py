@@ -2,8 +2,8 @@
 
 Used where one process computes the same pure result twice (``masrl diff`` checks and analyses
 both sides; a second ``validate`` of the same corpus): a document found valid against a schema
-(:mod:`masrl.checks.collector`), the problems each per-record rule found in a record
-(:mod:`masrl.checks.validate`), a frozen snapshot's digest (:mod:`masrl.corpus.releases`), a frozen
+(:mod:`masrl.checks.collector`), the problems each per-record rule found in a record and those the
+taxonomy's rules found in a vocabulary (:mod:`masrl.checks.validate`), a frozen snapshot's digest (:mod:`masrl.corpus.releases`), a frozen
 release's analyses (:mod:`masrl.build.pipeline`).
 Nothing is kept between processes (the build cache, :mod:`masrl.build.cache`, does that).
 """
