@@ -126,50 +126,30 @@ _SETUP: dict[str, bool] = {}
 memo.STAND_IN_FIXTURES |= {"_tree_no_figure_test_takes", "_tree_a_figure_test_takes", "_session_tree_no_figure_test_takes"}
 
 
-@pytest.fixture(scope="module")
-def _tree_not_listed():
-    _SETUP["not listed"] = memo.stand_ins
+def _noting(name: str, scope: str):
+    """A fixture of ``scope`` called ``name`` that notes whether stand-ins were allowed while it was set up."""
+    def fixture():
+        _SETUP[name] = memo.stand_ins
+    return pytest.fixture(scope=scope, name=name)(fixture)
 
 
-def test_a_wider_fixture_not_listed_draws_for_real(_tree_not_listed):
-    assert _SETUP["not listed"] is False
+# a session fixture is set up for the session (above tests/): the rule is a plugin of the whole run,
+# not a hook of tests/conftest.py, which pytest would not ask about it
+_tree_not_listed = _noting("_tree_not_listed", "module")
+_tree_no_figure_test_takes = _noting("_tree_no_figure_test_takes", "module")
+_tree_a_figure_test_takes = _noting("_tree_a_figure_test_takes", "module")
+_session_tree_no_figure_test_takes = _noting("_session_tree_no_figure_test_takes", "session")
+_session_tree_not_listed = _noting("_session_tree_not_listed", "session")
 
 
-@pytest.fixture(scope="module")
-def _tree_no_figure_test_takes():
-    _SETUP["unread"] = memo.stand_ins
-
-
-@pytest.fixture(scope="module")
-def _tree_a_figure_test_takes():
-    _SETUP["read"] = memo.stand_ins
-
-
-def test_a_wider_fixture_no_figure_test_takes_may_stand_in(_tree_no_figure_test_takes):
-    assert _SETUP["unread"] is True
+@pytest.mark.parametrize("fixture, stand_ins", [("_tree_not_listed", False), ("_tree_no_figure_test_takes", True),
+                                                ("_session_tree_not_listed", False),
+                                                ("_session_tree_no_figure_test_takes", True)])
+def test_a_wider_fixture_may_stand_in_where_listed_and_no_figure_test_takes_it(request, fixture, stand_ins):
+    request.getfixturevalue(fixture)
+    assert _SETUP[fixture] is stand_ins
 
 
 @pytest.mark.figures
 def test_a_wider_fixture_a_figure_test_takes_draws_for_real(_tree_a_figure_test_takes):
-    assert _SETUP["read"] is False
-
-
-# --- the same for a session fixture, which pytest sets up for the session (above tests/): the rule is
-# --- a plugin of the whole run, not a hook of tests/conftest.py, which pytest would not ask ----------
-
-@pytest.fixture(scope="session")
-def _session_tree_no_figure_test_takes():
-    _SETUP["session, unread"] = memo.stand_ins
-
-
-@pytest.fixture(scope="session")
-def _session_tree_not_listed():
-    _SETUP["session, not listed"] = memo.stand_ins
-
-
-def test_a_session_fixture_no_figure_test_takes_may_stand_in(_session_tree_no_figure_test_takes):
-    assert _SETUP["session, unread"] is True
-
-
-def test_a_session_fixture_not_listed_draws_for_real(_session_tree_not_listed):
-    assert _SETUP["session, not listed"] is False
+    assert _SETUP["_tree_a_figure_test_takes"] is False
