@@ -465,11 +465,8 @@ class _WideFixtures:
             return
         readers = getattr(request.config, "_masrl_figure_fixtures", None)
         allowed = fixturedef.argname in memo.STAND_IN_FIXTURES and readers is not None and fixturedef.argname not in readers
-        before, memo.stand_ins = memo.stand_ins, allowed
-        try:
+        with memo.stand_ins_allowed(allowed):
             yield
-        finally:
-            memo.stand_ins = before
 
 
 def pytest_configure(config):

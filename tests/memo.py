@@ -66,6 +66,7 @@ computes every call afresh as well and fails on any difference from the memoised
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -269,6 +270,17 @@ STAND_IN_TEXT = b"test stand-in "
 _STAND_IN_MARK = {"svg": b"<!-- " + STAND_IN_TEXT + b"%s -->\n", "pdf": b"%%" + STAND_IN_TEXT + b"%s\n", "png": STAND_IN_TEXT + b"%s"}
 
 
+@contextlib.contextmanager
+def stand_ins_allowed(allowed: bool):
+    """Set :data:`stand_ins` to ``allowed`` for a block, then back to what it was."""
+    global stand_ins
+    before, stand_ins = stand_ins, allowed
+    try:
+        yield
+    finally:
+        stand_ins = before
+
+
 def _may_stand_in(figure: FigureKey) -> bool:
     """Whether :func:`_stand_in` may answer for ``figure``, not drawn and not memoised: the
     running test allows it (:data:`stand_ins`), a figure of its shape was drawn, and its text
@@ -468,12 +480,8 @@ def install() -> None:
         missing = [i for i, figure in enumerate(figures) if figure.key is None
                    or figure.key not in FIGURES.values and not _may_stand_in(figure)]
         started = time.perf_counter()
-        global stand_ins
-        before, stand_ins = stand_ins, False  # real_many draws through render (this module's): for real
-        try:
+        with stand_ins_allowed(False):  # real_many draws through render (this module's): for real
             drawn = dict(zip(missing, real_many([jobs[i] for i in missing]))) if missing else {}
-        finally:
-            stand_ins = before
         cost = (time.perf_counter() - started) / max(1, len(missing))
         out = []
         for i, figure in enumerate(figures):
