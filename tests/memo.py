@@ -67,6 +67,7 @@ computes every call afresh as well and fails on any difference from the memoised
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import pickle
@@ -163,7 +164,6 @@ def corpus_digest(corpus, *more, reading: bool = False) -> bytes | None:
     the bytes they were parsed from when the parse memo made them (:func:`_doc_source`; a
     record's value is also the value of its field, hashed there, so a change made to it in place
     still changes the key), else as their value, lines and comments; anything else is pickled."""
-    import dataclasses
     import marshal
 
     hasher = hashlib.blake2b(digest_size=24)
@@ -404,18 +404,25 @@ def _figures_same(a, b) -> bool:
 _POPULATION_FORMS: OrderedDict = OrderedDict()
 
 
+def _once_per_object(known: OrderedDict, obj, compute: Callable):
+    """``compute(obj)``, computed once per object (``known``: id -> (object, value), the 64 most recent;
+    the object is held, so that its id is not reused while it is known)."""
+    entry = known.get(id(obj))
+    if entry is None or entry[0] is not obj:
+        entry = known[id(obj)] = (obj, compute(obj))
+        if len(known) > 64:
+            known.popitem(last=False)
+    return entry[1]
+
+
 def _release_tree_key(cache, build, results) -> bytes:
     """:func:`masrl.build.cache.release_key` of a release tree (exactly what the build cache keys it
     by), with the canonical form of ``results.population`` (most of that key's time: every record of
     the release) computed once per population object."""
     population = results.population
-    known = _POPULATION_FORMS.get(id(population))
-    if known is None or known[0] is not population:
-        known = _POPULATION_FORMS[id(population)] = (population, cache._canonical(population))  # noqa: SLF001
-        if len(_POPULATION_FORMS) > 64:
-            _POPULATION_FORMS.popitem(last=False)
+    form = _once_per_object(_POPULATION_FORMS, population, cache._canonical)  # noqa: SLF001
     real = cache._canonical  # noqa: SLF001
-    cache._canonical = lambda value: known[1] if value is population else real(value)  # noqa: SLF001
+    cache._canonical = lambda value: form if value is population else real(value)  # noqa: SLF001
     try:
         return cache.release_key(build, results, "tests/memo.py").encode()
     finally:
@@ -611,18 +618,11 @@ _TAXONOMY_KEYS: OrderedDict = OrderedDict()
 
 
 def _taxonomy_key(tax) -> bytes | None:
-    known = _TAXONOMY_KEYS.get(id(tax))
-    if known is None or known[0] is not tax:
-        known = _TAXONOMY_KEYS[id(tax)] = (tax, digest(tax.data))
-        if len(_TAXONOMY_KEYS) > 64:
-            _TAXONOMY_KEYS.popitem(last=False)
-    return known[1]
+    return _once_per_object(_TAXONOMY_KEYS, tax, lambda t: digest(t.data))
 
 
 def _strings(value, out: set[str]) -> set[str]:
     """Every string in ``value`` (a declaration: dataclasses, mappings, sequences), keys included."""
-    import dataclasses
-
     if isinstance(value, str):
         out.add(value)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -660,8 +660,6 @@ def _crosstab_reads(frame, rows, cols, tax):
 
 def _analysis_tables_same(a, b) -> bool:
     """Two :class:`masrl.analyses.table.Table` values with the same fields and exactly equal frames."""
-    import dataclasses
-
     return (type(a) is type(b) and a.frame.equals(b.frame) and list(a.frame.dtypes) == list(b.frame.dtypes)
             and a.frame.index.equals(b.frame.index) and list(a.frame.columns) == list(b.frame.columns)
             and list(a.frame.index.names) == list(b.frame.index.names) and a.frame.columns.name == b.frame.columns.name
