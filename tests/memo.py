@@ -749,38 +749,29 @@ _saved: dict | None = None
 
 
 def process_caches(on: bool) -> None:
-    """Turn masrl's own in-process memos (schema validity, each record's problems, a vocabulary's problems, snapshot digests, release analyses, LaTeX decoding and
-    encoding, migrated taxonomies; normalised titles, Markdown escapes and the figure toolchain, emptied at each call
-    while off) off or back on (idempotent). Off while the test memo is off: a test that patches masrl, or
-    computes everything itself, is answered by the code it runs, computes every value again,
-    and leaves nothing its patched code computed to the tests after it."""
+    """Turn masrl's own in-process memos (:class:`masrl.core.memo.Memo`: schema validity, each record's
+    problems, a vocabulary's problems, snapshot digests, release analyses, migrated taxonomies, the
+    suggestions' leave-one-out figures; and LaTeX decoding; normalised titles, LaTeX encoding,
+    Markdown escapes and the figure toolchain, emptied at each call while off) off or back on
+    (idempotent). Off while the test memo is off: a test that patches masrl, or computes everything
+    itself, is answered by the code it runs, computes every value again, and leaves nothing its
+    patched code computed to the tests after it."""
     global _saved
-    from masrl.bib import latex
-
-    from masrl.bib import matching
-    from masrl.render import escape
+    from masrl.bib import latex, matching
     from masrl.build import figures
+    from masrl.core import memo as process_memo
+    from masrl.render import escape
 
     if not on or _saved is not None:  # nothing remembered while off is kept after it, nor before it
         for cached in (latex.encode_latex, matching.normalize_title, escape._md_text, figures._identity):  # noqa: SLF001
             cached.cache_clear()
-    from masrl.core.memo import Memo
-    from masrl.build import pipeline
-    from masrl.checks import collector, validate as validation
-    from masrl.corpus import migrate, releases
-
     if not on and _saved is None:
-        _saved = {"valid": collector._VALID, "releases": pipeline._RELEASES, "decode": latex._decode,  # noqa: SLF001
-                  "migrated": migrate._MIGRATED, "records": validation._RECORD_PROBLEMS,  # noqa: SLF001
-                  "digests": releases._DIGESTS, "taxonomy": validation._TAXONOMY_PROBLEMS}  # noqa: SLF001
-        collector._VALID, pipeline._RELEASES, migrate._MIGRATED = Memo(0), Memo(0), Memo(0)  # noqa: SLF001 - memos that keep nothing
-        validation._RECORD_PROBLEMS, releases._DIGESTS, validation._TAXONOMY_PROBLEMS = Memo(0), Memo(0), Memo(0)  # noqa: SLF001
+        _saved = {"decode": latex._decode}  # noqa: SLF001
         latex._decode = latex._decode.__wrapped__  # noqa: SLF001
     elif on and _saved is not None:
-        collector._VALID, pipeline._RELEASES, latex._decode = _saved["valid"], _saved["releases"], _saved["decode"]  # noqa: SLF001
-        migrate._MIGRATED, validation._RECORD_PROBLEMS = _saved["migrated"], _saved["records"]  # noqa: SLF001
-        releases._DIGESTS, validation._TAXONOMY_PROBLEMS = _saved["digests"], _saved["taxonomy"]  # noqa: SLF001
+        latex._decode = _saved["decode"]  # noqa: SLF001
         _saved = None
+    process_memo.set_enabled(on)
 
 
 def _off() -> None:
@@ -810,6 +801,9 @@ def _above_the_memo() -> tuple[str, ...]:
 
 
 ABOVE = _above_the_memo()
+#: Packages above ``masrl.build`` that hold a process memo of their own (:class:`masrl.core.memo.Memo`:
+#: the leave-one-out figures of the tag suggestions): a patch there turns the memos off too.
+MEMOISED_ABOVE = ("masrl.review.suggest",)
 
 
 def _module_of(target) -> str:
@@ -822,10 +816,13 @@ def _is_masrl(target) -> bool:
     """Whether a monkeypatch target can change what the memoised stages compute: a name under
     ``masrl.``, or a module, class or function whose module is masrl or one of its sub-modules,
     except those of the layers above ``masrl.build`` (:data:`ABOVE`: the CLI, the commands and the
-    review's network layer, which the memoised stages never import)."""
+    review's network layer, which the memoised stages never import) that hold no process memo of
+    their own (:data:`MEMOISED_ABOVE`)."""
     module = _module_of(target)
     if not (module == "masrl" or module.startswith("masrl.")):
         return False
+    if any(module == name or module.startswith(name + ".") for name in MEMOISED_ABOVE):
+        return True
     return not any(module == name or module.startswith(name + ".") for name in ABOVE)
 
 

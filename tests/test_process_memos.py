@@ -205,6 +205,9 @@ def test_the_test_memo_goes_off_for_a_patch_below_the_commands_only(monkeypatch)
 
     assert memo.ABOVE == ("masrl.cli", "masrl.commands", "masrl.review")
     assert [memo._is_masrl(t) for t in (pacing, build_command, "masrl.cli.main", "masrl.reviewer")] == [False, False, False, True]
+    # the suggestions hold a process memo of their own (masrl.review.suggest.evaluate): a patch there turns it off
+    assert [memo._is_masrl(t) for t in ("masrl.review.suggest.model", "masrl.review.suggestions", "masrl.review.update")] == [
+        True, False, False]
     assert [memo._is_masrl(t) for t in (draw, pipeline, "masrl.core.text", build_command.parse_tree, "os.path")] == [
         True, True, True, True, False]
     assert memo.enabled
@@ -212,3 +215,28 @@ def test_the_test_memo_goes_off_for_a_patch_below_the_commands_only(monkeypatch)
     assert memo.enabled
     monkeypatch.setattr(collector, "_VALID", collector._VALID)
     assert not memo.enabled
+
+
+def test_the_suggestions_figures_are_measured_once_per_pool_and_again_for_a_changed_tag(survey_tree):
+    """``masrl suggest`` measures its leave-one-out figures over the tagged records; a second
+    measurement of the same records and vocabulary is the remembered one, equal to a fresh
+    measurement, and a record retagged, or a stub added, is told apart by what is measured."""
+    from masrl.corpus.taxonomy import Taxonomy
+    from masrl.review.suggest import evaluate
+
+    corpus = load(survey_tree)
+    tax = Taxonomy(corpus.taxonomy)
+    records = list(corpus.retained.values())
+    first = evaluate.measure(records, tax)
+    tagged = evaluate.propose.tagged_records(records, tax)
+    key = content_key(tax.data, tagged.records)
+    assert evaluate._MEASURED.get(key) == first  # noqa: SLF001
+    assert evaluate.measure(records, tax) == first == evaluate._measure(tagged, tax)  # noqa: SLF001
+    assert evaluate.measure(records, tax) is not first  # a copy: a caller may change its own
+    stub = {"key": "zz2026stub", "title": "A stub", "scenario": "untagged"}
+    assert content_key(tax.data, evaluate.propose.tagged_records([*records, stub], tax).records) == key  # a stub is not measured
+    moved = next(r for r in tagged.records if r.get("scenario") not in (None, "math"))
+    retagged = [dict(r, scenario="math") if r is moved else r for r in records]
+    again = evaluate.measure(retagged, tax)
+    assert again == evaluate._measure(evaluate.propose.tagged_records(retagged, tax), tax)  # noqa: SLF001
+    assert again["scenario"] != first["scenario"]

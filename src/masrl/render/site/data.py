@@ -227,9 +227,9 @@ def crosstabs(results) -> list[dict]:
         page = "index.html" if retained else "screening.html"
         names = (rows, cols) if retained else (log_param(tax, rows), log_param(tax, cols))
         body = []
-        for r in frame.index:
-            cells = [_cell(frame.loc[r, c], filter_link(page, {names[0]: str(r), names[1]: str(c)}),
-                           str(r) in structural or str(c) in structural) for c in frame.columns]
+        for r, counts in zip(frame.index, frame.to_numpy().tolist()):  # each row read once, not each cell
+            cells = [_cell(count, filter_link(page, {names[0]: str(r), names[1]: str(c)}),
+                           str(r) in structural or str(c) in structural) for c, count in zip(frame.columns, counts)]
             body.append({"code": str(r), "label": tax.fields[rows].value_label(str(r)), "cells": cells})
         out.append({"id": f"{rows}_x_{cols}", "title": f"{tax.fields[rows].label} × {tax.fields[cols].label}",
                     "row_label": tax.fields[rows].label, "population": tax.fields[rows].applies_to,

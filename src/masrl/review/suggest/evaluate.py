@@ -23,8 +23,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ...core.memo import MISSING, Memo, content_key
 from ...corpus.taxonomy import Taxonomy
 from . import model, propose, structure, text
+
+#: Leave-one-out figures by the tagged records and vocabulary they were measured on: a process
+#: that suggests several times (a record after another, the test suite) measures a pool once.
+_MEASURED = Memo(16)
 
 
 @dataclass(frozen=True)
@@ -78,9 +83,19 @@ def measure(records: list[dict], tax: Taxonomy) -> dict[str, FieldScore]:
     """Leave-one-out figures of every controlled field, over the tagged records of ``records``.
 
     Returns field -> :class:`FieldScore`, in taxonomy order (fields no record holds have n 0).
-    Deterministic: the same records give the same figures.
+    Deterministic: the same records give the same figures, which the process remembers by the
+    tagged records (all that is measured) and the vocabulary (:data:`_MEASURED`).
     """
     tagged = propose.tagged_records(records, tax)
+    key = content_key(tax.data, tagged.records)
+    known = _MEASURED.get(key)
+    if known is MISSING:
+        known = _measure(tagged, tax)
+        _MEASURED.put(key, known)
+    return dict(known)
+
+
+def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
     documents = [text.record_text(r) for r in tagged.records]
     queries = [text.record_text(r, stub=True) for r in tagged.records]
     index = model.build(documents, queries)
