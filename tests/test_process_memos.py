@@ -240,3 +240,24 @@ def test_the_suggestions_figures_are_measured_once_per_pool_and_again_for_a_chan
     again = evaluate.measure(retagged, tax)
     assert again == evaluate._measure(evaluate.propose.tagged_records(retagged, tax), tax)  # noqa: SLF001
     assert again["scenario"] != first["scenario"]
+
+
+def test_near_identical_titles_are_compared_once_per_list_of_titles():
+    """The title rule of ``validate`` remembers the near-identical pairs of a list of normalised
+    titles as positions: the same titles give the same pairs (of the records now asked about),
+    and a changed title is compared anew."""
+    from masrl.bib.matching import make_known, similar_title_pairs
+    from masrl.checks import pool
+
+    def known(titles):
+        return [make_known(f"corpus/papers/p{i}.yaml", "retained", t, {}) for i, t in enumerate(titles)]
+
+    titles = ["Multi-Agent Credit Assignment for LLM Teams", "Stop When Done: Learning to Halt", "Multi-agent credit assignment for LLM teams!"]
+    first = known(titles)
+    assert [(a.where, b.where) for a, b, _ in pool._similar_pairs(first)] == [("corpus/papers/p0.yaml", "corpus/papers/p2.yaml")]  # noqa: SLF001
+    key = content_key([k.norm for k in first])
+    assert pool._TITLE_PAIRS.get(key) == [(0, 2, 1.0)]  # noqa: SLF001
+    again = known(titles)
+    assert [(a, b) for a, b, _ in pool._similar_pairs(again)] == [(again[0], again[2])]  # noqa: SLF001
+    changed = known([*titles[:2], "Credit Assignment Across Agents"])
+    assert pool._similar_pairs(changed) == similar_title_pairs(changed) == []  # noqa: SLF001

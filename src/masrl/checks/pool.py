@@ -20,7 +20,13 @@ from ..bib.consistency import bibtex_disagreements
 from ..bib.identifiers import record_identifiers
 from ..bib.matching import distinct_by_id, known_records, similar_title_pairs
 from ..core.errors import Problem
+from ..core.memo import MISSING, Memo, content_key
 from ..corpus.load import EXCLUSIONS, PAPERS
+
+#: The near-identical pairs among a list of normalised titles, as positions in the list: a process
+#: that validates the same pool again (``masrl add`` before and after it writes, the other side of
+#: ``masrl diff``, the test suite) compares its titles once.
+_TITLE_PAIRS = Memo(256)
 
 
 def _record(corpus, file: str) -> dict:
@@ -58,7 +64,7 @@ def identifier_problems(corpus) -> list[Problem]:
 def title_problems(corpus) -> list[Problem]:
     """Two records whose titles are near-identical (the later file is named)."""
     problems = []
-    for first, second, similarity in similar_title_pairs(known_records(corpus)):
+    for first, second, similarity in _similar_pairs(known_records(corpus)):
         if first.forced or second.forced or distinct_by_id(first.keys, second.keys):
             continue
         field = "title" if second.where.startswith(PAPERS) else "screening_label"
@@ -68,6 +74,18 @@ def title_problems(corpus) -> list[Problem]:
             f"(distinct papers: keep both with forced: REASON in either record; `masrl add --force REASON` and "
             f"`masrl exclude --force REASON` write it)"))
     return problems
+
+
+def _similar_pairs(items: list) -> list[tuple]:
+    """:func:`masrl.bib.matching.similar_title_pairs` of ``items``, remembered by their normalised
+    titles in order (all it reads)."""
+    key = content_key([item.norm for item in items])
+    pairs = _TITLE_PAIRS.get(key)
+    if pairs is MISSING:
+        position = {id(item): i for i, item in enumerate(items)}
+        pairs = [(position[id(a)], position[id(b)], similarity) for a, b, similarity in similar_title_pairs(items)]
+        _TITLE_PAIRS.put(key, pairs)
+    return [(items[i], items[j], similarity) for i, j, similarity in pairs]
 
 
 def bibtex_problems(corpus) -> list[Problem]:
