@@ -364,8 +364,8 @@ def grow_tree(run, root: Path, drafts: Callable[[], ContextManager] = contextlib
 
     ``run(*args)`` runs masrl in-process and returns an object with ``code``, ``out`` and
     ``err``. The two branches' builds run inside ``drafts()`` (the helper process: the session
-    memo may stand in for their figures, :func:`main`); their pool figures are drawn again for the
-    merge, and a figure stood in for that is left in the tree fails the growing. Leaves ``root`` a git repository on ``main`` with a clean working tree and its
+    memo stands in for every figure they would draw, :func:`memo.drafts`); their pool figures are
+    drawn again for the merge, and a figure stood in for that is left in the tree fails the growing. Leaves ``root`` a git repository on ``main`` with a clean working tree and its
     reports current, and returns ``{"release": name, "audit": audit id}``.
     """
     git(root, "init", "-q", "-b", "main")
@@ -450,8 +450,8 @@ def main(argv: list[str]) -> None:
         repo = Path(__file__).resolve().parent.parent
         copy_tree(repo, root)
         shutil.copy(repo / ".gitattributes", root / ".gitattributes")
-    try:  # the branches' figures, which the merge replaces, may be stood in for where the memo may
-        facts = grow_tree(run_captured, root, lambda: memo.stand_ins_allowed(True))
+    try:  # the branches' figures, which the merge draws again, are stood in for (memo.drafts)
+        facts = grow_tree(run_captured, root, memo.drafts)
     except BaseException:  # the waiting tests fail with this, instead of waiting for ever
         facts = {"error": traceback.format_exc()}
     print(json.dumps(facts))

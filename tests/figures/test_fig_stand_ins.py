@@ -65,6 +65,24 @@ def test_a_new_shape_is_drawn_for_real(fresh_memo, data_of):
     assert not drawn_for_real(counts(data_of, survey=-2))
 
 
+def test_in_drafts_every_figure_is_stood_in_for_and_an_undrawn_shape_is_its_mark_alone(fresh_memo, data_of):
+    """The grow helper's branch builds (memo.drafts): nothing is drawn, whatever its shape or text;
+    a figure of a shape not drawn is the mark alone, and it is never a reference afterwards."""
+    spec, notes = spec_of("category_counts"), ["n = 84 records.", "A second line: a new shape."]
+    data = counts(data_of, survey="Survey $x$ Ω")
+    key = memo._figure_keys(spec, data, notes).key  # noqa: SLF001
+    before = memo.FIGURES.misses
+    with memo.drafts():
+        files, missing = draw.render(spec, data, notes)
+    assert missing == [] and memo.FIGURES.misses == before and not memo.FIGURES.values and not memo._REFERENCES  # noqa: SLF001
+    assert files == {"svg": b"<!-- test stand-in " + key.hex().encode() + b" -->\n",
+                     "pdf": b"%test stand-in " + key.hex().encode() + b"\n", "png": b"test stand-in " + key.hex().encode()}
+    assert not memo.drafting and drawn_for_real(counts(data_of))  # after the block: drawn for real again
+    with memo.drafts():  # a drawn shape: its bytes, marked
+        assert draw.render(spec_of("category_counts"), counts(data_of, survey=9), ["n = 84 records."])[0]["svg"].startswith(b"<?xml")
+    assert memo.FIGURES.misses == before + 1  # the one real drawing, after the first block
+
+
 def test_a_figure_with_missing_glyphs_is_never_a_reference(fresh_memo, data_of):
     """Only figures drawn with every glyph are copied: a stand-in has no missing glyph to report."""
     assert drawn_for_real(counts(data_of, survey="多"))
