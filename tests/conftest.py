@@ -226,12 +226,11 @@ def pytest_sessionstart(session):
     if not os.environ.get("PYTEST_XDIST_WORKER"):  # counters of an earlier run in a kept folder (MASRL_GROWN_TREE)
         for path in _shared_dir(session.config).glob("memo-gw*.json"):
             path.unlink()
-    session.config._masrl_old_temp = tempfolders.start(session.config)  # noqa: SLF001
+    tempfolders.start(session.config)  # earlier runs' folders, removed by a process of their own
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest's own clean-up of temporary folders
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session, exitstatus):
-    tempfolders.finish(getattr(session.config, "_masrl_old_temp", None))
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:  # the memo's counters of this worker, for the closing line of the run (pytest_terminal_summary)
         (_shared_dir(session.config) / f"memo-{worker}.json").write_text(json.dumps(memo.counters()))
