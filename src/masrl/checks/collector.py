@@ -9,6 +9,7 @@ message that names the bad value and what is allowed. Schema errors are worded b
 from __future__ import annotations
 
 import dataclasses
+from collections import OrderedDict
 from typing import Any, Iterable
 
 from jsonschema import Draft202012Validator
@@ -59,10 +60,27 @@ def _describe(value: Any) -> str:
 _VALID = Memo(8192)
 
 
+#: id(validator) -> (validator, key of its kind, schema and format checking), the 64 most recent: a
+#: validator checks every record of a corpus, and its schema is digested once for all their keys.
+_SCHEMA_KEYS: OrderedDict[int, tuple[Draft202012Validator, bytes | None]] = OrderedDict()
+
+
+def _schema_key(validator: Draft202012Validator) -> bytes | None:
+    entry = _SCHEMA_KEYS.get(id(validator))
+    if entry is None or entry[0] is not validator:  # held, so that its id is not reused while known
+        entry = _SCHEMA_KEYS[id(validator)] = (validator, content_key(
+            type(validator).__name__, validator.format_checker is not None, validator.schema))
+        if len(_SCHEMA_KEYS) > 64:
+            _SCHEMA_KEYS.popitem(last=False)
+    return entry[1]
+
+
 def _validity_key(validator: Draft202012Validator, value: Any) -> bytes | None:
     """What the schema check of ``value`` depends on: the validator's kind, its schema, whether it
-    checks formats, and ``value`` with its exact types (:func:`masrl.core.memo.content_key`)."""
-    return content_key(type(validator).__name__, validator.format_checker is not None, validator.schema, value)
+    checks formats (digested once per validator), and ``value`` with its exact types
+    (:func:`masrl.core.memo.content_key`)."""
+    schema = _schema_key(validator)
+    return None if schema is None else content_key(schema, value)
 
 
 def schema_valid(validator: Draft202012Validator, value: Any) -> bool:
