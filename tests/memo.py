@@ -623,11 +623,20 @@ def _exactly(a, b) -> bool:
     return a == b
 
 
+#: id(frame) -> (frame, its digest): a table's frame is written as CSV, Markdown and LaTeX, and
+#: pickled once for the three keys (frames are read-only, as every memoised value is).
+_FRAME_KEYS: OrderedDict = OrderedDict()
+
+
 def _table_wrapper(real: Callable) -> Callable:
     """``real(frame, *args)`` memoised in :data:`TABLES` by the pickled frame and the arguments."""
 
     def wrapper(frame, *args, **kwargs):
-        return TABLES.call(digest(real.__name__, frame, args, sorted(kwargs.items())), lambda: real(frame, *args, **kwargs))
+        if not enabled:
+            return real(frame, *args, **kwargs)
+        key = _once_per_object(_FRAME_KEYS, frame, digest)
+        return TABLES.call(None if key is None else digest(real.__name__, key, args, sorted(kwargs.items())),
+                           lambda: real(frame, *args, **kwargs))
 
     wrapper.__wrapped__, wrapper.__doc__, wrapper.__name__, wrapper.__memo__ = real, real.__doc__, real.__name__, True
     return wrapper
