@@ -775,7 +775,8 @@ def summary(others: list[dict[str, list[float]]] = ()) -> str | None:
                                 for name, (hits, misses, spent, saved) in total.items())
 
 
-_saved: dict | None = None
+#: The LaTeX decoder with its cache, while :func:`process_caches` has it off (None while on).
+_saved: Callable | None = None
 
 
 def process_caches(on: bool) -> None:
@@ -796,10 +797,10 @@ def process_caches(on: bool) -> None:
         for cached in (latex.encode_latex, matching.normalize_title, escape._md_text, figures._identity):  # noqa: SLF001
             cached.cache_clear()
     if not on and _saved is None:
-        _saved = {"decode": latex._decode}  # noqa: SLF001
+        _saved = latex._decode  # noqa: SLF001
         latex._decode = latex._decode.__wrapped__  # noqa: SLF001
     elif on and _saved is not None:
-        latex._decode = _saved["decode"]  # noqa: SLF001
+        latex._decode = _saved  # noqa: SLF001
         _saved = None
     process_memo.set_enabled(on)
 
