@@ -4,9 +4,13 @@ are handed, at its start, to a process of their own; a folder another run still 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
+
+import pytest
 
 import tempfolders
 
@@ -45,3 +49,13 @@ def test_a_worker_or_a_fixed_basetemp_hands_nothing(tmp_path, monkeypatch):
     config.option.basetemp = str(tmp_path / "fixed")
     assert tempfolders.start(config) == []
     assert len(list(tmp_path.glob("pytest-*"))) == 5
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling policy")
+def test_the_removing_process_runs_at_the_idle_priority(tmp_path):
+    (tmp_path / "old" / "a").mkdir(parents=True)
+    (tmp_path / "old" / "a" / "f.txt").write_text("x")
+    probe = tempfolders.REMOVE + "print(os.sched_getscheduler(0) == os.SCHED_IDLE)\n"
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "old")], capture_output=True, text=True, check=True)
+    assert done.stdout == "True\n"
+    assert not (tmp_path / "old").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pandas as pd
@@ -209,3 +210,19 @@ def test_the_report_and_the_parquet_must_be_two_files(tmp_path, capsys, how):
     assert capsys.readouterr().err == (f"masrl: error: nothing was written: {report}: is the same file as the output "
                                        f"{out}; give each output its own file\n")
     assert not out.exists() or out.read_bytes() == b"old"
+
+
+def test_a_figure_is_the_png_savefig_writes_without_the_software_tag():
+    from matplotlib.figure import Figure
+
+    from masrl.render.figures.style import style_context
+    from masrl.trace.summary_report import _png
+
+    with style_context():
+        fig = Figure(figsize=(4, 3))
+        fig.subplots().hist([1.0, 2.0, 2.0, 3.5], bins=20)
+        fig.tight_layout()
+        written = io.BytesIO()
+        fig.savefig(written, format="png", metadata={"Software": None})
+        assert _png(fig) == written.getvalue()
+    assert b"Software" not in written.getvalue()
