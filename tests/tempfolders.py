@@ -10,8 +10,8 @@ pytest's own functions, so that a folder in use by another run, whose lock is al
 alone), renames each out of pytest's numbering (``masrl-removing-<uuid>``, one rename, as pytest
 renames a folder to ``garbage-<uuid>`` before removing it) and starts one process, in a session of
 its own, that removes them and any such folder an interrupted earlier removal left, at the idle
-priority (:data:`REMOVE`). pytest's own
-clean-up then finds nothing to remove, and no run waits for the removal.
+priority (:data:`REMOVE`). pytest's own clean-up then finds nothing to remove, and no run waits for
+the removal.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from pathlib import Path
 PREFIX = "masrl-removing-"
 
 #: The removing process: at the idle priority (Linux ``SCHED_IDLE``: it runs only on a core no other
-#: process wants; elsewhere the lowest nice value), so that it does not take CPU from the tests. Its
-#: unlinks took about 20 s of CPU a run at normal priority, shared with the two workers.
+#: process wants; elsewhere the lowest nice value), so that it does not take CPU from the tests. Alone
+#: it removes a run's 306,000 files in 3.8 s (2.7 s of CPU); at the normal priority it competed with
+#: the two workers for the same two cores.
 REMOVE = """import os, shutil, sys
 try:
     os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
