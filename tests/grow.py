@@ -178,6 +178,34 @@ def exclude_paper(run, root: Path, paper: dict, if_retained: dict | None = None)
     return path
 
 
+def confirm_drafts(root: Path) -> list[str]:
+    """Confirm every suggested tag of the survey at ``root`` that no person has confirmed yet, each
+    with the value drafted, as a maintainer does by hand before ``masrl release``, which refuses
+    them: the field's ``tag_provenance`` line ``suggested (...), not confirmed`` becomes
+    ``suggested (...), confirmed`` (an edit of the text, so that a record formatted by hand is
+    kept as it is). A contributor's paper may come with drafted tags (README, Contributing a
+    paper: ``masrl suggest KEY --draft``); a test that freezes a release from the tree in front
+    of it confirms them first. Returns the keys confirmed (sorted; [] for none)."""
+    import yaml
+    from masrl.corpus.provenance import unconfirmed_fields
+    from trees import replace
+
+    keys = []
+    for path in sorted((root / "corpus/papers").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if "not confirmed" not in text:
+            continue
+        new = re.sub(r"(?m)^(  \w+: suggested \(masrl suggest[^\n]*\)), not confirmed$", r"\1, confirmed", text)
+        left = unconfirmed_fields(yaml.load(new, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+        if left:
+            raise AssertionError(f"{path.name}: suggested tags written in a form this helper does not edit are still not "
+                                 f"confirmed: {', '.join(left)}; confirm them in the record (README, Contributing a paper)")
+        if new != text:
+            replace(path, new)  # a new file, as masrl writes: a test's copy of a tree is hard links (tests/trees.py)
+            keys.append(path.stem)
+    return keys
+
+
 def grow(run, root: Path, papers: tuple = PAPERS, exclusion: dict = EXCLUSION, build: bool = True) -> None:
     """Add and tag ``papers``, exclude ``exclusion``, then (with ``build``) ``masrl build``."""
     for paper in papers:
@@ -356,7 +384,8 @@ def grow_tree(run, root: Path, drafts: Callable[[], ContextManager] = contextlib
 
     1. three papers added and tagged and one exclusion logged (:data:`SUITE_PAPERS`,
        :data:`SUITE_EXCLUSION`), as of :data:`SUITE_ADDED`;
-    2. the next release frozen (``masrl release v<N> --date`` :data:`SUITE_RELEASED`);
+    2. the suggested tags no person has confirmed confirmed (:func:`confirm_drafts`), and the
+       next release frozen (``masrl release v<N> --date`` :data:`SUITE_RELEASED`);
     3. an audit round sampled, read, adjudicated and applied today (:func:`audit_round`);
        then ``masrl build`` and a commit;
     4. two branches that each add a paper and an exclusion today and rebuild, merged with
@@ -383,6 +412,7 @@ def grow_tree(run, root: Path, drafts: Callable[[], ContextManager] = contextlib
         set_field(add_paper(run, root, paper), "date_added", f"'{added}'")
     set_field(exclude_paper(run, root, SUITE_EXCLUSION), "date_added", f"'{added}'")
     assert {p.name for p in (root / "exclusions").glob("*.yaml")} - before
+    confirm_drafts(root)  # a contributor's paper with drafted tags: a release refuses them
     release = next_release_name(root)
     _ok(run("release", release, "--root", str(root), "--date", released, "--title", "Update of June 2026"),
         f"masrl release {release}")

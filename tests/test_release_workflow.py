@@ -20,6 +20,7 @@ from living import files_under, current
 
 
 def test_release_freezes_the_pool_and_keeps_v1(cli, grown_survey):
+    grow.confirm_drafts(grown_survey)  # a contributor's drafted tags, confirmed as a maintainer does before releasing
     released_files = files_under(grown_survey, "reports/releases")
     grown = current(grown_survey)
     name = grow.next_release_name(grown_survey)
@@ -92,6 +93,33 @@ def test_a_release_needs_a_record_added_on_or_before_its_date(survey, cli):
     assert "orchestra-rl2026 (" in run.err
 
 
+def test_a_release_names_every_reason_it_refuses_in_one_run(survey, cli):
+    from masrl.corpus.provenance import unconfirmed_fields
+
+    facts = release_facts(survey)
+    if facts["last_date"] >= datetime.date.today().isoformat():
+        pytest.skip(f"the last release ({facts['last']}) is dated today: no release date is both on or after it and "
+                    "before a record added today")
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2612.00001", "--title", "Learning to Orchestrate Parallel "
+              "Sub-Agents", "--author", "Liu, Shuo", "--year", "2026")
+    assert run.code == 0, run.err
+    assert cli("suggest", "--root", survey, "liu2026", "--draft").code == 0
+    grow.set_field(survey / "corpus/papers/liu2026.yaml", "one_liner", "Trains an orchestrator of parallel sub-agents")
+    grow.set_field(survey / "corpus/papers/liu2026.yaml", "verified", "'no'")
+    corpus = load(survey)
+    drafts = sorted(r["key"] for r in corpus.retained.values() if unconfirmed_fields(r))
+    date = facts["last_date"]
+    late = [r for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > date]
+    run = cli("release", "--root", survey, facts["next"], "--date", date)
+    assert run.code == 1
+    lines = run.err.splitlines()
+    assert lines[-3:-2] == ["masrl: error: the release is refused for 2 reasons; nothing was written:"], run.err
+    assert lines[-2].startswith(f"1. {len(drafts)} record(s) hold suggested tags no person has confirmed: {drafts[0]} (")
+    assert lines[-1].startswith(f"2. {len(late)} record(s) were added after {date}, so a release of that date cannot hold them: ")
+    assert "liu2026 (" in lines[-2] and "liu2026 (" in lines[-1]
+    assert not (survey / f"corpus/releases/{facts['next']}.yaml").exists()
+
+
 def test_an_edited_snapshot_is_refused(survey, cli):
     path = survey / "corpus/releases/v1.yaml"
     path.write_text(path.read_text().replace("    credit_granularity: message\n", "    credit_granularity: mesage\n", 1))
@@ -139,6 +167,7 @@ def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(s
         run = cli("release", "--root", survey, name, *args)
         assert run.code == 1 and message in run.err.splitlines(), run.err
     assert not (survey / f"corpus/releases/{name}.yaml").exists()
+    grow.confirm_drafts(survey)  # a contributor's drafted tags, confirmed as a maintainer does before releasing
     run = cli("release", "--root", survey, name, "--date", today.isoformat())
     assert run.code == 0, run.err
     from masrl.corpus.releases import content_digest

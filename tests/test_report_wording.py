@@ -8,6 +8,7 @@ import datetime
 import re
 import shlex
 
+import grow
 import pytest
 
 from masrl.analyses.agreement import agreement
@@ -25,6 +26,7 @@ def test_the_site_calls_only_the_published_release_the_survey_as_published(surve
 
     name = "v" + str(len(_built(survey).releases) + 1)
     today = datetime.date.today().isoformat()
+    grow.confirm_drafts(survey)  # a contributor's drafted tags, confirmed as a maintainer does before releasing
     assert cli("release", "--root", survey, name, "--date", today).code == 0
     result = _built(survey)
     page = site_files(result.pool, result.claims, result.baseline, result.pending)["site/index.html"].decode()
@@ -91,6 +93,8 @@ def test_the_help_examples_that_need_no_network_run(survey, cli, command):
             argv[at:at + 1] = shlex.split(exclusion_example(vocabulary(Taxonomy(load(survey).taxonomy))))
         if command == "release":  # the next free name and today, from the tree in front of the test
             from masrl.corpus.releases import next_name, releases_from
+
+            grow.confirm_drafts(survey)  # a contributor's drafted tags, confirmed as before a release
 
             argv[1] = next_name(releases_from(load(survey).releases))
             argv[argv.index("--date") + 1] = datetime.date.today().isoformat()

@@ -2,9 +2,11 @@
 
 Writes the release's snapshot (``corpus/releases/<name>.yaml``: the vocabulary
 and every record as they are now) and lists it in ``corpus/releases.yaml``.
-Refused when the corpus does not validate, when a current claim fails, when
-nothing is pending since the last release, or when the name or date does not
-fit the releases before it.
+Refused when the corpus does not validate, when the name or date does not fit
+the releases before it, and when a current claim fails, nothing is pending since
+the last release, candidates of the update rounds are undecided, suggested tags
+are not confirmed or a record was added after the date (every one of these
+reasons named in one run).
 """
 
 from __future__ import annotations
@@ -78,6 +80,40 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
     return problems
 
 
+def _refusals(args: Namespace, corpus, result, existing: list[Release], undecided: list[str]) -> list[str]:
+    """Every reason the pool cannot be frozen now (all of them, so that one run names them all): a
+    current claim that fails, nothing pending since the last release, candidates of the update
+    rounds not decided (unless ``--allow-undecided``), suggested tags no person has confirmed, and
+    records added after ``--date``. [] when the release may go ahead."""
+    from ..analyses.claims import failing_current
+
+    refusals = []
+    failing = failing_current(list(result.claims))
+    if failing:
+        refusals.append(f"current claim(s) {', '.join(c.id for c in failing)} fail: a release freezes what the survey "
+                        "states, so fix the claims (masrl build shows why) before releasing")
+    if existing and not result.pending:
+        refusals.append(f"nothing is pending: the pool is identical to release {existing[-1].name}; add, exclude or "
+                        "correct records first")
+    if undecided and not args.allow_undecided:
+        shown = "; ".join(undecided[:5]) + (" ..." if len(undecided) > 5 else "")
+        refusals.append(f"{len(undecided)} candidate(s) of the update rounds since the last release are not decided and "
+                        f"applied yet: {shown}. Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply "
+                        "ROUND`, or release anyway with --allow-undecided (the release notes then name them)")
+    drafts = sorted(f"{r['key']} ({', '.join(unconfirmed_fields(r))})" for r in corpus.retained.values()
+                    if unconfirmed_fields(r))
+    if drafts:
+        refusals.append(f"{len(drafts)} record(s) hold suggested tags no person has confirmed: " + "; ".join(drafts[:10])
+                        + (" ..." if len(drafts) > 10 else "") + ". A release freezes what the survey states: confirm "
+                        "each with `masrl suggest KEY --apply FIELD=VALUE` (or tag it by hand), then release")
+    late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
+                  for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
+    if late:
+        refusals.append(f"{len(late)} record(s) were added after {args.date}, so a release of that date cannot hold them: "
+                        + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
+    return refusals
+
+
 def run(args: Namespace) -> int:
     """Freeze the next release (or show it with ``--dry-run``); return the exit code."""
     root = find_root(args.root)
@@ -90,44 +126,26 @@ def run(args: Namespace) -> int:
     if found:
         raise UserError(summary(found, "nothing was released (fix the records, then release again)."), found)
 
-    from ..analyses.claims import failing_current
     from ..build.examples import examples_valid
     from ..build.pipeline import build, rounds_since
-
-    result = build(corpus, examples_valid())
-    failing = failing_current(list(result.claims))
-    if failing:
-        raise UserError(f"current claim(s) {', '.join(c.id for c in failing)} fail: a release freezes what the survey "
-                        "states, so fix the claims (masrl build shows why) before releasing")
-    pend = result.pending
-    if existing and not pend:
-        raise UserError(f"nothing is pending: the pool is identical to release {existing[-1].name}; add, exclude or "
-                        "correct records first")
     from ..review.update.status import undecided_candidates
 
+    result = build(corpus, examples_valid())
+
     undecided = undecided_candidates(corpus)
-    if undecided and not args.allow_undecided:
-        shown = "; ".join(undecided[:5]) + (" ..." if len(undecided) > 5 else "")
-        raise UserError(f"{len(undecided)} candidate(s) of the update rounds since the last release are not decided and "
-                        f"applied yet: {shown}. Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply "
-                        "ROUND`, or release anyway with --allow-undecided (the release notes then name them)")
-    drafts = sorted(f"{r['key']} ({', '.join(unconfirmed_fields(r))})" for r in corpus.retained.values()
-                    if unconfirmed_fields(r))
-    if drafts:
-        raise UserError(f"{len(drafts)} record(s) hold suggested tags no person has confirmed: " + "; ".join(drafts[:10])
-                        + (" ..." if len(drafts) > 10 else "") + ". A release freezes what the survey states: confirm "
-                        "each with `masrl suggest KEY --apply FIELD=VALUE` (or tag it by hand), then release")
-    late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
-                  for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
-    if late:
-        raise UserError(f"{len(late)} record(s) were added after {args.date}, so a release of that date cannot hold them: "
-                        + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
+    refusals = _refusals(args, corpus, result, existing, undecided)
+    if len(refusals) == 1:
+        raise UserError(refusals[0])
+    if refusals:
+        raise UserError(f"the release is refused for {len(refusals)} reasons; nothing was written:\n"
+                        + "\n".join(f"{n}. {why}" for n, why in enumerate(refusals, 1)))
 
     release = Release(args.name, args.date, args.cutoff or args.date,
                       (args.title or f"Release {args.name} of the living review").strip(), (args.source or "").strip(),
                       notes=tuple(f"undecided at release: {u}" for u in undecided))
     retained = {r["key"]: r for r in corpus.retained.values()}
     excluded = {r["record_id"]: r for r in corpus.excluded.values()}
+    pend = result.pending
     previous = result.baseline.population if result.baseline is not None else None
     snapshot = freeze(release, corpus.taxonomy, retained, excluded, rounds_since(corpus, previous))
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back

@@ -10,10 +10,13 @@ from ..checks.validate import validate
 from ..core import console
 from ..core.errors import summary
 from ..corpus.load import find_root, load
+from ..corpus.provenance import unconfirmed_fields
 
 
 def run(root_arg: Path | None) -> int:
-    """Validate the corpus at the survey root; return 0 if valid, 1 otherwise."""
+    """Validate the corpus at the survey root; return 0 if valid, 1 otherwise. A valid corpus
+    whose records hold suggested tags no person has confirmed (``masrl suggest --draft``) gets a
+    note naming them on stderr: valid, but ``masrl release`` refuses them."""
     root = find_root(root_arg)
     corpus = load(root)
     for warning in cut_text_warnings(corpus):
@@ -27,4 +30,10 @@ def run(root_arg: Path | None) -> int:
     folders = sum(rel.endswith("/audit.yaml") for rel in corpus.audit_files)
     console.info(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
                  f"taxonomy, claim ledger and {len(corpus.audits) + folders} audit(s) are valid")
+    drafts = sorted(f"{r['key']} ({', '.join(fields)})" for r in corpus.retained.values() if (fields := unconfirmed_fields(r)))
+    if drafts:
+        console.info(f"note: {len(drafts)} record(s) hold suggested tags no person has confirmed: {'; '.join(drafts[:10])}"
+                     + (" ..." if len(drafts) > 10 else "") + ". They are valid and built as drafts; `masrl release` "
+                     "refuses them until each is confirmed (`masrl suggest KEY --apply FIELD=VALUE`, or a tag by hand)",
+                     err=True)
     return 0
