@@ -16,7 +16,8 @@ from ..corpus.provenance import unconfirmed_fields
 def run(root_arg: Path | None) -> int:
     """Validate the corpus at the survey root; return 0 if valid, 1 otherwise. A valid corpus
     whose records hold suggested tags no person has confirmed (``masrl suggest --draft``) gets a
-    note naming them on stderr: valid, but ``masrl release`` refuses them."""
+    note naming them after the summary line (stdout; stderr is for the corpus's problems and
+    warnings): valid, but ``masrl release`` refuses them."""
     root = find_root(root_arg)
     corpus = load(root)
     for warning in cut_text_warnings(corpus):
@@ -34,6 +35,5 @@ def run(root_arg: Path | None) -> int:
     if drafts:
         console.info(f"note: {len(drafts)} record(s) hold suggested tags no person has confirmed: {'; '.join(drafts[:10])}"
                      + (" ..." if len(drafts) > 10 else "") + ". They are valid and built as drafts; `masrl release` "
-                     "refuses them until each is confirmed (`masrl suggest KEY --apply FIELD=VALUE`, or a tag by hand)",
-                     err=True)
+                     "refuses them until each is confirmed (`masrl suggest KEY --apply FIELD=VALUE`, or a tag by hand)")
     return 0
