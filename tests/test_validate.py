@@ -23,8 +23,13 @@ def test_the_bundled_corpus_is_valid(survey_tree, cli):
     retained = len(list((survey_tree / "corpus/papers").glob("*.yaml")))
     excluded = len(list((survey_tree / "exclusions").glob("*.yaml")))
     audits = len(list((survey_tree / "corpus/audits").glob("*.yaml"))) + len(list((survey_tree / "corpus/audits").glob("*/audit.yaml")))
-    assert run.out == (f"ok: {retained} retained and {excluded} excluded records, taxonomy, claim ledger and {audits} audit(s) "
-                       "are valid\n")
+    lines = run.out.splitlines()
+    assert lines[0] == f"ok: {retained} retained and {excluded} excluded records, taxonomy, claim ledger and {audits} audit(s) are valid"
+    # a contributor's paper may hold drafted tags (masrl suggest --draft): valid, named in a note
+    drafted = sorted(p.stem for p in (survey_tree / "corpus/papers").glob("*.yaml") if ", not confirmed\n" in p.read_text())
+    assert len(lines) == 1 + bool(drafted), run.out
+    if drafted:
+        assert lines[1].startswith(f"note: {len(drafted)} record(s) hold suggested tags no person has confirmed: {drafted[0]} (")
 
 
 def test_value_outside_the_vocabulary_with_suggestion(survey, cli, set_field):
