@@ -176,6 +176,34 @@ def test_a_value_outside_the_suggestions_is_a_hand_tag(stub, cli):
     assert _record(root, key)["tag_provenance"]["scenario"] == "hand-tagged (masrl suggest --apply; not among the values suggested)"
 
 
+def test_a_suggestion_whose_assumption_the_record_contradicts_is_a_hand_tag(stub, cli):
+    """A value suggested ``with`` another field's value (credit_mechanism with credit_granularity
+    agent) is evidence only while that field holds it: applied together with another value of
+    it, the tag is the person's, and its provenance says why."""
+    root, key = stub
+    data = _json(cli, root, key)
+    field, item = next((f, items[0]) for f, items in data.items() if items and items[0].get("with"))
+    ((other, assumed),) = item["with"].items()
+    alt = next(i["value"] for i in data[other] if i["value"] not in (assumed, "NA"))
+    run = cli("suggest", "--root", root, key, "--apply", f"{other}={alt}", "--apply", f"{field}={item['value']}")
+    assert run.code == 0, run.err
+    how = _record(root, key)["tag_provenance"]
+    assert how[field] == (f"hand-tagged (masrl suggest --apply; suggested only with {other} {assumed}, "
+                          f"and {other} is {alt})")
+    assert how[other].startswith("suggested (masrl suggest, neighbours ") and how[other].endswith("), confirmed")
+    assert f"{field}: untagged -> {item['value']} (hand-tagged (masrl suggest --apply; suggested only with " in run.out
+
+
+def test_a_suggestion_applied_with_its_assumption_is_confirmed(stub, cli):
+    root, key = stub
+    data = _json(cli, root, key)
+    field, item = next((f, items[0]) for f, items in data.items() if items and items[0].get("with"))
+    ((other, assumed),) = item["with"].items()
+    run = cli("suggest", "--root", root, key, "--apply", f"{other}={assumed}", "--apply", f"{field}={item['value']}")
+    assert run.code == 0, run.err
+    assert _record(root, key)["tag_provenance"][field] == suggested([n["key"] for n in item["evidence"]], confirmed=True)
+
+
 def _implied(tax, field, value):
     """The (field, value) a taxonomy value implies, read from the taxonomy (e.g. a category's criterion)."""
     for rule in structure.rules(tax):

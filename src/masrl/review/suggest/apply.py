@@ -93,11 +93,26 @@ def parse_assignments(texts: list[str], tax: Taxonomy, record: dict) -> list[tup
     return out
 
 
-def _provenance(report: RecordSuggestions, name: str, value, confirmed: bool) -> str:
-    shown = report.find(name, tuple(value) if isinstance(value, list) else value)
+def _provenance(report: RecordSuggestions, name: str, value, confirmed: bool, rec: dict) -> str:
+    """The ``tag_provenance`` of ``name`` set to ``value`` in ``rec`` (the record with every
+    assignment applied): a suggestion (its neighbours as evidence) when ``value`` was shown and
+    what that suggestion assumed of other fields (``with category benchmark``) still holds in
+    ``rec`` (or is still untagged there); otherwise a hand tag (:data:`HAND`, or one naming the
+    assumption the record now contradicts)."""
+    shown = report.find(name, _code(value))
     if shown is None:
         return HAND
+    for other, assumed in shown.given.items():
+        actual = rec.get(other)
+        if actual is not None and not is_untagged(actual) and _code(actual) != _code(assumed):
+            return (f"hand-tagged (masrl suggest --apply; suggested only with {other} {_show(assumed)}, "
+                    f"and {other} is {_show(actual)})")
     return provenance.suggested([n.key for n in shown.evidence], confirmed)
+
+
+def _code(value):
+    """A value as suggestions hold it: a code, or a tuple of codes for a set."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def plan_apply(corpus, old: bytes, report: RecordSuggestions, assignments: list[tuple[str, object]],
@@ -120,7 +135,8 @@ def plan_apply(corpus, old: bytes, report: RecordSuggestions, assignments: list[
     changes = []
     for name, value in assignments:
         rec[name] = value
-        how[name] = _provenance(report, name, value, confirmed)
+    for name, value in assignments:  # once every value is in: a suggestion's assumptions are checked against them
+        how[name] = _provenance(report, name, value, confirmed, rec)
         changes.append(f"{name}: {_show(before.get(name))} -> {_show(value)} ({how[name]})")
     for f in structure.fields(tax):
         fits = structure.applies(f, tax, rec)
