@@ -262,6 +262,11 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     files, problems = expand_inputs(args.paths)
     if problems:
         raise UserError("; ".join(problems))
+    out = Path(args.out)
+    report = None if args.no_report else Path(args.report) if args.report else out.with_suffix(".md")
+    # the two outputs named on the command line are checked before any trace is read (the figures'
+    # paths, known once the traces are, with every output again before writing)
+    _check_outputs([out, *([report] if report else [])], files, args.force)
     given_by = args.by
     if args.by and args.by not in ("run", "step", "policy") and not args.by.startswith("label_"):
         args.by = f"label_{args.by}"
@@ -279,10 +284,8 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     if args.by and args.by not in df.columns:
         found = [c.removeprefix("label_") for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_")]
         raise UserError(f"--by {given_by}: no trace has this label; labels found: {', '.join(found) or 'none'}")
-    out = Path(args.out)
     outputs = [(out, parquet_bytes(df))]  # a list: two outputs on one path must both be seen
-    if not args.no_report:
-        report = Path(args.report) if args.report else out.with_suffix(".md")
+    if report is not None:
         folder = report.with_name(report.stem + ".figures")
         links = {}
         for name, data in figures_png(df, args.by).items():
