@@ -269,9 +269,10 @@ def assert_same_structure(hostile: dict, benign: dict, url: str):
     assert hostile.keys() == benign.keys()
     for rel in hostile:
         h, b = hostile[rel].decode("utf-8"), benign[rel].decode("utf-8")
-        if rel.endswith(".md"):
+        same = hostile[rel] == benign[rel]  # the same bytes have the same structure (a release's tree: no hostile text)
+        if rel.endswith(".md") and not same:
             assert md_structure(h) == md_structure(b), rel
-        elif rel.endswith(".html"):
+        elif rel.endswith(".html") and not same:
             assert html_structure(h) == html_structure(b), rel
         elif rel.endswith(".csv"):
             for row in csv.reader(io.StringIO(h)):
