@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import copy
 import datetime
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from profiles import examples
 
 from masrl.checks import releases as rchecks
 from masrl.checks import taxonomy as tchecks
@@ -342,3 +346,27 @@ def test_a_second_erratum_states_the_text_the_first_left():
     assert _errata_run([_err(), _err(date="2026-06-01")]) == [
         "errata[1].corrections[0].was: the snapshot of v1 holds 'cut (x, y)' at method: a (definition), not 'cut (x'; "
         "an erratum states the text it replaces"]
+
+
+# ---------------------------------------------------------------------------- a problem's one line
+@pytest.mark.parametrize("message, line", [
+    ("plain text, é and 漢字", "corpus/papers/c3.yaml:4: title: plain text, é and 漢字"),
+    ("two\nlines", "corpus/papers/c3.yaml:4: title: two\\nlines"),
+    ("a\u2028b\ttab\x00", "corpus/papers/c3.yaml:4: title: a\\u2028b\\ttab\\x00"),
+])
+def test_a_problem_is_one_printable_line(message, line):
+    from masrl.core.errors import Problem
+
+    assert str(Problem("corpus/papers/c3.yaml", 4, "title", message)) == line
+
+
+@settings(max_examples=examples(200))
+@given(st.text(), st.one_of(st.none(), st.text()), st.one_of(st.none(), st.integers(1, 10**6)))
+def test_a_problem_of_any_text_is_each_character_printable_or_escaped(message, field, line):
+    from masrl.core.errors import Problem
+
+    where = "f.yaml" if line is None else f"f.yaml:{line}"
+    text = f"{where}: {field}: {message}" if field else f"{where}: {message}"
+    escaped = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    shown = str(Problem("f.yaml", line, field, message))
+    assert shown == escaped and shown.isprintable()

@@ -38,6 +38,8 @@ class Problem:
         characters in any part are written as escapes (``\\n``, ``\\u2028``)."""
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         text = f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        if text.isprintable():  # nearly every problem: no character to escape (one C-level pass)
+            return text
         return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
