@@ -32,6 +32,11 @@ def _record(root, key) -> dict:
     return yaml.safe_load((root / f"corpus/papers/{key}.yaml").read_text(encoding="utf-8"))
 
 
+def _shown(value) -> str:
+    """A value as ``masrl suggest`` prints it: a code, or a set as ``[A, B]`` (``[] (none)``)."""
+    return str(value) if not isinstance(value, list) else ("[" + ", ".join(value) + "]" if value else "[] (none)")
+
+
 def _json(cli, root, key) -> dict:
     run = cli("suggest", "--root", root, key, "--json")
     assert run.code == 0, run.err
@@ -361,13 +366,47 @@ def test_a_draft_is_marked_not_confirmed_and_can_be_confirmed(stub, cli):
         assert rec[field] == items[0]["value"]
         assert rec["tag_provenance"][field].endswith("), not confirmed")
     assert rec["verified"] == "untagged" and "verified" not in rec["tag_provenance"]  # suggest: false: no draft either
-    # the draft is no evidence, and its fields are suggested again for confirmation
+    # the draft is no evidence, and its fields are suggested again for confirmation, each saying what it holds
     again = _json(cli, root, key)
     assert set(again) == set(data)
+    assert {f: [i["value"] for i in items if i.get("drafted")] for f, items in again.items()} == \
+        {f: [items[0]["value"]] for f, items in data.items()}  # the same text, the same best value: the one drafted
+    shown = cli("suggest", "--root", root, key).out.splitlines()
+    arg = lambda v: ",".join(v) if isinstance(v, list) else v  # noqa: E731
+    for field, items in data.items():
+        at = next(i for i, line in enumerate(shown) if line.startswith(f"{field} ("))
+        assert f"  drafted, not confirmed: {_shown(items[0]['value'])} (suggestion 1 below)" in shown[at + 1:at + 3], field
+    assert (f"to confirm the drafted values as they are: masrl suggest {key} "
+            + " ".join(f"--apply {field}={arg(items[0]['value'])}" for field, items in data.items())) in shown
+    assert not any(line.startswith("to write them as a draft") for line in shown)  # drafted already
     field, items = next(iter(data.items()))
     value = items[0]["value"]
     assert cli("suggest", "--root", root, key, "--apply", f"{field}={','.join(value) if isinstance(value, list) else value}").code == 0
     assert _record(root, key)["tag_provenance"][field].endswith("), confirmed")
+
+
+def test_a_draft_is_named_in_the_diff_for_the_pull_request(survey, cli, set_field):
+    # the records of the tree in front of the test with drafts (a contributor's paper may hold some)
+    before = {p.stem: provenance.unconfirmed_fields(_record(survey, p.stem)) for p in (survey / "corpus/papers").glob("*.yaml")}
+    for args in (("init", "-q"), ("add", "-A"), ("commit", "-qm", "base")):
+        grow.git(survey, *args)
+    key = _add(cli, survey)
+    assert cli("suggest", "--root", survey, key, "--draft").code == 0
+    set_field(survey / f"corpus/papers/{key}.yaml", "one_liner", "Trains an orchestrator of parallel sub-agents")
+    set_field(survey / f"corpus/papers/{key}.yaml", "verified", "'no'")
+    drafts = {k: f for k, f in {**before, key: provenance.unconfirmed_fields(_record(survey, key))}.items() if f}
+    run = cli("diff", "--root", survey, "HEAD")
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    at = lines.index("### Suggested tags not confirmed")
+    assert lines[at + 1:at + 7 + len(drafts)] == [
+        "", "Drafted by `masrl suggest --draft`; `masrl release` refuses them until a person confirms each",
+        "(`masrl suggest KEY` shows them beside the suggestions).", "",
+        *[f"- `{k}`: {', '.join(drafts[k])}" for k in sorted(drafts)], "", "### Counts and table cells"]
+    data = json.loads(cli("diff", "--root", survey, "HEAD", "--json").out)
+    assert data["drafts"] == [{"key": k, "fields": drafts[k]} for k in sorted(drafts)]
+    grow.confirm_drafts(survey)
+    assert "### Suggested tags not confirmed" not in cli("diff", "--root", survey, "HEAD").out
 
 
 def test_a_draft_shows_in_the_site_and_the_audit_report(stub, cli, set_field):

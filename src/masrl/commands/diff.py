@@ -25,6 +25,16 @@ def _results(corpus: Corpus, label: str, traces_valid: dict[str, bool], rev: str
     return build(corpus, traces_valid)
 
 
+def drafted_records(corpus: Corpus) -> list[dict]:
+    """``[{"key", "fields"}]``, by key: the retained records of ``corpus`` that hold suggested tags
+    no person has confirmed (``masrl suggest --draft``), with those fields, for a reviewer to see
+    in the pull request (``masrl release`` refuses them until each is confirmed)."""
+    from ..corpus.provenance import unconfirmed_fields
+
+    return sorted(({"key": str(r.get("key")), "fields": fields} for r in corpus.retained.values()
+                   if (fields := unconfirmed_fields(r))), key=lambda d: d["key"])
+
+
 def render_markdown(diff: dict, rev: str) -> str:
     """The diff as Markdown, for a pull request."""
     from ..render.markdown import render_template
@@ -49,6 +59,7 @@ def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
     diff = compare(before, after)
     diff["frozen"] = frozen_changes(Side(old.releases, old.snapshots, release_report_blobs(root, rev)),
                                     Side(new.releases, new.snapshots, release_report_blobs(root)))
+    diff["drafts"] = drafted_records(new)
     if as_json:
         print(json.dumps({"rev": rev, **diff}, indent=2, sort_keys=True, ensure_ascii=False))
     else:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field as dataclass_field
 
 from ...core.didyoumean import did_you_mean
 from ...core.errors import UserError
+from ...corpus import provenance
 from ...corpus.load import PAPERS
 from ...corpus.records import UNTAGGED
 from ...corpus.taxonomy import Taxonomy
@@ -51,6 +52,8 @@ class RecordSuggestions:
         learned_from: how many tagged records the model learned from.
         by_hand: the fields still to tag that the taxonomy leaves to the contributor
             (``suggest: false``: :func:`by_hand_fields`), in taxonomy order.
+        drafted: field -> the value the record holds as a suggestion no person has confirmed
+            (``masrl suggest --draft``; a set as a tuple), for the fields that hold one.
     """
 
     key: str
@@ -59,6 +62,7 @@ class RecordSuggestions:
     fields: list[FieldSuggestions]
     learned_from: int
     by_hand: list[str] = dataclass_field(default_factory=list)
+    drafted: dict = dataclass_field(default_factory=dict)
 
     def best(self) -> dict[str, propose.Suggestion]:
         """field -> its best suggestion (fields without one are left out)."""
@@ -134,7 +138,10 @@ def suggest_record(corpus, key: str, fields: list[str] | None = None) -> RecordS
     by_name = {f.name: f for f in structure.fields(tax)}
     out = [FieldSuggestions(name, by_name[name].label, by_name[name].multi, items, scores[name])
            for name, items in found.items()]
-    return RecordSuggestions(key, file, str(record.get("title", "")), out, len(tagged.records), by_hand_fields(record, tax))
+    drafted = {name: tuple(record[name]) if isinstance(record[name], list) else record[name]
+               for name in provenance.unconfirmed_fields(record) if name in record}
+    return RecordSuggestions(key, file, str(record.get("title", "")), out, len(tagged.records), by_hand_fields(record, tax),
+                             drafted)
 
 
 def nothing_to_suggest(file: str, key: str, record: dict, tax: Taxonomy) -> str:

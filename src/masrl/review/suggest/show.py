@@ -32,7 +32,8 @@ def as_text(report: RecordSuggestions) -> str:
     """The suggestions of one record for a terminal: per field its values best first with their
     score and evidence (neighbour key, similarity, title, shared words), the rules that narrowed
     them, the suggested values they assume, and whether the field is low confidence; last, the
-    fields to tag by hand (``suggest: false``) and the command that applies the best values."""
+    fields to tag by hand (``suggest: false``) and the commands that confirm the values drafted (a
+    field holding a draft says so, and which suggestion it is) and apply the best values."""
     lines = [f"Suggestions for {report.key} ({report.file}): {report.title}",
              f"from the {report.learned_from} tagged records; scores are each value's share of the nearest records' "
              "vote; nothing is written without --apply", ""]
@@ -42,6 +43,11 @@ def as_text(report: RecordSuggestions) -> str:
         if given:
             head += " — with " + ", ".join(f"{k} {_value(tuple(v) if isinstance(v, list) else v)}" for k, v in given.items())
         lines.append(head)
+        if item.field in report.drafted:
+            draft = report.drafted[item.field]
+            rank = next((k for k, s in enumerate(item.suggestions, 1) if s.value == draft), None)
+            where = f"suggestion {rank} below" if rank else "no longer among the suggestions below"
+            lines.append(f"  drafted, not confirmed: {_value(draft)} ({where})")
         lines.append(f"  {_confidence(item)}")
         if item.suggestions and item.suggestions[0].rules:
             lines += [f"  rule: {r}" for r in item.suggestions[0].rules]
@@ -59,18 +65,24 @@ def as_text(report: RecordSuggestions) -> str:
         lines.append(f"to tag by hand (the taxonomy says suggest: false: no other record's tags can tell them): "
                      f"{', '.join(report.by_hand)}")
     best = [(i.field, i.suggestions[0].value) for i in report.fields if i.suggestions]
+    if report.drafted:
+        args = " ".join(f"--apply {shlex.quote(f'{f}={_argument(v)}')}" for f, v in report.drafted.items())
+        lines.append(f"to confirm the drafted values as they are: masrl suggest {shlex.quote(report.key)} {args}")
     if best:
         args = " ".join(f"--apply {shlex.quote(f'{f}={_argument(v)}')}" for f, v in best)
         lines.append(f"to apply the best values: masrl suggest {shlex.quote(report.key)} {args}")
-        lines.append(f"to write them as a draft (marked not confirmed): masrl suggest {shlex.quote(report.key)} --draft")
+        if not report.drafted:
+            lines.append(f"to write them as a draft (marked not confirmed): masrl suggest {shlex.quote(report.key)} --draft")
     return "\n".join(lines) + "\n"
 
 
-def _suggestion(s: Suggestion, low: bool) -> dict:
+def _suggestion(s: Suggestion, low: bool, drafted=None) -> dict:
     out = {"value": list(s.value) if isinstance(s.value, tuple) else s.value, "score": s.score,
            "evidence": [{"key": n.key, "title": n.title, "similarity": n.similarity, "shared_words": list(n.shared)}
                         for n in s.evidence],
            "low_confidence": low}
+    if drafted is not None and s.value == drafted:
+        out["drafted"] = True
     if s.rules:
         out["rules"] = list(s.rules)
     if s.given:
@@ -80,7 +92,9 @@ def _suggestion(s: Suggestion, low: bool) -> dict:
 
 def as_json(report: RecordSuggestions) -> str:
     """``{field: [{"value", "score", "evidence": [{"key", "title", "similarity", "shared_words"}],
-    "low_confidence", "rules"?, "with"?}, ...]}`` with the best value first, fields in the order
-    they were decided; a set field's value is a list. Indented, one trailing newline."""
-    data = {item.field: [_suggestion(s, item.low_confidence) for s in item.suggestions] for item in report.fields}
+    "low_confidence", "rules"?, "with"?, "drafted"?}, ...]}`` with the best value first, fields in
+    the order they were decided; a set field's value is a list; ``"drafted": true`` marks the value
+    the record holds as a draft no person has confirmed. Indented, one trailing newline."""
+    data = {item.field: [_suggestion(s, item.low_confidence, report.drafted.get(item.field)) for s in item.suggestions]
+            for item in report.fields}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
