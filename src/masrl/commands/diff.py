@@ -36,7 +36,8 @@ def drafted_records(corpus: Corpus) -> list[dict]:
 
 
 def render_markdown(diff: dict, rev: str) -> str:
-    """The diff as Markdown, for a pull request."""
+    """The diff as Markdown, for a pull request (``diff``: :func:`masrl.analyses.compare.compare`'s
+    result, with ``"drafts"`` (:func:`drafted_records`) and ``"frozen"`` where :func:`run` adds them)."""
     from ..render.markdown import render_template
 
     def verdict(holds):
