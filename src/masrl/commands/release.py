@@ -23,7 +23,7 @@ from ..core.names import file_name_problem
 from ..core.text import text_problem
 from ..corpus.load import find_root, load
 from ..corpus.population import counted
-from ..corpus.provenance import unconfirmed_fields
+from ..corpus.provenance import drafted
 from ..corpus.releases import (
     NAME_PATTERN,
     RELEASES,
@@ -100,8 +100,7 @@ def _refusals(args: Namespace, corpus, result, existing: list[Release], undecide
         refusals.append(f"{len(undecided)} candidate(s) of the update rounds since the last release are not decided and "
                         f"applied yet: {shown}. Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply "
                         "ROUND`, or release anyway with --allow-undecided (the release notes then name them)")
-    drafts = sorted(f"{r['key']} ({', '.join(unconfirmed_fields(r))})" for r in corpus.retained.values()
-                    if unconfirmed_fields(r))
+    drafts = drafted(corpus.retained.values())
     if drafts:
         refusals.append(f"{len(drafts)} record(s) hold suggested tags no person has confirmed: " + "; ".join(drafts[:10])
                         + (" ..." if len(drafts) > 10 else "") + ". A release freezes what the survey states: confirm "

@@ -10,7 +10,7 @@ from ..checks.validate import validate
 from ..core import console
 from ..core.errors import summary
 from ..corpus.load import find_root, load
-from ..corpus.provenance import unconfirmed_fields
+from ..corpus.provenance import drafted
 
 
 def run(root_arg: Path | None) -> int:
@@ -31,7 +31,7 @@ def run(root_arg: Path | None) -> int:
     folders = sum(rel.endswith("/audit.yaml") for rel in corpus.audit_files)
     console.info(f"ok: {len(corpus.retained)} retained and {len(corpus.excluded)} excluded records, "
                  f"taxonomy, claim ledger and {len(corpus.audits) + folders} audit(s) are valid")
-    drafts = sorted(f"{r['key']} ({', '.join(fields)})" for r in corpus.retained.values() if (fields := unconfirmed_fields(r)))
+    drafts = drafted(corpus.retained.values())
     if drafts:
         console.info(f"note: {len(drafts)} record(s) hold suggested tags no person has confirmed: {'; '.join(drafts[:10])}"
                      + (" ..." if len(drafts) > 10 else "") + ". They are valid and built as drafts; `masrl release` "

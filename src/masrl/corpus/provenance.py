@@ -38,6 +38,13 @@ def state(text: object) -> str | None:
     return match.group("state") if match else None
 
 
+def drafted(records) -> list[str]:
+    """``["key (field, field)", ...]`` sorted: each of ``records`` (retained records) that holds
+    suggested tags no person has confirmed, with those fields (what ``masrl validate`` notes and
+    ``masrl release`` refuses)."""
+    return sorted(f"{r.get('key')} ({', '.join(fields)})" for r in records if (fields := unconfirmed_fields(r)))
+
+
 def unconfirmed_fields(record: dict) -> list[str]:
     """The fields of ``record`` whose ``tag_provenance`` is a suggestion not yet confirmed, in
     the order of its ``tag_provenance``."""
