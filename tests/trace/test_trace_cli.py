@@ -141,6 +141,7 @@ def test_outputs_never_replace_inputs_records_or_files_without_force(capsys, tmp
     kept.write_text("mine\n")
     for out, why in ((src, "is an input of this command; write the output elsewhere"),
                      (record, "is a survey record file; write the output elsewhere"),
+                     (record.with_name("c4.YAML"), "is a survey record file; write the output elsewhere"),  # any case
                      (kept, "exists already; add --force to replace it"),
                      (tmp_path, "is a folder; name a file")):
         code, out_text, err = run(capsys, "trace", "convert", str(src), "-o", str(out))

@@ -212,6 +212,37 @@ def test_the_report_and_the_parquet_must_be_two_files(tmp_path, capsys, how):
     assert not out.exists() or out.read_bytes() == b"old"
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--out", ""], "--out '': does not name a file"),
+    (["--out", "/"], "--out '/': does not name a file"),
+    (["--out", "{tmp}/zz/.."], "--out '{tmp}/zz/..': does not name a file"),
+    (["--out", "{tmp}/a.parquet", "--report", ""], "--report '': does not name a file"),
+    (["--out", "{tmp}/x.md"], "--out {tmp}/x.md: the Markdown report is written beside the Parquet file, as --out with .md, "
+                              "which is this same path; give --out the .parquet suffix, or --report another file (or --no-report)"),
+    (["--out", "{tmp}/loopA", "--no-report", "--force"], "nothing was written: {tmp}/loopA: cannot be written: Symlink loop from '{tmp}/loopA'"),
+    (["--out", "{tmp}/d.parquet"], "nothing was written: {tmp}/d.figures/distributions.png: cannot be written: {tmp}/d.figures is a "
+                                   "file, not a folder"),
+    (["--out", "{tmp}/s.parquet", "--report", "{tmp}/link.md", "--force"],
+     "nothing was written: {tmp}/link.md: is a symbolic link; masrl writes only regular files: name another path (or remove the link)"),
+    (["--out", "{tmp}/dangling.parquet", "--force"],
+     "nothing was written: {tmp}/dangling.parquet: is a symbolic link; masrl writes only regular files: name another path (or "
+     "remove the link)"),
+], ids=["empty", "root", "dot-dot", "empty-report", "md-out", "link-loop", "file-for-folder", "linked-report", "dangling-link"])
+def test_an_output_path_that_cannot_be_a_file_is_refused_and_nothing_is_written(tmp_path, capsys, args, message):
+    trace = tmp_path / "t.json"
+    trace.write_text(json.dumps(survey_trace()))
+    (tmp_path / "loopA").symlink_to(tmp_path / "loopB")
+    (tmp_path / "loopB").symlink_to(tmp_path / "loopA")
+    (tmp_path / "d.figures").write_text("a file where the figures' folder goes")
+    (tmp_path / "real.md").write_text("mine")
+    (tmp_path / "link.md").symlink_to(tmp_path / "real.md")
+    (tmp_path / "dangling.parquet").symlink_to(tmp_path / "nowhere")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code = main(["trace", "summarize", str(trace), *[a.format(tmp=tmp_path) for a in args], "--quiet"])
+    assert (code, capsys.readouterr().err) == (1, f"masrl: error: {message.format(tmp=tmp_path)}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before and (tmp_path / "real.md").read_text() == "mine"
+
+
 def test_a_figure_is_the_png_savefig_writes_without_the_software_tag():
     from matplotlib.figure import Figure
 

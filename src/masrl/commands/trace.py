@@ -170,20 +170,33 @@ def _same_file(a, b) -> bool:
     when both exist, the same inode (a hard link)."""
     import os
 
-    if a.resolve() == b.resolve():
-        return True
+    try:
+        if a.resolve() == b.resolve():
+            return True
+    except (OSError, RuntimeError):  # a loop of symbolic links (refused by _check_outputs)
+        return os.path.abspath(a) == os.path.abspath(b)
     try:
         return os.path.samefile(a, b)
     except OSError:
         return False
 
 
+def _file_in_the_way(folder):
+    """The nearest existing ancestor of ``folder`` (itself included) when it is not a folder, else
+    None: the output's missing folders could not be created there."""
+    for candidate in (folder, *folder.parents):
+        if candidate.is_symlink() or candidate.exists():
+            return None if candidate.is_dir() else candidate
+    return None
+
+
 def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
-    """Refuse, before anything is written, output paths that would overwrite an input, a survey
-    record (a ``*.yaml`` under ``corpus/`` or ``exclusions/``), a folder, an existing file
-    without ``--force``, or another output of the same run (all problems at once). Paths are
-    compared as files: symbolic links resolved, hard links by inode. Missing folders of an
-    output are created.
+    """Refuse, before anything is written, output paths that name no file (``''``, ``/``, ``x/..``),
+    loop through symbolic links, would overwrite an input, a survey record (a ``*.yaml`` under
+    ``corpus/`` or ``exclusions/``, in any case), a folder, a symbolic link (the writer writes only
+    regular files), an existing file without ``--force``, or another output of the same run, and
+    paths under a file where a folder would have to be (all problems at once). Paths are compared
+    as files: symbolic links resolved, hard links by inode. Missing folders of an output are created.
 
     Raises:
         UserError: naming every refused path and why.
@@ -197,18 +210,31 @@ def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
     seen: list = []
     for out in outputs:
         path = Path(out)
-        full = path.resolve()
+        if path.name in ("", ".", "..") or str(out).endswith(("/", "/.", "/..")):
+            problems.append(f"{str(out)!r}: does not name a file")
+            continue
+        try:
+            full = path.resolve()
+        except (OSError, RuntimeError) as err:  # a loop of symbolic links
+            problems.append(f"{out}: cannot be written: {err}")
+            continue
         twin = next((str(other) for other in seen if _same_file(path, other)), None)
         seen.append(path)
+        blocker = _file_in_the_way(path.parent)
         if twin is not None:
             problems.append(f"{out}: is the same file as the output {twin}; give each output its own file")
         elif any(_same_file(path, p) for p in given):
             problems.append(f"{out}: is an input of this command; write the output elsewhere")
-        elif full.suffix in (".yaml", ".yml") and {"corpus", "exclusions"} & set(full.parts):
+        elif full.suffix.lower() in (".yaml", ".yml") and {"corpus", "exclusions"} & set(full.parts):
             problems.append(f"{out}: is a survey record file; write the output elsewhere")
+        elif path.is_symlink():
+            problems.append(f"{out}: is a symbolic link; masrl writes only regular files: name another path (or "
+                            "remove the link)")
         elif path.is_dir():
             problems.append(f"{out}: is a folder; name a file")
-        elif (path.exists() or path.is_symlink()) and not force:
+        elif blocker is not None:
+            problems.append(f"{out}: cannot be written: {blocker} is a file, not a folder")
+        elif path.exists() and not force:
             problems.append(f"{out}: exists already; add --force to replace it")
     if problems:
         raise UserError("nothing was written: " + "; ".join(problems))
@@ -262,8 +288,15 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     files, problems = expand_inputs(args.paths)
     if problems:
         raise UserError("; ".join(problems))
+    named = [f"{flag} {given!r}: does not name a file" for flag, given in (("--out", args.out), ("--report", args.report))
+             if given is not None and (Path(given).name in ("", ".", "..") or given.endswith(("/", "/.", "/..")))]
+    if named:
+        raise UserError("; ".join(named))
     out = Path(args.out)
-    report = None if args.no_report else Path(args.report) if args.report else out.with_suffix(".md")
+    report = None if args.no_report else Path(args.report) if args.report is not None else out.with_suffix(".md")
+    if report is not None and args.report is None and out.suffix.lower() == ".md":
+        raise UserError(f"--out {args.out}: the Markdown report is written beside the Parquet file, as --out with .md, "
+                        "which is this same path; give --out the .parquet suffix, or --report another file (or --no-report)")
     # the two outputs named on the command line are checked before any trace is read (the figures'
     # paths, known once the traces are, with every output again before writing)
     _check_outputs([out, *([report] if report else [])], files, args.force)
