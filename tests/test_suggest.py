@@ -250,6 +250,33 @@ def test_conditional_fields_come_with_their_condition(survey, cli):
         assert data[name][0]["rules"] == [f"{rule.other} {value} implies {name} {target} (taxonomy: value {value} of {rule.other})"]
 
 
+def test_replacing_a_drafted_condition_removes_the_drafts_it_brought(survey, cli):
+    """A stub drafted as a benchmark holds drafted benchmark-only fields; confirming another category
+    instead removes them (a draft is no tag), and says so."""
+    tax = Taxonomy(load(survey).taxonomy)
+    rule = next(r for r in structure.rules(tax) if r.kind == "required_when")
+    key = _add(cli, survey, BENCH_TITLE, "2612.00002", "Arena, Ann")
+    data = _json(cli, survey, key)
+    assert data[rule.other][0]["value"] in rule.values  # drafted under the condition
+    assert cli("suggest", "--root", survey, key, "--draft").code == 0
+    brought = [r.field for r in structure.rules(tax) if r.kind == "required_when" and r.other == rule.other
+               and data[rule.other][0]["value"] in r.values]
+    drafted = _record(survey, key)
+    assert brought and all(provenance.state(drafted["tag_provenance"][f]) == provenance.NOT_CONFIRMED for f in brought)
+    other = next(v for v in tax.values(rule.other) if v not in rule.values and v != "NA")
+    args = ["--apply", f"{rule.other}={other}"]
+    if implied := _implied(tax, rule.other, other):
+        args += ["--apply", f"{implied[0]}={implied[1]}"]
+    run = cli("suggest", "--root", survey, key, *args)
+    assert run.code == 0, run.err
+    rec = _record(survey, key)
+    for name in brought:
+        assert name not in rec and name not in rec["tag_provenance"]
+        value = drafted[name]
+        shown = "[" + ", ".join(value) + "]" if isinstance(value, list) else value
+        assert f"{name}: removed (it no longer applies; it held the unconfirmed draft {shown})" in run.out
+
+
 def test_na_follows_the_rules_of_validate(stub, cli):
     root, key = stub
     tax = Taxonomy(load(root).taxonomy)
@@ -383,6 +410,29 @@ def test_a_draft_is_marked_not_confirmed_and_can_be_confirmed(stub, cli):
     value = items[0]["value"]
     assert cli("suggest", "--root", root, key, "--apply", f"{field}={','.join(value) if isinstance(value, list) else value}").code == 0
     assert _record(root, key)["tag_provenance"][field].endswith("), confirmed")
+
+
+def test_a_draft_edited_by_hand_is_shown_as_it_is(stub, cli, set_field):
+    """A drafted value changed by hand (its provenance still "not confirmed") is shown as the draft,
+    outside the suggestions; a drafted set is read in any order."""
+    root, key = stub
+    data = _json(cli, root, key)
+    assert cli("suggest", "--root", root, key, "--draft").code == 0
+    tax = Taxonomy(load(root).taxonomy)
+    scalar = next(f for f in data if not tax.fields[f].multi and len(tax.values(f)) > len(data[f]) + 1)
+    outside = next(v for v in tax.values(scalar) if v not in {i["value"] for i in data[scalar]} and v != "NA")
+    set_field(root / f"corpus/papers/{key}.yaml", scalar, outside)
+    shown = cli("suggest", "--root", root, key).out.splitlines()
+    at = next(i for i, line in enumerate(shown) if line.startswith(f"{scalar} ("))
+    assert shown[at + 1] == f"  drafted, not confirmed: {outside} (not among the suggestions below)"
+    assert f"--apply {scalar}={outside}" in next(line for line in shown if line.startswith("to confirm the drafted values"))
+    assert any(line.startswith("to apply the best values: ") for line in shown)  # no longer the drafts
+    assert not any(i.get("drafted") for i in _json(cli, root, key)[scalar])
+    multi = next((f for f in data if tax.fields[f].multi and len(data[f][0]["value"]) > 1), None)
+    if multi:  # a drafted set written in another order is the same set
+        value = data[multi][0]["value"]
+        set_field(root / f"corpus/papers/{key}.yaml", multi, "[" + ", ".join(reversed(value)) + "]")
+        assert [i["value"] for i in _json(cli, root, key)[multi] if i.get("drafted")] == [value]
 
 
 def test_a_draft_is_named_in_the_diff_for_the_pull_request(survey, cli, set_field):
@@ -547,3 +597,9 @@ def test_a_field_the_taxonomy_does_not_suggest_is_named_to_tag_by_hand_and_can_b
     rec = _record(root, key)
     assert rec["verified"] == "partial"
     assert "to tag by hand" not in cli("suggest", "--root", root, key).out
+
+
+def test_a_long_list_of_drafted_records_names_ten_and_counts_the_rest():
+    items = [f"k{i:02d} (category)" for i in range(12)]
+    assert provenance.named(items) == "; ".join(items[:10]) + "; and 2 more"
+    assert provenance.named(items[:10]) == "; ".join(items[:10])

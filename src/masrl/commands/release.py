@@ -23,7 +23,7 @@ from ..core.names import file_name_problem
 from ..core.text import text_problem
 from ..corpus.load import find_root, load
 from ..corpus.population import counted
-from ..corpus.provenance import drafted
+from ..corpus.provenance import drafted, named
 from ..corpus.releases import (
     NAME_PATTERN,
     RELEASES,
@@ -102,9 +102,8 @@ def _refusals(args: Namespace, corpus, result, existing: list[Release], undecide
                         "ROUND`, or release anyway with --allow-undecided (the release notes then name them)")
     drafts = drafted(corpus.retained.values())
     if drafts:
-        refusals.append(f"{len(drafts)} record(s) hold suggested tags no person has confirmed: " + "; ".join(drafts[:10])
-                        + (" ..." if len(drafts) > 10 else "") + ". A release freezes what the survey states: confirm "
-                        "each with `masrl suggest KEY --apply FIELD=VALUE` (or tag it by hand), then release")
+        refusals.append(f"{len(drafts)} record(s) hold suggested tags no person has confirmed: {named(drafts)}. A release "
+                        "freezes what the survey states: confirm each with `masrl suggest KEY --apply FIELD=VALUE` (or tag it by hand), then release")
     late = sorted(f"{r.get('key') or r.get('record_id')} ({r['date_added']})"
                   for r in [*corpus.retained.values(), *corpus.excluded.values()] if r.get("date_added", "") > args.date)
     if late:

@@ -10,7 +10,7 @@ from ..checks.validate import validate
 from ..core import console
 from ..core.errors import summary
 from ..corpus.load import find_root, load
-from ..corpus.provenance import drafted
+from ..corpus.provenance import drafted, named
 
 
 def run(root_arg: Path | None) -> int:
@@ -33,7 +33,7 @@ def run(root_arg: Path | None) -> int:
                  f"taxonomy, claim ledger and {len(corpus.audits) + folders} audit(s) are valid")
     drafts = drafted(corpus.retained.values())
     if drafts:
-        console.info(f"note: {len(drafts)} record(s) hold suggested tags no person has confirmed: {'; '.join(drafts[:10])}"
-                     + (" ..." if len(drafts) > 10 else "") + ". They are valid and built as drafts; `masrl release` "
+        console.info(f"note: {len(drafts)} record(s) hold suggested tags no person has confirmed: {named(drafts)}"
+                     ". They are valid and built as drafts; `masrl release` "
                      "refuses them until each is confirmed (`masrl suggest KEY --apply FIELD=VALUE`, or a tag by hand)")
     return 0

@@ -45,6 +45,12 @@ def drafted(records) -> list[str]:
     return sorted(f"{r.get('key')} ({', '.join(fields)})" for r in records if (fields := unconfirmed_fields(r)))
 
 
+def named(items: list[str], limit: int = 10) -> str:
+    """``items`` joined by ``; ``, the first ``limit`` of them and then ``and N more``."""
+    more = f"; and {len(items) - limit} more" if len(items) > limit else ""
+    return "; ".join(items[:limit]) + more
+
+
 def unconfirmed_fields(record: dict) -> list[str]:
     """The fields of ``record`` whose ``tag_provenance`` is a suggestion not yet confirmed, in
     the order of its ``tag_provenance``."""

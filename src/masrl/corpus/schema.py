@@ -18,6 +18,8 @@ from .taxonomy_schema import TAXONOMY_SCHEMA, VALUE_KEYS  # noqa: F401  (re-expo
 
 _TEXT = {"type": "string", "minLength": 1}
 _STR_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
+#: ``tag_provenance``: one line of text per field, keyed by the field's name (a name, never a number or a line break).
+_PROVENANCE = {**_STR_MAP, "propertyNames": {"type": "string", "pattern": "^[a-z_][a-z0-9_]*$"}}
 _KEY = {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"}
 _DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
 
@@ -83,7 +85,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         "one_liner": _TEXT,
         "notes": {"type": "string"},
         "date_added": _DATE,
-        "tag_provenance": _STR_MAP,
+        "tag_provenance": _PROVENANCE,
         "forced": _TEXT,
         "former_record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
         "former_exclusion": {"type": "object"},
@@ -137,7 +139,7 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "former_record": {"type": "object"},
         "former_file": {"type": "string"},
         "forced": _TEXT,
-        "tag_provenance": _STR_MAP,
+        "tag_provenance": _PROVENANCE,
         "provenance": _STR_MAP,
     }
     always = [f.name for f in tax.of("excluded") if f.always] + [f.name for f in tax.free_of("excluded") if f.required]

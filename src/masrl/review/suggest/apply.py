@@ -138,15 +138,18 @@ def plan_apply(corpus, old: bytes, report: RecordSuggestions, assignments: list[
     for name, value in assignments:  # once every value is in: a suggestion's assumptions are checked against them
         how[name] = _provenance(report, name, value, confirmed, rec)
         changes.append(f"{name}: {_show(before.get(name))} -> {_show(value)} ({how[name]})")
+    # a draft no person confirmed is no tag: it goes with the condition it was drafted under
+    drafts = set(provenance.unconfirmed_fields(before)) - {name for name, _ in assignments}
     for f in structure.fields(tax):
         fits = structure.applies(f, tax, rec)
         if fits is True and f.required_when and f.name not in rec:
             rec[f.name] = [UNTAGGED] if f.multi else UNTAGGED
             changes.append(f"{f.name}: added as {UNTAGGED} (it applies now)")
-        elif fits is False and f.name in rec and is_untagged(rec[f.name]):
+        elif fits is False and f.name in rec and (is_untagged(rec[f.name]) or f.name in drafts):
+            held = "" if is_untagged(rec[f.name]) else f"; it held the unconfirmed draft {_show(rec[f.name])}"
             del rec[f.name]
             how.pop(f.name, None)
-            changes.append(f"{f.name}: removed (it no longer applies)")
+            changes.append(f"{f.name}: removed (it no longer applies{held})")
     rec["tag_provenance"] = how
     problems = []
     for name, _ in assignments:

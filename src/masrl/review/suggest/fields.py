@@ -138,10 +138,15 @@ def suggest_record(corpus, key: str, fields: list[str] | None = None) -> RecordS
     by_name = {f.name: f for f in structure.fields(tax)}
     out = [FieldSuggestions(name, by_name[name].label, by_name[name].multi, items, scores[name])
            for name, items in found.items()]
-    drafted = {name: tuple(record[name]) if isinstance(record[name], list) else record[name]
-               for name in provenance.unconfirmed_fields(record) if name in record}
+    drafted = {name: _in_order(record[name], list(by_name[name].values)) if isinstance(record[name], list) else record[name]
+               for name in provenance.unconfirmed_fields(record) if name in record and name in by_name}
     return RecordSuggestions(key, file, str(record.get("title", "")), out, len(tagged.records), by_hand_fields(record, tax),
                              drafted)
+
+
+def _in_order(values: list, order: list) -> tuple:
+    """A set's codes as suggestions hold them: in taxonomy order (codes it does not name last, as given)."""
+    return tuple(sorted(values, key=lambda v: order.index(v) if v in order else len(order)))
 
 
 def nothing_to_suggest(file: str, key: str, record: dict, tax: Taxonomy) -> str:

@@ -46,7 +46,7 @@ def as_text(report: RecordSuggestions) -> str:
         if item.field in report.drafted:
             draft = report.drafted[item.field]
             rank = next((k for k, s in enumerate(item.suggestions, 1) if s.value == draft), None)
-            where = f"suggestion {rank} below" if rank else "no longer among the suggestions below"
+            where = f"suggestion {rank} below" if rank else "not among the suggestions below"
             lines.append(f"  drafted, not confirmed: {_value(draft)} ({where})")
         lines.append(f"  {_confidence(item)}")
         if item.suggestions and item.suggestions[0].rules:
@@ -68,7 +68,7 @@ def as_text(report: RecordSuggestions) -> str:
     if report.drafted:
         args = " ".join(f"--apply {shlex.quote(f'{f}={_argument(v)}')}" for f, v in report.drafted.items())
         lines.append(f"to confirm the drafted values as they are: masrl suggest {shlex.quote(report.key)} {args}")
-    if best:
+    if best and best != list(report.drafted.items()):  # the drafts are the best values: one command says it
         args = " ".join(f"--apply {shlex.quote(f'{f}={_argument(v)}')}" for f, v in best)
         lines.append(f"to apply the best values: masrl suggest {shlex.quote(report.key)} {args}")
         if not report.drafted:
