@@ -120,6 +120,18 @@ def test_a_release_names_every_reason_it_refuses_in_one_run(survey, cli):
     assert not (survey / f"corpus/releases/{facts['next']}.yaml").exists()
 
 
+def test_a_bad_argument_and_an_invalid_record_are_named_in_one_run(survey, cli, set_field):
+    set_field(survey / "corpus/papers/marft.yaml", "reward_type", "hybird")
+    run = cli("release", "--root", survey, grow.next_release_name(survey), "--date", "2026-02-30")
+    assert run.code == 1
+    lines = run.err.splitlines()
+    assert "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD" in lines
+    assert any(line.startswith("corpus/papers/marft.yaml:") and "reward_type: 'hybird' is not in the vocabulary" in line
+               for line in lines)
+    assert lines[-1] == ("masrl: error: 2 errors in 1 file and the command line; nothing was released (fix the records, "
+                         "then release again).")
+
+
 def test_an_edited_snapshot_is_refused(survey, cli):
     path = survey / "corpus/releases/v1.yaml"
     path.write_text(path.read_text().replace("    credit_granularity: message\n", "    credit_granularity: mesage\n", 1))

@@ -118,11 +118,12 @@ def run(args: Namespace) -> int:
     corpus = load(root)
     existing = releases_from(corpus.releases)
     problems = _argument_problems(args, existing)
+    found = validate(corpus)  # the records' problems are named with the arguments' (all of a run's at once)
+    if found:
+        raise UserError(summary(problems + found, "nothing was released (fix the records, then release again)."),
+                        problems + found)
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)
-    found = validate(corpus)
-    if found:
-        raise UserError(summary(found, "nothing was released (fix the records, then release again)."), found)
 
     from ..build.examples import examples_valid
     from ..build.pipeline import build, rounds_since
