@@ -209,5 +209,5 @@ class Checker:
         if scheme in ("date_screened", "date"):
             return f"{value!r} is not a date written YYYY-MM-DD"
         if scheme == "tag_provenance":  # a key of it (propertyNames)
-            return f"{value!r} is not a field name: each key names the field whose tag it explains (lower-case letters, digits and '_')"
+            return f"{value!r} is not a field name: each key names the field whose tag it explains (letters, digits and '_')"
         return f"{value!r} does not have the required form"

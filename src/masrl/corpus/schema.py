@@ -18,8 +18,9 @@ from .taxonomy_schema import TAXONOMY_SCHEMA, VALUE_KEYS  # noqa: F401  (re-expo
 
 _TEXT = {"type": "string", "minLength": 1}
 _STR_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
-#: ``tag_provenance``: one line of text per field, keyed by the field's name (a name, never a number or a line break).
-_PROVENANCE = {**_STR_MAP, "propertyNames": {"type": "string", "pattern": "^[a-z_][a-z0-9_]*$"}}
+#: ``tag_provenance``: one line of text per field, keyed by the field's name (a name as the taxonomy
+#: writes field names, masrl.corpus.taxonomy_schema: never a space or a line break).
+_PROVENANCE = {**_STR_MAP, "propertyNames": {"type": "string", "pattern": "^[A-Za-z0-9_]+$"}}
 _KEY = {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"}
 _DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
 
