@@ -151,7 +151,7 @@ def test_applying_the_best_values_leaves_a_valid_record_with_its_provenance(stub
     for field, items in data.items():
         assert rec[field] == items[0]["value"]
         keys = [n["key"] for n in items[0]["evidence"]]
-        assert rec["tag_provenance"][field] == suggested(keys, confirmed=True)
+        assert rec["tag_provenance"][field] == suggested(keys, confirmed=True, given=items[0].get("with"))
         assert rec["tag_provenance"][field].endswith("), confirmed")
     assert "verified" not in data and rec["verified"] == "untagged"
     assert cli("validate", "--root", root).code == 1  # the one-liner and the metadata check are left
@@ -206,7 +206,27 @@ def test_a_suggestion_applied_with_its_assumption_is_confirmed(stub, cli):
     ((other, assumed),) = item["with"].items()
     run = cli("suggest", "--root", root, key, "--apply", f"{other}={assumed}", "--apply", f"{field}={item['value']}")
     assert run.code == 0, run.err
-    assert _record(root, key)["tag_provenance"][field] == suggested([n["key"] for n in item["evidence"]], confirmed=True)
+    how = _record(root, key)["tag_provenance"][field]
+    assert how == suggested([n["key"] for n in item["evidence"]], confirmed=True, given=item["with"])
+    assert how.endswith(f"; with {other} {assumed}), confirmed") and provenance.assumed(how) == {other: assumed}
+    assert provenance.state(how) == provenance.CONFIRMED
+
+
+def test_a_suggestion_confirmed_earlier_becomes_a_hand_tag_when_its_assumption_is_replaced(stub, cli):
+    """Confirmed alone first (its assumption, still untagged, holds), then contradicted by a later
+    --apply of the field it assumed: the tag is the person's from then on, and the output says so."""
+    root, key = stub
+    data = _json(cli, root, key)
+    field, item = next((f, items[0]) for f, items in data.items() if items and items[0].get("with"))
+    ((other, assumed),) = item["with"].items()
+    alt = next(i["value"] for i in data[other] if i["value"] not in (assumed, "NA"))
+    assert cli("suggest", "--root", root, key, "--apply", f"{field}={item['value']}").code == 0
+    assert provenance.state(_record(root, key)["tag_provenance"][field]) == provenance.CONFIRMED
+    run = cli("suggest", "--root", root, key, "--apply", f"{other}={alt}")
+    assert run.code == 0, run.err
+    hand = f"hand-tagged (masrl suggest --apply; suggested only with {other} {assumed}, and {other} is {alt})"
+    assert _record(root, key)["tag_provenance"][field] == hand
+    assert f"{field}: {item['value']}, now {hand}" in run.out
 
 
 def _implied(tax, field, value):
@@ -603,3 +623,12 @@ def test_a_long_list_of_drafted_records_names_ten_and_counts_the_rest():
     items = [f"k{i:02d} (category)" for i in range(12)]
     assert provenance.named(items) == "; ".join(items[:10]) + "; and 2 more"
     assert provenance.named(items[:10]) == "; ".join(items[:10])
+
+
+def test_a_provenance_keeps_what_its_suggestion_assumed_sets_included():
+    text = suggested(["c3", "halo"], confirmed=True, given={"subdecisions": ["O1", "O2"], "category": "benchmark"})
+    assert text == "suggested (masrl suggest, neighbours c3, halo; with subdecisions [O1, O2], category benchmark), confirmed"
+    assert provenance.assumed(text) == {"subdecisions": "[O1, O2]", "category": "benchmark"}
+    assert provenance.state(text) == provenance.CONFIRMED
+    assert provenance.assumed(suggested([], confirmed=False, given={"subdecisions": []})) == {"subdecisions": "[]"}
+    assert provenance.assumed("hand-tagged: nearest criterion") == {} == provenance.assumed(suggested(["c3"], True))

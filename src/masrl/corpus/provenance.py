@@ -5,7 +5,9 @@ A tag set from a suggestion says so in the record's ``tag_provenance`` for that 
 * ``suggested (masrl suggest, neighbours c3, halo), confirmed``: a person chose the value
   among the suggestions (``masrl suggest KEY --apply FIELD=VALUE``);
 * ``suggested (masrl suggest, neighbours c3, halo), not confirmed``: the best suggestion was
-  written as a draft (``masrl suggest KEY --draft``) and no person has confirmed it yet.
+  written as a draft (``masrl suggest KEY --draft``) and no person has confirmed it yet;
+* ``suggested (masrl suggest, neighbours c3, halo; with credit_granularity agent), confirmed``: a
+  value suggested for a record assumed to hold those values of other fields (a set as ``[A, B]``).
 
 The neighbours are the keys of the tagged records that were the evidence for the value. The
 audit report counts both kinds apart from hand tags, and the catalogue site marks the
@@ -21,14 +23,33 @@ PREFIX = "suggested (masrl suggest"
 CONFIRMED = "confirmed"
 NOT_CONFIRMED = "not confirmed"
 
-_PATTERN = re.compile(r"suggested \(masrl suggest(?:, neighbours (?P<keys>[^)]*))?\), (?P<state>confirmed|not confirmed)")
+_PATTERN = re.compile(r"suggested \(masrl suggest(?:, neighbours (?P<keys>[^);]*))?(?:; with (?P<with>[^)]*))?\), "
+                      r"(?P<state>confirmed|not confirmed)")
+#: One assumption of a ``with`` part: a field name and its value (a code, or a set as ``[A, B]``).
+_ASSUMED = re.compile(r"(?P<field>\w+) (?P<value>\[[^\]]*\]|[^,\[]+?)(?:, |$)")
 
 
-def suggested(neighbours: list[str], confirmed: bool) -> str:
+def shown(value) -> str:
+    """A value as provenance texts write it: a code, or a set as ``[A, B]``."""
+    return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, (list, tuple)) else str(value)
+
+
+def suggested(neighbours: list[str], confirmed: bool, given: dict | None = None) -> str:
     """The provenance of a suggested tag: ``suggested (masrl suggest, neighbours a, b), confirmed``
-    (without ``, neighbours ...`` when ``neighbours`` is empty: a value a taxonomy rule forces)."""
+    (without ``, neighbours ...`` when ``neighbours`` is empty: a value a taxonomy rule forces), with
+    ``; with FIELD VALUE, ...`` for the other fields' values the suggestion assumed (``given``)."""
     keys = f", neighbours {', '.join(neighbours)}" if neighbours else ""
-    return f"{PREFIX}{keys}), {CONFIRMED if confirmed else NOT_CONFIRMED}"
+    assumed = f"; with {', '.join(f'{k} {shown(v)}' for k, v in given.items())}" if given else ""
+    return f"{PREFIX}{keys}{assumed}), {CONFIRMED if confirmed else NOT_CONFIRMED}"
+
+
+def assumed(text: object) -> dict[str, str]:
+    """``{field: value as written}`` that the suggestion of a provenance ``text`` assumed ({} for
+    none, or for a provenance that is no suggestion)."""
+    match = _PATTERN.fullmatch(str(text)) if isinstance(text, str) else None
+    if not match or not match.group("with"):
+        return {}
+    return {m.group("field"): m.group("value") for m in _ASSUMED.finditer(match.group("with"))}
 
 
 def state(text: object) -> str | None:

@@ -105,9 +105,13 @@ def _provenance(report: RecordSuggestions, name: str, value, confirmed: bool, re
     for other, assumed in shown.given.items():
         actual = rec.get(other)
         if actual is not None and not is_untagged(actual) and _code(actual) != _code(assumed):
-            return (f"hand-tagged (masrl suggest --apply; suggested only with {other} {_show(assumed)}, "
-                    f"and {other} is {_show(actual)})")
-    return provenance.suggested([n.key for n in shown.evidence], confirmed)
+            return _contradicted(other, _show(assumed), actual)
+    return provenance.suggested([n.key for n in shown.evidence], confirmed, shown.given)
+
+
+def _contradicted(other: str, assumed: str, actual) -> str:
+    """The hand tag of a value suggested only with ``other`` ``assumed``, now that ``other`` is ``actual``."""
+    return f"hand-tagged (masrl suggest --apply; suggested only with {other} {assumed}, and {other} is {_show(actual)})"
 
 
 def _code(value):
@@ -138,6 +142,15 @@ def plan_apply(corpus, old: bytes, report: RecordSuggestions, assignments: list[
     for name, value in assignments:  # once every value is in: a suggestion's assumptions are checked against them
         how[name] = _provenance(report, name, value, confirmed, rec)
         changes.append(f"{name}: {_show(before.get(name))} -> {_show(value)} ({how[name]})")
+    assigned = {name for name, _ in assignments}
+    for name, text in list(how.items()):  # a suggestion confirmed earlier, whose assumption a value applied now contradicts
+        if name in assigned or provenance.state(text) != provenance.CONFIRMED:
+            continue
+        for other, assumed in provenance.assumed(text).items():
+            if other in assigned and assumed != _show(rec.get(other)):
+                how[name] = _contradicted(other, assumed, rec.get(other))
+                changes.append(f"{name}: {_show(rec.get(name))}, now {how[name]}")
+                break
     # a draft no person confirmed is no tag: it goes with the condition it was drafted under
     drafts = set(provenance.unconfirmed_fields(before)) - {name for name, _ in assignments}
     for f in structure.fields(tax):
@@ -182,9 +195,7 @@ def plan_draft(corpus, old: bytes, report: RecordSuggestions) -> ApplyPlan:
 
 
 def _show(value) -> str:
-    if value is None:
-        return "(absent)"
-    return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, (list, tuple)) else str(value)
+    return "(absent)" if value is None else provenance.shown(value)
 
 
 def _new_problems(corpus, rel: str, new: bytes) -> list[Problem]:
