@@ -6,8 +6,8 @@ A tag set from a suggestion says so in the record's ``tag_provenance`` for that 
   among the suggestions (``masrl suggest KEY --apply FIELD=VALUE``);
 * ``suggested (masrl suggest, neighbours c3, halo), not confirmed``: the best suggestion was
   written as a draft (``masrl suggest KEY --draft``) and no person has confirmed it yet;
-* ``suggested (masrl suggest, neighbours c3, halo; with credit_granularity agent), confirmed``: a
-  value suggested for a record assumed to hold those values of other fields (a set as ``[A, B]``).
+* ``suggested (masrl suggest, neighbours c3, halo; with FIELD VALUE, ...), confirmed``: a value
+  suggested for a record assumed to hold those values of other fields (a set as ``[A, B]``).
 
 The neighbours are the keys of the tagged records that were the evidence for the value. The
 audit report counts both kinds apart from hand tags, and the catalogue site marks the
