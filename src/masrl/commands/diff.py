@@ -29,10 +29,9 @@ def drafted_records(corpus: Corpus) -> list[dict]:
     """``[{"key", "fields"}]``, by key: the retained records of ``corpus`` that hold suggested tags
     no person has confirmed (``masrl suggest --draft``), with those fields, for a reviewer to see
     in the pull request (``masrl release`` refuses them until each is confirmed)."""
-    from ..corpus.provenance import unconfirmed_fields
+    from ..corpus.provenance import drafted_fields
 
-    return sorted(({"key": str(r.get("key")), "fields": fields} for r in corpus.retained.values()
-                   if (fields := unconfirmed_fields(r))), key=lambda d: d["key"])
+    return [{"key": key, "fields": fields} for key, fields in drafted_fields(corpus.retained.values())]
 
 
 def render_markdown(diff: dict, rev: str) -> str:

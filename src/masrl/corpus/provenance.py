@@ -59,11 +59,16 @@ def state(text: object) -> str | None:
     return match.group("state") if match else None
 
 
+def drafted_fields(records) -> list[tuple[str, list[str]]]:
+    """``[(key, [field, ...]), ...]`` by key: each of ``records`` (retained records) that holds
+    suggested tags no person has confirmed, with those fields."""
+    return sorted(((str(r.get("key")), fields) for r in records if (fields := unconfirmed_fields(r))), key=lambda kf: kf[0])
+
+
 def drafted(records) -> list[str]:
-    """``["key (field, field)", ...]`` sorted: each of ``records`` (retained records) that holds
-    suggested tags no person has confirmed, with those fields (what ``masrl validate`` notes and
-    ``masrl release`` refuses)."""
-    return sorted(f"{r.get('key')} ({', '.join(fields)})" for r in records if (fields := unconfirmed_fields(r)))
+    """``["key (field, field)", ...]`` (:func:`drafted_fields`), as ``masrl validate`` notes them
+    and ``masrl release`` refuses them."""
+    return [f"{key} ({', '.join(fields)})" for key, fields in drafted_fields(records)]
 
 
 def named(items: list[str], limit: int = 10) -> str:
