@@ -437,13 +437,17 @@ def _session_memo(request):
     """The memo of tests/memo.py: off in tests marked ``uncached``, and from the moment a test
     patches masrl (:func:`memo.watch_monkeypatch`)."""
     memo.enabled = memo.MODE != "0" and request.node.get_closest_marker("uncached") is None
+    stores = request.node.get_closest_marker("memo_off")
+    memo.off = frozenset(stores.args if stores is not None else ())
+    unknown = memo.off - {store.name for store in memo.STORES}
+    assert not unknown, f"memo_off: no memo store named {sorted(unknown)}"
     reads = request.node.get_closest_marker("figures")
     memo.stand_ins = reads is None or bool(reads.args)  # figures("name", ...): only those are read
     memo.reads = frozenset(reads.args if reads is not None else ())
     memo.process_caches(memo.enabled)
     yield
     memo.enabled = memo.MODE != "0"
-    memo.stand_ins, memo.reads = False, frozenset()
+    memo.stand_ins, memo.reads, memo.off = False, frozenset(), frozenset()
     memo.process_caches(memo.enabled)
 
 

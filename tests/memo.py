@@ -82,6 +82,10 @@ MODE = os.environ.get("MASRL_TEST_MEMO", "1")
 #: Whether the running test may use the memo (set per test by tests/conftest.py).
 enabled = MODE != "0"
 
+#: The stores the running test may not use (``@pytest.mark.memo_off("release tree")``; set per test by
+#: tests/conftest.py): a store keyed by what the code under test keys its own cache by.
+off: frozenset[str] = frozenset()
+
 #: Whether a figure the memo does not hold may be stood in for (set per test by tests/conftest.py:
 #: off in tests marked ``figures``, in ``verify`` mode and while a fixture wider than a test is set up,
 #: but for those of :data:`STAND_IN_FIXTURES`).
@@ -121,7 +125,7 @@ class Store:
 
     def call(self, key: bytes | None, compute: Callable[[], Any], same: Callable[[Any, Any], bool] | None = None):
         """The memoised value of ``key``, or ``compute()`` (stored under ``key``)."""
-        if not enabled or key is None:
+        if not enabled or key is None or self.name in off:
             return compute()
         if key in self.values:
             self.values.move_to_end(key)
@@ -402,6 +406,7 @@ def seed_figures(root) -> int:
                 FIGURES.put(figure.key, (on_disk, []), 0.0)
                 FIGURES.misses -= 1  # not a draw
                 seeded += 1
+            SEEDED.setdefault(str(root), {}).setdefault(figure.key, set()).add(results.name)
             _drew(figure, FIGURES.values[figure.key][0])
     return seeded
 
@@ -414,6 +419,50 @@ def _figure(figure: FigureKey, draw):
     value = FIGURES.call(figure.key, draw, same=_figures_same)
     _drew(figure, value)
     return value
+
+
+#: The figures :func:`seed_figures` memoised from each tree's files: root -> {key: the names of
+#: the populations (``pool``, ``v1``, ...) whose figure it is}.
+SEEDED: dict[str, dict[bytes, set[str]]] = {}
+
+#: The keys an ``uncached`` test may take from the memo (:func:`figures_from`); empty: none.
+_served_from: frozenset[bytes] = frozenset()
+
+
+@contextlib.contextmanager
+def figures_from(root):
+    """Within it, a batch of figures drawn with the memo off (an ``uncached`` test,
+    ``render_many``) takes each figure that :func:`seed_figures` memoised from the files of the
+    tree at ``root`` from those files, and draws every other one for real. For the determinism
+    test on the grown tree: the figures it shares with the repository's tree (release v1's) are
+    the repository's committed files, which the same test on the repository draws twice for real
+    and compares with; drawing them again on the grown tree would compare the same inputs with
+    the same bytes. Yields the list of keys served, so that the test can say which they were."""
+    global _served_from
+    served: list[bytes] = []
+    before = _served_from
+    _served_from = frozenset(SEEDED.get(str(root), ()))
+    _served_log.append(served)
+    try:
+        yield served
+    finally:
+        _served_from = before
+        _served_log.remove(served)
+
+
+_served_log: list[list[bytes]] = []
+
+
+def _served_or_drawn(jobs, real_many):
+    """``real_many(jobs)``, but for the figures of :data:`_served_from` the memo holds: those are
+    taken from it (:func:`figures_from`)."""
+    figures = [_figure_keys(spec, data, notes) for spec, data, notes in jobs]
+    served = {i: FIGURES.values[f.key][0] for i, f in enumerate(figures)
+              if f.key is not None and f.key in _served_from and f.key in FIGURES.values}
+    for log in _served_log:
+        log.extend(figures[i].key for i in served)
+    drawn = iter(real_many([job for i, job in enumerate(jobs) if i not in served]))
+    return [served[i] if i in served else next(drawn) for i in range(len(jobs))]
 
 
 def _figures_same(a, b) -> bool:
@@ -502,7 +551,7 @@ def install() -> None:
 
     def render_many(jobs):
         if not enabled:
-            return real_many(jobs)
+            return _served_or_drawn(jobs, real_many) if _served_from else real_many(jobs)
         figures = [_figure_keys(spec, data, notes) for spec, data, notes in jobs]
         # Those to draw, neither memoised nor stood in for, are drawn together (real_many may share them out).
         missing = [i for i, figure in enumerate(figures) if figure.key is None
