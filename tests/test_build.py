@@ -138,9 +138,11 @@ def test_build_is_byte_identical_across_runs_with_every_figure_redrawn(survey, s
         assert cli("build", "--root", survey, "--rerender-figures").code == 0
     assert files_under(survey) == second
     assert second == first  # and equal to what is committed
-    if grown:  # exactly release v1's figures were taken from the repository, in each build
+    if grown:  # exactly release v1's figures were taken from the repository, as often in each build
+        from collections import Counter
+
         of_v1 = {key for key, names in memo.SEEDED[str(survey_tree)].items() if "v1" in names}
-        assert of_v1 and set(served) == of_v1 and len(served) == 2 * len(of_v1)
+        assert of_v1 and set(served) == of_v1 and all(n % 2 == 0 for n in Counter(served).values())
     else:
         assert served == []
 
