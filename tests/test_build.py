@@ -131,7 +131,7 @@ def test_build_is_byte_identical_across_runs_with_every_figure_redrawn(survey, s
     import memo
 
     first = files_under(survey)
-    grown = survey_tree != published_tree
+    grown = survey_tree != published_tree and memo.MODE != "0"  # MASRL_TEST_MEMO=0 (and mutmut): all drawn
     with memo.figures_from(published_tree) if grown else contextlib.nullcontext([]) as served:
         assert cli("build", "--root", survey, "--rerender-figures").code == 0
         second = files_under(survey)
