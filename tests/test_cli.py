@@ -175,6 +175,24 @@ def test_other_git_failures_are_one_line_naming_what_to_do(tmp_path):
         f"{tmp_path}` if you trust it")
 
 
+def test_blobs_come_from_one_git_process_in_order_and_a_missing_one_is_named():
+    from masrl.core.errors import UserError
+    from masrl.corpus.gitread import _blobs
+
+    calls = []
+
+    def git(*args, data):
+        calls.append((args, data))
+        return b"a1 blob 3\nabc\nb2 blob 0\n\nc3 blob 4\nx\ny\n\n"
+
+    assert _blobs(git, ["a1", "b2", "c3"]) == [b"abc", b"", b"x\ny\n"]
+    assert calls == [(("cat-file", "--batch"), b"a1\nb2\nc3\n")]
+    with pytest.raises(UserError) as err:
+        _blobs(lambda *args, data: b"a1 blob 1\nz\nb2 missing\n", ["a1", "b2"])
+    assert str(err.value) == "git has no object b2 (run `git fsck` in the repository)"
+    assert _blobs(git, []) == [] and len(calls) == 1  # no blob, no process
+
+
 # ---------------------------------------------------------------- exit codes
 def test_exit_codes_are_documented(repo):
     readme = (repo / "README.md").read_text()

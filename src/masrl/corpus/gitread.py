@@ -71,16 +71,30 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
                 files[rel] = NOT_A_RECORD  # a symlink or another kind of file in a record folder
             else:
                 objects.append((rel, sha.decode()))
-    if not objects:
-        return files
-    out = git("cat-file", "--batch", data="".join(f"{sha}\n" for _, sha in objects).encode())
-    pos = 0
-    for rel, _ in objects:
-        header_end = out.index(b"\n", pos)
-        size = int(out[pos:header_end].split()[2])
-        files[rel] = out[header_end + 1 : header_end + 1 + size]
-        pos = header_end + 1 + size + 1
+    files.update(zip([rel for rel, _ in objects], _blobs(git, [sha for _, sha in objects])))
     return files
+
+
+def _blobs(git, shas: list[str]) -> list[bytes]:
+    """The contents of the blobs ``shas``, in order, from one ``git cat-file --batch`` run by
+    ``git(*args, data=...)`` (one process however many blobs).
+
+    Raises:
+        UserError: if git names one of them missing.
+    """
+    if not shas:
+        return []
+    out = git("cat-file", "--batch", data="".join(f"{sha}\n" for sha in shas).encode())
+    blobs, pos = [], 0
+    for sha in shas:
+        header_end = out.index(b"\n", pos)
+        header = out[pos:header_end].split()
+        if len(header) != 3:  # "<sha> missing"
+            raise UserError(f"git has no object {sha} (run `git fsck` in the repository)")
+        size = int(header[2])
+        blobs.append(out[header_end + 1 : header_end + 1 + size])
+        pos = header_end + 1 + size + 1
+    return blobs
 
 
 #: The report trees of the frozen releases (compared by ``masrl diff``).
@@ -145,7 +159,9 @@ def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
         if prefix and not rel.startswith(prefix):
             continue
         entries.setdefault(rel[len(prefix):], {})[int(stage)] = sha.decode()
+    wanted = [(rel, stage, sha) for rel, stages in sorted(entries.items()) for stage, sha in stages.items()]
     out: dict[str, dict[int, bytes]] = {}
-    for rel, stages in sorted(entries.items()):
-        out[rel] = {stage: _git(root, "cat-file", "blob", sha) for stage, sha in stages.items()}
+    for (rel, stage, _), data in zip(wanted, _blobs(lambda *args, data: _git(root, *args, data=data),
+                                                    [sha for _, _, sha in wanted])):
+        out.setdefault(rel, {})[stage] = data
     return out
