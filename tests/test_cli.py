@@ -190,6 +190,9 @@ def test_blobs_come_from_one_git_process_in_order_and_a_missing_one_is_named():
     with pytest.raises(UserError) as err:
         _blobs(lambda *args, data: b"a1 blob 1\nz\nb2 missing\n", ["a1", "b2"])
     assert str(err.value) == "git has no object b2 (run `git fsck` in the repository)"
+    with pytest.raises(UserError) as err:  # a submodule in conflict: its stages are commits
+        _blobs(lambda *args, data: b"d4 commit 2\nzz\n", ["d4"])
+    assert str(err.value) == "git object d4 is a commit, not a file's content"
     assert _blobs(git, []) == [] and len(calls) == 1  # no blob, no process
 
 

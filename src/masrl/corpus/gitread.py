@@ -80,7 +80,7 @@ def _blobs(git, shas: list[str]) -> list[bytes]:
     ``git(*args, data=...)`` (one process however many blobs).
 
     Raises:
-        UserError: if git names one of them missing.
+        UserError: if git names one of them missing, or one is not a blob (a submodule's commit).
     """
     if not shas:
         return []
@@ -91,6 +91,8 @@ def _blobs(git, shas: list[str]) -> list[bytes]:
         header = out[pos:header_end].split()
         if len(header) != 3:  # "<sha> missing"
             raise UserError(f"git has no object {sha} (run `git fsck` in the repository)")
+        if header[1] != b"blob":  # a submodule's commit, say: not a file's content
+            raise UserError(f"git object {sha} is a {header[1].decode(errors='replace')}, not a file's content")
         size = int(header[2])
         blobs.append(out[header_end + 1 : header_end + 1 + size])
         pos = header_end + 1 + size + 1
