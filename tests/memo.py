@@ -425,8 +425,9 @@ def _figure(figure: FigureKey, draw):
 #: the populations (``pool``, ``v1``, ...) whose figure it is}.
 SEEDED: dict[str, dict[bytes, set[str]]] = {}
 
-#: The keys an ``uncached`` test may take from the memo (:func:`figures_from`); empty: none.
-_served_from: frozenset[bytes] = frozenset()
+#: While :func:`figures_from` is on: the keys an ``uncached`` test may take from the memo, and the
+#: list of those taken; None otherwise.
+_serving: tuple[frozenset[bytes], list[bytes]] | None = None
 
 
 @contextlib.contextmanager
@@ -438,29 +439,21 @@ def figures_from(root):
     the repository's committed files, which the same test on the repository draws twice for real
     and compares with; drawing them again on the grown tree would compare the same inputs with
     the same bytes. Yields the list of keys served, so that the test can say which they were."""
-    global _served_from
-    served: list[bytes] = []
-    before = _served_from
-    _served_from = frozenset(SEEDED.get(str(root), ()))
-    _served_log.append(served)
+    global _serving
+    before, _serving = _serving, (frozenset(SEEDED.get(str(root), ())), [])
     try:
-        yield served
+        yield _serving[1]
     finally:
-        _served_from = before
-        _served_log.remove(served)
-
-
-_served_log: list[list[bytes]] = []
+        _serving = before
 
 
 def _served_or_drawn(jobs, real_many):
-    """``real_many(jobs)``, but for the figures of :data:`_served_from` the memo holds: those are
-    taken from it (:func:`figures_from`)."""
+    """``real_many(jobs)``, but for the figures :func:`figures_from` serves that the memo holds:
+    those are taken from it."""
+    keys, served_log = _serving
     figures = [_figure_keys(spec, data, notes) for spec, data, notes in jobs]
-    served = {i: FIGURES.values[f.key][0] for i, f in enumerate(figures)
-              if f.key is not None and f.key in _served_from and f.key in FIGURES.values}
-    for log in _served_log:
-        log.extend(figures[i].key for i in served)
+    served = {i: FIGURES.values[f.key][0] for i, f in enumerate(figures) if f.key in keys and f.key in FIGURES.values}
+    served_log.extend(figures[i].key for i in served)
     drawn = iter(real_many([job for i, job in enumerate(jobs) if i not in served]))
     return [served[i] if i in served else next(drawn) for i in range(len(jobs))]
 
@@ -551,7 +544,7 @@ def install() -> None:
 
     def render_many(jobs):
         if not enabled:
-            return _served_or_drawn(jobs, real_many) if _served_from else real_many(jobs)
+            return _served_or_drawn(jobs, real_many) if _serving is not None else real_many(jobs)
         figures = [_figure_keys(spec, data, notes) for spec, data, notes in jobs]
         # Those to draw, neither memoised nor stood in for, are drawn together (real_many may share them out).
         missing = [i for i, figure in enumerate(figures) if figure.key is None
