@@ -7,7 +7,6 @@ record of the kinds the rule lists.
 
 from __future__ import annotations
 
-import datetime
 import re
 from typing import Any
 
@@ -20,6 +19,7 @@ from ..corpus import schema as schemas
 from ..corpus.load import EXCLUSIONS, PAPERS
 from ..corpus.records import UNTAGGED
 from .collector import _dotted
+from ..core import clock
 
 #: The free-text fields of each kind of record that must not be placeholders.
 PLACEHOLDER_FIELDS = {"retained": ("title",), "excluded": ("screening_label", "exclusion_reason")}
@@ -108,7 +108,7 @@ def screening_date(c, file: str, rec: dict, kind: str) -> None:
     """The screening date of an exclusion lies between the taxonomy's first year and next year."""
     value = rec.get("date_screened")
     if isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
-        year, latest = int(value[:4]), datetime.date.today().year + 1
+        year, latest = int(value[:4]), clock.today().year + 1
         if not c.tax.year_minimum <= year <= latest:
             c.add(file, ("date_screened",), f"{value!r} is out of range; allowed: years {c.tax.year_minimum} to {latest}")
 

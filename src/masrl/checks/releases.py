@@ -10,7 +10,6 @@ when later versions of masrl ask more of new records.
 from __future__ import annotations
 
 import copy
-import datetime
 
 from jsonschema import Draft202012Validator, FormatChecker
 
@@ -27,6 +26,7 @@ from ..corpus.releases import (
     snapshot_from,
 )
 from ..corpus.taxonomy import Taxonomy
+from ..core import clock
 
 
 def check_releases(checker) -> dict[str, Snapshot]:
@@ -136,7 +136,7 @@ def _dates_added(checker, releases, valid: dict[str, Snapshot]) -> None:
             first_holder.setdefault(f"{PAPERS}{key}.yaml", rel.date)
         for rid in snap.excluded:
             first_holder.setdefault(f"exclusions/{rid}.yaml", rel.date)
-    today = datetime.date.today().isoformat()
+    today = clock.today_iso()
     for file, rec in sorted({**corpus.retained, **corpus.excluded}.items()):
         added = rec.get("date_added")
         if not isinstance(added, str) or len(added) != 10:
@@ -166,7 +166,7 @@ def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
         return  # the releases themselves have problems (reported); errata are judged once they are valid
     dates = {r.name: r.date for r in releases_from(data)}
     state = {name: copy.deepcopy(snap.taxonomy) for name, snap in snapshots.items()}
-    today = datetime.date.today().isoformat()
+    today = clock.today_iso()
     for i, erratum in enumerate(errata_from(data)):
         path = ("errata", i)
         if erratum.release not in state:

@@ -8,7 +8,6 @@ look wrong).
 
 from __future__ import annotations
 
-import datetime
 import re
 
 from jsonschema import Draft202012Validator
@@ -21,6 +20,7 @@ from ..corpus.declarations import table_of
 from ..corpus.load import TAXONOMY
 from ..corpus.migrate import FORMAT, format_of, missing_declarations, moved_keys
 from .derived_names import collisions
+from ..core import clock
 
 
 def format_version(c) -> bool:
@@ -101,7 +101,7 @@ def derived_names(c) -> None:
 
 def year_minimum(c) -> None:
     """The earliest allowed publication year is not in the future."""
-    if c.tax.year_minimum > datetime.date.today().year:
+    if c.tax.year_minimum > clock.today().year:
         c.add(TAXONOMY, ("year_minimum",), f"{c.tax.year_minimum} is after this year; no record could be valid")
 
 

@@ -28,7 +28,6 @@ Never raises for user data, never writes.
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -44,6 +43,7 @@ from .claims import Scope, check_claims
 from .protocol import check_protocol, check_rounds
 from .collector import Checker
 from .releases import check_errata, check_releases
+from ..core import clock
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Context:
         file's name and line map, the record, its kind and today's date; None if it cannot be pickled."""
         if file not in self.record_keys:
             if "" not in self.record_keys:  # the vocabulary and the date, once per run
-                self.record_keys[""] = content_key(self.checker.corpus.taxonomy, datetime.date.today().isoformat())
+                self.record_keys[""] = content_key(self.checker.corpus.taxonomy, clock.today_iso())
             doc = self.checker.corpus.docs.get(file)
             base = self.record_keys[""]
             self.record_keys[file] = None if base is None else content_key(base, file, kind, rec, doc.lines if doc else None)
@@ -259,7 +259,7 @@ def _taxonomy_key(corpus: Corpus, skip: frozenset[str]) -> bytes | None:
     (the year minimum) and the rules skipped; None if it cannot be pickled."""
     doc = corpus.docs.get(TAXONOMY)
     return content_key(corpus.taxonomy, doc.lines if doc else None, doc.comments if doc else None,
-                       datetime.date.today().isoformat(), sorted(TAXONOMY_CODES & set(skip)))
+                       clock.today_iso(), sorted(TAXONOMY_CODES & set(skip)))
 
 
 def _taxonomy_phase(ctx: Context, skip: frozenset[str]) -> None:

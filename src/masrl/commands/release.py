@@ -36,6 +36,7 @@ from ..corpus.releases import (
     releases_from,
 )
 from ..corpus.yamlio import parse
+from ..core import clock
 
 
 def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem]:
@@ -61,9 +62,9 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
     if not problems and existing and args.date < existing[-1].date:
         problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date} is before the last release "
                                 f"{existing[-1].name} ({existing[-1].date})"))
-    if not problems and args.date > datetime.date.today().isoformat():
+    if not problems and args.date > clock.today_iso():
         problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date} is in the future (today is "
-                                f"{datetime.date.today().isoformat()}); freeze a release on or after its date"))
+                                f"{clock.today_iso()}); freeze a release on or after its date"))
     if not problems and args.cutoff and args.cutoff > args.date:
         problems.append(Problem(COMMAND_LINE, None, "--cutoff", f"{args.cutoff} is after the release date {args.date}"))
     cutoff = args.cutoff or args.date

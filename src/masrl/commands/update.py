@@ -9,7 +9,6 @@ leaves nothing), and so are the records ``apply`` creates.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import sys
 
@@ -17,6 +16,7 @@ from ..core import console
 from ..core.errors import UserError, summary
 from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree
 from ..corpus.rounds import PROTOCOL, REASON_COLUMN, ROUNDS, STAGE_COLUMN
+from ..core import clock
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
@@ -48,7 +48,7 @@ examples:
 def _utc_now() -> str:
     from ..review.update.model import utc_stamp
 
-    return utc_stamp(datetime.datetime.now(datetime.timezone.utc))
+    return utc_stamp(clock.now())
 
 
 def _round_problems(corpus) -> list:
@@ -71,7 +71,7 @@ def _search(args: argparse.Namespace) -> int:
     if problems:
         raise UserError(summary(problems, "nothing was searched."), problems)
     protocol = protocol_of(corpus)
-    plan = plan_search(corpus, protocol, datetime.date.today().isoformat(), args.since, args.until, args.source, args.family)
+    plan = plan_search(corpus, protocol, clock.today_iso(), args.since, args.until, args.source, args.family)
     progress = Progress(len(plan.sources) * len(plan.families), enabled=sys.stderr.isatty() and not args.quiet)
     mailto = args.mailto or os.environ.get("MASRL_MAILTO") or None
 

@@ -9,11 +9,11 @@ optimisation, and a file it cannot read only means the build renders.
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import platform
 import sys
 from pathlib import Path
+from ..core import clock
 
 #: Largest cache file read (bytes); a larger one is ignored.
 MAX_ENTRY = 64 * 1024 * 1024
@@ -71,4 +71,4 @@ def identity_text() -> str:
         except OSError:
             continue
     return "\n".join([f"masrl files {digest.hexdigest()}", f"python {sys.version} {platform.machine()}",
-                      f"year {datetime.date.today().year}", *sorted(dists)])
+                      f"year {clock.today().year}", *sorted(dists)])

@@ -8,13 +8,13 @@ build`` also writes these schemas to ``reports/schema/``.
 
 from __future__ import annotations
 
-import datetime
 
 from ..bib.bibtex import BIBTEX_TYPES
 from ..bib.identifiers import STORED_PATTERNS
 from .records import UNTAGGED
 from .taxonomy import Taxonomy
 from .taxonomy_schema import TAXONOMY_SCHEMA, VALUE_KEYS  # noqa: F401  (re-exported: every schema of the inputs is here)
+from ..core import clock
 
 _TEXT = {"type": "string", "minLength": 1}
 _STR_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
@@ -68,7 +68,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
     if for_report:
         year["description"] = "publication year, from year_minimum of the taxonomy to next year"
     else:
-        year["maximum"] = datetime.date.today().year + 1
+        year["maximum"] = clock.today().year + 1
     controlled = {f.name: _controlled(f, True) for f in tax.of("retained")}
     props = {
         "key": _KEY,
@@ -127,7 +127,7 @@ def excluded_schema(tax: Taxonomy) -> dict:
         "record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
         "screening_label": _TEXT,
         "authors": {"type": "array", "items": _TEXT, "minItems": 1},
-        "year": {"type": "integer", "minimum": tax.year_minimum, "maximum": datetime.date.today().year + 1},
+        "year": {"type": "integer", "minimum": tax.year_minimum, "maximum": clock.today().year + 1},
         "identifiers": identifiers_schema(tax),
         "url": {"type": "string", "pattern": r"^https?://\S+$"},
         **controlled,

@@ -7,11 +7,11 @@ rejects a stub until someone tags it.
 
 from __future__ import annotations
 
-import datetime
 
 from ..bib.identifiers import SCHEME_ORDER
 from .records import UNTAGGED, ordered, retained_order
 from .taxonomy import Taxonomy
+from ..core import clock
 
 
 def landing(ids: dict, tax: Taxonomy) -> str:
@@ -43,10 +43,10 @@ def retained_stub(paper: dict, tax: Taxonomy, key: str, forced: str | None = Non
     for field in tax.of("retained"):
         if field.always:
             rec[field.name] = [UNTAGGED] if field.multi else UNTAGGED
-    rec.update(one_liner=UNTAGGED, notes="", date_added=datetime.date.today().isoformat(), tag_provenance={})
+    rec.update(one_liner=UNTAGGED, notes="", date_added=clock.today_iso(), tag_provenance={})
     if forced:
         rec["forced"] = forced
     rec["bibtex_key"] = paper["bibtex_key"] or key
     rec["bibtex"] = paper["bibtex"]
-    rec["provenance"] = {"source": paper["source"], "added": datetime.date.today().isoformat()}
+    rec["provenance"] = {"source": paper["source"], "added": clock.today_iso()}
     return ordered(rec, retained_order(tax))

@@ -42,6 +42,7 @@ from ..corpus.load import AUDITS, TAXONOMY, Corpus, parse_tree
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
 from ..render.markdown import render_template
+from ..core import clock
 
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
 
@@ -65,7 +66,7 @@ class SampleOptions:
 def _today(date: str | None) -> str:
     """``date`` (checked: a real date written YYYY-MM-DD) or today."""
     if date is None:
-        return datetime.date.today().isoformat()
+        return clock.today_iso()
     try:
         valid = re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", date) and datetime.date.fromisoformat(date)
     except ValueError:

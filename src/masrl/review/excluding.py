@@ -27,6 +27,7 @@ from ..corpus.records import excluded_order, ordered
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
 from . import intake
+from ..core import clock
 
 def option_fields(tax: Taxonomy) -> list[tuple[str, str]]:
     """``(option, field)`` of every field a decision gives (:meth:`Taxonomy.exclusion_options`)."""
@@ -114,8 +115,8 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
             ok = False
         if not ok:
             bad("date", f"{decision.date!r} is not a date written YYYY-MM-DD")
-        elif decision.date > datetime.date.today().isoformat():
-            bad("date", f"{decision.date} is in the future (today is {datetime.date.today().isoformat()})")
+        elif decision.date > clock.today_iso():
+            bad("date", f"{decision.date} is in the future (today is {clock.today_iso()})")
     if bool(decision.key) == bool((decision.title or "").strip()):
         bad("key/title", f"give either {decision.label('key')} KEY (move a retained record) or {decision.label('title')} "
                          "TITLE with an identifier (a screened paper)")
@@ -182,7 +183,7 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
     plan = ExclusionPlan()
     pool = intake.pool_of(corpus)
     known = None
-    today = datetime.date.today().isoformat()
+    today = clock.today_iso()
     for decision in decisions:
         record_id = next_record_id(taken)
         taken.append(record_id)

@@ -1,0 +1,58 @@
+"""Today's date and the current time, from one place.
+
+masrl reads the clock for the dates it writes (``date_added``, a round's ``searched`` stamp, an
+audit's default id) and for the checks that refuse a date in the future. Every such read goes
+through :func:`today` or :func:`now`, so that ``MASRL_TODAY`` can set the clock for a whole run:
+
+- unset or empty: the machine's clock (UTC for :func:`now`, the local date for :func:`today`);
+- ``YYYY-MM-DD``: that day; :func:`now` is its noon, UTC;
+- ``YYYY-MM-DDTHH:MM:SSZ``: that moment (UTC); :func:`today` is its date.
+
+Tests and reproducible scripts set it so that what masrl writes is the same bytes on any day.
+A value of another form is refused by name, not read as the machine's clock.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+
+from .errors import UserError
+
+#: The environment variable that sets the clock.
+VARIABLE = "MASRL_TODAY"
+
+_FORMS = re.compile(r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})(?:T(?P<time>[0-9]{2}:[0-9]{2}:[0-9]{2})Z)?")
+
+
+def _fixed() -> datetime.datetime | None:
+    value = os.environ.get(VARIABLE, "").strip()
+    if not value:
+        return None
+    match = _FORMS.fullmatch(value)
+    try:
+        if match is None:
+            raise ValueError
+        moment = datetime.datetime.fromisoformat(f"{match['date']}T{match['time'] or '12:00:00'}")
+    except ValueError:
+        raise UserError(f"{VARIABLE}={value!r} is not a date: give YYYY-MM-DD (e.g. 2026-06-30) or "
+                        "YYYY-MM-DDTHH:MM:SSZ, or unset it to use the machine's clock") from None
+    return moment.replace(tzinfo=datetime.timezone.utc)
+
+
+def now() -> datetime.datetime:
+    """The current moment, UTC (``MASRL_TODAY`` if set)."""
+    fixed = _fixed()
+    return fixed if fixed is not None else datetime.datetime.now(datetime.timezone.utc)
+
+
+def today() -> datetime.date:
+    """Today's date (``MASRL_TODAY`` if set, else the machine's local date)."""
+    fixed = _fixed()
+    return fixed.date() if fixed is not None else datetime.date.today()
+
+
+def today_iso() -> str:
+    """:func:`today` as ``YYYY-MM-DD``."""
+    return today().isoformat()
