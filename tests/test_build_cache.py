@@ -18,11 +18,6 @@ from trees import copy_tree
 from masrl.build import cache, outputs
 from masrl.commands import build as build_command
 
-# Every figure of every build here is compared with a full build's: none is stood in for. The session
-# memo's release trees are keyed by what the build cache keys them by (masrl.build.cache.release_key):
-# a fault of that key would be in the reference build too, so each full build here renders them.
-pytestmark = [pytest.mark.figures, pytest.mark.memo_off("release tree")]
-
 RETAG = ("orchestration_form: swarm\n", "orchestration_form: debate\n")
 RECORD = "corpus/papers/agentspawn.yaml"
 

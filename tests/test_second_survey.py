@@ -22,7 +22,8 @@ import second_survey as soil
 from wordscan import standalone
 from masrl.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
+#: The frozen test survey (tests/data/survey).
+SURVEY = Path(__file__).resolve().parent / "data/survey"
 
 
 def _run(*args) -> tuple[int, str, str]:
@@ -228,7 +229,7 @@ def test_exclude_asks_for_its_own_fields(survey):
 def _bundled_axes() -> set[str]:
     """What would show the bundled survey in a report: its fields, the codes and labels of its
     axes (not plain words that any survey may use)."""
-    tax = yaml.safe_load((REPO / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
+    tax = yaml.safe_load((SURVEY / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
     out = set(tax["fields"]) | set(tax["free_fields"])
     for field in tax["fields"].values():
         out.add(field["label"])

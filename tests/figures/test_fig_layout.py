@@ -18,8 +18,6 @@ from masrl.render import figures
 from masrl.corpus.load import read_taxonomy as _read_taxonomy
 from masrl.corpus.taxonomy import Taxonomy as _Taxonomy
 
-#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
-pytestmark = pytest.mark.figures
 
 #: The figures the bundled survey declares (corpus/taxonomy.yaml).
 FIGURES = figures.figures_of(_Taxonomy(_read_taxonomy(Path(__file__).resolve().parents[2])))
