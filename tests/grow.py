@@ -172,15 +172,13 @@ def next_release_name(root: Path) -> str:
     return next(f"v{n}" for n in range(len(names) + 1, 10_000) if f"v{n}" not in names)
 
 
-def audit_round(run, root: Path, reader: str = "Jane Doe", adjudicator: str = "Ada Lovelace", seed: int = 7) -> str:
-    """One audit round as the manual runs it, on today's date: 20 retained records sampled (stratified
+def audit_round(run, root: Path, audit_id: str, reader: str = "Jane Doe", adjudicator: str = "Ada Lovelace",
+                seed: int = 7, n: int = 20) -> str:
+    """One audit round ``audit_id`` as the manual runs it: ``n`` retained records sampled (stratified
     by category), a reader who agrees with every value but one ``is_rl`` of a record tagged ``yes``,
-    adjudicated for the reader and applied. Returns the audit id (``tags-<today>``)."""
-    from masrl.core import clock
-
-    _ok(run("audit", "sample", "--root", root, "--population", "retained", "--n", "20", "--stratify", "category",
-            "--seed", seed), "masrl audit sample")
-    audit_id = f"tags-{clock.today_iso()}"
+    adjudicated for the reader and applied. Returns ``audit_id``."""
+    _ok(run("audit", "sample", "--root", root, "--population", "retained", "--n", n, "--stratify", "category",
+            "--seed", seed, "--id", audit_id), "masrl audit sample")
     folder = root / "corpus/audits" / audit_id
     audit = yaml.safe_load((folder / "audit.yaml").read_text(encoding="utf-8"))
     changed = next(i for i in audit["items"] if i["original"].get("is_rl") == "yes")
@@ -246,7 +244,7 @@ def grow_tree(run, root: Path) -> dict:
     with on(RELEASED):
         _ok(run("release", release, "--root", root, "--date", RELEASED, "--title", "Update of December 2026"), "masrl release")
     with on(AUDITED):
-        audit = audit_round(run, root)
+        audit = audit_round(run, root, f"tags-{AUDITED}")
         _ok(run("build", "--root", root), "masrl build")
     git(root, "add", "-A")
     git(root, "commit", "-qm", f"papers added, release {release} frozen, audit {audit} applied")

@@ -50,3 +50,16 @@ def test_the_readme_records_the_digest_of_v1(repo):
     """The README's copy of v1's digest is an independent record of it."""
     recorded = next(r for r in releases_from(load(repo).releases) if r.name == "v1").content_sha256
     assert f"`{recorded}`" in (repo / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_test_of_the_code_that_reads_the_live_corpus_fails(repo):
+    """tests/conftest.py's audit hook: an open or a listing under corpus/, exclusions/ or reports/
+    fails a test not marked live (the probe is run by its own pytest)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           "tests/data/probes/reads_live_corpus.py"], cwd=repo, capture_output=True, text=True)
+    assert "2 failed, 1 passed" in done.stdout, done.stdout[-3000:]
+    assert done.stdout.count("a test of the code read the repository's live corpus") == 2
+    assert f"{repo / 'corpus/taxonomy.yaml'}" in done.stdout and f"{repo / 'exclusions'}" in done.stdout
