@@ -177,7 +177,8 @@ class Session:
         self.env = env
 
     def run(self, command: str) -> tuple[int, str]:
-        words = shlex.split(command) if not SHELL & set(command) else None
+        flat = command.replace("\n", " ")  # a command continued on the next line (`\` at the end)
+        words = shlex.split(flat) if not SHELL & set(flat) else None
         if words:
             words = [w for word in words for w in (self._glob(word) if GLOB & set(word) else [word])]
         if words and words[0] == "cd" and len(words) == 2:
@@ -186,11 +187,11 @@ class Session:
                 return 1, f"bash: cd: {words[1]}: No such file or directory\n"
             self.cwd = target
             return 0, ""
-        if words and words[0] == "masrl" and "\n" not in command:
+        if words and words[0] == "masrl":
             return self._masrl(words[1:])
         bin_dir = str(Path(sys.executable).parent)
         env = {**os.environ, **self.env, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
-        done = subprocess.run(["bash", "-c", command], cwd=self.cwd, env=env, stdout=subprocess.PIPE,
+        done = subprocess.run(["bash", "-c", flat], cwd=self.cwd, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, timeout=120)
         return done.returncode, done.stdout
 
@@ -237,7 +238,10 @@ def run_guide(text: str, session: Session) -> tuple[list[Mismatch], dict[int, li
     outputs: dict[int, list[str]] = {}
     for block in blocks(text):
         if block.kind == "diff":
-            apply_diff(session.root, session.cwd, block.body)
+            try:
+                apply_diff(session.root, session.cwd, block.body)
+            except (ValueError, OSError) as err:
+                mismatches.append(Mismatch(block.line, "(the edit of the diff block)", [], [str(err)], 0, 1))
             continue
         for command in block.commands:
             code, out = session.run(command.text)
