@@ -202,7 +202,8 @@ class Session:
     def _masrl(self, argv: list[str]) -> tuple[int, str]:
         from masrl.cli import main
 
-        buffer = io.StringIO()
+        raw = io.BytesIO()  # a terminal's one stream: text and bytes (sys.stdout.buffer) in the order written
+        buffer = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
         before = os.getcwd()
         os.chdir(self.cwd)
         try:
@@ -213,7 +214,8 @@ class Session:
                     code = done.code if isinstance(done.code, int) else 1
         finally:
             os.chdir(before)
-        return code, buffer.getvalue()
+        buffer.flush()
+        return code, raw.getvalue().decode("utf-8", errors="replace")
 
 
 @dataclass
