@@ -29,7 +29,10 @@ exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
 language = "en"
 
 myst_heading_anchors = 3
+smartquotes = False  # `--root` stays two hyphens, 'quotes' stay as typed: this is a manual of a command line
 myst_enable_extensions = ["colon_fence"]
+
+highlight_language = "text"  # a literal block (the CLI's examples) is shown as written, not as Python
 
 html_theme = "furo"
 html_title = f"masrl {version}"

@@ -19,7 +19,7 @@ from pathlib import Path
 #: The survey whose taxonomy gives ``masrl exclude`` its field options on the page.
 SURVEY = Path(__file__).resolve().parents[3]
 
-_MARKUP = re.compile(r"([\\`*_|])")
+_MARKUP = re.compile(r"([\\`*_|<>])")
 _GLOBAL = "global options"
 
 

@@ -19,6 +19,11 @@ from . import schemas
 PACKAGE = Path(__file__).resolve().parents[3] / "src" / "masrl"
 
 
+def _cell(text: str) -> str:
+    """Text for a cell of a Markdown table (a ``|`` of the text would end the cell)."""
+    return text.replace("|", "\\|")
+
+
 def _tax_of_schemes():
     """A taxonomy with no field and every identifier scheme masrl knows: the schemas of records
     made from it hold masrl's own keys only."""
@@ -108,7 +113,7 @@ def columns_markdown(name: str) -> str:
     lines = ["| column | filled by | what it holds |", "| --- | --- | --- |"]
     for column in _columns(name):
         who = "the screener" if name == "queue" and column in SCREENER_COLUMNS else "masrl"
-        lines.append(f"| `{column}` | {who} | {text.get(column, ('', ''))[1]} |")
+        lines.append(f"| `{column}` | {who} | {_cell(text.get(column, ('', ''))[1])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -146,15 +151,15 @@ def kinds_markdown(group: str) -> str:
     if group == "table":
         lines = ["| kind | rows | index column |", "| --- | --- | --- |"]
         for kind in _kinds()["table"]:
-            lines.append(f"| `{kind}` | {text.get(f'table.{kind}', ('', ''))[1]} | `{DEFAULT_INDEX[kind]}` |")
+            lines.append(f"| `{kind}` | {_cell(text.get(f'table.{kind}', ('', ''))[1])} | `{DEFAULT_INDEX[kind]}` |")
     elif group == "column":
         lines = ["| kind | declared as, and what the cells hold |", "| --- | --- |"]
         for kind in _kinds()["column"]:
-            lines.append(f"| `{kind}` | {text.get(f'column.{kind}', ('', ''))[1]} |")
+            lines.append(f"| `{kind}` | {_cell(text.get(f'column.{kind}', ('', ''))[1])} |")
     else:
         lines = ["| kind | what it draws | what it reads |", "| --- | --- | --- |"]
         for kind in _kinds()["figure"]:
-            lines.append(f"| `{kind}` | {_figure_summary(kind)} | {text.get(f'figure.{kind}', ('', ''))[1]} |")
+            lines.append(f"| `{kind}` | {_cell(_figure_summary(kind))} | {_cell(text.get(f'figure.{kind}', ('', ''))[1])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -171,7 +176,7 @@ def exit_codes_markdown() -> str:
     from masrl.cli import EXIT_CODES
 
     lines = ["| code | meaning |", "| --- | --- |"]
-    lines += [f"| `{code}` | {meaning.replace('|', chr(92) + '|')} |" for code, meaning in sorted(EXIT_CODES.items())]
+    lines += [f"| `{code}` | {_cell(meaning)} |" for code, meaning in sorted(EXIT_CODES.items())]
     return "\n".join(lines) + "\n"
 
 
@@ -190,7 +195,7 @@ def variables() -> list[str]:
 def environment_markdown() -> str:
     text = schemas.descriptions("environment")
     lines = ["| variable | what it does |", "| --- | --- |"]
-    lines += [f"| `{name}` | {text.get(name, ('', ''))[1]} |" for name in variables()]
+    lines += [f"| `{name}` | {_cell(text.get(name, ('', ''))[1])} |" for name in variables()]
     return "\n".join(lines) + "\n"
 
 

@@ -284,7 +284,8 @@ def _group_of(path: str, groups: dict) -> str | None:
 
 def target(anchor: str, path: str) -> str:
     """The page anchor of the table of the object at ``path``."""
-    return f"{anchor}-" + (re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "top")
+    words = path.lower().replace("*", "-name-").replace("[]", "-items-")
+    return f"{anchor}-" + (re.sub(r"[^a-z0-9]+", "-", words).strip("-") or "top")
 
 
 def markdown(schema: dict, name: str, level: int = 2, anchor: str = "") -> str:
