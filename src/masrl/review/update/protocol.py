@@ -98,7 +98,7 @@ def protocol_of(corpus: Corpus, environ: dict | None = None) -> Protocol:
     if corpus.protocol is None:
         raise UserError(f"no search protocol in {PROTOCOL} (the file is absent, or a placeholder of comments only): "
                         "update rounds search the protocol's query families; write them there "
-                        "(see the README, 'Update round')")
+                        "(the manual's reference, 'Search protocol and update rounds', lists every key)")
     problems = check_protocol(corpus)
     if problems:
         raise UserError(summary(problems, "nothing was searched (fix the protocol first)."), problems)
