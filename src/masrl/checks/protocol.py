@@ -111,7 +111,9 @@ ROUND_SCHEMA = {
                     "type": "object", "required": ["family", "query", "sent", "requests", "pages", "total", "returned", "kept"],
                     "additionalProperties": False,
                     "properties": {"family": _TEXT, "query": _TEXT, "sent": _STAMP, "requests": _COUNT, "pages": _COUNT,
-                                   "total": _COUNT, "returned": _COUNT, "kept": _COUNT}}}}}},
+                                   "total": _COUNT, "returned": _COUNT, "kept": _COUNT, "outside_window": _COUNT,
+                                   "outside_window_records": {"type": "array", "items": _TEXT}, "not_matching": _COUNT,
+                                   "not_fetched": _COUNT, "stopped": _TEXT}}}}}},
         "counts": {"type": "object", "required": ["identified", "duplicates", "queued", "by_source", "by_family"],
                    "additionalProperties": False,
                    "properties": {"identified": _COUNT, "duplicates": _COUNT, "queued": _COUNT,
@@ -366,6 +368,28 @@ def _count_problems(folder: RoundFolder) -> list[Problem]:
     return out
 
 
+def _query_problems(folder: RoundFolder, corpus: Corpus) -> list[Problem]:
+    """Each query's counts add up: returned = kept + outside the window + not matching, and the
+    records named outside the window are as many as counted."""
+    file = folder.path("round.yaml")
+    out = []
+    for i, source in enumerate(folder.meta["sources"]):
+        for j, query in enumerate(source["queries"]):
+            if "outside_window" not in query:
+                continue  # written before masrl counted what it did not keep
+            path = ("sources", i, "queries", j)
+            parts = query["kept"] + query["outside_window"] + query.get("not_matching", 0)
+            if parts != query["returned"]:
+                out.append(Problem(file, corpus.line(file, path + ("returned",)), _dotted(path + ("returned",)),
+                                   f"{query['returned']} is not kept + outside_window + not_matching ({query['kept']} + "
+                                   f"{query['outside_window']} + {query.get('not_matching', 0)})"))
+            named = len(query.get("outside_window_records") or [])
+            if named != query["outside_window"]:
+                out.append(Problem(file, corpus.line(file, path + ("outside_window",)), _dotted(path + ("outside_window",)),
+                                   f"says {query['outside_window']} but outside_window_records names {named}"))
+    return out
+
+
 def check_rounds(corpus: Corpus) -> list[Problem]:
     """Every problem of the update rounds (see the module docstring); ``[]`` without rounds."""
     out: list[Problem] = []
@@ -392,6 +416,8 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
                                    f"{folder.meta['round']!r} does not match its folder {ROUNDS}{round_id}/"))
         if "queue.csv" in folder.headers and _header_problem(folder, "queue.csv", QUEUE_COLUMNS) is None:
             out += _queue_problems(folder, corpus.protocol, tax)
+        if meta_ok:
+            out += _query_problems(folder, corpus)
         if meta_ok and not folder.missing and not unread:
             out += _count_problems(folder)
     return out

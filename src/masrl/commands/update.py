@@ -65,25 +65,36 @@ def _search(args: argparse.Namespace) -> int:
     from ..review.update.search import plan_search, run_search
     from ..review.update.sources import source_for
 
+    from ..review.update.sources.pacing import PaceFile
+
     root = find_root(args.root)
-    corpus = parse_tree(read_tree(root))
+    files = read_tree(root)
+    corpus = parse_tree(files)
     problems = _round_problems(corpus)
     if problems:
         raise UserError(summary(problems, "nothing was searched."), problems)
+    if args.max_records is not None and args.max_records < 1:
+        raise UserError(f"--max-records: {args.max_records} is not a positive number of records; nothing was searched")
     protocol = protocol_of(corpus)
     plan = plan_search(corpus, protocol, clock.today_iso(), args.since, args.until, args.source, args.family)
     progress = Progress(len(plan.sources) * len(plan.families), enabled=sys.stderr.isatty() and not args.quiet)
     mailto = args.mailto or os.environ.get("MASRL_MAILTO") or None
+    pace = PaceFile(root)
 
     def make_source(name, searcher):
         extra = {"mailto": mailto} if name == "crossref" else {}
-        return source_for(name, searcher, on_request=progress.request, on_page=progress.page, **extra)
+        if name == "citations":
+            extra["corpus"] = corpus
+        return source_for(name, searcher, on_request=progress.request, on_page=progress.page, pace=pace,
+                          allow_incomplete=args.allow_incomplete, max_records=args.max_records, **extra)
 
     try:
-        result = run_search(corpus, protocol, plan, make_source, _utc_now, progress.query)
+        result = run_search(corpus, protocol, plan, make_source, _utc_now, progress.query, args.allow_incomplete, files)
     finally:
         progress.close()
     write.create_new(root, result.files)
+    for note in result.notes:
+        print(f"warning: {note}", file=sys.stderr)
     found = ", ".join(f"{label} {n}" for label, n in result.identified.items())
     console.info(f"round {result.round_id} ({plan.since} .. {plan.until}): {result.queries} queries, {result.requests} "
                  f"requests; {sum(result.identified.values())} records found ({found}), {result.duplicates} duplicates, "
@@ -149,9 +160,14 @@ def register(sub) -> None:
         epilog=SEARCH_EPILOG, formatter_class=_FORMATTER)
     p.add_argument("--since", metavar="YYYY-MM-DD", help="first day of the window (default: the last release's search cutoff)")
     p.add_argument("--until", metavar="YYYY-MM-DD", help="last day of the window (default: today)")
-    p.add_argument("--source", action="append", metavar="NAME", help="search only this source (arxiv, crossref); repeat")
+    p.add_argument("--source", action="append", metavar="NAME",
+                   help="search only this source (arxiv, crossref, openreview, semanticscholar, citations); repeat")
     p.add_argument("--family", action="append", metavar="NAME", help="search only this query family; repeat")
     p.add_argument("--mailto", metavar="EMAIL", help="e-mail for Crossref's polite pool (default: $MASRL_MAILTO)")
+    p.add_argument("--max-records", type=int, metavar="N",
+                   help="the paging bound: most records fetched per query (default: arXiv 10000, Crossref 20 pages of 100)")
+    p.add_argument("--allow-incomplete", action="store_true",
+                   help="write the round even if a query has more records than the bound (they are counted as not fetched)")
     p.set_defaults(run=_search)
 
     p = steps.add_parser("show", help="print a round's queue, ranked, with what is left to decide",

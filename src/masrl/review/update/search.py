@@ -5,7 +5,13 @@ at once); :func:`run_search` sends the queries, source by source and family by f
 what they found into candidates and duplicates (:mod:`.dedupe`), ranks the candidates
 (:mod:`.rank`) and returns the round's files (:mod:`.model`). A source that cannot be searched
 ends the run with one line naming its host; nothing is returned then, so nothing is written
-(an interrupted run likewise writes nothing): a round is written whole or not at all.
+(an interrupted run likewise writes nothing): a round is written whole or not at all. So does a
+search that would lose records: a query whose result set passes the paging bound fails, naming
+how many records were not fetched and why, unless the run allows it (``allow_incomplete``:
+the round then records them). Records returned outside the window are counted in
+``round.yaml`` and named in the run's notes. Before anything is returned, the round's files are
+put through the checks of ``masrl validate`` (:func:`masrl.checks.protocol.check_rounds`): a
+round masrl would write and its own checks refuse is never written.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from typing import Callable
 
 from ...core.didyoumean import did_you_mean
 from ...core.errors import COMMAND_LINE, Problem, UserError, sort_key, summary
+from ...corpus.load import TAXONOMY, parse_tree
 from ...corpus.releases import latest, releases_from
+from ...corpus.rounds import PROTOCOL, ROUNDS
 from . import dedupe, model
 from .protocol import Protocol
 from .rank import rank
@@ -47,6 +55,7 @@ class SearchResult:
     identified: dict
     duplicates: int
     queued: int
+    notes: tuple = ()
 
 
 def _date_problem(flag: str, value: str) -> Problem | None:
@@ -89,12 +98,43 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
     if problems:
         raise UserError(summary(problems, "nothing was searched."), sorted(problems, key=sort_key))
     chosen_sources = tuple(n for n in names if not sources or n in sources)
+    from ...bib.fetch import url_problem
+
+    bad = [f"{protocol.searchers[n].endpoint_env}: {why}" if protocol.searchers[n].redirected else f"{PROTOCOL}: "
+           f"searchers.{n}.endpoint: {why}" for n in chosen_sources if (why := url_problem(protocol.searchers[n].endpoint))]
+    if bad:
+        raise UserError("; ".join(bad) + "; nothing was searched")
     chosen_families = tuple(n for n in family_names if not families or n in families)
     return SearchPlan(model.next_round_id(corpus, today), since, until, chosen_sources, chosen_families)
 
 
+def _notes(runs: list[tuple[str, object]]) -> list[str]:
+    """One line per query that returned records outside the window (named, at most 10 each) or
+    left records unfetched (how many, and why)."""
+    out = []
+    for label, run in runs:
+        if run.outside_window:
+            named = ", ".join(run.outside_window[:10]) + (f", and {len(run.outside_window) - 10} more (round.yaml "
+                                                           "lists them)" if len(run.outside_window) > 10 else "")
+            out.append(f"{label}, {run.family}: {len(run.outside_window)} record(s) returned outside the window, not "
+                       f"queued: {named}")
+        if run.not_fetched:
+            out.append(f"{label}, {run.family}: {run.not_fetched:,} of {run.total:,} record(s) not fetched: {run.stopped}")
+    return out
+
+
+def check_written(inputs: dict[str, bytes], files: dict[str, bytes]) -> list[Problem]:
+    """The problems ``masrl validate`` would find in the round ``files`` (with the survey's
+    taxonomy and protocol from ``inputs``)."""
+    from ...checks.protocol import check_rounds
+
+    corpus = parse_tree({**{k: inputs[k] for k in (TAXONOMY, PROTOCOL) if k in inputs}, **files})
+    return [p for p in check_rounds(corpus) if p.file.startswith(ROUNDS)]
+
+
 def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callable, now: Callable[[], str],
-               on_query: Callable[[str, str, int], None] | None = None) -> SearchResult:
+               on_query: Callable[[str, str, int], None] | None = None, allow_incomplete: bool = False,
+               inputs: dict[str, bytes] | None = None) -> SearchResult:
     """Search every (source, family) pair of ``plan`` and return the round's files.
 
     ``make_source(name, searcher)`` builds a source (:func:`.sources.source_for` with the run's
@@ -120,6 +160,10 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
                 run = source.search(protocol.family(family_name), plan.since, plan.until, now)
             except SourceError as err:
                 raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
+            if run.incomplete and not allow_incomplete:
+                raise UserError(f"cannot search {searcher.label} whole: family {family_name!r}: {run.not_fetched:,} of "
+                                f"{run.total:,} records not fetched ({run.stopped}); narrow the window or give "
+                                "--allow-incomplete to write the round with them counted as not fetched; nothing was written")
             done.append(run)
             runs.append((searcher.label, run))
             requests += run.requests
@@ -128,5 +172,9 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
     ranks = rank(corpus, candidates)
     files = model.round_files(plan.round_id, (plan.since, plan.until), started, now(), protocol.sha256, source_runs,
                               candidates, duplicates, ranks, by_source, by_family)
+    if inputs is not None and (problems := check_written(inputs, files)):
+        raise UserError(summary(problems, "masrl would write a round its own checks refuse; nothing was written "
+                                          "(please report this with the lines above)."), problems)
     identified = {label: tally.identified for label, tally in by_source.items()}
-    return SearchResult(files, plan.round_id, len(runs), requests, identified, len(duplicates), len(candidates))
+    return SearchResult(files, plan.round_id, len(runs), requests, identified, len(duplicates), len(candidates),
+                        tuple(_notes(runs)))
