@@ -41,6 +41,12 @@ from ..corpus.rounds import (
 from ..corpus.taxonomy import Taxonomy
 from .collector import remember_valid, schema_valid
 
+#: The searchers sent a query string per family; the others list records and match ``all_of``.
+QUERIED = ("arxiv", "crossref", "semanticscholar")
+NOT_QUERIED = {"openreview": "the notes of its venues", "citations": "the references and citations of the retained records"}
+#: The ``searched_by`` of a protocol source that masrl does not search.
+BY_HAND = "by hand"
+
 _DATE = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
 _TEXT = {"type": "string", "minLength": 1}
 _NAMES = {"type": "array", "items": _TEXT, "minItems": 1, "uniqueItems": True}
@@ -60,14 +66,19 @@ PROTOCOL_SCHEMA = {
         "date_cutoff": _DATE,
         "sources": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["name", "exclusion_source", "searched_by"], "additionalProperties": False,
-            "properties": {"name": _TEXT, "exclusion_source": _CODE_OR_NULL, "searched_by": _CODE_OR_NULL}}},
+            "properties": {"name": _TEXT, "exclusion_source": _CODE_OR_NULL,
+                           "searched_by": {"oneOf": [{"type": "null"}, _TEXT, _NAMES]}}}},
         "searchers": {"type": "object", "minProperties": 1, "propertyNames": {"enum": list(SEARCHERS)},
                       "additionalProperties": {
                           "type": "object", "required": ["label", "api", "endpoint", "endpoint_env", "exclusion_source"],
                           "additionalProperties": False,
                           "properties": {"label": _TEXT, "api": _TEXT, "endpoint": {"type": "string", "pattern": "^https?://"},
                                          "endpoint_env": {"type": "string", "pattern": "^MASRL_[A-Z_]+$"},
-                                         "exclusion_source": _TEXT, "scope": _TEXT, "terms_of_use": _TEXT}}},
+                                         "exclusion_source": _TEXT, "scope": _TEXT, "terms_of_use": _TEXT,
+                                         "venues": _NAMES, "exclusion_family": _TEXT,
+                                         "directions": {"type": "array", "minItems": 1, "uniqueItems": True,
+                                                        "items": {"enum": ["backward", "forward"]}},
+                                         "method": {"enum": ["database", "other"]}}}},
         "query_families": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["name", "terms", "exclusion_family", "all_of", "queries"], "additionalProperties": False,
             "properties": {"name": _TEXT, "terms": _NAMES, "exclusion_family": _TEXT,
@@ -199,7 +210,7 @@ def _family_problems(corpus: Corpus, family: dict, i: int, tax: Taxonomy, search
         add(("all_of",), f"{term!r} is not a term of the family (terms: {', '.join(family['terms'])})")
     for term in sorted({t for t in grouped if grouped.count(t) > 1}):
         add(("all_of",), f"term {term!r} is in more than one group")
-    for name in searchers:
+    for name in [n for n in searchers if n in QUERIED]:
         query = family["queries"].get(name)
         if query is None:
             add(("queries",), f"no query for source {name!r}: give the string sent to it")
@@ -211,6 +222,9 @@ def _family_problems(corpus: Corpus, family: dict, i: int, tax: Taxonomy, search
             add(("queries", name), f"the arXiv query {why}")
     for name in sorted(set(family["queries"]) - set(searchers)):
         add(("queries", name), f"no source {name!r} under searchers{did_you_mean(name, searchers)}")
+    for name in sorted((set(family["queries"]) & set(searchers)) - set(QUERIED)):
+        add(("queries", name), f"{name} is sent no query (it lists {NOT_QUERIED[name]} and keeps the records that match "
+                               "all_of): remove it")
     return out
 
 
@@ -225,16 +239,46 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
         return out
     tax = Taxonomy(corpus.taxonomy)
     searchers = data["searchers"]
+    covered: set[str] = set()
     for i, source in enumerate(data["sources"]):
         out += _vocabulary_problem(corpus, PROTOCOL, ("sources", i, "exclusion_source"), source["exclusion_source"], tax,
                                    tax.role("found_in"))
-        if source["searched_by"] is not None and source["searched_by"] not in searchers:
+        by = source["searched_by"]
+        if by is None:
             out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("sources", i, "searched_by")), f"sources[{i}].searched_by",
-                               f"{source['searched_by']!r} is not a source under searchers; allowed: "
-                               f"{', '.join(searchers)}{did_you_mean(source['searched_by'], searchers)}"))
+                               f"is empty: write the searcher of `masrl update search` that covers {source['name']!r} "
+                               f"(one of {', '.join(searchers)}, or a list), or {BY_HAND!r}"))
+        names = [by] if isinstance(by, str) else list(by or [])
+        for name in names:
+            if name == BY_HAND and len(names) == 1:
+                continue
+            if name not in searchers:
+                allowed = [*searchers, BY_HAND]
+                out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("sources", i, "searched_by")), f"sources[{i}].searched_by",
+                                   f"{name!r} is not a source under searchers, nor {BY_HAND!r}; allowed: "
+                                   f"{', '.join(allowed)}{did_you_mean(name, allowed)}"))
+            covered.add(name)
     for name, spec in searchers.items():
         out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_source"), spec["exclusion_source"], tax,
                                    tax.role("found_in"))
+        if name not in covered:
+            out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name)), f"searchers.{name}",
+                               "covers no source of the protocol: name it in the searched_by of the source it searches"))
+        for key, needed in (("venues", "openreview"), ("directions", "citations"), ("exclusion_family", "citations")):
+            if key in spec and name != needed:
+                out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name, key)), f"searchers.{name}.{key}",
+                                   f"only the {needed} searcher has {key}"))
+        if name == "openreview" and "venues" not in spec:
+            out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name)), f"searchers.{name}.venues",
+                               "required field is missing: the venue ids whose notes are searched (ICLR.cc/2026/Conference)"))
+        if name == "citations":
+            if "exclusion_family" not in spec:
+                out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name)), f"searchers.{name}.exclusion_family",
+                                   "required field is missing: the query-family value an exclusion found by citation "
+                                   "searching records"))
+            else:
+                out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_family"), spec["exclusion_family"],
+                                           tax, tax.role("found_by"))
     names = [f["name"] for f in data["query_families"]]
     for i, family in enumerate(data["query_families"]):
         if names.index(family["name"]) != i:
