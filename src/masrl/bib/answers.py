@@ -52,7 +52,7 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
         raise FormatError(f"{where}: {type(text).__name__} {_short(text)} where the format has a text")
     limit = MAX_CHARS[what]
     if len(text) > 4 * limit:  # refused before any work on a huge value
-        raise FormatError(f"{where}: a {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
+        raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
     for _ in range(2):  # one level of escaping, and one more for a doubly escaped text (&amp;lt;)
         if "&" not in text or not _ENTITY.search(text):
             break
@@ -64,8 +64,12 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
     if drop:
         text = " ".join("".join(ch for ch in text if ch not in drop).split())
     if len(text) > limit:
-        raise FormatError(f"{where}: a {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
+        raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
     return text
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _short(value: object) -> str:

@@ -67,15 +67,14 @@ def _root(body: bytes):
 
     if not body.strip():
         raise FormatError("an empty answer where the format has an Atom feed")
+    if body.lstrip()[:15].lower().startswith((b"<!doctype html", b"<html")):
+        raise FormatError("an HTML page where the format has an Atom feed")
     try:
         return fromstring(body, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException:
         raise FormatError("an XML document type declaration (entity definitions), which the Atom feed of the API "
                           "never has") from None
     except ParseError as err:
-        head = body.lstrip()[:15].lower()
-        if head.startswith((b"<!doctype html", b"<html")):
-            raise FormatError("an HTML page where the format has an Atom feed") from None
         raise FormatError(f"not well-formed XML ({err}): a cut or broken feed") from None
 
 

@@ -130,7 +130,7 @@ class ArxivSource:
                 run.stopped = f"the paging bound of {self.max_records:,} records per query (--max-records)"
                 run.incomplete = True
                 break
-            size = self.page_size if total is None else min(self.page_size, total - start, self.max_records - start)
+            size = min(self.page_size, self.max_records - start, *(() if total is None else (total - start,)))
             feed = self._page({**fixed, "start": str(start), "max_results": str(size)})
             run.pages += 1
             if feed.total > MAX_TOTAL:

@@ -158,7 +158,7 @@ class PacedSession(requests.Session):
                 return got  # an outage, not a rate limit: the source reports it
             if attempt == self.retries or (wait is not None and wait > MAX_WAIT):
                 raise RateLimited(host, got.status, wait, attempt + 1)
-            self._wait(max(0.0, (wait if wait is not None else self.delay * 2 ** (attempt + 1)) - self.delay))
+            self._wait(wait if wait is not None else self.delay * 2 ** (attempt + 1))
         raise AssertionError("unreachable")  # pragma: no cover
 
 
