@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from masrl.bib.fetch import Limits
 from masrl.review.update.protocol import Family, Searcher
 from masrl.review.update.sources import SourceError
 from masrl.review.update.sources.arxiv import ArxivSource
@@ -336,6 +335,8 @@ def test_a_redirect_to_another_host_is_refused_and_one_to_the_same_host_followed
 
 @pytest.mark.parametrize("stall", ["body", "headers"])
 def test_a_server_that_trickles_is_given_up_at_the_deadline(serve, stall):
+    from masrl.bib.fetch import Limits
+
     body = atom(entry(), 1)
 
     def reply(path, params):
