@@ -109,13 +109,15 @@ def read_notes(body: bytes, v1: bool = False):
 
 
 def decision(venueid: str, venue: str) -> str:
-    """``accepted``, ``rejected``, ``withdrawn``, ``desk rejected`` or "" (not public, under review)
-    for a note of venue ``venue`` (its group id) whose ``venueid`` is ``venueid``."""
-    if venueid == venue:
-        return "accepted"
+    """``rejected``, ``withdrawn`` or ``desk rejected`` for a ``venueid`` ending in the group of those
+    submissions; ``accepted`` when it is the venue's own id ``venue``; "" otherwise (not public,
+    under review)."""
     tail = venueid.rsplit("/", 1)[-1]
-    return {"Rejected_Submission": "rejected", "Withdrawn_Submission": "withdrawn",
-            "Desk_Rejected_Submission": "desk rejected"}.get(tail, "")
+    public = {"Rejected_Submission": "rejected", "Withdrawn_Submission": "withdrawn",
+              "Desk_Rejected_Submission": "desk rejected"}
+    if tail in public:
+        return public[tail]
+    return "accepted" if venueid and venueid == venue else ""
 
 
 def _day(millis: int | None, where: str) -> str | None:

@@ -44,6 +44,9 @@ from .collector import remember_valid, schema_valid
 #: The searchers sent a query string per family; the others list records and match ``all_of``.
 QUERIED = ("arxiv", "crossref", "semanticscholar")
 NOT_QUERIED = {"openreview": "the notes of its venues", "citations": "the references and citations of the retained records"}
+#: How citation searching says a record was found: ``cites KEY`` (it cites retained record KEY) or
+#: ``cited by KEY`` (KEY cites it), in a queue's ``query_families`` and a duplicate's ``query_family``.
+CITATION_LINK = re.compile(r"(cites|cited by) [^\s;]+")
 #: The ``searched_by`` of a protocol source that masrl does not search.
 BY_HAND = "by hand"
 
@@ -116,7 +119,7 @@ ROUND_SCHEMA = {
         "sources": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["name", "label", "endpoint", "settings", "queries"], "additionalProperties": False,
             "properties": {
-                "name": {"enum": list(SEARCHERS)}, "label": _TEXT, "endpoint": _TEXT,
+                "name": {"enum": list(SEARCHERS)}, "label": _TEXT, "endpoint": _TEXT, "method": {"enum": ["database", "other"]},
                 "settings": {"type": "object", "additionalProperties": {"type": ["integer", "string", "boolean"]}},
                 "queries": {"type": "array", "items": {
                     "type": "object", "required": ["family", "query", "sent", "requests", "pages", "total", "returned", "kept"],
@@ -346,8 +349,9 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
         if not _valid_date(row.get("published")):
             bad("published", f"{row.get('published')!r} is not a date written YYYY-MM-DD")
         for name in split_list(row.get("query_families")) or [""]:
-            if name not in families:
-                bad("query_families", f"{name!r} is not a query family of {PROTOCOL}{did_you_mean(name, families)}")
+            if name not in families and not CITATION_LINK.fullmatch(name):
+                bad("query_families", f"{name!r} is not a query family of {PROTOCOL} nor a citation link (cites KEY, "
+                                      f"cited by KEY){did_you_mean(name, families)}")
         for name in split_list(row.get("sources")) or [""]:
             if name not in labels:
                 bad("sources", f"{name!r} is not a source label of {PROTOCOL} ({', '.join(map(str, labels))})")

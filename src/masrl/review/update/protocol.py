@@ -89,6 +89,18 @@ class Protocol:
         """The family called ``name`` (KeyError if none)."""
         return next(f for f in self.families if f.name == name)
 
+    def exclusion_family_of(self, how: str) -> str:
+        """The exclusion log's query-family value for a record found by ``how``: a query family's
+        ``exclusion_family``, or for a citation link (``cites KEY``, ``cited by KEY``) the
+        citation searcher's (KeyError if neither)."""
+        for family in self.families:
+            if family.name == how:
+                return family.exclusion_family
+        citations = self.searchers.get("citations")
+        if citations is not None and how.startswith(("cites ", "cited by ")):
+            return citations.options["exclusion_family"]
+        raise KeyError(how)
+
     def searcher_by_label(self, label: str) -> Searcher | None:
         """The searched source whose label is ``label``, or None."""
         return next((s for s in self.searchers.values() if s.label == label), None)

@@ -112,8 +112,16 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
     """One line per query that returned records outside the window (named, at most 10 each) or
     left records unfetched (how many, and why)."""
     out = []
+    many = {label for label in {lb for lb, _ in runs}
+            if sum(1 for lb, r in runs if lb == label and r.outside_window) > 5}
+    for label in sorted(many):
+        mine = [r for lb, r in runs if lb == label and r.outside_window]
+        out.append(f"{label}: {sum(len(r.outside_window) for r in mine):,} record(s) returned outside the window across "
+                   f"{len(mine)} queries, not queued (round.yaml lists them)")
     for label, run in runs:
-        if run.outside_window:
+        if run.stopped and not run.not_fetched and not run.incomplete:
+            out.append(f"{label}, {run.family}: {run.stopped}")
+        if run.outside_window and label not in many:
             named = ", ".join(run.outside_window[:10]) + (f", and {len(run.outside_window) - 10} more (round.yaml "
                                                            "lists them)" if len(run.outside_window) > 10 else "")
             out.append(f"{label}, {run.family}: {len(run.outside_window)} record(s) returned outside the window, not "
@@ -153,6 +161,23 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
         searcher = protocol.searchers[name]
         source = make_source(name, searcher)
         done = []
+        if hasattr(source, "search_all"):  # citation searching: one query per seed and direction, no family
+            try:
+                found = source.search_all([protocol.family(f) for f in plan.families], plan.since, plan.until, now,
+                                          None if on_query is None else
+                                          (lambda how: on_query(searcher.label, how, sum(len(r.found) for _, r in runs))))
+            except SourceError as err:
+                raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
+            for run in found:
+                if run.incomplete and not allow_incomplete:
+                    raise UserError(f"cannot search {searcher.label} whole: {run.family}: {run.stopped}; give "
+                                    "--allow-incomplete to write the round anyway; nothing was written")
+                done.append(run)
+                runs.append((searcher.label, run))
+                requests += run.requests
+            source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),
+                                                searcher.options.get("method", "database")))
+            continue
         for family_name in plan.families:
             if on_query is not None:
                 on_query(searcher.label, family_name, sum(len(r.found) for _, r in runs))
@@ -167,7 +192,8 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
             done.append(run)
             runs.append((searcher.label, run))
             requests += run.requests
-        source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done)))
+        source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),
+                                            searcher.options.get("method", "database")))
     candidates, duplicates, by_source, by_family = dedupe.deduplicate(corpus, runs)
     ranks = rank(corpus, candidates)
     files = model.round_files(plan.round_id, (plan.since, plan.until), started, now(), protocol.sha256, source_runs,
