@@ -340,3 +340,79 @@ def small_survey(tmp_path, cli, monkeypatch):
     assert run.code == 0, run.err
     (root / "corpus" / "protocol.yaml").write_bytes(SMALL_PROTOCOL.read_bytes())
     return root
+
+
+class OpenReviewServer:
+    """The fake OpenReview API v2: ``GET /notes?content.venueid=V&limit=&offset=`` over the notes of
+    ``tests/data/update/openreview_notes.json``, with ``count``; ``limit`` per page unless the
+    request asks for fewer (``page``: the server's own largest page)."""
+
+    def __init__(self, page: int = 1000):
+        self.data = json.loads((DATA / "openreview_notes.json").read_text(encoding="utf-8"))
+        self.page = page
+        self.log: list[tuple[float, dict]] = []
+
+    def answer(self, path: str, params: dict):
+        venue = params.get("content.venueid", [""])[0]
+        notes = [n for n in self.data["notes"] if n["content"]["venueid"]["value"] == venue]
+        offset, limit = int(params.get("offset", ["0"])[0]), min(int(params.get("limit", ["1000"])[0]), self.page)
+        body = {"notes": notes[offset:offset + limit], "count": len(notes)}
+        return 200, "application/json; charset=utf-8", json.dumps(body).encode()
+
+
+class SemanticScholarServer:
+    """The fake Semantic Scholar Academic Graph API over ``tests/data/update/s2_graph.json``:
+
+    * ``/graph/v1/paper/search/bulk``: the papers whose title or abstract holds a quoted term of
+      ``query`` and whose ``publicationDate`` (or year) lies in ``publicationDateOrYear``, ``page``
+      papers a request, paged with ``token``;
+    * ``/graph/v1/paper/<id>/references`` and ``/citations`` (``<id>``: a paperId, ``arXiv:...``
+      or ``DOI:...``), paged with ``offset``, ``limit`` and ``next``; 404 for an unknown paper;
+    * the first ``busy`` requests are answered HTTP 429 with ``Retry-After: 2``.
+    """
+
+    def __init__(self, page: int = 2, busy: int = 0):
+        self.data = json.loads((DATA / "s2_graph.json").read_text(encoding="utf-8"))
+        self.papers = {p["paperId"]: p for p in self.data["papers"]}
+        self.page, self.busy = page, busy
+        self.log: list[tuple[float, dict]] = []
+
+    def _find(self, ident: str):
+        if ident in self.papers:
+            return ident
+        kind, _, value = ident.partition(":")
+        field = {"arXiv": "ArXiv", "DOI": "DOI"}.get(kind)
+        return next((pid for pid, p in self.papers.items() if field and str(p["externalIds"].get(field, "")).lower() == value.lower()),
+                    None)
+
+    def answer(self, path: str, params: dict):
+        if self.busy > 0:
+            self.busy -= 1
+            return 429, "application/json", b'{"message": "Too Many Requests"}', {"Retry-After": "2"}
+        one = {k: v[0] for k, v in params.items()}
+        if path.endswith("/paper/search/bulk"):
+            terms = [t.lower() for t in re.findall(r'"([^"]+)"', one.get("query", ""))]
+            since, _, until = one.get("publicationDateOrYear", ":").partition(":")
+            hits = [p for p in self.data["papers"]
+                    if any(t in f"{p['title']} {p['abstract']}".lower() for t in terms)
+                    and since <= (p["publicationDate"] or f"{p['year']}-06-01") <= until]
+            start = int(one.get("token", "0"))
+            body = {"total": len(hits), "data": hits[start:start + self.page]}
+            if start + self.page < len(hits):
+                body["token"] = str(start + self.page)
+            return 200, "application/json", json.dumps(body).encode()
+        match = re.fullmatch(r".*/paper/(.+)/(references|citations)", path)
+        pid = self._find(match.group(1)) if match else None
+        if pid is None:
+            return 404, "application/json", json.dumps({"error": f"Paper with id {path} not found"}).encode()
+        if match.group(2) == "references":
+            edges = [{"citedPaper": self.papers[r] if r else {"paperId": None, "title": "Unresolved reference",
+                                                              "externalIds": None, "authors": []}}
+                     for r in self.data["references"].get(pid, [])]
+        else:
+            edges = [{"citingPaper": self.papers[c]} for c, refs in self.data["references"].items() if pid in refs]
+        offset, limit = int(one.get("offset", "0")), min(int(one.get("limit", "100")), self.page)
+        body = {"offset": offset, "data": edges[offset:offset + limit]}
+        if offset + limit < len(edges):
+            body["next"] = offset + limit
+        return 200, "application/json", json.dumps(body).encode()
