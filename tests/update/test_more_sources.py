@@ -287,3 +287,33 @@ def test_an_exclusion_found_by_citation_records_the_citation_searchers_family(sm
     assert protocol.exclusion_family_of("orchestration") == "orchestration"
     with pytest.raises(KeyError):
         protocol.exclusion_family_of("nothing")
+
+
+def test_the_prisma_flow_shows_citation_searching_as_identification_via_other_methods():
+    from masrl.analyses.prisma import update_table
+    from masrl.analyses.rounds import identification, round_states
+    from masrl.corpus.rounds import RoundFolder
+
+    meta = {"window": {"since": "2026-05-04", "until": "2026-06-30"}, "started": "2026-07-01T00:00:00Z",
+            "sources": [{"name": "arxiv", "label": "arXiv"}, {"name": "citations", "label": "citation searching",
+                                                               "method": "other"}],
+            "counts": {"duplicates": 3, "by_source": {"arXiv": {"identified": 5}, "citation searching": {"identified": 4}}}}
+    states = round_states({"2026-07-01": RoundFolder("2026-07-01", meta)}, {}, {})
+    ident = identification(states)
+    assert (ident["identified_by_source"], ident["identified_by_other_method"]) == ({"arXiv": 5}, {"citation searching": 4})
+    flow = {"reason_classes": {}, "audited": 0, "update": {
+        "previous": "release v1", "previous_included": 10, "identified": 0, "stages": [], "new_included": 0,
+        "new_by_category": {}, "dropped": [], "total_included": 10,
+        "identification": {**ident, "other_methods": 1, "screened": 7, "awaiting": 7, "found_again": 0}}}
+    rows = list(update_table(flow).frame["records"].items())
+    assert rows[:5] == [("included in the previous version", 10), ("records identified from arXiv (update rounds)", 5),
+                        ("records identified by citation searching (update rounds; other methods)", 4),
+                        ("duplicates removed before screening", 3),
+                        ("records identified by other methods (added by hand)", 1)]
+    from masrl.render.figures import flow as figure
+
+    drawn = figure.draw({**flow, "stages": [], "retained": 0, "retained_by_category": {}, "category_labels": {}})
+    texts = {t.get_gid(): t.get_text().replace("\u00a0", " ") for t in drawn.axes[0].texts if t.get_gid()}
+    assert texts["identified"] == "Records identified via databases and\nregisters (n = 5)"
+    assert texts["identified:other"] == "Records identified via other methods\n(n = 5)"
+    assert texts["identified:other_methods"] == "citation searching (update rounds): 4\nadded by hand: 1"
