@@ -204,7 +204,7 @@ def test_crossref_through_a_mocked_transport(no_network):
 
 def test_a_venue_paper_whose_preprint_was_found_on_arxiv_is_a_duplicate(round_survey, cli, clock, arxiv_server,
                                                                        crossref_server):
-    run = cli("update", "search", "--root", round_survey, *WINDOW)
+    run = cli("update", "search", "--root", round_survey, *WINDOW, "--source", "arxiv", "--source", "crossref")
     assert run.code == 0, run.err
     folder = only_round(round_survey)
     queue = {r["identifier"]: r for r in sheet(folder / "queue.csv")}
@@ -269,7 +269,8 @@ def test_bad_arguments_are_named_at_once(round_survey, cli):
         "credit assignment, orchestration, tool and software agents, safety, classical MARL, industrial systems "
         "(did you mean 'orchestration'?)",
         "command line: --since: '2026-13-01' is not a date written YYYY-MM-DD",
-        "command line: --source: 'arxv' is not a source of the protocol; allowed: arxiv, crossref (did you mean 'arxiv'?)",
+        "command line: --source: 'arxv' is not a source of the protocol; allowed: arxiv, crossref, openreview, "
+        "semanticscholar, citations (did you mean 'arxiv'?)",
         "masrl: error: 3 errors in the command line; nothing was searched.",
     ]
 
