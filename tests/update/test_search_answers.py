@@ -386,3 +386,11 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(small_survey, cli, monke
     assert run.code == 1 and rounds(small_survey) == []
     (line,) = run.err.splitlines()
     assert line.startswith(f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL") and "no network" not in line
+
+
+def test_an_empty_crossref_page_before_the_total_is_not_the_end(serve):
+    body = work_list([], total=250)
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    run = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert (run.returned, run.not_fetched, run.incomplete) == (0, 250, True)
+    assert run.stopped == "page 1 came back empty with 250 results left"

@@ -14,8 +14,9 @@ match), so a result set runs to the whole window. masrl's reading: a record is k
 title and abstract match the family (:meth:`~masrl.review.update.protocol.Family.matches`, the
 protocol's ``all_of`` groups); paging stops at the first page that keeps nothing (the pages
 after it rank lower still: this stated rule leaves the rest of the result set, counted as not
-fetched), at the end of the result set, or at the paging bound of ``max_pages`` pages (then the
-records left are lost to the bound: the run fails unless it allows an incomplete search). A
+fetched and named in the run's notes), at the end of the result set, or, losing records, at the
+paging bound of ``max_pages`` pages or at an empty page before ``total-results`` is reached: then
+the run fails unless it allows an incomplete search. A
 work without a DOI, a title or a date is counted as returned and not kept (named in the
 output as not matching). Each work's ``relation.has-preprint`` arXiv id is kept, so that a
 venue paper whose preprint is on arXiv meets its arXiv record as a duplicate.
@@ -150,7 +151,12 @@ class CrossrefSource:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"{run.returned} items returned, but total-results says {run.total}"))
             cursor = message.next_cursor
-            if not message.items or run.returned >= run.total:
+            if run.returned >= run.total:
+                break
+            if not message.items:
+                run.not_fetched = run.total - run.returned
+                run.stopped = f"page {run.pages} came back empty with {run.not_fetched:,} results left"
+                run.incomplete = True
                 break
             if not cursor or cursor in seen_cursors:
                 raise failure(NAME, self.endpoint, FormatError(
