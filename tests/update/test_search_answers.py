@@ -22,7 +22,7 @@ from masrl.review.update.protocol import Family, Searcher
 from masrl.review.update.sources import SourceError
 from masrl.review.update.sources.arxiv import ArxivSource
 from masrl.review.update.sources.crossref import CrossrefSource
-from servers import (ArxivServer, FakeClock, Scripted, SyntheticArxiv, atom, clock, entry, serve,  # noqa: F401 - fixtures
+from servers import (FakeClock, Scripted, SyntheticArxiv, atom, clock, entry, serve,  # noqa: F401 - fixtures
                      small_survey)
 
 ARXIV = ("--source", "arxiv")

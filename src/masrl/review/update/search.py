@@ -131,6 +131,14 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
     return out
 
 
+def _whole(label: str, run, allow_incomplete: bool) -> None:
+    """Raise when ``run`` lost records to a bound and the run does not allow it."""
+    if run.incomplete and not allow_incomplete:
+        lost = f"{run.not_fetched:,} of {run.total:,} records not fetched" if run.total else "records not fetched"
+        raise UserError(f"cannot search {label} whole: {run.family}: {lost} ({run.stopped}); narrow the window or give "
+                        "--allow-incomplete to write the round with them counted as not fetched; nothing was written")
+
+
 def check_written(inputs: dict[str, bytes], files: dict[str, bytes]) -> list[Problem]:
     """The problems ``masrl validate`` would find in the round ``files`` (with the survey's
     taxonomy and protocol from ``inputs``)."""
@@ -156,44 +164,31 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
     started = now()
     source_runs: list[model.SourceRuns] = []
     runs: list[tuple[str, object]] = []
-    requests = 0
     for name in plan.sources:
         searcher = protocol.searchers[name]
         source = make_source(name, searcher)
-        done = []
-        if hasattr(source, "search_all"):  # citation searching: one query per seed and direction, no family
-            try:
-                found = source.search_all([protocol.family(f) for f in plan.families], plan.since, plan.until, now,
-                                          None if on_query is None else
-                                          (lambda how: on_query(searcher.label, how, sum(len(r.found) for _, r in runs))))
-            except SourceError as err:
-                raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
-            for run in found:
-                if run.incomplete and not allow_incomplete:
-                    raise UserError(f"cannot search {searcher.label} whole: {run.family}: {run.stopped}; give "
-                                    "--allow-incomplete to write the round anyway; nothing was written")
-                done.append(run)
-                runs.append((searcher.label, run))
-                requests += run.requests
-            source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),
-                                                searcher.options.get("method", "database")))
-            continue
-        for family_name in plan.families:
+
+        def told(how: str, label: str = searcher.label) -> None:
             if on_query is not None:
-                on_query(searcher.label, family_name, sum(len(r.found) for _, r in runs))
-            try:
-                run = source.search(protocol.family(family_name), plan.since, plan.until, now)
-            except SourceError as err:
-                raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
-            if run.incomplete and not allow_incomplete:
-                raise UserError(f"cannot search {searcher.label} whole: family {family_name!r}: {run.not_fetched:,} of "
-                                f"{run.total:,} records not fetched ({run.stopped}); narrow the window or give "
-                                "--allow-incomplete to write the round with them counted as not fetched; nothing was written")
-            done.append(run)
+                on_query(label, how, sum(len(r.found) for _, r in runs))
+
+        try:
+            if hasattr(source, "search_all"):  # citation searching: one query per seed and direction, no family
+                done = source.search_all([protocol.family(f) for f in plan.families], plan.since, plan.until, now, told)
+            else:
+                done = []
+                for family_name in plan.families:
+                    told(family_name)
+                    done.append(source.search(protocol.family(family_name), plan.since, plan.until, now))
+                    _whole(searcher.label, done[-1], allow_incomplete)
+        except SourceError as err:
+            raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
+        for run in done:
+            _whole(searcher.label, run, allow_incomplete)
             runs.append((searcher.label, run))
-            requests += run.requests
         source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),
                                             searcher.options.get("method", "database")))
+    requests = sum(run.requests for _, run in runs)
     candidates, duplicates, by_source, by_family = dedupe.deduplicate(corpus, runs)
     ranks = rank(corpus, candidates)
     files = model.round_files(plan.round_id, (plan.since, plan.until), started, now(), protocol.sha256, source_runs,

@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.arxiv_feed import MAX_TOTAL, ApiError, read_feed
-from ....bib.fetch import FetchError
-from .base import Found, QueryRun, SourceError, failure, in_window
-from .pacing import PacedSession, PaceFile, RateLimited
+from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .pacing import PacedSession, PaceFile
 
 #: arXiv's terms of use: at most one request every three seconds.
 DELAY_SECONDS = 3
@@ -84,26 +83,11 @@ class ArxivSource:
         return " AND ".join(parts)
 
     def _page(self, params: dict):
+        body = fetch_page(self.session, self.endpoint, NAME, params, on_page=self.on_page, explain=_error_text)
         try:
-            answer = self.session.answer(self.endpoint, params)
-        except (FetchError, RateLimited) as err:
-            raise failure(NAME, self.endpoint, err) from None
-        if answer.status != 200:
-            try:
-                read_feed(answer.body)
-            except ApiError as err:
-                raise SourceError(self.endpoint, f"{NAME} refused the query (HTTP {answer.status}): {err}") from None
-            except FormatError:
-                pass
-            raise SourceError(self.endpoint, f"{NAME} answered HTTP {answer.status}")
-        if self.on_page is not None:
-            self.on_page()
-        try:
-            return read_feed(answer.body)
+            return read_page(read_feed, body, NAME, self.endpoint)
         except ApiError as err:
             raise SourceError(self.endpoint, f"{NAME} refused the query: {err}") from None
-        except FormatError as err:
-            raise failure(NAME, self.endpoint, err) from None
 
     def search(self, family, since: str, until: str, now) -> QueryRun:
         """Every record of ``family``'s arXiv query submitted in ``[since, until]`` (dates
@@ -175,6 +159,17 @@ class ArxivSource:
         run.total = total or 0
         run.kept = len(run.found)
         return run
+
+
+def _error_text(body: bytes) -> str:
+    """The message of the API's error feed in ``body`` ("" when it is not one)."""
+    try:
+        read_feed(body)
+    except ApiError as err:
+        return str(err)
+    except FormatError:
+        pass
+    return ""
 
 
 def _found(entry) -> Found:

@@ -119,3 +119,41 @@ def failure(source: str, endpoint: str, err: Exception) -> SourceError:
     if isinstance(err, FormatError):
         return SourceError(endpoint, f"{source} answered something that is not its documented format: {err}")
     return SourceError(endpoint, f"{source}: {err}")
+
+
+def fetch_page(session, url: str, name: str, params: dict | None = None, headers: dict | None = None, on_page=None,
+               explain=None, missing_ok: bool = False) -> bytes | None:
+    """The body of a 200 answer to ``GET url?params`` through the paced ``session``
+    (:meth:`~.pacing.PacedSession.answer`); ``name`` names the source in errors; ``explain(body)``
+    reads the source's error message from another answer ("" if none); ``on_page()`` is told of
+    each page; None for a 404 when ``missing_ok``.
+
+    Raises:
+        SourceError: unreachable, past a limit, rate-limited after every retry, or another status.
+    """
+    from ....bib.fetch import FetchError
+    from .pacing import RateLimited
+
+    try:
+        answer = session.answer(url, params, headers)
+    except (FetchError, RateLimited) as err:
+        raise failure(name, url, err) from None
+    if answer.status == 404 and missing_ok:
+        return None
+    if answer.status != 200:
+        said = explain(answer.body) if explain is not None else ""
+        raise SourceError(url, f"{name} answered HTTP {answer.status}" + (f": {said}" if said else ""))
+    if on_page is not None:
+        on_page()
+    return answer.body
+
+
+def read_page(read, body: bytes, name: str, url: str, *args):
+    """``read(body, *args)``, a format's reader, its :class:`~masrl.bib.answers.FormatError` as a
+    :class:`SourceError` naming the source."""
+    from ....bib.answers import FormatError
+
+    try:
+        return read(body, *args)
+    except FormatError as err:
+        raise failure(name, url, err) from None

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, read_edges, record
-from .base import QueryRun, SourceError, failure
+from .base import QueryRun, SourceError, failure, read_page
 from .pacing import PaceFile
 from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep
 
@@ -125,10 +125,7 @@ class CitationSource:
                 run.requests = len(self.session.started) - first
                 run.stopped = f"Semantic Scholar has no paper {paper_id}"
                 return run
-            try:
-                page = read_edges(body)
-            except FormatError as err:
-                raise failure(NAME, self.endpoint, err) from None
+            page = read_page(read_edges, body, NAME, self.endpoint)
             run.pages += 1
             if page.offset != offset or len(page.data) > self.limit:
                 raise failure(NAME, self.endpoint, FormatError(

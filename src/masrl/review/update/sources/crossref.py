@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.crossref_json import paper, read_work_list
-from ....bib.fetch import FetchError
-from .base import Found, QueryRun, SourceError, failure, in_window
-from .pacing import PacedSession, PaceFile, RateLimited
+from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .pacing import PacedSession, PaceFile
 
 #: Seconds between two requests: Crossref's public pool allows a few list requests a second
 #: and one at a time; one a second stays well inside it.
@@ -82,18 +81,8 @@ class CrossrefSource:
         return params
 
     def _page(self, params: dict):
-        try:
-            answer = self.session.answer(self.endpoint, params)
-        except (FetchError, RateLimited) as err:
-            raise failure(NAME, self.endpoint, err) from None
-        if answer.status != 200:
-            raise SourceError(self.endpoint, f"{NAME} answered HTTP {answer.status}")
-        if self.on_page is not None:
-            self.on_page()
-        try:
-            return read_work_list(answer.body).message
-        except FormatError as err:
-            raise failure(NAME, self.endpoint, err) from None
+        body = fetch_page(self.session, self.endpoint, NAME, params, on_page=self.on_page)
+        return read_page(read_work_list, body, NAME, self.endpoint).message
 
     def search(self, family, since: str, until: str, now) -> QueryRun:
         """The works of ``family``'s Crossref query published in ``[since, until]`` that match the

@@ -24,11 +24,10 @@ Pace: OpenReview asks clients to keep to a moderate rate and answers HTTP 429 wi
 from __future__ import annotations
 
 from ....bib.answers import FormatError
-from ....bib.fetch import FetchError
 from ....bib.identifiers import IdentifierError, parse
 from ....bib.openreview_json import paper, read_notes
-from .base import Found, QueryRun, SourceError, failure, in_window
-from .pacing import PacedSession, PaceFile, RateLimited
+from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
 LIMIT = 1000
@@ -66,18 +65,8 @@ class OpenReviewSource:
         self._notes: dict | None = None  # venue -> (notes, total, pages, requests, not fetched, why)
 
     def _page(self, params: dict):
-        try:
-            answer = self.session.answer(self.endpoint, params)
-        except (FetchError, RateLimited) as err:
-            raise failure(NAME, self.endpoint, err) from None
-        if answer.status != 200:
-            raise SourceError(self.endpoint, f"{NAME} answered HTTP {answer.status}")
-        if self.on_page is not None:
-            self.on_page()
-        try:
-            return read_notes(answer.body)
-        except FormatError as err:
-            raise failure(NAME, self.endpoint, err) from None
+        body = fetch_page(self.session, self.endpoint, NAME, params, on_page=self.on_page)
+        return read_page(read_notes, body, NAME, self.endpoint)
 
     def _venue(self, venue: str) -> tuple:
         first = len(self.session.started)

@@ -26,10 +26,9 @@ from __future__ import annotations
 import os
 
 from ....bib.answers import FormatError
-from ....bib.fetch import FetchError
 from ....bib.s2_json import FIELDS, error_text, read_search, record
-from .base import Found, QueryRun, SourceError, failure, in_window
-from .pacing import PacedSession, PaceFile, RateLimited
+from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
 MAX_RECORDS = 10000
@@ -71,18 +70,8 @@ class S2Client:
         Raises:
             SourceError: unreachable, rate-limited past the retries, an HTTP error.
         """
-        try:
-            answer = self.session.answer(f"{self.endpoint}{path}", params, self.headers)
-        except (FetchError, RateLimited) as err:
-            raise failure(NAME, self.endpoint, err) from None
-        if answer.status == 404 and missing_ok:
-            return None
-        if answer.status != 200:
-            said = error_text(answer.body)
-            raise SourceError(self.endpoint, f"{NAME} answered HTTP {answer.status}" + (f": {said}" if said else ""))
-        if self.on_page is not None:
-            self.on_page()
-        return answer.body
+        return fetch_page(self.session, f"{self.endpoint}{path}", NAME, params, self.headers, self.on_page, error_text,
+                          missing_ok)
 
 
 class SemanticScholarSource:
@@ -128,10 +117,7 @@ class SemanticScholarSource:
                 run.incomplete = True
                 break
             body = self.client.get("/paper/search/bulk", {**fixed, **({"token": token} if token else {})})
-            try:
-                page = read_search(body)
-            except FormatError as err:
-                raise failure(NAME, self.endpoint, err) from None
+            page = read_page(read_search, body, NAME, self.endpoint)
             run.pages += 1
             if run.pages == 1:
                 run.total = page.total
