@@ -45,7 +45,7 @@ from .collector import remember_valid, schema_valid
 QUERIED = ("arxiv", "crossref", "semanticscholar")
 NOT_QUERIED = {"openreview": "the notes of its venues", "citations": "the references and citations of the retained records"}
 #: How citation searching says a record was found: ``cites KEY`` (it cites retained record KEY) or
-#: ``cited by KEY`` (KEY cites it), in a queue's ``query_families`` and a duplicate's ``query_family``.
+#: ``cited by KEY`` (KEY cites it), in a queue's family column and in duplicates.csv's.
 CITATION_LINK = re.compile(r"(cites|cited by) [^\s;]+")
 #: The ``searched_by`` of a protocol source that masrl does not search.
 BY_HAND = "by hand"
