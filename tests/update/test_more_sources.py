@@ -317,3 +317,40 @@ def test_the_prisma_flow_shows_citation_searching_as_identification_via_other_me
     assert texts["identified"] == "Records identified via databases and\nregisters (n = 5)"
     assert texts["identified:other"] == "Records identified via other methods\n(n = 5)"
     assert texts["identified:other_methods"] == "citation searching (update rounds): 4\nadded by hand: 1"
+
+
+class Limited:
+    """A server that answers its first request HTTP 429 with ``Retry-After: 5``, then as ``api``, and
+    every request HTTP 500 once ``broken`` is set."""
+
+    def __init__(self, api):
+        self.api, self.log, self.calls, self.broken = api, [], 0, False
+
+    def answer(self, path, params):
+        self.calls += 1
+        if self.broken:
+            return 500, "text/html", b"<html>Internal Server Error</html>"
+        if self.calls == 1:
+            return 429, "application/json", b'{"message": "Too Many Requests"}', {"Retry-After": "5"}
+        return self.api.answer(path, params)
+
+
+@pytest.mark.parametrize("name", ["openreview", "semanticscholar", "citations"])
+def test_each_new_source_waits_out_a_rate_limit_and_names_a_server_error(serve, name):
+    api = Limited(OpenReviewServer() if name == "openreview" else SemanticScholarServer())
+    served = serve(api)
+    make = {"openreview": lambda: openreview(f"{served.url}/notes", venues=["ICLR.cc/2026/Conference"]),
+            "semanticscholar": lambda: s2(f"{served.url}/graph/v1"),
+            "citations": lambda: citations(f"{served.url}/graph/v1", Seeds(lovelace2026={"arxiv": "2605.10001"}),
+                                           directions=["forward"])}[name]
+    source = make()
+    runs = source.search_all([], *WINDOW, NOW) if name == "citations" else [source.search(ORCH, *WINDOW, NOW)]
+    assert sum(len(r.found) for r in runs) == {"openreview": 1, "semanticscholar": 2, "citations": 2}[name]
+    assert source.session.sleeps[0] == 5.0 and source.session.rate_limited == 1
+    api.broken = True
+    label = {"openreview": "the OpenReview API", "semanticscholar": "the Semantic Scholar API",
+             "citations": "the Semantic Scholar API"}[name]
+    with pytest.raises(SourceError) as err:
+        fresh = make()
+        fresh.search_all([], *WINDOW, NOW) if name == "citations" else fresh.search(ORCH, *WINDOW, NOW)
+    assert str(err.value).endswith(f"{label} answered HTTP 500")

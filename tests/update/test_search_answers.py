@@ -169,6 +169,8 @@ BROKEN_ARXIV = {
     "a cut feed": (atom(entry() + entry("2605.30002"), 2)[:-200], "not well-formed XML"),
     "an entry too many": (atom(entry("2605.30001") + entry("2605.30002") + entry("2605.30003") + entry("2605.30004"), 3),
                           "the page from 0 has 4 entries, but 3 were asked for and the feed says 3 results in all"),
+    "an entry lost": (atom(entry("2605.30001") + entry("2605.30002"), 3),
+                      "answered 2 of the 3 records of the page from 0 for family 'orchestration' after 3 retries"),
     "an entry without authors": (atom(entry(authors=""), 1), "entry 1 (arxiv:2605.30001): no author"),
     "an entry with an empty title": (atom(entry(title=""), 1), "entry 1 (arxiv:2605.30001): an empty title"),
     "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
