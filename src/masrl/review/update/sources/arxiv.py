@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.arxiv_feed import MAX_TOTAL, ApiError, read_feed
-from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 #: arXiv's terms of use: at most one request every three seconds.
@@ -148,12 +148,7 @@ class ArxivSource:
                         f"arxiv:{entry.arxiv} is sent twice in one result set (pages from {seen[entry.arxiv]} and "
                         f"{start}): the result set moved while it was paged; run the search again"))
                 seen[entry.arxiv] = start
-                run.returned += 1
-                found = _found(entry)
-                if in_window(found.published, since, until):
-                    run.found.append(found)
-                else:
-                    run.outside_window.append(f"{found.identifier} ({found.published})")
+                run.take(_found(entry), since, until)
             start += len(feed.entries)
         run.requests = len(self.session.started) - first
         run.total = total or 0

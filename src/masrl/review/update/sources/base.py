@@ -67,6 +67,23 @@ class QueryRun:
     stopped: str = ""
     incomplete: bool = False
 
+    def take(self, found: "Found | None", since: str, until: str, family=None) -> bool:
+        """Count one record returned and sort it: kept (in ``found``) when it is published in
+        ``[since, until]`` and, with ``family``, matches its ``all_of``; else counted outside the
+        window (and named) or as not matching (None: a record without what a candidate needs).
+        Returns whether it was kept."""
+        self.returned += 1
+        if found is None:
+            self.not_matching += 1
+        elif not in_window(found.published, since, until):
+            self.outside_window.append(f"{found.identifier} ({found.published})")
+        elif family is None or family.matches(f"{found.title} {found.abstract}"):
+            self.found.append(found)
+            return True
+        else:
+            self.not_matching += 1
+        return False
+
     def as_dict(self) -> dict:
         """The run as ``round.yaml`` records it."""
         out = {"family": self.family, "query": self.query, "sent": self.sent, "requests": self.requests, "pages": self.pages,

@@ -132,9 +132,8 @@ class CitationSource:
                     f"a page from {page.offset} of {len(page.data)} links, asked from {offset} for {self.limit}"))
             for i, edge in enumerate(page.data):
                 paper = getattr(edge, field)
-                run.returned += 1
                 if paper is None:
-                    run.not_matching += 1
+                    run.take(None, since, until)
                     continue
                 try:
                     rec = record(paper, f"$.data[{i}].{field} ({how}, offset {offset})")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.crossref_json import paper, read_work_list
-from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 #: Seconds between two requests: Crossref's public pool allows a few list requests a second
@@ -121,21 +121,11 @@ class CrossrefSource:
                     work = paper(item, where)
                 except FormatError as err:
                     raise failure(NAME, self.endpoint, err) from None
-                run.returned += 1
                 if work.doi and work.doi.lower() in seen_dois:
                     raise failure(NAME, self.endpoint, FormatError(
                         f"{where}: doi:{work.doi} is sent twice in one result set"))
                 seen_dois.add(work.doi.lower())
-                found = _found(work)
-                if found is None:
-                    run.not_matching += 1
-                elif not in_window(found.published, since, until):
-                    run.outside_window.append(f"{found.identifier} ({found.published})")
-                elif family.matches(f"{found.title} {found.abstract}"):
-                    run.found.append(found)
-                    kept += 1
-                else:
-                    run.not_matching += 1
+                kept += run.take(_found(work), since, until, family)
             if run.returned > run.total:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"{run.returned} items returned, but total-results says {run.total}"))

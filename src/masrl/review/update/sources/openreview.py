@@ -26,7 +26,7 @@ from __future__ import annotations
 from ....bib.answers import FormatError
 from ....bib.identifiers import IdentifierError, parse
 from ....bib.openreview_json import paper, read_notes
-from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -130,15 +130,7 @@ class OpenReviewSource:
                 run.stopped = why
                 run.incomplete = True
             for found in notes:
-                run.returned += 1
-                if found is None:
-                    run.not_matching += 1
-                elif not in_window(found.published, since, until):
-                    run.outside_window.append(f"{found.identifier} ({found.published})")
-                elif family.matches(f"{found.title} {found.abstract}"):
-                    run.found.append(found)
-                else:
-                    run.not_matching += 1
+                run.take(found, since, until, family)
         run.kept = len(run.found)
         return run
 

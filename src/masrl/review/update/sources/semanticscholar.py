@@ -27,7 +27,7 @@ import os
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, error_text, read_search, record
-from .base import Found, QueryRun, SourceError, failure, fetch_page, in_window, read_page
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -137,7 +137,6 @@ class SemanticScholarSource:
                 if rec.paper_id and rec.paper_id in seen:
                     raise failure(NAME, self.endpoint, FormatError(f"{where}: paper {rec.paper_id} is sent twice"))
                 seen.add(rec.paper_id)
-                run.returned += 1
                 _keep(run, rec, since, until)
             token = page.token  # paging ends where the API gives no token ($.total is documented as approximate)
             if not token or not page.data:
@@ -148,13 +147,11 @@ class SemanticScholarSource:
 
 
 def _keep(run: QueryRun, rec, since: str, until: str) -> None:
-    found = found_of(rec)
-    if found is None and rec.title and (rec.arxiv or rec.doi or rec.paper_id):
+    """Count and sort one paper (:meth:`QueryRun.take`); one without a date is counted outside the
+    window and named ``(no date, year N)``."""
+    if not rec.published and rec.title and (rec.arxiv or rec.doi or rec.paper_id):
         label = f"arxiv:{rec.arxiv}" if rec.arxiv else f"doi:{rec.doi}" if rec.doi else f"url:{PAGE}{rec.paper_id}"
+        run.returned += 1
         run.outside_window.append(f"{label} (no date{f', year {rec.year}' if rec.year else ''})")
-    elif found is None:
-        run.not_matching += 1
-    elif in_window(found.published, since, until):
-        run.found.append(found)
-    else:
-        run.outside_window.append(f"{found.identifier} ({found.published})")
+        return
+    run.take(found_of(rec), since, until)
