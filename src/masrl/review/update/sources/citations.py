@@ -135,10 +135,7 @@ class CitationSource:
                 if paper is None:
                     run.take(None, since, until)
                     continue
-                try:
-                    rec = record(paper, f"$.data[{i}].{field} ({how}, offset {offset})")
-                except FormatError as err:
-                    raise failure(NAME, self.endpoint, err) from None
+                rec = read_page(record, paper, NAME, self.endpoint, f"$.data[{i}].{field} ({how}, offset {offset})")
                 _keep(run, rec, since, until)
             offset += len(page.data)
             if page.next is None or not page.data:

@@ -117,10 +117,7 @@ class CrossrefSource:
             kept = 0
             for i, item in enumerate(message.items):
                 where = f"$.message.items[{i}] (page {run.pages})"
-                try:
-                    work = paper(item, where)
-                except FormatError as err:
-                    raise failure(NAME, self.endpoint, err) from None
+                work = read_page(paper, item, NAME, self.endpoint, where)
                 if work.doi and work.doi.lower() in seen_dois:
                     raise failure(NAME, self.endpoint, FormatError(
                         f"{where}: doi:{work.doi} is sent twice in one result set"))

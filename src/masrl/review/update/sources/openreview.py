@@ -136,10 +136,7 @@ class OpenReviewSource:
 
 
 def _paper(note, where: str, venue: str, endpoint: str) -> Found | None:
-    try:
-        got = paper(note, where, venue)
-    except FormatError as err:
-        raise failure(NAME, endpoint, err) from None
+    got = read_page(paper, note, NAME, endpoint, where, venue)
     try:
         ident = parse(got.id, "openreview")
     except IdentifierError:

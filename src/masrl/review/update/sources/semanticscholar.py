@@ -130,10 +130,7 @@ class SemanticScholarSource:
                                                      "the window, raise --max-records or give --allow-incomplete")
             for i, paper in enumerate(page.data):
                 where = f"$.data[{i}] (page {run.pages})"
-                try:
-                    rec = record(paper, where)
-                except FormatError as err:
-                    raise failure(NAME, self.endpoint, err) from None
+                rec = read_page(record, paper, NAME, self.endpoint, where)
                 if rec.paper_id and rec.paper_id in seen:
                     raise failure(NAME, self.endpoint, FormatError(f"{where}: paper {rec.paper_id} is sent twice"))
                 seen.add(rec.paper_id)
