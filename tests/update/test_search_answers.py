@@ -4,7 +4,7 @@ Each kind of fault has its tests: records lost without a word (kind 1), broken a
 for a search (2), rounds that masrl's own checks refuse (3), tracebacks (4), and the network's
 own tricks (5): redirects to another host, servers that trickle, the pace across runs, an
 endpoint that is not a URL. Every server is local (tests/update/servers.py), every survey is made
-with ``masrl init`` (its protocol: tests/data/update/protocol_small.yaml), every wait is on a fake clock.
+with ``masrl init`` (its protocol: tests/data/update/protocol_basic.yaml), every wait is on a fake clock.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from masrl.review.update.protocol import Family, Searcher
 from masrl.review.update.sources import SourceError
 from masrl.review.update.sources.arxiv import ArxivSource
 from masrl.review.update.sources.crossref import CrossrefSource
-from servers import (FakeClock, Scripted, SyntheticArxiv, atom, clock, entry, serve,  # noqa: F401 - fixtures
+from servers import (FakeClock, Scripted, SyntheticArxiv, atom, basic_survey, clock, entry, serve,  # noqa: F401
                      small_survey)
 
 ARXIV = ("--source", "arxiv")
@@ -67,42 +67,42 @@ def crossref_source(url: str, **kwargs) -> CrossrefSource:
 
 # ---------------------------------------------------------------- kind 1: no record lost without a word
 
-def test_a_thousand_records_in_the_window_are_all_queued_and_the_run_says_how_many_requests(small_survey, cli, clock,
+def test_a_thousand_records_in_the_window_are_all_queued_and_the_run_says_how_many_requests(basic_survey, cli, clock,
                                                                                               serve, monkeypatch):
     served = serve(SyntheticArxiv(1000))
     point(monkeypatch, served)
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
     assert run.code == 0, run.err
-    assert len(queue(small_survey)) == 1000 == len(set(queue(small_survey)))
-    (query,) = meta(small_survey)["sources"][0]["queries"]
+    assert len(queue(basic_survey)) == 1000 == len(set(queue(basic_survey)))
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
     assert (query["total"], query["returned"], query["kept"], query["requests"], query["pages"], query["not_fetched"]) == (
         1000, 1000, 1000, 10, 10, 0)
     assert ": 1 queries, 10 requests; 1000 records found (arXiv 1000), 0 duplicates, 1000 queued" in run.out
     assert [int(p["max_results"]) for _, p in served.log] == [100] * 10
-    assert cli("validate", "--root", small_survey).code == 0
+    assert cli("validate", "--root", basic_survey).code == 0
 
 
-def test_a_result_set_past_the_paging_bound_fails_naming_the_counts_unless_allowed(small_survey, cli, clock, serve,
+def test_a_result_set_past_the_paging_bound_fails_naming_the_counts_unless_allowed(basic_survey, cli, clock, serve,
                                                                                     monkeypatch):
     served = serve(SyntheticArxiv(30))
     point(monkeypatch, served)
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV, "--max-records", "20")
-    assert run.code == 1 and rounds(small_survey) == []
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV, "--max-records", "20")
+    assert run.code == 1 and rounds(basic_survey) == []
     assert run.err.splitlines() == [
         f"masrl: error: cannot search arXiv: {served.url.removeprefix('http://')}: family 'orchestration' has 30 results in "
         "the window, more than the paging bound of 20 per query: nothing was fetched past the first page; narrow the window "
         "(--since/--until), raise --max-records (arXiv serves at most 30,000), or give --allow-incomplete; nothing was written"]
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV, "--max-records", "20", "--allow-incomplete")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV, "--max-records", "20", "--allow-incomplete")
     assert run.code == 0, run.err
-    (query,) = meta(small_survey)["sources"][0]["queries"]
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
     assert (query["total"], query["returned"], query["kept"], query["not_fetched"]) == (30, 20, 20, 10)
     assert query["stopped"] == "the paging bound of 20 records per query (--max-records)"
     assert "warning: arXiv, orchestration: 10 of 30 record(s) not fetched: the paging bound of 20 records per query" in run.err
-    assert len(queue(small_survey)) == 20
-    assert cli("validate", "--root", small_survey).code == 0
+    assert len(queue(basic_survey)) == 20
+    assert cli("validate", "--root", basic_survey).code == 0
 
 
-def test_crossref_past_its_page_bound_fails_unless_allowed(small_survey, cli, clock, serve, monkeypatch):
+def test_crossref_past_its_page_bound_fails_unless_allowed(basic_survey, cli, clock, serve, monkeypatch):
     items = [{"DOI": f"10.5555/orch.{i}", "title": [f"An orchestrator {i}"], "published": {"date-parts": [[2026, 6, 1]]},
               "author": [{"family": "Lovelace", "given": "Ada"}], "type": "proceedings-article"} for i in range(5)]
 
@@ -115,7 +115,7 @@ def test_crossref_past_its_page_bound_fails_unless_allowed(small_survey, cli, cl
 
     served = serve(Scripted(reply))
     point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
-    run = cli("update", "search", "--root", small_survey, *WINDOW, "--source", "crossref", "--max-records", "200")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref", "--max-records", "200")
     assert run.code == 0, run.err  # 2 pages of 100 allowed, 5 records: complete
     source = crossref_source(f"{served.url}/works", rows=2, max_pages=2)
     found = source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
@@ -123,30 +123,30 @@ def test_crossref_past_its_page_bound_fails_unless_allowed(small_survey, cli, cl
     assert found.stopped == "the paging bound of 2 pages of 2 per query"
 
 
-def test_a_server_claiming_a_billion_results_is_refused_by_name(small_survey, cli, clock, serve, monkeypatch):
+def test_a_server_claiming_a_billion_results_is_refused_by_name(basic_survey, cli, clock, serve, monkeypatch):
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 10**9))))
     point(monkeypatch, served)
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
-    assert run.code == 1 and rounds(small_survey) == []
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
     assert run.err.splitlines()[-1].endswith(
         "the arXiv API says family 'orchestration' has 1,000,000,000 results, more than the 30,000 the API serves for one "
         "query: not an answer of arXiv (is the endpoint right?); nothing was written")
     assert len(served.log) == 1
 
 
-def test_records_returned_outside_the_window_are_counted_and_named(small_survey, cli, clock, serve, monkeypatch):
+def test_records_returned_outside_the_window_are_counted_and_named(basic_survey, cli, clock, serve, monkeypatch):
     page = atom(entry("2605.30001") + entry("2604.09999", published="2026-04-30T10:00:00Z"), 2)
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
     point(monkeypatch, served)
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
     assert run.code == 0, run.err
-    assert queue(small_survey) == ["arxiv:2605.30001"]
-    (query,) = meta(small_survey)["sources"][0]["queries"]
+    assert queue(basic_survey) == ["arxiv:2605.30001"]
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
     assert (query["returned"], query["kept"], query["outside_window"]) == (2, 1, 1)
     assert query["outside_window_records"] == ["arxiv:2604.09999 (2026-04-30)"]
     assert ("warning: arXiv, orchestration: 1 record(s) returned outside the window, not queued: "
             "arxiv:2604.09999 (2026-04-30)") in run.err
-    assert cli("validate", "--root", small_survey).code == 0
+    assert cli("validate", "--root", basic_survey).code == 0
 
 
 def test_the_network_dependencies_are_locked():
@@ -179,13 +179,13 @@ BROKEN_ARXIV = {
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN_ARXIV))
-def test_a_broken_arxiv_answer_is_refused_naming_the_source_and_nothing_is_written(small_survey, cli, clock, serve,
+def test_a_broken_arxiv_answer_is_refused_naming_the_source_and_nothing_is_written(basic_survey, cli, clock, serve,
                                                                                      monkeypatch, case):
     body, what = BROKEN_ARXIV[case]
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", body)))
     point(monkeypatch, served)
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
-    assert run.code == 1 and rounds(small_survey) == []
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
     (line,) = run.err.splitlines()
     assert line.startswith(f"masrl: error: cannot search arXiv: {served.url.removeprefix('http://')}: the arXiv API ")
     assert what in line and line.endswith("; nothing was written")
@@ -224,13 +224,13 @@ BROKEN_CROSSREF = {
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN_CROSSREF))
-def test_a_broken_crossref_answer_is_refused_naming_the_source_and_nothing_is_written(small_survey, cli, clock, serve,
+def test_a_broken_crossref_answer_is_refused_naming_the_source_and_nothing_is_written(basic_survey, cli, clock, serve,
                                                                                         monkeypatch, case):
     body, what = BROKEN_CROSSREF[case]
     served = serve(Scripted(lambda path, params: (200, "application/json", body)))
     point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
-    run = cli("update", "search", "--root", small_survey, *WINDOW, "--source", "crossref")
-    assert run.code == 1 and rounds(small_survey) == []
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 1 and rounds(basic_survey) == []
     (line,) = run.err.splitlines()
     assert line.startswith(f"masrl: error: cannot search Crossref: {served.url.removeprefix('http://')}: the Crossref API ")
     assert what in line and line.endswith("; nothing was written"), line
@@ -280,36 +280,36 @@ def test_an_answer_past_the_size_limits_is_refused_compressed_or_not(serve):
     assert arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW).kept == 1
 
 
-def test_a_text_longer_than_a_sheet_cell_is_refused(small_survey, cli, clock, serve, monkeypatch):
+def test_a_text_longer_than_a_sheet_cell_is_refused(basic_survey, cli, clock, serve, monkeypatch):
     page = atom(entry(summary="An orchestrator. " * 2000), 1)
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
     point(monkeypatch, served)
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
-    assert run.code == 1 and rounds(small_survey) == []
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
     assert ("entry 1 (arxiv:2605.30001): summary: an abstract of 33,999 characters, more than the 20,000 masrl keeps"
             in run.err)
 
 
 @pytest.mark.parametrize("published, why", [("2026-06-45T10:00:00Z", "'2026-06-45T10:00:00Z' is not a date"),
                                             ("yesterday", "'yesterday' is not a date")])
-def test_a_date_that_is_not_a_day_is_refused_by_name(small_survey, cli, clock, serve, monkeypatch, published, why):
+def test_a_date_that_is_not_a_day_is_refused_by_name(basic_survey, cli, clock, serve, monkeypatch, published, why):
     page = atom(entry(published=published), 1)
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
     point(monkeypatch, served)
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
-    assert run.code == 1 and rounds(small_survey) == [] and "Traceback" not in run.err
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == [] and "Traceback" not in run.err
     assert f"entry 1 (arxiv:2605.30001): published: {why}" in run.err
 
 
-def test_a_round_its_own_checks_refuse_is_never_written(small_survey, cli, clock, serve, monkeypatch):
+def test_a_round_its_own_checks_refuse_is_never_written(basic_survey, cli, clock, serve, monkeypatch):
     from masrl.review.update import model
 
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
     point(monkeypatch, served)
     real = model.queue_rows
     monkeypatch.setattr(model, "queue_rows", lambda *a: [{**row, "year": "26"} for row in real(*a)])
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
-    assert run.code == 1 and rounds(small_survey) == []
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
     assert "queue.csv:2: year: '26' is not a four-digit year" in run.err
     assert "masrl would write a round its own checks refuse; nothing was written" in run.err
 
@@ -354,16 +354,16 @@ def test_a_server_that_trickles_is_given_up_at_the_deadline(serve, stall):
     assert str(err.value).endswith("the arXiv API gave no complete answer within 0.4 s (masrl's deadline for one request)")
 
 
-def test_two_searches_back_to_back_keep_the_pace(small_survey, cli, clock, serve, monkeypatch):
+def test_two_searches_back_to_back_keep_the_pace(basic_survey, cli, clock, serve, monkeypatch):
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
     point(monkeypatch, served)
-    assert cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV).code == 0
+    assert cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV).code == 0
     assert clock.sleeps == []
     clock.now += 1.5  # the second run starts 1.5 s after the first one's request ended
-    run = cli("update", "search", "--root", small_survey, *WINDOW, *ARXIV)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
     assert run.code == 0, run.err
     assert clock.sleeps == [1.5]  # the rest of arXiv's 3 s
-    kept = json.loads((small_survey / ".masrl-cache" / "pace.json").read_text())
+    kept = json.loads((basic_survey / ".masrl-cache" / "pace.json").read_text())
     assert list(kept) == [served.url.removeprefix("http://")]
 
 
@@ -382,10 +382,10 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
 
 
 @pytest.mark.parametrize("value", ["not-a-url", "ftp://example.org/api", "http:///query"])
-def test_an_endpoint_that_is_not_a_url_is_named_as_such(small_survey, cli, monkeypatch, value):
+def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value):
     monkeypatch.setenv("MASRL_ARXIV_API", value)
-    run = cli("update", "search", "--root", small_survey, *ARXIV)
-    assert run.code == 1 and rounds(small_survey) == []
+    run = cli("update", "search", "--root", basic_survey, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
     (line,) = run.err.splitlines()
     assert line.startswith(f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL") and "no network" not in line
 
