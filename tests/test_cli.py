@@ -90,7 +90,8 @@ def test_exclude_help_lists_the_allowed_values_from_the_taxonomy(cli, capsys, re
     assert ("the survey's fields (corpus/taxonomy.yaml) and their allowed values:\n"
             "  --stage: abstract_screen, full_text_screen, artifact_screen, duplicate_screen\n"
             "  --reason-class: X1, X2, X3, X4, X5\n") in out
-    assert "  --source: arXiv, ACL Anthology, OpenReview, GitHub/project page, company docs, company blog, Crossref\n" in out
+    assert ("  --source: arXiv, ACL Anthology, OpenReview, GitHub/project page, company docs, company blog, Crossref, "
+            "Semantic Scholar\n") in out
 
 
 def test_exclude_help_outside_a_survey(cli, capsys, tmp_path, monkeypatch):

@@ -39,6 +39,11 @@ ALLOWED = (
     ("*", "arXiv", "the arXiv service and identifier scheme masrl reads (also a value of this survey's source field)"),
     ("*", "OpenReview", "the OpenReview service and identifier scheme masrl reads (also a value of this survey's source field)"),
     ("*", "ACL Anthology", "the ACL Anthology service masrl reads (also a value of this survey's source field)"),
+    ("*", "Semantic Scholar", "the Semantic Scholar service masrl reads (also a value of this survey's source field)"),
+    ("*", "citation searching", "PRISMA 2020's name of the method of identification via other methods that masrl's "
+                                "citation searcher carries out (also a value of this survey's query_family field)"),
+    ("review/update/sources/semanticscholar.py", "token", "the Semantic Scholar API's paging parameter and field `token` "
+                                                          "(bulk search), not a credit unit"),
     ("*", "source", "every declaration, table and provenance has a `source` (where it comes from); this survey also has a "
                     "field called source, which masrl reads only through the taxonomy"),
     ("*", "survey", "the taxonomy's `survey` declaration (title, link, licence, papers.bib lines); also a value of this "
@@ -62,7 +67,6 @@ ALLOWED = (
                                "survey writes it"),
     ("review/newsurvey/", "*", "the commented starting taxonomy that masrl init writes is a survey's data, not code: "
                                "its examples (a not-applicable value, screening stages) are for the new survey to edit"),
-    ("review/update/sources/", "message", "Crossref's JSON `message`, read by the Crossref source of update rounds"),
     ("corpus/rounds.py", "stage", "STAGE_COLUMN: the screener's column of queue.csv (masrl's round format) that fills "
                                   "the field of the screening.stages role, whatever it is called"),
     ("corpus/rounds.py", "reason_class", "REASON_COLUMN: the column of queue.csv that fills the field of screening.reasons"),

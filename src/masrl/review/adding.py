@@ -113,6 +113,9 @@ def fetch_metadata(idents: list[Identifier]) -> dict:
         except lookup.Unreachable as err:
             raise UserError(f"cannot reach {err} to look up {ident.scheme} {ident.value} (no network?); give the metadata "
                             "by hand: --title T --author \"Last, First\" (repeat) --year Y [--venue V], or add --no-fetch") from None
+        except lookup.BadAnswer as err:
+            raise UserError(f"cannot look up {ident.scheme} {ident.value}: {err}; nothing was added (give the metadata "
+                            "by hand with --no-fetch)") from None
         except lookup.NotFound:
             raise UserError(f"{source} has no paper {ident.scheme} {ident.value}; check the id, or give --title, --author "
                             "and --year with --no-fetch") from None
