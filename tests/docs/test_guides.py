@@ -1,7 +1,8 @@
 """Every runnable block of the manual's guides runs on a copy of the bundled survey and prints what
 the page shows (tests/docs/doc_sessions.py has the convention). Each guide runs in a fresh copy of
 the survey made a git repository on ``main`` (as a clone is), with ``MASRL_TODAY`` set; the update
-rounds guide searches local servers that answer as arXiv and Crossref do (tests/update/servers.py).
+rounds guide searches local servers that answer as arXiv, Crossref, OpenReview and Semantic Scholar
+do (tests/update/servers.py).
 
 ``MASRL_DOCS_WRITE=1`` writes each command's actual output into its page where it differs."""
 
@@ -22,7 +23,7 @@ GUIDES = REPO / "docs" / "guides"
 TODAY = "2026-12-15"
 
 sys.path.insert(0, str(REPO / "tests" / "update"))
-from servers import ArxivServer, CrossrefServer, FakeClock, Served  # noqa: E402
+from servers import ArxivServer, CrossrefServer, FakeClock, OpenReviewServer, SemanticScholarServer, Served  # noqa: E402
 
 
 def _pages() -> list[str]:
@@ -35,20 +36,24 @@ def _git(root: Path, *args: str) -> None:
 
 @pytest.fixture
 def servers(no_network, monkeypatch):
-    """arXiv and Crossref, answered by local servers; the pace of requests on a fake clock."""
+    """arXiv, Crossref, OpenReview and Semantic Scholar, answered by local servers in their formats;
+    the pace of requests on a fake clock."""
     from masrl.review.update.sources import pacing
 
     fake = FakeClock()
     monkeypatch.setattr(pacing, "CLOCK", fake)
     monkeypatch.setattr(pacing, "SLEEP", fake.sleep)
-    arxiv, crossref = Served(ArxivServer()), Served(CrossrefServer())
-    for served in (arxiv, crossref):
-        no_network.add_passthru(served.url)
-    monkeypatch.setenv("MASRL_ARXIV_API", f"{arxiv.url}/api/query")
-    monkeypatch.setenv("MASRL_CROSSREF_API", f"{crossref.url}/works")
+    served = {name: Served(api) for name, api in (("arxiv", ArxivServer()), ("crossref", CrossrefServer()),
+                                                  ("openreview", OpenReviewServer()), ("s2", SemanticScholarServer()))}
+    for server in served.values():
+        no_network.add_passthru(server.url)
+    monkeypatch.setenv("MASRL_ARXIV_API", f"{served['arxiv'].url}/api/query")
+    monkeypatch.setenv("MASRL_CROSSREF_API", f"{served['crossref'].url}/works")
+    monkeypatch.setenv("MASRL_OPENREVIEW_API", f"{served['openreview'].url}/notes")
+    monkeypatch.setenv("MASRL_S2_API", f"{served['s2'].url}/graph/v1")
     yield
-    arxiv.close()
-    crossref.close()
+    for server in served.values():
+        server.close()
 
 
 #: What a guide needs besides the survey (fixture names).

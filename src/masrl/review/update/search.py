@@ -16,6 +16,8 @@ round masrl would write and its own checks refuse is never written.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import datetime
 import re
 from dataclasses import dataclass
@@ -109,8 +111,9 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
 
 
 def _notes(runs: list[tuple[str, object]]) -> list[str]:
-    """One line per query that returned records outside the window (named, at most 10 each) or
-    left records unfetched (how many, and why)."""
+    """One line per query that returned records outside the window (named, at most 10 each), left
+    records unfetched (how many, and why) or ended early (why); a source's queries that share one of
+    the first or the last reason, more than five of them, in one line."""
     out = []
     many = {label for label in {lb for lb, _ in runs}
             if sum(1 for lb, r in runs if lb == label and r.outside_window) > 5}
@@ -118,8 +121,9 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
         mine = [r for lb, r in runs if lb == label and r.outside_window]
         out.append(f"{label}: {sum(len(r.outside_window) for r in mine):,} record(s) returned outside the window across "
                    f"{len(mine)} queries, not queued (round.yaml lists them)")
+    ended = Counter((label, run.stopped) for label, run in runs if run.stopped and not run.not_fetched and not run.incomplete)
     for label, run in runs:
-        if run.stopped and not run.not_fetched and not run.incomplete:
+        if run.stopped and not run.not_fetched and not run.incomplete and ended[label, run.stopped] <= 5:
             out.append(f"{label}, {run.family}: {run.stopped}")
         if run.outside_window and label not in many:
             named = ", ".join(run.outside_window[:10]) + (f", and {len(run.outside_window) - 10} more (round.yaml "
@@ -128,6 +132,9 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
                        f"queued: {named}")
         if run.not_fetched:
             out.append(f"{label}, {run.family}: {run.not_fetched:,} of {run.total:,} record(s) not fetched: {run.stopped}")
+    for (label, reason), n in sorted(ended.items()):
+        if n > 5:
+            out.append(f"{label}: {n:,} queries ended early: {reason} (round.yaml names each query)")
     return out
 
 

@@ -123,7 +123,7 @@ class CitationSource:
                                                                   "limit": str(self.limit)}, missing_ok=True)
             if body is None:
                 run.requests = len(self.session.started) - first
-                run.stopped = f"Semantic Scholar has no paper {paper_id}"
+                run.stopped = "Semantic Scholar has no such paper"  # the query names it
                 return run
             page = read_page(read_edges, body, NAME, self.endpoint)
             run.pages += 1
