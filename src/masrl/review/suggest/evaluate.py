@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from ...core.memo import MISSING, Memo, content_key
 from ...corpus.taxonomy import Taxonomy
-from . import model, propose, structure, text
+from . import definitions as dfn
+from . import model, propose, structure, text, tuning
 
 #: Leave-one-out figures by the tagged records and vocabulary they were measured on: a process
 #: that suggests several times (a record after another, the test suite) measures a pool once.
@@ -86,19 +87,39 @@ def measure(records: list[dict], tax: Taxonomy) -> dict[str, FieldScore]:
     Deterministic: the same records give the same figures, which the process remembers by the
     tagged records (all that is measured) and the vocabulary (:data:`_MEASURED`).
     """
+    return dict(_measured(records, tax)[0])
+
+
+def settings(records: list[dict], tax: Taxonomy) -> dict[str, tuning.Setting]:
+    """field -> its :class:`.tuning.Setting`, chosen by leave-one-out over all the tagged records
+    of ``records`` (:class:`.tuning.Chooser`): what ``masrl suggest`` uses."""
+    return dict(_measured(records, tax)[1])
+
+
+def _measured(records: list[dict], tax: Taxonomy) -> tuple[dict, dict]:
     tagged = propose.tagged_records(records, tax)
     key = content_key(tax.data, tagged.records)
     known = _MEASURED.get(key)
     if known is MISSING:
         known = _measure(tagged, tax)
         _MEASURED.put(key, known)
-    return dict(known)
+    return known
 
 
-def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
+def loo_index(tagged: propose.Tagged, tax: Taxonomy):
+    """``(index, definitions, texts)``: every tagged record as a stub (rows) against every tagged
+    record in full and every value's definition (columns: the records first, in order, then the
+    definitions; ``definitions`` maps ``(field, value)`` to its column)."""
+    texts = dfn.texts(tax)
     documents = [text.record_text(r) for r in tagged.records]
+    columns = {pair: len(documents) + k for k, pair in enumerate(texts)}
     queries = [text.record_text(r, stub=True) for r in tagged.records]
-    index = model.build(documents, queries)
+    return model.build(documents + list(texts.values()), queries), columns, texts
+
+
+def _measure(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, FieldScore], dict[str, tuning.Setting]]:
+    index, columns, _ = loo_index(tagged, tax)
+    chooser = tuning.Chooser(index, tagged, tax, columns)
     fields = structure.fields(tax)
     names = [f.name for f in fields]
     hits = {n: [0, 0, 0] for n in names}
@@ -107,7 +128,8 @@ def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
         others = everyone[:i] + everyone[i + 1:]
         rest = propose.Tagged([tagged.records[j] for j in others], [tagged.keys[j] for j in others])
         wanted = names
-        found = propose.propose(index, i, others, rest, tax, {}, wanted, explain=False)
+        found = propose.propose(index, i, others, rest, tax, {}, wanted, explain=False, definitions=columns,
+                                settings=chooser.choose(leave_out=i), year=tuning.year_of(rec))
         for f in fields:
             if f.name not in rec:
                 continue
@@ -125,7 +147,7 @@ def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
             majority = min(counts, key=lambda v: (-counts[v], str(v) if f.multi else position.get(v, 0)))
             top = counts[majority]
         out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, top)
-    return out
+    return out, chooser.choose()
 
 
 @dataclass(frozen=True)
