@@ -8,10 +8,9 @@ rules and order), and each field the record holds is compared with its value:
 
 * top-1 accuracy: the best suggestion is the record's value (for a set field, the same set);
 * top-3 recall: the value is among the :data:`.propose.SHOWN` values listed;
-* majority baseline: the share of the records holding the field whose value is the field's
-  most common value (for a set field, its most common set), i.e. the accuracy of always
-  suggesting that value. It is computed on all the records at once, which favours the
-  baseline slightly.
+* majority baseline, leave-one-out too: the share of the records holding the field whose value
+  is the most common value (for a set field, the most common set) of the *other* records,
+  i.e. the accuracy of always suggesting the most common value, measured as the suggestions are.
 
 A field that the record holds but that was not suggested (a conditional field whose
 condition was not the best suggestion) counts as a miss. A field whose top-1 accuracy does
@@ -41,8 +40,8 @@ class FieldScore:
         field: the field name.
         n: records holding the field (each predicted once).
         top1: hits of the best suggestion. top3: hits among the values shown.
-        majority: the most common value (a set field's: its most common set, as a tuple).
-        baseline_hits: records holding the majority value.
+        majority: the most common value over all the records (a set field's: its most common set, as a tuple).
+        baseline_hits: records whose value is the most common one of the other records (leave-one-out).
     """
 
     field: str
@@ -64,13 +63,34 @@ class FieldScore:
 
     @property
     def baseline(self) -> float:
-        """Majority-class accuracy in [0, 1] (0 when n is 0)."""
+        """Leave-one-out majority-class accuracy in [0, 1] (0 when n is 0)."""
         return self.baseline_hits / self.n if self.n else 0.0
 
     @property
     def low_confidence(self) -> bool:
         """True when the model's top-1 accuracy does not beat the majority baseline (or nothing was measured)."""
         return self.n == 0 or self.top1 <= self.baseline_hits
+
+
+def _most_common(counts: Counter, field):
+    """The most common value of ``counts`` (ties: taxonomy order; a set field's sets: by their codes)."""
+    position = {v: i for i, v in enumerate(field.values)}
+    return min(counts, key=lambda v: (-counts[v], str(v) if field.multi else position.get(v, len(position))))
+
+
+def majority_baseline(values: list, field) -> tuple[object, int]:
+    """``(most common value of all, hits)``: how many of ``values`` equal the most common value of
+    the others (each left out in turn); ``(None, 0)`` for no value."""
+    counts = Counter(values)
+    if not counts:
+        return None, 0
+    hits = 0
+    for value in values:
+        counts[value] -= 1
+        rest = +counts
+        hits += bool(rest) and _most_common(rest, field) == value
+        counts[value] += 1
+    return _most_common(counts, field), hits
 
 
 def _value(record: dict, field) -> object:
@@ -140,13 +160,9 @@ def _measure(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, FieldScor
             hits[f.name][2] += truth in values
     out = {}
     for f in fields:
-        counts = Counter(_value(r, f) for r in tagged.records if f.name in r)
-        position = {v: i for i, v in enumerate(f.values)}
-        majority, top = (None, 0)
-        if counts:
-            majority = min(counts, key=lambda v: (-counts[v], str(v) if f.multi else position.get(v, 0)))
-            top = counts[majority]
-        out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, top)
+        values = [_value(r, f) for r in tagged.records if f.name in r]
+        majority, loo = majority_baseline(values, f)
+        out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, loo)
     return out, chooser.choose()
 
 
