@@ -73,8 +73,8 @@ def test_a_stub_added_by_title_gets_suggestions_for_every_untagged_field_with_ev
             assert item["evidence"] or item.get("rules") or item.get("definitions"), (field, item)
             for n in item["evidence"]:
                 assert n["key"] != key and n["title"] == titles[n["key"]]
-                mine = set(re.findall(r"\w+", record_text(rec).lower()))
-                theirs = set(re.findall(r"\w+", record_text(by_key[n["key"]]).lower()))
+                mine = set(re.findall(r"\w+", record_text(rec, tax.abstract_field).lower()))
+                theirs = set(re.findall(r"\w+", record_text(by_key[n["key"]], tax.abstract_field).lower()))
                 assert all(set(w.split()) <= mine & theirs for w in n["shared_words"]), n
         # the best value has a neighbour, or a definition, that shares words with the title
         assert (any(n["shared_words"] for n in items[0]["evidence"] + items[0].get("definitions", []))

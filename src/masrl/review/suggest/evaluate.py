@@ -131,9 +131,9 @@ def loo_index(tagged: propose.Tagged, tax: Taxonomy):
     record in full and every value's definition (columns: the records first, in order, then the
     definitions; ``definitions`` maps ``(field, value)`` to its column)."""
     texts = dfn.texts(tax)
-    documents = [text.record_text(r) for r in tagged.records]
+    documents = [text.record_text(r, tax.abstract_field) for r in tagged.records]
     columns = {pair: len(documents) + k for k, pair in enumerate(texts)}
-    queries = [text.record_text(r, stub=True) for r in tagged.records]
+    queries = [text.record_text(r, tax.abstract_field, stub=True) for r in tagged.records]
     return model.build(documents + list(texts.values()), queries), columns, texts
 
 
@@ -201,7 +201,7 @@ def measure_screening(corpus) -> ScreeningScore:
     relevant = sum(pool.retained)
     if not n or not relevant:
         return ScreeningScore(n, relevant, 0.0, 0.0, 0.0, 0.0)
-    texts = [text.screening_text(r) for r in pool.records]
+    texts = [text.screening_text(r, pool.abstract) for r in pool.records]
     index = model.build(texts, texts)
     everyone = list(range(n))
     scores = [screening.score(pool, index, i, everyone[:i] + everyone[i + 1:], explain=False)[0] for i in everyone]

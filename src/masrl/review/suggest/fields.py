@@ -133,9 +133,9 @@ def suggest_record(corpus, key: str, fields: list[str] | None = None) -> RecordS
     records = list(corpus.retained.values())
     tagged = propose.tagged_records(records, tax, exclude=key)
     texts = definitions.texts(tax)
-    documents = [text.record_text(r) for r in tagged.records]
+    documents = [text.record_text(r, tax.abstract_field) for r in tagged.records]
     columns = {pair: len(documents) + k for k, pair in enumerate(texts)}
-    index = model.build(documents + list(texts.values()), [text.record_text(record)])
+    index = model.build(documents + list(texts.values()), [text.record_text(record, tax.abstract_field)])
     known = {f.name: record[f.name] for f in structure.fields(tax)
              if f.name in record and f.name not in wanted and not is_untagged(record[f.name])}
     chosen = evaluate.settings(records, tax)
