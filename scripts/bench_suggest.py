@@ -55,8 +55,8 @@ def tfidf_knn(records: list[dict], tax) -> dict[str, tuple[int, int, int]]:
 
     from masrl.review.suggest import structure, text
 
-    documents = [text.record_text(r) for r in records]
-    stubs = [text.record_text(r, stub=True) for r in records]
+    documents = [text.record_text(r, tax.abstract_field) for r in records]
+    stubs = [text.record_text(r, tax.abstract_field, stub=True) for r in records]
     out = {f.name: [0, 0, 0] for f in structure.fields(tax)}
     options = ({"analyzer": "word", "ngram_range": (1, 2), "stop_words": "english", "sublinear_tf": True},
                {"analyzer": "char_wb", "ngram_range": (3, 5), "sublinear_tf": True})
