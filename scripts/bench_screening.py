@@ -52,6 +52,8 @@ REPO = Path(__file__).resolve().parent.parent
 #: allib/tests/testdataset.csv of python-allib 0.5.3 (the Nagtegaal 2019 review, as ASReview distributes it).
 DATASET_SHA256 = "abfbdb973aa125f26ce872a5193c931d0690f7fe2e1fb75551de9c0acecd200f"
 DATASET_NAME = "Nagtegaal et al. 2019 (2,019 records; CC0 1.0; via python-allib 0.5.3)"
+#: The recall target of the run (set by main, read by the summary).
+TARGET = [0.95]
 
 
 @dataclass
@@ -167,14 +169,16 @@ def _row(name: str, run: Run) -> str:
 
 
 def _summary(name: str, runs: list[Run]) -> list[str]:
+    """The mean over the seeds, and the seed whose recall is lowest."""
     def mean(f):
         return statistics.mean(f(r) for r in runs)
-    inc = [r.included_found / r.included for r in runs if r.included]
-    worst = min(runs, key=lambda r: r.recall)
-    return [f"| {name}: mean | {runs[0].total} | {mean(lambda r: r.relevant):.1f} | {mean(lambda r: r.read):.1f} | {mean(lambda r: r.saved):.3f} | "
-            f"{mean(lambda r: r.recall):.3f} | {statistics.mean(inc):.3f} |" if inc else "",
-            f"| {name}: lowest recall | {worst.total} | {worst.relevant} | {worst.read} | {worst.saved:.3f} | {worst.recall:.3f} | "
-            f"{min(inc):.3f} |" if inc else ""]
+    worst = min(runs, key=lambda r: (r.recall, -r.saved))
+    included = mean(lambda r: r.included_found / r.included) if all(r.included for r in runs) else None
+    return [f"| {name}: mean | {runs[0].total} | {mean(lambda r: r.relevant):.1f} | {mean(lambda r: r.read):.1f} | "
+            f"{mean(lambda r: r.saved):.3f} | {mean(lambda r: r.recall):.3f} | "
+            f"{'–' if included is None else f'{included:.3f}'} |",
+            _row(f"{name}: lowest recall", worst),
+            f"| {name}: seeds below the target | | | | | {sum(r.recall < TARGET[0] for r in runs)} of {len(runs)} | |"]
 
 
 def main() -> int:
@@ -189,6 +193,7 @@ def main() -> int:
     parser.add_argument("--markdown", action="store_true",
                         help="print a Markdown section: the figures, the command, the machine and the date")
     args = parser.parse_args()
+    TARGET[0] = args.recall
     started = time.perf_counter()
     from masrl.core import clock
     from masrl.review.update.stopping import METHOD
@@ -225,8 +230,7 @@ def main() -> int:
                   f"masrl's screening model and read in rank order; the test after every {args.every} records; "
                   f"{args.seeds} seeds.", "", head, rule]
         lines += [_row(f"seed {i}: masrl rank + test", r) for i, r in enumerate(ranked)]
-        lines += [line for line in _summary("masrl rank + test", ranked) if line]
-        lines += [line for line in _summary("random order + test", shuffled) if line]
+        lines += _summary("masrl rank + test", ranked) + _summary("random order + test", shuffled)
         lines.append("")
     elapsed = time.perf_counter() - started
     command = "python scripts/bench_screening.py" + "".join(
