@@ -32,7 +32,7 @@ examples:
   masrl update search --family NAME --family NAME   (names of corpus/protocol.yaml's query families)"""
 
 SHOW_EPILOG = """\
-When to stop: after the queue, the hypergeometric stopping test of Callaghan & Muller-Hansen
+When to stop: after the queue, the hypergeometric stopping test of Callaghan & Müller-Hansen
 (2020, Systematic Reviews 9:273) says how many candidates are screened and relevant (included,
 or excluded after the first screening stage), how many relevant ones are likely still unscreened
 (about N at the rate of the last ones screened; at most N at the confidence), and whether
