@@ -30,6 +30,8 @@ from . import model, propose, structure, text, tuning
 #: Leave-one-out figures by the tagged records and vocabulary they were measured on: a process
 #: that suggests several times (a record after another, the test suite) measures a pool once.
 _MEASURED = Memo(16)
+#: The fields' settings chosen over the same records, by the same key (computed together).
+_CHOSEN = Memo(16)
 
 
 @dataclass(frozen=True)
@@ -119,11 +121,12 @@ def settings(records: list[dict], tax: Taxonomy) -> dict[str, tuning.Setting]:
 def _measured(records: list[dict], tax: Taxonomy) -> tuple[dict, dict]:
     tagged = propose.tagged_records(records, tax)
     key = content_key(tax.data, tagged.records)
-    known = _MEASURED.get(key)
-    if known is MISSING:
-        known = _measure(tagged, tax)
-        _MEASURED.put(key, known)
-    return known
+    scores, chosen = _MEASURED.get(key), _CHOSEN.get(key)
+    if scores is MISSING or chosen is MISSING:
+        scores, chosen = _measure_all(tagged, tax)
+        _MEASURED.put(key, scores)
+        _CHOSEN.put(key, chosen)
+    return scores, chosen
 
 
 def loo_index(tagged: propose.Tagged, tax: Taxonomy):
@@ -137,9 +140,15 @@ def loo_index(tagged: propose.Tagged, tax: Taxonomy):
     return model.build(documents + list(texts.values()), queries), columns, texts
 
 
-def _measure(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, FieldScore], dict[str, tuning.Setting]]:
+def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
+    """The leave-one-out figures of ``tagged`` (:func:`_measure_all`'s first half)."""
+    return _measure_all(tagged, tax)[0]
+
+
+def _measure_all(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, FieldScore], dict[str, tuning.Setting]]:
+    """The figures of every field by nested leave-one-out, and the settings chosen over all of ``tagged``."""
     index, columns, _ = loo_index(tagged, tax)
-    chooser = tuning.Chooser(index, tagged, tax, columns)
+    chooser = tuning.Chooser(index, tagged, tax, columns, propose.NEIGHBOURS, propose.FLOOR)
     fields = structure.fields(tax)
     names = [f.name for f in fields]
     hits = {n: [0, 0, 0] for n in names}

@@ -130,11 +130,11 @@ class Chooser:
         tagged: the tagged records (:class:`.propose.Tagged`).
         tax: the vocabulary.
         definitions: ``(field, value) -> column`` of ``index``.
+        neighbours, floor: how many nearest records vote, and what is added to their similarity
+            (:data:`.propose.NEIGHBOURS`, :data:`.propose.FLOOR`).
     """
 
-    def __init__(self, index, tagged, tax: Taxonomy, definitions: dict):
-        from .propose import FLOOR, NEIGHBOURS
-
+    def __init__(self, index, tagged, tax: Taxonomy, definitions: dict, neighbours: int, floor: float):
         fields = [f for f in structure.fields(tax) if f.suggested]
         n = len(tagged.records)
         years = [year_of(r) for r in tagged.records]
@@ -162,11 +162,11 @@ class Chooser:
                 truth = values[q]
                 for y, scale in enumerate(YEARS):
                     sims = index.similarity[q][:n] * near_by_year[scale][q]
-                    near = fits[np.lexsort((tie[fits], -np.round(sims[fits], 12)))][: NEIGHBOURS + 1] if len(fits) else fits
-                    weight = sims[near] + FLOOR
-                    first = near[:NEIGHBOURS]
+                    near = fits[np.lexsort((tie[fits], -np.round(sims[fits], 12)))][: neighbours + 1] if len(fits) else fits
+                    weight = sims[near] + floor
+                    first = near[:neighbours]
                     # the vote, and the vote without each of the first neighbours (the next one takes its place)
-                    counted = _counted(len(near), NEIGHBOURS) * weight  # (1 + neighbours, near)
+                    counted = _counted(len(near), neighbours) * weight  # (1 + neighbours, near)
                     totals = counted.sum(axis=1, keepdims=True)
                     shares = (counted @ values[near]) / np.where(totals > 0, totals, 1.0) * allowed
                     hit = _hits(f, shares, said, allowed, truth).astype(float)  # (1 + neighbours, weights)
