@@ -76,6 +76,18 @@ ALLOWED = (
                                         "field of screening.included_by"),
     ("build/cache.py", "no", "MASRL_CACHE=no turns the build cache off (a value of an environment variable)"),
     ("corpus/yamlio.py", "NA", "the string NA is one that other YAML readers coerce, which the record writer quotes"),
+    ("corpus/taxonomy.py", "abstract", "the role screening.abstract, and DEFAULT_ABSTRACT: the field of a paper's abstract in a "
+                                       "taxonomy that names none (masrl's own field before taxonomies declared it)"),
+    ("corpus/taxonomy_schema.py", "abstract", "the key of the role screening.abstract in the taxonomy's own schema"),
+    ("checks/declarations.py", "abstract", "the role screening.abstract, whose field it checks is a free text field"),
+    ("corpus/rounds.py", "abstract", "QUEUE_COLUMNS: a candidate's abstract as its source gives it (masrl's round format), "
+                                     "which update apply carries into the field of screening.abstract"),
+    ("review/update/model.py", "abstract", "the abstract column of queue.csv (masrl's round format), written from a source's record"),
+    ("review/update/apply.py", "abstract", "the abstract column of queue.csv, carried into the paper mapping of a new stub"),
+    ("corpus/stubs.py", "abstract", "a paper mapping's abstract (masrl's metadata format, as bib's lookups give it), which "
+                                    "the stub keeps in the field of screening.abstract"),
+    ("review/adding.py", "abstract", "the abstract of a metadata lookup (bib.lookup's mapping), kept in the paper mapping"),
+    ("review/update/sources/", "abstract", "the abstract in a source's own answer (Crossref's JSON field), read into the candidate"),
 )
 
 

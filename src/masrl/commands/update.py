@@ -40,8 +40,18 @@ examples:
   masrl update search --family NAME --family NAME   (names of corpus/protocol.yaml's query families)"""
 
 SHOW_EPILOG = """\
+When to stop: after the queue, the hypergeometric stopping test of Callaghan & Müller-Hansen
+(2020, Systematic Reviews 9:273) says how many candidates are screened and relevant (included,
+or excluded after the first screening stage), how many relevant ones are likely still unscreened
+(about N at the rate of the last ones screened; at most N at the confidence), and whether
+screening may stop: when p < 1 - confidence for "recall is still below the target". It assumes
+the candidates are screened in rank order and judged right, and that the last ones screened are
+no likelier to be relevant than a random draw from them and the unscreened (a ranking that works
+makes it conservative); the recall is that of the queue, not of what the searches missed.
+
 examples:
-  masrl update show 2026-12-01"""
+  masrl update show 2026-12-01
+  masrl update show 2026-12-01 --recall 0.99 --confidence 0.9"""
 
 APPLY_EPILOG = """\
 In queue.csv write decision = include, or decision = exclude with {stage}, {reason} (values of the
@@ -110,12 +120,23 @@ def _search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _proportion(text: str) -> float:
+    """A number strictly between 0 and 1 (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a proportion strictly between 0 and 1 (e.g. 0.95)")
+    return value
+
+
 def _show(args: argparse.Namespace) -> int:
     from ..review.update.status import round_table
 
     root = find_root(args.root)
     corpus = parse_tree(read_tree(root))
-    print(round_table(corpus, args.round))
+    print(round_table(corpus, args.round, args.recall, args.confidence))
     return 0
 
 
@@ -182,9 +203,14 @@ def register(sub) -> None:
     p.set_defaults(run=_search)
 
     p = steps.add_parser("show", help="print a round's queue, ranked, with what is left to decide",
-                         description="Print the candidates of ROUND in rank order with their decisions, and the counts "
-                         "still to decide and to apply.", epilog=SHOW_EPILOG, formatter_class=_FORMATTER)
+                         description="Print the candidates of ROUND in rank order with their decisions, when to stop "
+                         "screening them (a stopping test with its recall target and confidence), and the counts still to "
+                         "decide and to apply.", epilog=SHOW_EPILOG, formatter_class=_FORMATTER)
     p.add_argument("round", metavar="ROUND", help="the round id (a folder of corpus/rounds/)")
+    p.add_argument("--recall", type=_proportion, default=0.95, metavar="R",
+                   help="the recall target of the stopping test, between 0 and 1 (default 0.95)")
+    p.add_argument("--confidence", type=_proportion, default=0.95, metavar="C",
+                   help="its confidence, between 0 and 1 (default 0.95)")
     p.set_defaults(run=_show)
 
     p = steps.add_parser("apply", help="turn a round's decisions into retained stubs and exclusion records",
