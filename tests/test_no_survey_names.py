@@ -87,7 +87,6 @@ ALLOWED = (
     ("corpus/stubs.py", "abstract", "a paper mapping's abstract (masrl's metadata format, as bib's lookups give it), which "
                                     "the stub keeps in the field of screening.abstract"),
     ("review/adding.py", "abstract", "the abstract of a metadata lookup (bib.lookup's mapping), kept in the paper mapping"),
-    ("review/update/sources/", "abstract", "the abstract in a source's own answer (Crossref's JSON field), read into the candidate"),
 )
 
 
