@@ -77,7 +77,7 @@ def test_convert(capsys, tmp_path):
     src = DATA / "otel_nested.json"
     code, out, err = run(capsys, "trace", "convert", "--from", "otel", str(src), "-o", str(out_file))
     assert code == 0 and out == ""
-    assert err.splitlines()[0] == f"{src}: converted 9 of 11 spans into 14 events and 14 edges; 2 unmapped; 430 tokens counted; 1 model-call spans of leaf agents folded into their agent's return (60 tokens)"
+    assert err.splitlines()[0] == f"{src}: converted 9 of 11 spans into 13 events and 13 edges; 2 unmapped; 430 tokens counted; 1 model-call spans of leaf agents folded into their agent's return or stop (60 tokens)"
     assert f"{src}: unmapped span 'HTTP GET' (h1): no gen_ai.operation.name; its children are kept" in err
     assert run(capsys, "trace", "validate", str(out_file))[0] == 0
     code, out, _ = run(capsys, "trace", "convert", "--from", "otel", str(src))

@@ -125,8 +125,41 @@ def test_otel_converter(spans, lines, one_trace):
 @FUZZ
 @given(json_values)
 def test_converters_on_arbitrary_json(value):
-    for fmt in (None, "otel", "langfuse", "openai-agents"):
+    for fmt in (None, "otel", "langfuse", "openai-agents", "openinference", "mlflow", "message-log"):
         check_converter(json.dumps(value).encode(), fmt)
+
+
+OI_KINDS = ["AGENT", "TOOL", "LLM", "CHAIN", "GUARDRAIL", "RETRIEVER", "agent", "", None]
+
+
+@st.composite
+def openinference_span(draw):
+    attrs = {"openinference.span.kind": draw(st.sampled_from(OI_KINDS))}
+    for key in draw(st.lists(st.sampled_from(["agent.name", "graph.node.id", "graph.node.parent_id", "tool.name",
+                                              "llm.token_count.prompt", "llm.token_count.completion",
+                                              "llm.token_count.total", "llm.model_name", "session.id", "metadata"]),
+                             max_size=5)):
+        attrs[key] = draw(usage_value | st.sampled_from(["lead", "helper", "handoff to helper", "a1", '{"step": 3}']))
+    span = {"name": draw(st.sampled_from(["lead", "turn", "handoff to helper", "generation", ""])),
+            "context": {"trace_id": draw(st.sampled_from(["0af7651916cd43dd8448eb211c80319c", "T"])),
+                        "span_id": draw(st.sampled_from(IDS))},
+            "span_kind": draw(st.sampled_from(OI_KINDS)),
+            "parent_id": draw(st.sampled_from(IDS + [None])),
+            "start_time": draw(times | st.sampled_from(["2025-01-01T00:00:00Z", "2025-01-01T00:00:01.5+00:00", "nope"])),
+            "end_time": draw(times | st.sampled_from(["2025-01-01T00:00:02Z", None])),
+            "attributes": attrs if draw(st.booleans()) else {"openinference": {"span": {"kind": attrs.pop("openinference.span.kind")}}, **attrs}}
+    if draw(st.booleans()):
+        span[draw(st.sampled_from(list(span)))] = draw(json_values)
+    return span
+
+
+@FUZZ
+@given(st.lists(openinference_span(), min_size=1, max_size=8), st.booleans())
+def test_openinference_converter(spans, wrapped):
+    for s in spans:
+        if isinstance(s.get("context"), dict) and s["context"].get("trace_id") is not None:
+            s["context"]["trace_id"] = "T"
+    check_converter(json.dumps({"data": spans} if wrapped else spans).encode(), "openinference")
 
 
 @st.composite

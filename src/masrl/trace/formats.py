@@ -10,6 +10,12 @@ from __future__ import annotations
 #: (name, what it reads, module) in detection order.
 FORMATS: tuple[tuple[str, str, str], ...] = (
     (
+        "openinference",
+        "OpenInference spans (openinference.span.kind): OTLP JSON, OTLP JSON Lines, OTel SDK span JSON, "
+        "Phoenix span export",
+        "masrl.trace.convert.openinference",
+    ),
+    (
         "otel",
         "OpenTelemetry GenAI spans: OTLP JSON, OTLP JSON Lines (collector file exporter), OTel SDK span JSON",
         "masrl.trace.convert.otel",
