@@ -86,7 +86,13 @@ def openinference() -> bytes:
     return (DATA / "openinference-openai-agents-single.otlp.json").read_bytes()
 
 
+def mlflow() -> bytes:
+    """Real MLflow output: a traced single-agent run (tests/trace/data/SOURCES.md)."""
+    return (DATA / "mlflow-3-single.trace.json").read_bytes()
+
+
 EXPORTS = {
+    "mlflow": mlflow,
     "otel": otel,
     "langfuse": lambda: langfuse("weather-app"),
     "langfuse-named-after-the-agent": lambda: langfuse("weather"),

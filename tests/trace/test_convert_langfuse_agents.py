@@ -223,8 +223,9 @@ def test_agents_sdk_run_state_is_refused_by_name():
 
 
 def test_registry_lists_every_format():
-    assert list(CONVERTERS) == ["otel", "langfuse", "openai-agents"]
-    with pytest.raises(ConvertError, match="unknown format 'csv'; known: otel, langfuse, openai-agents"):
+    assert list(CONVERTERS) == ["openinference", "otel", "langfuse", "openai-agents", "mlflow", "message-log"]
+    with pytest.raises(ConvertError, match="unknown format 'csv'; known: openinference, otel, langfuse, "
+                                           "openai-agents, mlflow, message-log"):
         convert(b"{}", "x.json", "csv")
 
 

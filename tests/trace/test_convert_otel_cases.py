@@ -288,7 +288,7 @@ def test_labels_from_attributes():
     "data, message",
     [
         (b'{"events": [], "edges": []}', "x.json: already an orchestration trace"),
-        (b'{"foo": 1}', "x.json: cannot tell the format; give --from FORMAT (otel: OpenTelemetry GenAI spans"),
+        (b'{"foo": 1}', "x.json: cannot tell the format; give --from FORMAT (openinference: OpenInference spans"),
         (b"", "x.json: the file is empty"),
         (b'{"resourceSpans": []}\n{"x": 1}', "x.json: document 2 of 2 has no 'resourceSpans' array"),
     ],

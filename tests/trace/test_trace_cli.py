@@ -124,7 +124,8 @@ def test_convert_detects_the_format_and_lists_formats(capsys, tmp_path):
     assert code == 0 and json.loads(out)["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736"
     assert err.splitlines()[1] == f"{src}: read as OTLP JSON"
     code, out, _ = run(capsys, "trace", "convert", "--formats")
-    assert code == 0 and [line.split()[0] for line in out.splitlines()] == ["otel", "langfuse", "openai-agents"]
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == [
+        "openinference", "otel", "langfuse", "openai-agents", "mlflow", "message-log"]
     odd = tmp_path / "odd.json"
     odd.write_text('{"rows": []}')
     code, _, err = run(capsys, "trace", "convert", str(odd))

@@ -26,4 +26,10 @@ FORMATS: tuple[tuple[str, str, str], ...] = (
         'OpenAI Agents SDK trace export ({"data": [trace and trace.span items]})',
         "masrl.trace.convert.agents_sdk",
     ),
+    ("mlflow", "MLflow trace JSON ({info, data: {spans}}, MLflow 2 and 3)", "masrl.trace.convert.mlflow"),
+    (
+        "message-log",
+        "multi-agent message logs (Who&When: {history: [{role, name, content}], mistake_agent, mistake_step})",
+        "masrl.trace.convert.message_log",
+    ),
 )
