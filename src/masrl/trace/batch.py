@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import gc
 from itertools import chain, compress, count, repeat
-from math import fsum
 from operator import attrgetter, is_not
 from functools import partial
 from typing import Annotated, Literal, Union
@@ -45,6 +44,7 @@ from .codes import (
     MAX_FLOAT,
     number_sum,
 )
+from .bulk_metrics import spawn_depths
 from .schema import CREDIT_UNITS, DECISIONS, EVENT_TYPES, TOPOLOGIES, schema
 from .index import distinct
 from .typed import MAX_INT, Edge, KnownEvent, _COLON_ESCAPE
@@ -83,8 +83,6 @@ _ENCODE = msgspec.json.Encoder().encode
 _ID, _T, _TYPE, _AGENT = (attrgetter(name) for name in ("id", "t", "type", "agent"))
 _FROM, _TO, _DECISION, _SRC, _DST = (attrgetter(name) for name in ("from_", "to", "decision", "src", "dst"))
 _OPTIONAL = tuple((name, attrgetter(name)) for name in ("tokens", "cost", "duration_s"))
-_EVENT_FIELDS = attrgetter("id", "t", "type", "agent", "from_", "to", "decision")
-_EDGE_FIELDS = attrgetter("src", "dst", "type")
 _IS_SET = partial(is_not, UNSET)
 _TYPE_CODES = {name: TYPE_CODE[name] for name in EVENT_TYPES}
 _NT = len(EVENT_TYPES)
@@ -96,10 +94,6 @@ _CONTACT = np.array(sorted(CONTACT_TYPES), dtype=np.int64)
 _COORD = np.array([TYPE_CODE[n] for n in ("orchestrator_decision", "spawn", "despawn", "message", "return",
                                           "aggregate", "stop")], dtype=np.int64)
 _DEC_INDEX = {d: k for k, d in enumerate(DECISIONS)}
-
-
-class _Doubt(Exception):
-    pass
 
 
 def _decode(body: bytes) -> BatchTrace | None:
@@ -465,21 +459,9 @@ def _spawn_tree(t, sender, to, spawn, tr, M, K):
     per_sum = np.bincount(spawner_trace, weights=sizes, minlength=K)
     per_n = np.bincount(spawner_trace, minlength=K)
     fan_mean = np.divide(per_sum, per_n, out=np.zeros(K), where=per_n > 0)
-    order = np.lexsort((idx, t[idx], d))  # per spawned agent, its earliest spawn first
-    d_sorted = d[order]
-    head = np.ones(order.size, dtype=bool)
-    head[1:] = d_sorted[1:] != d_sorted[:-1]
-    parent = np.full(width, -1, dtype=np.int64)
-    parent[d_sorted[head]] = s[order][head]
-    depth = np.where(parent >= 0, -1, 0)
-    unknown = np.flatnonzero(depth < 0)
-    while unknown.size:
-        above = depth[parent[unknown]]
-        ready = above >= 0
-        if not ready.any():
-            raise _Retry(np.unique(owner[unknown[unknown < M]]).tolist())  # a cycle of spawns
-        depth[unknown[ready]] = above[ready] + 1
-        unknown = unknown[~ready]
+    depth = spawn_depths(idx, t[idx], s, d, width)
+    if depth is None:  # a cycle of spawns: the one-at-a-time rule for it
+        raise _Retry(np.unique(owner[d]).tolist())
     valid = np.flatnonzero(depth[:M] > 0)
     np.maximum.at(depth_out, owner[valid], depth[valid])
     return fan_max, fan_mean, depth_out

@@ -132,8 +132,21 @@ def spawn_tree(c: CheckedTrace) -> dict | None:
     pairs = distinct(sender * width + to)
     heads = first_of_runs(pairs // width)  # pairs are sorted, so are their spawners
     sizes = np.diff(np.append(heads, pairs.size))
-    ts = np.frombuffer(c.t, dtype=np.float64)
-    order = np.lexsort((idx, ts[idx], to))  # per spawned agent, its earliest spawn first
+    depth = spawn_depths(idx, np.frombuffer(c.t, dtype=np.float64)[idx], sender, to, width)
+    if depth is None:
+        return None  # a cycle of spawns
+    return {
+        "spawn_fanout_max": int(sizes.max()),
+        "spawn_fanout_mean": int(sizes.sum()) / sizes.size,
+        "spawn_depth": int(depth.max()),
+    }
+
+
+def spawn_depths(idx: np.ndarray, when: np.ndarray, sender: np.ndarray, to: np.ndarray, width: int) -> np.ndarray | None:
+    """Level of every agent code below ``width`` in the spawn forest (0: never spawned), or ``None`` for a
+    cycle. The spawns are given as columns: event index, time, sender and spawned agent; an agent's parent
+    is the sender of its earliest spawn (by time, then position)."""
+    order = np.lexsort((idx, when, to))  # per spawned agent, its earliest spawn first
     to_sorted = to[order]
     head = np.ones(order.size, dtype=bool)
     head[1:] = to_sorted[1:] != to_sorted[:-1]
@@ -145,14 +158,10 @@ def spawn_tree(c: CheckedTrace) -> dict | None:
         above = depth[parent[unknown]]
         ready = above >= 0
         if not ready.any():
-            return None  # a cycle of spawns
+            return None
         depth[unknown[ready]] = above[ready] + 1
         unknown = unknown[~ready]
-    return {
-        "spawn_fanout_max": int(sizes.max()),
-        "spawn_fanout_mean": int(sizes.sum()) / sizes.size,
-        "spawn_depth": int(depth.max()),
-    }
+    return depth
 
 
-__all__ = ["agent_intervals", "critical_path", "peak_concurrent_agents", "spawn_tree"]
+__all__ = ["agent_intervals", "critical_path", "peak_concurrent_agents", "spawn_depths", "spawn_tree"]

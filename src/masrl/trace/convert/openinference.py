@@ -50,7 +50,7 @@ from __future__ import annotations
 import json
 
 from .common import Conversion, ConvertError, number, read_json_values, usage_count, usage_note
-from .otel import _labels, _read_otlp_span, _read_sdk_span, norm_id, read_spans
+from .otel import _labels, _read_otlp_span, _read_sdk_span, one_trace, read_spans
 from .spantree import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, build_trace
 
 KIND_KEY = "openinference.span.kind"
@@ -326,16 +326,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             "'span_kind']})"
         )
     raws, notes, shape, labels, kinds = _read(values, file)
-    trace_ids = sorted({r.trace_id for r in raws})
-    if trace_id is not None:
-        wanted = norm_id(trace_id, 16, [])
-        if wanted not in trace_ids:
-            raise ConvertError(f"{file}: no span has trace id {trace_id}; found: {', '.join(trace_ids) or 'none'}")
-        raws = [r for r in raws if r.trace_id == wanted]
-    elif len(trace_ids) > 1:
-        raise ConvertError(f"{file}: holds {len(trace_ids)} traces ({', '.join(trace_ids)}); choose one with --trace-id")
-    if not raws:
-        raise ConvertError(f"{file}: no span to convert" + (": " + "; ".join(notes) if notes else ""))
+    raws = one_trace(raws, notes, file, trace_id)
     spans = _to_spans(raws, kinds, notes)
     _link(spans, raws, notes)
     for r in raws:
