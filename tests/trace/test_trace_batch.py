@@ -88,3 +88,13 @@ def test_traces_the_batch_path_does_not_vouch_for_are_measured_one_at_a_time(tmp
     assert [len(b.keys) for b in block] == [1]
     singles = sorted((r[0].rsplit("/", 1)[1], r[2] is not None) for r in out if not isinstance(r, Rows))
     assert singles == [("t001.json", True), ("t002.json", True), ("t003.json", False), ("t004.json", False)]
+
+
+def test_large_key_spaces_are_sorted_not_tabled(tmp_path, monkeypatch):
+    """Names or ids unique to each trace of a batch of large traces would make the lookup tables huge;
+    above a size the keys are sorted instead, with the same rows."""
+    monkeypatch.setattr(batch, "_small", lambda size, n: False)
+    traces = [swarm_for_events(60), survey_trace(), swarm_for_events(30)]
+    traces[2]["events"][0]["id"] = traces[2]["events"][1]["id"]  # a duplicate id: measured on its own
+    out = same(monkeypatch, write(tmp_path, traces, True))
+    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [2]

@@ -196,27 +196,28 @@ def _measure(docs: list, items: list, labels: dict) -> dict:
     f_raw = np.fromiter(map(lookup, froms_raw), dtype=np.int64, count=N)
     t_raw = np.fromiter(map(lookup, tos_raw), dtype=np.int64, count=N)
     base = tr * width
-    table = np.zeros(K * width + 1, dtype=np.int64)
-    table[base + a_raw] = 1
     has_from, has_to = f_raw != unset, t_raw != unset
-    table[(base + f_raw)[has_from]] = 1
-    table[(base + t_raw)[has_to]] = 1
-    table = np.cumsum(table) - 1  # key -> dense agent code
-    agent = table[base + a_raw]
-    frm = np.where(has_from, table[base + f_raw], -1)
-    to = np.where(has_to, table[base + t_raw], -1)
-    M = int(table[-1]) + 2  # agent codes of the batch (each unique to its trace)
+    keys = (base + a_raw, base + f_raw, base + t_raw)
+    dense = _dense(np.concatenate((keys[0], keys[1][has_from], keys[2][has_to])), K * width, N)
+    agent = dense(keys[0])
+    frm = np.where(has_from, dense(keys[1]), -1)
+    to = np.where(has_to, dense(keys[2]), -1)
+    M = int(max(agent.max(), frm.max(), to.max())) + 2  # agent codes of the batch (each unique to its trace)
     ids = list(map(_ID, events))
     id_names = {name: k for k, name in enumerate(dict.fromkeys(ids))}
     id_width = len(id_names)
     id_key = tr * id_width + np.fromiter(map(id_names.__getitem__, ids), dtype=np.int64, count=N)
-    bad = np.bincount(tr[np.bincount(id_key, minlength=K * id_width)[id_key] > 1], minlength=K) > 0  # a duplicate id
-    where = np.full(K * id_width, -1, dtype=np.int64)
-    where[id_key] = np.arange(N)
+    order = np.argsort(id_key, kind="stable")
+    sorted_keys = id_key[order]
+    bad = np.zeros(K, dtype=bool)
+    dup = sorted_keys[1:] == sorted_keys[:-1]
+    if dup.any():
+        bad[tr[order[1:][dup]]] = True  # a duplicate event id
     get = id_names.get
     etr = np.repeat(np.arange(K), n_ed)
-    esrc = _resolve(np.fromiter(map(get, map(_SRC, edges), repeat(-1, E)), dtype=np.int64, count=E), etr, id_width, where, bad)
-    edst = _resolve(np.fromiter(map(get, map(_DST, edges), repeat(-1, E)), dtype=np.int64, count=E), etr, id_width, where, bad)
+    find = _finder(id_key, sorted_keys, order, K * id_width, N)
+    esrc = _resolve(np.fromiter(map(get, map(_SRC, edges), repeat(-1, E)), dtype=np.int64, count=E), etr, id_width, find, bad)
+    edst = _resolve(np.fromiter(map(get, map(_DST, edges), repeat(-1, E)), dtype=np.int64, count=E), etr, id_width, find, bad)
     _flag(bad, None)
     # -- graph rules ---------------------------------------------------------------
     t_src, t_dst = t[esrc], t[edst]
@@ -273,10 +274,44 @@ def _measure(docs: list, items: list, labels: dict) -> dict:
     }, type_counts, dec_counts, tagged_od, by_unit)
 
 
-def _resolve(code, etr, width, where, bad) -> np.ndarray:
+#: A table indexed by a (trace, code) key is used while it is at most this many times the events (plus a
+#: constant); larger key spaces (names or ids unique to each trace of a batch of large traces) are sorted.
+TABLE_FACTOR = 8
+
+
+def _small(size: int, n: int) -> bool:
+    return size <= TABLE_FACTOR * n + 65536
+
+
+def _dense(keys: np.ndarray, size: int, n: int):
+    """A function mapping each of ``keys`` (ints below ``size``) to its rank among the distinct ones."""
+    if _small(size, n):
+        table = np.zeros(size + 1, dtype=np.int64)
+        table[keys] = 1
+        table = np.cumsum(table) - 1
+        return table.__getitem__
+    uniq = distinct(keys)
+    return partial(np.searchsorted, uniq)
+
+
+def _finder(keys: np.ndarray, sorted_keys: np.ndarray, order: np.ndarray, size: int, n: int):
+    """A function mapping (trace, id) keys to the index of the event with that key, -1 where none."""
+    if _small(size, n):
+        where = np.full(size, -1, dtype=np.int64)
+        where[keys] = np.arange(keys.size)
+        return where.__getitem__
+
+    def find(wanted):
+        pos = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
+        return np.where(sorted_keys[pos] == wanted, order[pos], -1)
+
+    return find
+
+
+def _resolve(code, etr, width, find, bad) -> np.ndarray:
     """Event index of each edge endpoint (its id's code within its trace); an unknown id marks its trace."""
     known = code >= 0
-    found = np.where(known, where[etr * width + np.where(known, code, 0)], -1)
+    found = np.where(known, find(etr * width + np.where(known, code, 0)), -1)
     if (found < 0).any():
         bad[etr[found < 0]] = True  # an edge to an unknown event
     return found
