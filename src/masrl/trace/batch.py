@@ -44,7 +44,7 @@ from .codes import (
     MAX_FLOAT,
     number_sum,
 )
-from .bulk_metrics import spawn_depths
+from .bulk_metrics import relax_layer, spawn_depths
 from .schema import CREDIT_UNITS, DECISIONS, EVENT_TYPES, TOPOLOGIES, schema
 from .index import distinct
 from .typed import MAX_INT, Edge, KnownEvent, _COLON_ESCAPE
@@ -449,19 +449,9 @@ def _critical_path(t, esrc, edst, ecodes, tr, N, K):
     frontier = np.flatnonzero(indeg == 0)
     done = frontier.size
     while frontier.size:
-        lo, hi = starts[frontier], starts[frontier + 1]
-        counts = hi - lo
-        total = int(counts.sum())
-        if not total:
+        frontier = relax_layer(frontier, starts, adj, steps, first, indeg)
+        if frontier is None:
             break
-        u = np.repeat(frontier, counts)
-        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-        v = adj[np.repeat(lo, counts) + offsets]
-        np.maximum.at(steps, v, steps[u] + 1)
-        np.minimum.at(first, v, first[u])
-        indeg -= np.bincount(v, minlength=N)
-        targets = distinct(v)
-        frontier = targets[indeg[targets] == 0]
         done += frontier.size
     if done != N:  # a cycle among message/tool_dependency/aggregate edges: the one-at-a-time rule for it
         raise _Retry(np.unique(tr[indeg > 0]).tolist())
