@@ -72,9 +72,11 @@ _live_reads: list[str] = []
 
 
 def _audit(event: str, args: tuple) -> None:
+    """An absolute path opened or listed under the live corpus (a relative one may be relative to
+    a folder's descriptor, as ``shutil.rmtree`` opens them: masrl and the tests use absolute paths)."""
     if event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes, os.PathLike)):
-        path = os.path.abspath(os.fsdecode(args[0]))
-        if path in LIVE or path.startswith(_LIVE_FILES):
+        path = os.fsdecode(args[0])
+        if os.path.isabs(path) and (path in LIVE or path.startswith(_LIVE_FILES)):
             _live_reads.append(path)
 
 
