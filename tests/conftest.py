@@ -68,7 +68,7 @@ TREE_FIXTURES = {"survey_tree", "published_tree", "grown_tree"}
 #: The repository's live corpus: read by the tests marked ``live`` only.
 LIVE = tuple(str(REPO / name) for name in ("corpus", "exclusions", "reports"))
 _LIVE_FILES = tuple(folder + os.sep for folder in LIVE)
-_live_reads: list[str] = []
+_live_reads: list[tuple[str, str]] = []
 
 
 def _audit(event: str, args: tuple) -> None:
@@ -77,7 +77,9 @@ def _audit(event: str, args: tuple) -> None:
     if event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes, os.PathLike)):
         path = os.fsdecode(args[0])
         if os.path.isabs(path) and (path in LIVE or path.startswith(_LIVE_FILES)):
-            _live_reads.append(path)
+            import traceback
+
+            _live_reads.append((path, "".join(traceback.format_stack(limit=8)[:-1])))
 
 
 sys.addaudithook(_audit)
@@ -266,11 +268,11 @@ def _clock_and_live_corpus(request):
         os.environ.pop("MASRL_TODAY") if ENVIRONMENT_DAY is None else os.environ.update(MASRL_TODAY=ENVIRONMENT_DAY)
     yield
     os.environ["MASRL_TODAY"] = SUITE_DAY
-    reads = sorted(set(_live_reads))
+    reads, where = sorted({path for path, _ in _live_reads}), _live_reads[0][1] if _live_reads else ""
     _live_reads.clear()
     if reads and not live:
-        pytest.fail(f"a test of the code read the repository's live corpus: {reads[:5]}; take a tree fixture",
-                    pytrace=False)
+        pytest.fail(f"a test of the code read the repository's live corpus: {reads[:5]}; take a tree fixture. "
+                    f"The first read:\n{where}", pytrace=False)
 
 
 def _forget_process_caches() -> None:
