@@ -4,7 +4,6 @@ can take (0, 1 and many records per box and per RL status in the sub-decision ch
 
 from __future__ import annotations
 
-
 import itertools
 import re
 
