@@ -25,6 +25,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from ..bib.identifiers import IdentifierError, parse
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
+from ..core.text import text_problem
 from ..corpus.load import TAXONOMY, Corpus
 from ..corpus.rounds import (
     DECISIONS,
@@ -268,6 +269,23 @@ def _valid_date(text: str) -> bool:
         return False
 
 
+#: The cells of a round's sheets that may hold line breaks (the screener's reason, as an exclusion
+#: record's ``exclusion_reason`` may); every other cell is one line.
+_MULTILINE_CELLS = frozenset({"reason"})
+
+
+def _cell_problems(file: str, rows) -> list[Problem]:
+    """Every cell of a round's sheet follows the character policy (:mod:`masrl.core.text`): no
+    control, bidirectional, zero-width or other invisible character, and one line except the reason,
+    so that `masrl update show` and a spreadsheet show each cell as it is."""
+    out = []
+    for row in rows:
+        for column, cell in row.cells.items():
+            if cell and (why := text_problem(cell, column in _MULTILINE_CELLS)):
+                out.append(Problem(file, row.line, column, f"{cell!r} {why}"))
+    return out
+
+
 def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -> list[Problem]:
     file = folder.path("queue.csv")
     families = [f["name"] for f in (protocol or {}).get("query_families") or []]
@@ -318,7 +336,7 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             out += [Problem(file, row.line, "likely_reason", p.message)
                     for p in _vocabulary_problem(Corpus(), file, (), row.get("likely_reason"), tax, tax.role("reasons"))]
         out += _decision_problems(file, row, tax)
-    return out
+    return out + _cell_problems(file, folder.queue)
 
 
 def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
@@ -392,6 +410,8 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
                                    f"{folder.meta['round']!r} does not match its folder {ROUNDS}{round_id}/"))
         if "queue.csv" in folder.headers and _header_problem(folder, "queue.csv", QUEUE_COLUMNS) is None:
             out += _queue_problems(folder, corpus.protocol, tax)
+        if "duplicates.csv" in folder.headers and _header_problem(folder, "duplicates.csv", DUPLICATE_COLUMNS) is None:
+            out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
         if meta_ok and not folder.missing and not unread:
             out += _count_problems(folder)
     return out

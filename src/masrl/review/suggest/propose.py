@@ -215,8 +215,10 @@ def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy
         given = {name: assumed[name] for name in sorted(depends) if name in assumed}
         phrases = tuple(r.describe() for r in used)
         near = _neighbours(nearest, tagged, f.name, allowed, f.multi)
-        if not near and len(allowed) == 1 and not f.multi:
-            ranked = [(allowed[0], 1.0, [])]
+        if not near:
+            # no tagged record holds an allowed value: no vote, so no suggestion (an empty set would
+            # be scored 1.000 by nobody), unless a rule allows one value only
+            ranked = [(allowed[0], 1.0, [])] if len(allowed) == 1 and not f.multi else []
         else:
             ranked = (_multi if f.multi else _single)(f, allowed, near, weights, tagged)
         items = [Suggestion(value, round(score, 3),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 
+from ...core.text import printable
 from .fields import RecordSuggestions
 from .propose import Suggestion
 
@@ -34,7 +35,7 @@ def as_text(report: RecordSuggestions) -> str:
     them, the suggested values they assume, and whether the field is low confidence; last, the
     fields to tag by hand (``suggest: false``) and the commands that confirm the values drafted (a
     field holding a draft says so, and which suggestion it is) and apply the best values."""
-    lines = [f"Suggestions for {report.key} ({report.file}): {report.title}",
+    lines = [f"Suggestions for {report.key} ({report.file}): {printable(report.title)}",
              f"from the {report.learned_from} tagged records; scores are each value's share of the nearest records' "
              "vote; nothing is written without --apply", ""]
     for item in report.fields:
@@ -57,7 +58,7 @@ def as_text(report: RecordSuggestions) -> str:
             lines.append(f"  {rank}. {_value(s.value)}  score {s.score:.3f}")
             for n in s.evidence:
                 shared = ", ".join(n.shared) if n.shared else "no word in common"
-                lines.append(f"       {n.key} ({n.similarity:.3f}) {n.title} — shares: {shared}")
+                lines.append(f"       {n.key} ({n.similarity:.3f}) {printable(n.title)} — shares: {printable(shared)}")
             if not s.evidence:
                 lines.append("       evidence: the rule above allows only this value")
         lines.append("")

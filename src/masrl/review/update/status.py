@@ -6,11 +6,18 @@ from __future__ import annotations
 from ...analyses.rounds import RoundState, round_states
 from ...core.didyoumean import did_you_mean
 from ...core.errors import UserError
+from ...core.text import printable
 from ...corpus.releases import latest, releases_from
 
 
 def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _cell(row, column: str) -> str:
+    """A cell as the terminal prints it (:func:`masrl.core.text.printable`: nothing a cell holds can
+    clear the screen or reorder the line, also in a sheet that does not validate)."""
+    return printable(row.get(column))
 
 
 def round_table(corpus, round_id: str) -> str:
@@ -25,13 +32,13 @@ def round_table(corpus, round_id: str) -> str:
         raise UserError(f"no round {round_id!r} under corpus/rounds/{did_you_mean(round_id, corpus.rounds)}")
     state = round_states({round_id: folder}, corpus.retained, corpus.excluded)[0]
     rows = sorted(folder.queue, key=lambda r: (int(r.get("rank")) if r.get("rank").isdigit() else 10**9, r.line))
-    width = max([len(r.get("identifier")) for r in rows] + [10])
+    width = max([len(_cell(r, "identifier")) for r in rows] + [10])
     lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<20}  title"]
     for row in rows:
         status = state.applied.get(row.line)
-        decision = f"{row.get('decision')} (applied)" if status else (row.get("decision") or "-")
-        lines.append(f"{row.get('rank'):>4}  {row.get('identifier'):<{width}}  {row.get('published'):<10}  "
-                     f"{decision:<20}  {_cut(row.get('title'), 80)}")
+        decision = f"{_cell(row, 'decision')} (applied)" if status else (_cell(row, "decision") or "-")
+        lines.append(f"{_cell(row, 'rank'):>4}  {_cell(row, 'identifier'):<{width}}  {_cell(row, 'published'):<10}  "
+                     f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
     lines.append(f"round {round_id} ({state.since} .. {state.until}): {state.queued} candidates; {len(state.undecided)} "
                  f"still to decide, {len(state.unapplied)} decided but not applied (`masrl update apply {round_id}`), "
                  f"{len(state.applied)} applied; {state.duplicates} duplicates in duplicates.csv")
