@@ -340,32 +340,46 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
 
 
 def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
+    """The screener's cells of one row, every problem at once: a decision that is none is reported
+    and the rest of the row is checked as the decision it is closest to (``exlude`` as exclude), so
+    that fixing it brings no new error; filled stage and reason cells are checked against the
+    vocabulary whatever the decision."""
     decision = row.get("decision")
     out = []
+
+    def vocabulary(column: str, role: str) -> None:
+        field = tax.role(role)
+        allowed = tax.values(field) if field else []
+        if field and row.get(column) not in allowed:
+            out.append(Problem(file, row.line, column, f"{row.get(column)!r} is not in the vocabulary; allowed: "
+                                                       f"{', '.join(allowed)}{did_you_mean(row.get(column), allowed)}"))
+
     if decision and decision not in DECISIONS:
-        return [Problem(file, row.line, "decision", f"{decision!r} is not a decision; write include or exclude "
-                                                    f"(or leave it empty){did_you_mean(decision, DECISIONS)}")]
-    columns = (STAGE_COLUMN, REASON_COLUMN)
+        hint = did_you_mean(decision, DECISIONS)
+        out.append(Problem(file, row.line, "decision", f"{decision!r} is not a decision; write include or exclude "
+                                                       f"(or leave it empty){hint}"))
+        decision = hint.split("'")[1] if hint else None
+    roles = ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons"))
     if decision == "include":
-        for column in columns:
+        for column, _ in roles:
             if row.get(column):
                 out.append(Problem(file, row.line, column, f"an include has no {column}; clear it (or write exclude)"))
     elif decision == "exclude":
-        for column, role in ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons")):
-            field = tax.role(role)
-            if field is None:
+        for column, role in roles:
+            if tax.role(role) is None:
                 if row.get(column):
                     out.append(Problem(file, row.line, column, f"the survey declares no screening.{role} field; clear it"))
                 continue
-            allowed = tax.values(field)
-            if row.get(column) not in allowed:
-                out.append(Problem(file, row.line, column, f"{row.get(column)!r} is not in the vocabulary; allowed: "
-                                                           f"{', '.join(allowed)}{did_you_mean(row.get(column), allowed)}"))
+            vocabulary(column, role)
         if not row.get("reason"):
             out.append(Problem(file, row.line, "reason", "an exclusion must say why the paper is excluded"))
-    elif any(row.get(c) for c in columns):
-        out.append(Problem(file, row.line, "decision", f"{STAGE_COLUMN} or {REASON_COLUMN} is filled in but decision is "
-                                                        "empty: write exclude (or clear them)"))
+    else:
+        for column, role in roles:
+            if row.get(column):
+                vocabulary(column, role)
+        if not row.get("decision") and any(row.get(c) for c, _ in roles):
+            out.append(Problem(file, row.line, "decision", f"{STAGE_COLUMN} or {REASON_COLUMN} is filled in but decision is "
+                                                            "empty: write exclude (or clear them)"))
     return out
 
 

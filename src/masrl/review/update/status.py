@@ -3,11 +3,11 @@ and the candidates still undecided since the last release (``masrl release``).""
 
 from __future__ import annotations
 
-from ...analyses.rounds import RoundState, round_states
-from ...core.didyoumean import did_you_mean
+from ...analyses.rounds import RoundState, boundary, round_states
+from ...core.didyoumean import hint_or_list
 from ...core.errors import UserError
 from ...core.text import printable
-from ...corpus.releases import latest, releases_from
+from ...corpus.population import releases
 
 
 def _cut(text: str, width: int) -> str:
@@ -29,7 +29,8 @@ def round_table(corpus, round_id: str) -> str:
     """
     folder = corpus.rounds.get(round_id)
     if folder is None:
-        raise UserError(f"no round {round_id!r} under corpus/rounds/{did_you_mean(round_id, corpus.rounds)}")
+        raise UserError(f"no round {round_id!r} under corpus/rounds/"
+                        f"{hint_or_list(round_id, sorted(corpus.rounds), 'rounds', '; start one with masrl update search')}")
     state = round_states({round_id: folder}, corpus.retained, corpus.excluded)[0]
     rows = sorted(folder.queue, key=lambda r: (int(r.get("rank")) if r.get("rank").isdigit() else 10**9, r.line))
     width = max([len(_cell(r, "identifier")) for r in rows] + [10])
@@ -46,9 +47,9 @@ def round_table(corpus, round_id: str) -> str:
 
 
 def since_last_release(corpus) -> list[RoundState]:
-    """The rounds whose window ends after the last release's search cutoff (every round without a release)."""
-    release = latest(releases_from(corpus.releases))
-    return round_states(corpus.rounds, corpus.retained, corpus.excluded, release.search_cutoff if release else None)
+    """The rounds of the update after the last release: those no release covers
+    (:class:`masrl.analyses.rounds.Boundary`; every round without a release)."""
+    return round_states(corpus.rounds, corpus.retained, corpus.excluded, boundary(releases(corpus)))
 
 
 def undecided_candidates(corpus) -> list[str]:
