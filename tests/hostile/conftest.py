@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 import second_survey
 
@@ -19,3 +20,16 @@ import second_survey
 def soil(tmp_path) -> Path:
     """The soil-carbon survey (tests/second_survey.py) in the test's own folder."""
     return second_survey.write_survey(tmp_path / "soil")
+
+
+def _edit_record(path: Path, **fields) -> None:
+    """Set top-level fields of a record file (YAML read and written whole)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data.update(fields)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+@pytest.fixture
+def edit_record():
+    """``edit_record(path, field=value, ...)``: set top-level fields of a record file."""
+    return _edit_record

@@ -146,6 +146,8 @@ def _next_month() -> str:
 
     today = clock.today()
     year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+    if year > 2099:  # the scheme's two-digit year ends with 2099: every YYMM it can write is past
+        return "9912"
     return f"{year % 100:02d}{month:02d}"
 
 

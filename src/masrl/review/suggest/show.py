@@ -35,9 +35,11 @@ def as_text(report: RecordSuggestions) -> str:
     them, the suggested values they assume, and whether the field is low confidence; last, the
     fields to tag by hand (``suggest: false``) and the commands that confirm the values drafted (a
     field holding a draft says so, and which suggestion it is) and apply the best values."""
-    lines = [f"Suggestions for {report.key} ({report.file}): {printable(report.title)}",
-             f"from the {report.learned_from} tagged records; scores are each value's share of the nearest records' "
-             "vote; nothing is written without --apply", ""]
+    learned = (f"from the {report.learned_from} tagged records; scores are each value's share of the nearest records' "
+               "vote; nothing is written without --apply") if report.learned_from else \
+        ("no retained record is tagged yet, so there is nothing to learn from and nothing is suggested: tag this "
+         "record by hand (the allowed values are in corpus/taxonomy.yaml)")
+    lines = [f"Suggestions for {report.key} ({report.file}): {printable(report.title)}", learned, ""]
     for item in report.fields:
         head = f"{item.field} ({item.label}{', a set' if item.multi else ''})"
         given = item.suggestions[0].given if item.suggestions else {}
