@@ -87,8 +87,10 @@ def feed_xml(results, releases: list[Release]) -> bytes:
     author = _el(feed, q("author"))
     names = survey.get("authors") if isinstance(survey.get("authors"), list) else [survey.get("author", "masrl")]
     _el(author, q("name"), ", ".join(_full_name(str(n)) for n in names))
-    _el(feed, q("link"), rel="alternate", type="text/html", href=safe_url(base) or "https://arxiv.org/")
     site = safe_url(str(survey.get("site_url", ""))) if survey.get("site_url") else None
+    page = (f"{site.rstrip('/')}/index.html" if site else None) or safe_url(str(survey.get("link") or "")) or safe_url(base)
+    if page:
+        _el(feed, q("link"), rel="alternate", type="text/html", href=page)
     _el(feed, q("link"), rel="self", type="application/atom+xml", href=f"{site.rstrip('/')}/feed.xml" if site else "feed.xml")
     _el(feed, q("generator"), "masrl build")
     for rec, entered in entries:
@@ -108,10 +110,12 @@ def feed_xml(results, releases: list[Release]) -> bytes:
         if isinstance(value, str) and value != "untagged":
             _el(entry, q("category"), term=value, label=tax.fields[group].value_label(value))
         venue = str(rec.get("venue") or "")
-        one_liner = str(rec.get("one_liner") or "")
-        text = f"{', '.join(_full_name(a) for a in rec.get('authors') or [])} ({rec.get('year')}). {venue}."
+        one_liner = str(rec.get("one_liner") or "").strip()
+        authors = [a for a in rec.get("authors") or [] if a != "others"]
+        names = ", ".join(_full_name(a) for a in authors) + (" et al." if "others" in (rec.get("authors") or []) else "")
+        text = f"{names} ({rec.get('year')}). {venue}."
         if one_liner and one_liner != "untagged":
-            text += f" {one_liner}"
+            text += f" {one_liner}" + ("" if one_liner[-1] in ".!?" else ".")
         if releases:
             text += f" In {entered.label}." if entered else " Pending: enters the next release."
         _el(entry, q("summary"), text, type="text")
