@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from hostile_surveys import edit_record, soil  # noqa: F401 (fixtures)
 from masrl.bib.identifiers import STORED_PATTERNS, IdentifierError, parse
 
 INVALID = [

@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from hostile_surveys import edit_record, soil  # noqa: F401 (fixtures)
 from masrl.bib import bibexport, csljson
 from masrl.bib.latex import decode_latex, encode_latex
 

@@ -14,6 +14,7 @@ from importlib import import_module
 import pytest
 import yaml
 
+from hostile_surveys import edit_record, soil  # noqa: F401 (fixtures)
 from masrl.build.pipeline import build
 from masrl.corpus.load import load
 from masrl.render.figures import figures_of

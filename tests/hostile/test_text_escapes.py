@@ -10,7 +10,7 @@ import re
 import cmarkgfm
 import pytest
 
-from hostile_rounds import candidate, write_round
+from hostile_surveys import candidate, edit_record, soil, write_round  # noqa: F401 (fixtures)
 from masrl.core.text import text_problem
 
 HOSTILE_TITLES = [

@@ -191,15 +191,15 @@ def entries(records: list[dict]) -> str:
     from bibtexparser.model import Entry, Field
 
     library = Library()
-    seen: dict[str, str] = {}
-    for record in sorted(records, key=lambda r: r["key"]):
+    seen: dict[str, tuple[int, str]] = {}  # lower-case name -> (which record, its key)
+    for i, record in enumerate(sorted(records, key=lambda r: r["key"])):
         etype, fields = entry_fields(record)
         for name in [record["key"]] + ([fields["ids"]] if "ids" in fields else []):
             # BibTeX matches keys in any case (biber exactly): an alias that is the record's own key in
             # another case (Yao2023 of yao2023, as Google Scholar and Zotero write keys) is that entry's
-            if seen.get(name.lower(), record["key"]) != record["key"]:
-                raise ValueError(f"BibTeX key {name!r} of {record['key']} is also used by {seen[name.lower()]}")
-            seen[name.lower()] = record["key"]
+            owner, key = seen.setdefault(name.lower(), (i, record["key"]))
+            if owner != i:
+                raise ValueError(f"BibTeX key {name!r} of {record['key']} is also used by {key}")
         entry_fields_ = []
         for name, value in fields.items():
             if name == "month" and value in MONTHS:

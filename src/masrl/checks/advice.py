@@ -3,11 +3,11 @@
 These are warnings, not errors: ``masrl validate`` and ``masrl build`` print them and go on.
 
 * Text that YAML cut at a `` #`` comment (:func:`masrl.checks.textwarn.cut_text_warnings`).
-* A field with a value that reads as "not applicable" (its code ``NA``, ``N/A`` or
-  ``not_applicable``, or its label "not applicable") while the taxonomy declares no
-  ``not_applicable``: that value is then an ordinary one, so the gap analysis can name it a gap
-  and the heatmap draws it as one (a taxonomy of format 1, which implied ``not_applicable: NA``,
-  moved to format 2 without the declaration).
+* A field with a value that reads as "not applicable" (a code n/a or not_applicable in any case,
+  or the label "not applicable") while the taxonomy declares no ``not_applicable``: that value is
+  then an ordinary one, so the gap analysis can name it a gap and the heatmap draws it as one (a
+  taxonomy of format 1, which implied its not-applicable code, moved to format 2 without the
+  declaration).
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def format_version(c) -> bool:
               f"declarations of masrl's own survey into every survey; format {FORMAT} makes only what the taxonomy "
               f"declares, so declare those of them you want (optional; this file declares none of "
               f"{', '.join(lacking) or 'them'}; see `masrl init` or corpus/taxonomy.yaml of masrl's own survey). "
-              "Declare not_applicable if a value means 'not applicable' (format 1 read NA so): without it, it is an "
+              "Declare not_applicable if a value means 'not applicable' (format 1 implied one): without it, it is an "
               "ordinary value, which the gap analysis and the figures treat as one", field="format_version")
     elif found is None and isinstance(data, dict):
         c.add(TAXONOMY, ("format_version",), f"must be an integer, the format of the file ({FORMAT})")

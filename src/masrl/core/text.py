@@ -109,7 +109,7 @@ def _kind(text: str, i: int, multiline: bool) -> str | None:
         return None if _selected(text, i) else "invisible"
     if 0xE0020 <= code <= 0xE007F:
         return None if _in_tag_sequence(text, i) else "invisible"
-    return "invisible"
+    return "invisible" if _INVISIBLE_CHAR.match(ch) else None
 
 
 def may_be_unsafe(text: str) -> bool:

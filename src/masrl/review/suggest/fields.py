@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field as dataclass_field
 
-from ...core.didyoumean import hint_or_list
+from ...core.didyoumean import did_you_mean
 from ...core.errors import UserError
 from ...corpus import provenance
 from ...corpus.load import PAPERS
@@ -87,8 +87,7 @@ def find_record(corpus, key: str) -> tuple[str, dict]:
             return file, rec
     keys = sorted(r.get("key") for r in corpus.retained.values() if isinstance(r.get("key"), str))
     excluded = any(r.get("record_id") == key for r in corpus.excluded.values())
-    hint = (" (it is an excluded record: suggestions are for retained records)" if excluded else
-            hint_or_list(key, keys, "keys", "; there is no retained record yet (masrl add)"))
+    hint = " (it is an excluded record: suggestions are for retained records)" if excluded else did_you_mean(key, keys)
     raise UserError(f"no retained record has the key {key!r}{hint}; the keys are the file names under {PAPERS}")
 
 

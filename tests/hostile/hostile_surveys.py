@@ -1,7 +1,12 @@
-"""Update rounds written by hand for the hostile-input tests, as ``masrl update search`` writes
-them (no network, no search code): ``write_round(root, round_id, rows)`` adds a search protocol
-(if missing) and one round to the soil survey of tests/second_survey.py; ``candidate(n, **cells)``
-is one queue row."""
+"""Surveys for the hostile-input tests of issue 44 (kinds 6-10), written for each test, never the
+repository's corpus; a test module imports the fixtures it takes from here.
+
+``soil``: the second survey of tests/second_survey.py (soil carbon: seven retained and three
+excluded records, a not-applicable value, a chain, a years figure and a flow) in the test's own
+folder; ``edit_record(path, field=value)`` sets fields of a record file. ``write_round(root,
+round_id, rows)`` adds a search protocol (if missing) and one update round to such a survey, its
+files written by hand as ``masrl update search`` writes them (no network, no search code);
+``candidate(n, **cells)`` is one queue row."""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ import hashlib
 import io
 from pathlib import Path
 
+import pytest
 import yaml
 
+import second_survey
 from masrl.corpus.rounds import DUPLICATE_COLUMNS, QUEUE_COLUMNS
 
 #: A search protocol for the soil survey (its screening roles: stages ``phase``, reasons ``why``).
@@ -73,3 +80,22 @@ def write_round(root: Path, round_id: str, rows: list[dict], since: str = "2026-
     (folder / "queue.csv").write_text(_csv(QUEUE_COLUMNS, rows), encoding="utf-8", newline="")
     (folder / "duplicates.csv").write_text(_csv(DUPLICATE_COLUMNS, []), encoding="utf-8", newline="")
     return folder
+
+
+@pytest.fixture
+def soil(tmp_path) -> Path:
+    """The soil-carbon survey (tests/second_survey.py) in the test's own folder."""
+    return second_survey.write_survey(tmp_path / "soil")
+
+
+def _edit_record(path: Path, **fields) -> None:
+    """Set top-level fields of a record file (YAML read and written whole)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data.update(fields)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+@pytest.fixture
+def edit_record():
+    """``edit_record(path, field=value, ...)``: set top-level fields of a record file."""
+    return _edit_record
