@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from hostile_surveys import edit_record, soil  # noqa: F401 (fixtures)
+from test_bib_hostile import _bibtex_compiles  # bibtex (plain) on the export: the .bbl, no error or warning
 from masrl.bib import bibexport, csljson
 from masrl.bib.latex import decode_latex, encode_latex
 
@@ -22,17 +23,6 @@ needs_biber = pytest.mark.skipif(shutil.which("biber") is None, reason="biber no
 def _record(key: str, title: str = "A Title", authors=("Doe, Jane",), venue: str = "arXiv", **extra) -> dict:
     return {"key": key, "title": title, "authors": list(authors), "year": 2026, "venue": venue,
             "url": f"https://example.org/{key}", "identifiers": {"url": [f"https://example.org/{key}"]}, **extra}
-
-
-def _bibtex(tmp_path, records) -> str:
-    """The .bbl that bibtex (plain) makes of the export of ``records``; fails on any error or warning."""
-    (tmp_path / "papers.bib").write_text(bibexport.export(records), encoding="utf-8")
-    cites = "".join(f"\\citation{{{r['key']}}}\n" for r in records)
-    (tmp_path / "doc.aux").write_text(f"\\relax\n{cites}\\bibdata{{papers}}\n\\bibstyle{{plain}}\n")
-    done = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, text=True)
-    log = (tmp_path / "doc.blg").read_text()
-    assert done.returncode == 0 and "error message" not in log and "Warning" not in log, log
-    return (tmp_path / "doc.bbl").read_text(encoding="utf-8")
 
 
 def _biber(tmp_path, records) -> str:
@@ -98,7 +88,7 @@ def test_exclude_refuses_the_same_authors(soil, cli):
 def test_every_author_validate_accepts_compiles_with_bibtex(tmp_path):
     records = [_record("a", authors=["Doe, Jr, John", "{Agents, Tools, and Co, Inc.}", "others"]),
                _record("b", authors=["van Beethoven, Ludwig", "Zoë, Ånne"])]
-    bbl = _bibtex(tmp_path, records)
+    bbl = _bibtex_compiles(tmp_path, records)
     assert bbl.count("\\bibitem") == 2 and "et~al." in bbl
 
 
@@ -122,7 +112,7 @@ def test_a_kept_block_field_is_written_with_every_special_escaped():
 
 @needs_bibtex
 def test_a_kept_block_field_compiles_and_typesets_as_written(tmp_path):
-    bbl = _bibtex(tmp_path, [_record("raw", title="Q&A # of agents: x_i ^ 2 and 100% of $n$ cost $5",
+    bbl = _bibtex_compiles(tmp_path, [_record("raw", title="Q&A # of agents: x_i ^ 2 and 100% of $n$ cost $5",
                                      bibtex=dict(HOSTILE_BLOCK))])
     body = bbl.split("\\bibitem{raw}", 1)[1]
     assert bare_specials(body.replace("\\newblock", "")) == [], body
@@ -152,7 +142,7 @@ def test_quotes_stay_quotes_and_a_url_ends_where_it_ends(text, latex):
 
 @needs_bibtex
 def test_quotes_and_urls_compile(tmp_path):
-    bbl = _bibtex(tmp_path, [_record("q", title='The "Agent" problem at https://x.org/a","x") and (https://y.org/b)')])
+    bbl = _bibtex_compiles(tmp_path, [_record("q", title='The "Agent" problem at https://x.org/a","x") and (https://y.org/b)')])
     assert "\\url{https://x.org/a}" in bbl and "\\url{https://y.org/b}" in bbl and "''" not in bbl
 
 
