@@ -119,7 +119,7 @@ def test_papers_bib_is_valid_for_biber(records, tmp_path):
 def test_a_bare_percent_is_escaped_outside_the_url_fields():
     """In the .bbl a bare % starts a LaTeX comment: every field but the verbatim URL fields has
     each unescaped % written \\% (an escaped one, or one after an escaped backslash, as it is)."""
-    from masrl.bib.bibexport import _percent
+    from masrl.bib.bibexport import _field_source as _percent
 
     assert _percent("note", "50% off, 10\\% more, a \\\\% b") == "50\\% off, 10\\% more, a \\\\\\% b"
     assert _percent("title", "100%") == "100\\%"

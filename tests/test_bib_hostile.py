@@ -184,7 +184,7 @@ def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_a
     with its block read it as a LaTeX comment, cut the title at ``100`` and refused the record (a
     new user's record, 2026-12-03)."""
     from masrl.bib.consistency import bibtex_disagreements
-    from masrl.bib.latex import escape_percent
+    from masrl.bib.latex import latex_safe
 
     title = "Improving RAG through 100% Multi-Agent RL"
     record = _record("pct", title, ["Doe, Jane"], bibtex={"type": "misc", "title": "Improving RAG through 100% {Multi-Agent} RL"})
@@ -193,5 +193,5 @@ def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_a
     assert "title = {Improving {RAG} through 100\\% {Multi-Agent} {RL}}," in entry
     assert bibtex_disagreements(dict(record, title="Improving RAG through 100")) == [
         ("title", "Improving RAG through 100", "Improving RAG through 100% Multi-Agent RL")]
-    assert [escape_percent(t) for t in ["100%", "100\\%", "a\\\\%b", "a\\\\\\%b", "%%"]] == [
+    assert [latex_safe(t) for t in ["100%", "100\\%", "a\\\\%b", "a\\\\\\%b", "%%"]] == [
         "100\\%", "100\\%", "a\\\\\\%b", "a\\\\\\%b", "\\%\\%"]  # after an even run of backslashes, % is bare

@@ -86,8 +86,8 @@ def test_stored_forms_keep_the_version_and_the_case():
 
 
 @pytest.mark.parametrize("text, scheme, message", [
-    ("2605.2801", "arxiv", "'2605.2801' is not a valid arXiv identifier: expected an arXiv id such as 2505.19591"),
-    ("2613.00001", "arxiv", "'2613.00001' is not a valid arXiv identifier"),
+    ("2605.2801", "arxiv", "'2605.2801' is not an arXiv id: ids of 2605 (2026-05) have a 5-digit number"),
+    ("2613.00001", "arxiv", "'2613.00001' is not an arXiv id: 13 is not a month"),
     ("https://example.org/x", "arxiv", "'https://example.org/x' is not a valid arXiv identifier"),
     ("11.1234/x", "doi", "'11.1234/x' is not a valid DOI: expected a DOI 10.<registrant>/<suffix>"),
     ("10.48550/arXiv.12345", "doi", "'10.48550/arXiv.12345' is an arXiv DOI, but '12345' is not an arXiv id"),

@@ -166,8 +166,8 @@ def surveys(draw) -> dict[str, bytes]:
              "corpus/claims.yaml": b"claims: []\n"}
     for i in range(draw(st.integers(0, 5))):
         rec = {"key": f"r{i}", "title": TITLES[i], "authors": ["Doe, Jane"], "first_author": "Doe, Jane",
-               "affiliation": "U", "year": draw(st.integers(2000, 2025)), "venue": "arXiv", "url": f"https://arxiv.org/abs/2101.{i:05d}",
-               "identifiers": {"arxiv": f"2101.{i:05d}"}, "one_liner": "one line", "notes": "", "date_added": "2026-01-01",
+               "affiliation": "U", "year": draw(st.integers(2000, 2025)), "venue": "arXiv", "url": f"https://arxiv.org/abs/2101.{i + 1:05d}",
+               "identifiers": {"arxiv": f"2101.{i + 1:05d}"}, "one_liner": "one line", "notes": "", "date_added": "2026-01-01",
                "bibtex_key": f"r{i}", "bibtex": {"type": "misc", "title": TITLES[i]}, "provenance": {"source": "s"}}
         rec["bibtex"]["year"] = str(rec["year"])
         for name in retained:
@@ -175,8 +175,8 @@ def surveys(draw) -> dict[str, bytes]:
             rec[name] = draw(st.lists(st.sampled_from(codes), unique=True, max_size=2)) if fields[name]["multi"] else pick(codes)
         files[f"corpus/papers/r{i}.yaml"] = yaml.safe_dump(rec, sort_keys=False).encode()
     for i in range(draw(st.integers(0, 2))):
-        rec = {"record_id": f"E{i + 1:03d}", "screening_label": TITLES[9 - i], "identifiers": {"arxiv": f"2201.{i:05d}"},
-               "url": f"https://arxiv.org/abs/2201.{i:05d}", "date_screened": "2026-01-01", "date_added": "2026-01-01",
+        rec = {"record_id": f"E{i + 1:03d}", "screening_label": TITLES[9 - i], "identifiers": {"arxiv": f"2201.{i + 1:05d}"},
+               "url": f"https://arxiv.org/abs/2201.{i + 1:05d}", "date_screened": "2026-01-01", "date_added": "2026-01-01",
                "exclusion_reason": "out of scope", "provenance": {"source": "s"}}
         for name, field in fields.items():
             if field["applies_to"] == "excluded":

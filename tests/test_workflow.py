@@ -128,7 +128,7 @@ def test_add_reports_unparsable_bibtex_blocks_by_line(survey, cli, text, message
 def test_add_rejects_a_bad_identifier(survey, cli):
     run = cli("add", "--root", survey, "--arxiv", "2605.2801", "--title", "T", "--author", "A, B", "--year", "2026")
     assert run.code == 1
-    assert "command line: --arxiv: '2605.2801' is not a valid arXiv identifier: expected an arXiv id such as" in run.err
+    assert "command line: --arxiv: '2605.2801' is not an arXiv id: ids of 2605 (2026-05) have a 5-digit number" in run.err
 
 
 # ---------------------------------------------------------------------------- exclude

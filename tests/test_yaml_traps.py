@@ -53,8 +53,8 @@ def test_float_looking_arxiv_id_gets_a_format_error_not_a_type_error(survey, cli
     path.write_text(path.read_text().replace("  arxiv: '2508.04652'", "  arxiv: 2508.04"))
     run = cli("validate", "--root", survey)
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if t.startswith("  arxiv:"))
-    assert (f"corpus/papers/magrpo.yaml:{line}: identifiers.arxiv: '2508.04' is not a valid arXiv identifier: expected "
-            "arXiv id YYMM.NNNNN (YYMM.NNNN from 2007 to 2014) or old-style archive/YYMMNNN (cs/0506042), optional version vN") in run.err.splitlines()
+    assert (f"corpus/papers/magrpo.yaml:{line}: identifiers.arxiv: '2508.04' is not a valid arXiv identifier: ids of 2508 "
+            "(2025-08) have a 5-digit number (YYMM.NNNNN: 4 digits from 0704 to 1412, 5 from 1501)") in run.err.splitlines()
 
 
 def test_dates_keep_one_type():

@@ -129,7 +129,8 @@ def test_convert_detects_the_format_and_lists_formats(capsys, tmp_path):
     odd = tmp_path / "odd.json"
     odd.write_text('{"rows": []}')
     code, _, err = run(capsys, "trace", "convert", str(odd))
-    assert code == 1 and err.startswith(f"masrl: error: {odd}: cannot tell the format; give --from FORMAT (openinference: ")
+    assert code == 1 and err.startswith(f"masrl: error: {odd}: not an export in a format masrl trace convert reads: it is a "
+                                        "JSON object with the keys rows; tried openinference (")
 
 
 def test_outputs_never_replace_inputs_records_or_files_without_force(capsys, tmp_path):

@@ -179,7 +179,7 @@ def test_apply_reports_every_problem_of_the_sheet_at_once_and_writes_nothing(sea
         "duplicate_screen (did you mean 'abstract_screen'?)",
         f"{queue}:3: reason_class: an include has no reason_class; clear it (or write exclude)",
         f"{queue}:4: decision: 'maybe' is not a decision; write include or exclude (or leave it empty)",
-        "masrl: error: 5 errors in 1 file; nothing was applied (fix the round's sheets first).",
+        "masrl: error: 5 errors in 1 file; nothing was applied.",
     ]
     after = sorted(p.name for p in (root / "exclusions").iterdir()) + sorted(p.name for p in (root / "corpus/papers").iterdir())
     assert after == before

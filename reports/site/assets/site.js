@@ -62,31 +62,35 @@
   function papers() {
     var data = JSON.parse(document.getElementById("site-data").textContent);
     var facets = data.facets;
-    var facetOf = {};
-    var order = {};
+    /* The fields whose values are shown with their code (the taxonomy's show_code). */
+    var codeFields = data.code_fields || [];
+    /* Fields, codes and keys are the survey's data (a vocabulary may hold "__proto__" or
+       "constructor") and the fragment's, which anyone can write: every lookup by them goes through
+       a Map, never a property of a plain object (where "__proto__" sets the prototype and holds
+       nothing). */
+    var facetOf = new Map();
+    var order = new Map();
     facets.forEach(function (f) {
-      facetOf[f.field] = f;
-      order[f.field] = {};
-      f.values.forEach(function (v, i) { order[f.field][v.code] = i; });
+      facetOf.set(f.field, f);
+      var codes = new Map();
+      f.values.forEach(function (v, i) { codes.set(v.code, i); });
+      order.set(f.field, codes);
     });
-    /* Keys, codes and columns come from the fragment, which anyone can write: every lookup by
-       them goes through a Map or Object.hasOwn, so that "constructor" or "__proto__" is a key
-       like any other and never a property of Object.prototype. */
     var byKey = new Map();
-    var haystack = {};
-    var position = {};
+    var haystack = new Map();
+    var position = new Map();
     data.papers.forEach(function (p, i) {
       byKey.set(p.key, p);
-      position[p.key] = i;
-      haystack[p.key] = fold([p.title, p.authors.join(" "), p.one_liner, p.venue].join(" \u0000 "));
+      position.set(p.key, i);
+      haystack.set(p.key, fold([p.title, p.authors.join(" "), p.one_liner, p.venue].join(" \u0000 ")));
     });
     var sortable = Array.prototype.map.call(document.querySelectorAll("#papers thead button"),
       function (b) { return b.getAttribute("data-sort"); });
     var form = document.getElementById("filters");
     var search = document.getElementById("q");
     var tbody = document.querySelector("#papers tbody");
-    var rows = {};
-    Array.prototype.forEach.call(tbody.rows, function (tr) { rows[tr.getAttribute("data-key")] = tr; });
+    var rows = new Map();
+    Array.prototype.forEach.call(tbody.rows, function (tr) { rows.set(tr.getAttribute("data-key"), tr); });
     var statusLine = document.getElementById("status");
     var chips = document.getElementById("active");
     var none = document.getElementById("none");
@@ -96,10 +100,10 @@
     function readState() {
       var p = params();
       var sort = p.get("sort") || "";
-      var state = { q: p.get("q") || "", filters: {}, keys: p.getAll("key"), paper: p.get("paper") || "",
+      var state = { q: p.get("q") || "", filters: new Map(), keys: p.getAll("key"), paper: p.get("paper") || "",
                     sort: sortable.indexOf(sort) >= 0 ? sort : "", dir: p.get("dir") === "desc" ? "desc" : "asc" };
       facets.forEach(function (f) {
-        state.filters[f.field] = p.getAll(f.field).filter(function (v) { return Object.hasOwn(order[f.field], v); });
+        state.filters.set(f.field, p.getAll(f.field).filter(function (v) { return order.get(f.field).has(v); }));
       });
       return state;
     }
@@ -108,7 +112,8 @@
       var p = new URLSearchParams();
       if (state.q) { p.append("q", state.q); }
       facets.forEach(function (f) {
-        state.filters[f.field].slice().sort(function (a, b) { return order[f.field][a] - order[f.field][b]; })
+        var codes = order.get(f.field);
+        state.filters.get(f.field).slice().sort(function (a, b) { return codes.get(a) - codes.get(b); })
           .forEach(function (v) { p.append(f.field, v); });
       });
       state.keys.forEach(function (k) { p.append("key", k); });
@@ -119,8 +124,8 @@
 
     function matchesFacet(paper, field, values) {
       if (!values.length) { return true; }
-      var tag = paper.tags[field];
-      if (facetOf[field].multi) {
+      var tag = Object.hasOwn(paper.tags, field) ? paper.tags[field] : undefined;
+      if (facetOf.get(field).multi) {
         return values.every(function (v) { return (tag || []).indexOf(v) >= 0; });
       }
       return values.indexOf(tag) >= 0;
@@ -128,10 +133,11 @@
 
     function matches(paper, state, except) {
       var words = terms(state.q);
-      if (!words.every(function (w) { return haystack[paper.key].indexOf(w) >= 0; })) { return false; }
+      var text = haystack.get(paper.key);
+      if (!words.every(function (w) { return text.indexOf(w) >= 0; })) { return false; }
       if (state.keys.length && state.keys.indexOf(paper.key) < 0) { return false; }
       return facets.every(function (f) {
-        return f.field === except || matchesFacet(paper, f.field, state.filters[f.field]);
+        return f.field === except || matchesFacet(paper, f.field, state.filters.get(f.field));
       });
     }
 
@@ -140,9 +146,11 @@
       if (column === "authors") { return fold(paper.authors_short); }
       if (column === "venue") { return fold(paper.venue); }
       if (column === "year") { return paper.year; }
-      var tag = paper.tags[column];
-      if (Array.isArray(tag)) { return tag.length && Object.hasOwn(order[column], tag[0]) ? order[column][tag[0]] : 1e6; }
-      return Object.hasOwn(order, column) && Object.hasOwn(order[column], tag) ? order[column][tag] : 1e6;
+      var tag = Object.hasOwn(paper.tags, column) ? paper.tags[column] : undefined;
+      var codes = order.get(column);
+      if (!codes) { return 1e6; }
+      if (Array.isArray(tag)) { return tag.length && codes.has(tag[0]) ? codes.get(tag[0]) : 1e6; }
+      return codes.has(tag) ? codes.get(tag) : 1e6;
     }
 
     function compare(state) {
@@ -153,24 +161,25 @@
           if (x < y) { return state.dir === "desc" ? 1 : -1; }
           if (x > y) { return state.dir === "desc" ? -1 : 1; }
         }
-        return position[a.key] - position[b.key];
+        return position.get(a.key) - position.get(b.key);
       };
     }
 
     function label(field, code) {
-      var f = facetOf[field];
-      var v = Object.hasOwn(order[field], code) ? f.values[order[field][code]] : undefined;
+      var codes = order.get(field);
+      var v = codes && codes.has(code) ? facetOf.get(field).values[codes.get(code)] : undefined;
       return v ? v.label : code;
     }
 
     function renderFacets(state) {
       facets.forEach(function (f) {
-        var selected = state.filters[f.field];
+        var selected = state.filters.get(f.field);
         f.values.forEach(function (v) {
           var n = 0;
           data.papers.forEach(function (p) {
             if (!matches(p, state, f.field)) { return; }
-            if (f.multi ? matchesFacet(p, f.field, selected.concat([v.code])) : p.tags[f.field] === v.code) { n += 1; }
+            if (f.multi ? matchesFacet(p, f.field, selected.concat([v.code]))
+                        : Object.hasOwn(p.tags, f.field) && p.tags[f.field] === v.code) { n += 1; }
           });
           var count = form.querySelector('[data-count="' + CSS.escape(f.field + "=" + v.code) + '"]');
           count.textContent = String(n);
@@ -194,9 +203,9 @@
       }
       if (state.q) { chip("Search: " + state.q, function () { state.q = ""; }); }
       facets.forEach(function (f) {
-        state.filters[f.field].forEach(function (v) {
+        state.filters.get(f.field).forEach(function (v) {
           chip(f.label + ": " + label(f.field, v), function () {
-            state.filters[f.field] = state.filters[f.field].filter(function (x) { return x !== v; });
+            state.filters.set(f.field, state.filters.get(f.field).filter(function (x) { return x !== v; }));
           });
         });
       });
@@ -209,7 +218,7 @@
       var shown = data.papers.filter(function (p) { return matches(p, state, null); });
       var sorted = data.papers.slice().sort(compare(state));
       sorted.forEach(function (p) {
-        var tr = rows[p.key];
+        var tr = rows.get(p.key);
         tr.hidden = shown.indexOf(p) < 0;
         tbody.appendChild(tr);
       });
@@ -279,7 +288,7 @@
           var link = new URLSearchParams();
           link.append(tag.field, v.code);
           td.appendChild(el("a", { href: "#" + link.toString(), title: "All records with this value" },
-            (tag.field === "subdecisions" || tag.field === "eval_measures" ? v.code + " " : "") + v.label));
+            (codeFields.indexOf(tag.field) >= 0 ? v.code + " " : "") + v.label));
         });
         tr.appendChild(td);
         tr.appendChild(el("td", {}, tag.provenance));
@@ -327,7 +336,7 @@
         var key = state.paper;
         state.paper = "";
         writeState(state, false);
-        var row = Object.hasOwn(rows, key) ? rows[key] : null;
+        var row = rows.has(key) ? rows.get(key) : null;
         var link = row && row.querySelector("a.open");
         if (link && !row.hidden) { link.focus(); }
       }
@@ -353,9 +362,10 @@
       var box = event.target;
       if (box.type !== "checkbox") { return; }
       var state = readState();
-      var values = state.filters[box.name].filter(function (v) { return v !== box.value; });
+      if (!state.filters.has(box.name)) { return; }
+      var values = state.filters.get(box.name).filter(function (v) { return v !== box.value; });
       if (box.checked) { values.push(box.value); }
-      state.filters[box.name] = values;
+      state.filters.set(box.name, values);
       writeState(state, false);
     });
     document.getElementById("clear").addEventListener("click", function () {

@@ -54,7 +54,8 @@ class CheckResult:
         population: which records of the claim's scope it selects from.
         where: the filter; ``of``: the denominator filter of a share.
         expected: the stated expectation (``{"count": 2}``, ``{"keys": [...]}``, ``{"max_percent": 10}``).
-        count: records selected (None for a trace check); ``keys``: their sorted keys.
+        count: records selected (None for a trace check); ``keys``: their sorted keys. A share
+            check selects the records matching both ``where`` and ``of`` (its numerator).
         denominator: records matching ``of`` (share checks only).
         holds: whether computed and stated agree.
         macro: LaTeX macro carrying ``count``, or None.
@@ -237,6 +238,12 @@ def evaluate_check(check: dict, populations: dict[str, pd.DataFrame], tax: Taxon
     where = check.get("where") or {}
     frame = populations[population]
     keys = select(frame, where, tax)
+    of = select(frame, check.get("of") or {}, tax) if "max_percent" in check else None
+    if of is not None:
+        # a share counts the records of its population (``of``) that match ``where``, never a record
+        # outside the records it is a share of: "7 of 54" means 7 of those 54
+        within = set(of)
+        keys = [k for k in keys if k in within]
     n = len(keys)
     ok = True
     if "count" in check:
@@ -248,8 +255,8 @@ def evaluate_check(check: dict, populations: dict[str, pd.DataFrame], tax: Taxon
     if "keys" in check:
         ok &= keys == sorted(check["keys"])
     denominator = None
-    if "max_percent" in check:
-        denominator = len(select(frame, check.get("of") or {}, tax))
+    if of is not None:
+        denominator = len(of)
         ok &= denominator > 0 and n * 100 <= check["max_percent"] * denominator
     return CheckResult(cid, check["label"], population, where, expected, n, tuple(keys), bool(ok), macro,
                        check.get("of"), denominator)

@@ -2,9 +2,13 @@
 
 A queue row is *applied* when a retained or excluded record holds its identifier (the same
 canonical id: :func:`masrl.bib.identifiers.keys_of`), whichever way the record came in;
-otherwise it is *awaiting*: undecided (no ``decision``) or decided but not applied yet. A round
-belongs to the update after a release when its window ends after the release's search cutoff
-(a round that ends on or before it was covered by that release). A record that a round finds
+otherwise it is *awaiting*: undecided (no ``decision``) or decided but not applied yet. A release
+freezes the rounds it covers (every round no earlier release covered, listed in its snapshot's
+``identification``); a round belongs to the update after the latest release when no release
+covers it (:class:`Boundary`): so a round searched after a release on the day of its search cutoff
+is counted in the next update, never nowhere. A release whose snapshot lists no rounds (one made
+when there were none, or by an older masrl) covers the rounds whose window ended on or before its
+cutoff and that finished before its date. A record that a round finds
 again after an earlier round of the same update found it (its queue or its duplicates hold the
 same canonical id) is *found again*: the update's identification counts it once, so searching
 again changes no count of the flow. Pure functions on the loaded
@@ -80,9 +84,47 @@ def record_files(retained: dict[str, dict], excluded: dict[str, dict]) -> dict[s
     return out
 
 
-def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, dict], after: str | None = None) -> list[RoundState]:
-    """The state of every round whose window ends after ``after`` (a search cutoff
-    ``YYYY-MM-DD``; None: every round), in the order the rounds ran."""
+@dataclass(frozen=True)
+class Boundary:
+    """The latest release, as the rounds after it are told apart (see the module docstring).
+
+    Attributes:
+        cutoff, date: its search cutoff and its date (``YYYY-MM-DD``).
+        covered: the ids of every round some release froze (``identification.rounds`` of each snapshot).
+        listed: whether the latest release's snapshot lists the rounds it covers.
+    """
+
+    cutoff: str
+    date: str
+    covered: frozenset = frozenset()
+    listed: bool = False
+
+    def counts(self, folder) -> bool:
+        """Whether the round ``folder`` belongs to the update after this release."""
+        if folder.round_id in self.covered:
+            return False
+        if self.listed:
+            return True
+        meta = folder.meta or {}
+        until = str((meta.get("window") or {}).get("until", ""))
+        finished = str(meta.get("finished", ""))[:10]
+        return until > self.cutoff or finished >= self.date
+
+
+def boundary(releases: list) -> Boundary | None:
+    """The :class:`Boundary` of the latest of ``releases`` (populations in release order, each with
+    ``release`` and ``identification``), or None without one."""
+    if not releases or releases[-1].release is None:
+        return None
+    latest = releases[-1]
+    covered = frozenset(r for p in releases for r in ((p.identification or {}).get("rounds") or []))
+    return Boundary(latest.release.search_cutoff, latest.release.date, covered, latest.identification is not None)
+
+
+def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, dict],
+                 after: Boundary | None = None) -> list[RoundState]:
+    """The state of every round that belongs to the update after the release ``after`` (None: every
+    round), in the order the rounds ran."""
     holders = record_files(retained, excluded)
     out = []
     seen: set[str] = set()  # canonical ids found by the rounds so far
@@ -90,7 +132,7 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
         meta = folder.meta or {}
         window = meta.get("window") or {}
         until = str(window.get("until", ""))
-        if after is not None and until <= after:
+        if after is not None and not after.counts(folder):
             continue
         applied, undecided, unapplied, linked = {}, [], [], set()
         for row in folder.queue:

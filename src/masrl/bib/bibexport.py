@@ -24,9 +24,14 @@
   braces stay where they pair up, any other is written ``\\textbraceleft{}`` /
   ``\\textbraceright{}``. No record text is refused for its braces: the same characters
   print, and a re-import decodes them back.
-* Percent signs: in the ``.bbl`` a bare ``%`` starts a LaTeX comment and swallows the rest of
-  the line, so every field but the URL fields (``url``, ``doi``, ``eprint``, read verbatim by
-  the styles' ``\\url``) has each ``%`` not already escaped written ``\\%``.
+* Characters that stop LaTeX: in the ``.bbl`` a bare ``%`` starts a comment and swallows the rest
+  of the line, a bare ``#`` or ``&`` is an error, and so are ``_`` and ``^`` outside math. A kept
+  block field is LaTeX source as an imported .bib wrote it, so every field but the verbatim ones
+  (``url``, ``doi``, ``eprint``, ``ids``, ``file``, ...: read verbatim by the styles) is written
+  with each of them escaped, and with a ``$`` that opens math nothing closes as ``\\$``
+  (:func:`masrl.bib.latex.latex_safe`); math, macros and ``\\url`` arguments are kept.
+* Only what the record says: an entry whose venue is empty or the stub's ``unpublished`` (nothing
+  was known) gets no ``howpublished``.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ import re
 
 from . import venues
 from .bibtex import MONTHS, balance_braces, encode_author, encode_latex
-from .latex import escape_percent
+from .latex import latex_safe
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -94,13 +99,16 @@ def export_kind(record: dict) -> str:
     return venues.venue_kind(str(record.get("venue", ""))) or venues.block_kind(record.get("bibtex") or {}) or venues.OTHER
 
 
-#: Fields the bibliography styles typeset with ``\url`` (verbatim): a ``%`` there is the URL's.
-_VERBATIM = frozenset({"url", "doi", "eprint", "ids"})
+#: Fields the bibliography styles read verbatim (BibTeX's ``\url`` fields, biblatex's verbatim fields):
+#: a ``%`` or ``_`` there is the URL's or the path's.
+_VERBATIM = frozenset({"url", "doi", "eprint", "ids", "file", "pdf", "urlraw", "verba", "verbb", "verbc"})
 
 
-def _percent(name: str, value: str) -> str:
-    """``value`` with every bare ``%`` escaped (:func:`masrl.bib.latex.escape_percent`); URL fields as they are."""
-    return value if name in _VERBATIM else escape_percent(value)
+def _field_source(name: str, value: str) -> str:
+    """``value`` with every character that would stop LaTeX escaped (:func:`masrl.bib.latex.latex_safe`);
+    verbatim fields as they are."""
+    return value if name in _VERBATIM else latex_safe(value)
+
 
 
 def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
@@ -136,7 +144,7 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             del out["journal"]
         if kind == venues.OTHER and block_type in CLASSIC_TYPES and block_type not in ("article", "inproceedings"):
             etype = block_type
-        if "eprint" not in out and "howpublished" not in out and "journal" not in out:
+        if "eprint" not in out and "howpublished" not in out and "journal" not in out and venues.stated(venue):
             out["howpublished"] = encode_latex(venue)
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]
@@ -169,8 +177,8 @@ def export(records: list[dict], survey: str = "") -> str:
     :func:`header` with the survey's lines ``survey`` (:func:`header` followed by :func:`entries`).
 
     Raises:
-        ValueError: if two records share a key or one's key is another's alias
-            (validation prevents both).
+        ValueError: if two records share a key or one's key is another's alias, in any case
+            (validation prevents both; a record's own alias may differ from its key in case only).
     """
     return header(survey) + entries(records)
 
@@ -183,18 +191,22 @@ def entries(records: list[dict]) -> str:
     from bibtexparser.model import Entry, Field
 
     library = Library()
-    seen: dict[str, str] = {}
-    for record in sorted(records, key=lambda r: r["key"]):
+    seen: dict[str, tuple[int, str]] = {}  # lower-case name -> (which record, its key)
+    for i, record in enumerate(sorted(records, key=lambda r: r["key"])):
         etype, fields = entry_fields(record)
         for name in [record["key"]] + ([fields["ids"]] if "ids" in fields else []):
-            if name.lower() in seen:
-                raise ValueError(f"BibTeX key {name!r} of {record['key']} is also used by {seen[name.lower()]}")
-            seen[name.lower()] = record["key"]
+            # BibTeX matches keys in any case (biber exactly): an alias that is the record's own key in
+            # another case (Yao2023 of yao2023, as Google Scholar and Zotero write keys) is that entry's
+            owner, key = seen.setdefault(name.lower(), (i, record["key"]))
+            if owner != i:
+                raise ValueError(f"BibTeX key {name!r} of {record['key']} is also used by {key}")
         entry_fields_ = []
         for name, value in fields.items():
-            fld = Field(_SPELLING.get(name, name), balance_braces(_percent(name, value)))
             if name == "month" and value in MONTHS:
+                fld = Field(name, value)
                 fld.enclosing = "no-enclosing"
+            else:
+                fld = Field(_SPELLING.get(name, name), balance_braces(_field_source(name, value)))
             entry_fields_.append(fld)
         library.add(Entry(etype, record["key"], entry_fields_))
     fmt = bibtexparser.BibtexFormat()

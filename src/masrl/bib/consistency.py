@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import venues
 from .bibtex import decode_latex
-from .latex import escape_percent
+from .latex import latex_safe
 from .matching import normalize_title
 
 
@@ -27,7 +27,7 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
     if year is not None and str(year).strip() != str(record.get("year")):
         found.append(("year", str(record.get("year")), str(year)))
     if isinstance(bib.get("title"), str) and isinstance(record.get("title"), str):
-        theirs = decode_latex(escape_percent(bib["title"]))  # a bare % is a percent sign, as papers.bib writes it
+        theirs = decode_latex(latex_safe(bib["title"]))  # a bare % is a percent sign (and # & _ ^ the characters), as papers.bib writes them
         if normalize_title(theirs).replace(" ", "") != normalize_title(record["title"]).replace(" ", ""):
             found.append(("title", record["title"], theirs))
     mine = venues.venue_kind(str(record.get("venue", "")))

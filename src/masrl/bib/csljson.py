@@ -67,7 +67,8 @@ def csl_item(record: dict) -> dict:
             item["publisher"] = record["venue"]
     else:
         item["type"] = "webpage" if set(ids) == {"url"} else "document"
-        item["genre"] = record["venue"]
+        if venues.stated(str(record.get("venue", ""))):
+            item["genre"] = record["venue"]
     item["title"] = record["title"]
     authors = [csl_name(a) for a in record.get("authors") or [] if a != "others"]
     if authors:

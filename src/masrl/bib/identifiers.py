@@ -48,14 +48,22 @@ from urllib.parse import parse_qs, unquote, urlsplit
 #: Order of identifier schemes inside a record's ``identifiers`` mapping.
 SCHEME_ORDER = ("arxiv", "openreview", "doi", "acl", "github", "label", "url")
 
-_ARXIV_NEW = r"(?:(?:0[7-9]|1[0-4])(?:0[1-9]|1[0-2])\.[0-9]{4}|(?:1[5-9]|[2-9][0-9])(?:0[1-9]|1[0-2])\.[0-9]{5})"
+# arXiv's identifier scheme (https://info.arxiv.org/help/arxiv_identifier.html): YYMM.NNNN from April
+# 2007 (0704) to December 2014, YYMM.NNNNN from January 2015 (1501), months 01-12, the number from 1
+# (0000 and 00000 were never given); before April 2007 archive(.subject)/YYMMNNN, from August 1991
+# (9108) to March 2007 (0703), the number from 001. A new-style id dated after next month is not one
+# yet (:func:`arxiv_problem`: the pattern alone cannot know today).
+_MONTH = r"(?:0[1-9]|1[0-2])"
+_ARXIV_NEW = (rf"(?:(?:07(?:0[4-9]|1[0-2])|(?:0[89]|1[0-4]){_MONTH})\.(?!0000)[0-9]{{4}}"
+              rf"|(?:1[5-9]|[2-9][0-9]){_MONTH}\.(?!00000)[0-9]{{5}})")
 _ARXIV_OLD_ARCHIVES = (
     "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph",
     "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph",
     "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph",
     "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
 )
-_ARXIV_OLD = r"(?:" + "|".join(re.escape(a) for a in _ARXIV_OLD_ARCHIVES) + r")(?:\.[A-Za-z]{2})?/[0-9]{2}(?:0[1-9]|1[0-2])[0-9]{3}"
+_ARXIV_OLD = (r"(?:" + "|".join(re.escape(a) for a in _ARXIV_OLD_ARCHIVES) + r")(?:\.[A-Za-z]{2})?/"
+              rf"(?:91(?:0[89]|1[0-2])|9[2-9]{_MONTH}|0[0-6]{_MONTH}|070[1-3])(?!000)[0-9]{{3}}")
 _VERSION = r"(?:v[1-9][0-9]*)?"
 _ACL_NEW = r"[0-9]{4}\.[a-z0-9-]+\.[0-9]+"
 _ACL_OLD = r"[A-Z][0-9]{2}-[0-9]{4}"
@@ -131,12 +139,74 @@ class Identifier:
         return (own,)
 
 
+def _next_month() -> str:
+    """``YYMM`` of the month after today (:mod:`masrl.core.clock`): the latest month an arXiv id can
+    name anywhere on Earth today (arXiv numbers by its own time zone, US Eastern)."""
+    from ..core import clock
+
+    today = clock.today()
+    year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+    if year > 2099:  # the scheme's two-digit year ends with 2099: every YYMM it can write is past
+        return "9912"
+    return f"{year % 100:02d}{month:02d}"
+
+
+_LOOKS_NEW = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]+)(?:v[0-9]+)?", re.IGNORECASE)
+_LOOKS_OLD = re.compile(r"(?P<archive>[a-z-]+)(?P<sub>\.[a-z]{2})?/(?P<yymm>[0-9]{4})(?P<num>[0-9]+)(?:v[0-9]+)?", re.IGNORECASE)
+
+
+def arxiv_problem(text: str) -> str | None:
+    """Why ``text`` (an arXiv id, version optional) is no id arXiv gives, or None: a month that is not
+    one, a number of the wrong length for its month or zero, a new-style id before April 2007 or dated
+    after next month, an old-style id outside August 1991 to March 2007 or of an unknown archive."""
+    text = text.strip()
+    new = _LOOKS_NEW.fullmatch(text)
+    if new:
+        yymm, num = new.group("yymm"), new.group("num")
+        if not 1 <= int(yymm[2:]) <= 12:
+            return f"{yymm[2:]} is not a month (YYMM is the year and month the paper was submitted)"
+        if yymm < "0704":
+            return ("ids written YYMM.NNNN began in April 2007 (0704); an earlier paper's id is archive/YYMMNNN, "
+                    "such as cs/0506042")
+        digits = 4 if yymm < "1501" else 5
+        if len(num) != digits:
+            return (f"ids of {yymm[:2]}{yymm[2:]} (20{yymm[:2]}-{yymm[2:]}) have a {digits}-digit number "
+                    f"(YYMM.{'N' * digits}: 4 digits from 0704 to 1412, 5 from 1501)")
+        if int(num) == 0:
+            return f"no arXiv id has the number {num} (numbers start at {'0' * (digits - 1)}1)"
+        latest = _next_month()
+        if yymm > latest:
+            return f"{yymm} is 20{yymm[:2]}-{yymm[2:]}, after next month ({latest[2:]}/20{latest[:2]}): no such id exists yet"
+        return None
+    old = _LOOKS_OLD.fullmatch(text)
+    if old:
+        archive, yymm, num = old.group("archive").lower(), old.group("yymm"), old.group("num")
+        if archive not in _ARXIV_OLD_ARCHIVES:
+            return f"{archive!r} is not an arXiv archive of old-style ids ({', '.join(_ARXIV_OLD_ARCHIVES)})"
+        if not 1 <= int(yymm[2:]) <= 12:
+            return f"{yymm[2:]} is not a month (YYMM is the year and month the paper was submitted)"
+        if "0703" < yymm < "9108":
+            return "old-style ids (archive/YYMMNNN) run from August 1991 (9108) to March 2007 (0703); later ids are YYMM.NNNNN"
+        if len(num) != 3:
+            return "an old-style id has a 3-digit number (archive/YYMMNNN)"
+        if int(num) == 0:
+            return "no arXiv id has the number 000 (numbers start at 001)"
+        return None
+    return _ARXIV_FORMS
+
+
+_ARXIV_FORMS = ("not an arXiv id: YYMM.NNNNN (from 2015), YYMM.NNNN (April 2007 to 2014) or archive/YYMMNNN "
+                "(before April 2007, such as cs/0506042), with an optional version vN")
+
+
 def _arxiv_value(text: str) -> str | None:
-    """Stored arXiv id of ``text`` (an id with optional version), or None."""
+    """Stored arXiv id of ``text`` (an id with optional version) that arXiv can have given by now, or None."""
     match = _ARXIV_ID.fullmatch(text.strip())
     if not match:
         return None
     ident = match.group("id")
+    if "/" not in ident and ident[:4] > _next_month():
+        return None
     if "/" in ident:
         archive, number = ident.split("/", 1)
         ident = archive.split(".")[0].lower() + ("." + archive.split(".")[1].upper() if "." in archive else "") + "/" + number
@@ -191,6 +261,9 @@ def from_url(url: str) -> Identifier:
             value = _arxiv_value(match.group("rest"))
             if value:
                 return Identifier("arxiv", value)
+            rest = match.group("rest")
+            if (_LOOKS_NEW.fullmatch(rest) or _LOOKS_OLD.fullmatch(rest)) and (why := arxiv_problem(rest)):
+                raise IdentifierError(f"{url!r} names no arXiv paper: {why}")
     if host in _DOI_HOSTS and path.startswith("/10."):
         return _doi(path[1:])
     if host in _OPENREVIEW_HOSTS and path.rstrip("/") in ("/forum", "/pdf", "/attachment", "/revisions"):
@@ -253,6 +326,10 @@ def parse(text: str, scheme: str | None = None) -> Identifier:
             return Identifier("arxiv", value)
         if lowered.startswith("10.48550/"):
             return _doi(text)
+        if scheme == "arxiv" or lowered.startswith("arxiv:") or _LOOKS_NEW.fullmatch(body) or _LOOKS_OLD.fullmatch(body):
+            why = arxiv_problem(body)
+            if why and why != _ARXIV_FORMS:
+                raise IdentifierError(f"{raw!r} is not an arXiv id: {why}")
     if scheme in (None, "doi"):
         body = text[4:].strip() if lowered.startswith("doi:") else text
         if body.startswith("10."):

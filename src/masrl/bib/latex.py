@@ -2,9 +2,10 @@
 
 :func:`decode_latex` reads a BibTeX field's LaTeX as text (``Gr\\'{e}goire`` -> ``Grégoire``),
 keeping the text of text macros pylatexenc would drop (``\\texttt``, ``\\mbox``) and hiding
-BibTeX's ``\\noop``; :func:`encode_latex` writes display text as LaTeX; :func:`balance_braces`
-makes every field's braces balance as BibTeX and biber count them (every brace, also after a
-backslash).
+BibTeX's ``\\noop``; :func:`encode_latex` writes display text as LaTeX (URLs in ``\\url``, straight
+double quotes as opening and closing quotes); :func:`latex_safe` escapes what would stop LaTeX in
+source kept as written; :func:`balance_braces` makes every field's braces balance as BibTeX and
+biber count them (every brace, also after a backslash).
 """
 
 from __future__ import annotations
@@ -45,17 +46,61 @@ def _decoder():
     return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces=True), parse
 
 
+#: An http(s) URL as RFC 3986 writes one (unreserved, reserved and percent-encoded characters: never a
+#: quote, a brace, a backslash or a space), without the punctuation that ends the sentence around it.
+_URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+", re.IGNORECASE)
+_URL_TRAILING = ".,:;!?'*"
+
+
+def _url_rule(text: str, pos: int):
+    """pylatexenc rule: ``(characters consumed, \\url{...})`` for an http(s) URL starting at ``pos``
+    (not inside a word), else None. The URL ends before a trailing punctuation mark and before a
+    closing parenthesis or bracket that it did not open (as GitHub's autolinks do), so that
+    ``("https://x.org/a","b")`` keeps ``","b")`` as text."""
+    if pos and text[pos - 1].isalnum():
+        return None
+    match = _URL.match(text, pos)
+    if match is None:
+        return None
+    url = match.group()
+    while url:
+        if url[-1] in _URL_TRAILING:
+            url = url[:-1]
+        elif url[-1] == ")" and url.count(")") > url.count("("):
+            url = url[:-1]
+        elif url[-1] == "]" and url.count("]") > url.count("["):
+            url = url[:-1]
+        else:
+            break
+    if len(url) <= url.index("//") + 2:
+        return None
+    return len(url), "\\url{" + url + "}"
+
+
+def _quote_rule(text: str, pos: int):
+    """pylatexenc rule: a straight double quote as LaTeX's opening or closing double quote
+    (``\\textquotedblleft``, ``\\textquotedblright``, as pylatexenc writes the curly ones), by where it
+    stands (opening at the start and after a space, an opening bracket, a dash or a slash), instead of
+    pylatexenc's closing quote ``''`` for both."""
+    if text[pos] != '"':
+        return None
+    before = text[pos - 1] if pos else " "
+    opening = before.isspace() or before in "([{<-\u2013\u2014/"
+    return 1, "{\\textquotedblleft}" if opening else "{\\textquotedblright}"
+
+
 @lru_cache(maxsize=1)
 def _encoder():
     from pylatexenc.latexencode import (
-        RULE_REGEX,
+        RULE_CALLABLE,
         UnicodeToLatexConversionRule,
         UnicodeToLatexEncoder,
     )
 
     return UnicodeToLatexEncoder(
         conversion_rules=[
-            UnicodeToLatexConversionRule(RULE_REGEX, [(re.compile(r"(https?://\S+)"), r"\\url{\1}")]),
+            UnicodeToLatexConversionRule(RULE_CALLABLE, _url_rule, replacement_latex_protection="none"),
+            UnicodeToLatexConversionRule(RULE_CALLABLE, _quote_rule, replacement_latex_protection="none"),
             "defaults",
         ],
         unknown_char_policy="keep",
@@ -64,11 +109,12 @@ def _encoder():
 
 
 def decode_latex(text: str) -> str:
-    """LaTeX source to display text: ``Gr\\'{e}goire`` -> ``Grégoire``, ``{LLM}`` -> ``LLM``.
+    """LaTeX source to display text: ``Gr\\'{e}goire`` -> ``Grégoire``, ``{LLM}`` -> ``LLM``; a
+    hyphenation hint (``\\-``, or a soft hyphen written as the character) is no character of the text.
     Pure; the last 16,384 texts decoded are remembered (every command that validates decodes each
     record's BibTeX fields, and ``masrl diff`` both sides)."""
     if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
-        return text
+        return text.replace("\u00ad", "") if "\u00ad" in text else text
     return _decode(text)
 
 
@@ -76,9 +122,23 @@ def decode_latex(text: str) -> str:
 def _decode(text: str) -> str:
     from pylatexenc.latexwalker import LatexWalker
 
+    urls: list[str] = []
+    if "\\url{" in text or "\\path{" in text:
+        # a URL is its argument as written (its ``%``, ``#`` and ``&`` are the URL's): each stands in
+        # the text as a private-use character pylatexenc keeps, and comes back as ``<URL>``
+        def hold(macro: re.Match) -> str:
+            urls.append(macro.group()[macro.group().index("{") + 1:-1])
+            return chr(0xF0000 + len(urls) - 1)
+
+        text = _URL_MACRO.sub(hold, text)
     converter, context = _decoder()
     nodes = LatexWalker(text, latex_context=context, tolerant_parsing=True).get_latex_nodes()[0]
-    return collapse(converter.nodelist_to_text(nodes))
+    # ``\-`` marks where LaTeX may hyphenate a word, no character of it: pylatexenc writes a soft
+    # hyphen (U+00AD), which the text policy refuses as invisible (masrl.core.text)
+    out = converter.nodelist_to_text(nodes).replace("\u00ad", "")
+    for i, url in enumerate(urls):
+        out = out.replace(chr(0xF0000 + i), f"<{url}>")
+    return collapse(out)
 
 
 @lru_cache(maxsize=16384)
@@ -89,14 +149,43 @@ def encode_latex(text: str) -> str:
     return balance_braces(_encoder().unicode_to_latex(text))
 
 
-_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
+#: A URL macro and its argument, which is the URL as written (typeset verbatim by the styles' ``\\url``).
+_URL_MACRO = re.compile(r"\\(?:url|path)\{[^{}\s]*\}")
 
 
-def escape_percent(latex: str) -> str:
-    r"""``latex`` with every ``%`` that is not escaped written ``\%`` (an even run of backslashes
-    before it is backslashes, not an escape): a bare ``%`` would start a LaTeX comment and drop the
-    rest of the value. What ``reports/papers.bib`` writes, and how its titles are compared."""
-    return _BARE_PERCENT.sub(lambda m: m.group(1) + "\\%", latex)
+def latex_safe(latex: str) -> str:
+    r"""``latex`` (a field's LaTeX source, e.g. as an imported .bib wrote it) with every character that
+    would stop LaTeX escaped: a bare ``#``, ``&`` or ``%`` (``\#``, ``\&``, ``\%``; a ``%`` would start
+    a comment), a ``_`` or ``^`` outside math (``\_``, ``\^{}``), and a ``$`` that opens math nothing
+    closes (``\$``). Escaped characters, macros with their arguments, math between ``$``, and the
+    argument of ``\url`` (a URL as written) are kept; source without a bare special is returned as it is."""
+    out: list[str] = []
+    math: int | None = None  # index in out of the "$" that opened math
+    i = 0
+    while i < len(latex):
+        ch = latex[i]
+        if ch == "\\":
+            macro = _URL_MACRO.match(latex, i)
+            end = macro.end() if macro else i + 2
+            out.append(latex[i:end])
+            i = end
+            continue
+        if ch == "$":
+            math = len(out) if math is None else None
+            out.append(ch)
+        elif ch in "#&%":
+            out.append("\\" + ch)
+        elif ch == "_" and math is None:
+            out.append("\\_")
+        elif ch == "^" and math is None:
+            out.append("\\^{}")
+        else:
+            out.append(ch)
+        i += 1
+    if math is not None:
+        out[math] = "\\$"
+    return "".join(out)
+
 
 
 def balance_braces(latex: str) -> str:

@@ -37,6 +37,16 @@ TYPE_LABELS = {"techreport": "Tech Report", "report": "Tech Report", "phdthesis"
                "misc": "unpublished"}
 
 
+#: What a stub's venue says when nothing was known (``masrl add`` of a paper without one, a bare
+#: ``@misc``): the record does not say the paper is unpublished, so no export says it either.
+UNKNOWN = "unpublished"
+
+
+def stated(venue: str) -> bool:
+    """Whether ``venue`` says where the paper appeared: not empty and not :data:`UNKNOWN`."""
+    return bool(venue.strip()) and venue.strip().lower() != UNKNOWN
+
+
 def venue_kind(venue: str) -> str | None:
     """``preprint``, ``conference``, ``journal``, ``other`` or None (unknown) for a display venue.
 

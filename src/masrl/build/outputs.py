@@ -296,7 +296,8 @@ def _bibliography(view: View) -> dict[str, bytes]:
 
 
 def _site(view: View) -> dict[str, bytes]:
-    return site_files(view.results, view.claims, baseline=view.baseline, pending=view.build.pending, bibtex=view.bib_entries)
+    return site_files(view.results, view.claims, baseline=view.baseline, pending=view.build.pending, bibtex=view.bib_entries,
+                      releases=view.build.releases)
 
 
 def _schemas(view: View) -> dict[str, bytes]:

@@ -15,7 +15,7 @@ from masrl.core.tabular import pd
 
 from ..analyses import claims, gaps, prisma, stats
 from ..analyses.declared import declared_table
-from ..analyses.rounds import identification, round_states
+from ..analyses.rounds import boundary, identification, round_states
 from ..analyses.table import Table
 from ..audits.analysis import confirmations
 from ..audits.model import Audit, audits_of
@@ -153,13 +153,12 @@ def _flow_table(flow: dict, tax: Taxonomy, audits: list[Audit], excluded_records
                                                           tax.role("stages")))
 
 
-def rounds_since(corpus: Corpus, previous: Population | None) -> dict | None:
-    """The identification counts of the update rounds after the release ``previous`` (its search
-    cutoff), summed (:func:`masrl.analyses.rounds.identification`); None without a release or rounds.
-    ``masrl release`` freezes them into the new release's snapshot."""
-    if previous is None or previous.release is None:
-        return None
-    states = round_states(corpus.rounds, corpus.retained, corpus.excluded, after=previous.release.search_cutoff)
+def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
+    """The identification counts of the update rounds after the latest of the releases ``frozen``
+    (every round that no release covers, :class:`masrl.analyses.rounds.Boundary`; every round without
+    a release), summed (:func:`masrl.analyses.rounds.identification`); None without rounds.
+    ``masrl release`` freezes them into the new release's snapshot, which so covers those rounds."""
+    states = round_states(corpus.rounds, corpus.retained, corpus.excluded, after=boundary(frozen))
     return identification(states)
 
 
@@ -240,7 +239,7 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
         previous = population
     current = pool(corpus)
     audits = tuple(audits_of(corpus))
-    pool_results = analyse(current, previous, audits, rounds_since(corpus, previous))
+    pool_results = analyse(current, previous, audits, rounds_since(corpus, frozen) if previous is not None else None)
     by_name = {r.name: r for r in [*release_results, pool_results]}
     ledger = []
     for claim in corpus.claims:

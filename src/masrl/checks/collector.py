@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from jsonschema import Draft202012Validator
 
-from ..bib.identifiers import stored_hint
+from ..bib.identifiers import arxiv_problem, stored_hint
 from ..core.didyoumean import did_you_mean as _suggest
 from ..core.errors import Problem
 from ..core.memo import MISSING, Memo, content_key
@@ -198,8 +198,9 @@ class Checker:
         if len(path) >= 2 and "identifiers" in path and scheme in schemes:
             spec = schemes[scheme]
             hint = stored_hint(scheme, value) if isinstance(value, str) else None
-            return (f"{value!r} is not a valid {spec.get('label', scheme)}: expected {spec.get('definition')}"
-                    + (f"; write it as {hint}" if hint else ""))
+            why = arxiv_problem(value) if scheme == "arxiv" and isinstance(value, str) and not hint else None
+            return (f"{value!r} is not a valid {spec.get('label', scheme)}: "
+                    + (why if why else f"expected {spec.get('definition')}") + (f"; write it as {hint}" if hint else ""))
         if scheme in ("key", "former_key"):
             return f"{value!r} is not a valid key: use lower-case letters, digits, '.', '_' and '-'"
         if scheme == "record_id":

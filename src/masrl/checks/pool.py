@@ -146,12 +146,25 @@ def unique_keys(c) -> None:
             if bkey in bib_owners:
                 c.add(file, ("bibtex_key",), f"{bkey!r} is also the bibtex_key of {bib_owners[bkey]}")
             bib_owners.setdefault(bkey, file)
-    # reports/papers.bib is keyed by record key with bibtex_key as an alias: one key space
-    keys = {r.get("key"): f for f, r in c.corpus.retained.items() if isinstance(r.get("key"), str)}
+    # reports/papers.bib is keyed by record key with bibtex_key as an alias: one key space, in which
+    # BibTeX matches keys in any case ("case mismatch" between two entries); a record's own alias
+    # may be its key in another case (Yao2023 of yao2023)
+    owners: dict[str, tuple[str, str]] = {}  # lower-case name -> (name, file), record keys first
+    for file, rec in sorted(c.corpus.retained.items()):
+        if isinstance(rec.get("key"), str):
+            owners.setdefault(rec["key"].lower(), (rec["key"], file))
     for bkey, file in sorted(bib_owners.items()):
-        other = keys.get(bkey)
-        if other is not None and other != file:
-            c.add(file, ("bibtex_key",), f"{bkey!r} is the key of {other}; papers.bib would have one key for two papers")
+        name, other = owners.get(bkey.lower(), (bkey, file))
+        if other != file:
+            what = "the key" if name == bkey else f"in another case ({name!r}) the key"
+            c.add(file, ("bibtex_key",), f"{bkey!r} is {what} of {other}; papers.bib would have one key for two papers "
+                                         "(BibTeX matches keys in any case)")
+    aliases: dict[str, tuple[str, str]] = {}
+    for bkey, file in sorted(bib_owners.items()):
+        name, other = aliases.setdefault(bkey.lower(), (bkey, file))
+        if other != file and name != bkey:
+            c.add(file, ("bibtex_key",), f"{bkey!r} is {name!r}, the bibtex_key of {other}, in another case; BibTeX "
+                                         "matches keys in any case, so papers.bib would have one key for two papers")
 
 
 def value_anchors(c, by_key: dict[str, dict]) -> None:

@@ -25,6 +25,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from ..bib.identifiers import IdentifierError, parse
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
+from ..core.text import text_problem
 from ..corpus.load import TAXONOMY, Corpus
 from ..corpus.rounds import (
     DECISIONS,
@@ -317,6 +318,23 @@ def _valid_date(text: str) -> bool:
         return False
 
 
+#: The cells of a round's sheets that may hold line breaks (the screener's reason, as an exclusion
+#: record's ``exclusion_reason`` may); every other cell is one line.
+_MULTILINE_CELLS = frozenset({"reason"})
+
+
+def _cell_problems(file: str, rows) -> list[Problem]:
+    """Every cell of a round's sheet follows the character policy (:mod:`masrl.core.text`): no
+    control, bidirectional, zero-width or other invisible character, and one line except the reason,
+    so that `masrl update show` and a spreadsheet show each cell as it is."""
+    out = []
+    for row in rows:
+        for column, cell in row.cells.items():
+            if cell and (why := text_problem(cell, column in _MULTILINE_CELLS)):
+                out.append(Problem(file, row.line, column, f"{cell!r} {why}"))
+    return out
+
+
 def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -> list[Problem]:
     file = folder.path("queue.csv")
     families = [f["name"] for f in (protocol or {}).get("query_families") or []]
@@ -368,36 +386,50 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             out += [Problem(file, row.line, "likely_reason", p.message)
                     for p in _vocabulary_problem(Corpus(), file, (), row.get("likely_reason"), tax, tax.role("reasons"))]
         out += _decision_problems(file, row, tax)
-    return out
+    return out + _cell_problems(file, folder.queue)
 
 
 def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
+    """The screener's cells of one row, every problem at once: a decision that is none is reported
+    and the rest of the row is checked as the decision it is closest to (``exlude`` as exclude), so
+    that fixing it brings no new error; filled stage and reason cells are checked against the
+    vocabulary whatever the decision."""
     decision = row.get("decision")
     out = []
+
+    def vocabulary(column: str, role: str) -> None:
+        field = tax.role(role)
+        allowed = tax.values(field) if field else []
+        if field and row.get(column) not in allowed:
+            out.append(Problem(file, row.line, column, f"{row.get(column)!r} is not in the vocabulary; allowed: "
+                                                       f"{', '.join(allowed)}{did_you_mean(row.get(column), allowed)}"))
+
     if decision and decision not in DECISIONS:
-        return [Problem(file, row.line, "decision", f"{decision!r} is not a decision; write include or exclude "
-                                                    f"(or leave it empty){did_you_mean(decision, DECISIONS)}")]
-    columns = (STAGE_COLUMN, REASON_COLUMN)
+        hint = did_you_mean(decision, DECISIONS)
+        out.append(Problem(file, row.line, "decision", f"{decision!r} is not a decision; write include or exclude "
+                                                       f"(or leave it empty){hint}"))
+        decision = hint.split("'")[1] if hint else None
+    roles = ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons"))
     if decision == "include":
-        for column in columns:
+        for column, _ in roles:
             if row.get(column):
                 out.append(Problem(file, row.line, column, f"an include has no {column}; clear it (or write exclude)"))
     elif decision == "exclude":
-        for column, role in ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons")):
-            field = tax.role(role)
-            if field is None:
+        for column, role in roles:
+            if tax.role(role) is None:
                 if row.get(column):
                     out.append(Problem(file, row.line, column, f"the survey declares no screening.{role} field; clear it"))
                 continue
-            allowed = tax.values(field)
-            if row.get(column) not in allowed:
-                out.append(Problem(file, row.line, column, f"{row.get(column)!r} is not in the vocabulary; allowed: "
-                                                           f"{', '.join(allowed)}{did_you_mean(row.get(column), allowed)}"))
+            vocabulary(column, role)
         if not row.get("reason"):
             out.append(Problem(file, row.line, "reason", "an exclusion must say why the paper is excluded"))
-    elif any(row.get(c) for c in columns):
-        out.append(Problem(file, row.line, "decision", f"{STAGE_COLUMN} or {REASON_COLUMN} is filled in but decision is "
-                                                        "empty: write exclude (or clear them)"))
+    else:
+        for column, role in roles:
+            if row.get(column):
+                vocabulary(column, role)
+        if not row.get("decision") and any(row.get(c) for c, _ in roles):
+            out.append(Problem(file, row.line, "decision", f"{STAGE_COLUMN} or {REASON_COLUMN} is filled in but decision is "
+                                                            "empty: write exclude (or clear them)"))
     return out
 
 
@@ -466,6 +498,8 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
             out += _queue_problems(folder, corpus.protocol, tax)
         if meta_ok:
             out += _query_problems(folder, corpus)
+        if "duplicates.csv" in folder.headers and _header_problem(folder, "duplicates.csv", DUPLICATE_COLUMNS) is None:
+            out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
         if meta_ok and not folder.missing and not unread:
             out += _count_problems(folder)
     return out

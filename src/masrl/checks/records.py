@@ -12,9 +12,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from ..bib.identifiers import IdentifierError, from_url
+from ..bib.identifiers import STORED_PATTERNS, IdentifierError, arxiv_problem, from_url
 from ..bib.urls import url_problem
-from ..core.placeholders import author_problem, placeholder_problem
+from ..core.placeholders import author_problem, authors_problem, placeholder_problem
 from ..corpus import schema as schemas
 from ..corpus.load import EXCLUSIONS, PAPERS
 from ..corpus.records import UNTAGGED
@@ -66,6 +66,8 @@ def _placeholders(c, file: str, rec: dict, fields: tuple[str, ...]) -> None:
     for i, author in enumerate(authors if isinstance(authors, list) else []):
         if isinstance(author, str) and author != "others" and (why := author_problem(author)):
             c.add(file, ("authors", i), f"{why}; write the real author")
+    if isinstance(authors, list) and (why := authors_problem(authors)):
+        c.add(file, ("authors",), why)
 
 
 #: A character :func:`_text` refuses in a single-line field.
@@ -193,3 +195,16 @@ def urls(c, file: str, rec: dict, kind: str) -> None:
             if ident.scheme != "url":
                 c.add(file, ("identifiers", "url", i), f"{url!r} is the landing page of {ident.scheme} id {ident.value!r}; write it as {ident.scheme}: {ident.value!r}")
 
+
+
+_ARXIV_STORED = re.compile(STORED_PATTERNS["arxiv"])
+
+
+def arxiv_dates(c, file: str, rec: dict, kind: str) -> None:
+    """An arXiv id in its stored form names a month that has begun, or next month (arXiv's own time
+    zone): ``9912.12345`` (December 2099) has the form of an id but names no paper. The form itself is
+    the record schema's (:data:`masrl.bib.identifiers.STORED_PATTERNS`, rule D001)."""
+    ids = rec.get("identifiers")
+    value = ids.get("arxiv") if isinstance(ids, dict) else None
+    if isinstance(value, str) and _ARXIV_STORED.match(value) and (why := arxiv_problem(value)):
+        c.add(file, ("identifiers", "arxiv"), f"{value!r} is not an arXiv id: {why}")

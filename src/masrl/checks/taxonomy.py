@@ -18,7 +18,7 @@ from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
 from ..corpus.declarations import table_of
 from ..corpus.load import TAXONOMY
-from ..corpus.migrate import FORMAT, format_of, missing_declarations, moved_keys
+from ..corpus.migrate import FORMAT, format_of, implying_values, missing_declarations, moved_keys
 from .derived_names import collisions
 from ..core import clock
 
@@ -31,13 +31,22 @@ def format_version(c) -> bool:
     if found == FORMAT:
         return True
     if found == 1:
-        lacking = ", ".join(missing_declarations(data))
+        lacking = [k for k in missing_declarations(data) if k != "format_version"]
+        moved = [k for k in moved_keys() if k in data]
+        steps = [f"set format_version: {FORMAT} (the one key format {FORMAT} requires)"]
+        if moved:
+            steps.append(f"move {' and '.join(moved)} into a table of kind families")
+        implying = implying_values(data)
+        if implying:
+            steps.append(f"write the implied value of another field as implies in {', '.join(implying[:3])}"
+                         + (f" and {len(implying) - 3} more" if len(implying) > 3 else ""))
         c.add(TAXONOMY, ("format_version",) if "format_version" in data else (),
-              f"this taxonomy is in format 1 (no format_version: {FORMAT}): it lacks {lacking}. Format {FORMAT} declares "
-              "what format 1 built for every survey (its tables, figures, README list, site columns, screening "
-              "fields and report sentences); add them (see corpus/taxonomy.yaml of masrl's own survey, or `masrl init`), "
-              f"move {' and '.join(k for k in moved_keys() if k in data) or 'nothing'} into a table of kind families, "
-              f"write a value's implied value of another field as implies, and set format_version: {FORMAT}", field="format_version")
+              f"this taxonomy is in format 1 (it has no format_version): {'; '.join(steps)}. Format 1 built the "
+              f"declarations of masrl's own survey into every survey; format {FORMAT} makes only what the taxonomy "
+              f"declares, so declare those of them you want (optional; this file declares none of "
+              f"{', '.join(lacking) or 'them'}; see `masrl init` or corpus/taxonomy.yaml of masrl's own survey). "
+              "Declare not_applicable if a value means 'not applicable' (format 1 implied one): without it, it is an "
+              "ordinary value, which the gap analysis and the figures treat as one", field="format_version")
     elif found is None and isinstance(data, dict):
         c.add(TAXONOMY, ("format_version",), f"must be an integer, the format of the file ({FORMAT})")
     else:
@@ -68,11 +77,16 @@ def crosstabs(c) -> None:
 
 
 def identifier_schemes(c) -> None:
-    """Each identifier scheme is known to masrl or gives its pattern; patterns compile; resolvers
-    are URLs with one ``{id}`` placeholder."""
+    """Each identifier scheme is known to masrl or gives its pattern (a known one gives none: masrl's
+    is the one definition); patterns compile; resolvers are URLs with one ``{id}`` placeholder."""
     for name, scheme in c.tax.identifier_schemes.items():
         if name not in STORED_PATTERNS and "pattern" not in scheme:
             c.add(TAXONOMY, ("identifier_schemes", name), f"masrl does not know the scheme {name!r}: give its pattern (a regular expression of its ids)")
+        elif name in STORED_PATTERNS and "pattern" in scheme:
+            # one definition of a known scheme's ids (masrl.bib.identifiers), which the schema, add,
+            # exclude, the BibTeX import and the update rounds all read: a second one could only disagree
+            c.add(TAXONOMY, ("identifier_schemes", name, "pattern"), f"masrl knows the ids of {name} (their forms and "
+                  "the dates and numbers they can have); remove this pattern, which masrl would not use")
         try:
             re.compile(str(scheme.get("pattern", "")))
         except re.error as err:

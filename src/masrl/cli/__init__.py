@@ -15,6 +15,7 @@ import sys
 from functools import lru_cache
 
 from ..core.errors import UserError
+from ..core.text import printable
 from .help import EXAMPLES, exclusion_example
 from .parser import USAGE_ERROR, build_parser
 
@@ -89,7 +90,7 @@ def _run(argv: list[str]) -> int:
         sys.stdout.flush()  # what was printed before the error stays before it, also in a combined log
         for problem in err.problems:
             print(problem, file=sys.stderr)
-        print(f"masrl: error: {err}", file=sys.stderr)
+        print(f"masrl: error: {printable(str(err), multiline=True)}", file=sys.stderr)
         return err.exit_code
 
 

@@ -8,17 +8,46 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..core.didyoumean import did_you_mean
 from .help import DESCRIPTION, EPILOG, EXAMPLES, _vocabulary_epilog
 
 USAGE_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """ArgumentParser whose usage errors exit with code 2 (the convention of git, grep, argparse)."""
+    """ArgumentParser whose usage errors exit with code 2 (the convention of git, grep, argparse) and
+    name the closest command, subcommand, option or choice of a mistyped one ("did you mean")."""
 
     def error(self, message: str):  # noqa: D401
         self.print_usage(sys.stderr)
         self.exit(USAGE_ERROR, f"masrl: error: {message}\n")
+
+    def _check_value(self, action, value):  # argparse's one check of a choice (a command, --from FORMAT)
+        if action.choices is not None and value not in action.choices:
+            choices = [str(c) for c in action.choices]
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{did_you_mean(value, choices)} "
+                                                 f"(choose from {', '.join(choices)})")
+        return super()._check_value(action, value)
+
+    def parse_args(self, args=None, namespace=None):
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            options = _options_of(self, parsed)
+            named = [f"{e}{did_you_mean(e.split('=', 1)[0], options) if e.startswith('-') else ''}" for e in extras]
+            self.error(f"unrecognized arguments: {' '.join(named)}")
+        return parsed
+
+
+def _options_of(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> list[str]:
+    """Every option string of the (sub)command ``parsed`` chose, global options included."""
+    while True:
+        chosen = None
+        for action in parser._actions:  # argparse has no public accessor for its subcommands
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+        if chosen is None:
+            return [option for action in parser._actions for option in action.option_strings]
+        parser = chosen
 
 
 def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:

@@ -244,7 +244,9 @@ def _show(args: argparse.Namespace) -> int:
     if args.audit_id:
         chosen = [a for a in audits if a.audit_id == args.audit_id]
         if not chosen:
-            raise UserError(f"no audit {args.audit_id!r}{_suggest(args.audit_id, [a.audit_id for a in audits])}")
+            ids = sorted(a.audit_id for a in audits)
+            raise UserError(f"no audit {args.audit_id!r} under {AUDITS}{_suggest(args.audit_id, ids)}"
+                            + (f"; audits: {', '.join(ids)}" if ids else "; start one with masrl audit sample"))
         audits = chosen
     retained = {r.get("key"): r for r in corpus.retained.values()}
     excluded = {r.get("record_id"): r for r in corpus.excluded.values()}

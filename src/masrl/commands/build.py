@@ -92,11 +92,11 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
                 return _report(write.stale(root, outputs, MANAGED), check)
             if all(data is not None for data in outputs.values()):
                 return _report(write.sync(root, outputs, MANAGED), check)
-    from ..checks.textwarn import cut_text_warnings
+    from ..checks.advice import warnings as advice
     from ..checks.validate import validate  # imported here: a build the stamp answers needs no checks (0.8 s of imports)
 
     corpus = parse_tree(files)
-    warnings = cut_text_warnings(corpus)
+    warnings = advice(corpus)
     for warning in warnings:
         print(warning, file=sys.stderr)
     problems = validate(corpus)

@@ -146,8 +146,8 @@ def run(args: Namespace) -> int:
     retained = {r["key"]: r for r in corpus.retained.values()}
     excluded = {r["record_id"]: r for r in corpus.excluded.values()}
     pend = result.pending
-    previous = result.baseline.population if result.baseline is not None else None
-    snapshot = freeze(release, corpus.taxonomy, retained, excluded, rounds_since(corpus, previous))
+    snapshot = freeze(release, corpus.taxonomy, retained, excluded,
+                      rounds_since(corpus, [r.population for r in result.releases]))
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
     release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
     listing = releases_bytes([*existing, release], (corpus.releases or {}).get("errata"))

@@ -65,14 +65,37 @@ def _print_problems(problems, tail: str) -> None:
     print(summary(problems, tail), file=sys.stderr)
 
 
+def _not_a_trace(path: str, data: bytes, checker, found: list):
+    """One problem instead of the schema's list when the file is a JSON object without events and
+    edges that no converter reads either (an export in a format masrl reads names itself already)."""
+    from ..core.errors import Problem
+
+    if not found or checker is None or checker.not_object or {"events", "edges"} & checker.present:
+        return found
+    if len(found) == 1 and "export in the" in found[0].message:
+        return found
+    import json
+
+    from ..trace.formats import json_shape, not_a_format
+
+    try:
+        shape = json_shape([json.loads(data)])
+    except (ValueError, RecursionError):
+        return found
+    message = not_a_format(path, shape, trace_too=True)
+    return [Problem(path, None, None, message[len(path) + 2:])]
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from ..trace.validate import sort_problems, validate_file
+    from ..trace.validate import check_bytes, read_file, sort_problems
 
     _missing(args.files)
     problems = []
     bad = 0
     for path in args.files:
-        found = validate_file(path)
+        data = read_file(path)
+        checker, _tree, found = check_bytes(data, path)
+        found = _not_a_trace(path, data, checker, found)
         bad += bool(found)
         problems.extend(found)
     if problems:
@@ -127,10 +150,11 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     _missing([args.file])
     if args.output:
         _check_outputs([args.output], [args.file], args.force)
+    data = read_file(args.file)
     try:
-        result = convert(read_file(args.file), args.file, args.source, trace_id=args.trace_id)
+        result = convert(data, args.file, args.source, trace_id=args.trace_id)
     except ConvertError as err:
-        raise UserError(str(err)) from None
+        raise UserError(_unknown_format(data, args.file, err) if args.source is None else str(err)) from None
     for note in result.notes:
         print(f"{args.file}: {note}", file=sys.stderr)
     text = json.dumps(result.trace, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
@@ -152,6 +176,25 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     else:
         _write_stdout(text)
     return 0
+
+
+def _unknown_format(data: bytes, file: str, err: Exception) -> str:
+    """When no converter detects the file: what it is and every format tried, in one line
+    (:func:`masrl.trace.formats.not_a_format`); else the converter's message ``err`` (not JSON,
+    already a trace, a detected format's own error)."""
+    from ..trace.convert import CONVERTERS, ConvertError
+    from ..trace.convert.common import read_json_values
+    from ..trace.formats import json_shape, not_a_format
+
+    try:
+        values = read_json_values(data, file)
+    except (ConvertError, RecursionError):
+        return str(err)
+    first = values[0] if values else None
+    if not values or (isinstance(first, dict) and "events" in first and "edges" in first) \
+            or any(c.detect(values) for c in CONVERTERS.values()):
+        return str(err)
+    return not_a_format(file, json_shape(values), trace_too=False)
 
 
 def _positive(text: str) -> int:

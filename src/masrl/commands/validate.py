@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..checks.textwarn import cut_text_warnings
+from ..checks.advice import warnings
 from ..checks.validate import validate
 from ..core import console
 from ..core.errors import summary
@@ -20,7 +20,7 @@ def run(root_arg: Path | None) -> int:
     warnings): valid, but ``masrl release`` refuses them."""
     root = find_root(root_arg)
     corpus = load(root)
-    for warning in cut_text_warnings(corpus):
+    for warning in warnings(corpus):
         print(warning, file=sys.stderr)
     problems = validate(corpus)
     if problems:

@@ -16,3 +16,17 @@ def did_you_mean(value: Any, allowed: Iterable[str]) -> str:
         return f" (did you mean '{lowered[text.lower()]}'?)"
     close = difflib.get_close_matches(text, allowed, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def hint_or_list(value: Any, allowed: Iterable[str], noun: str, none: str = "", shown: int = 10) -> str:
+    """:func:`did_you_mean` when an allowed value is close, else ``; <noun>: a, b, c`` (the first
+    ``shown``, then how many more), or ``none`` (``; start one with ...``) when nothing is allowed
+    yet: a name that names nothing is always answered with what it could have been."""
+    allowed = [str(a) for a in allowed]
+    close = did_you_mean(value, allowed)
+    if close:
+        return close
+    if not allowed:
+        return none or f"; there are no {noun} yet"
+    more = f" and {len(allowed) - shown} more" if len(allowed) > shown else ""
+    return f"; {noun}: {', '.join(allowed[:shown])}{more}"

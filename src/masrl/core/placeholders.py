@@ -34,9 +34,21 @@ def placeholder_problem(text: object) -> str | None:
     return None
 
 
+def _top_level_commas(text: str) -> int:
+    """The commas of ``text`` outside braces (BibTeX splits a name at those only)."""
+    depth = commas = 0
+    for ch in text:
+        depth += (ch == "{") - (ch == "}")
+        commas += ch == "," and depth == 0
+    return commas
+
+
 def author_problem(author: object) -> str | None:
-    """Why ``author`` is no author name, or None: a placeholder (:func:`placeholder_problem`), or a
-    ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``)."""
+    """Why ``author`` is no author name, or None: a placeholder (:func:`placeholder_problem`), a
+    ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``), or a name
+    with more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
+    skips with its whole entry (a person is ``Last, First`` or ``Last, Jr, First``; an organisation
+    with commas is written in braces, ``{Agents and Tools Lab, Inc.}``)."""
     why = placeholder_problem(author)
     if why:
         return why
@@ -45,4 +57,19 @@ def author_problem(author: object) -> str | None:
     last = text if braced or "," not in text else text.split(",", 1)[0]
     if not any(ch.isalpha() for ch in last):
         return f"{text!r} has no last name (write \"Last, First\")"
+    if _top_level_commas(text) > 2:
+        return (f"{text!r} has more than two commas, which BibTeX cannot read as a name: write one person "
+                "\"Last, First\" or \"Last, Jr, First\" (several people are several authors; an organisation "
+                "with commas goes in braces, \"{Agents and Tools Lab, Inc.}\")")
+    return None
+
+
+def authors_problem(authors: list) -> str | None:
+    """Why a whole author list is wrong, or None: ``others`` (BibTeX's "and others", *et al.*) ends a
+    list of named authors; alone it names nobody, and once is enough."""
+    names = [a for a in authors if isinstance(a, str)]
+    if names and all(a == "others" for a in names):
+        return "names no author, only 'others' (et al.): give at least the first author"
+    if "others" in names[:-1]:
+        return "'others' (et al.) stands for the authors not named and ends the list; move it last (once)"
     return None

@@ -14,8 +14,23 @@ Refused everywhere, because a reader cannot see them and they change what the te
 * zero-width characters that hide or split words (U+200B, U+2060, U+FEFF, U+180E); the
   joiners U+200C and U+200D are kept between two letters outside ASCII (Persian, Indic scripts
   and emoji sequences need them) and refused elsewhere;
+* every other character Unicode says to show as nothing (``Default_Ignorable_Code_Point`` of
+  DerivedCoreProperties.txt, UAX #44): the soft hyphen U+00AD, the Hangul fillers U+115F, U+1160,
+  U+3164 and U+FFA0, the combining grapheme joiner U+034F, the invisible operators U+2061-U+2064,
+  the musical formatting characters U+1D173-U+1D17A, the tag characters U+E0000-U+E007F and the rest
+  of that property; the interlinear annotation controls U+FFF9-U+FFFB, which hide text; and the
+  characters drawn as an empty space that is not a space (U+2800 BRAILLE PATTERN BLANK, U+1D159
+  MUSICAL SYMBOL NULL NOTEHEAD). Kept where they are part of what is shown: a variation selector
+  right after the letter, number or symbol outside ASCII that it selects a glyph of (an emoji's
+  U+FE0F, a CJK ideograph's variant; or a keycap ``1`` U+FE0F U+20E3), and the tag characters of an
+  emoji flag sequence (U+1F3F4, tags, U+E007F: the flag of Scotland);
+* noncharacters (U+FDD0-U+FDEF and the last two code points of every plane, U+FFFE, U+FFFF, ...),
+  which are not characters at all (XML, and so the Atom feed, cannot hold U+FFFE or U+FFFF);
 * lone surrogates (U+D800-U+DFFF): bytes that were not UTF-8 (a terminal in another encoding),
   which no file can hold as text.
+
+:func:`unsafe_characters` is the one test of every command and check that reads text; the
+network sources drop what it names (:func:`masrl.review.update.sources.base.one_line`).
 """
 
 from __future__ import annotations
@@ -26,10 +41,46 @@ import unicodedata
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _ZERO_WIDTH = frozenset("\u200b\u2060\ufeff\u180e")
 _JOINERS = frozenset("\u200c\u200d")
+#: Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15.1; the property is stable:
+#: code points are added to it only where unassigned ones are reserved for it, all listed here)
+#: without the characters named above, and the annotation controls U+FFF9-U+FFFB.
+_INVISIBLE = ("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u2061-\u2065\u206a-\u206f\u3164"
+              "\ufe00-\ufe0f\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+#: Drawn as an empty space, but not a space: text that looks blank, or words that look apart.
+_BLANK = frozenset("\u2800\U0001d159")
+#: Variation selectors: kept right after the character they select a glyph of (:func:`_kind`).
+_SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_INVISIBLE_CHAR = re.compile(f"[{_INVISIBLE}]")
+#: The tag characters of an emoji tag sequence (U+1F3F4 WAVING BLACK FLAG, tags, U+E007F CANCEL TAG).
+_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(17))
 #: Every character :func:`_kind` may refuse (a superset: a joiner between two letters, a line feed
-#: or a tab of multi-line text pass): text without one of them is safe, which one C-level search says.
+#: or a tab of multi-line text, a selector after its character pass): text without one of them is
+#: safe, which one C-level search says.
 _CANDIDATES = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
-                         + "".join(sorted(_BIDI | _ZERO_WIDTH | _JOINERS)) + "]")
+                         + "".join(sorted(_BIDI | _ZERO_WIDTH | _JOINERS | _BLANK)) + _INVISIBLE + _NONCHARACTERS + "]")
+
+
+def _selected(text: str, i: int) -> bool:
+    """Whether the variation selector at ``i`` follows a character it can select a glyph of: a
+    letter, mark, number or symbol outside ASCII that is not invisible itself, or an ASCII digit,
+    ``#`` or ``*`` of a keycap sequence (U+FE0F then U+20E3)."""
+    if i == 0:
+        return False
+    base = text[i - 1]
+    if base in "0123456789#*":
+        return text[i] == "\ufe0f" and text[i + 1:i + 2] == "\u20e3"
+    return (not base.isascii() and unicodedata.category(base)[0] in "LMNS" and not _INVISIBLE_CHAR.match(base)
+            and base not in _BLANK)
+
+
+def _in_tag_sequence(text: str, i: int) -> bool:
+    """Whether the tag character at ``i`` belongs to an emoji tag sequence (a subdivision flag)."""
+    start = i
+    while start and "\U000e0020" <= text[start - 1] <= "\U000e007f":
+        start -= 1
+    match = _TAG_SEQUENCE.match(text, start - 1) if start else None
+    return match is not None and match.start() < i < match.end()
 
 
 def _kind(text: str, i: int, multiline: bool) -> str | None:
@@ -49,7 +100,16 @@ def _kind(text: str, i: int, multiline: bool) -> str | None:
         around = (text[i - 1] if i else "", text[i + 1] if i + 1 < len(text) else "")
         if not all(c and (c.isalpha() or ord(c) > 0x2000) and not c.isascii() for c in around):
             return "zero-width"
-    return None
+        return None
+    if ch in _BLANK:
+        return "blank"
+    if 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+        return "noncharacter"
+    if _SELECTORS.match(ch):
+        return None if _selected(text, i) else "invisible"
+    if 0xE0020 <= code <= 0xE007F:
+        return None if _in_tag_sequence(text, i) else "invisible"
+    return "invisible" if _INVISIBLE_CHAR.match(ch) else None
 
 
 def may_be_unsafe(text: str) -> bool:
@@ -60,8 +120,8 @@ def may_be_unsafe(text: str) -> bool:
 
 def unsafe_characters(text: str, multiline: bool = False) -> list[tuple[str, str]]:
     """``[(character, kind)]`` of every refused character of ``text`` (first occurrence of each, in
-    order); kinds: ``control``, ``bidirectional``, ``zero-width``, ``not UTF-8``. ``multiline``
-    allows the line feed and the tab."""
+    order); kinds: ``control``, ``bidirectional``, ``zero-width``, ``invisible``, ``blank``,
+    ``noncharacter``, ``not UTF-8``. ``multiline`` allows the line feed and the tab."""
     found: dict[str, str] = {}
     for match in _CANDIDATES.finditer(text):
         i, ch = match.start(), match.group()
@@ -73,7 +133,9 @@ def unsafe_characters(text: str, multiline: bool = False) -> list[tuple[str, str
 #: Names of the control characters seen most (Unicode's name aliases; controls have no name).
 _CONTROL_NAMES = {0: "NULL", 7: "BELL", 8: "BACKSPACE", 9: "TAB", 10: "LINE FEED", 11: "LINE TABULATION",
                   12: "FORM FEED", 13: "CARRIAGE RETURN", 27: "ESCAPE", 127: "DELETE", 0x85: "NEXT LINE"}
-_KINDS = {"control": "a control character", "bidirectional": "a bidirectional control", "zero-width": "zero-width"}
+_KINDS = {"control": "a control character", "bidirectional": "a bidirectional control", "zero-width": "zero-width",
+          "invisible": "invisible", "blank": "shown as a blank that is not a space",
+          "noncharacter": "not a character"}
 
 
 def describe(ch: str) -> str:
@@ -81,7 +143,11 @@ def describe(ch: str) -> str:
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:
         return f"the byte 0x{code - 0xDC00:02X}"
-    return f"U+{code:04X} {_CONTROL_NAMES.get(code) or unicodedata.name(ch, 'CONTROL')}"
+    name = _CONTROL_NAMES.get(code) or unicodedata.name(ch, "")
+    if not name:
+        name = ("CONTROL" if unicodedata.category(ch) == "Cc" else
+                "NONCHARACTER" if 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE else "UNASSIGNED")
+    return f"U+{code:04X} {name}"
 
 
 def text_problem(text: str, multiline: bool = False) -> str | None:
@@ -102,3 +168,14 @@ def text_problem(text: str, multiline: bool = False) -> str | None:
     return (f"contains {'a character' if one else 'characters'} that {'is' if one else 'are'} invisible or "
             f"change{'s' if one else ''} how the text shows ({'; '.join(f'{describe(ch)}, {_KINDS.get(kind, kind)}' for ch, kind in bad)}); "
             f"remove {'it' if one else 'them'}")
+
+
+def printable(text: str, multiline: bool = False) -> str:
+    """``text`` as a terminal may print it: every character the policy refuses (line breaks and tabs
+    too, unless ``multiline``) written as its Python escape (``\\x1b``, ``\\u202e``, ``\\n``), so
+    that a cell of a sheet read before it was checked can neither clear the screen nor reorder what
+    is shown."""
+    if not may_be_unsafe(text):
+        return text
+    bad = {ch for ch, _ in unsafe_characters(text, multiline)}
+    return "".join(ch.encode("unicode_escape").decode("ascii") if ch in bad else ch for ch in text)

@@ -49,6 +49,20 @@ def missing_declarations(data: dict) -> list[str]:
     return ["format_version"] + [key for key in _format1()["add"] if key not in data]
 
 
+def implying_values(data: dict) -> list[str]:
+    """``field.value`` of every value of a format-1 mapping ``data`` that holds a key format 1 read as
+    the value's implied value of another field (now ``implies``)."""
+    keys = set(_format1()["implying_keys"])
+    fields = data.get("fields") if isinstance(data.get("fields"), dict) else {}
+    out = []
+    for name, field in fields.items():
+        values = field.get("values") if isinstance(field, dict) else None
+        for code, value in (values.items() if isinstance(values, dict) else []):
+            if isinstance(value, dict) and keys & set(value):
+                out.append(f"{name}.{code}")
+    return out
+
+
 def moved_keys() -> list[str]:
     """The format-1 keys that the current format keeps elsewhere (a family table's ``families``)."""
     return list(_format1()["moved"])

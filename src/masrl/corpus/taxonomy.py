@@ -80,6 +80,12 @@ class Field:
         """Whether reports show the code beside the label (``A1 first value``; taxonomy ``show_code``)."""
         return self.spec.get("show_code") is True
 
+    @property
+    def ordered(self) -> bool:
+        """Whether the values are steps in order, each followed by the next (taxonomy ``ordered``):
+        the chain figure joins its boxes with arrows only then."""
+        return self.spec.get("ordered") is True
+
 
 @dataclass(frozen=True)
 class FreeField:

@@ -40,6 +40,7 @@ _FIELD = {
         "multi": {"type": "boolean"},
         "required": {"type": "boolean"},
         "show_code": {"type": "boolean"},
+        "ordered": {"type": "boolean"},
         "suggest": {"type": "boolean"},
         "label": _TEXT, "definition": _TEXT, "source": _TEXT,
         "value_attributes": {"type": "array", "items": _NAME, "uniqueItems": True},
@@ -145,8 +146,10 @@ TAXONOMY_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "format_version": {"const": FORMAT},
-        "survey": {"type": "object", "additionalProperties": {
-            "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}},
+        "survey": {"type": "object", "additionalProperties": False, "properties": {
+            "title": _TEXT, "author": _TEXT, "authors": {"type": "array", "items": _TEXT, "minItems": 1},
+            "arxiv": _TEXT, "link": _TEXT, "site_url": _TEXT, "data_licence": _TEXT, "bib_header": {"type": "string"},
+            "artifact": _TEXT, "artifact_commit": _TEXT}},
         "sparse_threshold": {"type": "integer", "minimum": 0},
         "gap_analysis": {
             "type": "object",

@@ -41,6 +41,9 @@ _AUTOLINK = re.compile(r"(?i)(?<![A-Za-z0-9])(?:https?|ftp)(?=://)|(?<![A-Za-z0-
 # what starts a block when the text begins a line: heading, block quote, list item,
 # thematic break or setext underline, ordered list item ('1.' or '1)')
 _LINE_START = re.compile(r"^(?:#{1,6}(?=\s|$)|>|[+-](?=\s|$)|-+\s*$|=+\s*$|[0-9]{1,9}(?=[.)](?:\s|$)))")
+# a run of '#' that ends the text after a space: the closing sequence of an ATX heading, which a
+# heading would drop ("# Agents #" shows "Agents")
+_HEADING_CLOSE = re.compile(r"(?<= )#+$")
 
 
 def md_text(value: object) -> MdSafe:
@@ -59,6 +62,7 @@ def _md_text(text: str) -> MdSafe:
     text = _INLINE.sub(r"\\\g<0>", text)
     text = _CONTEXT.sub(r"\\\g<0>", text)
     text = _AUTOLINK.sub(lambda m: m.group() + "\\", text)
+    text = _HEADING_CLOSE.sub(r"\\\g<0>", text)
     start = _LINE_START.match(text)
     if start:
         if start.group()[0].isdigit():

@@ -20,7 +20,7 @@ from ..bib.matching import make_known
 from ..checks.validate import validate
 from ..core.didyoumean import did_you_mean
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
-from ..core.placeholders import author_problem, placeholder_problem
+from ..core.placeholders import author_problem, authors_problem, placeholder_problem
 from ..core.text import text_problem
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus, parse_tree
 from ..corpus.records import excluded_order, ordered
@@ -131,8 +131,10 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
                 bad(name, "a screened paper needs it (as for masrl add: --author \"Last, First\" once per author, "
                           "'others' if incomplete; --year YYYY)")
     for author in decision.authors:
-        if why := author_problem(author):
+        if author != "others" and (why := author_problem(author)):
             bad("author", f"{why}; give the paper's real author")
+    if why := authors_problem(list(decision.authors)):
+        bad("author", why)
     texts = [("title", decision.title or "", False), ("reason", decision.reason, True)] + \
         [("author", a, False) for a in decision.authors]
     for name, text, multiline in texts:

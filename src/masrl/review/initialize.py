@@ -16,6 +16,7 @@ from importlib import resources
 from ..core.errors import UserError
 from ..core.placeholders import placeholder_problem
 from ..core.text import text_problem
+from ..render.escape import md_text
 
 #: Package file -> path in the new survey.
 FILES = {
@@ -49,8 +50,9 @@ def new_survey(title: str = DEFAULT_TITLE) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     for name, path in FILES.items():
         text = package.joinpath(name).read_text(encoding="utf-8")
-        # YAML: a double-quoted scalar (JSON's string syntax is valid YAML); Markdown: the title as written
-        out[path] = text.replace("__TITLE__", json.dumps(title, ensure_ascii=False) if name.endswith(".yaml") else title).encode()
+        # YAML: a double-quoted scalar (JSON's string syntax is valid YAML); Markdown: the title escaped,
+        # so that it shows as written (never as HTML, a link or emphasis: masrl.render.escape.md_text)
+        out[path] = text.replace("__TITLE__", json.dumps(title, ensure_ascii=False) if name.endswith(".yaml") else md_text(title)).encode()
     for folder in FOLDERS:
         out[folder + KEEP] = b""
     return out

@@ -33,3 +33,41 @@ FORMATS: tuple[tuple[str, str, str], ...] = (
         "masrl.trace.convert.message_log",
     ),
 )
+
+#: What marks each format, for the message that says a file is none of them (a format not listed
+#: here is named by what it reads).
+SIGNS: dict[str, str] = {
+    "openinference": "no spans with openinference.span.kind",
+    "otel": "no resourceSpans, and no spans with traceId and spanId",
+    "langfuse": "no trace with observations",
+    "openai-agents": 'no "data" list of trace and trace.span items',
+    "mlflow": "no info with data.spans",
+    "message-log": "no history of messages with a role or content",
+}
+
+
+def json_shape(values: list) -> str:
+    """What parsed JSON ``values`` are, in words: ``a JSON object with the keys a, b, c``, ``a JSON
+    array of 3 items``, ``2 JSON values (JSON Lines)``, ``a JSON number``."""
+    if len(values) != 1:
+        return f"{len(values)} JSON values (JSON Lines or documents one after another)"
+    value = values[0]
+    if isinstance(value, dict):
+        keys = [str(k) for k in value]
+        shown = ", ".join(keys[:8]) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
+        return f"a JSON object with the keys {shown}" if keys else "an empty JSON object"
+    if isinstance(value, list):
+        return f"a JSON array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    kind = ("true or false" if isinstance(value, bool) else "null" if value is None else
+            "number" if isinstance(value, (int, float)) else "string")
+    return f"a JSON {kind}"
+
+
+def not_a_format(file: str, shape: str, trace_too: bool) -> str:
+    """One line saying what ``file`` (of the JSON ``shape``, :func:`json_shape`) is not: an
+    orchestration trace (when ``trace_too``) nor any format ``masrl trace convert`` reads, each named
+    with what it lacks."""
+    tried = "; ".join(f"{name} ({SIGNS.get(name, 'not ' + reads)})" for name, reads, _module in FORMATS)
+    what = "neither an orchestration trace (no events and edges) nor an export" if trace_too else "not an export"
+    return (f"{file}: {what} in a format masrl trace convert reads: it is {shape}; tried {tried}. "
+            "`masrl trace convert --formats` lists what each reads")

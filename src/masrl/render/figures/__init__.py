@@ -237,14 +237,23 @@ def _plain(tax: Any, decl: Any) -> dict:
 
 
 def _chain_options(tax: Any, decl: Any) -> dict:
+    from .colours import value_colours
+
     field = tax.fields.get(str(decl.spec.get("split", "")))
-    return {**_plain(tax, decl), "split_columns": [field.value_label(v) for v in field.values] if field else []}
+    table = _table_decl(tax, decl.table)
+    boxes = tax.fields.get(table.field) if table is not None else None
+    return {**_plain(tax, decl), "split_columns": [field.value_label(v) for v in field.values] if field else [],
+            "colours": value_colours(field, tax.not_applicable) if field else {},
+            "arrows": bool(boxes is not None and boxes.ordered)}
 
 
 def _year_options(tax: Any, decl: Any) -> dict:
+    from .colours import value_colours
+
     table = _table_decl(tax, decl.table)
     by = tax.fields.get(table.by) if table is not None else None
-    return {"legend_title": by.label.lower() if by else "", **_plain(tax, decl)}
+    return {"legend_title": by.label.lower() if by else "", **_plain(tax, decl),
+            "colours": value_colours(by, tax.not_applicable) if by else {}}
 
 
 def _flow_options(tax: Any, decl: Any) -> dict:

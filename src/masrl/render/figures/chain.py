@@ -1,6 +1,7 @@
 """Figure kind ``chain``: a chain of boxes, one per value of a list field, with its records split by another field.
 
-Each value is a box; top to bottom it holds the code, the name, the number of
+Each value is a box (joined to the next by an arrow when the field's values are steps in order,
+taxonomy ``ordered``); top to bottom it holds the code, the name, the number of
 records, a bar of the records by the split field's values (its columns of the
 table) on one scale shared by all boxes (an empty track is zero), one line per
 split value with its count, the gap note if any, and the anchor records. A
@@ -21,9 +22,8 @@ from masrl.core.tabular import pd
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 
 from . import style
+from .colours import PALETTE
 
-#: Colours of the split columns, in stacking order (then the rest of the categorical palette).
-COLOURS = (style.ACCENT, style.ACCENT_2, "#b3b3b3", *style.CATEGORICAL[2:])
 
 # Geometry (inches).
 MARGIN = 0.08
@@ -41,8 +41,10 @@ def _height(lines: list[str], size: float) -> float:
 
 
 def _statuses(options: dict) -> list[tuple[str, str]]:
-    """``(column, colour)`` of each split column, in stacking order."""
-    return [(str(s), COLOURS[k % len(COLOURS)]) for k, s in enumerate(options.get("split_columns") or [])]
+    """``(column, colour)`` of each split column, in stacking order: the colour of its value
+    (``options["colours"]``, :func:`masrl.render.figures.colours.value_colours`)."""
+    colours = options.get("colours") or {}
+    return [(str(s), colours.get(str(s)) or PALETTE[k % len(PALETTE)]) for k, s in enumerate(options.get("split_columns") or [])]
 
 
 def _blocks(values: dict, text_w: float, options: dict) -> list[tuple[str, list[str], float, dict]]:
@@ -97,8 +99,9 @@ def draw(table: pd.DataFrame, options: dict):
     ``table``: index = the values (codes), a name column, a count column, one count column
     per split value, and optionally a flag column (str; non-empty = uncovered) and an anchors
     column (str). ``options``: ``name_column``, ``count_column``, ``split_columns`` (in
-    stacking order), ``flag_column``, ``anchors_column``, ``title`` (``{first}`` and ``{last}``:
-    the first and last codes), ``empty_title`` (without rows) and ``gap_legend``.
+    stacking order) and ``colours`` (split column -> colour), ``flag_column``, ``anchors_column``,
+    ``title`` (``{first}`` and ``{last}``: the first and last codes), ``empty_title`` (without rows),
+    ``gap_legend`` and ``arrows`` (an arrow from each box to the next: the values are steps in order).
     """
     statuses = _statuses(options)
     ids = [str(v) for v in table.index]
@@ -162,7 +165,7 @@ def draw(table: pd.DataFrame, options: dict):
                 ax.text(centre, Y(y), "\n".join(lines), ha="center", va="top", fontsize=size,
                         linespacing=LINE, gid=f"{kind}:{oid}", **kwargs)
             y += _block_height(kind, lines, size) + SPACE
-        if k + 1 < len(rows):
+        if k + 1 < len(rows) and options.get("arrows"):  # only between steps of a sequence (an ordered field)
             mid = Y(box_top + box_h / 2)
             ax.annotate("", xy=(left + step, mid), xytext=(left + box_w, mid),
                         arrowprops=dict(arrowstyle="-|>", color=style.INK, linewidth=1.2,

@@ -4,8 +4,8 @@ One slot per row of the table (the plotted data bins early years into one
 first slot, ``before <year>``, so the axis goes to the years that hold the
 records). Years without a record stay visible as a grey slot (a quiet year,
 not a gap of the taxonomy, so not in the GAP colour, which is also kept out
-of the palette); every non-empty slot carries its total above the bar, and
-every slot its label.
+of the values' colours); every non-empty slot carries its total above the bar, and
+every slot its label. Each value has its own colour, the same in every figure.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from masrl.core.tabular import pd
 
 from . import style
+from .colours import PALETTE
 
 
 def draw(table: pd.DataFrame, options: dict):
@@ -20,7 +21,8 @@ def draw(table: pd.DataFrame, options: dict):
 
     ``table``: index = year labels (str, e.g. ``before 2017``, ``2017``, ...,
     in order), columns = the values stacked (in column order, named as written
-    in the legend), integer counts. ``options``: ``title`` and ``legend_title``.
+    in the legend), integer counts. ``options``: ``title``, ``legend_title`` and ``colours``
+    (column -> colour: each value's own, :func:`masrl.render.figures.colours.value_colours`).
     """
     slots = [str(y) for y in table.index]
     categories = [str(c) for c in table.columns]
@@ -29,12 +31,12 @@ def draw(table: pd.DataFrame, options: dict):
 
     fig = style.new_figure(height=3.4)
     ax = fig.add_subplot()
-    palette = [c for c in style.CATEGORICAL if c != style.GAP]
+    colours = options.get("colours") or {}
     bottom = [0] * len(slots)
     for k, category in enumerate(categories):
         values = [int(v) for v in table[category]]
         ax.bar(xs, values, bottom=bottom, width=0.8, label=category,
-               color=palette[k % len(palette)], edgecolor="white", linewidth=0.4)
+               color=colours.get(category) or PALETTE[k % len(PALETTE)], edgecolor="white", linewidth=0.4)
         bottom = [b + v for b, v in zip(bottom, values)]
 
     top = max(totals + [1])

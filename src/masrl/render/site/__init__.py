@@ -77,7 +77,8 @@ def _assets() -> dict[str, bytes]:
     return {f"{TREE_FOLDER}/assets/{name}": root.joinpath(name).read_bytes() for name in ASSETS}
 
 
-def site_files(results, claims=(), baseline=None, pending=None, bibtex: str | None = None) -> dict[str, bytes]:
+def site_files(results, claims=(), baseline=None, pending=None, bibtex: str | None = None,
+               releases=()) -> dict[str, bytes]:
     """Every file of the site except the figure SVGs (see :func:`figure_files`), for the pool's
     ``results``: ``{path relative to the report tree ("site/index.html"): bytes}``, the same
     bytes for the same inputs.
@@ -87,7 +88,9 @@ def site_files(results, claims=(), baseline=None, pending=None, bibtex: str | No
     (:class:`masrl.corpus.population.Pending`); with them, papers and exclusions added since the
     published version are marked new and a "Release" facet selects either. ``bibtex``: the
     entries of ``reports/papers.bib`` (:func:`masrl.bib.bibexport.entries` of the retained
-    records), when the caller made them already; computed when None.
+    records), when the caller made them already; computed when None. ``releases``: the results of
+    every release, in order (the feed lists the records added since the first; without them, the
+    records the latest release does not hold).
     """
     from ..figures import figures_of
 
@@ -140,12 +143,12 @@ def site_files(results, claims=(), baseline=None, pending=None, bibtex: str | No
         html = env.get_template(template).render(page=path, title=title, **context, **page_data[path])
         out[f"{TREE_FOLDER}/{path}"] = html.encode("utf-8")
     out.update(_assets())
-    from .feed import feed_xml
+    from .feed import Release, feed_xml
 
-    release_date = release["date"] if release else ""
-    new = new_keys if base_name else frozenset(r["key"] for r in results.retained_records)
-    out[f"{TREE_FOLDER}/feed.xml"] = feed_xml(results, baseline.population.label if baseline is not None else "",
-                                              release_date, new)
+    history = [Release(r.name, r.population.label, str(getattr(r.population.release, "date", "")), frozenset(r.population.keys))
+               for r in releases] if releases else ([Release(base_name, baseline.population.label, release["date"],
+                                                             frozenset(baseline.population.keys))] if baseline is not None else [])
+    out[f"{TREE_FOLDER}/feed.xml"] = feed_xml(results, history)
     return out
 
 

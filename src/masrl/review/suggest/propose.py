@@ -294,6 +294,10 @@ def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy
         if len(allowed) == 1 and not f.multi:  # forced by a rule: the neighbours that hold it are its evidence
             said = {}
             ranked = [(allowed[0], 1.0, near)]
+        elif not near and not any(said.values()):
+            # no tagged record holds an allowed value and no definition speaks for one: no vote, so no
+            # suggestion (an empty set would be scored 1.000 by nobody)
+            ranked = []
         else:
             ranked = (_multi if f.multi else _single)(f, allowed, near, votes, tagged, said)
         items = [Suggestion(value, round(score, 3),

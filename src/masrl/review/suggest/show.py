@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 
+from ...core.text import printable
 from .fields import RecordSuggestions
 from .propose import Suggestion
 
@@ -34,9 +35,11 @@ def as_text(report: RecordSuggestions) -> str:
     the value where it voted, with the words it shares), the rules that narrowed them, the suggested values they assume, and whether the field is low confidence; last, the
     fields to tag by hand (``suggest: false``) and the commands that confirm the values drafted (a
     field holding a draft says so, and which suggestion it is) and apply the best values."""
-    lines = [f"Suggestions for {report.key} ({report.file}): {report.title}",
-             f"from the {report.learned_from} tagged records; scores are each value's share of the vote of the nearest "
-             "records and of the taxonomy's definitions; nothing is written without --apply", ""]
+    learned = (f"from the {report.learned_from} tagged records; scores are each value's share of the vote of the "
+               "nearest records and of the taxonomy's definitions; nothing is written without --apply") if report.learned_from else \
+        ("no retained record is tagged yet, so there is nothing to learn from and nothing is suggested: tag this "
+         "record by hand (the allowed values are in corpus/taxonomy.yaml)")
+    lines = [f"Suggestions for {report.key} ({report.file}): {printable(report.title)}", learned, ""]
     for item in report.fields:
         head = f"{item.field} ({item.label}{', a set' if item.multi else ''})"
         given = item.suggestions[0].given if item.suggestions else {}
@@ -58,10 +61,10 @@ def as_text(report: RecordSuggestions) -> str:
             lines.append(f"  {rank}. {_value(s.value)}  score {s.score:.3f}")
             for n in s.evidence:
                 shared = ", ".join(n.shared) if n.shared else "no word in common"
-                lines.append(f"       {n.key} ({n.similarity:.3f}) {n.title} — shares: {shared}")
+                lines.append(f"       {n.key} ({n.similarity:.3f}) {printable(n.title)} — shares: {printable(shared)}")
             for d in s.definitions:
                 shared = ", ".join(d.shared) if d.shared else "no word in common"
-                lines.append(f"       the taxonomy's definition ({d.similarity:.3f}) {_one_line(d.text)} — shares: {shared}")
+                lines.append(f"       the taxonomy's definition ({d.similarity:.3f}) {printable(_one_line(d.text))} — shares: {printable(shared)}")
             if not s.evidence and not s.definitions:
                 lines.append("       evidence: the rule above allows only this value")
         lines.append("")

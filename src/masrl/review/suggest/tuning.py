@@ -174,7 +174,7 @@ class Chooser:
                     changes[q, y] -= hit[0]  # without q, q is not predicted
                     changes[first, y] += hit[1:] - hit[0]  # without a neighbour, the next one votes
             self.counts[f.name] = counts.reshape(-1)
-            self.changes[f.name] = changes.reshape(n, -1)
+            self.changes[f.name] = changes.reshape(n, len(YEARS) * len(WEIGHTS))  # n may be 0
 
     def choose(self, leave_out: int | None = None) -> dict[str, Setting]:
         """field -> the setting of :data:`SETTINGS` that predicts most of its holders, or the first

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ...analyses.rounds import record_files, row_key
 from ...bib.identifiers import IdentifierError, keys_of, parse
-from ...core.didyoumean import did_you_mean
+from ...core.didyoumean import hint_or_list
 from ...core.errors import Problem, UserError, summary
 from ...corpus.load import Corpus
 from ...corpus.rounds import PROTOCOL, REASON_COLUMN, ROLE_COLUMNS, STAGE_COLUMN, split_list
@@ -75,17 +75,23 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
     """
     folder = corpus.rounds.get(round_id)
     if folder is None:
-        raise UserError(f"no round {round_id!r} under corpus/rounds/{did_you_mean(round_id, corpus.rounds)}")
+        raise UserError(f"no round {round_id!r} under corpus/rounds/"
+                        f"{hint_or_list(round_id, sorted(corpus.rounds), 'rounds', '; start one with masrl update search')}")
+    queue = folder.path("queue.csv")
     own = [p for p in known if p.file.startswith(folder.path("")) or p.file == PROTOCOL]
-    if own:
+    # a problem of a queue row is reported with those apply finds in the other rows (every problem in
+    # one run); one of the protocol, round.yaml, duplicates.csv or the sheet's columns stops here
+    if any(p.file != queue or p.line is None for p in own):
         raise UserError(summary(own, "nothing was applied (fix the round's sheets first)."), own)
+    bad_rows = {p.line for p in own}
     protocol = protocol_of(corpus)
     tax = Taxonomy(corpus.taxonomy)
-    queue = folder.path("queue.csv")
     holders = record_files(corpus.retained, corpus.excluded)
     plan = ApplyPlan()
-    papers, decisions, problems = [], [], []
+    papers, decisions, problems = [], [], list(own)
     for row in folder.queue:
+        if row.line in bad_rows:
+            continue
         decision = row.get("decision")
         key = row_key(row.get("identifier"))
         if key in holders:

@@ -4,13 +4,20 @@ screening it (``masrl update show``), and the candidates still undecided since t
 
 from __future__ import annotations
 
-from ...analyses.rounds import RoundState, record_files, round_states, row_key
-from ...core.didyoumean import did_you_mean
+from ...analyses.rounds import RoundState, boundary, record_files, round_states, row_key
+from ...core.didyoumean import hint_or_list
 from ...core.errors import UserError
-from ...corpus.releases import latest, releases_from
+from ...core.text import printable
+from ...corpus.population import releases
 from ...corpus.rounds import STAGE_COLUMN
 from ...corpus.taxonomy import Taxonomy
 from . import stopping
+
+
+def _cell(row, column: str) -> str:
+    """A cell as the terminal prints it (:func:`masrl.core.text.printable`: nothing a cell holds can
+    clear the screen or reorder the line, also in a sheet that does not validate)."""
+    return printable(row.get(column))
 
 
 def _cut(text: str, width: int) -> str:
@@ -95,16 +102,17 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
     """
     folder = corpus.rounds.get(round_id)
     if folder is None:
-        raise UserError(f"no round {round_id!r} under corpus/rounds/{did_you_mean(round_id, corpus.rounds)}")
+        raise UserError(f"no round {round_id!r} under corpus/rounds/"
+                        f"{hint_or_list(round_id, sorted(corpus.rounds), 'rounds', '; start one with masrl update search')}")
     state = round_states({round_id: folder}, corpus.retained, corpus.excluded)[0]
     rows = sorted(folder.queue, key=_rank)
-    width = max([len(r.get("identifier")) for r in rows] + [10])
+    width = max([len(_cell(r, "identifier")) for r in rows] + [10])
     lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<20}  title"]
     for row in rows:
         status = state.applied.get(row.line)
-        decision = f"{row.get('decision')} (applied)" if status else (row.get("decision") or "-")
-        lines.append(f"{row.get('rank'):>4}  {row.get('identifier'):<{width}}  {row.get('published'):<10}  "
-                     f"{decision:<20}  {_cut(row.get('title'), 80)}")
+        decision = f"{_cell(row, 'decision')} (applied)" if status else (_cell(row, "decision") or "-")
+        lines.append(f"{_cell(row, 'rank'):>4}  {_cell(row, 'identifier'):<{width}}  {_cell(row, 'published'):<10}  "
+                     f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
     lines += stopping_lines(corpus, folder, recall, confidence)
     lines.append(f"round {round_id} ({state.since} .. {state.until}): {state.queued} candidates; {len(state.undecided)} "
                  f"still to decide, {len(state.unapplied)} decided but not applied (`masrl update apply {round_id}`), "
@@ -113,9 +121,9 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
 
 
 def since_last_release(corpus) -> list[RoundState]:
-    """The rounds whose window ends after the last release's search cutoff (every round without a release)."""
-    release = latest(releases_from(corpus.releases))
-    return round_states(corpus.rounds, corpus.retained, corpus.excluded, release.search_cutoff if release else None)
+    """The rounds of the update after the last release: those no release covers
+    (:class:`masrl.analyses.rounds.Boundary`; every round without a release)."""
+    return round_states(corpus.rounds, corpus.retained, corpus.excluded, boundary(releases(corpus)))
 
 
 def undecided_candidates(corpus) -> list[str]:

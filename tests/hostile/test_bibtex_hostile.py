@@ -1,0 +1,162 @@
+"""Issue 44, kind 7: BibTeX. Every author BibTeX can read, every kept block field LaTeX can
+typeset, quotes and URLs as written, and only what a record says (no invented venue); bibtex and
+biber read the export without an error or a warning."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from hostile_surveys import edit_record, soil  # noqa: F401 (fixtures)
+from test_bib_hostile import _bibtex_compiles  # bibtex (plain) on the export: the .bbl, no error or warning
+from masrl.bib import bibexport, csljson
+from masrl.bib.latex import decode_latex, encode_latex
+
+needs_bibtex = pytest.mark.skipif(shutil.which("bibtex") is None, reason="bibtex not installed (Debian: texlive-binaries)")
+needs_biber = pytest.mark.skipif(shutil.which("biber") is None, reason="biber not installed (Debian: biber)")
+
+
+def _record(key: str, title: str = "A Title", authors=("Doe, Jane",), venue: str = "arXiv", **extra) -> dict:
+    return {"key": key, "title": title, "authors": list(authors), "year": 2026, "venue": venue,
+            "url": f"https://example.org/{key}", "identifiers": {"url": [f"https://example.org/{key}"]}, **extra}
+
+
+def _biber(tmp_path, records) -> str:
+    (tmp_path / "papers.bib").write_text(bibexport.export(records), encoding="utf-8")
+    done = subprocess.run(["biber", "--tool", "--validate-datamodel", "--output-file", "out.bib", "papers.bib"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [line for line in done.stdout.splitlines() if "WARN" in line or "ERROR" in line] == []
+    return (tmp_path / "out.bib").read_text(encoding="utf-8")
+
+
+def bare_specials(latex: str) -> list[str]:
+    """The characters of ``latex`` that stop LaTeX: a bare ``#``, ``&`` or ``%``, and ``_`` or ``^``
+    outside math (``\\url{...}`` arguments and escaped characters left out), and a ``$`` left open."""
+    text = re.sub(r"\\url\{[^{}]*\}", "", latex)
+    found, math, i = [], False, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "$":
+            math = not math
+        elif ch in "#&%" or (ch in "_^" and not math):
+            found.append(ch)
+        i += 1
+    return found + (["$"] if math else [])
+
+
+# ---------------------------------------------------------------------------- authors
+@pytest.mark.parametrize("authors, message", [
+    (["Doe, Jr., John, Extra"], "has more than two commas"),
+    (["Smith, A., Jones, B."], "has more than two commas"),
+    (["others"], "names no author, only 'others'"),
+    (["others", "others"], "names no author, only 'others'"),
+    (["others", "Doe, Jane"], "'others' (et al.) stands for the authors not named and ends the list"),
+])
+def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, authors, message):
+    edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors)
+    check = cli("validate", "--root", soil)
+    assert check.code == 1
+    assert message in check.err, check.err
+
+
+@pytest.mark.parametrize("authors", [["Doe, Jr, John"], ["{Agents, Tools, and Co, Inc.}"], ["Doe, Jane", "others"],
+                                     ["van Beethoven, Ludwig", "{Kimi Team}"]])
+def test_authors_bibtex_reads_are_accepted(soil, cli, edit_record, authors):
+    edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors, first_author=authors[0])
+    check = cli("validate", "--root", soil)
+    assert check.code == 0, check.err
+
+
+def test_exclude_refuses_the_same_authors(soil, cli):
+    args = ["exclude", "--root", soil, "--title", "Ocean carbon", "--arxiv", "2605.05555", "--year", "2026",
+            "--phase", "title_screen", "--why", "W1", "--reason", "off topic", "--searched-in", "arXiv"]
+    for authors, message in ((["Doe, Jr., John, X"], "more than two commas"), (["others"], "only 'others'")):
+        run = cli(*args, *[a for name in authors for a in ("--author", name)])
+        assert run.code == 1 and message in run.err, run.err
+    assert sorted(p.name for p in (soil / "exclusions").iterdir()) == ["E001.yaml", "E002.yaml", "E003.yaml"]
+
+
+@needs_bibtex
+def test_every_author_validate_accepts_compiles_with_bibtex(tmp_path):
+    records = [_record("a", authors=["Doe, Jr, John", "{Agents, Tools, and Co, Inc.}", "others"]),
+               _record("b", authors=["van Beethoven, Ludwig", "Zoë, Ånne"])]
+    bbl = _bibtex_compiles(tmp_path, records)
+    assert bbl.count("\\bibitem") == 2 and "et~al." in bbl
+
+
+# ---------------------------------------------------------------------------- kept LaTeX source
+HOSTILE_BLOCK = {"type": "misc", "title": "Q&A # of agents: x_i ^ 2 and 100% of $n$ cost $5",
+                 "note": "Tom & Jerry #1 with snake_case and a^b", "howpublished": "see \\url{https://a.example/x_y%20z#frag}",
+                 "keywords": "rl_agents, q&a"}
+
+
+def test_a_kept_block_field_is_written_with_every_special_escaped():
+    record = _record("raw", title="Q&A # of agents: x_i ^ 2 and 100% of $n$ cost $5", bibtex=dict(HOSTILE_BLOCK))
+    text = bibexport.export([record])
+    fields = dict(re.findall(r"^  (\w+) = \{(.*)\},$", text, re.MULTILINE))
+    for name in ("title", "note", "howpublished", "keywords"):
+        assert bare_specials(fields[name]) == [], (name, fields[name])
+    assert fields["note"] == "Tom \\& Jerry \\#1 with snake\\_case and a\\^{}b"
+    assert fields["howpublished"] == "see \\url{https://a.example/x_y%20z#frag}"  # the URL as written
+    assert "$n$" in fields["title"] and "\\$5" in fields["title"]  # math kept; the $ nothing closes escaped
+    assert fields["url"] == "https://example.org/raw"
+
+
+@needs_bibtex
+def test_a_kept_block_field_compiles_and_typesets_as_written(tmp_path):
+    bbl = _bibtex_compiles(tmp_path, [_record("raw", title="Q&A # of agents: x_i ^ 2 and 100% of $n$ cost $5",
+                                     bibtex=dict(HOSTILE_BLOCK))])
+    body = bbl.split("\\bibitem{raw}", 1)[1]
+    assert bare_specials(body.replace("\\newblock", "")) == [], body
+
+
+@needs_biber
+def test_a_kept_block_field_is_valid_for_biber(tmp_path):
+    out = _biber(tmp_path, [_record("raw", title="Q&A # of agents: x_i ^ 2 and 100% of $n$ cost $5",
+                                    bibtex=dict(HOSTILE_BLOCK))])
+    assert "Tom \\& Jerry \\#1" in out
+
+
+# ---------------------------------------------------------------------------- quotes and URLs
+@pytest.mark.parametrize("text, latex", [
+    ('The "Agent" problem', "The {\\textquotedblleft}Agent{\\textquotedblright} problem"),
+    ('("quoted")', "({\\textquotedblleft}quoted{\\textquotedblright})"),
+    ('see https://x.org/a","x") and', "see \\url{https://x.org/a}{\\textquotedblright},{\\textquotedblright}x{\\textquotedblright}) and"),
+    ("(see https://en.wikipedia.org/wiki/Foo_(bar)).", "(see \\url{https://en.wikipedia.org/wiki/Foo_(bar)})."),
+    ("at https://x.org/p?a=1&b=%20#top.", "at \\url{https://x.org/p?a=1&b=%20#top}."),
+    ("xhttps://not.a.link", "xhttps://not.a.link"),
+])
+def test_quotes_stay_quotes_and_a_url_ends_where_it_ends(text, latex):
+    assert encode_latex(text) == latex
+    back = decode_latex(latex)
+    assert back.replace("“", '"').replace("”", '"').replace("<", "").replace(">", "") == text
+
+
+@needs_bibtex
+def test_quotes_and_urls_compile(tmp_path):
+    bbl = _bibtex_compiles(tmp_path, [_record("q", title='The "Agent" problem at https://x.org/a","x") and (https://y.org/b)')])
+    assert "\\url{https://x.org/a}" in bbl and "\\url{https://y.org/b}" in bbl and "''" not in bbl
+
+
+# ---------------------------------------------------------------------------- only what the record says
+@pytest.mark.parametrize("venue", ["unpublished", "Unpublished", ""])
+def test_an_entry_without_a_venue_says_nothing_of_one(venue):
+    record = _record("nov", venue=venue, bibtex={"type": "misc", "title": "A Title"})
+    etype, fields = bibexport.entry_fields(record)
+    assert etype == "misc" and "howpublished" not in fields, fields
+    assert "unpublished" not in bibexport.export([record]).lower()
+    item = json.loads(csljson.export([record]))[0]
+    assert "genre" not in item and "unpublished" not in json.dumps(item).lower()
+
+
+def test_a_venue_the_record_gives_is_written():
+    etype, fields = bibexport.entry_fields(_record("blog", venue="Lab blog post"))
+    assert fields["howpublished"] == "Lab blog post"
