@@ -13,7 +13,7 @@ import yaml
 from grow import PAPERS, set_field
 from servers import arxiv_server, clock, round_survey, round_survey_tree, search_once  # noqa: F401 - fixtures
 from trees import copy_tree, linked_copy, made_once
-from masrl.core import clock
+from masrl.core.clock import today_iso
 
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 
@@ -136,7 +136,7 @@ def test_searching_again_changes_no_count_of_the_flow(searched, cli, clock, arxi
 
 def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them(searched, cli):
     root, folder = searched
-    today = clock.today().isoformat()
+    today = today_iso()
     assert cli("build", "--root", root).code == 0
     run = cli("release", "v2", "--root", root, "--date", today)
     assert run.code == 1
