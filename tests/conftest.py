@@ -1,34 +1,18 @@
-"""Shared fixtures: the trees the tests run on, cheap copies of them, a CLI runner, a fixed clock.
+"""Shared fixtures: the trees the tests run on, copies of them, a CLI runner, a fixed clock.
 
 Every test of the code runs on trees made from inputs that never change (tests/trees.py):
+``published_tree`` (tests/data/survey, the bundled survey as release v1 published it, built) and
+``grown_tree`` (the same grown by the manual's workflows on fixed days: tests/grow.py), made once
+per run by a process of their own (its log: ``<basetemp>/trees/trees.log``). ``survey_tree`` runs a
+test on both (ids ``[published]``, ``[grown]``); ``survey`` is a private writable copy of it,
+``grown_survey`` one after :func:`grow.grow`, ``published_survey`` one restricted to release v1's
+records; ``built`` / ``published`` are its Build and release v1's results. ``repo`` is the
+repository, for its code and documents only.
 
-``published_tree``
-    tests/data/survey, the bundled survey as release v1 published it (frozen), copied and built.
-``grown_tree``
-    the published tree grown by the manual's workflows on fixed days (tests/grow.py): papers
-    added, release v2 frozen, an audit round applied, two branches merged. A git repository.
-``survey_tree``
-    parametrised over the two (test ids end in ``[published]`` and ``[grown]``). Read-only.
-``survey``
-    a private, writable copy of ``survey_tree`` (records and reports hard links: tests/trees.py).
-``grown_survey``
-    a private copy of ``survey_tree`` after :func:`grow.grow` (papers added and tagged, built).
-``published_survey``
-    a private copy of ``survey_tree`` restricted to release v1's records (:func:`grow.restrict_to_release`).
-``built`` / ``published``
-    the :class:`masrl.build.pipeline.Build` of ``survey_tree`` / its release v1 results.
-
-Both trees are made once per run by a process of their own, started when the tests are collected
-(its log: ``<basetemp>/trees/trees.log``). ``repo`` is the repository root, for its code and
-documents only.
-
-The clock: every test runs on :data:`SUITE_DAY` (``MASRL_TODAY``), after every day of the trees.
-The live corpus: only tests marked ``live`` (tests/test_live_corpus.py) read the repository's
-``corpus/``, ``exclusions/`` or ``reports/``, on the environment's clock; an audit hook fails any
-other test that opens or lists a file there.
-
-Markers: ``data`` (a test that takes a tree), ``grown`` (its run on the grown tree), ``property``
-(hypothesis; tests/profiles.py), ``live``.
+Every test runs on :data:`SUITE_DAY` (``MASRL_TODAY``). Only tests marked ``live``
+(tests/test_live_corpus.py) read the repository's ``corpus/``, ``exclusions/`` or ``reports/``, on
+the environment's clock: an audit hook fails any other test that opens or lists a file there.
+Markers: ``data`` (takes a tree), ``grown`` (its run on the grown tree), ``property``, ``live``.
 """
 
 from __future__ import annotations
@@ -38,56 +22,49 @@ import gc
 import os
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
 
-# One thread per process for the numerical libraries: pytest-xdist already runs one worker per core.
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # xdist runs a worker per core
     os.environ.setdefault(_variable, "1")
 gc.set_threshold(50_000, 20, 20)  # fewer full collections of the session's builds
 
 REPO = Path(__file__).resolve().parent.parent
-#: The day every test of the code runs on; the environment's own clock is kept for the live tests.
 SUITE_DAY = "2027-01-15"
-# The environment's own clock, as the run was started with it (kept for the processes it starts).
-os.environ.setdefault("MASRL_TESTS_ENVIRONMENT_DAY", os.environ.get("MASRL_TODAY", ""))
+os.environ.setdefault("MASRL_TESTS_ENVIRONMENT_DAY", os.environ.get("MASRL_TODAY", ""))  # for the live tests
 ENVIRONMENT_DAY = os.environ["MASRL_TESTS_ENVIRONMENT_DAY"] or None
 os.environ["MASRL_TODAY"] = SUITE_DAY
-# The build cache keys its entries by masrl's files on disk: a test that patches masrl in memory would
-# be answered from entries of the unpatched code. Tests that test the cache turn it on.
+# The build cache keys its entries by masrl's files on disk, which a test that patches masrl does
+# not change: the tests of the cache turn it on.
 os.environ.setdefault("MASRL_CACHE", "off")
 
 import profiles  # noqa: E402,F401  (the hypothesis profiles)
-import tempfolders  # noqa: E402
-from trees import LinkedTree, copy_tree, linked_copy, made_once, replace, wait_for  # noqa: E402,F401
+from grow import Run, set_field as _set_field  # noqa: E402
+from trees import LinkedTree, copy_tree, linked_copy, made_once, wait_for  # noqa: E402
 from masrl.cli import main  # noqa: E402
 
 TREES = ("published", "grown")
-TREE_FIXTURES = {"survey_tree", "published_tree", "grown_tree"}
-#: The repository's live corpus: read by the tests marked ``live`` only.
 LIVE = tuple(str(REPO / name) for name in ("corpus", "exclusions", "reports"))
 _LIVE_FILES = tuple(folder + os.sep for folder in LIVE)
 _live_reads: list[tuple[str, str]] = []
 
 
 def _audit(event: str, args: tuple) -> None:
-    """An absolute path opened or listed under the live corpus (a relative one may be relative to
-    a folder's descriptor, as ``shutil.rmtree`` opens them: masrl and the tests use absolute paths)."""
+    """An absolute path opened or listed under the live corpus (relative ones may be relative to a
+    folder's descriptor, as ``shutil.rmtree`` opens them; masrl and the tests use absolute paths)."""
     if event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes, os.PathLike)):
         path = os.fsdecode(args[0])
         if os.path.isabs(path) and (path in LIVE or path.startswith(_LIVE_FILES)):
-            import traceback
-
             _live_reads.append((path, "".join(traceback.format_stack(limit=8)[:-1])))
 
 
 sys.addaudithook(_audit)
 
 
-# ---------------------------------------------------------------------------- the two trees
 def _shared(config) -> Path:
-    """The folder every pytest-xdist worker of this run shares."""
+    """The folder the pytest-xdist workers of this run share."""
     base = Path(config._tmp_path_factory.getbasetemp())  # noqa: SLF001 - pytest's own session factory
     folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "trees"
     folder.mkdir(exist_ok=True)
@@ -97,10 +74,9 @@ def _shared(config) -> Path:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        names = set(getattr(item, "fixturenames", ()))
-        if names & TREE_FIXTURES:
+        names, callspec = set(getattr(item, "fixturenames", ())), getattr(item, "callspec", None)
+        if names & {"survey_tree", "published_tree", "grown_tree"}:
             item.add_marker(pytest.mark.data)
-        callspec = getattr(item, "callspec", None)
         if "grown_tree" in names or (callspec is not None and callspec.params.get("survey_tree") == "grown"):
             item.add_marker(pytest.mark.grown)
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
@@ -109,8 +85,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
-    """Start making the trees as soon as the tests are collected, if a selected test needs one
-    (the first process here starts the maker; the others find it started)."""
+    """Start making the trees once the tests are collected, if a selected test takes one."""
     if not any(item.get_closest_marker("data") for item in session.items):
         return
     folder = _shared(session.config)
@@ -123,36 +98,32 @@ def pytest_collection_finish(session):
             (folder / "maker.started").write_text("")
 
 
-def pytest_sessionstart(session):
-    tempfolders.start(session.config)  # earlier runs' folders, removed by a process of their own
+def _tree(request, name: str) -> Path:
+    return wait_for(_shared(request.config), name, getattr(request.config, "_masrl_maker", None))
 
 
 @pytest.fixture(scope="session")
 def published_tree(request) -> Path:
-    """The frozen test survey, built (see the module docstring). Read-only."""
-    return wait_for(_shared(request.config), "published", getattr(request.config, "_masrl_maker", None))
+    return _tree(request, "published")
 
 
 @pytest.fixture(scope="session")
 def grown_tree(request) -> Path:
-    """The test survey grown by the manual's workflows (see the module docstring). Read-only."""
-    return wait_for(_shared(request.config), "grown", getattr(request.config, "_masrl_maker", None))
+    return _tree(request, "grown")
 
 
 @pytest.fixture(scope="session", params=TREES)
 def survey_tree(request) -> Path:
-    """The tree of this run of the test: the published one, then the grown one. Read-only."""
     return request.getfixturevalue(f"{request.param}_tree")
 
 
 def tree_name(tree: Path) -> str:
-    """``published`` or ``grown``: which of :data:`TREES` ``tree`` is."""
+    """``published`` or ``grown``."""
     return tree.name
 
 
 @pytest.fixture(scope="session")
 def repo() -> Path:
-    """The repository root, for its code and documents (never its corpus: take a tree fixture)."""
     return REPO
 
 
@@ -169,49 +140,44 @@ def _linked_trees(tmp_path_factory):
     return linked
 
 
+def _copy(source: Path, dest: Path, linked):
+    yield from linked_copy(source, dest, linked(source))
+
+
 @pytest.fixture
-def survey(survey_tree: Path, tmp_path: Path, _linked_trees) -> Path:
-    """A private, writable copy of the survey tree."""
-    yield from linked_copy(survey_tree, tmp_path / "survey", _linked_trees(survey_tree))
+def survey(survey_tree, tmp_path, _linked_trees) -> Path:
+    yield from _copy(survey_tree, tmp_path / "survey", _linked_trees)
 
 
 @pytest.fixture(scope="session")
 def grown_pool_tree(survey_tree: Path, request) -> Path:
-    """``survey_tree`` after :func:`grow.grow`, once per tree and run. Read-only."""
     import grow
 
-    def make(root: Path) -> None:
-        copy_tree(survey_tree, root)
-        grow.grow(grow.run_captured, root)
-
-    return made_once(request.config, f"grown-pool-{tree_name(survey_tree)}", make)
+    return made_once(request.config, f"grown-pool-{tree_name(survey_tree)}",
+                     lambda root: grow.grow(grow.run_captured, copy_tree(survey_tree, root)))
 
 
 @pytest.fixture
-def grown_survey(grown_pool_tree: Path, tmp_path: Path, _linked_trees) -> Path:
-    """A private copy of ``grown_pool_tree``."""
-    yield from linked_copy(grown_pool_tree, tmp_path / "grown-survey", _linked_trees(grown_pool_tree))
+def grown_survey(grown_pool_tree, tmp_path, _linked_trees) -> Path:
+    yield from _copy(grown_pool_tree, tmp_path / "grown-survey", _linked_trees)
 
 
 @pytest.fixture(scope="session")
 def published_survey_tree(survey_tree: Path, request) -> Path:
-    """``survey_tree`` restricted to release v1's records, once per tree and run. Read-only."""
-    if tree_name(survey_tree) == "published":
-        return survey_tree
     from grow import restrict_to_release
 
+    if tree_name(survey_tree) == "published":
+        return survey_tree
     return made_once(request.config, "published-survey-grown", lambda root: restrict_to_release(copy_tree(survey_tree, root)))
 
 
 @pytest.fixture
-def published_survey(published_survey_tree: Path, tmp_path: Path, _linked_trees) -> Path:
-    """A private copy of ``published_survey_tree`` (release v1's 84 retained and 32 excluded records)."""
-    yield from linked_copy(published_survey_tree, tmp_path / "survey", _linked_trees(published_survey_tree))
+def published_survey(published_survey_tree, tmp_path, _linked_trees) -> Path:
+    yield from _copy(published_survey_tree, tmp_path / "survey", _linked_trees)
 
 
 @pytest.fixture(scope="session")
 def built(survey_tree):
-    """The :class:`masrl.build.pipeline.Build` of the tree's corpus (pool and every release)."""
     from masrl.build.pipeline import build
     from masrl.checks.validate import validate
     from masrl.corpus.load import load
@@ -223,15 +189,12 @@ def built(survey_tree):
 
 @pytest.fixture(scope="session")
 def published(built):
-    """The results of release v1, the survey as published."""
     return built.population("v1")
 
 
-# ---------------------------------------------------------------------------- running masrl
 @pytest.fixture
 def cli(capsys):
     """Run ``masrl`` in-process: ``cli("validate", "--root", path)`` -> :class:`grow.Run`."""
-    from grow import Run
 
     def run(*args) -> Run:
         code = main([str(a) for a in args])
@@ -243,10 +206,7 @@ def cli(capsys):
 
 @pytest.fixture
 def set_field():
-    """``set_field(path, field, value)``: replace the top-level line ``field: ...`` of a record file."""
-    from grow import set_field
-
-    return set_field
+    return _set_field
 
 
 @pytest.fixture(autouse=True)
@@ -260,9 +220,8 @@ def no_network():
 
 @pytest.fixture(autouse=True)
 def _clock_and_live_corpus(request):
-    """The suite's fixed clock (the environment's for a ``live`` test), and no read of the live
-    corpus but by a ``live`` test: every read since the last test ended (this test's wider
-    fixtures' included) is this test's."""
+    """The fixed clock (the environment's in a ``live`` test); every read of the live corpus since
+    the last test ended (its wider fixtures' included) fails a test not marked ``live``."""
     live = request.node.get_closest_marker("live") is not None
     if live:
         os.environ.pop("MASRL_TODAY") if ENVIRONMENT_DAY is None else os.environ.update(MASRL_TODAY=ENVIRONMENT_DAY)
@@ -286,8 +245,7 @@ def _forget_process_caches() -> None:
 @pytest.fixture(autouse=True)
 def _process_memos(request):
     """masrl's in-process memos (:mod:`masrl.core.memo`, its ``lru_cache`` functions) are off in a
-    test that may patch masrl (it takes ``monkeypatch``): it is answered by the code it runs, and
-    nothing its patched code computed is kept for the tests after it."""
+    test that may patch masrl (it takes ``monkeypatch``): nothing patched code computes is kept."""
     if "monkeypatch" not in request.fixturenames:
         yield
         return
@@ -302,21 +260,20 @@ def _process_memos(request):
 
 @pytest.fixture(autouse=True)
 def _python_sigint_handler(request):
-    """Every test starts with Python's own SIGINT handler, as a masrl process does (the interrupt
-    tests send themselves a real SIGINT); a handler a test left behind is put back, with a warning."""
+    """A SIGINT handler a test left behind (the interrupt tests send real SIGINTs) is put back."""
     import signal
     import warnings
 
     yield
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        warnings.warn(f"{request.node.nodeid} left a SIGINT handler of its own; put back to Python's", UserWarning, stacklevel=1)
+        warnings.warn(f"{request.node.nodeid} left a SIGINT handler of its own; put back", UserWarning, stacklevel=1)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    """A pytest-xdist worker ends its process at once, once its session is over (freeing the
-    session's builds object by object took seconds, on the run's wall time)."""
+    """A pytest-xdist worker ends its process at once when its session is over (its results are
+    sent): freeing the session's builds object by object took seconds of the run's wall time."""
     if os.environ.get("PYTEST_XDIST_WORKER") and hasattr(config, "workerinput"):
         sys.stdout.flush()
         sys.stderr.flush()
@@ -328,5 +285,5 @@ def pytest_terminal_summary(terminalreporter):
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "browser tests skipped" in str(r.longrepr)]
     if skipped:
         reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else str(skipped[0].longrepr)
-        reason = reason.removeprefix("Skipped: ").removeprefix("browser tests skipped: ")
-        terminalreporter.write_line(f"{len(skipped)} browser test(s) of the site were SKIPPED: {reason}")
+        terminalreporter.write_line(f"{len(skipped)} browser test(s) of the site were SKIPPED: "
+                                    f"{reason.removeprefix('Skipped: ').removeprefix('browser tests skipped: ')}")

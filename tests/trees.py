@@ -1,19 +1,14 @@
-"""The survey trees the tests run on, and cheap copies of them.
+"""The survey trees of the tests, and cheap copies of them.
 
-Two trees are made once per run, from inputs that never change, by a process of their own
-(``python tests/trees.py FOLDER``, started by tests/conftest.py when the tests are collected):
+``python tests/trees.py FOLDER`` (started by tests/conftest.py) makes two trees from inputs that
+never change: ``published``, tests/data/survey copied and built, then ``grown``, a copy of it grown
+by the manual's workflows on fixed days (:func:`grow.grow_tree`).
 
-- ``published``: tests/data/survey (the bundled survey as release v1 published it, frozen),
-  copied and built with ``masrl build``;
-- ``grown``: a copy of ``published`` grown by the manual's workflows on fixed days
-  (:func:`grow.grow_tree`): a git repository.
-
-A test's copy of a read-only tree (:func:`linked_copy`) is made from a private copy of it
-(:class:`LinkedTree`): its records and reports are hard links, its other inputs (taxonomy, claims,
-releases, audits, README.md: the files tests edit most) files of its own. masrl replaces every
-file it writes (a new file renamed over the old one); a test that writes into a linked file in
-place is found at its teardown (:meth:`LinkedTree.check`) and the private copy is repaired.
-:func:`own` and :func:`replace` give a test a file of its own to write.
+A test's copy of a read-only tree is made from a private copy of it (:class:`LinkedTree`): records
+and reports are hard links, the other inputs (taxonomy, claims, releases, audits, README.md: what
+tests edit most) files of its own. masrl replaces every file it writes, so links are never written
+through; a test that writes into a linked file in place is found when it ends (:meth:`LinkedTree.check`)
+and the private copy repaired. :func:`own` and :func:`replace` give a test a file of its own.
 """
 
 from __future__ import annotations
@@ -25,11 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-#: What a copy of a tree holds (the inputs, the reports, and README.md with its paper list).
 TREE_PARTS = ("corpus", "exclusions", "reports")
-#: The folders whose files a copy links (the records); every other input file is the copy's own.
-LINKED_INPUTS = ("corpus/papers/", "exclusions/")
-#: The frozen inputs of the test survey.
 SOURCE = Path(__file__).resolve().parent / "data/survey"
 
 
@@ -46,72 +37,56 @@ def copy_tree(source: Path, dest: Path) -> Path:
 
 
 class LinkedTree:
-    """A private copy of the read-only tree ``source`` in ``folder``, which the tests' copies of
-    ``source`` hard-link their records and reports to, and a stamp of its linked files (inode,
-    size, modification time, mode) to find a file written in place through a link."""
+    """A private copy of ``source`` in ``folder``, to which copies hard-link their records and
+    reports, and a stamp of each linked file (inode, size, modification time, mode)."""
 
     def __init__(self, source: Path, folder: Path):
-        self.source, self.folder = source, folder
-        shutil.rmtree(folder, ignore_errors=True)
-        copy_tree(source, folder)
-        self.folders, self.files = [], [name for name in ("README.md", ".gitattributes") if (folder / name).exists()]
+        self.source, self.folder = source, copy_tree(source, folder)
+        self.folders, self.files = [], [n for n in ("README.md", ".gitattributes") if (folder / n).exists()]
         for part in TREE_PARTS:
             for path, subfolders, names in os.walk(folder / part):
                 subfolders.sort()
-                rel = os.path.relpath(path, folder)
-                self.folders.append(rel)
+                self.folders.append(rel := os.path.relpath(path, folder))
                 self.files += [os.path.join(rel, name) for name in sorted(names)]
-        self.owned = {rel: (folder / rel).read_bytes() for rel in self.files if not self._linked(rel)}
+        linked = ("reports/", "corpus/papers/", "exclusions/")
+        self.owned = {rel: (folder / rel).read_bytes() for rel in self.files if not rel.startswith(linked)}
         self.stamp = self._stamp()
 
-    @staticmethod
-    def _linked(rel: str) -> bool:
-        return rel.startswith(("reports/", *LINKED_INPUTS))
-
     def _stamp(self) -> dict[str, tuple[int, ...]]:
-        out = {}
-        for rel in self.files:
-            if rel not in self.owned and os.path.exists(path := os.path.join(self.folder, rel)):
-                st = os.stat(path)
-                out[rel] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode)
-        return out
+        stats = {rel: os.stat(p) for rel in self.files if rel not in self.owned and os.path.exists(p := self.folder / rel)}
+        return {rel: (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode) for rel, st in stats.items()}
 
     def link_into(self, dest: Path) -> Path:
         """Make ``dest`` (new): every folder, each linked file a hard link, the others written anew."""
         dest.mkdir(parents=True)
         for rel in self.folders:
-            os.mkdir(os.path.join(dest, rel))
+            os.mkdir(dest / rel)
         for rel in self.files:
-            data = self.owned.get(rel)
-            if data is None:
-                os.link(os.path.join(self.folder, rel), os.path.join(dest, rel))
+            if rel in self.owned:
+                (dest / rel).write_bytes(self.owned[rel])
             else:
-                with open(os.path.join(dest, rel), "xb") as file:
-                    file.write(data)
+                os.link(self.folder / rel, dest / rel)
         return dest
 
     def check(self) -> list[str]:
-        """The linked files written since the private copy was made; each is made again from the source."""
+        """The linked files written since the private copy was made, each made again from the source."""
         now = self._stamp()
         changed = sorted({rel for rel, stamp in now.items() if self.stamp.get(rel) != stamp} | (self.stamp.keys() - now.keys()))
         for rel in changed:
-            path = os.path.join(self.folder, rel)
-            if os.path.lexists(path):
-                os.unlink(path)
-            shutil.copyfile(os.path.join(self.source, rel), path)
+            (self.folder / rel).unlink(missing_ok=True)
+            shutil.copyfile(self.source / rel, self.folder / rel)
         self.stamp = self._stamp()
         return changed
 
 
 def linked_copy(source: Path, dest: Path, linked: LinkedTree):
-    """For a fixture: yield a copy of ``source`` at ``dest`` made from ``linked``, its private copy;
-    once the test is done, repair the private copy if the test wrote through a link."""
+    """For a fixture: a copy of ``source`` made from ``linked``, checked when the test is done."""
     yield linked.link_into(dest)
     linked.check()
 
 
 def own(path: Path) -> Path:
-    """Make ``path`` (a file of a test's copy) the copy's own file, so that the test may write into it in place."""
+    """Make ``path`` of a test's copy a file of its own, to write into in place."""
     data = path.read_bytes()
     path.unlink()
     path.write_bytes(data)
@@ -119,45 +94,40 @@ def own(path: Path) -> Path:
 
 
 def replace(path: Path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` as a new file, as masrl writes (never through a link)."""
+    """Write ``text`` to ``path`` as a new file, as masrl writes (never through a link)."""
     path.unlink(missing_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
 
 
 def made_once(config, name: str, make) -> Path:
-    """The tree ``make(dest)`` makes, made once per run however many pytest-xdist workers ask for it:
-    the first one makes it in the folder the run's workers share, the others wait (a lock file).
-    ``name`` names what ``make`` makes, from what. Read-only."""
+    """The tree ``make(dest)`` makes, made once per run by the first pytest-xdist worker that asks
+    (the others wait on a lock). Read-only."""
     import fcntl
 
     base = Path(config._tmp_path_factory.getbasetemp())  # noqa: SLF001 - pytest's own session factory
     base = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-once"
     base.mkdir(exist_ok=True)
-    dest, done = base / name / "survey", base / f"{name}.done"
     with open(base / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
+        if not (base / f"{name}.done").exists():
             shutil.rmtree(base / name, ignore_errors=True)
-            make(dest)
-            done.write_text("")
-    return dest
+            make(base / name / "survey")
+            (base / f"{name}.done").write_text("")
+    return base / name / "survey"
 
 
 def wait_for(folder: Path, name: str, maker) -> Path:
-    """The tree ``name`` (``published`` or ``grown``) made in ``folder`` by the maker process
-    ``maker`` (a ``subprocess.Popen``, or None in a process that did not start it): waits until it is
-    ready, and fails with the maker's log if making it failed."""
+    """The tree ``name`` made in ``folder`` by the maker process (``maker``: its ``Popen`` in the
+    process that started it), once ready; fails with the maker's log if it failed."""
     done, failed = folder / f"{name}.done", folder / "trees.failed"
-    while not done.exists() and not failed.exists():
-        if maker is not None and maker.poll() is not None and not done.exists():
-            break
+    while not done.exists() and not failed.exists() and (maker is None or maker.poll() is None):
         time.sleep(0.05)
     if not done.exists():
         import pytest
 
-        log = (folder / "trees.log").read_text(errors="replace")[-6000:]
-        pytest.fail(f"making the test trees failed; the log ({folder / 'trees.log'}):\n{log}", pytrace=False)
+        pytest.fail(f"making the test trees failed; the log ({folder / 'trees.log'}):\n"
+                    f"{(folder / 'trees.log').read_text(errors='replace')[-6000:]}", pytrace=False)
     return folder / name
 
 
@@ -170,8 +140,7 @@ def main(folder: Path) -> None:
         published = copy_tree(SOURCE, folder / "published")
         grow._ok(grow.run_captured("build", "--root", published), "masrl build of the test survey")
         (folder / "published.done").write_text("")
-        grown = copy_tree(published, folder / "grown")
-        facts = grow.grow_tree(grow.run_captured, grown)
+        facts = grow.grow_tree(grow.run_captured, copy_tree(published, folder / "grown"))
         (folder / "grown.done").write_text(json.dumps(facts))
     except BaseException:
         import traceback
