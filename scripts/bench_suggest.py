@@ -33,14 +33,13 @@ scripts/bench_screening.py simulates when to stop.
 
 Deterministic: the same records print the same figures. Runs in tens of seconds.
 
-Usage: python scripts/bench_suggest.py [--root DIR] [--markdown]
-  --markdown  print the results as a Markdown section (figures, the command, the machine, the date)
+Usage: python scripts/bench_suggest.py [--root DIR] [--markdown [FILE]]
+  --markdown  write the figures into the benchmarks page (scripts/benchpage.py; default docs/benchmarks.md)
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import sys
 import time
@@ -117,7 +116,10 @@ def _value(record: dict, field):
 
 
 def machine() -> str:
-    """The CPU, its cores, and the Python that ran."""
+    """The CPU, its cores, and the Python that ran (scripts/bench_screening.py's Markdown says it too)."""
+    import os
+    import platform
+
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
@@ -126,19 +128,18 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    import os
-
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()} ({platform.system()})"
 
 
 def main() -> int:
+    import benchpage  # scripts/ is on sys.path when a script runs
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=REPO, help="survey root (default: this repository)")
-    parser.add_argument("--markdown", action="store_true",
-                        help="print a Markdown section: the figures, the command, the machine and the date")
+    benchpage.add_option(parser)
     args = parser.parse_args()
+    load_before = benchpage.load_average()
     started = time.perf_counter()
-    from masrl.core import clock
     from masrl.corpus.load import load
     from masrl.corpus.taxonomy import Taxonomy
     from masrl.review.suggest import evaluate, propose
@@ -152,46 +153,49 @@ def main() -> int:
     elapsed = time.perf_counter() - started
 
     measured = [s for s in scores.values() if s.n]
-    lines = []
-    if args.markdown:
-        lines += ["## Suggestions and the screening rank (`scripts/bench_suggest.py`)", ""]
-    lines.append(f"Leave-one-out over {len(tagged.records)} tagged retained records (each hidden as a stub: title, abstract "
-                 "where present, venue, year); masrl's field settings chosen again without the record predicted (nested).")
-    lines += ["", "| field | records | masrl top-1 | masrl top-3 | TF-IDF kNN-10 top-1 | TF-IDF kNN-10 top-3 | "
-              "majority (leave-one-out) | masrl beats majority |",
-              "|---|---:|---:|---:|---:|---:|---:|---|"]
+    summary = (f"Leave-one-out over {len(tagged.records)} tagged retained records, each hidden as a stub (title, abstract "
+               "where present, venue, year) and suggested from the others as `masrl suggest` would: compared under the "
+               "TF-IDF fitted without its own full text, each field's setting chosen again without it (nested). The "
+               "TF-IDF kNN-10 baseline: words 1-2 and character 3-5-grams, fitted on the other records' full texts and the "
+               "stub, the 10 nearest holders vote by similarity, sets as whole values.")
+    columns = ["field", "records", "masrl top-1", "masrl top-3", "TF-IDF kNN-10 top-1", "TF-IDF kNN-10 top-3",
+               "majority (leave-one-out)", "masrl beats majority"]
+    rows = []
     for s in scores.values():
         n, k1, k3, _ = knn[s.field]
-        verdict = "yes" if not s.low_confidence else "**no** (low confidence)"
-        lines.append(f"| {s.field} | {s.n} | {s.accuracy:.3f} | {s.recall3:.3f} | {k1 / n if n else 0:.3f} | "
-                     f"{k3 / n if n else 0:.3f} | {s.baseline:.3f} | {verdict} |")
+        rows.append([s.field, str(s.n), f"{s.accuracy:.3f}", f"{s.recall3:.3f}", f"{k1 / n if n else 0:.3f}",
+                     f"{k3 / n if n else 0:.3f}", f"{s.baseline:.3f}", "yes" if not s.low_confidence else "**no** (low confidence)"])
+    notes = []
     if measured:
         top1 = statistics.mean(s.accuracy for s in measured)
         top3 = statistics.mean(s.recall3 for s in measured)
         knn1 = statistics.mean(knn[s.field][1] / knn[s.field][0] for s in measured)
         knn3 = statistics.mean(knn[s.field][2] / knn[s.field][0] for s in measured)
         base = statistics.mean(s.baseline for s in measured)
-        lines.append(f"| **mean of {len(measured)} fields** | | **{top1:.3f}** | **{top3:.3f}** | **{knn1:.3f}** | "
-                     f"**{knn3:.3f}** | **{base:.3f}** | |")
+        rows.append([f"**mean of {len(measured)} fields**", "", f"**{top1:.3f}**", f"**{top3:.3f}**", f"**{knn1:.3f}**",
+                     f"**{knn3:.3f}**", f"**{base:.3f}**", ""])
         low, high = bootstrap(tagged.records, [s.field for s in measured], {s.field: s.right for s in measured},
                               {s.field: knn[s.field][3] for s in measured})
-        lines += ["", f"masrl's top-1 is {100 * (top1 - knn1):+.2f} points from the TF-IDF kNN baseline's "
-                      f"(95% interval {100 * low:+.1f} to {100 * high:+.1f}: paired bootstrap over the records, "
-                      f"{DRAWS:,} resamples) and {100 * (top1 - base):+.2f} from the majority baseline's; its top-3 "
-                      f"{100 * (top3 - knn3):+.2f} points from the kNN baseline's."]
-    lines += ["", f"Screening rank, leave-one-out over {screening.n} judged records ({screening.relevant} retained, "
-                  f"{screening.n - screening.relevant} excluded; title and abstract)", "",
-              "| measure | model | random order |", "|---|---:|---:|",
-              f"| WSS@95 | {screening.wss95:.3f} | {screening.random_wss95:.3f} |",
-              f"| recall at 50% of the list | {screening.recall50:.3f} | {screening.random_recall50:.3f} |"]
-    command = "python scripts/bench_suggest.py" + (f" --root {args.root}" if args.root != REPO else "") + \
-              (" --markdown" if args.markdown else "")
-    if args.markdown:
-        lines += ["", f"Command: `{command}`; {elapsed:.1f} s in all (scikit-learn's import included). "
-                      f"Machine: {machine()}. Date: {clock.today_iso()}."]
-    else:
-        lines.append(f"\n{elapsed:.1f} s in all (scikit-learn's import included)")
+        notes.append(f"masrl's top-1 is {100 * (top1 - knn1):+.2f} points from the TF-IDF kNN baseline's "
+                     f"(95% interval {100 * low:+.1f} to {100 * high:+.1f}: paired bootstrap over the records, "
+                     f"{DRAWS:,} resamples) and {100 * (top1 - base):+.2f} from the majority baseline's; its top-3 "
+                     f"{100 * (top3 - knn3):+.2f} points from the kNN baseline's.")
+    notes.append("\n".join([
+        f"Screening rank, leave-one-out over {screening.n} judged records ({screening.relevant} retained, "
+        f"{screening.n - screening.relevant} excluded; title and abstract):", "",
+        "| measure | model | random order |", "| --- | --- | --- |",
+        f"| WSS@95 | {screening.wss95:.3f} | {screening.random_wss95:.3f} |",
+        f"| recall at 50% of the list | {screening.recall50:.3f} | {screening.random_recall50:.3f} |"]))
+    notes.append(f"{elapsed:.1f} s in all (scikit-learn's import included).")
+    lines = [summary, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    for note in notes:
+        lines += ["", note]
     sys.stdout.write("\n".join(lines) + "\n")
+    if args.markdown:
+        benchpage.write(args.markdown, benchpage.Section(
+            area="screening", script="bench_suggest", title="Suggestions and the screening rank", summary=summary,
+            columns=columns, rows=rows, notes=notes, load_before=load_before))
     return 0
 
 
