@@ -77,7 +77,7 @@ def test_traces_the_batch_path_does_not_vouch_for_are_measured_one_at_a_time(tmp
     despawn = survey_trace()
     despawn["events"].append({"id": "e9", "t": 7.5, "type": "despawn", "agent": "orchestrator", "to": "executor_1"})
     free = survey_trace()
-    free["events"][0]["model"] = "gpt"  # a free-form event property
+    free["events"][0]["note"] = [1]  # a free-form event property no converter writes
     broken = survey_trace()
     broken["events"][1]["t"] = -1
     huge = survey_trace()
