@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pandas as pd
 from conftest import survey_trace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from profiles import examples
+from test_convert_langfuse_agents import agents_batch
 from test_trace_properties import complete_trace, near_valid_trace, valid_traces
 
 from masrl.trace import batch
+from masrl.trace.convert import ConvertError, convert
+from masrl.trace.schema import schema
 from masrl.trace.summarize import Rows, frame, summarize_batch
 from masrl.trace.synth import swarm_for_events
 
@@ -98,3 +103,99 @@ def test_large_key_spaces_are_sorted_not_tabled(tmp_path, monkeypatch):
     traces[2]["events"][0]["id"] = traces[2]["events"][1]["id"]  # a duplicate id: measured on its own
     out = same(monkeypatch, write(tmp_path, traces, True))
     assert [len(r.keys) for r in out if isinstance(r, Rows)] == [2]
+
+
+# -- converted traces: the free-form event properties masrl's converters write -------------------------
+
+DATA = Path(__file__).parent / "data"
+EVENT_KEYS = set(schema()["$defs"]["event"]["properties"])
+
+
+def converted_traces() -> list[dict]:
+    """Every trace masrl's converters make of the real exports in tests/trace/data, and of an OpenAI
+    Agents SDK batch with a guardrail span."""
+    out = []
+    for path in sorted(DATA.glob("*.json")):
+        if path.name == "survey_example.json":
+            continue
+        data = path.read_bytes()
+        try:
+            out.append(convert(data, str(path)).trace)
+        except ConvertError as err:
+            if "holds 2 traces" not in str(err):
+                continue  # no agent in it (the test of that converter says so)
+            out += [convert(data, str(path), trace_id=tid).trace for tid in ("0af7651916cd43dd8448eb211c80319c",
+                                                                           "4bf92f3577b34da6a3ce929d0e0e4736")]
+    out.append(convert(json.dumps(agents_batch()).encode(), "sdk.json", "openai-agents").trace)
+    return out
+
+
+def test_converted_traces_are_measured_by_the_batch_path(tmp_path, monkeypatch):
+    traces = converted_traces()
+    free = {key for trace in traces for event in trace["events"] for key in event} - EVENT_KEYS
+    assert free == {"model", "step", "guardrail", "triggered"} == set(batch.CONVERTER_FIELDS)
+    out = same(monkeypatch, write(tmp_path, traces, False))
+    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [len(traces)] and len(traces) == 15
+    df, invalid = frame(out)
+    assert invalid == [] and df["events"].sum() == sum(len(t["events"]) for t in traces)
+
+
+converter_values = {
+    "model": st.one_of(st.text(max_size=3), st.just("gpt:4o"), st.integers(0, 3), st.lists(st.integers(0, 2), max_size=2)),
+    "guardrail": st.one_of(st.text(max_size=3), st.none()),
+    "triggered": st.one_of(st.booleans(), st.integers(0, 1), st.none()),
+    "step": st.one_of(st.integers(-3, 10), st.integers(2**63, 2**64), st.floats(0, 5, allow_nan=False), st.text(max_size=2)),
+    "note": st.one_of(st.integers(0, 2), st.dictionaries(st.text(max_size=2), st.integers(0, 2), max_size=2)),
+}
+
+
+@st.composite
+def converter_shaped(draw):
+    """A valid trace whose events carry converter fields (of the type converters write, or of another type,
+    which the schema allows too), ids and references with ':' in them, and now and then another free key."""
+    trace = draw(valid_traces())
+    rename = {e["id"]: f"{e['id']}:{draw(st.sampled_from(['start', 'end']))}" for e in trace["events"]}
+    for event in trace["events"]:
+        event["id"] = rename[event["id"]]
+        if draw(st.booleans()):
+            event["content_ref"] = "sha256:" + draw(st.sampled_from(["ab", "c:d"]))
+        for key in draw(st.lists(st.sampled_from(sorted(converter_values)), max_size=3, unique=True)):
+            event[key] = draw(converter_values[key])
+    for edge in trace["edges"]:
+        edge["src"], edge["dst"] = rename[edge["src"]], rename[edge["dst"]]
+    return trace
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(converter_shaped(), near_valid_trace()), min_size=1, max_size=6), st.booleans())
+def test_converter_shaped_rows_equal_one_at_a_time_rows(tmp_path_factory, monkeypatch, traces, lines):
+    same(monkeypatch, write(tmp_path_factory.mktemp("c"), traces, lines))
+
+
+def test_a_converter_field_of_another_type_is_measured_one_at_a_time(tmp_path, monkeypatch):
+    traces = [survey_trace() for _ in range(4)]
+    traces[0]["events"][0]["model"] = "gpt-4o"
+    traces[1]["events"][0]["model"] = 4  # valid (a free-form value), not what a converter writes
+    traces[2]["events"][0]["step"] = 2**63  # valid, beyond the typed field's range
+    traces[3]["events"][0]["triggered"] = None
+    out = same(monkeypatch, write(tmp_path, traces, False))
+    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [1]
+    assert sorted(r[0].rsplit("/", 1)[1] for r in out if not isinstance(r, Rows)) == ["t001.json", "t002.json", "t003.json"]
+    assert all(r[2] is not None for r in out if not isinstance(r, Rows))  # all valid
+
+
+def test_text_that_is_not_unicode_is_refused_as_on_the_one_at_a_time_path(tmp_path, monkeypatch):
+    """A file name the system could not decode and a --label value holding a lone surrogate cannot go to
+    Parquet: the batch path leaves such traces to the one-at-a-time path, which names the problem."""
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(survey_trace()))
+    odd = tmp_path / "odd-\udcff.json"  # the name of a file whose name is the bytes b'odd-\xff.json'
+    with open(os.fsencode(odd), "w") as handle:
+        handle.write(json.dumps(survey_trace()))
+    out = same(monkeypatch, [str(good), str(odd)])
+    _df, invalid = frame(out)
+    assert [name for name, _ in invalid] == [str(odd)]
+    assert "the file name: holds a lone surrogate (\\udcff)" in invalid[0][1][0]
+    out = same(monkeypatch, [str(good)], {"run": "r\udc80"})
+    assert not [r for r in out if isinstance(r, Rows)]
+    assert "$.labels.run: holds a lone surrogate (\\udc80)" in out[0][3][0]

@@ -635,14 +635,17 @@ def _block(items, labels, c, ints: dict, floats: dict) -> dict:
     for key in names:
         cols[key if key in ("run", "step", "policy") else f"label_{key}"] = [row.get(key) for row in label_rows]
     for name, values in cols.items():
-        if type(values) is list and name not in ("trace", "file", "line", "trace_id", "task_id", "topology"):
+        if type(values) is list and name != "line":
             _beyond(values, bad)
+            _not_unicode(values, bad)
     _flag(bad, None)
     return {"keys": keys, "columns": cols}
 
 
 def _beyond(values: list, bad: np.ndarray) -> None:
     """Mark the rows whose number in ``values`` is beyond 2**53 in magnitude (the one-at-a-time path names it)."""
+    if type(values[0]) is str and all(type(v) is str for v in values):
+        return
     try:
         largest = max(map(abs, values), default=0)  # every value a number: the common case, in C
     except TypeError:  # a text, a null or a yes/no among them
@@ -650,6 +653,20 @@ def _beyond(values: list, bad: np.ndarray) -> None:
     if largest > MAX_SUMMARY:
         for k, v in enumerate(values):
             if (type(v) is int or type(v) is float) and abs(v) > MAX_SUMMARY:
+                bad[k] = True
+
+
+def _not_unicode(values: list, bad: np.ndarray) -> None:
+    """Mark the rows whose text in ``values`` holds a lone surrogate (a file name the system could not decode,
+    a ``--label`` value): Parquet cannot store it, and the one-at-a-time path names it."""
+    texts = [v for v in values if type(v) is str]
+    if all(map(str.isascii, texts)):
+        return
+    for k, v in enumerate(values):
+        if type(v) is str and not v.isascii():
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
                 bad[k] = True
 
 
