@@ -199,3 +199,35 @@ def test_text_that_is_not_unicode_is_refused_as_on_the_one_at_a_time_path(tmp_pa
     out = same(monkeypatch, [str(good)], {"run": "r\udc80"})
     assert not [r for r in out if isinstance(r, Rows)]
     assert "$.labels.run: holds a lone surrogate (\\udc80)" in out[0][3][0]
+
+
+def test_a_whole_number_just_beyond_2_53_is_refused_as_on_the_one_at_a_time_path(tmp_path, monkeypatch):
+    """2**53 + 1 becomes 2**53 as a double: the batch path compares the number itself."""
+    traces = [survey_trace() for _ in range(4)]
+    traces[0]["costs"]["tokens"] = 2**53 + 1
+    traces[1]["rewards"] = {"team": 2**53 + 1}
+    traces[2]["events"][0]["tokens"] = 2**53 + 1
+    out = same(monkeypatch, write(tmp_path, traces, False))
+    _df, invalid = frame(out)
+    assert [name.rsplit("/", 1)[1] for name, _ in invalid] == ["t000.json", "t001.json", "t002.json"]
+    assert "tokens: 9007199254740993 is beyond 2**53" in invalid[0][1][0]
+
+
+def test_chunks_and_large_traces_give_the_same_rows(tmp_path, monkeypatch):
+    """The batch path measures a bounded chunk of traces at a time (a JSON Lines file is read line by line)
+    and leaves a large trace to the path that reads it in blocks: the rows are the same."""
+    from masrl.trace import summarize
+
+    broken = survey_trace()
+    broken["events"][0]["t"] = -1
+    traces = [swarm_for_events(30), survey_trace(), broken, swarm_for_events(10), survey_trace(), survey_trace()]
+    files = write(tmp_path, traces, True)
+    whole = summarize_batch(files, {})
+    assert [len(r.keys) for r in whole if isinstance(r, Rows)] == [5]
+    monkeypatch.setattr(summarize, "CHUNK_TRACES", 2)
+    monkeypatch.setattr(summarize, "LARGE_TRACE", 3000)  # the 30-event swarm is larger
+    chunked = summarize_batch(files, {})
+    assert [len(r.keys) for r in chunked if isinstance(r, Rows)] == [1, 2, 1]
+    assert sorted(r[1] for r in chunked if not isinstance(r, Rows)) == [1, 3]  # the large one, the broken one
+    pd.testing.assert_frame_equal(frame(whole)[0], frame(chunked)[0])
+    assert frame(whole)[1] == frame(chunked)[1] and len(frame(whole)[1]) == 1

@@ -34,7 +34,7 @@ import gc
 from array import array
 from functools import partial
 from itertools import chain, compress, count, repeat
-from operator import is_not
+from operator import attrgetter, is_not
 from typing import Annotated, Literal, Union
 
 import msgspec
@@ -117,6 +117,7 @@ assert set(BatchTrace.__struct_fields__) == set(schema()["properties"]), "BatchT
 _DECODE = msgspec.json.Decoder(BatchTrace).decode
 _ENCODE = msgspec.json.Encoder().encode
 _ASTUPLE = msgspec.structs.astuple
+_SRC, _DST, _TYPE = attrgetter("src"), attrgetter("dst"), attrgetter("type")
 _F = len(BatchEvent.__struct_fields__)
 _AT = {name: k for k, name in enumerate(BatchEvent.__struct_fields__)}
 _I_ID, _I_T, _I_TYPE, _I_AGENT, _I_FROM, _I_TO, _I_DECISION = (
@@ -143,6 +144,7 @@ _COORD = np.array([TYPE_CODE[n] for n in ("orchestrator_decision", "spawn", "des
 _DEC_CODE = {d: k + 1 for k, d in enumerate(DECISIONS)}
 _O5 = _DEC_CODE["O5"]
 _UNITS = (*CREDIT_UNITS, "unmapped")
+_UNIT_INDEX = {unit: j for j, unit in enumerate(_UNITS)}
 
 
 def _colons(text: bytes) -> int:
@@ -192,13 +194,12 @@ class _Columns:
         n = len(events)
         flat = list(chain.from_iterable(map(_ASTUPLE, events)))
         F = _F
-        ids: dict = {}
-        if list(map(ids.setdefault, flat[_I_ID::F], count())) != list(range(n)):
+        ids = dict(zip(flat[_I_ID::F], range(n)))  # id -> position in the trace
+        if len(ids) != n:
             return False  # a duplicate event id
-        ends = list(chain.from_iterable(map(_ASTUPLE, edges)))  # src, dst, type of each edge
         known = ids.get
-        src = list(map(known, ends[0::3], repeat(-1)))
-        dst = list(map(known, ends[1::3], repeat(-1)))
+        src = list(map(known, map(_SRC, edges), repeat(-1)))
+        dst = list(map(known, map(_DST, edges), repeat(-1)))
         if -1 in src or -1 in dst:
             return False  # an edge to an unknown event
         types = bytes(map(_TYPE_CODES.__getitem__, flat[_I_TYPE::F]))
@@ -209,9 +210,12 @@ class _Columns:
             return False  # a decision on an event type that may not carry one (the schema's allOf)
         sums = []
         for index in _OPTIONAL.values():
-            given = list(filter(_GIVEN, flat[index::F]))
+            values = flat[index::F]
+            if values.count(_NAN) == n:  # no event has it (the default object, compared by identity)
+                sums.append(0)
+                continue
             try:
-                sums.append(number_sum(given) if given else 0)
+                sums.append(number_sum(list(filter(_GIVEN, values))))
             except OverflowError:
                 return False
         rewards = doc.rewards
@@ -241,7 +245,7 @@ class _Columns:
         self.decisions.extend(map(_DEC_CODE.get, decided, repeat(0)))
         self.src += src
         self.dst += dst
-        self.etypes.extend(map(EDGE_CODE.__getitem__, ends[2::3]))
+        self.etypes.extend(map(EDGE_CODE.__getitem__, map(_TYPE, edges)))
         self.n_ev.append(n)
         self.n_ed.append(len(edges))
         return True
@@ -589,85 +593,87 @@ def _spawn_tree(t, sender, to, spawn, tr, M, K):
     return fan_max, fan_mean, depth_out
 
 
-def _clean(value):
-    """As :func:`masrl.trace.metrics._clean` does for one value: floats to 6 decimals, no -0.0."""
-    if type(value) is float:
-        r = round(value, 6)
-        return r if r != 0 else 0.0
-    return value
+def _rounded(values) -> np.ndarray:
+    """Floats to 6 decimals with no -0.0, exactly as :func:`masrl.trace.metrics._clean` rounds one
+    (Python's ``round``: the nearest decimal, then the nearest double), for a whole column.
 
-
-def _floats(values) -> list:
-    """:func:`_clean` of every value; Python's ``round`` (exact decimal rounding, as the one-trace path
-    rounds) only where a value has a fraction."""
-    if isinstance(values, np.ndarray):
-        values = values.tolist()
-    return [(r if (r := round(v, 6)) != 0 else 0.0) if type(v) is float and v != int(v) else
-            (0.0 if v == 0 and type(v) is float else v) for v in values]
+    numpy's ``rint(x * 1e6) / 1e6`` gives the same double unless the product's rounding error can put it
+    on the other side of a half (then, and for magnitudes from 2**33 on, Python's ``round`` decides):
+    both then round the same decimal, and dividing an integer below 2**53 by 1e6 is correctly rounded."""
+    x = np.asarray(values, dtype=np.float64)
+    p = x * 1e6
+    out = np.rint(p) / 1e6
+    near_half = np.abs(np.abs(p - np.floor(p)) - 0.5) <= 4 * np.spacing(np.abs(p))
+    for k in np.flatnonzero(near_half | (np.abs(x) >= 2.0**33)).tolist():
+        out[k] = round(float(x[k]), 6)
+    out[out == 0] = 0.0
+    return out
 
 
 def _block(items, labels, c, ints: dict, floats: dict) -> dict:
+    """The rows of the batch as columns (numpy arrays; lists for texts and labels); a row with a number
+    beyond 2**53 in magnitude or a text that is not Unicode goes to the one-at-a-time path (which names it)."""
     K = len(items)
-    top = c["top"]
     cols: dict = {}
     keys = [(item[0], item[1]) for item in items]
     cols["trace"] = [item[2] for item in items]
     cols["file"] = [item[0] for item in items]
     cols["line"] = [item[1] for item in items]
-    trace_id, task_id, topology, found_labels, tokens, wall, total, by_unit, per_reward = zip(*top)
+    trace_id, task_id, topology, found_labels, tokens, wall, total, by_unit, per_reward = zip(*c["top"])
     cols["trace_id"], cols["task_id"], cols["topology"] = list(trace_id), list(task_id), list(topology)
     bad = np.zeros(K, dtype=bool)
     for name, values in ints.items():
         cols[name] = values = np.asarray(values, dtype=np.int64)
         bad |= np.abs(values) > MAX_SUMMARY
-    for name, values in floats.items():
-        cols[name] = _floats(values)
-    cols["tokens"] = _floats(tokens)
-    for name, values in c["sums"].items():
-        cols[f"event_{name}"] = _floats(values)
-    cols["wall_clock_s"] = _floats(wall)
-    cols["reward_total"] = _floats(total)
-    cols["tokens_per_reward"] = [None if v is None else _clean(v) for v in per_reward]
-    for unit in _UNITS:
-        cols[f"reward_{unit}"] = _floats([units.get(unit, 0.0) for units in by_unit])
+    exact = {"tokens": tokens, **{f"event_{name}": values for name, values in c["sums"].items()},
+             "wall_clock_s": wall, "reward_total": total}
+    for values in exact.values():
+        _beyond(values, bad)  # before doubles round a whole number beyond 2**53 to it
+    numbers = {**floats, **exact}
+    units = np.zeros((K, len(_UNITS)))
+    for k, found in enumerate(by_unit):
+        for unit, value in found.items():
+            units[k, _UNIT_INDEX[unit]] = value
+            if not -MAX_SUMMARY <= value <= MAX_SUMMARY:
+                bad[k] = True
+    numbers.update((f"reward_{unit}", units[:, j]) for j, unit in enumerate(_UNITS))
+    ratio = np.array([np.nan if v is None else v for v in per_reward], dtype=np.float64)
+    numbers["tokens_per_reward"] = ratio
+    for name, values in numbers.items():
+        cols[name] = values = _rounded(values)
+        bad |= np.abs(values) > MAX_SUMMARY  # NaN (no ratio) compares false
+    cols["tokens_per_reward"] = [None if v != v else v for v in cols["tokens_per_reward"].tolist()]
     label_rows = [{**found, **labels} if found else labels for found in found_labels]
     names = sorted({k for row in label_rows for k in row})
     for key in names:
-        cols[key if key in ("run", "step", "policy") else f"label_{key}"] = [row.get(key) for row in label_rows]
-    for name, values in cols.items():
-        if type(values) is list and name != "line":
-            _beyond(values, bad)
-            _not_unicode(values, bad)
+        cols[key if key in ("run", "step", "policy") else f"label_{key}"] = values = [row.get(key) for row in label_rows]
+        _beyond(values, bad)
+    # msgspec decodes only Unicode text; a file name (undecodable bytes) or a --label value may not be
+    if not all(_unicode(v) for v in labels.values()):
+        bad[:] = True
+    for k, item in enumerate(items):
+        if not (_unicode(item[0]) and _unicode(item[2])):
+            bad[k] = True
     _flag(bad, None)
     return {"keys": keys, "columns": cols}
 
 
+def _unicode(value) -> bool:
+    """False for a text with a lone surrogate (which Parquet cannot store)."""
+    if type(value) is not str or value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _beyond(values: list, bad: np.ndarray) -> None:
     """Mark the rows whose number in ``values`` is beyond 2**53 in magnitude (the one-at-a-time path names it)."""
-    if type(values[0]) is str and all(type(v) is str for v in values):
-        return
-    try:
-        largest = max(map(abs, values), default=0)  # every value a number: the common case, in C
-    except TypeError:  # a text, a null or a yes/no among them
-        largest = max((abs(v) for v in values if type(v) is int or type(v) is float), default=0)
-    if largest > MAX_SUMMARY:
-        for k, v in enumerate(values):
-            if (type(v) is int or type(v) is float) and abs(v) > MAX_SUMMARY:
-                bad[k] = True
-
-
-def _not_unicode(values: list, bad: np.ndarray) -> None:
-    """Mark the rows whose text in ``values`` holds a lone surrogate (a file name the system could not decode,
-    a ``--label`` value): Parquet cannot store it, and the one-at-a-time path names it."""
-    texts = [v for v in values if type(v) is str]
-    if all(map(str.isascii, texts)):
-        return
     for k, v in enumerate(values):
-        if type(v) is str and not v.isascii():
-            try:
-                v.encode("utf-8")
-            except UnicodeEncodeError:
-                bad[k] = True
+        if (type(v) is int or type(v) is float) and not -MAX_SUMMARY <= v <= MAX_SUMMARY:
+            bad[k] = True
 
 
 __all__ = ["BatchEvent", "BatchTrace", "CONVERTER_FIELDS", "summarize_items"]
