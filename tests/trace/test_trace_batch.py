@@ -95,14 +95,19 @@ def test_traces_the_batch_path_does_not_vouch_for_are_measured_one_at_a_time(tmp
     assert singles == [("t001.json", True), ("t002.json", True), ("t003.json", False), ("t004.json", False)]
 
 
-def test_large_key_spaces_are_sorted_not_tabled(tmp_path, monkeypatch):
-    """Names or ids unique to each trace of a batch of large traces would make the lookup tables huge;
-    above a size the keys are sorted instead, with the same rows."""
-    monkeypatch.setattr(batch, "_small", lambda size, n: False)
-    traces = [swarm_for_events(60), survey_trace(), swarm_for_events(30)]
+def test_ids_and_names_unique_to_each_trace_and_a_duplicate_id(tmp_path, monkeypatch):
+    """Ids and agent names of one trace never meet those of another (span ids are unique per trace, step ids
+    repeat in every trace); a trace with a duplicate id is measured on its own."""
+    traces = [swarm_for_events(60), survey_trace(), swarm_for_events(30), swarm_for_events(30)]
+    for event in traces[3]["events"]:
+        event["id"] = f"span-{event['id']}"
+    for edge in traces[3]["edges"]:
+        edge["src"], edge["dst"] = f"span-{edge['src']}", f"span-{edge['dst']}"
     traces[2]["events"][0]["id"] = traces[2]["events"][1]["id"]  # a duplicate id: measured on its own
     out = same(monkeypatch, write(tmp_path, traces, True))
-    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [2]
+    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [3]
+    _df, invalid = frame(out)
+    assert [name.rsplit("/", 1)[1] for name, _ in invalid] == ["all.jsonl:3"]
 
 
 # -- converted traces: the free-form event properties masrl's converters write -------------------------

@@ -3,11 +3,11 @@
 :func:`summarize_items` is the fast path of ``masrl trace summarize``. Each trace of a
 batch (one file or one JSON Lines line) is decoded into msgspec Structs whose types come
 from the schema (every structure rule, the top level's included, is checked in C while
-parsing), and right away, while those objects are still in the CPU cache, the fields
-that the rules and metrics read are pulled out into compact columns: the events' fields
-as slices of one flat list (``msgspec.structs.astuple``), names and ids coded by C-level
-dict calls, the per-trace sums and rewards added up as the one-trace path adds them. The
-trace's objects are then dropped (their memory is reused by the next trace). The graph
+parsing), and right away the fields that the rules and metrics read are pulled out into
+compact columns: the events' fields as slices of one flat list
+(``msgspec.structs.astuple``), names and ids coded by C-level dict calls, the per-trace
+sums and rewards added up as the one-trace path adds them. The trace's objects are then
+dropped (their memory is reused by the next trace). The graph
 rules and every metric of :func:`masrl.trace.metrics.trace_metrics` are then computed on
 the columns with numpy, for all traces of the batch together (a trace is a segment of the
 columns; agent codes are unique per trace, so grouping by agent is grouping within a trace).
@@ -147,12 +147,6 @@ _UNITS = (*CREDIT_UNITS, "unmapped")
 _UNIT_INDEX = {unit: j for j, unit in enumerate(_UNITS)}
 
 
-def _colons(text: bytes) -> int:
-    """The number of ``:`` in ``text`` (numpy compares a whole buffer about three times faster than
-    ``bytes.count`` counts one character)."""
-    return int(np.count_nonzero(np.frombuffer(text, dtype=np.uint8) == 58))
-
-
 def _decode(body: bytes):
     """One trace's typed document, or None when this path cannot vouch for it."""
     if body.startswith(b"\xef\xbb\xbf"):
@@ -165,15 +159,15 @@ def _decode(body: bytes):
         return None
     if not doc.events or "tokens" not in doc.costs or "wall_clock_s" not in doc.costs:
         return None
-    if _colons(_ENCODE(doc)) != _colons(body):
+    if _ENCODE(doc).count(b":") != body.count(b":"):
         return None  # a repeated key somewhere (msgspec kept its last value)
     return doc
 
 
 class _Columns:
-    """What the rules and metrics read of the traces of a batch, gathered a trace at a time
-    (:meth:`add`) right after it is decoded, while its objects are still in the CPU cache (gathered
-    from the whole batch afterwards, each field cost several times more: every pass missed the cache).
+    """What the rules and metrics read of the traces of a batch, gathered a trace at a time (:meth:`add`)
+    right after it is decoded: only one trace's objects are alive at a time (the next trace's reuse their
+    memory, still in the CPU cache), and the batch keeps compact columns.
 
     Per event: t, type code, agent/from/to codes (local to the trace: the running number of the name's
     first appearance), decision code (events that may carry one); per edge: the positions of its ends
@@ -418,49 +412,6 @@ def _measure(c: dict, items: list, labels: dict) -> dict:
     floats = {"critical_path_time": cp_time, "parallelism": n_f / steps, "spawn_fanout_mean": fan_mean,
               "protocol_overhead": coord / n_f}
     return _block(items, labels, c, ints, floats)
-
-
-#: A table indexed by a (trace, code) key is used while it is at most this many times the events (plus a
-#: constant); larger key spaces (names or ids unique to each trace of a batch of large traces) are sorted.
-TABLE_FACTOR = 8
-
-
-def _small(size: int, n: int) -> bool:
-    return size <= TABLE_FACTOR * n + 65536
-
-
-def _dense(keys: np.ndarray, size: int, n: int):
-    """A function mapping each of ``keys`` (ints below ``size``) to its rank among the distinct ones."""
-    if _small(size, n):
-        table = np.zeros(size + 1, dtype=np.int64)
-        table[keys] = 1
-        table = np.cumsum(table) - 1
-        return table.__getitem__
-    uniq = distinct(keys)
-    return partial(np.searchsorted, uniq)
-
-
-def _finder(keys: np.ndarray, sorted_keys: np.ndarray, order: np.ndarray, size: int, n: int):
-    """A function mapping (trace, id) keys to the index of the event with that key, -1 where none."""
-    if _small(size, n):
-        where = np.full(size, -1, dtype=np.int64)
-        where[keys] = np.arange(keys.size)
-        return where.__getitem__
-
-    def find(wanted):
-        pos = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
-        return np.where(sorted_keys[pos] == wanted, order[pos], -1)
-
-    return find
-
-
-def _resolve(code, etr, width, find, bad) -> np.ndarray:
-    """Event index of each edge endpoint (its id's code within its trace); an unknown id marks its trace."""
-    known = code >= 0
-    found = np.where(known, find(etr * width + np.where(known, code, 0)), -1)
-    if (found < 0).any():
-        bad[etr[found < 0]] = True  # an edge to an unknown event
-    return found
 
 
 def _cycle_traces(src: np.ndarray, dst: np.ndarray, etr: np.ndarray) -> list[int]:
