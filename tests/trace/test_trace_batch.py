@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from conftest import survey_trace
 from hypothesis import HealthCheck, given, settings
@@ -236,3 +238,15 @@ def test_chunks_and_large_traces_give_the_same_rows(tmp_path, monkeypatch):
     assert sorted(r[1] for r in chunked if not isinstance(r, Rows)) == [1, 3]  # the large one, the broken one
     pd.testing.assert_frame_equal(frame(whole)[0], frame(chunked)[0])
     assert frame(whole)[1] == frame(chunked)[1] and len(frame(whole)[1]) == 1
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False) | st.integers(-10**9, 10**9).map(lambda k: k / 2e6)
+       | st.integers(-10**9, 10**9).map(lambda k: k / 1e7))
+def test_a_column_is_rounded_as_python_rounds_each_value(value):
+    """The rows' floats are rounded a column at a time (numpy) exactly as the one-trace path rounds each
+    (Python's round to 6 decimals, no -0.0), halves at the 7th decimal included."""
+    got = batch._rounded(np.array([[value], [-value]]))
+    want = [round(value, 6) or 0.0, round(-value, 6) or 0.0]
+    assert got.ravel().tolist() == want
+    assert [math.copysign(1, v) for v in got.ravel().tolist()] == [math.copysign(1, v) for v in want]

@@ -552,10 +552,11 @@ def _rounded(values) -> np.ndarray:
     on the other side of a half (then, and for magnitudes from 2**33 on, Python's ``round`` decides):
     both then round the same decimal, and dividing an integer below 2**53 by 1e6 is correctly rounded."""
     x = np.asarray(values, dtype=np.float64)
-    p = x * 1e6
-    out = np.rint(p) / 1e6
-    near_half = np.abs(np.abs(p - np.floor(p)) - 0.5) <= 4 * np.spacing(np.abs(p))
-    for k in np.flatnonzero(near_half | (np.abs(x) >= 2.0**33)).tolist():
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond 2**33 (inf products included): Python's round
+        p = x * 1e6
+        out = np.rint(p) / 1e6
+        near_half = np.abs(np.abs(p - np.floor(p)) - 0.5) <= 4 * np.spacing(np.abs(p))
+    for k in zip(*np.nonzero(near_half | (np.abs(x) >= 2.0**33))):
         out[k] = round(float(x[k]), 6)
     out[out == 0] = 0.0
     return out
@@ -572,10 +573,9 @@ def _block(items, labels, c, ints: dict, floats: dict) -> dict:
     cols["line"] = [item[1] for item in items]
     trace_id, task_id, topology, found_labels, tokens, wall, total, by_unit, per_reward = zip(*c["top"])
     cols["trace_id"], cols["task_id"], cols["topology"] = list(trace_id), list(task_id), list(topology)
-    bad = np.zeros(K, dtype=bool)
-    for name, values in ints.items():
-        cols[name] = values = np.asarray(values, dtype=np.int64)
-        bad |= np.abs(values) > MAX_SUMMARY
+    counts = np.stack([np.asarray(values, dtype=np.int64) for values in ints.values()])
+    bad = (np.abs(counts) > MAX_SUMMARY).any(axis=0)
+    cols.update(zip(ints, counts))
     exact = {"tokens": tokens, **{f"event_{name}": values for name, values in c["sums"].items()},
              "wall_clock_s": wall, "reward_total": total}
     for values in exact.values():
@@ -588,11 +588,10 @@ def _block(items, labels, c, ints: dict, floats: dict) -> dict:
             if not -MAX_SUMMARY <= value <= MAX_SUMMARY:
                 bad[k] = True
     numbers.update((f"reward_{unit}", units[:, j]) for j, unit in enumerate(_UNITS))
-    ratio = np.array([np.nan if v is None else v for v in per_reward], dtype=np.float64)
-    numbers["tokens_per_reward"] = ratio
-    for name, values in numbers.items():
-        cols[name] = values = _rounded(values)
-        bad |= np.abs(values) > MAX_SUMMARY  # NaN (no ratio) compares false
+    numbers["tokens_per_reward"] = [np.nan if v is None else v for v in per_reward]
+    rounded = _rounded(np.stack([np.asarray(values, dtype=np.float64) for values in numbers.values()]))
+    bad |= (np.abs(rounded) > MAX_SUMMARY).any(axis=0)  # NaN (no ratio) compares false
+    cols.update(zip(numbers, rounded))
     cols["tokens_per_reward"] = [None if v != v else v for v in cols["tokens_per_reward"].tolist()]
     label_rows = [{**found, **labels} if found else labels for found in found_labels]
     names = sorted({k for row in label_rows for k in row})
