@@ -24,8 +24,9 @@ exact command that was timed.
 * profile: where summarize's time goes, per trace, on the same files: its work
   cut into stages (reading the files; msgspec's typed decoding; the proof that
   no key is repeated; gathering the columns; the rules and metrics in numpy;
-  the rows, the frame and the Parquet), each timed as the difference of two
-  cumulative runs (median of --rounds), against the json.loads loop.
+  the rows, the frame and the Parquet), each the difference of two cumulative
+  runs of one round (median over --rounds; so the stages need not add up to
+  the median total exactly), against the json.loads loop.
 * memory: tracemalloc peak of one validate / metrics run in a fresh process, as a
   multiple of the file size (target <= 4x).
 * jsonschema: Draft202012Validator(trace.schema.json).is_valid on the parsed
@@ -243,14 +244,22 @@ def bench_profile(many: Path, args) -> list[tuple[str, float]]:
                 times[name].append(run_inprocess(fn, args.clock))
             finally:
                 gc.enable()
-    med = {name: statistics.median(values) / len(files) * 1e6 for name, values in times.items()}
+    per = 1e6 / len(files)
+    med = {name: statistics.median(values) * per for name, values in times.items()}
+
+    def stage(name: str, before: str | None) -> float:
+        """The median over rounds of the difference of two cumulative runs of one round (µs per trace)."""
+        if before is None:
+            return med[name]
+        return statistics.median(a - b for a, b in zip(times[name], times[before])) * per
+
     stages = [
-        ("reading the files", med["read"]),
-        ("msgspec: typed decoding (every schema rule, in C)", med["decode"] - med["read"]),
-        ("proof that no key is repeated (re-encode, count ':')", med["proof"] - med["decode"]),
-        ("gathering the columns (a C-level pass per field, names and ids coded)", med["gather"] - med["proof"]),
-        ("rules and metrics on the columns (numpy), the rows", med["measure"] - med["gather"]),
-        ("files into batches, the frame, the Parquet", med["whole"] - med["measure"]),
+        ("reading the files", stage("read", None)),
+        ("msgspec: typed decoding (every schema rule, in C)", stage("decode", "read")),
+        ("proof that no key is repeated (re-encode, count ':')", stage("proof", "decode")),
+        ("gathering the columns (a C-level pass per field, names and ids coded)", stage("gather", "proof")),
+        ("rules and metrics on the columns (numpy), the rows", stage("measure", "gather")),
+        ("files into batches, the frame, the Parquet", stage("whole", "measure")),
     ]
     loop_us, whole_us = med["loop"], med["whole"]
     print(f"profile: where summarize's time goes, per trace ({len(files):,} traces of {args.many_events} events, "
