@@ -4,6 +4,7 @@ identity, and one figure or a batch of them to ``{format: bytes}``. Re-exported 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Sequence
@@ -12,26 +13,60 @@ if TYPE_CHECKING:
     from . import FigureSpec
 
 
-def toolchain_identity() -> dict[str, str]:
-    """``{"matplotlib": version, "ft2font_sha256": digest}`` of the installed matplotlib,
-    without importing it: the version from the package metadata, the digest of its
-    compiled font module (which holds the FreeType it was built with)."""
+def toolchain_identity() -> dict:
+    """``{"matplotlib": version, "ft2font_sha256": digest, "fonts": {file name: SHA-256}}`` of the
+    installed matplotlib, without importing it: the version from the package metadata, the digest
+    of its compiled font module (which holds the FreeType it was built with), and the digest of
+    every font file a figure is drawn with (:data:`masrl.render.figures.marks.FONT_FILES`, found by
+    path in matplotlib's own folder, never by a search of the user's fonts)."""
     from importlib import metadata
     from importlib.util import find_spec
+    from pathlib import Path
 
     try:
         version = metadata.version("matplotlib")
     except metadata.PackageNotFoundError:
-        return {"matplotlib": "not installed", "ft2font_sha256": ""}
+        return {"matplotlib": "not installed", "ft2font_sha256": "", "fonts": {}}
     spec = find_spec("matplotlib")  # a top-level package: located, not imported
+    folders = [Path(folder) for folder in (spec.submodule_search_locations or [])] if spec else []
     digest = hashlib.sha256()
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        from pathlib import Path
-
-        for path in sorted(Path(folder).glob("ft2font*")):
+    for folder in folders:
+        for path in sorted(folder.glob("ft2font*")):
             if path.suffix in (".so", ".pyd"):
                 digest.update(path.read_bytes())
-    return {"matplotlib": version, "ft2font_sha256": digest.hexdigest()}
+    return {"matplotlib": version, "ft2font_sha256": digest.hexdigest(), "fonts": font_digests(folders)}
+
+
+def font_files(folders=None) -> dict[str, "Path"]:
+    """``{file name: path}`` of the house fonts and the last-resort font, in matplotlib's own data
+    folder (``folders``: matplotlib's package folders; found without importing it when None, once
+    per process)."""
+    from pathlib import Path
+
+    from .marks import FONT_FILES, FONT_FOLDER, LAST_RESORT_FONT
+
+    if folders is None:
+        return dict(_located_fonts())
+    names = sorted({*FONT_FILES.values(), LAST_RESORT_FONT})
+    for folder in folders:
+        base = Path(folder).joinpath(*FONT_FOLDER)
+        if all((base / name).is_file() for name in names):
+            return {name: base / name for name in names}
+    return {}
+
+
+@functools.lru_cache(maxsize=1)
+def _located_fonts() -> tuple:
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    spec = find_spec("matplotlib")
+    return tuple(font_files([Path(folder) for folder in (spec.submodule_search_locations or [])] if spec else []).items())
+
+
+def font_digests(folders=None) -> dict[str, str]:
+    """``{file name: SHA-256}`` of :func:`font_files` (empty when matplotlib lacks one of them)."""
+    return {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in font_files(folders).items()}
 
 
 def freetype_version() -> dict[str, str]:
@@ -42,9 +77,13 @@ def freetype_version() -> dict[str, str]:
     return {"freetype": ft2font.__freetype_version__, "freetype_build": ft2font.__freetype_build_type__}
 
 
-def toolchain_text(toolchain: dict[str, str]) -> str:
-    """The toolchain as it enters every figure's fingerprint."""
-    return "; ".join(f"{k}={toolchain.get(k, '')}" for k in ("matplotlib", "freetype", "freetype_build", "ft2font_sha256"))
+def toolchain_text(toolchain: dict) -> str:
+    """The toolchain as it enters every figure's fingerprint: versions, the font module's digest and
+    the digest of every font file."""
+    fonts = toolchain.get("fonts")
+    fonts = ",".join(f"{name}:{sha}" for name, sha in sorted(fonts.items())) if isinstance(fonts, dict) else ""
+    return "; ".join([*(f"{k}={toolchain.get(k, '')}" for k in ("matplotlib", "freetype", "freetype_build", "ft2font_sha256")),
+                      f"fonts={fonts}"])
 
 
 def render_many(jobs: list[tuple[FigureSpec, Any, Sequence[str]]]) -> list[tuple[dict[str, bytes], list[str]]]:
