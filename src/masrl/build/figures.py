@@ -15,6 +15,7 @@ import json
 import sys
 from typing import Mapping
 
+from ..core.memo import MISSING, Memo
 from ..corpus.load import package_sources
 from ..render import figures
 from ..render.figures import draw
@@ -23,6 +24,10 @@ from ..render.markdown import render_template
 
 FOLDER = "reports/figures"
 MANIFEST = f"{FOLDER}/manifest.json"
+
+#: The figures drawn in this process, by fingerprint (``(files, missing glyphs)``): a figure of the
+#: same data, footnote, code and toolchain is drawn once per process, whatever tree asks for it.
+DRAWN = Memo(256)
 
 
 def _sha(data: bytes) -> str:
@@ -137,11 +142,19 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
         elif check and not rerender:  # with rerender, a check draws every figure and compares its bytes
             outputs.update({rel: None for rel in paths.values()})
             manifest[spec.name] = None
+        elif not rerender and (drawn := DRAWN.get(fingerprint)) is not MISSING:  # drawn earlier in this process
+            files, missing = drawn
+            missing_chars.update(missing)
+            cache[fingerprint] = files
+            outputs.update({rel: files[ext] for ext, rel in paths.items()})
+            manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
+                                   "sha256": {ext: _sha(files[ext]) for ext in paths}}
         else:
             todo.append((spec, data, notes, fingerprint, paths))
             manifest[spec.name] = {}
     rendered = draw.render_many([(spec, data, notes) for spec, data, notes, _, _ in todo])
     for (spec, _, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
+        DRAWN.put(fingerprint, (files, list(missing)))
         missing_chars.update(missing)
         outputs.update({paths[ext]: files[ext] for ext in paths})
         cache[fingerprint] = files

@@ -24,6 +24,7 @@ from ..audits.analysis import confirmations
 from ..audits.model import Audit, audits_of
 from ..corpus.frame import excluded_frame, near_miss_frame, retained_frame
 from ..core.memo import MISSING, Memo, content_key
+from . import keys
 from ..corpus.load import Corpus
 from ..corpus.population import POOL, Pending, Population, pending, pool, releases
 from ..corpus.declarations import gap_sections, tables as declared_tables
@@ -110,8 +111,18 @@ class Results:
 
     # ------------------------------------------------------------ the tables, one by one
     @cached_property
-    def _tax_key(self) -> bytes | None:
-        return content_key(self.population.taxonomy)
+    def tax_digest(self) -> str:
+        """:func:`masrl.build.keys.digest` of the vocabulary (the declarations with it)."""
+        return keys.of_object(self.population.taxonomy)
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of everything these analyses read: the population (records, vocabulary,
+        release), the previous version's members, the audits and the update rounds."""
+        previous = _previous_members(self._previous)
+        return keys.digest(keys.of_object(self.population), None if previous is None else
+                           [previous.label, sorted(previous.keys), sorted(previous.record_ids)],
+                           self._audits, self._rounds)
 
     @cached_property
     def _decls(self) -> list:
@@ -138,25 +149,58 @@ class Results:
                 makers.setdefault(d.name, ("declared", d))
         return makers
 
-    def _column_key(self, kind: str, arg) -> bytes | None:
-        """The memo key of one table: what it reads, record by record."""
+    def _reads(self, kind: str, arg) -> list:
+        """What one table reads: its kind and declaration, the vocabulary, and the values of the
+        columns it reads, record by record (the flow table: everything, :attr:`digest`)."""
         tax = self.tax
         if kind == "count":
             records = self.population.retained if arg.applies_to == "retained" else self.population.excluded
             index = "key" if arg.applies_to == "retained" else "record_id"
-            return content_key("count", arg.name, arg.applies_to, self._tax_key, [(r[index], r.get(arg.name)) for r in records])
+            return ["count", arg.name, arg.applies_to, self.tax_digest, [[r[index], r.get(arg.name)] for r in records]]
         if kind == "crosstab":
             rows, cols = arg
             applies = tax.fields[rows].applies_to if rows in tax.fields else "retained"
             records = self.population.retained if applies == "retained" else self.population.excluded
             index = "key" if applies == "retained" else "record_id"
-            return content_key("crosstab", rows, cols, self._tax_key,
-                               [(r[index], r.get(rows), r.get(cols)) for r in records])
+            return ["crosstab", rows, cols, self.tax_digest, [[r[index], r.get(rows), r.get(cols)] for r in records]]
         if kind == "declared":
-            names = sorted(_declared_reads(arg))
-            return content_key("declared", arg, self._tax_key,
-                               [(r["key"], [r.get(n.split(".")[0]) for n in names]) for r in self.population.retained])
-        return None
+            names = sorted({n.split(".")[0] for n in _declared_reads(arg)})
+            return ["declared", arg, self.tax_digest,
+                    [[r["key"], [r.get(n) for n in names]] for r in self.population.retained]]
+        return ["flow", self.digest]
+
+    def _column_key(self, kind: str, arg) -> str:
+        """The key of one table (:meth:`_reads`, digested)."""
+        return keys.digest(self._reads(kind, arg))
+
+    def table_key(self, name: str) -> str:
+        """The key of the table called ``name`` (KeyError if there is none): a digest of what it
+        reads, computed without computing the table."""
+        return self._key(*self._makers[name])
+
+    @cached_property
+    def axis_names(self) -> list[str]:
+        """The names of :attr:`axis_tables`, in order."""
+        return [d.name for d in self._decls if d.kind != "years"]
+
+    @cached_property
+    def axis_keys(self) -> list[str]:
+        """The keys of :attr:`axis_tables` (what each reads, digested), in order, without computing them."""
+        return [self._key("declared", d) for d in self._decls if d.kind != "years"]
+
+    def _key(self, kind: str, arg) -> str:
+        slot = ("key", kind, arg.name if kind == "count" else id(arg) if kind == "declared" else arg)
+        key = self._computed.get(slot)
+        if key is None:
+            key = self._computed[slot] = self._column_key(kind, arg)
+        return key
+
+    def table_names(self) -> list[str]:
+        """The names of :meth:`all_tables`, in order, without computing them."""
+        tax = self.tax
+        return [*(f.name for f in tax.of("retained")), *(f"{r}_x_{c}" for r, c in tax.crosstabs),
+                *(f.name for f in tax.of("excluded")), *(d.name for d in self._decls if d.kind != "years"),
+                FLOW_TABLE, *(d.name for d in self._decls if d.kind == "years")]
 
     def _compute(self, kind: str, arg) -> Table:
         if kind == "count":
@@ -176,7 +220,7 @@ class Results:
         slot = (kind, arg.name if kind == "count" else id(arg) if kind == "declared" else arg)
         table = self._computed.get(slot)
         if table is None:
-            key = self._column_key(kind, arg)
+            key = self._key(kind, arg)
             table = TABLES.get(key)
             if table is MISSING:
                 table = self._compute(kind, arg)
@@ -222,7 +266,7 @@ class Results:
         tax = self.tax
         names = sorted({n for table in gap_tables(tax) for n in table.split("_x_", 1) if n in tax.fields} |
                        {n for r, c in tax.crosstabs if f"{r}_x_{c}" in gap_tables(tax) for n in (r, c)})
-        key = content_key("gaps", self._tax_key, [(r["key"], [r.get(n) for n in names]) for r in self.population.retained])
+        key = keys.digest("gaps", self.tax_digest, [[r["key"], [r.get(n) for n in names]] for r in self.population.retained])
         found = TABLES.get(key)
         if found is MISSING:
             found = tuple(gaps.find_gaps(self.retained, tax))
