@@ -84,16 +84,22 @@ def identity_text() -> str:
 NOT_RELEASE_CODE = ("cli", "commands", "review", "checks", "trace", "render/site")
 
 
+#: The files of the package that are code or packaged data (what an installed masrl holds, as
+#: pyproject.toml's package data names it), by suffix: nothing else there is read by the code.
+CODE_SUFFIXES = (".py", ".j2", ".json", ".yaml")
+
+
 @functools.lru_cache(maxsize=1)
 def code_digest() -> str:
     """SHA-256 (hex) over the files of masrl's package that compute and write a release's report
-    tree (code, templates, packaged data; not :data:`NOT_RELEASE_CODE`), read once per process:
-    part of the fingerprint a release's manifest records (:mod:`masrl.build.manifest`)."""
+    tree (code, templates, packaged data: :data:`CODE_SUFFIXES`; not :data:`NOT_RELEASE_CODE`),
+    read once per process: part of the fingerprint a release's manifest records
+    (:mod:`masrl.build.manifest`). The same in a clone and in an installed copy of one commit."""
     package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
         rel = path.relative_to(package).as_posix()
-        if ("__pycache__" in path.parts or path.suffix in (".pyc", ".pyo") or not path.is_file()
+        if ("__pycache__" in path.parts or path.suffix not in CODE_SUFFIXES or not path.is_file()
                 or any(rel == part or rel.startswith(part + "/") for part in NOT_RELEASE_CODE)):
             continue
         try:
