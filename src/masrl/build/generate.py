@@ -62,7 +62,8 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     Raises:
         UserError: if README.md is missing or lacks the paper-list markers.
     """
-    from .figures import figure_outputs
+    from .figures import plan as plan_figures
+    from ..render.figures.draw import start as start_drawing
     from .examples import examples_valid, trace_report_files, validated_examples
     from .outputs import readme_file, rendered, tree, tree_units
     from .pipeline import build
@@ -84,16 +85,24 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     done: list[str] = []
     confirmed: list[str] = []
     figures: dict = {}
+    jobs: dict = {}
+    trees = []  # (results, folder, fingerprint of a release or None, its figure plan)
     for results in (*result.releases, result.pool):
         folder = tree(results)
-        is_release = results is not result.pool
-        if is_release:
+        fingerprint = None
+        if results is not result.pool:
             fingerprint = _release_fingerprint(result, results)
             kept_tree = None if rerender else _manifest().confirmed(existing, folder, fingerprint)
             if kept_tree is not None:
                 outputs.update(kept_tree)
                 confirmed.append(results.name)
                 continue
+        planned = plan_figures(existing, results, check, rerender, folder=f"{folder}figures", cache=figures,
+                               baseline=None if fingerprint is not None else result.baseline, jobs=jobs)
+        trees.append((results, folder, fingerprint, planned))
+    drawing = start_drawing(list(jobs.values()))  # drawn beside the text reports, where cores allow
+    texts = []
+    for results, folder, fingerprint, planned in trees:
         files: dict[str, bytes | None] = {}
         for unit in tree_units(result, results):
             kept = cache.kept(recorded, unit.id, unit.key, existing)
@@ -102,9 +111,11 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
                 done.append(unit.id)
             units[unit.id] = (unit.key, cache.digests(kept))
             files.update(kept)
-        files.update(figure_outputs(existing, results, check, rerender, folder=f"{folder}figures", cache=figures,
-                                    baseline=None if is_release else result.baseline))
-        if is_release:
+        texts.append(files)
+    drawn = dict(zip(jobs, drawing.results()))
+    for (results, folder, fingerprint, planned), text in zip(trees, texts):
+        files = {**text, **planned.finish(drawn)}
+        if fingerprint is not None:
             files[_manifest().path(folder)] = _manifest().manifest_bytes(fingerprint, files, folder)
         outputs.update(files)
     if traces:  # a survey with orchestration traces (taxonomy ``traces: true``) gets their report and schema
