@@ -5,32 +5,37 @@ Each command runs in a fresh process, alternated with the floor in the same run
 (floor, command, floor, command, ... --pairs times); the figure given is the median of the
 per-pair ratios command / floor, so that a change of load during the run moves both alike.
 The commands run on a copy of the bundled survey (``corpus``, ``exclusions``, ``README.md``,
-``reports``) in a temporary folder, as a contributor runs them:
+``reports``) in a temporary folder, made a git repository and built once, as a contributor
+has it:
 
-  build --check            nothing stale (the copy was built once before)
-  build                    no change since the last build
-  build, one figure        a pool record retagged before each run, so that the pool's analyses,
-                           text reports and one figure must be computed again (the change is
-                           undone, untimed, after each run)
-  validate                 the whole corpus
-  add --no-fetch           one stub (identifier, title, author, year on the command line),
-                           written; removed, untimed, after each run
-  add --no-fetch --dry-run the same stub printed with its screening rank (builds the text model:
-                           imports scikit-learn); no target of its own
-  diff HEAD                the working tree against its last commit (a git repository is made
-                           of the copy; one record retagged in the working tree)
+  build-check        ``build --check``, the build cache present, nothing stale
+  build              ``build``, no change since the last build
+  build-retag        ``build`` after one pool record was retagged (the change is undone, and the
+                     tree built again, untimed, after each run): the outputs that read the field
+                     are rendered and its figure drawn, nothing else
+  diff               ``diff HEAD`` with one record retagged in the working tree
+  rerender           ``build --rerender-figures``: every figure drawn again (in parallel where
+                     cores allow), every release's reports rendered
+  check-fresh        ``build --check`` on a fresh clone: no build cache (it is removed before
+                     each run), the release's reports confirmed by their manifest
+  validate           the whole corpus
+  add                ``add --no-fetch``: one stub written; removed, untimed, after each run
+  add-dry-run        the same stub printed with its screening rank (no target)
 
-Targets (issue 17): build --check <= 1.5x, build <= 1.5x, one figure <= 2.5x, validate <= 1.2x,
-add <= 1.2x, diff <= 2x. ``--cold`` removes the build cache (``.masrl-cache/``) before each
-timed build, to measure the builds without it.
+Targets (issue 46; validate and add: issue 17): build-retag <= 1.5x, diff <= 2x, rerender <= 2.5x,
+check-fresh <= 2x, build-check and build <= 1.5x, validate and add <= 1.2x. ``--cold`` removes the
+build cache before each timed build. ``--markdown`` prints the table as Markdown, with the command,
+the machine and the date.
 
-Usage: python scripts/bench_commands.py [--pairs 5] [--only build-check validate ...] [--cold]
+Usage: python scripts/bench_commands.py [--pairs 5] [--only build-retag diff ...] [--cold] [--markdown]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -40,8 +45,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS = {"build-check": 1.5, "build": 1.5, "build-one-figure": 2.5, "validate": 1.2, "add": 1.2, "add-dry-run": None,
-           "diff": 2.0}
+TARGETS = {"build-check": 1.5, "build": 1.5, "build-retag": 1.5, "diff": 2.0, "rerender": 2.5, "check-fresh": 2.0,
+           "validate": 1.2, "add": 1.2, "add-dry-run": None}
 #: The stub ``masrl add`` writes for the command line of :data:`ADD`.
 ADDED = "corpus/papers/doe2026.yaml"
 ADD = ["add", "--no-fetch", "2612.00001", "--title", "A benchmark paper on agents", "--author", "Doe, Jane", "--year", "2026"]
@@ -67,15 +72,30 @@ def retag(root: Path, undo: bool = False) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+def machine() -> str:
+    """CPU model, cores and Python, as the table's caption gives them."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--only", nargs="*", default=list(TARGETS), choices=list(TARGETS))
     parser.add_argument("--cold", action="store_true", help="remove .masrl-cache/ before each timed build")
+    parser.add_argument("--markdown", action="store_true", help="print the results as a Markdown table")
     args = parser.parse_args()
     py = sys.executable
     masrl = [py, "-m", "masrl"]
     floor = [py, "-c", "import pandas, matplotlib"]
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "survey"
         root.mkdir()
@@ -93,21 +113,27 @@ def main() -> int:
             if args.cold:
                 shutil.rmtree(cache, ignore_errors=True)
 
-        # label -> (command, before each run, after each run, accepted return codes)
+        def no_cache():
+            shutil.rmtree(cache, ignore_errors=True)
+
+        def rebuild():
+            run(masrl + ["build"], root)
+
+        # label -> (command, before each run, after each run)
         cases = {
             "build-check": (masrl + ["build", "--check"], cold, None),
             "build": (masrl + ["build"], cold, None),
-            "build-one-figure": (masrl + ["build"], lambda: (cold(), retag(root)),
-                                 lambda: (retag(root, undo=True), run(masrl + ["build"], root))),
+            "build-retag": (masrl + ["build"], lambda: (cold(), retag(root)), lambda: (retag(root, undo=True), rebuild())),
+            "diff": (masrl + ["diff", "HEAD"], lambda: retag(root), lambda: retag(root, undo=True)),
+            "rerender": (masrl + ["build", "--rerender-figures"], cold, None),
+            "check-fresh": (masrl + ["build", "--check"], no_cache, rebuild),
             "validate": (masrl + ["validate"], None, None),
             "add": (masrl + ADD, None, lambda: (root / ADDED).unlink()),
             "add-dry-run": (masrl + ADD + ["--dry-run"], None, None),
-            "diff": (masrl + ["diff", "HEAD"], lambda: retag(root), lambda: retag(root, undo=True)),
         }
         load = os.getloadavg()
         print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {args.pairs} pairs per command"
-              + (" (cold: no build cache)" if args.cold else ""))
-        print(f"{'command':22s} {'floor s':>8s} {'cmd s':>8s} {'ratio':>6s} {'target':>6s}  per-pair ratios")
+              + (" (cold: no build cache)" if args.cold else ""), file=sys.stderr)
         for label in args.only:
             cmd, before, after = cases[label]
             floors, times, ratios = [], [], []
@@ -124,10 +150,21 @@ def main() -> int:
             median = statistics.median(ratios)
             target = TARGETS[label]
             verdict = "" if target is None else "met" if median <= target else "MISSED"
-            print(f"{label:22s} {statistics.median(floors):8.3f} {statistics.median(times):8.3f} {median:6.2f} "
-                  f"{'-' if target is None else f'{target:.1f}':>6s}  {' '.join(f'{r:.2f}' for r in ratios)}  {verdict}")
-        load = os.getloadavg()
-        print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+            rows.append((label, statistics.median(floors), statistics.median(times), median, target, ratios, verdict))
+            if not args.markdown:
+                print(f"{label:14s} floor {statistics.median(floors):6.3f} s  command {statistics.median(times):6.3f} s  "
+                      f"ratio {median:5.2f}  target {'-' if target is None else f'{target:.1f}'}  "
+                      f"pairs {' '.join(f'{r:.2f}' for r in ratios)}  {verdict}", flush=True)
+        load_after = os.getloadavg()
+    if args.markdown:
+        print(f"`python scripts/bench_commands.py {' '.join(sys.argv[1:])}`, {datetime.date.today().isoformat()}, "
+              f"{machine()}; load average {load[0]:.2f} before, {load_after[0]:.2f} after.\n")
+        print("| command | floor (s) | command (s) | ratio (median of pairs) | goal | |")
+        print("| --- | ---: | ---: | ---: | ---: | --- |")
+        for label, f, t, median, target, _, verdict in rows:
+            print(f"| {label} | {f:.3f} | {t:.3f} | {median:.2f}x | {'-' if target is None else f'{target:.1f}x'} | {verdict} |")
+    else:
+        print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}", file=sys.stderr)
     return 0
 
 

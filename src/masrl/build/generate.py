@@ -55,9 +55,9 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     rendering what they cannot confirm): outputs, release trees and figures that they show to be
     current are kept instead of computed. With ``identity`` (the code's and toolchain's digest and
     the build cache's entries), an output whose key the cache recorded with the digests of its
-    files on disk is kept too. ``rerender`` keeps nothing: every output and release tree is
-    rendered and every figure drawn, so that a check compares the files with what this code
-    computes from the inputs.
+    files on disk is kept too. ``rerender`` draws every figure, and so renders every release's
+    tree instead of taking it from its manifest, so that a check compares the files with what this
+    code and toolchain draw (with the cache off too, ``MASRL_CACHE=off``, nothing is kept).
 
     Raises:
         UserError: if README.md is missing or lacks the paper-list markers.
@@ -75,7 +75,7 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     result = build(corpus, examples_valid(validated))
     if corpus.readme is None:
         raise UserError("README.md is missing at the survey root; it holds the generated paper list")
-    recorded = cache.recorded_outputs(identity.entries.get(cache.OUTPUTS), identity.digest) if identity and not rerender else {}
+    recorded = cache.recorded_outputs(identity.entries.get(cache.OUTPUTS), identity.digest) if identity else {}
     outputs: dict[str, bytes | None] = {}
     try:
         outputs["README.md"] = readme_file(result, corpus.readme)
@@ -107,7 +107,7 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
         for unit in tree_units(result, results):
             kept = cache.kept(recorded, unit.id, unit.key, existing)
             if kept is None:
-                kept = unit.render() if rerender else rendered(unit)
+                kept = rendered(unit)
                 done.append(unit.id)
             units[unit.id] = (unit.key, cache.digests(kept))
             files.update(kept)
