@@ -148,9 +148,21 @@ def _begin(jobs, at_least: int) -> Drawing:
 
     import matplotlib  # noqa: F401  (imported once, before the fork)
 
-    pool = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("fork"))
-    futures = [pool.submit(_render_job, (spec.module, spec.options, data, tuple(notes))) for spec, data, notes in jobs]
-    return Drawing(lambda: [future.result() for future in futures], pool)
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        pool = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("fork"))
+        futures = [pool.submit(_render_job, (spec.module, spec.options, data, tuple(notes))) for spec, data, notes in jobs]
+    except (OSError, BrokenProcessPool):  # no process to fork (a limit of the machine): drawn here
+        return Drawing(lambda: [render(spec, data, notes) for spec, data, notes in jobs])
+
+    def results():
+        try:
+            return [future.result() for future in futures]
+        except BrokenProcessPool:  # a worker died (killed, out of memory): what it had is drawn here
+            return [render(spec, data, notes) for spec, data, notes in jobs]
+
+    return Drawing(results, pool)
 
 
 def _render_job(job: tuple[str, dict, Any, tuple[str, ...]]) -> tuple[dict[str, bytes], list[str]]:

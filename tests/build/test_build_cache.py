@@ -12,12 +12,12 @@ survey of tests/second_survey.py (seven records, released as r1, one record adde
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 import second_survey as soil
+from soil_trees import TODAY, copy_with_cache, files_of, generate_for, run
 from trees import copy_tree, replace
 from masrl.build import cache, manifest, outputs
 from masrl.commands import build as build_command
@@ -30,40 +30,17 @@ RETAG = ("technique: combustion\n", "technique: spectroscopy\n")
 RELEASE = "reports/releases/r1/"
 
 
-def files_of(root: Path) -> dict[str, bytes]:
-    """Every generated file of a tree (README.md and everything under reports/)."""
-    out = {"README.md": (root / "README.md").read_bytes()}
-    out.update({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / "reports").rglob("*")) if p.is_file()})
-    return out
-
-
 def retag(root: Path) -> None:
     text = (root / RECORD).read_text()
     assert RETAG[0] in text
     replace(root / RECORD, text.replace(*RETAG, 1))
 
 
-def run(cli, root: Path, *args: str, cache_on: bool = True, monkeypatch=None):
-    """``masrl build ARGS`` on ``root`` with the cache on or off."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MASRL_CACHE", "on" if cache_on else "off")
-        return cli("build", "--root", root, *args)
-
-
 @pytest.fixture(scope="module")
-def stamped(tmp_path_factory):
-    """The test survey built, released as r1, grown by one record and built again, with the cache
-    on: its stamp and outputs entry written, r1's manifest with its reports."""
-    from masrl.cli import main
-
-    root = soil.write_survey(tmp_path_factory.mktemp("cache") / "survey")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MASRL_CACHE", "on")
-        mp.setenv("MASRL_TODAY", "2026-06-30")
-        assert main(["build", "--root", str(root), "--quiet"]) == 0
-        assert main(["release", "r1", "--date", "2026-02-01", "--title", "First release", "--root", str(root), "--quiet"]) == 0
-        soil.add_late_record(root)
-        assert main(["build", "--root", str(root), "--quiet"]) == 0
+def stamped(released_soil):
+    """The test survey released as r1 and grown by one record, built with the cache on: its stamp
+    and outputs entry written, r1's manifest with its reports."""
+    root = released_soil
     assert (root / cache.STAMP).is_file() and (root / cache.OUTPUTS).is_file() and (root / RELEASE / manifest.NAME).is_file()
     return root
 
@@ -71,14 +48,9 @@ def stamped(tmp_path_factory):
 @pytest.fixture(scope="module")
 def reference(stamped, tmp_path_factory):
     """The generated files of ``stamped`` with :data:`RECORD` retagged, built without the cache."""
-    from masrl.cli import main
-
     root = copy_tree(stamped, tmp_path_factory.mktemp("reference") / "survey")
     retag(root)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MASRL_CACHE", "off")
-        mp.setenv("MASRL_TODAY", "2026-06-30")
-        assert main(["build", "--root", str(root), "--quiet"]) == 0
+    assert run(root, "build", cache="off") == 0
     assert not (root / cache.FOLDER).exists()
     return files_of(root)
 
@@ -86,10 +58,9 @@ def reference(stamped, tmp_path_factory):
 @pytest.fixture
 def tree(stamped, tmp_path, monkeypatch):
     """A private copy of ``stamped`` (its cache included), with the cache on."""
-    root = copy_tree(stamped, tmp_path / "survey")
-    shutil.copytree(stamped / cache.FOLDER, root / cache.FOLDER)
+    root = copy_with_cache(stamped, tmp_path / "survey")
     monkeypatch.setenv("MASRL_CACHE", "on")
-    monkeypatch.setenv("MASRL_TODAY", "2026-06-30")
+    monkeypatch.setenv("MASRL_TODAY", TODAY)
     return root
 
 
@@ -199,29 +170,27 @@ def test_a_damaged_stamp_only_means_a_full_build(tree, cli, monkeypatch):
 
 
 def test_a_retag_keeps_every_output_that_does_not_read_the_field_and_writes_what_a_full_build_writes(
-        tree, cli, monkeypatch, reference):
-    from masrl.build import generate as generation
-
-    real = generation.generate
-    seen = []
-    monkeypatch.setattr(generation, "generate", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+        tree, cli, reference):
     retag(tree)
-    assert cli("build", "--root", tree).code == 0
-    assert files_of(tree) == reference
-    rendered, = [g.rendered for g in seen]
-    assert [g.confirmed for g in seen] == [("r1",)]  # the release's tree: from its manifest, nothing computed
-    assert "reports/table technique" in rendered and "reports/statistics (STATS.md)" in rendered
-    # outputs that read no technique of a record: kept from their files
+    generated = generate_for(tree)
+    assert generated.confirmed == ("r1",)  # the release's tree: from its manifest, nothing computed
+    rendered = set(generated.rendered)
+    assert {"reports/table technique", "reports/statistics (STATS.md)"} <= rendered
+    # outputs that read no technique of a record: kept from their files, not computed
     for kept in ("reports/table region", "reports/table scale", "reports/table exclusion_log",
                  "reports/JSON Schemas of the input files"):
         assert kept not in rendered, kept
     assert not any(unit.startswith(RELEASE) for unit in rendered)
+    assert cli("build", "--root", tree).code == 0
+    assert files_of(tree) == reference
 
 
 def test_a_fresh_clone_is_checked_with_the_release_taken_from_its_manifest(stamped, tmp_path, cli, monkeypatch):
     root = copy_tree(stamped, tmp_path / "clone")  # no cache
     monkeypatch.setattr(outputs, "tree_units", _refuse_release(outputs.tree_units))
-    done = run(cli, root, "--check", cache_on=False)
+    monkeypatch.setenv("MASRL_CACHE", "off")
+    monkeypatch.setenv("MASRL_TODAY", TODAY)
+    done = cli("build", "--root", root, "--check")
     assert done.code == 0, done.err
     assert not (root / cache.FOLDER).exists()
 

@@ -20,41 +20,19 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import second_survey as soil
+from soil_trees import copy_with_cache, files_of, run
 from profiles import examples
-from trees import copy_tree, replace
+from trees import replace
 from masrl.build import outputs, pipeline
-from masrl.cli import main
 from masrl.corpus.load import load
 
 # masrl's own memos decide here, not the session memo's stores that stand in for the same stages
 # (tests/memo.py; figures drawn are shared, keyed by what they plot).
 pytestmark = [pytest.mark.figures, pytest.mark.memo_off("build", "analyse", "render_text", "release tree", "analysis table")]
 
-TODAY = "2026-06-30"
-
-
-def run(root: Path, *args: str, cache: str = "on") -> int:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MASRL_CACHE", cache)
-        mp.setenv("MASRL_TODAY", TODAY)
-        return main([*args, "--root", str(root), "--quiet"])
-
-
-def files_of(root: Path) -> dict[str, bytes]:
-    out = {"README.md": (root / "README.md").read_bytes()}
-    out.update({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / "reports").rglob("*")) if p.is_file()})
-    return out
-
-
 @pytest.fixture(scope="module")
-def released(tmp_path_factory) -> Path:
-    """The test survey built, released as r1, grown by one record and built, with the cache on."""
-    root = soil.write_survey(tmp_path_factory.mktemp("incremental") / "survey")
-    assert run(root, "build") == 0
-    assert run(root, "release", "r1", "--date", "2026-02-01", "--title", "First release") == 0
-    soil.add_late_record(root)
-    assert run(root, "build") == 0
-    return root
+def released(released_soil):
+    return released_soil
 
 
 # ---------------------------------------------------------------- in one process
@@ -200,8 +178,7 @@ def _tree_of(figure: str) -> str:
 def test_check_and_build_with_the_cache_say_and_write_what_a_build_from_scratch_does(released, tmp_path_factory, rounds,
                                                                                     capsys):
     work = tmp_path_factory.mktemp("edits")
-    root = copy_tree(released, work / "survey")
-    shutil.copytree(released / ".masrl-cache", root / ".masrl-cache")
+    root = copy_with_cache(released, work / "survey")
     for edits in rounds:
         for edit in edits:
             edit(root)

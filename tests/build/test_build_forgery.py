@@ -10,26 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-import second_survey as soil
+from soil_trees import CACHE as FOLDER, copy_with_cache, files_of, run as build
 from trees import copy_tree, replace
-from masrl.cli import main
 
 pytestmark = [pytest.mark.figures]
 
-FOLDER = ".masrl-cache"
 RECORD = "corpus/papers/jones2020.yaml"
 RETAG = ("technique: combustion\n", "technique: spectroscopy\n")
-
-
-def files_of(root: Path) -> dict[str, bytes]:
-    out = {"README.md": (root / "README.md").read_bytes()}
-    out.update({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / "reports").rglob("*")) if p.is_file()})
-    return out
 
 
 def retag(root: Path) -> None:
@@ -38,28 +29,9 @@ def retag(root: Path) -> None:
     replace(root / RECORD, text.replace(*RETAG, 1))
 
 
-def build(root: Path, *args: str, cache: str = "on") -> int:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MASRL_CACHE", cache)
-        mp.setenv("MASRL_TODAY", "2026-06-30")
-        return main([*args, "--root", str(root), "--quiet"])
-
-
 @pytest.fixture(scope="module")
-def cached(tmp_path_factory) -> Path:
-    """The test survey built, released as r1, grown by one record and built, with the cache on."""
-    root = soil.write_survey(tmp_path_factory.mktemp("forgery") / "survey")
-    assert build(root, "build") == 0
-    assert build(root, "release", "r1", "--date", "2026-02-01", "--title", "First release") == 0
-    soil.add_late_record(root)
-    assert build(root, "build") == 0
-    assert (root / FOLDER).is_dir()
-    return root
-
-
-@pytest.fixture(scope="module")
-def reference(cached, tmp_path_factory) -> dict[str, bytes]:
-    root = copy_tree(cached, tmp_path_factory.mktemp("reference") / "survey")
+def reference(released_soil, tmp_path_factory) -> dict[str, bytes]:
+    root = copy_tree(released_soil, tmp_path_factory.mktemp("reference") / "survey")
     retag(root)
     assert build(root, "build", cache="off") == 0
     return files_of(root)
@@ -75,9 +47,8 @@ def _forge(value):
     return value
 
 
-def test_a_forged_cache_entry_never_reaches_a_report_nor_a_check(cached, reference, tmp_path, capsys):
-    root = copy_tree(cached, tmp_path / "survey")
-    shutil.copytree(cached / FOLDER, root / FOLDER)
+def test_a_forged_cache_entry_never_reaches_a_report_nor_a_check(released_soil, reference, tmp_path, capsys):
+    root = copy_with_cache(released_soil, tmp_path / "survey")
     forged = 0
     for path in sorted((root / FOLDER).rglob("*.json")):
         outer = json.loads(path.read_bytes())
