@@ -173,7 +173,7 @@ def _tree_of(figure: str) -> str:
     return "reports" if figure.startswith("reports/site/figures/") else figure.split("/figures/")[0]
 
 
-@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(2), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rounds=st.lists(st.lists(EDITS, min_size=1, max_size=3), min_size=1, max_size=2))
 @example(rounds=[[_label("technique", "spectroscopy", "dry combustion")]])  # two values, one label: the years figure's legend
 def test_check_and_build_with_the_cache_say_and_write_what_a_build_from_scratch_does(released, tmp_path_factory, rounds,
