@@ -30,7 +30,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping
 
 #: The folder of the cache, at the survey root (it holds its own ``.gitignore``).
 FOLDER = ".masrl-cache"

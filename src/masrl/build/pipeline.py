@@ -38,11 +38,6 @@ from ..corpus.taxonomy import Taxonomy
 TABLES = Memo(4096)
 
 
-def _raw(record: dict, name: str):
-    """What the frames hold of ``record``'s column ``name``, as read from the record."""
-    return record.get(name)
-
-
 class Results:
     """Everything computed from one population, each part computed when first asked for (a table
     alone, by :meth:`table`), and never changed.

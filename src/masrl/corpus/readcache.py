@@ -2,9 +2,11 @@
 
 Part of the loader (kept apart from :mod:`.load`, which reads the corpus): the files of the
 build cache ``.masrl-cache/`` (written by :func:`masrl.build.write.write_cache`, interpreted by
-:mod:`masrl.build.cache`), the generated files a stamp names, and the identity of masrl's code
-and toolchain. Nothing here raises on a missing or unreadable file: the cache is an
-optimisation, and a file it cannot read only means the build renders.
+:mod:`masrl.build.cache`), the generated files as they are (:func:`read_reports`; those a stamp
+names, :func:`read_files`), the identity of masrl's code and toolchain, and the digest of the code
+that makes a release's reports (:func:`code_digest`). Nothing here raises on a missing or
+unreadable file: the cache is an optimisation, and a file it cannot read only means the build
+renders.
 """
 
 from __future__ import annotations

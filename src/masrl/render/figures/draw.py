@@ -4,10 +4,11 @@ identity, and one figure or a batch of them to ``{format: bytes}``. Re-exported 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Sequence
+
+from .marks import font_digests, font_files  # noqa: F401  (font_files re-exported)
 
 if TYPE_CHECKING:
     from . import FigureSpec
@@ -36,37 +37,6 @@ def toolchain_identity() -> dict:
                 digest.update(path.read_bytes())
     return {"matplotlib": version, "ft2font_sha256": digest.hexdigest(), "fonts": font_digests(folders)}
 
-
-def font_files(folders=None) -> dict[str, "Path"]:
-    """``{file name: path}`` of the house fonts and the last-resort font, in matplotlib's own data
-    folder (``folders``: matplotlib's package folders; found without importing it when None, once
-    per process)."""
-    from pathlib import Path
-
-    from .marks import FONT_FILES, FONT_FOLDER, LAST_RESORT_FONT
-
-    if folders is None:
-        return dict(_located_fonts())
-    names = sorted({*FONT_FILES.values(), LAST_RESORT_FONT})
-    for folder in folders:
-        base = Path(folder).joinpath(*FONT_FOLDER)
-        if all((base / name).is_file() for name in names):
-            return {name: base / name for name in names}
-    return {}
-
-
-@functools.lru_cache(maxsize=1)
-def _located_fonts() -> tuple:
-    from importlib.util import find_spec
-    from pathlib import Path
-
-    spec = find_spec("matplotlib")
-    return tuple(font_files([Path(folder) for folder in (spec.submodule_search_locations or [])] if spec else []).items())
-
-
-def font_digests(folders=None) -> dict[str, str]:
-    """``{file name: SHA-256}`` of :func:`font_files` (empty when matplotlib lacks one of them)."""
-    return {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in font_files(folders).items()}
 
 
 def freetype_version() -> dict[str, str]:

@@ -87,7 +87,7 @@ def _house_entries() -> tuple:
     themselves (their family, weight and style as the font manager would list them)."""
     from matplotlib import font_manager, ft2font
 
-    from .draw import font_files
+    from .marks import font_files
 
     files = font_files()
     if not files:
@@ -153,7 +153,7 @@ def text_width(text: str, size: float = FONT_SIZE, weight: str = "normal") -> fl
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path
 
-    from .draw import font_files
+    from .marks import font_files
 
     name = FONT_FILES[("bold" if weight == "bold" else "normal", "normal")]
     prop = FontProperties(fname=str(font_files()[name]), size=size, weight=weight)
