@@ -108,12 +108,29 @@ def _drop(key: str):
     return apply
 
 
-def _claim(bound: int):
+def _claim(which: int, bound: int):
+    """The pool's claim (0) gets another bound, or the claim about release r1 (1) another count."""
     def apply(root: Path) -> None:
         path = root / "corpus/claims.yaml"
         data = yaml.safe_load(path.read_text())
-        data["claims"][0]["checks"][0]["max_count"] = bound
+        data["claims"][which]["checks"][0]["max_count" if which == 0 else "count"] = bound
         replace(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return apply
+
+
+def _exclusion(rid: str, reason: str):
+    def apply(root: Path) -> None:
+        path = root / f"exclusions/{rid}.yaml"
+        data = yaml.safe_load(path.read_text())
+        data["exclusion_reason"] = reason
+        replace(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return apply
+
+
+def _readme(text: str):
+    def apply(root: Path) -> None:
+        path = root / "README.md"
+        replace(path, path.read_text().replace("A test survey.", text, 1))
     return apply
 
 
@@ -145,7 +162,9 @@ EDITS = st.one_of(
               st.sampled_from(KEYS), st.integers(0, 9)),
     st.builds(_add, st.integers(0, 3)),
     st.builds(_drop, st.sampled_from(KEYS)),
-    st.builds(_claim, st.integers(0, 3)),
+    st.builds(_claim, st.integers(0, 1), st.integers(0, 4)),
+    st.builds(_exclusion, st.sampled_from(list(soil.EXCLUDED)), st.sampled_from(["off topic", "measures nothing at all"])),
+    st.builds(_readme, st.sampled_from(["A test survey, revised.", "Another introduction."])),
     st.builds(lambda fv, label: _label(*fv, label),
               st.sampled_from([("technique", "combustion"), ("technique", "spectroscopy"), ("scale", "field"), ("scale", "plot")]),
               st.sampled_from(["burnt", "field plots", "PLOT", "dry combustion"])),
