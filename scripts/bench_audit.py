@@ -16,11 +16,10 @@ imported on that path, and times the coefficients of one field for 10,000
 items (2 and 3 readers) in this process.
 
 Bound: the audit modules cost < 2% of `masrl build --check`, and no heavy
-library is imported. Measured (python scripts/bench_audit.py --repeat 11, a
-loaded shared machine): 18.7 ms self = 1.1% of `masrl build --check` (1.71 s,
-2.98x `import pandas`); no heavy library; 10,000 items x 3 readers in 140 ms.
+library is imported. `--markdown` writes the figures into the benchmarks page
+(scripts/benchpage.py).
 
-Usage: python scripts/bench_audit.py [--repeat 7]
+Usage: python scripts/bench_audit.py [--repeat 7] [--markdown [FILE]]
 """
 
 from __future__ import annotations
@@ -31,6 +30,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import benchpage
 
 REPO = Path(__file__).resolve().parent.parent
 PATH_IMPORTS = "import masrl.commands.build, masrl.build.pipeline, masrl.checks.validate, masrl.checks.audits"
@@ -63,7 +64,9 @@ def import_times() -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    benchpage.add_option(parser)
     args = parser.parse_args()
+    load = benchpage.load_average()
     commands = {
         "python -c 'import pandas'": [sys.executable, "-c", "import pandas"],
         "python -c 'import masrl.build.pipeline'": [sys.executable, "-c", "import masrl.build.pipeline"],
@@ -92,11 +95,25 @@ def main() -> None:
 
     rng = random.Random(7)
     cats = ("a", "b", "c", "d", "e")
+    coefficients = {}
     for readers in (2, 3):
         ratings = [tuple(rng.choice(cats) for _ in range(readers)) for _ in range(10_000)]
         start = time.perf_counter()
         agreement(ratings, cats)
-        print(f"coefficients, 10,000 items x {readers} readers       {(time.perf_counter() - start) * 1000:7.1f} ms")
+        coefficients[readers] = (time.perf_counter() - start) * 1000
+        print(f"coefficients, 10,000 items x {readers} readers       {coefficients[readers]:7.1f} ms")
+    if args.markdown:
+        rows = [[f"`{name}`", f"{seconds:.3f} s", f"{seconds / floor:.2f}x", "", ""] for name, seconds in best.items()]
+        rows.append(["audit modules on the build path (self time)", f"{new / 1000:.1f} ms", f"{share:.1%} of `masrl build --check`",
+                     "< 2%", "met" if share < 0.02 else "**missed**"])
+        rows.append(["heavy statistics libraries on the build path", heavy, "", "none", "met" if heavy == "[]" else "**missed**"])
+        rows += [[f"agreement coefficients, 10,000 items × {r} readers", f"{ms:.1f} ms", "", "", ""] for r, ms in coefficients.items()]
+        benchpage.write(args.markdown, benchpage.Section(
+            area="audits", script="bench_audit", title="What audits add to the build",
+            summary=f"Each command in a fresh process, best of {args.repeat} interleaved runs; the ratio is to "
+                    "`python -c 'import pandas'`. The audit modules' share is their self import time "
+                    "(`python -X importtime`) against `masrl build --check`.",
+            columns=["what", "time", "ratio", "bound", "verdict"], rows=rows, load_before=load))
     if share >= 0.02 or heavy != "[]":
         sys.exit("bound exceeded")
 

@@ -14,13 +14,11 @@ turn (alternated with the floor, A B A B ...):
   render_text  masrl.build.outputs.render_text (every text report of the pool and the releases)
 
 Each pass runs the six states twice (twelve samples per stage); the medians are printed in
-milliseconds and as ratios to the floor's median.
+milliseconds and as ratios to the floor's median. To compare two versions of masrl, run it with
+each (``PYTHONPATH=<checkout>/src``) in alternation.
 
-Measured on 2026-12-04 (2 cores, load average about 2), the code before that day's changes
-(``PYTHONPATH=<checkout of 69340db>/src``) and after, alternated, two runs each, ratios to the floor
-(107-125 ms): parse 0.54x and 0.54x -> 0.48x and 0.49x; validate 0.40x and 0.41x -> 0.26x and 0.26x;
-build 2.01x and 1.78x -> 0.94x and 0.96x; render_text 3.36x and 3.17x -> 1.94x and 1.94x.
-Usage: python scripts/bench_stages.py [ROOT]
+Usage: python scripts/bench_stages.py [ROOT] [--markdown [FILE]] (--markdown: write the figures
+into the benchmarks page, scripts/benchpage.py)
 """
 
 from __future__ import annotations
@@ -31,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+import benchpage
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The record and tag retagged to make a new pool state, and the values it takes in turn.
 RECORD, FIELD, WAS = "corpus/papers/agentspawn.yaml", "orchestration_form", "swarm"
@@ -38,6 +38,13 @@ VALUES = ("debate", "centralized", "planner_executor_critic", "NA", "hierarchica
 
 
 def main(argv: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", nargs="?", type=Path, default=ROOT, help="the survey (default: the bundled one)")
+    benchpage.add_option(parser)
+    args = parser.parse_args(argv)
+    before = benchpage.load_average()
     os.environ["MASRL_CACHE"] = "off"
     import yaml
 
@@ -47,7 +54,7 @@ def main(argv: list[str]) -> int:
     from masrl.checks.validate import validate
     from masrl.corpus.load import parse_tree, read_tree
 
-    root = Path(argv[0]) if argv else ROOT
+    root = args.root
     files = read_tree(root)
     line = f"{FIELD}: {WAS}\n".encode()
     if line not in files.get(RECORD, b""):
@@ -75,9 +82,18 @@ def main(argv: list[str]) -> int:
     floor = statistics.median(times["floor"])
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {len(times['floor'])} samples per stage")
+    rows = []
     for name, samples in times.items():
         median = statistics.median(samples)
         print(f"{name:12s} {median * 1000:8.1f} ms  {median / floor:6.2f}x the floor")
+        rows.append([f"`{name}`", f"{median * 1000:.1f} ms", f"{median / floor:.2f}x"])
+    if args.markdown:
+        benchpage.write(args.markdown, benchpage.Section(
+            area="build", script="bench_stages", title="The pure stages, per new pool state",
+            summary="masrl's pure stages in one warm process, each over pool states no earlier call computed (one "
+                    f"record retagged in turn), {len(times['floor'])} samples per stage, alternated with the floor: "
+                    "reading every input YAML file with PyYAML's libyaml loader. Medians.",
+            columns=["stage", "median", "ratio to the floor"], rows=rows, load_before=before))
     return 0
 
 

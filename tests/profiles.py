@@ -2,8 +2,8 @@
 
 ``ci`` (the default: every test run and CI)
     each property test and fuzzer runs the examples its ``@settings(max_examples=examples(N))``
-    gives, N chosen so that the whole suite stays within its time budget (README, "Development
-    notes"); a test without its own setting runs 100.
+    gives, N chosen so that the whole suite stays within its time budget (CONTRIBUTING.md,
+    "Budgets"); a test without its own setting runs 100.
 ``long`` (by hand, before a release or after changing a parser or renderer)
     30 times as many examples everywhere:
     ``MASRL_HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest -q -m property``.

@@ -1,4 +1,4 @@
-"""The house: stage packages, layers that run one way, no import cycle (README, "Architecture")."""
+"""The house: stage packages, layers that run one way, no import cycle (docs/architecture.md)."""
 
 from __future__ import annotations
 

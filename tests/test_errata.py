@@ -105,13 +105,16 @@ def test_the_v1_erratum_corrects_the_eight_definitions_and_nothing_else(repo):
             corpus.taxonomy["fields"][c.field]["values"][c.value][c.key] == c.now
         assert frozen["taxonomy"]["fields"][c.field]["values"][c.value][c.key] == c.was
     # and nothing else of it changed: read in the current format, v1's fields are the current ones
-    # but for the values added to the vocabulary since (Crossref, a source of update rounds) and
-    # `suggest: false` on verified (what masrl suggest leaves to a person; no value changed)
+    # but for the values added to the vocabulary since (the sources Crossref and Semantic Scholar and
+    # the query family citation searching, of update rounds) and `suggest: false` on verified (what
+    # masrl suggest leaves to a person; no value changed)
     then, now = migrate(v1.taxonomy)["fields"], corpus.taxonomy["fields"]
-    assert [f for f in now if then.get(f) != now[f]] == ["verified", "source"]
+    assert [f for f in now if then.get(f) != now[f]] == ["verified", "source", "query_family"]
+    assert set(now["source"]["values"]) - set(then["source"]["values"]) == {"Crossref", "Semantic Scholar"}
+    assert set(now["query_family"]["values"]) - set(then["query_family"]["values"]) == {"citation searching"}
     assert {k: v for k, v in now["verified"].items() if k != "suggest"} == then["verified"] and now["verified"]["suggest"] is False
-    assert set(now["source"]["values"]) - set(then["source"]["values"]) == {"Crossref"}
     assert {**then["source"], "values": None} == {**now["source"], "values": None}
+    assert {**then["query_family"], "values": None} == {**now["query_family"], "values": None}
     # the records are the frozen ones, value for value
     assert list(v1.retained) == [frozen["retained"][k] for k in sorted(frozen["retained"])]
 

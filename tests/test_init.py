@@ -27,7 +27,8 @@ def test_a_new_survey_validates_builds_and_has_no_protocol_yet(tmp_path, cli):
     assert search.code == 1
     assert search.err.strip() == ("masrl: error: no search protocol in corpus/protocol.yaml (the file is absent, or a "
                                   "placeholder of comments only): update rounds search the protocol's query families; "
-                                  "write them there (see the README, 'Update round')")
+                                  "write them there (the manual's reference, 'Search protocol and update rounds', lists "
+                                  "every key)")
 
 
 def test_init_never_overwrites_and_refuses_bad_titles(tmp_path, cli):

@@ -39,6 +39,11 @@ ALLOWED = (
     ("*", "arXiv", "the arXiv service and identifier scheme masrl reads (also a value of this survey's source field)"),
     ("*", "OpenReview", "the OpenReview service and identifier scheme masrl reads (also a value of this survey's source field)"),
     ("*", "ACL Anthology", "the ACL Anthology service masrl reads (also a value of this survey's source field)"),
+    ("*", "Semantic Scholar", "the Semantic Scholar service masrl reads (also a value of this survey's source field)"),
+    ("*", "citation searching", "PRISMA 2020's name of the method of identification via other methods that masrl's "
+                                "citation searcher carries out (also a value of this survey's query_family field)"),
+    ("review/update/sources/semanticscholar.py", "token", "the Semantic Scholar API's paging parameter and field `token` "
+                                                          "(bulk search), not a credit unit"),
     ("*", "source", "every declaration, table and provenance has a `source` (where it comes from); this survey also has a "
                     "field called source, which masrl reads only through the taxonomy"),
     ("*", "survey", "the taxonomy's `survey` declaration (title, link, licence, papers.bib lines); also a value of this "
@@ -62,7 +67,6 @@ ALLOWED = (
                                "survey writes it"),
     ("review/newsurvey/", "*", "the commented starting taxonomy that masrl init writes is a survey's data, not code: "
                                "its examples (a not-applicable value, screening stages) are for the new survey to edit"),
-    ("review/update/sources/", "message", "Crossref's JSON `message`, read by the Crossref source of update rounds"),
     ("corpus/rounds.py", "stage", "STAGE_COLUMN: the screener's column of queue.csv (masrl's round format) that fills "
                                   "the field of the screening.stages role, whatever it is called"),
     ("corpus/rounds.py", "reason_class", "REASON_COLUMN: the column of queue.csv that fills the field of screening.reasons"),
@@ -72,6 +76,17 @@ ALLOWED = (
                                         "field of screening.included_by"),
     ("build/cache.py", "no", "MASRL_CACHE=no turns the build cache off (a value of an environment variable)"),
     ("corpus/yamlio.py", "NA", "the string NA is one that other YAML readers coerce, which the record writer quotes"),
+    ("corpus/taxonomy.py", "abstract", "the role screening.abstract, and DEFAULT_ABSTRACT: the field of a paper's abstract in a "
+                                       "taxonomy that names none (masrl's own field before taxonomies declared it)"),
+    ("corpus/taxonomy_schema.py", "abstract", "the key of the role screening.abstract in the taxonomy's own schema"),
+    ("checks/declarations.py", "abstract", "the role screening.abstract, whose field it checks is a free text field"),
+    ("corpus/rounds.py", "abstract", "QUEUE_COLUMNS: a candidate's abstract as its source gives it (masrl's round format), "
+                                     "which update apply carries into the field of screening.abstract"),
+    ("review/update/model.py", "abstract", "the abstract column of queue.csv (masrl's round format), written from a source's record"),
+    ("review/update/apply.py", "abstract", "the abstract column of queue.csv, carried into the paper mapping of a new stub"),
+    ("corpus/stubs.py", "abstract", "a paper mapping's abstract (masrl's metadata format, as bib's lookups give it), which "
+                                    "the stub keeps in the field of screening.abstract"),
+    ("review/adding.py", "abstract", "the abstract of a metadata lookup (bib.lookup's mapping), kept in the paper mapping"),
 )
 
 

@@ -70,14 +70,15 @@ def test_a_stub_added_by_title_gets_suggestions_for_every_untagged_field_with_ev
         items = data[field]
         assert items, field
         for item in items:
-            assert item["evidence"] or item.get("rules"), (field, item)
+            assert item["evidence"] or item.get("rules") or item.get("definitions"), (field, item)
             for n in item["evidence"]:
                 assert n["key"] != key and n["title"] == titles[n["key"]]
-                mine = set(re.findall(r"\w+", record_text(rec).lower()))
-                theirs = set(re.findall(r"\w+", record_text(by_key[n["key"]]).lower()))
+                mine = set(re.findall(r"\w+", record_text(rec, tax.abstract_field).lower()))
+                theirs = set(re.findall(r"\w+", record_text(by_key[n["key"]], tax.abstract_field).lower()))
                 assert all(set(w.split()) <= mine & theirs for w in n["shared_words"]), n
-        # the best value has a neighbour that shares words with the title
-        assert any(n["shared_words"] for n in items[0]["evidence"]) or items[0].get("rules"), field
+        # the best value has a neighbour, or a definition, that shares words with the title
+        assert (any(n["shared_words"] for n in items[0]["evidence"] + items[0].get("definitions", []))
+                or items[0].get("rules")), field
 
 
 def test_json_shape_and_best_first(stub, cli):
@@ -89,7 +90,9 @@ def test_json_shape_and_best_first(stub, cli):
         scores = [i["score"] for i in items]
         assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
         for item in items:
-            assert set(item) - {"rules", "with"} == {"value", "score", "evidence", "low_confidence"}
+            assert set(item) - {"rules", "with", "definitions"} == {"value", "score", "evidence", "low_confidence"}
+            for d in item.get("definitions", []):
+                assert set(d) == {"text", "similarity", "shared_words"} and 0 < d["similarity"] <= 1
             if f.multi:
                 assert isinstance(item["value"], list) and all(v in f.values for v in item["value"])
                 assert item["value"] == [v for v in f.values if v in item["value"]]  # a set, in taxonomy order

@@ -45,19 +45,19 @@ def test_langfuse_agents_tools_generations():
     result = run(langfuse_doc())
     trace = result.trace
     assert [(e["id"], e["type"], e["agent"], e.get("to"), e.get("tokens")) for e in trace["events"]] == [
-        ("w:start", "spawn", "demo", "workflow", None),
+        # the trace 'demo' is the application, not an agent: 'workflow' is the run's root agent (no spawn, a stop)
         ("h:start", "spawn", "workflow", "helper", None),
         ("t1:start", "tool_call", "helper", None, None),
         ("t1:end", "tool_result", "get_weather", None, None),
         ("h:end", "return", "helper", "workflow", 184),  # both generations folded; the 10-token roll-up not counted
-        ("w:end", "return", "workflow", "demo", None),
+        ("w:end", "stop", "workflow", None, None),
     ]
     assert trace["costs"]["tokens"] == 184
     assert (trace["trace_id"], trace["task_id"], trace["system"]) == ("tr1", "sess-1", "langfuse: demo")
     assert trace["labels"] == {"step": 3, "policy": "B"}
     assert result.notes == [
-        "converted 5 of 6 spans into 6 events and 5 edges; 1 unmapped; 184 tokens counted; "
-        "2 model-call spans of leaf agents folded into their agent's return (184 tokens)",
+        "converted 5 of 6 spans into 5 events and 4 edges; 1 unmapped; 184 tokens counted; "
+        "2 model-call spans of leaf agents folded into their agent's return or stop (184 tokens)",
         "unmapped span 'bookkeeping' (s1): type SPAN has no event type; its children are kept",
         "span 'helper' (h): its 10 tokens are taken as a roll-up of its descendants' usage, which is counted instead",
     ]
@@ -76,20 +76,23 @@ def test_a_model_call_that_starts_nothing_is_no_decision():
     assert str(err.value) == (
         "no span could be mapped to an event (an orchestration trace needs an agent, tool, handoff or guardrail "
         "span, or a model call that starts one): unmapped span 'kickoff' (root): type SPAN has no event type; "
-        "its children are kept; span 'completion' (g): a model call of the application, which starts no agent "
-        "and hands off to none: no event (it decides nothing to orchestrate); its 354 tokens are counted in "
+        "its children are kept; span 'completion' (g): a model call outside any agent span: no event (the "
+        "application is not an agent, and the call decides nothing to orchestrate); its 354 tokens are counted in "
         "costs.tokens only"
     )
 
 
-def test_a_model_call_of_an_application_that_starts_agents_is_a_decision():
+def test_a_model_call_of_the_application_is_no_agent_decision():
+    """The application is not an agent, even where it starts one: its model call has no event (its tokens are
+    counted in costs.tokens), and the agent it starts is a root agent, not spawned."""
     doc = {"trace": {"id": "tr3", "name": "crew"}, "observations": [
         obs("g", None, "GENERATION", "plan", 0, 100, usageDetails={"total": 30}),
         obs("a", None, "AGENT", "worker", 200, 900),
     ]}
     result = run(doc)
     assert [(e["type"], e["agent"], e.get("to"), e.get("tokens")) for e in result.trace["events"]] == [
-        ("orchestrator_decision", "crew", None, 30), ("spawn", "crew", "worker", None), ("return", "worker", "crew", None)]
+        ("stop", "worker", None, None)]
+    assert result.trace["costs"]["tokens"] == 30
 
 
 REAL = DATA_DIR = __import__("pathlib").Path(__file__).parent / "data"
@@ -104,36 +107,37 @@ def real(name: str):
 
 def test_real_langfuse_openai_agents_root_agent_is_the_entry_not_a_self_spawn():
     """langfuse/langfuse's framework trace of the OpenAI Agents SDK: the root AGENT span 'Agent workflow'
-    is the trace's own name; it was a spawn of itself (fan-out 2, depth 2)."""
+    is the trace's own name, the workflow that runs the agent 'Hello world': no event of its own (it was
+    a spawn of itself, then a spawn of the agent: 2 agents, depth 1, for a single-agent run)."""
     result = real("langfuse-openai-agents-2025-09-30.trace.json")
     events = [(e["type"], e["agent"], e.get("to"), e.get("tokens")) for e in result.trace["events"]]
     assert events == [
-        ("spawn", "Agent workflow", "Hello world", None),
         ("tool_call", "Hello world", None, None),
         ("tool_result", "get_weather", None, None),
-        ("return", "Hello world", "Agent workflow", 184),
+        ("stop", "Hello world", None, 184),
     ]
-    assert "span 'Agent workflow' (e5a76f27f51ad40e): agent 'Agent workflow' is the application itself, the run's " \
-        "entry; no spawn or return (it would spawn itself)" in result.notes
+    assert "span 'Agent workflow' (e5a76f27f51ad40e): agent 'Agent workflow' is the application itself, which " \
+        "runs the agents inside it; no event (an application is not an agent)" in result.notes
     m = trace_metrics(result.trace)
-    assert (m["spawn_fanout_max"], m["spawn_depth"], m["agents"], m["tokens"]) == (1, 1, 2, 184)
+    assert (m["spawn_fanout_max"], m["spawn_depth"], m["agents"], m["tokens"], m["event_tokens"]) == (0, 0, 1, 184, 184)
 
 
 def test_real_langfuse_microsoft_agent_single_agent_run():
     result = real("langfuse-microsoft-agent-2025-12-17.trace.json")
     agent = "invoke_agent 171105b7-59dd-49c0-9677-0b95395aa46a"
-    assert [(e["type"], e["agent"]) for e in result.trace["events"]] == [("tool_call", agent), ("tool_result", "get_weather")]
-    assert result.trace["costs"]["tokens"] == 399  # both chat calls, 163 + 236, in costs.tokens
+    assert [(e["type"], e["agent"], e.get("tokens")) for e in result.trace["events"]] == [
+        ("tool_call", agent, None), ("tool_result", "get_weather", None), ("stop", agent, 399)]
+    assert result.trace["costs"]["tokens"] == 399  # both chat calls, 163 + 236, on the agent's stop
     m = trace_metrics(result.trace)
-    assert (m["spawn_fanout_max"], m["spawn_depth"], m["protocol_overhead"], m["decisions"]["untagged"]) == (0, 0, 0, 0)
+    assert (m["agents"], m["spawn_depth"], m["event_tokens"], m["decisions"]["untagged"]) == (1, 0, 399, 0)
 
 
 def test_real_langfuse_crewai_lone_generation_is_refused():
     with pytest.raises(ConvertError) as err:
         convert((REAL / "langfuse-crewai-2025-07-11.trace.json").read_bytes(), "crew.json")
     assert str(err.value).startswith("no span could be mapped to an event")
-    assert str(err.value).endswith("span 'completion' (231c43964b7e7e63): a model call of the application, which "
-                                   "starts no agent and hands off to none: no event (it decides nothing to "
+    assert str(err.value).endswith("span 'completion' (231c43964b7e7e63): a model call outside any agent span: no "
+                                   "event (the application is not an agent, and the call decides nothing to "
                                    "orchestrate); its 354 tokens are counted in costs.tokens only")
 
 
@@ -184,16 +188,14 @@ def test_agents_sdk_batch():
     result = run(agents_batch())
     trace = result.trace
     got = [(e["type"], e["agent"], e.get("from"), e.get("to"), e.get("decision"), e.get("tokens")) for e in trace["events"]]
-    assert got == [
-        ("spawn", "support", None, "triage", None, None),
+    assert got == [  # the workflow 'support' is not an agent: triage and billing are root agents, each stops
         ("safety_event", "triage", None, None, None, None),
         ("orchestrator_decision", "triage", None, None, None, 48),  # triage hands off: it orchestrates
         ("orchestrator_decision", "triage", "triage", "billing", "O2", None),
-        ("return", "triage", "triage", "support", None, None),
-        ("spawn", "support", None, "billing", None, None),
+        ("stop", "triage", None, None, None, None),
         ("tool_call", "billing", None, None, None, None),
         ("tool_result", "refund", None, None, None, None),
-        ("return", "billing", "billing", "support", None, 36),
+        ("stop", "billing", None, None, None, 36),
     ]
     guard = next(e for e in trace["events"] if e["type"] == "safety_event")
     assert (guard["guardrail"], guard["triggered"]) == ("no_pii", False)
@@ -221,8 +223,9 @@ def test_agents_sdk_run_state_is_refused_by_name():
 
 
 def test_registry_lists_every_format():
-    assert list(CONVERTERS) == ["otel", "langfuse", "openai-agents"]
-    with pytest.raises(ConvertError, match="unknown format 'csv'; known: otel, langfuse, openai-agents"):
+    assert list(CONVERTERS) == ["openinference", "otel", "langfuse", "openai-agents", "mlflow", "message-log"]
+    with pytest.raises(ConvertError, match="unknown format 'csv'; known: openinference, otel, langfuse, "
+                                           "openai-agents, mlflow, message-log"):
         convert(b"{}", "x.json", "csv")
 
 

@@ -109,7 +109,7 @@ def test_base64_ids_become_hex():
         s["parentSpanId"] = b64(s["parentSpanId"]) if s["parentSpanId"] else ""
     result = run(otlp(("app", spans)))
     assert result.trace["trace_id"] == TRACE
-    assert sorted(events(result)) == ["00f067aa0ba902b7:end", "00f067aa0ba902b7:start", "00f067aa0ba902b8:end", "00f067aa0ba902b8:start"]
+    assert sorted(events(result)) == ["00f067aa0ba902b7:end", "00f067aa0ba902b8:end", "00f067aa0ba902b8:start"]
     assert "5 ids were base64 (protobuf JSON mapping); they are converted to hex" in result.notes
 
 
@@ -163,21 +163,21 @@ def test_client_and_internal_invoke_agent_are_one_invocation():
 
     merged = run(build(True))
     assert [(e["type"], e["agent"], e.get("to")) for e in merged.trace["events"]] == [
-        ("spawn", "app", "orchestrator"),
         ("orchestrator_decision", "orchestrator", None),
         ("spawn", "orchestrator", "researcher"),
         ("tool_call", "researcher", None),
         ("tool_result", "search", None),
         ("return", "researcher", "orchestrator"),
         ("orchestrator_decision", "orchestrator", None),
-        ("return", "orchestrator", "app"),
+        ("stop", "orchestrator", None),
     ]
     m = trace_metrics(merged.trace)
-    assert m["events"] == 8 and m["protocol_overhead"] == 0.75
+    assert m["events"] == 7 and m["protocol_overhead"] == round(5 / 7, 6)
+    assert (m["agents"], m["spawn_depth"]) == (2, 1)
     assert "span 'invoke_agent researcher' (in): the same invocation of agent 'researcher' as span " \
         "'invoke_agent researcher' (cl) (caller and agent side); merged into one spawn and one return" in merged.notes
     separate = run(build(False))  # different agents: a real nested spawn
-    assert trace_metrics(separate.trace)["events"] == 10
+    assert trace_metrics(separate.trace)["events"] == 9
 
 
 def test_an_agent_created_or_invoked_below_its_own_span_is_no_self_spawn():
@@ -192,12 +192,11 @@ def test_an_agent_created_or_invoked_below_its_own_span_is_no_self_spawn():
     ]))
     result = run(doc)  # validates
     assert [(e["type"], e["agent"], e.get("to")) for e in result.trace["events"]] == [
-        ("spawn", "app", "orchestrator"),
         ("spawn", "orchestrator", "worker"),
         ("tool_call", "worker", None),
         ("tool_result", "search", None),
         ("return", "worker", "orchestrator"),
-        ("return", "orchestrator", "app"),
+        ("stop", "orchestrator", None),
     ]
     assert "span 'create_agent worker' (w2): agent 'worker' inside agent 'worker' itself; no spawn or return " \
         "(it would spawn itself)" in result.notes
@@ -237,7 +236,7 @@ def test_model_calls_under_another_operation_name_keep_their_tokens():
     result = run(otlp(("app", spans)))
     assert result.trace["costs"]["tokens"] == 606
     assert events(result)["a1:end"]["tokens"] == 606
-    assert result.notes[0].endswith("3 model-call spans of leaf agents folded into their agent's return (606 tokens)")
+    assert result.notes[0].endswith("3 model-call spans of leaf agents folded into their agent's return or stop (606 tokens)")
     assert "operation 'call_llm' is not a GenAI convention operation; its 3 span(s) name a model " \
         "(gen_ai.request.model) and are read as model calls" in result.notes
 
@@ -275,7 +274,7 @@ def test_sdk_span_json_with_integer_ids():
     result = run(doc)
     assert result.notes[1] == 'read as OTel SDK span JSON ({"spans": [...]})'
     assert result.trace["trace_id"] == TRACE and result.trace["costs"]["tokens"] == 285
-    assert sorted(events(result)) == ["0000000000000001:end", "0000000000000001:start", "0000000000000003:end", "0000000000000003:start"]
+    assert sorted(events(result)) == ["0000000000000001:end", "0000000000000003:end", "0000000000000003:start"]
     assert detect_format(json.dumps(doc).encode(), "x.json") == "otel"
 
 
@@ -289,7 +288,7 @@ def test_labels_from_attributes():
     "data, message",
     [
         (b'{"events": [], "edges": []}', "x.json: already an orchestration trace"),
-        (b'{"foo": 1}', "x.json: cannot tell the format; give --from FORMAT (otel: OpenTelemetry GenAI spans"),
+        (b'{"foo": 1}', "x.json: cannot tell the format; give --from FORMAT (openinference: OpenInference spans"),
         (b"", "x.json: the file is empty"),
         (b'{"resourceSpans": []}\n{"x": 1}', "x.json: document 2 of 2 has no 'resourceSpans' array"),
     ],

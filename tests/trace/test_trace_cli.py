@@ -77,7 +77,7 @@ def test_convert(capsys, tmp_path):
     src = DATA / "otel_nested.json"
     code, out, err = run(capsys, "trace", "convert", "--from", "otel", str(src), "-o", str(out_file))
     assert code == 0 and out == ""
-    assert err.splitlines()[0] == f"{src}: converted 9 of 11 spans into 14 events and 14 edges; 2 unmapped; 430 tokens counted; 1 model-call spans of leaf agents folded into their agent's return (60 tokens)"
+    assert err.splitlines()[0] == f"{src}: converted 9 of 11 spans into 13 events and 13 edges; 2 unmapped; 430 tokens counted; 1 model-call spans of leaf agents folded into their agent's return or stop (60 tokens)"
     assert f"{src}: unmapped span 'HTTP GET' (h1): no gen_ai.operation.name; its children are kept" in err
     assert run(capsys, "trace", "validate", str(out_file))[0] == 0
     code, out, _ = run(capsys, "trace", "convert", "--from", "otel", str(src))
@@ -124,11 +124,12 @@ def test_convert_detects_the_format_and_lists_formats(capsys, tmp_path):
     assert code == 0 and json.loads(out)["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736"
     assert err.splitlines()[1] == f"{src}: read as OTLP JSON"
     code, out, _ = run(capsys, "trace", "convert", "--formats")
-    assert code == 0 and [line.split()[0] for line in out.splitlines()] == ["otel", "langfuse", "openai-agents"]
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == [
+        "openinference", "otel", "langfuse", "openai-agents", "mlflow", "message-log"]
     odd = tmp_path / "odd.json"
     odd.write_text('{"rows": []}')
     code, _, err = run(capsys, "trace", "convert", str(odd))
-    assert code == 1 and err.startswith(f"masrl: error: {odd}: cannot tell the format; give --from FORMAT (otel: ")
+    assert code == 1 and err.startswith(f"masrl: error: {odd}: cannot tell the format; give --from FORMAT (openinference: ")
 
 
 def test_outputs_never_replace_inputs_records_or_files_without_force(capsys, tmp_path):

@@ -125,8 +125,41 @@ def test_otel_converter(spans, lines, one_trace):
 @FUZZ
 @given(json_values)
 def test_converters_on_arbitrary_json(value):
-    for fmt in (None, "otel", "langfuse", "openai-agents"):
+    for fmt in (None, "otel", "langfuse", "openai-agents", "openinference", "mlflow", "message-log"):
         check_converter(json.dumps(value).encode(), fmt)
+
+
+OI_KINDS = ["AGENT", "TOOL", "LLM", "CHAIN", "GUARDRAIL", "RETRIEVER", "agent", "", None]
+
+
+@st.composite
+def openinference_span(draw):
+    attrs = {"openinference.span.kind": draw(st.sampled_from(OI_KINDS))}
+    for key in draw(st.lists(st.sampled_from(["agent.name", "graph.node.id", "graph.node.parent_id", "tool.name",
+                                              "llm.token_count.prompt", "llm.token_count.completion",
+                                              "llm.token_count.total", "llm.model_name", "session.id", "metadata"]),
+                             max_size=5)):
+        attrs[key] = draw(usage_value | st.sampled_from(["lead", "helper", "handoff to helper", "a1", '{"step": 3}']))
+    span = {"name": draw(st.sampled_from(["lead", "turn", "handoff to helper", "generation", ""])),
+            "context": {"trace_id": draw(st.sampled_from(["0af7651916cd43dd8448eb211c80319c", "T"])),
+                        "span_id": draw(st.sampled_from(IDS))},
+            "span_kind": draw(st.sampled_from(OI_KINDS)),
+            "parent_id": draw(st.sampled_from(IDS + [None])),
+            "start_time": draw(times | st.sampled_from(["2025-01-01T00:00:00Z", "2025-01-01T00:00:01.5+00:00", "nope"])),
+            "end_time": draw(times | st.sampled_from(["2025-01-01T00:00:02Z", None])),
+            "attributes": attrs if draw(st.booleans()) else {"openinference": {"span": {"kind": attrs.pop("openinference.span.kind")}}, **attrs}}
+    if draw(st.booleans()):
+        span[draw(st.sampled_from(list(span)))] = draw(json_values)
+    return span
+
+
+@FUZZ
+@given(st.lists(openinference_span(), min_size=1, max_size=8), st.booleans())
+def test_openinference_converter(spans, wrapped):
+    for s in spans:
+        if isinstance(s.get("context"), dict) and s["context"].get("trace_id") is not None:
+            s["context"]["trace_id"] = "T"
+    check_converter(json.dumps({"data": spans} if wrapped else spans).encode(), "openinference")
 
 
 @st.composite
@@ -188,3 +221,52 @@ def check_converter(data: bytes, fmt) -> None:
         return
     assert validate_trace(result.trace) == [], (result.notes, result.trace)
     assert all("\n" not in note for note in result.notes)
+
+
+@st.composite
+def mlflow_trace(draw):
+    spans = []
+    for _ in range(draw(st.integers(0, 6))):
+        attrs = {"mlflow.spanType": json.dumps(draw(st.sampled_from(["AGENT", "TOOL", "CHAT_MODEL", "LLM", "CHAIN", "X"])))}
+        if draw(st.booleans()):
+            attrs["mlflow.chat.tokenUsage"] = json.dumps({"input_tokens": draw(usage_value), "total_tokens": draw(usage_value)})
+        span = {"trace_id": "AAAAAAAAAAAAAAAAAAAAAQ==", "span_id": draw(st.sampled_from(IDS)),
+                "parent_span_id": draw(st.sampled_from(IDS + [None])),
+                "name": draw(st.sampled_from(["planner", "worker", "search", ""])),
+                "start_time_unix_nano": draw(times), "end_time_unix_nano": draw(times), "attributes": attrs}
+        if draw(st.booleans()):
+            span[draw(st.sampled_from(list(span)))] = draw(json_values)
+        spans.append(span)
+    return {"info": {"trace_id": draw(st.sampled_from(["tr-1", ""]))}, "data": {"spans": spans}}
+
+
+@FUZZ
+@given(mlflow_trace())
+def test_mlflow_converter(doc):
+    check_converter(json.dumps(doc).encode(), "mlflow")
+
+
+ROLES = ["Orchestrator (thought)", "Orchestrator (-> A)", "Orchestrator (-> )", "Orchestrator (termination condition)",
+         "A", "B (x)", "human", "user", "assistant", "", "(-> A)", "A (-> A)"]
+
+
+@st.composite
+def message_log(draw):
+    history = []
+    for _ in range(draw(st.integers(0, 8))):
+        message = {"role": draw(st.sampled_from(ROLES)), "content": draw(st.text(max_size=3) | st.none())}
+        if draw(st.booleans()):
+            message["name"] = draw(st.sampled_from(["A", "B", "", "Orchestrator"]))
+        if draw(st.booleans()):
+            message[draw(st.sampled_from(list(message)))] = draw(json_values)
+        history.append(message)
+    labels = draw(st.fixed_dictionaries({}, optional={
+        "mistake_step": st.integers(-2, 10) | st.text(max_size=3) | json_values, "mistake_agent": st.text(max_size=3),
+        "is_correct": st.booleans(), "level": json_values, "question": st.text(max_size=3)}))
+    return {"question_ID": draw(st.text(max_size=3) | st.integers()), "history": history, **labels}
+
+
+@FUZZ
+@given(message_log())
+def test_message_log_converter(doc):
+    check_converter(json.dumps(doc).encode(), "message-log")

@@ -22,9 +22,10 @@ def test_nested_agents_and_tools():
     trace = result.trace
     assert validate_trace(trace) == []
     events = {e["id"]: e for e in trace["events"]}
-    # the application (service.name) invokes the orchestrator: spawn at 0 s, return at 8 s
-    assert events["a1:start"] == {"id": "a1:start", "t": 0.0, "type": "spawn", "agent": "demo-app", "to": "orchestrator", "role": "orchestrator"}
-    assert events["a1:end"]["type"] == "return" and events["a1:end"]["t"] == 8.0 and events["a1:end"]["to"] == "demo-app"
+    # the application (service.name) is not an agent: the orchestrator is the run's root agent, never
+    # spawned, and its span's end (8 s) is its stop
+    assert "a1:start" not in events
+    assert events["a1:end"] == {"id": "a1:end", "t": 8.0, "type": "stop", "agent": "orchestrator", "role": "orchestrator"}
     # gen_ai.agent.id wins over the name; the name becomes the role
     assert events["r1:start"]["to"] == "res-1" and events["r1:start"]["role"] == "researcher"
     # the orchestrator invokes agents, so its chat spans are decisions at the span's end
@@ -38,7 +39,6 @@ def test_nested_agents_and_tools():
     assert trace["rewards"] == {} and trace["topology"] == "unknown"
     edges = {(e["src"], e["dst"], e["type"]) for e in trace["edges"]}
     assert edges == {
-        ("a1:start", "c1", "causal"),
         ("c1", "r1:start", "spawn"),
         ("c1", "k1:start", "spawn"),  # researcher and coder run in parallel: both fork from c1
         ("r1:end", "c2", "causal"),  # c2 starts after both ended: a join
@@ -55,15 +55,16 @@ def test_nested_agents_and_tools():
     }
     assert [e["t"] for e in trace["events"]] == sorted(e["t"] for e in trace["events"])
     m = trace_metrics(trace)
-    assert m["critical_path_steps"] == 10  # a1 -> c1 -> r1 -> rt1 x2 -> rt2 x2 -> r1 end -> c2 -> a1 end
+    assert m["critical_path_steps"] == 9  # c1 -> r1 -> rt1 x2 -> rt2 x2 -> r1 end -> c2 -> a1 end
+    assert (m["agents"], m["spawn_depth"], m["spawn_fanout_max"]) == (3, 1, 2)
 
 
 def test_unmappable_spans_are_counted_and_named():
     result = convert("otel_nested.json")
     assert result.unmapped == 2 and result.spans == 11
     assert result.notes == [
-        "converted 9 of 11 spans into 14 events and 14 edges; 2 unmapped; 430 tokens counted; "
-        "1 model-call spans of leaf agents folded into their agent's return (60 tokens)",
+        "converted 9 of 11 spans into 13 events and 13 edges; 2 unmapped; 430 tokens counted; "
+        "1 model-call spans of leaf agents folded into their agent's return or stop (60 tokens)",
         "read as OTLP JSON",
         "unmapped span 'embeddings text-embed' (ke1): operation embeddings has no event type; its children are kept",
         "unmapped span 'HTTP GET' (h1): no gen_ai.operation.name; its children are kept",
@@ -75,7 +76,7 @@ def test_broken_parent_ids():
     assert validate_trace(result.trace) == []
     assert result.unmapped == 5
     assert result.notes == [
-        "converted 3 of 8 spans into 6 events and 5 edges; 5 unmapped; 0 tokens counted",
+        "converted 3 of 8 spans into 5 events and 4 edges; 5 unmapped; 0 tokens counted",
         "read as OTLP JSON",
         "unmapped span 'execute_tool no-start' (m1): malformed (needs a trace id, a span id and a start time)",
         "unmapped span 'execute_tool lookup-again' (t1): duplicate span id; the first one is kept",
@@ -137,11 +138,10 @@ def test_attribute_value_kinds_and_leaf_usage():
     assert "span 'invoke_agent lead' (a): its 999 tokens are taken as a roll-up of its descendants' usage, " \
         "which is counted instead" in result.notes
     types = [(e["id"], e["type"], e["agent"]) for e in trace["events"]]
-    assert types == [
-        ("a:start", "spawn", "application"),
+    assert types == [  # 'lead' is the run's root agent: no spawn by the application, a stop at its end
         ("b", "spawn", "lead"),
         ("c", "orchestrator_decision", "lead"),
-        ("a:end", "return", "lead"),
+        ("a:end", "stop", "lead"),
     ]
 
 

@@ -82,6 +82,7 @@ trace_strategy = st.fixed_dictionaries(
         "costs": mostly(costs),
         "metrics": mostly(number_map),
         "reward_credit_units": mostly(st.dictionaries(st.sampled_from(["team", "tool"]), mostly(st.sampled_from(S.CREDIT_UNITS)))),
+        "annotations": mostly(st.dictionaries(st.sampled_from(["outcome", "mistake_step"]), mostly(st.text(max_size=2) | st.integers(0, 9) | st.booleans()))),
         "bogus": st.integers(),
     },
 )
@@ -124,6 +125,7 @@ good_trace = st.fixed_dictionaries(
     optional={
         "system": st.text(max_size=2), "schema_version": st.just("1.0"), "topology": st.sampled_from(S.TOPOLOGIES),
         "metrics": number_map, "reward_credit_units": st.dictionaries(st.text(max_size=2), st.sampled_from(S.CREDIT_UNITS), max_size=2),
+        "annotations": st.dictionaries(st.text(max_size=2), st.text(max_size=2) | numbers | st.booleans(), max_size=2),
     },
 )
 

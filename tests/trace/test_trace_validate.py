@@ -278,7 +278,7 @@ def test_all_errors_of_a_file_at_once(survey):
         "t.json: $.events[2].trusted: event e3: trusted must be a boolean, got 'yes'",
         "t.json: $.events[3]: event e4: missing required key 'agent'",
         "t.json: $.extra: unknown top-level key 'extra'; allowed: schema_version, trace_id, task_id, system, "
-        "topology, events, edges, rewards, costs, metrics, labels, reward_credit_units",
+        "topology, events, edges, rewards, costs, metrics, labels, annotations, reward_credit_units",
         "t.json: $.topology: 'ring' is not a topology; allowed: centralized, planner_executor_critic, debate, "
         "swarm, hierarchical, harness, mixed, unknown",
     ]

@@ -174,8 +174,8 @@ def test_the_top_level_struct_requires_the_required_keys_and_allows_the_optional
     # Called here at run time, not only at import: mutmut maps a function to the tests that call it.
     struct = typed._top_struct("Top", {"events": msgspec.Raw, "edges": msgspec.Raw})
     assert struct.__struct_fields__ == ("trace_id", "task_id", "events", "edges", "rewards", "costs", "schema_version",
-                                        "system", "topology", "metrics", "labels", "reward_credit_units")
-    assert struct.__struct_defaults__ == (msgspec.UNSET,) * 6  # the six optional keys
+                                        "system", "topology", "metrics", "labels", "annotations", "reward_credit_units")
+    assert struct.__struct_defaults__ == (msgspec.UNSET,) * 7  # the seven optional keys
     top = msgspec.json.decode(b'{"trace_id": "x", "task_id": "t", "events": [], "edges": [], "rewards": {}, "costs": {},'
                               b' "labels": {"a": "b"}}', type=struct)
     assert (top.labels, top.topology) == ({"a": "b"}, msgspec.UNSET)

@@ -120,17 +120,33 @@ class Served:
                 parts = urlsplit(self.path)
                 params = parse_qs(parts.query)
                 outer.api.log.append((time.monotonic(), {k: v[0] for k, v in params.items()}))
-                status, kind, body = outer.api.answer(parts.path, params)
+                status, kind, body, *more = outer.api.answer(parts.path, params)
+                headers = more[0] if more else {}
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
+                if isinstance(body, bytes):
+                    self.send_header("Content-Length", str(len(body)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(body)
+                try:
+                    if isinstance(body, bytes):
+                        self.wfile.write(body)
+                    else:  # (chunk, pause) pairs: a server that trickles its answer
+                        for chunk, pause in body:
+                            self.wfile.write(chunk)
+                            self.wfile.flush()
+                            if outer.closing.wait(pause):
+                                return
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def log_message(self, *args):
                 pass
 
+        self.closing = threading.Event()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         # polled every 10 ms for the shutdown of close() (the default, half a second, was paid by every test)
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
@@ -141,6 +157,7 @@ class Served:
         return self.api.log
 
     def close(self) -> None:
+        self.closing.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -239,3 +256,171 @@ def search_once(root, *args: str):
             return run_captured("update", "search", "--root", root, *args)
     finally:
         served.close()
+
+
+# ---------------------------------------------------------------- scripted and synthetic servers
+
+class Scripted:
+    """A server that answers each request with ``reply(path, params)``: ``(status, content type,
+    body)`` or ``(status, content type, body, headers)``; ``body`` is bytes, or ``(chunk, pause)``
+    pairs sent one after the other (a server that trickles)."""
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.log: list[tuple[float, dict]] = []
+
+    def answer(self, path: str, params: dict):
+        return self.reply(path, {k: v[0] for k, v in params.items()})
+
+
+class SyntheticArxiv(ArxivServer):
+    """The fake arXiv API holding ``n`` matching records ("Orchestrator study i"), one a day from
+    ``first`` on (wrapping over 50 days), and nothing else."""
+
+    def __init__(self, n: int, first: str = "2026-05-05", **kwargs):
+        import datetime
+
+        super().__init__(**kwargs)
+        self.entries = []
+        start = datetime.date.fromisoformat(first)
+        for i in range(n):
+            day = (start + datetime.timedelta(days=i % 50)).isoformat()
+            entry = ET.fromstring(
+                f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/2605.{20000 + i:05d}v1</id>'
+                f"<updated>{day}T10:00:00Z</updated><published>{day}T10:00:00Z</published>"
+                f"<title>Orchestrator study {i}</title><summary>We train an orchestrator, number {i}.</summary>"
+                f"<author><name>Author {i}</name></author></entry>")
+            self.entries.append(entry)
+
+
+def atom(entries: str, total: int, start: int = 0, per_page: int = 10) -> bytes:
+    """An arXiv API page holding ``entries`` (Atom ``<entry>`` elements as text)."""
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="{ATOM}" xmlns:opensearch="{OPENSEARCH}" '
+            f'xmlns:arxiv="http://arxiv.org/schemas/atom"><title>arXiv Query</title><id>http://arxiv.org/api/x</id>'
+            f"<updated>2026-06-30T00:00:00Z</updated><opensearch:totalResults>{total}</opensearch:totalResults>"
+            f"<opensearch:startIndex>{start}</opensearch:startIndex><opensearch:itemsPerPage>{per_page}"
+            f"</opensearch:itemsPerPage>{entries}</feed>").encode()
+
+
+def entry(arxiv: str = "2605.30001", title: str = "An Orchestrator", published: str = "2026-05-20T10:00:00Z",
+          authors: str = "<author><name>Ada Lovelace</name></author>", summary: str = "We train an orchestrator.",
+          extra: str = "") -> str:
+    """One Atom entry of an arXiv API page, its parts replaceable."""
+    return (f"<entry><id>http://arxiv.org/abs/{arxiv}v1</id><updated>{published}</updated><published>{published}"
+            f"</published><title>{title}</title><summary>{summary}</summary>{authors}{extra}</entry>")
+
+
+@pytest.fixture
+def serve(no_network):
+    """``serve(api) -> Served``: a local server of ``api`` that the HTTP mock lets through,
+    closed after the test."""
+    running = []
+
+    def start(api):
+        served = Served(api)
+        no_network.add_passthru(served.url)
+        running.append(served)
+        return served
+
+    yield start
+    for served in running:
+        served.close()
+
+
+SMALL_PROTOCOL = DATA / "protocol_small.yaml"
+
+
+@pytest.fixture
+def small_survey(tmp_path, cli, monkeypatch):
+    """A survey made with ``masrl init`` and the protocol of ``tests/data/update/protocol_small.yaml``
+    (one family, every source), today 2026-06-30; nothing of the repository's corpus."""
+    monkeypatch.setenv("MASRL_TODAY", "2026-06-30")
+    root = tmp_path / "small"
+    run = cli("init", root, "--title", "A small survey")
+    assert run.code == 0, run.err
+    (root / "corpus" / "protocol.yaml").write_bytes(SMALL_PROTOCOL.read_bytes())
+    return root
+
+
+class OpenReviewServer:
+    """The fake OpenReview API v2: ``GET /notes?content.venueid=V&limit=&offset=`` over the notes of
+    ``tests/data/update/openreview_notes.json``, with ``count``; ``limit`` per page unless the
+    request asks for fewer (``page``: the server's own largest page)."""
+
+    def __init__(self, page: int = 1000):
+        self.data = json.loads((DATA / "openreview_notes.json").read_text(encoding="utf-8"))
+        self.page = page
+        self.log: list[tuple[float, dict]] = []
+
+    def answer(self, path: str, params: dict):
+        venue = params.get("content.venueid", [""])[0]
+        notes = [n for n in self.data["notes"] if n["content"]["venueid"]["value"] == venue]
+        offset, limit = int(params.get("offset", ["0"])[0]), min(int(params.get("limit", ["1000"])[0]), self.page)
+        body = {"notes": notes[offset:offset + limit], "count": len(notes)}
+        return 200, "application/json; charset=utf-8", json.dumps(body).encode()
+
+
+class SemanticScholarServer:
+    """The fake Semantic Scholar Academic Graph API over ``tests/data/update/s2_graph.json``:
+
+    * ``/graph/v1/paper/search/bulk``: the papers whose title or abstract holds a quoted term of
+      ``query`` and whose ``publicationDate`` (or year) lies in ``publicationDateOrYear``, ``page``
+      papers a request, paged with ``token``;
+    * ``/graph/v1/paper/<id>/references`` and ``/citations`` (``<id>``: a paperId, ``arXiv:...``
+      or ``DOI:...``), paged with ``offset``, ``limit`` and ``next``; 404 for an unknown paper;
+    * the first ``busy`` requests are answered HTTP 429 with ``Retry-After: 2``.
+    """
+
+    def __init__(self, page: int = 2, busy: int = 0):
+        self.data = json.loads((DATA / "s2_graph.json").read_text(encoding="utf-8"))
+        self.papers = {p["paperId"]: p for p in self.data["papers"]}
+        self.page, self.busy = page, busy
+        self.log: list[tuple[float, dict]] = []
+
+    def _find(self, ident: str):
+        if ident in self.papers:
+            return ident
+        kind, _, value = ident.partition(":")
+        field = {"arXiv": "ArXiv", "DOI": "DOI"}.get(kind)
+        return next((pid for pid, p in self.papers.items() if field and str(p["externalIds"].get(field, "")).lower() == value.lower()),
+                    None)
+
+    def answer(self, path: str, params: dict):
+        if self.busy > 0:
+            self.busy -= 1
+            return 429, "application/json", b'{"message": "Too Many Requests"}', {"Retry-After": "2"}
+        one = {k: v[0] for k, v in params.items()}
+        if path.endswith("/paper/search/bulk"):
+            terms = [t.lower() for t in re.findall(r'"([^"]+)"', one.get("query", ""))]
+            since, _, until = one.get("publicationDateOrYear", ":").partition(":")
+            hits = [p for p in self.data["papers"]
+                    if any(t in f"{p['title']} {p['abstract']}".lower() for t in terms)
+                    and since <= (p["publicationDate"] or f"{p['year']}-06-01") <= until]
+            start = int(one.get("token", "0"))
+            body = {"total": len(hits), "data": hits[start:start + self.page]}
+            if start + self.page < len(hits):
+                body["token"] = str(start + self.page)
+            return 200, "application/json", json.dumps(body).encode()
+        match = re.fullmatch(r".*/paper/(.+)/(references|citations)", path)
+        pid = self._find(match.group(1)) if match else None
+        if pid is None:
+            return 404, "application/json", json.dumps({"error": f"Paper with id {path} not found"}).encode()
+        if match.group(2) == "references":
+            edges = [{"citedPaper": self.papers[r] if r else {"paperId": None, "title": "Unresolved reference",
+                                                              "externalIds": None, "authors": []}}
+                     for r in self.data["references"].get(pid, [])]
+        else:
+            edges = [{"citingPaper": self.papers[c]} for c, refs in self.data["references"].items() if pid in refs]
+        offset, limit = int(one.get("offset", "0")), min(int(one.get("limit", "100")), self.page)
+        body = {"offset": offset, "data": edges[offset:offset + limit]}
+        if offset + limit < len(edges):
+            body["next"] = offset + limit
+        return 200, "application/json", json.dumps(body).encode()
+
+
+@pytest.fixture
+def basic_survey(small_survey):
+    """``small_survey`` with the protocol of ``tests/data/update/protocol_basic.yaml``: arXiv and
+    Crossref only."""
+    (small_survey / "corpus" / "protocol.yaml").write_bytes((DATA / "protocol_basic.yaml").read_bytes())
+    return small_survey

@@ -105,7 +105,8 @@ def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_
     assert rows["excluded at abstract screen"] == "2"
     assert rows["new records included"] == "2"
     svg = (root / "reports/figures/prisma_flow.svg").read_text()
-    for text in ("Records identified (n = 9)", "arXiv (update rounds): 7", "other methods (added by hand): 2",
+    for text in ("Records identified via databases and", "registers (n = 7)", "arXiv (update rounds): 7",
+                 "Records identified via other methods", "added by hand: 2",
                  "Duplicates removed before screening", "Awaiting a screening decision"):
         assert text in svg.replace("\u00a0", " "), text
     feed = feedparser.parse((root / "reports/site/feed.xml").read_bytes())

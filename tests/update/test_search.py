@@ -79,7 +79,8 @@ def test_a_round_queues_the_new_papers_of_the_window_once_and_logs_every_duplica
     assert meta["counts"]["by_source"] == {"arXiv": {"identified": 7, "duplicates": 4, "queued": 3}}
     assert meta["counts"]["by_family"]["orchestration"] == {"identified": 5, "duplicates": 4, "queued": 1}
     (arxiv,) = meta["sources"]
-    assert arxiv["settings"] == {"page_size": 2, "delay_seconds": 3, "retries": 3}
+    assert arxiv["settings"] == {"page_size": 2, "delay_seconds": 3, "retries": 3, "max_records": 10000,
+                                 "deadline_seconds": 60, "max_answer_bytes": 33554432, "max_wire_bytes": 16777216}
     orchestration = next(q for q in arxiv["queries"] if q["family"] == "orchestration")
     assert (orchestration["requests"], orchestration["pages"], orchestration["total"], orchestration["kept"]) == (3, 3, 5, 5)
     assert orchestration["query"].startswith('search_query=(ti:"orchestration" OR abs:"orchestration" OR ')
@@ -143,8 +144,8 @@ def test_empty_pages_are_retried_first_page_included(no_network):
         api.empty_pages = 10
         with pytest.raises(SourceError) as err:
             source.search(ORCHESTRATION, "2026-05-04", "2026-06-30", lambda: "2026-07-01T00:00:00Z")
-        assert str(err.value) == (f"{served.url.removeprefix('http://')}: the arXiv API answered empty pages for family "
-                                  "'orchestration' after 3 retries; run the search again later")
+        assert str(err.value) == (f"{served.url.removeprefix('http://')}: the arXiv API answered 0 of the 2 records of the "
+                                  "page from 0 for family 'orchestration' after 3 retries; run the search again later")
     finally:
         served.close()
 
@@ -203,7 +204,7 @@ def test_crossref_through_a_mocked_transport(no_network):
 
 def test_a_venue_paper_whose_preprint_was_found_on_arxiv_is_a_duplicate(round_survey, cli, clock, arxiv_server,
                                                                        crossref_server):
-    run = cli("update", "search", "--root", round_survey, *WINDOW)
+    run = cli("update", "search", "--root", round_survey, *WINDOW, "--source", "arxiv", "--source", "crossref")
     assert run.code == 0, run.err
     folder = only_round(round_survey)
     queue = {r["identifier"]: r for r in sheet(folder / "queue.csv")}
@@ -238,8 +239,8 @@ def test_an_unreachable_api_exits_1_naming_it_and_writes_nothing(committed, cli,
     monkeypatch.setenv("MASRL_ARXIV_API", url)
     run = cli("update", "search", "--root", committed, "--source", "arxiv")
     assert run.code == 1
-    assert run.err.splitlines() == [f"masrl: error: cannot search arXiv: 127.0.0.1:{port}: cannot reach the arXiv API "
-                                    "(ConnectionError); no network?; nothing was written"]
+    assert run.err.splitlines() == [f"masrl: error: cannot search arXiv: 127.0.0.1:{port}: the arXiv API cannot be "
+                                    "reached (ConnectionError); no network?; nothing was written"]
     assert _git_clean(committed) == ""
 
 
@@ -268,7 +269,8 @@ def test_bad_arguments_are_named_at_once(round_survey, cli):
         "credit assignment, orchestration, tool and software agents, safety, classical MARL, industrial systems "
         "(did you mean 'orchestration'?)",
         "command line: --since: '2026-13-01' is not a date written YYYY-MM-DD",
-        "command line: --source: 'arxv' is not a source of the protocol; allowed: arxiv, crossref (did you mean 'arxiv'?)",
+        "command line: --source: 'arxv' is not a source of the protocol; allowed: arxiv, crossref, openreview, "
+        "semanticscholar, citations (did you mean 'arxiv'?)",
         "masrl: error: 3 errors in the command line; nothing was searched.",
     ]
 

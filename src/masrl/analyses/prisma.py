@@ -17,7 +17,9 @@ release), follows only the records identified and screened since, with their
 exclusions by stage and reason class, and ends at the total included in this
 version (previous - dropped + new). When update rounds ran since the previous version
 (:mod:`masrl.analyses.rounds`), the identification step comes from them: records identified per
-source, duplicates removed before screening, records added by other methods (by hand), records
+database (arXiv, Crossref, OpenReview, Semantic Scholar) and, as PRISMA 2020 separates them,
+"via other methods": per method searched by the rounds (citation searching) and the records added
+by hand; duplicates removed before screening, records
 screened and those still awaiting a decision; the exclusions by stage and reason class are
 those of the records decided since the previous version.
 """
@@ -101,8 +103,10 @@ def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy
         "new_by_category": {value: n}, "dropped": [keys], "total_included": n}``; with
         ``rounds`` (:func:`masrl.analyses.rounds.identification` of the rounds since the previous
         version) the update also has ``"identification": {"rounds", "identified_by_source",
-        "duplicates_removed", "other_methods", "screened", "awaiting"}`` (screened = queued +
-        other methods = identified + awaiting).
+        "identified_by_other_method", "duplicates_removed", "other_methods", "screened",
+        "awaiting"}`` (identified_by_other_method: citation searching and the like, by method;
+        other_methods: the records added by hand; screened = queued + other methods = identified +
+        awaiting).
 
     Raises:
         ValueError: if the flow does not end at the number of retained records
@@ -153,6 +157,7 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
         other = max(0, identified - rounds["applied"])
         update["identification"] = {
             "rounds": list(rounds["rounds"]), "identified_by_source": dict(rounds["identified_by_source"]),
+            "identified_by_other_method": dict(rounds.get("identified_by_other_method") or {}),
             "duplicates_removed": rounds["duplicates_removed"], "other_methods": other,
             "screened": rounds["queued"] + other, "awaiting": rounds["awaiting"],
             "found_again": int(rounds.get("found_again", 0))}
@@ -195,6 +200,8 @@ def update_table(flow: dict) -> Table:
     if ident:
         rows += [{"step": f"records identified from {source} (update rounds)", "records": n, **blank}
                  for source, n in ident["identified_by_source"].items()]
+        rows += [{"step": f"records identified by {method} (update rounds; other methods)", "records": n, **blank}
+                 for method, n in (ident.get("identified_by_other_method") or {}).items()]
         rows += [
             {"step": "duplicates removed before screening", "records": ident["duplicates_removed"], **blank},
             {"step": "records identified by other methods (added by hand)", "records": ident["other_methods"], **blank},

@@ -32,6 +32,8 @@ class RoundState:
         linked: canonical ids of every queued candidate.
         again: source label -> duplicates of this round found by an earlier round of the update
             (see the module docstring); ``found_again`` is their sum.
+        other_methods: the source labels identified "via other methods" in PRISMA 2020's sense
+            (citation searching: ``method: other`` in ``round.yaml``), not databases.
     """
 
     round_id: str
@@ -45,6 +47,7 @@ class RoundState:
     unapplied: tuple = ()
     linked: frozenset = frozenset()
     again: dict = field(default_factory=dict)
+    other_methods: frozenset = frozenset()
 
     @property
     def found_again(self) -> int:
@@ -111,24 +114,33 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
         seen |= found_here
         counts = meta.get("counts") or {}
         identified = {label: int((tally or {}).get("identified", 0)) for label, tally in (counts.get("by_source") or {}).items()}
+        other = frozenset(str(s.get("label")) for s in (meta.get("sources") or [])
+                          if isinstance(s, dict) and s.get("method") == "other")
         out.append(RoundState(folder.round_id, str(window.get("since", "")), until, identified,
                               int(counts.get("duplicates", 0)), len(folder.queue), applied, tuple(undecided),
-                              tuple(unapplied), frozenset(linked), again))
+                              tuple(unapplied), frozenset(linked), again, other))
     return out
 
 
 def identification(states: list[RoundState]) -> dict | None:
     """The identification counts of the PRISMA flow for updated reviews, summed over ``states``:
     ``{"rounds": [ids], "identified_by_source": {label: n}, "duplicates_removed": n,
-    "found_again": n, "queued": n, "applied": n, "awaiting": n}``; None without rounds. A record found
+    "found_again": n, "queued": n, "applied": n, "awaiting": n}`` and, when a round searched by
+    other methods (citation searching), ``"identified_by_other_method": {label: n}`` (those labels
+    are then not in ``identified_by_source``, the databases); None without rounds. A record found
     again by a later round (:attr:`RoundState.again`) is neither identified nor removed again."""
     if not states:
         return None
     by_source: dict[str, int] = {}
+    by_other: dict[str, int] = {}
     for state in states:
         for label, n in state.identified.items():
-            by_source[label] = by_source.get(label, 0) + n - state.again.get(label, 0)
-    return {"rounds": [s.round_id for s in states], "identified_by_source": by_source,
+            into = by_other if label in state.other_methods else by_source
+            into[label] = into.get(label, 0) + n - state.again.get(label, 0)
+    out = {"rounds": [s.round_id for s in states], "identified_by_source": by_source,
             "duplicates_removed": sum(s.duplicates - s.found_again for s in states),
             "found_again": sum(s.found_again for s in states), "queued": sum(s.queued for s in states),
             "applied": sum(len(s.applied) for s in states), "awaiting": sum(s.awaiting for s in states)}
+    if by_other:
+        out["identified_by_other_method"] = by_other
+    return out

@@ -9,7 +9,9 @@ the BibTeX export: conference -> ``paper-conference``, journal ->
 arXiv id as ``number``), other -> ``webpage`` for a URL-only record, else ``document``.
 Authors are ``{family, given}`` (``non-dropping-particle`` for ``von``,
 ``suffix`` for ``Jr``); an organisation is ``{literal}``. CSL has no marker for
-an incomplete author list: ``others`` is left out.
+an incomplete author list: ``others`` is left out. A record's abstract is left out:
+it is the authors' text, kept in the corpus for screening, and a published report
+carries only the survey's data (under its data licence).
 """
 
 from __future__ import annotations
@@ -82,8 +84,6 @@ def csl_item(record: dict) -> dict:
         item["DOI"] = ids["doi"]
     if record.get("url"):
         item["URL"] = str(record["url"]).split(" ; ")[0]
-    if record.get("abstract"):
-        item["abstract"] = record["abstract"]
     return item
 
 

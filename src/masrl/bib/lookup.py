@@ -15,20 +15,27 @@ with authors in ``Last, First`` form. Sources and formats:
   (plain values) for older venues (https://docs.openreview.net);
 * ACL Anthology: the entry's own BibTeX, ``https://aclanthology.org/{id}.bib``.
 
-HTTP goes through one ``requests.Session`` (the one the ``arxiv`` package
-uses too), so tests serve documented responses through a mocked transport.
-Nothing here runs unless ``masrl add`` is given an identifier without
-``--no-fetch``.
+Every request goes through :func:`masrl.bib.fetch.fetch` (an overall deadline,
+a size limit on the compressed and the decompressed answer, no redirect to
+another host) over one ``requests.Session``, so tests serve documented
+responses through a mocked transport; every answer is checked against its
+source's format (:mod:`.arxiv_feed`, :mod:`.crossref_json`,
+:mod:`.openreview_json`), and one that is not raises :class:`BadAnswer` naming
+the source and what is wrong: nothing of it is kept. Nothing here runs unless
+``masrl add`` is given an identifier without ``--no-fetch``.
 """
 
 from __future__ import annotations
 
-import re
-
+from .answers import FormatError
+from .fetch import FetchError, Limits, fetch
 from .identifiers import Identifier
 
-TIMEOUT = 20  # seconds per request
+TIMEOUT = 20  # seconds for the whole of one request
+LIMITS = Limits(deadline=TIMEOUT, connect=10.0, read=TIMEOUT, max_wire=4 * 1024 * 1024, max_body=8 * 1024 * 1024)
 USER_AGENT = "masrl (https://github.com/xxzcc/awesome-llm-mas-rl; survey corpus tool)"
+ARXIV_API = "https://export.arxiv.org/api/query"
+CROSSREF_API = "https://api.crossref.org/works"
 
 
 class Unreachable(Exception):
@@ -37,6 +44,11 @@ class Unreachable(Exception):
 
 class NotFound(Exception):
     """The source answered, but has no paper with this id."""
+
+
+class BadAnswer(Exception):
+    """The source answered something that is not its documented format (or too large, too slow,
+    or from another host); the message names the host and what is wrong."""
 
 
 def _session():
@@ -48,93 +60,81 @@ def _session():
 
 
 def _get(session, url: str, host: str, **params):
-    import requests
-
     try:
-        response = session.get(url, params=params or None, timeout=TIMEOUT)
-    except requests.RequestException as err:
-        raise Unreachable(host) from err
-    if response.status_code == 404:
+        response = fetch(session, url, params or None, limits=LIMITS)
+    except FetchError as err:
+        if err.kind == "unreachable":
+            raise Unreachable(host) from None
+        raise BadAnswer(f"{host}: {err.what}") from None
+    if response.status == 404:
         raise NotFound(url)
-    if response.status_code >= 500 or response.status_code == 429:
-        raise Unreachable(f"{host} (HTTP {response.status_code})")
-    if response.status_code != 200:
-        raise NotFound(f"{url} (HTTP {response.status_code})")
+    if response.status >= 500 or response.status == 429:
+        raise Unreachable(f"{host} (HTTP {response.status})")
+    if response.status != 200:
+        raise NotFound(f"{url} (HTTP {response.status})")
     return response
 
 
-def _person(name: str) -> str:
-    from .bibtex import record_author
-
-    return record_author(name)
+def _checked(host: str, read, *args):
+    try:
+        return read(*args)
+    except FormatError as err:
+        raise BadAnswer(f"{host} answered something that is not its documented format: {err}") from None
 
 
 def _arxiv(ident: Identifier, session) -> dict:
-    import arxiv
-    import requests
+    from .arxiv_feed import ApiError, read_feed
 
-    client = arxiv.Client(page_size=1, delay_seconds=0, num_retries=0)
-    client._session = session  # one transport for every source (and for the tests' mock)
-    search = arxiv.Search(id_list=[ident.value])
+    host = "export.arxiv.org"
     try:
-        result = next(client.results(search), None)
-    except (requests.RequestException, arxiv.HTTPError, arxiv.UnexpectedEmptyPageError) as err:
-        if isinstance(err, arxiv.HTTPError) and 400 <= err.status < 500:
-            raise NotFound(ident.value) from err
-        raise Unreachable("export.arxiv.org") from err
-    if result is None:
+        feed = _checked(host, read_feed, _get(session, ARXIV_API, host, id_list=ident.value, max_results="1").body)
+    except ApiError:
+        raise NotFound(ident.value) from None
+    if not feed.entries:
         raise NotFound(ident.value)
+    entry = feed.entries[0]
+    wanted = ident.key.split(":", 1)[1]
+    if len(feed.entries) != 1 or entry.arxiv != wanted:
+        raise BadAnswer(f"{host} answered {len(feed.entries)} entries (first arxiv:{entry.arxiv}) for arxiv:{wanted}")
     ids = {"arxiv": ident.value}
-    if result.doi:
-        ids["doi"] = result.doi
-    return {"title": " ".join(result.title.split()), "authors": [_person(a.name) for a in result.authors],
-            "year": result.published.year, "venue": " ".join((result.journal_ref or "arXiv").split()),
-            "abstract": " ".join(result.summary.split()), "identifiers": ids,
-            "primaryclass": result.primary_category}
+    if entry.doi:
+        ids["doi"] = entry.doi
+    return {"title": entry.title, "authors": list(entry.authors), "year": int(entry.published[:4]),
+            "venue": entry.journal_ref or "arXiv", "abstract": entry.summary, "identifiers": ids,
+            "primaryclass": entry.primary_category}
 
 
 def _crossref(ident: Identifier, session) -> dict:
-    data = _get(session, f"https://api.crossref.org/works/{ident.value}", "api.crossref.org").json()
-    msg = data.get("message") or {}
-    authors = []
-    for a in msg.get("author") or []:
-        if a.get("family"):
-            authors.append(f"{a['family']}, {a.get('given', '')}".strip().rstrip(","))
-        elif a.get("name"):
-            from .bibtex import organisation
+    from .crossref_json import paper, read_work
 
-            authors.append(organisation(a["name"]))
-    parts = ((msg.get("issued") or {}).get("date-parts") or [[None]])[0]
-    abstract = re.sub(r"<[^>]+>", " ", msg.get("abstract") or "")
-    out = {"title": " ".join(" ".join(msg.get("title") or [""]).split()), "authors": authors,
-           "year": parts[0], "venue": " ".join(" ".join(msg.get("container-title") or [""]).split()) or msg.get("publisher", ""),
-           "identifiers": {"doi": msg.get("DOI") or ident.value}, "crossref_type": msg.get("type", "")}
-    if abstract.strip():
-        out["abstract"] = " ".join(abstract.split())
+    host = "api.crossref.org"
+    work = _checked(host, read_work, _get(session, f"{CROSSREF_API}/{ident.value}", host).body)
+    found = _checked(host, paper, work, "$.message")
+    if not found.title or found.published is None:
+        raise BadAnswer(f"{host} answered a work without a title or a date for doi:{ident.value}")
+    out = {"title": found.title, "authors": list(found.authors), "year": found.published[0],
+           "venue": found.venue or found.publisher, "identifiers": {"doi": found.doi or ident.value},
+           "crossref_type": found.type}
+    if found.abstract:
+        out["abstract"] = found.abstract
     return out
 
 
 def _openreview(ident: Identifier, session) -> dict:
-    for base, versioned in (("https://api2.openreview.net", True), ("https://api.openreview.net", False)):
-        data = _get(session, f"{base}/notes", base.split("//")[1], id=ident.value).json()
-        notes = data.get("notes") or []
-        if not notes:
+    from .openreview_json import paper, read_notes
+
+    for base, v1 in (("https://api2.openreview.net", False), ("https://api.openreview.net", True)):
+        host = base.split("//")[1]
+        data = _checked(host, read_notes, _get(session, f"{base}/notes", host, id=ident.value).body, v1)
+        if not data.notes:
             continue
-        note = notes[0]
-        content = note.get("content") or {}
-
-        def value(name):
-            item = content.get(name)
-            return item.get("value") if versioned and isinstance(item, dict) else item
-
-        millis = note.get("pdate") or note.get("odate") or note.get("cdate") or note.get("tcdate")
-        import datetime
-
-        year = datetime.datetime.fromtimestamp(millis / 1000, tz=datetime.timezone.utc).year if millis else None
-        out = {"title": " ".join(str(value("title") or "").split()), "authors": [_person(a) for a in value("authors") or []],
-               "year": year, "venue": str(value("venue") or "OpenReview"), "identifiers": {"openreview": note.get("forum") or ident.value}}
-        if value("abstract"):
-            out["abstract"] = " ".join(str(value("abstract")).split())
+        note = _checked(host, paper, data.notes[0], "$.notes[0]")
+        if not note.title:
+            raise BadAnswer(f"{host} answered a note without a title for openreview:{ident.value}")
+        out = {"title": note.title, "authors": list(note.authors), "year": int(note.published[:4]) if note.published else None,
+               "venue": note.venue or "OpenReview", "identifiers": {"openreview": note.id or ident.value}}
+        if note.abstract:
+            out["abstract"] = note.abstract
         return out
     raise NotFound(ident.value)
 
@@ -143,7 +143,12 @@ def _acl(ident: Identifier, session) -> dict:
     from .bibimport import import_entries
     from .bibtex import parse
 
-    text = _get(session, f"https://aclanthology.org/{ident.value}.bib", "aclanthology.org").text
+    host = "aclanthology.org"
+    answer = _get(session, f"https://aclanthology.org/{ident.value}.bib", host)
+    try:
+        text = answer.body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadAnswer(f"{host} answered something that is not UTF-8 BibTeX") from None
     result = import_entries(parse(text, f"{ident.value}.bib"), f"{ident.value}.bib")
     if not result.papers:
         raise NotFound(ident.value)
@@ -168,6 +173,7 @@ def lookup(ident: Identifier, session=None) -> dict:
         ValueError: for a scheme without a public source (a plain URL).
         Unreachable: the source could not be reached.
         NotFound: the source has no such paper.
+        BadAnswer: the source's answer is not its format, too large, too slow or from another host.
     """
     if ident.scheme not in SOURCES:
         raise ValueError(f"no public source for {ident.scheme} identifiers")

@@ -137,7 +137,7 @@ def _columns(c, path: tuple, decl: TableDecl, raw: list) -> None:
             _field(c, cpath + ("all_of",), spec.arg, "retained", "all_of", multi=True)
         elif spec.kind == "field":
             head = str(spec.arg).split(".", 1)[0]
-            known = {*tax.fields, *tax.free_fields, *RETAINED_BEFORE, *RETAINED_AFTER}
+            known = {*tax.fields, *tax.free_fields, *RETAINED_BEFORE, tax.abstract_field, *RETAINED_AFTER}
             if head not in known:
                 c.add(TAXONOMY, cpath + ("field",), f"{spec.arg!r} names no field of retained records{_suggest(head, known)}")
     names = [decl.index] + column_names(decl, tax)
@@ -189,7 +189,8 @@ def _table(c, path: tuple, decl: TableDecl, raw: dict) -> None:
                                                     f"{', '.join(tax.values(decl.field))}{_suggest(value, tax.values(decl.field))}")
     elif decl.kind == "years":
         _single(c, path + ("by",), decl.by, "retained", "a years table's 'by'")
-    elif decl.kind == "records" and decl.require and decl.require not in {*tax.fields, *tax.free_fields, *RETAINED_BEFORE, *RETAINED_AFTER}:
+    elif decl.kind == "records" and decl.require and decl.require not in {*tax.fields, *tax.free_fields, *RETAINED_BEFORE,
+                                                                          tax.abstract_field, *RETAINED_AFTER}:
         c.add(TAXONOMY, path + ("require",), f"{decl.require!r} names no field of retained records")
     if decl.kind == "families" and not decl.families:
         c.add(TAXONOMY, path + ("families",), "a families table lists its families: {ID: {name, codes: [values]}}")
@@ -289,7 +290,8 @@ def readme_and_site(c) -> None:
 def screening(c) -> None:
     """The screening roles name single-valued fields: the stage and the reason class of excluded
     records, the source and the query family that found them (update rounds fill these), the split
-    of the included records and the inclusion criterion of retained ones."""
+    of the included records and the inclusion criterion of retained ones; and the abstract's role
+    names a free text field of retained records."""
     roles = c.tax.declared("screening")
     for role, kind in (("stages", "excluded"), ("reasons", "excluded"), ("found_in", "excluded"), ("found_by", "excluded"),
                        ("included_by", "retained"), ("inclusion", "retained")):
@@ -298,6 +300,14 @@ def screening(c) -> None:
     if "stages" in roles and roles.get("stages") == roles.get("reasons"):
         c.add(TAXONOMY, ("screening", "reasons"), f"{roles['reasons']!r} is also the field of the screening stages; the "
                                                   "stage and the reason class are two fields of excluded records")
+    if "abstract" in roles:
+        name = roles["abstract"]
+        field = c.tax.free_fields.get(name) if isinstance(name, str) else None
+        allowed = [f.name for f in c.tax.free_of("retained") if f.type in ("text", "multiline")]
+        if field is None or field.applies_to != "retained" or field.type not in ("text", "multiline"):
+            c.add(TAXONOMY, ("screening", "abstract"), f"screening.abstract must name a free text field of retained records "
+                                                       f"(type text or multiline, under free_fields); {name!r} is none; "
+                                                       f"allowed: {', '.join(allowed) or 'none'}{_suggest(name, allowed)}")
 
 
 def audit_defaults(c) -> None:

@@ -41,6 +41,15 @@ from ..corpus.rounds import (
 from ..corpus.taxonomy import Taxonomy
 from .collector import remember_valid, schema_valid
 
+#: The searchers sent a query string per family; the others list records and match ``all_of``.
+QUERIED = ("arxiv", "crossref", "semanticscholar")
+NOT_QUERIED = {"openreview": "the notes of its venues", "citations": "the references and citations of the retained records"}
+#: How citation searching says a record was found: ``cites KEY`` (it cites retained record KEY) or
+#: ``cited by KEY`` (KEY cites it), in a queue's family column and in duplicates.csv's.
+CITATION_LINK = re.compile(r"(cites|cited by) [^\s;]+")
+#: The ``searched_by`` of a protocol source that masrl does not search.
+BY_HAND = "by hand"
+
 _DATE = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date"}
 _TEXT = {"type": "string", "minLength": 1}
 _NAMES = {"type": "array", "items": _TEXT, "minItems": 1, "uniqueItems": True}
@@ -60,14 +69,19 @@ PROTOCOL_SCHEMA = {
         "date_cutoff": _DATE,
         "sources": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["name", "exclusion_source", "searched_by"], "additionalProperties": False,
-            "properties": {"name": _TEXT, "exclusion_source": _CODE_OR_NULL, "searched_by": _CODE_OR_NULL}}},
+            "properties": {"name": _TEXT, "exclusion_source": _CODE_OR_NULL,
+                           "searched_by": {"oneOf": [{"type": "null"}, _TEXT, _NAMES]}}}},
         "searchers": {"type": "object", "minProperties": 1, "propertyNames": {"enum": list(SEARCHERS)},
                       "additionalProperties": {
                           "type": "object", "required": ["label", "api", "endpoint", "endpoint_env", "exclusion_source"],
                           "additionalProperties": False,
                           "properties": {"label": _TEXT, "api": _TEXT, "endpoint": {"type": "string", "pattern": "^https?://"},
-                                         "endpoint_env": {"type": "string", "pattern": "^MASRL_[A-Z_]+$"},
-                                         "exclusion_source": _TEXT, "scope": _TEXT, "terms_of_use": _TEXT}}},
+                                         "endpoint_env": {"type": "string", "pattern": "^MASRL_[A-Z0-9_]+$"},
+                                         "exclusion_source": _TEXT, "scope": _TEXT, "terms_of_use": _TEXT,
+                                         "venues": _NAMES, "exclusion_family": _TEXT,
+                                         "directions": {"type": "array", "minItems": 1, "uniqueItems": True,
+                                                        "items": {"enum": ["backward", "forward"]}},
+                                         "method": {"enum": ["database", "other"]}}}},
         "query_families": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["name", "terms", "exclusion_family", "all_of", "queries"], "additionalProperties": False,
             "properties": {"name": _TEXT, "terms": _NAMES, "exclusion_family": _TEXT,
@@ -105,13 +119,15 @@ ROUND_SCHEMA = {
         "sources": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["name", "label", "endpoint", "settings", "queries"], "additionalProperties": False,
             "properties": {
-                "name": {"enum": list(SEARCHERS)}, "label": _TEXT, "endpoint": _TEXT,
+                "name": {"enum": list(SEARCHERS)}, "label": _TEXT, "endpoint": _TEXT, "method": {"enum": ["database", "other"]},
                 "settings": {"type": "object", "additionalProperties": {"type": ["integer", "string", "boolean"]}},
                 "queries": {"type": "array", "items": {
                     "type": "object", "required": ["family", "query", "sent", "requests", "pages", "total", "returned", "kept"],
                     "additionalProperties": False,
                     "properties": {"family": _TEXT, "query": _TEXT, "sent": _STAMP, "requests": _COUNT, "pages": _COUNT,
-                                   "total": _COUNT, "returned": _COUNT, "kept": _COUNT}}}}}},
+                                   "total": _COUNT, "returned": _COUNT, "kept": _COUNT, "outside_window": _COUNT,
+                                   "outside_window_records": {"type": "array", "items": _TEXT}, "not_matching": _COUNT,
+                                   "not_fetched": _COUNT, "stopped": _TEXT}}}}}},
         "counts": {"type": "object", "required": ["identified", "duplicates", "queued", "by_source", "by_family"],
                    "additionalProperties": False,
                    "properties": {"identified": _COUNT, "duplicates": _COUNT, "queued": _COUNT,
@@ -197,7 +213,7 @@ def _family_problems(corpus: Corpus, family: dict, i: int, tax: Taxonomy, search
         add(("all_of",), f"{term!r} is not a term of the family (terms: {', '.join(family['terms'])})")
     for term in sorted({t for t in grouped if grouped.count(t) > 1}):
         add(("all_of",), f"term {term!r} is in more than one group")
-    for name in searchers:
+    for name in [n for n in searchers if n in QUERIED]:
         query = family["queries"].get(name)
         if query is None:
             add(("queries",), f"no query for source {name!r}: give the string sent to it")
@@ -209,6 +225,9 @@ def _family_problems(corpus: Corpus, family: dict, i: int, tax: Taxonomy, search
             add(("queries", name), f"the arXiv query {why}")
     for name in sorted(set(family["queries"]) - set(searchers)):
         add(("queries", name), f"no source {name!r} under searchers{did_you_mean(name, searchers)}")
+    for name in sorted((set(family["queries"]) & set(searchers)) - set(QUERIED)):
+        add(("queries", name), f"{name} is sent no query (it lists {NOT_QUERIED[name]} and keeps the records that match "
+                               "all_of): remove it")
     return out
 
 
@@ -223,16 +242,46 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
         return out
     tax = Taxonomy(corpus.taxonomy)
     searchers = data["searchers"]
+    covered: set[str] = set()
     for i, source in enumerate(data["sources"]):
         out += _vocabulary_problem(corpus, PROTOCOL, ("sources", i, "exclusion_source"), source["exclusion_source"], tax,
                                    tax.role("found_in"))
-        if source["searched_by"] is not None and source["searched_by"] not in searchers:
+        by = source["searched_by"]
+        if by is None:
             out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("sources", i, "searched_by")), f"sources[{i}].searched_by",
-                               f"{source['searched_by']!r} is not a source under searchers; allowed: "
-                               f"{', '.join(searchers)}{did_you_mean(source['searched_by'], searchers)}"))
+                               f"is empty: write the searcher of `masrl update search` that covers {source['name']!r} "
+                               f"(one of {', '.join(searchers)}, or a list), or {BY_HAND!r}"))
+        names = [by] if isinstance(by, str) else list(by or [])
+        for name in names:
+            if name == BY_HAND and len(names) == 1:
+                continue
+            if name not in searchers:
+                allowed = [*searchers, BY_HAND]
+                out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("sources", i, "searched_by")), f"sources[{i}].searched_by",
+                                   f"{name!r} is not a source under searchers, nor {BY_HAND!r}; allowed: "
+                                   f"{', '.join(allowed)}{did_you_mean(name, allowed)}"))
+            covered.add(name)
     for name, spec in searchers.items():
         out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_source"), spec["exclusion_source"], tax,
                                    tax.role("found_in"))
+        if name not in covered:
+            out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name)), f"searchers.{name}",
+                               "covers no source of the protocol: name it in the searched_by of the source it searches"))
+        for key, needed in (("venues", "openreview"), ("directions", "citations"), ("exclusion_family", "citations")):
+            if key in spec and name != needed:
+                out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name, key)), f"searchers.{name}.{key}",
+                                   f"only the {needed} searcher has {key}"))
+        if name == "openreview" and "venues" not in spec:
+            out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name)), f"searchers.{name}.venues",
+                               "required field is missing: the venue ids whose notes are searched (ICLR.cc/2026/Conference)"))
+        if name == "citations":
+            if "exclusion_family" not in spec:
+                out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name)), f"searchers.{name}.exclusion_family",
+                                   "required field is missing: the query-family value an exclusion found by citation "
+                                   "searching records"))
+            else:
+                out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_family"), spec["exclusion_family"],
+                                           tax, tax.role("found_by"))
     names = [f["name"] for f in data["query_families"]]
     for i, family in enumerate(data["query_families"]):
         if names.index(family["name"]) != i:
@@ -300,8 +349,9 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
         if not _valid_date(row.get("published")):
             bad("published", f"{row.get('published')!r} is not a date written YYYY-MM-DD")
         for name in split_list(row.get("query_families")) or [""]:
-            if name not in families:
-                bad("query_families", f"{name!r} is not a query family of {PROTOCOL}{did_you_mean(name, families)}")
+            if name not in families and not CITATION_LINK.fullmatch(name):
+                bad("query_families", f"{name!r} is not a query family of {PROTOCOL} nor a citation link (cites KEY, "
+                                      f"cited by KEY){did_you_mean(name, families)}")
         for name in split_list(row.get("sources")) or [""]:
             if name not in labels:
                 bad("sources", f"{name!r} is not a source label of {PROTOCOL} ({', '.join(map(str, labels))})")
@@ -366,6 +416,28 @@ def _count_problems(folder: RoundFolder) -> list[Problem]:
     return out
 
 
+def _query_problems(folder: RoundFolder, corpus: Corpus) -> list[Problem]:
+    """Each query's counts add up: returned = kept + outside the window + not matching, and the
+    records named outside the window are as many as counted."""
+    file = folder.path("round.yaml")
+    out = []
+    for i, source in enumerate(folder.meta["sources"]):
+        for j, query in enumerate(source["queries"]):
+            if "outside_window" not in query:
+                continue  # written before masrl counted what it did not keep
+            path = ("sources", i, "queries", j)
+            parts = query["kept"] + query["outside_window"] + query.get("not_matching", 0)
+            if parts != query["returned"]:
+                out.append(Problem(file, corpus.line(file, path + ("returned",)), _dotted(path + ("returned",)),
+                                   f"{query['returned']} is not kept + outside_window + not_matching ({query['kept']} + "
+                                   f"{query['outside_window']} + {query.get('not_matching', 0)})"))
+            named = len(query.get("outside_window_records") or [])
+            if named != query["outside_window"]:
+                out.append(Problem(file, corpus.line(file, path + ("outside_window",)), _dotted(path + ("outside_window",)),
+                                   f"says {query['outside_window']} but outside_window_records names {named}"))
+    return out
+
+
 def check_rounds(corpus: Corpus) -> list[Problem]:
     """Every problem of the update rounds (see the module docstring); ``[]`` without rounds."""
     out: list[Problem] = []
@@ -392,6 +464,8 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
                                    f"{folder.meta['round']!r} does not match its folder {ROUNDS}{round_id}/"))
         if "queue.csv" in folder.headers and _header_problem(folder, "queue.csv", QUEUE_COLUMNS) is None:
             out += _queue_problems(folder, corpus.protocol, tax)
+        if meta_ok:
+            out += _query_problems(folder, corpus)
         if meta_ok and not folder.missing and not unread:
             out += _count_problems(folder)
     return out

@@ -18,7 +18,20 @@ from ..core.errors import UserError
 from .help import EXAMPLES, exclusion_example
 from .parser import USAGE_ERROR, build_parser
 
-__all__ = ["EXAMPLES", "USAGE_ERROR", "build_parser", "exclusion_example", "main"]
+__all__ = ["EXAMPLES", "EXIT_CODES", "USAGE_ERROR", "build_parser", "exclusion_example", "main"]
+
+#: The exit code of a run interrupted by Ctrl-C, and of one whose output pipe was closed.
+INTERRUPTED, PIPE_CLOSED = 130, 141
+
+#: Every exit code of ``masrl`` and what it means (the manual's reference lists them from here).
+EXIT_CODES = {
+    0: "success: records valid, reports written or current, claims hold",
+    UserError.exit_code: "findings: invalid records or traces, stale reports (`--check`), a failing claim, a refused "
+                         "write, any other error of the input (git, files)",
+    USAGE_ERROR: "usage error: unknown command or option, missing or contradicting arguments",
+    INTERRUPTED: "interrupted (Ctrl-C)",
+    PIPE_CLOSED: "the output pipe was closed (`masrl ... | head`)",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,13 +55,13 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except KeyboardInterrupt:
         print("masrl: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         import os
 
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 141
+        return PIPE_CLOSED
 
 
 def _parser(argv: list[str]):

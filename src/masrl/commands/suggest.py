@@ -20,9 +20,12 @@ from ..corpus.taxonomy import Taxonomy
 
 EPILOG = """\
 A value's score is its share of the vote of the 10 nearest tagged records (TF-IDF similarity of
-title, abstract, one-liner, notes and venue); its evidence lists the nearest of them with the
-words they share. A field whose leave-one-out accuracy does not beat always guessing its most
-common value is marked low confidence (scripts/bench_suggest.py prints the figures).
+title, abstract, one-liner, notes and venue) and of the taxonomy's label and definition of each
+value; its evidence lists the nearest records and the definition with the words they share. How
+much a field's definitions weigh, and whether its neighbours count less the further apart their
+publication years are, is chosen per field by leave-one-out over the tagged records (shown under
+each field). A field whose leave-one-out accuracy does not beat always guessing the most common
+value of the other records is marked low confidence (scripts/bench_suggest.py prints the figures).
 A set field takes FIELD=A,B (FIELD= for the empty set). A value applied from the suggestions gets
 tag_provenance "suggested (masrl suggest, neighbours ...), confirmed"; --draft writes the best value
 of every field as "..., not confirmed", which the catalogue site shows as a suggestion until a

@@ -358,7 +358,8 @@ def register(subparsers) -> None:
         "events, never backwards in time; no cycle of spawn/causal/return edges; agents act only "
         "while spawned; a return goes to an agent that spawned it or messaged/delegated to it. "
         "Prints every error as FILE: JSON-PATH: MESSAGE (sorted) and exits 1 if there is any. "
-        "An OpenTelemetry, Langfuse or Agents SDK export gets one line saying to convert it first."),
+        "An export that `masrl trace convert` reads (OpenInference, OpenTelemetry, Langfuse, Agents SDK, MLflow, "
+        "a message log) gets one line saying to convert it first."),
         epilog="examples:\n  masrl trace validate run1.json\n  masrl trace validate runs/*.json\n"
         "  masrl trace convert spans.otlp.json -o run1.json && masrl trace validate run1.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -392,14 +393,17 @@ def register(subparsers) -> None:
     formats = "; ".join(f"{name}: {reads}" for name, reads, _module in FORMATS)
     p = sub.add_parser(
         "convert",
-        help="convert OpenTelemetry, Langfuse or OpenAI Agents SDK exports into a trace",
-        description=_wrap("Convert an export of agent spans into an orchestration trace, validate it and write "
-        "it (stdout, or -o OUT). The format is detected unless --from is given. Every assumption and "
-        "repair (clock skew, unended spans, orphan spans, merged invocations, old attribute names, "
-        "tokens of spans without an event) is printed on stderr. Mapping tables: docs/traces.md. "
-        f"Formats: {formats}."),
+        help="convert OpenInference, OpenTelemetry, Langfuse, Agents SDK, MLflow exports or message logs into a trace",
+        description=_wrap("Convert an export of agent spans, or a multi-agent message log, into an orchestration "
+        "trace, validate it and write it (stdout, or -o OUT). The format is detected unless --from is given. The "
+        "application (a service, a trace or workflow name) is not an agent: a run's top agent is its root agent, "
+        "never spawned, and its end is a stop. Every assumption and repair (clock skew, unended spans, orphan spans, "
+        "merged invocations, old attribute names, tokens of spans without an event, labels that disagree) is "
+        f"printed on stderr. Formats: {formats}."),
         epilog="examples:\n  masrl trace convert spans.otlp.json -o run1.json\n"
-        "  masrl trace convert --from langfuse trace.json -o run1.json\n  masrl trace convert --formats",
+        "  masrl trace convert --from langfuse trace.json -o run1.json\n"
+        "  masrl trace convert phoenix-spans.json -o run1.json\n"
+        "  masrl trace convert --from message-log whoandwhen-12.json -o run12.json\n  masrl trace convert --formats",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--from", dest="source", choices=tuple(name for name, _r, _m in FORMATS),

@@ -13,7 +13,7 @@ import unicodedata
 from ..bib.identifiers import SCHEME_ORDER  # noqa: F401  (re-exported: the order of a record's identifiers)
 
 #: masrl's own fields of a retained record before the survey's fields, and after them.
-RETAINED_BEFORE = ("key", "title", "authors", "first_author", "affiliation", "year", "venue", "url", "identifiers", "abstract")
+RETAINED_BEFORE = ("key", "title", "authors", "first_author", "affiliation", "year", "venue", "url", "identifiers")
 RETAINED_AFTER = ("one_liner", "notes", "date_added", "tag_provenance", "forced", "former_record_id", "former_exclusion",
                   "bibtex_key", "bibtex", "bibtex_differs", "provenance")
 #: masrl's own fields of an excluded record.
@@ -23,11 +23,13 @@ EXCLUDED_OWN = ("record_id", "screening_label", "authors", "year", "identifiers"
 
 def retained_order(tax) -> tuple[str, ...]:
     """Field order of a retained record file: the taxonomy's ``record_order.retained``, else masrl's
-    own fields with the survey's controlled and free fields (taxonomy order) after ``abstract``."""
+    own fields, the abstract's field, then the survey's controlled and free fields (taxonomy order)."""
     declared = tax.declared("record_order").get("retained")
     if isinstance(declared, list):
         return tuple(str(f) for f in declared)
-    return (*RETAINED_BEFORE, *[f.name for f in tax.of("retained")], *[f.name for f in tax.free_of("retained")], *RETAINED_AFTER)
+    abstract = tax.abstract_field
+    return (*RETAINED_BEFORE, abstract, *[f.name for f in tax.of("retained")],
+            *[f.name for f in tax.free_of("retained") if f.name != abstract], *RETAINED_AFTER)
 
 
 def excluded_order(tax) -> tuple[str, ...]:

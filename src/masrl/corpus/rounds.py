@@ -28,7 +28,7 @@ PROTOCOL = "corpus/protocol.yaml"
 #: Folder of the update rounds, one sub-folder per round.
 ROUNDS = "corpus/rounds/"
 #: The sources ``masrl update search`` can query (the modules of :mod:`masrl.review.update.sources`).
-SEARCHERS = ("arxiv", "crossref")
+SEARCHERS = ("arxiv", "crossref", "openreview", "semanticscholar", "citations")
 #: The files of one round folder, in the order they are read.
 ROUND_FILES = ("round.yaml", "queue.csv", "duplicates.csv")
 

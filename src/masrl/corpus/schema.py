@@ -80,7 +80,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         "venue": _TEXT,
         "url": {"type": "string", "pattern": r"^https?://\S+( ; https?://\S+)*$"},
         "identifiers": identifiers_schema(tax),
-        "abstract": _TEXT,
+        **({} if tax.abstract_declared else {tax.abstract_field: _TEXT}),
         **controlled,
         **{f.name: _free(f) for f in tax.free_of("retained")},
         "one_liner": _TEXT,

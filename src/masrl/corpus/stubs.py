@@ -29,7 +29,8 @@ def landing(ids: dict, tax: Taxonomy) -> str:
 
 def retained_stub(paper: dict, tax: Taxonomy, key: str, forced: str | None = None) -> dict:
     """One retained record, fields in file order, from ``paper`` (title, authors in "Last, First"
-    form, year, venue, identifiers, bibtex_key, bibtex, source, optional abstract): every
+    form, year, venue, identifiers, bibtex_key, bibtex, source, optional abstract, which goes into
+    the taxonomy's abstract field, :attr:`~masrl.corpus.taxonomy.Taxonomy.abstract_field`): every
     controlled field of ``tax`` that applies to all records is ``untagged``, ``date_added`` is
     today, and ``forced`` (the reason a duplicate was added anyway) is kept when given."""
     rec: dict = {
@@ -39,7 +40,7 @@ def retained_stub(paper: dict, tax: Taxonomy, key: str, forced: str | None = Non
         "identifiers": paper["identifiers"],
     }
     if paper.get("abstract"):
-        rec["abstract"] = paper["abstract"]
+        rec[tax.abstract_field] = paper["abstract"]
     for field in tax.of("retained"):
         if field.always:
             rec[field.name] = [UNTAGGED] if field.multi else UNTAGGED

@@ -15,6 +15,9 @@ from .migrate import migrate
 
 #: The one screening stage of a survey that declares no stage field (``screening.stages``).
 SINGLE_STAGE = "screening"
+#: The field of a paper's abstract in a taxonomy that names none (``screening.abstract``): masrl's
+#: own field of retained records, one line of text, as before surveys declared it.
+DEFAULT_ABSTRACT = "abstract"
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,19 @@ class Taxonomy:
         ``found_in``, ``found_by``, ``included_by``, ``inclusion``), or None when the survey declares none (or an unknown field)."""
         value = self.declared("screening").get(name)
         return value if isinstance(value, str) and value in self.fields else None
+
+    @property
+    def abstract_field(self) -> str:
+        """The field of retained records that holds a paper's abstract: the free text field that the
+        taxonomy's ``screening.abstract`` names, else :data:`DEFAULT_ABSTRACT` (a taxonomy that names
+        none keeps masrl's own field of that name; ``masrl validate`` checks a name given)."""
+        value = self.declared("screening").get("abstract")
+        return value if isinstance(value, str) and value else DEFAULT_ABSTRACT
+
+    @property
+    def abstract_declared(self) -> bool:
+        """Whether the abstract's field is one of the taxonomy's free fields (else masrl's own)."""
+        return self.abstract_field in self.free_fields
 
     def exclusion_options(self) -> list[tuple[str, str]]:
         """``(option, field)`` of every field of excluded records (controlled ones, then free ones, in

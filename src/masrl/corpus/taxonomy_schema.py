@@ -185,7 +185,7 @@ TAXONOMY_SCHEMA = {
         "tables": {"type": "array", "items": _TABLE},
         "figures": {"type": "array", "items": _FIGURE},
         "screening": {"type": "object", "properties": {"stages": _TEXT, "reasons": _TEXT, "included_by": _TEXT, "inclusion": _TEXT,
-                                                        "found_in": _TEXT, "found_by": _TEXT},
+                                                        "found_in": _TEXT, "found_by": _TEXT, "abstract": _TEXT},
                       "additionalProperties": False},
         "readme": {"type": "object", "properties": {
             "group_by": _TEXT, "group_noun": {"type": "array", "items": _TEXT, "minItems": 2, "maxItems": 2},

@@ -30,6 +30,7 @@ from ..corpus.stubs import retained_stub
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
 from . import intake
+from .update.sources.base import one_line
 
 
 @dataclass
@@ -73,7 +74,8 @@ def paper_from_metadata(title: str, authors: list[str], year: int, venue: str | 
     """A paper from metadata given by hand and/or looked up (``fetched``: the mapping of
     :func:`masrl.bib.lookup.lookup`, ``{}`` when nothing was looked up). The venue defaults to
     ``arXiv`` for a paper with an arXiv id, else ``unpublished``; identifiers given win over
-    those looked up."""
+    those looked up. The abstract looked up is kept (on one line, without the characters the
+    text policy refuses), for the stub's field of the taxonomy's abstract."""
     venue = venue or fetched.get("venue") or ("arXiv" if any(i.scheme == "arxiv" for i in idents) else "unpublished")
     ids = intake.mapping(idents)
     for scheme, value in (fetched.get("identifiers") or {}).items():
@@ -82,8 +84,10 @@ def paper_from_metadata(title: str, authors: list[str], year: int, venue: str | 
     paper = {"title": title, "authors": authors, "year": int(year), "venue": venue, "identifiers": ids,
              "bibtex_key": "", "bibtex": bibtex_block(title, int(year), venue, fetched), "source": source,
              "origin": origin}
-    if fetched.get("abstract"):
-        paper["abstract"] = fetched["abstract"]
+    if one_line(fetched.get("abstract")):
+        # one line, without the characters the text policy refuses (a source's metadata sometimes
+        # carries them from a web page): the abstract is kept in the stub, which must validate
+        paper["abstract"] = one_line(fetched["abstract"])
     return paper
 
 
@@ -113,6 +117,9 @@ def fetch_metadata(idents: list[Identifier]) -> dict:
         except lookup.Unreachable as err:
             raise UserError(f"cannot reach {err} to look up {ident.scheme} {ident.value} (no network?); give the metadata "
                             "by hand: --title T --author \"Last, First\" (repeat) --year Y [--venue V], or add --no-fetch") from None
+        except lookup.BadAnswer as err:
+            raise UserError(f"cannot look up {ident.scheme} {ident.value}: {err}; nothing was added (give the metadata "
+                            "by hand with --no-fetch)") from None
         except lookup.NotFound:
             raise UserError(f"{source} has no paper {ident.scheme} {ident.value}; check the id, or give --title, --author "
                             "and --year with --no-fetch") from None

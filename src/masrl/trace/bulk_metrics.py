@@ -55,20 +55,10 @@ def critical_path(c: CheckedTrace, dependency_codes: frozenset) -> dict:
     narrow = 0  # layers in a row narrower than LAYER (a long chain goes to the plain loop)
     while frontier.size and narrow < LAYER:
         narrow = narrow + 1 if frontier.size < LAYER else 0
-        lo, hi = starts[frontier], starts[frontier + 1]
-        counts = hi - lo
-        total = int(counts.sum())
-        if not total:
-            frontier = frontier[:0]
+        frontier = relax_layer(frontier, starts, adj, steps, first, indeg)
+        if frontier is None:
+            frontier = entered[-1][:0]
             break
-        u = np.repeat(frontier, counts)
-        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-        v = adj[np.repeat(lo, counts) + offsets]
-        np.maximum.at(steps, v, steps[u] + 1)
-        np.minimum.at(first, v, first[u])
-        indeg -= np.bincount(v, minlength=n)
-        targets = distinct(v)
-        frontier = targets[indeg[targets] == 0]
         entered.append(frontier)
     done = int(sum(part.size for part in entered)) - frontier.size
     if done == n:  # every event relaxed in layers: no plain loop, no cycle
@@ -79,6 +69,25 @@ def critical_path(c: CheckedTrace, dependency_codes: frozenset) -> dict:
     ignored = kahn(n, c.t, adj.tolist(), starts.tolist(), steps_l, first_l, indeg_l, queue, done)
     time = float((ts - np.array(first_l)).max()) if n else 0.0
     return {"critical_path_steps": max(steps_l, default=0), "critical_path_time": time, "ignored_cycle_edges": ignored}
+
+
+def relax_layer(frontier, starts, adj, steps, first, indeg):
+    """One layer of Kahn's algorithm: relax the arcs out of ``frontier`` (events whose predecessors are
+    all done) at once, updating ``steps``, ``first`` and ``indeg`` in place; returns the next layer, or
+    ``None`` when no arc leaves the frontier."""
+    lo, hi = starts[frontier], starts[frontier + 1]
+    counts = hi - lo
+    total = int(counts.sum())
+    if not total:
+        return None
+    u = np.repeat(frontier, counts)
+    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    v = adj[np.repeat(lo, counts) + offsets]
+    np.maximum.at(steps, v, steps[u] + 1)
+    np.minimum.at(first, v, first[u])
+    indeg -= np.bincount(v, minlength=indeg.size)
+    targets = distinct(v)
+    return targets[indeg[targets] == 0]
 
 
 def agent_intervals(c: CheckedTrace) -> tuple[np.ndarray, np.ndarray]:
@@ -132,8 +141,21 @@ def spawn_tree(c: CheckedTrace) -> dict | None:
     pairs = distinct(sender * width + to)
     heads = first_of_runs(pairs // width)  # pairs are sorted, so are their spawners
     sizes = np.diff(np.append(heads, pairs.size))
-    ts = np.frombuffer(c.t, dtype=np.float64)
-    order = np.lexsort((idx, ts[idx], to))  # per spawned agent, its earliest spawn first
+    depth = spawn_depths(idx, np.frombuffer(c.t, dtype=np.float64)[idx], sender, to, width)
+    if depth is None:
+        return None  # a cycle of spawns
+    return {
+        "spawn_fanout_max": int(sizes.max()),
+        "spawn_fanout_mean": int(sizes.sum()) / sizes.size,
+        "spawn_depth": int(depth.max()),
+    }
+
+
+def spawn_depths(idx: np.ndarray, when: np.ndarray, sender: np.ndarray, to: np.ndarray, width: int) -> np.ndarray | None:
+    """Level of every agent code below ``width`` in the spawn forest (0: never spawned), or ``None`` for a
+    cycle. The spawns are given as columns: event index, time, sender and spawned agent; an agent's parent
+    is the sender of its earliest spawn (by time, then position)."""
+    order = np.lexsort((idx, when, to))  # per spawned agent, its earliest spawn first
     to_sorted = to[order]
     head = np.ones(order.size, dtype=bool)
     head[1:] = to_sorted[1:] != to_sorted[:-1]
@@ -145,14 +167,10 @@ def spawn_tree(c: CheckedTrace) -> dict | None:
         above = depth[parent[unknown]]
         ready = above >= 0
         if not ready.any():
-            return None  # a cycle of spawns
+            return None
         depth[unknown[ready]] = above[ready] + 1
         unknown = unknown[~ready]
-    return {
-        "spawn_fanout_max": int(sizes.max()),
-        "spawn_fanout_mean": int(sizes.sum()) / sizes.size,
-        "spawn_depth": int(depth.max()),
-    }
+    return depth
 
 
-__all__ = ["agent_intervals", "critical_path", "peak_concurrent_agents", "spawn_tree"]
+__all__ = ["agent_intervals", "critical_path", "peak_concurrent_agents", "relax_layer", "spawn_depths", "spawn_tree"]

@@ -212,9 +212,9 @@ class TraceChecker(EventChecks, EdgeChecks):
                 for req in COST_REQUIRED:
                     if req not in value:
                         self._schema(path, f"missing required key '{req}'")
-        elif key == "labels":
+        elif key in ("labels", "annotations"):
             if type(value) is not dict:
-                self._schema(path, f"must be an object of labels (strings, numbers or booleans), got {show(value)}")
+                self._schema(path, f"must be an object of {key} (strings, numbers or booleans), got {show(value)}")
                 return
             for name, label in value.items():
                 t = type(label)

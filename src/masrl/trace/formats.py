@@ -10,6 +10,12 @@ from __future__ import annotations
 #: (name, what it reads, module) in detection order.
 FORMATS: tuple[tuple[str, str, str], ...] = (
     (
+        "openinference",
+        "OpenInference spans (openinference.span.kind): OTLP JSON, OTLP JSON Lines, OTel SDK span JSON, "
+        "Phoenix span export",
+        "masrl.trace.convert.openinference",
+    ),
+    (
         "otel",
         "OpenTelemetry GenAI spans: OTLP JSON, OTLP JSON Lines (collector file exporter), OTel SDK span JSON",
         "masrl.trace.convert.otel",
@@ -19,5 +25,11 @@ FORMATS: tuple[tuple[str, str, str], ...] = (
         "openai-agents",
         'OpenAI Agents SDK trace export ({"data": [trace and trace.span items]})',
         "masrl.trace.convert.agents_sdk",
+    ),
+    ("mlflow", "MLflow trace JSON ({info, data: {spans}}, MLflow 2 and 3)", "masrl.trace.convert.mlflow"),
+    (
+        "message-log",
+        "multi-agent message logs (Who&When: {history: [{role, name, content}], mistake_agent, mistake_step})",
+        "masrl.trace.convert.message_log",
     ),
 )

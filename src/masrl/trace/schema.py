@@ -3,7 +3,7 @@
 ``trace.schema.json`` (package data) is the contract: the survey's minimal schema
 (arXiv 2605.02801, facts file section ``trace_schema``) plus this project's optional
 extensions (a ``stop`` event type, ``decision`` tags O1-O5, ``reward_credit_units``,
-``schema_version``, per-event ``tokens``/``cost``/``duration_s``). The vocabularies
+``schema_version``, ``labels``, ``annotations``, per-event ``tokens``/``cost``/``duration_s``). The vocabularies
 below are read from that file, so the fast validator (:mod:`masrl.trace.checker`) and
 the schema cannot disagree on an enum.
 """

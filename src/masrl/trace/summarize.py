@@ -165,14 +165,32 @@ def summarize_bytes(name: str, file: str, line: int, data: bytes, labels: dict) 
     return (None, odd) if odd else (row, [])
 
 
-def summarize_batch(files: list[str], labels: dict) -> list[tuple[str, int, dict | None, list[str]]]:
-    """Every trace of ``files``: ``[(file, line, row or None, problems)]``.
+class Rows:
+    """The rows of the traces that :func:`masrl.trace.batch.summarize_items` measured together:
+    ``keys`` (file, line) and ``columns`` ({name: list or int64 array}, labels included).
+    Plain attributes, so that it pickles for worker processes and Dask."""
+
+    __slots__ = ("keys", "columns")
+
+    def __init__(self, keys: list, columns: dict):
+        self.keys = keys
+        self.columns = columns
+
+
+def summarize_batch(files: list[str], labels: dict) -> list:
+    """Every trace of ``files``: a :class:`Rows` of the traces measured together
+    (:mod:`masrl.trace.batch`), and ``(file, line, row or None, problems)`` for each
+    trace that was validated and measured on its own (one the batch path does not vouch
+    for: every invalid trace among them, with its problems).
 
     A ``.jsonl`` file holds one trace per non-blank line (``line`` is its 1-based
     number); any other file is one trace (``line`` 0). A file that cannot be read is
     one problem.
     """
-    out = []
+    from .batch import summarize_items
+
+    out: list = []
+    items = []
     for file in files:
         try:
             with open(file, "rb") as handle:  # not Path.read_bytes: its path parsing is a tenth of a small trace's cost
@@ -183,12 +201,16 @@ def summarize_batch(files: list[str], labels: dict) -> list[tuple[str, int, dict
         if file.endswith(".jsonl"):
             for number, text in enumerate(data.split(b"\n"), 1):
                 if text.strip():
-                    name = f"{file}:{number}"
-                    row, problems = summarize_bytes(name, file, number, text, labels)
-                    out.append((file, number, row, problems))
+                    items.append((file, number, f"{file}:{number}", text))
         else:
-            row, problems = summarize_bytes(file, file, 0, data, labels)
-            out.append((file, 0, row, problems))
+            items.append((file, 0, file, data))
+    block, others = summarize_items(items, labels)
+    if block is not None:
+        out.append(Rows(block["keys"], block["columns"]))
+    for k in others:
+        file, line, name, data = items[k]
+        row, problems = summarize_bytes(name, file, line, data, labels)
+        out.append((file, line, row, problems))
     return out
 
 
@@ -266,20 +288,37 @@ def run_dask(files: list[str], labels: dict, scheduler: str | None, progress=Non
 def frame(results: list, labels_order: tuple[str, ...] = LABELS):
     """Rows of the valid traces -> a DataFrame sorted by (file, line), fixed columns and dtypes.
 
-    ``step`` is numeric when every given step is a number, else text; other labels
-    are text. Returns ``(frame, invalid)`` where ``invalid`` is ``[(trace name,
-    problem lines)]`` in the same order.
+    ``results``: what :func:`summarize_batch` returns (:class:`Rows` and tuples), from any
+    number of batches. ``step`` is numeric when every given step is a number, else text;
+    other labels are text. Returns ``(frame, invalid)`` where ``invalid`` is ``[(trace
+    name, problem lines)]`` in the same order.
     """
     import numpy as np
     from masrl.core.tabular import pd
 
-    results = sorted(results, key=lambda r: (r[0], r[1]))
-    rows = [r[2] for r in results if r[2] is not None]
-    invalid = [((f"{r[0]}:{r[1]}" if r[1] else r[0]), r[3]) for r in results if r[2] is None]
-    extra = sorted({k for row in rows for k in row if k.startswith("label_")})
+    blocks = [r for r in results if isinstance(r, Rows)]
+    singles = sorted((r for r in results if not isinstance(r, Rows)), key=lambda r: (r[0], r[1]))
+    rows = [r[2] for r in singles if r[2] is not None]
+    invalid = [((f"{r[0]}:{r[1]}" if r[1] else r[0]), r[3]) for r in singles if r[2] is None]
+    keys = [key for block in blocks for key in block.keys] + [(row["file"], row["line"]) for row in rows]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    extra = sorted({k for block in blocks for k in block.columns if k.startswith("label_")}
+                   | {k for row in rows for k in row if k.startswith("label_")})
+
+    def gather(column: str) -> list:
+        values: list = []
+        for block in blocks:
+            found = block.columns.get(column)
+            if found is None:
+                values += [None] * len(block.keys)
+            else:
+                values += found.tolist() if isinstance(found, np.ndarray) else found
+        values += [row.get(column) for row in rows]
+        return [values[k] for k in order]
+
     data = {}
     for column in (*COLUMNS, *labels_order, *extra):
-        values = [row.get(column) for row in rows]
+        values = gather(column)
         if column == "line" or column in INT_COLUMNS:
             data[column] = np.array(values, dtype=np.int64)
         elif column in METRIC_COLUMNS:

@@ -12,9 +12,10 @@ updated systematic reviews) the chain starts from the studies included in the
 previous version, follows only the records identified and screened since,
 and ends with the new records included and the total included in this
 version (previous - dropped + new). When the update's records come from update rounds
-(``update["identification"]``), the chain starts with the records identified per source, the
-duplicates removed beside it, and the records screened, with those still awaiting a decision
-beside them.
+(``update["identification"]``), the chain starts, as PRISMA 2020 does, with the records identified
+via databases (per source) and the duplicates removed beside them, then the records identified
+via other methods (citation searching per method, and those added by hand) joining the chain from
+beside it, and the records screened, with those still awaiting a decision beside them.
 
 The diagram is laid out in inches on one axes that fills the figure (data
 units = inches, axis off), so the figure's height follows the number of
@@ -124,20 +125,30 @@ def draw(data: dict, options: dict | None = None):
         previous_box.top = y
         y += previous_box.h + SECTION_GAP
     ident = (update or {}).get("identification")
-    ident_box = dup_box = awaiting_box = None
+    ident_box = dup_box = awaiting_box = other_box = None
     if ident:
-        # one box for every way records came in: each source searched by the update rounds, and
-        # the records added by hand (other methods), so that its n is the sum of its lines
-        found = sum(ident["identified_by_source"].values()) + int(ident["other_methods"])
+        # as PRISMA 2020: the records identified via databases (each source the update rounds
+        # searched) in the chain, with the duplicates removed beside them; below those, the records
+        # identified via other methods (citation searching, added by hand), joining the chain
+        found = sum(ident["identified_by_source"].values())
         lines = [f"{source} (update rounds):{style.KEEP_SPACE}{int(n)}" for source, n in ident["identified_by_source"].items()]
-        lines.append(f"other methods (added by hand):{style.KEEP_SPACE}{int(ident['other_methods'])}")
-        ident_box = _Block(MAIN_X, MAIN_W, _wrap(f"Records identified {_count(found)}", MAIN_W, style.FONT_SIZE),
+        ident_box = _Block(MAIN_X, MAIN_W, _wrap(f"Records identified via databases and registers {_count(found)}", MAIN_W,
+                                                 style.FONT_SIZE),
                            small=[line for item in lines for line in _wrap(item, MAIN_W - INDENT, style.SMALL_SIZE)])
         dup_box = _Block(SIDE_X, SIDE_W, _wrap(f"Duplicates removed before screening {_count(ident['duplicates_removed'])}",
                                                SIDE_W, style.FONT_SIZE))
         row_h = max(ident_box.h, dup_box.h)
         ident_box.top, dup_box.top = y + (row_h - ident_box.h) / 2, y + (row_h - dup_box.h) / 2
         y += row_h + SECTION_GAP
+        by_other = ident.get("identified_by_other_method") or {}
+        others = [f"{method} (update rounds):{style.KEEP_SPACE}{int(n)}" for method, n in by_other.items()]
+        others.append(f"added by hand:{style.KEEP_SPACE}{int(ident['other_methods'])}")
+        other_box = _Block(SIDE_X, SIDE_W, _wrap("Records identified via other methods "
+                                                 f"{_count(sum(by_other.values()) + int(ident['other_methods']))}",
+                                                 SIDE_W, style.FONT_SIZE),
+                           small=[line for item in others for line in _wrap(item, SIDE_W - INDENT, style.SMALL_SIZE)])
+        other_box.top = y - SECTION_GAP / 2
+        y = other_box.top + other_box.h + SECTION_GAP / 2
     first_label = "New records identified and screened" if update else "Records audited"
     first_count = data["audited"]
     if ident:
@@ -226,6 +237,12 @@ def draw(data: dict, options: dict | None = None):
         mid = ident_box.top + ident_box.h / 2
         arrow(MAIN_X + MAIN_W, mid, SIDE_X, mid)
         arrow(centre, ident_box.top + ident_box.h, centre, audited.top)
+        box(other_box, "identified:other", align="left")
+        ax.text(other_box.x + PAD + INDENT, Y(other_box.top + PAD + len(other_box.lines) * _line_h(other_box.size) + 0.04),
+                "\n".join(other_box.small), ha="left", va="top", fontsize=style.SMALL_SIZE, color=style.INK,
+                linespacing=1.22, gid="identified:other_methods")
+        mid = other_box.top + other_box.h / 2
+        arrow(SIDE_X, mid, centre, mid)
     box(audited, "audited")
     if awaiting_box is not None:
         box(awaiting_box, "awaiting", face=SIDE_FACE, edge=style.MUTED, align="left")

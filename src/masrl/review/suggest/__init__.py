@@ -7,11 +7,14 @@ and a screening rank for candidate papers, each with its evidence and a measured
   cosine similarities, with the words two texts share;
 * :mod:`.structure`: the vocabulary's structure from the taxonomy (set fields,
   ``required_when``, ``na_iff``, values that imply another field's value);
-* :mod:`.propose`: values from the nearest tagged records, best first, with evidence;
+* :mod:`.definitions`: each value's label and definition in the taxonomy, as a text that votes;
+* :mod:`.tuning`: each field's setting (how much its definitions weigh, whether neighbours far
+  apart in publication years count less), chosen by leave-one-out;
+* :mod:`.propose`: values from the nearest tagged records and the definitions, best first, with evidence;
 * :mod:`.fields`: the suggestions of one record of a corpus (``masrl suggest KEY``);
 * :mod:`.apply`: applied values written into the record with their ``tag_provenance``;
-* :mod:`.evaluate`: leave-one-out top-1 accuracy, top-3 recall and majority baseline per
-  field; WSS@95 and recall at 50% for screening (``scripts/bench_suggest.py``);
+* :mod:`.evaluate`: nested leave-one-out top-1 accuracy, top-3 recall and the leave-one-out
+  majority baseline per field; WSS@95 and recall at 50% for screening (``scripts/bench_suggest.py``);
 * :mod:`.screening`: :func:`.screening.rank_candidates` for update rounds and ``masrl add --dry-run``;
 * :mod:`.show`: text and JSON.
 

@@ -8,10 +8,9 @@ rules and order), and each field the record holds is compared with its value:
 
 * top-1 accuracy: the best suggestion is the record's value (for a set field, the same set);
 * top-3 recall: the value is among the :data:`.propose.SHOWN` values listed;
-* majority baseline: the share of the records holding the field whose value is the field's
-  most common value (for a set field, its most common set), i.e. the accuracy of always
-  suggesting that value. It is computed on all the records at once, which favours the
-  baseline slightly.
+* majority baseline, leave-one-out too: the share of the records holding the field whose value
+  is the most common value (for a set field, the most common set) of the *other* records,
+  i.e. the accuracy of always suggesting the most common value, measured as the suggestions are.
 
 A field that the record holds but that was not suggested (a conditional field whose
 condition was not the best suggestion) counts as a miss. A field whose top-1 accuracy does
@@ -25,11 +24,14 @@ from dataclasses import dataclass
 
 from ...core.memo import MISSING, Memo, content_key
 from ...corpus.taxonomy import Taxonomy
-from . import model, propose, structure, text
+from . import definitions as dfn
+from . import model, propose, structure, text, tuning
 
 #: Leave-one-out figures by the tagged records and vocabulary they were measured on: a process
 #: that suggests several times (a record after another, the test suite) measures a pool once.
 _MEASURED = Memo(16)
+#: The fields' settings chosen over the same records, by the same key (computed together).
+_CHOSEN = Memo(16)
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,8 @@ class FieldScore:
         field: the field name.
         n: records holding the field (each predicted once).
         top1: hits of the best suggestion. top3: hits among the values shown.
-        majority: the most common value (a set field's: its most common set, as a tuple).
-        baseline_hits: records holding the majority value.
+        majority: the most common value over all the records (a set field's: its most common set, as a tuple).
+        baseline_hits: records whose value is the most common one of the other records (leave-one-out).
     """
 
     field: str
@@ -63,13 +65,34 @@ class FieldScore:
 
     @property
     def baseline(self) -> float:
-        """Majority-class accuracy in [0, 1] (0 when n is 0)."""
+        """Leave-one-out majority-class accuracy in [0, 1] (0 when n is 0)."""
         return self.baseline_hits / self.n if self.n else 0.0
 
     @property
     def low_confidence(self) -> bool:
         """True when the model's top-1 accuracy does not beat the majority baseline (or nothing was measured)."""
         return self.n == 0 or self.top1 <= self.baseline_hits
+
+
+def _most_common(counts: Counter, field):
+    """The most common value of ``counts`` (ties: taxonomy order; a set field's sets: by their codes)."""
+    position = {v: i for i, v in enumerate(field.values)}
+    return min(counts, key=lambda v: (-counts[v], str(v) if field.multi else position.get(v, len(position))))
+
+
+def majority_baseline(values: list, field) -> tuple[object, int]:
+    """``(most common value of all, hits)``: how many of ``values`` equal the most common value of
+    the others (each left out in turn); ``(None, 0)`` for no value."""
+    counts = Counter(values)
+    if not counts:
+        return None, 0
+    hits = 0
+    for value in values:
+        counts[value] -= 1
+        rest = +counts
+        hits += bool(rest) and _most_common(rest, field) == value
+        counts[value] += 1
+    return _most_common(counts, field), hits
 
 
 def _value(record: dict, field) -> object:
@@ -86,19 +109,46 @@ def measure(records: list[dict], tax: Taxonomy) -> dict[str, FieldScore]:
     Deterministic: the same records give the same figures, which the process remembers by the
     tagged records (all that is measured) and the vocabulary (:data:`_MEASURED`).
     """
+    return dict(_measured(records, tax)[0])
+
+
+def settings(records: list[dict], tax: Taxonomy) -> dict[str, tuning.Setting]:
+    """field -> its :class:`.tuning.Setting`, chosen by leave-one-out over all the tagged records
+    of ``records`` (:class:`.tuning.Chooser`): what ``masrl suggest`` uses."""
+    return dict(_measured(records, tax)[1])
+
+
+def _measured(records: list[dict], tax: Taxonomy) -> tuple[dict, dict]:
     tagged = propose.tagged_records(records, tax)
     key = content_key(tax.data, tagged.records)
-    known = _MEASURED.get(key)
-    if known is MISSING:
-        known = _measure(tagged, tax)
-        _MEASURED.put(key, known)
-    return dict(known)
+    scores, chosen = _MEASURED.get(key), _CHOSEN.get(key)
+    if scores is MISSING or chosen is MISSING:
+        scores, chosen = _measure_all(tagged, tax)
+        _MEASURED.put(key, scores)
+        _CHOSEN.put(key, chosen)
+    return scores, chosen
+
+
+def loo_index(tagged: propose.Tagged, tax: Taxonomy):
+    """``(index, definitions, texts)``: every tagged record as a stub (rows) against every tagged
+    record in full and every value's definition (columns: the records first, in order, then the
+    definitions; ``definitions`` maps ``(field, value)`` to its column)."""
+    texts = dfn.texts(tax)
+    documents = [text.record_text(r, tax.abstract_field) for r in tagged.records]
+    columns = {pair: len(documents) + k for k, pair in enumerate(texts)}
+    queries = [text.record_text(r, tax.abstract_field, stub=True) for r in tagged.records]
+    return model.build(documents + list(texts.values()), queries), columns, texts
 
 
 def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
-    documents = [text.record_text(r) for r in tagged.records]
-    queries = [text.record_text(r, stub=True) for r in tagged.records]
-    index = model.build(documents, queries)
+    """The leave-one-out figures of ``tagged`` (:func:`_measure_all`'s first half)."""
+    return _measure_all(tagged, tax)[0]
+
+
+def _measure_all(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, FieldScore], dict[str, tuning.Setting]]:
+    """The figures of every field by nested leave-one-out, and the settings chosen over all of ``tagged``."""
+    index, columns, _ = loo_index(tagged, tax)
+    chooser = tuning.Chooser(index, tagged, tax, columns, propose.NEIGHBOURS, propose.FLOOR)
     fields = structure.fields(tax)
     names = [f.name for f in fields]
     hits = {n: [0, 0, 0] for n in names}
@@ -107,7 +157,8 @@ def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
         others = everyone[:i] + everyone[i + 1:]
         rest = propose.Tagged([tagged.records[j] for j in others], [tagged.keys[j] for j in others])
         wanted = names
-        found = propose.propose(index, i, others, rest, tax, {}, wanted, explain=False)
+        found = propose.propose(index, i, others, rest, tax, {}, wanted, explain=False, definitions=columns,
+                                settings=chooser.choose(leave_out=i), year=tuning.year_of(rec))
         for f in fields:
             if f.name not in rec:
                 continue
@@ -118,14 +169,10 @@ def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
             hits[f.name][2] += truth in values
     out = {}
     for f in fields:
-        counts = Counter(_value(r, f) for r in tagged.records if f.name in r)
-        position = {v: i for i, v in enumerate(f.values)}
-        majority, top = (None, 0)
-        if counts:
-            majority = min(counts, key=lambda v: (-counts[v], str(v) if f.multi else position.get(v, 0)))
-            top = counts[majority]
-        out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, top)
-    return out
+        values = [_value(r, f) for r in tagged.records if f.name in r]
+        majority, loo = majority_baseline(values, f)
+        out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, loo)
+    return out, chooser.choose()
 
 
 @dataclass(frozen=True)
@@ -163,7 +210,7 @@ def measure_screening(corpus) -> ScreeningScore:
     relevant = sum(pool.retained)
     if not n or not relevant:
         return ScreeningScore(n, relevant, 0.0, 0.0, 0.0, 0.0)
-    texts = [text.screening_text(r) for r in pool.records]
+    texts = [text.screening_text(r, pool.abstract) for r in pool.records]
     index = model.build(texts, texts)
     everyone = list(range(n))
     scores = [screening.score(pool, index, i, everyone[:i] + everyone[i + 1:], explain=False)[0] for i in everyone]

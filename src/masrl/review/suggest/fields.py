@@ -17,7 +17,7 @@ from ...corpus import provenance
 from ...corpus.load import PAPERS
 from ...corpus.records import UNTAGGED
 from ...corpus.taxonomy import Taxonomy
-from . import evaluate, model, propose, structure, text
+from . import definitions, evaluate, model, propose, structure, text, tuning
 
 
 @dataclass
@@ -28,6 +28,7 @@ class FieldSuggestions:
         field: the field name. label: its label in the taxonomy. multi: it holds a set.
         suggestions: best first (empty when no tagged record holds an allowed value).
         score: the field's leave-one-out figures (:class:`.evaluate.FieldScore`).
+        setting: how the field was suggested (:class:`.tuning.Setting`, chosen by leave-one-out).
     """
 
     field: str
@@ -35,6 +36,7 @@ class FieldSuggestions:
     multi: bool
     suggestions: list[propose.Suggestion]
     score: evaluate.FieldScore
+    setting: tuning.Setting = tuning.PLAIN
 
     @property
     def low_confidence(self) -> bool:
@@ -130,13 +132,18 @@ def suggest_record(corpus, key: str, fields: list[str] | None = None) -> RecordS
         raise UserError(nothing_to_suggest(file, key, record, tax))
     records = list(corpus.retained.values())
     tagged = propose.tagged_records(records, tax, exclude=key)
-    index = model.build([text.record_text(r) for r in tagged.records], [text.record_text(record)])
+    texts = definitions.texts(tax)
+    documents = [text.record_text(r, tax.abstract_field) for r in tagged.records]
+    columns = {pair: len(documents) + k for k, pair in enumerate(texts)}
+    index = model.build(documents + list(texts.values()), [text.record_text(record, tax.abstract_field)])
     known = {f.name: record[f.name] for f in structure.fields(tax)
              if f.name in record and f.name not in wanted and not is_untagged(record[f.name])}
-    found = propose.propose(index, 0, list(range(len(tagged.records))), tagged, tax, known, wanted)
+    chosen = evaluate.settings(records, tax)
+    found = propose.propose(index, 0, list(range(len(tagged.records))), tagged, tax, known, wanted,
+                            definitions=columns, settings=chosen, texts=texts, year=tuning.year_of(record))
     scores = evaluate.measure(records, tax)
     by_name = {f.name: f for f in structure.fields(tax)}
-    out = [FieldSuggestions(name, by_name[name].label, by_name[name].multi, items, scores[name])
+    out = [FieldSuggestions(name, by_name[name].label, by_name[name].multi, items, scores[name], chosen.get(name, tuning.PLAIN))
            for name, items in found.items()]
     drafted = {name: _in_order(record[name], list(by_name[name].values)) if isinstance(record[name], list) else record[name]
                for name in provenance.unconfirmed_fields(record) if name in record and name in by_name}

@@ -13,6 +13,14 @@ the probability that the set holds it, the best set holds the values with a shar
 one half, and every set is scored by the product of its values' shares (and one minus the
 share of each value it lacks), the best set first and then the neighbours' own sets.
 
+The taxonomy's own words are evidence too (:mod:`.definitions`): each allowed value's label and
+definition is a text of the same model, and it votes for its value like one more neighbour, with
+weight ``w * similarity`` beside the neighbours' votes (which sum to 1). A value the definitions
+alone support (no neighbour holds it) can be suggested. A field may also discount its neighbours
+by their distance in publication years. Both come from the field's :class:`.tuning.Setting`,
+chosen by leave-one-out over the tagged records; without one, a field is suggested from its
+nearest records alone.
+
 A value a rule forces (not applicable by ``na_iff``, an implied value) is the only one allowed;
 the rule is its evidence, with the neighbours that hold it.
 """
@@ -25,7 +33,7 @@ import numpy as np
 
 from ...corpus.records import UNTAGGED
 from ...corpus.taxonomy import Field, Taxonomy
-from . import structure
+from . import structure, tuning
 
 #: How many nearest tagged records vote on each field.
 NEIGHBOURS = 10
@@ -54,6 +62,21 @@ class Neighbour:
 
 
 @dataclass(frozen=True)
+class Definition:
+    """The taxonomy's label and definition of a value, as evidence for it.
+
+    Attributes:
+        text: the label and definition as the model read them.
+        similarity: cosine similarity to the record, in [0, 1], rounded to 3 decimals.
+        shared: the words and phrases the two texts share, most weight first.
+    """
+
+    text: str
+    similarity: float
+    shared: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Suggestion:
     """One suggested value of one field.
 
@@ -65,6 +88,8 @@ class Suggestion:
         given: field -> value this suggestion assumes: the fields whose value made the field
             apply (``required_when``) or narrowed its values, where that value is itself a
             suggestion (``{"field": "value"}``).
+        definitions: the definitions of the value (a set's: of its members) that voted for it,
+            most similar first (empty when the field's definitions weigh nothing or share no word).
     """
 
     value: str | tuple[str, ...]
@@ -72,6 +97,7 @@ class Suggestion:
     evidence: tuple[Neighbour, ...]
     rules: tuple[str, ...] = ()
     given: dict = field(default_factory=dict)
+    definitions: tuple[Definition, ...] = ()
 
 
 @dataclass
@@ -145,22 +171,36 @@ def _evidence(index, query: int, tagged: Tagged, columns: list[int], holders: li
     return tuple(out)
 
 
-def _single(field: Field, allowed: list[str], near: list[int], weights, tagged: Tagged) -> list[tuple[str, float, list[int]]]:
+def _single(field: Field, allowed: list[str], near: list[int], weights, tagged: Tagged,
+            said: dict[str, float] | None = None) -> list[tuple[str, float, list[int]]]:
+    """``[(value, share, holders)]`` best first: the neighbours' vote (shares summing to 1) and, with
+    ``said`` (value -> weight of its definition's vote, :func:`definition_votes`), each value's
+    definition voting beside them; values nobody voted for are left out."""
     total = float(sum(weights[j] for j in near)) or 1.0
     votes: dict[str, float] = {}
     holders: dict[str, list[int]] = {}
     for j in near:
         value = tagged.records[j][field.name]
-        votes[value] = votes.get(value, 0.0) + float(weights[j])
+        votes[value] = votes.get(value, 0.0) + float(weights[j]) / total
         holders.setdefault(value, []).append(j)
+    said = {v: w for v, w in (said or {}).items() if w > 0}
+    for value, w in said.items():
+        votes[value] = votes.get(value, 0.0) + w
+    whole = (1.0 if near else 0.0) + sum(said.values()) or 1.0
     position = {v: i for i, v in enumerate(field.values)}
     ranked = sorted(votes, key=lambda v: (-round(votes[v], 12), position.get(v, len(position))))
-    return [(v, votes[v] / total, holders[v]) for v in ranked]
+    return [(v, votes[v] / whole, holders.get(v, [])) for v in ranked]
 
 
-def _multi(field: Field, allowed: list[str], near: list[int], weights, tagged: Tagged) -> list[tuple[tuple, float, list[int]]]:
+def _multi(field: Field, allowed: list[str], near: list[int], weights, tagged: Tagged,
+           said: dict[str, float] | None = None) -> list[tuple[tuple, float, list[int]]]:
     total = float(sum(weights[j] for j in near)) or 1.0
-    share = {v: sum(float(weights[j]) for j in near if v in tagged.records[j][field.name]) / total for v in allowed}
+    said = said or {}
+    share = {}
+    for v in allowed:
+        held = sum(float(weights[j]) for j in near if v in tagged.records[j][field.name]) / total if near else 0.0
+        w = said.get(v, 0.0)
+        share[v] = (held * (1.0 if near else 0.0) + w) / ((1.0 if near else 0.0) + w) if (near or w > 0) else 0.0
     best = tuple(v for v in allowed if share[v] >= 0.5)
     sets = [best] + [tuple(v for v in allowed if v in tagged.records[j][field.name]) for j in near]
 
@@ -179,8 +219,30 @@ def _multi(field: Field, allowed: list[str], near: list[int], weights, tagged: T
     return out
 
 
+def definition_votes(index, query: int, definitions: dict, name: str, allowed: list[str], weight: float) -> dict[str, float]:
+    """value -> ``weight`` times the similarity of row ``query`` to the value's definition
+    (``definitions``: ``(field, value) -> column`` of ``index``), for the ``allowed`` values that
+    have one; ``{}`` when ``weight`` is 0."""
+    if not weight:
+        return {}
+    row = index.similarity[query]
+    return {v: weight * float(row[definitions[(name, v)]]) for v in allowed if (name, v) in definitions}
+
+
+def _definitions(index, query: int, definitions: dict, texts: dict, name: str, value, said: dict) -> tuple[Definition, ...]:
+    members = value if isinstance(value, tuple) else (value,)
+    out = []
+    for v in members:
+        if said.get(v, 0.0) > 0:
+            column = definitions[(name, v)]
+            out.append(Definition(texts.get((name, v), ""), round(float(index.similarity[query][column]), 3),
+                                  index.shared_words(query, column)))
+    return tuple(sorted(out, key=lambda d: -d.similarity))
+
+
 def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy, known: dict,
-            wanted: list[str], shown: int = SHOWN, explain: bool = True) -> dict[str, list[Suggestion]]:
+            wanted: list[str], shown: int = SHOWN, explain: bool = True, definitions: dict | None = None,
+            settings: dict | None = None, texts: dict | None = None, year: int | None = None) -> dict[str, list[Suggestion]]:
     """Suggestions for the fields ``wanted`` of one record.
 
     Args:
@@ -194,14 +256,20 @@ def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy
             ``required_when``, is left out).
         shown: how many values to list per field.
         explain: False leaves the evidence out (the measurement needs only the values).
+        definitions: ``(field, value) -> column`` of ``index`` holding the value's label and
+            definition (:func:`.definitions.texts`); None: no definition votes.
+        settings: field -> its :class:`.tuning.Setting` (:class:`.tuning.Chooser`; a field not
+            given: :data:`.tuning.PLAIN`).
+        texts: ``(field, value) -> text`` of the definitions, shown as evidence.
+        year: the record's publication year (None: neighbours are not discounted by year).
 
     Returns:
         field -> suggestions best first, for every wanted field that applies, in
         :func:`.structure.order`; ``[]`` for a field no tagged record can inform.
     """
-    similarity = index.similarity[query][columns] if len(columns) else np.zeros(0)
-    weights = similarity + FLOOR
-    nearest = sorted(range(len(tagged.records)), key=lambda j: (-round(float(similarity[j]), 12), tagged.keys[j]))
+    text_similarity = index.similarity[query][columns] if len(columns) else np.zeros(0)
+    years = [tuning.year_of(r) for r in tagged.records]
+    orders: dict = {}
     context = {k: v for k, v in known.items() if v != UNTAGGED}
     assumed: dict[str, object] = {}
     out: dict[str, list[Suggestion]] = {}
@@ -214,14 +282,25 @@ def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy
         depends = {r.other for r in used} | {r.other for r in structure.rules(tax) if r.field == f.name and r.kind == "required_when"}
         given = {name: assumed[name] for name in sorted(depends) if name in assumed}
         phrases = tuple(r.describe() for r in used)
+        setting = (settings or {}).get(f.name, tuning.PLAIN)
+        if setting.years not in orders:
+            similarity = text_similarity * tuning.closeness(year, years, setting.years)
+            orders[setting.years] = (similarity, sorted(range(len(tagged.records)),
+                                                        key=lambda j: (-round(float(similarity[j]), 12), tagged.keys[j])))
+        similarity, nearest = orders[setting.years]
+        votes = similarity + FLOOR
         near = _neighbours(nearest, tagged, f.name, allowed, f.multi)
-        if not near and len(allowed) == 1 and not f.multi:
-            ranked = [(allowed[0], 1.0, [])]
+        said = definition_votes(index, query, definitions or {}, f.name, allowed, setting.weight)
+        if len(allowed) == 1 and not f.multi:  # forced by a rule: the neighbours that hold it are its evidence
+            said = {}
+            ranked = [(allowed[0], 1.0, near)]
         else:
-            ranked = (_multi if f.multi else _single)(f, allowed, near, weights, tagged)
+            ranked = (_multi if f.multi else _single)(f, allowed, near, votes, tagged, said)
         items = [Suggestion(value, round(score, 3),
-                            _evidence(index, query, tagged, columns, holders, similarity) if explain else (),
-                            phrases, dict(given)) for value, score, holders in ranked[:shown]]
+                            _evidence(index, query, tagged, columns, holders, text_similarity) if explain else (),
+                            phrases, dict(given),
+                            _definitions(index, query, definitions or {}, texts or {}, f.name, value, said) if explain else ())
+                 for value, score, holders in ranked[:shown]]
         out[f.name] = items
         if items:
             best = items[0].value

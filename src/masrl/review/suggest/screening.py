@@ -66,12 +66,14 @@ class Ranked:
 class Pool:
     """The judged records: ``records`` (retained first, by key; then excluded, by record id),
     ``retained`` (True for each retained one), the reason classes in taxonomy order and the field
-    of excluded records that holds them (the taxonomy's ``screening.reasons``; None without one)."""
+    of excluded records that holds them (the taxonomy's ``screening.reasons``; None without one),
+    and the field that holds a record's abstract (the taxonomy's; None: none is read)."""
 
     records: list[dict]
     retained: list[bool]
     reasons: tuple[str, ...]
     reason_field: str | None = None
+    abstract: str | None = None
 
     def __post_init__(self):
         idents = [_ident(r) for r in self.records]
@@ -88,7 +90,8 @@ def judged_pool(corpus) -> Pool:
     kept = sorted((r for r in corpus.retained.values() if isinstance(r.get("key"), str)), key=lambda r: r["key"])
     out = sorted((r for r in corpus.excluded.values() if isinstance(r.get("record_id"), str)), key=lambda r: r["record_id"])
     reason = tax.role("reasons")
-    return Pool(kept + out, [True] * len(kept) + [False] * len(out), tax.values(reason) if reason else (), reason)
+    return Pool(kept + out, [True] * len(kept) + [False] * len(out), tax.values(reason) if reason else (), reason,
+                tax.abstract_field)
 
 
 def _ident(rec: dict) -> str:
@@ -136,9 +139,9 @@ def rank_candidates(corpus, candidates: list[dict]) -> list[Ranked]:
 
     Args:
         corpus: a :class:`masrl.corpus.load.Corpus` (its retained and excluded records).
-        candidates: mappings with ``title`` (or ``screening_label``) and optionally
-            ``abstract``; other keys (``venue``, ``authors``) are accepted and not read (see
-            :mod:`.text`).
+        candidates: mappings shaped as records: ``title`` (or ``screening_label``) and
+            optionally the abstract in the taxonomy's field for it (``Taxonomy.abstract_field``);
+            other keys (``venue``, ``authors``) are accepted and not read (see :mod:`.text`).
 
     Returns:
         one :class:`Ranked` per candidate, best first (``rank`` 1, 2, ...); ``index`` maps
@@ -147,7 +150,8 @@ def rank_candidates(corpus, candidates: list[dict]) -> list[Ranked]:
     if not candidates:
         return []
     pool = judged_pool(corpus)
-    index = model.build([text.screening_text(r) for r in pool.records], [text.screening_text(c) for c in candidates])
+    index = model.build([text.screening_text(r, pool.abstract) for r in pool.records],
+                        [text.screening_text(c, pool.abstract) for c in candidates])
     columns = list(range(len(pool.records)))
     scored = [(i, *score(pool, index, i, columns)) for i in range(len(candidates))]
     scored.sort(key=lambda item: (-item[1], item[0]))

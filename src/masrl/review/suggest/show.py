@@ -30,13 +30,13 @@ def _confidence(item) -> str:
 
 def as_text(report: RecordSuggestions) -> str:
     """The suggestions of one record for a terminal: per field its values best first with their
-    score and evidence (neighbour key, similarity, title, shared words), the rules that narrowed
-    them, the suggested values they assume, and whether the field is low confidence; last, the
+    score and evidence (neighbour key, similarity, title, shared words; the taxonomy's definition of
+    the value where it voted, with the words it shares), the rules that narrowed them, the suggested values they assume, and whether the field is low confidence; last, the
     fields to tag by hand (``suggest: false``) and the commands that confirm the values drafted (a
     field holding a draft says so, and which suggestion it is) and apply the best values."""
     lines = [f"Suggestions for {report.key} ({report.file}): {report.title}",
-             f"from the {report.learned_from} tagged records; scores are each value's share of the nearest records' "
-             "vote; nothing is written without --apply", ""]
+             f"from the {report.learned_from} tagged records; scores are each value's share of the vote of the nearest "
+             "records and of the taxonomy's definitions; nothing is written without --apply", ""]
     for item in report.fields:
         head = f"{item.field} ({item.label}{', a set' if item.multi else ''})"
         given = item.suggestions[0].given if item.suggestions else {}
@@ -49,6 +49,7 @@ def as_text(report: RecordSuggestions) -> str:
             where = f"suggestion {rank} below" if rank else "not among the suggestions below"
             lines.append(f"  drafted, not confirmed: {_value(draft)} ({where})")
         lines.append(f"  {_confidence(item)}")
+        lines.append(f"  chosen by leave-one-out: {item.setting.describe()}")
         if item.suggestions and item.suggestions[0].rules:
             lines += [f"  rule: {r}" for r in item.suggestions[0].rules]
         if not item.suggestions:
@@ -58,7 +59,10 @@ def as_text(report: RecordSuggestions) -> str:
             for n in s.evidence:
                 shared = ", ".join(n.shared) if n.shared else "no word in common"
                 lines.append(f"       {n.key} ({n.similarity:.3f}) {n.title} — shares: {shared}")
-            if not s.evidence:
+            for d in s.definitions:
+                shared = ", ".join(d.shared) if d.shared else "no word in common"
+                lines.append(f"       the taxonomy's definition ({d.similarity:.3f}) {_one_line(d.text)} — shares: {shared}")
+            if not s.evidence and not s.definitions:
                 lines.append("       evidence: the rule above allows only this value")
         lines.append("")
     if report.by_hand:
@@ -76,11 +80,19 @@ def as_text(report: RecordSuggestions) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _one_line(text: str) -> str:
+    """A definition's label and definition on one line: ``label: definition``."""
+    return ": ".join(part for part in text.split("\n") if part)
+
+
 def _suggestion(s: Suggestion, low: bool, drafted=None) -> dict:
     out = {"value": list(s.value) if isinstance(s.value, tuple) else s.value, "score": s.score,
            "evidence": [{"key": n.key, "title": n.title, "similarity": n.similarity, "shared_words": list(n.shared)}
                         for n in s.evidence],
            "low_confidence": low}
+    if s.definitions:
+        out["definitions"] = [{"text": _one_line(d.text), "similarity": d.similarity, "shared_words": list(d.shared)}
+                              for d in s.definitions]
     if drafted is not None and s.value == drafted:
         out["drafted"] = True
     if s.rules:
@@ -92,9 +104,11 @@ def _suggestion(s: Suggestion, low: bool, drafted=None) -> dict:
 
 def as_json(report: RecordSuggestions) -> str:
     """``{field: [{"value", "score", "evidence": [{"key", "title", "similarity", "shared_words"}],
-    "low_confidence", "rules"?, "with"?, "drafted"?}, ...]}`` with the best value first, fields in
-    the order they were decided; a set field's value is a list; ``"drafted": true`` marks the value
-    the record holds as a draft no person has confirmed. Indented, one trailing newline."""
+    "low_confidence", "definitions"?: [{"text", "similarity", "shared_words"}], "rules"?, "with"?,
+    "drafted"?}, ...]}`` with the best value first, fields in the order they were decided; a set
+    field's value is a list; ``definitions`` are the taxonomy's label and definition of the value
+    (of a set's members) that voted for it; ``"drafted": true`` marks the value the record holds as
+    a draft no person has confirmed. Indented, one trailing newline."""
     data = {item.field: [_suggestion(s, item.low_confidence, report.drafted.get(item.field)) for s in item.suggestions]
             for item in report.fields}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -7,7 +7,9 @@ remove what is already retained, excluded or queued, and turn the screener's dec
 * :mod:`.rank`: the order in which the screener sees the candidates;
 * :mod:`.model`: a round's files (``round.yaml``, ``queue.csv``, ``duplicates.csv``) and reading them back;
 * :mod:`.search`: one search round, from the window to the files to write;
-* :mod:`.apply`: the decisions of a round as retained stubs and exclusion records.
+* :mod:`.apply`: the decisions of a round as retained stubs and exclusion records;
+* :mod:`.stopping`: when to stop screening a ranked queue (the test ``masrl update show`` states);
+* :mod:`.status`: the ranked queue of one round and what is left to do.
 
 Nothing here writes: the command hands the planned files to :mod:`masrl.build.write`.
 """

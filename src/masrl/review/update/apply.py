@@ -103,11 +103,11 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
             except IdentifierError as err:
                 problems.append(Problem(queue, row.line, "identifier", str(err)))
             continue
-        family = protocol.family(split_list(row.get("query_families"))[0])
+        found_by = protocol.exclusion_family_of(split_list(row.get("query_families"))[0])
         searcher = protocol.searcher_by_label(split_list(row.get("sources"))[0])
         scheme, _, value = row.get("identifier").partition(":")
         given = {"stages": row.get(STAGE_COLUMN), "reasons": row.get(REASON_COLUMN),
-                 "found_in": searcher.exclusion_source, "found_by": family.exclusion_family}
+                 "found_in": searcher.exclusion_source, "found_by": found_by}
         values = {tax.role(role): value for role, value in given.items() if tax.role(role)}
         item = Decision(reason=row.get("reason"), values=values, title=row.get("title"),
                         identifiers={scheme: parse(value, scheme).value}, authors=tuple(split_list(row.get("authors"))),

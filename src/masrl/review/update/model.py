@@ -68,6 +68,7 @@ class SourceRuns:
     endpoint: str
     settings: dict
     runs: tuple
+    method: str = "database"
 
 
 def round_files(round_id: str, window: tuple[str, str], started: str, finished: str, protocol_sha256: str,
@@ -80,10 +81,9 @@ def round_files(round_id: str, window: tuple[str, str], started: str, finished: 
     meta = {
         "format_version": 1, "round": round_id, "window": {"since": window[0], "until": window[1]},
         "started": started, "finished": finished, "protocol_sha256": protocol_sha256,
-        "sources": [{"name": s.name, "label": s.label, "endpoint": s.endpoint, "settings": dict(s.settings),
-                     "queries": [{"family": r.family, "query": r.query, "sent": r.sent, "requests": r.requests,
-                                  "pages": r.pages, "total": r.total, "returned": r.returned, "kept": r.kept}
-                                 for r in s.runs]} for s in sources],
+        "sources": [{"name": s.name, "label": s.label, "endpoint": s.endpoint, **({"method": s.method} if s.method != "database" else {}),
+                     "settings": dict(s.settings),
+                     "queries": [r.as_dict() for r in s.runs]} for s in sources],
         "counts": {"identified": len(candidates) + len(duplicates), "duplicates": len(duplicates), "queued": len(candidates),
                    "by_source": {k: v.as_dict() for k, v in by_source.items()},
                    "by_family": {k: v.as_dict() for k, v in by_family.items()}},

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...checks.protocol import check_protocol
 from ...core.errors import UserError, summary
 from ...corpus.load import Corpus
 from ...corpus.releases import content_digest
 from ...corpus.rounds import PROTOCOL
+
+#: The keys of a searcher that configure its source (``venues`` of OpenReview, ``directions`` of
+#: citation searching, ``exclusion_family`` of a source that is not searched by query family).
+SEARCHER_OPTIONS = ("venues", "directions", "exclusion_family", "method")
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class Searcher:
     endpoint_env: str
     exclusion_source: str
     scope: str = ""
+    redirected: bool = False
+    options: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,18 @@ class Protocol:
     def family(self, name: str) -> Family:
         """The family called ``name`` (KeyError if none)."""
         return next(f for f in self.families if f.name == name)
+
+    def exclusion_family_of(self, how: str) -> str:
+        """The exclusion log's query-family value for a record found by ``how``: a query family's
+        ``exclusion_family``, or for a citation link (``cites KEY``, ``cited by KEY``) the
+        citation searcher's (KeyError if neither)."""
+        for family in self.families:
+            if family.name == how:
+                return family.exclusion_family
+        citations = self.searchers.get("citations")
+        if citations is not None and how.startswith(("cites ", "cited by ")):
+            return citations.options["exclusion_family"]
+        raise KeyError(how)
 
     def searcher_by_label(self, label: str) -> Searcher | None:
         """The searched source whose label is ``label``, or None."""
@@ -98,14 +116,15 @@ def protocol_of(corpus: Corpus, environ: dict | None = None) -> Protocol:
     if corpus.protocol is None:
         raise UserError(f"no search protocol in {PROTOCOL} (the file is absent, or a placeholder of comments only): "
                         "update rounds search the protocol's query families; write them there "
-                        "(see the README, 'Update round')")
+                        "(the manual's reference, 'Search protocol and update rounds', lists every key)")
     problems = check_protocol(corpus)
     if problems:
         raise UserError(summary(problems, "nothing was searched (fix the protocol first)."), problems)
     env = os.environ if environ is None else environ
     data = corpus.protocol
     searchers = {name: Searcher(name, spec["label"], env.get(spec["endpoint_env"]) or spec["endpoint"], spec["endpoint_env"],
-                                spec["exclusion_source"], spec.get("scope", ""))
+                                spec["exclusion_source"], spec.get("scope", ""), bool(env.get(spec["endpoint_env"])),
+                                {k: v for k, v in spec.items() if k in SEARCHER_OPTIONS})
                  for name, spec in data["searchers"].items()}
     families = tuple(Family(f["name"], tuple(f["terms"]), f["exclusion_family"], tuple(tuple(g) for g in f["all_of"]),
                             dict(f["queries"])) for f in data["query_families"])

@@ -9,6 +9,7 @@ exclusion-reason class. Ties keep date order, newest first (``published``, then 
 
 from __future__ import annotations
 
+from ...corpus.taxonomy import Taxonomy
 from ..suggest.screening import rank_candidates
 
 
@@ -22,7 +23,8 @@ def rank(corpus, candidates: list) -> list[tuple[int, str, str]]:
     """
     order = sorted(range(len(candidates)), key=lambda i: candidates[i].found.identifier)
     order.sort(key=lambda i: candidates[i].found.published, reverse=True)
-    texts = [{"title": candidates[i].found.title, "abstract": candidates[i].found.abstract,
+    abstract = Taxonomy(corpus.taxonomy).abstract_field
+    texts = [{"title": candidates[i].found.title, abstract: candidates[i].found.abstract,
               "venue": candidates[i].found.venue, "authors": list(candidates[i].found.authors)} for i in order]
     out: dict[int, tuple[int, str, str]] = {}
     for ranked in rank_candidates(corpus, texts):

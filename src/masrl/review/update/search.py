@@ -5,10 +5,18 @@ at once); :func:`run_search` sends the queries, source by source and family by f
 what they found into candidates and duplicates (:mod:`.dedupe`), ranks the candidates
 (:mod:`.rank`) and returns the round's files (:mod:`.model`). A source that cannot be searched
 ends the run with one line naming its host; nothing is returned then, so nothing is written
-(an interrupted run likewise writes nothing): a round is written whole or not at all.
+(an interrupted run likewise writes nothing): a round is written whole or not at all. So does a
+search that would lose records: a query whose result set passes the paging bound fails, naming
+how many records were not fetched and why, unless the run allows it (``allow_incomplete``:
+the round then records them). Records returned outside the window are counted in
+``round.yaml`` and named in the run's notes. Before anything is returned, the round's files are
+put through the checks of ``masrl validate`` (:func:`masrl.checks.protocol.check_rounds`): a
+round masrl would write and its own checks refuse is never written.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import datetime
 import re
@@ -17,7 +25,9 @@ from typing import Callable
 
 from ...core.didyoumean import did_you_mean
 from ...core.errors import COMMAND_LINE, Problem, UserError, sort_key, summary
+from ...corpus.load import TAXONOMY, parse_tree
 from ...corpus.releases import latest, releases_from
+from ...corpus.rounds import PROTOCOL, ROUNDS
 from . import dedupe, model
 from .protocol import Protocol
 from .rank import rank
@@ -47,6 +57,7 @@ class SearchResult:
     identified: dict
     duplicates: int
     queued: int
+    notes: tuple = ()
 
 
 def _date_problem(flag: str, value: str) -> Problem | None:
@@ -89,12 +100,64 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
     if problems:
         raise UserError(summary(problems, "nothing was searched."), sorted(problems, key=sort_key))
     chosen_sources = tuple(n for n in names if not sources or n in sources)
+    from ...bib.fetch import url_problem
+
+    bad = [f"{protocol.searchers[n].endpoint_env}: {why}" if protocol.searchers[n].redirected else f"{PROTOCOL}: "
+           f"searchers.{n}.endpoint: {why}" for n in chosen_sources if (why := url_problem(protocol.searchers[n].endpoint))]
+    if bad:
+        raise UserError("; ".join(bad) + "; nothing was searched")
     chosen_families = tuple(n for n in family_names if not families or n in families)
     return SearchPlan(model.next_round_id(corpus, today), since, until, chosen_sources, chosen_families)
 
 
+def _notes(runs: list[tuple[str, object]]) -> list[str]:
+    """One line per query that returned records outside the window (named, at most 10 each), left
+    records unfetched (how many, and why) or ended early (why); a source's queries that share one of
+    the first or the last reason, more than five of them, in one line."""
+    out = []
+    many = {label for label in {lb for lb, _ in runs}
+            if sum(1 for lb, r in runs if lb == label and r.outside_window) > 5}
+    for label in sorted(many):
+        mine = [r for lb, r in runs if lb == label and r.outside_window]
+        out.append(f"{label}: {sum(len(r.outside_window) for r in mine):,} record(s) returned outside the window across "
+                   f"{len(mine)} queries, not queued (round.yaml lists them)")
+    ended = Counter((label, run.stopped) for label, run in runs if run.stopped and not run.not_fetched and not run.incomplete)
+    for label, run in runs:
+        if run.stopped and not run.not_fetched and not run.incomplete and ended[label, run.stopped] <= 5:
+            out.append(f"{label}, {run.family}: {run.stopped}")
+        if run.outside_window and label not in many:
+            named = ", ".join(run.outside_window[:10]) + (f", and {len(run.outside_window) - 10} more (round.yaml "
+                                                           "lists them)" if len(run.outside_window) > 10 else "")
+            out.append(f"{label}, {run.family}: {len(run.outside_window)} record(s) returned outside the window, not "
+                       f"queued: {named}")
+        if run.not_fetched:
+            out.append(f"{label}, {run.family}: {run.not_fetched:,} of {run.total:,} record(s) not fetched: {run.stopped}")
+    for (label, reason), n in sorted(ended.items()):
+        if n > 5:
+            out.append(f"{label}: {n:,} queries ended early: {reason} (round.yaml names each query)")
+    return out
+
+
+def _whole(label: str, run, allow_incomplete: bool) -> None:
+    """Raise when ``run`` lost records to a bound and the run does not allow it."""
+    if run.incomplete and not allow_incomplete:
+        lost = f"{run.not_fetched:,} of {run.total:,} records not fetched" if run.total else "records not fetched"
+        raise UserError(f"cannot search {label} whole: {run.family}: {lost} ({run.stopped}); narrow the window or give "
+                        "--allow-incomplete to write the round with them counted as not fetched; nothing was written")
+
+
+def check_written(inputs: dict[str, bytes], files: dict[str, bytes]) -> list[Problem]:
+    """The problems ``masrl validate`` would find in the round ``files`` (with the survey's
+    taxonomy and protocol from ``inputs``)."""
+    from ...checks.protocol import check_rounds
+
+    corpus = parse_tree({**{k: inputs[k] for k in (TAXONOMY, PROTOCOL) if k in inputs}, **files})
+    return [p for p in check_rounds(corpus) if p.file.startswith(ROUNDS)]
+
+
 def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callable, now: Callable[[], str],
-               on_query: Callable[[str, str, int], None] | None = None) -> SearchResult:
+               on_query: Callable[[str, str, int], None] | None = None, allow_incomplete: bool = False,
+               inputs: dict[str, bytes] | None = None) -> SearchResult:
     """Search every (source, family) pair of ``plan`` and return the round's files.
 
     ``make_source(name, searcher)`` builds a source (:func:`.sources.source_for` with the run's
@@ -108,25 +171,38 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
     started = now()
     source_runs: list[model.SourceRuns] = []
     runs: list[tuple[str, object]] = []
-    requests = 0
     for name in plan.sources:
         searcher = protocol.searchers[name]
         source = make_source(name, searcher)
-        done = []
-        for family_name in plan.families:
+
+        def told(how: str, label: str = searcher.label) -> None:
             if on_query is not None:
-                on_query(searcher.label, family_name, sum(len(r.found) for _, r in runs))
-            try:
-                run = source.search(protocol.family(family_name), plan.since, plan.until, now)
-            except SourceError as err:
-                raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
-            done.append(run)
+                on_query(label, how, sum(len(r.found) for _, r in runs))
+
+        try:
+            if hasattr(source, "search_all"):  # citation searching: one query per seed and direction, no family
+                done = source.search_all([protocol.family(f) for f in plan.families], plan.since, plan.until, now, told)
+            else:
+                done = []
+                for family_name in plan.families:
+                    told(family_name)
+                    done.append(source.search(protocol.family(family_name), plan.since, plan.until, now))
+                    _whole(searcher.label, done[-1], allow_incomplete)
+        except SourceError as err:
+            raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
+        for run in done:
+            _whole(searcher.label, run, allow_incomplete)
             runs.append((searcher.label, run))
-            requests += run.requests
-        source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done)))
+        source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),
+                                            searcher.options.get("method", "database")))
+    requests = sum(run.requests for _, run in runs)
     candidates, duplicates, by_source, by_family = dedupe.deduplicate(corpus, runs)
     ranks = rank(corpus, candidates)
     files = model.round_files(plan.round_id, (plan.since, plan.until), started, now(), protocol.sha256, source_runs,
                               candidates, duplicates, ranks, by_source, by_family)
+    if inputs is not None and (problems := check_written(inputs, files)):
+        raise UserError(summary(problems, "masrl would write a round its own checks refuse; nothing was written "
+                                          "(please report this with the lines above)."), problems)
     identified = {label: tally.identified for label, tally in by_source.items()}
-    return SearchResult(files, plan.round_id, len(runs), requests, identified, len(duplicates), len(candidates))
+    return SearchResult(files, plan.round_id, len(runs), requests, identified, len(duplicates), len(candidates),
+                        tuple(_notes(runs)))

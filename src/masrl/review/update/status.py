@@ -1,21 +1,94 @@
-"""What is left to do in the update rounds: the ranked queue of one round (``masrl update show``)
-and the candidates still undecided since the last release (``masrl release``)."""
+"""What is left to do in the update rounds: the ranked queue of one round with when to stop
+screening it (``masrl update show``), and the candidates still undecided since the last release
+(``masrl release``)."""
 
 from __future__ import annotations
 
-from ...analyses.rounds import RoundState, round_states
+from ...analyses.rounds import RoundState, record_files, round_states, row_key
 from ...core.didyoumean import did_you_mean
 from ...core.errors import UserError
 from ...corpus.releases import latest, releases_from
+from ...corpus.rounds import STAGE_COLUMN
+from ...corpus.taxonomy import Taxonomy
+from . import stopping
 
 
 def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def round_table(corpus, round_id: str) -> str:
+def _rank(row) -> tuple:
+    return (int(row.get("rank")) if row.get("rank").isdigit() else 10**9, row.line)
+
+
+def screened(corpus, folder) -> list[tuple[int, bool | None]]:
+    """``(queue line, relevant)`` of every candidate of ``folder``'s queue in rank order; relevant is
+    None for a candidate not screened yet, True for one that passed the first screening stage
+    (decided ``include``, a retained record, or excluded at a later stage than the first of the
+    field of the taxonomy's ``screening.stages``), False for one excluded at the first stage (any
+    exclusion, for a survey without stages)."""
+    tax = Taxonomy(corpus.taxonomy)
+    stages = tax.role("stages")
+    first = tax.values(stages)[0] if stages and tax.values(stages) else None
+    holders = record_files(corpus.retained, corpus.excluded)
+    out = []
+    for row in sorted(folder.queue, key=_rank):
+        held = holders.get(row_key(row.get("identifier")) or "")
+        if held in corpus.retained:
+            relevant: bool | None = True
+        elif held in corpus.excluded:
+            stage = corpus.excluded[held].get(stages) if stages else None
+            relevant = first is not None and stage not in (None, first)
+        elif row.get("decision") == "include":
+            relevant = True
+        elif row.get("decision") == "exclude":
+            relevant = first is not None and row.get(STAGE_COLUMN) not in ("", first)
+        else:
+            relevant = None
+        out.append((row.line, relevant))
+    return out
+
+
+def stopping_lines(corpus, folder, recall: float = stopping.RECALL, confidence: float = stopping.CONFIDENCE) -> list[str]:
+    """When to stop screening the queue of ``folder``: the candidates screened and relevant so far,
+    the estimate of the relevant ones unscreened, and the test's statement (:mod:`.stopping`),
+    with the method and its assumptions."""
+    tax = Taxonomy(corpus.taxonomy)
+    stages = tax.role("stages")
+    first = tax.label(stages, tax.values(stages)[0]) if stages and tax.values(stages) else None
+    states = screened(corpus, folder)
+    labels = [relevant for _, relevant in states if relevant is not None]
+    last = max((k for k, (_, relevant) in enumerate(states) if relevant is not None), default=-1)
+    skipped = sum(1 for _, relevant in states[: last + 1] if relevant is None)
+    a = stopping.assess(labels, len(states), recall, confidence)
+    passed = f"passed the {first}: included, or excluded at a later stage" if first else "included"
+    lines = ["", f"when to stop screening ({stopping.METHOD}):",
+             f"  screened {a.read} of {a.total} candidates, {a.relevant} relevant ({passed})"]
+    if skipped:
+        lines.append(f"  {skipped} candidate(s) ranked above the last one screened are not screened yet: the test counts the "
+                     "screened ones as read in rank order; screen in rank order")
+    unread = a.total - a.read
+    if not a.read:
+        lines.append("  nothing screened yet: screen in rank order (rank 1 first); the test needs decisions")
+    elif not unread:
+        lines.append("  every candidate is screened: recall of this queue is 100%")
+    else:
+        guaranteed = f" (recall at least {a.recall_at_least:.0%})" if a.recall_at_least is not None else ""
+        lines.append(f"  relevant candidates still unscreened: about {a.estimate:.1f} at the rate of the last {a.window} screened "
+                     f"({a.window_relevant} relevant); at most {a.bound} with {confidence:.0%} confidence{guaranteed}")
+        verdict = "you may stop screening" if a.stop else "keep screening"
+        lines.append(f"  recall target {recall:.0%} at {confidence:.0%} confidence: p = {a.p:.3f} for \"recall is still below "
+                     f"{recall:.0%}\"; {verdict} (stopping needs p < {1 - confidence:.2f})")
+    lines.append("  assumes: candidates screened in rank order and judged right; the last ones screened no likelier to be "
+                 "relevant than a random draw from them and the unscreened (a ranking that works makes the test "
+                 "conservative); recall is of this queue, not of what the searches missed")
+    return lines
+
+
+def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confidence: float = stopping.CONFIDENCE) -> str:
     """The queue of round ``round_id`` as plain text: one line per candidate in rank order (rank,
-    identifier, date, decision or its record, title), then one line of counts.
+    identifier, date, decision or its record, title), when to stop screening it
+    (:func:`stopping_lines`), then one line of counts.
 
     Raises:
         UserError: when there is no such round.
@@ -24,7 +97,7 @@ def round_table(corpus, round_id: str) -> str:
     if folder is None:
         raise UserError(f"no round {round_id!r} under corpus/rounds/{did_you_mean(round_id, corpus.rounds)}")
     state = round_states({round_id: folder}, corpus.retained, corpus.excluded)[0]
-    rows = sorted(folder.queue, key=lambda r: (int(r.get("rank")) if r.get("rank").isdigit() else 10**9, r.line))
+    rows = sorted(folder.queue, key=_rank)
     width = max([len(r.get("identifier")) for r in rows] + [10])
     lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<20}  title"]
     for row in rows:
@@ -32,6 +105,7 @@ def round_table(corpus, round_id: str) -> str:
         decision = f"{row.get('decision')} (applied)" if status else (row.get("decision") or "-")
         lines.append(f"{row.get('rank'):>4}  {row.get('identifier'):<{width}}  {row.get('published'):<10}  "
                      f"{decision:<20}  {_cut(row.get('title'), 80)}")
+    lines += stopping_lines(corpus, folder, recall, confidence)
     lines.append(f"round {round_id} ({state.since} .. {state.until}): {state.queued} candidates; {len(state.undecided)} "
                  f"still to decide, {len(state.unapplied)} decided but not applied (`masrl update apply {round_id}`), "
                  f"{len(state.applied)} applied; {state.duplicates} duplicates in duplicates.csv")

@@ -270,6 +270,25 @@ def _read_sdk_span(raw, raws: list, notes: list, b64: list) -> None:
     raws.append(_Raw(trace_id, span_id, parent_id, name, start, _nanos(raw.get("end_time")) or None, attrs, _service(rattrs), len(raws)))
 
 
+def one_trace(raws: list, notes: list, file: str, trace_id: str | None) -> list:
+    """The spans of the one trace to convert: ``trace_id``'s, else the only one there is.
+
+    Raises:
+        ConvertError: no span has ``trace_id``, several traces and no ``trace_id``, or no span.
+    """
+    trace_ids = sorted({r.trace_id for r in raws})
+    if trace_id is not None:
+        wanted = norm_id(trace_id, 16, [])
+        if wanted not in trace_ids:
+            raise ConvertError(f"{file}: no span has trace id {trace_id}; found: {', '.join(trace_ids) or 'none'}")
+        raws = [r for r in raws if r.trace_id == wanted]
+    elif len(trace_ids) > 1:
+        raise ConvertError(f"{file}: holds {len(trace_ids)} traces ({', '.join(trace_ids)}); choose one with --trace-id")
+    if not raws:
+        raise ConvertError(f"{file}: no span to convert" + (": " + "; ".join(notes) if notes else ""))
+    return raws
+
+
 # -- mapping -------------------------------------------------------------------------
 def _operation(raw: _Raw) -> str:
     op = raw.attrs.get("gen_ai.operation.name")
@@ -346,16 +365,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             "objects with 'context')"
         )
     raws, notes, shape, labels = read_spans(values, file)
-    trace_ids = sorted({r.trace_id for r in raws})
-    if trace_id is not None:
-        wanted = norm_id(trace_id, 16, [])
-        if wanted not in trace_ids:
-            raise ConvertError(f"{file}: no span has trace id {trace_id}; found: {', '.join(trace_ids) or 'none'}")
-        raws = [r for r in raws if r.trace_id == wanted]
-    elif len(trace_ids) > 1:
-        raise ConvertError(f"{file}: holds {len(trace_ids)} traces ({', '.join(trace_ids)}); choose one with --trace-id")
-    if not raws:
-        raise ConvertError(f"{file}: no span to convert" + (": " + "; ".join(notes) if notes else ""))
+    raws = one_trace(raws, notes, file, trace_id)
     guessed: dict[str, int] = {}
     old: list[str] = []
     total_only: list[str] = []

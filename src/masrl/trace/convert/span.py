@@ -47,6 +47,7 @@ class Span:
     owner_span: "Span | None" = None
     folded_tokens: int = 0
     merged: bool = False
+    entry: bool = False  # AGENT: a root agent of the run (no agent span above it)
     first: dict | None = None
     last: dict | None = None
 

@@ -23,34 +23,40 @@ Repairs, each listed in the notes:
 Mapping by kind (``AGENT``, ``TOOL``, ``MODEL``, ``HANDOFF``, ``GUARDRAIL``, or ``""``
 for a span with no event of its own):
 
-* AGENT span of agent A called by C -> ``spawn`` (agent C, to A) at its start and
-  ``return`` (agent A, from A, to C) at its end; C is the agent of the nearest agent
-  span above it, else the application. A create-only agent span -> one ``spawn``.
+* The application (a service name, a Langfuse trace name, an Agents SDK workflow) is
+  not an agent: it starts the run and takes no part in it. An AGENT span with no agent
+  span above it is a *root agent* of the run: no spawn (nobody spawned it), its
+  children act for it, and its end is a ``stop`` event of that agent (its part of the
+  run ends; its tokens go there). A root AGENT span named after the application that
+  runs other agent spans is the application's own wrapper (a Langfuse trace of the
+  OpenAI Agents SDK exports its workflow as an AGENT observation): no event, and the
+  agents inside it are the root agents; named after the application but running no
+  agent, it is the run's agent. A create-only agent span (OTel ``create_agent``) with
+  no agent above it has no event (the application creates an agent; no agent spawns).
+* AGENT span of agent A called by agent C -> ``spawn`` (agent C, to A) at its start and
+  ``return`` (agent A, from A, to C) at its end. A create-only agent span -> one ``spawn``.
   An AGENT span directly inside an AGENT span of the same agent (a client span on
   the caller's side and an internal span on the agent's side of one invocation) is
-  merged into it: one spawn and one return. A top-level AGENT span of the
-  application itself (its agent is the application's name, e.g. a Langfuse trace
-  named after its root agent) is the run's entry, not a spawn: no spawn and no
-  return (an agent that spawned itself would count as fan-out and depth); its
-  children act for the application. Any other AGENT span whose caller would be its own
-  agent (a create or invocation of A somewhere below A) is no spawn either, for the same
-  reason; it is noted, and its children act for A.
+  merged into it: one spawn and one return (or one stop). Any other AGENT span whose
+  caller would be its own agent (a create or invocation of A somewhere below A) is no
+  spawn either (an agent that spawned itself would count as fan-out and depth); it is
+  noted, and its children act for A.
 * TOOL -> ``tool_call`` (the owning agent) at its start, ``tool_result`` (agent and
   tool: the tool's name, as in the survey's example) at its end.
 * MODEL inside an agent that starts other agents or hands off -> ``orchestrator_decision``
   at its end; inside a leaf agent -> no event, its tokens go to the agent's ``return``
-  (counted as folded). Outside any agent the application is the caller: an
-  ``orchestrator_decision`` if the application starts agents or hands off, else no
-  event (a model call that decides nothing is not an orchestration decision); its
-  tokens are then counted in ``costs.tokens`` only, and the note says so.
+  or ``stop`` (counted as folded). Outside any agent -> no event (the application is
+  not an agent, and a model call that decides nothing is no orchestration decision);
+  its tokens are counted in ``costs.tokens`` only, and the note says so.
 * HANDOFF -> ``orchestrator_decision`` with ``decision: O2`` (whom to delegate to),
-  ``from`` and ``to`` the two agents, at its start.
+  ``from`` and ``to`` the two agents, at its start, by the owning agent (outside any
+  agent: by its ``from`` agent).
 * GUARDRAIL -> ``safety_event`` at its end (``guardrail``: name, ``triggered``).
 * ``""`` -> no event; its children attach to the nearest mapped ancestor.
 
 Tokens: a span's own tokens count only if no descendant carries tokens (totals
 rolled up into parents are not counted twice). Tokens of a span without an event
-(a transparent span, a merged span) go to the return of the agent that owns it, or
+(a transparent span, a merged span) go to the return (or stop) of the agent that owns it, or
 to ``costs.tokens`` alone outside any agent; the note names the amount. Nothing is
 dropped silently.
 """
@@ -123,11 +129,16 @@ def build_trace(
     )
     if builder.folded:
         summary += (
-            f"; {builder.folded} model-call spans of leaf agents folded into their agent's return "
+            f"; {builder.folded} model-call spans of leaf agents folded into their agent's return or stop "
             f"({builder.folded_tokens} tokens)"
         )
     notes[:0] = [summary]
     return Conversion(trace, notes, unmapped, total)
+
+
+def _runs_agents(span: Span) -> bool:
+    """Whether an agent span of another agent than ``span``'s lies below it."""
+    return any(s.kind == AGENT and s.agent != span.agent for s in subtree(span) if s is not span)
 
 
 class _Builder:
@@ -154,9 +165,6 @@ class _Builder:
                 span.agents_below = any(
                     (c.kind == AGENT and not c.merged) or c.kind == HANDOFF or c.agents_below for c in span.children
                 )
-        self.app_orchestrates = any(
-            (r.kind == AGENT and not r.merged) or r.kind == HANDOFF or r.agents_below for r in roots
-        )
         ordered: list[Span] = []
         for root in roots:
             ordered.extend(self._classify(root))
@@ -177,13 +185,20 @@ class _Builder:
         for span in ordered:
             if span.kind in (AGENT, TOOL, MODEL, HANDOFF, GUARDRAIL) and not span.merged:
                 self._emit(span)
+        for span in ordered:  # a root agent enters the top-level order by its first child's first event
+            if span.entry and span.last is not None:
+                kids = self._mapped_children(span)
+                span.first = kids[0].first if kids and kids[0].first["t"] <= span.last["t"] else span.last
         for span in ordered:
-            if span.first is not None and span.first is not span.last and span.kind in (AGENT, TOOL):
+            if span.first is not None and span.first is not span.last and span.kind in (AGENT, TOOL) and not span.entry:
                 self._wire(span)
         top = []
         for root in roots:
             top.extend([root] if root.first is not None else self._mapped_children(root))
         self._chain(sorted(top, key=lambda s: (s.start, s.order)), None)
+        for span in ordered:
+            if span.entry and not span.merged:
+                self._wire_entry(span)
         for span in ordered:  # tokens of leaf agents and transparent spans, on the return (or the spawn)
             if span.kind == AGENT and not span.merged and span.folded_tokens:
                 last = span.last
@@ -197,11 +212,11 @@ class _Builder:
                 span, above = stack.pop()
                 span.merged = False
                 if span.kind == AGENT and not span.create:
-                    if above is None and span.agent == span.app and span.parent is None:
+                    if above is None and span.agent == span.app and span.parent is None and _runs_agents(span):
                         span.merged = True
                         self.notes.append(
-                            f"{span.label}: agent '{span.agent}' is the application itself, the run's entry; "
-                            "no spawn or return (it would spawn itself)"
+                            f"{span.label}: agent '{span.agent}' is the application itself, which runs the agents "
+                            "inside it; no event (an application is not an agent)"
                         )
                         below = None
                     elif above is not None and above.agent == span.agent:
@@ -228,7 +243,14 @@ class _Builder:
             span.owner, span.owner_span = owner, owner_span
             child_owner, child_span = owner, owner_span
             kind = span.kind
-            if kind == AGENT and not span.merged and span.agent == owner:  # e.g. a span of agent A below A's own
+            if kind == AGENT and not span.merged and owner_span is None:
+                if span.create:
+                    span.kind = kind = ""
+                    span.op = (f"creates agent '{span.agent}' outside any agent span (the application, which is not "
+                               "an agent, creates it; nobody spawns it)")
+                else:
+                    span.entry = True  # a root agent of the run: no spawn, its end is a stop
+            elif kind == AGENT and not span.merged and span.agent == owner:  # e.g. a span of agent A below A's own
                 span.merged = True
                 self.notes.append(f"{span.label}: agent '{span.agent}' inside agent '{owner}' itself; no spawn or "
                                   "return (it would spawn itself)")
@@ -240,13 +262,13 @@ class _Builder:
                 self.folded += 1
                 self.folded_tokens += tokens
                 span.kind = "folded"
-            elif kind == MODEL and owner_span is None and not self.app_orchestrates:
+            elif kind == MODEL and owner_span is None:
                 tokens = own_tokens(span)
                 self.tokens += tokens
                 span.kind = "folded"
                 self.notes.append(
-                    f"{span.label}: a model call of the application, which starts no agent and hands off to none: "
-                    f"no event (it decides nothing to orchestrate)"
+                    f"{span.label}: a model call outside any agent span: no event (the application is not an agent, "
+                    "and the call decides nothing to orchestrate)"
                     + (f"; its {tokens} tokens are counted in costs.tokens only" if tokens else "")
                 )
             elif kind == "" or (kind == AGENT and span.merged):
@@ -281,6 +303,9 @@ class _Builder:
         sid = span.span_id
         tokens = own_tokens(span) or None
         self.tokens += tokens or 0
+        if span.kind == AGENT and span.entry:
+            span.last = self._event(f"{sid}:end", span.end, "stop", span.agent, role=span.role, tokens=tokens)
+            return
         if span.kind == AGENT:
             if span.create:
                 span.first = span.last = self._event(sid, span.start, "spawn", span.owner, to=span.agent, role=span.role, tokens=tokens)
@@ -298,8 +323,9 @@ class _Builder:
         elif span.kind == MODEL:
             span.first = span.last = self._event(sid, span.end, "orchestrator_decision", span.owner, tokens=tokens, model=span.model)
         elif span.kind == HANDOFF:
+            actor = span.handoff_from if span.owner_span is None and span.handoff_from else span.owner
             span.first = span.last = self._event(
-                sid, span.start, "orchestrator_decision", span.owner, decision="O2", tokens=tokens,
+                sid, span.start, "orchestrator_decision", actor, decision="O2", tokens=tokens,
                 **{"from": span.handoff_from, "to": span.handoff_to},
             )
         else:  # GUARDRAIL
@@ -352,6 +378,12 @@ class _Builder:
             end = kid.start if kid.kind == HANDOFF or (kid.kind == AGENT and kid.create) else kid.end
             heapq.heappush(pending, (end, kid.order, kid.last))
         return [event for _end, _order, event in sorted(pending, key=lambda x: (x[0], x[1]))]
+
+    def _wire_entry(self, span: Span) -> None:
+        """Edges inside a root agent's span: its children in start order, their last ends into its stop."""
+        for end in self._chain(self._mapped_children(span), None):
+            if end is not span.last and end["t"] <= span.last["t"]:
+                self._link(end, span.last)
 
     def _wire(self, span: Span) -> None:
         """Edges inside an agent or tool span."""

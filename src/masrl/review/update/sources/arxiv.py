@@ -1,47 +1,45 @@
-"""arXiv as a source of an update round: the arXiv API through the ``arxiv`` package's ``Client``.
+"""arXiv as a source of an update round: the arXiv API (``/api/query``), paged by masrl itself.
 
 Format: an Atom 1.0 feed per page with OpenSearch ``totalResults``, ``startIndex`` and
-``itemsPerPage`` (https://info.arxiv.org/help/api/user-manual.html, "Details of Atom Results
-Returned"); the query is the family's ``search_query`` AND the protocol's ``scope`` AND
-``submittedDate:[<since>0000 TO <until>2359]``, sorted by submission date, oldest first, so
-that papers submitted while a search runs join the end of the result set instead of shifting
-its pages.
+``itemsPerPage``, read strictly by :mod:`masrl.bib.arxiv_feed` (arXiv API User's Manual,
+https://info.arxiv.org/help/api/user-manual.html). The query is the family's ``search_query``
+AND the protocol's ``scope`` AND ``submittedDate:[<since>0000 TO <until>2359]``, sorted by
+submission date, oldest first, so that papers submitted while a search runs join the end of the
+result set instead of shifting its pages.
 
-arXiv's terms (https://info.arxiv.org/help/api/tou.html) are kept:
+arXiv's terms (https://info.arxiv.org/help/api/tou.html) are kept: one request every 3 seconds
+on one connection, within a run and across runs (:class:`~.pacing.PacedSession`).
 
-* **one request every 3 seconds, on one connection**: the client's transport is a
-  :class:`~.pacing.PacedSession` with ``delay`` 3 s that spaces *every* request of the run
-  (pages, retries, and the first page of the next query: one session serves all queries). The
-  ``Client`` gets ``delay_seconds=0`` because its own timer would be a second one, on the wall
-  clock, that the tests could not replace without sleeping;
-* **paging to the end**: ``Client.results`` reads page after page (``page_size`` records
-  each) until it has the feed's ``totalResults``;
-* **empty pages**: the API is known to answer a page with no entries now and then (arxiv.py
-  issues #43 and #129); the client retries such a page ``num_retries`` times
-  (``UnexpectedEmptyPageError``). An empty *first* page ends the package's generator silently,
-  so an empty first page whose ``totalResults`` is not 0 is retried here, as often.
-
-Records outside the round's window (a ``published`` date before ``since`` or after ``until``)
-are counted as returned but not kept.
+Every record of the result set is fetched: pages of ``page_size`` (``start``, ``max_results``)
+until ``start`` reaches ``totalResults``. The paging has a stated bound, ``max_records`` per query
+(default :data:`MAX_RECORDS`): a query with more results is refused at its first page, naming
+the count, unless the run allows an incomplete search (then the records past the bound are
+counted as not fetched). A feed claiming more than the 30,000 results the API serves for one
+query is not an answer of arXiv and is refused. Each page is checked against what was asked: its
+``startIndex``, no more entries than asked for or than are left, no record twice. A page with
+fewer entries than are left (the API answers empty pages now and then: arxiv.py issues #43 and
+#129) is asked for again, ``retries`` times, then the run fails naming it. Records returned
+with a ``published`` day outside the window are counted and named, not kept.
 """
 
 from __future__ import annotations
 
-import datetime
-import re
-from urllib.parse import parse_qsl, urlsplit
-
-from ....bib.bibtex import record_author
-from ....bib.identifiers import IdentifierError, parse
-from .base import Found, QueryRun, SourceError, one_line
-from .pacing import PacedSession
+from ....bib.answers import FormatError
+from ....bib.arxiv_feed import MAX_TOTAL, ApiError, read_feed
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
+from .pacing import PacedSession, PaceFile
 
 #: arXiv's terms of use: at most one request every three seconds.
 DELAY_SECONDS = 3
 PAGE_SIZE = 100
 RETRIES = 3
-_PAGING = {"start", "max_results"}
-_TOTAL = re.compile(rb"<(?:\w+:)?totalResults[^>]*>\s*([0-9]+)\s*<")
+#: The most records masrl pages through for one query (the API serves at most 30,000).
+MAX_RECORDS = 10000
+NAME = "the arXiv API"
+
+
+class Incomplete(SourceError):
+    """A query whose result set is larger than the paging bound, in a run that does not allow it."""
 
 
 class ArxivSource:
@@ -51,38 +49,29 @@ class ArxivSource:
         searcher: the protocol's :class:`~masrl.review.update.protocol.Searcher` (endpoint, scope).
         delay: seconds between two requests (default :data:`DELAY_SECONDS`, arXiv's 3).
         page_size: records per request (default :data:`PAGE_SIZE`).
-        retries: tries after a failed or unexpectedly empty page (default :data:`RETRIES`).
-        clock, sleep: injected time (see :class:`~.pacing.PacedSession`).
+        retries: tries after an unexpectedly short page or a rate-limit answer (default :data:`RETRIES`).
+        max_records: the paging bound per query (default :data:`MAX_RECORDS`).
+        allow_incomplete: page to the bound and count the rest as not fetched, instead of failing.
+        clock, sleep, pace, limits: see :class:`~.pacing.PacedSession`.
         session: the transport to use (default: a new :class:`~.pacing.PacedSession`).
     """
 
     name = "arxiv"
 
     def __init__(self, searcher, delay: float | None = None, page_size: int | None = None, retries: int | None = None,
-                 clock=None, sleep=None, session: PacedSession | None = None, on_request=None, on_page=None):
-        import arxiv
-
+                 clock=None, sleep=None, session: PacedSession | None = None, on_request=None, on_page=None,
+                 max_records: int | None = None, allow_incomplete: bool = False, pace: PaceFile | None = None, limits=None):
         delay = DELAY_SECONDS if delay is None else delay
-        page_size = page_size or PAGE_SIZE
-        retries = RETRIES if retries is None else retries
+        self.page_size = int(page_size or PAGE_SIZE)
+        self.retries = RETRIES if retries is None else int(retries)
+        self.max_records = int(max_records or MAX_RECORDS)
+        self.allow_incomplete = allow_incomplete
         self.searcher = searcher
         self.endpoint = searcher.endpoint
-        self.session = session or PacedSession(delay, clock, sleep, on_request)
-        self.settings = {"page_size": int(page_size), "delay_seconds": int(delay) if float(delay).is_integer() else str(delay),
-                         "retries": int(retries)}
-        self.retries = int(retries)
+        self.session = session or PacedSession(delay, clock, sleep, on_request, pace, limits, self.retries)
         self.on_page = on_page
-        self.client = arxiv.Client(page_size=int(page_size), delay_seconds=0, num_retries=int(retries))
-        self.client._session = self.session  # the package's transport; one connection for every query
-        self.client.query_url_format = self.endpoint + "?{}"
-        self._responses: list = []
-        self.session.hooks["response"].append(self._seen)
-
-    def _seen(self, response, *args, **kwargs):
-        self._responses.append(response)
-        if self.on_page is not None:
-            self.on_page()
-        return response
+        self.settings = {"page_size": self.page_size, "delay_seconds": int(delay) if float(delay).is_integer() else str(delay),
+                         "retries": self.retries, "max_records": self.max_records, **self.session.limits.settings()}
 
     def query(self, family_query: str, since: str, until: str) -> str:
         """The ``search_query`` sent for a family: its query, the scope and the window."""
@@ -93,77 +82,95 @@ class ArxivSource:
         parts.append(window)
         return " AND ".join(parts)
 
+    def _page(self, params: dict):
+        body = fetch_page(self.session, self.endpoint, NAME, params, on_page=self.on_page, explain=_error_text)
+        try:
+            return read_page(read_feed, body, NAME, self.endpoint)
+        except ApiError as err:
+            raise SourceError(self.endpoint, f"{NAME} refused the query: {err}") from None
+
     def search(self, family, since: str, until: str, now) -> QueryRun:
         """Every record of ``family``'s arXiv query submitted in ``[since, until]`` (dates
         ``YYYY-MM-DD``); ``now()`` gives the UTC time for the run's record.
 
         Raises:
-            SourceError: one line naming the host: unreachable (no network, refused, timeout),
-                an HTTP error, or empty pages after every retry.
+            SourceError: one line naming the host and what happened (unreachable, an HTTP error,
+                an answer that is not the format, pages still short after every retry, more
+                results than the bound).
         """
-        import arxiv
-        import requests
-
         run = QueryRun(family.name)
         text = self.query(family.queries[self.name], since, until)
-        search = arxiv.Search(query=text, sort_by=arxiv.SortCriterion.SubmittedDate, sort_order=arxiv.SortOrder.Ascending)
-        first = len(self.session.started)
+        fixed = {"search_query": text, "sortBy": "submittedDate", "sortOrder": "ascending"}
+        run.query = "&".join(f"{k}={v}" for k, v in fixed.items())
         run.sent = now()
-        try:
-            for attempt in range(self.retries + 1):
-                self._responses.clear()
-                results = list(self.client.results(search))
-                if results or self._first_total() == 0:
-                    break
-            else:
-                raise SourceError(self.endpoint, f"the arXiv API answered empty pages for family {family.name!r} "
-                                                 f"after {self.retries} retries; run the search again later")
-        except requests.RequestException as err:
-            raise SourceError(self.endpoint, f"cannot reach the arXiv API ({type(err).__name__}); no network?") from None
-        except arxiv.HTTPError as err:
-            raise SourceError(self.endpoint, f"the arXiv API answered HTTP {err.status}") from None
-        except arxiv.UnexpectedEmptyPageError:
-            raise SourceError(self.endpoint, f"the arXiv API answered empty pages for family {family.name!r} after "
-                                             f"{self.retries} retries; run the search again later") from None
+        first = len(self.session.started)
+        total: int | None = None
+        start = 0
+        seen: dict[str, int] = {}
+        short = 0
+        while total is None or start < total:
+            if total is not None and start >= self.max_records:
+                run.not_fetched = total - start
+                run.stopped = f"the paging bound of {self.max_records:,} records per query (--max-records)"
+                run.incomplete = True
+                break
+            size = min(self.page_size, self.max_records - start, *(() if total is None else (total - start,)))
+            feed = self._page({**fixed, "start": str(start), "max_results": str(size)})
+            run.pages += 1
+            if feed.total > MAX_TOTAL:
+                raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {feed.total:,} results, more "
+                                                 f"than the {MAX_TOTAL:,} the API serves for one query: not an answer "
+                                                 "of arXiv (is the endpoint right?)")
+            if feed.start != start:
+                raise failure(NAME, self.endpoint, FormatError(f"opensearch:startIndex is {feed.start} for a page asked "
+                                                               f"from {start}"))
+            if total is None and feed.total > self.max_records and not self.allow_incomplete:
+                raise Incomplete(self.endpoint, f"family {family.name!r} has {feed.total:,} results in the window, more "
+                                                f"than the paging bound of {self.max_records:,} per query: nothing was "
+                                                "fetched past the first page; narrow the window (--since/--until), raise "
+                                                "--max-records (arXiv serves at most 30,000), or give --allow-incomplete")
+            total = feed.total if total is None else max(total, feed.total)
+            left = total - start
+            if len(feed.entries) > min(size, left):
+                raise failure(NAME, self.endpoint, FormatError(
+                    f"the page from {start} has {len(feed.entries)} entries, but {min(size, left)} were asked for and "
+                    f"the feed says {total} results in all"))
+            if len(feed.entries) < min(size, left):
+                short += 1
+                if short > self.retries:
+                    raise SourceError(self.endpoint, f"{NAME} answered {len(feed.entries)} of the {min(size, left)} "
+                                                     f"records of the page from {start} for family {family.name!r} after "
+                                                     f"{self.retries} retries; run the search again later")
+                continue
+            for entry in feed.entries:
+                if entry.arxiv in seen:
+                    raise failure(NAME, self.endpoint, FormatError(
+                        f"arxiv:{entry.arxiv} is sent twice in one result set (pages from {seen[entry.arxiv]} and "
+                        f"{start}): the result set moved while it was paged; run the search again"))
+                seen[entry.arxiv] = start
+                run.take(_found(entry), since, until)
+            start += len(feed.entries)
         run.requests = len(self.session.started) - first
-        run.pages = sum(1 for r in self._responses if r.status_code == 200)
-        run.total = self._first_total()
-        run.query = _as_sent(self._responses[0].url if self._responses else "")
-        run.returned = len(results)
-        for result in results:
-            found = _found(result)
-            if found is not None and since <= found.published <= until:
-                run.found.append(found)
+        run.total = total or 0
         run.kept = len(run.found)
         return run
 
-    def _first_total(self) -> int:
-        first = next((r for r in self._responses if r.status_code == 200), None)
-        match = _TOTAL.search(first.content) if first is not None else None
-        return int(match.group(1)) if match else 0
 
-
-def _as_sent(url: str) -> str:
-    """The request's parameters without the paging ones, decoded (``search_query=...&sortBy=...``)."""
-    return "&".join(f"{k}={v}" for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=False) if k not in _PAGING)
-
-
-def _found(result) -> Found | None:
-    """One ``arxiv.Result`` as a :class:`Found` (None when its id is not an arXiv id)."""
+def _error_text(body: bytes) -> str:
+    """The message of the API's error feed in ``body`` ("" when it is not one)."""
     try:
-        ident = parse(result.get_short_id(), "arxiv")
-    except IdentifierError:
-        return None
-    canonical = ident.key.split(":", 1)[1]
-    ids = {"arxiv": canonical}
-    if result.doi:
-        try:
-            ids["doi"] = parse(result.doi, "doi").value
-        except IdentifierError:
-            pass
-    published = result.published.astimezone(datetime.timezone.utc).date() if result.published else None
-    if published is None:
-        return None
-    return Found(ident.key, ids, one_line(result.title), tuple(record_author(one_line(a.name)) for a in result.authors),
-                 published.year, one_line(result.journal_ref) or "arXiv", one_line(result.summary), published.isoformat())
+        read_feed(body)
+    except ApiError as err:
+        return str(err)
+    except FormatError:
+        pass
+    return ""
 
+
+def _found(entry) -> Found:
+    """One feed entry as a :class:`Found`."""
+    ids = {"arxiv": entry.arxiv}
+    if entry.doi:
+        ids["doi"] = entry.doi
+    return Found(f"arxiv:{entry.arxiv}", ids, entry.title, entry.authors, int(entry.published[:4]),
+                 entry.journal_ref or "arXiv", entry.summary, entry.published)

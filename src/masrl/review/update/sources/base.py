@@ -32,15 +32,24 @@ class Found:
 
 @dataclass
 class QueryRun:
-    """One query sent to one source, paged to its end.
+    """One query sent to one source, paged to its end (or to the bound, which it then says).
 
     Attributes:
-        family: the query family's name.
+        family: how the records were found: the query family's name, or for citation searching
+            ``cites KEY`` (the papers citing retained record KEY) / ``cited by KEY`` (its references).
         query: the query exactly as sent (the request's parameters without the paging ones).
         sent: when its first request went out (``YYYY-MM-DDTHH:MM:SSZ``).
         requests: HTTP requests sent (retries included); pages: result pages read.
         total: how many records the source said the query has; returned: records it returned;
-        kept: those in the round's window (and, for Crossref, matching the family), in ``found``.
+        kept: those in the round's window (and matching the family where the source ranks by
+        relevance), in ``found``.
+        outside_window: ``identifier (published)`` of each record returned but published outside
+            the window (counted, named, not kept).
+        not_matching: records returned in the window that do not match the family's ``all_of``.
+        not_fetched: records the source holds for the query that were not fetched (paging stopped);
+        stopped: why paging stopped before ``total`` ("" when every record was fetched);
+        incomplete: whether ``not_fetched`` are records lost to a bound (the run then fails unless
+            allowed), rather than left by the source's stated stopping rule.
     """
 
     family: str
@@ -52,6 +61,40 @@ class QueryRun:
     returned: int = 0
     kept: int = 0
     found: list[Found] = field(default_factory=list)
+    outside_window: list[str] = field(default_factory=list)
+    not_matching: int = 0
+    not_fetched: int = 0
+    stopped: str = ""
+    incomplete: bool = False
+
+    def take(self, found: "Found | None", since: str, until: str, family=None) -> bool:
+        """Count one record returned and sort it: kept (in ``found``) when it is published in
+        ``[since, until]`` and, with ``family``, matches its ``all_of``; else counted outside the
+        window (and named) or as not matching (None: a record without what a candidate needs).
+        Returns whether it was kept."""
+        self.returned += 1
+        if found is None:
+            self.not_matching += 1
+        elif not in_window(found.published, since, until):
+            self.outside_window.append(f"{found.identifier} ({found.published})")
+        elif family is None or family.matches(f"{found.title} {found.abstract}"):
+            self.found.append(found)
+            return True
+        else:
+            self.not_matching += 1
+        return False
+
+    def as_dict(self) -> dict:
+        """The run as ``round.yaml`` records it."""
+        out = {"family": self.family, "query": self.query, "sent": self.sent, "requests": self.requests, "pages": self.pages,
+               "total": self.total, "returned": self.returned, "kept": self.kept,
+               "outside_window": len(self.outside_window), "not_matching": self.not_matching,
+               "not_fetched": self.not_fetched}
+        if self.outside_window:
+            out["outside_window_records"] = list(self.outside_window)
+        if self.stopped:
+            out["stopped"] = self.stopped
+        return out
 
 
 class SourceError(Exception):
@@ -70,3 +113,64 @@ def one_line(text: object) -> str:
     text = " ".join(str(text or "").split())
     drop = {ch for ch, _ in unsafe_characters(text)}
     return " ".join("".join(ch for ch in text if ch not in drop).split()) if drop else text
+
+
+def in_window(published: str, since: str, until: str) -> bool:
+    """Whether a ``YYYY-MM-DD`` day lies in ``[since, until]``."""
+    return since <= published <= until
+
+
+def failure(source: str, endpoint: str, err: Exception) -> SourceError:
+    """A :class:`SourceError` for a failed request: a :class:`~masrl.bib.fetch.FetchError`, a
+    :class:`~.pacing.RateLimited` or a format error of ``source``'s answer (named as ``source``)."""
+    from ....bib.answers import FormatError
+    from ....bib.fetch import FetchError
+    from .pacing import RateLimited
+
+    if isinstance(err, FetchError):
+        if err.kind == "unreachable":
+            return SourceError(endpoint, f"{source} {err.what}; no network?")
+        return SourceError(endpoint, f"{source} {err.what}")
+    if isinstance(err, RateLimited):
+        return SourceError(endpoint, f"{source} {str(err).split(': ', 1)[1]}; run the search again later")
+    if isinstance(err, FormatError):
+        return SourceError(endpoint, f"{source} answered something that is not its documented format: {err}")
+    return SourceError(endpoint, f"{source}: {err}")
+
+
+def fetch_page(session, url: str, name: str, params: dict | None = None, headers: dict | None = None, on_page=None,
+               explain=None, missing_ok: bool = False) -> bytes | None:
+    """The body of a 200 answer to ``GET url?params`` through the paced ``session``
+    (:meth:`~.pacing.PacedSession.answer`); ``name`` names the source in errors; ``explain(body)``
+    reads the source's error message from another answer ("" if none); ``on_page()`` is told of
+    each page; None for a 404 when ``missing_ok``.
+
+    Raises:
+        SourceError: unreachable, past a limit, rate-limited after every retry, or another status.
+    """
+    from ....bib.fetch import FetchError
+    from .pacing import RateLimited
+
+    try:
+        answer = session.answer(url, params, headers)
+    except (FetchError, RateLimited) as err:
+        raise failure(name, url, err) from None
+    if answer.status == 404 and missing_ok:
+        return None
+    if answer.status != 200:
+        said = explain(answer.body) if explain is not None else ""
+        raise SourceError(url, f"{name} answered HTTP {answer.status}" + (f": {said}" if said else ""))
+    if on_page is not None:
+        on_page()
+    return answer.body
+
+
+def read_page(read, body: bytes, name: str, url: str, *args):
+    """``read(body, *args)``, a format's reader, its :class:`~masrl.bib.answers.FormatError` as a
+    :class:`SourceError` naming the source."""
+    from ....bib.answers import FormatError
+
+    try:
+        return read(body, *args)
+    except FormatError as err:
+        raise failure(name, url, err) from None

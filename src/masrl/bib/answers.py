@@ -1,0 +1,122 @@
+"""What every answer of a public source must be before masrl keeps anything of it.
+
+A source's answer is read by the module of its format (:mod:`.arxiv_feed`, :mod:`.crossref_json`,
+:mod:`.openreview_json`, :mod:`.s2_json`); each raises :class:`FormatError` saying what is wrong,
+and the caller names the source. This module holds what they share:
+
+* :func:`decode_json`: JSON into typed structures (``msgspec``), refusing NaN and Infinity,
+  nesting deeper than Python can follow, and every value of the wrong type, with its place
+  (``$.message.items[3].title``);
+* :func:`clean`: a text field as masrl stores it: HTML and XML character references decoded
+  (``Q&amp;A`` -> ``Q&A``, once more for a doubly escaped one), markup tags dropped (JATS
+  ``<jats:p>``, ``<i>``), whitespace collapsed, and the characters masrl's text policy refuses
+  (control, bidirectional, zero-width) removed; a text longer than its limit is refused, so that
+  nothing masrl writes is a cell its own sheets cannot read;
+* :func:`day`: a date as ``YYYY-MM-DD``, refused when it is not a real day.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import re
+
+from ..core.text import unsafe_characters
+
+#: The longest text kept of each kind of field (characters). arXiv caps abstracts at 1,920
+#: characters and titles far below 1,000; what is longer is not a paper's metadata.
+MAX_CHARS = {"title": 1000, "abstract": 20000, "venue": 1000, "author": 300, "identifier": 300}
+#: The most authors kept of one paper (a cell of queue.csv stays below the CSV reader's 131,072 characters).
+MAX_AUTHORS = 300
+
+
+class FormatError(Exception):
+    """An answer that is not what the source's documented format says; ``str()`` says what, where."""
+
+
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_.:-]*(?:\s+[^<>]*)?/?>")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def clean(text: object, what: str, where: str, markup: bool = True) -> str:
+    """``text`` as one stored line (see the module docstring); ``what`` is the kind of field
+    (a key of :data:`MAX_CHARS`), ``where`` its place in the answer, for the error.
+    ``markup=False`` keeps ``<...>`` (a plain-text field such as an arXiv title).
+
+    Raises:
+        FormatError: ``text`` is not a string, or longer than the limit of its kind.
+    """
+    if text is None:
+        return ""
+    if not isinstance(text, str):
+        raise FormatError(f"{where}: {type(text).__name__} {_short(text)} where the format has a text")
+    limit = MAX_CHARS[what]
+    if len(text) > 4 * limit:  # refused before any work on a huge value
+        raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
+    for _ in range(2):  # one level of escaping, and one more for a doubly escaped text (&amp;lt;)
+        if "&" not in text or not _ENTITY.search(text):
+            break
+        text = html.unescape(text)
+    if markup:
+        text = _TAG.sub(" ", text)
+    text = " ".join(text.split())
+    drop = {ch for ch, _ in unsafe_characters(text)}
+    if drop:
+        text = " ".join("".join(ch for ch in text if ch not in drop).split())
+    if len(text) > limit:
+        raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
+    return text
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def day(text: object, where: str) -> str:
+    """``YYYY-MM-DD`` of a date or an RFC 3339 date-time (``2026-05-11``, ``2026-05-11T17:00:00Z``).
+
+    Raises:
+        FormatError: naming ``where`` and the value, when it is not a real day.
+    """
+    value = str(text) if isinstance(text, str) else None
+    match = re.fullmatch(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})?)?",
+                         value or "")
+    try:
+        if match is None:
+            raise ValueError
+        if "T" in value or "t" in value or " " in value:
+            moment = datetime.datetime.fromisoformat(value.replace("z", "Z").replace("Z", "+00:00"))
+            if moment.tzinfo is not None:
+                moment = moment.astimezone(datetime.timezone.utc)
+            return moment.date().isoformat()
+        return datetime.date.fromisoformat(match.group(1)).isoformat()
+    except ValueError:
+        raise FormatError(f"{where}: {_short(text)} is not a date (YYYY-MM-DD or an RFC 3339 date-time)") from None
+
+
+def decode_json(body: bytes, kind: type):
+    """``body`` decoded as JSON into ``kind`` (a ``msgspec`` type).
+
+    Raises:
+        FormatError: not JSON (an HTML page, an empty body, NaN), nested too deep, or a value of
+            another type than the format's, with its place.
+    """
+    import msgspec
+
+    if not body.strip():
+        raise FormatError("an empty answer where the format has a JSON document")
+    if body.lstrip()[:1] == b"<":
+        raise FormatError("an HTML or XML page where the format has a JSON document")
+    try:
+        return msgspec.json.decode(body, type=kind)
+    except RecursionError:
+        raise FormatError("JSON nested deeper than any answer of the format") from None
+    except msgspec.ValidationError as err:
+        raise FormatError(f"not the format: {err}") from None
+    except msgspec.DecodeError as err:
+        raise FormatError(f"not JSON ({err})") from None

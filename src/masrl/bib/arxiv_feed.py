@@ -1,0 +1,169 @@
+"""The answer of the arXiv API (``/api/query``), read strictly: an Atom 1.0 feed with OpenSearch paging.
+
+Format (arXiv API User's Manual, https://info.arxiv.org/help/api/user-manual.html, sections 3.3
+"Outline of an Atom feed", 3.4 "Errors" and 5.2 "Details of Atom Results Returned"): a ``feed``
+in the Atom namespace with ``opensearch:totalResults``, ``opensearch:startIndex`` and
+``opensearch:itemsPerPage`` (non-negative integers), and one ``entry`` per result with its
+``id`` (``http://arxiv.org/abs/<id>v<version>``), ``title``, ``summary``, ``published`` and
+``updated`` (RFC 3339), one or more ``author`` with a ``name``, and optionally
+``arxiv:doi``, ``arxiv:journal_ref``, ``arxiv:primary_category``. An error is a feed whose one
+entry has an ``id`` under ``http://arxiv.org/api/errors`` and says what went wrong in its
+``summary``.
+
+The XML is parsed with ``defusedxml``: a document type declaration (and so every entity
+definition, the way to an entity bomb) is refused, as the API never sends one. Anything else
+than the format raises :class:`~.answers.FormatError` saying what and where (``entry 3:
+published``); nothing of such an answer is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .answers import MAX_AUTHORS, FormatError, clean, day
+from .identifiers import IdentifierError, parse
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
+ARXIV = "{http://arxiv.org/schemas/atom}"
+ERRORS = ("http://arxiv.org/api/errors", "https://arxiv.org/api/errors")
+#: The largest count the API can mean: it serves at most 30,000 results of one query (user manual, 3.1.1.2).
+MAX_TOTAL = 30000
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result: ``arxiv`` is the id without version, ``published`` a ``YYYY-MM-DD`` day (UTC)."""
+
+    arxiv: str
+    title: str
+    summary: str
+    authors: tuple[str, ...]
+    published: str
+    doi: str
+    journal_ref: str
+    primary_category: str
+
+
+@dataclass(frozen=True)
+class Feed:
+    """One page: the OpenSearch counts and the entries in the order sent."""
+
+    total: int
+    start: int
+    per_page: int
+    entries: tuple[Entry, ...]
+
+
+class ApiError(Exception):
+    """The API answered with its error feed; ``str()`` is the error's text."""
+
+
+def _root(body: bytes):
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import fromstring
+
+    if not body.strip():
+        raise FormatError("an empty answer where the format has an Atom feed")
+    if body.lstrip()[:15].lower().startswith((b"<!doctype html", b"<html")):
+        raise FormatError("an HTML page where the format has an Atom feed")
+    try:
+        return fromstring(body, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException:
+        raise FormatError("an XML document type declaration (entity definitions), which the Atom feed of the API "
+                          "never has") from None
+    except ParseError as err:
+        raise FormatError(f"not well-formed XML ({err}): a cut or broken feed") from None
+
+
+def _count(feed, name: str) -> int:
+    found = feed.findall(f"{OPENSEARCH}{name}")
+    if len(found) != 1:
+        raise FormatError(f"the feed has {len(found)} opensearch:{name} elements, not one")
+    text = (found[0].text or "").strip()
+    if not text.isdigit() or len(text) > 12:
+        raise FormatError(f"opensearch:{name} is {text[:40]!r}, not a non-negative integer")
+    return int(text)
+
+
+def _one(entry, name: str, where: str, required: bool = True) -> str | None:
+    found = entry.findall(name)
+    if len(found) > 1:
+        raise FormatError(f"{where}: {len(found)} {_name(name)} elements, not one")
+    if not found:
+        if required:
+            raise FormatError(f"{where}: no {_name(name)}")
+        return None
+    if len(found[0]):
+        raise FormatError(f"{where}: {_name(name)} holds elements, not text")
+    return found[0].text or ""
+
+
+def _name(tag: str) -> str:
+    for ns, prefix in ((ATOM, ""), (OPENSEARCH, "opensearch:"), (ARXIV, "arxiv:")):
+        if tag.startswith(ns):
+            return prefix + tag[len(ns):]
+    return tag
+
+
+def _entry(entry, i: int) -> Entry:
+    from .bibtex import record_author
+
+    where = f"entry {i + 1}"
+    ident = (_one(entry, f"{ATOM}id", where) or "").strip()
+    try:
+        parsed = parse(ident, "arxiv") if "arxiv.org/abs/" in ident else None
+    except IdentifierError:
+        parsed = None
+    if parsed is None:
+        raise FormatError(f"{where}: id {ident[:80]!r} is not an arXiv abstract URL (http://arxiv.org/abs/<id>v<n>)")
+    where = f"entry {i + 1} ({parsed.key})"
+    title = clean(_one(entry, f"{ATOM}title", where), "title", f"{where}: title", markup=False)
+    if not title:
+        raise FormatError(f"{where}: an empty title")
+    summary = clean(_one(entry, f"{ATOM}summary", where), "abstract", f"{where}: summary", markup=False)
+    published = day((_one(entry, f"{ATOM}published", where) or "").strip(), f"{where}: published")
+    day((_one(entry, f"{ATOM}updated", where) or "").strip(), f"{where}: updated")
+    people = entry.findall(f"{ATOM}author")
+    if not people:
+        raise FormatError(f"{where}: no author")
+    if len(people) > MAX_AUTHORS:
+        raise FormatError(f"{where}: {len(people)} authors, more than the {MAX_AUTHORS} masrl keeps")
+    authors = []
+    for j, person in enumerate(people):
+        name = clean(_one(person, f"{ATOM}name", f"{where}: author {j + 1}"), "author", f"{where}: author {j + 1}",
+                     markup=False)
+        if not name:
+            raise FormatError(f"{where}: author {j + 1} has an empty name")
+        authors.append(record_author(name))
+    doi = clean(_one(entry, f"{ARXIV}doi", where, required=False), "identifier", f"{where}: arxiv:doi")
+    if doi:
+        try:
+            doi = parse(doi.split()[0], "doi").value
+        except IdentifierError:
+            raise FormatError(f"{where}: arxiv:doi {doi[:80]!r} is not a DOI") from None
+    journal = clean(_one(entry, f"{ARXIV}journal_ref", where, required=False), "venue", f"{where}: arxiv:journal_ref")
+    primary = entry.find(f"{ARXIV}primary_category")
+    category = primary.get("term", "") if primary is not None else ""
+    return Entry(parsed.key.split(":", 1)[1], title, summary, tuple(authors), published, doi, journal, category)
+
+
+def read_feed(body: bytes) -> Feed:
+    """The page ``body`` holds (see the module docstring).
+
+    Raises:
+        FormatError: it is not the API's Atom feed (with what and where).
+        ApiError: it is the API's error feed.
+    """
+    feed = _root(body)
+    if feed.tag != f"{ATOM}feed":
+        raise FormatError(f"the document is a {_name(feed.tag)!r} element, not an Atom feed")
+    entries = feed.findall(f"{ATOM}entry")
+    for entry in entries:
+        ident = (entry.findtext(f"{ATOM}id") or "").strip()
+        if ident.startswith(ERRORS):
+            raise ApiError(clean(entry.findtext(f"{ATOM}summary") or ident, "abstract", "error", markup=False))
+    total, start, per_page = _count(feed, "totalResults"), _count(feed, "startIndex"), _count(feed, "itemsPerPage")
+    return Feed(total, start, per_page, tuple(_entry(e, i) for i, e in enumerate(entries)))

@@ -1,0 +1,183 @@
+"""The answers of the Crossref REST API, read strictly: a work list (``GET /works``) and one work
+(``GET /works/{doi}``).
+
+Format (https://api.crossref.org/swagger-ui/index.html; the message types of
+https://github.com/CrossRef/rest-api-doc/blob/master/api_format.md): ``{"status": "ok",
+"message-type": "work-list" | "work", "message": ...}``; a work list's message has
+``total-results`` (an integer), ``items`` (an array of works), ``items-per-page`` and, when
+paged with a cursor, ``next-cursor``; a work has ``DOI`` (a string), ``title`` (an array of
+strings), ``author`` (an array of ``{"given", "family"}`` or ``{"name"}``), dates as
+``{"date-parts": [[year, month, day]]}``, ``container-title`` (an array), ``abstract`` (JATS
+XML as a string), ``relation`` (``{"has-preprint": [{"id-type", "id"}]}``). A value of
+another type (``"items": "abc"``, a title sent as a string, an author's family name as a number
+or a list, ``"total-results": "lots"``) is refused with its place, as are NaN and JSON nested
+deeper than any answer; text is cleaned by :func:`masrl.bib.answers.clean` (JATS tags and
+HTML character references).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+from .answers import MAX_AUTHORS, FormatError, clean, decode_json
+
+
+class Author(msgspec.Struct, rename="kebab"):
+    given: str | None = None
+    family: str | None = None
+    name: str | None = None
+
+
+class Date(msgspec.Struct, rename="kebab"):
+    date_parts: list[list[int | None]] = []
+
+
+class Relation(msgspec.Struct, rename="kebab"):
+    id_type: str | None = None
+    id: str | None = None
+
+
+class Event(msgspec.Struct):
+    name: str | None = None
+
+
+class Work(msgspec.Struct, rename={"doi": "DOI", "container_title": "container-title", "published_print": "published-print",
+                                   "published_online": "published-online"}):
+    doi: str | None = None
+    title: list[str] = []
+    author: list[Author] = []
+    published: Date | None = None
+    published_print: Date | None = None
+    published_online: Date | None = None
+    issued: Date | None = None
+    container_title: list[str] = []
+    event: Event | None = None
+    abstract: str | None = None
+    relation: dict[str, list[Relation]] = {}
+    type: str | None = None
+    publisher: str | None = None
+
+
+class WorkListMessage(msgspec.Struct, rename="kebab"):
+    total_results: int
+    items: list[Work]
+    items_per_page: int | None = None
+    next_cursor: str | None = None
+
+
+class WorkList(msgspec.Struct, rename="kebab"):
+    status: str
+    message_type: str
+    message: WorkListMessage
+
+
+class OneWork(msgspec.Struct, rename="kebab"):
+    status: str
+    message_type: str
+    message: Work
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One work as masrl keeps it: ``published`` ``(year, month, day)`` or None; ``arxiv`` the id of
+    its preprint (``relation.has-preprint``) or ""."""
+
+    doi: str
+    title: str
+    authors: tuple[str, ...]
+    published: tuple[int, int, int] | None
+    venue: str
+    abstract: str
+    arxiv: str
+    type: str
+    publisher: str
+
+
+def read_work_list(body: bytes) -> WorkList:
+    """The work list ``body`` holds.
+
+    Raises:
+        FormatError: not the format (with what and where).
+    """
+    data = decode_json(body, WorkList)
+    if data.status != "ok" or data.message_type != "work-list":
+        raise FormatError(f"status {data.status!r}, message-type {data.message_type!r}: not a work list")
+    if data.message.total_results < 0:
+        raise FormatError(f"$.message.total-results is {data.message.total_results}, not a count")
+    return data
+
+
+def read_work(body: bytes) -> Work:
+    """The one work ``body`` holds (``GET /works/{doi}``).
+
+    Raises:
+        FormatError: not the format.
+    """
+    data = decode_json(body, OneWork)
+    if data.status != "ok" or data.message_type != "work":
+        raise FormatError(f"status {data.status!r}, message-type {data.message_type!r}: not a work")
+    return data.message
+
+
+def _date(work: Work, where: str) -> tuple[int, int, int] | None:
+    for name in ("published", "published_print", "published_online", "issued"):
+        value = getattr(work, name)
+        if value is None or not value.date_parts or not value.date_parts[0] or value.date_parts[0][0] is None:
+            continue
+        parts = [p if p is not None else 1 for p in value.date_parts[0]] + [1, 1]
+        year, month, day = parts[:3]
+        import datetime
+
+        try:
+            datetime.date(year, month, day)
+        except (ValueError, OverflowError):
+            raise FormatError(f"{where}.{name.replace('_', '-')}: {value.date_parts[0]!r} is not a date") from None
+        return year, month, day
+    return None
+
+
+def paper(work: Work, where: str) -> Paper:
+    """``work`` as a :class:`Paper`, its text cleaned.
+
+    Raises:
+        FormatError: a text too long, a date that is not one, a DOI or preprint id that is not one.
+    """
+    from .bibtex import organisation
+    from .identifiers import IdentifierError, parse
+
+    doi = ""
+    if work.doi:
+        try:
+            doi = parse(clean(work.doi, "identifier", f"{where}.DOI"), "doi").value
+        except IdentifierError:
+            raise FormatError(f"{where}.DOI: {work.doi[:80]!r} is not a DOI") from None
+    title = clean(" ".join(work.title), "title", f"{where}.title")
+    if len(work.author) > MAX_AUTHORS:
+        raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
+    authors = []
+    for j, a in enumerate(work.author):
+        family = clean(a.family, "author", f"{where}.author[{j}].family")
+        given = clean(a.given, "author", f"{where}.author[{j}].given")
+        name = clean(a.name, "author", f"{where}.author[{j}].name")
+        if family:
+            authors.append(f"{family}, {given}" if given else family)
+        elif name:
+            authors.append(organisation(name))
+    arxiv = ""
+    for rel in work.relation.get("has-preprint", []):
+        if rel.id:
+            try:
+                ident = parse(clean(rel.id, "identifier", f"{where}.relation.has-preprint"))
+            except IdentifierError:
+                continue
+            if ident.scheme == "arxiv":
+                arxiv = ident.key.split(":", 1)[1]
+                break
+    venue = clean(" ".join(work.container_title), "venue", f"{where}.container-title")
+    if not venue and work.event is not None:
+        venue = clean(work.event.name, "venue", f"{where}.event.name")
+    abstract = clean(work.abstract, "abstract", f"{where}.abstract")
+    return Paper(doi, title, tuple(authors), _date(work, where), venue, abstract, arxiv, clean(work.type, "venue", f"{where}.type"),
+                 clean(work.publisher, "venue", f"{where}.publisher"))

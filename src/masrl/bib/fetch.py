@@ -1,0 +1,254 @@
+"""One HTTP request to a public source, bounded in time, size and place: every network answer masrl
+reads comes through :func:`fetch`.
+
+What it guarantees, whatever the server does:
+
+* **an overall deadline**: the whole request (connection, headers, body) ends within
+  :attr:`Limits.deadline` seconds, or :class:`FetchError` says so; a server that trickles a byte
+  every few seconds cannot hold the run (the socket's own timeout only bounds each read);
+* **a size limit on both sides of the compression**: at most :attr:`Limits.max_wire` bytes are
+  read from the connection and at most :attr:`Limits.max_body` bytes come out of the
+  decompressor (``gzip`` or ``deflate``, the encodings masrl asks for); a small gzip bomb is
+  stopped when its output passes the limit, never decompressed whole;
+* **no move to another host**: redirects are not followed blindly; one to the same host (and port)
+  is followed, at most :attr:`Limits.max_redirects` times; one to another host is refused by name,
+  so that the answer always comes from the endpoint a round records;
+* the URL is an ``http://`` or ``https://`` URL with a host (:func:`url_problem`), checked before
+  anything is sent.
+
+The transport is a ``requests.Session`` (tests mock it with ``responses`` or serve a local
+server); the request runs in a worker thread so that the deadline holds even while the
+connection is stuck in reading headers. Pure Python, standard library and ``requests``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import zlib
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from urllib.parse import urljoin, urlsplit
+
+#: What masrl accepts as an encoding of an answer (and says so in ``Accept-Encoding``).
+ENCODINGS = ("gzip", "deflate", "identity")
+_CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of one request.
+
+    Attributes:
+        deadline: seconds for the whole request, body included.
+        connect, read: seconds to connect, and between two reads of the socket.
+        max_wire: bytes read from the connection (compressed, as sent).
+        max_body: bytes of the answer once decompressed.
+        max_redirects: redirects to the same host followed before the request is refused.
+    """
+
+    deadline: float = 60.0
+    connect: float = 10.0
+    read: float = 30.0
+    max_wire: int = 16 * 1024 * 1024
+    max_body: int = 32 * 1024 * 1024
+    max_redirects: int = 3
+
+    def settings(self) -> dict:
+        """The limits as ``round.yaml`` records them."""
+        return {"deadline_seconds": _number(self.deadline), "max_answer_bytes": self.max_body,
+                "max_wire_bytes": self.max_wire}
+
+
+def _number(value: float):
+    return int(value) if float(value).is_integer() else str(value)
+
+
+LIMITS = Limits()
+
+
+@dataclass
+class Answer:
+    """A complete answer: the final URL, its status, headers (lower-case names) and body (decompressed)."""
+
+    url: str
+    status: int
+    headers: dict = field(default_factory=dict)
+    body: bytes = b""
+
+    @property
+    def content_type(self) -> str:
+        """The media type without parameters (``application/json``), lower case."""
+        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+class FetchError(Exception):
+    """A request that gave no usable answer. ``host`` names the server; ``kind`` is one of
+    ``unreachable`` (no connection, reset, DNS), ``deadline``, ``too large``, ``redirect``,
+    ``encoding`` or ``url``; ``str()`` is one line naming the host and what happened."""
+
+    def __init__(self, host: str, kind: str, what: str):
+        self.host, self.kind, self.what = host, kind, what
+        super().__init__(f"{host}: {what}")
+
+
+def host_of(url: str) -> str:
+    """``host[:port]`` of ``url`` (the whole text when it has none)."""
+    return urlsplit(url).netloc or url
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is not an ``http(s)://host/...`` URL masrl can send a request to, or None."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError:
+        return f"{url!r} is not a URL (its port is not a number)"
+    if parts.scheme not in ("http", "https"):
+        return f"{url!r} is not a URL (it must start with https:// or http://)"
+    if not parts.hostname:
+        return f"{url!r} is not a URL (it names no host)"
+    if any(ch.isspace() for ch in url):
+        return f"{url!r} is not a URL (it holds a space)"
+    return None
+
+
+def retry_after(headers: dict, now: float | None = None) -> float | None:
+    """The seconds a ``Retry-After`` header asks to wait (a number of seconds, or an HTTP date
+    against ``now``, epoch seconds), or None when there is none or it is not one of those forms."""
+    value = str(headers.get("retry-after", "")).strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(int(value))
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment is None or moment.tzinfo is None:
+        return None
+    return max(0.0, moment.timestamp() - (time.time() if now is None else now))
+
+
+def _decoder(encoding: str, host: str):
+    encoding = encoding.strip().lower() or "identity"
+    if encoding == "identity":
+        return None
+    if encoding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if encoding == "deflate":
+        return zlib.decompressobj(32 + zlib.MAX_WBITS)  # zlib-wrapped (RFC 9110); raw deflate is refused
+    raise FetchError(host, "encoding", f"answered in the encoding {encoding!r}; masrl reads gzip, deflate or none")
+
+
+def _read_body(response, limits: Limits, host: str, stop: threading.Event) -> bytes:
+    """The decompressed body of a streamed ``requests`` response, within the limits."""
+    decoder = _decoder(response.headers.get("content-encoding", ""), host)
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.max_wire:
+        raise FetchError(host, "too large", f"announced an answer of {int(declared):,} bytes, more than the limit of "
+                                            f"{limits.max_wire:,} bytes")
+    wire = 0
+    out = bytearray()
+    raw = response.raw
+    while True:
+        if stop.is_set():
+            raise FetchError(host, "deadline", "")
+        try:
+            chunk = raw.read(_CHUNK, decode_content=False)
+        except Exception as err:  # urllib3's protocol and socket errors (a reset, a read timeout)
+            raise FetchError(host, "unreachable", f"the connection broke while reading the answer ({type(err).__name__})") from None
+        if not chunk:
+            break
+        wire += len(chunk)
+        if wire > limits.max_wire:
+            raise FetchError(host, "too large", f"sent more than the limit of {limits.max_wire:,} bytes")
+        if decoder is None:
+            out += chunk
+        else:
+            try:
+                out += decoder.decompress(chunk, limits.max_body + 1 - len(out))
+                while decoder.unconsumed_tail and len(out) <= limits.max_body:
+                    out += decoder.decompress(decoder.unconsumed_tail, limits.max_body + 1 - len(out))
+            except zlib.error:
+                raise FetchError(host, "encoding", "sent a compressed answer that does not decompress") from None
+        if len(out) > limits.max_body:
+            raise FetchError(host, "too large", f"sent an answer that decompresses to more than the limit of "
+                                                f"{limits.max_body:,} bytes")
+    if decoder is not None:
+        try:
+            out += decoder.flush()
+        except zlib.error:
+            raise FetchError(host, "encoding", "sent a compressed answer that does not decompress") from None
+        if not decoder.eof:
+            raise FetchError(host, "encoding", "sent a compressed answer that is cut short")
+        if len(out) > limits.max_body:
+            raise FetchError(host, "too large", f"sent an answer that decompresses to more than the limit of "
+                                                f"{limits.max_body:,} bytes")
+    return bytes(out)
+
+
+def _exchange(session, url: str, params: dict | None, headers: dict | None, limits: Limits, stop: threading.Event) -> Answer:
+    import requests
+
+    start_host = host_of(url)
+    sent = {"Accept-Encoding": "gzip, deflate", **(headers or {})}
+    for _ in range(limits.max_redirects + 1):
+        host = host_of(url)
+        try:
+            response = session.get(url, params=params, headers=sent, stream=True, allow_redirects=False,
+                                   timeout=(limits.connect, limits.read))
+        except requests.RequestException as err:
+            raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
+        try:
+            if response.is_redirect or (300 <= response.status_code < 400 and "location" in response.headers):
+                target = urljoin(response.url or url, response.headers.get("location", ""))
+                if host_of(target) != start_host or urlsplit(target).scheme not in ("http", "https"):
+                    raise FetchError(start_host, "redirect", f"answered HTTP {response.status_code} with a redirect to "
+                                                             f"{host_of(target) or target!r}, another host; masrl does not "
+                                                             "follow a source to another host (point the endpoint there if "
+                                                             "that is the source's new address)")
+                url, params = target, None
+                continue
+            body = _read_body(response, limits, host, stop)
+            return Answer(response.url or url, response.status_code, {k.lower(): v for k, v in response.headers.items()}, body)
+        finally:
+            response.close()
+    raise FetchError(start_host, "redirect", f"redirected more than {limits.max_redirects} times")
+
+
+def fetch(session, url: str, params: dict | None = None, headers: dict | None = None, limits: Limits = LIMITS) -> Answer:
+    """``GET url?params`` through ``session``, within ``limits`` (see the module docstring).
+
+    Returns the :class:`Answer` whatever its status (the caller reads 4xx and 5xx answers:
+    an API's error message, a ``Retry-After``).
+
+    Raises:
+        FetchError: the URL is not one, the source cannot be reached, the deadline passed, the
+            answer is too large or in an unknown encoding, or a redirect leads to another host.
+    """
+    if why := url_problem(url):
+        raise FetchError(url, "url", why)
+    stop = threading.Event()
+    box: dict = {}
+
+    def work():
+        try:
+            box["answer"] = _exchange(session, url, params, headers, limits, stop)
+        except BaseException as err:  # handed to the caller's thread
+            box["error"] = err
+
+    worker = threading.Thread(target=work, name=f"masrl fetch {host_of(url)}", daemon=True)
+    worker.start()
+    worker.join(limits.deadline)
+    if worker.is_alive():
+        stop.set()  # the worker stops at its next read; the connection is left to the server's close
+        raise FetchError(host_of(url), "deadline", f"gave no complete answer within {_number(limits.deadline)} s "
+                                                   "(masrl's deadline for one request)")
+    if "error" in box:
+        err = box["error"]
+        if isinstance(err, FetchError) and err.kind == "deadline":
+            raise FetchError(host_of(url), "deadline", f"gave no complete answer within {_number(limits.deadline)} s "
+                                                       "(masrl's deadline for one request)")
+        raise err
+    return box["answer"]

@@ -1,0 +1,138 @@
+"""The answers of the Semantic Scholar Academic Graph API, read strictly.
+
+Format (https://api.semanticscholar.org/api-docs/graph): a paper is ``{"paperId", "externalIds":
+{"ArXiv", "DOI", "CorpusId", ...}, "title", "abstract", "venue", "year", "publicationDate"
+("YYYY-MM-DD" or null), "authors": [{"authorId", "name"}]}`` with the fields asked for in
+``fields``; ``GET /graph/v1/paper/search/bulk`` answers ``{"total", "token", "data": [paper]}``
+(``token`` pages on, absent on the last page); ``GET /graph/v1/paper/{id}/references`` and
+``/citations`` answer ``{"offset", "next", "data": [{"citedPaper": paper}]`` or
+``[{"citingPaper": paper}]}`` (``next`` absent on the last page). An error is ``{"error"}`` or
+``{"message"}`` with an HTTP status. A value of another type, NaN or JSON nested deeper than any
+answer is refused with its place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json
+
+#: The fields masrl asks for (``fields=``).
+FIELDS = "paperId,externalIds,title,abstract,venue,year,publicationDate,authors"
+
+
+class Author(msgspec.Struct):
+    authorId: str | None = None  # noqa: N815 - the API's name
+    name: str | None = None
+
+
+class Paper(msgspec.Struct):
+    paperId: str | None = None  # noqa: N815
+    externalIds: dict[str, str | int | None] | None = None  # noqa: N815
+    title: str | None = None
+    abstract: str | None = None
+    venue: str | None = None
+    year: int | None = None
+    publicationDate: str | None = None  # noqa: N815
+    authors: list[Author] = []
+
+
+class Search(msgspec.Struct):
+    total: int
+    data: list[Paper] = []
+    token: str | None = None
+
+
+class Edge(msgspec.Struct):
+    citedPaper: Paper | None = None  # noqa: N815
+    citingPaper: Paper | None = None  # noqa: N815
+
+
+class Edges(msgspec.Struct):
+    data: list[Edge]
+    offset: int = 0
+    next: int | None = None
+
+
+class Error(msgspec.Struct):
+    error: str | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    """One paper as masrl keeps it: ``arxiv`` and ``doi`` as the API gives them ("" when absent),
+    ``published`` ``YYYY-MM-DD`` or "" (the API has no date for it)."""
+
+    paper_id: str
+    arxiv: str
+    doi: str
+    title: str
+    authors: tuple[str, ...]
+    abstract: str
+    venue: str
+    year: int | None
+    published: str
+
+
+def read_search(body: bytes) -> Search:
+    """A page of ``/paper/search/bulk``. Raises :class:`FormatError`."""
+    data = decode_json(body, Search)
+    if data.total < 0:
+        raise FormatError(f"$.total is {data.total}, not a count")
+    return data
+
+
+def read_edges(body: bytes) -> Edges:
+    """A page of ``/paper/{id}/references`` or ``/citations``. Raises :class:`FormatError`."""
+    data = decode_json(body, Edges)
+    if data.offset < 0 or (data.next is not None and data.next <= data.offset):
+        raise FormatError(f"$.next is {data.next} after $.offset {data.offset}: not a next page")
+    return data
+
+
+def error_text(body: bytes) -> str:
+    """The API's error message in ``body``, or ""."""
+    try:
+        data = decode_json(body, Error)
+    except FormatError:
+        return ""
+    return clean(data.error or data.message or "", "venue", "$.error")
+
+
+def record(paper: Paper, where: str) -> Record:
+    """``paper`` as a :class:`Record`, its text cleaned.
+
+    Raises:
+        FormatError: a text too long, a date that is not one, an id that is not one.
+    """
+    from .bibtex import record_author
+    from .identifiers import IdentifierError, parse
+
+    ids = paper.externalIds or {}
+    arxiv = doi = ""
+    if isinstance(ids.get("ArXiv"), str) and ids["ArXiv"]:
+        try:
+            arxiv = parse(clean(ids["ArXiv"], "identifier", f"{where}.externalIds.ArXiv"), "arxiv").key.split(":", 1)[1]
+        except IdentifierError:
+            raise FormatError(f"{where}.externalIds.ArXiv: {ids['ArXiv'][:80]!r} is not an arXiv id") from None
+    if isinstance(ids.get("DOI"), str) and ids["DOI"]:
+        try:
+            doi = parse(clean(ids["DOI"], "identifier", f"{where}.externalIds.DOI"), "doi").value
+        except IdentifierError:
+            raise FormatError(f"{where}.externalIds.DOI: {ids['DOI'][:80]!r} is not a DOI") from None
+    if len(paper.authors) > MAX_AUTHORS:
+        raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
+    authors = []
+    for j, a in enumerate(paper.authors):
+        name = clean(a.name, "author", f"{where}.authors[{j}].name")
+        if name:
+            authors.append(record_author(name))
+    published = day(paper.publicationDate, f"{where}.publicationDate") if paper.publicationDate else ""
+    if paper.year is not None and not 1000 <= paper.year <= 2999:
+        raise FormatError(f"{where}.year: {paper.year} is not a year")
+    return Record(clean(paper.paperId, "identifier", f"{where}.paperId"), arxiv, doi, clean(paper.title, "title", f"{where}.title"),
+                  tuple(authors), clean(paper.abstract, "abstract", f"{where}.abstract"), clean(paper.venue, "venue", f"{where}.venue"),
+                  paper.year, published)

@@ -1,0 +1,148 @@
+"""Citation searching as a source of an update round (PRISMA 2020: identification "via other
+methods"): the references of the retained records (backward) and the papers citing them (forward).
+
+Format: the Semantic Scholar Academic Graph API (https://api.semanticscholar.org/api-docs/graph),
+``GET <endpoint>/paper/<id>/references`` and ``/citations`` with ``fields``
+(:data:`masrl.bib.s2_json.FIELDS`), ``offset`` and ``limit`` (1,000, the API's largest page); they
+answer ``{"offset", "next", "data": [{"citedPaper": paper}]}`` (or ``citingPaper``) and page on
+with ``next`` until an answer has none. Read strictly by :mod:`masrl.bib.s2_json`.
+
+The seeds are the retained records that have an arXiv id or a DOI (``arXiv:<id>``, else
+``DOI:<doi>``, in key order); the searcher's ``directions`` say which ways are searched (default
+both). Each (seed, direction) is one query of the round, and every record it finds says how:
+``cited by KEY`` for a reference of record KEY (KEY cites it), ``cites KEY`` for a paper that
+cites KEY. Records published in the round's window are kept; the others (most references are
+older) are counted and named in ``round.yaml``, as is every reference Semantic Scholar could not
+resolve to a paper (counted as not matching). A seed Semantic Scholar does not know (HTTP 404)
+is recorded with no records and named in the run's notes. Each query's paging is bounded by
+``max_records`` (default :data:`MAX_RECORDS`), like every source's.
+
+Pace and terms: those of :mod:`.semanticscholar` (one connection, one request a second,
+``Retry-After``; ``MASRL_S2_API_KEY``).
+"""
+
+from __future__ import annotations
+
+from ....bib.answers import FormatError
+from ....bib.s2_json import FIELDS, read_edges, record
+from .base import QueryRun, SourceError, failure, read_page
+from .pacing import PaceFile
+from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep
+
+LIMIT = 1000
+MAX_RECORDS = 10000
+DIRECTIONS = ("backward", "forward")
+#: How a record found in each direction names its seed, and the API's path and field.
+WAYS = {"backward": ("cited by", "references", "citedPaper"), "forward": ("cites", "citations", "citingPaper")}
+
+
+def seeds(corpus) -> list[tuple[str, str]]:
+    """``[(record key, Semantic Scholar id)]`` of the retained records with an arXiv id or a DOI, by key."""
+    from ....bib.identifiers import IdentifierError, parse
+
+    out = []
+    for rec in corpus.retained.values():
+        ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+        key = str(rec.get("key") or "")
+        for scheme, prefix in (("arxiv", "arXiv"), ("doi", "DOI")):
+            if ids.get(scheme) and key:
+                try:
+                    value = parse(str(ids[scheme]), scheme).key.split(":", 1)[1]
+                except IdentifierError:
+                    continue
+                out.append((key, f"{prefix}:{value}"))
+                break
+    return sorted(out)
+
+
+class CitationSource:
+    """Searches the citation links of the retained records, over one paced connection.
+
+    Args:
+        searcher: the protocol's searcher (endpoint: the API's base; ``options["directions"]``).
+        corpus: the survey whose retained records are the seeds.
+        delay, limit, max_records: request spacing, links per page, the paging bound per query.
+        clock, sleep, on_request, on_page, pace, limits, allow_incomplete: as for :class:`~.arxiv.ArxivSource`.
+    """
+
+    name = "citations"
+
+    def __init__(self, searcher, corpus=None, delay: float | None = None, limit: int | None = None,
+                 max_records: int | None = None, clock=None, sleep=None, on_request=None, on_page=None,
+                 allow_incomplete: bool = False, pace: PaceFile | None = None, limits=None):
+        delay = DELAY_SECONDS if delay is None else delay
+        self.searcher = searcher
+        self.endpoint = searcher.endpoint
+        self.client = S2Client(searcher.endpoint, delay, clock, sleep, on_request, on_page, pace, limits)
+        self.session = self.client.session
+        self.seeds = seeds(corpus) if corpus is not None else []
+        self.directions = tuple(d for d in DIRECTIONS if d in (searcher.options.get("directions") or DIRECTIONS))
+        self.limit = int(limit or LIMIT)
+        self.max_records = int(max_records or MAX_RECORDS)
+        self.allow_incomplete = allow_incomplete
+        self.settings = {"directions": "; ".join(self.directions), "seeds": len(self.seeds), "limit": self.limit,
+                         "max_records": self.max_records, "delay_seconds": int(delay) if float(delay).is_integer() else str(delay),
+                         "api_key": bool(self.client.headers), **self.session.limits.settings()}
+
+    def queries(self) -> list[tuple[str, str, str]]:
+        """``[(how, seed key, direction)]``: the queries of a run, seed by seed."""
+        return [(f"{WAYS[d][0]} {key}", key, d) for key, _ in self.seeds for d in self.directions]
+
+    def search_all(self, families, since: str, until: str, now, on_query=None) -> list[QueryRun]:
+        """One :class:`QueryRun` per (seed, direction); ``families`` are not used (citation
+        searching has no query family); ``on_query(how)`` is told before each.
+
+        Raises:
+            SourceError: one line naming the host and what happened.
+        """
+        ids = dict(self.seeds)
+        runs = []
+        for how, key, direction in self.queries():
+            if on_query is not None:
+                on_query(how)
+            runs.append(self._one(how, ids[key], direction, since, until, now))
+        return runs
+
+    def _one(self, how: str, paper_id: str, direction: str, since: str, until: str, now) -> QueryRun:
+        _, path, field = WAYS[direction]
+        run = QueryRun(how)
+        run.sent = now()
+        run.query = f"/paper/{paper_id}/{path}?fields={FIELDS}"
+        first = len(self.session.started)
+        offset = 0
+        while True:
+            if offset >= self.max_records:
+                run.stopped = f"the paging bound of {self.max_records:,} links per query (--max-records)"
+                run.incomplete = True
+                run.not_fetched = 1  # at least: the API gives no count of links
+                if not self.allow_incomplete:
+                    raise SourceError(self.endpoint, f"{how}: more than the paging bound of {self.max_records:,} links; "
+                                                     "raise --max-records or give --allow-incomplete")
+                break
+            body = self.client.get(f"/paper/{paper_id}/{path}", {"fields": FIELDS, "offset": str(offset),
+                                                                  "limit": str(self.limit)}, missing_ok=True)
+            if body is None:
+                run.requests = len(self.session.started) - first
+                run.stopped = "Semantic Scholar has no such paper"  # the query names it
+                return run
+            page = read_page(read_edges, body, NAME, self.endpoint)
+            run.pages += 1
+            if page.offset != offset or len(page.data) > self.limit:
+                raise failure(NAME, self.endpoint, FormatError(
+                    f"a page from {page.offset} of {len(page.data)} links, asked from {offset} for {self.limit}"))
+            for i, edge in enumerate(page.data):
+                paper = getattr(edge, field)
+                if paper is None:
+                    run.take(None, since, until)
+                    continue
+                rec = read_page(record, paper, NAME, self.endpoint, f"$.data[{i}].{field} ({how}, offset {offset})")
+                _keep(run, rec, since, until)
+            offset += len(page.data)
+            if page.next is None or not page.data:
+                break
+            if page.next != offset:
+                raise failure(NAME, self.endpoint, FormatError(f"$.next is {page.next}, but {offset} links were sent"))
+        run.total = run.returned
+        run.requests = len(self.session.started) - first
+        run.kept = len(run.found)
+        return run

@@ -1,0 +1,150 @@
+"""OpenReview as a source of an update round: the papers of the protocol's venues (ICLR, NeurIPS, COLM).
+
+Format: the OpenReview API v2 ``GET /notes`` (https://docs.openreview.net, "Using the API: notes";
+https://docs.openreview.net/reference/api-v2/entities/note), ``{"notes": [...], "count": n}``,
+read strictly by :mod:`masrl.bib.openreview_json`. For each venue id of the searcher's
+``venues`` (``ICLR.cc/2026/Conference``, or ``ICLR.cc/2026/Conference/Rejected_Submission`` for
+the rejected submissions a venue makes public) masrl asks for every note whose
+``content.venueid`` is that id, ``limit`` 1000 (the API's largest page) from ``offset`` 0 on,
+sorted by ``number``, until ``offset`` reaches ``count`` (or a page is short when the API gives
+no count), within the paging bound of ``max_records`` per venue.
+
+The API v2 has no boolean search, so masrl's reading: a note is kept when its publication date
+(``pdate``, else ``odate``, ``cdate``) lies in the round's window and its title and abstract match
+the family (:meth:`~masrl.review.update.protocol.Family.matches`, the protocol's ``all_of``). The
+notes of a venue are fetched once per run and matched to every family; the first family's query
+records the requests. Each record keeps its venue as OpenReview shows it (``ICLR 2026 Poster``)
+and, where the decision is public and is not an acceptance, the decision
+(``Submitted to ICLR 2026; rejected``).
+
+Pace: OpenReview asks clients to keep to a moderate rate and answers HTTP 429 with
+``Retry-After`` beyond it; masrl sends one request a second on one connection and waits as asked.
+"""
+
+from __future__ import annotations
+
+from ....bib.answers import FormatError
+from ....bib.identifiers import IdentifierError, parse
+from ....bib.openreview_json import paper, read_notes
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
+from .pacing import PacedSession, PaceFile
+
+DELAY_SECONDS = 1
+LIMIT = 1000
+MAX_RECORDS = 20000
+NAME = "the OpenReview API"
+
+
+class OpenReviewSource:
+    """Searches the notes of the protocol's venues, over one paced connection.
+
+    Args:
+        searcher: the protocol's searcher (endpoint, ``options["venues"]``).
+        delay, limit, max_records: request spacing (seconds), notes per page, the paging bound per venue.
+        clock, sleep, session, on_request, on_page, pace, limits, allow_incomplete: as for
+            :class:`~.arxiv.ArxivSource`.
+    """
+
+    name = "openreview"
+
+    def __init__(self, searcher, delay: float | None = None, limit: int | None = None, max_records: int | None = None,
+                 clock=None, sleep=None, session: PacedSession | None = None, on_request=None, on_page=None,
+                 allow_incomplete: bool = False, pace: PaceFile | None = None, limits=None):
+        delay = DELAY_SECONDS if delay is None else delay
+        self.searcher = searcher
+        self.endpoint = searcher.endpoint
+        self.venues = tuple(searcher.options.get("venues") or ())
+        self.limit = int(limit or LIMIT)
+        self.max_records = int(max_records or MAX_RECORDS)
+        self.allow_incomplete = allow_incomplete
+        self.session = session or PacedSession(delay, clock, sleep, on_request, pace, limits)
+        self.on_page = on_page
+        self.settings = {"venues": "; ".join(self.venues), "limit": self.limit, "max_records": self.max_records,
+                         "delay_seconds": int(delay) if float(delay).is_integer() else str(delay),
+                         **self.session.limits.settings()}
+        self._notes: dict | None = None  # venue -> (notes, total, pages, requests, not fetched, why)
+
+    def _page(self, params: dict):
+        body = fetch_page(self.session, self.endpoint, NAME, params, on_page=self.on_page)
+        return read_page(read_notes, body, NAME, self.endpoint)
+
+    def _venue(self, venue: str) -> tuple:
+        first = len(self.session.started)
+        notes, offset, pages, total = [], 0, 0, None
+        seen: set[str] = set()
+        while total is None or offset < total:
+            if offset >= self.max_records:
+                left = (total or offset) - offset
+                why = f"the paging bound of {self.max_records:,} notes per venue (--max-records)"
+                if not self.allow_incomplete:
+                    raise SourceError(self.endpoint, f"venue {venue!r} has more notes than the paging bound of "
+                                                     f"{self.max_records:,}; raise --max-records or give --allow-incomplete")
+                return notes, total or offset, pages, len(self.session.started) - first, left, why
+            data = self._page({"content.venueid": venue, "limit": str(self.limit), "offset": str(offset),
+                               "sort": "number:asc"})
+            pages += 1
+            if len(data.notes) > self.limit:
+                raise failure(NAME, self.endpoint, FormatError(f"a page of {len(data.notes)} notes, but {self.limit} "
+                                                               "were asked for"))
+            if data.count is not None:
+                if data.count > self.max_records * 100:
+                    raise SourceError(self.endpoint, f"{NAME} says venue {venue!r} has {data.count:,} notes: not an "
+                                                     "answer of OpenReview (is the endpoint right?)")
+                total = data.count
+            for i, note in enumerate(data.notes):
+                where = f"$.notes[{i}] (venue {venue}, offset {offset})"
+                if note.id in seen:
+                    raise failure(NAME, self.endpoint, FormatError(f"{where}: note {note.id} is sent twice"))
+                seen.add(note.id)
+                notes.append(_paper(note, where, venue, self.endpoint))
+            offset += len(data.notes)
+            if total is not None and offset > total:
+                raise failure(NAME, self.endpoint, FormatError(f"{offset} notes sent, but $.count says {total}"))
+            if len(data.notes) < self.limit:
+                if total is not None and offset < total:
+                    raise SourceError(self.endpoint, f"{NAME} answered a short page ({len(data.notes)} notes) at offset "
+                                                     f"{offset - len(data.notes)} of {total}; run the search again later")
+                total = offset
+        return notes, total or 0, pages, len(self.session.started) - first, 0, ""
+
+    def search(self, family, since: str, until: str, now) -> QueryRun:
+        """The notes of the venues published in ``[since, until]`` that match ``family``.
+
+        Raises:
+            SourceError: one line naming the host (unreachable, an HTTP error, not the format).
+        """
+        run = QueryRun(family.name)
+        run.sent = now()
+        run.query = "; ".join(f"content.venueid={v}&sort=number:asc" for v in self.venues) + " (every note, kept when " \
+                                                                                            "it matches the family)"
+        fresh = self._notes is None
+        if fresh:
+            self._notes = {venue: self._venue(venue) for venue in self.venues}
+        for venue, (notes, total, pages, requests, left, why) in self._notes.items():
+            run.total += total
+            if fresh:
+                run.pages += pages
+                run.requests += requests
+            if left:
+                run.not_fetched += left
+                run.stopped = why
+                run.incomplete = True
+            for found in notes:
+                run.take(found, since, until, family)
+        run.kept = len(run.found)
+        return run
+
+
+def _paper(note, where: str, venue: str, endpoint: str) -> Found | None:
+    got = read_page(paper, note, NAME, endpoint, where, venue)
+    try:
+        ident = parse(got.id, "openreview")
+    except IdentifierError:
+        raise failure(NAME, endpoint, FormatError(f"{where}.forum: {got.id[:40]!r} is not an OpenReview id")) from None
+    if not got.title or not got.published:
+        return None
+    shown = got.venue or venue
+    if got.decision and got.decision != "accepted":
+        shown = f"{shown}; {got.decision}"
+    return Found(ident.key, {"openreview": ident.value}, got.title, got.authors, int(got.published[:4]), shown,
+                 got.abstract, got.published)

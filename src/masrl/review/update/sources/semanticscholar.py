@@ -1,0 +1,154 @@
+"""Semantic Scholar as a source of an update round: keyword search by query family.
+
+Format: the Semantic Scholar Academic Graph API (https://api.semanticscholar.org/api-docs/graph),
+``GET <endpoint>/paper/search/bulk`` with the family's query (its boolean syntax: ``"phrase"``,
+``|`` for OR, ``+`` for AND), ``fields`` (:data:`masrl.bib.s2_json.FIELDS`) and
+``publicationDateOrYear=<since>:<until>``; it answers ``{"total", "token", "data": [paper]}`` and
+pages with ``token`` (up to 1,000 papers a page) until an answer has no token. Read strictly by
+:mod:`masrl.bib.s2_json`. The paging has a bound, ``max_records`` per query (default
+:data:`MAX_RECORDS`): a query with more results fails at its first page unless the run allows an
+incomplete search.
+
+A paper is named by its arXiv id when it has one, else its DOI, else its Semantic Scholar page
+(``url:https://www.semanticscholar.org/paper/<paperId>``), and keeps every id the API gives, so
+that a preprint and its venue version meet as duplicates. The window is the API's filter; a
+paper whose ``publicationDate`` lies outside it (or that has only a year) is counted and named,
+not kept.
+
+Terms and pace (https://www.semanticscholar.org/product/api, "API License Agreement"; rate
+limits): without a key the API shares a pool among all users and answers HTTP 429 when it is
+busy; masrl sends one request a second on one connection and waits as ``Retry-After`` asks (or
+twice the delay, then four times, ...). ``MASRL_S2_API_KEY``, when set, is sent as ``x-api-key``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ....bib.answers import FormatError
+from ....bib.s2_json import FIELDS, error_text, read_search, record
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
+from .pacing import PacedSession, PaceFile
+
+DELAY_SECONDS = 1
+MAX_RECORDS = 10000
+NAME = "the Semantic Scholar API"
+KEY_VARIABLE = "MASRL_S2_API_KEY"
+PAGE = "https://www.semanticscholar.org/paper/"
+
+
+def found_of(rec) -> Found | None:
+    """A :class:`masrl.bib.s2_json.Record` as a :class:`Found` (None without a title, an id or a date)."""
+    if not rec.title or not rec.published or not (rec.arxiv or rec.doi or rec.paper_id):
+        return None
+    ids = {}
+    if rec.arxiv:
+        ids["arxiv"] = rec.arxiv
+    if rec.doi:
+        ids["doi"] = rec.doi
+    if not ids:
+        ids["url"] = PAGE + rec.paper_id
+    scheme, value = next(iter(ids.items()))
+    ident = f"{scheme}:{value.lower() if scheme == 'doi' else value}"
+    return Found(ident, ids, rec.title, rec.authors, int(rec.published[:4]), rec.venue or ("arXiv" if rec.arxiv else ""),
+                 rec.abstract, rec.published)
+
+
+class S2Client:
+    """The paced connection to the API shared by keyword search and citation searching."""
+
+    def __init__(self, endpoint: str, delay: float, clock, sleep, on_request, on_page, pace, limits):
+        self.endpoint = endpoint.rstrip("/")
+        self.session = PacedSession(delay, clock, sleep, on_request, pace, limits)
+        self.on_page = on_page
+        key = os.environ.get(KEY_VARIABLE, "").strip()
+        self.headers = {"x-api-key": key} if key else {}
+
+    def get(self, path: str, params: dict, missing_ok: bool = False):
+        """The body of ``GET endpoint/path?params`` (None for a 404 when ``missing_ok``).
+
+        Raises:
+            SourceError: unreachable, rate-limited past the retries, an HTTP error.
+        """
+        return fetch_page(self.session, f"{self.endpoint}{path}", NAME, params, self.headers, self.on_page, error_text,
+                          missing_ok)
+
+
+class SemanticScholarSource:
+    """Searches Semantic Scholar for one query family at a time, over one paced connection.
+
+    Args:
+        searcher: the protocol's searcher (endpoint: the API's base, ``.../graph/v1``).
+        delay, max_records: request spacing (seconds), the paging bound per query.
+        clock, sleep, on_request, on_page, pace, limits, allow_incomplete: as for :class:`~.arxiv.ArxivSource`.
+    """
+
+    name = "semanticscholar"
+
+    def __init__(self, searcher, delay: float | None = None, max_records: int | None = None, clock=None, sleep=None,
+                 on_request=None, on_page=None, allow_incomplete: bool = False, pace: PaceFile | None = None, limits=None):
+        delay = DELAY_SECONDS if delay is None else delay
+        self.searcher = searcher
+        self.endpoint = searcher.endpoint
+        self.client = S2Client(searcher.endpoint, delay, clock, sleep, on_request, on_page, pace, limits)
+        self.session = self.client.session
+        self.max_records = int(max_records or MAX_RECORDS)
+        self.allow_incomplete = allow_incomplete
+        self.settings = {"max_records": self.max_records, "delay_seconds": int(delay) if float(delay).is_integer() else str(delay),
+                         "api_key": bool(self.client.headers), **self.session.limits.settings()}
+
+    def search(self, family, since: str, until: str, now) -> QueryRun:
+        """Every paper of ``family``'s query published in ``[since, until]``.
+
+        Raises:
+            SourceError: one line naming the host and what happened.
+        """
+        run = QueryRun(family.name)
+        run.sent = now()
+        fixed = {"query": family.queries[self.name], "fields": FIELDS, "publicationDateOrYear": f"{since}:{until}"}
+        run.query = "&".join(f"{k}={v}" for k, v in fixed.items())
+        first = len(self.session.started)
+        token = None
+        seen: set[str] = set()
+        while True:
+            if run.returned >= self.max_records and token:
+                run.not_fetched = max(0, run.total - run.returned)
+                run.stopped = f"the paging bound of {self.max_records:,} records per query (--max-records)"
+                run.incomplete = True
+                break
+            body = self.client.get("/paper/search/bulk", {**fixed, **({"token": token} if token else {})})
+            page = read_page(read_search, body, NAME, self.endpoint)
+            run.pages += 1
+            if run.pages == 1:
+                run.total = page.total
+                if page.total > 100_000_000:
+                    raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {page.total:,} results, "
+                                                     "more than it holds papers: not an answer of Semantic Scholar")
+                if page.total > self.max_records and not self.allow_incomplete:
+                    raise SourceError(self.endpoint, f"family {family.name!r} has {page.total:,} results in the window, "
+                                                     f"more than the paging bound of {self.max_records:,} per query; narrow "
+                                                     "the window, raise --max-records or give --allow-incomplete")
+            for i, paper in enumerate(page.data):
+                where = f"$.data[{i}] (page {run.pages})"
+                rec = read_page(record, paper, NAME, self.endpoint, where)
+                if rec.paper_id and rec.paper_id in seen:
+                    raise failure(NAME, self.endpoint, FormatError(f"{where}: paper {rec.paper_id} is sent twice"))
+                seen.add(rec.paper_id)
+                _keep(run, rec, since, until)
+            token = page.token  # paging ends where the API gives no token ($.total is documented as approximate)
+            if not token or not page.data:
+                break
+        run.requests = len(self.session.started) - first
+        run.kept = len(run.found)
+        return run
+
+
+def _keep(run: QueryRun, rec, since: str, until: str) -> None:
+    """Count and sort one paper (:meth:`QueryRun.take`); one without a date is counted outside the
+    window and named ``(no date, year N)``."""
+    if not rec.published and rec.title and (rec.arxiv or rec.doi or rec.paper_id):
+        label = f"arxiv:{rec.arxiv}" if rec.arxiv else f"doi:{rec.doi}" if rec.doi else f"url:{PAGE}{rec.paper_id}"
+        run.returned += 1
+        run.outside_window.append(f"{label} (no date{f', year {rec.year}' if rec.year else ''})")
+        return
+    run.take(found_of(rec), since, until)

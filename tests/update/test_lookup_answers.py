@@ -1,0 +1,83 @@
+"""masrl add ID: the metadata lookup takes the same care with an answer as a search round does:
+its source's documented format, size and time limits, no redirect to another host; anything else
+is one line naming the source, and nothing is added. Served through the mocked transport
+(``responses``) on a survey made with ``masrl init``."""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+
+import pytest
+
+from servers import atom, entry, small_survey  # noqa: F401 - fixtures
+
+ARXIV = re.compile(r"https://export\.arxiv\.org/api/query\?.*id_list=2605\.30001.*")
+CROSSREF = "https://api.crossref.org/works/10.5555/orch.1"
+
+
+def crossref_work(**fields) -> dict:
+    return {"status": "ok", "message-type": "work", "message": {
+        "DOI": "10.5555/orch.1", "title": ["An Orchestrator"], "author": [{"family": "Lovelace", "given": "Ada"}],
+        "issued": {"date-parts": [[2026, 6, 1]]}, "container-title": ["Proceedings of Agents"], **fields}}
+
+
+def test_an_arxiv_answer_in_the_format_is_read(small_survey, cli, no_network):
+    no_network.get(ARXIV, body=atom(entry(title="Q&amp;amp;A for an Orchestrator"), 1))
+    run = cli("add", "--root", small_survey, "2605.30001", "--dry-run")
+    assert run.code == 0, run.err
+    assert "title: Q&A for an Orchestrator\n" in run.out and "  - Lovelace, Ada\n" in run.out
+
+
+@pytest.mark.parametrize("body, what", [
+    (b"<html><body>maintenance</body></html>", "an HTML page where the format has an Atom feed"),
+    (atom(entry(published="yesterday"), 1), "entry 1 (arxiv:2605.30001): published: 'yesterday' is not a date"),
+    (atom(entry(), 1)[:-30], "not well-formed XML"),
+    (atom(entry("2605.39999"), 1), "answered 1 entries (first arxiv:2605.39999) for arxiv:2605.30001"),
+])
+def test_a_broken_arxiv_answer_adds_nothing_and_says_why(small_survey, cli, no_network, body, what):
+    no_network.get(ARXIV, body=body)
+    run = cli("add", "--root", small_survey, "2605.30001")
+    assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
+    (line,) = run.err.splitlines()
+    assert line.startswith("masrl: error: cannot look up arxiv 2605.30001: export.arxiv.org") and what in line, line
+    assert "Traceback" not in run.err
+
+
+@pytest.mark.parametrize("work, what", [
+    (crossref_work(title="An Orchestrator"), "Expected `array`, got `str` - at `$.message.title`"),
+    (crossref_work(author=[{"family": 42, "given": ["x"]}]), "Expected `str | null`, got `int` - at `$.message.author[0].family`"),
+    (crossref_work(issued={"date-parts": [[2026, 6, 45]]}), "$.message.issued: [2026, 6, 45] is not a date"),
+    ({"status": "ok", "message-type": "work-list", "message": {"total-results": 0, "items": []}},
+     "message-type 'work-list': not a work"),
+])
+def test_a_broken_crossref_answer_adds_nothing_and_says_why(small_survey, cli, no_network, work, what):
+    no_network.get(CROSSREF, json=work)
+    run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1")
+    assert run.code == 1
+    (line,) = run.err.splitlines()
+    assert line.startswith("masrl: error: cannot look up doi 10.5555/orch.1: api.crossref.org") and what in line, line
+
+
+def test_character_references_of_crossref_are_decoded(small_survey, cli, no_network):
+    no_network.get(CROSSREF, json=crossref_work(title=["Q&amp;A &lt;i&gt;for&lt;/i&gt; Orchestrators"],
+                                                abstract="<jats:p>Teams &amp; their orchestrator.</jats:p>"))
+    run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1", "--dry-run")
+    assert run.code == 0, run.err
+    assert "title: Q&A for Orchestrators\n" in run.out and "abstract: Teams & their orchestrator.\n" in run.out
+
+
+def test_a_bomb_a_redirect_elsewhere_and_a_json_nest_are_refused(small_survey, cli, no_network):
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    bomb = packer.compress(b" " * (20 << 20)) + packer.flush()
+    no_network.get(ARXIV, body=bomb, headers={"Content-Encoding": "gzip"})
+    run = cli("add", "--root", small_survey, "2605.30001")
+    assert run.code == 1 and "export.arxiv.org: sent an answer that decompresses to more than the limit of 8,388,608 bytes" in run.err
+    no_network.replace("GET", ARXIV, status=302, headers={"Location": "https://elsewhere.example.org/feed"})
+    run = cli("add", "--root", small_survey, "2605.30001")
+    assert run.code == 1 and "a redirect to 'elsewhere.example.org', another host" in run.err
+    nested = json.dumps(crossref_work()).encode()[:-1] + b', "x": ' + b"[" * 200000 + b"]" * 200000 + b"}"
+    no_network.get(CROSSREF, body=nested)
+    run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1")
+    assert run.code == 1 and "JSON nested deeper than any answer of the format" in run.err

@@ -1,0 +1,374 @@
+"""OpenReview, Semantic Scholar and citation searching as sources of masrl update search, each
+against a local server answering in the source's real format (tests/update/servers.py), with
+paging, rate limits and errors; and a whole round of a survey made with ``masrl init`` that finds,
+through citations, a paper that no keyword query returns."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+import yaml
+
+from masrl.review.update.protocol import Family, Searcher
+from masrl.review.update.sources import SourceError
+from servers import (ArxivServer, CrossrefServer, FakeClock, OpenReviewServer, Scripted, SemanticScholarServer,  # noqa: F401
+                     clock, serve, small_survey)
+
+ORCH = Family("orchestration", ("orchestrator", "orchestration", "delegation"), "orchestration",
+              (("orchestrator", "orchestration", "delegation"),),
+              {"semanticscholar": '"orchestrator" | "orchestration" | "delegation"'})
+NOW = lambda: "2026-07-01T00:00:00Z"  # noqa: E731
+WINDOW = ("2026-05-04", "2026-06-30")
+VENUES = ["ICLR.cc/2026/Conference", "ICLR.cc/2026/Conference/Rejected_Submission"]
+
+
+def openreview(url: str, venues=VENUES, **kwargs):
+    from masrl.review.update.sources.openreview import OpenReviewSource
+
+    fake = FakeClock()
+    searcher = Searcher("openreview", "OpenReview", url, "MASRL_OPENREVIEW_API", "OpenReview", options={"venues": venues})
+    return OpenReviewSource(searcher, clock=fake, sleep=fake.sleep, **kwargs)
+
+
+def s2(url: str, **kwargs):
+    from masrl.review.update.sources.semanticscholar import SemanticScholarSource
+
+    fake = FakeClock()
+    searcher = Searcher("semanticscholar", "Semantic Scholar", url, "MASRL_S2_API", "Semantic Scholar")
+    return SemanticScholarSource(searcher, clock=fake, sleep=fake.sleep, **kwargs)
+
+
+class Seeds:
+    """A corpus stand-in: retained records with the ids citation searching starts from."""
+
+    def __init__(self, **records):
+        self.retained = {f"corpus/papers/{k}.yaml": {"key": k, "identifiers": ids} for k, ids in records.items()}
+
+
+def citations(url: str, corpus, directions=None, **kwargs):
+    from masrl.review.update.sources.citations import CitationSource
+
+    fake = FakeClock()
+    options = {"exclusion_family": "citation searching", **({"directions": directions} if directions else {})}
+    searcher = Searcher("citations", "citation searching", url, "MASRL_S2_API", "Semantic Scholar", options=options)
+    return CitationSource(searcher, corpus=corpus, clock=fake, sleep=fake.sleep, **kwargs)
+
+
+def sheet(path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+# ---------------------------------------------------------------- OpenReview
+
+def test_openreview_pages_the_venues_notes_and_keeps_those_of_the_window_that_match(serve):
+    served = serve(OpenReviewServer(page=2))
+    source = openreview(f"{served.url}/notes", limit=2)
+    run = source.search(ORCH, *WINDOW, NOW)
+    assert [(f.identifier, f.venue, f.published) for f in run.found] == [
+        ("openreview:OrchIclr01", "ICLR 2026 Poster", "2026-05-27"),
+        ("openreview:RejIclr0004", "Submitted to ICLR 2026; rejected", "2026-05-28")]
+    first = run.found[0]
+    assert (first.title, first.authors, first.year) == (
+        "Learning Whom to Call: An Orchestrator Trained with Team Rewards", ("Hopper, Grace", "Turing, Alan"), 2026)
+    assert (run.total, run.returned, run.kept, run.not_matching, run.outside_window) == (
+        4, 4, 2, 1, ["openreview:OldIclr0003 (2025-04-18)"])
+    # 3 notes of the venue on 2 pages, 1 rejected submission on 1 page
+    assert (run.requests, run.pages) == (3, 3)
+    assert [(p["content.venueid"], p["offset"]) for _, p in served.log] == [
+        ("ICLR.cc/2026/Conference", "0"), ("ICLR.cc/2026/Conference", "2"), ("ICLR.cc/2026/Conference/Rejected_Submission", "0")]
+    assert source.session.sleeps == [1.0, 1.0]
+    again = source.search(Family("other", ("attention",), "x", (("attention",),), {}), *WINDOW, NOW)
+    assert (again.requests, [f.identifier for f in again.found], len(served.log)) == (0, ["openreview:PlainIclr02"], 3)
+
+
+BROKEN_OPENREVIEW = {
+    "an HTML page": (b"<!DOCTYPE html><html></html>", "an HTML or XML page where the format has a JSON document"),
+    "notes as a mapping": (b'{"notes": {"a": 1}, "count": 1}', "Expected `array`, got `object` - at `$.notes`"),
+    "a title as a plain string (API v1 in v2)": (
+        json.dumps({"notes": [{"id": "AbCdEf12", "content": {"title": "Orchestrators"}}], "count": 1}).encode(),
+        "Expected `object | null`, got `str` - at `$.notes[0].content.title`"),
+    "authors as numbers": (json.dumps({"notes": [{"id": "AbCdEf12", "content": {"authors": {"value": [42]}}}]}).encode(),
+                           "Expected `str`, got `int` - at `$.notes[0].content.authors.value[0]`"),
+    "count as a word": (b'{"notes": [], "count": "lots"}', "Expected `int | null`, got `str` - at `$.count`"),
+    "a time that is not one": (json.dumps({"notes": [{"id": "AbCdEf12", "pdate": 10**17, "content": {
+        "title": {"value": "An orchestrator"}}}], "count": 1}).encode(), "pdate: 100000000000000000 is not a time"),
+    "more notes than the count": (json.dumps({"notes": [{"id": "AbCdEf12", "content": {}}, {"id": "AbCdEf13", "content": {}}],
+                                              "count": 1}).encode(), "2 notes sent, but $.count says 1"),
+    "an id that is not OpenReview's": (json.dumps({"notes": [{"id": "x y", "content": {}}], "count": 1}).encode(),
+                                       "'x y' is not an OpenReview id"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_OPENREVIEW))
+def test_a_broken_openreview_answer_is_refused_naming_the_source(serve, case):
+    body, what = BROKEN_OPENREVIEW[case]
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    with pytest.raises(SourceError) as err:
+        openreview(f"{served.url}/notes", venues=["ICLR.cc/2026/Conference"]).search(ORCH, *WINDOW, NOW)
+    assert str(err.value).startswith(f"{served.url.removeprefix('http://')}: the OpenReview API ")
+    assert what in str(err.value)
+
+
+# ---------------------------------------------------------------- Semantic Scholar
+
+def test_semantic_scholar_pages_with_tokens_and_waits_when_it_is_busy(serve):
+    served = serve(SemanticScholarServer(page=1, busy=1))
+    source = s2(f"{served.url}/graph/v1")
+    run = source.search(ORCH, *WINDOW, NOW)
+    assert [(f.identifier, f.identifiers, f.venue) for f in run.found] == [
+        ("arxiv:2605.10001", {"arxiv": "2605.10001"}, "arXiv.org"),
+        ("arxiv:2606.00007", {"arxiv": "2606.00007", "doi": "10.5555/venue.2026.12"}, "Proceedings of AAMAS 2026")]
+    assert (run.total, run.returned, run.kept, run.pages, run.requests) == (2, 2, 2, 2, 3)  # one 429 answer, retried
+    assert [p.get("token") for _, p in served.log] == [None, None, "1"]
+    assert served.log[1][1]["publicationDateOrYear"] == "2026-05-04:2026-06-30"
+    assert source.session.sleeps == [2.0, 1.0]  # Retry-After: 2, then the pace of one request a second
+
+
+def test_semantic_scholar_past_its_bound_or_rate_limited_for_good_fails_naming_it(serve):
+    served = serve(SemanticScholarServer(page=1))
+    with pytest.raises(SourceError, match="has 2 results in the window, more than the paging bound of 1 per query"):
+        s2(f"{served.url}/graph/v1", max_records=1).search(ORCH, *WINDOW, NOW)
+    run = s2(f"{served.url}/graph/v1", max_records=1, allow_incomplete=True).search(ORCH, *WINDOW, NOW)
+    assert (run.returned, run.not_fetched, run.incomplete) == (1, 1, True)
+    busy = serve(SemanticScholarServer(busy=10))
+    with pytest.raises(SourceError) as err:
+        s2(f"{busy.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+    assert str(err.value) == (f"{busy.url.removeprefix('http://')}: the Semantic Scholar API answered HTTP 429 (rate limit) "
+                              "4 time(s); it asked to wait 2 s (Retry-After); run the search again later")
+
+
+BROKEN_S2 = {
+    "data as a string": (b'{"total": 1, "data": "abc"}', "Expected `array`, got `str` - at `$.data`"),
+    "a title as a list": (json.dumps({"total": 1, "data": [{"paperId": "p1", "title": ["Orchestrators"]}]}).encode(),
+                          "Expected `str | null`, got `array` - at `$.data[0].title`"),
+    "authors as reprs": (json.dumps({"total": 1, "data": [{"paperId": "p1", "authors": "42, ['x']"}]}).encode(),
+                         "Expected `array`, got `str` - at `$.data[0].authors`"),
+    "total NaN": (b'{"total": NaN, "data": []}', "not JSON"),
+    "nested 200,000 deep": (b'{"total": 0, "data": [], "x": ' + b"[" * 200000 + b"]" * 200000 + b"}",
+                            "JSON nested deeper than any answer of the format"),
+    "a date that is not one": (json.dumps({"total": 1, "data": [{"paperId": "p1", "title": "An orchestrator",
+                                                                 "publicationDate": "2026-02-30"}]}).encode(),
+                               "$.data[0] (page 1).publicationDate: '2026-02-30' is not a date"),
+    "a billion results": (b'{"total": 1000000000, "data": []}', "more than it holds papers"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_S2))
+def test_a_broken_semantic_scholar_answer_is_refused_naming_the_source(serve, case):
+    body, what = BROKEN_S2[case]
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    with pytest.raises(SourceError) as err:
+        s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+    assert str(err.value).startswith(f"{served.url.removeprefix('http://')}: the Semantic Scholar API ")
+    assert what in str(err.value)
+
+
+# ---------------------------------------------------------------- citation searching
+
+def test_citation_searching_follows_references_and_citations_within_the_window(serve):
+    served = serve(SemanticScholarServer(page=1))
+    corpus = Seeds(lovelace2026={"arxiv": "2605.10001v2"}, hopper2026={"doi": "10.5555/teams.2026.7"}, nolink2026={})
+    source = citations(f"{served.url}/graph/v1", corpus)
+    assert source.seeds == [("hopper2026", "DOI:10.5555/teams.2026.7"), ("lovelace2026", "arXiv:2605.10001")]
+    runs = {run.family: run for run in source.search_all([], *WINDOW, NOW)}
+    assert list(runs) == ["cited by hopper2026", "cites hopper2026", "cited by lovelace2026", "cites lovelace2026"]
+    cited_by = runs["cited by lovelace2026"]  # the references of lovelace2026: old, unresolved, undated
+    assert (cited_by.returned, cited_by.kept, cited_by.not_matching, cited_by.outside_window, cited_by.pages) == (
+        3, 0, 1, ["arxiv:1706.02275 (2017-06-07)", "url:https://www.semanticscholar.org/paper/"
+                  "e5f0000000000000000000000000000000000005 (no date, year 2026)"], 3)
+    cites = runs["cites lovelace2026"]
+    assert [(f.identifier, f.identifiers) for f in cites.found] == [
+        ("arxiv:2605.40001", {"arxiv": "2605.40001", "doi": "10.5555/teams.2026.7"}),
+        ("arxiv:2606.00007", {"arxiv": "2606.00007", "doi": "10.5555/venue.2026.12"})]
+    assert cites.query.startswith("/paper/arXiv:2605.10001/citations?fields=paperId,externalIds,")
+    assert [f.identifier for f in runs["cited by hopper2026"].found] == ["arxiv:2605.10001"]
+    assert runs["cites hopper2026"].returned == 0
+    forward = citations(f"{served.url}/graph/v1", corpus, directions=["forward"])
+    assert [r.family for r in forward.search_all([], *WINDOW, NOW)] == ["cites hopper2026", "cites lovelace2026"]
+
+
+def test_a_seed_semantic_scholar_does_not_know_is_named_and_a_broken_link_page_refused(serve):
+    served = serve(SemanticScholarServer())
+    (run, _) = citations(f"{served.url}/graph/v1", Seeds(ghost2026={"arxiv": "2612.99999"})).search_all([], *WINDOW, NOW)
+    assert (run.family, run.returned, run.requests, run.stopped) == (
+        "cited by ghost2026", 0, 1, "Semantic Scholar has no such paper")
+    assert run.query.startswith("/paper/arXiv:2612.99999/references?")
+    broken = serve(Scripted(lambda path, params: (200, "application/json",
+                                                  b'{"offset": 0, "data": [{"citedPaper": {"title": 7}}]}')))
+    with pytest.raises(SourceError, match=r"Expected `str \| null`, got `int` - at `\$.data\[0\].citedPaper.title`"):
+        citations(f"{broken.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"})).search_all([], *WINDOW, NOW)
+    jump = serve(Scripted(lambda path, params: (200, "application/json", b'{"offset": 5, "data": []}')))
+    with pytest.raises(SourceError, match="a page from 5 of 0 links, asked from 0"):
+        citations(f"{jump.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"})).search_all([], *WINDOW, NOW)
+
+
+# ---------------------------------------------------------------- a whole round
+
+@pytest.fixture
+def every_source(serve, monkeypatch):
+    """Local servers for the five sources, the endpoints pointed at them."""
+    servers = {"arxiv": serve(ArxivServer()), "crossref": serve(CrossrefServer()), "openreview": serve(OpenReviewServer()),
+               "s2": serve(SemanticScholarServer(page=2))}
+    monkeypatch.setenv("MASRL_ARXIV_API", f"{servers['arxiv'].url}/api/query")
+    monkeypatch.setenv("MASRL_CROSSREF_API", f"{servers['crossref'].url}/works")
+    monkeypatch.setenv("MASRL_OPENREVIEW_API", f"{servers['openreview'].url}/notes")
+    monkeypatch.setenv("MASRL_S2_API", f"{servers['s2'].url}/graph/v1")
+    return servers
+
+
+def test_a_round_finds_through_citations_a_paper_no_keyword_query_returns(small_survey, cli, clock, every_source):
+    run = cli("add", "--root", small_survey, "--no-fetch", "--arxiv", "2605.10001", "--title",
+              "Orchestrator Credit for Learned Agent Swarms", "--author", "Lovelace, Ada", "--year", "2026")
+    assert run.code == 0, run.err
+    run = cli("update", "search", "--root", small_survey, "--since", "2026-05-04", "--until", "2026-06-30")
+    assert run.code == 0, run.err
+    (folder,) = (small_survey / "corpus" / "rounds").iterdir()
+    queue = {r["identifier"]: r for r in sheet(folder / "queue.csv")}
+    chased = queue["arxiv:2605.40001"]
+    assert chased["title"] == "Credit Routing Between Cooperative Language Agents"
+    assert (chased["sources"], chased["query_families"]) == ("citation searching", "cites lovelace2026")
+    meta = yaml.safe_load((folder / "round.yaml").read_text(encoding="utf-8"))
+    by_name = {s["name"]: s for s in meta["sources"]}
+    assert list(by_name) == ["arxiv", "crossref", "openreview", "semanticscholar", "citations"]
+    assert by_name["citations"]["method"] == "other" and "method" not in by_name["arxiv"]
+    # no keyword query of any source returned it
+    dups = sheet(folder / "duplicates.csv")
+    assert not [d for d in dups if d["identifier"] == "arxiv:2605.40001"]
+    assert meta["counts"]["by_family"]["cites lovelace2026"] == {"identified": 2, "duplicates": 1, "queued": 1}
+    # the venue version (another title, found by Semantic Scholar and by citation) meets its arXiv preprint by id
+    venue = [d for d in dups if d["identifier"] == "arxiv:2606.00007"]
+    assert {(d["source"], d["status"], d["rule"]) for d in venue} == {
+        ("Semantic Scholar", "this round", "same arxiv 2606.00007"), ("citation searching", "this round", "same arxiv 2606.00007")}
+    assert queue["arxiv:2606.00007"]["sources"] == "arXiv; Semantic Scholar; citation searching"
+    assert queue["arxiv:2606.00007"]["query_families"] == "orchestration; cites lovelace2026"
+    # the seed itself, found by keyword, is a duplicate of the retained record
+    assert ("arxiv:2605.10001", "retained", "corpus/papers/lovelace2026.yaml") in {
+        (d["identifier"], d["status"], d["matched"]) for d in dups}
+    assert queue["openreview:OrchIclr01"]["sources"] == "OpenReview"
+    assert "Semantic Scholar: " not in run.err  # citation searching's outside-window records: few queries, named each
+    assert "warning: citation searching, cited by lovelace2026: 2 record(s) returned outside the window" in run.err
+    checked = cli("validate", "--root", small_survey)  # the stub is still to tag; the round has no problem
+    assert "corpus/rounds/" not in checked.err and "protocol" not in checked.err
+    assert checked.err.splitlines()[-1] == "3 errors in 1 file; no file was changed."
+
+
+def test_the_protocol_marks_every_source_searched_by_masrl_or_by_hand(small_survey, cli):
+    protocol = small_survey / "corpus" / "protocol.yaml"
+    text = protocol.read_text()
+    protocol.write_text(text.replace("searched_by: by hand}", "searched_by: null}")
+                        .replace("searched_by: [semanticscholar, citations]}", "searched_by: [semanticscholar, citation]}")
+                        .replace("    venues: [ICLR.cc/2026/Conference]\n", "")
+                        .replace("      semanticscholar: '\"orchestrator\"",
+                                 "      openreview: x\n      semanticscholar: '\"orchestrator\""))
+    run = cli("validate", "--root", small_survey)
+    assert run.code == 1
+    assert [line.split(": ", 1)[1] for line in run.err.splitlines() if line.startswith("corpus/protocol.yaml")] == [
+        "sources[3].searched_by: 'citation' is not a source under searchers, nor 'by hand'; allowed: arxiv, crossref, "
+        "openreview, semanticscholar, citations, by hand (did you mean 'citations'?)",
+        "sources[4].searched_by: is empty: write the searcher of `masrl update search` that covers 'project pages' (one of "
+        "arxiv, crossref, openreview, semanticscholar, citations, or a list), or 'by hand'",
+        "searchers.openreview.venues: required field is missing: the venue ids whose notes are searched "
+        "(ICLR.cc/2026/Conference)",
+        "searchers.citations: covers no source of the protocol: name it in the searched_by of the source it searches",
+        "query_families[0].queries.openreview: openreview is sent no query (it lists the notes of its venues and keeps "
+        "the records that match all_of): remove it",
+    ]
+
+
+def test_an_exclusion_found_by_citation_records_the_citation_searchers_family(small_survey):
+    from masrl.corpus.load import load
+    from masrl.review.update.protocol import protocol_of
+
+    protocol = protocol_of(load(small_survey), {})
+    assert protocol.exclusion_family_of("cites lovelace2026") == "citation searching"
+    assert protocol.exclusion_family_of("cited by lovelace2026") == "citation searching"
+    assert protocol.exclusion_family_of("orchestration") == "orchestration"
+    with pytest.raises(KeyError):
+        protocol.exclusion_family_of("nothing")
+
+
+def test_the_prisma_flow_shows_citation_searching_as_identification_via_other_methods():
+    from masrl.analyses.prisma import update_table
+    from masrl.analyses.rounds import identification, round_states
+    from masrl.corpus.rounds import RoundFolder
+
+    meta = {"window": {"since": "2026-05-04", "until": "2026-06-30"}, "started": "2026-07-01T00:00:00Z",
+            "sources": [{"name": "arxiv", "label": "arXiv"}, {"name": "citations", "label": "citation searching",
+                                                               "method": "other"}],
+            "counts": {"duplicates": 3, "by_source": {"arXiv": {"identified": 5}, "citation searching": {"identified": 4}}}}
+    states = round_states({"2026-07-01": RoundFolder("2026-07-01", meta)}, {}, {})
+    ident = identification(states)
+    assert (ident["identified_by_source"], ident["identified_by_other_method"]) == ({"arXiv": 5}, {"citation searching": 4})
+    flow = {"reason_classes": {}, "audited": 0, "update": {
+        "previous": "release v1", "previous_included": 10, "identified": 0, "stages": [], "new_included": 0,
+        "new_by_category": {}, "dropped": [], "total_included": 10,
+        "identification": {**ident, "other_methods": 1, "screened": 7, "awaiting": 7, "found_again": 0}}}
+    rows = list(update_table(flow).frame["records"].items())
+    assert rows[:5] == [("included in the previous version", 10), ("records identified from arXiv (update rounds)", 5),
+                        ("records identified by citation searching (update rounds; other methods)", 4),
+                        ("duplicates removed before screening", 3),
+                        ("records identified by other methods (added by hand)", 1)]
+    from masrl.render.figures import flow as figure
+
+    drawn = figure.draw({**flow, "stages": [], "retained": 0, "retained_by_category": {}, "category_labels": {}})
+    texts = {t.get_gid(): t.get_text().replace("\u00a0", " ") for t in drawn.axes[0].texts if t.get_gid()}
+    assert texts["identified"] == "Records identified via databases and\nregisters (n = 5)"
+    assert texts["identified:other"] == "Records identified via other methods\n(n = 5)"
+    assert texts["identified:other_methods"] == "citation searching (update rounds): 4\nadded by hand: 1"
+
+
+class Limited:
+    """A server that answers its first request HTTP 429 with ``Retry-After: 5``, then as ``api``, and
+    every request HTTP 500 once ``broken`` is set."""
+
+    def __init__(self, api):
+        self.api, self.log, self.calls, self.broken = api, [], 0, False
+
+    def answer(self, path, params):
+        self.calls += 1
+        if self.broken:
+            return 500, "text/html", b"<html>Internal Server Error</html>"
+        if self.calls == 1:
+            return 429, "application/json", b'{"message": "Too Many Requests"}', {"Retry-After": "5"}
+        return self.api.answer(path, params)
+
+
+@pytest.mark.parametrize("name", ["openreview", "semanticscholar", "citations"])
+def test_each_new_source_waits_out_a_rate_limit_and_names_a_server_error(serve, name):
+    api = Limited(OpenReviewServer() if name == "openreview" else SemanticScholarServer())
+    served = serve(api)
+    make = {"openreview": lambda: openreview(f"{served.url}/notes", venues=["ICLR.cc/2026/Conference"]),
+            "semanticscholar": lambda: s2(f"{served.url}/graph/v1"),
+            "citations": lambda: citations(f"{served.url}/graph/v1", Seeds(lovelace2026={"arxiv": "2605.10001"}),
+                                           directions=["forward"])}[name]
+    source = make()
+    runs = source.search_all([], *WINDOW, NOW) if name == "citations" else [source.search(ORCH, *WINDOW, NOW)]
+    assert sum(len(r.found) for r in runs) == {"openreview": 1, "semanticscholar": 2, "citations": 2}[name]
+    assert source.session.sleeps[0] == 5.0 and source.session.rate_limited == 1
+    api.broken = True
+    label = {"openreview": "the OpenReview API", "semanticscholar": "the Semantic Scholar API",
+             "citations": "the Semantic Scholar API"}[name]
+    with pytest.raises(SourceError) as err:
+        fresh = make()
+        fresh.search_all([], *WINDOW, NOW) if name == "citations" else fresh.search(ORCH, *WINDOW, NOW)
+    assert str(err.value).endswith(f"{label} answered HTTP 500")
+
+
+def test_many_queries_that_end_for_one_reason_are_one_line():
+    """Citation searching of 84 seeds Semantic Scholar does not know: one line, not 168."""
+    from masrl.review.update.search import _notes
+    from masrl.review.update.sources.base import QueryRun
+
+    def ended(family, why):
+        run = QueryRun(family)
+        run.stopped = why
+        return ("citation searching", run)
+
+    many = [ended(f"{way} k{i}", "Semantic Scholar has no such paper") for i in range(84) for way in ("cites", "cited by")]
+    assert _notes(many) == ["citation searching: 168 queries ended early: Semantic Scholar has no such paper "
+                            "(round.yaml names each query)"]
+    assert _notes(many[:2]) == ["citation searching, cites k0: Semantic Scholar has no such paper",
+                                "citation searching, cited by k0: Semantic Scholar has no such paper"]

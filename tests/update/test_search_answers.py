@@ -1,0 +1,398 @@
+"""masrl update search never loses or invents a record, whatever the server answers.
+
+Each kind of fault has its tests: records lost without a word (kind 1), broken answers taken
+for a search (2), rounds that masrl's own checks refuse (3), tracebacks (4), and the network's
+own tricks (5): redirects to another host, servers that trickle, the pace across runs, an
+endpoint that is not a URL. Every server is local (tests/update/servers.py), every survey is made
+with ``masrl init`` (its protocol: tests/data/update/protocol_basic.yaml), every wait is on a fake clock.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import zlib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from masrl.review.update.protocol import Family, Searcher
+from masrl.review.update.sources import SourceError
+from masrl.review.update.sources.arxiv import ArxivSource
+from masrl.review.update.sources.crossref import CrossrefSource
+from servers import (FakeClock, Scripted, SyntheticArxiv, atom, basic_survey, clock, entry, serve,  # noqa: F401
+                     small_survey)
+
+ARXIV = ("--source", "arxiv")
+WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
+ORCH = Family("orchestration", ("orchestrator",), "orchestration", (("orchestrator", "orchestration", "delegation"),),
+              {"arxiv": '(ti:"orchestrator" OR abs:"orchestrator")', "crossref": "orchestrator"})
+NOW = lambda: "2026-07-01T00:00:00Z"  # noqa: E731
+
+
+def rounds(root: Path) -> list[Path]:
+    folder = root / "corpus" / "rounds"
+    return sorted(folder.iterdir()) if folder.exists() else []
+
+
+def queue(root: Path) -> list[str]:
+    (folder,) = rounds(root)
+    import csv
+
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        return [row["identifier"] for row in csv.DictReader(handle)]
+
+
+def meta(root: Path) -> dict:
+    (folder,) = rounds(root)
+    return yaml.safe_load((folder / "round.yaml").read_text(encoding="utf-8"))
+
+
+def point(monkeypatch, served, name: str = "MASRL_ARXIV_API", path: str = "/api/query") -> None:
+    monkeypatch.setenv(name, f"{served.url}{path}")
+
+
+def arxiv_source(url: str, **kwargs) -> ArxivSource:
+    fake = FakeClock()
+    return ArxivSource(Searcher("arxiv", "arXiv", url, "MASRL_ARXIV_API", "arXiv"), clock=fake, sleep=fake.sleep, **kwargs)
+
+
+def crossref_source(url: str, **kwargs) -> CrossrefSource:
+    fake = FakeClock()
+    return CrossrefSource(Searcher("crossref", "Crossref", url, "MASRL_CROSSREF_API", "Crossref"), clock=fake,
+                          sleep=fake.sleep, **kwargs)
+
+
+# ---------------------------------------------------------------- kind 1: no record lost without a word
+
+def test_a_thousand_records_in_the_window_are_all_queued_and_the_run_says_how_many_requests(basic_survey, cli, clock,
+                                                                                              serve, monkeypatch):
+    served = serve(SyntheticArxiv(1000))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 0, run.err
+    assert len(queue(basic_survey)) == 1000 == len(set(queue(basic_survey)))
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
+    assert (query["total"], query["returned"], query["kept"], query["requests"], query["pages"], query["not_fetched"]) == (
+        1000, 1000, 1000, 10, 10, 0)
+    assert ": 1 queries, 10 requests; 1000 records found (arXiv 1000), 0 duplicates, 1000 queued" in run.out
+    assert [int(p["max_results"]) for _, p in served.log] == [100] * 10
+    assert cli("validate", "--root", basic_survey).code == 0
+
+
+def test_a_result_set_past_the_paging_bound_fails_naming_the_counts_unless_allowed(basic_survey, cli, clock, serve,
+                                                                                    monkeypatch):
+    served = serve(SyntheticArxiv(30))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV, "--max-records", "20")
+    assert run.code == 1 and rounds(basic_survey) == []
+    assert run.err.splitlines() == [
+        f"masrl: error: cannot search arXiv: {served.url.removeprefix('http://')}: family 'orchestration' has 30 results in "
+        "the window, more than the paging bound of 20 per query: nothing was fetched past the first page; narrow the window "
+        "(--since/--until), raise --max-records (arXiv serves at most 30,000), or give --allow-incomplete; nothing was written"]
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV, "--max-records", "20", "--allow-incomplete")
+    assert run.code == 0, run.err
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
+    assert (query["total"], query["returned"], query["kept"], query["not_fetched"]) == (30, 20, 20, 10)
+    assert query["stopped"] == "the paging bound of 20 records per query (--max-records)"
+    assert "warning: arXiv, orchestration: 10 of 30 record(s) not fetched: the paging bound of 20 records per query" in run.err
+    assert len(queue(basic_survey)) == 20
+    assert cli("validate", "--root", basic_survey).code == 0
+
+
+def test_crossref_past_its_page_bound_fails_unless_allowed(basic_survey, cli, clock, serve, monkeypatch):
+    items = [{"DOI": f"10.5555/orch.{i}", "title": [f"An orchestrator {i}"], "published": {"date-parts": [[2026, 6, 1]]},
+              "author": [{"family": "Lovelace", "given": "Ada"}], "type": "proceedings-article"} for i in range(5)]
+
+    def reply(path, params):
+        start = 0 if params["cursor"] == "*" else int(params["cursor"])
+        rows = int(params["rows"])
+        return 200, "application/json", json.dumps({"status": "ok", "message-type": "work-list", "message": {
+            "total-results": 5, "items": items[start:start + rows], "items-per-page": rows,
+            "next-cursor": str(start + rows)}}).encode()
+
+    served = serve(Scripted(reply))
+    point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref", "--max-records", "200")
+    assert run.code == 0, run.err  # 2 pages of 100 allowed, 5 records: complete
+    source = crossref_source(f"{served.url}/works", rows=2, max_pages=2)
+    found = source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert (found.returned, found.not_fetched, found.incomplete) == (4, 1, True)
+    assert found.stopped == "the paging bound of 2 pages of 2 per query"
+
+
+def test_a_server_claiming_a_billion_results_is_refused_by_name(basic_survey, cli, clock, serve, monkeypatch):
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 10**9))))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
+    assert run.err.splitlines()[-1].endswith(
+        "the arXiv API says family 'orchestration' has 1,000,000,000 results, more than the 30,000 the API serves for one "
+        "query: not an answer of arXiv (is the endpoint right?); nothing was written")
+    assert len(served.log) == 1
+
+
+def test_records_returned_outside_the_window_are_counted_and_named(basic_survey, cli, clock, serve, monkeypatch):
+    page = atom(entry("2605.30001") + entry("2604.09999", published="2026-04-30T10:00:00Z"), 2)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 0, run.err
+    assert queue(basic_survey) == ["arxiv:2605.30001"]
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
+    assert (query["returned"], query["kept"], query["outside_window"]) == (2, 1, 1)
+    assert query["outside_window_records"] == ["arxiv:2604.09999 (2026-04-30)"]
+    assert ("warning: arXiv, orchestration: 1 record(s) returned outside the window, not queued: "
+            "arxiv:2604.09999 (2026-04-30)") in run.err
+    assert cli("validate", "--root", basic_survey).code == 0
+
+
+def test_the_network_dependencies_are_locked():
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    deps = dict(re.findall(r'^\s+"([A-Za-z0-9_-]+)([^"]*)",', text.split("[project.optional-dependencies]")[0], re.M))
+    assert "arxiv" not in deps  # its defaults changed between majors (4.x pages 100 results unless told)
+    assert [name for name, spec in deps.items() if "<" not in spec] == []  # every one in a tested range
+    pins = {name.lower() for name, _ in (line.split("==") for line in (root / "constraints.txt").read_text().splitlines()
+                                         if "==" in line and not line.startswith("#"))}
+    assert {name.lower() for name in deps} <= pins
+
+
+# ---------------------------------------------------------------- kind 2: a broken answer is not a search
+
+BROKEN_ARXIV = {
+    "an HTML page": (b"<!DOCTYPE html><html><body><h1>Service moved</h1></body></html>",
+                     "an HTML page where the format has an Atom feed"),
+    "an empty body": (b"", "an empty answer where the format has an Atom feed"),
+    "a cut feed": (atom(entry() + entry("2605.30002"), 2)[:-200], "not well-formed XML"),
+    "an entry too many": (atom(entry("2605.30001") + entry("2605.30002") + entry("2605.30003") + entry("2605.30004"), 3),
+                          "the page from 0 has 4 entries, but 3 were asked for and the feed says 3 results in all"),
+    "an entry lost": (atom(entry("2605.30001") + entry("2605.30002"), 3),
+                      "answered 2 of the 3 records of the page from 0 for family 'orchestration' after 3 retries"),
+    "an entry without authors": (atom(entry(authors=""), 1), "entry 1 (arxiv:2605.30001): no author"),
+    "an entry with an empty title": (atom(entry(title=""), 1), "entry 1 (arxiv:2605.30001): an empty title"),
+    "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
+                                  "entry 1: id 'urn:x' is not an arXiv abstract URL"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_ARXIV))
+def test_a_broken_arxiv_answer_is_refused_naming_the_source_and_nothing_is_written(basic_survey, cli, clock, serve,
+                                                                                     monkeypatch, case):
+    body, what = BROKEN_ARXIV[case]
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", body)))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
+    (line,) = run.err.splitlines()
+    assert line.startswith(f"masrl: error: cannot search arXiv: {served.url.removeprefix('http://')}: the arXiv API ")
+    assert what in line and line.endswith("; nothing was written")
+
+
+def work(**fields) -> dict:
+    return {"DOI": "10.5555/orch.1", "title": ["An Orchestrator"], "published": {"date-parts": [[2026, 6, 1]]},
+            "author": [{"family": "Lovelace", "given": "Ada"}], "type": "proceedings-article", **fields}
+
+
+def work_list(items, total=None, **message) -> bytes:
+    return json.dumps({"status": "ok", "message-type": "work-list", "message": {
+        "total-results": len(items) if total is None else total, "items": items, "items-per-page": 100,
+        "next-cursor": "c1", **message}}).encode()
+
+
+BROKEN_CROSSREF = {
+    "items as a string": (work_list([]).replace(b'"items": []', b'"items": "abc"'),
+                          "Expected `array`, got `str` - at `$.message.items`"),
+    "a title sent as a string": (work_list([work(title="Credit for agents")]),
+                                 "Expected `array`, got `str` - at `$.message.items[0].title`"),
+    "an author as a number and a list": (work_list([work(author=[{"family": 42, "given": ["x"]}])]),
+                                         "Expected `str | null`, got `int` - at `$.message.items[0].author[0].family`"),
+    "total-results as a word": (work_list([work()]).replace(b'"total-results": 1', b'"total-results": "lots"'),
+                                "Expected `int`, got `str` - at `$.message.total-results`"),
+    "total-results NaN": (work_list([work()]).replace(b'"total-results": 1', b'"total-results": NaN'), "not JSON"),
+    "JSON nested 200,000 deep": (work_list([]).replace(b'"items": []', b'"items": [], "facets": ' + b"[" * 200000 + b"]" * 200000),
+                                 "JSON nested deeper than any answer of the format"),
+    "an HTML page": (b"<html><body>Rate limited</body></html>", "an HTML or XML page where the format has a JSON document"),
+    "an empty body": (b"", "an empty answer where the format has a JSON document"),
+    "a published date that is not a day": (work_list([work(published={"date-parts": [[2026, 6, 45]]})]),
+                                           "$.message.items[0] (page 1).published: [2026, 6, 45] is not a date"),
+    "more items than the total": (work_list([work(), work(DOI="10.5555/orch.2")], total=1),
+                                  "2 items returned, but total-results says 1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_CROSSREF))
+def test_a_broken_crossref_answer_is_refused_naming_the_source_and_nothing_is_written(basic_survey, cli, clock, serve,
+                                                                                        monkeypatch, case):
+    body, what = BROKEN_CROSSREF[case]
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 1 and rounds(basic_survey) == []
+    (line,) = run.err.splitlines()
+    assert line.startswith(f"masrl: error: cannot search Crossref: {served.url.removeprefix('http://')}: the Crossref API ")
+    assert what in line and line.endswith("; nothing was written"), line
+
+
+def test_character_references_and_markup_are_decoded_not_kept(serve):
+    title = "Q&amp;A &lt;b&gt;for&lt;/b&gt; <i>orchestrator</i> teams &amp;amp; more"
+    body = work_list([work(title=[title], abstract="<jats:p>An orchestrator &amp; its &#8220;workers&#8221;.</jats:p>")])
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    run = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    (found,) = run.found
+    assert found.title == "Q&A for orchestrator teams & more"
+    assert found.abstract == "An orchestrator & its \u201cworkers\u201d."
+    page = atom(entry(title="Tools &amp;amp; Orchestrator", summary="A &lt;i&gt;b&lt;/i&gt; c"), 1)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
+    (found,) = arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
+    assert (found.title, found.abstract) == ("Tools & Orchestrator", "A <i>b</i> c")
+
+
+# ---------------------------------------------------------------- kind 3: nothing written that validate refuses
+
+BOMB = ('<?xml version="1.0"?>\n<!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>').encode()
+
+
+def test_an_entity_bomb_is_refused_not_read_as_an_empty_title(serve):
+    page = BOMB + atom(entry(title="&c;"), 1).split(b"\n", 1)[1]
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
+    with pytest.raises(SourceError, match="an XML document type declaration"):
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+
+
+def test_an_answer_past_the_size_limits_is_refused_compressed_or_not(serve):
+    huge = atom(entry(summary="x" * (20 * 1024 * 1024)), 1)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", huge)))
+    with pytest.raises(SourceError, match=r"announced an answer of 20,972,\d+ bytes, more than the limit of 16,777,216"):
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    bomb = packer.compress(atom(entry(), 1)[:-7]) + b"".join(packer.compress(b" " * (1 << 20)) for _ in range(40))
+    bomb += packer.compress(b"</feed>") + packer.flush()
+    assert len(bomb) < 200_000
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", bomb, {"Content-Encoding": "gzip"})))
+    with pytest.raises(SourceError, match="sent an answer that decompresses to more than the limit of 33,554,432 bytes"):
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    small = gzip.compress(atom(entry(), 1))
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", small, {"Content-Encoding": "gzip"})))
+    assert arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW).kept == 1
+
+
+def test_a_text_longer_than_a_sheet_cell_is_refused(basic_survey, cli, clock, serve, monkeypatch):
+    page = atom(entry(summary="An orchestrator. " * 2000), 1)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
+    assert ("entry 1 (arxiv:2605.30001): summary: an abstract of 33,999 characters, more than the 20,000 masrl keeps"
+            in run.err)
+
+
+@pytest.mark.parametrize("published, why", [("2026-06-45T10:00:00Z", "'2026-06-45T10:00:00Z' is not a date"),
+                                            ("yesterday", "'yesterday' is not a date")])
+def test_a_date_that_is_not_a_day_is_refused_by_name(basic_survey, cli, clock, serve, monkeypatch, published, why):
+    page = atom(entry(published=published), 1)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == [] and "Traceback" not in run.err
+    assert f"entry 1 (arxiv:2605.30001): published: {why}" in run.err
+
+
+def test_a_round_its_own_checks_refuse_is_never_written(basic_survey, cli, clock, serve, monkeypatch):
+    from masrl.review.update import model
+
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
+    point(monkeypatch, served)
+    real = model.queue_rows
+    monkeypatch.setattr(model, "queue_rows", lambda *a: [{**row, "year": "26"} for row in real(*a)])
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
+    assert "queue.csv:2: year: '26' is not a four-digit year" in run.err
+    assert "masrl would write a round its own checks refuse; nothing was written" in run.err
+
+
+# ---------------------------------------------------------------- kind 5: the network
+
+def test_a_redirect_to_another_host_is_refused_and_one_to_the_same_host_followed(serve):
+    other = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
+    away = serve(Scripted(lambda path, params: (302, "text/plain", b"", {"Location": f"{other.url}/api/query"})))
+    with pytest.raises(SourceError) as err:
+        arxiv_source(f"{away.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert str(err.value) == (f"{away.url.removeprefix('http://')}: the arXiv API answered HTTP 302 with a redirect to "
+                              f"'{other.url.removeprefix('http://')}', another host; masrl does not follow a source to "
+                              "another host (point the endpoint there if that is the source's new address)")
+    assert other.log == []
+
+    def same(path, params):
+        if path == "/old":
+            return 301, "text/plain", b"", {"Location": "/api/query?" + "&".join(f"{k}={v}" for k, v in params.items())}
+        return 200, "application/atom+xml", atom(entry(), 1)
+
+    here = serve(Scripted(same))
+    assert arxiv_source(f"{here.url}/old").search(ORCH, "2026-05-04", "2026-06-30", NOW).kept == 1
+
+
+@pytest.mark.parametrize("stall", ["body", "headers"])
+def test_a_server_that_trickles_is_given_up_at_the_deadline(serve, stall):
+    from masrl.bib.fetch import Limits
+
+    body = atom(entry(), 1)
+
+    def reply(path, params):
+        if stall == "headers":
+            served.closing.wait(5)
+            return 200, "application/atom+xml", body
+        return 200, "application/atom+xml", [(body[i:i + 1], 0.05) for i in range(len(body))], {"Content-Length": str(len(body))}
+
+    served = serve(Scripted(reply))
+    source = arxiv_source(f"{served.url}/api/query", limits=Limits(deadline=0.4))
+    with pytest.raises(SourceError) as err:
+        source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert str(err.value).endswith("the arXiv API gave no complete answer within 0.4 s (masrl's deadline for one request)")
+
+
+def test_two_searches_back_to_back_keep_the_pace(basic_survey, cli, clock, serve, monkeypatch):
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
+    point(monkeypatch, served)
+    assert cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV).code == 0
+    assert clock.sleeps == []
+    clock.now += 1.5  # the second run starts 1.5 s after the first one's request ended
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 0, run.err
+    assert clock.sleeps == [1.5]  # the rest of arXiv's 3 s
+    kept = json.loads((basic_survey / ".masrl-cache" / "pace.json").read_text())
+    assert list(kept) == [served.url.removeprefix("http://")]
+
+
+def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
+    answers = iter([(429, "text/plain", b"slow down", {"Retry-After": "7"}),
+                    (200, "application/atom+xml", atom(entry(), 1))])
+    served = serve(Scripted(lambda path, params: next(answers)))
+    source = arxiv_source(f"{served.url}/api/query")
+    run = source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert run.kept == 1 and run.requests == 2
+    assert sum(source.session.sleeps) == pytest.approx(7.0)
+    served = serve(Scripted(lambda path, params: (429, "text/plain", b"", {"Retry-After": "3600"})))
+    with pytest.raises(SourceError, match=r"answered HTTP 429 \(rate limit\) 1 time\(s\); it asked to wait 3600 s "
+                                          r"\(Retry-After\); run the search again later"):
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+
+
+@pytest.mark.parametrize("value", ["not-a-url", "ftp://example.org/api", "http:///query"])
+def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value):
+    monkeypatch.setenv("MASRL_ARXIV_API", value)
+    run = cli("update", "search", "--root", basic_survey, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == []
+    (line,) = run.err.splitlines()
+    assert line.startswith(f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL") and "no network" not in line
+
+
+def test_an_empty_crossref_page_before_the_total_is_not_the_end(serve):
+    body = work_list([], total=250)
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    run = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert (run.returned, run.not_fetched, run.incomplete) == (0, 250, True)
+    assert run.stopped == "page 1 came back empty with 250 results left"
