@@ -16,9 +16,12 @@ processes included) and the time per thousand records, which stays flat where th
 the last column divides each point by the one before and by how much larger it is (1.0: linear).
 With ``--bundled`` it also times the bundled 84-record survey against ``python -c "import pandas,
 matplotlib"``: validate, build with its figures current, and build with every figure redrawn.
+``--markdown [FILE]`` writes the table, the command, the machine and the date into the benchmarks
+page (scripts/benchpage.py).
 
 Usage: python scripts/bench_build.py [--records 1000 10000 100000] [--values 100 1000 10000]
-                                     [--base-records 10000] [--base-values 100] [--repeat 1] [--bundled] [--markdown]
+                                     [--base-records 10000] [--base-values 100] [--repeat 1] [--bundled]
+                                     [--markdown [FILE]]
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import platform
 import random
 import resource
 import shutil
@@ -36,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import benchpage
 import yaml
 
 from masrl.bib.matching import make_known, similar_title_pairs
@@ -184,19 +187,6 @@ def bundled_copy(root: Path) -> None:
     shutil.copy(REPO / "README.md", root / "README.md")
 
 
-def machine() -> str:
-    """CPU model, cores and Python."""
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=int, nargs="*", default=[1000, 10000, 100000],
@@ -207,7 +197,7 @@ def main() -> int:
     parser.add_argument("--base-values", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--bundled", action="store_true", help="also time the bundled survey against the floor")
-    parser.add_argument("--markdown", action="store_true", help="print the results as Markdown tables")
+    benchpage.add_option(parser)
     args = parser.parse_args()
     py = sys.executable
     masrl = [py, "-m", "masrl"]
@@ -215,7 +205,7 @@ def main() -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode cached, as an installed masrl has it
     points = [(n, args.base_values) for n in args.records] + [(args.base_records, v) for v in args.values]
     points = list(dict.fromkeys(points))
-    load = os.getloadavg()
+    load = benchpage.load_average()
     results: dict[tuple[int, int], tuple] = {}
     bundled = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -242,25 +232,18 @@ def main() -> int:
             def scratch(root=root):
                 shutil.rmtree(root / "reports", ignore_errors=True)
 
-            if (n, v) == points[0]:  # masrl's modules compiled once, untimed (the bytecode cache)
+            if (n, v) == points[0]:  # masrl's and the libraries' modules compiled once, untimed (the bytecode cache)
                 subprocess.run(masrl + ["validate", "--root", str(root)], capture_output=True, env=env)
+                subprocess.run(masrl + ["build", "--root", str(root)], capture_output=True, env=env)
             validate = timed(masrl + ["validate", "--root", str(root)], args.repeat, env=env)
             build = timed(masrl + ["build", "--root", str(root)], args.repeat, before=scratch, env=env)
             results[(n, v)] = (validate, build)
-            if not args.markdown:
-                print(f"{n:>7,} records {v:>6,} values: validate {validate[0]:8.2f} s (CPU {validate[1]:8.2f}), "
-                      f"build {build[0]:8.2f} s (CPU {build[1]:8.2f})", flush=True)
+            print(f"{n:>7,} records {v:>6,} values: validate {validate[0]:8.2f} s (CPU {validate[1]:8.2f}), "
+                  f"build {build[0]:8.2f} s (CPU {build[1]:8.2f})", file=sys.stderr, flush=True)
             shutil.rmtree(root, ignore_errors=True)
-    load_after = os.getloadavg()
-    print(("" if not args.markdown else "") + f"`python scripts/bench_build.py {' '.join(sys.argv[1:])}`, "
-          f"{datetime.date.today().isoformat()}, {machine()}; load average {load[0]:.2f} before, {load_after[0]:.2f} after.\n")
+    rows = []
     for title, series in (("records", [(n, args.base_values) for n in args.records]),
                           ("values", [(args.base_records, v) for v in args.values])):
-        if not series:
-            continue
-        print(f"| records | values of topic | validate s (CPU) | build s (CPU) | build CPU per 1,000 records | "
-              f"build CPU / previous point, per x{title} |")
-        print("| ---: | ---: | ---: | ---: | ---: | ---: |")
         previous = None
         for n, v in series:
             (vw, vc), (bw, bc) = results[(n, v)]
@@ -268,16 +251,35 @@ def main() -> int:
             if previous is not None:
                 (pn, pv), pc = previous
                 scale = (n / pn) if title == "records" else (v / pv)
-                growth = f"{bc / pc:.1f}x for {scale:.0f}x ({bc / pc / scale:.2f})"
-            print(f"| {n:,} | {v:,} | {vw:.2f} ({vc:.2f}) | {bw:.2f} ({bc:.2f}) | {bc / n * 1000:.2f} | {growth} |")
+                growth = f"{bc / pc:.1f}x for {scale:.0f}x as many {title}"
+            rows.append([title, f"{n:,}", f"{v:,}", f"{vw:.1f} s ({vc:.1f} s)", f"{bw:.1f} s ({bc:.1f} s)",
+                         f"{bc / n * 1000:.2f} s", growth])
             previous = ((n, v), bc)
-        print()
+    columns = ["series", "records", "values of `topic`", "validate, wall (CPU)", "build from scratch, wall (CPU)",
+               "build CPU per 1,000 records", "build CPU against the point before"]
+    notes = []
     if bundled:
         floor = bundled[0][1]
-        print("| bundled survey | wall s | CPU s | / floor (wall) | / floor (CPU) |")
-        print("| --- | ---: | ---: | ---: | ---: |")
-        for label, (w, c) in bundled:
-            print(f"| {label} | {w:.2f} | {c:.2f} | {w / floor[0]:.2f}x | {c / floor[1]:.2f}x |")
+        notes.append("The bundled survey against the floor (`--bundled`):\n\n| what | wall | CPU | / floor (wall) | / floor (CPU) |\n"
+                     "| --- | --- | --- | --- | --- |\n" + "\n".join(
+                         f"| {label} | {w:.2f} s | {c:.2f} s | {w / floor[0]:.2f}x | {c / floor[1]:.2f}x |"
+                         for label, (w, c) in bundled))
+    if args.markdown:
+        benchpage.write(args.markdown, benchpage.Section(
+            area="build", script="bench_build", title="How validate and build scale",
+            summary=("Synthetic surveys: the bundled taxonomy plus a list field `topic` of V values (counted, crosstabbed "
+                     "with `category`, listed in a declared table with counts and records, and in the gap analysis), N "
+                     "retained records with random valid tags and distinct titles. `masrl validate` and `masrl build` from "
+                     f"scratch (no reports, `MASRL_CACHE=off`, every figure drawn) in fresh processes, best of {args.repeat}; "
+                     "CPU is user + system of the command and its workers. Linear time shows as a flat CPU per 1,000 "
+                     "records and a growth no larger than the points' ratio."),
+            columns=columns, rows=rows, notes=notes, load_before=load))
+    else:
+        print(" | ".join(columns))
+        for row in rows:
+            print(" | ".join(row))
+        for note in notes:
+            print(note)
     return 0
 
 

@@ -24,20 +24,20 @@ has it:
 
 Targets (issue 46; validate and add: issue 17): build-retag <= 1.5x, diff <= 2x, rerender <= 2.5x,
 check-fresh <= 2x, build-check and build <= 1.5x, validate and add <= 1.2x. ``--cold`` removes the
-build cache before each timed build. ``--markdown`` prints the table as Markdown, with the command,
-the machine and the date. Every process runs with Python's bytecode cache (in a folder of the run,
+build cache before each timed build. ``--markdown [FILE]`` writes the table, the command, the
+machine and the date into the benchmarks page (scripts/benchpage.py). Each command's CPU ratio is
+given beside its wall ratio (on a loaded machine the steadier figure). Every process runs with Python's bytecode cache (in a folder of the run,
 ``PYTHONPYCACHEPREFIX``), as an installed masrl runs, even where the shell sets
 ``PYTHONDONTWRITEBYTECODE``; each command is run once, untimed, first.
 
-Usage: python scripts/bench_commands.py [--pairs 5] [--only build-retag diff ...] [--cold] [--markdown]
+Usage: python scripts/bench_commands.py [--pairs 5] [--only build-retag diff ...] [--cold] [--markdown [FILE]]
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
-import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -45,6 +45,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import benchpage
 
 REPO = Path(__file__).resolve().parent.parent
 TARGETS = {"build-check": 1.5, "build": 1.5, "build-retag": 1.5, "diff": 2.0, "rerender": 2.5, "check-fresh": 2.0,
@@ -60,14 +62,17 @@ ADD = ["add", "--no-fetch", "2612.00001", "--title", "A benchmark paper on agent
 ENV: dict[str, str] = dict(os.environ)
 
 
-def run(cmd: list[str], cwd: Path, ok=(0,)) -> float:
-    """Wall time (s) of one run of ``cmd``; exits when its return code is not in ``ok``."""
+def run(cmd: list[str], cwd: Path, ok=(0,)) -> tuple[float, float]:
+    """Wall and CPU time (s; user + system of the command and every process it waited for) of one
+    run of ``cmd``; exits when its return code is not in ``ok``."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, env=ENV)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in ok:
         sys.exit(f"failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr.decode()[-3000:]}")
-    return elapsed
+    return elapsed, (after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime)
 
 
 def retag(root: Path, undo: bool = False) -> None:
@@ -80,25 +85,12 @@ def retag(root: Path, undo: bool = False) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
-def machine() -> str:
-    """CPU model, cores and Python, as the table's caption gives them."""
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--only", nargs="*", default=list(TARGETS), choices=list(TARGETS))
     parser.add_argument("--cold", action="store_true", help="remove .masrl-cache/ before each timed build")
-    parser.add_argument("--markdown", action="store_true", help="print the results as a Markdown table")
+    benchpage.add_option(parser)
     args = parser.parse_args()
     py = sys.executable
     masrl = [py, "-m", "masrl"]
@@ -144,40 +136,43 @@ def main() -> int:
             "add": (masrl + ADD, None, lambda: (root / ADDED).unlink()),
             "add-dry-run": (masrl + ADD + ["--dry-run"], None, None),
         }
-        load = os.getloadavg()
+        load = benchpage.load_average()
         print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {args.pairs} pairs per command"
               + (" (cold: no build cache)" if args.cold else ""), file=sys.stderr)
         for label in args.only:
             cmd, before, after = cases[label]
-            floors, times, ratios = [], [], []
+            walls, cpus = [], []
             for _ in range(args.pairs):
-                f = run(floor, root)
+                floor_wall, floor_cpu = run(floor, root)
                 if before:
                     before()
-                t = run(cmd, root)
+                wall, cpu = run(cmd, root)
                 if after:
                     after()
-                floors.append(f)
-                times.append(t)
-                ratios.append(t / f)
-            median = statistics.median(ratios)
+                walls.append((floor_wall, wall))
+                cpus.append((floor_cpu, cpu))
+            wall_ratio = statistics.median(t / f for f, t in walls)
+            cpu_ratio = statistics.median(t / f for f, t in cpus)
             target = TARGETS[label]
-            verdict = "" if target is None else "met" if median <= target else "MISSED"
-            rows.append((label, statistics.median(floors), statistics.median(times), median, target, ratios, verdict))
-            if not args.markdown:
-                print(f"{label:14s} floor {statistics.median(floors):6.3f} s  command {statistics.median(times):6.3f} s  "
-                      f"ratio {median:5.2f}  target {'-' if target is None else f'{target:.1f}'}  "
-                      f"pairs {' '.join(f'{r:.2f}' for r in ratios)}  {verdict}", flush=True)
-        load_after = os.getloadavg()
+            verdict = "" if target is None else "met" if wall_ratio <= target else "missed"
+            rows.append([f"`masrl {' '.join(cmd[3:])}`" + ("" if label == cmd[3] else f" ({label})"),
+                         f"{statistics.median(f for f, _ in walls):.3f} s", f"{statistics.median(t for _, t in walls):.3f} s",
+                         f"{wall_ratio:.2f}x", f"{cpu_ratio:.2f}x", "" if target is None else f"{target:.1f}x", verdict])
+            print(f"{label:14s} wall: floor {statistics.median(f for f, _ in walls):6.3f} s command "
+                  f"{statistics.median(t for _, t in walls):6.3f} s ratio {wall_ratio:5.2f} (pairs "
+                  f"{' '.join(f'{t / f:.2f}' for f, t in walls)}); CPU ratio {cpu_ratio:5.2f}; target "
+                  f"{'-' if target is None else f'{target:.1f}'} {verdict}", file=sys.stderr, flush=True)
     if args.markdown:
-        print(f"`python scripts/bench_commands.py {' '.join(sys.argv[1:])}`, {datetime.date.today().isoformat()}, "
-              f"{machine()}; load average {load[0]:.2f} before, {load_after[0]:.2f} after.\n")
-        print("| command | floor (s) | command (s) | ratio (median of pairs) | goal | |")
-        print("| --- | ---: | ---: | ---: | ---: | --- |")
-        for label, f, t, median, target, _, verdict in rows:
-            print(f"| {label} | {f:.3f} | {t:.3f} | {median:.2f}x | {'-' if target is None else f'{target:.1f}x'} | {verdict} |")
-    else:
-        print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}", file=sys.stderr)
+        benchpage.write(args.markdown, benchpage.Section(
+            area="build", script="bench_commands", title="The everyday commands against the floor",
+            summary=("Each command in a fresh process on a built copy of the bundled survey (a git repository), "
+                     f"alternated with the floor `python -c \"import pandas, matplotlib\"`, {args.pairs} pairs per "
+                     "command; the ratios are the medians of the per-pair ratios, of wall time and of CPU time (user + "
+                     "system, the command's worker processes included). Python's bytecode is cached, as for an "
+                     "installed masrl. A retag changes `orchestration_form` of one pool record (undone, and built "
+                     "again, after each run); a fresh clone has no build cache."),
+            columns=["command", "floor", "command", "ratio (wall)", "ratio (CPU)", "goal", "verdict"],
+            rows=rows, load_before=load))
     return 0
 
 
