@@ -36,9 +36,9 @@ def test_the_analysis_tables_are_memoised_by_the_columns_they_read(built, monkey
     previous = built.baseline.population if built.baseline is not None else None
     before = _tables(analyse(population, previous))
     changed = _retagged(population, "scenario")
-    hits = memo.ANALYSIS_TABLES.hits
+    hits = memo.ANALYSIS_TABLES.hits + pipeline.TABLES.hits  # masrl's own memo answers first (masrl.build.pipeline.TABLES)
     after = _tables(analyse(changed, previous))
-    assert memo.ANALYSIS_TABLES.hits > hits
+    assert memo.ANALYSIS_TABLES.hits + pipeline.TABLES.hits > hits
     assert after["scenario"] is not before["scenario"]  # the count of the retagged field: computed again
     assert after["reward_type"] is before["reward_type"]  # a field the change did not touch: remembered
     monkeypatch.setattr(memo, "enabled", False)
