@@ -92,7 +92,12 @@ def test_json_shape_and_best_first(stub, cli):
         for item in items:
             assert set(item) - {"rules", "with", "definitions"} == {"value", "score", "evidence", "low_confidence"}
             for d in item.get("definitions", []):
-                assert set(d) == {"text", "similarity", "shared_words"} and 0 < d["similarity"] <= 1
+                assert set(d) == {"kind", "text", "similarity", "shared_words"} and 0 < d["similarity"] <= 1
+                members = item["value"] if f.multi else [item["value"]]
+                labels = [str(f.value_spec(v)["label"]) for v in members]
+                # the label alone, or "label: definition"
+                assert d["text"] in labels if d["kind"] == "label" else \
+                    (d["kind"] == "definition" and d["text"].split(": ", 1)[0] in labels), d
             if f.multi:
                 assert isinstance(item["value"], list) and all(v in f.values for v in item["value"])
                 assert item["value"] == [v for v in f.values if v in item["value"]]  # a set, in taxonomy order

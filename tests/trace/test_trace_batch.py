@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import math
+import os
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from conftest import survey_trace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from profiles import examples
+from test_convert_langfuse_agents import agents_batch
 from test_trace_properties import complete_trace, near_valid_trace, valid_traces
 
 from masrl.trace import batch
+from masrl.trace.convert import ConvertError, convert
+from masrl.trace.schema import schema
 from masrl.trace.summarize import Rows, frame, summarize_batch
 from masrl.trace.synth import swarm_for_events
 
@@ -77,7 +84,7 @@ def test_traces_the_batch_path_does_not_vouch_for_are_measured_one_at_a_time(tmp
     despawn = survey_trace()
     despawn["events"].append({"id": "e9", "t": 7.5, "type": "despawn", "agent": "orchestrator", "to": "executor_1"})
     free = survey_trace()
-    free["events"][0]["model"] = "gpt"  # a free-form event property
+    free["events"][0]["note"] = [1]  # a free-form event property no converter writes
     broken = survey_trace()
     broken["events"][1]["t"] = -1
     huge = survey_trace()
@@ -90,11 +97,156 @@ def test_traces_the_batch_path_does_not_vouch_for_are_measured_one_at_a_time(tmp
     assert singles == [("t001.json", True), ("t002.json", True), ("t003.json", False), ("t004.json", False)]
 
 
-def test_large_key_spaces_are_sorted_not_tabled(tmp_path, monkeypatch):
-    """Names or ids unique to each trace of a batch of large traces would make the lookup tables huge;
-    above a size the keys are sorted instead, with the same rows."""
-    monkeypatch.setattr(batch, "_small", lambda size, n: False)
-    traces = [swarm_for_events(60), survey_trace(), swarm_for_events(30)]
+def test_ids_and_names_unique_to_each_trace_and_a_duplicate_id(tmp_path, monkeypatch):
+    """Ids and agent names of one trace never meet those of another (span ids are unique per trace, step ids
+    repeat in every trace); a trace with a duplicate id is measured on its own."""
+    traces = [swarm_for_events(60), survey_trace(), swarm_for_events(30), swarm_for_events(30)]
+    for event in traces[3]["events"]:
+        event["id"] = f"span-{event['id']}"
+    for edge in traces[3]["edges"]:
+        edge["src"], edge["dst"] = f"span-{edge['src']}", f"span-{edge['dst']}"
     traces[2]["events"][0]["id"] = traces[2]["events"][1]["id"]  # a duplicate id: measured on its own
     out = same(monkeypatch, write(tmp_path, traces, True))
-    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [2]
+    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [3]
+    _df, invalid = frame(out)
+    assert [name.rsplit("/", 1)[1] for name, _ in invalid] == ["all.jsonl:3"]
+
+
+# -- converted traces: the free-form event properties masrl's converters write -------------------------
+
+DATA = Path(__file__).parent / "data"
+EVENT_KEYS = set(schema()["$defs"]["event"]["properties"])
+
+
+def converted_traces() -> list[dict]:
+    """Every trace masrl's converters make of the real exports in tests/trace/data, and of an OpenAI
+    Agents SDK batch with a guardrail span."""
+    out = []
+    for path in sorted(DATA.glob("*.json")):
+        if path.name == "survey_example.json":
+            continue
+        data = path.read_bytes()
+        try:
+            out.append(convert(data, str(path)).trace)
+        except ConvertError as err:
+            if "holds 2 traces" not in str(err):
+                continue  # no agent in it (the test of that converter says so)
+            out += [convert(data, str(path), trace_id=tid).trace for tid in ("0af7651916cd43dd8448eb211c80319c",
+                                                                           "4bf92f3577b34da6a3ce929d0e0e4736")]
+    out.append(convert(json.dumps(agents_batch()).encode(), "sdk.json", "openai-agents").trace)
+    return out
+
+
+def test_converted_traces_are_measured_by_the_batch_path(tmp_path, monkeypatch):
+    traces = converted_traces()
+    free = {key for trace in traces for event in trace["events"] for key in event} - EVENT_KEYS
+    assert free == {"model", "step", "guardrail", "triggered"} == set(batch.CONVERTER_FIELDS)
+    out = same(monkeypatch, write(tmp_path, traces, False))
+    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [len(traces)] and len(traces) == 15
+    df, invalid = frame(out)
+    assert invalid == [] and df["events"].sum() == sum(len(t["events"]) for t in traces)
+
+
+converter_values = {
+    "model": st.one_of(st.text(max_size=3), st.just("gpt:4o"), st.integers(0, 3), st.lists(st.integers(0, 2), max_size=2)),
+    "guardrail": st.one_of(st.text(max_size=3), st.none()),
+    "triggered": st.one_of(st.booleans(), st.integers(0, 1), st.none()),
+    "step": st.one_of(st.integers(-3, 10), st.integers(2**63, 2**64), st.floats(0, 5, allow_nan=False), st.text(max_size=2)),
+    "note": st.one_of(st.integers(0, 2), st.dictionaries(st.text(max_size=2), st.integers(0, 2), max_size=2)),
+}
+
+
+@st.composite
+def converter_shaped(draw):
+    """A valid trace whose events carry converter fields (of the type converters write, or of another type,
+    which the schema allows too), ids and references with ':' in them, and now and then another free key."""
+    trace = draw(valid_traces())
+    rename = {e["id"]: f"{e['id']}:{draw(st.sampled_from(['start', 'end']))}" for e in trace["events"]}
+    for event in trace["events"]:
+        event["id"] = rename[event["id"]]
+        if draw(st.booleans()):
+            event["content_ref"] = "sha256:" + draw(st.sampled_from(["ab", "c:d"]))
+        for key in draw(st.lists(st.sampled_from(sorted(converter_values)), max_size=3, unique=True)):
+            event[key] = draw(converter_values[key])
+    for edge in trace["edges"]:
+        edge["src"], edge["dst"] = rename[edge["src"]], rename[edge["dst"]]
+    return trace
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(converter_shaped(), near_valid_trace()), min_size=1, max_size=6), st.booleans())
+def test_converter_shaped_rows_equal_one_at_a_time_rows(tmp_path_factory, monkeypatch, traces, lines):
+    same(monkeypatch, write(tmp_path_factory.mktemp("c"), traces, lines))
+
+
+def test_a_converter_field_of_another_type_is_measured_one_at_a_time(tmp_path, monkeypatch):
+    traces = [survey_trace() for _ in range(4)]
+    traces[0]["events"][0]["model"] = "gpt-4o"
+    traces[1]["events"][0]["model"] = 4  # valid (a free-form value), not what a converter writes
+    traces[2]["events"][0]["step"] = 2**63  # valid, beyond the typed field's range
+    traces[3]["events"][0]["triggered"] = None
+    out = same(monkeypatch, write(tmp_path, traces, False))
+    assert [len(r.keys) for r in out if isinstance(r, Rows)] == [1]
+    assert sorted(r[0].rsplit("/", 1)[1] for r in out if not isinstance(r, Rows)) == ["t001.json", "t002.json", "t003.json"]
+    assert all(r[2] is not None for r in out if not isinstance(r, Rows))  # all valid
+
+
+def test_text_that_is_not_unicode_is_refused_as_on_the_one_at_a_time_path(tmp_path, monkeypatch):
+    """A file name the system could not decode and a --label value holding a lone surrogate cannot go to
+    Parquet: the batch path leaves such traces to the one-at-a-time path, which names the problem."""
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(survey_trace()))
+    odd = tmp_path / "odd-\udcff.json"  # the name of a file whose name is the bytes b'odd-\xff.json'
+    with open(os.fsencode(odd), "w") as handle:
+        handle.write(json.dumps(survey_trace()))
+    out = same(monkeypatch, [str(good), str(odd)])
+    _df, invalid = frame(out)
+    assert [name for name, _ in invalid] == [str(odd)]
+    assert "the file name: holds a lone surrogate (\\udcff)" in invalid[0][1][0]
+    out = same(monkeypatch, [str(good)], {"run": "r\udc80"})
+    assert not [r for r in out if isinstance(r, Rows)]
+    assert "$.labels.run: holds a lone surrogate (\\udc80)" in out[0][3][0]
+
+
+def test_a_whole_number_just_beyond_2_53_is_refused_as_on_the_one_at_a_time_path(tmp_path, monkeypatch):
+    """2**53 + 1 becomes 2**53 as a double: the batch path compares the number itself."""
+    traces = [survey_trace() for _ in range(4)]
+    traces[0]["costs"]["tokens"] = 2**53 + 1
+    traces[1]["rewards"] = {"team": 2**53 + 1}
+    traces[2]["events"][0]["tokens"] = 2**53 + 1
+    out = same(monkeypatch, write(tmp_path, traces, False))
+    _df, invalid = frame(out)
+    assert [name.rsplit("/", 1)[1] for name, _ in invalid] == ["t000.json", "t001.json", "t002.json"]
+    assert "tokens: 9007199254740993 is beyond 2**53" in invalid[0][1][0]
+
+
+def test_chunks_and_large_traces_give_the_same_rows(tmp_path, monkeypatch):
+    """The batch path measures a bounded chunk of traces at a time (a JSON Lines file is read line by line)
+    and leaves a large trace to the path that reads it in blocks: the rows are the same."""
+    from masrl.trace import summarize
+
+    broken = survey_trace()
+    broken["events"][0]["t"] = -1
+    traces = [swarm_for_events(30), survey_trace(), broken, swarm_for_events(10), survey_trace(), survey_trace()]
+    files = write(tmp_path, traces, True)
+    whole = summarize_batch(files, {})
+    assert [len(r.keys) for r in whole if isinstance(r, Rows)] == [5]
+    monkeypatch.setattr(summarize, "CHUNK_TRACES", 2)
+    monkeypatch.setattr(summarize, "LARGE_TRACE", 3000)  # the 30-event swarm is larger
+    chunked = summarize_batch(files, {})
+    assert [len(r.keys) for r in chunked if isinstance(r, Rows)] == [1, 2, 1]
+    assert sorted(r[1] for r in chunked if not isinstance(r, Rows)) == [1, 3]  # the large one, the broken one
+    pd.testing.assert_frame_equal(frame(whole)[0], frame(chunked)[0])
+    assert frame(whole)[1] == frame(chunked)[1] and len(frame(whole)[1]) == 1
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False) | st.integers(-10**9, 10**9).map(lambda k: k / 2e6)
+       | st.integers(-10**9, 10**9).map(lambda k: k / 1e7))
+def test_a_column_is_rounded_as_python_rounds_each_value(value):
+    """The rows' floats are rounded a column at a time (numpy) exactly as the one-trace path rounds each
+    (Python's round to 6 decimals, no -0.0), halves at the 7th decimal included."""
+    got = batch._rounded(np.array([[value], [-value]]))
+    want = [round(value, 6) or 0.0, round(-value, 6) or 0.0]
+    assert got.ravel().tolist() == want
+    assert [math.copysign(1, v) for v in got.ravel().tolist()] == [math.copysign(1, v) for v in want]

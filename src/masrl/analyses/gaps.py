@@ -25,7 +25,7 @@ from masrl.core.tabular import pd
 from ..corpus.declarations import GapSection, gap_sections
 from ..corpus.taxonomy import Taxonomy
 from .claims import ClaimResult, select, where_mask
-from .counts import long_values
+from .counts import _tags, long_values
 from .declared import declared_table
 from .gap_plan import gap_tables
 from .table import Table
@@ -96,35 +96,44 @@ def _members(retained: pd.DataFrame, field: str, tax: Taxonomy) -> pd.DataFrame:
 
 
 def find_gaps(retained: pd.DataFrame, tax: Taxonomy) -> list[Gap]:
-    """All empty and sparse cells, table by table (:func:`gap_tables`), cells in taxonomy order."""
+    """All empty and sparse cells, table by table (:func:`gap_tables`), cells in taxonomy order.
+    One pass over the records per field, one step per cell."""
     threshold = tax.sparse_threshold
     skip_values = tax.gap_skips[1]
     found: list[Gap] = []
-    members = {}
+    tags: dict[str, list[list[str]]] = {}
+    keys = [str(k) for k in retained.index]
 
-    def pairs(field: str) -> pd.DataFrame:
-        if field not in members:
-            members[field] = _members(retained, field, tax)
-        return members[field]
+    def of(field: str) -> list[list[str]]:
+        if field not in tags:
+            known = set(tax.values(field))
+            tags[field] = [[t for t in dict.fromkeys(ts) if t in known] for ts in _tags(retained, field, tax)]
+        return tags[field]
 
     for table in gap_tables(tax):
         if "_x_" not in table:
-            groups = pairs(table).groupby(table)["key"].apply(lambda s: sorted(set(s))).to_dict()
+            groups: dict[str, list[str]] = {}
+            for key, values in zip(keys, of(table)):
+                for value in values:
+                    groups.setdefault(value, []).append(key)
             for value in tax.values(table):
                 if value not in skip_values:
-                    gap = _cell(table, value, "", groups.get(value, []), threshold)
+                    gap = _cell(table, value, "", sorted(set(groups.get(value, []))), threshold)
                     if gap:
                         found.append(gap)
             continue
         rows, cols = table.split("_x_", 1)
         if (rows, cols) not in tax.crosstabs:  # a field name holding "_x_"
             rows, cols = next((r, c) for r, c in tax.crosstabs if f"{r}_x_{c}" == table)
-        joined = pairs(rows).merge(pairs(cols), on="key")
-        groups = joined.groupby([rows, cols])["key"].apply(lambda s: sorted(set(s))).to_dict()
+        pairs: dict[tuple[str, str], list[str]] = {}
+        for key, left, right in zip(keys, of(rows), of(cols)):
+            for r in left:
+                for c in right:
+                    pairs.setdefault((r, c), []).append(key)
         for r in tax.values(rows):
             for c in tax.values(cols):
                 if r not in skip_values and c not in skip_values:
-                    gap = _cell(table, r, c, groups.get((r, c), []), threshold)
+                    gap = _cell(table, r, c, sorted(set(pairs.get((r, c), []))), threshold)
                     if gap:
                         found.append(gap)
     return found

@@ -1,39 +1,45 @@
 """The build cache (``.masrl-cache/`` at the survey root), as pure functions over bytes.
 
-Two kinds of entry, each keyed by a SHA-256 of exactly what determines it, so that an entry
-is used only when a full build would give the same bytes:
+It holds digests, never report content: whatever a build writes comes from its own computation
+or from the generated files on disk that still have the digest recorded for them, so that an
+entry that is damaged, forged or out of date can at worst make a build render what it could
+have kept. Two kinds of entry, each keyed by a SHA-256 of exactly what determines it:
 
 * the **stamp** (:data:`STAMP`): the digest of every input file of the last clean build (as
   :func:`masrl.corpus.load.read_tree` reads them, after the build's own writes), of masrl's
   code and toolchain (:attr:`Identity.digest`), and the SHA-256 of each file it generated.
   While the inputs and the code are unchanged, ``masrl build --check`` and a no-change build
   need only hash the generated files: no parsing, validation, analysis or rendering.
-* a **frozen release's text reports** (:func:`release_path`): a release's reports depend only
-  on its population (snapshot records and vocabulary, errata), the previous release's
-  members, the claims about it, the release labels, the example traces' validity, and the
-  code; keyed by their digest, a build of a pool change does not render release v1 again.
+* the **outputs** (:data:`OUTPUTS`): for each output of the last build (a table in its three
+  formats, a report file, ...; :func:`masrl.build.outputs.tree_units`), the key of what it
+  read and the SHA-256 of each of its files. An output whose key is unchanged, and whose files
+  on disk still have those digests, is kept as it is instead of being computed again: a build
+  after one retag renders only the outputs that read the retagged field.
 
-Every entry carries the SHA-256 of its own content: an entry that is damaged, truncated, of
-another format, or recorded for other inputs is ignored (the build renders instead). The
-loader reads the entries (:mod:`masrl.corpus.readcache`), :func:`masrl.build.write.write_cache`
-writes them; ``MASRL_CACHE=off`` makes a build neither read nor write them.
+A frozen release's tree is not in the cache: its manifest, a generated file committed with it
+(:mod:`masrl.build.manifest`), confirms it. Every entry carries the SHA-256 of its own content:
+an entry that is damaged, truncated, of another format, or recorded for other code is ignored
+(the build renders instead). The loader reads the entries (:mod:`masrl.corpus.readcache`),
+:func:`masrl.build.write.write_cache` writes them; ``MASRL_CACHE=off`` makes a build neither
+read nor write them.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping
 
 #: The folder of the cache, at the survey root (it holds its own ``.gitignore``).
 FOLDER = ".masrl-cache"
 #: The stamp of the last clean build.
 STAMP = f"{FOLDER}/build.json"
 #: Format of the entries; another value is ignored.
-FORMAT = 1
+FORMAT = 2
+#: The keys and digests of the outputs of the last build.
+OUTPUTS = f"{FOLDER}/outputs.json"
 
 
 def enabled() -> bool:
@@ -58,26 +64,6 @@ class Identity:
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _canonical(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"@": type(value).__name__, **{f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}}
-    if isinstance(value, Mapping):
-        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
-    if isinstance(value, (set, frozenset)):
-        return sorted((_canonical(v) for v in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return {"@repr": type(value).__name__, "value": repr(value)}  # a date read from YAML, ...
-
-
-def digest_of(value: Any) -> str:
-    """SHA-256 (hex) of a canonical JSON form of ``value`` (mappings sorted, dataclasses by field,
-    sets sorted, other objects by type and ``repr``)."""
-    return _sha(json.dumps(_canonical(value), sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 def inputs_key(files: Mapping[str, bytes], identity: str) -> str:
@@ -137,39 +123,43 @@ def current_outputs(stamped: Mapping[str, str], on_disk: Mapping[str, bytes | No
             for rel, sha in stamped.items() for data in [on_disk.get(rel)]}
 
 
-# ---------------------------------------------------------------- frozen releases
-def release_path(name: str) -> str:
-    """Where the cached text reports of the release ``name`` are kept."""
-    return f"{FOLDER}/releases/{name}.json"
+# ---------------------------------------------------------------- outputs
+def outputs_entry(identity: str, units: Mapping[str, tuple[str, Mapping[str, str]]]) -> bytes:
+    """The entry of a build's outputs: ``{unit id: (key, {path: SHA-256 of its bytes})}``,
+    recorded for the code and toolchain ``identity``."""
+    body = {unit: {"key": key, "files": dict(sorted(files.items()))} for unit, (key, files) in sorted(units.items())}
+    return _entry("outputs", identity, {"units": body})
 
 
-def release_key(build, results, identity: str) -> str:
-    """The key of a release's text reports: the digest of everything :func:`masrl.build.outputs.render_tree`
-    reads for a release tree (its population; the label, keys and record ids of the release
-    before it, which its PRISMA flow counts from; the claims about it, as written; every
-    release's label; the example traces' validity) and ``identity`` (code and toolchain)."""
-    names = [r.name for r in build.releases]
-    at = names.index(results.name)
-    previous = build.releases[at - 1].population if at else None
-    return digest_of({
-        "identity": identity,
-        "population": results.population,
-        "previous": None if previous is None else [previous.label, sorted(previous.keys), sorted(previous.record_ids)],
-        "claims": [c for c in build.claims_raw if c.get("scope") == results.name],
-        "labels": {r.name: r.population.label for r in build.releases},
-        "traces_valid": build.traces_valid,
-    })
+def recorded_outputs(raw: bytes | None, identity: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """``{unit id: (key, {path: SHA-256})}`` of an outputs entry recorded for ``identity``
+    (empty when absent, damaged, or recorded for other code)."""
+    body = _read_entry(raw, "outputs", identity)
+    units = body.get("units") if body else None
+    out: dict[str, tuple[str, dict[str, str]]] = {}
+    for unit, value in (units.items() if isinstance(units, dict) else []):
+        if (isinstance(value, dict) and isinstance(value.get("key"), str) and isinstance(value.get("files"), dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in value["files"].items())):
+            out[unit] = (value["key"], value["files"])
+    return out
 
 
-def release_entry(key: str, files: Mapping[str, bytes]) -> bytes:
-    """The cache entry of one release's text reports (``{path: UTF-8 bytes}``)."""
-    return _entry("release", key, {"files": {rel: data.decode("utf-8") for rel, data in sorted(files.items())}})
-
-
-def release_files(raw: bytes | None, key: str) -> dict[str, bytes] | None:
-    """The text reports an entry holds for ``key``, or None (absent, damaged, another key)."""
-    body = _read_entry(raw, "release", key)
-    files = body.get("files") if body else None
-    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+def kept(recorded: Mapping[str, tuple[str, Mapping[str, str]]], unit: str, key: str,
+         on_disk: Mapping[str, bytes]) -> dict[str, bytes] | None:
+    """``{path: bytes}`` of an output whose ``key`` is the one recorded for ``unit`` and whose
+    files on disk all still have their recorded digests; None otherwise (it is computed)."""
+    entry = recorded.get(unit)
+    if not key or entry is None or entry[0] != key or not entry[1]:
         return None
-    return {rel: text.encode("utf-8") for rel, text in files.items()}
+    files = {}
+    for rel, sha in entry[1].items():
+        data = on_disk.get(rel)
+        if data is None or _sha(data) != sha:
+            return None
+        files[rel] = data
+    return files
+
+
+def digests(files: Mapping[str, bytes]) -> dict[str, str]:
+    """``{path: SHA-256}`` of ``files``."""
+    return {rel: _sha(data) for rel, data in files.items()}

@@ -10,11 +10,13 @@ figure that is not current is reported stale without being drawn.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
 import hashlib
 import json
 import sys
 from typing import Mapping
 
+from ..core.memo import MISSING, Memo
 from ..corpus.load import package_sources
 from ..render import figures
 from ..render.figures import draw
@@ -23,6 +25,10 @@ from ..render.markdown import render_template
 
 FOLDER = "reports/figures"
 MANIFEST = f"{FOLDER}/manifest.json"
+
+#: The figures drawn in this process, by fingerprint (``(files, missing glyphs)``): a figure of the
+#: same data, footnote, code and toolchain is drawn once per process, whatever tree asks for it.
+DRAWN = Memo(256)
 
 
 def _sha(data: bytes) -> str:
@@ -85,7 +91,56 @@ def release_note(spec, results, baseline) -> str | None:
 def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender: bool, folder: str = FOLDER,
                    cache: dict[str, dict[str, bytes]] | None = None, baseline=None) -> dict[str, bytes | None]:
     """``{path: bytes or None}`` for every figure file, the manifest and the index of one
-    report tree's figure folder (``reports/figures`` or ``reports/releases/<name>/figures``).
+    report tree's figure folder (``reports/figures`` or ``reports/releases/<name>/figures``):
+    :func:`plan` and its :meth:`FigurePlan.finish`, the figures to draw drawn here."""
+    planned = plan(existing, results, check, rerender, folder, cache, baseline)
+    return planned.finish(dict(zip(planned.jobs, draw.start(list(planned.jobs.values())).results())))
+
+
+@dataclass
+class FigurePlan:
+    """The figures of one report tree: those kept or known stale, and those to draw.
+
+    Attributes:
+        jobs: ``{fingerprint: (spec, data, notes)}`` of the figures to draw
+            (:func:`masrl.render.figures.draw.start`).
+    """
+
+    folder: str
+    specs: tuple
+    notes_of: dict
+    toolchain: dict
+    outputs: dict = field(default_factory=dict)
+    manifest: dict = field(default_factory=dict)
+    missing_chars: set = field(default_factory=set)
+    todo: list = field(default_factory=list)
+    jobs: dict = field(default_factory=dict)
+    cache: dict = field(default_factory=dict)
+
+    def finish(self, drawn: Mapping[str, tuple[dict[str, bytes], list[str]]]) -> dict[str, bytes | None]:
+        """The tree's figure files, with ``drawn`` (``{fingerprint: (files, missing glyphs)}``,
+        every job's drawing) in place of the figures to draw."""
+        outputs, manifest, missing_chars = dict(self.outputs), dict(self.manifest), set(self.missing_chars)
+        for spec, fingerprint, paths in self.todo:
+            files, missing = drawn[fingerprint]
+            DRAWN.put(fingerprint, (files, list(missing)))
+            missing_chars.update(missing)
+            outputs.update({paths[ext]: files[ext] for ext in paths})
+            self.cache[fingerprint] = files
+            manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
+                                   "sha256": {ext: _sha(files[ext]) for ext in paths}}
+        if missing_chars:
+            print(f"note: {len(missing_chars)} character(s) are missing from the figure font and were drawn as boxes: "
+                  + " ".join(sorted(missing_chars)), file=sys.stderr)
+        stale = any(v is None for v in manifest.values())
+        outputs[f"{self.folder}/manifest.json"] = None if stale else json_bytes({"figures": manifest, "toolchain": self.toolchain})
+        outputs[f"{self.folder}/README.md"] = render_template("figures.md.j2", figures=self.specs, notes=self.notes_of).encode()
+        return outputs
+
+
+def plan(existing: Mapping[str, bytes], results, check: bool, rerender: bool, folder: str = FOLDER,
+         cache: dict[str, dict[str, bytes]] | None = None, baseline=None, jobs: dict | None = None) -> FigurePlan:
+    """Which figures of one report tree are kept, known stale, or to draw.
 
     ``existing`` is every figure file of the survey as it is now (read by
     :func:`masrl.corpus.load.read_figure_files`): a figure whose manifest entry and files
@@ -93,25 +148,26 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
     with ``rerender`` too, every figure is drawn, so that the check compares the files with what
     this code and toolchain draw). ``cache`` maps a
     figure fingerprint to its files: a figure with the same plotted data in two trees
-    is drawn once per build. ``baseline`` (the latest release, for the pool's tree) adds
-    to each figure whose table differs from the release's a footnote line saying so.
+    is drawn once per build; so is one of ``jobs`` (the jobs of another tree's plan, which this
+    plan's are added to). A figure drawn earlier in this process is not drawn again (:data:`DRAWN`).
+    ``baseline`` (the latest release, for the pool's tree) adds to each figure whose table differs
+    from the release's a footnote line saying so.
     """
     code = figures.code_fingerprint(package_sources(figures.__name__))
     manifest_path = f"{folder}/manifest.json"
     cache = {} if cache is None else cache
+    jobs = {} if jobs is None else jobs
     old, recorded = _old_manifest(existing, manifest_path)
     toolchain = _toolchain(recorded, check)
     if recorded and recorded.get("matplotlib") != toolchain["matplotlib"]:
         print(f"note: the figures were drawn with matplotlib {recorded.get('matplotlib')} (FreeType "
               f"{recorded.get('freetype')}); this environment has matplotlib {toolchain['matplotlib']}. Install the "
               "locked toolchain (pip install -c constraints.txt .) for byte-identical figures", file=sys.stderr)
-    outputs: dict[str, bytes | None] = {}
-    manifest: dict[str, dict | None] = {}
-    missing_chars: set[str] = set()
-    todo = []
     specs = figures.figures_of(results.tax)
     notes_of = {spec.name: [*spec.notes(results), *filter(None, [release_note(spec, results, baseline)])]
                 for spec in specs}
+    planned = FigurePlan(folder, specs, notes_of, toolchain, jobs=jobs, cache=cache)
+    outputs, manifest = planned.outputs, planned.manifest
     for spec in specs:
         data = spec.data(results)
         notes = notes_of[spec.name]
@@ -137,20 +193,15 @@ def figure_outputs(existing: Mapping[str, bytes], results, check: bool, rerender
         elif check and not rerender:  # with rerender, a check draws every figure and compares its bytes
             outputs.update({rel: None for rel in paths.values()})
             manifest[spec.name] = None
+        elif not rerender and (drawn := DRAWN.get(fingerprint)) is not MISSING:  # drawn earlier in this process
+            files, missing = drawn
+            planned.missing_chars.update(missing)
+            cache[fingerprint] = files
+            outputs.update({rel: files[ext] for ext, rel in paths.items()})
+            manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
+                                   "sha256": {ext: _sha(files[ext]) for ext in paths}}
         else:
-            todo.append((spec, data, notes, fingerprint, paths))
+            jobs.setdefault(fingerprint, (spec, data, notes))
+            planned.todo.append((spec, fingerprint, paths))
             manifest[spec.name] = {}
-    rendered = draw.render_many([(spec, data, notes) for spec, data, notes, _, _ in todo])
-    for (spec, _, _, fingerprint, paths), (files, missing) in zip(todo, rendered):
-        missing_chars.update(missing)
-        outputs.update({paths[ext]: files[ext] for ext in paths})
-        cache[fingerprint] = files
-        manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
-                               "sha256": {ext: _sha(files[ext]) for ext in paths}}
-    if missing_chars:
-        print(f"note: {len(missing_chars)} character(s) are missing from the figure font and were drawn as boxes: "
-              + " ".join(sorted(missing_chars)), file=sys.stderr)
-    stale = any(v is None for v in manifest.values())
-    outputs[manifest_path] = None if stale else json_bytes({"figures": manifest, "toolchain": toolchain})
-    outputs[f"{folder}/README.md"] = render_template("figures.md.j2", figures=specs, notes=notes_of).encode()
-    return outputs
+    return planned

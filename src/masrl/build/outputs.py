@@ -15,16 +15,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
+from typing import Any, Callable
 
 from ..bib import bibexport, csljson
 from ..corpus import schema as schemas
 from ..analyses import compare
+from . import keys
 from ..analyses.claims import ClaimResult
 from ..analyses.stats import log_column
 from ..analyses.table import Table
 from ..audits import report as audit_report
 from .audit_outputs import audit_files
+from ..core.memo import MISSING, Memo
 from .pipeline import Build, Results
 from ..corpus.errata import errata_items
 from ..corpus.population import POOL
@@ -79,6 +81,43 @@ class View:
             return None
         return self.baseline.table(name)
 
+    # ------------------------------------------------------------ what the outputs read, as digests
+    @property
+    def compared(self) -> Results | None:
+        """The release the tree shows beside its own values (the baseline, in the pool's tree only)."""
+        return self.baseline if self.is_pool else None
+
+    def base_key(self, name: str) -> str | None:
+        """The key of the compared release's table ``name`` (None without one)."""
+        base = self.compared
+        return base.table_key(name) if base is not None and base.has_table(name) else None
+
+    @cached_property
+    def claims_digest(self) -> str:
+        """A digest of the evaluated claims the tree reports (:attr:`claims`)."""
+        return keys.digest(self.claims)
+
+    @cached_property
+    def pending_digest(self) -> str:
+        return keys.digest(self.build.pending)
+
+    @cached_property
+    def line(self) -> str:
+        """The population line with the release beside the pool (:func:`_population_line`)."""
+        return str(_population_line(self))
+
+    @cached_property
+    def line_alone(self) -> str:
+        return str(_population_line(self, beside=False))
+
+    def stats_keys(self, results: Results | None) -> list | None:
+        """The keys of ``results``' tables of STATS.md (the counts and crosstabs) and its headline."""
+        if results is None:
+            return None
+        tax = results.tax
+        names = [f.name for f in tax.of("retained")] + [f"{r}_x_{c}" for r, c in tax.crosstabs] + [f.name for f in tax.of("excluded")]
+        return [results.name, results.headline, [results.table_key(n) if results.has_table(n) else n for n in names]]
+
 
 @dataclass(frozen=True)
 class Output:
@@ -88,11 +127,33 @@ class Output:
         name: what it is (for listings and errors).
         render: View -> ``{path relative to the report tree: bytes}``.
         releases: whether release trees get it too (else only ``reports/``).
+        reads: View -> what the render reads (plain values and digests: :mod:`masrl.build.keys`),
+            the key of its files (:func:`tree_units`); the same key, the same bytes.
+        units: View -> the output's :class:`Unit` s, when its files are keyed in parts (one unit
+            per table); by default the output is one unit, ``render`` keyed by ``reads``.
     """
 
     name: str
     render: Callable[[View], dict[str, bytes]]
     releases: bool = True
+    reads: Callable[[View], Any] | None = None
+    units: Callable[[View], list["Unit"]] | None = None
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Files of a report tree rendered together, and what they read.
+
+    Attributes:
+        name: which files (unique in its tree).
+        reads: () -> what they are computed from (plain values and digests), cheap to compute:
+            no analysis runs for it.
+        render: () -> ``{path relative to the report tree: bytes}``.
+    """
+
+    name: str
+    reads: Callable[[], Any]
+    render: Callable[[], dict[str, bytes]]
 
 
 def tree(results: Results) -> str:
@@ -129,17 +190,39 @@ def changes_note(view: View, table: Table) -> str:
 def _table_files(view: View) -> dict[str, bytes]:
     out = {}
     for original in view.results.all_tables() + [view.results.exclusion_log]:
-        table = shown_table(view, original)
-        md = f"# {md_text(table.title)}\n\n" + table_md(table.frame)
-        for line in (table.note, changes_note(view, original)):
-            if line:
-                md += f"\n{md_text(line)}\n"
-        if table.source:
-            md += f"\nSource: {md_text(table.source)}\n"
-        out[f"tables/{table.name}.csv"] = table_csv(table.frame)
-        out[f"tables/{table.name}.md"] = md.encode()
-        out[f"tex/{table.name}.tex"] = table_tex(table.frame).encode()
+        out.update(_one_table_files(view, original))
     return out
+
+
+def _one_table_files(view: View, original: Table) -> dict[str, bytes]:
+    """``tables/<name>.csv``, ``tables/<name>.md`` and ``tex/<name>.tex`` of one table."""
+    table = shown_table(view, original)
+    md = f"# {md_text(table.title)}\n\n" + table_md(table.frame)
+    for line in (table.note, changes_note(view, original)):
+        if line:
+            md += f"\n{md_text(line)}\n"
+    if table.source:
+        md += f"\nSource: {md_text(table.source)}\n"
+    return {f"tables/{table.name}.csv": table_csv(table.frame), f"tables/{table.name}.md": md.encode(),
+            f"tex/{table.name}.tex": table_tex(table.frame).encode()}
+
+
+def _table_units(view: View) -> list["Unit"]:
+    """One unit per table of the tree (its three files), keyed by the table's own key and the key
+    of the release's table of the same name it is shown beside."""
+    results = view.results
+    base = view.compared
+    units = {}
+    for name in results.table_names():
+        units[name] = Unit(f"table {name}", lambda name=name: ["table", name, results.table_key(name), view.base_key(name),
+                                                               base.name if base is not None else None],
+                           lambda name=name: _one_table_files(view, results.table(name)))
+    units["exclusion_log"] = Unit(
+        "table exclusion_log",
+        lambda: ["exclusion log", results.tax_digest, keys.of_object(results.excluded_records),
+                 base.name if base is not None else None],
+        lambda: _one_table_files(view, results.exclusion_log))
+    return list(units.values())
 
 
 def _population_line(view: View, beside: bool = True) -> MdSafe:
@@ -313,33 +396,165 @@ def _schemas(view: View) -> dict[str, bytes]:
     }
 
 
+def _stats_reads(view: View):
+    return ["stats", view.results.tax_digest, view.stats_keys(view.results), view.stats_keys(view.compared), view.line]
+
+
+def _tables_reads(view: View):
+    results = view.results
+    return ["tables", results.tax_digest, results.axis_keys, [view.base_key(name) for name in results.axis_names], view.line]
+
+
+def _gaps_reads(view: View):
+    base = view.compared
+    return ["gaps", view.results.digest, view.claims_digest, base.digest if base is not None else None, view.line]
+
+
+def _claims_reads(view: View):
+    scopes = {c.scope for c in view.claims}
+    return ["claims", view.claims_digest, [[r.name, r.population.label] for r in view.build.releases if r.name in scopes],
+            view.line_alone, view.is_pool]
+
+
+def _numbers_reads(view: View):
+    build, results, base = view.build, view.results, view.compared
+    return ["numbers", view.is_pool, view.stats_keys(results), keys.digest(build.claims_about(results.name)),
+            results.population.label, view.stats_keys(base),
+            None if base is None else [keys.digest(build.claims_about(base.name)), base.population.label]]
+
+
+def _exclusions_reads(view: View):
+    results = view.results
+    pending = sorted(view.build.pending.excluded) if view.is_pool and view.baseline is not None else None
+    return ["exclusions", results.tax_digest, keys.of_object(results.excluded_records), pending,
+            view.baseline.name if view.baseline is not None else None, view.line_alone]
+
+
+def _releases_reads(view: View):
+    build = view.build
+    return ["releases", [[r.population.release, r.population.errata, r.headline, r.population.label] for r in build.releases],
+            keys.of_object(build.pool.retained_records), keys.of_object(build.pool.excluded_records), view.pending_digest,
+            view.baseline.name if view.baseline is not None else None, build.pool.headline]
+
+
+def _bibliography_reads(view: View):
+    return ["bibliography", keys.of_object(view.results.retained_records), view.results.tax_digest]
+
+
+def _site_reads(view: View):
+    base = view.baseline
+    return ["site", view.results.digest, base.digest if base is not None else None, view.claims_digest, view.pending_digest]
+
+
+def _audit_reads(view: View):
+    build = view.build
+    return ["audit", [r.digest for r in (build.pool, *build.releases)], keys.digest(build.claims_raw), build.traces_valid,
+            keys.digest(build.audits), view.claims_digest]
+
+
+def _schemas_reads(view: View):
+    return ["schemas", view.results.tax_digest]
+
+
 #: Every text output, in build order.
 OUTPUTS: tuple[Output, ...] = (
-    Output("statistics (STATS.md)", _stats),
-    Output("taxonomy tables (TABLES.md)", _taxonomy_tables),
-    Output("tables as CSV, Markdown and LaTeX", _table_files),
-    Output("gap analysis", _gaps),
-    Output("claim ledger", _claims),
-    Output("LaTeX number macros", _numbers),
-    Output("exclusion log", _exclusions),
-    Output("releases and pending records", _releases, releases=False),
-    Output("BibTeX and CSL-JSON of the retained records", _bibliography, releases=False),
-    Output("catalogue site for readers", _site, releases=False),
-    Output("audit of inclusion decisions", audit_files, releases=False),
-    Output("JSON Schemas of the input files", _schemas, releases=False),
+    Output("statistics (STATS.md)", _stats, reads=_stats_reads),
+    Output("taxonomy tables (TABLES.md)", _taxonomy_tables, reads=_tables_reads),
+    Output("tables as CSV, Markdown and LaTeX", _table_files, units=_table_units),
+    Output("gap analysis", _gaps, reads=_gaps_reads),
+    Output("claim ledger", _claims, reads=_claims_reads),
+    Output("LaTeX number macros", _numbers, reads=_numbers_reads),
+    Output("exclusion log", _exclusions, reads=_exclusions_reads),
+    Output("releases and pending records", _releases, releases=False, reads=_releases_reads),
+    Output("BibTeX and CSL-JSON of the retained records", _bibliography, releases=False, reads=_bibliography_reads),
+    Output("catalogue site for readers", _site, releases=False, reads=_site_reads),
+    Output("audit of inclusion decisions", audit_files, releases=False, reads=_audit_reads),
+    Output("JSON Schemas of the input files", _schemas, releases=False, reads=_schemas_reads),
 )
+
+#: Format of the keys of :func:`tree_units` (another value never meets an older key).
+KEY_FORMAT = 1
+
+#: The files of the outputs rendered in this process, by their key (:func:`tree_units`): a build
+#: of a changed pool renders only the outputs whose key changed, and a release's tree once.
+UNITS = Memo(4096)
+
+
+def units(view: View) -> list[Unit]:
+    """Every :class:`Unit` of a view's report tree, in build order."""
+    out: list[Unit] = []
+    for output in OUTPUTS:
+        if not view.is_pool and not output.releases:
+            continue
+        if output.units is not None:
+            out += output.units(view)
+        else:
+            reads = output.reads or (lambda v: None)
+            out.append(Unit(output.name, lambda reads=reads: reads(view), lambda output=output: output.render(view)))
+    return out
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """One unit of a report tree with its key: ``id`` (the tree's folder and the unit's name),
+    ``key`` (a digest of what it reads; :mod:`masrl.build.keys`) and ``render`` (() -> ``{path
+    from the survey root: bytes}``)."""
+
+    id: str
+    key: str
+    render: Callable[[], dict[str, bytes]]
+
+
+def tree_units(build: Build, results: Results) -> list[Keyed]:
+    """The units of one population's report tree, each with its key. Computing the keys runs no
+    analysis; rendering a unit computes what it needs (and only that)."""
+    view = View(build, results, build.baseline if results.name == POOL else None)
+    prefix = tree(results)
+    out = []
+    for unit in units(view):
+        unit_id = prefix + unit.name
+        reads = unit.reads()
+        key = keys.digest(KEY_FORMAT, unit_id, reads) if reads is not None else ""
+
+        def render(unit=unit) -> dict[str, bytes]:
+            return {prefix + rel: data for rel, data in unit.render().items()}
+
+        out.append(Keyed(unit_id, key, render))
+    return out
+
+
+def rendered(unit: Keyed) -> dict[str, bytes]:
+    """The files of ``unit``: rendered in this process before under its key, or now."""
+    files = UNITS.get(unit.key or None)
+    if files is MISSING:
+        files = unit.render()
+        UNITS.put(unit.key or None, files)
+    return files
 
 
 def render_tree(build: Build, results: Results) -> dict[str, bytes]:
-    """Every text file of one population's report tree: ``{path from the survey root: bytes}``."""
-    view = View(build, results, build.baseline if results.name == POOL else None)
-    prefix = tree(results)
+    """Every text file of one population's report tree: ``{path from the survey root: bytes}``
+    (an output rendered in this process before under the same key is not rendered again)."""
     out: dict[str, bytes] = {}
-    for output in OUTPUTS:
-        if results.name != POOL and not output.releases:
-            continue
-        out.update({prefix + rel: data for rel, data in output.render(view).items()})
+    for unit in tree_units(build, results):
+        out.update(rendered(unit))
     return out
+
+
+def readme_file(build: Build, readme: str) -> bytes:
+    """README.md with its paper list regenerated from the pool.
+
+    Raises:
+        masrl.render.readme.MarkersMissing: if ``readme`` lacks the paper-list markers.
+    """
+    pool = build.pool
+    key = keys.digest(KEY_FORMAT, "README.md", keys.of_object(pool.retained_records), pool.tax_digest, pool.headline, readme)
+    data = UNITS.get(key)
+    if data is MISSING:
+        papers = readme_render.papers_markdown(list(pool.retained_records), pool.tax, pool.headline)
+        data = readme_render.splice(readme, papers).encode()
+        UNITS.put(key, data)
+    return data
 
 
 def render_text(build: Build, readme: str | None = None, trees: dict[str, dict[str, bytes]] | None = None) -> dict[str, bytes]:
@@ -353,9 +568,7 @@ def render_text(build: Build, readme: str | None = None, trees: dict[str, dict[s
     """
     out: dict[str, bytes] = {}
     if readme is not None:
-        pool = build.pool
-        papers = readme_render.papers_markdown(list(pool.retained_records), pool.tax, pool.headline)
-        out["README.md"] = readme_render.splice(readme, papers).encode()
+        out["README.md"] = readme_file(build, readme)
     for results in (*build.releases, build.pool):
         out.update((trees or {}).get(results.name) or render_tree(build, results))
     return out

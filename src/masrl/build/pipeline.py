@@ -10,26 +10,37 @@ it is about (its ``scope``). What is written, and where, is declared in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from masrl.core.tabular import pd
 
 from ..analyses import claims, gaps, prisma, stats
 from ..analyses.declared import declared_table
+from ..analyses.gap_plan import gap_tables
+from ..analyses.prisma import FLOW_TABLE
 from ..analyses.rounds import boundary, identification, round_states
 from ..analyses.table import Table
 from ..audits.analysis import confirmations
 from ..audits.model import Audit, audits_of
 from ..corpus.frame import excluded_frame, near_miss_frame, retained_frame
 from ..core.memo import MISSING, Memo, content_key
+from . import keys
 from ..corpus.load import Corpus
 from ..corpus.population import POOL, Pending, Population, pending, pool, releases
-from ..corpus.declarations import tables as declared_tables
+from ..corpus.declarations import gap_sections, tables as declared_tables
 from ..corpus.taxonomy import Taxonomy
 
 
-@dataclass(frozen=True)
+#: The analysis tables computed in this process, keyed by exactly what each reads (its kind and
+#: declaration, the vocabulary, and the values of the columns it reads, record by record): a table
+#: of a changed population is computed again only when the change touched one of its columns, and a
+#: frozen release's tables once per process (:func:`masrl.core.memo.set_enabled` turns it off).
+TABLES = Memo(4096)
+
+
 class Results:
-    """Everything computed from one population, computed once and never changed.
+    """Everything computed from one population, each part computed when first asked for (a table
+    alone, by :meth:`table`), and never changed.
 
     Attributes:
         population: the records and vocabulary analysed (pool or release).
@@ -45,43 +56,232 @@ class Results:
         prisma: the PRISMA 2020 flow as data (an update of ``previous`` when given).
         flow_tables: the flow table and the declared tables of records per year.
         exclusion_log: one row per excluded record (id, title, authors, year, stage, reason).
+
+    Each table is computed from the columns it reads alone (its memo key, :data:`TABLES`).
     """
 
-    population: Population
-    tax: Taxonomy
-    retained: pd.DataFrame
-    excluded: pd.DataFrame
-    near_misses: pd.DataFrame
-    retained_records: tuple[dict, ...]
-    excluded_records: tuple[dict, ...]
-    headline: dict
-    stats_tables: tuple[Table, ...]
-    axis_tables: tuple[Table, ...]
-    gaps: tuple[gaps.Gap, ...]
-    gap_sections: tuple[gaps.SectionResult, ...]
-    prisma: dict
-    flow_tables: tuple[Table, ...]
-    exclusion_log: Table
+    def __init__(self, population: Population, previous: Population | None = None, audits=(), rounds: dict | None = None):
+        self.population = population
+        self._previous = previous
+        self._audits = tuple(audits)
+        self._rounds = rounds
+        self._computed: dict[tuple, Table] = {}
+
+    def __repr__(self) -> str:
+        return f"Results({self.population.name!r})"
 
     @property
     def name(self) -> str:
         """``pool`` or the release name."""
         return self.population.name
 
+    @cached_property
+    def tax(self) -> Taxonomy:
+        return Taxonomy(self.population.taxonomy)
+
+    @property
+    def retained_records(self) -> tuple[dict, ...]:
+        return self.population.retained
+
+    @property
+    def excluded_records(self) -> tuple[dict, ...]:
+        return self.population.excluded
+
+    @cached_property
+    def retained(self) -> pd.DataFrame:
+        return retained_frame(list(self.population.retained), self.tax)
+
+    @cached_property
+    def excluded(self) -> pd.DataFrame:
+        return excluded_frame(list(self.population.excluded), self.tax)
+
+    @cached_property
+    def near_misses(self) -> pd.DataFrame:
+        return near_miss_frame(list(self.population.excluded), self.tax)
+
+    @cached_property
+    def headline(self) -> dict:
+        retained, excluded = len(self.population.retained), len(self.population.excluded)
+        return {"retained": retained, "excluded": excluded, "audited": retained + excluded}
+
+    # ------------------------------------------------------------ the tables, one by one
+    @cached_property
+    def tax_digest(self) -> str:
+        """:func:`masrl.build.keys.digest` of the vocabulary (the declarations with it)."""
+        return keys.of_object(self.population.taxonomy)
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of everything these analyses read: the population (records, vocabulary,
+        release), the previous version's members, the audits and the update rounds."""
+        previous = _previous_members(self._previous)
+        return keys.digest(keys.of_object(self.population), None if previous is None else
+                           [previous.label, sorted(previous.keys), sorted(previous.record_ids)],
+                           self._audits, self._rounds)
+
+    @cached_property
+    def _decls(self) -> list:
+        return declared_tables(self.tax)
+
+    @cached_property
+    def _makers(self) -> dict:
+        """``{table name: (kind, argument)}`` of every table of :meth:`all_tables`, in that order
+        (the first of two tables of one name wins, as :meth:`table` always found it)."""
+        tax = self.tax
+        makers: dict = {}
+        for f in tax.of("retained"):
+            makers.setdefault(f.name, ("count", f))
+        for rows, cols in tax.crosstabs:
+            makers.setdefault(f"{rows}_x_{cols}", ("crosstab", (rows, cols)))
+        for f in tax.of("excluded"):
+            makers.setdefault(f.name, ("count", f))
+        for d in self._decls:
+            if d.kind != "years":
+                makers.setdefault(d.name, ("declared", d))
+        makers.setdefault(FLOW_TABLE, ("flow", None))
+        for d in self._decls:
+            if d.kind == "years":
+                makers.setdefault(d.name, ("declared", d))
+        return makers
+
+    def _reads(self, kind: str, arg) -> list:
+        """What one table reads: its kind and declaration, the vocabulary, and the values of the
+        columns it reads, record by record (the flow table: everything, :attr:`digest`)."""
+        tax = self.tax
+        if kind == "count":
+            records = self.population.retained if arg.applies_to == "retained" else self.population.excluded
+            index = "key" if arg.applies_to == "retained" else "record_id"
+            return ["count", arg.name, arg.applies_to, self.tax_digest, [[r[index], r.get(arg.name)] for r in records]]
+        if kind == "crosstab":
+            rows, cols = arg
+            applies = tax.fields[rows].applies_to if rows in tax.fields else "retained"
+            records = self.population.retained if applies == "retained" else self.population.excluded
+            index = "key" if applies == "retained" else "record_id"
+            return ["crosstab", rows, cols, self.tax_digest, [[r[index], r.get(rows), r.get(cols)] for r in records]]
+        if kind == "declared":
+            names = sorted({n.split(".")[0] for n in _declared_reads(arg)})
+            return ["declared", arg, self.tax_digest,
+                    [[r["key"], [r.get(n) for n in names]] for r in self.population.retained]]
+        return ["flow", self.digest]
+
+    def _column_key(self, kind: str, arg) -> str:
+        """The key of one table (:meth:`_reads`, digested)."""
+        return keys.digest(self._reads(kind, arg))
+
+    def table_key(self, name: str) -> str:
+        """The key of the table called ``name`` (KeyError if there is none): a digest of what it
+        reads, computed without computing the table."""
+        return self._key(*self._makers[name])
+
+    @cached_property
+    def axis_names(self) -> list[str]:
+        """The names of :attr:`axis_tables`, in order."""
+        return [d.name for d in self._decls if d.kind != "years"]
+
+    @cached_property
+    def axis_keys(self) -> list[str]:
+        """The keys of :attr:`axis_tables` (what each reads, digested), in order, without computing them."""
+        return [self._key("declared", d) for d in self._decls if d.kind != "years"]
+
+    def _key(self, kind: str, arg) -> str:
+        slot = ("key", kind, arg.name if kind == "count" else id(arg) if kind == "declared" else arg)
+        key = self._computed.get(slot)
+        if key is None:
+            key = self._computed[slot] = self._column_key(kind, arg)
+        return key
+
+    def table_names(self) -> list[str]:
+        """The names of :meth:`all_tables`, in order, without computing them."""
+        tax = self.tax
+        return [*(f.name for f in tax.of("retained")), *(f"{r}_x_{c}" for r, c in tax.crosstabs),
+                *(f.name for f in tax.of("excluded")), *(d.name for d in self._decls if d.kind != "years"),
+                FLOW_TABLE, *(d.name for d in self._decls if d.kind == "years")]
+
+    def _compute(self, kind: str, arg) -> Table:
+        if kind == "count":
+            frame = self.retained if arg.applies_to == "retained" else self.excluded
+            return stats.count_table(frame, arg.name, self.tax, arg.applies_to)
+        if kind == "crosstab":
+            rows, cols = arg
+            frame = self.retained if self.tax.fields[rows].applies_to == "retained" else self.excluded
+            return stats.crosstab_table(frame, rows, cols, self.tax)
+        if kind == "declared":
+            return declared_table(arg, self.retained, list(self.population.retained), self.tax)
+        return _flow_table(self.prisma, self.tax, list(self._audits), self.population.excluded)
+
+    def _get(self, kind: str, arg) -> Table:
+        """One table of ``kind`` (``count``, ``crosstab``, ``declared``, ``flow``), from this
+        population's tables, the process's memo (:data:`TABLES`), or computed."""
+        slot = (kind, arg.name if kind == "count" else id(arg) if kind == "declared" else arg)
+        table = self._computed.get(slot)
+        if table is None:
+            key = self._key(kind, arg)
+            table = TABLES.get(key)
+            if table is MISSING:
+                table = self._compute(kind, arg)
+                TABLES.put(key, table)
+            self._computed[slot] = table
+        return table
+
+    def table(self, name: str) -> Table:
+        """The table called ``name`` (KeyError if there is none), computed alone when first asked for."""
+        return self._get(*self._makers[name])
+
+    def has_table(self, name: str) -> bool:
+        """Whether a table called ``name`` exists for this population (nothing is computed)."""
+        return name in self._makers
+
+    @cached_property
+    def stats_tables(self) -> tuple[Table, ...]:
+        tax = self.tax
+        return (*(self._get("count", f) for f in tax.of("retained")),
+                *(self._get("crosstab", pair) for pair in tax.crosstabs),
+                *(self._get("count", f) for f in tax.of("excluded")))
+
+    @cached_property
+    def axis_tables(self) -> tuple[Table, ...]:
+        return tuple(self._get("declared", d) for d in self._decls if d.kind != "years")
+
+    @cached_property
+    def flow_tables(self) -> tuple[Table, ...]:
+        return (self._get("flow", None), *(self._get("declared", d) for d in self._decls if d.kind == "years"))
+
     def all_tables(self) -> list[Table]:
         """Every table written to ``tables/`` and ``tex/`` of the population's report tree."""
         return [*self.stats_tables, *self.axis_tables, *self.flow_tables]
 
-    def table(self, name: str) -> Table:
-        """The table called ``name`` (KeyError if there is none)."""
-        for table in self.all_tables():
-            if table.name == name:
-                return table
-        raise KeyError(name)
+    # ------------------------------------------------------------ the rest
+    @cached_property
+    def prisma(self) -> dict:
+        return prisma.screening_flow(self.retained, self.excluded, self.tax, previous=_previous_members(self._previous),
+                                     rounds=self._rounds)
 
-    def has_table(self, name: str) -> bool:
-        """Whether a table called ``name`` exists for this population."""
-        return any(t.name == name for t in self.all_tables())
+    @cached_property
+    def gaps(self) -> tuple[gaps.Gap, ...]:
+        tax = self.tax
+        names = sorted({n for table in gap_tables(tax) for n in table.split("_x_", 1) if n in tax.fields} |
+                       {n for r, c in tax.crosstabs if f"{r}_x_{c}" in gap_tables(tax) for n in (r, c)})
+        key = keys.digest("gaps", self.tax_digest, [[r["key"], [r.get(n) for n in names]] for r in self.population.retained])
+        found = TABLES.get(key)
+        if found is MISSING:
+            found = tuple(gaps.find_gaps(self.retained, tax))
+            TABLES.put(key, found)
+        return found
+
+    @cached_property
+    def gap_sections(self) -> tuple[gaps.SectionResult, ...]:
+        out = []
+        for section in gap_sections(self.tax):
+            if section.kind == "table":
+                out.append(gaps.SectionResult(section, table=self._get("declared", section.table)))
+            else:
+                out.append(gaps.SectionResult(section, coverage=gaps.coverage(
+                    self.retained, dict(section.spec.get("where") or {}), str(section.spec.get("field")), self.tax)))
+        return tuple(out)
+
+    @cached_property
+    def exclusion_log(self) -> Table:
+        return stats.exclusion_log(list(self.population.excluded), self.tax)
 
     def section(self, key: str) -> gaps.SectionResult:
         """The declared section of the gap analysis whose gaps.json key is ``key`` (KeyError if none)."""
@@ -103,13 +303,20 @@ class Results:
                 "near_misses": self.near_misses,
                 "excluded": self.excluded,
             }
-            object.__setattr__(self, "_populations", cached)
+            self.__dict__["_populations"] = cached
         return dict(cached)
+
+
+def _declared_reads(decl) -> set[str]:
+    """The top-level record fields a declared table reads (:func:`masrl.analyses.declared.reads`)."""
+    from ..analyses.declared import reads
+
+    return reads(decl)
 
 
 def analyse(population: Population, previous: Population | None = None, audits: list[Audit] = (),
             rounds: dict | None = None) -> Results:
-    """Compute every analysis of one population whose records validate.
+    """The analyses of one population whose records validate, each computed when first asked for.
 
     ``previous`` is the population of the previous version of the review (the
     last release before it); with it, the PRISMA flow follows the PRISMA 2020
@@ -119,30 +326,7 @@ def analyse(population: Population, previous: Population | None = None, audits: 
     update rounds since ``previous``, :func:`masrl.analyses.rounds.identification`) give the
     updated flow its identification counts.
     """
-    tax = Taxonomy(population.taxonomy)
-    retained_records, excluded_records = population.retained, population.excluded
-    retained = retained_frame(list(retained_records), tax)
-    excluded = excluded_frame(list(excluded_records), tax)
-    flow = prisma.screening_flow(retained, excluded, tax, previous=_previous_members(previous), rounds=rounds)
-    decls = declared_tables(tax)
-    computed = [declared_table(d, retained, list(retained_records), tax) for d in decls]
-    return Results(
-        population=population,
-        tax=tax,
-        retained=retained,
-        excluded=excluded,
-        near_misses=near_miss_frame(list(excluded_records), tax),
-        retained_records=retained_records,
-        excluded_records=excluded_records,
-        headline=stats.headline(retained, excluded),
-        stats_tables=tuple(stats.stats_tables(retained, excluded, tax)),
-        axis_tables=tuple(t for d, t in zip(decls, computed) if d.kind != "years"),
-        gaps=tuple(gaps.find_gaps(retained, tax)),
-        gap_sections=tuple(gaps.sections(retained, list(retained_records), tax)),
-        prisma=flow,
-        flow_tables=(_flow_table(flow, tax, audits, excluded_records), *(t for d, t in zip(decls, computed) if d.kind == "years")),
-        exclusion_log=stats.exclusion_log(list(excluded_records), tax),
-    )
+    return Results(population, previous, audits, rounds)
 
 
 def _flow_table(flow: dict, tax: Taxonomy, audits: list[Audit], excluded_records) -> Table:
@@ -225,6 +409,21 @@ def _release_results(population: Population, previous: Population | None) -> Res
     return results
 
 
+#: The analyses of the pools last analysed in this process, keyed as :data:`_RELEASES` keys a release
+#: (and by the audits and update rounds its flow counts): a build of the same corpus again (a test
+#: suite, ``masrl resolve`` after ``build``) shares the tables already computed.
+_POOLS = Memo(16)
+
+
+def _pool_results(population: Population, previous: Population | None, audits: tuple, rounds: dict | None) -> Results:
+    key = content_key(population, _previous_members(previous), audits, rounds)
+    results = _POOLS.get(key)
+    if results is MISSING:
+        results = analyse(population, previous, audits, rounds)
+        _POOLS.put(key, results)
+    return results
+
+
 def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
     """Analyse the pool and every release of a corpus that :func:`masrl.checks.validate.validate`
     accepted, then evaluate every claim on the population it is about. A frozen release
@@ -239,7 +438,7 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
         previous = population
     current = pool(corpus)
     audits = tuple(audits_of(corpus))
-    pool_results = analyse(current, previous, audits, rounds_since(corpus, frozen) if previous is not None else None)
+    pool_results = _pool_results(current, previous, audits, rounds_since(corpus, frozen) if previous is not None else None)
     by_name = {r.name: r for r in [*release_results, pool_results]}
     ledger = []
     for claim in corpus.claims:

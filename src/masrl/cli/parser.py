@@ -223,8 +223,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "--rerender-figures",
         dest="rerender",
         action="store_true",
-        help="redraw every figure even if its plotted data and drawing code are unchanged; with --check, "
-             "compare every committed figure with what this toolchain draws",
+        help="redraw every figure even if its plotted data and drawing code are unchanged, and render every "
+             "release's reports instead of taking them as their manifest confirms them; with --check, compare "
+             "every committed figure and release report with what this code and toolchain make",
     )
     p.set_defaults(run=_cmd_build)
 

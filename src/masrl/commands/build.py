@@ -11,8 +11,8 @@ from pathlib import Path
 from ..build import cache, write
 from ..core import console
 from ..core.errors import UserError, summary
-from ..corpus.load import find_root, parse_tree, read_figure_files, read_tree
-from ..corpus.readcache import identity_text, read_cache, read_files
+from ..corpus.load import find_root, parse_tree, read_tree
+from ..corpus.readcache import identity_text, read_cache, read_files, read_reports
 
 MANAGED = ("reports",)
 
@@ -108,7 +108,7 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
 
     notes = io.StringIO()
     with contextlib.redirect_stderr(notes):  # what the build says besides its report: a stamp is only for a silent one
-        generated = generate(corpus, read_figure_files(root), check, rerender, identity)
+        generated = generate(corpus, read_reports(root), check, rerender, identity)
     sys.stderr.write(notes.getvalue())
     outputs, result = generated.outputs, generated.build
     status = _report(write.stale(root, outputs, MANAGED) if check else write.sync(root, outputs, MANAGED), check)

@@ -51,14 +51,20 @@ class Memo:
     def __init__(self, limit: int):
         self.limit = limit
         self._values: OrderedDict[bytes, Any] = OrderedDict()
+        #: Values found and not found by :meth:`get` (while memos are on), for tests and measurements.
+        self.hits = self.misses = 0
 
     def __len__(self) -> int:
         return len(self._values)
 
     def get(self, key: bytes | None) -> Any:
         """The value held for ``key`` (now the most recent), or :data:`MISSING`."""
-        if not _enabled or key is None or key not in self._values:
+        if not _enabled or key is None:
             return MISSING
+        if key not in self._values:
+            self.misses += 1
+            return MISSING
+        self.hits += 1
         self._values.move_to_end(key)
         return self._values[key]
 

@@ -2,14 +2,18 @@
 
 Part of the loader (kept apart from :mod:`.load`, which reads the corpus): the files of the
 build cache ``.masrl-cache/`` (written by :func:`masrl.build.write.write_cache`, interpreted by
-:mod:`masrl.build.cache`), the generated files a stamp names, and the identity of masrl's code
-and toolchain. Nothing here raises on a missing or unreadable file: the cache is an
-optimisation, and a file it cannot read only means the build renders.
+:mod:`masrl.build.cache`), the generated files as they are (:func:`read_reports`; those a stamp
+names, :func:`read_files`), the identity of masrl's code and toolchain, and the digest of the code
+that makes a release's reports (:func:`code_digest`). Nothing here raises on a missing or
+unreadable file: the cache is an optimisation, and a file it cannot read only means the build
+renders.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import platform
 import sys
 from pathlib import Path
@@ -72,3 +76,56 @@ def identity_text() -> str:
             continue
     return "\n".join([f"masrl files {digest.hexdigest()}", f"python {sys.version} {platform.machine()}",
                       f"year {clock.today().year}", *sorted(dists)])
+
+
+#: The parts of masrl that never decide a release's report tree: the command line, the commands,
+#: the operations that change the corpus, validation, orchestration traces (a release's reports
+#: read only whether each example trace validates, which its manifest's fingerprint holds) and
+#: the catalogue site (the pool's tree alone has one). Everything else of the package is the code
+#: of a release tree (:func:`code_digest`).
+NOT_RELEASE_CODE = ("cli", "commands", "review", "checks", "trace", "render/site")
+
+
+#: The files of the package that are code or packaged data (what an installed masrl holds, as
+#: pyproject.toml's package data names it), by suffix: nothing else there is read by the code.
+CODE_SUFFIXES = (".py", ".j2", ".json", ".yaml")
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest() -> str:
+    """SHA-256 (hex) over the files of masrl's package that compute and write a release's report
+    tree (code, templates, packaged data: :data:`CODE_SUFFIXES`; not :data:`NOT_RELEASE_CODE`),
+    read once per process: part of the fingerprint a release's manifest records
+    (:mod:`masrl.build.manifest`). The same in a clone and in an installed copy of one commit."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        rel = path.relative_to(package).as_posix()
+        if ("__pycache__" in path.parts or path.suffix not in CODE_SUFFIXES or not path.is_file()
+                or any(rel == part or rel.startswith(part + "/") for part in NOT_RELEASE_CODE)):
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"?unreadable"
+        digest.update(f"{rel}:{len(data)}:".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def read_reports(root: Path, folder: str = "reports") -> dict[str, bytes]:
+    """``{path from the root: bytes}`` of every regular file under ``root/folder`` (links and
+    unreadable files left out): the generated files as they are now, which a build keeps where
+    their key (:mod:`masrl.build.cache`) or their release's manifest (:mod:`masrl.build.manifest`)
+    says they are current."""
+    base = root / folder
+    if base.is_symlink() or not base.is_dir():
+        return {}
+    out: dict[str, bytes] = {}
+    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+        for name in filenames:
+            path = Path(dirpath) / name
+            data = _regular(path)
+            if data is not None:
+                out[path.relative_to(root).as_posix()] = data
+    return dict(sorted(out.items()))

@@ -1,29 +1,40 @@
 """Checks and metrics of many small traces at once, on the columns of the whole batch.
 
-:func:`summarize_items` is the fast path of ``masrl trace summarize``: a batch of
-traces (one file or one JSON Lines line each) is decoded into msgspec Structs whose
-types come from the schema (every structure rule, the top level's included, is
-checked in C while parsing), their events and edges are concatenated into columns,
-and the graph rules and every metric of :func:`masrl.trace.metrics.trace_metrics` are
-computed on those columns with numpy, for all traces of the batch together (a trace
-is a segment of the columns; agent codes are unique per trace, so grouping by agent
-is grouping within a trace). Per trace, Python does a handful of C-level calls (its id
-table, its agent codes, its reward sums).
+:func:`summarize_items` is the fast path of ``masrl trace summarize``. Each trace of a
+batch (one file or one JSON Lines line) is decoded into msgspec Structs whose types come
+from the schema (every structure rule, the top level's included, is checked in C while
+parsing), and right away the fields that the rules and metrics read are pulled out into
+compact columns: the events' fields as slices of one flat list
+(``msgspec.structs.astuple``), names and ids coded by C-level dict calls, the per-trace
+sums and rewards added up as the one-trace path adds them. The trace's objects are then
+dropped (their memory is reused by the next trace). The graph
+rules and every metric of :func:`masrl.trace.metrics.trace_metrics` are then computed on
+the columns with numpy, for all traces of the batch together (a trace is a segment of the
+columns; agent codes are unique per trace, so grouping by agent is grouping within a trace).
+
+Free-form event properties: the schema allows any other key on an event (its value
+finite, nested at most :data:`~masrl.trace.load.MAX_DEPTH` levels). The ones masrl's
+own converters write (:data:`CONVERTER_FIELDS`: ``model``, ``guardrail``,
+``triggered``, ``step``) are typed fields of the batch's event Struct, so converted
+traces are measured here too; any other key, or one of these with another type of
+value, sends the trace to the one-at-a-time path.
 
 Like the typed path of validation (:mod:`masrl.trace.typed`), this path only
 *accepts*: a trace it has any doubt about (a decode or schema error, a repeated key,
-free-form event properties, a despawn, equal-time edges that might close a cycle, a
-broken graph rule, a number beyond 2**53 in its row) is handed back, and the caller
-validates and measures it one at a time, which names every problem. The tests require
-the rows of both paths to be identical.
+another free-form event property, a duplicate id, an edge to an unknown event, a
+despawn, equal-time edges that close a cycle, a broken graph rule, a sum that overflows,
+a number beyond 2**53 in its row) is handed back, and the caller validates and measures
+it one at a time, which names every problem. The tests require the rows of both paths to
+be identical.
 """
 
 from __future__ import annotations
 
 import gc
+from array import array
+from functools import partial
 from itertools import chain, compress, count, repeat
 from operator import attrgetter, is_not
-from functools import partial
 from typing import Annotated, Literal, Union
 
 import msgspec
@@ -35,19 +46,21 @@ from .codes import (
     CONTACT_TYPES,
     DESPAWN,
     EDGE_CODE,
+    LINK_TYPES,
+    MAX_FLOAT,
     OD,
     RETURN,
     SPAWN,
     STOP,
     TOOL_RESULT,
     TYPE_CODE,
-    MAX_FLOAT,
     number_sum,
 )
 from .bulk_metrics import relax_layer, spawn_depths
-from .schema import CREDIT_UNITS, DECISIONS, EVENT_TYPES, TOPOLOGIES, schema
 from .index import distinct
-from .typed import MAX_INT, Edge, KnownEvent, _COLON_ESCAPE
+from .metrics import reward_by_credit_unit, tokens_per_reward
+from .schema import CREDIT_UNITS, DECISIONS, EVENT_TYPES, TOPOLOGIES, schema
+from .typed import _COLON_ESCAPE, MAX_INT, Edge, _attr, _field_type
 
 #: Largest magnitude of a number in a row (see :data:`masrl.trace.summarize.MAX_SUMMARY`).
 MAX_SUMMARY = 2**53
@@ -56,13 +69,36 @@ _NUM = Union[Annotated[int, Meta(ge=-MAX_INT, le=MAX_INT)], Annotated[float, Met
 _NONNEG = Union[Annotated[int, Meta(ge=0, le=MAX_INT)], Annotated[float, Meta(ge=0, le=MAX_FLOAT)]]
 _LABEL = Union[str, bool, _NUM]
 
+#: Free-form event properties that masrl's converters write (masrl.trace.convert), with the type
+#: they write: typed fields of :data:`BatchEvent`. Each is a value the schema allows (any finite,
+#: shallow value), so a trace that has one with another type only goes the one-at-a-time way.
+CONVERTER_FIELDS: dict = {"model": str, "guardrail": str, "triggered": bool, "step": _NUM}
+_NAN = float("nan")
+
+
+def _event_struct():
+    """The schema's event plus :data:`CONVERTER_FIELDS`, other keys refused. An optional field that is
+    absent holds a default that the encoder leaves out (so the re-encoded text has the keys of the
+    original): this NaN object for the numbers, None for the others."""
+    spec = schema()["$defs"]["event"]
+    required = set(spec["required"])
+    fields = [(_attr(k), _field_type(v, True), msgspec.field(name=k)) for k, v in spec["properties"].items() if k in required]
+    fields += [(_attr(k), _field_type(v, False), msgspec.field(default=_NAN if v.get("type") == "number" else None, name=k))
+               for k, v in spec["properties"].items() if k not in required]
+    fields += [(k, kind, msgspec.field(default=None)) for k, kind in CONVERTER_FIELDS.items()]
+    return msgspec.defstruct("BatchEvent", fields, forbid_unknown_fields=True, omit_defaults=True, gc=False)
+
+
+BatchEvent = _event_struct()
+assert not set(CONVERTER_FIELDS) & set(schema()["$defs"]["event"]["properties"]), "a converter field is a schema field"
+
 
 class BatchTrace(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A whole trace with every top-level value typed (the exact checker's top-level rules, in C)."""
 
     trace_id: str
     task_id: str
-    events: list[KnownEvent]
+    events: list[BatchEvent]
     edges: list[Edge]
     rewards: dict[str, _NUM]
     costs: dict[str, _NONNEG]
@@ -80,27 +116,42 @@ assert set(BatchTrace.__struct_fields__) == set(schema()["properties"]), "BatchT
 
 _DECODE = msgspec.json.Decoder(BatchTrace).decode
 _ENCODE = msgspec.json.Encoder().encode
-_ID, _T, _TYPE, _AGENT = (attrgetter(name) for name in ("id", "t", "type", "agent"))
-_FROM, _TO, _DECISION, _SRC, _DST = (attrgetter(name) for name in ("from_", "to", "decision", "src", "dst"))
-_OPTIONAL = tuple((name, attrgetter(name)) for name in ("tokens", "cost", "duration_s"))
-_IS_SET = partial(is_not, UNSET)
+_ASTUPLE = msgspec.structs.astuple
+_SRC, _DST, _TYPE = attrgetter("src"), attrgetter("dst"), attrgetter("type")
+_F = len(BatchEvent.__struct_fields__)
+_AT = {name: k for k, name in enumerate(BatchEvent.__struct_fields__)}
+_I_ID, _I_T, _I_TYPE, _I_AGENT, _I_FROM, _I_TO, _I_DECISION = (
+    _AT[name] for name in ("id", "t", "type", "agent", "from_", "to", "decision"))
+#: The optional numbers of an event, summed per trace (their position in an event's fields).
+_OPTIONAL = {name: _AT[name] for name in ("tokens", "cost", "duration_s")}
+_GIVEN = partial(is_not, _NAN)  # an optional number that the event has
 _TYPE_CODES = {name: TYPE_CODE[name] for name in EVENT_TYPES}
+#: Type code -> 1 for the event types whose ``from``/``to`` name agents (as the exact checker reads them),
+#: and for those that may carry a decision (the schema's allOf): ``bytes.translate`` tables.
+_LINK_TABLE = bytes(1 if code in LINK_TYPES else 0 for code in range(256))
+_DECIDES_TABLE = bytes(1 if code in (OD, STOP) else 0 for code in range(256))
 _NT = len(EVENT_TYPES)
 _DEP = np.zeros(256, dtype=bool)
 _DEP[[EDGE_CODE[n] for n in ("spawn", "causal", "return", "message", "tool_dependency", "aggregate")]] = True
 _ACYCLIC = np.zeros(256, dtype=bool)
 _ACYCLIC[sorted(ACYCLIC_EDGES)] = True
+_LINK = np.frombuffer(_LINK_TABLE, dtype=np.uint8).astype(bool)
+_DECIDES = np.frombuffer(_DECIDES_TABLE, dtype=np.uint8).astype(bool)
 _CONTACT = np.array(sorted(CONTACT_TYPES), dtype=np.int64)
 _COORD = np.array([TYPE_CODE[n] for n in ("orchestrator_decision", "spawn", "despawn", "message", "return",
                                           "aggregate", "stop")], dtype=np.int64)
-_DEC_INDEX = {d: k for k, d in enumerate(DECISIONS)}
+#: Decision -> 1 + its position in DECISIONS.
+_DEC_CODE = {d: k + 1 for k, d in enumerate(DECISIONS)}
+_O5 = _DEC_CODE["O5"]
+_UNITS = (*CREDIT_UNITS, "unmapped")
+_UNIT_INDEX = {unit: j for j, unit in enumerate(_UNITS)}
 
 
-def _decode(body: bytes) -> BatchTrace | None:
+def _decode(body: bytes):
     """One trace's typed document, or None when this path cannot vouch for it."""
     if body.startswith(b"\xef\xbb\xbf"):
         body = body[3:]
-    if _COLON_ESCAPE(body):
+    if b"\\" in body and _COLON_ESCAPE(body):
         return None
     try:
         doc = _DECODE(body)
@@ -111,6 +162,143 @@ def _decode(body: bytes) -> BatchTrace | None:
     if _ENCODE(doc).count(b":") != body.count(b":"):
         return None  # a repeated key somewhere (msgspec kept its last value)
     return doc
+
+
+class _Columns:
+    """What the rules and metrics read of the traces of a batch, gathered a trace at a time (:meth:`add`)
+    right after it is decoded: only one trace's objects are alive at a time (the next trace's reuse their
+    memory, still in the CPU cache), and the batch keeps compact columns.
+
+    Per event: t, type code, agent/from/to codes (local to the trace: the running number of the name's
+    first appearance), decision code (events that may carry one); per edge: the positions of its ends
+    within its trace, type code; per trace: the counts, the event sums, the rewards and the top-level
+    values of the row."""
+
+    def __init__(self):
+        self.t = array("d")
+        self.types, self.etypes, self.decisions = bytearray(), bytearray(), bytearray()
+        self.agent, self.frm, self.to, self.src, self.dst = [], [], [], [], []
+        self.n_ev, self.n_ed, self.n_names, self.none = [], [], [], []
+        self.sums = {name: [] for name in _OPTIONAL}
+        self.top = []  # (trace_id, task_id, topology, labels, tokens, wall_clock_s, reward total, by unit, tokens/reward)
+
+    def add(self, doc) -> bool:
+        """Gather one decoded trace; False (nothing gathered) when a rule read here fails or a sum overflows."""
+        events, edges = doc.events, doc.edges
+        n = len(events)
+        flat = list(chain.from_iterable(map(_ASTUPLE, events)))
+        F = _F
+        ids = dict(zip(flat[_I_ID::F], range(n)))  # id -> position in the trace
+        if len(ids) != n:
+            return False  # a duplicate event id
+        known = ids.get
+        src = list(map(known, map(_SRC, edges), repeat(-1)))
+        dst = list(map(known, map(_DST, edges), repeat(-1)))
+        if -1 in src or -1 in dst:
+            return False  # an edge to an unknown event
+        types = bytes(map(_TYPE_CODES.__getitem__, flat[_I_TYPE::F]))
+        decisions = flat[_I_DECISION::F]
+        may = types.translate(_DECIDES_TABLE)
+        decided = list(compress(decisions, may))
+        if n - decisions.count(None) != len(decided) - decided.count(None):
+            return False  # a decision on an event type that may not carry one (the schema's allOf)
+        sums = []
+        for index in _OPTIONAL.values():
+            values = flat[index::F]
+            if values.count(_NAN) == n:  # no event has it (the default object, compared by identity)
+                sums.append(0)
+                continue
+            try:
+                sums.append(number_sum(list(filter(_GIVEN, values))))
+            except OverflowError:
+                return False
+        rewards = doc.rewards
+        total = sum(rewards.values())
+        units = doc.reward_credit_units
+        by_unit = reward_by_credit_unit(rewards, units if units is not UNSET else {})
+        if not -MAX_FLOAT <= total <= MAX_FLOAT or not all(-MAX_FLOAT <= v <= MAX_FLOAT for v in by_unit.values()):
+            return False  # the sums of the rewards overflow (the exact path names it)
+        costs = doc.costs
+        tokens = costs["tokens"]
+        self.top.append((doc.trace_id, doc.task_id, None if doc.topology is UNSET else doc.topology,
+                         None if doc.labels is UNSET else doc.labels, tokens, costs["wall_clock_s"], total, by_unit,
+                         tokens_per_reward(tokens, total)))
+        for name, value in zip(_OPTIONAL, sums):
+            self.sums[name].append(value)
+        names: dict = {}
+        serial = count()
+        named = names.setdefault
+        self.agent += map(named, flat[_I_AGENT::F], serial)
+        link = types.translate(_LINK_TABLE)
+        self.frm += map(named, compress(flat[_I_FROM::F], link), serial)
+        self.to += map(named, compress(flat[_I_TO::F], link), serial)
+        self.n_names.append(next(serial))
+        self.none.append(names.get(None, -1))
+        self.t.extend(array("d", flat[_I_T::F]))
+        self.types += types
+        self.decisions.extend(map(_DEC_CODE.get, decided, repeat(0)))
+        self.src += src
+        self.dst += dst
+        self.etypes.extend(map(EDGE_CODE.__getitem__, map(_TYPE, edges)))
+        self.n_ev.append(n)
+        self.n_ed.append(len(edges))
+        return True
+
+    def arrays(self) -> dict:
+        """The columns as numpy arrays; agent codes made unique to their trace; ``tr``/``etr``: each
+        event's and edge's trace."""
+        n_ev = np.array(self.n_ev, dtype=np.int64)
+        n_ed = np.array(self.n_ed, dtype=np.int64)
+        traces = np.arange(n_ev.size)
+        tr, etr = np.repeat(traces, n_ev), np.repeat(traces, n_ed)
+        types = np.frombuffer(self.types, dtype=np.uint8).astype(np.intp)
+        link = _LINK[types]
+        name_base = np.concatenate(([0], np.cumsum(self.n_names)))[:-1]
+        none = np.array(self.none, dtype=np.int64)
+        agent_local = np.array(self.agent, dtype=np.int64)
+        agent = name_base[tr] + agent_local
+        ltr = tr[link]
+        frm_local, to_local = np.array(self.frm, dtype=np.int64), np.array(self.to, dtype=np.int64)
+        sender = agent.copy()
+        has_from = frm_local != none[ltr]
+        sender[np.flatnonzero(link)[has_from]] = (name_base[ltr] + frm_local)[has_from]
+        to = np.full(types.size, -1, dtype=np.int64)
+        has_to = to_local != none[ltr]
+        to[np.flatnonzero(link)[has_to]] = (name_base[ltr] + to_local)[has_to]
+        ev_off = np.concatenate(([0], np.cumsum(n_ev)))
+        decides = np.flatnonzero(_DECIDES[types])
+        return {
+            "n_ev": n_ev, "n_ed": n_ed, "tr": tr, "etr": etr, "ev_off": ev_off,
+            "t": np.frombuffer(self.t, dtype=np.float64), "types": types, "agent": agent, "sender": sender, "to": to,
+            "decides": decides, "decisions": np.frombuffer(self.decisions, dtype=np.uint8).astype(np.intp),
+            "esrc": ev_off[etr] + np.array(self.src, dtype=np.int64), "edst": ev_off[etr] + np.array(self.dst, dtype=np.int64),
+            "etypes": np.frombuffer(self.etypes, dtype=np.uint8).astype(np.intp),
+            "M": int(np.sum(self.n_names)) + 1,
+            "sums": self.sums, "top": self.top,
+        }
+
+
+def _without(c: dict, bad: set) -> dict:
+    """The columns without the traces (positions) in ``bad``."""
+    K = c["n_ev"].size
+    keep = np.ones(K, dtype=bool)
+    keep[sorted(bad)] = False
+    ev, ed = keep[c["tr"]], keep[c["etr"]]
+    n_ev, n_ed = c["n_ev"][keep], c["n_ed"][keep]
+    traces = np.arange(n_ev.size)
+    ev_off = np.concatenate(([0], np.cumsum(n_ev)))
+    moved = np.full(c["tr"].size, -1, dtype=np.int64)  # old event index -> new
+    moved[ev] = np.arange(int(ev.sum()))
+    out = {
+        "n_ev": n_ev, "n_ed": n_ed, "tr": np.repeat(traces, n_ev), "etr": np.repeat(traces, n_ed), "ev_off": ev_off,
+        "esrc": moved[c["esrc"][ed]], "edst": moved[c["edst"][ed]], "etypes": c["etypes"][ed],
+        "decides": moved[c["decides"][ev[c["decides"]]]], "decisions": c["decisions"][ev[c["decides"]]],
+        "M": c["M"], "sums": {k: list(compress(v, keep.tolist())) for k, v in c["sums"].items()},
+        "top": list(compress(c["top"], keep.tolist())),
+    }
+    for name in ("t", "types", "agent", "sender", "to"):
+        out[name] = c[name][ev]
+    return out
 
 
 def summarize_items(items: list, labels: dict) -> tuple[dict | None, list[int]]:
@@ -130,24 +318,30 @@ def summarize_items(items: list, labels: dict) -> tuple[dict | None, list[int]]:
 
 
 def _summarize(items: list, labels: dict) -> tuple[dict | None, list[int]]:
-    docs, kept, others = [], [], []
+    kept, others = [], []
+    columns = _Columns()
     for k, item in enumerate(items):
         doc = _decode(item[3])
-        if doc is None:
-            others.append(k)
-        else:
-            docs.append(doc)
+        if doc is not None and columns.add(doc):
             kept.append(k)
-    while docs:
+        else:
+            others.append(k)
+        del doc  # its memory goes to the next trace's objects
+    if not kept:
+        return None, others
+    found = columns.arrays()
+    del columns
+    while True:
         try:
-            block = _measure(docs, [items[k] for k in kept], labels)
-            return block, others
+            block = _measure(found, [items[k] for k in kept], labels)
+            return block, sorted(others)
         except _Retry as retry:  # some traces need the one-at-a-time path: measure the rest again
             bad = set(retry.positions)
-            others += [kept[k] for k in sorted(bad)]
-            docs = [d for k, d in enumerate(docs) if k not in bad]
+            others += [kept[k] for k in bad]
+            if len(bad) == len(kept):
+                return None, sorted(others)
+            found = _without(found, bad)
             kept = [p for k, p in enumerate(kept) if k not in bad]
-    return None, sorted(others)
 
 
 class _Retry(Exception):
@@ -164,98 +358,41 @@ def _flag(bad, where) -> None:
         raise _Retry(np.flatnonzero(bad).tolist())
 
 
-def _measure(docs: list, items: list, labels: dict) -> dict:
-    K = len(docs)
-    events: list = []
-    edges: list = []
-    for doc in docs:
-        events += doc.events
-        edges += doc.edges
-    n_ev = np.fromiter(map(len, map(attrgetter("events"), docs)), dtype=np.int64, count=K)
-    n_ed = np.fromiter(map(len, map(attrgetter("edges"), docs)), dtype=np.int64, count=K)
-    ev_off = np.concatenate(([0], np.cumsum(n_ev)))
-    ed_off = np.concatenate(([0], np.cumsum(n_ed)))
-    N, E = int(ev_off[-1]), int(ed_off[-1])
-    tr = np.repeat(np.arange(K), n_ev)
-    t = np.fromiter(map(_T, events), dtype=np.float64, count=N)
-    types = np.frombuffer(bytes(map(_TYPE_CODES.__getitem__, map(_TYPE, events))), dtype=np.uint8).astype(np.int64)
-    if (types == DESPAWN).any():
-        _flag(np.bincount(tr[types == DESPAWN], minlength=K) > 0, None)  # the exact lifecycle rule decides
-    ecodes = np.frombuffer(bytes(map(EDGE_CODE.__getitem__, map(_TYPE, edges))), dtype=np.uint8).astype(np.int64)
-    # Names and ids are coded densely for the whole batch (a dict of the distinct names, C-level maps);
-    # a code is then made unique to its trace as trace * width + code, and renumbered through a table,
-    # so that traces never share an agent or an id.
-    agents_raw = list(map(_AGENT, events))
-    froms_raw = list(map(_FROM, events))
-    tos_raw = list(map(_TO, events))
-    names = {name: k for k, name in enumerate(dict.fromkeys(chain(agents_raw, froms_raw, tos_raw)))}
-    width = len(names)
-    unset = names.get(UNSET, -1)
-    lookup = names.__getitem__
-    a_raw = np.fromiter(map(lookup, agents_raw), dtype=np.int64, count=N)
-    f_raw = np.fromiter(map(lookup, froms_raw), dtype=np.int64, count=N)
-    t_raw = np.fromiter(map(lookup, tos_raw), dtype=np.int64, count=N)
-    base = tr * width
-    has_from, has_to = f_raw != unset, t_raw != unset
-    keys = (base + a_raw, base + f_raw, base + t_raw)
-    dense = _dense(np.concatenate((keys[0], keys[1][has_from], keys[2][has_to])), K * width, N)
-    agent = dense(keys[0])
-    frm = np.where(has_from, dense(keys[1]), -1)
-    to = np.where(has_to, dense(keys[2]), -1)
-    M = int(max(agent.max(), frm.max(), to.max())) + 2  # agent codes of the batch (each unique to its trace)
-    ids = list(map(_ID, events))
-    id_names = {name: k for k, name in enumerate(dict.fromkeys(ids))}
-    id_width = len(id_names)
-    id_key = tr * id_width + np.fromiter(map(id_names.__getitem__, ids), dtype=np.int64, count=N)
-    order = np.argsort(id_key, kind="stable")
-    sorted_keys = id_key[order]
-    bad = np.zeros(K, dtype=bool)
-    dup = sorted_keys[1:] == sorted_keys[:-1]
-    if dup.any():
-        bad[tr[order[1:][dup]]] = True  # a duplicate event id
-    get = id_names.get
-    etr = np.repeat(np.arange(K), n_ed)
-    find = _finder(id_key, sorted_keys, order, K * id_width, N)
-    esrc = _resolve(np.fromiter(map(get, map(_SRC, edges), repeat(-1, E)), dtype=np.int64, count=E), etr, id_width, find, bad)
-    edst = _resolve(np.fromiter(map(get, map(_DST, edges), repeat(-1, E)), dtype=np.int64, count=E), etr, id_width, find, bad)
-    _flag(bad, None)
+def _flag_rows(tr, mask) -> None:
+    """Raise :class:`_Retry` for the traces (``tr``: the trace of each row) of the rows marked in ``mask``."""
+    if mask.any():
+        raise _Retry(np.unique(tr[mask]).tolist())
+
+
+def _measure(c: dict, items: list, labels: dict) -> dict:
+    K = len(items)
+    n_ev, n_ed, tr, etr, t, types = c["n_ev"], c["n_ed"], c["tr"], c["etr"], c["t"], c["types"]
+    agent, sender, to, esrc, edst, ecodes, M = c["agent"], c["sender"], c["to"], c["esrc"], c["edst"], c["etypes"], c["M"]
+    N = t.size
+    _flag_rows(tr, types == DESPAWN)  # the exact lifecycle rule decides
     # -- graph rules ---------------------------------------------------------------
     t_src, t_dst = t[esrc], t[edst]
-    _flag(np.bincount(etr[t_src > t_dst], minlength=K) > 0, None)  # time goes backwards along an edge
+    _flag_rows(etr, t_src > t_dst)  # time goes backwards along an edge
     same = (t_src == t_dst) & _ACYCLIC[ecodes]
     if same.any():
         _flag(None, _cycle_traces(esrc[same], edst[same], etr[same]))
-    sender = np.where(frm >= 0, frm, agent)
     spawn = (types == SPAWN) & (to >= 0)
-    _flag(np.bincount(tr[spawn & (sender == to)], minlength=K) > 0, None)  # an agent spawns itself
-    first_spawn = np.full(M, -np.inf)
+    _flag_rows(tr, spawn & (sender == to))  # an agent spawns itself
     if spawn.any():
+        first_spawn = np.full(M, -np.inf)
         first_spawn[to[spawn]] = np.inf
         np.minimum.at(first_spawn, to[spawn], t[spawn])
-        _flag(np.bincount(tr[t < first_spawn[agent]], minlength=K) > 0, None)  # acts before it is spawned
+        _flag_rows(tr, t < first_spawn[agent])  # acts before it is spawned
     returns = types == RETURN
     if returns.any():
-        _flag(np.bincount(tr[returns][~_returns_ok(t, types, sender, to, returns, M)], minlength=K) > 0, None)
-    decisions = list(map(_DECISION, events))
-    tagged = list(compress(range(N), map(_IS_SET, decisions)))
-    dec_counts = np.zeros((K, len(DECISIONS)), dtype=np.int64)
-    tagged_od = np.zeros(K, dtype=np.int64)
-    if tagged:
-        tt = types[tagged]
-        names = [decisions[i] for i in tagged]
-        stop_not_o5 = (tt == STOP) & np.array([d != "O5" for d in names])
-        wrong = ((tt != OD) & (tt != STOP)) | stop_not_o5
-        _flag(np.bincount(tr[tagged][wrong], minlength=K) > 0, None)  # the schema's allOf
-        col = np.fromiter(map(_DEC_INDEX.__getitem__, names), dtype=np.int64, count=len(names))
-        np.add.at(dec_counts, (tr[tagged], col), 1)
-        np.add.at(tagged_od, tr[tagged][tt == OD], 1)
-    sums = {}
-    bad = []
-    for name, get in _OPTIONAL:
-        values = list(map(get, events))
-        sums[name] = [0] * K if values.count(UNSET) == N else _event_sums(values, tr, ev_off, K, bad)
-    rewards, by_unit, reward_total = _rewards(docs, bad)
-    _flag(None, bad)
+        _flag_rows(tr[returns], ~_returns_ok(t, types, sender, to, returns, M))
+    decides, dec = c["decides"], c["decisions"]
+    tagged = dec > 0
+    dtr, dtypes = tr[decides], types[decides]
+    _flag_rows(dtr, tagged & (dtypes == STOP) & (dec != _O5))  # a stop's decision is O5 (the schema's allOf)
+    dec_counts = np.bincount(dtr[tagged] * len(DECISIONS) + dec[tagged] - 1, minlength=K * len(DECISIONS))
+    dec_counts = dec_counts.reshape(K, len(DECISIONS))
+    tagged_od = np.bincount(dtr[tagged & (dtypes == OD)], minlength=K)
     # -- metrics ---------------------------------------------------------------------
     type_counts = np.bincount(tr * _NT + types, minlength=K * _NT).reshape(K, _NT)
     agents_n, peak = _agents(t, types, agent, to, spawn, tr, M, K)
@@ -263,79 +400,18 @@ def _measure(docs: list, items: list, labels: dict) -> dict:
     fan_max, fan_mean, depth = _spawn_tree(t, sender, to, spawn, tr, M, K)
     n_f = n_ev.astype(np.float64)
     coord = type_counts[:, _COORD].sum(axis=1)
-    return _block(docs, items, labels, {
+    ints = {
         "events": n_ev, "edges": n_ed, "agents": agents_n, "critical_path_steps": steps,
-        "critical_path_time": cp_time, "ignored_cycle_edges": np.zeros(K, dtype=np.int64),
-        "parallelism": n_f / steps, "peak_concurrent_agents": peak, "spawn_fanout_max": fan_max,
-        "spawn_fanout_mean": fan_mean, "spawn_depth": depth, "protocol_overhead": coord / n_f,
+        "ignored_cycle_edges": np.zeros(K, dtype=np.int64), "peak_concurrent_agents": peak,
+        "spawn_fanout_max": fan_max, "spawn_depth": depth,
         "tool_calls": type_counts[:, TYPE_CODE["tool_call"]], "messages": type_counts[:, TYPE_CODE["message"]],
-        "event_tokens": sums["tokens"], "event_cost": sums["cost"], "event_duration_s": sums["duration_s"],
-        "reward_total": reward_total,
-    }, type_counts, dec_counts, tagged_od, by_unit)
-
-
-#: A table indexed by a (trace, code) key is used while it is at most this many times the events (plus a
-#: constant); larger key spaces (names or ids unique to each trace of a batch of large traces) are sorted.
-TABLE_FACTOR = 8
-
-
-def _small(size: int, n: int) -> bool:
-    return size <= TABLE_FACTOR * n + 65536
-
-
-def _dense(keys: np.ndarray, size: int, n: int):
-    """A function mapping each of ``keys`` (ints below ``size``) to its rank among the distinct ones."""
-    if _small(size, n):
-        table = np.zeros(size + 1, dtype=np.int64)
-        table[keys] = 1
-        table = np.cumsum(table) - 1
-        return table.__getitem__
-    uniq = distinct(keys)
-    return partial(np.searchsorted, uniq)
-
-
-def _finder(keys: np.ndarray, sorted_keys: np.ndarray, order: np.ndarray, size: int, n: int):
-    """A function mapping (trace, id) keys to the index of the event with that key, -1 where none."""
-    if _small(size, n):
-        where = np.full(size, -1, dtype=np.int64)
-        where[keys] = np.arange(keys.size)
-        return where.__getitem__
-
-    def find(wanted):
-        pos = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
-        return np.where(sorted_keys[pos] == wanted, order[pos], -1)
-
-    return find
-
-
-def _resolve(code, etr, width, find, bad) -> np.ndarray:
-    """Event index of each edge endpoint (its id's code within its trace); an unknown id marks its trace."""
-    known = code >= 0
-    found = np.where(known, find(etr * width + np.where(known, code, 0)), -1)
-    if (found < 0).any():
-        bad[etr[found < 0]] = True  # an edge to an unknown event
-    return found
-
-
-def _event_sums(values: list, tr, ev_off, K: int, bad: list) -> list:
-    """Per trace, the sum of an optional event number (:func:`masrl.trace.codes.number_sum`): exact for
-    ints (added as doubles only while every sum stays below 2**53), else the correctly rounded float sum."""
-    is_set = list(map(_IS_SET, values))
-    found = list(compress(values, is_set))
-    if set(map(type, found)) == {int} and max(map(abs, found)) * len(found) < 2**53:
-        where = np.fromiter(compress(range(len(values)), is_set), dtype=np.int64, count=len(found))
-        totals = np.bincount(tr[where], weights=np.fromiter(found, dtype=np.float64, count=len(found)), minlength=K)
-        return [int(v) for v in totals.tolist()]
-    out = []
-    for k in range(K):
-        part = [v for v in values[int(ev_off[k]):int(ev_off[k + 1])] if v is not UNSET]
-        try:
-            total = number_sum(part) if part else 0
-        except OverflowError:
-            bad.append(k)
-            total = 0
-        out.append(total)
-    return out
+        **{f"decision_{d}": dec_counts[:, j] for j, d in enumerate(DECISIONS)},
+        "decision_untagged": type_counts[:, OD] - tagged_od,
+        **{f"events_{name}": type_counts[:, TYPE_CODE[name]] for name in EVENT_TYPES},
+    }
+    floats = {"critical_path_time": cp_time, "parallelism": n_f / steps, "spawn_fanout_mean": fan_mean,
+              "protocol_overhead": coord / n_f}
+    return _block(items, labels, c, ints, floats)
 
 
 def _cycle_traces(src: np.ndarray, dst: np.ndarray, etr: np.ndarray) -> list[int]:
@@ -375,30 +451,6 @@ def _returns_ok(t, types, sender, to, returns, M) -> np.ndarray:
     pos = np.minimum(np.searchsorted(unique, wanted), unique.size - 1)
     ok = (rto >= 0) & (unique[pos] == wanted) & (earliest[pos] <= rt)
     return ok
-
-
-def _rewards(docs: list, bad: list):
-    """Per trace: the rewards, their sums per credit unit and in total (a sum that overflows: a doubt)."""
-    units_all = (*CREDIT_UNITS, "unmapped")
-    by_unit = {u: [] for u in units_all}
-    totals = []
-    rewards = []
-    for k, doc in enumerate(docs):
-        values = doc.rewards
-        rewards.append(values)
-        total = 0
-        per = {}
-        units = doc.reward_credit_units if doc.reward_credit_units is not UNSET else {}
-        for channel, value in values.items():
-            total += value
-            unit = units.get(channel, "unmapped")
-            per[unit] = per.get(unit, 0) + value
-        if not -MAX_FLOAT <= total <= MAX_FLOAT or any(not -MAX_FLOAT <= v <= MAX_FLOAT for v in per.values()):
-            bad.append(k)
-        totals.append(total)
-        for u in units_all:
-            by_unit[u].append(per.get(u, 0.0))
-    return rewards, by_unit, totals
 
 
 def _agents(t, types, agent, to, spawn, tr, M, K):
@@ -492,83 +544,86 @@ def _spawn_tree(t, sender, to, spawn, tr, M, K):
     return fan_max, fan_mean, depth_out
 
 
-def _clean(value):
-    """As :func:`masrl.trace.metrics._clean` does for one value: floats to 6 decimals, no -0.0."""
-    if type(value) is float:
-        r = round(value, 6)
-        return r if r != 0 else 0.0
-    return value
+def _rounded(values) -> np.ndarray:
+    """Floats to 6 decimals with no -0.0, exactly as :func:`masrl.trace.metrics._clean` rounds one
+    (Python's ``round``: the nearest decimal, then the nearest double), for a whole column.
+
+    numpy's ``rint(x * 1e6) / 1e6`` gives the same double unless the product's rounding error can put it
+    on the other side of a half (then, and for magnitudes from 2**33 on, Python's ``round`` decides):
+    both then round the same decimal, and dividing an integer below 2**53 by 1e6 is correctly rounded."""
+    x = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond 2**33 (inf products included): Python's round
+        p = x * 1e6
+        out = np.rint(p) / 1e6
+        near_half = np.abs(np.abs(p - np.floor(p)) - 0.5) <= 4 * np.spacing(np.abs(p))
+    for k in zip(*np.nonzero(near_half | (np.abs(x) >= 2.0**33))):
+        out[k] = round(float(x[k]), 6)
+    out[out == 0] = 0.0
+    return out
 
 
-def _floats(values) -> list:
-    """:func:`_clean` of every value (inlined: this runs for every row)."""
-    if isinstance(values, np.ndarray):
-        values = values.tolist()
-    return [(r if (r := round(v, 6)) != 0 else 0.0) if type(v) is float else v for v in values]
-
-
-def _block(docs, items, labels, m, type_counts, dec_counts, tagged_od, by_unit) -> dict:
-    K = len(docs)
+def _block(items, labels, c, ints: dict, floats: dict) -> dict:
+    """The rows of the batch as columns (numpy arrays; lists for texts and labels); a row with a number
+    beyond 2**53 in magnitude or a text that is not Unicode goes to the one-at-a-time path (which names it)."""
+    K = len(items)
     cols: dict = {}
     keys = [(item[0], item[1]) for item in items]
     cols["trace"] = [item[2] for item in items]
     cols["file"] = [item[0] for item in items]
     cols["line"] = [item[1] for item in items]
-    cols["trace_id"] = [d.trace_id for d in docs]
-    cols["task_id"] = [d.task_id for d in docs]
-    cols["topology"] = [None if d.topology is UNSET else d.topology for d in docs]
-    for name in ("events", "edges", "agents", "critical_path_steps", "ignored_cycle_edges", "peak_concurrent_agents",
-                 "spawn_fanout_max", "spawn_depth", "tool_calls", "messages"):
-        cols[name] = np.asarray(m[name], dtype=np.int64)
-    for name in ("critical_path_time", "parallelism", "spawn_fanout_mean", "protocol_overhead"):
-        cols[name] = _floats(np.asarray(m[name], dtype=np.float64))
-    costs = [d.costs for d in docs]
-    cols["tokens"] = _floats([c["tokens"] for c in costs])
-    for name in ("event_tokens", "event_cost", "event_duration_s", "reward_total"):
-        cols[name] = _floats(m[name])
-    cols["wall_clock_s"] = _floats([c["wall_clock_s"] for c in costs])
-    cols["tokens_per_reward"] = [
-        _clean(r) if (r := _ratio(c["tokens"], total)) is not None else None for c, total in zip(costs, m["reward_total"])
-    ]
-    for j, d in enumerate(DECISIONS):
-        cols[f"decision_{d}"] = dec_counts[:, j]
-    cols["decision_untagged"] = type_counts[:, TYPE_CODE["orchestrator_decision"]] - tagged_od
-    for name in EVENT_TYPES:
-        cols[f"events_{name}"] = type_counts[:, TYPE_CODE[name]]
-    for unit, values in by_unit.items():
-        cols[f"reward_{unit}"] = _floats(values)
-    label_rows = [{**(d.labels if d.labels is not UNSET else {}), **labels} for d in docs]
+    trace_id, task_id, topology, found_labels, tokens, wall, total, by_unit, per_reward = zip(*c["top"])
+    cols["trace_id"], cols["task_id"], cols["topology"] = list(trace_id), list(task_id), list(topology)
+    counts = np.stack([np.asarray(values, dtype=np.int64) for values in ints.values()])
+    bad = (np.abs(counts) > MAX_SUMMARY).any(axis=0)
+    cols.update(zip(ints, counts))
+    exact = {"tokens": tokens, **{f"event_{name}": values for name, values in c["sums"].items()},
+             "wall_clock_s": wall, "reward_total": total}
+    for values in exact.values():
+        _beyond(values, bad)  # before doubles round a whole number beyond 2**53 to it
+    numbers = {**floats, **exact}
+    units = np.zeros((K, len(_UNITS)))
+    for k, found in enumerate(by_unit):
+        for unit, value in found.items():
+            units[k, _UNIT_INDEX[unit]] = value
+            if not -MAX_SUMMARY <= value <= MAX_SUMMARY:
+                bad[k] = True
+    numbers.update((f"reward_{unit}", units[:, j]) for j, unit in enumerate(_UNITS))
+    numbers["tokens_per_reward"] = [np.nan if v is None else v for v in per_reward]
+    rounded = _rounded(np.stack([np.asarray(values, dtype=np.float64) for values in numbers.values()]))
+    bad |= (np.abs(rounded) > MAX_SUMMARY).any(axis=0)  # NaN (no ratio) compares false
+    cols.update(zip(numbers, rounded))
+    cols["tokens_per_reward"] = [None if v != v else v for v in cols["tokens_per_reward"].tolist()]
+    label_rows = [{**found, **labels} if found else labels for found in found_labels]
     names = sorted({k for row in label_rows for k in row})
     for key in names:
-        cols[key if key in ("run", "step", "policy") else f"label_{key}"] = [row.get(key) for row in label_rows]
-    _odd(cols, K)
+        cols[key if key in ("run", "step", "policy") else f"label_{key}"] = values = [row.get(key) for row in label_rows]
+        _beyond(values, bad)
+    # msgspec decodes only Unicode text; a file name (undecodable bytes) or a --label value may not be
+    if not all(_unicode(v) for v in labels.values()):
+        bad[:] = True
+    for k, item in enumerate(items):
+        if not (_unicode(item[0]) and _unicode(item[2])):
+            bad[k] = True
+    _flag(bad, None)
     return {"keys": keys, "columns": cols}
 
 
-def _ratio(tokens, total):
-    if not total > 0:
-        return None
-    ratio = tokens / total
-    return ratio if ratio <= MAX_FLOAT else None
+def _unicode(value) -> bool:
+    """False for a text with a lone surrogate (which Parquet cannot store)."""
+    if type(value) is not str or value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
-def _odd(cols: dict, K: int) -> None:
-    """A row with a number beyond 2**53 in magnitude goes to the one-at-a-time path (which names it)."""
-    bad = np.zeros(K, dtype=bool)
-    for name, values in cols.items():
-        if isinstance(values, np.ndarray):
-            if values.size and int(np.abs(values).max()) > MAX_SUMMARY:
-                bad |= np.abs(values) > MAX_SUMMARY
-        elif name not in ("trace", "file", "trace_id", "task_id", "topology"):
-            try:
-                largest = max(map(abs, values), default=0)  # every value a number: the common case, in C
-            except TypeError:  # a text, a null or a yes/no among them
-                largest = max((abs(v) for v in values if type(v) is int or type(v) is float), default=0)
-            if largest > MAX_SUMMARY:
-                for k, v in enumerate(values):
-                    if (type(v) is int or type(v) is float) and abs(v) > MAX_SUMMARY:
-                        bad[k] = True
-    _flag(bad, None)
+def _beyond(values: list, bad: np.ndarray) -> None:
+    """Mark the rows whose number in ``values`` is beyond 2**53 in magnitude (the one-at-a-time path names it)."""
+    for k, v in enumerate(values):
+        if (type(v) is int or type(v) is float) and not -MAX_SUMMARY <= v <= MAX_SUMMARY:
+            bad[k] = True
 
 
-__all__ = ["BatchTrace", "summarize_items"]
+__all__ = ["BatchEvent", "BatchTrace", "CONVERTER_FIELDS", "summarize_items"]

@@ -177,8 +177,17 @@ class Rows:
         self.columns = columns
 
 
+#: The batch path (:mod:`masrl.trace.batch`) measures at most this many traces, or this many bytes of them,
+#: at once: it keeps their columns (and their text) until they are measured, so this bounds its memory
+#: whatever the files hold (a JSON Lines file of a million runs is read and measured a chunk at a time).
+CHUNK_TRACES = 256
+CHUNK_BYTES = 16 << 20
+#: A trace larger than this is validated and measured on its own, by the path that reads it in blocks.
+LARGE_TRACE = 4 << 20
+
+
 def summarize_batch(files: list[str], labels: dict) -> list:
-    """Every trace of ``files``: a :class:`Rows` of the traces measured together
+    """Every trace of ``files``: a :class:`Rows` per chunk of traces measured together
     (:mod:`masrl.trace.batch`), and ``(file, line, row or None, problems)`` for each
     trace that was validated and measured on its own (one the batch path does not vouch
     for: every invalid trace among them, with its problems).
@@ -190,28 +199,52 @@ def summarize_batch(files: list[str], labels: dict) -> list:
     from .batch import summarize_items
 
     out: list = []
-    items = []
+    chunk: list = []
+    size = 0
+
+    def measure() -> None:
+        nonlocal chunk, size
+        block, others = summarize_items(chunk, labels)
+        if block is not None:
+            out.append(Rows(block["keys"], block["columns"]))
+        for k in others:
+            out.append(_one(chunk[k], labels))
+        chunk, size = [], 0
+
     for file in files:
-        try:
-            with open(file, "rb") as handle:  # not Path.read_bytes: its path parsing is a tenth of a small trace's cost
-                data = handle.read()
-        except OSError as err:
-            out.append((file, 0, None, [f"{file}: cannot read: {err.strerror or err}"]))
-            continue
-        if file.endswith(".jsonl"):
-            for number, text in enumerate(data.split(b"\n"), 1):
-                if text.strip():
-                    items.append((file, number, f"{file}:{number}", text))
-        else:
-            items.append((file, 0, file, data))
-    block, others = summarize_items(items, labels)
-    if block is not None:
-        out.append(Rows(block["keys"], block["columns"]))
-    for k in others:
-        file, line, name, data = items[k]
-        row, problems = summarize_bytes(name, file, line, data, labels)
-        out.append((file, line, row, problems))
+        for item in _traces(file, out):
+            if len(item[3]) > LARGE_TRACE:
+                out.append(_one(item, labels))
+                continue
+            chunk.append(item)
+            size += len(item[3])
+            if len(chunk) >= CHUNK_TRACES or size >= CHUNK_BYTES:
+                measure()
+    if chunk:
+        measure()
     return out
+
+
+def _traces(file: str, out: list):
+    """``(file, line, name, bytes)`` of each trace of ``file`` (a JSON Lines file line by line); a file that
+    cannot be read is one problem in ``out``."""
+    try:
+        with open(file, "rb") as handle:  # not Path.read_bytes: its path parsing is a tenth of a small trace's cost
+            if not file.endswith(".jsonl"):
+                data = handle.read()
+                yield file, 0, file, data
+                return
+            for number, text in enumerate(handle, 1):
+                if text.strip():
+                    yield file, number, f"{file}:{number}", text[:-1] if text.endswith(b"\n") else text
+    except OSError as err:
+        out.append((file, 0, None, [f"{file}: cannot read: {err.strerror or err}"]))
+
+
+def _one(item: tuple, labels: dict) -> tuple:
+    file, line, name, data = item
+    row, problems = summarize_bytes(name, file, line, data, labels)
+    return file, line, row, problems
 
 
 def run_local(files: list[str], labels: dict, workers: int | None = None, progress=None) -> list:

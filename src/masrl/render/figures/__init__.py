@@ -108,9 +108,14 @@ def _table_decl(tax: Any, name: str):
 
 
 def _years(results: Any, decl: Any) -> pd.DataFrame:
-    """The years table, early years binned, the values' labels as column names (legend)."""
-    by = _table_decl(results.tax, decl.table).by
-    return year_bins(results.table(decl.table).frame).rename(columns=results.tax.fields[by].value_label)
+    """The years table, early years binned, the values' labels as column names (legend); a label
+    that two values share is followed by each one's code (``dry (D1)``), so that no two columns
+    of the legend have one name."""
+    field = results.tax.fields[_table_decl(results.tax, decl.table).by]
+    frame = year_bins(results.table(decl.table).frame)
+    labels = [field.value_label(str(c)) for c in frame.columns]
+    shared = {label for label in labels if labels.count(label) > 1}
+    return frame.set_axis([f"{label} ({c})" if label in shared else label for c, label in zip(frame.columns, labels)], axis=1)
 
 
 def _crosstab(tax: Any, name: str) -> tuple[str, str] | None:

@@ -8,30 +8,35 @@ import hashlib
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Sequence
 
+from .marks import font_digests, font_files  # noqa: F401  (font_files re-exported)
+
 if TYPE_CHECKING:
     from . import FigureSpec
 
 
-def toolchain_identity() -> dict[str, str]:
-    """``{"matplotlib": version, "ft2font_sha256": digest}`` of the installed matplotlib,
-    without importing it: the version from the package metadata, the digest of its
-    compiled font module (which holds the FreeType it was built with)."""
+def toolchain_identity() -> dict:
+    """``{"matplotlib": version, "ft2font_sha256": digest, "fonts": {file name: SHA-256}}`` of the
+    installed matplotlib, without importing it: the version from the package metadata, the digest
+    of its compiled font module (which holds the FreeType it was built with), and the digest of
+    every font file a figure is drawn with (:data:`masrl.render.figures.marks.FONT_FILES`, found by
+    path in matplotlib's own folder, never by a search of the user's fonts)."""
     from importlib import metadata
     from importlib.util import find_spec
+    from pathlib import Path
 
     try:
         version = metadata.version("matplotlib")
     except metadata.PackageNotFoundError:
-        return {"matplotlib": "not installed", "ft2font_sha256": ""}
+        return {"matplotlib": "not installed", "ft2font_sha256": "", "fonts": {}}
     spec = find_spec("matplotlib")  # a top-level package: located, not imported
+    folders = [Path(folder) for folder in (spec.submodule_search_locations or [])] if spec else []
     digest = hashlib.sha256()
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        from pathlib import Path
-
-        for path in sorted(Path(folder).glob("ft2font*")):
+    for folder in folders:
+        for path in sorted(folder.glob("ft2font*")):
             if path.suffix in (".so", ".pyd"):
                 digest.update(path.read_bytes())
-    return {"matplotlib": version, "ft2font_sha256": digest.hexdigest()}
+    return {"matplotlib": version, "ft2font_sha256": digest.hexdigest(), "fonts": font_digests(folders)}
+
 
 
 def freetype_version() -> dict[str, str]:
@@ -42,41 +47,92 @@ def freetype_version() -> dict[str, str]:
     return {"freetype": ft2font.__freetype_version__, "freetype_build": ft2font.__freetype_build_type__}
 
 
-def toolchain_text(toolchain: dict[str, str]) -> str:
-    """The toolchain as it enters every figure's fingerprint."""
-    return "; ".join(f"{k}={toolchain.get(k, '')}" for k in ("matplotlib", "freetype", "freetype_build", "ft2font_sha256"))
+def toolchain_text(toolchain: dict) -> str:
+    """The toolchain as it enters every figure's fingerprint: versions, the font module's digest and
+    the digest of every font file."""
+    fonts = toolchain.get("fonts")
+    fonts = ",".join(f"{name}:{sha}" for name, sha in sorted(fonts.items())) if isinstance(fonts, dict) else ""
+    return "; ".join([*(f"{k}={toolchain.get(k, '')}" for k in ("matplotlib", "freetype", "freetype_build", "ft2font_sha256")),
+                      f"fonts={fonts}"])
 
 
 def render_many(jobs: list[tuple[FigureSpec, Any, Sequence[str]]]) -> list[tuple[dict[str, bytes], list[str]]]:
     """:func:`render` for several ``(spec, data, notes)`` jobs; results in job order.
 
-    Two forked workers share the jobs when the machine has a second core to
-    spare (its load average leaves one idle) and the platform can fork;
-    otherwise, and on a busy machine, where workers only compete for the same
-    core, everything is drawn in this process. The bytes are the same either way.
-    """
-    workers = min(len(jobs), _spare_cores() + 1, 2)
-    if workers < 2:
-        return [render(spec, data, notes) for spec, data, notes in jobs]
+    Forked workers share the jobs where the machine has more than one core and the platform
+    can fork (:func:`workers`); otherwise everything is drawn in this process. The bytes are the
+    same either way."""
+    return _begin(jobs, at_least=2).results()
+
+
+class Drawing:
+    """Figures being drawn: by forked workers while the caller does its own work (the text
+    reports), or in this process when :meth:`results` is first asked for."""
+
+    def __init__(self, compute, pool=None):
+        self._compute, self._pool, self._done = compute, pool, None
+
+    def results(self) -> list[tuple[dict[str, bytes], list[str]]]:
+        """``[(files by format, missing glyphs)]`` in job order (waits for the workers)."""
+        if self._done is None:
+            try:
+                self._done = self._compute()
+            finally:
+                if self._pool is not None:
+                    self._pool.shutdown(wait=True)
+        return self._done
+
+
+def start(jobs: list[tuple[FigureSpec, Any, Sequence[str]]]) -> Drawing:
+    """Begin drawing ``jobs`` (:func:`render_many`'s) in forked workers, so that the caller's own
+    work runs beside them; the :class:`Drawing` gives the results. Where :func:`render_many` was
+    replaced in this process (a test's memo), it draws them, when the results are asked for."""
+    if render_many is not _RENDER_MANY:
+        many = render_many
+        return Drawing(lambda: many(jobs))
+    return _begin(jobs, at_least=1)
+
+
+def workers(jobs: int) -> int:
+    """How many forked workers draw ``jobs`` figures: ``MASRL_DRAW_WORKERS`` when set (0: draw in
+    this process); else one per core, at most one per job, none on a machine of one core or where
+    the platform cannot fork."""
+    import multiprocessing
+    import os
+
+    setting = os.environ.get("MASRL_DRAW_WORKERS", "").strip()
+    if setting.isdigit():
+        return min(jobs, int(setting))
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 0
+    cores = os.cpu_count() or 1
+    return min(jobs, cores) if cores > 1 else 0
+
+
+def _begin(jobs, at_least: int) -> Drawing:
+    count = workers(len(jobs)) if len(jobs) >= at_least else 0
+    if count < 1:
+        return Drawing(lambda: [render(spec, data, notes) for spec, data, notes in jobs])
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     import matplotlib  # noqa: F401  (imported once, before the fork)
 
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_render_job, [(spec.module, spec.options, data, tuple(notes)) for spec, data, notes in jobs]))
+    from concurrent.futures.process import BrokenProcessPool
 
+    try:
+        pool = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("fork"))
+        futures = [pool.submit(_render_job, (spec.module, spec.options, data, tuple(notes))) for spec, data, notes in jobs]
+    except (OSError, BrokenProcessPool):  # no process to fork (a limit of the machine): drawn here
+        return Drawing(lambda: [render(spec, data, notes) for spec, data, notes in jobs])
 
-def _spare_cores() -> int:
-    """Cores idle beyond this process (0 where fork or the load average is unavailable)."""
-    import multiprocessing
-    import os
+    def results():
+        try:
+            return [future.result() for future in futures]
+        except BrokenProcessPool:  # a worker died (killed, out of memory): what it had is drawn here
+            return [render(spec, data, notes) for spec, data, notes in jobs]
 
-    if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(os, "getloadavg"):
-        return 0
-    # Whole cores the recent load leaves idle, besides the one this process runs on.
-    cores = os.cpu_count() or 1
-    return max(0, min(cores - 1, int(cores - os.getloadavg()[0])))
+    return Drawing(results, pool)
 
 
 def _render_job(job: tuple[str, dict, Any, tuple[str, ...]]) -> tuple[dict[str, bytes], list[str]]:
@@ -103,3 +159,6 @@ def _draw(module_name: str, options: dict, data: Any, notes: Sequence[str]) -> t
         style.add_footnote(fig, notes)
         files = figure_bytes(fig)
     return files, style.missing_glyphs(caught)
+
+
+_RENDER_MANY = render_many

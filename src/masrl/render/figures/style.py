@@ -14,6 +14,7 @@ Type 42 alternative spends most of a build subsetting TrueType files).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import warnings
@@ -24,7 +25,7 @@ matplotlib.use("Agg", force=False)
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from .marks import GAP_SYMBOL  # noqa: E402,F401  (re-exported: the one gap mark of every figure)
+from .marks import FONT_FILES, GAP_SYMBOL  # noqa: E402,F401  (GAP_SYMBOL re-exported: the one gap mark of every figure)
 
 #: Colours (colour-blind-safe Okabe-Ito palette where categorical).
 INK = "#222222"
@@ -71,14 +72,57 @@ RC = {
 
 
 @contextlib.contextmanager
+def _defaults():
+    """matplotlib's own defaults (its bundled ``matplotlibrc``, never the user's) with :data:`RC`
+    over them, restored to what they were on the way out."""
+    with matplotlib.rc_context():
+        matplotlib.rcdefaults()
+        matplotlib.rcParams.update(RC)
+        yield
+
+
+@functools.lru_cache(maxsize=1)
+def _house_entries() -> tuple:
+    """matplotlib's font entries of :data:`masrl.render.figures.marks.FONT_FILES`, read from the files
+    themselves (their family, weight and style as the font manager would list them)."""
+    from matplotlib import font_manager, ft2font
+
+    from .marks import font_files
+
+    files = font_files()
+    if not files:
+        raise RuntimeError("matplotlib's bundled DejaVu Sans fonts are missing (mpl-data/fonts/ttf); reinstall matplotlib")
+    return tuple(font_manager.ttfFontProperty(ft2font.FT2Font(str(files[name]))) for name in sorted(set(FONT_FILES.values())))
+
+
+@contextlib.contextmanager
+def house_fonts():
+    """Within it, matplotlib finds every font among the house fonts alone, named by path
+    (:data:`FONT_FILES`): not in the user's font list (``~/.cache/matplotlib``, ``MPLCONFIGDIR``),
+    whose order and content other installs rewrite, and never a system font of the same name."""
+    from matplotlib import font_manager
+
+    manager = font_manager.fontManager
+    saved = manager.ttflist
+    manager.ttflist = list(_house_entries())
+    font_manager.FontManager._findfont_cached.cache_clear()  # noqa: SLF001  (answers found in the user's list)
+    try:
+        yield
+    finally:
+        manager.ttflist = saved
+        font_manager.FontManager._findfont_cached.cache_clear()  # noqa: SLF001
+
+
+@contextlib.contextmanager
 def style_context():
-    """Apply :data:`RC` for the figures drawn inside; collapse missing-glyph warnings.
+    """Draw with matplotlib's defaults and :data:`RC` (a user's matplotlibrc changes nothing) and
+    the house fonts by path (:func:`house_fonts`); collapse missing-glyph warnings.
 
     A title in a script the font lacks (CJK, say) would make matplotlib warn
     once per glyph; inside this context those warnings are collected and
     reported once per figure batch by :func:`missing_glyphs` instead.
     """
-    with matplotlib.rc_context(RC), warnings.catch_warnings(record=True) as caught:
+    with _defaults(), house_fonts(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
         yield caught
@@ -109,7 +153,10 @@ def text_width(text: str, size: float = FONT_SIZE, weight: str = "normal") -> fl
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path
 
-    prop = FontProperties(family=RC["font.family"], size=size, weight=weight)
+    from .marks import font_files
+
+    name = FONT_FILES[("bold" if weight == "bold" else "normal", "normal")]
+    prop = FontProperties(fname=str(font_files()[name]), size=size, weight=weight)
     width, _, _ = text_to_path.get_text_width_height_descent(text.replace(KEEP_SPACE, " "), prop, ismath=False)
     return width / 72
 

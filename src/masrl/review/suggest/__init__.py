@@ -7,9 +7,11 @@ and a screening rank for candidate papers, each with its evidence and a measured
   cosine similarities, with the words two texts share;
 * :mod:`.structure`: the vocabulary's structure from the taxonomy (set fields,
   ``required_when``, ``na_iff``, values that imply another field's value);
-* :mod:`.definitions`: each value's label and definition in the taxonomy, as a text that votes;
-* :mod:`.tuning`: each field's setting (how much its definitions weigh, whether neighbours far
-  apart in publication years count less), chosen by leave-one-out;
+* :mod:`.definitions`: each value's label and definition in the taxonomy, as texts that vote;
+* :mod:`.pool`: the texts of the tagged records and of the taxonomy's words, counted once per
+  pool, compared as ``masrl suggest`` and the leave-one-out measurement compare them;
+* :mod:`.tuning`: each field's setting (how much its values' definitions or labels weigh,
+  whether neighbours far apart in publication years count less), chosen by leave-one-out;
 * :mod:`.propose`: values from the nearest tagged records and the definitions, best first, with evidence;
 * :mod:`.fields`: the suggestions of one record of a corpus (``masrl suggest KEY``);
 * :mod:`.apply`: applied values written into the record with their ``tag_provenance``;

@@ -6,10 +6,14 @@ are one more text of the model (:mod:`.model`), so a record whose title says "Tu
 is similar to the definition of ``turn`` even when no tagged record near it holds ``turn``. The
 definition votes for its value beside the nearest tagged records (:mod:`.propose`).
 
-How much the definitions of a field count is its *weight* ``w`` (:mod:`.tuning` chooses it per
-field): a definition's vote is ``w`` times its similarity, beside the neighbours' votes that sum to 1.
-The not-applicable value has no definition text here: its definition says what a record lacks, so
-its words are those of the field, not of the records that hold it.
+A value's label alone is a text too (:func:`labels`): the name the taxonomy gives the value ("web /
+browser", "tool call"), which titles may use as it is, without the words its definition shares
+with every other value's ("credit assigned to ..."). Which of the two a field compares, and how
+much they count, is its setting (:mod:`.tuning` chooses it per field): their vote is ``w`` times
+their similarity, beside the neighbours' votes that sum to 1.
+
+The not-applicable value has neither text here: its definition says what a record lacks, so its
+words are those of the field, not of the records that hold it.
 """
 
 from __future__ import annotations
@@ -37,4 +41,14 @@ def texts(tax: Taxonomy) -> dict[tuple[str, str], str]:
         for code in f.values:
             if code != tax.not_applicable:
                 out[(f.name, code)] = text(tax, f.name, code)
+    return out
+
+
+def labels(tax: Taxonomy) -> dict[tuple[str, str], str]:
+    """``(field, value) -> label`` (the code when the value has none), for the same values as :func:`texts`."""
+    out = {}
+    for name, code in texts(tax):
+        spec = tax.fields[name].value_spec(code)
+        label = spec.get("label")
+        out[(name, code)] = str(label).strip() if isinstance(label, str) and str(label).strip() else code
     return out

@@ -4,7 +4,11 @@ Each tagged record in turn becomes a stub: every controlled field is hidden and 
 what a stub has (title, abstract where present, venue: :data:`.text.STUB_TEXT_FIELDS`; its
 one-liner and notes are written when it is tagged). Its fields are suggested from all the
 other tagged records exactly as ``masrl suggest`` does (:func:`.propose.propose`, the same
-rules and order), and each field the record holds is compared with its value:
+rules and order): its stub is compared with the others under the TF-IDF ``masrl suggest`` would
+fit for it, never under one that saw its own full text (:meth:`.pool.Pool.held_out`), and each
+field's setting is chosen again without it (nested leave-one-out: :meth:`.tuning.Chooser.choose`
+with ``leave_out``; the choice compares records under the one fit over the pool, which holds the
+record's text but none of its tags). Each field the record holds is compared with its value:
 
 * top-1 accuracy: the best suggestion is the record's value (for a set field, the same set);
 * top-3 recall: the value is among the :data:`.propose.SHOWN` values listed;
@@ -24,8 +28,7 @@ from dataclasses import dataclass
 
 from ...core.memo import MISSING, Memo, content_key
 from ...corpus.taxonomy import Taxonomy
-from . import definitions as dfn
-from . import model, propose, structure, text, tuning
+from . import model, pool, propose, structure, text, tuning
 
 #: Leave-one-out figures by the tagged records and vocabulary they were measured on: a process
 #: that suggests several times (a record after another, the test suite) measures a pool once.
@@ -44,6 +47,7 @@ class FieldScore:
         top1: hits of the best suggestion. top3: hits among the values shown.
         majority: the most common value over all the records (a set field's: its most common set, as a tuple).
         baseline_hits: records whose value is the most common one of the other records (leave-one-out).
+        right: the keys of the records whose best suggestion was their value (``top1`` of them).
     """
 
     field: str
@@ -52,6 +56,7 @@ class FieldScore:
     top3: int
     majority: object
     baseline_hits: int
+    right: tuple[str, ...] = ()
 
     @property
     def accuracy(self) -> float:
@@ -129,17 +134,6 @@ def _measured(records: list[dict], tax: Taxonomy) -> tuple[dict, dict]:
     return scores, chosen
 
 
-def loo_index(tagged: propose.Tagged, tax: Taxonomy):
-    """``(index, definitions, texts)``: every tagged record as a stub (rows) against every tagged
-    record in full and every value's definition (columns: the records first, in order, then the
-    definitions; ``definitions`` maps ``(field, value)`` to its column)."""
-    texts = dfn.texts(tax)
-    documents = [text.record_text(r, tax.abstract_field) for r in tagged.records]
-    columns = {pair: len(documents) + k for k, pair in enumerate(texts)}
-    queries = [text.record_text(r, tax.abstract_field, stub=True) for r in tagged.records]
-    return model.build(documents + list(texts.values()), queries), columns, texts
-
-
 def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
     """The leave-one-out figures of ``tagged`` (:func:`_measure_all`'s first half)."""
     return _measure_all(tagged, tax)[0]
@@ -147,18 +141,21 @@ def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
 
 def _measure_all(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, FieldScore], dict[str, tuning.Setting]]:
     """The figures of every field by nested leave-one-out, and the settings chosen over all of ``tagged``."""
-    index, columns, _ = loo_index(tagged, tax)
-    chooser = tuning.Chooser(index, tagged, tax, columns, propose.NEIGHBOURS, propose.FLOOR)
+    counted = pool.pool(tagged.records, tax)
+    index, columns = counted.index(), counted.columns
+    chooser = tuning.Chooser(index, tagged, tax, columns, propose.NEIGHBOURS, propose.FLOOR, labels=counted.labels)
+    rows = counted.held_out()
     fields = structure.fields(tax)
     names = [f.name for f in fields]
     hits = {n: [0, 0, 0] for n in names}
+    right: dict[str, list[str]] = {n: [] for n in names}
     everyone = list(range(len(tagged.records)))
     for i, rec in enumerate(tagged.records):
         others = everyone[:i] + everyone[i + 1:]
         rest = propose.Tagged([tagged.records[j] for j in others], [tagged.keys[j] for j in others])
-        wanted = names
-        found = propose.propose(index, i, others, rest, tax, {}, wanted, explain=False, definitions=columns,
-                                settings=chooser.choose(leave_out=i), year=tuning.year_of(rec))
+        held_out = model.Index(rows[i][None, :], index.words, None, None)
+        found = propose.propose(held_out, 0, others, rest, tax, {}, names, explain=False, definitions=columns,
+                                labels=counted.labels, settings=chooser.choose(leave_out=i), year=tuning.year_of(rec))
         for f in fields:
             if f.name not in rec:
                 continue
@@ -167,11 +164,13 @@ def _measure_all(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, Field
             hits[f.name][0] += 1
             hits[f.name][1] += bool(values) and values[0] == truth
             hits[f.name][2] += truth in values
+            if values and values[0] == truth:
+                right[f.name].append(tagged.keys[i])
     out = {}
     for f in fields:
         values = [_value(r, f) for r in tagged.records if f.name in r]
         majority, loo = majority_baseline(values, f)
-        out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, loo)
+        out[f.name] = FieldScore(f.name, hits[f.name][0], hits[f.name][1], hits[f.name][2], majority, loo, tuple(right[f.name]))
     return out, chooser.choose()
 
 

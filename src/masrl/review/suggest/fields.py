@@ -17,7 +17,7 @@ from ...corpus import provenance
 from ...corpus.load import PAPERS
 from ...corpus.records import UNTAGGED
 from ...corpus.taxonomy import Taxonomy
-from . import definitions, evaluate, model, propose, structure, text, tuning
+from . import evaluate, pool, propose, structure, text, tuning
 
 
 @dataclass
@@ -132,15 +132,14 @@ def suggest_record(corpus, key: str, fields: list[str] | None = None) -> RecordS
         raise UserError(nothing_to_suggest(file, key, record, tax))
     records = list(corpus.retained.values())
     tagged = propose.tagged_records(records, tax, exclude=key)
-    texts = definitions.texts(tax)
-    documents = [text.record_text(r, tax.abstract_field) for r in tagged.records]
-    columns = {pair: len(documents) + k for k, pair in enumerate(texts)}
-    index = model.build(documents + list(texts.values()), [text.record_text(record, tax.abstract_field)])
+    counted = pool.pool(tagged.records, tax)
+    index = counted.suggestions(text.record_text(record, tax.abstract_field))
     known = {f.name: record[f.name] for f in structure.fields(tax)
              if f.name in record and f.name not in wanted and not is_untagged(record[f.name])}
     chosen = evaluate.settings(records, tax)
     found = propose.propose(index, 0, list(range(len(tagged.records))), tagged, tax, known, wanted,
-                            definitions=columns, settings=chosen, texts=texts, year=tuning.year_of(record))
+                            definitions=counted.columns, settings=chosen, texts=counted.texts, year=tuning.year_of(record),
+                            labels=counted.labels, label_texts=counted.label_texts)
     scores = evaluate.measure(records, tax)
     by_name = {f.name: f for f in structure.fields(tax)}
     out = [FieldSuggestions(name, by_name[name].label, by_name[name].multi, items, scores[name], chosen.get(name, tuning.PLAIN))

@@ -14,12 +14,12 @@ one half, and every set is scored by the product of its values' shares (and one 
 share of each value it lacks), the best set first and then the neighbours' own sets.
 
 The taxonomy's own words are evidence too (:mod:`.definitions`): each allowed value's label and
-definition is a text of the same model, and it votes for its value like one more neighbour, with
-weight ``w * similarity`` beside the neighbours' votes (which sum to 1). A value the definitions
-alone support (no neighbour holds it) can be suggested. A field may also discount its neighbours
-by their distance in publication years. Both come from the field's :class:`.tuning.Setting`,
-chosen by leave-one-out over the tagged records; without one, a field is suggested from its
-nearest records alone.
+definition (or, as a field's setting says, its label alone) is a text of the same model, and it
+votes for its value like one more neighbour, with weight ``w * similarity`` beside the
+neighbours' votes (which sum to 1). A value the definitions alone support (no neighbour holds it)
+can be suggested. A field may also discount its neighbours by their distance in publication
+years. All three come from the field's :class:`.tuning.Setting`, chosen by leave-one-out over the
+tagged records; without one, a field is suggested from its nearest records alone.
 
 A value a rule forces (not applicable by ``na_iff``, an implied value) is the only one allowed;
 the rule is its evidence, with the neighbours that hold it.
@@ -63,17 +63,20 @@ class Neighbour:
 
 @dataclass(frozen=True)
 class Definition:
-    """The taxonomy's label and definition of a value, as evidence for it.
+    """The taxonomy's words for a value (its label and definition, or its label alone), as
+    evidence for it.
 
     Attributes:
-        text: the label and definition as the model read them.
+        text: the words as the model read them (label and definition: one line each).
         similarity: cosine similarity to the record, in [0, 1], rounded to 3 decimals.
         shared: the words and phrases the two texts share, most weight first.
+        kind: ``"definition"`` (label and definition) or ``"label"`` (the label alone).
     """
 
     text: str
     similarity: float
     shared: tuple[str, ...]
+    kind: str = "definition"
 
 
 @dataclass(frozen=True)
@@ -229,20 +232,22 @@ def definition_votes(index, query: int, definitions: dict, name: str, allowed: l
     return {v: weight * float(row[definitions[(name, v)]]) for v in allowed if (name, v) in definitions}
 
 
-def _definitions(index, query: int, definitions: dict, texts: dict, name: str, value, said: dict) -> tuple[Definition, ...]:
+def _definitions(index, query: int, definitions: dict, texts: dict, name: str, value, said: dict,
+                 kind: str) -> tuple[Definition, ...]:
     members = value if isinstance(value, tuple) else (value,)
     out = []
     for v in members:
         if said.get(v, 0.0) > 0:
             column = definitions[(name, v)]
             out.append(Definition(texts.get((name, v), ""), round(float(index.similarity[query][column]), 3),
-                                  index.shared_words(query, column)))
+                                  index.shared_words(query, column), kind))
     return tuple(sorted(out, key=lambda d: -d.similarity))
 
 
 def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy, known: dict,
             wanted: list[str], shown: int = SHOWN, explain: bool = True, definitions: dict | None = None,
-            settings: dict | None = None, texts: dict | None = None, year: int | None = None) -> dict[str, list[Suggestion]]:
+            settings: dict | None = None, texts: dict | None = None, year: int | None = None,
+            labels: dict | None = None, label_texts: dict | None = None) -> dict[str, list[Suggestion]]:
     """Suggestions for the fields ``wanted`` of one record.
 
     Args:
@@ -258,9 +263,11 @@ def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy
         explain: False leaves the evidence out (the measurement needs only the values).
         definitions: ``(field, value) -> column`` of ``index`` holding the value's label and
             definition (:func:`.definitions.texts`); None: no definition votes.
+        labels: ``(field, value) -> column`` of ``index`` holding the value's label alone
+            (:func:`.definitions.labels`), for the fields whose setting compares labels.
         settings: field -> its :class:`.tuning.Setting` (:class:`.tuning.Chooser`; a field not
             given: :data:`.tuning.PLAIN`).
-        texts: ``(field, value) -> text`` of the definitions, shown as evidence.
+        texts, label_texts: ``(field, value) -> text`` of the definitions and of the labels, shown as evidence.
         year: the record's publication year (None: neighbours are not discounted by year).
 
     Returns:
@@ -290,7 +297,8 @@ def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy
         similarity, nearest = orders[setting.years]
         votes = similarity + FLOOR
         near = _neighbours(nearest, tagged, f.name, allowed, f.multi)
-        said = definition_votes(index, query, definitions or {}, f.name, allowed, setting.weight)
+        cols, shown_texts = (labels or {}, label_texts or {}) if setting.words == "label" else (definitions or {}, texts or {})
+        said = definition_votes(index, query, cols, f.name, allowed, setting.weight)
         if len(allowed) == 1 and not f.multi:  # forced by a rule: the neighbours that hold it are its evidence
             said = {}
             ranked = [(allowed[0], 1.0, near)]
@@ -303,7 +311,7 @@ def propose(index, query: int, columns: list[int], tagged: Tagged, tax: Taxonomy
         items = [Suggestion(value, round(score, 3),
                             _evidence(index, query, tagged, columns, holders, text_similarity) if explain else (),
                             phrases, dict(given),
-                            _definitions(index, query, definitions or {}, texts or {}, f.name, value, said) if explain else ())
+                            _definitions(index, query, cols, shown_texts, f.name, value, said, setting.words) if explain else ())
                  for value, score, holders in ranked[:shown]]
         out[f.name] = items
         if items:

@@ -64,7 +64,7 @@ def as_text(report: RecordSuggestions) -> str:
                 lines.append(f"       {n.key} ({n.similarity:.3f}) {printable(n.title)} — shares: {printable(shared)}")
             for d in s.definitions:
                 shared = ", ".join(d.shared) if d.shared else "no word in common"
-                lines.append(f"       the taxonomy's definition ({d.similarity:.3f}) {printable(_one_line(d.text))} — shares: {printable(shared)}")
+                lines.append(f"       the taxonomy's {d.kind} ({d.similarity:.3f}) {printable(_one_line(d.text))} — shares: {printable(shared)}")
             if not s.evidence and not s.definitions:
                 lines.append("       evidence: the rule above allows only this value")
         lines.append("")
@@ -94,8 +94,8 @@ def _suggestion(s: Suggestion, low: bool, drafted=None) -> dict:
                         for n in s.evidence],
            "low_confidence": low}
     if s.definitions:
-        out["definitions"] = [{"text": _one_line(d.text), "similarity": d.similarity, "shared_words": list(d.shared)}
-                              for d in s.definitions]
+        out["definitions"] = [{"kind": d.kind, "text": _one_line(d.text), "similarity": d.similarity,
+                               "shared_words": list(d.shared)} for d in s.definitions]
     if drafted is not None and s.value == drafted:
         out["drafted"] = True
     if s.rules:
@@ -107,10 +107,11 @@ def _suggestion(s: Suggestion, low: bool, drafted=None) -> dict:
 
 def as_json(report: RecordSuggestions) -> str:
     """``{field: [{"value", "score", "evidence": [{"key", "title", "similarity", "shared_words"}],
-    "low_confidence", "definitions"?: [{"text", "similarity", "shared_words"}], "rules"?, "with"?,
+    "low_confidence", "definitions"?: [{"kind", "text", "similarity", "shared_words"}], "rules"?, "with"?,
     "drafted"?}, ...]}`` with the best value first, fields in the order they were decided; a set
-    field's value is a list; ``definitions`` are the taxonomy's label and definition of the value
-    (of a set's members) that voted for it; ``"drafted": true`` marks the value the record holds as
+    field's value is a list; ``definitions`` are the taxonomy's words for the value (of a set's
+    members) that voted for it: its label and definition (``kind`` ``"definition"``) or its label
+    alone (``"label"``), as the field's setting says; ``"drafted": true`` marks the value the record holds as
     a draft no person has confirmed. Indented, one trailing newline."""
     data = {item.field: [_suggestion(s, item.low_confidence, report.drafted.get(item.field)) for s in item.suggestions]
             for item in report.fields}
