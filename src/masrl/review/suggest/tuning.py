@@ -191,7 +191,7 @@ class Chooser:
                 for y, first in enumerate(firsts):
                     changes[first, :, y] += hit[y, 1:] - hit[y, 0]  # without a neighbour, the next one votes
             self.counts[f.name] = counts.reshape(-1)
-            self.changes[f.name] = changes.reshape(n, len(YEARS) * len(WEIGHTS))  # n may be 0
+            self.changes[f.name] = changes.reshape(n, len(SETTINGS))  # n may be 0
 
     def choose(self, leave_out: int | None = None) -> dict[str, Setting]:
         """field -> the setting of :data:`SETTINGS` that predicts most of its holders, or the first
