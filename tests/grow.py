@@ -56,7 +56,7 @@ def set_field(path: Path, field: str, value: str) -> None:
     """Replace the top-level line ``field: ...`` (and a following block list) with ``field: value``."""
     from trees import replace
 
-    text, n = re.subn(rf"(?m)^{field}:.*(\n  - .*)*$", f"{field}: {value}", path.read_text(encoding="utf-8"), count=1)
+    text, n = re.subn(rf"(?m)^{field}:.*(\n  - .*)*$", lambda m: f"{field}: {value}", path.read_text(encoding="utf-8"), count=1)
     if n != 1:
         raise AssertionError(f"{field} not in {path}")
     replace(path, text)
