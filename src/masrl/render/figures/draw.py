@@ -8,6 +8,7 @@ import hashlib
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ...core.errors import UserError
 from .marks import font_digests, font_files  # noqa: F401  (font_files re-exported)
 
 if TYPE_CHECKING:
@@ -101,7 +102,10 @@ def workers(jobs: int) -> int:
     import os
 
     setting = os.environ.get("MASRL_DRAW_WORKERS", "").strip()
-    if setting.isdigit():
+    if setting:
+        if not (setting.isascii() and setting.isdigit()):
+            raise UserError(f"MASRL_DRAW_WORKERS={setting!r} is not a number of workers: give 0 (draw in masrl's own "
+                            "process) or a whole number such as 2, or leave it unset (one worker per core)")
         return min(jobs, int(setting))
     if "fork" not in multiprocessing.get_all_start_methods():
         return 0
