@@ -173,15 +173,15 @@ def next_release_name(root: Path) -> str:
 
 
 def audit_round(run, root: Path, audit_id: str, reader: str = "Jane Doe", adjudicator: str = "Ada Lovelace",
-                seed: int = 7, n: int = 20) -> str:
+                seed: int = 7, n: int = 20, spare: tuple = ()) -> str:
     """One audit round ``audit_id`` as the manual runs it: ``n`` retained records sampled (stratified
     by category), a reader who agrees with every value but one ``is_rl`` of a record tagged ``yes``,
-    adjudicated for the reader and applied. Returns ``audit_id``."""
+    adjudicated for the reader and applied; the records ``spare`` keep their values. Returns ``audit_id``."""
     _ok(run("audit", "sample", "--root", root, "--population", "retained", "--n", n, "--stratify", "category",
             "--seed", seed, "--id", audit_id), "masrl audit sample")
     folder = root / "corpus/audits" / audit_id
     audit = yaml.safe_load((folder / "audit.yaml").read_text(encoding="utf-8"))
-    changed = next(i for i in audit["items"] if i["original"].get("is_rl") == "yes")
+    changed = next(i for i in audit["items"] if i["original"].get("is_rl") == "yes" and i["record"] not in spare)
     rows = list(csv.reader(io.StringIO((folder / "sheet/sheet.csv").read_text(encoding="utf-8-sig"), newline="")))
     originals = {i["item"]: i["original"] for i in audit["items"]}
     for row in rows[1:]:
