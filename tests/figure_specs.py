@@ -1,4 +1,4 @@
-"""The figures the bundled survey declares, for the figure tests (a plain module: ``from conftest
+"""The figures the test survey (tests/data/survey) declares, for the figure tests (a plain module: ``from conftest
 import`` takes whichever folder's conftest pytest imported last when several folders are selected)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from masrl.corpus.load import read_taxonomy
 from masrl.corpus.taxonomy import Taxonomy
 from masrl.render import figures
 
-#: The figures the bundled survey declares (corpus/taxonomy.yaml), in its order.
-FIGURES = figures.figures_of(Taxonomy(read_taxonomy(Path(__file__).resolve().parents[1])))
+#: The figures the test survey declares, in its order.
+FIGURES = figures.figures_of(Taxonomy(read_taxonomy(Path(__file__).resolve().parent / "data/survey")))
 
 
 def spec_of(name: str) -> figures.FigureSpec:

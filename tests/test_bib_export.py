@@ -52,10 +52,10 @@ def test_month_is_a_macro_and_corporate_names_stay_one_author():
     assert "  author = {{Agents and Tools Lab, Inc.} and Doe, Jane},\n" in text and "  month = sep,\n" in text
 
 
-def test_one_key_space_record_keys_with_the_old_key_as_alias(records):
+def test_one_key_space_record_keys_with_the_old_key_as_alias(records, survey_tree):
     text = bibexport.export(records)
     assert "@misc{c3,\n" in text and "  ids = {c3-2026},\n" in text and "@misc{marsrl,\n" in text
-    tables = (HERE.parent / "reports/TABLES.md").read_text()
+    tables = (survey_tree / "reports/TABLES.md").read_text()
     for key in ("c3", "marsrl", "puppeteer"):
         assert f"`{key}`" in tables or key in tables
         assert f"{{{key},\n" in text

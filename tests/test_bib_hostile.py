@@ -130,8 +130,8 @@ def test_latex_decoding_keeps_the_text_of_text_macros(latex, text):
     assert bibtex.decode_latex(latex) == text
 
 
-def test_a_hand_written_record_with_texttt_in_its_block_validates(repo):
-    files = read_tree(repo)
+def test_a_hand_written_record_with_texttt_in_its_block_validates(published_tree):
+    files = read_tree(published_tree)
     record = files["corpus/papers/c3.yaml"].decode()
     title = "Contextual Counterfactual Credit Assignment for Multi-Agent Reinforcement Learning in {LLM} Collaboration"
     assert title in record

@@ -5,20 +5,20 @@ release order and dates (a bound reached exactly passes), digests, and the exact
 from __future__ import annotations
 
 import copy
-import datetime
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
+from masrl.core import clock
 from masrl.checks import releases as rchecks
 from masrl.checks import taxonomy as tchecks
 from masrl.checks.collector import Checker
 from masrl.corpus.load import Corpus, read_taxonomy
 from masrl.corpus.releases import content_digest
 
-TODAY = datetime.date.today().isoformat()
+TODAY = clock.today().isoformat()
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +162,7 @@ def test_identifier_schemes_patterns_and_resolvers(taxonomy):
 
 def test_year_minimum_this_year_passes_next_year_does_not(taxonomy):
     tax = copy.deepcopy(taxonomy)
-    year = datetime.date.today().year
+    year = clock.today().year
     tax["year_minimum"] = year
     assert found(tchecks.year_minimum, tax) == []
     tax["year_minimum"] = year + 1

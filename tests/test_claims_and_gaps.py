@@ -85,8 +85,8 @@ def test_stale_stress_test_statement_is_superseded_with_its_drift(built, publish
             "+1 (records with strict or near-strict orchestrator credit: stated 4, computed 5)") in md
 
 
-def test_trace_claim_fails_when_the_example_does_not_validate(repo):
-    res = build(load(repo), {"survey_example": False})
+def test_trace_claim_fails_when_the_example_does_not_validate(published_tree):
+    res = build(load(published_tree), {"survey_example": False})
     assert [c.id for c in res.claims if c.status == "current" and not c.holds] == ["trace-inspectable"]
 
 

@@ -24,16 +24,16 @@ def help_of(cli, capsys, *args):
 
 # ---------------------------------------------------------------- global options
 @pytest.mark.parametrize("order", ["before", "after"])
-def test_root_before_or_after_the_command(repo, cli, order):
-    args = ["--root", repo, "build", "--check"] if order == "before" else ["build", "--check", "--root", repo]
+def test_root_before_or_after_the_command(published_tree, cli, order):
+    args = ["--root", published_tree, "build", "--check"] if order == "before" else ["build", "--check", "--root", published_tree]
     run = cli(*args)
     assert run.code == 0, run.err
     assert run.out.startswith("ok: all ")
 
 
 @pytest.mark.parametrize("args", [["--quiet", "validate"], ["validate", "-q"], ["-q", "build", "--check"]])
-def test_quiet_prints_nothing_on_success(repo, cli, args):
-    run = cli(*args, "--root", repo)
+def test_quiet_prints_nothing_on_success(published_tree, cli, args):
+    run = cli(*args, "--root", published_tree)
     assert (run.code, run.out, run.err) == (0, "", "")
 
 
@@ -45,22 +45,22 @@ def test_version_anywhere(cli, capsys, args):
     assert capsys.readouterr().out == f"masrl {__version__}\n"
 
 
-def test_quiet_and_verbose_together_is_a_usage_error(repo, cli, capsys):
+def test_quiet_and_verbose_together_is_a_usage_error(published_tree, cli, capsys):
     with pytest.raises(SystemExit) as info:
-        cli("-q", "build", "-v", "--root", repo)
+        cli("-q", "build", "-v", "--root", published_tree)
     assert info.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == "masrl: error: --quiet and --verbose contradict each other; give one of them"
 
 
-def test_trace_commands_accept_the_global_options(cli, repo):
-    run = cli("--root", repo, "trace", "validate", repo / "src/masrl/trace/examples/debate.json", "--verbose")
+def test_trace_commands_accept_the_global_options(cli, repo, published_tree):
+    run = cli("--root", published_tree, "trace", "validate", repo / "src/masrl/trace/examples/debate.json", "--verbose")
     assert run.code == 0 and run.out == "1 trace file valid\n"
 
 
 # ---------------------------------------------------------------- help
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c != ["trace"]])
-def test_help_ends_with_two_or_three_examples(cli, capsys, repo, command):
-    out = help_of(cli, capsys, *command, "--root", repo)
+def test_help_ends_with_two_or_three_examples(cli, capsys, published_tree, command):
+    out = help_of(cli, capsys, *command, "--root", published_tree)
     tail = out.rstrip("\n").split("\n\n")[-1].splitlines()
     assert tail[0] == "examples:"
     examples = tail[1:]
@@ -68,10 +68,10 @@ def test_help_ends_with_two_or_three_examples(cli, capsys, repo, command):
     assert "global options (before or after the command):" in out
 
 
-def test_every_example_in_help_parses(cli, capsys, repo):
-    parser = build_parser(["exclude", "--root", str(repo)])  # exclude's field options come from the taxonomy
+def test_every_example_in_help_parses(cli, capsys, published_tree):
+    parser = build_parser(["exclude", "--root", str(published_tree)])  # exclude's field options come from the taxonomy
     for command in COMMANDS:
-        out = help_of(cli, capsys, *command, "--root", repo)
+        out = help_of(cli, capsys, *command, "--root", published_tree)
         for line in re.findall(r"^  (masrl .+)$", out, flags=re.M):
             import shlex
 
@@ -85,8 +85,8 @@ def test_every_example_in_help_parses(cli, capsys, repo):
             parser.parse_args(words)  # a usage error would raise SystemExit
 
 
-def test_exclude_help_lists_the_allowed_values_from_the_taxonomy(cli, capsys, repo):
-    out = help_of(cli, capsys, "--root", repo, "exclude")
+def test_exclude_help_lists_the_allowed_values_from_the_taxonomy(cli, capsys, published_tree):
+    out = help_of(cli, capsys, "--root", published_tree, "exclude")
     assert ("the survey's fields (corpus/taxonomy.yaml) and their allowed values:\n"
             "  --stage: abstract_screen, full_text_screen, artifact_screen, duplicate_screen\n"
             "  --reason-class: X1, X2, X3, X4, X5\n") in out

@@ -3,7 +3,6 @@ recorded erratum; every change to a frozen release shows in `masrl diff`."""
 
 from __future__ import annotations
 
-import datetime
 import re
 import subprocess
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 import yaml
 from trees import own
 
+from masrl.core import clock
 from masrl.checks.validate import validate
 from masrl.corpus.errata import errata_from
 from masrl.corpus.load import load, parse_tree, read_tree
@@ -38,8 +38,8 @@ def git(root: Path, *args: str) -> str:
 
 
 # ---------------------------------------------------------------------------- the vocabulary
-def test_no_value_of_the_vocabulary_has_a_key_without_a_value(repo):
-    taxonomy = yaml.safe_load((repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
+def test_no_value_of_the_vocabulary_has_a_key_without_a_value(published_tree):
+    taxonomy = yaml.safe_load((published_tree / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
     empty = [(f, code, k) for f, spec in taxonomy["fields"].items() for code, value in spec["values"].items()
              for k, v in value.items() if v is None]
     assert empty == []
@@ -47,12 +47,12 @@ def test_no_value_of_the_vocabulary_has_a_key_without_a_value(repo):
         "rewards that differ by role (planner, executor, critic)"
 
 
-def test_a_definition_cut_at_a_comma_is_refused_with_the_text_to_quote(repo):
-    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+def test_a_definition_cut_at_a_comma_is_refused_with_the_text_to_quote(published_tree):
+    text = (published_tree / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
     cut = text.replace('definition: "rewards that differ by role (planner, executor, critic)"',
                        "definition: rewards that differ by role (planner, executor, critic)")
     assert cut != text
-    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T019"]
+    problems = [p for p in _problems(published_tree, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T019"]
     assert [(p.field, p.message) for p in problems] == [(
         "fields.reward_type.values.role.definition",
         "the text was cut at a comma: YAML read 'rewards that differ by role (planner' and made 'executor', 'critic)' "
@@ -69,21 +69,21 @@ ALLOWED = "label, definition, source, representatives, anchors, implies (a field
     ("stray: null", f"'stray' is a key without a value; allowed: {ALLOWED}"),
     ("bracket: x", f"'bracket' is an unknown key; allowed: {ALLOWED}"),  # credit_granularity's, not reward_type's
 ])
-def test_unknown_and_empty_keys_of_a_value_are_refused(repo, extra, message):
-    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+def test_unknown_and_empty_keys_of_a_value_are_refused(published_tree, extra, message):
+    text = (published_tree / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
     anchor = "      process: {label: process reward,"
     edited = text.replace(anchor, "      process: {" + extra + ", label: process reward,")
-    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": edited.encode()}) if p.code == "T019"]
+    problems = [p for p in _problems(published_tree, {"corpus/taxonomy.yaml": edited.encode()}) if p.code == "T019"]
     assert [p.message for p in problems] == [message]
 
 
-def test_a_field_names_the_editorial_attributes_of_its_values(repo):
-    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+def test_a_field_names_the_editorial_attributes_of_its_values(published_tree):
+    text = (published_tree / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
     edited = text.replace("      process: {label: process reward,", "      process: {colour: red, label: process reward,")
     head = "  reward_type:\n    applies_to: retained\n"
     assert head in edited
     declared = edited.replace(head, head + "    value_attributes: [colour]\n")
-    assert [p.message for p in _problems(repo, {"corpus/taxonomy.yaml": declared.encode()}) if p.code == "T019"] == []
+    assert [p.message for p in _problems(published_tree, {"corpus/taxonomy.yaml": declared.encode()}) if p.code == "T019"] == []
     # the bundled taxonomy's own attributes are declared where they are used
     taxonomy = yaml.safe_load(text)
     assert taxonomy["fields"]["credit_granularity"]["value_attributes"] == ["bracket"]
@@ -91,8 +91,8 @@ def test_a_field_names_the_editorial_attributes_of_its_values(repo):
 
 
 # ---------------------------------------------------------------------------- the erratum of v1
-def test_the_v1_erratum_corrects_the_eight_definitions_and_nothing_else(repo):
-    corpus = load(repo)
+def test_the_v1_erratum_corrects_the_eight_definitions_and_nothing_else(published_tree):
+    corpus = load(published_tree)
     v1 = next(p for p in releases(corpus) if p.name == "v1")
     frozen = corpus.snapshots["corpus/releases/v1.yaml"]
     recorded = next(r for r in releases_from(corpus.releases) if r.name == "v1").content_sha256
@@ -119,13 +119,13 @@ def test_the_v1_erratum_corrects_the_eight_definitions_and_nothing_else(repo):
     assert list(v1.retained) == [frozen["retained"][k] for k in sorted(frozen["retained"])]
 
 
-def test_releases_md_and_the_release_reports_show_the_erratum(repo):
-    text = (repo / "reports/RELEASES.md").read_text(encoding="utf-8")
-    assert "- v1: `" + load(repo).releases["releases"][0]["content_sha256"] + "`" in text
+def test_releases_md_and_the_release_reports_show_the_erratum(published_tree):
+    text = (published_tree / "reports/RELEASES.md").read_text(encoding="utf-8")
+    assert "- v1: `" + load(published_tree).releases["releases"][0]["content_sha256"] + "`" in text
     assert ("  - reward_type: role (definition): “rewards that differ by role (planner” → "
             "“rewards that differ by role (planner, executor, critic)”") in text
     assert "Erratum of 2026-12-01: 8 corrections of the vocabulary's wording (see `reports/RELEASES.md`)." in \
-        (repo / "reports/releases/v1/STATS.md").read_text(encoding="utf-8")
+        (published_tree / "reports/releases/v1/STATS.md").read_text(encoding="utf-8")
 
 
 def _with_erratum(root: Path, **fields) -> bytes:
@@ -155,15 +155,15 @@ def _with_erratum(root: Path, **fields) -> bytes:
      "unknown field 'retained'; allowed: field, value, key, was, now, drop"),
     ({"release": "v9"}, "release", "'v9' is not a release with a valid snapshot (releases: v1)"),
     ({"date": "2026-05-03"}, "date", "2026-05-03 is before the release date of v1 (2026-05-04)"),
-    ({"date": "2999-01-01"}, "date", f"2999-01-01 is in the future (today is {datetime.date.today().isoformat()})"),
+    ({"date": "2999-01-01"}, "date", f"2999-01-01 is in the future (today is {clock.today().isoformat()})"),
 ])
-def test_an_erratum_changes_only_the_wording_it_names(repo, change, field, message):
-    problems = [p for p in _problems(repo, {"corpus/releases.yaml": _with_erratum(repo, **change)}) if p.code == "S002"]
+def test_an_erratum_changes_only_the_wording_it_names(published_tree, change, field, message):
+    problems = [p for p in _problems(published_tree, {"corpus/releases.yaml": _with_erratum(published_tree, **change)}) if p.code == "S002"]
     assert [(p.field, p.message) for p in problems] == [(f"errata[1].{field}", message)]
 
 
-def test_a_valid_new_erratum_passes_and_changes_the_release_label(repo):
-    files = {**read_tree(repo), "corpus/releases.yaml": _with_erratum(repo)}
+def test_a_valid_new_erratum_passes_and_changes_the_release_label(published_tree):
+    files = {**read_tree(published_tree), "corpus/releases.yaml": _with_erratum(published_tree)}
     corpus = parse_tree(files)
     assert validate(corpus) == []
     v1 = next(p for p in releases(corpus) if p.name == "v1")
@@ -175,7 +175,7 @@ def test_a_new_release_keeps_the_errata(survey, cli):
     assert build_pending(survey)  # something to freeze
     before = errata_from(load(survey).releases)
     name = "v" + str(len(releases_from(load(survey).releases)) + 1)
-    run = cli("release", "--root", survey, name, "--date", datetime.date.today().isoformat())
+    run = cli("release", "--root", survey, name, "--date", clock.today().isoformat())
     assert run.code == 0, run.err
     corpus = load(survey)
     assert errata_from(corpus.releases) == before and validate(corpus) == []
@@ -245,35 +245,27 @@ def test_diff_compares_with_a_revision_whose_vocabulary_was_cut(committed, cli):
     assert re.search(r"No record changed\.", run.out)
 
 
-def test_the_readme_records_the_digest_of_v1(repo):
-    """The README's copy of v1's digest is an independent record: it matches releases.yaml and the snapshot."""
-    corpus = load(repo)
-    recorded = next(r for r in releases_from(corpus.releases) if r.name == "v1").content_sha256
-    assert content_digest(corpus.snapshots["corpus/releases/v1.yaml"]) == recorded
-    assert f"recorded here when it was frozen, is `{recorded}`" in (repo / "README.md").read_text(encoding="utf-8").replace("\n  ", " ")
-
-
-def test_a_text_cut_at_a_comma_anywhere_in_the_taxonomy_is_refused(repo):
-    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+def test_a_text_cut_at_a_comma_anywhere_in_the_taxonomy_is_refused(published_tree):
+    text = (published_tree / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
     cut = text.replace("R2: {name: Individual agent,", "R2: {name: Individual, agent,", 1)
     assert cut != text
-    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T021"]
+    problems = [p for p in _problems(published_tree, {"corpus/taxonomy.yaml": cut.encode()}) if p.code == "T021"]
     assert [(p.field, p.message) for p in problems] == [(
         "tables[0].families.R2.name",
         "the text was cut at a comma: YAML read 'Individual' and made 'agent' a key without a value; quote the whole "
         "text: name: \"Individual, agent\"")]
     assert problems[0].line == cut[: cut.index("      R2: {name: Individual,")].count("\n") + 1
     empty = text.replace("sparse_threshold: 2", "sparse_threshold:", 1)
-    assert [(p.field, p.message) for p in _problems(repo, {"corpus/taxonomy.yaml": empty.encode()}) if p.code == "T021"] \
+    assert [(p.field, p.message) for p in _problems(published_tree, {"corpus/taxonomy.yaml": empty.encode()}) if p.code == "T021"] \
         == [("sparse_threshold", "'sparse_threshold' has no value; write one, or remove the key")]
 
 
-def test_two_figures_of_one_name_are_refused(repo):
-    text = (repo / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
+def test_two_figures_of_one_name_are_refused(published_tree):
+    text = (published_tree / "corpus/taxonomy.yaml").read_text(encoding="utf-8")
     taxonomy = yaml.safe_load(text)
     first, second = taxonomy["figures"][0]["name"], taxonomy["figures"][1]["name"]
     twice = text.replace(f"name: {second}", f"name: {first}", 1)
     assert twice != text
-    problems = [p for p in _problems(repo, {"corpus/taxonomy.yaml": twice.encode()}) if p.code == "T012"]
+    problems = [p for p in _problems(published_tree, {"corpus/taxonomy.yaml": twice.encode()}) if p.code == "T012"]
     assert [(p.field, p.message) for p in problems] == [(
         "figures[1].name", f"{first!r} is declared twice (also figures[0]); figures are files, so give this one another name")]

@@ -34,7 +34,8 @@ from masrl.render.escape import (
 )
 from masrl.render.readme import END, START
 
-REPO = Path(__file__).resolve().parent.parent
+#: The frozen test survey (tests/data/survey).
+SURVEY = Path(__file__).resolve().parent / "data/survey"
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"]).use(dollarmath_plugin)
 
 
@@ -222,8 +223,8 @@ def test_csv_tables_neutralise_formulas():
 # ---------------------------------------------------------------- the renderers, property-tested
 @pytest.fixture(scope="module")
 def small_corpus():
-    """The repository's taxonomy and README with three retained and one excluded record, no claims or audits."""
-    files = read_tree(REPO)
+    """The test survey's taxonomy and README with three retained and one excluded record, no claims or audits."""
+    files = read_tree(SURVEY)
     keep = {k: v for k, v in files.items() if not k.startswith(("corpus/papers/", "exclusions/", "corpus/audits/"))}
     for key in ("c3", "magrpo", "agentdojo2024"):
         keep[f"corpus/papers/{key}.yaml"] = files[f"corpus/papers/{key}.yaml"]

@@ -24,7 +24,8 @@ from masrl.cli import main
 from masrl.corpus.load import parse_tree, read_tree
 from masrl.corpus.yamlio import parse
 
-REPO = Path(__file__).resolve().parent.parent
+#: The frozen test survey's taxonomy (tests/data/survey).
+TAXONOMY = Path(__file__).resolve().parent / "data/survey/corpus/taxonomy.yaml"
 
 
 
@@ -57,7 +58,7 @@ def test_fuzz_yaml_loader(data):
         assert problems  # a file that cannot be read is always explained
 
 
-_TAXONOMY = (REPO / "corpus/taxonomy.yaml").read_bytes()
+_TAXONOMY = TAXONOMY.read_bytes()
 _VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-10, 3000), st.text(max_size=12),
               st.sampled_from(["untagged", "NA", "yes", "rl_method", "2603.06859", "https://x.org/", "c3", "E001"])),
@@ -109,7 +110,7 @@ def _tiny_root(tmp_path_factory) -> Path:
         root = tmp_path_factory.mktemp("tiny")
         (root / "corpus/papers").mkdir(parents=True)
         (root / "exclusions").mkdir()
-        shutil.copy(REPO / "corpus/taxonomy.yaml", root / "corpus/taxonomy.yaml")
+        shutil.copy(TAXONOMY, root / "corpus/taxonomy.yaml")
         (root / "corpus/claims.yaml").write_text("claims: []\n")
         (root / "README.md").write_text("# x\n<!-- masrl:papers:start -->\n<!-- masrl:papers:end -->\n")
         _ROOT["root"] = root

@@ -13,8 +13,8 @@ from masrl.corpus.load import load
 
 
 @pytest.fixture(scope="module")
-def reports(repo):
-    result = build(load(repo), {"survey_example": True})
+def reports(published_tree):
+    result = build(load(published_tree), {"survey_example": True})
     return result.pool, render_text(result)
 
 

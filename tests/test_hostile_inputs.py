@@ -301,16 +301,16 @@ def test_usage_errors_exit_2(cli):
     assert info.value.code == 2
 
 
-def test_output_the_terminal_cannot_encode(repo):
+def test_output_the_terminal_cannot_encode(grown_tree):
     env = dict(os.environ, PYTHONIOENCODING="ascii")
-    done = subprocess.run([sys.executable, "-m", "masrl", "diff", "HEAD", "--root", str(repo)], capture_output=True, env=env)
+    done = subprocess.run([sys.executable, "-m", "masrl", "diff", "HEAD", "--root", str(grown_tree)], capture_output=True, env=env)
     assert b"Traceback" not in done.stderr
     assert done.returncode == 0 and b"\\u2192" in done.stdout  # the arrow, escaped
 
 
-def test_broken_pipe_is_not_success(repo):
+def test_broken_pipe_is_not_success(published_tree):
     """The reader is gone before masrl writes its first byte: every write fails with EPIPE."""
-    proc = subprocess.Popen([sys.executable, "-m", "masrl", "validate", "--root", str(repo)],
+    proc = subprocess.Popen([sys.executable, "-m", "masrl", "validate", "--root", str(published_tree)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # break the pipe
     err = proc.stderr.read()

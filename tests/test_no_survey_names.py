@@ -91,7 +91,7 @@ ALLOWED = (
 
 
 def _taxonomy_names() -> set[str]:
-    tax = yaml.safe_load((ROOT / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
+    tax = yaml.safe_load((ROOT / "tests/data/survey/corpus/taxonomy.yaml").read_text(encoding="utf-8"))
     names = set(tax["fields"]) | set(tax.get("free_fields") or {})
     for field in tax["fields"].values():
         names |= {str(v) for v in field["values"]}

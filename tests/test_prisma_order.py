@@ -13,13 +13,13 @@ from masrl.corpus.population import pool
 
 
 @pytest.fixture(scope="module")
-def corpus(repo, tmp_path_factory):
+def corpus(published_tree, tmp_path_factory):
     """The corpus whose pool is release v1's membership (the published flow: 116 -> 84)."""
     import shutil
 
     root = tmp_path_factory.mktemp("published") / "survey"
     for name in ("corpus", "exclusions"):
-        shutil.copytree(repo / name, root / name)
+        shutil.copytree(published_tree / name, root / name)
     return load(restrict_to_release(root))
 
 

@@ -2,8 +2,7 @@
 side of ``masrl diff``, does not compute again. Each keeps only what the code would compute
 anyway: a document found valid against a schema, a record's problems, a frozen release's analyses, a text's LaTeX
 decoding. These tests check that a remembered answer is the answer, and that a changed input
-is never answered from memory (the test memo is on here: tests/memo.py turns these off only in
-tests that patch masrl)."""
+is never answered from memory."""
 
 from __future__ import annotations
 
@@ -192,29 +191,6 @@ def test_the_fast_search_for_refused_characters_finds_what_the_plain_walk_finds(
     assert unsafe_characters("mixed\x1b[31m\u200b\u2066") == [("\x1b", "control"), ("\u200b", "zero-width"),
                                                              ("\u2066", "bidirectional")]
     assert unsafe_characters("x\u200cy") == [("\u200c", "zero-width")] and unsafe_characters("\u0627\u200c\u0644") == []
-
-
-def test_the_test_memo_goes_off_for_a_patch_below_the_commands_only(monkeypatch):
-    """tests/memo.py: a patch of the network layer's clock (review), of a command or of the CLI
-    cannot change what the memoised stages compute, and leaves the memo on; a patch of a stage
-    they run (build, render, checks, corpus, core) turns it off for the rest of the test."""
-    import memo
-    from masrl.commands import build as build_command
-    from masrl.render.figures import draw
-    from masrl.review.update.sources import pacing
-
-    assert memo.ABOVE == ("masrl.cli", "masrl.commands", "masrl.review")
-    assert [memo._is_masrl(t) for t in (pacing, build_command, "masrl.cli.main", "masrl.reviewer")] == [False, False, False, True]
-    # the suggestions hold a process memo of their own (masrl.review.suggest.evaluate): a patch there turns it off
-    assert [memo._is_masrl(t) for t in ("masrl.review.suggest.model", "masrl.review.suggestions", "masrl.review.update")] == [
-        True, False, False]
-    assert [memo._is_masrl(t) for t in (draw, pipeline, "masrl.core.text", build_command.parse_tree, "os.path")] == [
-        True, True, True, True, False]
-    assert memo.enabled
-    monkeypatch.setattr(pacing, "SLEEP", lambda seconds: None)
-    assert memo.enabled
-    monkeypatch.setattr(collector, "_VALID", collector._VALID)
-    assert not memo.enabled
 
 
 def test_the_suggestions_figures_are_measured_once_per_pool_and_again_for_a_changed_tag(survey_tree):

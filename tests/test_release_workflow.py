@@ -12,6 +12,7 @@ from pathlib import Path
 import grow
 import pytest
 
+from masrl.core import clock
 from masrl.corpus.load import load
 from living import files_under, current
 
@@ -24,7 +25,7 @@ def test_release_freezes_the_pool_and_keeps_v1(cli, grown_survey):
     released_files = files_under(grown_survey, "reports/releases")
     grown = current(grown_survey)
     name = grow.next_release_name(grown_survey)
-    today = datetime.date.today().isoformat()
+    today = clock.today().isoformat()
     run = cli("release", "--root", grown_survey, name, "--date", today, "--title", "Update of December 2026")
     assert run.code == 0, run.err
     pend = grown.pending
@@ -83,7 +84,7 @@ def test_release_refuses_bad_names_and_dates(survey, cli, args, message):
 
 def test_a_release_needs_a_record_added_on_or_before_its_date(survey, cli):
     facts = release_facts(survey)
-    if facts["last_date"] >= datetime.date.today().isoformat():
+    if facts["last_date"] >= clock.today().isoformat():
         pytest.skip(f"the last release ({facts['last']}) is dated today: no release date is both on or after it and "
                     "before a record added today")
     grow.add_paper(cli, survey, grow.PAPERS[0])
@@ -97,7 +98,7 @@ def test_a_release_names_every_reason_it_refuses_in_one_run(survey, cli):
     from masrl.corpus.provenance import unconfirmed_fields
 
     facts = release_facts(survey)
-    if facts["last_date"] >= datetime.date.today().isoformat():
+    if facts["last_date"] >= clock.today().isoformat():
         pytest.skip(f"the last release ({facts['last']}) is dated today: no release date is both on or after it and "
                     "before a record added today")
     run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2612.00001", "--title", "Learning to Orchestrate Parallel "
@@ -166,7 +167,7 @@ def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(s
     last = releases_from(load(survey).releases)[-1]
     name = grow.next_release_name(survey)
     grow.add_paper(cli, survey, grow.PAPERS[0])
-    today = datetime.date.today()
+    today = clock.today()
     for args, message in (
         (["--date", today.isoformat(), "--cutoff", "2026-04-01"],
          f"command line: --cutoff: 2026-04-01 is before the search cutoff of the last release {last.name} ({last.search_cutoff}); "

@@ -4,13 +4,13 @@ is refused before any lookup, intervals that cannot be estimated say so, "change
 
 from __future__ import annotations
 
-import datetime
 import re
 import shlex
 
 import grow
 import pytest
 
+from masrl.core import clock
 from masrl.analyses.agreement import agreement
 from masrl.build.outputs import render_text
 from masrl.build.pipeline import build
@@ -25,7 +25,7 @@ def test_the_site_calls_only_the_published_release_the_survey_as_published(surve
     from masrl.render.site import site_files
 
     name = "v" + str(len(_built(survey).releases) + 1)
-    today = datetime.date.today().isoformat()
+    today = clock.today().isoformat()
     grow.confirm_drafts(survey)  # a contributor's drafted tags, confirmed as a maintainer does before releasing
     assert cli("release", "--root", survey, name, "--date", today).code == 0
     result = _built(survey)
@@ -97,9 +97,9 @@ def test_the_help_examples_that_need_no_network_run(survey, cli, command):
             grow.confirm_drafts(survey)  # a contributor's drafted tags, confirmed as before a release
 
             argv[1] = next_name(releases_from(load(survey).releases))
-            argv[argv.index("--date") + 1] = datetime.date.today().isoformat()
+            argv[argv.index("--date") + 1] = clock.today().isoformat()
             if "--cutoff" in argv:
-                argv[argv.index("--cutoff") + 1] = datetime.date.today().isoformat()
+                argv[argv.index("--cutoff") + 1] = clock.today().isoformat()
         if command == "exclude" and "--key" in argv:  # a record the taxonomy does not name, from the data
             names = {k for f in load(survey).taxonomy["fields"].values() for v in f["values"].values()
                      for k in v.get("representatives", []) + v.get("anchors", [])}
@@ -132,8 +132,8 @@ def test_perfect_agreement_gives_no_point_interval():
     assert one_off.kappa.low is not None and one_off.kappa.low < one_off.kappa.value < 1.0
 
 
-def test_the_audit_report_says_not_estimable(repo):
-    text = (repo / "reports/audit.md").read_text(encoding="utf-8")
+def test_the_audit_report_says_not_estimable(published_tree):
+    text = (published_tree / "reports/audit.md").read_text(encoding="utf-8")
     agreement = text.split("\n## Second-reader agreement\n", 1)[1].split("\n## ", 1)[0]  # not the suggested-tags table
     rows = [line for line in agreement.splitlines() if line.startswith("| category | ")]
     assert rows and all("[1.000, 1.000]" not in r for r in rows)
@@ -166,7 +166,7 @@ def test_changed_records_and_vocabulary_say_what_changed(survey, set_field):
     assert pending(base.pool.population, base.pool.population).describe("x") == "identical to x"
 
 
-def test_broad_means_one_thing_in_the_strict_vs_broad_table(repo):
-    text = (repo / "reports/gaps.md").read_text(encoding="utf-8")
+def test_broad_means_one_thing_in_the_strict_vs_broad_table(published_tree):
+    text = (published_tree / "reports/gaps.md").read_text(encoding="utf-8")
     header = next(line for line in text.splitlines() if line.startswith("| unit | broad | strict |"))
     assert header == "| unit | broad | strict | strict records | records without an explicit mechanism | unassessed records |"

@@ -1,9 +1,9 @@
 """Release v1 reproduces every number the survey publishes (upstream STATS.md and
 the artifact README), copied here as literals.
 
-Every test reads release v1, computed from its frozen snapshot
-(corpus/releases/v1.yaml), never the current pool: adding papers to the pool
-can never break these tests."""
+Every test reads release v1, computed from its frozen snapshot, never the current pool: on the
+frozen test survey, on the same survey grown by every workflow (adding papers, freezing releases
+and applying audits never changes it), and on the repository's own corpus (``live``)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,30 @@ import pandas as pd
 import pytest
 
 from masrl.build.outputs import render_tree
+from masrl.build.pipeline import build
+from masrl.corpus.load import load
+
+_BUILDS: dict = {}
+
+
+@pytest.fixture(scope="module", params=["published", "grown", pytest.param("live", marks=pytest.mark.live)])
+def release_v1(request):
+    """``(build, release v1's results)`` of the test survey, the grown one, or the repository's corpus."""
+    root = request.getfixturevalue("repo" if request.param == "live" else f"{request.param}_tree")
+    if root not in _BUILDS:
+        built = build(load(root), {"survey_example": True})
+        _BUILDS[root] = built, built.population("v1")
+    return _BUILDS[root]
 
 
 @pytest.fixture(scope="module")
-def results(published):
-    return published
+def results(release_v1):
+    return release_v1[1]
 
 
 @pytest.fixture(scope="module")
-def files(built, published):
-    return render_tree(built, published)
+def files(release_v1):
+    return render_tree(*release_v1)
 
 
 def counts(results, name) -> dict:

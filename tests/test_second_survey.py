@@ -1,7 +1,9 @@
 """A second survey, sharing no field with the bundled one, through the whole workflow.
 
-The survey (:mod:`second_survey`) is validated, built, released as r1, grown by one record,
-audited by a second reader and built again, all through the CLI. Its outputs are checked cell
+The survey (tests/data/second-survey: "Measuring soil organic carbon", records tagged by technique,
+region and scale, exclusions by screening phase and reason; its taxonomy declares every kind of
+table and figure) is validated, built, released as r1, grown by one record (and a claim about r1:
+tests/data/second-survey-late), audited by a second reader and built again, all through the CLI. Its outputs are checked cell
 by cell against values worked out by hand from its records, and no report names a field,
 label or code of the bundled survey.
 """
@@ -13,16 +15,18 @@ import csv
 import io
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
-import second_survey as soil
 from wordscan import standalone
 from masrl.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+#: The frozen test survey (tests/data/survey).
+SURVEY = DATA / "survey"
 
 
 def _run(*args) -> tuple[int, str, str]:
@@ -43,12 +47,13 @@ FILLED = "item,identifier,title,link,technique,scale,note\n" \
 def survey(tmp_path_factory) -> Path:
     """The second survey after the whole workflow: built, released as r1, one record added,
     audited (4 records, technique and scale; the reader differs on the scale of chen2021)."""
-    root = soil.write_survey(tmp_path_factory.mktemp("soil") / "survey")
+    root = tmp_path_factory.mktemp("soil") / "survey"
+    shutil.copytree(DATA / "second-survey", root)
     steps = [("validate",), ("build",), ("release", "r1", "--date", "2026-02-01", "--title", "First release of the test survey")]
     for step in steps:
         code, out, err = _run(*step, "--root", root)
         assert code == 0, (step, out, err)
-    soil.add_late_record(root)
+    shutil.copytree(DATA / "second-survey-late", root, dirs_exist_ok=True)
     code, out, err = _run("audit", "sample", "--population", "retained", "--n", "4", "--seed", "1", "--id", "tags-test",
                           "--date", "2026-03-02", "--root", root)
     assert code == 0, (out, err)
@@ -228,7 +233,7 @@ def test_exclude_asks_for_its_own_fields(survey):
 def _bundled_axes() -> set[str]:
     """What would show the bundled survey in a report: its fields, the codes and labels of its
     axes (not plain words that any survey may use)."""
-    tax = yaml.safe_load((REPO / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
+    tax = yaml.safe_load((SURVEY / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
     out = set(tax["fields"]) | set(tax["free_fields"])
     for field in tax["fields"].values():
         out.add(field["label"])

@@ -54,10 +54,10 @@ def test_collisions_across_fields_case_and_empty_names():
     ]
 
 
-def test_the_real_taxonomy_has_no_collision(repo):
+def test_the_real_taxonomy_has_no_collision(published_tree):
     from masrl.corpus.load import load
 
-    assert collisions(Taxonomy(load(repo).taxonomy)) == []
+    assert collisions(Taxonomy(load(published_tree).taxonomy)) == []
 
 
 # ---------------------------------------------------------------- text cut by a comment

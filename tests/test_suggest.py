@@ -3,7 +3,6 @@ the vocabulary's rules, a measured confidence, and provenance when applied; the 
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 
@@ -11,6 +10,7 @@ import grow
 import pytest
 import yaml
 
+from masrl.core import clock
 from masrl.corpus.load import load
 from masrl.corpus import provenance
 from masrl.corpus.provenance import suggested
@@ -525,7 +525,7 @@ def test_a_release_refuses_tags_no_person_has_confirmed(stub, cli, set_field):
               if (fields := provenance.unconfirmed_fields(r))}
     assert drafts[key] == [f for f, how in _record(root, key)["tag_provenance"].items() if how.endswith("not confirmed")]
     named = "; ".join(f"{k} ({', '.join(drafts[k])})" for k in sorted(drafts))
-    run = cli("release", "zz-next", "--root", root, "--date", datetime.date.today().isoformat())
+    run = cli("release", "zz-next", "--root", root, "--date", clock.today().isoformat())
     assert run.code == 1
     assert run.err.splitlines()[-1] == (
         f"masrl: error: {len(drafts)} record(s) hold suggested tags no person has confirmed: {named}. A release "
@@ -540,7 +540,7 @@ def test_a_release_refuses_tags_no_person_has_confirmed(stub, cli, set_field):
     assert grow.confirm_drafts(root) == sorted(drafts)
     assert all(how.endswith(", confirmed") for how in _record(root, key)["tag_provenance"].values() if how.startswith("suggested"))
     assert cli("validate", "--root", root).out.splitlines()[-1].startswith("ok: ")
-    run = cli("release", "zz-next", "--root", root, "--date", datetime.date.today().isoformat())
+    run = cli("release", "zz-next", "--root", root, "--date", clock.today().isoformat())
     assert run.code == 0, run.err
 
 
@@ -563,8 +563,8 @@ def test_structure_comes_from_the_taxonomy_not_from_field_names():
 
 
 # ---------------------------------------------------------------- screening
-def test_screening_rank_orders_candidates_and_gives_likely_reasons(repo):
-    corpus = load(repo)
+def test_screening_rank_orders_candidates_and_gives_likely_reasons(published_tree):
+    corpus = load(published_tree)
     excluded = sorted(corpus.excluded.values(), key=lambda r: r["record_id"])
     retained = sorted(corpus.retained.values(), key=lambda r: r["key"])
     candidates = [{"title": excluded[0]["screening_label"], "venue": "arXiv", "authors": ["Doe, Jane"]},
@@ -587,8 +587,8 @@ def test_screening_rank_orders_candidates_and_gives_likely_reasons(repo):
     assert screening.rank_candidates(corpus, []) == []
 
 
-def test_screening_measure_is_against_random_order(repo):
-    corpus = load(repo)
+def test_screening_measure_is_against_random_order(published_tree):
+    corpus = load(published_tree)
     s = evaluate.measure_screening(corpus)
     assert (s.n, s.relevant) == (len(corpus.retained) + len(corpus.excluded), len(corpus.retained))
     assert s.random_recall50 == (s.n // 2) / s.n

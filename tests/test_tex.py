@@ -46,8 +46,8 @@ def test_no_hostile_character_survives_anywhere(text, name):
     assert not any(ch in body(tex) for ch in HOSTILE), tex
 
 
-def test_real_tables_are_booktabs(repo):
-    tex = (repo / "reports/releases/v1/tex/credit_units.tex").read_text()  # the published release
+def test_real_tables_are_booktabs(published_tree):
+    tex = (published_tree / "reports/releases/v1/tex/credit_units.tex").read_text()  # the published release
     assert tex.startswith("\\begin{tabular}{lllrrl}\n\\toprule\nunit & label & bracket & broad & strict & representatives \\\\\n\\midrule\n")
     assert "orchestrator & orchestrator & new in LLM-MAS & 8 & 5 & puppeteer, kimi-k2-5, wideseek-r1-2026 \\\\" in tex
 
@@ -66,8 +66,8 @@ def test_bad_macro_name_is_refused():
         numbers_tex({"Num1": 1})
 
 
-def test_numbers_tex_carries_headline_and_claim_figures(repo):
-    tex = (repo / "reports/releases/v1/tex/numbers.tex").read_text()  # the published release: frozen
+def test_numbers_tex_carries_headline_and_claim_figures(published_tree):
+    tex = (published_tree / "reports/releases/v1/tex/numbers.tex").read_text()  # the published release: frozen
     for line in ("\\newcommand{\\NumRetained}{84}", "\\newcommand{\\NumExcluded}{32}", "\\newcommand{\\NumAudited}{116}",
                  "\\newcommand{\\MessageCreditBroad}{2}", "\\newcommand{\\MessageCreditStrict}{1}",
                  "\\newcommand{\\OrchestratorCreditBroad}{8}", "\\newcommand{\\OrchestratorCreditStrict}{5}",

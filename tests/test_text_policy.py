@@ -3,11 +3,11 @@ a hostile text or name is refused with one clear line, never written, never a tr
 
 from __future__ import annotations
 
-import datetime
 from pathlib import Path
 
 import pytest
 
+from masrl.core import clock
 from masrl.build import write
 from masrl.checks.validate import validate
 from masrl.core.errors import UserError
@@ -60,7 +60,7 @@ def test_the_text_policy(text, multiline, problem):
     ("notes", "erase\x08\x7f", "'erase\\x08\\x7f' contains characters that are invisible or change how the text shows "
                                "(U+0008 BACKSPACE, a control character; U+007F DELETE, a control character); remove them"),
 ])
-def test_every_text_of_a_record_follows_the_policy(repo, field, value, message):
+def test_every_text_of_a_record_follows_the_policy(published_tree, field, value, message):
     import json
 
     def edit(text):
@@ -68,21 +68,21 @@ def test_every_text_of_a_record_follows_the_policy(repo, field, value, message):
         end = text.index("\n", start)
         return text[:start] + f"{field}: {json.dumps(value)}" + text[end:]
 
-    problems = [p for p in _problems(repo, "corpus/papers/c3.yaml", edit) if p.code == "D010"]
+    problems = [p for p in _problems(published_tree, "corpus/papers/c3.yaml", edit) if p.code == "D010"]
     assert [(p.field, p.message) for p in problems] == [(field, message)]
 
 
-def test_the_policy_covers_the_vocabulary_the_claims_and_the_releases(repo):
-    tax = _problems(repo, "corpus/taxonomy.yaml", lambda t: t.replace("label: shared team reward", 'label: "shared\\u200b reward"'))
+def test_the_policy_covers_the_vocabulary_the_claims_and_the_releases(published_tree):
+    tax = _problems(published_tree, "corpus/taxonomy.yaml", lambda t: t.replace("label: shared team reward", 'label: "shared\\u200b reward"'))
     assert [(p.code, p.field) for p in tax if p.code == "T020"] == [("T020", "fields.reward_type.values.shared.label")]
-    claims = _problems(repo, "corpus/claims.yaml", lambda t: t.replace("statement: Message-level credit is sparse (at most "
+    claims = _problems(published_tree, "corpus/claims.yaml", lambda t: t.replace("statement: Message-level credit is sparse (at most "
                                                                        "{message_share} of the retained records with a "
                                                                        "credit unit carry it).", 'statement: "Message-level\\e '
                                                                        'credit is sparse (at most {message_share})."', 1))
     assert [(p.code, p.message) for p in claims if p.code == "C002"] == [
         ("C002", "'Message-level\\x1b credit is sparse (at most {message_share}).' contains a character that is invisible or "
                  "changes how the text shows (U+001B ESCAPE, a control character); remove it")]
-    rel = _problems(repo, "corpus/releases.yaml", lambda t: t.replace("title: '", "title: '\u202e", 1))
+    rel = _problems(published_tree, "corpus/releases.yaml", lambda t: t.replace("title: '", "title: '\u202e", 1))
     assert [(p.code, p.field) for p in rel if p.code == "S003"] == [("S003", "releases[0].title")]
 
 
@@ -158,7 +158,7 @@ def test_add_refuses_keys_no_system_can_hold(survey, cli, key, message):
 ])
 def test_release_refuses_names_no_system_can_hold(survey, cli, name, message):
     before = files_of(survey)
-    run = cli("release", "--root", survey, name, "--date", datetime.date.today().isoformat())
+    run = cli("release", "--root", survey, name, "--date", clock.today().isoformat())
     assert run.code == 1 and "Traceback" not in run.err and message in run.err
     assert files_of(survey) == before
 
@@ -168,8 +168,8 @@ def test_audit_refuses_an_id_no_system_can_hold(survey, cli):
     assert run.code == 1 and "command line: --id: 'com1' is a device name on Windows" in run.err
 
 
-def test_a_record_file_with_a_device_name_does_not_validate(repo):
-    files = read_tree(repo)
+def test_a_record_file_with_a_device_name_does_not_validate(published_tree):
+    files = read_tree(published_tree)
     text = files["corpus/papers/c3.yaml"].decode().replace("key: c3\n", "key: aux\n", 1)
     problems = validate(parse_tree({**files, "corpus/papers/aux.yaml": text.encode()}))
     assert [(p.code, p.file, p.message) for p in problems if p.code == "D011"] == [

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import datetime
 from pathlib import Path
+from masrl.core import clock
 
 
 def line_of(path: Path, prefix: str) -> int:
@@ -104,7 +104,7 @@ def test_two_retained_records_with_one_doi(survey, cli):
 
 def test_year_range(survey, cli, set_field):
     set_field(survey / "corpus/papers/c3.yaml", "year", "1066")
-    next_year = datetime.date.today().year + 1
+    next_year = clock.today().year + 1
     assert f"corpus/papers/c3.yaml:{line_of(survey / 'corpus/papers/c3.yaml', 'year:')}: year: 1066 is out of range; allowed: 1950 to {next_year}" in run_err(cli, survey)
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from masrl.core import clock
 from masrl.bib import bibexport, bibtex
 from masrl.build.audit_outputs import audit_data
 from masrl.build.outputs import render_text
@@ -51,7 +51,7 @@ def test_add_from_bibtex_writes_an_untagged_stub(survey, cli):
     assert run.code == 0, run.err
     assert run.out == f"created corpus/papers/{key}.yaml — every controlled field is 'untagged': tag it, then run `masrl validate`\n"
     text = (survey / f"corpus/papers/{key}.yaml").read_text()
-    assert f"\ndate_added: '{datetime.date.today().isoformat()}'\n" in text
+    assert f"\ndate_added: '{clock.today().isoformat()}'\n" in text
     assert "authors:\n  - Zhang, Chenchen\n  - Müller, Jörg\n  - others\n" in text
     assert "identifiers:\n  arxiv: '2605.02801'\n" in text
     assert "\nreward_type: untagged\n" in text and "\nbibtex_key: zhang2026rl\n" in text
@@ -142,7 +142,7 @@ def test_exclude_moves_a_retained_record_and_keeps_its_tags(survey, cli):
     text = (survey / f"exclusions/{rid}.yaml").read_text()
     assert "former_key: collm-maac2026\n" in text and "former_record:\n  key: collm-maac2026\n" in text
     assert "\nyear: 2026\n" in text and "\nauthors:\n  - Liu, Shuo\n  - Chen, Tianle\n" in text  # copied from the record
-    assert f"\ndate_added: '{datetime.date.today().isoformat()}'\n" in text
+    assert f"\ndate_added: '{clock.today().isoformat()}'\n" in text
     assert "  reward_type: shared\n" in text and "&" not in text  # tags kept, no YAML anchors
     assert cli("validate", "--root", survey).code == 0
 
@@ -176,7 +176,7 @@ def test_exclude_a_screened_paper(survey, cli):
     text = (survey / f"exclusions/{rid}.yaml").read_text()
     assert text.startswith(f"record_id: {rid}\nscreening_label: Some Prompted Framework\nauthors:\n  - Doe, Jane\n  - others\n"
                            "year: 2026\nidentifiers:\n  arxiv: '2601.00001'\nurl: https://arxiv.org/abs/2601.00001\n")
-    assert f"date_screened: '2026-11-30'\ndate_added: '{datetime.date.today().isoformat()}'\n" in text
+    assert f"date_screened: '2026-11-30'\ndate_added: '{clock.today().isoformat()}'\n" in text
     assert cli("validate", "--root", survey).code == 0
     log = (survey / "reports/exclusions.md")
     assert cli("build", "--root", survey).code == 0

@@ -1,123 +1,92 @@
-"""Copies of survey trees for the tests (a plain module: test files import it by name, which
-they cannot do reliably with a conftest, since every folder of tests/ may have one).
+"""The survey trees of the tests, and cheap copies of them.
 
-A test's copy of a read-only tree (``survey``, ``grown_survey``, ...: :func:`linked_copy`) is made
-from a private copy of that tree (:class:`LinkedTree`: its inputs ``corpus/`` and ``exclusions/``,
-its ``reports/`` and README.md), made once per tree and session: its records and reports are hard
-links to the private copy's, one call per file, and its other files (the taxonomy, claims,
-releases, audits, rounds, README.md: the files tests edit most) are written anew from bytes read
-once. About 500 tests take a copy, and creating a file and writing its data is ten times the work
-of linking it. masrl replaces every file it writes (a new file renamed over the old one), which
-leaves the private copy as it was. A test that writes into a linked file in place (``open(path,
-"w")``, ``write_text``, ``chmod``) writes through the link into the private copy: that is found at
-its teardown (:meth:`LinkedTree.check`), and those files of the private copy are made again from the
-source for the tests after it; :func:`own` and :func:`replace` write a file of the test's own instead
-(``set_field`` does).
+``python tests/trees.py FOLDER`` (started by tests/conftest.py) makes two trees from inputs that
+never change: ``published``, tests/data/survey copied and built, then ``grown``, a copy of it grown
+by the manual's workflows on fixed days (:func:`grow.grow_tree`).
+
+A test's copy of a read-only tree is made from a private copy of it (:class:`LinkedTree`): records
+and reports are hard links, the other inputs (taxonomy, claims, releases, audits, README.md: what
+tests edit most) files of its own. masrl replaces every file it writes, so links are never written
+through; a test that writes into a linked file in place is found when it ends (:meth:`LinkedTree.check`)
+and the private copy repaired. :func:`own` and :func:`replace` give a test a file of its own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import sys
+import time
 from pathlib import Path
-from typing import Callable
 
-#: What a copy of a tree holds (the inputs, the reports, and README.md with its paper list).
 TREE_PARTS = ("corpus", "exclusions", "reports")
+SOURCE = Path(__file__).resolve().parent / "data/survey"
 
 
-def copy_tree(source: Path, dest: Path, linked: LinkedTree | None = None) -> Path:
-    """Copy a survey tree's inputs, reports and README.md (no git repository) to ``dest``; with
-    ``linked`` (the private copy of the read-only tree ``source``), made from it: its records and
-    reports hard links to its files, the other inputs written anew (:meth:`LinkedTree.link_into`)."""
-    if linked is not None:
-        linked.link_into(dest)
-        return dest
+def copy_tree(source: Path, dest: Path) -> Path:
+    """Copy a survey tree's inputs, reports, README.md and .gitattributes (no git repository) to ``dest``."""
     dest.mkdir(parents=True)
     for name in TREE_PARTS:
         if (source / name).exists():
             shutil.copytree(source / name, dest / name, copy_function=shutil.copyfile)
-    shutil.copyfile(source / "README.md", dest / "README.md")
+    for name in ("README.md", ".gitattributes"):
+        if (source / name).exists():
+            shutil.copyfile(source / name, dest / name)
     return dest
 
 
-#: The folders whose files a test's copy links (the records): every other file of a copy's inputs
-#: is its own.
-LINKED_INPUTS = ("corpus/papers/", "exclusions/")
+class LinkedTree:
+    """A private copy of ``source`` in ``folder``, to which copies hard-link their records and
+    reports, and a stamp of each linked file (inode, size, modification time, mode)."""
 
-
-class Listing:
-    """The folders and files of a tree (those under ``parts``, and the files named in ``files``), as
-    paths relative to its root, listed once: a copy made from it makes each folder and file with one
-    call, instead of the stat and copy calls of :func:`shutil.copytree`. The files for which
-    ``linked(rel)`` is false are read too, and written anew into each copy."""
-
-    def __init__(self, root: Path, parts: tuple[str, ...], files: tuple[str, ...] = (),
-                 linked: Callable[[str], bool] = lambda rel: True):
-        self.folders: list[str] = []
-        self.files: list[str] = []
-        for part in parts:
-            if not (root / part).is_dir():
-                continue
-            for folder, subfolders, names in os.walk(root / part):
+    def __init__(self, source: Path, folder: Path):
+        self.source, self.folder = source, copy_tree(source, folder)
+        self.folders, self.files = [], [n for n in ("README.md", ".gitattributes") if (folder / n).exists()]
+        for part in TREE_PARTS:
+            for path, subfolders, names in os.walk(folder / part):
                 subfolders.sort()
-                rel = os.path.relpath(folder, root)
-                self.folders.append(rel)
+                self.folders.append(rel := os.path.relpath(path, folder))
                 self.files += [os.path.join(rel, name) for name in sorted(names)]
-        self.files += [name for name in files if (root / name).is_file()]
-        self.owned = {rel: (root / rel).read_bytes() for rel in self.files if not linked(rel)}
+        linked = ("reports/", "corpus/papers/", "exclusions/")
+        self.owned = {rel: (folder / rel).read_bytes() for rel in self.files if not rel.startswith(linked)}
+        self.stamp = self._stamp()
 
-    def make_into(self, source: Path, dest: Path) -> None:
-        """Make ``dest`` (new) with every folder, each file a hard link to its file under ``source``
-        or, for the files read, a new file with their bytes."""
+    def _stamp(self) -> dict[str, tuple[int, ...]]:
+        stats = {rel: os.stat(p) for rel in self.files if rel not in self.owned and os.path.exists(p := self.folder / rel)}
+        return {rel: (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode) for rel, st in stats.items()}
+
+    def link_into(self, dest: Path) -> Path:
+        """Make ``dest`` (new): every folder, each linked file a hard link, the others written anew."""
         dest.mkdir(parents=True)
         for rel in self.folders:
-            os.mkdir(os.path.join(dest, rel))
+            os.mkdir(dest / rel)
         for rel in self.files:
-            data = self.owned.get(rel)
-            if data is None:
-                os.link(os.path.join(source, rel), os.path.join(dest, rel))
+            if rel in self.owned:
+                (dest / rel).write_bytes(self.owned[rel])
             else:
-                with open(os.path.join(dest, rel), "xb") as file:
-                    file.write(data)
+                os.link(self.folder / rel, dest / rel)
+        return dest
+
+    def check(self) -> list[str]:
+        """The linked files written since the private copy was made, each made again from the source."""
+        now = self._stamp()
+        changed = sorted({rel for rel, stamp in now.items() if self.stamp.get(rel) != stamp} | (self.stamp.keys() - now.keys()))
+        for rel in changed:
+            (self.folder / rel).unlink(missing_ok=True)
+            shutil.copyfile(self.source / rel, self.folder / rel)
+        self.stamp = self._stamp()
+        return changed
 
 
 def linked_copy(source: Path, dest: Path, linked: LinkedTree):
-    """For a fixture: yield a copy of the read-only tree ``source`` at ``dest`` made from ``linked``
-    (its private copy); once the test is done, make the private copy again if the test wrote into
-    one of its files through a link."""
-    yield copy_tree(source, dest, linked)
+    """For a fixture: a copy of ``source`` made from ``linked``, checked when the test is done."""
+    yield linked.link_into(dest)
     linked.check()
 
 
-def made_once(config, name: str, make: Callable[[Path], object]) -> Path:
-    """The tree that ``make(dest)`` makes at ``dest``, made once per pytest run however many
-    pytest-xdist workers ask for it: the first one makes it in the folder the run's workers share
-    (``<basetemp>/made-once/<name>/survey``), the others wait for it (a lock file) and take it as
-    it is, its figures memoised from their files (:func:`memo.seed_figures`). ``name`` names what
-    ``make`` makes, from what. Read-only, as a session fixture's tree is."""
-    import fcntl
-
-    import memo
-
-    base = Path(config._tmp_path_factory.getbasetemp())  # noqa: SLF001 - pytest's own session factory
-    base = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-once"
-    base.mkdir(exist_ok=True)
-    dest, done = base / name / "survey", base / f"{name}.done"
-    with open(base / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(base / name, ignore_errors=True)
-            make(dest)
-            done.write_text(str(os.getpid()))
-            return dest
-    memo.seed_figures(dest)
-    return dest
-
-
 def own(path: Path) -> Path:
-    """Make ``path`` (a file of a test's copy) the copy's own file, no longer a hard link shared
-    with other copies, so that the test may write into it in place. Returns ``path``."""
+    """Make ``path`` of a test's copy a file of its own, to write into in place."""
     data = path.read_bytes()
     path.unlink()
     path.write_bytes(data)
@@ -125,58 +94,61 @@ def own(path: Path) -> Path:
 
 
 def replace(path: Path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` as a new file, as masrl writes: a file of a test's copy
-    linked to other copies is replaced, not written through. Returns ``path``."""
+    """Write ``text`` to ``path`` as a new file, as masrl writes (never through a link)."""
     path.unlink(missing_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
 
 
-class LinkedTree:
-    """A private copy of the read-only tree ``source`` (its inputs, reports and README.md) in
-    ``folder``, which the tests' copies of ``source`` hard-link their files to (:func:`copy_tree`),
-    and a stamp of its linked files (inode, size, modification time, mode, owner) to find a file
-    written in place through a link."""
+def made_once(config, name: str, make) -> Path:
+    """The tree ``make(dest)`` makes, made once per run by the first pytest-xdist worker that asks
+    (the others wait on a lock). Read-only."""
+    import fcntl
 
-    def __init__(self, source: Path, folder: Path):
-        self.source, self.folder = source, folder
-        self.refresh()
+    base = Path(config._tmp_path_factory.getbasetemp())  # noqa: SLF001 - pytest's own session factory
+    base = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-once"
+    base.mkdir(exist_ok=True)
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (base / f"{name}.done").exists():
+            shutil.rmtree(base / name, ignore_errors=True)
+            make(base / name / "survey")
+            (base / f"{name}.done").write_text("")
+    return base / name / "survey"
 
-    def refresh(self) -> None:
-        """(Re)make the private copy from the source, and its stamp."""
-        shutil.rmtree(self.folder, ignore_errors=True)
-        copy_tree(self.source, self.folder)
-        self.listing = Listing(self.folder, TREE_PARTS, ("README.md",),
-                               lambda rel: rel.startswith(("reports/", *LINKED_INPUTS)))
-        self.stamp = self._stamp()
 
-    def _stamp(self) -> dict[str, tuple[int, ...]]:
-        out = {}
-        for rel in self.listing.files:
-            if rel in self.listing.owned:
-                continue
-            try:
-                st = os.stat(os.path.join(self.folder, rel))
-            except FileNotFoundError:
-                continue
-            out[rel] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode, st.st_uid)
-        return out
+def wait_for(folder: Path, name: str, maker) -> Path:
+    """The tree ``name`` made in ``folder`` by the maker process (``maker``: its ``Popen`` in the
+    process that started it), once ready; fails with the maker's log if it failed."""
+    done, failed = folder / f"{name}.done", folder / "trees.failed"
+    while not done.exists() and not failed.exists() and (maker is None or maker.poll() is None):
+        time.sleep(0.05)
+    if not done.exists():
+        import pytest
 
-    def link_into(self, dest: Path) -> None:
-        """A copy of the private copy at ``dest`` (made; its folders are new): hard links and the
-        files written anew (:data:`LINKED_INPUTS`)."""
-        self.listing.make_into(self.folder, dest)
+        pytest.fail(f"making the test trees failed; the log ({folder / 'trees.log'}):\n"
+                    f"{(folder / 'trees.log').read_text(errors='replace')[-6000:]}", pytrace=False)
+    return folder / name
 
-    def check(self) -> list[str]:
-        """The linked files of the private copy written since it was made (relative to it), in
-        order; each is made again from the source, so that the next test gets the source's."""
-        now = self._stamp()
-        changed = sorted(rel for rel, stamp in now.items() if self.stamp.get(rel) != stamp)
-        changed += sorted(rel for rel in self.stamp if rel not in now)
-        for rel in changed:  # the private file is made again from the source (unlinked from the test's)
-            path = os.path.join(self.folder, rel)
-            if os.path.lexists(path):
-                os.unlink(path)
-            shutil.copyfile(os.path.join(self.source, rel), path)
-        self.stamp.update((rel, stamp) for rel, stamp in self._stamp().items() if rel in changed)
-        return changed
+
+def main(folder: Path) -> None:
+    """Make the ``published`` tree, then the ``grown`` one, in ``folder``; mark each ready."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import grow
+
+    try:
+        published = copy_tree(SOURCE, folder / "published")
+        grow._ok(grow.run_captured("build", "--root", published), "masrl build of the test survey")
+        (folder / "published.done").write_text("")
+        facts = grow.grow_tree(grow.run_captured, copy_tree(published, folder / "grown"))
+        (folder / "grown.done").write_text(json.dumps(facts))
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        (folder / "trees.failed").write_text("")
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":  # pragma: no cover - run by tests/conftest.py
+    main(Path(sys.argv[1]))

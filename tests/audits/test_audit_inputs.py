@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-import datetime
 import hashlib
 
 import pytest
 import yaml
+from masrl.core import clock
 
 AUDIT = "tags-2026-06-01"
 
@@ -129,7 +129,7 @@ def test_sample_options_are_checked(survey, cli):
     assert run.err == "masrl: error: audit 'x' exists already; choose another id with --id (e.g. --id x-b)\n"
     run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "spotcheck-2026-05-03")
     assert run.err == "masrl: error: audit 'spotcheck-2026-05-03' exists already; choose another id with --id (e.g. --id spotcheck-2026-05-03-b)\n"
-    default = f"tags-{datetime.date.today().isoformat()}"  # the id of an audit sampled today without --id
+    default = f"tags-{clock.today().isoformat()}"  # the id of an audit sampled today without --id
     dry = ("--root", survey, "--population", "retained", "--n", "2", "--seed", "1", "--dry-run")
     if (survey / "corpus/audits" / default).exists():  # this tree was audited today already
         run = cli("audit", "sample", *dry)
@@ -209,8 +209,8 @@ def test_apply_refuses_conflicts_and_hand_formatted_records(audited, cli, sheets
     assert record.read_text() == "# checked by hand\n" + original
 
 
-def test_the_published_spot_check_is_read_as_round_one(repo, cli):
-    run = cli("audit", "show", "spotcheck-2026-05-03", "--root", repo)
+def test_the_published_spot_check_is_read_as_round_one(published_tree, cli):
+    run = cli("audit", "show", "spotcheck-2026-05-03", "--root", published_tree)
     assert run.code == 0
     assert "Round 1 — readers: original, second reader." in run.out
     assert ("| credit_granularity | 32 | 31 | 0.969 [0.843, 0.994] | 0.959 [0.881, 1.000] | 0.965 [0.898, 1.000] | "

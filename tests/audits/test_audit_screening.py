@@ -70,14 +70,14 @@ def test_screening_round_overturns_an_exclusion_into_a_stub(survey, cli, sheets,
     assert cli("audit", "apply", AUDIT, "--root", survey).out.startswith("nothing to apply")
 
 
-def test_confirmed_exclusions_feed_the_prisma_table(survey, cli, sheets, tmp_path, repo):
+def test_confirmed_exclusions_feed_the_prisma_table(survey, cli, sheets, tmp_path, published_tree):
     _round(survey, cli, sheets, tmp_path, {("E010", "decision"): "include", ("E010", "stage"): "", ("E010", "reason_class"): ""})
     assert cli("build", "--root", survey).code == 0
     table = (survey / "reports/tables/prisma_flow.csv").read_text().splitlines()
     assert table[0] == "stage,assessed,excluded,X1,X2,X3,X4,X5,remaining,2nd reader checked,2nd reader confirmed"
     # checked: E005 E007 E010 E032 (abstract), E020 E031 (full text), E024 E025 (artifact); E010 not confirmed
     assert [row.split(",")[-2:] for row in table[1:]] == [["4", "3"], ["2", "2"], ["2", "2"], ["0", "0"]]
-    assert (repo / "reports/releases/v1/tables/prisma_flow.csv").read_text().splitlines()[0] == \
+    assert (published_tree / "reports/releases/v1/tables/prisma_flow.csv").read_text().splitlines()[0] == \
         "stage,assessed,excluded,X1,X2,X3,X4,X5,remaining"  # no screening audit: the published table keeps its shape
     data = json.loads((survey / "reports/audit.json").read_text())
     entry = next(a for a in data["agreements"] if a["audit_id"] == AUDIT)

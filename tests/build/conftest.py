@@ -1,4 +1,4 @@
-"""Fixtures of the build tests: the test survey of tests/second_survey.py (seven records, five
+"""Fixtures of the build tests: the test survey of tests/data/second-survey (seven records, five
 figures, a claim about the pool) built, released as r1, grown by one record and built again with
 the build cache on, once per test process; each test takes its own copy (soil_trees.py)."""
 

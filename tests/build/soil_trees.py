@@ -1,6 +1,6 @@
 """Helpers of the build tests (a plain module: ``from conftest import`` takes whichever folder's
-conftest pytest imported last): builds of the test survey of tests/second_survey.py with the cache
-on or off, copies of a built tree with its cache, and every generated file of a tree."""
+conftest pytest imported last): the test survey of tests/data/second-survey, its builds with the
+cache on or off, copies of a built tree with its cache, and every generated file of a tree."""
 
 from __future__ import annotations
 

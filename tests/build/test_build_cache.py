@@ -6,7 +6,7 @@ release's tree as its manifest confirms it must write and report exactly what a 
 cache writes and reports; a damaged, foreign, outdated or forged entry must change nothing but the
 time a build takes; a changed input, a changed output file and changed code must each be noticed.
 The reference is always a build of the same tree with ``MASRL_CACHE=off``. The tree is the test
-survey of tests/second_survey.py (seven records, released as r1, one record added since).
+survey of tests/data/second-survey (seven records, released as r1, one record added since).
 """
 
 from __future__ import annotations
@@ -16,14 +16,11 @@ from pathlib import Path
 
 import pytest
 
-import second_survey as soil
 from soil_trees import TODAY, copy_with_cache, files_of, generate_for, run
 from trees import copy_tree, replace
 from masrl.build import cache, manifest, outputs
 from masrl.commands import build as build_command
 
-# Every figure of every build here is compared with a full build's: none is stood in for.
-pytestmark = [pytest.mark.figures]
 
 RECORD = "corpus/papers/jones2020.yaml"
 RETAG = ("technique: combustion\n", "technique: spectroscopy\n")
@@ -254,9 +251,10 @@ def test_the_release_fingerprint_covers_what_its_tree_reads(stamped):
     assert manifest.fingerprint(result, r1, "code2", "toolchain") != base
     assert manifest.fingerprint(result, r1, "code", "toolchain2") != base
     assert manifest.fingerprint(dataclasses.replace(result, traces_valid={"x": True}), r1, "code", "toolchain") != base
-    claims = [*result.claims_raw, {**soil.RELEASE_CLAIM, "statement": "Another statement about r1 ({lab})."}]
+    pool, about_r1 = result.claims_raw  # the claim about the pool, the claim about r1
+    claims = [*result.claims_raw, {**about_r1, "statement": "Another statement about r1 ({lab})."}]
     assert manifest.fingerprint(dataclasses.replace(result, claims_raw=tuple(claims)), r1, "code", "toolchain") != base
-    pool_claim = [*result.claims_raw, {**soil.CLAIMS["claims"][0], "id": "another"}]
+    pool_claim = [*result.claims_raw, {**pool, "id": "another"}]
     assert manifest.fingerprint(dataclasses.replace(result, claims_raw=tuple(pool_claim)), r1, "code", "toolchain") == base
     records = list(r1.population.retained)
     records[0] = {**records[0], "scale": "landscape"}

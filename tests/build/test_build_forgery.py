@@ -2,7 +2,7 @@
 may skip, never what a report says. An entry forged as a person or a program could forge it (its
 content edited, its checksum recomputed) changes no byte that a build writes and no verdict of
 ``masrl build --check``. Only the command line is used here, so that the same tests run against
-any version of masrl's cache. The tree is the test survey of tests/second_survey.py, released as
+any version of masrl's cache. The tree is the test survey of tests/data/second-survey, released as
 r1, with one record added since and one retagged before the build that the forgery could reach.
 """
 
@@ -17,7 +17,6 @@ import pytest
 from soil_trees import CACHE as FOLDER, copy_with_cache, files_of, run as build
 from trees import copy_tree, replace
 
-pytestmark = [pytest.mark.figures]
 
 RECORD = "corpus/papers/jones2020.yaml"
 RETAG = ("technique: combustion\n", "technique: spectroscopy\n")

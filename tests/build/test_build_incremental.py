@@ -2,7 +2,7 @@
 in one process (a test suite, ``masrl diff``) and across processes (the build cache), and never
 other bytes than a build from scratch.
 
-The tree is the test survey of tests/second_survey.py (seven records released as r1, one added).
+The tree is the test survey of tests/data/second-survey (seven records released as r1, one added).
 The property test edits it at random (retags, lists, titles, records added and dropped, claims,
 the vocabulary's wording, a report edited by hand) and holds every verdict of ``masrl build
 --check`` and every file ``masrl build`` writes with the cache to a build of the same inputs from
@@ -19,16 +19,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-import second_survey as soil
+from second_survey import EXCLUDED, KEYS, record
 from soil_trees import copy_with_cache, files_of, run
 from profiles import examples
 from trees import replace
 from masrl.build import outputs, pipeline
 from masrl.corpus.load import load
 
-# masrl's own memos decide here, not the session memo's stores that stand in for the same stages
-# (tests/memo.py; figures drawn are shared, keyed by what they plot).
-pytestmark = [pytest.mark.figures, pytest.mark.memo_off("build", "analyse", "render_text", "release tree", "analysis table")]
 
 @pytest.fixture(scope="module")
 def released(released_soil):
@@ -78,7 +75,6 @@ def test_the_key_of_a_table_is_what_it_reads(released):
 # ---------------------------------------------------------------- random edits, against builds from scratch
 FIELDS = {"technique": ["spectroscopy", "combustion", "remote_sensing", "NR"], "scale": ["plot", "field", "landscape"]}
 REGIONS = ["tropics", "temperate", "boreal", "arid"]
-KEYS = [*soil.RECORDS, *soil.LATE]
 REPORTS = ["reports/STATS.md", "reports/tables/technique.csv", "reports/releases/r1/STATS.md", "reports/gaps.json",
            "reports/figures/technique_counts.svg"]
 
@@ -96,9 +92,9 @@ def _record_edit(key: str, change):
 def _add(index: int):
     def apply(root: Path) -> None:
         key = f"added{index}"
-        spec = (f"Soil carbon trial number {index} with new sensors", "Added, Ann", 2025, "combustion", ["arid"], "plot", None,
-                "2026-04-01")
-        replace(root / f"corpus/papers/{key}.yaml", yaml.safe_dump(soil.record(key, spec, 40 + index), sort_keys=False))
+        rec = record(key, f"Soil carbon trial number {index} with new sensors", 40 + index, technique="combustion",
+                     region=["arid"], scale="plot", date_added="2026-04-01")
+        replace(root / f"corpus/papers/{key}.yaml", yaml.safe_dump(rec, sort_keys=False))
     return apply
 
 
@@ -163,7 +159,7 @@ EDITS = st.one_of(
     st.builds(_add, st.integers(0, 3)),
     st.builds(_drop, st.sampled_from(KEYS)),
     st.builds(_claim, st.integers(0, 1), st.integers(0, 4)),
-    st.builds(_exclusion, st.sampled_from(list(soil.EXCLUDED)), st.sampled_from(["off topic", "measures nothing at all"])),
+    st.builds(_exclusion, st.sampled_from(EXCLUDED), st.sampled_from(["off topic", "measures nothing at all"])),
     st.builds(_readme, st.sampled_from(["A test survey, revised.", "Another introduction."])),
     st.builds(lambda fv, label: _label(*fv, label),
               st.sampled_from([("technique", "combustion"), ("technique", "spectroscopy"), ("scale", "field"), ("scale", "plot")]),

@@ -32,9 +32,9 @@ FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
 
 
 @pytest.fixture(scope="session")
-def site_build():
-    """The build of the repository's records: the pool, the releases, the claims."""
-    return build(load(REPO), {"survey_example": True})
+def site_build(published_tree):
+    """The build of the test survey's records: the pool, the releases, the claims."""
+    return build(load(published_tree), {"survey_example": True})
 
 
 @pytest.fixture(scope="session")
@@ -44,13 +44,13 @@ def site_results(site_build):
 
 
 @pytest.fixture(scope="session")
-def site_dir(site_build, tmp_path_factory) -> Path:
-    """The catalogue site of the repository's records, written to a temporary folder (figures
-    copied from the committed reports)."""
+def site_dir(site_build, published_tree, tmp_path_factory) -> Path:
+    """The catalogue site of the test survey's records, written to a temporary folder (figures
+    copied from its built reports)."""
     out = tmp_path_factory.mktemp("site")
     files = {f"reports/{rel}": data for rel, data in site_files(site_build.pool, site_build.claims, site_build.baseline,
                                                                  site_build.pending).items()}
-    figures = {f"reports/figures/{p.name}": p.read_bytes() for p in (REPO / "reports/figures").glob("*.svg")}
+    figures = {f"reports/figures/{p.name}": p.read_bytes() for p in (published_tree / "reports/figures").glob("*.svg")}
     files.update(figure_files(figures, site_build.pool.tax))
     for rel, data in files.items():
         assert data is not None, rel

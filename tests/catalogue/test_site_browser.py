@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from .conftest import REPO, search
+from .conftest import search
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
@@ -168,7 +168,7 @@ def test_o_decision_lists_its_records(page, records, screenshot):
     assert shows(driver, expected.index) == sorted(expected.index)
 
 
-def test_open_a_paper(page, records, site_results, screenshot):
+def test_open_a_paper(page, records, site_results, screenshot, published_tree):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
@@ -191,7 +191,7 @@ def test_open_a_paper(page, records, site_results, screenshot):
     assert rows["Category"][1].text.startswith("as imported (upstream papers.csv line 11")
     bib = dialog.find_element(By.ID, "bibtex").get_attribute("value")
     assert bib.startswith("@inproceedings{puppeteer,\n  title = {Multi-Agent Collaboration via Evolving Orchestration},")
-    assert bib in (REPO / "reports/papers.bib").read_text()  # the entry of the exported bibliography
+    assert bib in (published_tree / "reports/papers.bib").read_text()  # the entry of the exported bibliography
     dialog.find_element(By.ID, "copy-bibtex").click()
     wait(driver, lambda: dialog.find_element(By.ID, "copy-status").text != "")
     screenshot("paper-detail")

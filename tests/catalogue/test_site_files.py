@@ -30,8 +30,8 @@ def site_of(root):
     return site_files(b.pool, b.claims, b.baseline, b.pending)
 
 
-def test_every_page_and_asset_deterministic(repo):
-    first, second = site_of(repo), site_of(repo)
+def test_every_page_and_asset_deterministic(published_tree):
+    first, second = site_of(published_tree), site_of(published_tree)
     assert sorted(first) == sorted(f"{FOLDER}/{p}" for p in PAGES + ["assets/site.css", "assets/site.js", "feed.xml"])
     assert first == second
     for name in PAGES:
@@ -60,13 +60,13 @@ def test_json_script_escapes_markup_characters():
     assert json.loads(str(json_script({"a": "</script>&<!--"}))) == {"a": "</script>&<!--"}
 
 
-def test_links_are_only_http_urls(repo):
+def test_links_are_only_http_urls(published_tree):
     assert safe_url("https://arxiv.org/abs/2505.19591") == "https://arxiv.org/abs/2505.19591"
     assert safe_url("http://example.org/a?b=1&c=2") == "http://example.org/a?b=1&c=2"
     for bad in ("javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,<b>", "//evil.org/x", "ftp://x.org/",
                 "https://", "https://a b.org", "", None, "vbscript:x"):
         assert safe_url(bad) is None, bad
-    results = build(load(repo), {"survey_example": True}).pool
+    results = build(load(published_tree), {"survey_example": True}).pool
     record = {"identifiers": {"doi": "10.1142/S0219525901000188", "label": "X-1", "url": ["javascript:alert(1)"]},
               "url": "javascript:alert(2) ; https://ok.org/p"}
     assert _identifier_links(record, results.tax) == [
@@ -84,9 +84,9 @@ def test_filter_links_encode_values():
     assert filter_link("index.html", {}) == "index.html"
 
 
-def test_taxonomy_cells_link_to_their_records_and_mark_gaps(repo):
-    results = build(load(repo), {"survey_example": True}).pool
-    page = site_of(repo)[f"{FOLDER}/taxonomy.html"].decode()
+def test_taxonomy_cells_link_to_their_records_and_mark_gaps(published_tree):
+    results = build(load(published_tree), {"survey_example": True}).pool
+    page = site_of(published_tree)[f"{FOLDER}/taxonomy.html"].decode()
     hybrid_turn = int(results.table("reward_type_x_credit_granularity").frame.loc["hybrid", "turn"])
     assert (f'<a href="index.html#reward_type=hybrid&amp;credit_granularity=turn">{hybrid_turn}'
             '<span class="visually-hidden"> records</span></a>') in page

@@ -6,7 +6,6 @@ import copy
 from importlib import import_module
 from pathlib import Path
 
-import memo
 import pytest
 
 from masrl.build.pipeline import build
@@ -14,14 +13,10 @@ from masrl.corpus.load import load
 from masrl.render import figures
 from figure_specs import FIGURES, spec_of  # noqa: F401 (spec_of: for the tests of this folder)
 
-REPO = Path(__file__).resolve().parents[2]
-
-
 @pytest.fixture(scope="session")
-def figure_results():
-    """The build results of release v1, the survey as published (its frozen snapshot: adding
-    papers to the pool never changes it)."""
-    return build(load(REPO), {"survey_example": True}).population("v1")
+def figure_results(published_tree):
+    """The build results of release v1, the survey as published."""
+    return build(load(published_tree), {"survey_example": True}).population("v1")
 
 
 @pytest.fixture(scope="session")
@@ -47,8 +42,8 @@ def data_of(figure_data):
     return get
 
 
-#: Figures drawn for the tests, once per figure, data and footnote in a session (tests/memo.py).
-_DRAWN = memo.Store("drawn figure", 64)
+#: Figures drawn for the tests, once per figure, data and footnote in a session.
+_DRAWN: dict = {}
 
 
 @pytest.fixture
@@ -74,7 +69,9 @@ def drawn(figure_notes):
                 fig.set_layout_engine(None)
             return fig
 
-        key = memo.digest(name, figures.data_bytes(data), tuple(notes))
-        return _DRAWN.call(key, fresh, same=lambda a, b: True)
+        key = (name, figures.data_bytes(data), tuple(notes))
+        if key not in _DRAWN:
+            _DRAWN[key] = fresh()
+        return _DRAWN[key]
 
     return draw

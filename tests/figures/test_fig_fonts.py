@@ -15,8 +15,6 @@ from masrl.core.tabular import pd
 from masrl.render import figures
 from masrl.render.figures import draw
 
-#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
-pytestmark = [pytest.mark.figures, pytest.mark.uncached]
 
 SPEC = figures.FigureSpec(name="fonts_probe", caption="", table="probe", module="bars", data=lambda results: None,
                           notes=lambda results: [],
@@ -91,3 +89,18 @@ def test_the_fingerprint_and_the_manifest_cover_the_font_files(tmp_path, cli):
     assert cli("build", "--root", tmp_path / "s", "--quiet").code == 0
     recorded = json.loads((tmp_path / "s/reports/figures/manifest.json").read_text())["toolchain"]
     assert recorded["fonts"] == identity["fonts"]
+
+
+@pytest.mark.parametrize(("setting", "jobs", "expected"), [("0", 9, 0), ("3", 9, 3), ("3", 2, 2), (" 2 ", 9, 2)])
+def test_the_number_of_drawing_workers_is_the_one_set(monkeypatch, setting, jobs, expected):
+    monkeypatch.setenv("MASRL_DRAW_WORKERS", setting)
+    assert draw.workers(jobs) == expected
+
+
+@pytest.mark.parametrize("setting", ["two", "-1", "1.5", "٣"])
+def test_a_number_of_drawing_workers_that_is_not_a_whole_number_is_refused_by_name(monkeypatch, setting):
+    from masrl.core.errors import UserError
+
+    monkeypatch.setenv("MASRL_DRAW_WORKERS", setting)
+    with pytest.raises(UserError, match=rf"^MASRL_DRAW_WORKERS='{setting}' is not a number of workers: give 0"):
+        draw.workers(9)

@@ -13,15 +13,14 @@ import pytest
 import yaml
 from matplotlib.text import Text
 
-#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
-pytestmark = pytest.mark.figures
 
-REPO = Path(__file__).resolve().parents[2]
+#: The frozen test survey (tests/data/survey): release v1 as published.
+SNAPSHOT = Path(__file__).resolve().parents[1] / "data/survey/corpus/releases/v1.yaml"
 
 
 @pytest.fixture(scope="module")
 def counted():
-    snapshot = yaml.safe_load((REPO / "corpus/releases/v1.yaml").read_text(encoding="utf-8"))
+    snapshot = yaml.safe_load(SNAPSHOT.read_text(encoding="utf-8"))
     retained, excluded = list(snapshot["retained"].values()), list(snapshot["excluded"].values())
     tax = snapshot["taxonomy"]["fields"]
     labels = {code: spec["label"] for code, spec in tax["category"]["values"].items()}

@@ -4,8 +4,6 @@ can take (0, 1 and many records per box and per RL status in the sub-decision ch
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import itertools
 import re
 
@@ -15,14 +13,7 @@ from matplotlib.text import Text
 
 from masrl.render import figures
 
-from masrl.corpus.load import read_taxonomy as _read_taxonomy
-from masrl.corpus.taxonomy import Taxonomy as _Taxonomy
-
-#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
-pytestmark = pytest.mark.figures
-
-#: The figures the bundled survey declares (corpus/taxonomy.yaml).
-FIGURES = figures.figures_of(_Taxonomy(_read_taxonomy(Path(__file__).resolve().parents[2])))
+from figure_specs import FIGURES
 
 NAMES = [spec.name for spec in FIGURES]
 STATUSES = ("explicit RL", "partial", "none")

@@ -16,8 +16,6 @@ from matplotlib.text import Text
 
 from masrl.render.figures import style
 
-#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
-pytestmark = pytest.mark.figures
 
 
 def hex_of(colour) -> str:

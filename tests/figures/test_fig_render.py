@@ -15,11 +15,8 @@ from masrl.render import figures
 from masrl.render.figures import draw
 from figure_specs import FIGURES, spec_of
 
-#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
-pytestmark = pytest.mark.figures
 
 NAMES = [spec.name for spec in FIGURES]
-REPO = Path(__file__).resolve().parents[2]
 LITERAL = ["cost_$5 #1 100%", "a_b $x$ #2 50%", "$", "100% _under_ #hash"]
 CJK = "多智能体"
 
@@ -28,21 +25,19 @@ def shown(fig) -> list[str]:
     return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
 
 
-@pytest.mark.uncached  # drawn for real
 @pytest.mark.parametrize("name", NAMES)
-def test_render_is_deterministic(name, figure_data, figure_notes):
+def test_render_is_deterministic(name, figure_data, figure_notes, published_tree):
     """A render is the bytes another process drew from the same data: release v1's figure as
-    ``masrl build`` wrote it. (Two renders in one process, each compared with the committed
-    files and with each other, are tests/test_build.py's determinism test: every figure of
-    every population redrawn twice.)"""
+    ``masrl build`` wrote it in the published tree (tests/trees.py). Two renders in one process are
+    tests/test_build.py's determinism test; the committed figures are tests/test_live_corpus.py's."""
     spec = spec_of(name)
     first, missing = draw.render(spec, figure_data[name], figure_notes[name])
     assert set(first) == {"svg", "pdf", "png"}
     assert missing == []
     for fmt in first:
         assert first[fmt], fmt
-        assert first[fmt] == (REPO / f"reports/releases/v1/figures/{name}.{fmt}").read_bytes(), \
-            f"{name}.{fmt} differs from release v1's (reports/releases/v1/figures/)"
+        assert first[fmt] == (published_tree / f"reports/releases/v1/figures/{name}.{fmt}").read_bytes(), \
+            f"{name}.{fmt} differs from release v1's drawn by masrl build"
     assert first["png"].startswith(b"\x89PNG") and first["pdf"].startswith(b"%PDF")
     assert b"<svg" in first["svg"][:2000]
 

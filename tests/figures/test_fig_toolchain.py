@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-#: Every test here reads what the figure code draws (tests/memo.py: no stand-ins).
-pytestmark = pytest.mark.figures
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -32,12 +30,15 @@ def test_the_installed_toolchain_is_the_locked_one():
     assert installed == pins, "install with: pip install -c constraints.txt '.[test]'"
 
 
-def test_the_committed_figures_were_drawn_with_the_locked_toolchain():
+@pytest.mark.parametrize("tree", ["published_tree", pytest.param("repo", marks=pytest.mark.live)])
+def test_the_figures_were_drawn_with_the_locked_toolchain(request, tree):
+    """The manifest of the figures ``masrl build`` draws, and of those the repository commits."""
     from matplotlib import ft2font
 
     from masrl.render.figures.draw import toolchain_identity
 
-    recorded = json.loads((REPO / "reports/figures/manifest.json").read_text())["toolchain"]
+    root = request.getfixturevalue(tree)
+    recorded = json.loads((root / "reports/figures/manifest.json").read_text())["toolchain"]
     assert recorded["matplotlib"] == locked()["matplotlib"]
     assert recorded == {**toolchain_identity(), "freetype": ft2font.__freetype_version__,
                         "freetype_build": ft2font.__freetype_build_type__}

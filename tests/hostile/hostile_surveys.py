@@ -84,7 +84,7 @@ def write_round(root: Path, round_id: str, rows: list[dict], since: str = "2026-
 
 @pytest.fixture
 def soil(tmp_path) -> Path:
-    """The soil-carbon survey (tests/second_survey.py) in the test's own folder."""
+    """The soil-carbon survey (tests/data/second-survey) in the test's own folder."""
     return second_survey.write_survey(tmp_path / "soil")
 
 

@@ -58,8 +58,8 @@ def test_a_release_keeps_the_feeds_entries_and_the_feed_links_itself(soil, cli):
 def test_the_feed_holds_the_newest_fifty_additions(soil, cli, edit_record):
     assert cli("release", "--root", soil, "r1", "--date", "2026-02-01").code == 0
     for i in range(60):
-        rec = second_survey.record(f"late{i:02d}", (f"Late soil carbon study number {i}", "Doe, Alex", 2025, "spectroscopy",
-                                                    ["arid"], "field", None, f"2026-03-{1 + i % 28:02d}"), 100 + i)
+        rec = second_survey.record(f"late{i:02d}", f"Late soil carbon study number {i}", 100 + i, region=["arid"],
+                                   date_added=f"2026-03-{1 + i % 28:02d}")
         (soil / f"corpus/papers/late{i:02d}.yaml").write_text(yaml.safe_dump(rec, sort_keys=False), encoding="utf-8")
     assert cli("validate", "--root", soil).code == 0
     entries = _feed(soil).entries

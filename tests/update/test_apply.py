@@ -4,7 +4,6 @@ of undecided candidates, the round checks, and the Atom feed of new records."""
 from __future__ import annotations
 
 import csv
-import datetime
 import shutil
 
 import feedparser
@@ -14,6 +13,7 @@ import yaml
 from grow import PAPERS, set_field
 from servers import arxiv_server, clock, round_survey, round_survey_tree, search_once  # noqa: F401 - fixtures
 from trees import copy_tree, linked_copy, made_once
+from masrl.core.clock import today_iso
 
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 
@@ -66,7 +66,6 @@ def test_show_prints_the_ranked_queue_and_what_is_left(searched, cli):
     assert unknown.code == 1 and unknown.err.startswith("masrl: error: no round '2026-01-01' under corpus/rounds/")
 
 
-@pytest.mark.figures("prisma_flow")  # reads the PRISMA figure's text
 def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_the_round(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}, "arxiv:2605.10002": EXCLUDE})
@@ -137,7 +136,7 @@ def test_searching_again_changes_no_count_of_the_flow(searched, cli, clock, arxi
 
 def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them(searched, cli):
     root, folder = searched
-    today = datetime.date.today().isoformat()
+    today = today_iso()
     assert cli("build", "--root", root).code == 0
     run = cli("release", "v2", "--root", root, "--date", today)
     assert run.code == 1
@@ -205,8 +204,8 @@ def test_validate_checks_the_round_and_the_protocol(searched, cli):
                for e in errors), errors
 
 
-def test_the_bundled_feed_is_valid_atom(repo):
-    feed = feedparser.parse((repo / "reports/site/feed.xml").read_bytes())
+def test_the_bundled_feed_is_valid_atom(published_tree):
+    feed = feedparser.parse((published_tree / "reports/site/feed.xml").read_bytes())
     assert not feed.bozo and feed.version == "atom10"
     assert feed.feed.title.startswith("New records: ")
 

@@ -387,7 +387,7 @@ def _schemas(view: View) -> dict[str, bytes]:
     tax = view.results.tax
     return {
         "schema/retained-record.schema.json": json_bytes(schemas.retained_schema(tax, for_report=True)),
-        "schema/excluded-record.schema.json": json_bytes(schemas.excluded_schema(tax)),
+        "schema/excluded-record.schema.json": json_bytes(schemas.excluded_schema(tax, for_report=True)),
         "schema/claims.schema.json": json_bytes(schemas.CLAIMS_SCHEMA),
         "schema/taxonomy.schema.json": json_bytes(schemas.TAXONOMY_SCHEMA),
         "schema/audit.schema.json": json_bytes(schemas.audit_schema(tax)),

@@ -64,11 +64,6 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
     to ``reports/schema/`` (``for_report``) states that in words instead, so
     that the generated file does not change on New Year's Day.
     """
-    year = {"type": "integer", "minimum": tax.year_minimum}
-    if for_report:
-        year["description"] = "publication year, from year_minimum of the taxonomy to next year"
-    else:
-        year["maximum"] = clock.today().year + 1
     controlled = {f.name: _controlled(f, True) for f in tax.of("retained")}
     props = {
         "key": _KEY,
@@ -76,7 +71,7 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
         "authors": {"type": "array", "items": _TEXT, "minItems": 1},
         "first_author": _TEXT,
         "affiliation": _TEXT,
-        "year": year,
+        "year": _year(tax, for_report),
         "venue": _TEXT,
         "url": {"type": "string", "pattern": r"^https?://\S+( ; https?://\S+)*$"},
         "identifiers": identifiers_schema(tax),
@@ -119,15 +114,26 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
     }
 
 
-def excluded_schema(tax: Taxonomy) -> dict:
-    """Schema of one excluded record (``exclusions/<record_id>.yaml``)."""
+def _year(tax: Taxonomy, for_report: bool) -> dict:
+    """A record's year: from the taxonomy's ``year_minimum`` to next year (today's year + 1); the
+    copy written to ``reports/schema/`` (``for_report``) states the maximum in words, so that the
+    generated file does not change on New Year's Day."""
+    if for_report:
+        return {"type": "integer", "minimum": tax.year_minimum,
+                "description": "publication year, from year_minimum of the taxonomy to next year"}
+    return {"type": "integer", "minimum": tax.year_minimum, "maximum": clock.today().year + 1}
+
+
+def excluded_schema(tax: Taxonomy, for_report: bool = False) -> dict:
+    """Schema of one excluded record (``exclusions/<record_id>.yaml``); ``for_report`` as for
+    :func:`retained_schema`."""
     controlled = {f.name: _controlled(f) for f in tax.of("excluded")}
     if_retained = {f.name: _controlled(f) for f in tax.of("retained")}
     props = {
         "record_id": {"type": "string", "pattern": "^E[0-9]{3,}$"},
         "screening_label": _TEXT,
         "authors": {"type": "array", "items": _TEXT, "minItems": 1},
-        "year": {"type": "integer", "minimum": tax.year_minimum, "maximum": clock.today().year + 1},
+        "year": _year(tax, for_report),
         "identifiers": identifiers_schema(tax),
         "url": {"type": "string", "pattern": r"^https?://\S+$"},
         **controlled,
