@@ -42,7 +42,7 @@ os.environ.setdefault("MASRL_CACHE", "off")
 
 import profiles  # noqa: E402,F401  (the hypothesis profiles)
 from grow import Run, set_field as _set_field  # noqa: E402
-from trees import LinkedTree, copy_tree, linked_copy, made_once, wait_for  # noqa: E402
+from trees import copy_tree, made_once, wait_for  # noqa: E402
 from masrl.cli import main  # noqa: E402
 
 TREES = ("published", "grown")
@@ -127,26 +127,9 @@ def repo() -> Path:
     return REPO
 
 
-@pytest.fixture(scope="session")
-def _linked_trees(tmp_path_factory):
-    """``linked(source)``: the private copy of a read-only tree that copies of it link to."""
-    made: dict[Path, LinkedTree] = {}
-
-    def linked(source: Path) -> LinkedTree:
-        if source not in made:
-            made[source] = LinkedTree(source, tmp_path_factory.mktemp("linked-tree") / "survey")
-        return made[source]
-
-    return linked
-
-
-def _copy(source: Path, dest: Path, linked):
-    yield from linked_copy(source, dest, linked(source))
-
-
 @pytest.fixture
-def survey(survey_tree, tmp_path, _linked_trees) -> Path:
-    yield from _copy(survey_tree, tmp_path / "survey", _linked_trees)
+def survey(survey_tree, tmp_path) -> Path:
+    return copy_tree(survey_tree, tmp_path / "survey")
 
 
 @pytest.fixture(scope="session")
@@ -158,8 +141,8 @@ def grown_pool_tree(survey_tree: Path, request) -> Path:
 
 
 @pytest.fixture
-def grown_survey(grown_pool_tree, tmp_path, _linked_trees) -> Path:
-    yield from _copy(grown_pool_tree, tmp_path / "grown-survey", _linked_trees)
+def grown_survey(grown_pool_tree, tmp_path) -> Path:
+    return copy_tree(grown_pool_tree, tmp_path / "grown-survey")
 
 
 @pytest.fixture(scope="session")
@@ -172,8 +155,8 @@ def published_survey_tree(survey_tree: Path, request) -> Path:
 
 
 @pytest.fixture
-def published_survey(published_survey_tree, tmp_path, _linked_trees) -> Path:
-    yield from _copy(published_survey_tree, tmp_path / "survey", _linked_trees)
+def published_survey(published_survey_tree, tmp_path) -> Path:
+    return copy_tree(published_survey_tree, tmp_path / "survey")
 
 
 @pytest.fixture(scope="session")

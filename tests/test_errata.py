@@ -10,7 +10,6 @@ from pathlib import Path
 import grow
 import pytest
 import yaml
-from trees import own
 
 from masrl.core import clock
 from masrl.checks.validate import validate
@@ -217,7 +216,7 @@ def test_diff_shows_an_edited_snapshot_with_a_matching_digest(committed, cli):
 
 
 def test_diff_shows_a_report_of_a_release_edited_by_hand(committed, cli):
-    path = own(committed / "reports/releases/v1/gaps.md")
+    path = committed / "reports/releases/v1/gaps.md"
     path.write_text(path.read_text(encoding="utf-8") + "\nedited\n", encoding="utf-8")
     section = cli("diff", "--root", committed, "HEAD").out.split("### Releases", 1)[1].split("### Claims")[0]
     assert section.strip().splitlines() == ["- release v1:", "  - report changed: `reports/releases/v1/gaps.md`"]

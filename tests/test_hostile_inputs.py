@@ -9,7 +9,6 @@ import sys
 
 import pytest
 from grow import next_record_id
-from trees import own
 
 from masrl.corpus.records import make_key
 
@@ -268,7 +267,7 @@ def test_exclude_rolls_back_when_the_record_cannot_be_removed(survey, cli, monke
 
 # ------------------------------------------------------------------ build, diff, CLI
 def test_damaged_figure_manifest_means_redraw(survey, cli):
-    own(survey / "reports/figures/manifest.json").write_text('{"figures": {"prisma_flow": "str"}}')
+    (survey / "reports/figures/manifest.json").write_text('{"figures": {"prisma_flow": "str"}}')
     run = no_traceback(cli("build", "--root", survey, "--check"))
     assert run.code == 1 and "stale: reports/figures/prisma_flow.png" in run.err
 

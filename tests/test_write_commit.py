@@ -12,7 +12,6 @@ import pytest
 
 from masrl.build import transaction, write
 from masrl.core.errors import UserError
-from trees import own
 from write_trees import NEW, snapshot, tree  # noqa: F401 (tree: the fixture)
 
 
@@ -232,7 +231,7 @@ def test_an_interrupted_build_exits_130_with_every_report_written(survey, cli, m
     originals = {rel: (survey / rel).read_bytes() for rel in stale}
     for k in range(1, len(stale) + 1):
         for rel in stale:
-            own(survey / rel).write_bytes(originals[rel] + b"\nstale\n")
+            (survey / rel).write_bytes(originals[rel] + b"\nstale\n")
         renames = []
         real_replace = os.replace
 

@@ -1,5 +1,5 @@
-"""Fixtures of the site tests: the site built from the repository's records into a temporary
-folder, the pandas view of the same records, and a headless Chromium driven by selenium.
+"""Fixtures of the site tests: the test survey's site as its build wrote it, the pandas view of the
+same records, and a headless Chromium driven by selenium.
 
 The browser is the distribution's (``apt-get install chromium chromium-driver``); nothing is
 downloaded. Where it is missing the browser tests are skipped, and the run says so at its end;
@@ -18,7 +18,6 @@ import pytest
 
 from masrl.build.pipeline import build
 from masrl.corpus.load import load
-from masrl.render.site import FOLDER, figure_files, site_files
 
 REPO = Path(__file__).resolve().parents[2]
 #: Screenshots of every view the browser tests visit, for people to look at (gitignored).
@@ -44,20 +43,9 @@ def site_results(site_build):
 
 
 @pytest.fixture(scope="session")
-def site_dir(site_build, published_tree, tmp_path_factory) -> Path:
-    """The catalogue site of the test survey's records, written to a temporary folder (figures
-    copied from its built reports)."""
-    out = tmp_path_factory.mktemp("site")
-    files = {f"reports/{rel}": data for rel, data in site_files(site_build.pool, site_build.claims, site_build.baseline,
-                                                                 site_build.pending).items()}
-    figures = {f"reports/figures/{p.name}": p.read_bytes() for p in (published_tree / "reports/figures").glob("*.svg")}
-    files.update(figure_files(figures, site_build.pool.tax))
-    for rel, data in files.items():
-        assert data is not None, rel
-        path = out / rel[len(FOLDER) + 1:]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    return out
+def site_dir(published_tree) -> Path:
+    """The catalogue site of the test survey, as its build wrote it (read-only)."""
+    return published_tree / "reports/site"
 
 
 def fold(text: str) -> str:
@@ -85,14 +73,16 @@ def search(frame: pd.DataFrame, query: str) -> pd.DataFrame:
     return frame[mask]
 
 
+def _found(paths: tuple, name: str) -> str | None:
+    return next((p for p in paths if os.access(p, os.X_OK)), None) or shutil.which(name)
+
+
 def _missing_browser() -> str | None:
     try:
         import selenium  # noqa: F401
     except ImportError:
         return "selenium is not installed (pip install '.[test]')"
-    browser = next((b for b in BROWSERS if os.access(b, os.X_OK)), None) or shutil.which("chromium")
-    driver = next((d for d in DRIVERS if os.access(d, os.X_OK)), None) or shutil.which("chromedriver")
-    if not browser or not driver:
+    if not _found(BROWSERS, "chromium") or not _found(DRIVERS, "chromedriver"):
         return "Chromium or chromedriver not found (apt-get install chromium chromium-driver)"
     return None
 
@@ -110,13 +100,12 @@ def browser(tmp_path_factory):
 
     os.environ.setdefault("SE_OFFLINE", "true")  # never let selenium look for a driver online
     options = webdriver.ChromeOptions()
-    options.binary_location = next((b for b in BROWSERS if os.access(b, os.X_OK)), None) or shutil.which("chromium")
+    options.binary_location = _found(BROWSERS, "chromium")
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver_path = next((d for d in DRIVERS if os.access(d, os.X_OK)), None) or shutil.which("chromedriver")
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=_found(DRIVERS, "chromedriver")))
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()

@@ -1,11 +1,11 @@
-"""The runner of the guides' blocks (tests/docs/doc_sessions.py): parsing, matching, edits, updates."""
+"""The runner of the guides' blocks (docs/_ext/guide_sessions.py): parsing, matching, edits, updates."""
 
 from __future__ import annotations
 
 import pytest
 
-import doc_sessions
-from doc_sessions import Session, apply_diff, blocks, matches, run_guide, update_guide
+import guide_sessions as doc_sessions
+from guide_sessions import Session, apply_diff, blocks, matches, run_guide, update_guide
 
 PAGE = """# A guide
 

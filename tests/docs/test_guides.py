@@ -1,5 +1,5 @@
 """Every runnable block of the manual's guides runs on a copy of the bundled survey and prints what
-the page shows (tests/docs/doc_sessions.py has the convention). Each guide runs in a fresh copy of
+the page shows (docs/_ext/guide_sessions.py has the convention). Each guide runs in a fresh copy of
 the survey made a git repository on ``main`` (as a clone is), with ``MASRL_TODAY`` set; the update
 rounds guide searches local servers that answer as arXiv, Crossref, OpenReview and Semantic Scholar
 do (tests/update/servers.py).
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import doc_sessions
+import guide_sessions as doc_sessions
 
 REPO = Path(__file__).resolve().parents[2]
 GUIDES = REPO / "docs" / "guides"

@@ -1,20 +1,9 @@
-"""Local HTTP servers on 127.0.0.1 that answer as the arXiv API and the Crossref REST API do.
-
-The arXiv server searches the entries of ``tests/data/update/arxiv_records.xml`` (arXiv's Atom
-format): an entry matches a ``search_query`` when its title or summary holds a quoted term of
-every ``( ... OR ... )`` group, and its ``published`` day lies in the ``submittedDate:[...]``
-range; it pages them by ``start`` and ``max_results`` with OpenSearch ``totalResults``,
-``startIndex`` and ``itemsPerPage``, oldest first. It can answer a given number of empty pages
-first (the flakiness of the real API). The Crossref server serves the items of
-``tests/data/update/crossref_works.json`` (a ``work-list``) by ``rows`` with cursors
-(``cursor=*``, then each page's ``next-cursor``) and the ``from-pub-date``/``until-pub-date`` filter.
-Every request is logged with the time it arrived (``time.monotonic``).
-
-The fixtures at the end (a fake clock in every paced session, the servers with the endpoints
-pointed at them, a survey with a retained and an excluded paper the servers also list) are
-imported by the test modules; this folder has no conftest.py, whose module name would collide
-with the other folders' ``from conftest import ...``.
-"""
+"""Local HTTP servers on 127.0.0.1 that answer in the real formats of the arXiv API (Atom, paged by
+``start``/``max_results``, ``submittedDate`` windows), Crossref (``work-list``, cursors, pub-date
+filters), OpenReview API v2 and the Semantic Scholar Academic Graph, over the records of
+tests/data/update; each logs ``(time.monotonic(), params)`` of every request. The fixtures are
+imported by the test modules (no conftest.py here: its module name would collide with the other
+folders')."""
 
 from __future__ import annotations
 
@@ -190,20 +179,23 @@ def clock(monkeypatch):
     return fake
 
 
+def _endpoint(no_network, monkeypatch, api, variable: str, path: str):
+    served = Served(api)
+    no_network.add_passthru(served.url)
+    monkeypatch.setenv(variable, served.url + path)
+    return served
+
+
 @pytest.fixture
 def arxiv_server(no_network, monkeypatch):
-    served = Served(ArxivServer())
-    no_network.add_passthru(served.url)
-    monkeypatch.setenv("MASRL_ARXIV_API", f"{served.url}/api/query")
+    served = _endpoint(no_network, monkeypatch, ArxivServer(), "MASRL_ARXIV_API", "/api/query")
     yield served
     served.close()
 
 
 @pytest.fixture
 def crossref_server(no_network, monkeypatch):
-    served = Served(CrossrefServer())
-    no_network.add_passthru(served.url)
-    monkeypatch.setenv("MASRL_CROSSREF_API", f"{served.url}/works")
+    served = _endpoint(no_network, monkeypatch, CrossrefServer(), "MASRL_CROSSREF_API", "/works")
     yield served
     served.close()
 
@@ -229,11 +221,11 @@ def round_survey_tree(published_survey_tree, request):
 
 
 @pytest.fixture
-def round_survey(round_survey_tree, tmp_path, _linked_trees):
-    """A copy of ``round_survey_tree`` to modify freely (its reports hard links: tests/trees.py)."""
-    from trees import linked_copy
+def round_survey(round_survey_tree, tmp_path):
+    """A copy of ``round_survey_tree`` to modify freely."""
+    from trees import copy_tree
 
-    yield from linked_copy(round_survey_tree, tmp_path / "survey", _linked_trees(round_survey_tree))
+    return copy_tree(round_survey_tree, tmp_path / "survey")
 
 
 def search_once(root, *args: str):

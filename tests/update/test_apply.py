@@ -12,7 +12,7 @@ import yaml
 
 from grow import PAPERS, set_field
 from servers import arxiv_server, clock, round_survey, round_survey_tree, search_once  # noqa: F401 - fixtures
-from trees import copy_tree, linked_copy, made_once
+from trees import copy_tree, made_once
 from masrl.core.clock import today_iso
 
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
@@ -43,12 +43,12 @@ def searched_tree(round_survey_tree, request):
 
 
 @pytest.fixture
-def searched(searched_tree, tmp_path, clock, arxiv_server, _linked_trees):
+def searched(searched_tree, tmp_path, clock, arxiv_server):
     """A copy of the survey after one search round, and the round's folder (the fake clock and the
     arXiv server stay up for the test)."""
-    for root in linked_copy(searched_tree, tmp_path / "survey", _linked_trees(searched_tree)):
-        (folder,) = (root / "corpus" / "rounds").iterdir()
-        yield root, folder
+    root = copy_tree(searched_tree, tmp_path / "survey")
+    (folder,) = (root / "corpus" / "rounds").iterdir()
+    return root, folder
 
 
 EXCLUDE = {"decision": "exclude", "stage": "abstract_screen", "reason_class": "X2", "reason": "single-agent RL only"}

@@ -1,4 +1,6 @@
-"""The runnable blocks of the manual's guides (docs/guides/*.md), run as a doctest would.
+"""The runnable blocks of the manual's guides (docs/guides/*.md), run as a doctest would: the
+manual's own tool (as Sphinx's doctest builder is), which keeps each guide's outputs what the
+commands print. tests/docs/test_guides.py runs every guide with it on a copy of the test survey.
 
 Two kinds of fenced block are runnable; every other block is shown only:
 
@@ -16,8 +18,8 @@ Two kinds of fenced block are runnable; every other block is shown only:
 
 :func:`run_guide` runs a guide's blocks in order in one session and returns every mismatch;
 :func:`update_guide` writes each command's actual output into the page where it does not match
-(to write a new guide: run the test with ``MASRL_DOCS_WRITE=1``, then read the page and abridge
-long outputs with ``...``).
+(to write a new guide: run tests/docs/test_guides.py with ``MASRL_DOCS_WRITE=1``, then read the
+page and abridge long outputs with ``...``).
 """
 
 from __future__ import annotations
