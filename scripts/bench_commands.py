@@ -22,7 +22,7 @@ has it:
   add                ``add --no-fetch``: one stub written; removed, untimed, after each run
   add-dry-run        the same stub printed with its screening rank (no target)
 
-Targets (issue 46; validate and add: issue 17): build-retag <= 1.5x, diff <= 2x, rerender <= 2.5x,
+Targets: build-retag <= 1.5x, diff <= 2x, rerender <= 2.5x,
 check-fresh <= 2x, build-check and build <= 1.5x, validate and add <= 1.2x. ``--cold`` removes the
 build cache before each timed build. ``--markdown [FILE]`` writes the table, the command, the
 machine and the date into the benchmarks page (scripts/benchpage.py). Each command's CPU ratio is

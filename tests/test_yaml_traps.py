@@ -1,4 +1,4 @@
-"""One test per YAML trap of issue 2: each gives one clear error line or the right value."""
+"""One test per YAML trap: each gives one clear error line or the right value."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 with long names, long tokens and vocabulary codes that are names of JavaScript's object model), in
 the distribution's headless Chromium: the paper list fits a 1400 px window without the page
 scrolling sideways, the search box fits a 400 px one, and a facet value ``__proto__`` or
-``constructor`` filters like any other (issue 44, kinds 6 and 10)."""
+``constructor`` filters like any other."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Surveys for the hostile-input tests of issue 44 (kinds 6-10), written for each test, never the
+"""Surveys for the hostile-input tests, written for each test, never the
 repository's corpus; a test module imports the fixtures it takes from here.
 
 ``soil``: the second survey of tests/second_survey.py (soil carbon: seven retained and three

@@ -1,4 +1,4 @@
-"""Issue 44, kind 8: identifiers. An arXiv id is one arXiv can have given (its scheme,
+"""Identifiers. An arXiv id is one arXiv can have given (its scheme,
 https://info.arxiv.org/help/arxiv_identifier.html): YYMM.NNNN from April 2007 to December 2014,
 YYMM.NNNNN from January 2015, months 01-12, never the number zero, never a month after next;
 archive/YYMMNNN from August 1991 to March 2007. ``add``, ``exclude``, ``validate``, the BibTeX

@@ -1,4 +1,4 @@
-"""Issue 44, kind 7: BibTeX. Every author BibTeX can read, every kept block field LaTeX can
+"""BibTeX. Every author BibTeX can read, every kept block field LaTeX can
 typeset, quotes and URLs as written, and only what a record says (no invented venue); bibtex and
 biber read the export without an error or a warning."""
 

@@ -1,4 +1,4 @@
-"""Issue 44, kind 10: what a new contributor found. The Atom feed keeps what was added across
+"""What a new contributor found. The Atom feed keeps what was added across
 releases and names itself; `update apply` shows every problem of a sheet in one run; a round
 searched after a release on the day of its cutoff is counted in the next update; a mistyped
 command, option, choice or name is answered with what it could have been."""

@@ -1,4 +1,4 @@
-"""Issue 44, kind 9: what the author of a second survey found. BibTeX keys as Google Scholar and
+"""What the author of a second survey found. BibTeX keys as Google Scholar and
 Zotero write them, claims whose shares are shares of their population (checked against hand
 counts), every key of the taxonomy checked, the format-1 message and the not-applicable value,
 colours that follow the value, arrows only between steps, no suggestion from nothing, and one line

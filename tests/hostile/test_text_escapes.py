@@ -1,4 +1,4 @@
-"""Issue 44, kind 6: text that escapes. A title or a cell is shown as the text it is, in every
+"""Text that escapes. A title or a cell is shown as the text it is, in every
 output (Markdown, a terminal), and one character policy (masrl.core.text) refuses every
 invisible character everywhere."""
 

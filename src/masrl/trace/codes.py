@@ -26,7 +26,7 @@ OD, SPAWN, DESPAWN, MESSAGE, TOOL_CALL, TOOL_RESULT, RETURN, AGGREGATE, HUMAN, S
     )
 )
 NO_TYPE = 255
-#: Edge types that must form no cycle (brief of issue 6).
+#: Edge types that must form no cycle.
 ACYCLIC_EDGES = frozenset(EDGE_CODE[name] for name in ("spawn", "causal", "return"))
 #: Event types whose ``to`` names an agent contacted by the sender (return rule, lifecycle).
 LINK_TYPES = frozenset((OD, SPAWN, DESPAWN, MESSAGE, RETURN))
