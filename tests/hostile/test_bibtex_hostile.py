@@ -10,6 +10,7 @@ import shutil
 import subprocess
 
 import pytest
+import yaml
 
 from hostile_surveys import edit_record, soil  # noqa: F401 (fixtures)
 from test_bib_hostile import _bibtex_compiles  # bibtex (plain) on the export: the .bbl, no error or warning
@@ -59,6 +60,8 @@ def bare_specials(latex: str) -> list[str]:
     (["others"], "names no author, only 'others'"),
     (["others", "others"], "names no author, only 'others'"),
     (["others", "Doe, Jane"], "'others' (et al.) stands for the authors not named and ends the list"),
+    (["Turing, Alan and Hopper, Grace"], "holds the word 'and', which BibTeX reads as two authors"),
+    (["Alan Turing AND Grace Hopper"], "holds the word 'and', which BibTeX reads as two authors"),
 ])
 def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, authors, message):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors)
@@ -68,7 +71,7 @@ def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, au
 
 
 @pytest.mark.parametrize("authors", [["Doe, Jr, John"], ["{Agents, Tools, and Co, Inc.}"], ["Doe, Jane", "others"],
-                                     ["van Beethoven, Ludwig", "{Kimi Team}"]])
+                                     ["van Beethoven, Ludwig", "{Kimi Team}"], ["Andersen, Anders", "Sandoval, Brand"]])
 def test_authors_bibtex_reads_are_accepted(soil, cli, edit_record, authors):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors, first_author=authors[0])
     check = cli("validate", "--root", soil)
@@ -90,6 +93,17 @@ def test_every_author_validate_accepts_compiles_with_bibtex(tmp_path):
                _record("b", authors=["van Beethoven, Ludwig", "Zoë, Ånne"])]
     bbl = _bibtex_compiles(tmp_path, records)
     assert bbl.count("\\bibitem") == 2 and "et~al." in bbl
+
+
+@pytest.mark.parametrize("name", ["note = {x}, author", "bad name", "1note", "note}"])
+def test_a_block_field_name_bibtex_would_read_otherwise_is_refused(soil, cli, name):
+    path = soil / "corpus/papers/smith2019.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["bibtex"][name] = "x"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    check = cli("validate", "--root", soil)
+    assert check.code == 1
+    assert f"bibtex: {name!r} is not a BibTeX field name: write a letter, then letters, digits, '_' or '-'" in check.err
 
 
 # ---------------------------------------------------------------------------- kept LaTeX source

@@ -166,6 +166,66 @@ def test_a_broken_semantic_scholar_answer_is_refused_naming_the_source(serve, ca
     assert what in str(err.value)
 
 
+def _one_paper(i: int) -> dict:
+    return {"paperId": f"p{i}", "title": f"An orchestrator number {i}", "publicationDate": "2026-05-20", "year": 2026,
+            "externalIds": {"ArXiv": f"2605.{30000 + i}"}, "authors": [{"name": "Ada Lovelace"}]}
+
+
+@pytest.mark.parametrize(("total", "sent", "short"), [(500, 1, 499), (40, 25, 15), (100, 96, None), (12, 3, None)])
+def test_semantic_scholar_pages_that_end_far_short_of_its_total_are_records_lost(serve, total, sent, short):
+    """Its total is approximate: a few records short is an estimate that was off, more than ten and
+    5% is a run that lost records (refused unless --allow-incomplete, then counted as not fetched)."""
+    body = json.dumps({"total": total, "data": [_one_paper(i) for i in range(sent)]}).encode()
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    if short is None:
+        run = s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+        assert (run.returned, run.not_fetched, run.incomplete) == (sent, 0, False)
+        return
+    run = s2(f"{served.url}/graph/v1", allow_incomplete=True).search(ORCH, *WINDOW, NOW)
+    assert (run.returned, run.not_fetched, run.incomplete) == (sent, short, True)
+    assert run.stopped == (f"the pages ended with {short:,} of the about {total:,} results it announced not sent "
+                           "(its total is approximate, but not by more than 5%)")
+
+
+@pytest.mark.parametrize("path", ["search", "citations"])
+def test_a_long_error_message_of_semantic_scholar_is_left_out_not_a_traceback(serve, path):
+    body = json.dumps({"error": "x" * 5000}).encode()
+    served = serve(Scripted(lambda p, params: (500, "application/json", body)))
+    with pytest.raises(SourceError) as err:
+        if path == "search":
+            s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+        else:
+            citations(f"{served.url}/graph/v1", Seeds(lovelace2026={"arxiv": "2605.10001"})).search_all([], *WINDOW, NOW)
+    assert str(err.value).endswith("the Semantic Scholar API answered HTTP 500")
+
+
+NOT_ONE_PERSON = ["['Ada Lovelace', 'Alan Turing']", "{'name': 'Ada'}", "Grace Hopper; Alan Turing",
+                  "Turing, Alan and Hopper, Grace", "Lovelace, Ada, Countess, of Lovelace"]
+
+
+@pytest.mark.parametrize("name", NOT_ONE_PERSON)
+@pytest.mark.parametrize("source", ["openreview", "semanticscholar"])
+def test_an_author_that_is_not_one_person_is_refused_naming_where(serve, source, name):
+    if source == "openreview":
+        note = {"id": "n1", "forum": "n1", "pdate": 1779000000000,
+                "content": {"title": {"value": "An orchestrator"}, "authors": {"value": ["Ada Lovelace", name]},
+                            "venueid": {"value": VENUES[0]}, "venue": {"value": "ICLR 2026 Poster"}}}
+        body = json.dumps({"notes": [note], "count": 1}).encode()
+        make = lambda url: openreview(f"{url}/notes", venues=VENUES[:1])  # noqa: E731
+        where = ".content.authors[1]: "
+    else:
+        paper = {**_one_paper(1), "authors": [{"name": "Ada Lovelace"}, {"name": name}]}
+        body = json.dumps({"total": 1, "data": [paper]}).encode()
+        make = lambda url: s2(f"{url}/graph/v1")  # noqa: E731
+        where = ".authors[1].name: "
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    with pytest.raises(SourceError) as err:
+        make(served.url).search(ORCH, *WINDOW, NOW)
+    assert "answered something that is not its documented format" in str(err.value)
+    assert str(err.value).endswith(f"{where}{name!r} is not one person's name") or (
+        len(repr(name)) > 40 and f"{where}{repr(name)[:37]}..." in str(err.value))
+
+
 # ---------------------------------------------------------------- citation searching
 
 def test_citation_searching_follows_references_and_citations_within_the_window(serve):

@@ -175,6 +175,12 @@ BROKEN_ARXIV = {
     "an entry with an empty title": (atom(entry(title=""), 1), "entry 1 (arxiv:2605.30001): an empty title"),
     "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
                                   "entry 1: id 'urn:x' is not an arXiv abstract URL"),
+    "authors as a Python list": (atom(entry(authors="<author><name>['Ada Lovelace', 'Alan Turing']</name></author>"), 1),
+                                 "entry 1 (arxiv:2605.30001): author 1: \"['Ada Lovelace', 'Alan Turing']\" is not one person's name"),
+    "an author as a mapping": (atom(entry(authors="<author><name>{'name': 'Ada'}</name></author>"), 1),
+                               "author 1: \"{'name': 'Ada'}\" is not one person's name"),
+    "two authors in one name": (atom(entry(authors="<author><name>Ada Lovelace and Alan Turing</name></author>"), 1),
+                                "author 1: 'Ada Lovelace and Alan Turing' is not one person's name"),
 }
 
 
@@ -220,6 +226,10 @@ BROKEN_CROSSREF = {
                                            "$.message.items[0] (page 1).published: [2026, 6, 45] is not a date"),
     "more items than the total": (work_list([work(), work(DOI="10.5555/orch.2")], total=1),
                                   "2 items returned, but total-results says 1"),
+    "given names as a Python list": (work_list([work(author=[{"family": "Lovelace", "given": "['Ada', 'Bob']"}])]),
+                                     "$.message.items[0] (page 1).author[0].given: \"['Ada', 'Bob']\" is not one person's name"),
+    "a family name with commas": (work_list([work(author=[{"family": "X, Y", "given": "A"}])]),
+                                  "$.message.items[0] (page 1).author[0].family: 'X, Y' is not one person's name"),
 }
 
 

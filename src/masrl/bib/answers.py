@@ -12,6 +12,9 @@ and the caller names the source. This module holds what they share:
   ``<jats:p>``, ``<i>``), whitespace collapsed, and the characters masrl's text policy refuses
   (control, bidirectional, zero-width) removed; a text longer than its limit is refused, so that
   nothing masrl writes is a cell its own sheets cannot read;
+* :func:`person`: an author's name (or a part of it) as :func:`clean` keeps it, refused when it is
+  not one person's name (a list or mapping written as text, a ``;`` or the word ``and`` joining
+  names, more commas than a name has);
 * :func:`day`: a date as ``YYYY-MM-DD``, refused when it is not a real day.
 """
 
@@ -66,6 +69,23 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
     if len(text) > limit:
         raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
     return text
+
+
+_NOT_A_NAME = re.compile(r"[\[\]{};]|(?:^|\s)and(?:\s|$)", re.IGNORECASE)
+
+
+def person(text: object, where: str, part: bool = False, markup: bool = True) -> str:
+    """One person's name from a source, cleaned (:func:`clean`): ``Jane Doe`` or ``Doe, Jane``;
+    with ``part``, a given or family name alone (no comma).
+
+    Raises:
+        FormatError: a name that holds a list or mapping written as text (``['A', 'B']``), a ``;``
+            or the word ``and`` (several people in one name), or more commas than a name has.
+    """
+    name = clean(text, "author", where, markup)
+    if _NOT_A_NAME.search(name) or name.count(",") > (0 if part else 1):
+        raise FormatError(f"{where}: {_short(name)} is not one person's name")
+    return name
 
 
 def _article(word: str) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .answers import MAX_AUTHORS, FormatError, clean, day
+from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name
 from .identifiers import IdentifierError, parse
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -133,8 +133,8 @@ def _entry(entry, i: int) -> Entry:
         raise FormatError(f"{where}: {len(people)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
     for j, person in enumerate(people):
-        name = clean(_one(person, f"{ATOM}name", f"{where}: author {j + 1}"), "author", f"{where}: author {j + 1}",
-                     markup=False)
+        name = person_name(_one(person, f"{ATOM}name", f"{where}: author {j + 1}"), f"{where}: author {j + 1}",
+                           markup=False)
         if not name:
             raise FormatError(f"{where}: author {j + 1} has an empty name")
         authors.append(record_author(name))

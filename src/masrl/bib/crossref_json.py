@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, decode_json
+from .answers import MAX_AUTHORS, FormatError, clean, decode_json, person
 
 
 class Author(msgspec.Struct, rename="kebab"):
@@ -158,8 +158,8 @@ def paper(work: Work, where: str) -> Paper:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
     for j, a in enumerate(work.author):
-        family = clean(a.family, "author", f"{where}.author[{j}].family")
-        given = clean(a.given, "author", f"{where}.author[{j}].given")
+        family = person(a.family, f"{where}.author[{j}].family", part=True)
+        given = person(a.given, f"{where}.author[{j}].given", part=True)
         name = clean(a.name, "author", f"{where}.author[{j}].name")
         if family:
             authors.append(f"{family}, {given}" if given else family)

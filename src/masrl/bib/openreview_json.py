@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, decode_json
+from .answers import MAX_AUTHORS, FormatError, clean, decode_json, person
 
 #: Milliseconds of 2100-01-01: a later time is not a time of a note.
 _MAX_MS = 4102444800000
@@ -148,7 +148,7 @@ def paper(note, where: str, venue: str = "") -> Paper:
         raise FormatError(f"{where}.content.authors: {len(names)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
     for j, name in enumerate(names):
-        cleaned = clean(name, "author", f"{where}.content.authors[{j}]")
+        cleaned = person(name, f"{where}.content.authors[{j}]")
         if cleaned:
             authors.append(record_author(cleaned))
     ident = clean(note.forum or note.id, "identifier", f"{where}.forum")

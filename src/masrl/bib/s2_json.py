@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json
+from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json, person
 
 #: The fields masrl asks for (``fields=``).
 FIELDS = "paperId,externalIds,title,abstract,venue,year,publicationDate,authors"
@@ -97,9 +97,9 @@ def error_text(body: bytes) -> str:
     """The API's error message in ``body``, or ""."""
     try:
         data = decode_json(body, Error)
-    except FormatError:
+        return clean(data.error or data.message or "", "venue", "$.error")
+    except FormatError:  # not the API's error shape, or a message too long or not text: the status says enough
         return ""
-    return clean(data.error or data.message or "", "venue", "$.error")
 
 
 def record(paper: Paper, where: str) -> Record:
@@ -127,7 +127,7 @@ def record(paper: Paper, where: str) -> Record:
         raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
     for j, a in enumerate(paper.authors):
-        name = clean(a.name, "author", f"{where}.authors[{j}].name")
+        name = person(a.name, f"{where}.authors[{j}].name")
         if name:
             authors.append(record_author(name))
     published = day(paper.publicationDate, f"{where}.publicationDate") if paper.publicationDate else ""

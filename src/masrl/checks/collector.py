@@ -211,4 +211,7 @@ class Checker:
             return f"{value!r} is not a date written YYYY-MM-DD"
         if scheme == "tag_provenance":  # a key of it (propertyNames)
             return f"{value!r} is not a field name: each key names the field whose tag it explains (letters, digits and '_')"
+        if scheme == "bibtex":  # a key of the block (propertyNames)
+            return (f"{value!r} is not a BibTeX field name: write a letter, then letters, digits, '_' or '-' "
+                    "(one field per key, e.g. note)")
         return f"{value!r} does not have the required form"

@@ -43,12 +43,27 @@ def _top_level_commas(text: str) -> int:
     return commas
 
 
+def _top_level_and(text: str) -> bool:
+    """Whether ``text`` holds the word ``and`` outside braces (BibTeX splits authors there)."""
+    depth, words, word = 0, [], ""
+    for ch in text + " ":
+        depth += (ch == "{") - (ch == "}")
+        if ch.isspace() or depth:
+            if word:
+                words.append(word)
+            word = ""
+        else:
+            word += ch
+    return any(w.lower() == "and" for w in words)
+
+
 def author_problem(author: object) -> str | None:
     """Why ``author`` is no author name, or None: a placeholder (:func:`placeholder_problem`), a
-    ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``), or a name
+    ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``), a name
     with more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
     skips with its whole entry (a person is ``Last, First`` or ``Last, Jr, First``; an organisation
-    with commas is written in braces, ``{Agents and Tools Lab, Inc.}``)."""
+    with commas is written in braces, ``{Agents and Tools Lab, Inc.}``), or a name holding the word
+    ``and`` outside braces, which BibTeX reads as two authors."""
     why = placeholder_problem(author)
     if why:
         return why
@@ -61,6 +76,9 @@ def author_problem(author: object) -> str | None:
         return (f"{text!r} has more than two commas, which BibTeX cannot read as a name: write one person "
                 "\"Last, First\" or \"Last, Jr, First\" (several people are several authors; an organisation "
                 "with commas goes in braces, \"{Agents and Tools Lab, Inc.}\")")
+    if _top_level_and(text):
+        return (f"{text!r} holds the word 'and', which BibTeX reads as two authors: give each person as an "
+                "author of their own (an organisation whose name holds 'and' goes in braces, \"{Agents and Tools Lab}\")")
     return None
 
 

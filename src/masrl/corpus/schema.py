@@ -90,6 +90,9 @@ def retained_schema(tax: Taxonomy, for_report: bool = False) -> dict:
             "type": "object",
             "properties": {"type": {"enum": list(BIBTEX_TYPES)}},
             "additionalProperties": {"type": "string"},
+            # a BibTeX field name: a letter, then letters, digits, '_' or '-' (anything else is written
+            # into papers.bib as it is and changes the entry: "note = {x}, author")
+            "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_-]*$"},
             "required": ["type"],
         },
         "bibtex_differs": {

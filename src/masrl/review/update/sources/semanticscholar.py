@@ -33,6 +33,9 @@ from .pacing import PacedSession, PaceFile
 DELAY_SECONDS = 1
 MAX_RECORDS = 10000
 NAME = "the Semantic Scholar API"
+#: Semantic Scholar's ``total`` is approximate: pages that end short of it by more than this many
+#: records and this share of it are a run that lost records, not an estimate that was off.
+SHORTFALL_RECORDS, SHORTFALL_SHARE = 10, 0.05
 KEY_VARIABLE = "MASRL_S2_API_KEY"
 PAGE = "https://www.semanticscholar.org/paper/"
 
@@ -137,6 +140,12 @@ class SemanticScholarSource:
                 _keep(run, rec, since, until)
             token = page.token  # paging ends where the API gives no token ($.total is documented as approximate)
             if not token or not page.data:
+                short = run.total - run.returned
+                if short > max(SHORTFALL_RECORDS, SHORTFALL_SHARE * run.total):
+                    run.not_fetched = short
+                    run.stopped = (f"the pages ended with {short:,} of the about {run.total:,} results it announced not sent "
+                                   f"(its total is approximate, but not by more than {SHORTFALL_SHARE:.0%})")
+                    run.incomplete = True
                 break
         run.requests = len(self.session.started) - first
         run.kept = len(run.found)
