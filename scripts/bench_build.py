@@ -152,7 +152,7 @@ def synthetic_corpus(root: Path, n: int, values: int = 0, seed: int = 7) -> None
     order = retained_order(Taxonomy(taxonomy))
     topics = list(fields["topic"]["values"]) if values else []
     for i, key in enumerate(keys):
-        arxiv = f"25{(i // 100000) % 12 + 1:02d}.{i % 100000:05d}"  # distinct for 1.2 million records
+        arxiv = f"25{(i // 99999) % 12 + 1:02d}.{i % 99999 + 1:05d}"  # distinct for 1.2 million records (numbers from 00001)
         rec = {
             "key": key, "title": titles[i], "authors": [f"Author{i}, A.", "others"],
             "first_author": f"Author{i}, A.", "affiliation": "unknown", "year": rng.randint(2015, 2026), "venue": "arXiv",

@@ -5,8 +5,8 @@ Every test of the code runs on trees made from inputs that never change (tests/t
 ``grown_tree`` (the same grown by the manual's workflows on fixed days: tests/grow.py), made once
 per run by a process of their own (its log: ``<basetemp>/trees/trees.log``). ``survey_tree`` runs a
 test on both (ids ``[published]``, ``[grown]``); ``survey`` is a private writable copy of it,
-``grown_survey`` one after :func:`grow.grow`, ``published_survey`` one restricted to release v1's
-records; ``built`` / ``published`` are its Build and release v1's results. ``repo`` is the
+``grown_survey`` one after :func:`grow.grow`; ``built`` / ``published`` are its Build and release
+v1's results. ``repo`` is the
 repository, for its code and documents only.
 
 Every test runs on :data:`SUITE_DAY` (``MASRL_TODAY``). Only tests marked ``live``
@@ -143,20 +143,6 @@ def grown_pool_tree(survey_tree: Path, request) -> Path:
 @pytest.fixture
 def grown_survey(grown_pool_tree, tmp_path) -> Path:
     return copy_tree(grown_pool_tree, tmp_path / "grown-survey")
-
-
-@pytest.fixture(scope="session")
-def published_survey_tree(survey_tree: Path, request) -> Path:
-    from grow import restrict_to_release
-
-    if tree_name(survey_tree) == "published":
-        return survey_tree
-    return made_once(request.config, "published-survey-grown", lambda root: restrict_to_release(copy_tree(survey_tree, root)))
-
-
-@pytest.fixture
-def published_survey(published_survey_tree, tmp_path) -> Path:
-    return copy_tree(published_survey_tree, tmp_path / "survey")
 
 
 @pytest.fixture(scope="session")

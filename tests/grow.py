@@ -117,43 +117,6 @@ def grow(run, root: Path, papers: tuple = PAPERS, exclusion: dict = EXCLUSION, b
         _ok(run("build", "--root", root), "masrl build")
 
 
-def restrict_to_release(root: Path, name: str = "v1") -> Path:
-    """Make the survey at ``root`` the survey as release ``name`` froze it: record files added since
-    are removed, records the release held that are gone are written back from its snapshot, later
-    releases (snapshot, entry, reports) and audits of records it does not hold are removed. Tags
-    stay as the working tree has them. Returns ``root``."""
-    import shutil
-
-    from masrl.corpus.load import read_taxonomy
-    from masrl.corpus.records import excluded_order, ordered, retained_order
-    from masrl.corpus.taxonomy import Taxonomy
-    from masrl.corpus.yamlio import dump_record
-
-    tax = Taxonomy(read_taxonomy(root))
-    snapshot = yaml.load((root / f"corpus/releases/{name}.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-    for folder, members, order in (("corpus/papers", snapshot["retained"], retained_order(tax)),
-                                   ("exclusions", snapshot["excluded"], excluded_order(tax))):
-        for path in (root / folder).glob("*.yaml"):
-            if path.stem not in members:
-                path.unlink()
-        for stem, record in members.items():
-            if not (root / folder / f"{stem}.yaml").exists():
-                (root / folder / f"{stem}.yaml").write_bytes(dump_record(ordered(record, order)))
-    listing = root / "corpus/releases.yaml"
-    text = listing.read_text(encoding="utf-8")
-    names = [r["name"] for r in yaml.safe_load(text)["releases"]]
-    for gone in names[names.index(name) + 1:]:  # the entry's lines, up to the next entry or top-level key
-        text = re.sub(rf"(?m)^  - name: {gone}\n(    .*\n)*", "", text)
-        (root / f"corpus/releases/{gone}.yaml").unlink()
-        shutil.rmtree(root / f"reports/releases/{gone}", ignore_errors=True)
-    listing.write_text(text, encoding="utf-8")
-    held = {*snapshot["retained"], *snapshot["excluded"]}
-    for audit in (root / "corpus/audits").glob("*/audit.yaml"):
-        if any(item["record"] not in held for item in yaml.safe_load(audit.read_text(encoding="utf-8"))["items"]):
-            shutil.rmtree(audit.parent)
-    return root
-
-
 def git(root: Path, *args: str, check: bool = True) -> str:
     """Run git in ``root`` (no user or system configuration, fixed dates); returns stdout and stderr."""
     env = {"GIT_AUTHOR_NAME": "masrl tests", "GIT_AUTHOR_EMAIL": "tests@masrl.invalid", "GIT_COMMITTER_NAME": "masrl tests",

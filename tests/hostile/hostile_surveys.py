@@ -22,18 +22,7 @@ import second_survey
 from masrl.corpus.rounds import DUPLICATE_COLUMNS, QUEUE_COLUMNS
 
 #: A search protocol for the soil survey (its screening roles: stages ``phase``, reasons ``why``).
-PROTOCOL = {
-    "format_version": 1,
-    "source": "the soil survey's methods section (a test protocol)",
-    "sources": [{"name": "arXiv", "exclusion_source": None, "searched_by": "arxiv"}],
-    "searchers": {"arxiv": {"label": "arXiv", "api": "arXiv API", "endpoint": "https://export.arxiv.org/api/query",
-                            "endpoint_env": "MASRL_ARXIV_API", "exclusion_source": "arXiv"}},
-    "query_families": [{"name": "soil carbon", "terms": ["soil carbon"], "exclusion_family": "soil carbon",
-                        "all_of": [["soil carbon"]], "queries": {"arxiv": 'abs:"soil carbon"'}}],
-    "inclusion_rule": [{"code": "I1", "text": "measures soil carbon"}],
-    "exclusion_rule": [{"code": "W1", "text": "off topic"}, {"code": "W2", "text": "no measurements"}],
-    "stages": ["title_screen", "full_read"],
-}
+PROTOCOL = second_survey.DATA / "second-survey-protocol.yaml"
 
 
 def candidate(n: int, **cells) -> dict:
@@ -60,7 +49,7 @@ def write_round(root: Path, round_id: str, rows: list[dict], since: str = "2026-
     duplicates, finished at ``finished``, default the last day of the window at noon UTC)."""
     protocol = root / "corpus/protocol.yaml"
     if not protocol.exists():
-        protocol.write_text(yaml.safe_dump(PROTOCOL, sort_keys=False), encoding="utf-8")
+        protocol.write_bytes(PROTOCOL.read_bytes())
     stamp = finished or f"{until}T12:00:00Z"
     n = len(rows)
     meta = {

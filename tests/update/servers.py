@@ -201,7 +201,7 @@ def crossref_server(no_network, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def round_survey_tree(published_survey_tree, request):
+def round_survey_tree(published_tree, request):
     """The survey (release v1's pool) plus a retained paper 2605.10003 ("An Old Title of a Retained
     Paper") and an excluded paper 2605.10004, both of which the arXiv server also lists; made
     once per tree and run through the CLI (:func:`trees.made_once`). Read-only: take ``round_survey``."""
@@ -209,7 +209,7 @@ def round_survey_tree(published_survey_tree, request):
     from trees import copy_tree, made_once
 
     def make(root):
-        copy_tree(published_survey_tree, root)
+        copy_tree(published_tree, root)
         add_paper(run_captured, root, {"key": "turing2026", "arxiv": "2605.10003v1", "title": "An Old Title of a Retained Paper",
                                        "authors": ["Turing, Alan"], "year": 2026, "venue": "arXiv", "tags": PAPERS[0]["tags"]})
         run = run_captured("exclude", "--root", root, "--title", "Prompted Delegation Without Training", "--arxiv", "2605.10004",
@@ -217,7 +217,7 @@ def round_survey_tree(published_survey_tree, request):
                            "prompted framework only", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration")
         assert run.code == 0, run.err
 
-    return made_once(request.config, f"round-{published_survey_tree.parent.name}", make)
+    return made_once(request.config, "round", make)
 
 
 @pytest.fixture
