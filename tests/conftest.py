@@ -92,9 +92,12 @@ def pytest_collection_finish(session):
     with open(folder / "maker.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (folder / "maker.started").exists():
+            # the trees are made by the masrl the tests import (a mutation run's copy, too)
+            code = str(Path(sys.modules["masrl"].__file__).parents[1])
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [code, os.environ.get("PYTHONPATH")]))}
             with open(folder / "trees.log", "wb") as log:
                 session.config._masrl_maker = subprocess.Popen(  # noqa: SLF001
-                    [sys.executable, str(REPO / "tests/trees.py"), str(folder)], stdout=log, stderr=subprocess.STDOUT)
+                    [sys.executable, str(REPO / "tests/trees.py"), str(folder)], stdout=log, stderr=subprocess.STDOUT, env=env)
             (folder / "maker.started").write_text("")
 
 
