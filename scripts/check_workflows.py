@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         work()
         for words in (("validate",), ("build",)):
             grow._ok(run(*words, "--root", root), f"masrl {words[0]}")
-        sh("git add -A && git commit -qm " + shlex.quote(name), root, env)
+        sh("git add -A && (git diff --cached --quiet || git commit -qm " + shlex.quote(name) + ")", root, env)  # a merge may leave nothing to commit
         grow._ok(run("build", "--check", "--root", root), "masrl build --check")
         if not args.no_tests:
             done = sh(TEST_COMMAND, root)
