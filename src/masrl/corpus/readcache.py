@@ -55,18 +55,7 @@ def identity_text() -> str:
     (code, templates, packaged data), the Python version and platform, every distribution
     installed on ``sys.path`` (the names of its ``*.dist-info`` folders, which carry the
     versions), and the current year (the latest year validation allows for a record)."""
-    package = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*")):
-        if "__pycache__" in path.parts or path.suffix in (".pyc", ".pyo") or not path.is_file():
-            continue
-        rel = path.relative_to(package).as_posix()
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = b"?unreadable"
-        digest.update(f"{rel}:{len(data)}:".encode())
-        digest.update(data)
+    digest = _package_digest(lambda rel, path: path.suffix not in (".pyc", ".pyo"))
     dists = set()
     for entry in sys.path:
         base = Path(entry or ".")
@@ -74,7 +63,7 @@ def identity_text() -> str:
             dists.update(p.name for p in base.iterdir() if p.name.endswith((".dist-info", ".egg-info")))
         except OSError:
             continue
-    return "\n".join([f"masrl files {digest.hexdigest()}", f"python {sys.version} {platform.machine()}",
+    return "\n".join([f"masrl files {digest}", f"python {sys.version} {platform.machine()}",
                       f"year {clock.today().year}", *sorted(dists)])
 
 
@@ -97,12 +86,18 @@ def code_digest() -> str:
     tree (code, templates, packaged data: :data:`CODE_SUFFIXES`; not :data:`NOT_RELEASE_CODE`),
     read once per process: part of the fingerprint a release's manifest records
     (:mod:`masrl.build.manifest`). The same in a clone and in an installed copy of one commit."""
+    return _package_digest(lambda rel, path: path.suffix in CODE_SUFFIXES
+                           and not any(rel == part or rel.startswith(part + "/") for part in NOT_RELEASE_CODE))
+
+
+def _package_digest(keep) -> str:
+    """SHA-256 (hex) over the names, sizes and bytes of the files of masrl's package for which
+    ``keep(relative path, path)`` holds (never ``__pycache__``), in path order."""
     package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
         rel = path.relative_to(package).as_posix()
-        if ("__pycache__" in path.parts or path.suffix not in CODE_SUFFIXES or not path.is_file()
-                or any(rel == part or rel.startswith(part + "/") for part in NOT_RELEASE_CODE)):
+        if "__pycache__" in path.parts or not path.is_file() or not keep(rel, path):
             continue
         try:
             data = path.read_bytes()
