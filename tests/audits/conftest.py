@@ -43,10 +43,12 @@ def write_csv(path: Path, rows: list[list[str]], delimiter: str = ",", encoding:
 
 
 @pytest.fixture
-def survey(published_survey):
-    """Audit tests sample from the published pool (release v1's 84 retained and 32 excluded
-    records), so the sample sizes and strata they state stay true as the real pool grows."""
-    return published_survey
+def survey(published_tree, tmp_path):
+    """A copy of the test survey as release v1 published it (84 retained and 32 excluded records),
+    the pool the audit tests sample from."""
+    from trees import copy_tree
+
+    return copy_tree(published_tree, tmp_path / "survey")
 
 
 @pytest.fixture
