@@ -96,8 +96,10 @@ def pytest_collection_finish(session):
             code = str(Path(sys.modules["masrl"].__file__).parents[1])
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [code, os.environ.get("PYTHONPATH")]))}
             with open(folder / "trees.log", "wb") as log:
+                grown = [] if any(item.get_closest_marker("grown") for item in session.items) else ["--published-only"]
                 session.config._masrl_maker = subprocess.Popen(  # noqa: SLF001
-                    [sys.executable, str(REPO / "tests/trees.py"), str(folder)], stdout=log, stderr=subprocess.STDOUT, env=env)
+                    [sys.executable, str(REPO / "tests/trees.py"), str(folder), *grown], stdout=log, stderr=subprocess.STDOUT,
+                    env=env)
             (folder / "maker.started").write_text("")
 
 

@@ -1,6 +1,6 @@
 """The survey trees of the tests, and copies of them.
 
-``python tests/trees.py FOLDER`` (started by tests/conftest.py) makes two trees from inputs that
+``python tests/trees.py FOLDER [--published-only]`` (started by tests/conftest.py) makes two trees from inputs that
 never change: ``published``, tests/data/survey copied and built, then ``grown``, a copy of it grown
 by the manual's workflows on fixed days (:func:`grow.grow_tree`). A test takes its own copy.
 """
@@ -67,8 +67,8 @@ def wait_for(folder: Path, name: str, maker) -> Path:
     return folder / name
 
 
-def main(folder: Path) -> None:
-    """Make the ``published`` tree, then the ``grown`` one, in ``folder``; mark each ready."""
+def main(folder: Path, grown: bool = True) -> None:
+    """Make the ``published`` tree, then (with ``grown``) the ``grown`` one, in ``folder``; mark each ready."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import grow
 
@@ -76,6 +76,8 @@ def main(folder: Path) -> None:
         published = copy_tree(SOURCE, folder / "published")
         grow._ok(grow.run_captured("build", "--root", published), "masrl build of the test survey")
         (folder / "published.done").write_text("")
+        if not grown:
+            return
         facts = grow.grow_tree(grow.run_captured, copy_tree(published, folder / "grown"))
         (folder / "grown.done").write_text(json.dumps(facts))
     except BaseException:
@@ -87,4 +89,4 @@ def main(folder: Path) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover - run by tests/conftest.py
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), grown="--published-only" not in sys.argv[2:])
