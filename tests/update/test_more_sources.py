@@ -226,6 +226,17 @@ def test_an_author_that_is_not_one_person_is_refused_naming_where(serve, source,
         len(repr(name)) > 40 and f"{where}{repr(name)[:37]}..." in str(err.value))
 
 
+def test_an_openreview_note_without_a_date_is_counted_outside_the_window_and_named(serve):
+    notes = [{"id": f"OrchNote0{i}", "forum": f"OrchNote0{i}", **({"pdate": 1779000000000} if i == 1 else {}),
+              "content": {"title": {"value": f"An orchestrator {i}"}, "authors": {"value": ["Ada Lovelace"]},
+                          "venueid": {"value": VENUES[0]}, "venue": {"value": "ICLR 2026 Poster"}}} for i in (1, 2)]
+    body = json.dumps({"notes": notes, "count": 2}).encode()
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    run = openreview(f"{served.url}/notes", venues=VENUES[:1]).search(ORCH, *WINDOW, NOW)
+    assert [f.identifier for f in run.found] == ["openreview:OrchNote01"]
+    assert (run.returned, run.not_matching, run.outside_window) == (2, 0, ["openreview:OrchNote02 (no date)"])
+
+
 # ---------------------------------------------------------------- citation searching
 
 def test_citation_searching_follows_references_and_citations_within_the_window(serve):

@@ -160,6 +160,15 @@ def test_the_network_dependencies_are_locked():
     assert {name.lower() for name in deps} <= pins
 
 
+def test_a_record_without_a_date_is_counted_outside_the_window_and_named(serve):
+    """Crossref works without any date: no day to place them in the window, so named, not dropped."""
+    undated = {k: v for k, v in work(DOI="10.5555/orch.2").items() if k != "published"}
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(), undated]))))
+    run = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert [f.identifier for f in run.found] == ["doi:10.5555/orch.1"]
+    assert (run.returned, run.not_matching, run.outside_window) == (2, 0, ["doi:10.5555/orch.2 (no date)"])
+
+
 # ---------------------------------------------------------------- kind 2: a broken answer is not a search
 
 BROKEN_ARXIV = {

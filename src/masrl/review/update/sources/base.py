@@ -84,6 +84,12 @@ class QueryRun:
             self.not_matching += 1
         return False
 
+    def undated(self, label: str, year: int | None = None) -> None:
+        """Count one record returned without a publication date: outside the window (no day to
+        place it in), named ``LABEL (no date[, year N])``."""
+        self.returned += 1
+        self.outside_window.append(f"{label} (no date{f', year {year}' if year else ''})")
+
     def as_dict(self) -> dict:
         """The run as ``round.yaml`` records it."""
         out = {"family": self.family, "query": self.query, "sent": self.sent, "requests": self.requests, "pages": self.pages,

@@ -122,6 +122,9 @@ class CrossrefSource:
                     raise failure(NAME, self.endpoint, FormatError(
                         f"{where}: doi:{work.doi} is sent twice in one result set"))
                 seen_dois.add(work.doi.lower())
+                if work.doi and work.title and work.published is None:
+                    run.undated(f"doi:{work.doi}")
+                    continue
                 kept += run.take(_found(work), since, until, family)
             if run.returned > run.total:
                 raise failure(NAME, self.endpoint, FormatError(

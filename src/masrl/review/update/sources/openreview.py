@@ -130,18 +130,20 @@ class OpenReviewSource:
                 run.stopped = why
                 run.incomplete = True
             for found in notes:
-                run.take(found, since, until, family)
+                run.undated(found) if isinstance(found, str) else run.take(found, since, until, family)
         run.kept = len(run.found)
         return run
 
 
-def _paper(note, where: str, venue: str, endpoint: str) -> Found | None:
+def _paper(note, where: str, venue: str, endpoint: str) -> Found | str | None:
     got = read_page(paper, note, NAME, endpoint, where, venue)
     try:
         ident = parse(got.id, "openreview")
     except IdentifierError:
         raise failure(NAME, endpoint, FormatError(f"{where}.forum: {got.id[:40]!r} is not an OpenReview id")) from None
-    if not got.title or not got.published:
+    if got.title and not got.published:
+        return ident.key  # no publication, online or creation date: named as undated
+    if not got.title:
         return None
     shown = got.venue or venue
     if got.decision and got.decision != "accepted":

@@ -156,8 +156,6 @@ def _keep(run: QueryRun, rec, since: str, until: str) -> None:
     """Count and sort one paper (:meth:`QueryRun.take`); one without a date is counted outside the
     window and named ``(no date, year N)``."""
     if not rec.published and rec.title and (rec.arxiv or rec.doi or rec.paper_id):
-        label = f"arxiv:{rec.arxiv}" if rec.arxiv else f"doi:{rec.doi}" if rec.doi else f"url:{PAGE}{rec.paper_id}"
-        run.returned += 1
-        run.outside_window.append(f"{label} (no date{f', year {rec.year}' if rec.year else ''})")
+        run.undated(f"arxiv:{rec.arxiv}" if rec.arxiv else f"doi:{rec.doi}" if rec.doi else f"url:{PAGE}{rec.paper_id}", rec.year)
         return
     run.take(found_of(rec), since, until)
