@@ -237,6 +237,18 @@ def test_an_openreview_note_without_a_date_is_counted_outside_the_window_and_nam
     assert (run.returned, run.not_matching, run.outside_window) == (2, 0, ["openreview:OrchNote02 (no date)"])
 
 
+def test_an_openreview_note_of_another_venue_than_asked_is_refused(serve):
+    note = {"id": "OrchNote01", "forum": "OrchNote01", "pdate": 1779000000000,
+            "content": {"title": {"value": "An orchestrator"}, "authors": {"value": ["Ada Lovelace"]},
+                        "venueid": {"value": "NeurIPS.cc/2026/Conference"}}}
+    body = json.dumps({"notes": [note], "count": 1}).encode()
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    with pytest.raises(SourceError) as err:
+        openreview(f"{served.url}/notes", venues=VENUES[:1]).search(ORCH, *WINDOW, NOW)
+    assert str(err.value).endswith(".content.venueid: 'NeurIPS.cc/2026/Conference', but the notes of "
+                                   "'ICLR.cc/2026/Conference' were asked for")
+
+
 # ---------------------------------------------------------------- citation searching
 
 def test_citation_searching_follows_references_and_citations_within_the_window(serve):

@@ -141,6 +141,9 @@ def _paper(note, where: str, venue: str, endpoint: str) -> Found | str | None:
         ident = parse(got.id, "openreview")
     except IdentifierError:
         raise failure(NAME, endpoint, FormatError(f"{where}.forum: {got.id[:40]!r} is not an OpenReview id")) from None
+    if got.venueid and got.venueid != venue:
+        raise failure(NAME, endpoint, FormatError(f"{where}.content.venueid: {got.venueid[:80]!r}, but the notes of "
+                                                  f"{venue!r} were asked for"))
     if got.title and not got.published:
         return ident.key  # no publication, online or creation date: named as undated
     if not got.title:
