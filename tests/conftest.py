@@ -75,9 +75,10 @@ def _shared(config) -> Path:
 def pytest_collection_modifyitems(config, items):
     for item in items:
         names, callspec = set(getattr(item, "fixturenames", ())), getattr(item, "callspec", None)
-        if names & {"survey_tree", "published_tree", "grown_tree"}:
+        params = [v for v in callspec.params.values() if isinstance(v, str)] if callspec is not None else []
+        if names & {"survey_tree", "published_tree", "grown_tree"} or set(params) & set(TREES):
             item.add_marker(pytest.mark.data)
-        if "grown_tree" in names or (callspec is not None and callspec.params.get("survey_tree") == "grown"):
+        if "grown_tree" in names or "grown" in params:
             item.add_marker(pytest.mark.grown)
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
             item.add_marker(pytest.mark.property)
