@@ -4,19 +4,19 @@ commands print. tests/docs/test_guides.py runs every guide with it on a copy of 
 
 Two kinds of fenced block are runnable; every other block is shown only:
 
-- ```` ```console ````: a shell session. Each line that starts with ``$ `` is a command (a line
+- ```` ```console ````: a terminal transcript. Each line that starts with ``$ `` is a command (a line
   ending in ``\\`` goes on on the next); the lines up to the next command are what it prints,
   stdout and stderr together as a terminal shows them. A line ``...`` stands for any number of
   lines, and ``...`` inside a line for any text. A command that must fail ends its output with a
-  line ``[exit N]``. ``masrl ...`` runs in-process (masrl.cli.main), ``cd DIR`` moves the
-  session, anything else (``git``, ``ls``, a pipe) runs in ``bash`` with the venv's ``masrl``
+  line ``[exit N]``. ``masrl ...`` runs in-process (masrl.cli.main), ``cd DIR`` changes the
+  working folder, anything else (``git``, ``ls``, a pipe) runs in ``bash`` with the venv's ``masrl``
   first on ``PATH``.
 - ```` ```diff ````: an edit, as a reader makes it in an editor. Its first line is ``--- FILE``
   (``--- /dev/null`` and then ``+++ FILE`` to create FILE); each hunk (``@@`` between hunks)
   replaces its context (`` `` lines) and removed (``-``) lines, which must occur in the file
   exactly once and in that order, with its context and added (``+``) lines.
 
-:func:`run_guide` runs a guide's blocks in order in one session and returns every mismatch;
+:func:`run_guide` runs a guide's blocks in order in one working folder and returns every mismatch;
 :func:`update_guide` writes each command's actual output into the page where it does not match
 (to write a new guide: run tests/docs/test_guides.py with ``MASRL_DOCS_WRITE=1``, then read the
 page and abridge long outputs with ``...``).
@@ -40,7 +40,7 @@ WILDCARD = "..."
 EXIT = re.compile(r"^\[exit (\d+)\]$")
 #: Characters that make a command a shell command rather than a plain call of masrl.
 SHELL = set("|&;<>()$`{}~\\")
-#: Characters of a file name pattern, expanded by the session as bash would (sorted).
+#: Characters of a file name pattern, expanded as bash would (sorted).
 GLOB = set("*?[")
 
 
@@ -128,7 +128,7 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 
 
 def apply_diff(root: Path, cwd: Path, body: str) -> None:
-    """Make the edit of a ``diff`` block (see the module docstring) in the session at ``cwd``."""
+    """Make the edit of a ``diff`` block (see the module docstring) in the folder ``cwd``."""
     lines = body.splitlines()
     if not lines or not lines[0].startswith("--- "):
         raise ValueError("a diff block starts with '--- FILE'")
