@@ -58,7 +58,8 @@ def test_a_test_of_the_code_that_reads_the_live_corpus_fails(repo):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+    # -rN: no short summary, whose lines pytest cuts to the terminal's width except on CI (CI=1)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider", "-p", "no:xdist",
                            "tests/data/probes/reads_live_corpus.py"], cwd=repo, capture_output=True, text=True)
     assert "3 passed, 2 errors" in done.stdout, done.stdout[-3000:]  # each read fails the test at its teardown
     assert done.stdout.count("a test of the code read the repository's live corpus") == 2
