@@ -6,8 +6,7 @@ Every test of the code runs on trees made from inputs that never change (tests/t
 per run by a process of their own (its log: ``<basetemp>/trees/trees.log``). ``survey_tree`` runs a
 test on both (ids ``[published]``, ``[grown]``); ``survey`` is a private writable copy of it,
 ``grown_survey`` one after :func:`grow.grow`; ``built`` / ``published`` are its Build and release
-v1's results. ``repo`` is the
-repository, for its code and documents only.
+v1's results. ``repo`` is the repository, for its code and documents only.
 
 Every test runs on :data:`SUITE_DAY` (``MASRL_TODAY``). Only tests marked ``live``
 (tests/test_live_corpus.py) read the repository's ``corpus/``, ``exclusions/`` or ``reports/``, on
@@ -123,11 +122,6 @@ def survey_tree(request) -> Path:
     return request.getfixturevalue(f"{request.param}_tree")
 
 
-def tree_name(tree: Path) -> str:
-    """``published`` or ``grown``."""
-    return tree.name
-
-
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO
@@ -142,7 +136,7 @@ def survey(survey_tree, tmp_path) -> Path:
 def grown_pool_tree(survey_tree: Path, request) -> Path:
     import grow
 
-    return made_once(request.config, f"grown-pool-{tree_name(survey_tree)}",
+    return made_once(request.config, f"grown-pool-{survey_tree.name}",
                      lambda root: grow.grow(grow.run_captured, copy_tree(survey_tree, root)))
 
 

@@ -16,7 +16,9 @@ import io
 import os
 import re
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import yaml
 
@@ -30,15 +32,9 @@ BRANCH_PAPERS, BRANCH_EXCLUSIONS = tuple(_DATA["branch_papers"]), tuple(_DATA["b
 ADDED, RELEASED, AUDITED, BRANCHED = "2026-12-10", "2026-12-15", "2026-12-20", "2027-01-05"
 
 
-@contextlib.contextmanager
 def on(day: str):
-    """masrl's clock (``MASRL_TODAY``) set to ``day`` inside the block, as it was after."""
-    before = os.environ.get("MASRL_TODAY")
-    os.environ["MASRL_TODAY"] = day
-    try:
-        yield
-    finally:
-        os.environ.pop("MASRL_TODAY") if before is None else os.environ.__setitem__("MASRL_TODAY", before)
+    """masrl's clock (``MASRL_TODAY``) set to ``day`` inside the ``with`` block, as it was after."""
+    return mock.patch.dict(os.environ, {"MASRL_TODAY": day})
 
 
 def _ok(result, what: str) -> None:
@@ -54,12 +50,10 @@ def next_record_id(root: Path) -> str:
 
 def set_field(path: Path, field: str, value: str) -> None:
     """Replace the top-level line ``field: ...`` (and a following block list) with ``field: value``."""
-    from trees import replace
-
     text, n = re.subn(rf"(?m)^{field}:.*(\n  - .*)*$", lambda m: f"{field}: {value}", path.read_text(encoding="utf-8"), count=1)
     if n != 1:
         raise AssertionError(f"{field} not in {path}")
-    replace(path, text)
+    path.write_text(text, encoding="utf-8")
 
 
 def add_paper(run, root: Path, paper: dict) -> Path:
@@ -96,14 +90,12 @@ def confirm_drafts(root: Path) -> list[str]:
     """Confirm every suggested tag no person has confirmed (``masrl suggest --draft``), as a
     maintainer does by hand before ``masrl release``: the field's ``tag_provenance`` line
     ``suggested (...), not confirmed`` becomes ``suggested (...), confirmed``. Returns the keys."""
-    from trees import replace
-
     keys = []
     for path in sorted((root / "corpus/papers").glob("*.yaml")):
         text = path.read_text(encoding="utf-8")
         new = re.sub(r"(?m)^(  \w+: suggested \(masrl suggest[^\n]*\)), not confirmed$", r"\1, confirmed", text)
         if new != text:
-            replace(path, new)
+            path.write_text(new, encoding="utf-8")
             keys.append(path.stem)
     return keys
 
@@ -218,14 +210,13 @@ def grow_tree(run, root: Path) -> dict:
     return {"release": release, "audit": audit}
 
 
+@dataclass
 class Run:
     """Result of one in-process masrl run: exit code, stdout, stderr."""
 
-    def __init__(self, code: int, out: str, err: str):
-        self.code, self.out, self.err = code, out, err
-
-    def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"Run(code={self.code}, out={self.out[-500:]!r}, err={self.err[-2000:]!r})"
+    code: int
+    out: str
+    err: str
 
 
 def run_captured(*args) -> Run:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from trees import published_only  # noqa: F401 - the published tree only
 
 DBLP_RETAINED = """@article{DBLP:journals/corr/abs-2505-19591,
   author = {Yufan Dang and Chen Qian},

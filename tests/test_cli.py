@@ -11,6 +11,7 @@ import pytest
 
 from masrl import __version__
 from masrl.cli import build_parser
+from trees import published_only  # noqa: F401 - the published tree only
 
 COMMANDS = [["validate"], ["build"], ["add"], ["exclude"], ["diff"], ["suggest"], ["trace"]]
 

@@ -11,6 +11,7 @@ import pytest
 from grow import next_record_id
 
 from masrl.corpus.records import make_key
+from trees import published_only  # noqa: F401 - the published tree only
 
 OK = ["--stage", "abstract_screen", "--reason", "x", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration"]
 

@@ -7,6 +7,7 @@ import pytest
 from masrl.checks.derived_names import collisions
 from masrl.core.placeholders import placeholder_problem
 from masrl.corpus.taxonomy import Taxonomy
+from trees import published_only  # noqa: F401 - the published tree only
 
 OK = ["--stage", "abstract_screen", "--reason", "x", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration"]
 

@@ -17,6 +17,7 @@ from masrl.corpus.provenance import suggested
 from masrl.corpus.taxonomy import Taxonomy
 from masrl.review.suggest import evaluate, screening, structure
 from masrl.review.suggest.text import record_text
+from trees import published_only  # noqa: F401 - the published tree only
 
 TITLE = "Learning to Orchestrate Parallel Sub-Agents with Multi-Agent Reinforcement Learning"
 BENCH_TITLE = "AgentArena: A Benchmark of Prompt Injection Attacks on Tool-Using Web Agents"

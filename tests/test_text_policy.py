@@ -14,6 +14,7 @@ from masrl.core.errors import UserError
 from masrl.core.text import text_problem
 from masrl.corpus.load import parse_tree, read_tree
 from masrl.corpus.records import make_key
+from trees import published_only  # noqa: F401 - the published tree only
 
 ADD = ["--no-fetch", "--author", "Doe, Jane", "--year", "2026"]
 EXCLUDE = ["--author", "Doe, Jane", "--year", "2026", "--stage", "abstract_screen", "--reason-class", "X1",

@@ -13,6 +13,7 @@ import pytest
 from masrl.build import transaction, write
 from masrl.core.errors import UserError
 from write_trees import NEW, snapshot, tree  # noqa: F401 (tree: the fixture)
+from trees import published_only  # noqa: F401 - the published tree only
 
 
 # ---------------------------------------------------------------- all or nothing

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from profiles import examples
 
 from masrl.corpus.yamlio import dump_record, parse
+from trees import published_only  # noqa: F401 - the published tree only
 
 
 def test_repeated_key_is_an_error_not_last_one_wins(survey, cli, set_field):

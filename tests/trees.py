@@ -14,7 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 TREE_PARTS = ("corpus", "exclusions", "reports")
+
 SOURCE = Path(__file__).resolve().parent / "data/survey"
 
 
@@ -28,12 +31,6 @@ def copy_tree(source: Path, dest: Path) -> Path:
         if (source / name).exists():
             shutil.copyfile(source / name, dest / name)
     return dest
-
-
-def replace(path: Path, text: str) -> Path:
-    """Write ``text`` to ``path``."""
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def made_once(config, name: str, make) -> Path:
@@ -60,8 +57,6 @@ def wait_for(folder: Path, name: str, maker) -> Path:
     while not done.exists() and not failed.exists() and (maker is None or maker.poll() is None):
         time.sleep(0.05)
     if not done.exists():
-        import pytest
-
         pytest.fail(f"making the test trees failed; the log ({folder / 'trees.log'}):\n"
                     f"{(folder / 'trees.log').read_text(errors='replace')[-6000:]}", pytrace=False)
     return folder / name
@@ -86,6 +81,15 @@ def main(folder: Path, grown: bool = True) -> None:
         traceback.print_exc()
         (folder / "trees.failed").write_text("")
         raise SystemExit(1) from None
+
+
+
+@pytest.fixture(scope="session", name="survey_tree")
+def published_only(published_tree: Path) -> Path:
+    """``from trees import published_only``: the module's tests that take ``survey_tree`` (or
+    ``survey``) run on the published tree only; for checks of input handling and messages, which do
+    not depend on the tree's history."""
+    return published_tree
 
 
 if __name__ == "__main__":  # pragma: no cover - run by tests/conftest.py

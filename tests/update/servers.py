@@ -7,6 +7,7 @@ folders')."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import re
@@ -168,36 +169,43 @@ class FakeClock:
 
 # ---------------------------------------------------------------- fixtures
 
-@pytest.fixture
-def clock(monkeypatch):
+def fake_clock(patch) -> FakeClock:
     """A fake clock used by every :class:`PacedSession` built without its own (no test waits 3 s)."""
     from masrl.review.update.sources import pacing
 
     fake = FakeClock()
-    monkeypatch.setattr(pacing, "CLOCK", fake)
-    monkeypatch.setattr(pacing, "SLEEP", fake.sleep)
+    patch.setattr(pacing, "CLOCK", fake)
+    patch.setattr(pacing, "SLEEP", fake.sleep)
     return fake
 
 
-def _endpoint(no_network, monkeypatch, api, variable: str, path: str):
+@contextlib.contextmanager
+def endpoint(mock, patch, api, variable: str, path: str):
+    """``api`` served, let through the HTTP mock and named by the environment variable ``variable``."""
     served = Served(api)
-    no_network.add_passthru(served.url)
-    monkeypatch.setenv(variable, served.url + path)
-    return served
+    mock.add_passthru(served.url)
+    patch.setenv(variable, served.url + path)
+    try:
+        yield served
+    finally:
+        served.close()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    return fake_clock(monkeypatch)
 
 
 @pytest.fixture
 def arxiv_server(no_network, monkeypatch):
-    served = _endpoint(no_network, monkeypatch, ArxivServer(), "MASRL_ARXIV_API", "/api/query")
-    yield served
-    served.close()
+    with endpoint(no_network, monkeypatch, ArxivServer(), "MASRL_ARXIV_API", "/api/query") as served:
+        yield served
 
 
 @pytest.fixture
 def crossref_server(no_network, monkeypatch):
-    served = _endpoint(no_network, monkeypatch, CrossrefServer(), "MASRL_CROSSREF_API", "/works")
-    yield served
-    served.close()
+    with endpoint(no_network, monkeypatch, CrossrefServer(), "MASRL_CROSSREF_API", "/works") as served:
+        yield served
 
 
 @pytest.fixture(scope="session")
@@ -230,24 +238,15 @@ def round_survey(round_survey_tree, tmp_path):
 
 def search_once(root, *args: str):
     """``masrl update search --root ROOT ARGS`` against a fresh arXiv server with a fake clock,
-    outside any test (for session fixtures): the endpoint, the clock and the HTTP mock are put
-    back afterwards. Returns the run (``code``, ``out``, ``err``)."""
+    outside any test (for session fixtures). Returns the run (``code``, ``out``, ``err``)."""
     import responses
 
     from grow import run_captured
-    from masrl.review.update.sources import pacing
 
-    served = Served(ArxivServer())
-    try:
-        with pytest.MonkeyPatch.context() as patch, responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-            fake = FakeClock()
-            patch.setattr(pacing, "CLOCK", fake)
-            patch.setattr(pacing, "SLEEP", fake.sleep)
-            patch.setenv("MASRL_ARXIV_API", f"{served.url}/api/query")
-            mock.add_passthru(served.url)
-            return run_captured("update", "search", "--root", root, *args)
-    finally:
-        served.close()
+    with pytest.MonkeyPatch.context() as patch, responses.RequestsMock(assert_all_requests_are_fired=False) as mock, \
+            endpoint(mock, patch, ArxivServer(), "MASRL_ARXIV_API", "/api/query"):
+        fake_clock(patch)
+        return run_captured("update", "search", "--root", root, *args)
 
 
 # ---------------------------------------------------------------- scripted and synthetic servers
