@@ -4,6 +4,7 @@ of undecided candidates, the round checks, and the Atom feed of new records."""
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 
 import feedparser
@@ -190,6 +191,8 @@ def test_validate_checks_the_round_and_the_protocol(searched, cli):
     queue = folder / "queue.csv"
     lines = queue.read_text().splitlines()
     queue.write_text("\n".join(lines[:-1]) + "\n")  # a candidate deleted by hand
+    meta = folder / "round.yaml"
+    meta.write_text(re.sub(r"(?m)^( +)not_matching: 0$", r"\1not_matching: 0\n\1unusable: 1", meta.read_text(), count=1))
     protocol = root / "corpus/protocol.yaml"
     protocol.write_text(protocol.read_text().replace("exclusion_family: tool use", "exclusion_family: tools", 1)
                         .replace("crossref: 'credit assignment counterfactual credit", "crossref: 'credit assignment", 1))
@@ -198,6 +201,10 @@ def test_validate_checks_the_round_and_the_protocol(searched, cli):
     errors = run.err.splitlines()
     assert (f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says 3 but queue.csv has 2 row(s): a round's sheets "
             "keep every record found (exclude a candidate instead of deleting its row)") in errors
+    returned = yaml.safe_load(meta.read_text())["sources"][0]["queries"][0]["returned"]
+    assert any(e.endswith(f"sources[0].queries[0].returned: {returned} is not kept + outside_window + not_matching + "
+                          f"unusable ({returned} + 0 + 0 + 1)") for e in errors), errors
+    assert any(e.endswith("sources[0].queries[0].unusable: says 1 but unusable_records names 0") for e in errors), errors
     assert any(e.endswith("query_families[1].queries.crossref: does not name the term(s) 'counterfactual credit' of the family")
                for e in errors), errors
     assert any("query_families[3].exclusion_family: 'tools' is not a value of query_family in corpus/taxonomy.yaml" in e

@@ -237,6 +237,31 @@ def test_an_openreview_note_without_a_date_is_counted_outside_the_window_and_nam
     assert (run.returned, run.not_matching, run.outside_window) == (2, 0, ["openreview:OrchNote02 (no date)"])
 
 
+def test_a_record_without_what_a_candidate_needs_is_counted_unusable_and_named(serve):
+    """A note without a title, a paper without a title or without any id, a citation link without
+    its paper: each is counted under ``unusable`` and named (by its id, or its place in the answer)."""
+    note = {"id": "OrchNote01", "forum": "OrchNote01", "pdate": 1779000000000,
+            "content": {"authors": {"value": ["Ada Lovelace"]}, "venueid": {"value": VENUES[0]}}}
+    body = json.dumps({"notes": [note], "count": 1}).encode()
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    run = openreview(f"{served.url}/notes", venues=VENUES[:1]).search(ORCH, *WINDOW, NOW)
+    assert (run.returned, run.kept, run.not_matching, run.unusable) == (1, 0, 0, ["openreview:OrchNote01 (no title)"])
+    assert run.as_dict()["unusable_records"] == ["openreview:OrchNote01 (no title)"] and run.as_dict()["unusable"] == 1
+
+    papers = [_one_paper(1), {**_one_paper(2), "title": None}, {**_one_paper(3), "paperId": None, "externalIds": None}]
+    body = json.dumps({"total": 3, "data": papers}).encode()
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    run = s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+    assert [f.identifier for f in run.found] == ["arxiv:2605.30001"]
+    assert (run.returned, run.not_matching, run.unusable) == (3, 0, ["arxiv:2605.30002 (no title)", "paper 2 of page 1 (no id)"])
+
+    links = {"offset": 0, "data": [{"citingPaper": None}, {"citingPaper": _one_paper(4)}]}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(links).encode())))
+    source = citations(f"{served.url}/graph/v1", Seeds(lovelace2026={"arxiv": "2605.10001"}), directions=["forward"])
+    (run,) = source.search_all([], *WINDOW, NOW)
+    assert ([f.identifier for f in run.found], run.unusable) == (["arxiv:2605.30004"], ["link 0 (no paper)"])
+
+
 def test_an_openreview_note_of_another_venue_than_asked_is_refused(serve):
     note = {"id": "OrchNote01", "forum": "OrchNote01", "pdate": 1779000000000,
             "content": {"title": {"value": "An orchestrator"}, "authors": {"value": ["Ada Lovelace"]},
@@ -259,8 +284,8 @@ def test_citation_searching_follows_references_and_citations_within_the_window(s
     runs = {run.family: run for run in source.search_all([], *WINDOW, NOW)}
     assert list(runs) == ["cited by hopper2026", "cites hopper2026", "cited by lovelace2026", "cites lovelace2026"]
     cited_by = runs["cited by lovelace2026"]  # the references of lovelace2026: old, unresolved, undated
-    assert (cited_by.returned, cited_by.kept, cited_by.not_matching, cited_by.outside_window, cited_by.pages) == (
-        3, 0, 1, ["arxiv:1706.02275 (2017-06-07)", "url:https://www.semanticscholar.org/paper/"
+    assert (cited_by.returned, cited_by.kept, cited_by.not_matching, cited_by.unusable, cited_by.outside_window,
+            cited_by.pages) == (3, 0, 0, ["link 1 (no id)"], ["arxiv:1706.02275 (2017-06-07)", "url:https://www.semanticscholar.org/paper/"
                   "e5f0000000000000000000000000000000000005 (no date, year 2026)"], 3)
     cites = runs["cites lovelace2026"]
     assert [(f.identifier, f.identifiers) for f in cites.found] == [

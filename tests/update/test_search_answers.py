@@ -169,6 +169,15 @@ def test_a_record_without_a_date_is_counted_outside_the_window_and_named(serve):
     assert (run.returned, run.not_matching, run.outside_window) == (2, 0, ["doi:10.5555/orch.2 (no date)"])
 
 
+def test_a_crossref_work_without_a_title_or_a_doi_is_counted_unusable_and_named(serve):
+    untitled, no_doi = work(DOI="10.5555/orch.2", title=[]), {k: v for k, v in work(DOI="x").items() if k != "DOI"}
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(), untitled, no_doi]))))
+    run = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert [f.identifier for f in run.found] == ["doi:10.5555/orch.1"]
+    assert (run.returned, run.not_matching, run.unusable) == (3, 0, ["doi:10.5555/orch.2 (no title)",
+                                                                    "item 2 of page 1 (no DOI)"])
+
+
 # ---------------------------------------------------------------- kind 2: a broken answer is not a search
 
 BROKEN_ARXIV = {

@@ -128,6 +128,7 @@ ROUND_SCHEMA = {
                     "properties": {"family": _TEXT, "query": _TEXT, "sent": _STAMP, "requests": _COUNT, "pages": _COUNT,
                                    "total": _COUNT, "returned": _COUNT, "kept": _COUNT, "outside_window": _COUNT,
                                    "outside_window_records": {"type": "array", "items": _TEXT}, "not_matching": _COUNT,
+                                   "unusable": _COUNT, "unusable_records": {"type": "array", "items": _TEXT},
                                    "not_fetched": _COUNT, "stopped": _TEXT}}}}}},
         "counts": {"type": "object", "required": ["identified", "duplicates", "queued", "by_source", "by_family"],
                    "additionalProperties": False,
@@ -449,8 +450,8 @@ def _count_problems(folder: RoundFolder) -> list[Problem]:
 
 
 def _query_problems(folder: RoundFolder, corpus: Corpus) -> list[Problem]:
-    """Each query's counts add up: returned = kept + outside the window + not matching, and the
-    records named outside the window are as many as counted."""
+    """Each query's counts add up: returned = kept + outside the window + not matching + unusable,
+    and the records named outside the window, and those named unusable, are as many as counted."""
     file = folder.path("round.yaml")
     out = []
     for i, source in enumerate(folder.meta["sources"]):
@@ -458,15 +459,16 @@ def _query_problems(folder: RoundFolder, corpus: Corpus) -> list[Problem]:
             if "outside_window" not in query:
                 continue  # written before masrl counted what it did not keep
             path = ("sources", i, "queries", j)
-            parts = query["kept"] + query["outside_window"] + query.get("not_matching", 0)
+            parts = query["kept"] + query["outside_window"] + query.get("not_matching", 0) + query.get("unusable", 0)
             if parts != query["returned"]:
                 out.append(Problem(file, corpus.line(file, path + ("returned",)), _dotted(path + ("returned",)),
-                                   f"{query['returned']} is not kept + outside_window + not_matching ({query['kept']} + "
-                                   f"{query['outside_window']} + {query.get('not_matching', 0)})"))
-            named = len(query.get("outside_window_records") or [])
-            if named != query["outside_window"]:
-                out.append(Problem(file, corpus.line(file, path + ("outside_window",)), _dotted(path + ("outside_window",)),
-                                   f"says {query['outside_window']} but outside_window_records names {named}"))
+                                   f"{query['returned']} is not kept + outside_window + not_matching + unusable ({query['kept']} + "
+                                   f"{query['outside_window']} + {query.get('not_matching', 0)} + {query.get('unusable', 0)})"))
+            for count in ("outside_window", "unusable"):
+                named = len(query.get(f"{count}_records") or [])
+                if named != query.get(count, 0):
+                    out.append(Problem(file, corpus.line(file, path + (count,)), _dotted(path + (count,)),
+                                       f"says {query.get(count, 0)} but {count}_records names {named}"))
     return out
 
 

@@ -30,6 +30,15 @@ class Found:
     published: str
 
 
+@dataclass(frozen=True)
+class Unusable:
+    """A record a source returned without what a candidate needs: ``label`` names it as well as
+    the answer allows (an id, or its place in the answer); ``missing`` says what it lacks."""
+
+    label: str
+    missing: str
+
+
 @dataclass
 class QueryRun:
     """One query sent to one source, paged to its end (or to the bound, which it then says).
@@ -46,6 +55,8 @@ class QueryRun:
         outside_window: ``identifier (published)`` of each record returned but published outside
             the window (counted, named, not kept).
         not_matching: records returned in the window that do not match the family's ``all_of``.
+        unusable: ``label (no title)`` (or id, paper) of each record returned without what a
+            candidate needs (counted, named, not kept).
         not_fetched: records the source holds for the query that were not fetched (paging stopped);
         stopped: why paging stopped before ``total`` ("" when every record was fetched);
         incomplete: whether ``not_fetched`` are records lost to a bound (the run then fails unless
@@ -63,18 +74,18 @@ class QueryRun:
     found: list[Found] = field(default_factory=list)
     outside_window: list[str] = field(default_factory=list)
     not_matching: int = 0
+    unusable: list[str] = field(default_factory=list)
     not_fetched: int = 0
     stopped: str = ""
     incomplete: bool = False
 
-    def take(self, found: "Found | None", since: str, until: str, family=None) -> bool:
+    def take(self, found: "Found | Unusable", since: str, until: str, family=None) -> bool:
         """Count one record returned and sort it: kept (in ``found``) when it is published in
         ``[since, until]`` and, with ``family``, matches its ``all_of``; else counted outside the
-        window (and named) or as not matching (None: a record without what a candidate needs).
-        Returns whether it was kept."""
+        window (and named), as unusable (and named) or as not matching. Returns whether it was kept."""
         self.returned += 1
-        if found is None:
-            self.not_matching += 1
+        if isinstance(found, Unusable):
+            self.unusable.append(f"{found.label} (no {found.missing})")
         elif not in_window(found.published, since, until):
             self.outside_window.append(f"{found.identifier} ({found.published})")
         elif family is None or family.matches(f"{found.title} {found.abstract}"):
@@ -98,6 +109,9 @@ class QueryRun:
                "not_fetched": self.not_fetched}
         if self.outside_window:
             out["outside_window_records"] = list(self.outside_window)
+        if self.unusable:
+            out["unusable"] = len(self.unusable)
+            out["unusable_records"] = list(self.unusable)
         if self.stopped:
             out["stopped"] = self.stopped
         return out

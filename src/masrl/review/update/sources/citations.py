@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, read_edges, record
-from .base import QueryRun, SourceError, failure, read_page
+from .base import QueryRun, SourceError, Unusable, failure, read_page
 from .pacing import PaceFile
 from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep
 
@@ -133,10 +133,10 @@ class CitationSource:
             for i, edge in enumerate(page.data):
                 paper = getattr(edge, field)
                 if paper is None:
-                    run.take(None, since, until)
+                    run.take(Unusable(f"link {offset + i}", "paper"), since, until)
                     continue
                 rec = read_page(record, paper, NAME, self.endpoint, f"$.data[{i}].{field} ({how}, offset {offset})")
-                _keep(run, rec, since, until)
+                _keep(run, rec, since, until, f"link {offset + i}")
             offset += len(page.data)
             if page.next is None or not page.data:
                 break

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.crossref_json import paper, read_work_list
-from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
+from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 #: Seconds between two requests: Crossref's public pool allows a few list requests a second
@@ -125,7 +125,7 @@ class CrossrefSource:
                 if work.doi and work.title and work.published is None:
                     run.undated(f"doi:{work.doi}")
                     continue
-                kept += run.take(_found(work), since, until, family)
+                kept += run.take(_found(work, f"item {i} of page {run.pages}"), since, until, family)
             if run.returned > run.total:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"{run.returned} items returned, but total-results says {run.total}"))
@@ -151,10 +151,11 @@ class CrossrefSource:
         return run
 
 
-def _found(work) -> Found | None:
-    """One Crossref work as a :class:`Found` (None without a DOI, a title or a date)."""
-    if not work.doi or not work.title or work.published is None:
-        return None
+def _found(work, place: str) -> Found | Unusable:
+    """One dated Crossref work as a :class:`Found` (:class:`Unusable` without a DOI or a title,
+    named by its DOI or by ``place``, its item in the answer)."""
+    if not work.doi or not work.title:
+        return Unusable(f"doi:{work.doi}" if work.doi else place, "title" if work.doi else "DOI")
     ids = {"doi": work.doi}
     if work.arxiv:
         ids = {"arxiv": work.arxiv, **ids}

@@ -26,7 +26,7 @@ from __future__ import annotations
 from ....bib.answers import FormatError
 from ....bib.identifiers import IdentifierError, parse
 from ....bib.openreview_json import paper, read_notes
-from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
+from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -135,7 +135,7 @@ class OpenReviewSource:
         return run
 
 
-def _paper(note, where: str, venue: str, endpoint: str) -> Found | str | None:
+def _paper(note, where: str, venue: str, endpoint: str) -> Found | Unusable | str:
     got = read_page(paper, note, NAME, endpoint, where, venue)
     try:
         ident = parse(got.id, "openreview")
@@ -147,7 +147,7 @@ def _paper(note, where: str, venue: str, endpoint: str) -> Found | str | None:
     if got.title and not got.published:
         return ident.key  # no publication, online or creation date: named as undated
     if not got.title:
-        return None
+        return Unusable(ident.key, "title")
     shown = got.venue or venue
     if got.decision and got.decision != "accepted":
         shown = f"{shown}; {got.decision}"

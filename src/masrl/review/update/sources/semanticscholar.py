@@ -27,7 +27,7 @@ import os
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, error_text, read_search, record
-from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
+from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -40,10 +40,11 @@ KEY_VARIABLE = "MASRL_S2_API_KEY"
 PAGE = "https://www.semanticscholar.org/paper/"
 
 
-def found_of(rec) -> Found | None:
-    """A :class:`masrl.bib.s2_json.Record` as a :class:`Found` (None without a title, an id or a date)."""
-    if not rec.title or not rec.published or not (rec.arxiv or rec.doi or rec.paper_id):
-        return None
+def found_of(rec, place: str) -> Found | Unusable:
+    """A dated :class:`masrl.bib.s2_json.Record` as a :class:`Found` (:class:`Unusable` without a
+    title or an id, named by its id or by ``place``, where the answer holds it)."""
+    if not rec.title or not (rec.arxiv or rec.doi or rec.paper_id):
+        return Unusable(_label(rec) if rec.arxiv or rec.doi or rec.paper_id else place, "title" if not rec.title else "id")
     ids = {}
     if rec.arxiv:
         ids["arxiv"] = rec.arxiv
@@ -137,7 +138,7 @@ class SemanticScholarSource:
                 if rec.paper_id and rec.paper_id in seen:
                     raise failure(NAME, self.endpoint, FormatError(f"{where}: paper {rec.paper_id} is sent twice"))
                 seen.add(rec.paper_id)
-                _keep(run, rec, since, until)
+                _keep(run, rec, since, until, f"paper {i} of page {run.pages}")
             token = page.token  # paging ends where the API gives no token ($.total is documented as approximate)
             if not token or not page.data:
                 short = run.total - run.returned
@@ -152,10 +153,14 @@ class SemanticScholarSource:
         return run
 
 
-def _keep(run: QueryRun, rec, since: str, until: str) -> None:
+def _label(rec) -> str:
+    return f"arxiv:{rec.arxiv}" if rec.arxiv else f"doi:{rec.doi}" if rec.doi else f"url:{PAGE}{rec.paper_id}"
+
+
+def _keep(run: QueryRun, rec, since: str, until: str, place: str) -> None:
     """Count and sort one paper (:meth:`QueryRun.take`); one without a date is counted outside the
     window and named ``(no date, year N)``."""
     if not rec.published and rec.title and (rec.arxiv or rec.doi or rec.paper_id):
-        run.undated(f"arxiv:{rec.arxiv}" if rec.arxiv else f"doi:{rec.doi}" if rec.doi else f"url:{PAGE}{rec.paper_id}", rec.year)
+        run.undated(_label(rec), rec.year)
         return
-    run.take(found_of(rec), since, until)
+    run.take(found_of(rec, place), since, until)
