@@ -169,6 +169,21 @@ def test_a_record_without_a_date_is_counted_outside_the_window_and_named(serve):
     assert (run.returned, run.not_matching, run.outside_window) == (2, 0, ["doi:10.5555/orch.2 (no date)"])
 
 
+@pytest.mark.parametrize(("parts", "since", "kept", "outside"), [
+    ([2026], "2026-05-04", None, "doi:10.5555/orch.2 (2026, no month)"),
+    ([2026, 5], "2026-05-04", None, "doi:10.5555/orch.2 (2026-05, no day)"),
+    ([2026, 5], "2026-05-01", "2026-05-01", None),
+    ([2026], "2026-01-01", "2026-01-01", None),
+    ([2026, 5, 20], "2026-05-04", "2026-05-20", None)])
+def test_a_crossref_date_given_as_a_year_or_a_month_is_kept_only_when_the_window_holds_all_of_it(serve, parts, since, kept,
+                                                                                                  outside):
+    dated = work(DOI="10.5555/orch.2", published={"date-parts": [parts]})
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list([dated]))))
+    run = crossref_source(f"{served.url}/works").search(ORCH, since, "2026-12-31", NOW)
+    assert [f.published for f in run.found] == ([kept] if kept else [])
+    assert run.outside_window == ([outside] if outside else [])
+
+
 def test_a_crossref_work_without_a_title_or_a_doi_is_counted_unusable_and_named(serve):
     untitled, no_doi = work(DOI="10.5555/orch.2", title=[]), {k: v for k, v in work(DOI="x").items() if k != "DOI"}
     served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(), untitled, no_doi]))))

@@ -81,8 +81,9 @@ class OneWork(msgspec.Struct, rename="kebab"):
 
 @dataclass(frozen=True)
 class Paper:
-    """One work as masrl keeps it: ``published`` ``(year, month, day)`` or None; ``arxiv`` the id of
-    its preprint (``relation.has-preprint``) or ""."""
+    """One work as masrl keeps it: ``published`` ``(year, month, day)`` or None, of which the
+    source gave the first ``precision`` parts (1: a year, 2: a month; the others are 1); ``arxiv``
+    the id of its preprint (``relation.has-preprint``) or ""."""
 
     doi: str
     title: str
@@ -93,6 +94,7 @@ class Paper:
     arxiv: str
     type: str
     publisher: str
+    precision: int = 3
 
 
 def read_work_list(body: bytes) -> WorkList:
@@ -121,21 +123,24 @@ def read_work(body: bytes) -> Work:
     return data.message
 
 
-def _date(work: Work, where: str) -> tuple[int, int, int] | None:
+def _date(work: Work, where: str) -> tuple[tuple[int, int, int] | None, int]:
+    """The work's first date of ``published``, ``published-print``, ``published-online`` and
+    ``issued``, and how many of its parts the source gave."""
     for name in ("published", "published_print", "published_online", "issued"):
         value = getattr(work, name)
         if value is None or not value.date_parts or not value.date_parts[0] or value.date_parts[0][0] is None:
             continue
-        parts = [p if p is not None else 1 for p in value.date_parts[0]] + [1, 1]
-        year, month, day = parts[:3]
+        given = list(value.date_parts[0][:3])
+        precision = len(given) if None not in given else given.index(None)
+        year, month, day = ([p if p is not None else 1 for p in given] + [1, 1])[:3]
         import datetime
 
         try:
             datetime.date(year, month, day)
         except (ValueError, OverflowError):
             raise FormatError(f"{where}.{name.replace('_', '-')}: {value.date_parts[0]!r} is not a date") from None
-        return year, month, day
-    return None
+        return (year, month, day), precision
+    return None, 3
 
 
 def paper(work: Work, where: str) -> Paper:
@@ -179,5 +184,6 @@ def paper(work: Work, where: str) -> Paper:
     if not venue and work.event is not None:
         venue = clean(work.event.name, "venue", f"{where}.event.name")
     abstract = clean(work.abstract, "abstract", f"{where}.abstract")
-    return Paper(doi, title, tuple(authors), _date(work, where), venue, abstract, arxiv, clean(work.type, "venue", f"{where}.type"),
-                 clean(work.publisher, "venue", f"{where}.publisher"))
+    published, precision = _date(work, where)
+    return Paper(doi, title, tuple(authors), published, venue, abstract, arxiv, clean(work.type, "venue", f"{where}.type"),
+                 clean(work.publisher, "venue", f"{where}.publisher"), precision)

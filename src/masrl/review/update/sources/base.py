@@ -101,6 +101,13 @@ class QueryRun:
         self.returned += 1
         self.outside_window.append(f"{label} (no date{f', year {year}' if year else ''})")
 
+    def imprecise(self, label: str, given: str, missing: str) -> None:
+        """Count one record whose date the source gives only as ``given`` (a year, or a month),
+        a period not wholly inside the window: outside it (it may or may not hold the record),
+        named ``LABEL (GIVEN, no MISSING)``."""
+        self.returned += 1
+        self.outside_window.append(f"{label} ({given}, no {missing})")
+
     def as_dict(self) -> dict:
         """The run as ``round.yaml`` records it."""
         out = {"family": self.family, "query": self.query, "sent": self.sent, "requests": self.requests, "pages": self.pages,

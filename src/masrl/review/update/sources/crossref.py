@@ -125,6 +125,11 @@ class CrossrefSource:
                 if work.doi and work.title and work.published is None:
                     run.undated(f"doi:{work.doi}")
                     continue
+                if work.doi and work.title and work.precision < 3 and not _within(work, since, until):
+                    year, month, _ = work.published
+                    run.imprecise(f"doi:{work.doi}", f"{year:04d}-{month:02d}" if work.precision == 2 else f"{year:04d}",
+                                  "day" if work.precision == 2 else "month")
+                    continue
                 kept += run.take(_found(work, f"item {i} of page {run.pages}"), since, until, family)
             if run.returned > run.total:
                 raise failure(NAME, self.endpoint, FormatError(
@@ -149,6 +154,15 @@ class CrossrefSource:
         run.requests = len(self.session.started) - first
         run.kept = len(run.found)
         return run
+
+
+def _within(work, since: str, until: str) -> bool:
+    """Whether the whole period of a date given as a year or a month lies in ``[since, until]``."""
+    import calendar
+
+    year, month, _ = work.published
+    last = (12, 31) if work.precision == 1 else (month, calendar.monthrange(year, month)[1])
+    return since <= f"{year:04d}-{month:02d}-01" and f"{year:04d}-{last[0]:02d}-{last[1]:02d}" <= until
 
 
 def _found(work, place: str) -> Found | Unusable:
