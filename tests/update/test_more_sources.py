@@ -84,6 +84,19 @@ def test_openreview_pages_the_venues_notes_and_keeps_those_of_the_window_that_ma
     assert (again.requests, [f.identifier for f in again.found], len(served.log)) == (0, ["openreview:PlainIclr02"], 3)
 
 
+def test_a_venue_over_the_paging_bound_is_refused_at_its_first_page_or_counted_not_fetched(serve):
+    served = serve(OpenReviewServer(page=2))
+    with pytest.raises(SourceError) as err:
+        openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2, max_records=2).search(ORCH, *WINDOW, NOW)
+    assert str(err.value).endswith("venue 'ICLR.cc/2026/Conference' has 3 notes, more than the paging bound of 2; raise "
+                                   "--max-records or give --allow-incomplete")
+    assert len(served.log) == 1  # the count is on the first page: nothing more fetched
+    run = openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2, max_records=2,
+                     allow_incomplete=True).search(ORCH, *WINDOW, NOW)
+    assert (run.total, run.returned, run.not_fetched, run.incomplete, len(served.log)) == (3, 2, 1, True, 2)
+    assert run.stopped == "the paging bound of 2 notes per venue (--max-records)"
+
+
 BROKEN_OPENREVIEW = {
     "an HTML page": (b"<!DOCTYPE html><html></html>", "an HTML or XML page where the format has a JSON document"),
     "notes as a mapping": (b'{"notes": {"a": 1}, "count": 1}', "Expected `array`, got `object` - at `$.notes`"),

@@ -424,13 +424,18 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
         arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
-@pytest.mark.parametrize("value", ["not-a-url", "ftp://example.org/api", "http:///query"])
-def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value):
+@pytest.mark.parametrize(("value", "why"), [
+    ("not-a-url", "it must start with https:// or http://"), ("ftp://example.org/api", "it must start with https:// or http://"),
+    ("http:///query", "it names no host"), ("http://exa mple.org/api", "it holds a space"),
+    ("https://[::1/api", "its host has an unbalanced '[' or ']'"),
+    ("http://127.0.0.1:99999/api", "its port '99999' is out of range 0-65535"),
+    ("http://127.0.0.1:eighty/api", "its port 'eighty' is not a number")])
+def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value, why):
     monkeypatch.setenv("MASRL_ARXIV_API", value)
     run = cli("update", "search", "--root", basic_survey, *ARXIV)
     assert run.code == 1 and rounds(basic_survey) == []
     (line,) = run.err.splitlines()
-    assert line.startswith(f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL") and "no network" not in line
+    assert line == f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL ({why}); nothing was searched"
 
 
 def test_an_empty_crossref_page_before_the_total_is_not_the_end(serve):

@@ -101,9 +101,15 @@ def url_problem(url: str) -> str | None:
     """Why ``url`` is not an ``http(s)://host/...`` URL masrl can send a request to, or None."""
     try:
         parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError as err:  # "Invalid IPv6 URL", or a host that NFKC normalisation changes
+        why = "an unbalanced '[' or ']'" if "IPv6" in str(err) else "characters no host name holds"
+        return f"{url!r} is not a URL (its host has {why})"
+    try:
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number or out of range
     except ValueError:
-        return f"{url!r} is not a URL (its port is not a number)"
+        port = parts.netloc.rpartition(":")[2]
+        why = "out of range 0-65535" if port.isdigit() else "not a number"
+        return f"{url!r} is not a URL (its port {port[:20]!r} is {why})"
     if parts.scheme not in ("http", "https"):
         return f"{url!r} is not a URL (it must start with https:// or http://)"
     if not parts.hostname:

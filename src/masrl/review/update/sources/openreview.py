@@ -91,6 +91,9 @@ class OpenReviewSource:
                     raise SourceError(self.endpoint, f"{NAME} says venue {venue!r} has {data.count:,} notes: not an "
                                                      "answer of OpenReview (is the endpoint right?)")
                 total = data.count
+                if total > self.max_records and not self.allow_incomplete:  # known on the first page: fetch no more
+                    raise SourceError(self.endpoint, f"venue {venue!r} has {total:,} notes, more than the paging bound of "
+                                                     f"{self.max_records:,}; raise --max-records or give --allow-incomplete")
             for i, note in enumerate(data.notes):
                 where = f"$.notes[{i}] (venue {venue}, offset {offset})"
                 if note.id in seen:
