@@ -6,7 +6,7 @@ Every test of the code runs on trees made from inputs that never change (tests/t
 per run by a process of their own (its log: ``<basetemp>/trees/trees.log``). ``survey_tree`` runs a
 test on both (ids ``[published]``, ``[grown]``); ``survey`` is a private writable copy of it,
 ``grown_survey`` one after :func:`grow.grow`; ``built`` / ``published`` are its Build and release
-v1's results. ``repo`` is the repository, for its code and documents only.
+v1's results (``published_build``: the published tree's Build). ``repo`` is the repository, for its code and documents only.
 
 Every test runs on :data:`SUITE_DAY` (``MASRL_TODAY``). Only tests marked ``live``
 (tests/test_live_corpus.py) read the repository's ``corpus/``, ``exclusions/`` or ``reports/``, on
@@ -145,15 +145,25 @@ def grown_survey(grown_pool_tree, tmp_path) -> Path:
     return copy_tree(grown_pool_tree, tmp_path / "grown-survey")
 
 
-@pytest.fixture(scope="session")
-def built(survey_tree):
+def _build(tree: Path):
     from masrl.build.pipeline import build
     from masrl.checks.validate import validate
     from masrl.corpus.load import load
 
-    corpus = load(survey_tree)
+    corpus = load(tree)
     assert validate(corpus) == []
     return build(corpus, {"survey_example": True})
+
+
+@pytest.fixture(scope="session")
+def published_build(published_tree):
+    """The build results of the published tree (its pool, releases and claims)."""
+    return _build(published_tree)
+
+
+@pytest.fixture(scope="session")
+def built(survey_tree, request):
+    return request.getfixturevalue("published_build") if survey_tree.name == "published" else _build(survey_tree)
 
 
 @pytest.fixture(scope="session")

@@ -8,14 +8,11 @@ import json
 import pytest
 
 from masrl.build.outputs import render_text
-from masrl.build.pipeline import build
-from masrl.corpus.load import load
 
 
 @pytest.fixture(scope="module")
-def reports(published_tree):
-    result = build(load(published_tree), {"survey_example": True})
-    return result.pool, render_text(result)
+def reports(published_build):
+    return published_build.pool, render_text(published_build)
 
 
 def keys_where(results, mask) -> str:

@@ -16,8 +16,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from masrl.build.pipeline import build
-from masrl.corpus.load import load
 
 REPO = Path(__file__).resolve().parents[2]
 #: Screenshots of every view the browser tests visit, for people to look at (gitignored).
@@ -31,15 +29,9 @@ FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
 
 
 @pytest.fixture(scope="session")
-def site_build(published_tree):
-    """The build of the test survey's records: the pool, the releases, the claims."""
-    return build(load(published_tree), {"survey_example": True})
-
-
-@pytest.fixture(scope="session")
-def site_results(site_build):
+def site_results(published_build):
     """The results of the current pool (what the site shows)."""
-    return site_build.pool
+    return published_build.pool
 
 
 @pytest.fixture(scope="session")

@@ -254,13 +254,13 @@ def test_exclusion_log_search_and_filters(page, site_results, screenshot):
     screenshot("screening-prisma")
 
 
-def test_claims_and_figures_pages(page, site_build, screenshot):
+def test_claims_and_figures_pages(page, published_build, screenshot):
     from selenium.webdriver.common.by import By
 
     driver = page("claims.html")
     rows = driver.find_elements(By.CSS_SELECTOR, "main > table tbody tr")
-    assert len(rows) == len(site_build.claims)
-    claim = next(c for c in site_build.claims if c.id == "message-credit-sparse")
+    assert len(rows) == len(published_build.claims)
+    claim = next(c for c in published_build.claims if c.id == "message-credit-sparse")
     keys = [k for check in claim.checks for k in check.keys]
     assert len(set(keys)) > 1
     section = driver.find_element(By.ID, f"claim-{claim.id}").find_element(By.XPATH, "..")

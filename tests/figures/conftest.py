@@ -8,15 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from masrl.build.pipeline import build
-from masrl.corpus.load import load
 from masrl.render import figures
 from figure_specs import FIGURES, spec_of  # noqa: F401 (spec_of: for the tests of this folder)
 
 @pytest.fixture(scope="session")
-def figure_results(published_tree):
+def figure_results(published_build):
     """The build results of release v1, the survey as published."""
-    return build(load(published_tree), {"survey_example": True}).population("v1")
+    return published_build.population("v1")
 
 
 @pytest.fixture(scope="session")
