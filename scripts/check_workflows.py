@@ -17,8 +17,9 @@ virtual environment, installed as the README says. Then, on ``--day`` (masrl's c
 5. ``masrl release v<N+1>``;
 6. two branches that each add a paper, merged with ``masrl resolve``.
 
-After each step: ``masrl validate``, ``masrl build --check`` and the README's test command. The
-script prints each step's time and stops at the first failure (exit 1).
+After each step: ``masrl validate``, ``masrl build --check`` and the README's test command (its
+live-corpus checks on ``--day`` too, as on a machine whose clock says that day). The script prints
+each step's time and stops at the first failure (exit 1).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         sh("git add -A && (git diff --cached --quiet || git commit -qm " + shlex.quote(name) + ")", root, env)  # a merge may leave nothing to commit
         grow._ok(run("build", "--check", "--root", root), "masrl build --check")
         if not args.no_tests:
-            done = sh(TEST_COMMAND, root)
+            done = sh(TEST_COMMAND, root, env)  # on --day too, as on a machine whose clock says that day
             print(f"  {done.stdout.strip().splitlines()[-1]}", flush=True)
         print(f"{name}: ok ({time.monotonic() - began:.0f} s)", flush=True)
 
