@@ -20,9 +20,15 @@ set -f  # the module globs are patterns for the report script, not for the shell
 modules=""
 for glob in ${MODULES:-}; do modules="$modules --module $glob"; done
 if [ -n "${SAMPLE:-}" ] && [ $# -eq 0 ]; then
-    .venv/bin/mutmut run "masrl.no_such_mutant" > /dev/null 2>&1 || true  # generate the mutants and the test map only
+    # generate the mutants and the map of tests: mutmut stops when no mutant has this name
+    mkdir -p mutants
+    .venv/bin/mutmut run "masrl.no_such_mutant" > mutants/generate.log 2>&1 || true
     # shellcheck disable=SC2046
     set -- $(.venv/bin/python scripts/mutation_report.py --names --sample "$SAMPLE" $modules)
+    if [ $# -eq 0 ]; then  # without names mutmut would run every mutant
+        echo "no mutants were generated; see mutants/generate.log" >&2
+        exit 1
+    fi
 fi
 .venv/bin/mutmut run --max-children "${JOBS:-2}" "$@" > mutants/run.log 2>&1 || true
 # shellcheck disable=SC2086
