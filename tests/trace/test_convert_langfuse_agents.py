@@ -206,6 +206,29 @@ def test_agents_sdk_batch():
     assert detect_format(json.dumps(agents_batch()).encode(), "x.json") == "openai-agents"
 
 
+def test_an_agent_called_after_it_began_as_a_root_agent_is_not_spawned():
+    """A root agent (nobody spawns it) that another agent calls later is not spawned then: it
+    would act before its spawn; its work there is its own (its tokens on its stop)."""
+    batch = {"data": [
+        {"object": "trace", "id": TID, "workflow_name": "support"},
+        sdk_span(1, None, 0, 5, {"type": "agent", "name": "billing"}),
+        sdk_span(2, None, 1, 20, {"type": "agent", "name": "triage"}),
+        sdk_span(3, 2, 10, 15, {"type": "agent", "name": "billing"}),
+        sdk_span(4, 3, 11, 12, {"type": "generation", "model": "m", "usage": {"input_tokens": 5, "output_tokens": 2}}),
+        sdk_span(5, 3, 12, 13, {"type": "function", "name": "refund"}),
+    ]}
+    result = run(batch)
+    got = [(e["type"], e["agent"], e.get("to"), e.get("tokens")) for e in result.trace["events"]]
+    assert got == [("stop", "billing", None, 7), ("tool_call", "billing", None, None), ("tool_result", "refund", None, None),
+                   ("stop", "triage", None, None)]
+    assert ("span 'billing' (span_000000000000000000000003): agent 'billing' is a root agent of the run (nobody spawned "
+            "it; span 'billing' (span_000000000000000000000001) began earlier); no spawn or return; what it does here is "
+            "its own") in result.notes
+    later = {"data": [batch["data"][0], sdk_span(1, None, 16, 17, {"type": "agent", "name": "billing"}), *batch["data"][2:4]]}
+    spawned = [(e["type"], e["agent"], e.get("to")) for e in run(later).trace["events"]]
+    assert ("spawn", "triage", "billing") in spawned  # spawned before it begins as a root agent: a spawn
+
+
 def test_agents_sdk_json_lines_and_unended_span():
     items = agents_batch()["data"]
     items[5]["ended_at"] = None

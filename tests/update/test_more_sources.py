@@ -153,19 +153,32 @@ def test_semantic_scholar_past_its_bound_or_rate_limited_for_good_fails_naming_i
                               "4 time(s); it asked to wait 2 s (Retry-After); run the search again later")
 
 
+def _one_paper(i: int) -> dict:
+    return {"paperId": f"{i:040x}", "title": f"An orchestrator number {i}", "publicationDate": "2026-05-20", "year": 2026,
+            "externalIds": {"ArXiv": f"2605.{30000 + i}"}, "authors": [{"name": "Ada Lovelace"}]}
+
+
 BROKEN_S2 = {
     "data as a string": (b'{"total": 1, "data": "abc"}', "Expected `array`, got `str` - at `$.data`"),
-    "a title as a list": (json.dumps({"total": 1, "data": [{"paperId": "p1", "title": ["Orchestrators"]}]}).encode(),
+    "a title as a list": (json.dumps({"total": 1, "data": [{"paperId": "a1" * 20, "title": ["Orchestrators"]}]}).encode(),
                           "Expected `str | null`, got `array` - at `$.data[0].title`"),
-    "authors as reprs": (json.dumps({"total": 1, "data": [{"paperId": "p1", "authors": "42, ['x']"}]}).encode(),
+    "authors as reprs": (json.dumps({"total": 1, "data": [{"paperId": "a1" * 20, "authors": "42, ['x']"}]}).encode(),
                          "Expected `array`, got `str` - at `$.data[0].authors`"),
     "total NaN": (b'{"total": NaN, "data": []}', "not JSON"),
     "nested 200,000 deep": (b'{"total": 0, "data": [], "x": ' + b"[" * 200000 + b"]" * 200000 + b"}",
                             "JSON nested deeper than any answer of the format"),
-    "a date that is not one": (json.dumps({"total": 1, "data": [{"paperId": "p1", "title": "An orchestrator",
+    "a date that is not one": (json.dumps({"total": 1, "data": [{"paperId": "a1" * 20, "title": "An orchestrator",
                                                                  "publicationDate": "2026-02-30"}]}).encode(),
                                "$.data[0] (page 1).publicationDate: '2026-02-30' is not a date"),
     "a billion results": (b'{"total": 1000000000, "data": []}', "more than it holds papers"),
+    "far more papers than its total": (json.dumps({"total": 1, "data": [_one_paper(i) for i in range(3)]}).encode(),
+                                       "3 papers sent, far more than the about 1 its total announced"),
+    "a paper sent twice by its arXiv id": (json.dumps({"total": 2, "data": [{**_one_paper(1), "paperId": None}] * 2}).encode(),
+                                           "$.data[1] (page 1): arxiv:2605.30001 is sent twice"),
+    "an arXiv id as a number": (json.dumps({"total": 1, "data": [{**_one_paper(1), "externalIds": {"ArXiv": 260540001}}]}).encode(),
+                                "$.data[0] (page 1).externalIds.ArXiv: 260540001 is not text"),
+    "a paperId that is not one": (json.dumps({"total": 1, "data": [{**_one_paper(1), "paperId": 'a b<c>"d'}]}).encode(),
+                                  "$.data[0] (page 1).paperId: 'a b<c>\"d' is not a Semantic Scholar paper id (40 hex digits)"),
 }
 
 
@@ -179,15 +192,11 @@ def test_a_broken_semantic_scholar_answer_is_refused_naming_the_source(serve, ca
     assert what in str(err.value)
 
 
-def _one_paper(i: int) -> dict:
-    return {"paperId": f"p{i}", "title": f"An orchestrator number {i}", "publicationDate": "2026-05-20", "year": 2026,
-            "externalIds": {"ArXiv": f"2605.{30000 + i}"}, "authors": [{"name": "Ada Lovelace"}]}
-
-
-@pytest.mark.parametrize(("total", "sent", "short"), [(500, 1, 499), (40, 25, 15), (100, 96, None), (12, 3, None)])
+@pytest.mark.parametrize(("total", "sent", "short"), [(500, 1, 499), (40, 25, 15), (11, 1, 10), (12, 10, 2), (100, 96, None),
+                                                     (20, 19, None)])
 def test_semantic_scholar_pages_that_end_far_short_of_its_total_are_records_lost(serve, total, sent, short):
-    """Its total is approximate: a few records short is an estimate that was off, more than ten and
-    5% is a run that lost records (refused unless --allow-incomplete, then counted as not fetched)."""
+    """Its total is approximate: a record or 5% short is an estimate that was off, more is a run
+    that lost records (refused unless --allow-incomplete, then counted as not fetched)."""
     body = json.dumps({"total": total, "data": [_one_paper(i) for i in range(sent)]}).encode()
     served = serve(Scripted(lambda path, params: (200, "application/json", body)))
     if short is None:
@@ -324,6 +333,22 @@ def test_a_seed_semantic_scholar_does_not_know_is_named_and_a_broken_link_page_r
     jump = serve(Scripted(lambda path, params: (200, "application/json", b'{"offset": 5, "data": []}')))
     with pytest.raises(SourceError, match="a page from 5 of 0 links, asked from 0"):
         citations(f"{jump.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"})).search_all([], *WINDOW, NOW)
+
+
+@pytest.mark.parametrize(("status", "body", "what"), [
+    (404, b"<html>Not Found</html>", "the Semantic Scholar API answered HTTP 404"),  # another server's page: no such seed?
+    (200, json.dumps({"offset": 0, "data": [{"citingPaper": _one_paper(1)}]}).encode(),
+     "$.data[0] (cited by a2026, offset 0): a link without citedPaper, which the API sends with every link of /references"),
+    (200, json.dumps({"offset": 0, "data": [{"citedPaper": _one_paper(1)}] * 2}).encode(),
+     "$.data[1].citedPaper (cited by a2026, offset 0): arxiv:2605.30001 is sent twice")])
+def test_a_link_page_that_is_not_the_apis_answer_is_refused(serve, status, body, what):
+    """Only the API's own "not found" (its JSON error) names a seed it does not know; a link keyed
+    for the other direction, or a paper linked twice, is not its answer either."""
+    served = serve(Scripted(lambda path, params: (status, "text/html" if status == 404 else "application/json", body)))
+    source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
+    with pytest.raises(SourceError) as err:
+        source.search_all([], *WINDOW, NOW)
+    assert str(err.value).endswith(what), str(err.value)
 
 
 # ---------------------------------------------------------------- a whole round

@@ -184,6 +184,21 @@ def test_a_crossref_date_given_as_a_year_or_a_month_is_kept_only_when_the_window
     assert run.outside_window == ([outside] if outside else [])
 
 
+def test_crossref_pages_on_past_a_page_whose_matching_works_were_not_kept(serve):
+    """The relevance rule stops at a page with no work matching the family; works that match but
+    are not kept (a year-only date, no title's worth of id) do not end the search."""
+    first = [work(DOI=f"10.5555/year.{i}", published={"date-parts": [[2026]]}) for i in (1, 2)]
+
+    def reply(path, params):
+        page = first if params.get("cursor") == "*" else [work(DOI="10.5555/orch.9")]
+        return 200, "application/json", work_list(page, total=3, **{"next-cursor": "c1"})
+
+    served = serve(Scripted(reply))
+    run = crossref_source(f"{served.url}/works", rows=2).search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert ([f.identifier for f in run.found], run.pages, run.not_fetched, run.stopped) == (["doi:10.5555/orch.9"], 2, 0, "")
+    assert run.outside_window == ["doi:10.5555/year.1 (2026, no month)", "doi:10.5555/year.2 (2026, no month)"]
+
+
 def test_a_crossref_work_without_a_title_or_a_doi_is_counted_unusable_and_named(serve):
     untitled, no_doi = work(DOI="10.5555/orch.2", title=[]), {k: v for k, v in work(DOI="x").items() if k != "DOI"}
     served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(), untitled, no_doi]))))
@@ -428,7 +443,10 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
     ("not-a-url", "it must start with https:// or http://"), ("ftp://example.org/api", "it must start with https:// or http://"),
     ("http:///query", "it names no host"), ("http://exa mple.org/api", "it holds a space"),
     ("https://[::1/api", "its host has an unbalanced '[' or ']'"),
-    ("http://127.0.0.1:99999/api", "its port '99999' is out of range 0-65535"),
+    ("http://127.0.0.1:99999/api", "its port '99999' is out of range 1-65535"),
+    ("http://127.0.0.1:0/api", "its port '0' is out of range 1-65535"),
+    ("http://\uff45xample.com/api", "its host is not ASCII; write it in its IDNA form, xn--..."),
+    ("http://127.0.0.1/ap%ZZi", "a '%' not followed by two hex digits"),
     ("http://127.0.0.1:eighty/api", "its port 'eighty' is not a number")])
 def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value, why):
     monkeypatch.setenv("MASRL_ARXIV_API", value)
@@ -436,6 +454,13 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
     assert run.code == 1 and rounds(basic_survey) == []
     (line,) = run.err.splitlines()
     assert line == f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL ({why}); nothing was searched"
+
+
+def test_an_endpoint_with_a_password_is_refused_without_printing_it(basic_survey, cli, monkeypatch):
+    monkeypatch.setenv("MASRL_CROSSREF_API", "http://user:secret@127.0.0.1:9/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 1 and rounds(basic_survey) == [] and "secret" not in run.err + run.out
+    assert "a URL with a user name or password is refused" in run.err
 
 
 def test_an_empty_crossref_page_before_the_total_is_not_the_end(serve):

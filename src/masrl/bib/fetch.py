@@ -23,6 +23,8 @@ connection is stuck in reading headers. Pure Python, standard library and ``requ
 
 from __future__ import annotations
 
+import re
+
 import threading
 import time
 import zlib
@@ -108,14 +110,23 @@ def url_problem(url: str) -> str | None:
         parts.port  # noqa: B018 - raises ValueError on a port that is not a number or out of range
     except ValueError:
         port = parts.netloc.rpartition(":")[2]
-        why = "out of range 0-65535" if port.isdigit() else "not a number"
+        why = "out of range 1-65535" if port.isdigit() else "not a number"
         return f"{url!r} is not a URL (its port {port[:20]!r} is {why})"
+    if parts.port == 0:
+        return f"{url!r} is not a URL (its port '0' is out of range 1-65535)"
     if parts.scheme not in ("http", "https"):
         return f"{url!r} is not a URL (it must start with https:// or http://)"
     if not parts.hostname:
         return f"{url!r} is not a URL (it names no host)"
     if any(ch.isspace() for ch in url):
         return f"{url!r} is not a URL (it holds a space)"
+    if parts.username is not None or parts.password is not None:
+        return (f"{parts.scheme}://…@{parts.hostname}: a URL with a user name or password is refused (masrl records "
+                "the endpoint in files that are committed; give a key in the source's own variable)")
+    if not parts.hostname.isascii():
+        return f"{url!r} is not a URL (its host is not ASCII; write it in its IDNA form, xn--...)"
+    if re.search(r"%(?![0-9A-Fa-f]{2})", url):
+        return f"{url!r} is not a URL (a '%' not followed by two hex digits)"
     return None
 
 

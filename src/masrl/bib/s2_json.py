@@ -13,12 +13,15 @@ answer is refused with its place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import msgspec
 
 from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json, person
 
+#: A paper's ``paperId``: the SHA-1 the API gives as 40 hex digits.
+PAPER_ID = re.compile(r"[0-9a-f]{40}")
 #: The fields masrl asks for (``fields=``).
 FIELDS = "paperId,externalIds,title,abstract,venue,year,publicationDate,authors"
 
@@ -46,8 +49,8 @@ class Search(msgspec.Struct):
 
 
 class Edge(msgspec.Struct):
-    citedPaper: Paper | None = None  # noqa: N815
-    citingPaper: Paper | None = None  # noqa: N815
+    citedPaper: Paper | None | msgspec.UnsetType = msgspec.UNSET  # noqa: N815 - UNSET: not sent at all
+    citingPaper: Paper | None | msgspec.UnsetType = msgspec.UNSET  # noqa: N815
 
 
 class Edges(msgspec.Struct):
@@ -112,6 +115,11 @@ def record(paper: Paper, where: str) -> Record:
     from .identifiers import IdentifierError, parse
 
     ids = paper.externalIds or {}
+    for name in ("ArXiv", "DOI"):
+        if ids.get(name) is not None and not isinstance(ids[name], str):
+            raise FormatError(f"{where}.externalIds.{name}: {str(ids[name])[:40]} is not text")
+    if paper.paperId is not None and not PAPER_ID.fullmatch(paper.paperId):
+        raise FormatError(f"{where}.paperId: {paper.paperId[:60]!r} is not a Semantic Scholar paper id (40 hex digits)")
     arxiv = doi = ""
     if isinstance(ids.get("ArXiv"), str) and ids["ArXiv"]:
         try:

@@ -136,6 +136,22 @@ def build_trace(
     return Conversion(trace, notes, unmapped, total)
 
 
+def _root_agents(roots: list[Span]) -> dict[str, Span]:
+    """Agent name -> the earliest AGENT span of it with no agent span above (a root agent of the
+    run, which nobody spawns), as :meth:`_Builder._classify` will find them."""
+    out: dict[str, Span] = {}
+    for root in roots:
+        stack = [root]
+        while stack:
+            span = stack.pop()
+            if span.kind == AGENT and not span.merged and not span.create:
+                if span.agent not in out or (span.start, span.order) < (out[span.agent].start, out[span.agent].order):
+                    out[span.agent] = span
+                continue  # agent spans below it are called by it
+            stack.extend(span.children)
+    return out
+
+
 def _runs_agents(span: Span) -> bool:
     """Whether an agent span of another agent than ``span``'s lies below it."""
     return any(s.kind == AGENT and s.agent != span.agent for s in subtree(span) if s is not span)
@@ -165,6 +181,7 @@ class _Builder:
                 span.agents_below = any(
                     (c.kind == AGENT and not c.merged) or c.kind == HANDOFF or c.agents_below for c in span.children
                 )
+        self.root_agents = _root_agents(roots)
         ordered: list[Span] = []
         for root in roots:
             ordered.extend(self._classify(root))
@@ -254,6 +271,15 @@ class _Builder:
                 span.merged = True
                 self.notes.append(f"{span.label}: agent '{span.agent}' inside agent '{owner}' itself; no spawn or "
                                   "return (it would spawn itself)")
+            elif kind == AGENT and not span.merged and span.agent in self.root_agents \
+                    and self.root_agents[span.agent].start <= span.start:  # called after it began as a root agent
+                span.merged = True
+                self.notes.append(f"{span.label}: agent '{span.agent}' is a root agent of the run (nobody spawned it; "
+                                  f"{self.root_agents[span.agent].label} began earlier); no spawn or return; what it "
+                                  "does here is its own")
+                owner, owner_span = span.agent, self.root_agents[span.agent]
+                span.owner, span.owner_span = owner, owner_span
+                child_owner, child_span = owner, owner_span
             if kind == AGENT and not span.merged:
                 child_owner, child_span = span.agent, span
             elif kind == MODEL and owner_span is not None and not owner_span.agents_below:

@@ -170,7 +170,8 @@ def fetch_page(session, url: str, name: str, params: dict | None = None, headers
     """The body of a 200 answer to ``GET url?params`` through the paced ``session``
     (:meth:`~.pacing.PacedSession.answer`); ``name`` names the source in errors; ``explain(body)``
     reads the source's error message from another answer ("" if none); ``on_page()`` is told of
-    each page; None for a 404 when ``missing_ok``.
+    each page; None for a 404 when ``missing_ok`` (with ``explain``, only a 404 in the source's
+    own error format: another server's "not found" page is an error).
 
     Raises:
         SourceError: unreachable, past a limit, rate-limited after every retry, or another status.
@@ -182,8 +183,8 @@ def fetch_page(session, url: str, name: str, params: dict | None = None, headers
         answer = session.answer(url, params, headers)
     except (FetchError, RateLimited) as err:
         raise failure(name, url, err) from None
-    if answer.status == 404 and missing_ok:
-        return None
+    if answer.status == 404 and missing_ok and (explain is None or explain(answer.body)):
+        return None  # the source's own "not found" (a 404 page of another server is an error below)
     if answer.status != 200:
         said = explain(answer.body) if explain is not None else ""
         raise SourceError(url, f"{name} answered HTTP {answer.status}" + (f": {said}" if said else ""))

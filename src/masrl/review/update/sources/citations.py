@@ -23,11 +23,13 @@ Pace and terms: those of :mod:`.semanticscholar` (one connection, one request a 
 
 from __future__ import annotations
 
+from msgspec import UNSET
+
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, read_edges, record
 from .base import QueryRun, SourceError, Unusable, failure, read_page
 from .pacing import PaceFile
-from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep
+from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep, once
 
 LIMIT = 1000
 MAX_RECORDS = 10000
@@ -110,6 +112,7 @@ class CitationSource:
         run.query = f"/paper/{paper_id}/{path}?fields={FIELDS}"
         first = len(self.session.started)
         offset = 0
+        seen: set[str] = set()
         while True:
             if offset >= self.max_records:
                 run.stopped = f"the paging bound of {self.max_records:,} links per query (--max-records)"
@@ -132,10 +135,16 @@ class CitationSource:
                     f"a page from {page.offset} of {len(page.data)} links, asked from {offset} for {self.limit}"))
             for i, edge in enumerate(page.data):
                 paper = getattr(edge, field)
+                if paper is UNSET:
+                    raise failure(NAME, self.endpoint, FormatError(
+                        f"$.data[{i}] ({how}, offset {offset}): a link without {field}, which the API sends with every "
+                        f"link of /{path}"))
                 if paper is None:
                     run.take(Unusable(f"link {offset + i}", "paper"), since, until)
                     continue
-                rec = read_page(record, paper, NAME, self.endpoint, f"$.data[{i}].{field} ({how}, offset {offset})")
+                where = f"$.data[{i}].{field} ({how}, offset {offset})"
+                rec = read_page(record, paper, NAME, self.endpoint, where)
+                once(rec, where, seen, self.endpoint)
                 _keep(run, rec, since, until, f"link {offset + i}")
             offset += len(page.data)
             if page.next is None or not page.data:

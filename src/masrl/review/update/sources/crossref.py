@@ -12,13 +12,13 @@ and ``mailto`` when given (Crossref's "polite pool").
 Crossref's ``query`` ranks every work that has any of the words (relevance, not a boolean
 match), so a result set runs to the whole window. masrl's reading: a record is kept when its
 title and abstract match the family (:meth:`~masrl.review.update.protocol.Family.matches`, the
-protocol's ``all_of`` groups); paging stops at the first page that keeps nothing (the pages
-after it rank lower still: this stated rule leaves the rest of the result set, counted as not
-fetched and named in the run's notes), at the end of the result set, or, losing records, at the
-paging bound of ``max_pages`` pages or at an empty page before ``total-results`` is reached: then
-the run fails unless it allows an incomplete search. A
-work without a DOI, a title or a date is counted as returned and not kept (named in the
-output as not matching). Each work's ``relation.has-preprint`` arXiv id is kept, so that a
+protocol's ``all_of`` groups); paging stops at the first page on which no work matches the
+family, whether kept or not (the pages after it rank lower still: this stated rule leaves the
+rest of the result set, counted as not fetched and named in the run's notes), at the end of the
+result set, or, losing records, at the paging bound of ``max_pages`` pages or at an empty page
+before ``total-results`` is reached: then the run fails unless it allows an incomplete search. A
+work without a DOI or a title is counted as unusable, one without a date (or whose year or month
+the window does not wholly hold) outside the window, each named. Each work's ``relation.has-preprint`` arXiv id is kept, so that a
 venue paper whose preprint is on arXiv meets its arXiv record as a duplicate.
 """
 
@@ -114,7 +114,7 @@ class CrossrefSource:
             if len(message.items) > self.rows:
                 raise failure(NAME, self.endpoint, FormatError(f"a page of {len(message.items)} items, but {self.rows} "
                                                                "were asked for"))
-            kept = 0
+            matching = 0
             for i, item in enumerate(message.items):
                 where = f"$.message.items[{i}] (page {run.pages})"
                 work = read_page(paper, item, NAME, self.endpoint, where)
@@ -122,6 +122,7 @@ class CrossrefSource:
                     raise failure(NAME, self.endpoint, FormatError(
                         f"{where}: doi:{work.doi} is sent twice in one result set"))
                 seen_dois.add(work.doi.lower())
+                matching += family.matches(f"{work.title} {work.abstract}")  # for the relevance rule, whatever else it lacks
                 if work.doi and work.title and work.published is None:
                     run.undated(f"doi:{work.doi}")
                     continue
@@ -130,7 +131,7 @@ class CrossrefSource:
                     run.imprecise(f"doi:{work.doi}", f"{year:04d}-{month:02d}" if work.precision == 2 else f"{year:04d}",
                                   "day" if work.precision == 2 else "month")
                     continue
-                kept += run.take(_found(work, f"item {i} of page {run.pages}"), since, until, family)
+                run.take(_found(work, f"item {i} of page {run.pages}"), since, until, family)
             if run.returned > run.total:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"{run.returned} items returned, but total-results says {run.total}"))
@@ -145,9 +146,9 @@ class CrossrefSource:
             if not cursor or cursor in seen_cursors:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"page {run.pages} has no new next-cursor, with {run.total - run.returned} results left"))
-            if not kept:
+            if not matching:
                 run.not_fetched = run.total - run.returned
-                run.stopped = (f"page {run.pages} kept no record matching the family; the results are ranked by "
+                run.stopped = (f"page {run.pages} held no record matching the family; the results are ranked by "
                                "relevance, so the rest rank lower still")
                 break
             seen_cursors.add(cursor)

@@ -33,9 +33,10 @@ from .pacing import PacedSession, PaceFile
 DELAY_SECONDS = 1
 MAX_RECORDS = 10000
 NAME = "the Semantic Scholar API"
-#: Semantic Scholar's ``total`` is approximate: pages that end short of it by more than this many
-#: records and this share of it are a run that lost records, not an estimate that was off.
-SHORTFALL_RECORDS, SHORTFALL_SHARE = 10, 0.05
+#: Semantic Scholar's ``total`` is approximate: pages that end short of it (or run past it) by more
+#: than this many records and this share of it are a run that lost records (or not its answer),
+#: not an estimate that was off.
+SHORTFALL_RECORDS, SHORTFALL_SHARE = 1, 0.05
 KEY_VARIABLE = "MASRL_S2_API_KEY"
 PAGE = "https://www.semanticscholar.org/paper/"
 
@@ -135,10 +136,11 @@ class SemanticScholarSource:
             for i, paper in enumerate(page.data):
                 where = f"$.data[{i}] (page {run.pages})"
                 rec = read_page(record, paper, NAME, self.endpoint, where)
-                if rec.paper_id and rec.paper_id in seen:
-                    raise failure(NAME, self.endpoint, FormatError(f"{where}: paper {rec.paper_id} is sent twice"))
-                seen.add(rec.paper_id)
+                once(rec, where, seen, self.endpoint)
                 _keep(run, rec, since, until, f"paper {i} of page {run.pages}")
+            if run.returned > run.total + max(SHORTFALL_RECORDS, SHORTFALL_SHARE * run.total):
+                raise failure(NAME, self.endpoint, FormatError(
+                    f"{run.returned:,} papers sent, far more than the about {run.total:,} its total announced"))
             token = page.token  # paging ends where the API gives no token ($.total is documented as approximate)
             if not token or not page.data:
                 short = run.total - run.returned
@@ -151,6 +153,17 @@ class SemanticScholarSource:
         run.requests = len(self.session.started) - first
         run.kept = len(run.found)
         return run
+
+
+def once(rec, where: str, seen: set, endpoint: str) -> None:
+    """Refuse a paper sent twice in one result set (by its paperId, arXiv id or DOI); ``seen``
+    holds what was sent before."""
+    keys = {f"paper {rec.paper_id}" if rec.paper_id else "", f"arxiv:{rec.arxiv}" if rec.arxiv else "",
+            f"doi:{rec.doi.lower()}" if rec.doi else ""} - {""}
+    twice = sorted(keys & seen)
+    if twice:
+        raise failure(NAME, endpoint, FormatError(f"{where}: {twice[0]} is sent twice"))
+    seen |= keys
 
 
 def _label(rec) -> str:
