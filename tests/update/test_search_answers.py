@@ -199,6 +199,23 @@ def test_crossref_pages_on_past_a_page_whose_matching_works_were_not_kept(serve)
     assert run.outside_window == ["doi:10.5555/year.1 (2026, no month)", "doi:10.5555/year.2 (2026, no month)"]
 
 
+def test_crossref_never_fetches_past_max_records(serve):
+    """The last page asks only for what the bound leaves (--max-records 3 with pages of 2: 2 + 1)."""
+    works = [work(DOI=f"10.5555/orch.{i}") for i in range(1, 6)]
+
+    def reply(path, params):
+        start = 0 if params["cursor"] == "*" else int(params["cursor"])
+        page = works[start:start + int(params["rows"])]
+        return 200, "application/json", work_list(page, total=5, **{"next-cursor": str(start + len(page))})
+
+    served = serve(Scripted(reply))
+    run = crossref_source(f"{served.url}/works", rows=2, max_records=3, allow_incomplete=True).search(
+        ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert [p["rows"] for _, p in served.log] == ["2", "1"]
+    assert (run.returned, run.not_fetched, run.incomplete) == (3, 2, True)
+    assert run.stopped == "the paging bound of 3 records per query (--max-records)"
+
+
 def test_a_crossref_work_without_a_title_or_a_doi_is_counted_unusable_and_named(serve):
     untitled, no_doi = work(DOI="10.5555/orch.2", title=[]), {k: v for k, v in work(DOI="x").items() if k != "DOI"}
     served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(), untitled, no_doi]))))

@@ -66,16 +66,18 @@ class CrossrefSource:
         self.session = session or PacedSession(delay, clock, sleep, on_request, pace, limits)
         self.rows, self.mailto = int(rows), mailto
         self.max_pages = int(max_pages or (-(-max_records // self.rows) if max_records else MAX_PAGES))
+        self.max_records = int(max_records or self.max_pages * self.rows)  # the last page asks for what is left
+        self.records_given = bool(max_records)
         self.allow_incomplete = allow_incomplete
         self.on_page = on_page
         self.settings = {"rows": self.rows, "max_pages": self.max_pages,
                          "delay_seconds": int(delay) if float(delay).is_integer() else str(delay),
                          "polite_pool": bool(mailto), **self.session.limits.settings()}
 
-    def _params(self, family, since: str, until: str, cursor: str) -> dict:
+    def _params(self, family, since: str, until: str, cursor: str, rows: int | None = None) -> dict:
         filters = [f"from-pub-date:{since}", f"until-pub-date:{until}", *(f"type:{t}" for t in TYPES)]
         params = {"query": family.queries[self.name], "filter": ",".join(filters), "select": SELECT, "sort": "score",
-                  "order": "desc", "rows": str(self.rows), "cursor": cursor}
+                  "order": "desc", "rows": str(rows or self.rows), "cursor": cursor}
         if self.mailto:
             params["mailto"] = self.mailto
         return params
@@ -100,19 +102,22 @@ class CrossrefSource:
         seen_cursors = set()
         seen_dois: set[str] = set()
         while True:
-            if run.pages >= self.max_pages:
+            if run.pages >= self.max_pages or run.returned >= self.max_records:
                 run.not_fetched = max(0, run.total - run.returned)
-                run.stopped = f"the paging bound of {self.max_pages} pages of {self.rows} per query"
+                run.stopped = (f"the paging bound of {self.max_records:,} records per query (--max-records)"
+                               if run.returned >= self.max_records and self.records_given else
+                               f"the paging bound of {self.max_pages} pages of {self.rows} per query")
                 run.incomplete = True
                 break
-            message = self._page(self._params(family, since, until, cursor))
+            asked = min(self.rows, self.max_records - run.returned)
+            message = self._page(self._params(family, since, until, cursor, asked))
             run.pages += 1
             if message.total_results > MAX_TOTAL:
                 raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {message.total_results:,} "
                                                  "results, more than Crossref registers: not an answer of Crossref")
             run.total = max(run.total, message.total_results)
-            if len(message.items) > self.rows:
-                raise failure(NAME, self.endpoint, FormatError(f"a page of {len(message.items)} items, but {self.rows} "
+            if len(message.items) > asked:
+                raise failure(NAME, self.endpoint, FormatError(f"a page of {len(message.items)} items, but {asked} "
                                                                "were asked for"))
             matching = 0
             for i, item in enumerate(message.items):

@@ -80,11 +80,11 @@ class OpenReviewSource:
                     raise SourceError(self.endpoint, f"venue {venue!r} has more notes than the paging bound of "
                                                      f"{self.max_records:,}; raise --max-records or give --allow-incomplete")
                 return notes, total or offset, pages, len(self.session.started) - first, left, why
-            data = self._page({"content.venueid": venue, "limit": str(self.limit), "offset": str(offset),
-                               "sort": "number:asc"})
+            asked = min(self.limit, self.max_records - offset)  # never past the bound
+            data = self._page({"content.venueid": venue, "limit": str(asked), "offset": str(offset), "sort": "number:asc"})
             pages += 1
-            if len(data.notes) > self.limit:
-                raise failure(NAME, self.endpoint, FormatError(f"a page of {len(data.notes)} notes, but {self.limit} "
+            if len(data.notes) > asked:
+                raise failure(NAME, self.endpoint, FormatError(f"a page of {len(data.notes)} notes, but {asked} "
                                                                "were asked for"))
             if data.count is not None:
                 if data.count > self.max_records * 100:
@@ -103,7 +103,7 @@ class OpenReviewSource:
             offset += len(data.notes)
             if total is not None and offset > total:
                 raise failure(NAME, self.endpoint, FormatError(f"{offset} notes sent, but $.count says {total}"))
-            if len(data.notes) < self.limit:
+            if len(data.notes) < asked:
                 if total is not None and offset < total:
                     raise SourceError(self.endpoint, f"{NAME} answered a short page ({len(data.notes)} notes) at offset "
                                                      f"{offset - len(data.notes)} of {total}; run the search again later")
