@@ -216,6 +216,25 @@ def test_crossref_never_fetches_past_max_records(serve):
     assert run.stopped == "the paging bound of 3 records per query (--max-records)"
 
 
+def test_a_query_records_when_its_first_request_went_out(serve):
+    """``sent`` is the first request's moment, not the query's start: the pace holds it back."""
+    import datetime
+
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work()], total=1))))
+    source = crossref_source(f"{served.url}/works")
+    clock = source.session.clock
+    clock.now = 1_790_000_000.0
+
+    def now():
+        return datetime.datetime.fromtimestamp(clock(), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    source.search(ORCH, "2026-05-04", "2026-06-30", now)
+    began = now()  # the next query begins at once; its request waits for the pace
+    run = source.search(ORCH, "2026-05-04", "2026-06-30", now)
+    first_request = datetime.datetime.fromtimestamp(source.session.started[-1], datetime.timezone.utc)
+    assert run.sent == first_request.strftime("%Y-%m-%dT%H:%M:%SZ") != began
+
+
 def test_a_crossref_work_without_a_title_or_a_doi_is_counted_unusable_and_named(serve):
     untitled, no_doi = work(DOI="10.5555/orch.2", title=[]), {k: v for k, v in work(DOI="x").items() if k != "DOI"}
     served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(), untitled, no_doi]))))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.arxiv_feed import MAX_TOTAL, ApiError, read_feed
-from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page
+from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 #: arXiv's terms of use: at most one request every three seconds.
@@ -151,6 +151,7 @@ class ArxivSource:
                 run.take(_found(entry), since, until)
             start += len(feed.entries)
         run.requests = len(self.session.started) - first
+        run.sent = sent_at(now, self.session, first)
         run.total = total or 0
         run.kept = len(run.found)
         return run

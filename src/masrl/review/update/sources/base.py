@@ -142,6 +142,20 @@ def one_line(text: object) -> str:
     return " ".join("".join(ch for ch in text if ch not in drop).split()) if drop else text
 
 
+def sent_at(now, session, first: int) -> str:
+    """When request ``first`` of ``session`` went out, as ``now()`` gives UTC (``YYYY-MM-DDTHH:MM:SSZ``):
+    ``now()`` less the time since, by the session's clock (the source's pacing may hold a request
+    seconds after its query began); ``now()`` when that request was never sent."""
+    import datetime
+
+    stamp = now()
+    if len(session.started) <= first:
+        return stamp
+    ago = max(0.0, session.clock() - session.started[first])
+    moment = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ") - datetime.timedelta(seconds=ago)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def in_window(published: str, since: str, until: str) -> bool:
     """Whether a ``YYYY-MM-DD`` day lies in ``[since, until]``."""
     return since <= published <= until

@@ -27,7 +27,7 @@ from msgspec import UNSET
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, read_edges, record
-from .base import QueryRun, SourceError, Unusable, failure, read_page
+from .base import QueryRun, SourceError, Unusable, failure, read_page, sent_at
 from .pacing import PaceFile
 from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep, once
 
@@ -126,6 +126,7 @@ class CitationSource:
                                                                   "limit": str(self.limit)}, missing_ok=True)
             if body is None:
                 run.requests = len(self.session.started) - first
+                run.sent = sent_at(now, self.session, first)
                 run.stopped = "Semantic Scholar has no such paper"  # the query names it
                 return run
             page = read_page(read_edges, body, NAME, self.endpoint)
@@ -153,5 +154,6 @@ class CitationSource:
                 raise failure(NAME, self.endpoint, FormatError(f"$.next is {page.next}, but {offset} links were sent"))
         run.total = run.returned
         run.requests = len(self.session.started) - first
+        run.sent = sent_at(now, self.session, first)
         run.kept = len(run.found)
         return run

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.crossref_json import paper, read_work_list
-from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page
+from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 #: Seconds between two requests: Crossref's public pool allows a few list requests a second
@@ -158,6 +158,7 @@ class CrossrefSource:
                 break
             seen_cursors.add(cursor)
         run.requests = len(self.session.started) - first
+        run.sent = sent_at(now, self.session, first)
         run.kept = len(run.found)
         return run
 

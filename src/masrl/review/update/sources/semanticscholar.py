@@ -27,7 +27,7 @@ import os
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, error_text, read_search, record
-from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page
+from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -151,6 +151,7 @@ class SemanticScholarSource:
                     run.incomplete = True
                 break
         run.requests = len(self.session.started) - first
+        run.sent = sent_at(now, self.session, first)
         run.kept = len(run.found)
         return run
 
