@@ -67,6 +67,18 @@ def test_show_prints_the_ranked_queue_and_what_is_left(searched, cli):
     assert unknown.code == 1 and unknown.err.startswith("masrl: error: no round '2026-01-01' under corpus/rounds/")
 
 
+
+def test_show_refuses_a_damaged_sheet_as_validate_does(searched, cli):
+    root, folder = searched
+    queue = folder / "queue.csv"
+    lines = queue.read_text().splitlines()
+    queue.write_text("\n".join(lines[:-1]) + "\n")  # a candidate deleted by hand
+    run = cli("update", "show", "--root", root, folder.name)
+    assert run.code == 1 and run.out == ""
+    assert (f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says 3 but queue.csv has 2 row(s)") in run.err
+    assert run.err.rstrip().endswith("nothing was shown (fix the round's files, then show it again).")
+
+
 def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_the_round(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}, "arxiv:2605.10002": EXCLUDE})

@@ -136,6 +136,9 @@ def _show(args: argparse.Namespace) -> int:
 
     root = find_root(args.root)
     corpus = parse_tree(read_tree(root))
+    problems = [p for p in _round_problems(corpus) if not p.file.startswith(ROUNDS) or p.file.startswith(f"{ROUNDS}{args.round}/")]
+    if problems:  # a damaged sheet would be shown as something it is not
+        raise UserError(summary(problems, "nothing was shown (fix the round's files, then show it again)."), problems)
     print(round_table(corpus, args.round, args.recall, args.confidence))
     return 0
 
