@@ -13,7 +13,7 @@ import json
 import os
 
 from conftest import SURVEY_BYTES
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
@@ -268,5 +268,7 @@ def message_log(draw):
 
 @FUZZ
 @given(message_log())
+@example({"question_ID": "", "history": [{"role": "Orchestrator (thought)", "content": ""}], "mistake_step": "\u00b2"})
+@example({"question_ID": "", "history": [{"role": "Orchestrator (thought)", "content": ""}], "mistake_step": "9" * 5000})
 def test_message_log_converter(doc):
     check_converter(json.dumps(doc).encode(), "message-log")

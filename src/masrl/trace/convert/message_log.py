@@ -232,8 +232,8 @@ def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
     if correct is not None:
         out["outcome"] = "success" if correct else "failure"
     step = log.get("mistake_step")
-    if isinstance(step, str) and step.strip().isdigit():
-        step = int(step.strip())
+    if isinstance(step, str) and step.strip().isascii() and step.strip().isdigit() and len(step.strip()) <= 18:
+        step = int(step.strip())  # ASCII digits only ('²' is a digit to str.isdigit, not to int)
     if isinstance(step, int) and not isinstance(step, bool):
         out["mistake_step"] = step
         by_step = {e["step"]: e for e in events}
