@@ -222,3 +222,30 @@ def test_fleiss_and_brennan_prediger_values_and_no_ratings():
     assert (round(kappa.value, 12), round(kappa.se, 12)) == (0.628482972136, 0.144124923519)
     assert (round(bp.value, 12), round(bp.se, 12)) == (0.644444444444, 0.14515494772)
     assert fleiss_kappa([], ABCD) == brennan_prediger([], ABCD) == UNDEFINED
+
+
+def test_a_named_gap_selecting_on_an_unknown_field_is_named_at_its_place():
+    import copy
+    from pathlib import Path
+
+    import yaml
+
+    from masrl.analyses.gap_plan import declaration_problems
+
+    data = yaml.safe_load((Path(__file__).parent / "data/survey/corpus/taxonomy.yaml").read_text(encoding="utf-8"))
+    assert declaration_problems(Taxonomy(data)) == []
+    bad = copy.deepcopy(data)
+    bad["gap_analysis"]["named"][1]["selections"][0]["where"] = {"credit_granularit": "orchestrator"}
+    assert declaration_problems(Taxonomy(bad)) == [
+        (("gap_analysis", "named", 1, "selections", 0, "where"), "unknown field 'credit_granularit'")]
+
+
+def test_an_identifier_only_the_bibtex_entry_gives_is_a_mismatch_with_none_on_the_record_side():
+    from masrl.analyses.audit import bibtex_mismatches
+
+    rec = {"key": "doe2026", "bibtex_key": "Doe2026", "title": "An Orchestrator", "year": 2026, "venue": "arXiv",
+           "authors": ["Doe, Jane"], "first_author": "Doe, Jane", "identifiers": {"arxiv": "2605.10001"},
+           "bibtex": {"title": "An Orchestrator", "year": "2026", "doi": "10.5555/orch.1", "eprint": "2605.10002"}}
+    found = {m["field"]: (m["record"], m["bibtex"]) for m in bibtex_mismatches([rec])}
+    assert found["identifiers.doi"] == ("(none)", "10.5555/orch.1")
+    assert found["identifiers.arxiv"] == ("2605.10001", "2605.10002")
