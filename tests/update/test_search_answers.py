@@ -410,6 +410,16 @@ def test_a_round_its_own_checks_refuse_is_never_written(basic_survey, cli, clock
 
 # ---------------------------------------------------------------- kind 5: the network
 
+def test_a_connection_broken_mid_answer_is_named_as_such_not_as_no_network(serve):
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", [(b"<?xml version=", 0)],
+                                                  {"Content-Length": "1000"})))
+    with pytest.raises(SourceError) as err:
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert str(err.value).startswith(f"{served.url.removeprefix('http://')}: the arXiv API broke the connection while "
+                                     "answering (")
+    assert "no network" not in str(err.value)
+
+
 def test_a_redirect_to_another_host_is_refused_and_one_to_the_same_host_followed(serve):
     other = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
     away = serve(Scripted(lambda path, params: (302, "text/plain", b"", {"Location": f"{other.url}/api/query"})))

@@ -86,7 +86,8 @@ class Answer:
 
 class FetchError(Exception):
     """A request that gave no usable answer. ``host`` names the server; ``kind`` is one of
-    ``unreachable`` (no connection, reset, DNS), ``deadline``, ``too large``, ``redirect``,
+    ``unreachable`` (no connection, DNS), ``broken`` (connected, then a reset or no answer in
+    time), ``deadline``, ``too large``, ``redirect``,
     ``encoding`` or ``url``; ``str()`` is one line naming the host and what happened."""
 
     def __init__(self, host: str, kind: str, what: str):
@@ -174,7 +175,7 @@ def _read_body(response, limits: Limits, host: str, stop: threading.Event) -> by
         try:
             chunk = raw.read(_CHUNK, decode_content=False)
         except Exception as err:  # urllib3's protocol and socket errors (a reset, a read timeout)
-            raise FetchError(host, "unreachable", f"the connection broke while reading the answer ({type(err).__name__})") from None
+            raise FetchError(host, "broken", f"broke the connection while answering ({type(err).__name__})") from None
         if not chunk:
             break
         wire += len(chunk)
@@ -215,6 +216,8 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
         try:
             response = session.get(url, params=params, headers=sent, stream=True, allow_redirects=False,
                                    timeout=(limits.connect, limits.read))
+        except requests.ReadTimeout:  # connected, then no answer began in time: the host is there
+            raise FetchError(host, "broken", f"did not begin to answer within {limits.read:g} s (ReadTimeout)") from None
         except requests.RequestException as err:
             raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
         try:
