@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
-from masrl.analyses.agreement import UNDEFINED, brennan_prediger, fleiss_kappa
+from masrl.analyses.agreement import UNDEFINED, agreement, brennan_prediger, fleiss_kappa
 from masrl.analyses.counts import count_by, crosstab, long_values, records_per_value
 from masrl.analyses.gaps import Gap, find_gaps, gaps_json
 from masrl.analyses.prisma import update_table
@@ -249,3 +250,53 @@ def test_an_identifier_only_the_bibtex_entry_gives_is_a_mismatch_with_none_on_th
     found = {m["field"]: (m["record"], m["bibtex"]) for m in bibtex_mismatches([rec])}
     assert found["identifiers.doi"] == ("(none)", "10.5555/orch.1")
     assert found["identifiers.arxiv"] == ("2605.10001", "2605.10002")
+
+
+ABCD = ("a", "b", "c", "d")
+#: Two readers on 12 items, 9 agreements (the hand count of tests/audits/test_agreement.py).
+PAIRS = [("a", "a"), ("a", "b"), ("b", "b"), ("c", "c"), ("a", "a"), ("d", "c"), ("b", "b"), ("a", "a"), ("c", "b"),
+         ("d", "d"), ("a", "a"), ("b", "b")]
+
+
+def test_no_items_name_the_coefficient_of_two_readers_and_leave_everything_undefined():
+    empty = agreement([], ABCD)
+    assert (empty.readers, empty.items, empty.kappa_name, empty.kappa.value, empty.pabak.value) == (2, 0, "Cohen's κ", None, None)
+
+
+def test_two_readers_pabak_is_brennan_prediger_with_the_wilson_interval_mapped():
+    result, bp = agreement(PAIRS, ABCD), brennan_prediger(PAIRS, ABCD)
+    assert result.pabak.value == pytest.approx(bp.value, abs=1e-12) == pytest.approx((4 * 9 / 12 - 1) / 3)
+    low, high = result.observed.low, result.observed.high
+    assert (result.pabak.low, result.pabak.high) == pytest.approx(((4 * low - 1) / 3, (4 * high - 1) / 3))
+
+
+def test_three_readers_who_agree_on_every_item_have_a_standard_error_of_zero_and_no_interval():
+    observed = agreement([("a", "a", "a")] * 5, ABCD).observed
+    assert (observed.value, observed.se, observed.low, observed.high) == (1.0, 0.0, None, None)
+
+
+def test_round_states_count_a_record_found_again_once_and_what_each_round_identified():
+    from types import SimpleNamespace
+
+    from masrl.analyses.rounds import boundary, round_states
+    from masrl.corpus.rounds import RoundFolder, Row
+
+    def meta(started, **counts):
+        return {"window": {"since": "2026-05-04", "until": "2026-06-30"}, "started": started,
+                "sources": [{"name": "arxiv", "label": "arXiv"}, {"name": "citations", "label": "citations", "method": "other"}],
+                "counts": {"duplicates": 1, "by_source": counts}}
+
+    first = RoundFolder("r1", meta("2026-07-01T00:00:00Z", arXiv={"identified": 2}),
+                        queue=[Row(2, {"identifier": "arxiv:2605.10001"}), Row(3, {"identifier": "arxiv:2605.10002",
+                                                                                    "decision": "exclude"})])
+    second = RoundFolder("r2", meta("2026-07-02T00:00:00Z", arXiv={"identified": 3}, citations={"identified": 1}),
+                         duplicates=[Row(2, {"identifier": "arxiv:2605.10001v2", "source": "arXiv"})])
+    one, two = round_states({"r2": second, "r1": first}, {"corpus/papers/a.yaml": {"identifiers": {"arxiv": "2605.10001"}}}, {})
+    assert (one.round_id, one.identified, one.duplicates, dict(one.applied), one.unapplied) == (
+        "r1", {"arXiv": 2}, 1, {2: "corpus/papers/a.yaml"}, ((3, "arxiv:2605.10002", "exclude"),))
+    assert (two.identified, two.again, two.found_again, two.other_methods) == (
+        {"arXiv": 3, "citations": 1}, {"arXiv": 1}, 1, frozenset({"citations"}))
+    release = SimpleNamespace(search_cutoff="2026-06-30", date="2026-07-01")
+    covered = boundary([SimpleNamespace(release=release, identification={"rounds": ["r1"]})])
+    assert (covered.covered, covered.listed) == (frozenset({"r1"}), True)
+    assert [s.round_id for s in round_states({"r1": first, "r2": second}, {}, {}, covered)] == ["r2"]

@@ -176,19 +176,3 @@ def test_three_reader_fleiss_matches_statsmodels(ratings):
     else:
         assert result.kappa.value == pytest.approx(fleiss_kappa(counts), abs=1e-9)
 
-
-def test_no_items_name_the_coefficient_of_two_readers_and_leave_everything_undefined():
-    empty = agreement([], ABCD)
-    assert (empty.readers, empty.items, empty.kappa_name, empty.kappa.value, empty.pabak.value) == (2, 0, "Cohen's κ", None, None)
-
-
-def test_two_readers_pabak_is_brennan_prediger_with_the_wilson_interval_mapped():
-    result, bp = agreement(TWO, ABCD), brennan_prediger(TWO, ABCD)
-    assert result.pabak.value == pytest.approx(bp.value, abs=1e-12) == pytest.approx((4 * 9 / 12 - 1) / 3)
-    low, high = result.observed.low, result.observed.high
-    assert (result.pabak.low, result.pabak.high) == pytest.approx(((4 * low - 1) / 3, (4 * high - 1) / 3))
-
-
-def test_three_readers_who_agree_on_every_item_have_a_standard_error_of_zero_and_no_interval():
-    observed = agreement([("a", "a", "a")] * 5, ABCD).observed
-    assert (observed.value, observed.se, observed.low, observed.high) == (1.0, 0.0, None, None)
