@@ -13,7 +13,7 @@ import os
 import sys
 
 from ..core import console
-from ..core.errors import UserError, summary
+from ..core.errors import UserError, sort_key, summary
 from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree
 from ..corpus.rounds import PROTOCOL, REASON_COLUMN, ROUNDS, STAGE_COLUMN
 from ..core import clock
@@ -136,10 +136,14 @@ def _show(args: argparse.Namespace) -> int:
 
     root = find_root(args.root)
     corpus = parse_tree(read_tree(root))
+    print(round_table(corpus, args.round, args.recall, args.confidence))  # every cell escaped, even of a damaged sheet
     problems = [p for p in _round_problems(corpus) if not p.file.startswith(ROUNDS) or p.file.startswith(f"{ROUNDS}{args.round}/")]
-    if problems:  # a damaged sheet would be shown as something it is not
-        raise UserError(summary(problems, "nothing was shown (fix the round's files, then show it again)."), problems)
-    print(round_table(corpus, args.round, args.recall, args.confidence))
+    if problems:  # what a damaged sheet or round.yaml makes the table above leave out or show as it is not
+        sys.stdout.flush()
+        for problem in sorted(problems, key=sort_key):
+            print(problem, file=sys.stderr)
+        print(summary(problems, "the table above shows the files as they are; fix them before `masrl update apply`."),
+              file=sys.stderr)
     return 0
 
 
