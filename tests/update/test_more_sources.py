@@ -171,6 +171,8 @@ BROKEN_S2 = {
                                                                  "publicationDate": "2026-02-30"}]}).encode(),
                                "$.data[0] (page 1).publicationDate: '2026-02-30' is not a date"),
     "a billion results": (b'{"total": 1000000000, "data": []}', "more than it holds papers"),
+    "a total of 400 digits": (b'{"total": 1' + b"0" * 400 + b', "data": []}',
+                              "says family 'orchestration' has about 10^400 results, more than it holds papers"),
     "far more papers than its total": (json.dumps({"total": 1, "data": [_one_paper(i) for i in range(3)]}).encode(),
                                        "3 papers sent, far more than the about 1 its total announced"),
     "a paper sent twice by its arXiv id": (json.dumps({"total": 2, "data": [{**_one_paper(1), "paperId": None}] * 2}).encode(),

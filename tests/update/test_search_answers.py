@@ -134,6 +134,13 @@ def test_a_server_claiming_a_billion_results_is_refused_by_name(basic_survey, cl
     assert len(served.log) == 1
 
 
+def test_an_arxiv_entry_sent_twice_in_one_page_is_named_as_such(serve):
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry() + entry(), 2))))
+    with pytest.raises(SourceError) as err:
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert str(err.value).endswith("arxiv:2605.30001 is sent twice in the page from 0")
+
+
 def test_records_returned_outside_the_window_are_counted_and_named(basic_survey, cli, clock, serve, monkeypatch):
     page = atom(entry("2605.30001") + entry("2604.09999", published="2026-04-30T10:00:00Z"), 2)
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))

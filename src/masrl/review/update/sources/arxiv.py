@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.arxiv_feed import MAX_TOTAL, ApiError, read_feed
-from .base import Found, QueryRun, SourceError, failure, fetch_page, read_page, sent_at
+from .base import Found, QueryRun, SourceError, count_text, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 #: arXiv's terms of use: at most one request every three seconds.
@@ -118,7 +118,7 @@ class ArxivSource:
             feed = self._page({**fixed, "start": str(start), "max_results": str(size)})
             run.pages += 1
             if feed.total > MAX_TOTAL:
-                raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {feed.total:,} results, more "
+                raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {count_text(feed.total)} results, more "
                                                  f"than the {MAX_TOTAL:,} the API serves for one query: not an answer "
                                                  "of arXiv (is the endpoint right?)")
             if feed.start != start:
@@ -145,6 +145,7 @@ class ArxivSource:
             for entry in feed.entries:
                 if entry.arxiv in seen:
                     raise failure(NAME, self.endpoint, FormatError(
+                        f"arxiv:{entry.arxiv} is sent twice in the page from {start}" if seen[entry.arxiv] == start else
                         f"arxiv:{entry.arxiv} is sent twice in one result set (pages from {seen[entry.arxiv]} and "
                         f"{start}): the result set moved while it was paged; run the search again"))
                 seen[entry.arxiv] = start

@@ -156,6 +156,11 @@ def sent_at(now, session, first: int) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def count_text(n: int) -> str:
+    """A count a source announced, for a message: ``12,345``, or ``about 10^400`` past 15 digits."""
+    return f"{n:,}" if abs(n) < 10**15 else f"about 10^{len(str(abs(n))) - 1}"
+
+
 def in_window(published: str, since: str, until: str) -> bool:
     """Whether a ``YYYY-MM-DD`` day lies in ``[since, until]``."""
     return since <= published <= until

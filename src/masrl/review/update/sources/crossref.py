@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.crossref_json import paper, read_work_list
-from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page, sent_at
+from .base import Found, QueryRun, SourceError, Unusable, count_text, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 #: Seconds between two requests: Crossref's public pool allows a few list requests a second
@@ -113,7 +113,7 @@ class CrossrefSource:
             message = self._page(self._params(family, since, until, cursor, asked))
             run.pages += 1
             if message.total_results > MAX_TOTAL:
-                raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {message.total_results:,} "
+                raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {count_text(message.total_results)} "
                                                  "results, more than Crossref registers: not an answer of Crossref")
             run.total = max(run.total, message.total_results)
             if len(message.items) > asked:

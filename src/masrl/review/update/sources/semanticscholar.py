@@ -27,7 +27,7 @@ import os
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, error_text, read_search, record
-from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page, sent_at
+from .base import Found, QueryRun, SourceError, Unusable, count_text, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -127,7 +127,7 @@ class SemanticScholarSource:
             if run.pages == 1:
                 run.total = page.total
                 if page.total > 100_000_000:
-                    raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {page.total:,} results, "
+                    raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {count_text(page.total)} results, "
                                                      "more than it holds papers: not an answer of Semantic Scholar")
                 if page.total > self.max_records and not self.allow_incomplete:
                     raise SourceError(self.endpoint, f"family {family.name!r} has {page.total:,} results in the window, "
