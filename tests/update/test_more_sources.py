@@ -175,6 +175,8 @@ BROKEN_S2 = {
                               "says family 'orchestration' has about 10^400 results, more than it holds papers"),
     "far more papers than its total": (json.dumps({"total": 1, "data": [_one_paper(i) for i in range(3)]}).encode(),
                                        "3 papers sent, far more than the about 1 its total announced"),
+    "more papers than a total of 1": (json.dumps({"total": 1, "data": [_one_paper(i) for i in range(2)]}).encode(),
+                                      "2 papers sent, far more than the about 1 its total announced"),
     "a paper sent twice by its arXiv id": (json.dumps({"total": 2, "data": [{**_one_paper(1), "paperId": None}] * 2}).encode(),
                                            "$.data[1] (page 1): arxiv:2605.30001 is sent twice"),
     "an arXiv id as a number": (json.dumps({"total": 1, "data": [{**_one_paper(1), "externalIds": {"ArXiv": 260540001}}]}).encode(),
@@ -339,6 +341,7 @@ def test_a_seed_semantic_scholar_does_not_know_is_named_and_a_broken_link_page_r
 
 @pytest.mark.parametrize(("status", "body", "what"), [
     (404, b"<html>Not Found</html>", "the Semantic Scholar API answered HTTP 404"),  # another server's page: no such seed?
+    (404, b'{"message": "Not Found"}', "the Semantic Scholar API answered HTTP 404"),  # a wrong base URL, not a seed
     (200, json.dumps({"offset": 0, "data": [{"citingPaper": _one_paper(1)}]}).encode(),
      "$.data[0] (cited by a2026, offset 0): a link without citedPaper, which the API sends with every link of /references"),
     (200, json.dumps({"offset": 0, "data": [{"citedPaper": _one_paper(1)}] * 2}).encode(),
@@ -351,6 +354,20 @@ def test_a_link_page_that_is_not_the_apis_answer_is_refused(serve, status, body,
     with pytest.raises(SourceError) as err:
         source.search_all([], *WINDOW, NOW)
     assert str(err.value).endswith(what), str(err.value)
+
+
+def test_semantic_scholar_and_citation_searching_never_read_past_max_records(serve):
+    papers = {"total": 5, "data": [_one_paper(i) for i in range(1, 6)]}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(papers).encode())))
+    run = s2(f"{served.url}/graph/v1", max_records=2, allow_incomplete=True).search(ORCH, *WINDOW, NOW)
+    assert (run.returned, run.not_fetched, run.incomplete) == (2, 3, True)
+    links = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(
+        {"offset": 0, "next": int(params["limit"]),
+         "data": [{"citedPaper": _one_paper(i)} for i in range(1, int(params["limit"]) + 1)][:5]}).encode())))
+    source = citations(f"{links.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"], max_records=3,
+                       allow_incomplete=True)
+    (run,) = source.search_all([], *WINDOW, NOW)
+    assert ([p["limit"] for _, p in links.log], run.returned, run.incomplete) == (["3"], 3, True)
 
 
 # ---------------------------------------------------------------- a whole round

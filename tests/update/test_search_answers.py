@@ -509,6 +509,14 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
     assert line == f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL ({why}); nothing was searched"
 
 
+@pytest.mark.parametrize("value", ["http://127.0.0.1:9/works?api_key=SECRETKEY", "http://127.0.0.1:9/works#SECRETKEY"])
+def test_an_endpoint_with_a_query_or_a_fragment_is_refused_without_printing_it(basic_survey, cli, monkeypatch, value):
+    monkeypatch.setenv("MASRL_CROSSREF_API", value)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 1 and rounds(basic_survey) == [] and "SECRETKEY" not in run.err + run.out
+    assert "an endpoint with a query or a fragment is refused" in run.err
+
+
 def test_an_endpoint_with_a_password_is_refused_without_printing_it(basic_survey, cli, monkeypatch):
     monkeypatch.setenv("MASRL_CROSSREF_API", "http://user:secret@127.0.0.1:9/works")
     run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")

@@ -105,6 +105,13 @@ def error_text(body: bytes) -> str:
         return ""
 
 
+def not_found_text(body: bytes) -> str:
+    """The API's error message when it is its documented "not found" of a paper
+    (``{"error": "Paper with id ... not found"}``), else "" (another 404 is another server's)."""
+    text = error_text(body)
+    return text if re.fullmatch(r"Paper with id .+ not found", text) else ""
+
+
 def record(paper: Paper, where: str) -> Record:
     """``paper`` as a :class:`Record`, its text cleaned.
 

@@ -100,10 +100,9 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
     if problems:
         raise UserError(summary(problems, "nothing was searched."), sorted(problems, key=sort_key))
     chosen_sources = tuple(n for n in names if not sources or n in sources)
-    from ...bib.fetch import url_problem
 
     bad = [f"{protocol.searchers[n].endpoint_env}: {why}" if protocol.searchers[n].redirected else f"{PROTOCOL}: "
-           f"searchers.{n}.endpoint: {why}" for n in chosen_sources if (why := url_problem(protocol.searchers[n].endpoint))]
+           f"searchers.{n}.endpoint: {why}" for n in chosen_sources if (why := endpoint_problem(protocol.searchers[n].endpoint))]
     if bad:
         raise UserError("; ".join(bad) + "; nothing was searched")
     chosen_families = tuple(n for n in family_names if not families or n in families)
@@ -206,3 +205,18 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
     identified = {label: tally.identified for label, tally in by_source.items()}
     return SearchResult(files, plan.round_id, len(runs), requests, identified, len(duplicates), len(candidates),
                         tuple(_notes(runs)))
+
+
+def endpoint_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a source's endpoint (:func:`masrl.bib.fetch.url_problem`, and a query
+    or a fragment, which masrl would write into round.yaml and which a base URL cannot hold), or None."""
+    from urllib.parse import urlsplit
+
+    from ...bib.fetch import url_problem
+
+    why = url_problem(url)
+    if why is None and (urlsplit(url).query or urlsplit(url).fragment or "?" in url or "#" in url):
+        base = url.split("?", 1)[0].split("#", 1)[0]
+        why = (f"{base}?…: an endpoint with a query or a fragment is refused (masrl records the endpoint in round.yaml, "
+               "which is committed; give a key in the source's own variable)")
+    return why

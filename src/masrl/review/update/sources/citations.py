@@ -122,8 +122,9 @@ class CitationSource:
                     raise SourceError(self.endpoint, f"{how}: more than the paging bound of {self.max_records:,} links; "
                                                      "raise --max-records or give --allow-incomplete")
                 break
+            asked = min(self.limit, self.max_records - offset)  # never past the bound
             body = self.client.get(f"/paper/{paper_id}/{path}", {"fields": FIELDS, "offset": str(offset),
-                                                                  "limit": str(self.limit)}, missing_ok=True)
+                                                                  "limit": str(asked)}, missing_ok=True)
             if body is None:
                 run.requests = len(self.session.started) - first
                 run.sent = sent_at(now, self.session, first)
@@ -131,9 +132,9 @@ class CitationSource:
                 return run
             page = read_page(read_edges, body, NAME, self.endpoint)
             run.pages += 1
-            if page.offset != offset or len(page.data) > self.limit:
+            if page.offset != offset or len(page.data) > asked:
                 raise failure(NAME, self.endpoint, FormatError(
-                    f"a page from {page.offset} of {len(page.data)} links, asked from {offset} for {self.limit}"))
+                    f"a page from {page.offset} of {len(page.data)} links, asked from {offset} for {asked}"))
             for i, edge in enumerate(page.data):
                 paper = getattr(edge, field)
                 if paper is UNSET:

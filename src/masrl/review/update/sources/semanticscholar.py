@@ -26,16 +26,16 @@ from __future__ import annotations
 import os
 
 from ....bib.answers import FormatError
-from ....bib.s2_json import FIELDS, error_text, read_search, record
+from ....bib.s2_json import FIELDS, error_text, not_found_text, read_search, record
 from .base import Found, QueryRun, SourceError, Unusable, count_text, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
 MAX_RECORDS = 10000
 NAME = "the Semantic Scholar API"
-#: Semantic Scholar's ``total`` is approximate: pages that end short of it (or run past it) by more
-#: than this many records and this share of it are a run that lost records (or not its answer),
-#: not an estimate that was off.
+#: Semantic Scholar's ``total`` is approximate: pages that end short of it by more than this many
+#: records and this share of it are a run that lost records, not an estimate that was off; pages
+#: that run past it by more than this share of it are not its answer.
 SHORTFALL_RECORDS, SHORTFALL_SHARE = 1, 0.05
 KEY_VARIABLE = "MASRL_S2_API_KEY"
 PAGE = "https://www.semanticscholar.org/paper/"
@@ -70,13 +70,14 @@ class S2Client:
         self.headers = {"x-api-key": key} if key else {}
 
     def get(self, path: str, params: dict, missing_ok: bool = False):
-        """The body of ``GET endpoint/path?params`` (None for a 404 when ``missing_ok``).
+        """The body of ``GET endpoint/path?params`` (None for the API's own "paper not found" 404
+        when ``missing_ok``).
 
         Raises:
             SourceError: unreachable, rate-limited past the retries, an HTTP error.
         """
-        return fetch_page(self.session, f"{self.endpoint}{path}", NAME, params, self.headers, self.on_page, error_text,
-                          missing_ok)
+        return fetch_page(self.session, f"{self.endpoint}{path}", NAME, params, self.headers, self.on_page,
+                          not_found_text if missing_ok else error_text, missing_ok)
 
 
 class SemanticScholarSource:
@@ -133,12 +134,18 @@ class SemanticScholarSource:
                     raise SourceError(self.endpoint, f"family {family.name!r} has {page.total:,} results in the window, "
                                                      f"more than the paging bound of {self.max_records:,} per query; narrow "
                                                      "the window, raise --max-records or give --allow-incomplete")
-            for i, paper in enumerate(page.data):
+            room = self.max_records - run.returned  # the API's pages have a fixed size: read no more than the bound
+            for i, paper in enumerate(page.data[:room]):
                 where = f"$.data[{i}] (page {run.pages})"
                 rec = read_page(record, paper, NAME, self.endpoint, where)
                 once(rec, where, seen, self.endpoint)
                 _keep(run, rec, since, until, f"paper {i} of page {run.pages}")
-            if run.returned > run.total + max(SHORTFALL_RECORDS, SHORTFALL_SHARE * run.total):
+            if len(page.data) > room:
+                run.not_fetched = max(0, run.total - run.returned)
+                run.stopped = f"the paging bound of {self.max_records:,} records per query (--max-records)"
+                run.incomplete = True
+                break
+            if run.returned > run.total and run.returned - run.total > SHORTFALL_SHARE * run.total:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"{run.returned:,} papers sent, far more than the about {run.total:,} its total announced"))
             token = page.token  # paging ends where the API gives no token ($.total is documented as approximate)
