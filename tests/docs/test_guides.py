@@ -1,5 +1,5 @@
 """Every runnable block of the manual's guides runs on a copy of the bundled survey and prints what
-the page shows (docs/_ext/guide_sessions.py has the convention). Each guide runs in a fresh copy of
+the page shows (docs/_ext/guide_runner.py has the convention). Each guide runs in a fresh copy of
 the survey made a git repository on ``main`` (as a clone is), with ``MASRL_TODAY`` set; the update
 rounds guide searches local servers that answer as arXiv, Crossref, OpenReview and Semantic Scholar
 do (tests/update/servers.py).
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import guide_sessions as doc_sessions
+import guide_runner
 
 REPO = Path(__file__).resolve().parents[2]
 GUIDES = REPO / "docs" / "guides"
@@ -64,7 +64,7 @@ def test_every_guide_has_runnable_blocks():
     assert _pages(), "docs/guides holds no guide"
     for name in _pages():
         text = (GUIDES / name).read_text(encoding="utf-8")
-        assert any(b.kind == "console" for b in doc_sessions.blocks(text)), f"{name} has no runnable console block"
+        assert any(b.kind == "console" for b in guide_runner.blocks(text)), f"{name} has no runnable console block"
 
 
 @pytest.mark.parametrize("survey_tree", ["published"], indirect=True)
@@ -86,7 +86,7 @@ def test_a_guide_runs_as_written(page, survey, monkeypatch, request):
     _git(survey, "commit", "-q", "-m", "the bundled survey")
     path = GUIDES / page
     text = path.read_text(encoding="utf-8")
-    mismatches, outputs = doc_sessions.run_guide(text, doc_sessions.Session(survey, {}))
+    mismatches, outputs = guide_runner.run_guide(text, guide_runner.Shell(survey, {}))
     if mismatches and os.environ.get("MASRL_DOCS_WRITE") == "1":
-        path.write_text(doc_sessions.update_guide(text, mismatches, outputs), encoding="utf-8")
+        path.write_text(guide_runner.update_guide(text, mismatches, outputs), encoding="utf-8")
     assert not mismatches, f"docs/guides/{page}:\n" + "\n".join(map(str, mismatches))

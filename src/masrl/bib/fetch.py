@@ -122,8 +122,8 @@ def url_problem(url: str) -> str | None:
     if any(ch.isspace() for ch in url):
         return f"{url!r} is not a URL (it holds a space)"
     if parts.username is not None or parts.password is not None:
-        return (f"{parts.scheme}://…@{parts.hostname}: a URL with a user name or password is refused (masrl records "
-                "the endpoint in files that are committed; give a key in the source's own variable)")
+        return (f"{parts.scheme}://…@{parts.hostname}: a URL with a user name or password is refused (masrl writes "
+                "URLs into files that are committed; a source's key goes in its own variable)")
     if not parts.hostname.isascii():
         return f"{url!r} is not a URL (its host is not ASCII; write it in its IDNA form, xn--...)"
     if re.search(r"%(?![0-9A-Fa-f]{2})", url):

@@ -98,15 +98,17 @@ class QueryRun:
     def undated(self, label: str, year: int | None = None) -> None:
         """Count one record returned without a publication date: outside the window (no day to
         place it in), named ``LABEL (no date[, year N])``."""
-        self.returned += 1
-        self.outside_window.append(f"{label} (no date{f', year {year}' if year else ''})")
+        self._outside(f"{label} (no date{f', year {year}' if year else ''})")
 
     def imprecise(self, label: str, given: str, missing: str) -> None:
         """Count one record whose date the source gives only as ``given`` (a year, or a month),
         a period not wholly inside the window: outside it (it may or may not hold the record),
         named ``LABEL (GIVEN, no MISSING)``."""
+        self._outside(f"{label} ({given}, no {missing})")
+
+    def _outside(self, named: str) -> None:
         self.returned += 1
-        self.outside_window.append(f"{label} ({given}, no {missing})")
+        self.outside_window.append(named)
 
     def as_dict(self) -> dict:
         """The run as ``round.yaml`` records it."""

@@ -18,7 +18,8 @@ rest of the result set, counted as not fetched and named in the run's notes), at
 result set, or, losing records, at the paging bound of ``max_pages`` pages or at an empty page
 before ``total-results`` is reached: then the run fails unless it allows an incomplete search. A
 work without a DOI or a title is counted as unusable, one without a date (or whose year or month
-the window does not wholly hold) outside the window, each named. Each work's ``relation.has-preprint`` arXiv id is kept, so that a
+the window does not wholly hold) outside the window, each named. Each work's
+``relation.has-preprint`` arXiv id is kept, so that a
 venue paper whose preprint is on arXiv meets its arXiv record as a duplicate.
 """
 

@@ -166,11 +166,11 @@ def apply_diff(root: Path, cwd: Path, body: str) -> None:
         if len(found) != 1:
             raise ValueError(f"{name}: the lines {old!r} occur {len(found)} times (once expected)")
         text[found[0]:found[0] + len(old)] = new
-    path.unlink()  # a new file, as an editor that saves by renaming makes it (the tests' copies are hard links)
+    path.unlink()  # a new file, as an editor that saves by renaming makes it
     path.write_text("\n".join(text) + "\n", encoding="utf-8")
 
 
-class Session:
+class Shell:
     """One reader's shell: a current directory and an environment; masrl runs in-process."""
 
     def __init__(self, root: Path, env: dict[str, str]):
@@ -235,20 +235,20 @@ class Mismatch:
                 + "  actual:\n" + "".join(f"    {a}\n" for a in self.actual))
 
 
-def run_guide(text: str, session: Session) -> tuple[list[Mismatch], dict[int, list[str]]]:
-    """Run every runnable block of a page in ``session``: the mismatches, and every command's
+def run_guide(text: str, shell: Shell) -> tuple[list[Mismatch], dict[int, list[str]]]:
+    """Run every runnable block of a page in ``shell``: the mismatches, and every command's
     actual output by its line in the page."""
     mismatches: list[Mismatch] = []
     outputs: dict[int, list[str]] = {}
     for block in blocks(text):
         if block.kind == "diff":
             try:
-                apply_diff(session.root, session.cwd, block.body)
+                apply_diff(shell.root, shell.cwd, block.body)
             except (ValueError, OSError) as err:
                 mismatches.append(Mismatch(block.line, "(the edit of the diff block)", [], [str(err)], 0, 1))
             continue
         for command in block.commands:
-            code, out = session.run(command.text)
+            code, out = shell.run(command.text)
             actual = out.splitlines()
             outputs[command.line] = actual + ([f"[exit {code}]"] if code else [])
             if code != command.code or not matches(command.expected, actual):

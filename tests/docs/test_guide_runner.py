@@ -1,11 +1,11 @@
-"""The runner of the guides' blocks (docs/_ext/guide_sessions.py): parsing, matching, edits, updates."""
+"""The runner of the guides' blocks (docs/_ext/guide_runner.py): parsing, matching, edits, updates."""
 
 from __future__ import annotations
 
 import pytest
 
-import guide_sessions as doc_sessions
-from guide_sessions import Session, apply_diff, blocks, matches, run_guide, update_guide
+import guide_runner
+from guide_runner import Shell, apply_diff, blocks, matches, run_guide, update_guide
 
 PAGE = """# A guide
 
@@ -77,29 +77,29 @@ def test_a_diff_replaces_its_lines_once_and_creates_files(tmp_path):
         apply_diff(tmp_path, tmp_path, "--- /dev/null\n+++ sub/new.csv\n+x\n")
 
 
-def test_a_session_reports_each_mismatch_and_the_page_can_be_updated(tmp_path):
+def test_a_guide_run_reports_each_mismatch_and_the_page_can_be_updated(tmp_path):
     (tmp_path / "notes.txt").write_text("old line\n")
     page = PAGE.replace("two\nthree\n$ false", "two\nTHREE\n$ false")
-    mismatches, outputs = run_guide(page, Session(tmp_path, {}))
+    mismatches, outputs = run_guide(page, Shell(tmp_path, {}))
     assert [(m.line, m.actual) for m in mismatches] == [(12, ["two", "three"])]
     assert (tmp_path / "notes.txt").read_text() == "new line\n"
     assert update_guide(page, mismatches, outputs) == PAGE
 
 
 def test_masrl_runs_in_process_with_stdout_and_stderr_together(tmp_path):
-    session = Session(tmp_path, {})
-    code, out = session.run("masrl validate")
+    shell = Shell(tmp_path, {})
+    code, out = shell.run("masrl validate")
     assert code == 1 and "masrl: error:" in out
-    code, out = session.run("masrl --version")
+    code, out = shell.run("masrl --version")
     assert (code, out.split()[0]) == (0, "masrl")
-    assert session.run("cd nowhere")[0] == 1
+    assert shell.run("cd nowhere")[0] == 1
     (tmp_path / "sub").mkdir()
-    assert session.run("cd sub") == (0, "") and session.cwd == tmp_path / "sub"
-    assert session.run("pwd") == (0, f"{tmp_path / 'sub'}\n")
+    assert shell.run("cd sub") == (0, "") and shell.cwd == tmp_path / "sub"
+    assert shell.run("pwd") == (0, f"{tmp_path / 'sub'}\n")
 
 
-def test_globs_expand_in_the_session(tmp_path):
+def test_globs_expand_in_the_shell(tmp_path):
     for name in ("b.json", "a.json", "c.txt"):
         (tmp_path / name).write_text("{}")
-    assert Session(tmp_path, {})._glob("*.json") == ["a.json", "b.json"]
-    assert doc_sessions.GLOB & set("x*")
+    assert Shell(tmp_path, {})._glob("*.json") == ["a.json", "b.json"]
+    assert guide_runner.GLOB & set("x*")
