@@ -79,6 +79,18 @@ def test_show_names_what_is_wrong_with_a_damaged_sheet_as_validate_does(searched
     assert run.err.rstrip().endswith("the table above shows the files as they are; fix them before `masrl update apply`.")
 
 
+def test_show_counts_a_decision_that_is_neither_include_nor_exclude_apart(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe"}, "arxiv:2605.10002": EXCLUDE})
+    run = cli("update", "show", "--root", root, folder.name)
+    assert run.code == 0 and run.out.splitlines()[-1] == (
+        f"round {folder.name} (2026-05-04 .. 2026-06-30): 3 candidates; 1 still to decide, 1 decided but not applied "
+        f"(`masrl update apply {folder.name}`), 1 with a decision that is neither include nor exclude (`masrl validate` "
+        "names them), 0 applied; 4 duplicates in duplicates.csv")
+    assert run.err.splitlines()[0] == (f"corpus/rounds/{folder.name}/queue.csv:4: decision: 'maybe' is not a decision; "
+                                       "write include or exclude (or leave it empty)")
+
+
 def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_the_round(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}, "arxiv:2605.10002": EXCLUDE})

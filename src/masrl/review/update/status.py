@@ -9,7 +9,7 @@ from ...core.didyoumean import hint_or_list
 from ...core.errors import UserError
 from ...core.text import printable
 from ...corpus.population import releases
-from ...corpus.rounds import STAGE_COLUMN
+from ...corpus.rounds import DECISIONS, STAGE_COLUMN
 from ...corpus.taxonomy import Taxonomy
 from . import stopping
 
@@ -114,8 +114,12 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
         lines.append(f"{_cell(row, 'rank'):>4}  {_cell(row, 'identifier'):<{width}}  {_cell(row, 'published'):<10}  "
                      f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
     lines += stopping_lines(corpus, folder, recall, confidence)
+    decided = [row for row in state.unapplied if row[2] in DECISIONS]
+    unknown = len(state.unapplied) - len(decided)
+    other = (f", {unknown} with a decision that is neither {' nor '.join(DECISIONS)} (`masrl validate` names them)"
+             if unknown else "")
     lines.append(f"round {round_id} ({state.since} .. {state.until}): {state.queued} candidates; {len(state.undecided)} "
-                 f"still to decide, {len(state.unapplied)} decided but not applied (`masrl update apply {round_id}`), "
+                 f"still to decide, {len(decided)} decided but not applied (`masrl update apply {round_id}`){other}, "
                  f"{len(state.applied)} applied; {state.duplicates} duplicates in duplicates.csv")
     return "\n".join(lines)
 
