@@ -2,8 +2,8 @@
 
 Every test of the code runs on trees made from inputs that never change (tests/trees.py):
 ``published_tree`` (tests/data/survey, the bundled survey as release v1 published it, built) and
-``grown_tree`` (the same grown by the manual's workflows on fixed days: tests/grow.py), made once
-per run by a process of their own (its log: ``<basetemp>/trees/trees.log``). ``survey_tree`` runs a
+``grown_tree`` (the same grown by the manual's workflows on fixed days: tests/grow.py), each made
+once per run by the first test process that asks (:func:`trees.made_once`). ``survey_tree`` runs a
 test on both (ids ``[published]``, ``[grown]``); ``survey`` is a private writable copy of it,
 ``grown_survey`` one after :func:`grow.grow`; ``built`` / ``published`` are its Build and release
 v1's results (``published_build``: the published tree's Build). ``repo`` is the repository, for its code and documents only.
@@ -16,10 +16,8 @@ Markers: ``data`` (takes a tree), ``grown`` (its run on the grown tree), ``prope
 
 from __future__ import annotations
 
-import fcntl
 import gc
 import os
-import subprocess
 import sys
 import traceback
 from pathlib import Path
@@ -41,7 +39,7 @@ os.environ.setdefault("MASRL_CACHE", "off")
 
 import profiles  # noqa: E402,F401  (the hypothesis profiles)
 from grow import Run, set_field as _set_field  # noqa: E402
-from trees import copy_tree, made_once, wait_for  # noqa: E402
+from trees import copy_tree, made_once, make_grown, make_published  # noqa: E402
 from masrl.cli import main  # noqa: E402
 
 TREES = ("published", "grown")
@@ -62,59 +60,14 @@ def _audit(event: str, args: tuple) -> None:
 sys.addaudithook(_audit)
 
 
-def _shared(config) -> Path:
-    """The folder the pytest-xdist workers of this run share."""
-    base = Path(config._tmp_path_factory.getbasetemp())  # noqa: SLF001 - pytest's own session factory
-    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "trees"
-    folder.mkdir(exist_ok=True)
-    return folder
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        names, callspec = set(getattr(item, "fixturenames", ())), getattr(item, "callspec", None)
-        params = [v for v in callspec.params.values() if isinstance(v, str)] if callspec is not None else []
-        if names & {"survey_tree", "published_tree", "grown_tree"} or set(params) & set(TREES):
-            item.add_marker(pytest.mark.data)
-        if "grown_tree" in names or "grown" in params:
-            item.add_marker(pytest.mark.grown)
-        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
-            item.add_marker(pytest.mark.property)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_finish(session):
-    """Start making the trees once the tests are collected, if a selected test takes one."""
-    if not any(item.get_closest_marker("data") for item in session.items):
-        return
-    folder = _shared(session.config)
-    with open(folder / "maker.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (folder / "maker.started").exists():
-            # the trees are made by the masrl the tests import (a mutation run's copy, too)
-            code = str(Path(sys.modules["masrl"].__file__).parents[1])
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [code, os.environ.get("PYTHONPATH")]))}
-            with open(folder / "trees.log", "wb") as log:
-                grown = [] if any(item.get_closest_marker("grown") for item in session.items) else ["--published-only"]
-                session.config._masrl_maker = subprocess.Popen(  # noqa: SLF001
-                    [sys.executable, str(REPO / "tests/trees.py"), str(folder), *grown], stdout=log, stderr=subprocess.STDOUT,
-                    env=env)
-            (folder / "maker.started").write_text("")
-
-
-def _tree(request, name: str) -> Path:
-    return wait_for(_shared(request.config), name, getattr(request.config, "_masrl_maker", None))
-
-
 @pytest.fixture(scope="session")
 def published_tree(request) -> Path:
-    return _tree(request, "published")
+    return made_once(request.config, "published", make_published, leaf="published")
 
 
 @pytest.fixture(scope="session")
-def grown_tree(request) -> Path:
-    return _tree(request, "grown")
+def grown_tree(request, published_tree) -> Path:
+    return made_once(request.config, "grown", lambda root: make_grown(published_tree, root), leaf="grown")
 
 
 @pytest.fixture(scope="session", params=TREES)

@@ -1,17 +1,14 @@
 """The survey trees of the tests, and copies of them.
 
-``python tests/trees.py FOLDER [--published-only]`` (started by tests/conftest.py) makes two trees from inputs that
-never change: ``published``, tests/data/survey copied and built, then ``grown``, a copy of it grown
-by the manual's workflows on fixed days (:func:`grow.grow_tree`). A test takes its own copy.
+Two trees are made from inputs that never change, once per run (:func:`made_once`): ``published``,
+tests/data/survey copied and built (:func:`make_published`), and ``grown``, a copy of it grown by
+the manual's workflows on fixed days (:func:`make_grown`). A test takes its own copy.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,9 +30,9 @@ def copy_tree(source: Path, dest: Path) -> Path:
     return dest
 
 
-def made_once(config, name: str, make) -> Path:
-    """The tree ``make(dest)`` makes, made once per run by the first pytest-xdist worker that asks
-    (the others wait on a lock). Read-only."""
+def made_once(config, name: str, make, leaf: str = "survey") -> Path:
+    """The tree ``make(dest)`` makes (``dest``: ``<name>/<leaf>``), made once per run by the first
+    pytest-xdist worker that asks (the others wait on a lock). Read-only."""
     import fcntl
 
     base = Path(config._tmp_path_factory.getbasetemp())  # noqa: SLF001 - pytest's own session factory
@@ -43,45 +40,31 @@ def made_once(config, name: str, make) -> Path:
     base.mkdir(exist_ok=True)
     with open(base / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        if (base / f"{name}.failed").exists():
+            pytest.fail(f"making the tree {name!r} failed in another test process; see its first error", pytrace=False)
         if not (base / f"{name}.done").exists():
             shutil.rmtree(base / name, ignore_errors=True)
-            make(base / name / "survey")
+            try:
+                make(base / name / leaf)
+            except BaseException:
+                (base / f"{name}.failed").write_text("")
+                raise
             (base / f"{name}.done").write_text("")
-    return base / name / "survey"
+    return base / name / leaf
 
 
-def wait_for(folder: Path, name: str, maker) -> Path:
-    """The tree ``name`` made in ``folder`` by the maker process (``maker``: its ``Popen`` in the
-    process that started it), once ready; fails with the maker's log if it failed."""
-    done, failed = folder / f"{name}.done", folder / "trees.failed"
-    while not done.exists() and not failed.exists() and (maker is None or maker.poll() is None):
-        time.sleep(0.05)
-    if not done.exists():
-        pytest.fail(f"making the test trees failed; the log ({folder / 'trees.log'}):\n"
-                    f"{(folder / 'trees.log').read_text(errors='replace')[-6000:]}", pytrace=False)
-    return folder / name
-
-
-def main(folder: Path, grown: bool = True) -> None:
-    """Make the ``published`` tree, then (with ``grown``) the ``grown`` one, in ``folder``; mark each ready."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+def make_published(root: Path) -> None:
+    """tests/data/survey copied to ``root`` and built."""
     import grow
 
-    try:
-        published = copy_tree(SOURCE, folder / "published")
-        grow._ok(grow.run_captured("build", "--root", published), "masrl build of the test survey")
-        (folder / "published.done").write_text("")
-        if not grown:
-            return
-        facts = grow.grow_tree(grow.run_captured, copy_tree(published, folder / "grown"))
-        (folder / "grown.done").write_text(json.dumps(facts))
-    except BaseException:
-        import traceback
+    grow._ok(grow.run_captured("build", "--root", copy_tree(SOURCE, root)), "masrl build of the test survey")
 
-        traceback.print_exc()
-        (folder / "trees.failed").write_text("")
-        raise SystemExit(1) from None
 
+def make_grown(published: Path, root: Path) -> None:
+    """A copy of the published tree at ``root``, grown by the manual's workflows (:func:`grow.grow_tree`)."""
+    import grow
+
+    grow.grow_tree(grow.run_captured, copy_tree(published, root))
 
 
 @pytest.fixture(scope="session", name="survey_tree")
@@ -91,6 +74,3 @@ def published_only(published_tree: Path) -> Path:
     not depend on the tree's history."""
     return published_tree
 
-
-if __name__ == "__main__":  # pragma: no cover - run by tests/conftest.py
-    main(Path(sys.argv[1]), grown="--published-only" not in sys.argv[2:])

@@ -151,6 +151,12 @@ class Served:
         self.server.shutdown()
         self.server.server_close()
 
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *failure) -> None:
+        self.close()
+
 
 class FakeClock:
     """A monotonic clock that only moves when slept on: ``sleep(s)`` adds ``s`` (and records it)."""
@@ -182,13 +188,10 @@ def fake_clock(patch) -> FakeClock:
 @contextlib.contextmanager
 def endpoint(mock, patch, api, variable: str, path: str):
     """``api`` served, let through the HTTP mock and named by the environment variable ``variable``."""
-    served = Served(api)
-    mock.add_passthru(served.url)
-    patch.setenv(variable, served.url + path)
-    try:
+    with Served(api) as served:
+        mock.add_passthru(served.url)
+        patch.setenv(variable, served.url + path)
         yield served
-    finally:
-        served.close()
 
 
 @pytest.fixture
@@ -236,19 +239,6 @@ def round_survey(round_survey_tree, tmp_path):
     return copy_tree(round_survey_tree, tmp_path / "survey")
 
 
-def search_once(root, *args: str):
-    """``masrl update search --root ROOT ARGS`` against a fresh arXiv server with a fake clock,
-    outside any test (for session fixtures). Returns the run (``code``, ``out``, ``err``)."""
-    import responses
-
-    from grow import run_captured
-
-    with pytest.MonkeyPatch.context() as patch, responses.RequestsMock(assert_all_requests_are_fired=False) as mock, \
-            endpoint(mock, patch, ArxivServer(), "MASRL_ARXIV_API", "/api/query"):
-        fake_clock(patch)
-        return run_captured("update", "search", "--root", root, *args)
-
-
 # ---------------------------------------------------------------- scripted and synthetic servers
 
 class Scripted:
@@ -262,26 +252,6 @@ class Scripted:
 
     def answer(self, path: str, params: dict):
         return self.reply(path, {k: v[0] for k, v in params.items()})
-
-
-class SyntheticArxiv(ArxivServer):
-    """The fake arXiv API holding ``n`` matching records ("Orchestrator study i"), one a day from
-    ``first`` on (wrapping over 50 days), and nothing else."""
-
-    def __init__(self, n: int, first: str = "2026-05-05", **kwargs):
-        import datetime
-
-        super().__init__(**kwargs)
-        self.entries = []
-        start = datetime.date.fromisoformat(first)
-        for i in range(n):
-            day = (start + datetime.timedelta(days=i % 50)).isoformat()
-            entry = ET.fromstring(
-                f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/2605.{20000 + i:05d}v1</id>'
-                f"<updated>{day}T10:00:00Z</updated><published>{day}T10:00:00Z</published>"
-                f"<title>Orchestrator study {i}</title><summary>We train an orchestrator, number {i}.</summary>"
-                f"<author><name>Author {i}</name></author></entry>")
-            self.entries.append(entry)
 
 
 def atom(entries: str, total: int, start: int = 0, per_page: int = 10) -> bytes:
@@ -305,17 +275,13 @@ def entry(arxiv: str = "2605.30001", title: str = "An Orchestrator", published: 
 def serve(no_network):
     """``serve(api) -> Served``: a local server of ``api`` that the HTTP mock lets through,
     closed after the test."""
-    running = []
+    with contextlib.ExitStack() as running:
+        def start(api):
+            served = running.enter_context(Served(api))
+            no_network.add_passthru(served.url)
+            return served
 
-    def start(api):
-        served = Served(api)
-        no_network.add_passthru(served.url)
-        running.append(served)
-        return served
-
-    yield start
-    for served in running:
-        served.close()
+        yield start
 
 
 SMALL_PROTOCOL = DATA / "protocol_small.yaml"

@@ -9,10 +9,11 @@ import shutil
 
 import feedparser
 import pytest
+import responses
 import yaml
 
-from grow import PAPERS, set_field
-from servers import arxiv_server, clock, round_survey, round_survey_tree, search_once  # noqa: F401 - fixtures
+from grow import PAPERS, run_captured, set_field
+from servers import ArxivServer, arxiv_server, clock, endpoint, fake_clock, round_survey, round_survey_tree  # noqa: F401
 from trees import copy_tree, made_once
 from masrl.core.clock import today_iso
 
@@ -29,6 +30,15 @@ def fill(path, decisions: dict) -> None:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+
+
+def search_once(root, *args: str):
+    """``masrl update search --root ROOT ARGS`` against a fresh arXiv server with a fake clock,
+    outside any test (for session fixtures). Returns the run (``code``, ``out``, ``err``)."""
+    with pytest.MonkeyPatch.context() as patch, responses.RequestsMock(assert_all_requests_are_fired=False) as mock, \
+            endpoint(mock, patch, ArxivServer(), "MASRL_ARXIV_API", "/api/query"):
+        fake_clock(patch)
+        return run_captured("update", "search", "--root", root, *args)
 
 
 @pytest.fixture(scope="session")

@@ -9,9 +9,11 @@ with ``masrl init`` (its protocol: tests/data/update/protocol_basic.yaml), every
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import json
 import re
+import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from masrl.review.update.protocol import Family, Searcher
 from masrl.review.update.sources import SourceError
 from masrl.review.update.sources.arxiv import ArxivSource
 from masrl.review.update.sources.crossref import CrossrefSource
-from servers import (FakeClock, Scripted, SyntheticArxiv, atom, basic_survey, clock, entry, serve,  # noqa: F401
+from servers import (ATOM, ArxivServer, FakeClock, Scripted, atom, basic_survey, clock, entry, serve,  # noqa: F401
                      small_survey)
 
 ARXIV = ("--source", "arxiv")
@@ -30,6 +32,25 @@ WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 ORCH = Family("orchestration", ("orchestrator",), "orchestration", (("orchestrator", "orchestration", "delegation"),),
               {"arxiv": '(ti:"orchestrator" OR abs:"orchestrator")', "crossref": "orchestrator"})
 NOW = lambda: "2026-07-01T00:00:00Z"  # noqa: E731
+
+
+class SyntheticArxiv(ArxivServer):
+    """The fake arXiv API holding ``n`` matching records ("Orchestrator study i"), one a day from
+    ``first`` on (wrapping over 50 days), and nothing else."""
+
+    def __init__(self, n: int, first: str = "2026-05-05", **kwargs):
+        super().__init__(**kwargs)
+        self.entries = []
+        start = datetime.date.fromisoformat(first)
+        for i in range(n):
+            day = (start + datetime.timedelta(days=i % 50)).isoformat()
+            entry = ET.fromstring(
+                f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/2605.{20000 + i:05d}v1</id>'
+                f"<updated>{day}T10:00:00Z</updated><published>{day}T10:00:00Z</published>"
+                f"<title>Orchestrator study {i}</title><summary>We train an orchestrator, number {i}.</summary>"
+                f"<author><name>Author {i}</name></author></entry>")
+            self.entries.append(entry)
+
 
 
 def rounds(root: Path) -> list[Path]:
