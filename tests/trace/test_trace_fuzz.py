@@ -269,6 +269,7 @@ def message_log(draw):
 @FUZZ
 @given(message_log())
 @example({"question_ID": "", "history": [{"role": "Orchestrator (thought)", "content": ""}], "mistake_step": "\u00b2"})
+@example({"question_ID": "", "history": [{"role": "Orchestrator (thought)", "content": ""}], "level": "\u00b2"})
 @example({"question_ID": "", "history": [{"role": "Orchestrator (thought)", "content": ""}], "mistake_step": "9" * 5000})
 def test_message_log_converter(doc):
     check_converter(json.dumps(doc).encode(), "message-log")

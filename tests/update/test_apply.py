@@ -220,6 +220,38 @@ def test_apply_reports_every_problem_of_the_sheet_at_once_and_writes_nothing(sea
     assert after == before
 
 
+def test_validate_names_the_authors_a_decided_row_cannot_have_as_apply_does(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "authors": ""},
+                                "arxiv:2605.10002": {**EXCLUDE, "authors": "; ; and"},
+                                "arxiv:2605.10001": {"authors": "and"}})  # undecided: the screener has not got to it
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    expected = [f"{queue}:2: authors: authors[0]: 'and' holds the word 'and', which BibTeX reads as two authors: give each "
+                "person as an author of their own (an organisation whose name holds 'and' goes in braces, "
+                "\"{Agents and Tools Lab}\")",
+                f"{queue}:4: authors: an included paper needs its authors (Last, First; ...)"]
+    validate = cli("validate", "--root", root)
+    assert validate.code == 1 and validate.err.splitlines()[:-1] == expected
+    apply = cli("update", "apply", "--root", root, folder.name)
+    assert apply.code == 1 and apply.err.splitlines()[:-1] == expected
+
+
+def test_a_stray_quote_in_the_sheet_is_refused_not_read_as_other_cells(searched, cli):
+    root, folder = searched
+    queue = folder / "queue.csv"
+    lines = queue.read_text(encoding="utf-8").splitlines()
+    identifier, title = lines[1].split(",")[:2]
+    lines[1] = lines[1].replace(f"{identifier},{title},", f'{identifier},"{title},', 1)  # one quote typed by hand
+    queue.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    assert (f"corpus/rounds/{folder.name}/queue.csv:2: not readable as CSV (',' expected after '\"'): a stray double quote? "
+            "A cell that starts with a quote ends with one, and a quote inside it is written twice") in run.err
+    assert cli("update", "apply", "--root", root, folder.name).code == 1
+    assert sorted(p.name for p in (root / "corpus/papers").iterdir()) == sorted(
+        p.name for p in (searched[0] / "corpus/papers").iterdir())
+
+
 def test_validate_checks_the_round_and_the_protocol(searched, cli):
     root, folder = searched
     queue = folder / "queue.csv"

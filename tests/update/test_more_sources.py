@@ -170,6 +170,9 @@ BROKEN_S2 = {
     "a date that is not one": (json.dumps({"total": 1, "data": [{"paperId": "a1" * 20, "title": "An orchestrator",
                                                                  "publicationDate": "2026-02-30"}]}).encode(),
                                "$.data[0] (page 1).publicationDate: '2026-02-30' is not a date"),
+    "a date that its offset moves before year 1": (
+        json.dumps({"total": 1, "data": [{**_one_paper(1), "publicationDate": "0001-01-01T00:00:00+01:00"}]}).encode(),
+        "$.data[0] (page 1).publicationDate: '0001-01-01T00:00:00+01:00' is not a date"),
     "a billion results": (b'{"total": 1000000000, "data": []}', "more than it holds papers"),
     "a total of 400 digits": (b'{"total": 1' + b"0" * 400 + b', "data": []}',
                               "says family 'orchestration' has about 10^400 results, more than it holds papers"),
@@ -250,6 +253,65 @@ def test_an_author_that_is_not_one_person_is_refused_naming_where(serve, source,
     assert "answered something that is not its documented format" in str(err.value)
     assert str(err.value).endswith(f"{where}{name!r} is not one person's name") or (
         len(repr(name)) > 40 and f"{where}{repr(name)[:37]}..." in str(err.value))
+
+
+def test_an_openreview_count_that_shrinks_between_pages_loses_no_note(serve):
+    def note(i):
+        return {"id": f"note{i:05d}", "forum": f"note{i:05d}", "pdate": 1779000000000,
+                "content": {"title": {"value": f"An orchestrator {i}"}, "authors": {"value": ["Ada Lovelace"]},
+                            "venueid": {"value": VENUES[0]}}}
+
+    def reply(path, params):
+        offset = int(params["offset"])
+        notes = [note(i) for i in range(offset, min(offset + 2, 3))] if offset == 0 else []
+        return 200, "application/json", json.dumps({"notes": notes, "count": 3 if offset == 0 else 2}).encode()
+
+    served = serve(Scripted(reply))
+    with pytest.raises(SourceError, match=r"answered a short page \(0 notes\) at offset 2 of 3; run the search again later"):
+        openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2).search(ORCH, *WINDOW, NOW)
+
+
+def test_a_semantic_scholar_token_given_again_is_refused_not_paged_for_ever(serve):
+    pages = iter(range(1, 100))
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(
+        {"total": 50, "token": "same", "data": [_one_paper(next(pages))]}).encode())))
+    with pytest.raises(SourceError, match=r"page 2 gives a token \('same'\) that an earlier page gave: its pages would never end"):
+        s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+    assert len(served.log) == 2
+
+
+def test_an_empty_link_page_that_says_more_follow_is_not_the_end(serve):
+    pages = {"0": {"offset": 0, "next": 1, "data": [{"citedPaper": _one_paper(1)}]}, "1": {"offset": 1, "next": 2, "data": []}}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(pages[params["offset"]]).encode())))
+    source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
+    with pytest.raises(SourceError, match=r"cited by a2026: the Semantic Scholar API answered an empty page at offset 1 that "
+                                          r"says more links follow \(\$.next is 2\); run the search again later"):
+        source.search_all([], *WINDOW, NOW)
+
+
+def test_a_link_date_that_its_offset_moves_past_year_9999_is_refused_by_name(serve):
+    page = {"offset": 0, "data": [{"citedPaper": {**_one_paper(1), "publicationDate": "9999-12-31T23:59:59-05:00"}}]}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(page).encode())))
+    source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
+    with pytest.raises(SourceError, match=r"publicationDate: '9999-12-31T23:59:59-05:00' is not a date"):
+        source.search_all([], *WINDOW, NOW)
+
+
+@pytest.mark.parametrize(("source", "names", "kept"), [
+    ("s2", [{"name": "Ada Lovelace"}, {"name": None}, {"name": ""}], ("Lovelace, Ada", "others")),
+    ("s2", [{"name": None}], ("others",)),
+    ("openreview", ["Ada Lovelace", ""], ("Lovelace, Ada", "others"))])
+def test_an_author_the_answer_does_not_name_is_kept_as_others_not_dropped(serve, source, names, kept):
+    if source == "openreview":
+        note = {"id": "AbCdEf12", "forum": "AbCdEf12", "pdate": 1779000000000,
+                "content": {"title": {"value": "An orchestrator"}, "authors": {"value": names}, "venueid": {"value": VENUES[0]}}}
+        body, make = json.dumps({"notes": [note], "count": 1}).encode(), lambda url: openreview(f"{url}/notes", venues=VENUES[:1])
+    else:
+        body, make = json.dumps({"total": 1, "data": [{**_one_paper(1), "authors": names}]}).encode(), \
+            lambda url: s2(f"{url}/graph/v1")
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    (found,) = make(served.url).search(ORCH, *WINDOW, NOW).found
+    assert found.authors == kept
 
 
 def test_an_openreview_note_without_a_date_is_counted_outside_the_window_and_named(serve):

@@ -280,7 +280,9 @@ BROKEN_ARXIV = {
     "an empty body": (b"", "an empty answer where the format has an Atom feed"),
     "a cut feed": (atom(entry() + entry("2605.30002"), 2)[:-200], "not well-formed XML"),
     "an entry too many": (atom(entry("2605.30001") + entry("2605.30002") + entry("2605.30003") + entry("2605.30004"), 3),
-                          "the page from 0 has 4 entries, but 3 were asked for and the feed says 3 results in all"),
+                          "the page from 0 has 4 entries, more than the 3 left of the 3 results the feed says it has"),
+    "a total in superscript digits": (atom(entry(), "\u00b2"), "opensearch:totalResults is '\u00b2', not a non-negative integer"),
+    "a total in Arabic-Indic digits": (atom(entry(), "\u0661"), "opensearch:totalResults is '\u0661', not a non-negative integer"),
     "an entry lost": (atom(entry("2605.30001") + entry("2605.30002"), 3),
                       "answered 2 of the 3 records of the page from 0 for family 'orchestration' after 3 retries"),
     "an entry without authors": (atom(entry(authors=""), 1), "entry 1 (arxiv:2605.30001): no author"),
@@ -413,7 +415,9 @@ def test_a_text_longer_than_a_sheet_cell_is_refused(basic_survey, cli, clock, se
 
 
 @pytest.mark.parametrize("published, why", [("2026-06-45T10:00:00Z", "'2026-06-45T10:00:00Z' is not a date"),
-                                            ("yesterday", "'yesterday' is not a date")])
+                                            ("yesterday", "'yesterday' is not a date"),
+                                            ("0001-01-01T00:00:00+01:00", "'0001-01-01T00:00:00+01:00' is not a date"),
+                                            ("9999-12-31T23:30:00-01:00", "'9999-12-31T23:30:00-01:00' is not a date")])
 def test_a_date_that_is_not_a_day_is_refused_by_name(basic_survey, cli, clock, serve, monkeypatch, published, why):
     page = atom(entry(published=published), 1)
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
@@ -499,6 +503,12 @@ def test_two_searches_back_to_back_keep_the_pace(basic_survey, cli, clock, serve
     assert list(kept) == [served.url.removeprefix("http://")]
 
 
+def test_a_retry_after_that_is_no_number_of_seconds_is_no_retry_after():
+    from masrl.bib.fetch import retry_after
+
+    assert [retry_after({"retry-after": v}) for v in ("7", "\u00b2", "\u0661", "-5", "")] == [7.0, None, None, None, None]
+
+
 def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
     answers = iter([(429, "text/plain", b"slow down", {"Retry-After": "7"}),
                     (200, "application/atom+xml", atom(entry(), 1))])
@@ -521,7 +531,10 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
     ("http://127.0.0.1:0/api", "its port '0' is out of range 1-65535"),
     ("http://\uff45xample.com/api", "its host is not ASCII; write it in its IDNA form, xn--..."),
     ("http://127.0.0.1/ap%ZZi", "a '%' not followed by two hex digits"),
-    ("http://127.0.0.1:eighty/api", "its port 'eighty' is not a number")])
+    ("http://127.0.0.1:eighty/api", "its port 'eighty' is not a number"),
+    ("http://127.0.0.1:\u00b2/api", "its port '\u00b2' is not a number"),
+    ("http://evil\x1bQhost\x07/api", "it holds a control or invisible character"),
+    ("http://127.0.0.1/api\u202e", "it holds a control or invisible character")])
 def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value, why):
     monkeypatch.setenv("MASRL_ARXIV_API", value)
     run = cli("update", "search", "--root", basic_survey, *ARXIV)
@@ -538,11 +551,43 @@ def test_an_endpoint_with_a_query_or_a_fragment_is_refused_without_printing_it(b
     assert "an endpoint with a query or a fragment is refused" in run.err
 
 
+@pytest.mark.parametrize(("value", "shown"), [
+    ("http://user:SECRETKEY@127.0.0.1:99999/x", "'http://…@127.0.0.1:99999/x': a URL with a user name or password"),
+    ("http://user:SECRETKEY@127.0.0.1/x y", "'http://…@127.0.0.1/x y': a URL with a user name or password"),
+    ("http://user:SECRETKEY@[::1/x", "'http://…@[::1/x' is not a URL (its host has an unbalanced"),
+    ("http://user:pa/SECRETKEY@127.0.0.1/x", "'http://…@127.0.0.1/x' is not a URL (its port … is not a number)"),
+    ("ftp://127.0.0.1/x?api_key=SECRETKEY", "'ftp://127.0.0.1/x?…' is not a URL (it must start with"),
+    ("http://127.0.0.1:abc/x?token=SECRETKEY", "'http://127.0.0.1:abc/x?…' is not a URL (its port 'abc'"),
+    ("http://127.0.0.1:0/x#SECRETKEY", "'http://127.0.0.1:0/x#…' is not a URL (its port '0'"),
+    ("http://ex\u00e4mple.org/?k=SECRETKEY", "'http://ex\u00e4mple.org/?…' is not a URL (its host is not ASCII"),
+    ("http://127.0.0.1/w?key=SECRETKEY%zz", "'http://127.0.0.1/w?…' is not a URL (a '%' not followed")])
+def test_an_endpoint_with_a_secret_and_another_fault_is_named_without_the_secret(basic_survey, cli, monkeypatch, value, shown):
+    monkeypatch.setenv("MASRL_CROSSREF_API", value)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 1 and rounds(basic_survey) == [] and "SECRETKEY" not in run.err + run.out
+    assert run.err.startswith(f"masrl: error: MASRL_CROSSREF_API: {shown}")
+
+
+def test_a_redirect_to_another_scheme_is_named_as_such(serve):
+    served = serve(Scripted(lambda path, params: (302, "text/plain", b"", {"Location": "file:///etc/passwd"})))
+    with pytest.raises(SourceError, match=r"answered HTTP 302 with a redirect to 'file:///etc/passwd', which is not an "
+                                          r"http\(s\) URL; masrl does not follow it"):
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+
+
 def test_an_endpoint_with_a_password_is_refused_without_printing_it(basic_survey, cli, monkeypatch):
     monkeypatch.setenv("MASRL_CROSSREF_API", "http://user:secret@127.0.0.1:9/works")
     run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
     assert run.code == 1 and rounds(basic_survey) == [] and "secret" not in run.err + run.out
     assert "a URL with a user name or password is refused" in run.err
+
+
+def test_a_crossref_author_named_by_one_part_or_none_is_kept_not_dropped(serve):
+    body = work_list([work(author=[{"given": "Ada"}, {"family": "Turing", "given": "Alan"}, {"sequence": "first"},
+                                   {"name": "Agents Lab"}])])
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    (found,) = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
+    assert found.authors == ("Ada", "Turing, Alan", "Agents Lab", "others")
 
 
 def test_an_empty_crossref_page_before_the_total_is_not_the_end(serve):

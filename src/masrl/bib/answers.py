@@ -115,7 +115,7 @@ def day(text: object, where: str) -> str:
                 moment = moment.astimezone(datetime.timezone.utc)
             return moment.date().isoformat()
         return datetime.date.fromisoformat(match.group(1)).isoformat()
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: a day moved past year 1 or 9999 by its UTC offset
         raise FormatError(f"{where}: {_short(text)} is not a date (YYYY-MM-DD or an RFC 3339 date-time)") from None
 
 
@@ -140,3 +140,11 @@ def decode_json(body: bytes, kind: type):
         raise FormatError(f"not the format: {err}") from None
     except msgspec.DecodeError as err:
         raise FormatError(f"not JSON ({err})") from None
+
+
+def named_authors(names) -> list[str]:
+    """The authors of an answer's list of names (each as the record writes it, or "" for an author
+    the answer names by no part): the named ones in order, then ``others`` (*et al.*) when any is
+    unnamed, so that no author is dropped without a word (the screener sees ``others``)."""
+    names = list(names)
+    return [n for n in names if n] + (["others"] if not all(names) else [])

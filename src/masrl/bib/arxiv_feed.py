@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name
 from .identifiers import IdentifierError, parse
+from ..core.text import ascii_digits
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
@@ -83,7 +84,7 @@ def _count(feed, name: str) -> int:
     if len(found) != 1:
         raise FormatError(f"the feed has {len(found)} opensearch:{name} elements, not one")
     text = (found[0].text or "").strip()
-    if not text.isdigit() or len(text) > 12:
+    if not ascii_digits(text) or len(text) > 12:
         raise FormatError(f"opensearch:{name} is {text[:40]!r}, not a non-negative integer")
     return int(text)
 

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from urllib.parse import urljoin, urlsplit
 
+from ..core.text import ascii_digits
+
 #: What masrl accepts as an encoding of an answer (and says so in ``Accept-Encoding``).
 ENCODINGS = ("gzip", "deflate", "identity")
 _CHUNK = 64 * 1024
@@ -100,34 +102,46 @@ def host_of(url: str) -> str:
     return urlsplit(url).netloc or url
 
 
+def shown(url: str) -> str:
+    """``url`` as a message shows it, quoted and escaped: without the user name, password, query or
+    fragment it may hold (a secret, which no message prints), each shown as ``…``."""
+    text = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", url, flags=re.S)
+    text = re.sub(r"//.*@", "//…@", text, flags=re.S)
+    return repr(text)
+
+
 def url_problem(url: str) -> str | None:
-    """Why ``url`` is not an ``http(s)://host/...`` URL masrl can send a request to, or None."""
+    """Why ``url`` is not an ``http(s)://host/...`` URL masrl can send a request to, or None. The
+    messages show the URL without its secrets (:func:`shown`)."""
     try:
         parts = urlsplit(url)
     except ValueError as err:  # "Invalid IPv6 URL", or a host that NFKC normalisation changes
         why = "an unbalanced '[' or ']'" if "IPv6" in str(err) else "characters no host name holds"
-        return f"{url!r} is not a URL (its host has {why})"
+        return f"{shown(url)} is not a URL (its host has {why})"
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        return (f"{shown(url)}: a URL with a user name or password is refused (masrl writes URLs into files that "
+                "are committed; a source's key goes in its own variable)")
+    if any(ch.isspace() for ch in url):
+        return f"{shown(url)} is not a URL (it holds a space)"
+    if not url.isprintable():
+        return f"{shown(url)} is not a URL (it holds a control or invisible character)"
     try:
         parts.port  # noqa: B018 - raises ValueError on a port that is not a number or out of range
     except ValueError:
         port = parts.netloc.rpartition(":")[2]
-        why = "out of range 1-65535" if port.isdigit() else "not a number"
-        return f"{url!r} is not a URL (its port {port[:20]!r} is {why})"
+        why = "out of range 1-65535" if ascii_digits(port) else "not a number"
+        port = repr(port[:20]) if "@" not in url else "…"  # an '@' later on: the "port" may be part of a password
+        return f"{shown(url)} is not a URL (its port {port} is {why})"
     if parts.port == 0:
-        return f"{url!r} is not a URL (its port '0' is out of range 1-65535)"
+        return f"{shown(url)} is not a URL (its port '0' is out of range 1-65535)"
     if parts.scheme not in ("http", "https"):
-        return f"{url!r} is not a URL (it must start with https:// or http://)"
+        return f"{shown(url)} is not a URL (it must start with https:// or http://)"
     if not parts.hostname:
-        return f"{url!r} is not a URL (it names no host)"
-    if any(ch.isspace() for ch in url):
-        return f"{url!r} is not a URL (it holds a space)"
-    if parts.username is not None or parts.password is not None:
-        return (f"{parts.scheme}://…@{parts.hostname}: a URL with a user name or password is refused (masrl writes "
-                "URLs into files that are committed; a source's key goes in its own variable)")
+        return f"{shown(url)} is not a URL (it names no host)"
     if not parts.hostname.isascii():
-        return f"{url!r} is not a URL (its host is not ASCII; write it in its IDNA form, xn--...)"
+        return f"{shown(url)} is not a URL (its host is not ASCII; write it in its IDNA form, xn--...)"
     if re.search(r"%(?![0-9A-Fa-f]{2})", url):
-        return f"{url!r} is not a URL (a '%' not followed by two hex digits)"
+        return f"{shown(url)} is not a URL (a '%' not followed by two hex digits)"
     return None
 
 
@@ -137,7 +151,7 @@ def retry_after(headers: dict, now: float | None = None) -> float | None:
     value = str(headers.get("retry-after", "")).strip()
     if not value:
         return None
-    if value.isdigit():
+    if ascii_digits(value):
         return float(int(value))
     try:
         moment = parsedate_to_datetime(value)
@@ -163,7 +177,7 @@ def _read_body(response, limits: Limits, host: str, stop: threading.Event) -> by
     """The decompressed body of a streamed ``requests`` response, within the limits."""
     decoder = _decoder(response.headers.get("content-encoding", ""), host)
     declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limits.max_wire:
+    if ascii_digits(declared) and int(declared) > limits.max_wire:
         raise FetchError(host, "too large", f"announced an answer of {int(declared):,} bytes, more than the limit of "
                                             f"{limits.max_wire:,} bytes")
     wire = 0
@@ -223,9 +237,13 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
         try:
             if response.is_redirect or (300 <= response.status_code < 400 and "location" in response.headers):
                 target = urljoin(response.url or url, response.headers.get("location", ""))
-                if host_of(target) != start_host or urlsplit(target).scheme not in ("http", "https"):
+                if urlsplit(target).scheme not in ("http", "https"):
                     raise FetchError(start_host, "redirect", f"answered HTTP {response.status_code} with a redirect to "
-                                                             f"{host_of(target) or target!r}, another host; masrl does not "
+                                                             f"{shown(target)}, which is not an http(s) URL; masrl does not "
+                                                             "follow it")
+                if host_of(target) != start_host:
+                    raise FetchError(start_host, "redirect", f"answered HTTP {response.status_code} with a redirect to "
+                                                             f"{host_of(target)!r}, another host; masrl does not "
                                                              "follow a source to another host (point the endpoint there if "
                                                              "that is the source's new address)")
                 url, params = target, None

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, decode_json, person
+from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, person
 
 #: Milliseconds of 2100-01-01: a later time is not a time of a note.
 _MAX_MS = 4102444800000
@@ -146,11 +146,8 @@ def paper(note, where: str, venue: str = "") -> Paper:
     names = (content.authors.value if content.authors is not None else []) if v2 else content.authors
     if len(names) > MAX_AUTHORS:
         raise FormatError(f"{where}.content.authors: {len(names)} authors, more than the {MAX_AUTHORS} masrl keeps")
-    authors = []
-    for j, name in enumerate(names):
-        cleaned = person(name, f"{where}.content.authors[{j}]")
-        if cleaned:
-            authors.append(record_author(cleaned))
+    authors = named_authors(record_author(cleaned) if (cleaned := person(name, f"{where}.content.authors[{j}]")) else ""
+                            for j, name in enumerate(names))
     ident = clean(note.forum or note.id, "identifier", f"{where}.forum")
     if not ident:
         raise FormatError(f"{where}: a note without an id")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json, person
+from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json, named_authors, person
 
 #: A paper's ``paperId``: the SHA-1 the API gives as 40 hex digits.
 PAPER_ID = re.compile(r"[0-9a-f]{40}")
@@ -140,11 +140,8 @@ def record(paper: Paper, where: str) -> Record:
             raise FormatError(f"{where}.externalIds.DOI: {ids['DOI'][:80]!r} is not a DOI") from None
     if len(paper.authors) > MAX_AUTHORS:
         raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
-    authors = []
-    for j, a in enumerate(paper.authors):
-        name = person(a.name, f"{where}.authors[{j}].name")
-        if name:
-            authors.append(record_author(name))
+    authors = named_authors(record_author(name) if (name := person(a.name, f"{where}.authors[{j}].name")) else ""
+                            for j, a in enumerate(paper.authors))
     published = day(paper.publicationDate, f"{where}.publicationDate") if paper.publicationDate else ""
     if paper.year is not None and not 1000 <= paper.year <= 2999:
         raise FormatError(f"{where}.year: {paper.year} is not a year")

@@ -25,6 +25,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from ..bib.identifiers import IdentifierError, parse
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
+from ..core.placeholders import author_problem, authors_problem
 from ..core.text import text_problem
 from ..corpus.load import TAXONOMY, Corpus
 from ..corpus.rounds import (
@@ -411,6 +412,15 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
                                                        f"(or leave it empty){hint}"))
         decision = hint.split("'")[1] if hint else None
     roles = ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons"))
+    if decision in DECISIONS:  # the row becomes a record: its authors are checked as the record's will be
+        authors = split_list(row.get("authors"))
+        if not authors:
+            out.append(Problem(file, row.line, "authors", f"an {decision}d paper needs its authors (Last, First; ...)"))
+        for k, author in enumerate(authors):
+            if author != "others" and (why := author_problem(author)):
+                out.append(Problem(file, row.line, "authors", f"authors[{k}]: {why}"))
+        if why := authors_problem(authors):
+            out.append(Problem(file, row.line, "authors", why))
     if decision == "include":
         for column, _ in roles:
             if row.get(column):

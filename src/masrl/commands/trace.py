@@ -285,6 +285,7 @@ def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
 
 def _parse_labels(items: list[str]) -> dict:
     from ..core.errors import UserError
+    from ..core.text import ascii_digits
 
     labels = {}
     for item in items or []:
@@ -294,7 +295,7 @@ def _parse_labels(items: list[str]) -> dict:
         key = key.strip()
         if key == "step":
             try:
-                labels[key] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+                labels[key] = int(value) if ascii_digits(value.strip().lstrip("-")) else float(value)
                 continue
             except ValueError:
                 pass

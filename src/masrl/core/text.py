@@ -179,3 +179,10 @@ def printable(text: str, multiline: bool = False) -> str:
         return text
     bad = {ch for ch, _ in unsafe_characters(text, multiline)}
     return "".join(ch.encode("unicode_escape").decode("ascii") if ch in bad else ch for ch in text)
+
+
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is one or more of the digits 0-9: a whole number as files and protocols
+    write it (``str.isdigit`` is also true of ``²``, which ``int`` refuses, and of ``١``, a digit of
+    another script)."""
+    return text.isascii() and text.isdigit()

@@ -63,14 +63,15 @@ def read_sheet(data: bytes, name: str, cell: Callable[[str], str] = str, starts_
         starts_with: the sheet's first columns, named in the problem of a missing header.
 
     Problems: a workbook or another encoding, no header row, a row with more cells than the
-    header (a separator inside an unquoted value), text the csv module cannot read.
+    header (a separator inside an unquoted value), text the csv module cannot read in its strict mode
+    (a quoted cell followed by more text: a stray quote that would join or split cells).
     """
     text, problem = decode_sheet(data, name)
     if problem:
         return [], [], [problem]
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] = []
     rows: list[SheetRow] = []
     problems: list[Problem] = []
@@ -89,7 +90,9 @@ def read_sheet(data: bytes, name: str, cell: Callable[[str], str] = str, starts_
                 continue
             rows.append(SheetRow(line, {h: cell(cells[i].strip()) if i < len(cells) else "" for i, h in enumerate(header)}))
     except csv.Error as err:
-        problems.append(Problem(name, reader.line_num, None, f"not readable as CSV: {err}"))
+        problems.append(Problem(name, reader.line_num, None, f"not readable as CSV ({err}): a stray double quote? A cell "
+                                                             "that starts with a quote ends with one, and a quote inside it "
+                                                             "is written twice"))
     if not any(header):
         problems.append(Problem(name, 1, None, "no header row" + (f"; the sheet starts with: {starts_with}" if starts_with else "")))
     return header, rows, problems

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ...corpus.rounds import DUPLICATE_COLUMNS, FAMILY_COLUMN, QUEUE_COLUMNS, ROUNDS, SCREENER_COLUMNS, RoundFolder, csv_bytes
 from ...corpus.yamlio import dump_record
 from .dedupe import Candidate, Duplicate, list_cell
+from ...core.text import ascii_digits
 
 HEADER = """\
 # Update round {round}: the search of the protocol's query families (corpus/protocol.yaml)
@@ -106,5 +107,5 @@ def rounds_in_order(corpus) -> list[RoundFolder]:
     """The round folders of ``corpus`` in the order they ran (``started``, then id)."""
     def key(folder: RoundFolder):
         meta = folder.meta or {}
-        return (str(meta.get("started", "")), [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", folder.round_id)])
+        return (str(meta.get("started", "")), [int(p) if ascii_digits(p) else p for p in re.split(r"([0-9]+)", folder.round_id)])
     return sorted(corpus.rounds.values(), key=key)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...analyses.rounds import RoundState, boundary, record_files, round_states, row_key
 from ...core.didyoumean import hint_or_list
 from ...core.errors import UserError
-from ...core.text import printable
+from ...core.text import ascii_digits, printable
 from ...corpus.population import releases
 from ...corpus.rounds import DECISIONS, STAGE_COLUMN
 from ...corpus.taxonomy import Taxonomy
@@ -25,7 +25,7 @@ def _cut(text: str, width: int) -> str:
 
 
 def _rank(row) -> tuple:
-    return (int(row.get("rank")) if row.get("rank").isdigit() else 10**9, row.line)
+    return (int(row.get("rank")) if ascii_digits(row.get("rank")) else 10**9, row.line)
 
 
 def screened(corpus, folder) -> list[tuple[int, bool | None]]:

@@ -54,6 +54,7 @@ import hashlib
 import re
 
 from .common import Conversion, ConvertError, read_json_values
+from ...core.text import ascii_digits
 
 _ROLE = re.compile(r"^\s*(?P<who>[^()]*?)\s*\((?P<act>[^()]*)\)\s*$")
 RAW_CONTENT = ("question", "ground_truth", "system_prompt")
@@ -257,7 +258,7 @@ def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
             out[key] = value
         else:
             notes.append(f"the log's '{key}' is not text, a number or yes/no; not kept")
-    if isinstance(out.get("level"), str) and out["level"].isdigit():
+    if isinstance(out.get("level"), str) and ascii_digits(out["level"]):
         out["level"] = int(out["level"])
     raw = [k for k in RAW_CONTENT if k in log]
     if raw:

@@ -51,6 +51,7 @@ from .common import (
     usage_note,
 )
 from .spantree import AGENT, MODEL, TOOL, Span, build_trace
+from ...core.text import ascii_digits
 
 AGENT_OPS = ("invoke_agent", "create_agent")
 MODEL_OPS = ("chat", "text_completion", "generate_content")
@@ -159,7 +160,7 @@ def _nanos(value) -> int | None:
         return int(value) if value == value and 0 <= value < 1e20 else None
     if isinstance(value, str):
         text = value.strip()
-        if text.isdigit():
+        if ascii_digits(text):
             return int(text)
         return iso_nanos(text)
     return None

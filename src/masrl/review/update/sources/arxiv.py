@@ -133,8 +133,9 @@ class ArxivSource:
             left = total - start
             if len(feed.entries) > min(size, left):
                 raise failure(NAME, self.endpoint, FormatError(
-                    f"the page from {start} has {len(feed.entries)} entries, but {min(size, left)} were asked for and "
-                    f"the feed says {total} results in all"))
+                    f"the page from {start} has {len(feed.entries)} entries, but {size} were asked for" if left >= size else
+                    f"the page from {start} has {len(feed.entries)} entries, more than the {left} left of the {total} "
+                    "results the feed says it has"))
             if len(feed.entries) < min(size, left):
                 short += 1
                 if short > self.retries:

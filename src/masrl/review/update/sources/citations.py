@@ -149,8 +149,11 @@ class CitationSource:
                 once(rec, where, seen, self.endpoint)
                 _keep(run, rec, since, until, f"link {offset + i}")
             offset += len(page.data)
-            if page.next is None or not page.data:
+            if page.next is None:
                 break
+            if not page.data:
+                raise SourceError(self.endpoint, f"{how}: {NAME} answered an empty page at offset {offset} that says more "
+                                                 f"links follow ($.next is {page.next}); run the search again later")
             if page.next != offset:
                 raise failure(NAME, self.endpoint, FormatError(f"$.next is {page.next}, but {offset} links were sent"))
         run.total = run.returned

@@ -90,7 +90,7 @@ class OpenReviewSource:
                 if data.count > self.max_records * 100:
                     raise SourceError(self.endpoint, f"{NAME} says venue {venue!r} has {data.count:,} notes: not an "
                                                      "answer of OpenReview (is the endpoint right?)")
-                total = data.count
+                total = data.count if total is None else max(total, data.count)  # a count that shrinks loses nothing
                 if total > self.max_records and not self.allow_incomplete:  # known on the first page: fetch no more
                     raise SourceError(self.endpoint, f"venue {venue!r} has {total:,} notes, more than the paging bound of "
                                                      f"{self.max_records:,}; raise --max-records or give --allow-incomplete")

@@ -116,6 +116,7 @@ class SemanticScholarSource:
         first = len(self.session.started)
         token = None
         seen: set[str] = set()
+        tokens: set[str] = set()
         while True:
             if run.returned >= self.max_records and token:
                 run.not_fetched = max(0, run.total - run.returned)
@@ -149,6 +150,10 @@ class SemanticScholarSource:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"{run.returned:,} papers sent, far more than the about {run.total:,} its total announced"))
             token = page.token  # paging ends where the API gives no token ($.total is documented as approximate)
+            if token and page.data and token in tokens:
+                raise failure(NAME, self.endpoint, FormatError(
+                    f"page {run.pages} gives a token ({token[:40]!r}) that an earlier page gave: its pages would never end"))
+            tokens.add(token)
             if not token or not page.data:
                 short = run.total - run.returned
                 if short > max(SHORTFALL_RECORDS, SHORTFALL_SHARE * run.total):
