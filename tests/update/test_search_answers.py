@@ -9,6 +9,7 @@ with ``masrl init`` (its protocol: tests/data/update/protocol_basic.yaml), every
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import gzip
 import json
@@ -452,6 +453,31 @@ def test_a_connection_broken_mid_answer_is_named_as_such_not_as_no_network(serve
     assert "no network" not in str(err.value)
 
 
+def test_a_server_that_closes_the_connection_without_answering_is_named_as_such(no_network):
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    no_network.add_passthru(url)
+
+    def close_each():
+        with contextlib.suppress(OSError):  # the listener closed when the test ends
+            while True:
+                connection, _ = listener.accept()
+                connection.recv(65536)
+                connection.close()
+
+    threading.Thread(target=close_each, daemon=True).start()
+    try:
+        with pytest.raises(SourceError) as err:
+            arxiv_source(f"{url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    finally:
+        listener.close()
+    assert "the arXiv API closed the connection without answering (ProtocolError)" in str(err.value)
+    assert "no network" not in str(err.value)
+
+
 def test_a_redirect_to_another_host_is_refused_and_one_to_the_same_host_followed(serve):
     other = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
     away = serve(Scripted(lambda path, params: (302, "text/plain", b"", {"Location": f"{other.url}/api/query"})))
@@ -507,6 +533,13 @@ def test_a_retry_after_that_is_no_number_of_seconds_is_no_retry_after():
     from masrl.bib.fetch import retry_after
 
     assert [retry_after({"retry-after": v}) for v in ("7", "\u00b2", "\u0661", "-5", "")] == [7.0, None, None, None, None]
+
+
+def test_a_rate_limit_with_a_retry_after_masrl_cannot_read_says_so(serve):
+    served = serve(Scripted(lambda path, params: (429, "text/plain", b"", {"Retry-After": "-5"})))
+    with pytest.raises(SourceError, match=r"answered HTTP 429 \(rate limit\) \d+ time\(s\); it gave no Retry-After that is a "
+                                          r"number of seconds or an HTTP date"):
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
 def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):

@@ -232,6 +232,12 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
                                    timeout=(limits.connect, limits.read))
         except requests.ReadTimeout:  # connected, then no answer began in time: the host is there
             raise FetchError(host, "broken", f"did not begin to answer within {limits.read:g} s (ReadTimeout)") from None
+        except requests.ConnectionError as err:
+            from urllib3.exceptions import ProtocolError
+
+            if err.args and isinstance(err.args[0], ProtocolError):  # connected, then closed before any answer
+                raise FetchError(host, "broken", "closed the connection without answering (ProtocolError)") from None
+            raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
         except requests.RequestException as err:
             raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
         try:
