@@ -236,6 +236,20 @@ def test_validate_names_the_authors_a_decided_row_cannot_have_as_apply_does(sear
     assert apply.code == 1 and apply.err.splitlines()[:-1] == expected
 
 
+def test_a_terminal_escape_or_a_bidi_control_edited_into_round_yaml_is_refused(searched, cli):
+    root, folder = searched
+    meta = folder / "round.yaml"
+    text = meta.read_text(encoding="utf-8")
+    assert "label: arXiv\n" in text
+    meta.write_text(text.replace("label: arXiv\n", "label: \"ar\\e[2JXiv\\u202e\"\n", 1), encoding="utf-8")
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    assert (f"corpus/rounds/{folder.name}/round.yaml:16: sources[0].label: 'ar\\x1b[2JXiv\\u202e' contains characters that "
+            "are invisible or change how the text shows (U+001B ESCAPE, a control character; U+202E RIGHT-TO-LEFT "
+            "OVERRIDE, a bidirectional control); remove them") in run.err.splitlines()
+    assert "\x1b" not in run.err + run.out
+
+
 def test_a_stray_quote_in_the_sheet_is_refused_not_read_as_other_cells(searched, cli):
     root, folder = searched
     queue = folder / "queue.csv"

@@ -337,6 +337,20 @@ def _cell_problems(file: str, rows) -> list[Problem]:
     return out
 
 
+def _text_problems(corpus: Corpus, file: str, value, path: tuple = ()) -> list[Problem]:
+    """Every key and text of a YAML file of a round follows the character policy, one line each
+    (:mod:`masrl.core.text`): what `update show`, the PRISMA flow and the reports print of it shows
+    as it is."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items()
+                for p in _text_problems(corpus, file, k, path) + _text_problems(corpus, file, v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _text_problems(corpus, file, v, (*path, i))]
+    if isinstance(value, str) and value and (why := text_problem(value, False)):
+        return [Problem(file, corpus.line(file, path), _dotted(path) or None, f"{value[:80]!r} {why}")]
+    return []
+
+
 def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -> list[Problem]:
     file = folder.path("queue.csv")
     families = [f["name"] for f in (protocol or {}).get("query_families") or []]
@@ -501,6 +515,7 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
         meta_ok = False
         if folder.meta is not None:
             found = _schema_problems(corpus, folder.path("round.yaml"), folder.meta, ROUND_SCHEMA)
+            found += _text_problems(corpus, folder.path("round.yaml"), folder.meta)
             out += found
             meta_ok = not found
             if meta_ok and folder.meta["round"] != round_id:
