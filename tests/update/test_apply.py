@@ -250,6 +250,38 @@ def test_a_terminal_escape_or_a_bidi_control_edited_into_round_yaml_is_refused(s
     assert "\x1b" not in run.err + run.out
 
 
+def test_a_cell_too_long_for_a_sheet_is_named_once_and_no_count_is_blamed(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"abstract": "x" * 200_000}})
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    assert run.err.splitlines() == [
+        f"corpus/rounds/{folder.name}/queue.csv:4: not readable as CSV (a cell longer than 131,072 characters, more than a "
+        "sheet's cell holds)", "1 error in 1 file; no file was changed."]
+
+
+def test_a_window_that_runs_backwards_is_refused(searched, cli):
+    root, folder = searched
+    meta = folder / "round.yaml"
+    meta.write_text(meta.read_text(encoding="utf-8").replace("since: '2026-05-04'", "since: '2026-07-01'", 1), encoding="utf-8")
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    assert any(line.endswith("window: since 2026-07-01 is after until 2026-06-30: a search window runs forward")
+               for line in run.err.splitlines()), run.err
+
+
+def test_show_counts_the_rows_of_duplicates_csv(searched, cli):
+    root, folder = searched
+    sheet = folder / "duplicates.csv"
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    sheet.write_text("\n".join([*lines, lines[-1]]) + "\n", encoding="utf-8")  # a row added by hand
+    run = cli("update", "show", "--root", root, folder.name)
+    assert run.out.splitlines()[-1].endswith("; 5 duplicates in duplicates.csv")
+    assert run.err.splitlines()[0] == (f"corpus/rounds/{folder.name}/round.yaml: counts.duplicates: says 4 but "
+                                       "duplicates.csv has 5 row(s): a round's sheets keep every record found (exclude a "
+                                       "candidate instead of deleting its row)")
+
+
 def test_a_stray_quote_in_the_sheet_is_refused_not_read_as_other_cells(searched, cli):
     root, folder = searched
     queue = folder / "queue.csv"
@@ -259,8 +291,8 @@ def test_a_stray_quote_in_the_sheet_is_refused_not_read_as_other_cells(searched,
     queue.write_text("\n".join(lines) + "\n", encoding="utf-8")
     run = cli("validate", "--root", root)
     assert run.code == 1
-    assert (f"corpus/rounds/{folder.name}/queue.csv:2: not readable as CSV (',' expected after '\"'): a stray double quote? "
-            "A cell that starts with a quote ends with one, and a quote inside it is written twice") in run.err
+    assert (f"corpus/rounds/{folder.name}/queue.csv:2: not readable as CSV (',' expected after '\"': a stray double quote? "
+            "A cell that starts with a quote ends with one, and a quote inside it is written twice)") in run.err
     assert cli("update", "apply", "--root", root, folder.name).code == 1
     assert sorted(p.name for p in (root / "corpus/papers").iterdir()) == sorted(
         p.name for p in (searched[0] / "corpus/papers").iterdir())

@@ -76,7 +76,7 @@ def test_a_bomb_a_redirect_elsewhere_and_a_json_nest_are_refused(small_survey, c
     assert run.code == 1 and "export.arxiv.org: sent an answer that decompresses to more than the limit of 8,388,608 bytes" in run.err
     no_network.replace("GET", ARXIV, status=302, headers={"Location": "https://elsewhere.example.org/feed"})
     run = cli("add", "--root", small_survey, "2605.30001")
-    assert run.code == 1 and "a redirect to 'elsewhere.example.org', another host" in run.err
+    assert run.code == 1 and "a redirect to 'https://elsewhere.example.org/feed', another host" in run.err
     nested = json.dumps(crossref_work()).encode()[:-1] + b', "x": ' + b"[" * 200000 + b"]" * 200000 + b"}"
     no_network.get(CROSSREF, body=nested)
     run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1")

@@ -482,6 +482,18 @@ def test_a_round_finds_through_citations_a_paper_no_keyword_query_returns(small_
     assert checked.err.splitlines()[-1] == "3 errors in 1 file; no file was changed."
 
 
+@pytest.mark.parametrize("key", ["\u043a\u043b\u044e\u0447", "ab\ncd", "ab cd", "ab\x1b[2Jcd"])
+@pytest.mark.parametrize("source", ["semanticscholar", "citations"])
+def test_a_semantic_scholar_key_no_header_can_carry_is_named_and_not_printed(small_survey, cli, monkeypatch, key, source):
+    monkeypatch.setenv("MASRL_S2_API_KEY", key)
+    monkeypatch.setenv("MASRL_S2_API", "http://127.0.0.1:9/graph/v1")
+    run = cli("update", "search", "--root", small_survey, "--since", "2026-05-04", "--until", "2026-06-30", "--source", source)
+    assert run.code == 1 and not (small_survey / "corpus/rounds").exists()
+    assert run.err == ("masrl: error: MASRL_S2_API_KEY: holds characters an HTTP header cannot carry (a space, a control "
+                       "character or a letter outside ASCII); give the key as Semantic Scholar issued it; nothing was "
+                       "searched\n")
+
+
 def test_the_protocol_marks_every_source_searched_by_masrl_or_by_hand(small_survey, cli):
     protocol = small_survey / "corpus" / "protocol.yaml"
     text = protocol.read_text()

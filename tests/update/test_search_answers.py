@@ -296,6 +296,12 @@ BROKEN_ARXIV = {
                                "author 1: \"{'name': 'Ada'}\" is not one person's name"),
     "two authors in one name": (atom(entry(authors="<author><name>Ada Lovelace and Alan Turing</name></author>"), 1),
                                 "author 1: 'Ada Lovelace and Alan Turing' is not one person's name"),
+    "TeX commands in a name": (atom(entry(authors="<author><name>Ada \\Lovelace\\</name></author>"), 1),
+                               "author 1: 'Ada \\\\Lovelace\\\\' is not one person's name"),
+    "two people joined by &": (atom(entry(authors="<author><name>Ada &amp; Bob</name></author>"), 1),
+                               "author 1: 'Ada & Bob' is not one person's name"),
+    "et al. in a name": (atom(entry(authors="<author><name>Ada Lovelace et al.</name></author>"), 1),
+                         "author 1: 'Ada Lovelace et al.' is not one person's name"),
 }
 
 
@@ -324,6 +330,9 @@ def work_list(items, total=None, **message) -> bytes:
 
 
 BROKEN_CROSSREF = {
+    "two organisations in one name": (work_list([work(author=[{"name": "Agents Lab; Tools Lab"}])]),
+                                      "$.message.items[0] (page 1).author[0].name: 'Agents Lab; Tools Lab' is not one "
+                                      "organisation's name"),
     "items as a string": (work_list([]).replace(b'"items": []', b'"items": "abc"'),
                           "Expected `array`, got `str` - at `$.message.items`"),
     "a title sent as a string": (work_list([work(title="Credit for agents")]),
@@ -484,7 +493,7 @@ def test_a_redirect_to_another_host_is_refused_and_one_to_the_same_host_followed
     with pytest.raises(SourceError) as err:
         arxiv_source(f"{away.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
     assert str(err.value) == (f"{away.url.removeprefix('http://')}: the arXiv API answered HTTP 302 with a redirect to "
-                              f"'{other.url.removeprefix('http://')}', another host; masrl does not follow a source to "
+                              f"'{other.url}/api/query', another host; masrl does not follow a source to "
                               "another host (point the endpoint there if that is the source's new address)")
     assert other.log == []
 
@@ -587,8 +596,10 @@ def test_an_endpoint_with_a_query_or_a_fragment_is_refused_without_printing_it(b
 @pytest.mark.parametrize(("value", "shown"), [
     ("http://user:SECRETKEY@127.0.0.1:99999/x", "'http://…@127.0.0.1:99999/x': a URL with a user name or password"),
     ("http://user:SECRETKEY@127.0.0.1/x y", "'http://…@127.0.0.1/x y': a URL with a user name or password"),
-    ("http://user:SECRETKEY@[::1/x", "'http://…@[::1/x' is not a URL (its host has an unbalanced"),
-    ("http://user:pa/SECRETKEY@127.0.0.1/x", "'http://…@127.0.0.1/x' is not a URL (its port … is not a number)"),
+    ("http://user:SECRETKEY@[::1/x", "'http://…@[::1/x': a URL with a user name or password"),
+    ("http://user:pa/SECRETKEY@127.0.0.1/x", "'http://…@127.0.0.1/x': a URL with a user name or password"),
+    ("http://user:pa#SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': a URL with a user name or password"),
+    ("http://user:pa?SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': a URL with a user name or password"),
     ("ftp://127.0.0.1/x?api_key=SECRETKEY", "'ftp://127.0.0.1/x?…' is not a URL (it must start with"),
     ("http://127.0.0.1:abc/x?token=SECRETKEY", "'http://127.0.0.1:abc/x?…' is not a URL (its port 'abc'"),
     ("http://127.0.0.1:0/x#SECRETKEY", "'http://127.0.0.1:0/x#…' is not a URL (its port '0'"),
@@ -599,6 +610,49 @@ def test_an_endpoint_with_a_secret_and_another_fault_is_named_without_the_secret
     run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
     assert run.code == 1 and rounds(basic_survey) == [] and "SECRETKEY" not in run.err + run.out
     assert run.err.startswith(f"masrl: error: MASRL_CROSSREF_API: {shown}")
+
+
+@pytest.mark.parametrize(("location", "why"), [
+    ("http://[::1/x", "answered with something that is not HTTP (ValueError: 'Invalid IPv6 URL')"),
+    ("http://h:99999999999999999999/x", "'http://h:99999999999999999999/x', which is not a URL; masrl does not follow it"),
+    ("/api/query?x=1#y", None),  # the same host: followed
+    ("//user:SECRETKEY@{host}/api/query", "'//…@{host}/api/query', a URL with a user name or password; masrl does not "
+                                          "follow it"),
+    ("https://{host}/api/query", "'https://{host}/api/query', another scheme (http to https); masrl does not follow it "
+                                 "(point the endpoint at the new URL if that is the source's address)")])
+def test_a_redirect_masrl_does_not_follow_is_named_for_what_it_is(serve, location, why):
+    answers = []
+    served = serve(Scripted(lambda path, params: answers.pop(0) if answers else (200, "application/atom+xml", atom(entry(), 1))))
+    host = served.url.removeprefix("http://")
+    answers.append((302, "text/plain", b"", {"Location": location.format(host=host)}))
+    source = arxiv_source(f"{served.url}/api/query")
+    if why is None:
+        assert source.search(ORCH, "2026-05-04", "2026-06-30", NOW).kept == 1
+        return
+    with pytest.raises(SourceError) as err:
+        source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    said = why.format(host=host)
+    assert str(err.value) == f"{host}: the arXiv API {said if said.startswith('answered with') else 'answered HTTP 302 with a redirect to ' + said}"
+    assert "SECRETKEY" not in str(err.value)
+
+
+@pytest.mark.parametrize(("headers", "what"), [
+    ({"Content-Length": "9" * 5000}, "announced an answer of about 10^4999 bytes, more than the limit of"),
+    ({**{f"X-{i}": "1" for i in range(120)}}, "answered with something that is not HTTP (HTTPException: 'got more than 100 "
+                                              "headers')")])
+def test_an_answer_whose_headers_no_one_can_read_is_named_not_a_traceback(serve, headers, what):
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", [(atom(entry(), 1), 0)], headers)))
+    with pytest.raises(SourceError) as err:
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert what in str(err.value)
+
+
+@pytest.mark.parametrize("digits", [400, 5000])
+def test_a_retry_after_of_hundreds_of_digits_is_a_wait_too_long_not_a_traceback(serve, digits):
+    served = serve(Scripted(lambda path, params: (429, "text/plain", b"", {"Retry-After": "9" * digits})))
+    with pytest.raises(SourceError, match=r"answered HTTP 429 \(rate limit\) 1 time\(s\); it asked to wait over 10\^15 s "
+                                          r"\(Retry-After\); run the search again later"):
+        arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
 def test_a_redirect_to_another_scheme_is_named_as_such(serve):
@@ -613,6 +667,18 @@ def test_an_endpoint_with_a_password_is_refused_without_printing_it(basic_survey
     run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
     assert run.code == 1 and rounds(basic_survey) == [] and "secret" not in run.err + run.out
     assert "a URL with a user name or password is refused" in run.err
+
+
+def test_a_doi_is_kept_as_sent_and_its_landing_page_percent_encoded(serve):
+    from masrl.corpus.stubs import landing
+    from masrl.corpus.taxonomy import Taxonomy
+
+    body = work_list([work(DOI="10.1002/(SICI)1099-1409(199908/10)3:6/7<672::AID-JPP192>3.0.CO;2-8")])
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    (found,) = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
+    assert found.identifiers["doi"] == "10.1002/(SICI)1099-1409(199908/10)3:6/7<672::AID-JPP192>3.0.CO;2-8"
+    tax = Taxonomy({"identifier_schemes": {"doi": {"resolver": "https://doi.org/{id}"}}})
+    assert landing({"doi": '10.5555/a"b<c>%d'}, tax) == "https://doi.org/10.5555/a%22b%3Cc%3E%25d"
 
 
 def test_a_crossref_author_named_by_one_part_or_none_is_kept_not_dropped(serve):

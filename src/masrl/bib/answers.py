@@ -60,7 +60,7 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
         if "&" not in text or not _ENTITY.search(text):
             break
         text = html.unescape(text)
-    if markup:
+    if markup and what != "identifier":  # an id is never markup (a DOI may hold <...>): kept as sent
         text = _TAG.sub(" ", text)
     text = " ".join(text.split())
     drop = {ch for ch, _ in unsafe_characters(text)}
@@ -71,7 +71,12 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
     return text
 
 
-_NOT_A_NAME = re.compile(r"[\[\]{};]|(?:^|\s)and(?:\s|$)", re.IGNORECASE)
+#: What no one person's name holds: a list or mapping written as text, ``;`` or ``&`` or the word
+#: ``and`` (several people), ``et al.``, TeX's special characters (``\`` would be read as a command),
+#: or ``~``/``_`` (an OpenReview profile id such as ``~Grace_Hopper1``, not a name).
+_NOT_A_NAME = re.compile(r"[\[\]{};&\\~_$^%#]|(?:^|\s)(?:and|et\s+al\.?)(?:\s|$)", re.IGNORECASE)
+#: What no organisation's name holds: several names (``;``), TeX's special characters, brackets.
+_NOT_AN_ORGANISATION = re.compile(r"[\[\]{};\\~$^%#]")
 
 
 def person(text: object, where: str, part: bool = False, markup: bool = True) -> str:
@@ -85,6 +90,18 @@ def person(text: object, where: str, part: bool = False, markup: bool = True) ->
     name = clean(text, "author", where, markup)
     if _NOT_A_NAME.search(name) or name.count(",") > (0 if part else 1):
         raise FormatError(f"{where}: {_short(name)} is not one person's name")
+    return name
+
+
+def organisation_name(text: object, where: str) -> str:
+    """One organisation's name from a source, cleaned (:func:`clean`).
+
+    Raises:
+        FormatError: a name that holds ``;`` (several names in one) or TeX's special characters.
+    """
+    name = clean(text, "author", where)
+    if _NOT_AN_ORGANISATION.search(name):
+        raise FormatError(f"{where}: {_short(name)} is not one organisation's name")
     return name
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, person
+from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, organisation_name, person
 
 
 class Author(msgspec.Struct, rename="kebab"):
@@ -165,7 +165,7 @@ def paper(work: Work, where: str) -> Paper:
     for j, a in enumerate(work.author):
         family = person(a.family, f"{where}.author[{j}].family", part=True)
         given = person(a.given, f"{where}.author[{j}].given", part=True)
-        name = clean(a.name, "author", f"{where}.author[{j}].name")
+        name = organisation_name(a.name, f"{where}.author[{j}].name")
         # a person, an organisation, or one name only (in the part where CSL-JSON put it)
         authors.append((f"{family}, {given}" if given else family) if family else organisation(name) if name else given)
     authors = named_authors(authors)

@@ -23,8 +23,8 @@ connection is stuck in reading headers. Pure Python, standard library and ``requ
 
 from __future__ import annotations
 
+import http.client
 import re
-
 import threading
 import time
 import zlib
@@ -105,8 +105,8 @@ def host_of(url: str) -> str:
 def shown(url: str) -> str:
     """``url`` as a message shows it, quoted and escaped: without the user name, password, query or
     fragment it may hold (a secret, which no message prints), each shown as ``…``."""
-    text = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", url, flags=re.S)
-    text = re.sub(r"//.*@", "//…@", text, flags=re.S)
+    text = re.sub(r"//.*@", "//…@", url, flags=re.S)  # to the last '@': a password may hold '/', '?' or '#'
+    text = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", text, flags=re.S)
     return repr(text)
 
 
@@ -152,7 +152,7 @@ def retry_after(headers: dict, now: float | None = None) -> float | None:
     if not value:
         return None
     if ascii_digits(value):
-        return float(int(value))
+        return float(int(value)) if len(value) <= 15 else float("inf")  # past 10^15 s: longer than masrl waits
     try:
         moment = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
@@ -177,8 +177,9 @@ def _read_body(response, limits: Limits, host: str, stop: threading.Event) -> by
     """The decompressed body of a streamed ``requests`` response, within the limits."""
     decoder = _decoder(response.headers.get("content-encoding", ""), host)
     declared = response.headers.get("content-length", "")
-    if ascii_digits(declared) and int(declared) > limits.max_wire:
-        raise FetchError(host, "too large", f"announced an answer of {int(declared):,} bytes, more than the limit of "
+    if ascii_digits(declared) and (len(declared) > 15 or int(declared) > limits.max_wire):
+        size = f"{int(declared):,}" if len(declared) <= 15 else f"about 10^{len(declared) - 1}"
+        raise FetchError(host, "too large", f"announced an answer of {size} bytes, more than the limit of "
                                             f"{limits.max_wire:,} bytes")
     wire = 0
     out = bytearray()
@@ -235,23 +236,26 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
         except requests.ConnectionError as err:
             from urllib3.exceptions import ProtocolError
 
-            if err.args and isinstance(err.args[0], ProtocolError):  # connected, then closed before any answer
-                raise FetchError(host, "broken", "closed the connection without answering (ProtocolError)") from None
+            if err.args and isinstance(err.args[0], ProtocolError):  # connected, then no answer HTTP can read
+                inner = err.args[0].args[-1] if err.args[0].args else None
+                if inner is None or isinstance(inner, (ConnectionError, http.client.RemoteDisconnected)):
+                    raise FetchError(host, "broken", "closed the connection without answering (ProtocolError)") from None
+                raise FetchError(host, "broken", f"answered with something that is not HTTP ({type(inner).__name__}: "
+                                                 f"{str(inner)[:80]!r})") from None
             raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
         except requests.RequestException as err:
             raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
+        except ValueError as err:  # an answer requests cannot read (a redirect to 'http://[::1/x')
+            raise FetchError(host, "broken", f"answered with something that is not HTTP ({type(err).__name__}: "
+                                             f"{str(err)[:80]!r})") from None
         try:
             if response.is_redirect or (300 <= response.status_code < 400 and "location" in response.headers):
-                target = urljoin(response.url or url, response.headers.get("location", ""))
-                if urlsplit(target).scheme not in ("http", "https"):
+                location = response.headers.get("location", "")
+                why = _redirect_problem(url, location, start_host)
+                if why:
                     raise FetchError(start_host, "redirect", f"answered HTTP {response.status_code} with a redirect to "
-                                                             f"{shown(target)}, which is not an http(s) URL; masrl does not "
-                                                             "follow it")
-                if host_of(target) != start_host:
-                    raise FetchError(start_host, "redirect", f"answered HTTP {response.status_code} with a redirect to "
-                                                             f"{host_of(target)!r}, another host; masrl does not "
-                                                             "follow a source to another host (point the endpoint there if "
-                                                             "that is the source's new address)")
+                                                             f"{shown(location)}, {why}")
+                target = urljoin(response.url or url, location)
                 url, params = target, None
                 continue
             body = _read_body(response, limits, host, stop)
@@ -259,6 +263,27 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
         finally:
             response.close()
     raise FetchError(start_host, "redirect", f"redirected more than {limits.max_redirects} times")
+
+
+def _redirect_problem(url: str, location: str, start_host: str) -> str | None:
+    """Why masrl does not follow a redirect from ``url`` to ``location``, or None: only to the same
+    scheme, host and port, with no user name or password."""
+    try:
+        target = urlsplit(urljoin(url, location))
+        target.port  # noqa: B018 - raises ValueError on a port that is no number
+    except ValueError:
+        return "which is not a URL; masrl does not follow it"
+    if target.scheme not in ("http", "https"):
+        return "which is not an http(s) URL; masrl does not follow it"
+    if "@" in target.netloc:
+        return "a URL with a user name or password; masrl does not follow it"
+    if target.scheme != urlsplit(url).scheme:
+        return (f"another scheme ({urlsplit(url).scheme} to {target.scheme}); masrl does not follow it (point the "
+                "endpoint at the new URL if that is the source's address)")
+    if target.netloc != start_host:
+        return ("another host; masrl does not follow a source to another host (point the endpoint there if that is "
+                "the source's new address)")
+    return None
 
 
 def fetch(session, url: str, params: dict | None = None, headers: dict | None = None, limits: Limits = LIMITS) -> Answer:

@@ -521,6 +521,11 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
             if meta_ok and folder.meta["round"] != round_id:
                 out.append(Problem(folder.path("round.yaml"), corpus.line(folder.path("round.yaml"), ("round",)), "round",
                                    f"{folder.meta['round']!r} does not match its folder {ROUNDS}{round_id}/"))
+            window = folder.meta.get("window") if meta_ok else None
+            if isinstance(window, dict) and str(window.get("since")) > str(window.get("until")):
+                out.append(Problem(folder.path("round.yaml"), corpus.line(folder.path("round.yaml"), ("window", "since")),
+                                   "window", f"since {window.get('since')} is after until {window.get('until')}: a search "
+                                             "window runs forward"))
         if "queue.csv" in folder.headers and _header_problem(folder, "queue.csv", QUEUE_COLUMNS) is None:
             out += _queue_problems(folder, corpus.protocol, tax)
         if meta_ok:

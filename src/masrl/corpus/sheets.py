@@ -89,10 +89,12 @@ def read_sheet(data: bytes, name: str, cell: Callable[[str], str] = str, starts_
                                                           "(a separator inside an unquoted value?)"))
                 continue
             rows.append(SheetRow(line, {h: cell(cells[i].strip()) if i < len(cells) else "" for i, h in enumerate(header)}))
-    except csv.Error as err:
-        problems.append(Problem(name, reader.line_num, None, f"not readable as CSV ({err}): a stray double quote? A cell "
-                                                             "that starts with a quote ends with one, and a quote inside it "
-                                                             "is written twice"))
+    except csv.Error as err:  # the sheet cannot be read past here: none of it is taken
+        why = (f"a cell longer than {csv.field_size_limit():,} characters, more than a sheet's cell holds"
+               if "field larger than field limit" in str(err) else
+               f"{err}: a stray double quote? A cell that starts with a quote ends with one, and a quote inside it is "
+               "written twice")
+        return [], [], [*problems, Problem(name, reader.line_num, None, f"not readable as CSV ({why})")]
     if not any(header):
         problems.append(Problem(name, 1, None, "no header row" + (f"; the sheet starts with: {starts_with}" if starts_with else "")))
     return header, rows, problems

@@ -7,6 +7,7 @@ rejects a stub until someone tags it.
 
 from __future__ import annotations
 
+from urllib.parse import quote
 
 from ..bib.identifiers import SCHEME_ORDER
 from .records import UNTAGGED, ordered, retained_order
@@ -22,8 +23,8 @@ def landing(ids: dict, tax: Taxonomy) -> str:
             if isinstance(value, list):
                 return value[0]
             resolver = tax.identifier_schemes.get(scheme, {}).get("resolver")
-            if resolver:
-                return resolver.format(id=value)
+            if resolver:  # the id percent-encoded where a URL's path cannot hold it (a DOI may hold < > " or %)
+                return resolver.format(id=quote(str(value), safe="/:@!$&'()*+,;=-._~"))
     return ""
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 
 import datetime
+import os
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -103,6 +104,8 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
 
     bad = [f"{protocol.searchers[n].endpoint_env}: {why}" if protocol.searchers[n].redirected else f"{PROTOCOL}: "
            f"searchers.{n}.endpoint: {why}" for n in chosen_sources if (why := endpoint_problem(protocol.searchers[n].endpoint))]
+    if any(protocol.searchers[n].name in ("semanticscholar", "citations") for n in chosen_sources) and (why := s2_key_problem()):
+        bad.append(why)
     if bad:
         raise UserError("; ".join(bad) + "; nothing was searched")
     chosen_families = tuple(n for n in family_names if not families or n in families)
@@ -207,11 +210,26 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
                         tuple(_notes(runs)))
 
 
+def s2_key_problem() -> str | None:
+    """Why the Semantic Scholar key in the environment cannot be sent as an HTTP header, or None
+    (the key is never printed)."""
+    from .sources.semanticscholar import KEY_VARIABLE
+
+    key = os.environ.get(KEY_VARIABLE, "").strip()
+    if key and not (key.isascii() and key.isprintable() and " " not in key):
+        return (f"{KEY_VARIABLE}: holds characters an HTTP header cannot carry (a space, a control character or a "
+                "letter outside ASCII); give the key as Semantic Scholar issued it")
+    return None
+
+
 def endpoint_problem(url: str) -> str | None:
     """Why ``url`` cannot be a source's endpoint (:func:`masrl.bib.fetch.url_problem`, and a query
     or a fragment, which masrl would write into round.yaml and which a base URL cannot hold), or None."""
-    from ...bib.fetch import url_problem
+    from ...bib.fetch import shown, url_problem
 
+    if "@" in url:  # anywhere: a password may hold '/', '?' or '#', which end the host part of a URL
+        return (f"{shown(url)}: a URL with a user name or password is refused (masrl records the endpoint in "
+                "round.yaml, which is committed; a source's key goes in its own variable)")
     why = url_problem(url)
     if why is None and ("?" in url or "#" in url):
         base = url.split("?", 1)[0].split("#", 1)[0]

@@ -120,7 +120,7 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
              if unknown else "")
     lines.append(f"round {round_id} ({state.since} .. {state.until}): {state.queued} candidates; {len(state.undecided)} "
                  f"still to decide, {len(decided)} decided but not applied (`masrl update apply {round_id}`){other}, "
-                 f"{len(state.applied)} applied; {state.duplicates} duplicates in duplicates.csv")
+                 f"{len(state.applied)} applied; {len(folder.duplicates)} duplicates in duplicates.csv")
     return "\n".join(lines)
 
 

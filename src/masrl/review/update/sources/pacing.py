@@ -45,7 +45,8 @@ class RateLimited(Exception):
 
     def __init__(self, host: str, status: int, wait: float | None, tries: int):
         self.host, self.status, self.wait, self.tries = host, status, wait, tries
-        asked = f"asked to wait {wait:g} s (Retry-After)" if wait is not None else (
+        asked = f"asked to wait {wait:g} s (Retry-After)" if wait is not None and wait < 1e15 else \
+            "asked to wait over 10^15 s (Retry-After)" if wait is not None else (
             "gave no Retry-After that is a number of seconds or an HTTP date")
         super().__init__(f"{host}: answered HTTP {status} (rate limit) {tries} time(s); it {asked}")
 
