@@ -260,6 +260,25 @@ def test_a_cell_too_long_for_a_sheet_is_named_once_and_no_count_is_blamed(search
         "sheet's cell holds)", "1 error in 1 file; no file was changed."]
 
 
+def test_an_endpoint_with_a_secret_edited_into_a_committed_file_is_refused_without_printing_it(searched, cli):
+    root, folder = searched
+    meta = folder / "round.yaml"
+    text = meta.read_text(encoding="utf-8")
+    endpoint = re.search(r"(?m)^    endpoint: (\S+)$", text).group(1)
+    meta.write_text(text.replace(f"endpoint: {endpoint}", "endpoint: http://user:SECRETKEY@127.0.0.1/x?k=SECRETKEY", 1),
+                    encoding="utf-8")
+    protocol = root / "corpus/protocol.yaml"
+    protocol.write_text(re.sub(r"(?m)^(    endpoint: )https://export.arxiv.org/api/query$", r"\1https://export.arxiv.org/api/query?key=SECRETKEY",
+                               protocol.read_text(encoding="utf-8"), count=1), encoding="utf-8")
+    run = cli("validate", "--root", root)
+    assert run.code == 1 and "SECRETKEY" not in run.err + run.out
+    lines = run.err.splitlines()
+    assert any("round.yaml:" in e and "sources[0].endpoint: 'http://…@127.0.0.1/x?…': a URL with a user name or password is "
+               "refused" in e for e in lines), lines
+    assert any(e.startswith("corpus/protocol.yaml:") and "searchers.arxiv.endpoint: https://export.arxiv.org/api/query?…: an "
+               "endpoint with a query or a fragment is refused" in e for e in lines), lines
+
+
 def test_a_window_that_runs_backwards_is_refused(searched, cli):
     root, folder = searched
     meta = folder / "round.yaml"

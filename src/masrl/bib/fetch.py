@@ -145,6 +145,20 @@ def url_problem(url: str) -> str | None:
     return None
 
 
+def endpoint_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a source's endpoint (:func:`url_problem`, and a query
+    or a fragment, which masrl would write into round.yaml and which a base URL cannot hold), or None."""
+    if "@" in url:  # anywhere: a password may hold '/', '?' or '#', which end the host part of a URL
+        return (f"{shown(url)}: a URL with a user name or password is refused (masrl records the endpoint in "
+                "round.yaml, which is committed; a source's key goes in its own variable)")
+    why = url_problem(url)
+    if why is None and ("?" in url or "#" in url):
+        base = url.split("?", 1)[0].split("#", 1)[0]
+        why = (f"{base}?…: an endpoint with a query or a fragment is refused (masrl records the endpoint in round.yaml, "
+               "which is committed; give a key in the source's own variable)")
+    return why
+
+
 def retry_after(headers: dict, now: float | None = None) -> float | None:
     """The seconds a ``Retry-After`` header asks to wait (a number of seconds, or an HTTP date
     against ``now``, epoch seconds), or None when there is none or it is not one of those forms."""

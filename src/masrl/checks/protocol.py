@@ -22,6 +22,7 @@ import re
 
 from jsonschema import Draft202012Validator, FormatChecker
 
+from ..bib.fetch import endpoint_problem
 from ..bib.identifiers import IdentifierError, parse
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
@@ -267,6 +268,9 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
     for name, spec in searchers.items():
         out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_source"), spec["exclusion_source"], tax,
                                    tax.role("found_in"))
+        if why := endpoint_problem(spec["endpoint"]):
+            out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name, "endpoint")), f"searchers.{name}.endpoint",
+                               why))
         if name not in covered:
             out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("searchers", name)), f"searchers.{name}",
                                "covers no source of the protocol: name it in the searched_by of the source it searches"))
@@ -349,6 +353,17 @@ def _text_problems(corpus: Corpus, file: str, value, path: tuple = ()) -> list[P
     if isinstance(value, str) and value and (why := text_problem(value, False)):
         return [Problem(file, corpus.line(file, path), _dotted(path) or None, f"{value[:80]!r} {why}")]
     return []
+
+
+def _endpoint_problems(corpus: Corpus, file: str, meta: dict) -> list[Problem]:
+    """Each source's endpoint in round.yaml is one masrl could have searched and recorded (no user
+    name, password, query or fragment: the file is committed)."""
+    out = []
+    for i, source in enumerate(meta.get("sources") or []):
+        endpoint = source.get("endpoint") if isinstance(source, dict) else None
+        if isinstance(endpoint, str) and (why := endpoint_problem(endpoint)):
+            out.append(Problem(file, corpus.line(file, ("sources", i, "endpoint")), f"sources[{i}].endpoint", why))
+    return out
 
 
 def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -> list[Problem]:
@@ -516,6 +531,7 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
         if folder.meta is not None:
             found = _schema_problems(corpus, folder.path("round.yaml"), folder.meta, ROUND_SCHEMA)
             found += _text_problems(corpus, folder.path("round.yaml"), folder.meta)
+            found += _endpoint_problems(corpus, folder.path("round.yaml"), folder.meta) if not found else []
             out += found
             meta_ok = not found
             if meta_ok and folder.meta["round"] != round_id:

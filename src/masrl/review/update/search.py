@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from ...bib.fetch import endpoint_problem
 from ...core.didyoumean import did_you_mean
 from ...core.errors import COMMAND_LINE, Problem, UserError, sort_key, summary
 from ...corpus.load import TAXONOMY, parse_tree
@@ -220,19 +221,3 @@ def s2_key_problem() -> str | None:
         return (f"{KEY_VARIABLE}: holds characters an HTTP header cannot carry (a space, a control character or a "
                 "letter outside ASCII); give the key as Semantic Scholar issued it")
     return None
-
-
-def endpoint_problem(url: str) -> str | None:
-    """Why ``url`` cannot be a source's endpoint (:func:`masrl.bib.fetch.url_problem`, and a query
-    or a fragment, which masrl would write into round.yaml and which a base URL cannot hold), or None."""
-    from ...bib.fetch import shown, url_problem
-
-    if "@" in url:  # anywhere: a password may hold '/', '?' or '#', which end the host part of a URL
-        return (f"{shown(url)}: a URL with a user name or password is refused (masrl records the endpoint in "
-                "round.yaml, which is committed; a source's key goes in its own variable)")
-    why = url_problem(url)
-    if why is None and ("?" in url or "#" in url):
-        base = url.split("?", 1)[0].split("#", 1)[0]
-        why = (f"{base}?…: an endpoint with a query or a fragment is refused (masrl records the endpoint in round.yaml, "
-               "which is committed; give a key in the source's own variable)")
-    return why
