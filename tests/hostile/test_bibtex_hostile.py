@@ -62,6 +62,8 @@ def bare_specials(latex: str) -> list[str]:
     (["others", "Doe, Jane"], "'others' (et al.) stands for the authors not named and ends the list"),
     (["Turing, Alan and Hopper, Grace"], "holds the word 'and', which BibTeX reads as two authors"),
     (["Alan Turing AND Grace Hopper"], "holds the word 'and', which BibTeX reads as two authors"),
+    (["{Lovelace, Ada"], "has unbalanced braces, which BibTeX cannot read: every '{' is closed by a '}'"),
+    (["Lovelace}, {Ada"], "has unbalanced braces"),
 ])
 def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, authors, message):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors)

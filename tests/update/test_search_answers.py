@@ -273,6 +273,17 @@ def test_a_crossref_work_without_a_title_or_a_doi_is_counted_unusable_and_named(
                                                                     "item 2 of page 1 (no DOI)"])
 
 
+
+def test_the_run_names_on_the_terminal_the_records_it_could_not_queue(basic_survey, cli, clock, serve, monkeypatch):
+    untitled, no_doi = work(DOI="10.5555/orch.2", title=[]), {k: v for k, v in work(DOI="x").items() if k != "DOI"}
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(), untitled, no_doi]))))
+    point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 0, run.err
+    assert ("Crossref, orchestration: 2 record(s) returned without what a candidate needs, not queued: doi:10.5555/orch.2 "
+            "(no title), item 2 of page 1 (no DOI)") in run.out + run.err
+
+
 # ---------------------------------------------------------------- kind 2: a broken answer is not a search
 
 BROKEN_ARXIV = {

@@ -62,7 +62,8 @@ def author_problem(author: object) -> str | None:
     ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``), a name
     with more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
     skips with its whole entry (a person is ``Last, First`` or ``Last, Jr, First``; an organisation
-    with commas is written in braces, ``{Agents and Tools Lab, Inc.}``), or a name holding the word
+    with commas is written in braces, ``{Agents and Tools Lab, Inc.}``), unbalanced braces (``{Lovelace,
+    Ada``, which would swallow the rest of a BibTeX entry), or a name holding the word
     ``and`` outside braces, which BibTeX reads as two authors."""
     why = placeholder_problem(author)
     if why:
@@ -72,6 +73,13 @@ def author_problem(author: object) -> str | None:
     last = text if braced or "," not in text else text.split(",", 1)[0]
     if not any(ch.isalpha() for ch in last):
         return f"{text!r} has no last name (write \"Last, First\")"
+    depth = 0
+    for ch in text:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        return f"{text!r} has unbalanced braces, which BibTeX cannot read: every '{{' is closed by a '}}'"
     if _top_level_commas(text) > 2:
         return (f"{text!r} has more than two commas, which BibTeX cannot read as a name: write one person "
                 "\"Last, First\" or \"Last, Jr, First\" (several people are several authors; an organisation "

@@ -114,7 +114,8 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
 
 
 def _notes(runs: list[tuple[str, object]]) -> list[str]:
-    """One line per query that returned records outside the window (named, at most 10 each), left
+    """One line per query that returned records outside the window or without what a candidate needs
+    (named, at most 10 each), left
     records unfetched (how many, and why) or ended early (why); a source's queries that share one of
     the first or the last reason, more than five of them, in one line."""
     out = []
@@ -132,6 +133,11 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
             named = ", ".join(run.outside_window[:10]) + (f", and {len(run.outside_window) - 10} more (round.yaml "
                                                            "lists them)" if len(run.outside_window) > 10 else "")
             out.append(f"{label}, {run.family}: {len(run.outside_window)} record(s) returned outside the window, not "
+                       f"queued: {named}")
+        if run.unusable:
+            named = ", ".join(run.unusable[:10]) + (f", and {len(run.unusable) - 10} more (round.yaml lists them)"
+                                                     if len(run.unusable) > 10 else "")
+            out.append(f"{label}, {run.family}: {len(run.unusable)} record(s) returned without what a candidate needs, not "
                        f"queued: {named}")
         if run.not_fetched:
             out.append(f"{label}, {run.family}: {run.not_fetched:,} of {run.total:,} record(s) not fetched: {run.stopped}")
