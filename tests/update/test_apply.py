@@ -301,6 +301,41 @@ def test_show_counts_the_rows_of_duplicates_csv(searched, cli):
                                        "candidate instead of deleting its row)")
 
 
+def test_validate_refuses_the_titles_years_and_reasons_apply_would_refuse(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "title": "TODO", "year": "1949"},
+                                "arxiv:2605.10002": {**EXCLUDE, "title": "...", "year": "1800", "reason": "TBD"}})
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    expected = [f"{queue}:2: reason: 'TBD' is a placeholder",
+                f"{queue}:2: title: '...' is only punctuation, a placeholder",
+                f"{queue}:2: year: 1800 is out of range; allowed: 1950 to 2028",
+                f"{queue}:4: title: 'TODO' is a placeholder",
+                f"{queue}:4: year: 1949 is out of range; allowed: 1950 to 2028"]
+    validate = cli("validate", "--root", root)
+    assert validate.code == 1 and validate.err.splitlines()[:-1] == expected
+    apply = cli("update", "apply", "--root", root, folder.name)
+    assert apply.code == 1 and apply.err.splitlines()[:-1] == expected
+
+
+def test_a_link_with_a_password_in_a_decided_row_is_refused_once_without_printing_it(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include",
+                                                     "identifier": "url:https://user:SECRETKEY@example.org/x?token=SECRETKEY"}})
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    expected = [f"{queue}:4: identifier: 'https://…@example.org/x?…' names a user before the host ('user@host'); remove it"]
+    for run in (cli("validate", "--root", root), cli("update", "apply", "--root", root, folder.name)):
+        assert run.code == 1 and run.err.splitlines()[:-1] == expected and "SECRETKEY" not in run.err + run.out
+
+
+def test_show_says_where_an_applied_paper_is_when_its_row_says_otherwise(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}})
+    assert cli("update", "apply", "--root", root, folder.name).code == 0
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "exclude"}})  # edited after it was applied
+    (line,) = [ln for ln in cli("update", "show", "--root", root, folder.name).out.splitlines() if "arxiv:2606.00007" in ln]
+    assert "exclude (now retained)" in line
+
+
 def test_a_stray_quote_in_the_sheet_is_refused_not_read_as_other_cells(searched, cli):
     root, folder = searched
     queue = folder / "queue.csv"

@@ -51,6 +51,8 @@ def test_a_broken_arxiv_answer_adds_nothing_and_says_why(small_survey, cli, no_n
     (crossref_work(issued={"date-parts": [[2026, 6, 45]]}), "$.message.issued: [2026, 6, 45] is not a date"),
     ({"status": "ok", "message-type": "work-list", "message": {"total-results": 0, "items": []}},
      "message-type 'work-list': not a work"),
+    (crossref_work(DOI="10.9999/other-paper", title=["Some Other Paper"]),
+     "answered about doi:'10.9999/other-paper' when asked for doi:10.5555/orch.1"),
 ])
 def test_a_broken_crossref_answer_adds_nothing_and_says_why(small_survey, cli, no_network, work, what):
     no_network.get(CROSSREF, json=work)
@@ -81,3 +83,49 @@ def test_a_bomb_a_redirect_elsewhere_and_a_json_nest_are_refused(small_survey, c
     no_network.get(CROSSREF, body=nested)
     run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1")
     assert run.code == 1 and "JSON nested deeper than any answer of the format" in run.err
+
+
+@pytest.mark.parametrize("doi, path", [("10.1234/a?b=1", "/works/10.1234/a%3Fb%3D1"), ("10.1234/a#frag", "/works/10.1234/a%23frag"),
+                                       ("10.1234/50%off", "/works/10.1234/50%25off"), ("10.1234/../../admin", None)])
+def test_a_doi_is_looked_up_whole_at_its_own_address(small_survey, cli, no_network, doi, path):
+    asked = []
+
+    def answer(request):
+        asked.append(request.url)
+        return 200, {}, json.dumps(crossref_work(DOI=doi))
+
+    no_network.add_callback("GET", re.compile(r"https://api\.crossref\.org/.*"), callback=answer)
+    run = cli("add", "--root", small_survey, "--doi", doi, "--dry-run")
+    if path is None:  # HTTP resolves a '..' segment away, encoded or not: not sent at all
+        assert asked == [] and run.code == 1
+        assert f"the DOI {doi} holds a '.' or '..' segment, which no address at api.crossref.org keeps" in run.err
+        return
+    assert asked == [f"https://api.crossref.org{path}"]
+    assert run.code == 0, run.err
+
+
+def test_an_openreview_answer_about_another_note_adds_nothing(small_survey, cli, no_network):
+    note = {"id": "OtherPaper9", "forum": "OtherPaper9", "content": {"title": {"value": "Completely Different"},
+                                                                    "authors": {"value": ["Ada Lovelace"]}}}
+    no_network.get(re.compile(r"https://api2\.openreview\.net/notes\?id=HostileId01"), json={"notes": [note]})
+    run = cli("add", "--root", small_survey, "--openreview", "HostileId01")
+    assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
+    assert ("api2.openreview.net answered about openreview:'OtherPaper9' when asked for openreview:HostileId01"
+            in run.err), run.err
+
+
+@pytest.mark.parametrize("status, what", [(403, "export.arxiv.org answered HTTP 403, not the paper's metadata"),
+                                          (429, "export.arxiv.org answered HTTP 429 (rate limit): it asks to be asked later"),
+                                          (503, "export.arxiv.org answered HTTP 503 (a server error): try again later")])
+def test_an_arxiv_status_that_is_no_answer_is_named_not_called_no_paper_or_no_network(small_survey, cli, no_network,
+                                                                                       status, what):
+    no_network.get(ARXIV, status=status, body=b"")
+    run = cli("add", "--root", small_survey, "2605.30001")
+    assert run.code == 1 and what in run.err and "no network" not in run.err and "has no paper" not in run.err, run.err
+
+
+def test_a_year_the_lookup_gives_that_no_record_may_have_is_blamed_on_the_lookup(small_survey, cli, no_network):
+    no_network.get(ARXIV, body=atom(entry(published="1901-05-20T10:00:00Z"), 1))
+    run = cli("add", "--root", small_survey, "2605.30001")
+    assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
+    assert run.err.startswith("command line and the metadata looked up for arxiv 2605.30001: year: 1901 is out of range"), run.err

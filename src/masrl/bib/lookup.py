@@ -27,6 +27,8 @@ the source and what is wrong: nothing of it is kept. Nothing here runs unless
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from .answers import FormatError
 from .fetch import FetchError, Limits, fetch
 from .identifiers import Identifier
@@ -68,11 +70,19 @@ def _get(session, url: str, host: str, **params):
         raise BadAnswer(f"{host}: {err.what}") from None
     if response.status == 404:
         raise NotFound(url)
-    if response.status >= 500 or response.status == 429:
-        raise Unreachable(f"{host} (HTTP {response.status})")
+    if response.status == 429:
+        raise BadAnswer(f"{host} answered HTTP 429 (rate limit): it asks to be asked later")
+    if response.status >= 500:
+        raise BadAnswer(f"{host} answered HTTP {response.status} (a server error): try again later")
     if response.status != 200:
-        raise NotFound(f"{url} (HTTP {response.status})")
+        raise BadAnswer(f"{host} answered HTTP {response.status}, not the paper's metadata")
     return response
+
+
+def _same(host: str, got: str, wanted: str, scheme: str) -> None:
+    """Refuse an answer about another paper than the one asked for."""
+    if got.lower() != wanted.lower():
+        raise BadAnswer(f"{host} answered about {scheme}:{got[:80]!r} when asked for {scheme}:{wanted}")
 
 
 def _checked(host: str, read, *args):
@@ -108,8 +118,13 @@ def _crossref(ident: Identifier, session) -> dict:
     from .crossref_json import paper, read_work
 
     host = "api.crossref.org"
-    work = _checked(host, read_work, _get(session, f"{CROSSREF_API}/{ident.value}", host).body)
+    # the DOI percent-encoded in the path ('?', '#', '%'): the work asked for, never another path; a '.' or '..'
+    # segment has no address HTTP keeps as it is (it is resolved away even when encoded)
+    if any(seg in (".", "..") for seg in ident.value.split("/")):
+        raise BadAnswer(f"the DOI {ident.value} holds a '.' or '..' segment, which no address at {host} keeps")
+    work = _checked(host, read_work, _get(session, f"{CROSSREF_API}/{quote(ident.value, safe='/')}", host).body)
     found = _checked(host, paper, work, "$.message")
+    _same(host, found.doi, ident.value, "doi")
     if not found.title or found.published is None:
         raise BadAnswer(f"{host} answered a work without a title or a date for doi:{ident.value}")
     out = {"title": found.title, "authors": list(found.authors), "year": found.published[0],
@@ -128,6 +143,7 @@ def _openreview(ident: Identifier, session) -> dict:
         data = _checked(host, read_notes, _get(session, f"{base}/notes", host, id=ident.value).body, v1)
         if not data.notes:
             continue
+        _same(host, str(data.notes[0].id), ident.value, "openreview")
         note = _checked(host, paper, data.notes[0], "$.notes[0]")
         if not note.title:
             raise BadAnswer(f"{host} answered a note without a title for openreview:{ident.value}")
@@ -154,6 +170,8 @@ def _acl(ident: Identifier, session) -> dict:
         raise NotFound(ident.value)
     paper = result.papers[0]
     ids = dict(paper["identifiers"])
+    if str(ids.get("doi", "")).lower().startswith("10.18653/"):  # the Anthology's own DOIs are 10.18653/v1/<id>
+        _same(host, ids["doi"], f"10.18653/v1/{ident.value}", "doi")
     ids["acl"] = ident.value
     out = {k: paper[k] for k in ("title", "authors", "year", "venue")}
     out["identifiers"] = ids

@@ -22,11 +22,13 @@ import re
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from ..bib.fetch import endpoint_problem
+from ..bib.fetch import endpoint_problem, shown
 from ..bib.identifiers import IdentifierError, parse
+from ..bib.urls import url_problem
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
-from ..core.placeholders import author_problem, authors_problem
+from ..core import clock
+from ..core.placeholders import author_problem, authors_problem, placeholder_problem
 from ..core.text import text_problem
 from ..corpus.load import TAXONOMY, Corpus
 from ..corpus.rounds import (
@@ -441,7 +443,17 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
                                                        f"(or leave it empty){hint}"))
         decision = hint.split("'")[1] if hint else None
     roles = ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons"))
-    if decision in DECISIONS:  # the row becomes a record: its authors are checked as the record's will be
+    if decision in DECISIONS:  # the row becomes a record: its cells are checked as the record's will be
+        if why := placeholder_problem(row.get("title")):
+            out.append(Problem(file, row.line, "title", why))
+        year, latest = row.get("year"), clock.today().year + 1
+        if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:
+            out.append(Problem(file, row.line, "year", f"{year} is out of range; allowed: {tax.year_minimum} to {latest}"))
+        scheme, _, link = row.get("identifier").partition(":")
+        if scheme == "url" and (why := url_problem(link)):
+            out.append(Problem(file, row.line, "identifier", f"{shown(link)} {why}"))
+        if decision == "exclude" and row.get("reason") and (why := placeholder_problem(row.get("reason"))):
+            out.append(Problem(file, row.line, "reason", why))
         authors = split_list(row.get("authors"))
         if not authors:
             out.append(Problem(file, row.line, "authors", f"an {decision}d paper needs its authors (Last, First; ...)"))

@@ -13,6 +13,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..bib.identifiers import STORED_PATTERNS, IdentifierError, arxiv_problem, from_url
+from ..bib.fetch import shown
 from ..bib.urls import url_problem
 from ..core.placeholders import author_problem, authors_problem, placeholder_problem
 from ..corpus import schema as schemas
@@ -181,11 +182,13 @@ def urls(c, file: str, rec: dict, kind: str) -> None:
     """Links are http(s) URLs that validate, and a landing page of a known scheme is written as its id."""
     urls = (rec.get("identifiers") or {}).get("url") if isinstance(rec.get("identifiers"), dict) else None
     links = rec.get("url").split(" ; ") if isinstance(rec.get("url"), str) else []
+    told: set[str] = set()
     for path, url in [(("url",), u) for u in links] + [(("identifiers", "url", i), u) for i, u in
                                                        enumerate(urls if isinstance(urls, list) else [])]:
         why = url_problem(url) if isinstance(url, str) and re.fullmatch(r"https?://\S+", url) else None
-        if why:
-            c.add(file, path, f"{url!r} {why}")
+        if why and url not in told:  # a stub's url is its identifiers.url: named once
+            told.add(url)
+            c.add(file, path, f"{shown(url)} {why}")
     for i, url in enumerate(urls if isinstance(urls, list) else []):
         if isinstance(url, str):
             try:

@@ -64,7 +64,9 @@ def _paper_from_args(args: Namespace, corpus) -> dict:
     if placeholders:
         raise UserError(summary(placeholders, "nothing was added."), placeholders)
     source = "masrl add (command-line arguments" + (", metadata looked up)" if fetched else ")")
-    return adding.paper_from_metadata(title, authors, year, args.venue, idents, fetched, source, (COMMAND_LINE, None, None))
+    looked_up = next((f"{i.scheme} {i.value}" for i in idents if i.scheme in adding.lookup.SOURCES), "")
+    origin = f"{COMMAND_LINE} and the metadata looked up for {looked_up}" if fetched else COMMAND_LINE
+    return adding.paper_from_metadata(title, authors, year, args.venue, idents, fetched, source, (origin, None, None))
 
 
 # ---------------------------------------------------------------------------- run

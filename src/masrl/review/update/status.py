@@ -109,8 +109,10 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
     width = max([len(_cell(r, "identifier")) for r in rows] + [10])
     lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<20}  title"]
     for row in rows:
-        status = state.applied.get(row.line)
-        decision = f"{_cell(row, 'decision')} (applied)" if status else (_cell(row, "decision") or "-")
+        held = state.applied.get(row.line)  # the record file the row's paper is now
+        kind = "include" if held in corpus.retained else "exclude"
+        decision = (_cell(row, "decision") or "-") if not held else f"{_cell(row, 'decision')} (applied)" \
+            if row.get("decision") == kind else f"{_cell(row, 'decision') or '-'} (now {'retained' if kind == 'include' else 'excluded'})"
         lines.append(f"{_cell(row, 'rank'):>4}  {_cell(row, 'identifier'):<{width}}  {_cell(row, 'published'):<10}  "
                      f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
     lines += stopping_lines(corpus, folder, recall, confidence)
