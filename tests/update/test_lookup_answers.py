@@ -129,3 +129,30 @@ def test_a_year_the_lookup_gives_that_no_record_may_have_is_blamed_on_the_lookup
     run = cli("add", "--root", small_survey, "2605.30001")
     assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
     assert run.err.startswith("command line and the metadata looked up for arxiv 2605.30001: year: 1901 is out of range"), run.err
+
+
+ACL_BIB = """@inproceedings{lovelace-2019-orchestrators,
+    title = "Orchestrators for Agent Teams",
+    author = "Lovelace, Ada and Turing, Alan",
+    booktitle = "Proceedings of the 57th Annual Meeting of the Association for Computational Linguistics",
+    year = "2019",
+    url = "https://aclanthology.org/P19-1001",
+    doi = "DOI",
+}
+"""
+
+
+@pytest.mark.parametrize("body, what", [
+    (ACL_BIB.replace("DOI", "10.18653/v1/P19-1001"), None),
+    (ACL_BIB.replace("DOI", "10.18653/v1/P19-9999"),
+     "aclanthology.org answered about doi:'10.18653/v1/P19-9999' when asked for doi:10.18653/v1/P19-1001"),
+    ("<html><body>Not here</body></html>", "aclanthology.org answered no BibTeX entry for acl:P19-1001"),
+    (ACL_BIB.replace("DOI", "10.18653/v1/P19-1001") + ACL_BIB.replace("DOI", "10.18653/v1/P19-1001").replace("2019-orch", "2019-other"),
+     "aclanthology.org answered 2 BibTeX entries for acl:P19-1001, not one")])
+def test_an_anthology_answer_is_the_paper_asked_for_or_is_named(small_survey, cli, no_network, body, what):
+    no_network.get("https://aclanthology.org/P19-1001.bib", body=body.encode())
+    run = cli("add", "--root", small_survey, "https://aclanthology.org/P19-1001/", "--dry-run")
+    if what is None:
+        assert run.code == 0 and "title: Orchestrators for Agent Teams" in run.out, run.err
+        return
+    assert run.code == 1 and what in run.err and "has no paper" not in run.err, run.err

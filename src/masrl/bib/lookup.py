@@ -166,8 +166,14 @@ def _acl(ident: Identifier, session) -> dict:
     except UnicodeDecodeError:
         raise BadAnswer(f"{host} answered something that is not UTF-8 BibTeX") from None
     result = import_entries(parse(text, f"{ident.value}.bib"), f"{ident.value}.bib")
+    found = [p.message for _, _, problems in result.refused for p in problems] + [p.message for p in result.problems]
+    if len(result.papers) + len(result.refused) > 1:
+        raise BadAnswer(f"{host} answered {len(result.papers) + len(result.refused)} BibTeX entries for acl:{ident.value}, "
+                        "not one")
+    if not result.papers and found:
+        raise BadAnswer(f"{host} answered a BibTeX entry masrl cannot read for acl:{ident.value}: {found[0]}")
     if not result.papers:
-        raise NotFound(ident.value)
+        raise BadAnswer(f"{host} answered no BibTeX entry for acl:{ident.value} (an HTML page or an empty answer?)")
     paper = result.papers[0]
     ids = dict(paper["identifiers"])
     if str(ids.get("doi", "")).lower().startswith("10.18653/"):  # the Anthology's own DOIs are 10.18653/v1/<id>
