@@ -572,6 +572,14 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
         arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
+def refused_search(root, cli, monkeypatch, variable: str, endpoint: str, *args: str):
+    """``masrl update search ARGS`` with ``variable`` set to ``endpoint``: refused, no round written; the run."""
+    monkeypatch.setenv(variable, endpoint)
+    run = cli("update", "search", "--root", root, *args)
+    assert run.code == 1 and rounds(root) == [], run.err
+    return run
+
+
 @pytest.mark.parametrize(("value", "why"), [
     ("not-a-url", "it must start with https:// or http://"), ("ftp://example.org/api", "it must start with https:// or http://"),
     ("http:///query", "it names no host"), ("http://exa mple.org/api", "it holds a space"),
@@ -585,9 +593,7 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
     ("http://evil\x1bQhost\x07/api", "it holds a control or invisible character"),
     ("http://127.0.0.1/api\u202e", "it holds a control or invisible character")])
 def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value, why):
-    monkeypatch.setenv("MASRL_ARXIV_API", value)
-    run = cli("update", "search", "--root", basic_survey, *ARXIV)
-    assert run.code == 1 and rounds(basic_survey) == []
+    run = refused_search(basic_survey, cli, monkeypatch, "MASRL_ARXIV_API", value, *ARXIV)
     (line,) = run.err.splitlines()
     assert line == f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL ({why}); nothing was searched"
 
@@ -607,9 +613,8 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
     ("http://ex\u00e4mple.org/?k=SECRETKEY", "'http://ex\u00e4mple.org/?…' is not a URL (its host is not ASCII"),
     ("http://127.0.0.1/w?key=SECRETKEY%zz", "'http://127.0.0.1/w?…' is not a URL (a '%' not followed")])
 def test_an_endpoint_with_a_secret_and_another_fault_is_named_without_the_secret(basic_survey, cli, monkeypatch, value, shown):
-    monkeypatch.setenv("MASRL_CROSSREF_API", value)
-    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
-    assert run.code == 1 and rounds(basic_survey) == [] and "SECRETKEY" not in run.err + run.out
+    run = refused_search(basic_survey, cli, monkeypatch, "MASRL_CROSSREF_API", value, *WINDOW, "--source", "crossref")
+    assert "SECRETKEY" not in run.err + run.out
     assert run.err.startswith(f"masrl: error: MASRL_CROSSREF_API: {shown}")
 
 
