@@ -103,7 +103,7 @@ def test_each_record_is_measured_as_masrl_suggest_would_compare_it():
     own full text), not under the one fit over the pool that chooses the settings."""
     tagged = propose.tagged_records(_records(), TAX)
     counted = pool.Pool(tagged.records, TAX)
-    held, shared = counted.held_out(), counted.index().similarity
+    held = counted.held_out()
     n = len(tagged.records)
     full = [text.record_text(r, TAX.abstract_field) for r in tagged.records]
     stubs = [text.record_text(r, TAX.abstract_field, stub=True) for r in tagged.records]
@@ -116,8 +116,9 @@ def test_each_record_is_measured_as_masrl_suggest_would_compare_it():
         built = _vectorised(fit, [stubs[i]], [full[j] for j in others] + words)[0]
         assert np.allclose(np.delete(held[i], i), alone, atol=1e-12) and held[i, i] == 0.0
         assert np.allclose(alone, built, atol=1e-12)
-        # the pool's own fit saw the record's full text (and so differs from the held-out one)
-        assert not np.allclose(np.delete(shared[i], i), alone, atol=1e-9)
+        # one fit over the whole pool would have seen the record's full text, and differs
+        whole = _vectorised(full + list(counted.texts.values()) + stubs, [stubs[i]], [full[j] for j in others] + words)[0]
+        assert not np.allclose(whole, alone, atol=1e-9)
 
 
 def _predicted(index, tagged, q, name, setting, counted) -> object:
@@ -135,7 +136,7 @@ def _predicted(index, tagged, q, name, setting, counted) -> object:
 def test_the_choice_counts_what_the_suggestions_predict_under_every_setting_with_and_without_each_record():
     tagged = propose.tagged_records(_records(), TAX)
     counted = pool.Pool(tagged.records, TAX)
-    index = counted.index()
+    index = model.Index(counted.held_out(), np.array([], dtype=object), None, None)
     chooser = tuning.Chooser(index, tagged, TAX, counted.columns, propose.NEIGHBOURS, propose.FLOOR, labels=counted.labels)
     assert len(tuning.SETTINGS) == len(tuning.WORDS) * len(tuning.YEARS) * len(tuning.WEIGHTS) == 70
     settings = [s for s in tuning.SETTINGS if s.weight in (0.0, 1.0, 16.0) and s.years in (None, 1.0)]
@@ -196,7 +197,7 @@ def test_a_pool_is_counted_once_per_process():
 def test_the_measurement_predicts_each_record_as_masrl_suggest_would_from_the_others():
     tagged = propose.tagged_records(_records(), TAX)
     counted = pool.Pool(tagged.records, TAX)
-    chooser = tuning.Chooser(counted.index(), tagged, TAX, counted.columns, propose.NEIGHBOURS, propose.FLOOR,
+    chooser = tuning.Chooser(model.Index(counted.held_out(), np.array([], dtype=object), None, None), tagged, TAX, counted.columns, propose.NEIGHBOURS, propose.FLOOR,
                              labels=counted.labels)
     scores = evaluate._measure(tagged, TAX)  # noqa: SLF001
     n = len(tagged.records)

@@ -7,8 +7,8 @@ other tagged records exactly as ``masrl suggest`` does (:func:`.propose.propose`
 rules and order): its stub is compared with the others under the TF-IDF ``masrl suggest`` would
 fit for it, never under one that saw its own full text (:meth:`.pool.Pool.held_out`), and each
 field's setting is chosen again without it (nested leave-one-out: :meth:`.tuning.Chooser.choose`
-with ``leave_out``; the choice compares records under the one fit over the pool, which holds the
-record's text but none of its tags). Each field the record holds is compared with its value:
+with ``leave_out``; the choice compares the records as the measurement does, each stub under
+the fit made without its own full text). Each field the record holds is compared with its value:
 
 * top-1 accuracy: the best suggestion is the record's value (for a set field, the same set);
 * top-3 recall: the value is among the :data:`.propose.SHOWN` values listed;
@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+
+import numpy as np
 
 from ...core.memo import MISSING, Memo, content_key
 from ...corpus.taxonomy import Taxonomy
@@ -142,9 +144,11 @@ def _measure(tagged: propose.Tagged, tax: Taxonomy) -> dict[str, FieldScore]:
 def _measure_all(tagged: propose.Tagged, tax: Taxonomy) -> tuple[dict[str, FieldScore], dict[str, tuning.Setting]]:
     """The figures of every field by nested leave-one-out, and the settings chosen over all of ``tagged``."""
     counted = pool.pool(tagged.records, tax)
-    index, columns = counted.index(), counted.columns
+    columns, rows = counted.columns, counted.held_out()
+    # the settings are chosen on the comparisons they will be used in: each record as a stub under
+    # the fit `masrl suggest` would make for it, never its own full text
+    index = model.Index(rows, np.array([], dtype=object), None, None)
     chooser = tuning.Chooser(index, tagged, tax, columns, propose.NEIGHBOURS, propose.FLOOR, labels=counted.labels)
-    rows = counted.held_out()
     fields = structure.fields(tax)
     names = [f.name for f in fields]
     hits = {n: [0, 0, 0] for n in names}

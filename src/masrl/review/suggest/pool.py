@@ -12,11 +12,9 @@ The same texts serve three comparisons, so they are counted once (:class:`.model
 kept per pool of tagged records and vocabulary for the process (:func:`pool`):
 
 * :meth:`Pool.suggestions`: a record against the pool, as ``masrl suggest`` compares it;
-* :meth:`Pool.index`: every tagged record as a stub against the pool, one fit over all of them,
-  which the settings are chosen with (:class:`.tuning.Chooser`);
 * :meth:`Pool.held_out`: every tagged record as a stub against the others, each under the fit
-  ``masrl suggest`` would make for it, never its own full text (the outer leave-one-out of
-  :mod:`.evaluate`).
+  ``masrl suggest`` would make for it, never its own full text: what the settings are chosen
+  with (:class:`.tuning.Chooser`) and what the leave-one-out of :mod:`.evaluate` measures.
 """
 
 from __future__ import annotations
@@ -62,11 +60,6 @@ class Pool:
         and labels, under the TF-IDF fitted on the pool and that text."""
         counts = self.counts.extend([record_text])
         return counts.index(self._fitted + [counts.size - 1], [counts.size - 1], self._compared)
-
-    def index(self) -> model.Index:
-        """Every tagged record as a stub against every record in full, definition and label,
-        under one TF-IDF fitted over the whole pool (what the settings are chosen with)."""
-        return self.counts.index(self._fitted, self._stubs, self._compared)
 
     def held_out(self) -> np.ndarray:
         """``(records, records + definitions + labels)``: row ``i`` is record ``i`` as a stub against

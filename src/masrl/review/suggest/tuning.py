@@ -137,8 +137,9 @@ class Chooser:
     removes its own, so the choice without each record is computed once, here, from those changes.
 
     Args:
-        index: the model whose rows are the tagged records as stubs and whose first columns are
-            the same records in full, then the definitions and the labels (:meth:`.pool.Pool.index`).
+        index: the model whose rows are the tagged records as stubs, each under the fit made
+            without its own full text, and whose first columns are the same records in full, then
+            the definitions and the labels (:meth:`.pool.Pool.held_out`).
         tagged: the tagged records (:class:`.propose.Tagged`).
         tax: the vocabulary.
         definitions, labels: ``(field, value) -> column`` of ``index`` holding the value's label
