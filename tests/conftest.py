@@ -174,20 +174,80 @@ def _forget_process_caches() -> None:
                     value.cache_clear()
 
 
-@pytest.fixture(autouse=True)
-def _process_memos(request):
-    """masrl's in-process memos (:mod:`masrl.core.memo`, its ``lru_cache`` functions) are off in a
-    test that may patch masrl (it takes ``monkeypatch``): nothing patched code computes is kept."""
-    if "monkeypatch" not in request.fixturenames:
-        yield
+#: What a test may patch and keep masrl's in-process memos: the file system's calls (the tests of a
+#: write that fails) and the search endpoints. A patch of anything else (masrl, matplotlib, another
+#: variable) turns them off until the test ends: nothing patched code computes is kept or used.
+_INERT_MODULES = frozenset({"os", "posix", "pathlib", "tempfile", "shutil"})
+_INERT_VARIABLES = frozenset({"MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_S2_API"})
+_memos_off: list[bool] = []
+
+
+def _module_of(target) -> str:
+    if isinstance(target, str):  # "package.module.attribute"
+        return target.partition(".")[0]
+    if isinstance(target, type(sys)):
+        return target.__name__.partition(".")[0]
+    owner = target if isinstance(target, type) else type(target)
+    return owner.__module__.partition(".")[0]
+
+
+def _patching(module: str | None) -> None:
+    if module in _INERT_MODULES or _memos_off:
         return
     from masrl.core import memo
 
     _forget_process_caches()
     memo.set_enabled(False)
+    _memos_off.append(True)
+
+
+class _Patches(pytest.MonkeyPatch):
+    """pytest's monkeypatch, which turns masrl's memos off for the test at the first patch that
+    may change what masrl computes (:data:`_INERT_MODULES`)."""
+
+    def setattr(self, target, *args, **kwargs):
+        _patching(_module_of(target))
+        return super().setattr(target, *args, **kwargs)
+
+    def delattr(self, target, *args, **kwargs):
+        _patching(_module_of(target))
+        return super().delattr(target, *args, **kwargs)
+
+    def setitem(self, dic, name, value):
+        _patching(None)
+        return super().setitem(dic, name, value)
+
+    def delitem(self, dic, name, raising=True):
+        _patching(None)
+        return super().delitem(dic, name, raising)
+
+    def setenv(self, name, value, prepend=None):
+        _patching(None if name not in _INERT_VARIABLES else "os")
+        return super().setenv(name, value, prepend)
+
+    def delenv(self, name, raising=True):
+        _patching(None if name not in _INERT_VARIABLES else "os")
+        return super().delenv(name, raising)
+
+
+@pytest.fixture
+def monkeypatch():
+    """pytest's monkeypatch, minding masrl's memos (:class:`_Patches`)."""
+    with _Patches.context() as patches:
+        yield patches
+
+
+@pytest.fixture(autouse=True)
+def _process_memos():
+    """masrl's in-process memos (:mod:`masrl.core.memo`, its ``lru_cache`` functions), turned off by
+    a patch (:class:`_Patches`), are on again after the test, holding nothing the patch computed."""
     yield
-    memo.set_enabled(True)
-    _forget_process_caches()
+    if _memos_off:
+        from masrl.core import memo
+
+        _memos_off.clear()
+        memo.set_enabled(True)
+        _forget_process_caches()
 
 
 @pytest.fixture(autouse=True)

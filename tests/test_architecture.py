@@ -128,3 +128,16 @@ def test_every_module_imports():
         except ImportError as err:
             failed.append(f"{info.name}: {err}")
     assert failed == []
+
+
+def test_every_test_file_is_in_a_folder_pytest_collects(pytestconfig):
+    """A test module under a folder that pytest skips (its ``norecursedirs``: ``build``, ``dist``,
+    ``venv``, dot-folders, ...) would never run, and never fail."""
+    import fnmatch
+
+    skipped = pytestconfig.getini("norecursedirs")
+    tests = Path(__file__).resolve().parent
+    unseen = [str(path.relative_to(tests)) for path in sorted(tests.rglob("test_*.py"))
+              if "data" not in path.relative_to(tests).parts[:1]
+              and any(fnmatch.fnmatch(part, pattern) for part in path.relative_to(tests).parts[:-1] for pattern in skipped)]
+    assert "build" in skipped and unseen == [], unseen

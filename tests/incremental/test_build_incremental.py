@@ -20,9 +20,8 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from second_survey import EXCLUDED, KEYS, record
-from soil_trees import copy_with_cache, files_of, run
+from soil_trees import copy_with_cache, files_of, run, write
 from profiles import examples
-from trees import replace
 from masrl.build import outputs, pipeline
 from masrl.corpus.load import load
 
@@ -85,7 +84,7 @@ def _record_edit(key: str, change):
         if path.exists():
             record = yaml.safe_load(path.read_text())
             change(record)
-            replace(path, yaml.safe_dump(record, sort_keys=False, allow_unicode=True))
+            write(path, yaml.safe_dump(record, sort_keys=False, allow_unicode=True))
     return apply
 
 
@@ -94,7 +93,7 @@ def _add(index: int):
         key = f"added{index}"
         rec = record(key, f"Soil carbon trial number {index} with new sensors", 40 + index, technique="combustion",
                      region=["arid"], scale="plot", date_added="2026-04-01")
-        replace(root / f"corpus/papers/{key}.yaml", yaml.safe_dump(rec, sort_keys=False))
+        write(root / f"corpus/papers/{key}.yaml", yaml.safe_dump(rec, sort_keys=False))
     return apply
 
 
@@ -110,7 +109,7 @@ def _claim(which: int, bound: int):
         path = root / "corpus/claims.yaml"
         data = yaml.safe_load(path.read_text())
         data["claims"][which]["checks"][0]["max_count" if which == 0 else "count"] = bound
-        replace(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return apply
 
 
@@ -119,14 +118,14 @@ def _exclusion(rid: str, reason: str):
         path = root / f"exclusions/{rid}.yaml"
         data = yaml.safe_load(path.read_text())
         data["exclusion_reason"] = reason
-        replace(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return apply
 
 
 def _readme(text: str):
     def apply(root: Path) -> None:
         path = root / "README.md"
-        replace(path, path.read_text().replace("A test survey.", text, 1))
+        write(path, path.read_text().replace("A test survey.", text, 1))
     return apply
 
 
@@ -137,7 +136,7 @@ def _label(field: str, value: str, label: str):
         old = f"      {value}: {{label: "
         at = text.index(old, text.index(f"  {field}:\n"))
         end = text.index(",", at)
-        replace(path, text[:at] + old + label + text[end:])
+        write(path, text[:at] + old + label + text[end:])
     return apply
 
 
@@ -145,7 +144,7 @@ def _report(rel: str):
     def apply(root: Path) -> None:
         path = root / rel
         if path.exists():
-            replace(path, "edited by hand\n") if rel.endswith((".md", ".csv", ".json")) else path.write_bytes(b"<svg/>")
+            write(path, "edited by hand\n") if rel.endswith((".md", ".csv", ".json")) else path.write_bytes(b"<svg/>")
     return apply
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from soil_trees import CACHE as FOLDER, copy_with_cache, files_of, run as build
-from trees import copy_tree, replace
+from soil_trees import CACHE as FOLDER, copy_with_cache, files_of, run as build, write
+from trees import copy_tree
 
 
 RECORD = "corpus/papers/jones2020.yaml"
@@ -25,7 +25,7 @@ RETAG = ("technique: combustion\n", "technique: spectroscopy\n")
 def retag(root: Path) -> None:
     text = (root / RECORD).read_text()
     assert RETAG[0] in text
-    replace(root / RECORD, text.replace(*RETAG, 1))
+    write(root / RECORD, text.replace(*RETAG, 1))
 
 
 @pytest.fixture(scope="module")
