@@ -379,3 +379,10 @@ def test_escaped_colons_without_duplicates_are_valid(survey, block_bytes):
     text = _text(survey).replace("sha256:ab", "sha256\\u003aab")
     trace, problems = validate_bytes(text.encode(), "t.json")
     assert problems == [] and trace["events"][0]["content_ref"] == "sha256:ab"
+
+
+@pytest.mark.parametrize(("bad", "shown"), [(-1, "-1"), ("1", "'1'"), (True, "true"), (None, "null")])
+def test_a_spawn_whose_time_is_not_one_is_named_once_not_again_by_the_lifecycle_rule(survey, bad, shown):
+    """The spawn's time is wrong, not the spawned agent's later acts: no knock-on error."""
+    survey["events"][1]["t"] = bad
+    assert problems_of(survey) == [f"t.json: $.events[1].t: event e2: t must be a number >= 0, got {shown}"]

@@ -295,6 +295,31 @@ def test_a_window_that_runs_backwards_is_refused(searched, cli):
                for line in run.err.splitlines()), run.err
 
 
+def test_an_identifier_written_in_another_form_is_named_with_what_to_write(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "identifier": "DOI:10.1234/Q.0"},
+                                "arxiv:2605.10002": {"decision": "include", "identifier": "https://arxiv.org/abs/2605.99999v2"},
+                                "arxiv:2605.10001": {"decision": "include", "identifier": "isbn:12345", "title": ""}})
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    refused_alike(cli, root, folder, [
+        f"{queue}:2: identifier: 'https://arxiv.org/abs/2605.99999v2' is a URL, not scheme:value; write arxiv:2605.99999",
+        f"{queue}:3: identifier: 'isbn:12345': masrl reads no identifier of the scheme 'isbn'; the schemes are arxiv, doi, "
+        "openreview, acl, github, label, url",
+        f"{queue}:3: title: must not be empty",  # once, not again as a placeholder
+        f"{queue}:4: identifier: 'DOI:10.1234/Q.0': a scheme is written in lower case, doi:10.1234/Q.0"])
+
+
+def test_apply_stops_at_a_sheet_whose_columns_are_wrong_without_errors_of_its_rows(searched, cli):
+    root, folder = searched
+    sheet = folder / "queue.csv"
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    sheet.write_text("\n".join([lines[0] + ",decision", *(line + ",exclude" for line in lines[1:])]) + "\n", encoding="utf-8")
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 1
+    assert run.err.splitlines()[0].startswith(f"corpus/rounds/{folder.name}/queue.csv:1: the columns must be exactly ")
+    assert "reason" not in "\n".join(run.err.splitlines()[1:-1]), run.err
+
+
 def test_show_counts_the_rows_of_duplicates_csv(searched, cli):
     root, folder = searched
     sheet = folder / "duplicates.csv"

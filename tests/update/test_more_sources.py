@@ -110,8 +110,14 @@ BROKEN_OPENREVIEW = {
         "title": {"value": "An orchestrator"}}}], "count": 1}).encode(), "pdate: 100000000000000000 is not a time"),
     "more notes than the count": (json.dumps({"notes": [{"id": "AbCdEf12", "content": {}}, {"id": "AbCdEf13", "content": {}}],
                                               "count": 1}).encode(), "2 notes sent, but $.count says 1"),
-    "an id that is not OpenReview's": (json.dumps({"notes": [{"id": "x y", "content": {}}], "count": 1}).encode(),
-                                       "'x y' is not an OpenReview id"),
+    "an id that is not OpenReview's": (json.dumps({"notes": [{"id": "x/y", "content": {}}], "count": 1}).encode(),
+                                       "'x/y' is not an OpenReview id"),
+    "an id with a blank": (json.dumps({"notes": [{"id": "x y", "content": {}}], "count": 1}).encode(),
+                           "the identifier 'x y' holds U+0020 SPACE (a blank); masrl keeps an identifier only as the "
+                           "source sent it"),
+    "an id with a hidden character": (json.dumps({"notes": [{"id": "Abc\u202e123", "content": {}}], "count": 1}).encode(),
+                                      "the identifier 'Abc\\u202e123' holds U+202E RIGHT-TO-LEFT OVERRIDE (a bidirectional "
+                                      "control); masrl keeps an identifier only as the source sent it"),
 }
 
 
@@ -430,6 +436,50 @@ def test_semantic_scholar_and_citation_searching_never_read_past_max_records(ser
                        allow_incomplete=True)
     (run,) = source.search_all([], *WINDOW, NOW)
     assert ([p["limit"] for _, p in links.log], run.returned, run.incomplete) == (["3"], 3, True)
+
+
+def test_pages_far_shorter_than_asked_stop_at_a_page_bound_not_hours_later(serve):
+    """One record a page, with a token or an offset for more: the run stops at the paging bound over
+    a page's size (and two more pages), as incomplete, instead of paging one record a second."""
+    s2_pages = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(
+        {"total": 2000, "token": f"t{int(params.get('token', 't0')[1:]) + 1}",
+         "data": [_one_paper(int(params.get("token", "t0")[1:]) + 1)]}).encode())))
+    run = s2(f"{s2_pages.url}/graph/v1", max_records=3000).search(ORCH, *WINDOW, NOW)
+    assert (run.pages, run.returned, run.not_fetched, run.incomplete) == (5, 5, 1995, True)
+    assert run.stopped == ("the bound of 5 pages per query (--max-records over the 1,000 papers of a page, and two more): "
+                           "its pages were shorter than the API's")
+    links = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(
+        {"offset": int(params["offset"]), "next": int(params["offset"]) + 1,
+         "data": [{"citedPaper": _one_paper(int(params["offset"]) + 1)}]}).encode())))
+    source = citations(f"{links.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"],
+                       max_records=3000)
+    with pytest.raises(SourceError, match=r"the bound of 5 pages per query \(--max-records over the 1,000 links asked a "
+                                          r"page, and two more\): its pages were shorter than asked; give --allow-incomplete"):
+        source.search_all([], *WINDOW, NOW)
+    assert len(links.log) == 5
+
+
+def test_a_semantic_scholar_total_off_by_a_little_is_said_not_hidden(serve):
+    """Its search's total is documented as approximate: pages that end within 5% of it are its whole
+    answer, and the run says by how much they differ (round.yaml's ``stopped``)."""
+    for total, sent, said in ((21, 20, "1 fewer than the 21"), (20, 21, "1 more than the 20")):
+        body = json.dumps({"total": total, "data": [_one_paper(i) for i in range(1, sent + 1)]}).encode()
+        served = serve(Scripted(lambda path, params, body=body: (200, "application/json", body)))
+        run = s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+        assert (run.returned, run.not_fetched, run.incomplete) == (sent, 0, False)
+        assert run.stopped == (f"the pages ended at {sent} results, {said} its approximate total announced (taken as its "
+                               "estimate: within 5%)")
+
+
+def test_a_key_the_server_repeats_in_its_error_is_not_printed(small_survey, cli, clock, serve, monkeypatch):
+    served = serve(Scripted(lambda path, params: (403, "application/json",
+                                                  b'{"message": "Invalid API key hunter2SECRET for this endpoint"}')))
+    monkeypatch.setenv("MASRL_S2_API", f"{served.url}/graph/v1")
+    monkeypatch.setenv("MASRL_S2_API_KEY", "hunter2SECRET")
+    run = cli("update", "search", "--root", small_survey, "--since", WINDOW[0], "--until", WINDOW[1], "--source",
+              "semanticscholar")
+    assert run.code == 1 and "hunter2SECRET" not in run.err + run.out
+    assert "answered HTTP 403: Invalid API key <MASRL_S2_API_KEY> for this endpoint" in run.err, run.err
 
 
 # ---------------------------------------------------------------- a whole round

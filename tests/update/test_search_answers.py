@@ -359,6 +359,10 @@ BROKEN_CROSSREF = {
                                   "2 items returned, but total-results says 1"),
     "given names as a Python list": (work_list([work(author=[{"family": "Lovelace", "given": "['Ada', 'Bob']"}])]),
                                      "$.message.items[0] (page 1).author[0].given: \"['Ada', 'Bob']\" is not one person's name"),
+    "a DOI holding a hidden character": (work_list([work(DOI="10.1234/ab\u202ecd")]),
+                                         "$.message.items[0] (page 1).DOI: the identifier '10.1234/ab\\u202ecd' holds U+202E "
+                                         "RIGHT-TO-LEFT OVERRIDE (a bidirectional control); masrl keeps an identifier only as "
+                                         "the source sent it"),
     "a family name with commas": (work_list([work(author=[{"family": "X, Y", "given": "A"}])]),
                                   "$.message.items[0] (page 1).author[0].family: 'X, Y' is not one person's name"),
 }
@@ -419,6 +423,20 @@ def test_an_answer_past_the_size_limits_is_refused_compressed_or_not(serve):
     small = gzip.compress(atom(entry(), 1))
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", small, {"Content-Encoding": "gzip"})))
     assert arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW).kept == 1
+
+
+def test_a_gzip_answer_of_several_members_is_read_whole_and_bytes_after_its_end_are_refused(serve):
+    """RFC 1952 lets a gzip stream hold several members: all are read. Bytes after the end of the
+    stream that begin no member are not part of the answer: refused, not dropped."""
+    feed = atom(entry(), 1)
+    members = gzip.compress(feed[:100]) + gzip.compress(feed[100:])
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", members, {"Content-Encoding": "gzip"})))
+    assert arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW).kept == 1
+    for trailing, encoding in ((gzip.compress(feed) + b"garbage", "gzip"), (zlib.compress(feed) + b"garbage", "deflate")):
+        served = serve(Scripted(lambda path, params, t=trailing, e=encoding: (200, "application/atom+xml", t,
+                                                                              {"Content-Encoding": e})))
+        with pytest.raises(SourceError, match="sent bytes after the end of its compressed answer"):
+            arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
 def test_a_text_longer_than_a_sheet_cell_is_refused(basic_survey, cli, clock, serve, monkeypatch):
@@ -584,31 +602,40 @@ def refused_search(root, cli, monkeypatch, variable: str, endpoint: str, *args: 
     ("not-a-url", "it must start with https:// or http://"), ("ftp://example.org/api", "it must start with https:// or http://"),
     ("http:///query", "it names no host"), ("http://exa mple.org/api", "it holds a space"),
     ("https://[::1/api", "its host has an unbalanced '[' or ']'"),
-    ("http://127.0.0.1:99999/api", "its port '99999' is out of range 1-65535"),
+    ("http://127.0.0.1:99999/api", "its port is out of range 1-65535"),
     ("http://127.0.0.1:0/api", "its port '0' is out of range 1-65535"),
     ("http://\uff45xample.com/api", "its host is not ASCII; write it in its IDNA form, xn--..."),
     ("http://127.0.0.1/ap%ZZi", "a '%' not followed by two hex digits"),
-    ("http://127.0.0.1:eighty/api", "its port 'eighty' is not a number"),
-    ("http://127.0.0.1:\u00b2/api", "its port '\u00b2' is not a number"),
+    ("http://127.0.0.1:eighty/api", "its port is not a number"),
+    ("http://127.0.0.1:\u00b2/api", "its port is not a number"),
     ("http://evil\x1bQhost\x07/api", "it holds a control or invisible character"),
     ("http://127.0.0.1/api\u202e", "it holds a control or invisible character")])
 def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monkeypatch, value, why):
+    """Named up to what is wrong with it: what follows a blank or a control character, and a port
+    that is not one, may be a secret written in the wrong place, and are not shown."""
     run = refused_search(basic_survey, cli, monkeypatch, "MASRL_ARXIV_API", value, *ARXIV)
     (line,) = run.err.splitlines()
-    assert line == f"masrl: error: MASRL_ARXIV_API: {value!r} is not a URL ({why}); nothing was searched"
+    shown = value.split(" ")[0].split("\x1b")[0] + "…" if " " in value or "\x1b" in value else \
+        "http://127.0.0.1:…" if "port" in why and "'0'" not in why else value
+    assert line == f"masrl: error: MASRL_ARXIV_API: {shown!r} is not a URL ({why}); nothing was searched"
 
 
 @pytest.mark.parametrize(("value", "shown"), [
     ("http://127.0.0.1:9/works?api_key=SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),
     ("http://127.0.0.1:9/works#SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),
     ("http://user:SECRETKEY@127.0.0.1:99999/x", "'http://…@127.0.0.1:99999/x': a URL with a user name or password"),
-    ("http://user:SECRETKEY@127.0.0.1/x y", "'http://…@127.0.0.1/x y': a URL with a user name or password"),
+    ("http://user:SECRETKEY@127.0.0.1/x y", "'http://…@127.0.0.1/x…': a URL with a user name or password"),
     ("http://user:SECRETKEY@[::1/x", "'http://…@[::1/x': a URL with a user name or password"),
     ("http://user:pa/SECRETKEY@127.0.0.1/x", "'http://…@127.0.0.1/x': a URL with a user name or password"),
     ("http://user:pa#SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': a URL with a user name or password"),
     ("http://user:pa?SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': a URL with a user name or password"),
     ("ftp://127.0.0.1/x?api_key=SECRETKEY", "'ftp://127.0.0.1/x?…' is not a URL (it must start with"),
-    ("http://127.0.0.1:abc/x?token=SECRETKEY", "'http://127.0.0.1:abc/x?…' is not a URL (its port 'abc'"),
+    ("http://127.0.0.1:abc/x?token=SECRETKEY", "'http://127.0.0.1:…' is not a URL (its port is not a number)"),
+    ("http://127.0.0.1:SECRETKEY/works", "'http://127.0.0.1:…' is not a URL (its port is not a number)"),
+    ("http://127.0.0.1:9/works;key=SECRETKEY", "'http://127.0.0.1:9/works;…': an endpoint with ';' parameters"),
+    ("http://user%3ASECRETKEY%40127.0.0.1:9/works", "'http://user%…' is not a URL (its host holds '%'"),
+    ("http://127.0.0.1:9/works SECRETKEY", "'http://127.0.0.1:9/works…' is not a URL (it holds a space)"),
+    ("http://127.0.0.1:9/works\x1bSECRETKEY", "'http://127.0.0.1:9/works…' is not a URL (it holds a control"),
     ("http://127.0.0.1:0/x#SECRETKEY", "'http://127.0.0.1:0/x#…' is not a URL (its port '0'"),
     ("http://ex\u00e4mple.org/?k=SECRETKEY", "'http://ex\u00e4mple.org/?…' is not a URL (its host is not ASCII"),
     ("http://127.0.0.1/w?key=SECRETKEY%zz", "'http://127.0.0.1/w?…' is not a URL (a '%' not followed")])

@@ -10,7 +10,8 @@ and the caller names the source. This module holds what they share:
 * :func:`clean`: a text field as masrl stores it: HTML and XML character references decoded
   (``Q&amp;A`` -> ``Q&A``, once more for a doubly escaped one), markup tags dropped (JATS
   ``<jats:p>``, ``<i>``), whitespace collapsed, and the characters masrl's text policy refuses
-  (control, bidirectional, zero-width) removed; a text longer than its limit is refused, so that
+  (control, bidirectional, zero-width) removed — but an identifier holding one, or a blank, is
+  refused (without it, it would be another identifier); a text longer than its limit is refused, so that
   nothing masrl writes is a cell its own sheets cannot read;
 * :func:`person`: an author's name (or a part of it) as :func:`clean` keeps it, refused when it is
   not one person's name (a list or mapping written as text, a ``;`` or the word ``and`` joining
@@ -24,13 +25,18 @@ import datetime
 import html
 import re
 
-from ..core.text import unsafe_characters
+from ..core.text import describe, unsafe_characters
 
 #: The longest text kept of each kind of field (characters). arXiv caps abstracts at 1,920
 #: characters and titles far below 1,000; what is longer is not a paper's metadata.
 MAX_CHARS = {"title": 1000, "abstract": 20000, "venue": 1000, "author": 300, "identifier": 300}
 #: The most authors kept of one paper (a cell of queue.csv stays below the CSV reader's 131,072 characters).
 MAX_AUTHORS = 300
+
+
+#: How a refused character of an identifier is named.
+_KINDS_SAID = {"control": "a control character", "bidirectional": "a bidirectional control", "zero-width": "zero-width",
+               "blank": "a blank"}
 
 
 class FormatError(Exception):
@@ -62,6 +68,12 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
         text = html.unescape(text)
     if markup and what != "identifier":  # an id is never markup (a DOI may hold <...>): kept as sent
         text = _TAG.sub(" ", text)
+    if what == "identifier":  # an id with a character taken out would be another id than the source sent
+        text = text.strip()
+        if bad := unsafe_characters(text) or [(ch, "blank") for ch in text if ch.isspace()][:1]:
+            ch, kind = bad[0]
+            raise FormatError(f"{where}: the identifier {_short(text)} holds {describe(ch)} ({_KINDS_SAID.get(kind, kind)}); "
+                              "masrl keeps an identifier only as the source sent it")
     text = " ".join(text.split())
     drop = {ch for ch, _ in unsafe_characters(text)}
     if drop:

@@ -107,6 +107,9 @@ def shown(url: str) -> str:
     fragment it may hold (a secret, which no message prints), each shown as ``…``."""
     text = re.sub(r"//.*@", "//…@", url, flags=re.S)  # to the last '@': a password may hold '/', '?' or '#'
     text = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", text, flags=re.S)
+    text = re.sub(r"(//[^/]*/[^;]*;).*", r"\1…", text, flags=re.S)  # path parameters (';key=...')
+    text = re.sub(r"(//[^/%]*%).*", r"\1…", text, flags=re.S)  # an encoded user name or password in the host
+    text = re.sub(r"[\s\x00-\x1f\x7f-\x9f].*", "…", text, flags=re.S)  # what follows a blank or control may be a secret
     return repr(text)
 
 
@@ -130,14 +133,17 @@ def url_problem(url: str) -> str | None:
     except ValueError:
         port = parts.netloc.rpartition(":")[2]
         why = "out of range 1-65535" if ascii_digits(port) else "not a number"
-        port = repr(port[:20]) if "@" not in url else "…"  # an '@' later on: the "port" may be part of a password
-        return f"{shown(url)} is not a URL (its port {port} is {why})"
+        host = parts.netloc.rpartition(":")[0]
+        # the "port" is not shown: it may be a secret written where the port goes
+        return f"{shown(f'{parts.scheme}://{host}:…')} is not a URL (its port is {why})"
     if parts.port == 0:
         return f"{shown(url)} is not a URL (its port '0' is out of range 1-65535)"
     if parts.scheme not in ("http", "https"):
         return f"{shown(url)} is not a URL (it must start with https:// or http://)"
     if not parts.hostname:
         return f"{shown(url)} is not a URL (it names no host)"
+    if "%" in parts.netloc:
+        return f"{shown(url)} is not a URL (its host holds '%': a host name has none; a user name or password, encoded?)"
     if not parts.hostname.isascii():
         return f"{shown(url)} is not a URL (its host is not ASCII; write it in its IDNA form, xn--...)"
     if re.search(r"%(?![0-9A-Fa-f]{2})", url):
@@ -152,6 +158,9 @@ def endpoint_problem(url: str) -> str | None:
         return (f"{shown(url)}: a URL with a user name or password is refused (masrl records the endpoint in "
                 "round.yaml, which is committed; a source's key goes in its own variable)")
     why = url_problem(url)
+    if why is None and ";" in urlsplit(url).path:
+        why = (f"{shown(url)}: an endpoint with ';' parameters is refused (masrl records the endpoint in round.yaml, "
+               "which is committed; give a key in the source's own variable)")
     if why is None and ("?" in url or "#" in url):
         base = url.split("?", 1)[0].split("#", 1)[0]
         why = (f"{base}?…: an endpoint with a query or a fragment is refused (masrl records the endpoint in round.yaml, "
@@ -190,6 +199,7 @@ def _decoder(encoding: str, host: str):
 def _read_body(response, limits: Limits, host: str, stop: threading.Event) -> bytes:
     """The decompressed body of a streamed ``requests`` response, within the limits."""
     decoder = _decoder(response.headers.get("content-encoding", ""), host)
+    gzipped = response.headers.get("content-encoding", "").strip().lower() in ("gzip", "x-gzip")
     declared = response.headers.get("content-length", "")
     if ascii_digits(declared) and (len(declared) > 15 or int(declared) > limits.max_wire):
         size = f"{int(declared):,}" if len(declared) <= 15 else f"about 10^{len(declared) - 1}"
@@ -214,9 +224,16 @@ def _read_body(response, limits: Limits, host: str, stop: threading.Event) -> by
             out += chunk
         else:
             try:
-                out += decoder.decompress(chunk, limits.max_body + 1 - len(out))
-                while decoder.unconsumed_tail and len(out) <= limits.max_body:
-                    out += decoder.decompress(decoder.unconsumed_tail, limits.max_body + 1 - len(out))
+                while chunk:
+                    out += decoder.decompress(chunk, limits.max_body + 1 - len(out))
+                    while decoder.unconsumed_tail and len(out) <= limits.max_body:
+                        out += decoder.decompress(decoder.unconsumed_tail, limits.max_body + 1 - len(out))
+                    chunk = b""
+                    if decoder.eof and decoder.unused_data:  # another gzip member (RFC 1952), or bytes after the end
+                        chunk = decoder.unused_data
+                        if not (gzipped and (chunk[:2] == b"\x1f\x8b" or chunk == b"\x1f")):
+                            raise FetchError(host, "encoding", "sent bytes after the end of its compressed answer")
+                        decoder = _decoder("gzip", host)
             except zlib.error:
                 raise FetchError(host, "encoding", "sent a compressed answer that does not decompress") from None
         if len(out) > limits.max_body:

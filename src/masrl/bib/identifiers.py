@@ -110,6 +110,37 @@ class IdentifierError(ValueError):
     names the text and the accepted forms."""
 
 
+class SchemeError(IdentifierError):
+    """An identifier written ``scheme:value`` whose scheme is not one masrl reads (or is not in lower
+    case); the message is the whole answer."""
+
+
+def scheme_and_value(text: str) -> tuple[str, str]:
+    """The scheme and the value of an identifier written ``scheme:value``, as a round's queue holds
+    it (``arxiv:2605.08686``, ``doi:10.1145/...``).
+
+    Raises:
+        SchemeError: no scheme, a URL (``https://...``), a scheme in capitals (``DOI:10...``) or a
+            scheme masrl does not read (``isbn:...``), each named with what to write instead.
+    """
+    scheme, sep, value = text.partition(":")
+    if not sep or not scheme or not value:
+        raise SchemeError(f"{text!r} is not written scheme:value (arxiv:2605.08686, doi:10.1145/...)")
+    if scheme.lower() in ("http", "https"):
+        try:
+            ident = parse(text)
+        except IdentifierError:
+            ident = None
+        instead = f"{ident.key}" if ident is not None and ident.scheme != "url" else f"url:{text}"
+        raise SchemeError(f"{text!r} is a URL, not scheme:value; write {instead}")
+    if scheme not in ACCEPTED:
+        if scheme.lower() in ACCEPTED:
+            raise SchemeError(f"{text!r}: a scheme is written in lower case, {scheme.lower()}:{value}")
+        raise SchemeError(f"{text!r}: masrl reads no identifier of the scheme {scheme!r}; the schemes are "
+                          f"{', '.join(ACCEPTED)}")
+    return scheme, value
+
+
 @dataclass(frozen=True)
 class Identifier:
     """One identifier of a paper.

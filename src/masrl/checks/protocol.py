@@ -23,7 +23,7 @@ import re
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..bib.fetch import endpoint_problem, shown
-from ..bib.identifiers import IdentifierError, parse
+from ..bib.identifiers import IdentifierError, SchemeError, parse, scheme_and_value
 from ..bib.urls import url_problem
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
@@ -380,15 +380,14 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             out.append(Problem(file, row.line, column, message))
 
         ident = row.get("identifier")
-        scheme, _, value = ident.partition(":")
         try:
-            key = parse(value, scheme).key if scheme and value else None
+            key = parse(*reversed(scheme_and_value(ident))).key
+        except SchemeError as err:
+            key = None
+            bad("identifier", str(err))
         except (IdentifierError, KeyError, ValueError) as err:
             key = None
             bad("identifier", f"{ident!r} is not an identifier: {err}")
-        else:
-            if key is None:
-                bad("identifier", f"{ident!r} is not written scheme:value (arxiv:2605.08686, doi:10.1145/...)")
         if key and key in seen:
             bad("identifier", f"{ident} is queued twice in this round (also line {seen[key]})")
         elif key:
@@ -444,7 +443,7 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
         decision = hint.split("'")[1] if hint else None
     roles = ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons"))
     if decision in DECISIONS:  # the row becomes a record: its cells are checked as the record's will be
-        if why := placeholder_problem(row.get("title")):
+        if row.get("title").strip() and (why := placeholder_problem(row.get("title"))):  # empty: said for every row
             out.append(Problem(file, row.line, "title", why))
         year, latest = row.get("year"), clock.today().year + 1
         if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:

@@ -15,7 +15,7 @@ import sys
 from functools import lru_cache
 
 from ..core.errors import UserError
-from ..core.text import printable
+from ..core.text import printable, without_secrets
 from .help import EXAMPLES, exclusion_example
 from .parser import USAGE_ERROR, build_parser
 
@@ -89,8 +89,8 @@ def _run(argv: list[str]) -> int:
     except UserError as err:
         sys.stdout.flush()  # what was printed before the error stays before it, also in a combined log
         for problem in err.problems:
-            print(problem, file=sys.stderr)
-        print(f"masrl: error: {printable(str(err), multiline=True)}", file=sys.stderr)
+            print(without_secrets(str(problem)), file=sys.stderr)
+        print(f"masrl: error: {without_secrets(printable(str(err), multiline=True))}", file=sys.stderr)
         return err.exit_code
 
 

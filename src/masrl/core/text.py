@@ -186,3 +186,19 @@ def ascii_digits(text: str) -> bool:
     write it (``str.isdigit`` is also true of ``²``, which ``int`` refuses, and of ``١``, a digit of
     another script)."""
     return text.isascii() and text.isdigit()
+
+
+#: The environment variables that hold a secret masrl sends (a key): their values are never printed.
+SECRET_VARIABLES = ("MASRL_S2_API_KEY",)
+
+
+def without_secrets(text: str) -> str:
+    """``text`` with the value of every variable of :data:`SECRET_VARIABLES` (a server may repeat
+    the key it was sent in its error) written as the variable's name, ``<MASRL_S2_API_KEY>``."""
+    import os
+
+    for name in SECRET_VARIABLES:
+        value = os.environ.get(name, "").strip()
+        if len(value) >= 4 and value in text:
+            text = text.replace(value, f"<{name}>")
+    return text

@@ -192,13 +192,13 @@ def check_lifecycle(c) -> None:
         lo = simple.get(code)
         if lo is not None:
             tval = ts[i]
-            if tval >= lo or tval != tval:
+            if tval >= lo or tval != tval or lo != lo:  # a time that is not a number is named where it is
                 continue
             spans = [(lo, INF, once[code][1], -1)]
             k = -1
         elif code in lives:
             tval = ts[i]
-            if tval != tval:
+            if tval != tval or any(start != start for start in starts[code]):
                 continue
             spans = lives[code]
             k = bisect_right(starts[code], tval) - 1

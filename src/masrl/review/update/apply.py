@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...analyses.rounds import record_files, row_key
-from ...bib.identifiers import IdentifierError, keys_of, parse
+from ...bib.identifiers import IdentifierError, keys_of, parse, scheme_and_value
 from ...core.didyoumean import hint_or_list
 from ...core.errors import Problem, UserError, summary
 from ...corpus.load import Corpus
@@ -54,7 +54,7 @@ class ApplyPlan:
 
 
 def _paper(row, queue: str, round_id: str) -> dict:
-    scheme, _, value = row.get("identifier").partition(":")
+    scheme, value = scheme_and_value(row.get("identifier"))
     ident = parse(value, scheme)
     fetched = {"abstract": row.get("abstract")} if row.get("abstract") else {}
     source = f"masrl update apply {round_id} ({queue}:{row.line})"
@@ -81,7 +81,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
     own = [p for p in known if p.file.startswith(folder.path("")) or p.file == PROTOCOL]
     # a problem of a queue row is reported with those apply finds in the other rows (every problem in
     # one run); one of the protocol, round.yaml, duplicates.csv or the sheet's columns stops here
-    if any(p.file != queue or p.line is None for p in own):
+    if any(p.file != queue or p.line is None or p.line == 1 for p in own):  # line 1: the sheet's columns
         raise UserError(summary(own, "nothing was applied (fix the round's sheets first)."), own)
     bad_rows = {p.line for p in own}
     protocol = protocol_of(corpus)
@@ -111,7 +111,12 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
             continue
         found_by = protocol.exclusion_family_of(split_list(row.get("query_families"))[0])
         searcher = protocol.searcher_by_label(split_list(row.get("sources"))[0])
-        scheme, _, value = row.get("identifier").partition(":")
+        try:
+            scheme, value = scheme_and_value(row.get("identifier"))
+            parse(value, scheme)
+        except IdentifierError as err:
+            problems.append(Problem(queue, row.line, "identifier", str(err)))
+            continue
         given = {"stages": row.get(STAGE_COLUMN), "reasons": row.get(REASON_COLUMN),
                  "found_in": searcher.exclusion_source, "found_by": found_by}
         values = {tax.role(role): value for role, value in given.items() if tax.role(role)}

@@ -200,6 +200,7 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
         except SourceError as err:
             raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
         for run in done:
+            run.sent = max(run.sent, started)  # a fixed clock (MASRL_TODAY) stands still: no query before its round
             _whole(searcher.label, run, allow_incomplete)
             runs.append((searcher.label, run))
         source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),

@@ -158,6 +158,13 @@ def sent_at(now, session, first: int) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def pages_bound(max_records: int, page: int) -> int:
+    """The most pages one query reads: the paging bound over a page's size, and two more (a last
+    short page, a retry). A source whose pages are far shorter than asked reaches it long before
+    its records run out: the run then stops as incomplete rather than paging for hours."""
+    return -(-max_records // max(page, 1)) + 2
+
+
 def count_text(n: int) -> str:
     """A count a source announced, for a message: ``12,345``, or ``about 10^400`` past 15 digits."""
     return f"{n:,}" if abs(n) < 10**15 else f"about 10^{len(str(abs(n))) - 1}"

@@ -27,7 +27,7 @@ from msgspec import UNSET
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, read_edges, record
-from .base import QueryRun, SourceError, Unusable, failure, read_page, sent_at
+from .base import QueryRun, SourceError, Unusable, failure, pages_bound, read_page, sent_at
 from .pacing import PaceFile
 from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep, once
 
@@ -154,6 +154,14 @@ class CitationSource:
             if not page.data:
                 raise SourceError(self.endpoint, f"{how}: {NAME} answered an empty page at offset {offset} that says more "
                                                  f"links follow ($.next is {page.next}); run the search again later")
+            if run.pages >= pages_bound(self.max_records, self.limit):  # pages far shorter than asked would never end
+                run.stopped = (f"the bound of {pages_bound(self.max_records, self.limit):,} pages per query (--max-records "
+                               f"over the {self.limit:,} links asked a page, and two more): its pages were shorter than asked")
+                run.incomplete = True
+                run.not_fetched = 1  # at least: the API gives no count of links
+                if not self.allow_incomplete:
+                    raise SourceError(self.endpoint, f"{how}: {run.stopped}; give --allow-incomplete to keep what it sent")
+                break
             if page.next != offset:
                 raise failure(NAME, self.endpoint, FormatError(f"$.next is {page.next}, but {offset} links were sent"))
         run.total = run.returned

@@ -27,7 +27,7 @@ import os
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, error_text, not_found_text, read_search, record
-from .base import Found, QueryRun, SourceError, Unusable, count_text, failure, fetch_page, read_page, sent_at
+from .base import Found, QueryRun, SourceError, Unusable, count_text, failure, fetch_page, pages_bound, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -38,6 +38,8 @@ NAME = "the Semantic Scholar API"
 #: that run past it by more than this share of it are not its answer.
 SHORTFALL_RECORDS, SHORTFALL_SHARE = 1, 0.05
 KEY_VARIABLE = "MASRL_S2_API_KEY"
+#: The papers of a page of /paper/search/bulk ("up to 1,000"; the request bound of a query counts on it).
+PAGE_SIZE = 1000
 PAGE = "https://www.semanticscholar.org/paper/"
 
 
@@ -161,6 +163,16 @@ class SemanticScholarSource:
                     run.stopped = (f"the pages ended with {short:,} of the about {run.total:,} results it announced not sent "
                                    f"(its total is approximate, but not by more than {SHORTFALL_SHARE:.0%})")
                     run.incomplete = True
+                elif short:  # within the approximation: said, in round.yaml and on the terminal
+                    run.stopped = (f"the pages ended at {run.returned:,} results, {abs(short):,} "
+                                   f"{'fewer' if short > 0 else 'more'} than the {run.total:,} its approximate total "
+                                   f"announced (taken as its estimate: within {SHORTFALL_SHARE:.0%})")
+                break
+            if run.pages >= pages_bound(self.max_records, PAGE_SIZE):  # pages far shorter than the API's would never end
+                run.not_fetched = max(1, run.total - run.returned)
+                run.stopped = (f"the bound of {pages_bound(self.max_records, PAGE_SIZE):,} pages per query (--max-records "
+                               f"over the {PAGE_SIZE:,} papers of a page, and two more): its pages were shorter than the API's")
+                run.incomplete = True
                 break
         run.requests = len(self.session.started) - first
         run.sent = sent_at(now, self.session, first)
