@@ -175,24 +175,26 @@ def _forget_process_caches() -> None:
 
 
 #: What a test may patch and keep masrl's in-process memos: the file system's calls (the tests of a
-#: write that fails) and the search endpoints. A patch of anything else (masrl, matplotlib, another
-#: variable) turns them off until the test ends: nothing patched code computes is kept or used.
-_INERT_MODULES = frozenset({"os", "posix", "pathlib", "tempfile", "shutil"})
+#: write that fails), the clock that paces requests to a source, and the search endpoints. A patch
+#: of anything else (masrl, matplotlib, another variable) turns them off until the test ends:
+#: nothing patched code computes is kept or used.
+_INERT_MODULES = frozenset({"os", "posix", "posixpath", "pathlib", "tempfile", "shutil",
+                            "masrl.review.update.sources.pacing"})
 _INERT_VARIABLES = frozenset({"MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_S2_API"})
 _memos_off: list[bool] = []
 
 
 def _module_of(target) -> str:
     if isinstance(target, str):  # "package.module.attribute"
-        return target.partition(".")[0]
+        return target.rpartition(".")[0]
     if isinstance(target, type(sys)):
-        return target.__name__.partition(".")[0]
+        return target.__name__
     owner = target if isinstance(target, type) else type(target)
-    return owner.__module__.partition(".")[0]
+    return owner.__module__
 
 
 def _patching(module: str | None) -> None:
-    if module in _INERT_MODULES or _memos_off:
+    if _memos_off or (module is not None and (module in _INERT_MODULES or module.partition(".")[0] in _INERT_MODULES)):
         return
     from masrl.core import memo
 
