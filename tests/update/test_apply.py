@@ -320,6 +320,26 @@ def test_apply_stops_at_a_sheet_whose_columns_are_wrong_without_errors_of_its_ro
     assert "reason" not in "\n".join(run.err.splitlines()[1:-1]), run.err
 
 
+def test_a_row_cut_short_or_a_title_of_an_invisible_character_is_one_error(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2605.10001": {"decision": "include", "title": "\u200b"}})
+    sheet = folder / "queue.csv"
+    with open(sheet, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    rows[1] = rows[1][:5]  # the row of line 2 cut to five cells
+    with open(sheet, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(rows)
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    columns = len(rows[0])
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    assert run.err.splitlines()[:-1] == [
+        f"{queue}:2: 5 cells but the header has {columns} columns (a row cut short, or a line break inside an unquoted "
+        "value?)",
+        f"{queue}:3: title: '\\u200b' contains a character that is invisible or changes how the text shows (U+200B "
+        "ZERO WIDTH SPACE, zero-width); remove it"], run.err
+
+
 def test_show_counts_the_rows_of_duplicates_csv(searched, cli):
     root, folder = searched
     sheet = folder / "duplicates.csv"

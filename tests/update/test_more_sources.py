@@ -471,15 +471,28 @@ def test_a_semantic_scholar_total_off_by_a_little_is_said_not_hidden(serve):
                                "estimate: within 5%)")
 
 
-def test_a_key_the_server_repeats_in_its_error_is_not_printed(small_survey, cli, clock, serve, monkeypatch):
-    served = serve(Scripted(lambda path, params: (403, "application/json",
-                                                  b'{"message": "Invalid API key hunter2SECRET for this endpoint"}')))
+@pytest.mark.parametrize("echoed", ["k3y/SECRET+abc==", "k3y%2FSECRET%2Babc%3D%3D", "K3Y/SECRET+ABC=="])
+def test_a_key_the_server_repeats_in_its_error_is_not_printed(small_survey, cli, clock, serve, monkeypatch, echoed):
+    """As sent, URL-encoded or in capitals."""
+    message = json.dumps({"message": f"Invalid API key {echoed} for this endpoint"}).encode()
+    served = serve(Scripted(lambda path, params: (403, "application/json", message)))
     monkeypatch.setenv("MASRL_S2_API", f"{served.url}/graph/v1")
-    monkeypatch.setenv("MASRL_S2_API_KEY", "hunter2SECRET")
+    monkeypatch.setenv("MASRL_S2_API_KEY", "k3y/SECRET+abc==")
     run = cli("update", "search", "--root", small_survey, "--since", WINDOW[0], "--until", WINDOW[1], "--source",
               "semanticscholar")
-    assert run.code == 1 and "hunter2SECRET" not in run.err + run.out
+    assert run.code == 1 and "SECRET" not in run.err.upper() + run.out.upper()
     assert "answered HTTP 403: Invalid API key <MASRL_S2_API_KEY> for this endpoint" in run.err, run.err
+
+
+def test_a_semantic_scholar_doi_that_is_arxivs_own_names_the_preprint(serve):
+    paper = {**_one_paper(1), "externalIds": {"DOI": "10.48550/arXiv.2605.30001"}}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 1, "data": [paper]}).encode())))
+    (found,) = s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW).found
+    assert (found.identifier, found.identifiers) == ("arxiv:2605.30001", {"arxiv": "2605.30001"})
+    other = {**_one_paper(1), "externalIds": {"ArXiv": "2605.30001", "DOI": "10.48550/arXiv.2605.30002"}}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 1, "data": [other]}).encode())))
+    with pytest.raises(SourceError, match="the DOI '10.48550/arXiv.2605.30002' names another arXiv paper than ArXiv"):
+        s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
 
 
 # ---------------------------------------------------------------- a whole round

@@ -363,6 +363,10 @@ BROKEN_CROSSREF = {
                                          "$.message.items[0] (page 1).DOI: the identifier '10.1234/ab\\u202ecd' holds U+202E "
                                          "RIGHT-TO-LEFT OVERRIDE (a bidirectional control); masrl keeps an identifier only as "
                                          "the source sent it"),
+    "a DOI ending in a no-break space": (work_list([work(DOI="10.1234/abc.1\u00a0")]),
+                                         "the identifier '10.1234/abc.1\\xa0' holds U+00A0 NO-BREAK SPACE (a blank)"),
+    "a DOI after a control character": (work_list([work(DOI="\u001f10.1234/abc.1")]),
+                                        "the identifier '\\x1f10.1234/abc.1' holds U+001F"),
     "a family name with commas": (work_list([work(author=[{"family": "X, Y", "given": "A"}])]),
                                   "$.message.items[0] (page 1).author[0].family: 'X, Y' is not one person's name"),
 }
@@ -379,6 +383,16 @@ def test_a_broken_crossref_answer_is_refused_naming_the_source_and_nothing_is_wr
     (line,) = run.err.splitlines()
     assert line.startswith(f"masrl: error: cannot search Crossref: {served.url.removeprefix('http://')}: the Crossref API ")
     assert what in line and line.endswith("; nothing was written"), line
+
+
+def test_an_identifier_is_kept_as_the_source_sent_it_and_arxivs_own_doi_names_the_preprint(serve):
+    """Character references are text to decode in a title, not in an identifier; arXiv's own DOI
+    (10.48550/arXiv.<id>) is the preprint's arXiv id, never a ``doi:`` of that id."""
+    body = work_list([work(DOI="10.1234/a&amp;b"), work(DOI="10.48550/arXiv.2605.20001", title=["Another orchestrator"])])
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    run = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert [(f.identifier, f.identifiers) for f in run.found] == [
+        ("doi:10.1234/a&amp;b", {"doi": "10.1234/a&amp;b"}), ("arxiv:2605.20001", {"arxiv": "2605.20001"})]
 
 
 def test_character_references_and_markup_are_decoded_not_kept(serve):
@@ -615,8 +629,8 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
     that is not one, may be a secret written in the wrong place, and are not shown."""
     run = refused_search(basic_survey, cli, monkeypatch, "MASRL_ARXIV_API", value, *ARXIV)
     (line,) = run.err.splitlines()
-    shown = value.split(" ")[0].split("\x1b")[0] + "…" if " " in value or "\x1b" in value else \
-        "http://127.0.0.1:…" if "port" in why and "'0'" not in why else value
+    cut = next((i for i, ch in enumerate(value) if ch.isspace() or not ch.isprintable()), None)
+    shown = value[:cut] + "…" if cut is not None else "http://127.0.0.1:…" if "port" in why and "'0'" not in why else value
     assert line == f"masrl: error: MASRL_ARXIV_API: {shown!r} is not a URL ({why}); nothing was searched"
 
 
@@ -636,6 +650,9 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
     ("http://user%3ASECRETKEY%40127.0.0.1:9/works", "'http://user%…' is not a URL (its host holds '%'"),
     ("http://127.0.0.1:9/works SECRETKEY", "'http://127.0.0.1:9/works…' is not a URL (it holds a space)"),
     ("http://127.0.0.1:9/works\x1bSECRETKEY", "'http://127.0.0.1:9/works…' is not a URL (it holds a control"),
+    ("http://127.0.0.1:9/works\u200bSECRETKEY", "'http://127.0.0.1:9/works…' is not a URL (it holds a control"),
+    ("http://127.0.0.1:9/works\u202eSECRETKEY", "'http://127.0.0.1:9/works…' is not a URL (it holds a control"),
+    ("http://127.0.0.1:9/works%3Bkey=SECRETKEY", "'http://127.0.0.1:9/works%3B…': an endpoint with ';' parameters"),
     ("http://127.0.0.1:0/x#SECRETKEY", "'http://127.0.0.1:0/x#…' is not a URL (its port '0'"),
     ("http://ex\u00e4mple.org/?k=SECRETKEY", "'http://ex\u00e4mple.org/?…' is not a URL (its host is not ASCII"),
     ("http://127.0.0.1/w?key=SECRETKEY%zz", "'http://127.0.0.1/w?…' is not a URL (a '%' not followed")])

@@ -62,14 +62,14 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
     limit = MAX_CHARS[what]
     if len(text) > 4 * limit:  # refused before any work on a huge value
         raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
-    for _ in range(2):  # one level of escaping, and one more for a doubly escaped text (&amp;lt;)
+    for _ in range(2 if what != "identifier" else 0):  # one level of escaping, and one more (&amp;lt;); an id as sent
         if "&" not in text or not _ENTITY.search(text):
             break
         text = html.unescape(text)
     if markup and what != "identifier":  # an id is never markup (a DOI may hold <...>): kept as sent
         text = _TAG.sub(" ", text)
     if what == "identifier":  # an id with a character taken out would be another id than the source sent
-        text = text.strip()
+        text = text.strip(" ")
         if bad := unsafe_characters(text) or [(ch, "blank") for ch in text if ch.isspace()][:1]:
             ch, kind = bad[0]
             raise FormatError(f"{where}: the identifier {_short(text)} holds {describe(ch)} ({_KINDS_SAID.get(kind, kind)}); "
@@ -81,6 +81,25 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
     if len(text) > limit:
         raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
     return text
+
+
+def source_doi(text: object, where: str) -> tuple[str, str]:
+    """``(doi, arxiv)`` of a source's DOI field: the DOI as :func:`clean` keeps an identifier, or
+    for arXiv's own DOI (``10.48550/arXiv.<id>``) the arXiv id it names and no DOI (the same paper).
+
+    Raises:
+        FormatError: not a DOI (or not text, or holding a character an identifier cannot hold).
+    """
+    from .identifiers import IdentifierError, parse
+
+    value = clean(text, "identifier", where)
+    if not value:
+        return "", ""
+    try:
+        ident = parse(value, "doi")
+    except IdentifierError:
+        raise FormatError(f"{where}: {value[:80]!r} is not a DOI") from None
+    return ("", ident.value) if ident.scheme == "arxiv" else (ident.value, "")
 
 
 #: What no one person's name holds: a list or mapping written as text, ``;`` or ``&`` or the word

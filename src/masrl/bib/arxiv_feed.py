@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name
+from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name, source_doi
 from .identifiers import IdentifierError, parse
 from ..core.text import ascii_digits
 
@@ -139,12 +139,8 @@ def _entry(entry, i: int) -> Entry:
         if not name:
             raise FormatError(f"{where}: author {j + 1} has an empty name")
         authors.append(record_author(name))
-    doi = clean(_one(entry, f"{ARXIV}doi", where, required=False), "identifier", f"{where}: arxiv:doi")
-    if doi:
-        try:
-            doi = parse(doi.split()[0], "doi").value
-        except IdentifierError:
-            raise FormatError(f"{where}: arxiv:doi {doi[:80]!r} is not a DOI") from None
+    dois = (_one(entry, f"{ARXIV}doi", where, required=False) or "").strip(" ").split(" ")  # several: separated by spaces
+    doi, _ = source_doi(dois[0], f"{where}: arxiv:doi")  # the first; arXiv's own DOI of the entry is no other id
     journal = clean(_one(entry, f"{ARXIV}journal_ref", where, required=False), "venue", f"{where}: arxiv:journal_ref")
     primary = entry.find(f"{ARXIV}primary_category")
     category = primary.get("term", "") if primary is not None else ""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, organisation_name, person
+from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, organisation_name, person, source_doi
 
 
 class Author(msgspec.Struct, rename="kebab"):
@@ -152,12 +152,7 @@ def paper(work: Work, where: str) -> Paper:
     from .bibtex import organisation
     from .identifiers import IdentifierError, parse
 
-    doi = ""
-    if work.doi:
-        try:
-            doi = parse(clean(work.doi, "identifier", f"{where}.DOI"), "doi").value
-        except IdentifierError:
-            raise FormatError(f"{where}.DOI: {work.doi[:80]!r} is not a DOI") from None
+    doi, arxiv = source_doi(work.doi, f"{where}.DOI")  # arXiv's own DOI names its preprint
     title = clean(" ".join(work.title), "title", f"{where}.title")
     if len(work.author) > MAX_AUTHORS:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
@@ -169,8 +164,7 @@ def paper(work: Work, where: str) -> Paper:
         # a person, an organisation, or one name only (in the part where CSL-JSON put it)
         authors.append((f"{family}, {given}" if given else family) if family else organisation(name) if name else given)
     authors = named_authors(authors)
-    arxiv = ""
-    for rel in work.relation.get("has-preprint", []):
+    for rel in work.relation.get("has-preprint", []) if not arxiv else ():
         if rel.id:
             try:
                 ident = parse(clean(rel.id, "identifier", f"{where}.relation.has-preprint"))

@@ -107,9 +107,11 @@ def shown(url: str) -> str:
     fragment it may hold (a secret, which no message prints), each shown as ``…``."""
     text = re.sub(r"//.*@", "//…@", url, flags=re.S)  # to the last '@': a password may hold '/', '?' or '#'
     text = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", text, flags=re.S)
-    text = re.sub(r"(//[^/]*/[^;]*;).*", r"\1…", text, flags=re.S)  # path parameters (';key=...')
+    text = re.sub(r"(//[^/]*/.*?(?:;|%3[Bb])).*", r"\1…", text, flags=re.S)  # path parameters (';key=...')
     text = re.sub(r"(//[^/%]*%).*", r"\1…", text, flags=re.S)  # an encoded user name or password in the host
-    text = re.sub(r"[\s\x00-\x1f\x7f-\x9f].*", "…", text, flags=re.S)  # what follows a blank or control may be a secret
+    cut = next((i for i, ch in enumerate(text) if ch.isspace() or not ch.isprintable()), None)
+    if cut is not None:  # what follows a blank, a control or an invisible character may be a secret
+        text = text[:cut] + "…"
     return repr(text)
 
 
@@ -158,7 +160,7 @@ def endpoint_problem(url: str) -> str | None:
         return (f"{shown(url)}: a URL with a user name or password is refused (masrl records the endpoint in "
                 "round.yaml, which is committed; a source's key goes in its own variable)")
     why = url_problem(url)
-    if why is None and ";" in urlsplit(url).path:
+    if why is None and re.search(r";|%3[Bb]", urlsplit(url).path):
         why = (f"{shown(url)}: an endpoint with ';' parameters is refused (masrl records the endpoint in round.yaml, "
                "which is committed; give a key in the source's own variable)")
     if why is None and ("?" in url or "#" in url):

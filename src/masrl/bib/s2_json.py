@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json, named_authors, person
+from .answers import MAX_AUTHORS, FormatError, clean, day, decode_json, named_authors, person, source_doi
 
 #: A paper's ``paperId``: the SHA-1 the API gives as 40 hex digits.
 PAPER_ID = re.compile(r"[0-9a-f]{40}")
@@ -134,10 +134,11 @@ def record(paper: Paper, where: str) -> Record:
         except IdentifierError:
             raise FormatError(f"{where}.externalIds.ArXiv: {ids['ArXiv'][:80]!r} is not an arXiv id") from None
     if isinstance(ids.get("DOI"), str) and ids["DOI"]:
-        try:
-            doi = parse(clean(ids["DOI"], "identifier", f"{where}.externalIds.DOI"), "doi").value
-        except IdentifierError:
-            raise FormatError(f"{where}.externalIds.DOI: {ids['DOI'][:80]!r} is not a DOI") from None
+        doi, named = source_doi(ids["DOI"], f"{where}.externalIds.DOI")  # arXiv's own DOI names its preprint
+        if named and arxiv and named != arxiv:
+            raise FormatError(f"{where}.externalIds: the DOI {ids['DOI'][:80]!r} names another arXiv paper than ArXiv "
+                              f"{arxiv!r}")
+        arxiv = arxiv or named
     if len(paper.authors) > MAX_AUTHORS:
         raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = named_authors(record_author(name) if (name := person(a.name, f"{where}.authors[{j}].name")) else ""

@@ -443,7 +443,8 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
         decision = hint.split("'")[1] if hint else None
     roles = ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons"))
     if decision in DECISIONS:  # the row becomes a record: its cells are checked as the record's will be
-        if row.get("title").strip() and (why := placeholder_problem(row.get("title"))):  # empty: said for every row
+        # empty, or holding a character the text policy refuses: said once, by the checks of every row
+        if row.get("title").strip() and not text_problem(row.get("title")) and (why := placeholder_problem(row.get("title"))):
             out.append(Problem(file, row.line, "title", why))
         year, latest = row.get("year"), clock.today().year + 1
         if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:
@@ -489,7 +490,7 @@ def _count_problems(folder: RoundFolder) -> list[Problem]:
     file = folder.path("round.yaml")
     out = []
     for name, rows, sheet in (("queued", folder.queue, "queue.csv"), ("duplicates", folder.duplicates, "duplicates.csv")):
-        if counts[name] != len(rows):
+        if counts[name] != len(rows) + folder.misshapen.get(sheet, 0):  # a misshapen row is reported where it is
             out.append(Problem(file, None, f"counts.{name}", f"says {counts[name]} but {sheet} has {len(rows)} row(s): "
                                                              "a round's sheets keep every record found (exclude a candidate "
                                                              "instead of deleting its row)"))

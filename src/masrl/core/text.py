@@ -194,11 +194,15 @@ SECRET_VARIABLES = ("MASRL_S2_API_KEY",)
 
 def without_secrets(text: str) -> str:
     """``text`` with the value of every variable of :data:`SECRET_VARIABLES` (a server may repeat
-    the key it was sent in its error) written as the variable's name, ``<MASRL_S2_API_KEY>``."""
+    the key it was sent in its error), in any case and URL-encoded too, written as the variable's
+    name, ``<MASRL_S2_API_KEY>``."""
     import os
+    from urllib.parse import quote, quote_plus
 
     for name in SECRET_VARIABLES:
         value = os.environ.get(name, "").strip()
-        if len(value) >= 4 and value in text:
-            text = text.replace(value, f"<{name}>")
+        if len(value) < 4:
+            continue
+        for form in {value, quote(value, safe=""), quote_plus(value)}:  # as sent, and as a URL would carry it
+            text = re.sub(re.escape(form), f"<{name}>", text, flags=re.IGNORECASE)
     return text

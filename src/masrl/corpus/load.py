@@ -288,6 +288,7 @@ def _round_file(corpus: Corpus, rel: str, found: tuple[str, str], data: bytes) -
     if problems and not header:
         corpus.unreadable.add(rel)
     folder.headers[name] = header
+    folder.misshapen[name] = sum(1 for p in problems if p.line is not None and p.line > 1) if header else 0
     setattr(folder, "queue" if name == "queue.csv" else "duplicates", rows)
 
 

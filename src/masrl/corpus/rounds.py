@@ -77,6 +77,7 @@ class RoundFolder:
         queue, duplicates: the data rows of ``queue.csv`` and ``duplicates.csv``.
         headers: file name -> its header row as read.
         missing: the files of :data:`ROUND_FILES` the folder lacks.
+        misshapen: file name -> how many of its rows were not taken (their number of cells).
     """
 
     round_id: str
@@ -85,6 +86,8 @@ class RoundFolder:
     duplicates: list[Row] = field(default_factory=list)
     headers: dict[str, list[str]] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
+    #: file name -> rows not taken (more or fewer cells than the header; each reported by the loader)
+    misshapen: dict[str, int] = field(default_factory=dict)
 
     def path(self, name: str) -> str:
         """``corpus/rounds/<id>/<name>``."""

@@ -63,7 +63,8 @@ def read_sheet(data: bytes, name: str, cell: Callable[[str], str] = str, starts_
         starts_with: the sheet's first columns, named in the problem of a missing header.
 
     Problems: a workbook or another encoding, no header row, a row with more cells than the
-    header (a separator inside an unquoted value), text the csv module cannot read in its strict mode
+    header (a separator inside an unquoted value) or fewer (a row cut short); such a row is not
+    taken, text the csv module cannot read in its strict mode
     (a quoted cell followed by more text: a stray quote that would join or split cells).
     """
     text, problem = decode_sheet(data, name)
@@ -87,6 +88,10 @@ def read_sheet(data: bytes, name: str, cell: Callable[[str], str] = str, starts_
             if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
                 problems.append(Problem(name, line, None, f"{len(cells)} cells but the header has {len(header)} columns "
                                                           "(a separator inside an unquoted value?)"))
+                continue
+            if len(cells) < len(header):  # a spreadsheet writes every column of every row
+                problems.append(Problem(name, line, None, f"{len(cells)} cells but the header has {len(header)} columns "
+                                                          "(a row cut short, or a line break inside an unquoted value?)"))
                 continue
             rows.append(SheetRow(line, {h: cell(cells[i].strip()) if i < len(cells) else "" for i, h in enumerate(header)}))
     except csv.Error as err:  # the sheet cannot be read past here: none of it is taken

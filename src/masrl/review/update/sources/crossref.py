@@ -124,17 +124,17 @@ class CrossrefSource:
             for i, item in enumerate(message.items):
                 where = f"$.message.items[{i}] (page {run.pages})"
                 work = read_page(paper, item, NAME, self.endpoint, where)
-                if work.doi and work.doi.lower() in seen_dois:
-                    raise failure(NAME, self.endpoint, FormatError(
-                        f"{where}: doi:{work.doi} is sent twice in one result set"))
-                seen_dois.add(work.doi.lower())
+                label = _label(work)
+                if label and label.lower() in seen_dois:
+                    raise failure(NAME, self.endpoint, FormatError(f"{where}: {label} is sent twice in one result set"))
+                seen_dois.add(label.lower())
                 matching += family.matches(f"{work.title} {work.abstract}")  # for the relevance rule, whatever else it lacks
-                if work.doi and work.title and work.published is None:
-                    run.undated(f"doi:{work.doi}")
+                if label and work.title and work.published is None:
+                    run.undated(label)
                     continue
-                if work.doi and work.title and work.precision < 3 and not _within(work, since, until):
+                if label and work.title and work.precision < 3 and not _within(work, since, until):
                     year, month, _ = work.published
-                    run.imprecise(f"doi:{work.doi}", f"{year:04d}-{month:02d}" if work.precision == 2 else f"{year:04d}",
+                    run.imprecise(label, f"{year:04d}-{month:02d}" if work.precision == 2 else f"{year:04d}",
                                   "day" if work.precision == 2 else "month")
                     continue
                 run.take(_found(work, f"item {i} of page {run.pages}"), since, until, family)
@@ -173,14 +173,21 @@ def _within(work, since: str, until: str) -> bool:
     return since <= f"{year:04d}-{month:02d}-01" and f"{year:04d}-{last[0]:02d}-{last[1]:02d}" <= until
 
 
+def _label(work) -> str:
+    """How a work is named: ``doi:<its DOI>``; a work whose DOI is arXiv's own (10.48550/arXiv.<id>)
+    by that arXiv id; "" without either."""
+    return f"doi:{work.doi}" if work.doi else f"arxiv:{work.arxiv}" if work.arxiv else ""
+
+
 def _found(work, place: str) -> Found | Unusable:
     """One dated Crossref work as a :class:`Found` (:class:`Unusable` without a DOI or a title,
     named by its DOI or by ``place``, its item in the answer)."""
-    if not work.doi or not work.title:
-        return Unusable(f"doi:{work.doi}" if work.doi else place, "title" if work.doi else "DOI")
-    ids = {"doi": work.doi}
+    label = _label(work)
+    if not label or not work.title:
+        return Unusable(label or place, "title" if label else "DOI")
+    ids = {"doi": work.doi} if work.doi else {}
     if work.arxiv:
         ids = {"arxiv": work.arxiv, **ids}
     year, month, day = work.published
-    return Found(f"doi:{work.doi}", ids, work.title, work.authors, year, work.venue or "unpublished", work.abstract,
+    return Found(label, ids, work.title, work.authors, year, work.venue or "unpublished", work.abstract,
                  f"{year:04d}-{month:02d}-{day:02d}")
