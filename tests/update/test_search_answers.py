@@ -365,6 +365,8 @@ BROKEN_CROSSREF = {
                                          "the source sent it"),
     "a DOI ending in a no-break space": (work_list([work(DOI="10.1234/abc.1\u00a0")]),
                                          "the identifier '10.1234/abc.1\\xa0' holds U+00A0 NO-BREAK SPACE (a blank)"),
+    "a DOI holding a percent-escape": (work_list([work(DOI="10.1234/%41bc")]),
+                                       "the DOI '10.1234/%41bc' holds percent-escapes; masrl keeps an identifier only"),
     "a DOI after a control character": (work_list([work(DOI="\u001f10.1234/abc.1")]),
                                         "the identifier '\\x1f10.1234/abc.1' holds U+001F"),
     "a family name with commas": (work_list([work(author=[{"family": "X, Y", "given": "A"}])]),

@@ -92,9 +92,14 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
     """
     from .identifiers import IdentifierError, parse
 
+    from urllib.parse import unquote
+
     value = clean(text, "identifier", where)
     if not value:
         return "", ""
+    if unquote(value) != value:  # read as a DOI, %41 would become A: another DOI than the one sent
+        raise FormatError(f"{where}: the DOI {value[:80]!r} holds percent-escapes; masrl keeps an identifier only as "
+                          "the source sent it")
     try:
         ident = parse(value, "doi")
     except IdentifierError:
