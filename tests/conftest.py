@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 import traceback
+import warnings
 from pathlib import Path
 
 import pytest
@@ -175,75 +177,42 @@ def _forget_process_caches() -> None:
 
 
 #: What a test may patch and keep masrl's in-process memos: the file system's calls (the tests of a
-#: write that fails), the clock that paces requests to a source, and the search endpoints. A patch
-#: of anything else (masrl, matplotlib, another variable) turns them off until the test ends:
-#: nothing patched code computes is kept or used.
-_INERT_MODULES = frozenset({"os", "posix", "posixpath", "pathlib", "tempfile", "shutil",
-                            "masrl.review.update.sources.pacing"})
-_INERT_VARIABLES = frozenset({"MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_S2_API"})
+#: write that fails), the clock that paces requests to a source, the search endpoints' variables.
+#: Any other patch (masrl, matplotlib, another variable, a dict) turns them off until the test ends.
+_INERT = frozenset({"os", "posix", "posixpath", "pathlib", "tempfile", "shutil", "masrl.review.update.sources.pacing",
+                    "MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_S2_API"})
 _memos_off: list[bool] = []
 
 
-def _module_of(target) -> str:
-    if isinstance(target, str):  # "package.module.attribute"
-        return target.rpartition(".")[0]
-    if isinstance(target, type(sys)):
-        return target.__name__
-    owner = target if isinstance(target, type) else type(target)
-    return owner.__module__
-
-
-def _patching(module: str | None) -> None:
-    if _memos_off or (module is not None and (module in _INERT_MODULES or module.partition(".")[0] in _INERT_MODULES)):
-        return
-    from masrl.core import memo
-
-    _forget_process_caches()
-    memo.set_enabled(False)
-    _memos_off.append(True)
-
-
 class _Patches(pytest.MonkeyPatch):
-    """pytest's monkeypatch, which turns masrl's memos off for the test at the first patch that
-    may change what masrl computes (:data:`_INERT_MODULES`)."""
+    """pytest's monkeypatch, which turns masrl's memos off at the first patch that may change what
+    masrl computes (a target, or a variable's name, not in :data:`_INERT`)."""
 
-    def setattr(self, target, *args, **kwargs):
-        _patching(_module_of(target))
-        return super().setattr(target, *args, **kwargs)
 
-    def delattr(self, target, *args, **kwargs):
-        _patching(_module_of(target))
-        return super().delattr(target, *args, **kwargs)
+def _minding(method):
+    def patch(self, target, *args, **kwargs):
+        name = ("" if method.__name__.endswith("item") else target if isinstance(target, str) else target.__name__
+                if isinstance(target, type(sys)) else (target if isinstance(target, type) else type(target)).__module__)
+        if not _memos_off and not {name, name.rpartition(".")[0], name.partition(".")[0]} & _INERT:
+            from masrl.core import memo
 
-    def setitem(self, dic, name, value):
-        _patching(None)
-        return super().setitem(dic, name, value)
+            _forget_process_caches()
+            memo.set_enabled(False)
+            _memos_off.append(True)
+        return method(self, target, *args, **kwargs)
+    return patch
 
-    def delitem(self, dic, name, raising=True):
-        _patching(None)
-        return super().delitem(dic, name, raising)
 
-    def setenv(self, name, value, prepend=None):
-        _patching(None if name not in _INERT_VARIABLES else "os")
-        return super().setenv(name, value, prepend)
-
-    def delenv(self, name, raising=True):
-        _patching(None if name not in _INERT_VARIABLES else "os")
-        return super().delenv(name, raising)
+for _method in ("setattr", "delattr", "setitem", "delitem", "setenv", "delenv"):
+    setattr(_Patches, _method, _minding(getattr(pytest.MonkeyPatch, _method)))
 
 
 @pytest.fixture
 def monkeypatch():
-    """pytest's monkeypatch, minding masrl's memos (:class:`_Patches`)."""
+    """pytest's monkeypatch, minding masrl's memos (:class:`_Patches`): after the test they are on
+    again, holding nothing a patch computed."""
     with _Patches.context() as patches:
         yield patches
-
-
-@pytest.fixture(autouse=True)
-def _process_memos():
-    """masrl's in-process memos (:mod:`masrl.core.memo`, its ``lru_cache`` functions), turned off by
-    a patch (:class:`_Patches`), are on again after the test, holding nothing the patch computed."""
-    yield
     if _memos_off:
         from masrl.core import memo
 
@@ -255,9 +224,6 @@ def _process_memos():
 @pytest.fixture(autouse=True)
 def _python_sigint_handler(request):
     """A SIGINT handler a test left behind (the interrupt tests send real SIGINTs) is put back."""
-    import signal
-    import warnings
-
     yield
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.default_int_handler)

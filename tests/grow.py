@@ -59,9 +59,7 @@ def set_field(path: Path, field: str, value: str) -> None:
 def add_paper(run, root: Path, paper: dict) -> Path:
     """``masrl add`` the paper with its key, then tag it; returns the record file."""
     args = ["add", "--root", root, "--arxiv", paper["arxiv"], "--title", paper["title"], "--year", paper["year"],
-            "--venue", paper["venue"], "--key", paper["key"]]
-    for author in paper["authors"]:
-        args += ["--author", author]
+            "--venue", paper["venue"], "--key", paper["key"], *(x for a in paper["authors"] for x in ("--author", a))]
     _ok(run(*args), f"masrl add {paper['key']}")
     path = root / f"corpus/papers/{paper['key']}.yaml"
     for field, value in paper["tags"].items():
@@ -74,9 +72,8 @@ def exclude_paper(run, root: Path, paper: dict, if_retained: dict | None = None)
     before = set((root / "exclusions").glob("*.yaml"))
     args = ["exclude", "--root", root, "--title", paper["title"], "--arxiv", paper["arxiv"], "--year", paper["year"],
             "--stage", paper["stage"], "--reason", paper["reason"], "--reason-class", paper["reason_class"],
-            "--source", paper["source"], "--query-family", paper["query_family"]]
-    for author in paper["authors"]:
-        args += ["--author", author]
+            "--source", paper["source"], "--query-family", paper["query_family"],
+            *(x for a in paper["authors"] for x in ("--author", a))]
     _ok(run(*args), f"masrl exclude {paper['title']}")
     (path,) = set((root / "exclusions").glob("*.yaml")) - before
     if if_retained:

@@ -26,11 +26,6 @@ def run(root: Path, *args: str, cache: str = "on") -> int:
         return main([*args, "--root", str(root), "--quiet"])
 
 
-def write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` as an editor would (UTF-8)."""
-    path.write_text(text, encoding="utf-8")
-
-
 def files_of(root: Path) -> dict[str, bytes]:
     """Every generated file of a tree (README.md and everything under reports/)."""
     out = {"README.md": (root / "README.md").read_bytes()}

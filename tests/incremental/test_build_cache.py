@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from soil_trees import TODAY, copy_with_cache, files_of, generate_for, run, write
+from soil_trees import TODAY, copy_with_cache, files_of, generate_for, run
 from trees import copy_tree
 from masrl.build import cache, manifest, outputs
 from masrl.commands import build as build_command
@@ -30,7 +30,7 @@ RELEASE = "reports/releases/r1/"
 def retag(root: Path) -> None:
     text = (root / RECORD).read_text()
     assert RETAG[0] in text
-    write(root / RECORD, text.replace(*RETAG, 1))
+    (root / RECORD).write_text(text.replace(*RETAG, 1), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,7 @@ def test_check_notices_a_changed_generated_file_with_the_message_of_a_full_check
 
 def test_a_build_after_a_generated_file_changed_renders_and_restores_it(tree, cli, monkeypatch):
     before = files_of(tree)
-    write(tree / "reports/STATS.md", "edited by hand\n")
+    (tree / "reports/STATS.md").write_text("edited by hand\n", encoding="utf-8")
     (tree / cache.STAMP).unlink()  # the outputs entry alone decides
     done = cli("build", "--root", tree)
     assert done.code == 0 and done.out == f"build: 1 written, {len(before) - 1} unchanged, 0 removed\n"
@@ -201,7 +201,7 @@ def _refuse_release(real):
 
 def test_a_release_file_edited_by_hand_is_stale_and_restored(tree, cli, monkeypatch):
     before = files_of(tree)
-    write(tree / f"{RELEASE}STATS.md", "edited by hand\n")
+    (tree / f"{RELEASE}STATS.md").write_text("edited by hand\n", encoding="utf-8")
     full = without_cache(cli, tree, monkeypatch, "--check")
     fast = cli("build", "--root", tree, "--check")
     assert fast.code == full.code == 1 and fast.err == full.err

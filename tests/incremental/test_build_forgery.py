@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from soil_trees import CACHE as FOLDER, copy_with_cache, files_of, run as build, write
+from soil_trees import CACHE as FOLDER, copy_with_cache, files_of, run as build
 from trees import copy_tree
 
 
@@ -25,7 +25,7 @@ RETAG = ("technique: combustion\n", "technique: spectroscopy\n")
 def retag(root: Path) -> None:
     text = (root / RECORD).read_text()
     assert RETAG[0] in text
-    write(root / RECORD, text.replace(*RETAG, 1))
+    (root / RECORD).write_text(text.replace(*RETAG, 1), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from second_survey import EXCLUDED, KEYS, record
-from soil_trees import copy_with_cache, files_of, run, write
+from soil_trees import copy_with_cache, files_of, run
 from profiles import examples
 from masrl.build import outputs, pipeline
 from masrl.corpus.load import load
@@ -84,7 +84,7 @@ def _record_edit(key: str, change):
         if path.exists():
             record = yaml.safe_load(path.read_text())
             change(record)
-            write(path, yaml.safe_dump(record, sort_keys=False, allow_unicode=True))
+            path.write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return apply
 
 
@@ -93,7 +93,7 @@ def _add(index: int):
         key = f"added{index}"
         rec = record(key, f"Soil carbon trial number {index} with new sensors", 40 + index, technique="combustion",
                      region=["arid"], scale="plot", date_added="2026-04-01")
-        write(root / f"corpus/papers/{key}.yaml", yaml.safe_dump(rec, sort_keys=False))
+        (root / f"corpus/papers/{key}.yaml").write_text(yaml.safe_dump(rec, sort_keys=False), encoding="utf-8")
     return apply
 
 
@@ -109,7 +109,7 @@ def _claim(which: int, bound: int):
         path = root / "corpus/claims.yaml"
         data = yaml.safe_load(path.read_text())
         data["claims"][which]["checks"][0]["max_count" if which == 0 else "count"] = bound
-        write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return apply
 
 
@@ -118,14 +118,14 @@ def _exclusion(rid: str, reason: str):
         path = root / f"exclusions/{rid}.yaml"
         data = yaml.safe_load(path.read_text())
         data["exclusion_reason"] = reason
-        write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return apply
 
 
 def _readme(text: str):
     def apply(root: Path) -> None:
         path = root / "README.md"
-        write(path, path.read_text().replace("A test survey.", text, 1))
+        path.write_text(path.read_text().replace("A test survey.", text, 1), encoding="utf-8")
     return apply
 
 
@@ -136,7 +136,7 @@ def _label(field: str, value: str, label: str):
         old = f"      {value}: {{label: "
         at = text.index(old, text.index(f"  {field}:\n"))
         end = text.index(",", at)
-        write(path, text[:at] + old + label + text[end:])
+        path.write_text(text[:at] + old + label + text[end:], encoding="utf-8")
     return apply
 
 
@@ -144,7 +144,7 @@ def _report(rel: str):
     def apply(root: Path) -> None:
         path = root / rel
         if path.exists():
-            write(path, "edited by hand\n") if rel.endswith((".md", ".csv", ".json")) else path.write_bytes(b"<svg/>")
+            path.write_bytes(b"edited by hand\n" if rel.endswith((".md", ".csv", ".json")) else b"<svg/>")
     return apply
 
 
