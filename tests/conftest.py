@@ -225,9 +225,9 @@ def monkeypatch():
 def _python_sigint_handler(request):
     """A SIGINT handler a test left behind (the interrupt tests send real SIGINTs) is put back."""
     yield
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if (handler := signal.getsignal(signal.SIGINT)) is not signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        warnings.warn(f"{request.node.nodeid} left a SIGINT handler of its own; put back", UserWarning, stacklevel=1)
+        warnings.warn(f"{request.node.nodeid} left a SIGINT handler of its own ({handler!r}); put back", stacklevel=1)
 
 
 @pytest.hookimpl(trylast=True)
