@@ -79,6 +79,8 @@ class Answer:
     status: int
     headers: dict = field(default_factory=dict)
     body: bytes = b""
+    #: the redirects followed to it (each one more HTTP request)
+    redirects: int = 0
 
     @property
     def content_type(self) -> str:
@@ -259,7 +261,7 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
 
     start_host = host_of(url)
     sent = {"Accept-Encoding": "gzip, deflate", **(headers or {})}
-    for _ in range(limits.max_redirects + 1):
+    for hops in range(limits.max_redirects + 1):
         host = host_of(url)
         try:
             response = session.get(url, params=params, headers=sent, stream=True, allow_redirects=False,
@@ -292,7 +294,8 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
                 url, params = target, None
                 continue
             body = _read_body(response, limits, host, stop)
-            return Answer(response.url or url, response.status_code, {k.lower(): v for k, v in response.headers.items()}, body)
+            return Answer(response.url or url, response.status_code, {k.lower(): v for k, v in response.headers.items()}, body,
+                          hops)
         finally:
             response.close()
     raise FetchError(start_host, "redirect", f"redirected more than {limits.max_redirects} times")

@@ -152,6 +152,8 @@ class PacedSession(requests.Session):
             finally:
                 self.ended.append(self.clock())
                 self.pace.record(host, self.ended[-1])
+            self.started += [self.started[-1]] * got.redirects  # each redirect followed is a request sent too
+            self.ended += [self.ended[-1]] * got.redirects
             if got.status not in (429, 503):
                 return got
             self.rate_limited += 1
