@@ -340,6 +340,19 @@ def test_a_row_cut_short_or_a_title_of_an_invisible_character_is_one_error(searc
         "ZERO WIDTH SPACE, zero-width); remove it"], run.err
 
 
+def test_a_row_copied_in_the_sheet_is_named_once_with_the_count_it_breaks(searched, cli):
+    root, folder = searched
+    sheet = folder / "queue.csv"
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    sheet.write_text("\n".join([*lines[:2], lines[1], *lines[2:]]) + "\n", encoding="utf-8")
+    run = cli("validate", "--root", root)
+    ident = lines[1].split(",")[0]
+    assert run.code == 1 and run.err.splitlines()[:-1] == [
+        f"corpus/rounds/{folder.name}/queue.csv:3: identifier: {ident} is queued twice in this round (also line 2)",
+        f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says {len(lines) - 1} but queue.csv has {len(lines)} row(s): "
+        "a round's sheets keep every record found (exclude a candidate instead of deleting its row)"], run.err
+
+
 def test_show_counts_the_rows_of_duplicates_csv(searched, cli):
     root, folder = searched
     sheet = folder / "duplicates.csv"

@@ -390,6 +390,7 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             bad("identifier", f"{ident!r} is not an identifier: {err}")
         if key and key in seen:
             bad("identifier", f"{ident} is queued twice in this round (also line {seen[key]})")
+            continue  # a row copied: the copy's other cells say nothing new (its rank is the first's)
         elif key:
             seen[key] = row.line
         if not row.get("title"):
