@@ -96,18 +96,26 @@ def _visible(driver) -> list[str]:
         "return Array.from(document.querySelectorAll('#papers tbody tr')).filter(r => !r.hidden).map(r => r.dataset.key)"))
 
 
+def _shows(driver, check) -> None:
+    """Wait until the keys the table shows pass ``check`` (a view follows a change of the fragment on
+    the page's ``hashchange`` event, which the browser fires after the click has returned)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 10).until(lambda d: check(_visible(d)), message=f"the table shows {_visible(driver)}")
+
+
 @pytest.mark.parametrize("code, keys", [("__proto__", ["garcia2021"]), ("constructor", ["tanaka2024"]),
                                         ("plot", ["muller2023", "okafor2022", "smith2019"])])
 def test_a_facet_value_named_like_an_object_property_filters(sized, code, keys):
     from selenium.webdriver.common.by import By
 
     driver = sized(1400, f"scale={code}")
-    assert _visible(driver) == keys
+    _shows(driver, lambda shown: shown == keys)
     box = driver.find_element(By.CSS_SELECTOR, f'#filters input[name="scale"][value="{code}"]')
     assert box.is_selected()
     chips = driver.execute_script("return Array.from(document.querySelectorAll('#active button')).map(b => b.textContent)")
     assert len(chips) == 1 and chips[0].startswith("Spatial scale: ")
     box.click()  # unticked: every record again
-    assert len(_visible(driver)) == 7
+    _shows(driver, lambda shown: len(shown) == 7)
     box.click()
-    assert _visible(driver) == keys
+    _shows(driver, lambda shown: shown == keys)
