@@ -32,6 +32,13 @@ def fill(path, decisions: dict) -> None:
         writer.writerows(rows)
 
 
+def edit_lines(sheet, edit) -> list[str]:
+    """Write ``edit(lines)`` over the lines of the sheet ``sheet``, as an editor would; its lines before."""
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    sheet.write_text("\n".join(edit(list(lines))) + "\n", encoding="utf-8")
+    return lines
+
+
 def refused_alike(cli, root, folder, expected: list[str]) -> list[str]:
     """``masrl validate`` and ``masrl update apply`` both exit 1 naming exactly ``expected``; their outputs."""
     said = []
@@ -311,9 +318,7 @@ def test_an_identifier_written_in_another_form_is_named_with_what_to_write(searc
 
 def test_apply_stops_at_a_sheet_whose_columns_are_wrong_without_errors_of_its_rows(searched, cli):
     root, folder = searched
-    sheet = folder / "queue.csv"
-    lines = sheet.read_text(encoding="utf-8").splitlines()
-    sheet.write_text("\n".join([lines[0] + ",decision", *(line + ",exclude" for line in lines[1:])]) + "\n", encoding="utf-8")
+    edit_lines(folder / "queue.csv", lambda lines: [lines[0] + ",decision", *(line + ",exclude" for line in lines[1:])])
     run = cli("update", "apply", "--root", root, folder.name)
     assert run.code == 1
     assert run.err.splitlines()[0].startswith(f"corpus/rounds/{folder.name}/queue.csv:1: the columns must be exactly ")
@@ -342,9 +347,7 @@ def test_a_row_cut_short_or_a_title_of_an_invisible_character_is_one_error(searc
 
 def test_a_row_copied_in_the_sheet_is_named_once_with_the_count_it_breaks(searched, cli):
     root, folder = searched
-    sheet = folder / "queue.csv"
-    lines = sheet.read_text(encoding="utf-8").splitlines()
-    sheet.write_text("\n".join([*lines[:2], lines[1], *lines[2:]]) + "\n", encoding="utf-8")
+    lines = edit_lines(folder / "queue.csv", lambda lines: [*lines[:2], lines[1], *lines[2:]])
     run = cli("validate", "--root", root)
     ident = lines[1].split(",")[0]
     assert run.code == 1 and run.err.splitlines()[:-1] == [
@@ -355,9 +358,7 @@ def test_a_row_copied_in_the_sheet_is_named_once_with_the_count_it_breaks(search
 
 def test_show_counts_the_rows_of_duplicates_csv(searched, cli):
     root, folder = searched
-    sheet = folder / "duplicates.csv"
-    lines = sheet.read_text(encoding="utf-8").splitlines()
-    sheet.write_text("\n".join([*lines, lines[-1]]) + "\n", encoding="utf-8")  # a row added by hand
+    edit_lines(folder / "duplicates.csv", lambda lines: [*lines, lines[-1]])  # a row added by hand
     run = cli("update", "show", "--root", root, folder.name)
     assert run.out.splitlines()[-1].endswith("; 5 duplicates in duplicates.csv")
     assert run.err.splitlines()[0] == (f"corpus/rounds/{folder.name}/round.yaml: counts.duplicates: says 4 but "
