@@ -90,9 +90,9 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
     Raises:
         FormatError: not a DOI (or not text, or holding a character an identifier cannot hold).
     """
-    from .identifiers import IdentifierError, parse
-
     from urllib.parse import unquote
+
+    from .identifiers import IdentifierError, parse
 
     value = clean(text, "identifier", where)
     if not value:

@@ -164,7 +164,8 @@ def paper(work: Work, where: str) -> Paper:
         # a person, an organisation, or one name only (in the part where CSL-JSON put it)
         authors.append((f"{family}, {given}" if given else family) if family else organisation(name) if name else given)
     authors = named_authors(authors)
-    for rel in work.relation.get("has-preprint", []) if not arxiv else ():
+    preprints = [] if arxiv else work.relation.get("has-preprint", [])  # an arXiv DOI has named the preprint already
+    for rel in preprints:
         if rel.id:
             try:
                 ident = parse(clean(rel.id, "identifier", f"{where}.relation.has-preprint"))

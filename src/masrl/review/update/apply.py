@@ -53,9 +53,14 @@ class ApplyPlan:
     undecided: list[int] = field(default_factory=list)
 
 
-def _paper(row, queue: str, round_id: str) -> dict:
+def _identifier(row):
+    """The row's identifier (:class:`~masrl.bib.identifiers.Identifier`); raises IdentifierError."""
     scheme, value = scheme_and_value(row.get("identifier"))
-    ident = parse(value, scheme)
+    return parse(value, scheme)
+
+
+def _paper(row, queue: str, round_id: str) -> dict:
+    ident = _identifier(row)
     fetched = {"abstract": row.get("abstract")} if row.get("abstract") else {}
     source = f"masrl update apply {round_id} ({queue}:{row.line})"
     return adding.paper_from_metadata(row.get("title"), split_list(row.get("authors")), int(row.get("year")),
@@ -112,8 +117,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
         found_by = protocol.exclusion_family_of(split_list(row.get("query_families"))[0])
         searcher = protocol.searcher_by_label(split_list(row.get("sources"))[0])
         try:
-            scheme, value = scheme_and_value(row.get("identifier"))
-            parse(value, scheme)
+            ident = _identifier(row)
         except IdentifierError as err:
             problems.append(Problem(queue, row.line, "identifier", str(err)))
             continue
@@ -121,7 +125,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
                  "found_in": searcher.exclusion_source, "found_by": found_by}
         values = {tax.role(role): value for role, value in given.items() if tax.role(role)}
         item = Decision(reason=row.get("reason"), values=values, title=row.get("title"),
-                        identifiers={scheme: parse(value, scheme).value}, authors=tuple(split_list(row.get("authors"))),
+                        identifiers={ident.scheme: ident.value}, authors=tuple(split_list(row.get("authors"))),
                         year=int(row.get("year")), origin=(queue, row.line), labels=_labels(tax),
                         provenance=f"masrl update apply {round_id} ({queue}:{row.line})")
         problems += decision_problems(item, tax)
