@@ -7,8 +7,10 @@ import math
 import os
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pandas as pd
+import pytest
 from conftest import survey_trace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -110,6 +112,69 @@ def test_ids_and_names_unique_to_each_trace_and_a_duplicate_id(tmp_path, monkeyp
     assert [len(r.keys) for r in out if isinstance(r, Rows)] == [3]
     _df, invalid = frame(out)
     assert [name.rsplit("/", 1)[1] for name, _ in invalid] == ["all.jsonl:3"]
+
+
+def _rich_trace(escaped: bool) -> dict:
+    """The survey's trace with a key of every kind: optional event texts, numbers and booleans, a converter
+    field, top-level texts and every top-level object; a text with a backslash in it when ``escaped``."""
+    trace = survey_trace()
+    trace.update(system="sys", schema_version="1.0", topology="centralized", metrics={"m": 1},
+                 labels={"run": "r1", "step": 2, "ok": True}, annotations={"outcome": "fail", "mistake_step": 3},
+                 rewards={"team": 1.0, "tool": 0.5}, reward_credit_units={"team": "team", "tool": "turn"})
+    trace["events"][0].update(role="lead", trusted=True, cost=0.5, duration_s=1, model="m-1", step=4,
+                              content_ref="a \\ b" if escaped else "a b")
+    return trace
+
+
+# Where a key is repeated: (path to the object, key) — msgspec keeps the last value, so a trace with one
+# decodes without error; the batch path must hand it to the one-at-a-time path, which names it.
+REPEATS = [("events.0", "id"), ("events.0", "role"), ("events.0", "cost"), ("events.0", "trusted"),
+           ("events.0", "model"), ("events.0", "step"), ("edges.0", "src"), ("", "task_id"), ("", "labels"),
+           ("rewards", "team"), ("labels", "run"), ("costs", "tokens"), ("reward_credit_units", "team")]
+
+
+def _with_repeated_key(trace: dict, where: str, key: str) -> bytes:
+    """The trace's JSON text with ``key`` of the object at ``where`` written twice (the first time with
+    the value it has, so the decoded trace is the same as without the repeat)."""
+    target = trace
+    for part in filter(None, where.split(".")):
+        target = target[int(part)] if part.isdigit() else target[part]
+    marker = {"__marker__": 0}
+    target["__mark__"] = marker
+    text = json.dumps(trace, ensure_ascii=False)
+    del target["__mark__"]
+    return text.replace('"__mark__": {"__marker__": 0}', f"{json.dumps(key)}: {json.dumps(target[key])}").encode()
+
+
+@pytest.mark.parametrize("escaped", [False, True], ids=["plain", "with-backslash"])
+@pytest.mark.parametrize(("where", "key"), REPEATS, ids=[f"{w or 'top'}.{k}" for w, k in REPEATS])
+def test_a_repeated_key_anywhere_is_measured_one_at_a_time(tmp_path, monkeypatch, where, key, escaped):
+    trace = _rich_trace(escaped)
+    plain = json.dumps(trace, ensure_ascii=False).encode()
+    assert (b"\\" in plain) is escaped
+    decoded = batch._decode(plain)
+    assert decoded is not None and batch._Columns().add(*decoded)  # without the repeat: the batch path's
+    text = _with_repeated_key(trace, where, key)
+    assert json.loads(text) == trace  # the same trace, with one key twice
+    assert batch._decode(text) is None or not batch._Columns().add(*batch._decode(text))
+    (tmp_path / "t.json").write_bytes(text)
+    out = same(monkeypatch, [str(tmp_path / "t.json")])
+    assert not any(isinstance(r, Rows) for r in out)
+    assert any("repeated" in problem or "twice" in problem or "duplicate" in problem for problem in out[0][3]), out
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(valid_traces())
+def test_the_count_of_strings_is_the_count_of_quotes_in_every_valid_trace(trace):
+    """Every valid trace without a backslash (its text's strings are its keys and texts) passes the batch
+    path's proof that no key is repeated, so none is sent one at a time only for being measured."""
+    text = json.dumps(trace, ensure_ascii=False).encode()
+    decoded = batch._decode(text)
+    if decoded is None or b"\\" in text:
+        return
+    doc, quotes = decoded
+    fields = list(zip(*map(msgspec.structs.astuple, doc.events)))
+    assert 2 * batch._strings(doc, fields, len(doc.events)) == quotes
 
 
 # -- converted traces: the free-form event properties masrl's converters write -------------------------

@@ -4,8 +4,8 @@
 batch (one file or one JSON Lines line) is decoded into msgspec Structs whose types come
 from the schema (every structure rule, the top level's included, is checked in C while
 parsing), and right away the fields that the rules and metrics read are pulled out into
-compact columns: the events' fields as slices of one flat list
-(``msgspec.structs.astuple``), names and ids coded by C-level dict calls, the per-trace
+compact columns: the events' fields as one tuple per field (``msgspec.structs.astuple``
+and ``zip``), names and ids coded by C-level dict calls, the per-trace
 sums and rewards added up as the one-trace path adds them. The trace's objects are then
 dropped (their memory is reused by the next trace). The graph
 rules and every metric of :func:`masrl.trace.metrics.trace_metrics` are then computed on
@@ -33,13 +33,13 @@ from __future__ import annotations
 import gc
 from array import array
 from functools import partial
-from itertools import chain, compress, count, repeat
-from operator import attrgetter, is_not
+from itertools import compress, count, repeat
+from operator import is_not, itemgetter
 from typing import Annotated, Literal, Union
 
 import msgspec
 import numpy as np
-from msgspec import UNSET, Meta, UnsetType
+from msgspec import NODEFAULT, UNSET, Meta, UnsetType
 
 from .codes import (
     ACYCLIC_EDGES,
@@ -74,10 +74,12 @@ _LABEL = Union[str, bool, _NUM]
 #: shallow value), so a trace that has one with another type only goes the one-at-a-time way.
 CONVERTER_FIELDS: dict = {"model": str, "guardrail": str, "triggered": bool, "step": _NUM}
 _NAN = float("nan")
+_QUOTE = ord('"')
 
 
 def _event_struct():
-    """The schema's event plus :data:`CONVERTER_FIELDS`, other keys refused. An optional field that is
+    """The schema's event plus :data:`CONVERTER_FIELDS`, other keys refused; and ``(name, default,
+    is text)`` of each field (``msgspec.NODEFAULT`` for a required one). An optional field that is
     absent holds a default that the encoder leaves out (so the re-encoded text has the keys of the
     original): this NaN object for the numbers, None for the others."""
     spec = schema()["$defs"]["event"]
@@ -86,10 +88,13 @@ def _event_struct():
     fields += [(_attr(k), _field_type(v, False), msgspec.field(default=_NAN if v.get("type") == "number" else None, name=k))
                for k, v in spec["properties"].items() if k not in required]
     fields += [(k, kind, msgspec.field(default=None)) for k, kind in CONVERTER_FIELDS.items()]
-    return msgspec.defstruct("BatchEvent", fields, forbid_unknown_fields=True, omit_defaults=True, gc=False)
+    texts = {_attr(k) for k, v in spec["properties"].items() if v.get("type") == "string" or "enum" in v}
+    texts |= {k for k, kind in CONVERTER_FIELDS.items() if kind is str}
+    return (msgspec.defstruct("BatchEvent", fields, forbid_unknown_fields=True, omit_defaults=True, gc=False),
+            [(name, field.default, name in texts) for name, _, field in fields])
 
 
-BatchEvent = _event_struct()
+BatchEvent, _EVENT_FIELDS = _event_struct()
 assert not set(CONVERTER_FIELDS) & set(schema()["$defs"]["event"]["properties"]), "a converter field is a schema field"
 
 
@@ -117,13 +122,18 @@ assert set(BatchTrace.__struct_fields__) == set(schema()["properties"]), "BatchT
 _DECODE = msgspec.json.Decoder(BatchTrace).decode
 _ENCODE = msgspec.json.Encoder().encode
 _ASTUPLE = msgspec.structs.astuple
-_SRC, _DST, _TYPE = attrgetter("src"), attrgetter("dst"), attrgetter("type")
-_F = len(BatchEvent.__struct_fields__)
 _AT = {name: k for k, name in enumerate(BatchEvent.__struct_fields__)}
 _I_ID, _I_T, _I_TYPE, _I_AGENT, _I_FROM, _I_TO, _I_DECISION = (
     _AT[name] for name in ("id", "t", "type", "agent", "from_", "to", "decision"))
 #: The optional numbers of an event, summed per trace (their position in an event's fields).
 _OPTIONAL = {name: _AT[name] for name in ("tokens", "cost", "duration_s")}
+#: (position, default, is text) of each optional field of an event: what counting its keys and texts reads.
+_OPTIONAL_FIELDS = [(k, default, text) for k, (_, default, text) in enumerate(_EVENT_FIELDS) if default is not NODEFAULT]
+#: Keys and texts of an event's required fields, and of an edge (every edge field is a required text).
+_REQUIRED_STRINGS = sum(1 + text for _, default, text in _EVENT_FIELDS if default is NODEFAULT)
+_EDGE_STRINGS = 2 * len(Edge.__struct_fields__)
+_E_SRC, _E_DST, _E_TYPE = (Edge.__struct_fields__.index(name) for name in ("src", "dst", "type"))
+assert not Edge.__struct_defaults__, "an edge field is optional: count its keys as an event's"
 _GIVEN = partial(is_not, _NAN)  # an optional number that the event has
 _TYPE_CODES = {name: TYPE_CODE[name] for name in EVENT_TYPES}
 #: Type code -> 1 for the event types whose ``from``/``to`` name agents (as the exact checker reads them),
@@ -148,10 +158,19 @@ _UNIT_INDEX = {unit: j for j, unit in enumerate(_UNITS)}
 
 
 def _decode(body: bytes):
-    """One trace's typed document, or None when this path cannot vouch for it."""
+    """``(doc, quotes)``: one trace's typed document, and the number of ``"`` in its text when the proof
+    that no key is repeated is left to :meth:`_Columns.add` (-1 when it is made here); None when this
+    path cannot vouch for the trace.
+
+    The proof: msgspec keeps the last value of a repeated key, so a trace decoded with one has fewer
+    keys than its text. In a text without a backslash every string (key or value) is two ``"``, and
+    nothing else is, so it has ``quotes / 2`` strings: the trace's keys and texts must be that many
+    (:func:`_strings`). A text with a backslash (an escaped quote, or an escaped ':' that re-encodes
+    as ':') is re-encoded instead and its ':' counted, one per key, outside the strings that have them."""
     if body.startswith(b"\xef\xbb\xbf"):
         body = body[3:]
-    if b"\\" in body and _COLON_ESCAPE(body):
+    escaped = b"\\" in body
+    if escaped and _COLON_ESCAPE(body):
         return None
     try:
         doc = _DECODE(body)
@@ -159,9 +178,32 @@ def _decode(body: bytes):
         return None
     if not doc.events or "tokens" not in doc.costs or "wall_clock_s" not in doc.costs:
         return None
+    if not escaped:
+        return doc, int(np.count_nonzero(np.frombuffer(body, dtype=np.uint8) == _QUOTE))  # a third of bytes.count's time
     if _ENCODE(doc).count(b":") != body.count(b":"):
         return None  # a repeated key somewhere (msgspec kept its last value)
-    return doc
+    return doc, -1
+
+
+def _strings(doc, fields: list, n: int) -> int:
+    """The keys and texts of a decoded trace (``fields``: its events' values, a tuple per field): a
+    field that is absent holds its default object (compared by identity first, so a value equal to it
+    is never taken for it: None and the NaN object are no value JSON decodes to here)."""
+    count = n * _REQUIRED_STRINGS + _EDGE_STRINGS * len(doc.edges)
+    for k, default, text in _OPTIONAL_FIELDS:
+        count += (n - fields[k].count(default)) * (1 + text)
+    for value in _ASTUPLE(doc):
+        if value is UNSET:
+            continue
+        count += 1 + (type(value) is str)  # a top-level key and its text
+        if type(value) is dict:
+            count += len(value) + list(map(type, value.values())).count(str)
+    return count
+
+
+def _look(keys: tuple, table: dict) -> tuple:
+    """``table[key]`` of each key (KeyError if one is missing), in one C call."""
+    return itemgetter(*keys)(table) if len(keys) > 1 else (table[keys[0]],)
 
 
 class _Columns:
@@ -182,29 +224,35 @@ class _Columns:
         self.sums = {name: [] for name in _OPTIONAL}
         self.top = []  # (trace_id, task_id, topology, labels, tokens, wall_clock_s, reward total, by unit, tokens/reward)
 
-    def add(self, doc) -> bool:
-        """Gather one decoded trace; False (nothing gathered) when a rule read here fails or a sum overflows."""
+    def add(self, doc, quotes: int) -> bool:
+        """Gather one decoded trace (``quotes``: see :func:`_decode`); False (nothing gathered) when a key is
+        repeated, a rule read here fails or a sum overflows."""
         events, edges = doc.events, doc.edges
         n = len(events)
-        flat = list(chain.from_iterable(map(_ASTUPLE, events)))
-        F = _F
-        ids = dict(zip(flat[_I_ID::F], range(n)))  # id -> position in the trace
+        fields = list(zip(*map(_ASTUPLE, events)))  # a tuple per field
+        if quotes >= 0 and 2 * _strings(doc, fields, n) != quotes:
+            return False  # a repeated key: the text has more strings than the trace
+        ids = dict(zip(fields[_I_ID], range(n)))  # id -> position in the trace
         if len(ids) != n:
             return False  # a duplicate event id
-        known = ids.get
-        src = list(map(known, map(_SRC, edges), repeat(-1)))
-        dst = list(map(known, map(_DST, edges), repeat(-1)))
-        if -1 in src or -1 in dst:
-            return False  # an edge to an unknown event
-        types = bytes(map(_TYPE_CODES.__getitem__, flat[_I_TYPE::F]))
-        decisions = flat[_I_DECISION::F]
+        if edges:
+            ends = list(zip(*map(_ASTUPLE, edges)))
+            try:
+                src, dst = _look(ends[_E_SRC], ids), _look(ends[_E_DST], ids)
+            except KeyError:
+                return False  # an edge to an unknown event
+            edge_types = _look(ends[_E_TYPE], EDGE_CODE)
+        else:
+            src = dst = edge_types = ()
+        types = bytes(_look(fields[_I_TYPE], _TYPE_CODES))
+        decisions = fields[_I_DECISION]
         may = types.translate(_DECIDES_TABLE)
         decided = list(compress(decisions, may))
         if n - decisions.count(None) != len(decided) - decided.count(None):
             return False  # a decision on an event type that may not carry one (the schema's allOf)
         sums = []
         for index in _OPTIONAL.values():
-            values = flat[index::F]
+            values = fields[index]
             if values.count(_NAN) == n:  # no event has it (the default object, compared by identity)
                 sums.append(0)
                 continue
@@ -228,18 +276,18 @@ class _Columns:
         names: dict = {}
         serial = count()
         named = names.setdefault
-        self.agent += map(named, flat[_I_AGENT::F], serial)
+        self.agent += map(named, fields[_I_AGENT], serial)
         link = types.translate(_LINK_TABLE)
-        self.frm += map(named, compress(flat[_I_FROM::F], link), serial)
-        self.to += map(named, compress(flat[_I_TO::F], link), serial)
+        self.frm += map(named, compress(fields[_I_FROM], link), serial)
+        self.to += map(named, compress(fields[_I_TO], link), serial)
         self.n_names.append(next(serial))
         self.none.append(names.get(None, -1))
-        self.t.extend(array("d", flat[_I_T::F]))
+        self.t.extend(array("d", fields[_I_T]))
         self.types += types
         self.decisions.extend(map(_DEC_CODE.get, decided, repeat(0)))
         self.src += src
         self.dst += dst
-        self.etypes.extend(map(EDGE_CODE.__getitem__, map(_TYPE, edges)))
+        self.etypes.extend(edge_types)
         self.n_ev.append(n)
         self.n_ed.append(len(edges))
         return True
@@ -322,7 +370,7 @@ def _summarize(items: list, labels: dict) -> tuple[dict | None, list[int]]:
     columns = _Columns()
     for k, item in enumerate(items):
         doc = _decode(item[3])
-        if doc is not None and columns.add(doc):
+        if doc is not None and columns.add(*doc):
             kept.append(k)
         else:
             others.append(k)
