@@ -120,11 +120,8 @@ def page(browser, site_dir):
     yield load_page
     errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
     assert errors == [], errors
-    requests = []
-    for entry in browser.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message.get("method") == "Network.requestWillBeSent":
-            requests.append(message["params"]["request"]["url"])
+    messages = (json.loads(entry["message"])["message"] for entry in browser.get_log("performance"))
+    requests = [m["params"]["request"]["url"] for m in messages if m.get("method") == "Network.requestWillBeSent"]
     assert requests, "no request was logged at all: the network log does not work"
     # chrome://, chrome-search://, chrome-untrusted://: the browser's own pages (a new tab page that a
     # fresh browser may still be loading), which never reach the network

@@ -99,10 +99,10 @@ class CrossrefServer:
 
 
 class Served:
-    """A running server: ``url`` (``http://127.0.0.1:PORT``), ``log`` of ``(time, params)``, ``close()``."""
+    """A running server: ``url`` (``http://127.0.0.1:PORT``), ``log`` (its api's) of ``(time, params)``, ``close()``."""
 
     def __init__(self, api):
-        self.api = api
+        self.api, self.log = api, api.log
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -142,20 +142,10 @@ class Served:
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         self.thread.start()
 
-    @property
-    def log(self):
-        return self.api.log
-
     def close(self) -> None:
         self.closing.set()
         self.server.shutdown()
         self.server.server_close()
-
-    def __enter__(self) -> Served:
-        return self
-
-    def __exit__(self, *failure) -> None:
-        self.close()
 
 
 class FakeClock:
@@ -188,7 +178,7 @@ def fake_clock(patch) -> FakeClock:
 @contextlib.contextmanager
 def endpoint(mock, patch, api, variable: str, path: str):
     """``api`` served, let through the HTTP mock and named by the environment variable ``variable``."""
-    with Served(api) as served:
+    with contextlib.closing(Served(api)) as served:
         mock.add_passthru(served.url)
         patch.setenv(variable, served.url + path)
         yield served
@@ -277,7 +267,7 @@ def serve(no_network):
     closed after the test."""
     with contextlib.ExitStack() as running:
         def start(api):
-            served = running.enter_context(Served(api))
+            served = running.enter_context(contextlib.closing(Served(api)))
             no_network.add_passthru(served.url)
             return served
 
