@@ -40,7 +40,8 @@ def test_init_never_overwrites_and_refuses_bad_titles(tmp_path, cli):
     assert again.err.strip() == (f"masrl: error: {root} already holds a survey (corpus/taxonomy.yaml); "
                                  "masrl init never overwrites one")
     assert (root / "corpus/taxonomy.yaml").read_bytes() == before
-    for title, why in [("", "--title: give the survey's title on one line"),
+    for title, why in [("", "--title: the title is empty; give the survey's title"),
+                       ("   ", "--title: the title is empty; give the survey's title"),
                        ("two\nlines", "--title: give the survey's title on one line"),
                        ("TODO", "--title:"),
                        ("evil\u202etitle", "--title: 'evil\\u202etitle' contains a character that is invisible")]:

@@ -64,6 +64,8 @@ def bare_specials(latex: str) -> list[str]:
     (["Alan Turing AND Grace Hopper"], "holds the word 'and', which BibTeX reads as two authors"),
     (["{Lovelace, Ada"], "has unbalanced braces, which BibTeX cannot read: every '{' is closed by a '}'"),
     (["Lovelace}, {Ada"], "has unbalanced braces"),
+    (["[Lovelace, Ada]"], "is not one person's name: '[', ']' and ';' write a list of names as text"),
+    (["Lovelace, Ada; Turing, Alan"], "is not one person's name: '[', ']' and ';' write a list of names as text"),
 ])
 def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, authors, message):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors)
@@ -73,7 +75,8 @@ def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, au
 
 
 @pytest.mark.parametrize("authors", [["Doe, Jr, John"], ["{Agents, Tools, and Co, Inc.}"], ["Doe, Jane", "others"],
-                                     ["van Beethoven, Ludwig", "{Kimi Team}"], ["Andersen, Anders", "Sandoval, Brand"]])
+                                     ["van Beethoven, Ludwig", "{Kimi Team}"], ["Andersen, Anders", "Sandoval, Brand"],
+                                     ["{Lab [Agents]; Tools}"]])
 def test_authors_bibtex_reads_are_accepted(soil, cli, edit_record, authors):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors, first_author=authors[0])
     check = cli("validate", "--root", soil)

@@ -311,7 +311,9 @@ def test_tokens_under_a_create_agent_span_are_kept():
 
 
 @pytest.mark.parametrize("value, shown", [
-    ({"intValue": "abc"}, "None"), ({"doubleValue": "NaN"}, "nan"), ({"intValue": "-100"}, "-100"), ({"stringValue": "lots"}, "'lots'"),
+    ({"intValue": "abc"}, "intValue 'abc'"), ({"intValue": "12x"}, "intValue '12x'"), ({"doubleValue": "NaN"}, "nan"),
+    ({"doubleValue": "lots"}, "doubleValue 'lots'"), ({"intValue": True}, "intValue True"), ({"intValue": "-100"}, "-100"),
+    ({"stringValue": "lots"}, "'lots'"),
 ])
 def test_usage_that_is_no_count_is_named_not_dropped(value, shown):
     bad = span("c2", "a1", "chat m", 60, 70, 3, gen_ai__operation__name="chat")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -235,7 +236,8 @@ def test_a_long_error_message_of_semantic_scholar_is_left_out_not_a_traceback(se
 
 
 NOT_ONE_PERSON = ["['Ada Lovelace', 'Alan Turing']", "{'name': 'Ada'}", "Grace Hopper; Alan Turing",
-                  "Turing, Alan and Hopper, Grace", "Lovelace, Ada, Countess, of Lovelace"]
+                  "Turing, Alan and Hopper, Grace", "Lovelace, Ada, Countess, of Lovelace", "Grace <Hopper>",
+                  "Grace Hopper <grace@example.org>"]
 
 
 @pytest.mark.parametrize("name", NOT_ONE_PERSON)
@@ -259,6 +261,30 @@ def test_an_author_that_is_not_one_person_is_refused_naming_where(serve, source,
     assert "answered something that is not its documented format" in str(err.value)
     assert str(err.value).endswith(f"{where}{name!r} is not one person's name") or (
         len(repr(name)) > 40 and f"{where}{repr(name)[:37]}..." in str(err.value))
+
+
+PLAIN_TITLES = ["An orchestrator emitting <think> tokens", "Orchestrator bounds when n<k and k>m",
+                "Delegation with <b>bold</b> claims", "Q&A for an orchestrator"]
+
+
+@pytest.mark.parametrize("source", ["openreview", "semanticscholar"])
+def test_a_plain_text_format_keeps_angle_brackets_as_text(serve, source):
+    """OpenReview's and Semantic Scholar's titles and abstracts are plain text: ``<...>`` in them is
+    text, kept as sent (it used to be taken for markup and dropped, with the words inside it)."""
+    if source == "openreview":
+        notes = [{"id": f"note{k:05d}", "forum": f"note{k:05d}", "pdate": 1779000000000,
+                  "content": {"title": {"value": title}, "abstract": {"value": f"About {title}."},
+                              "authors": {"value": ["Ada Lovelace"]}, "venueid": {"value": VENUES[0]}}}
+                 for k, title in enumerate(PLAIN_TITLES)]
+        body = json.dumps({"notes": notes, "count": len(notes)}).encode()
+        make = lambda url: openreview(f"{url}/notes", venues=VENUES[:1])  # noqa: E731
+    else:
+        papers = [{**_one_paper(k), "title": title, "abstract": f"About {title}."} for k, title in enumerate(PLAIN_TITLES)]
+        body = json.dumps({"total": len(papers), "data": papers}).encode()
+        make = lambda url: s2(f"{url}/graph/v1")  # noqa: E731
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    found = make(served.url).search(ORCH, *WINDOW, NOW).found
+    assert sorted((f.title, f.abstract) for f in found) == sorted((t, f"About {t}.") for t in PLAIN_TITLES)
 
 
 def test_an_openreview_count_that_shrinks_between_pages_loses_no_note(serve):
@@ -413,7 +439,11 @@ def test_a_seed_semantic_scholar_does_not_know_is_named_and_a_broken_link_page_r
     (200, json.dumps({"offset": 0, "data": [{"citingPaper": _one_paper(1)}]}).encode(),
      "$.data[0] (cited by a2026, offset 0): a link without citedPaper, which the API sends with every link of /references"),
     (200, json.dumps({"offset": 0, "data": [{"citedPaper": _one_paper(1)}] * 2}).encode(),
-     "$.data[1].citedPaper (cited by a2026, offset 0): arxiv:2605.30001 is sent twice")])
+     "$.data[1].citedPaper (cited by a2026, offset 0): arxiv:2605.30001 is sent twice"),
+    (200, json.dumps({"offset": -5, "data": [{"citedPaper": _one_paper(1)}]}).encode(),
+     "$.offset is -5, not a position (one counted from 0)"),
+    (200, json.dumps({"offset": 0, "next": 0, "data": [{"citedPaper": _one_paper(1)}]}).encode(),
+     "$.next is 0 after $.offset 0: not a next page")])
 def test_a_link_page_that_is_not_the_apis_answer_is_refused(serve, status, body, what):
     """Only the API's own "not found" (its JSON error) names a seed it does not know; a link keyed
     for the other direction, or a paper linked twice, is not its answer either."""
@@ -482,6 +512,24 @@ def test_a_key_the_server_repeats_in_its_error_is_not_printed(small_survey, cli,
               "semanticscholar")
     assert run.code == 1 and "SECRET" not in run.err.upper() + run.out.upper()
     assert "answered HTTP 403: Invalid API key <MASRL_S2_API_KEY> for this endpoint" in run.err, run.err
+
+
+@pytest.mark.parametrize(("field", "echoed"), [("title", "k3y/SECRET+abc=="), ("abstract", "K3Y%2FSECRET%2BABC%3D%3D")])
+def test_a_key_the_server_repeats_in_a_record_is_never_written(small_survey, cli, clock, serve, monkeypatch, field, echoed):
+    """A record that holds the key (a server that repeats what it was sent) would put it into queue.csv, a file
+    that is committed: the round is refused, naming the file and line, and nothing is written or printed of it."""
+    paper = {**_one_paper(1), field: f"An orchestrator {echoed}"}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 1, "data": [paper]}).encode())))
+    monkeypatch.setenv("MASRL_S2_API", f"{served.url}/graph/v1")
+    monkeypatch.setenv("MASRL_S2_API_KEY", "k3y/SECRET+abc==")
+    run = cli("update", "search", "--root", small_survey, "--since", WINDOW[0], "--until", WINDOW[1], "--source",
+              "semanticscholar")
+    assert run.code == 1 and "K3Y" not in run.err.upper() + run.out.upper()
+    assert run.err.splitlines() == [
+        f"{Path('corpus/rounds/2026-06-30/queue.csv')}:2: holds the value of MASRL_S2_API_KEY, a key masrl sends (the source "
+        "repeated it in its answer); masrl writes no secret into a file",
+        "masrl: error: a file masrl would write holds a secret; nothing was written"], run.err
+    assert not (small_survey / "corpus" / "rounds").exists()
 
 
 def test_a_semantic_scholar_doi_that_is_arxivs_own_names_the_preprint(serve):

@@ -411,6 +411,26 @@ def test_character_references_and_markup_are_decoded_not_kept(serve):
     assert (found.title, found.abstract) == ("Tools & Orchestrator", "A <i>b</i> c")
 
 
+CROSSREF_MARKUP = [
+    ("Orchestrators that emit &lt;think&gt; tokens", "Orchestrators that emit <think> tokens"),  # escaped text, not markup
+    ("Orchestrating CO<sub>2</sub>-aware agents", "Orchestrating CO2-aware agents"),  # inline markup: no space added
+    ("Orchestration when x<y and y>z holds", "Orchestration when x<y and y>z holds"),  # no tag at all
+    ("Teams of <i>n</i><sup>2</sup> agents", "Teams of n2 agents"),
+    ("A <font face=\"Symbol\">a</font>-orchestrator", "A a-orchestrator"),
+    ("x <b and c> y", "x <b and c> y"),  # not a tag: its attributes are not name="value"
+    ("The <mml:math><mml:mi>k</mml:mi></mml:math>-agent team", "The k-agent team"),
+]
+
+
+@pytest.mark.parametrize(("sent", "kept"), CROSSREF_MARKUP, ids=[kept for _, kept in CROSSREF_MARKUP])
+def test_crossref_markup_is_taken_out_and_other_angle_brackets_are_text(serve, sent, kept):
+    body = work_list([work(title=[sent], abstract="<jats:p>An orchestrator.</jats:p><jats:p>Two <jats:italic>x</jats:italic>y.</jats:p>",
+                           author=[{"given": "Ada", "family": "Lo<b>ve</b>lace"}])])
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    (found,) = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
+    assert (found.title, found.abstract, found.authors) == (kept, "An orchestrator. Two xy.", ("Lovelace, Ada",))
+
+
 # ---------------------------------------------------------------- kind 3: nothing written that validate refuses
 
 BOMB = ('<?xml version="1.0"?>\n<!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'

@@ -8,8 +8,9 @@ and the caller names the source. This module holds what they share:
   nesting deeper than Python can follow, and every value of the wrong type, with its place
   (``$.message.items[3].title``);
 * :func:`clean`: a text field as masrl stores it: HTML and XML character references decoded
-  (``Q&amp;A`` -> ``Q&A``, once more for a doubly escaped one), markup tags dropped (JATS
-  ``<jats:p>``, ``<i>``), whitespace collapsed, and the characters masrl's text policy refuses
+  (``Q&amp;A`` -> ``Q&A``, once more for a doubly escaped one), in a format that has markup
+  (Crossref's) its tags dropped (JATS ``<jats:p>``, ``<i>``) and any other ``<...>`` kept as
+  text, whitespace collapsed, and the characters masrl's text policy refuses
   (control, bidirectional, zero-width) removed — but an identifier holding one, or a blank, is
   refused (without it, it would be another identifier); a text longer than its limit is refused, so that
   nothing masrl writes is a cell its own sheets cannot read;
@@ -43,14 +44,29 @@ class FormatError(Exception):
     """An answer that is not what the source's documented format says; ``str()`` says what, where."""
 
 
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_.:-]*(?:\s+[^<>]*)?/?>")
+#: Crossref's markup (its documented face markup, HTML's blocks, JATS and MathML elements); a
+#: block becomes a space, inline markup nothing (``CO<sub>2</sub>`` is ``CO2``). Any other ``<...>``
+#: is text (``<think>``, ``x<y and y>z``), as are tags whose attributes are not ``name="value"``.
+_BLOCKS = frozenset({"p", "br", "div", "title", "sec", "list", "list-item", "label", "abstract", "li", "ul", "ol"})
+_INLINE = frozenset({"b", "i", "em", "strong", "u", "ovl", "sup", "sub", "scp", "sc", "tt", "font", "span", "small",
+                     "italic", "bold", "underline", "monospace", "inline-formula", "math"})
+_TAG = re.compile(r"""</?((?:jats:|mml:)?[A-Za-z][A-Za-z0-9_.-]*)(?:\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>]*"|'[^'<>]*'))*\s*/?>""")
+
+
+def _markup(tag: re.Match) -> str:
+    name = tag.group(1).lower()
+    prefixed, _, local = name.rpartition(":")
+    if local in _BLOCKS and prefixed in ("", "jats"):
+        return " "
+    return "" if prefixed or local in _INLINE else tag.group(0)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
-def clean(text: object, what: str, where: str, markup: bool = True) -> str:
+def clean(text: object, what: str, where: str, markup: bool = False) -> str:
     """``text`` as one stored line (see the module docstring); ``what`` is the kind of field
     (a key of :data:`MAX_CHARS`), ``where`` its place in the answer, for the error.
-    ``markup=False`` keeps ``<...>`` (a plain-text field such as an arXiv title).
+    ``markup=True`` for a field whose format has markup (Crossref's): its tags are taken out
+    (:data:`_TAG`); in a plain-text field (arXiv's, OpenReview's, Semantic Scholar's) ``<...>`` is text.
 
     Raises:
         FormatError: ``text`` is not a string, or longer than the limit of its kind.
@@ -67,7 +83,7 @@ def clean(text: object, what: str, where: str, markup: bool = True) -> str:
             break
         text = html.unescape(text)
     if markup and what != "identifier":  # an id is never markup (a DOI may hold <...>): kept as sent
-        text = _TAG.sub(" ", text)
+        text = _TAG.sub(_markup, text)
     if what == "identifier":  # an id with a character taken out would be another id than the source sent
         text = text.strip(" ")
         if bad := unsafe_characters(text) or [(ch, "blank") for ch in text if ch.isspace()][:1]:
@@ -109,13 +125,14 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
 
 #: What no one person's name holds: a list or mapping written as text, ``;`` or ``&`` or the word
 #: ``and`` (several people), ``et al.``, TeX's special characters (``\`` would be read as a command),
-#: or ``~``/``_`` (an OpenReview profile id such as ``~Grace_Hopper1``, not a name).
-_NOT_A_NAME = re.compile(r"[\[\]{};&\\~_$^%#]|(?:^|\s)(?:and|et\s+al\.?)(?:\s|$)", re.IGNORECASE)
+#: ``~``/``_`` (an OpenReview profile id such as ``~Grace_Hopper1``, not a name), or ``<``/``>`` (an
+#: address such as ``Grace <grace@example.org>``, or markup left in a plain-text name).
+_NOT_A_NAME = re.compile(r"[\[\]{};&\\~_$^%#<>]|(?:^|\s)(?:and|et\s+al\.?)(?:\s|$)", re.IGNORECASE)
 #: What no organisation's name holds: several names (``;``), TeX's special characters, brackets.
-_NOT_AN_ORGANISATION = re.compile(r"[\[\]{};\\~$^%#]")
+_NOT_AN_ORGANISATION = re.compile(r"[\[\]{};\\~$^%#<>]")
 
 
-def person(text: object, where: str, part: bool = False, markup: bool = True) -> str:
+def person(text: object, where: str, part: bool = False, markup: bool = False) -> str:
     """One person's name from a source, cleaned (:func:`clean`): ``Jane Doe`` or ``Doe, Jane``;
     with ``part``, a given or family name alone (no comma).
 
@@ -129,13 +146,13 @@ def person(text: object, where: str, part: bool = False, markup: bool = True) ->
     return name
 
 
-def organisation_name(text: object, where: str) -> str:
+def organisation_name(text: object, where: str, markup: bool = False) -> str:
     """One organisation's name from a source, cleaned (:func:`clean`).
 
     Raises:
         FormatError: a name that holds ``;`` (several names in one) or TeX's special characters.
     """
-    name = clean(text, "author", where)
+    name = clean(text, "author", where, markup)
     if _NOT_AN_ORGANISATION.search(name):
         raise FormatError(f"{where}: {_short(name)} is not one organisation's name")
     return name

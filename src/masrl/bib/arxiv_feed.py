@@ -121,10 +121,10 @@ def _entry(entry, i: int) -> Entry:
     if parsed is None:
         raise FormatError(f"{where}: id {ident[:80]!r} is not an arXiv abstract URL (http://arxiv.org/abs/<id>v<n>)")
     where = f"entry {i + 1} ({parsed.key})"
-    title = clean(_one(entry, f"{ATOM}title", where), "title", f"{where}: title", markup=False)
+    title = clean(_one(entry, f"{ATOM}title", where), "title", f"{where}: title")
     if not title:
         raise FormatError(f"{where}: an empty title")
-    summary = clean(_one(entry, f"{ATOM}summary", where), "abstract", f"{where}: summary", markup=False)
+    summary = clean(_one(entry, f"{ATOM}summary", where), "abstract", f"{where}: summary")
     published = day((_one(entry, f"{ATOM}published", where) or "").strip(), f"{where}: published")
     day((_one(entry, f"{ATOM}updated", where) or "").strip(), f"{where}: updated")
     people = entry.findall(f"{ATOM}author")
@@ -134,8 +134,7 @@ def _entry(entry, i: int) -> Entry:
         raise FormatError(f"{where}: {len(people)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
     for j, person in enumerate(people):
-        name = person_name(_one(person, f"{ATOM}name", f"{where}: author {j + 1}"), f"{where}: author {j + 1}",
-                           markup=False)
+        name = person_name(_one(person, f"{ATOM}name", f"{where}: author {j + 1}"), f"{where}: author {j + 1}")
         if not name:
             raise FormatError(f"{where}: author {j + 1} has an empty name")
         authors.append(record_author(name))
@@ -161,6 +160,6 @@ def read_feed(body: bytes) -> Feed:
     for entry in entries:
         ident = (entry.findtext(f"{ATOM}id") or "").strip()
         if ident.startswith(ERRORS):
-            raise ApiError(clean(entry.findtext(f"{ATOM}summary") or ident, "abstract", "error", markup=False))
+            raise ApiError(clean(entry.findtext(f"{ATOM}summary") or ident, "abstract", "error"))
     total, start, per_page = _count(feed, "totalResults"), _count(feed, "startIndex"), _count(feed, "itemsPerPage")
     return Feed(total, start, per_page, tuple(_entry(e, i) for i, e in enumerate(entries)))

@@ -153,14 +153,14 @@ def paper(work: Work, where: str) -> Paper:
     from .identifiers import IdentifierError, parse
 
     doi, arxiv = source_doi(work.doi, f"{where}.DOI")  # arXiv's own DOI names its preprint
-    title = clean(" ".join(work.title), "title", f"{where}.title")
+    title = clean(" ".join(work.title), "title", f"{where}.title", markup=True)
     if len(work.author) > MAX_AUTHORS:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
     for j, a in enumerate(work.author):
-        family = person(a.family, f"{where}.author[{j}].family", part=True)
-        given = person(a.given, f"{where}.author[{j}].given", part=True)
-        name = organisation_name(a.name, f"{where}.author[{j}].name")
+        family = person(a.family, f"{where}.author[{j}].family", part=True, markup=True)
+        given = person(a.given, f"{where}.author[{j}].given", part=True, markup=True)
+        name = organisation_name(a.name, f"{where}.author[{j}].name", markup=True)
         # a person, an organisation, or one name only (in the part where CSL-JSON put it)
         authors.append((f"{family}, {given}" if given else family) if family else organisation(name) if name else given)
     authors = named_authors(authors)
@@ -174,10 +174,10 @@ def paper(work: Work, where: str) -> Paper:
             if ident.scheme == "arxiv":
                 arxiv = ident.key.split(":", 1)[1]
                 break
-    venue = clean(" ".join(work.container_title), "venue", f"{where}.container-title")
+    venue = clean(" ".join(work.container_title), "venue", f"{where}.container-title", markup=True)
     if not venue and work.event is not None:
-        venue = clean(work.event.name, "venue", f"{where}.event.name")
-    abstract = clean(work.abstract, "abstract", f"{where}.abstract")
+        venue = clean(work.event.name, "venue", f"{where}.event.name", markup=True)
+    abstract = clean(work.abstract, "abstract", f"{where}.abstract", markup=True)
     published, precision = _date(work, where)
     return Paper(doi, title, tuple(authors), published, venue, abstract, arxiv, clean(work.type, "venue", f"{where}.type"),
                  clean(work.publisher, "venue", f"{where}.publisher"), precision)

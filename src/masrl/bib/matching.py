@@ -6,7 +6,9 @@ arXiv version, ``arXiv:`` prefix, URL form, arXiv DOI, DOI case and encoding
 do not matter), or when their normalized titles (:func:`normalize_title`)
 are at least :data:`TITLE_THRESHOLD` similar, unless both have an arXiv id and the ids
 differ (:func:`distinct_by_id`): arXiv gives a paper one id for all its versions, so two
-ids are two papers ("GPT-4 Technical Report" 2303.08774 is not "GPT-5 Technical Report").
+ids are two papers ("GPT-4 Technical Report" 2303.08774 is not "GPT-5 Technical Report");
+or unless the titles' numbers differ or one of them says no where the other does not
+(:func:`distinct_by_title`: "Orchestrator 1" is not "Orchestrator 2", nor "... with RL" "... without RL").
 Other schemes do not decide it: a paper's conference and journal versions have two DOIs,
 and a resubmission gets a new OpenReview forum.
 
@@ -103,6 +105,25 @@ def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -
     return bool(arxiv_a and arxiv_b and not arxiv_a & arxiv_b)
 
 
+#: Words whose presence turns a title into another paper's ("... with RL" and "... without RL").
+_NEGATIONS = frozenset({"no", "not", "non", "without"})
+#: Roman numerals that number the parts of a series ("Part II"), without the ones that are words ("i", "v", "x").
+_ROMAN = frozenset({"ii", "iii", "iv", "vi", "vii", "viii", "ix"})
+
+
+@lru_cache(maxsize=16384)
+def _marks(norm: str) -> tuple:
+    words = norm.split()
+    return tuple(re.findall(r"[0-9]+", norm)), tuple(w for w in words if w in _ROMAN), sum(w in _NEGATIONS for w in words)
+
+
+def distinct_by_title(a: str, b: str) -> bool:
+    """Whether two normalized titles name two papers however similar they are: their numbers differ
+    (``Orchestrator 1`` and ``Orchestrator 2``, ``GPT-3`` and ``GPT-4``, ``Part II`` and ``Part III``;
+    ``GPT4`` and ``GPT-4`` are the same), or one of them says no where the other does not."""
+    return _marks(a) != _marks(b)
+
+
 def known_records(corpus) -> list[Known]:
     """Every retained and excluded record of a :class:`masrl.corpus.load.Corpus` as :class:`Known`, sorted by file."""
     out = []
@@ -155,7 +176,8 @@ class Pool:
         if norm:
             hits = process.extract(norm, self.titles, scorer=fuzz.ratio, score_cutoff=TITLE_THRESHOLD * 100, limit=None)
             for _, score, index in hits:
-                if index not in found and self.titles[index] and not distinct_by_id(mine, self.items[index].keys):
+                if (index not in found and self.titles[index] and not distinct_by_id(mine, self.items[index].keys)
+                        and not distinct_by_title(norm, self.titles[index])):
                     found[index] = Match(self.items[index], similarity=score / 100)
         return [found[i] for i in sorted(found)]
 
@@ -202,7 +224,7 @@ def similar_title_pairs(items: list[Known]) -> list[tuple[Known, Known, float]]:
         for b in np.nonzero(bag <= limit)[0]:
             i, j = int(order[a]), int(order[a + 1 + b])
             score = fuzz.ratio(titles[i], titles[j], score_cutoff=t * 100)
-            if score:
+            if score and not distinct_by_title(titles[i], titles[j]):
                 first, second = sorted((i, j))
                 pairs.append((first, second, score / 100))
     return [(items[i], items[j], s) for i, j, s in sorted(pairs)]

@@ -91,7 +91,9 @@ def read_search(body: bytes) -> Search:
 def read_edges(body: bytes) -> Edges:
     """A page of ``/paper/{id}/references`` or ``/citations``. Raises :class:`FormatError`."""
     data = decode_json(body, Edges)
-    if data.offset < 0 or (data.next is not None and data.next <= data.offset):
+    if data.offset < 0:
+        raise FormatError(f"$.offset is {data.offset}, not a position (one counted from 0)")
+    if data.next is not None and data.next <= data.offset:
         raise FormatError(f"$.next is {data.next} after $.offset {data.offset}: not a next page")
     return data
 

@@ -13,7 +13,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from ..core.errors import UserError
+from ..core.errors import Problem, UserError
+from ..core.text import secrets_in
 from .interrupts import interrupts_held
 
 #: Prefix of masrl's temporary files (listed in ``.gitignore``).
@@ -132,6 +133,16 @@ class _Transaction:
         return failed
 
 
+def _refuse_secrets(writes: dict[str, bytes]) -> None:
+    """Refuse the whole write when a text file of it holds a key masrl sends (a source that repeated the
+    key it was sent, in a record masrl would write to a file that is committed)."""
+    problems = [Problem(rel, line, None, f"holds the value of {name}, a key masrl sends (the source repeated it in its "
+                                         "answer); masrl writes no secret into a file")
+                for rel, line, name in secrets_in(writes)]
+    if problems:
+        raise UserError("a file masrl would write holds a secret; nothing was written", problems)
+
+
 def apply(root: Path, writes: dict[str, bytes], removals: list[str], overwrite: bool = True) -> None:
     """Write ``writes`` and remove ``removals`` all together, or change nothing.
 
@@ -141,6 +152,7 @@ def apply(root: Path, writes: dict[str, bytes], removals: list[str], overwrite: 
     never in between. Staging and renaming take a fraction of a second; rendering, before
     this, is not held.
     """
+    _refuse_secrets(writes)
     tx = _Transaction(root)
     with interrupts_held():
         try:

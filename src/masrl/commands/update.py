@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from ..core import console
@@ -97,6 +98,10 @@ def _search(args: argparse.Namespace) -> int:
     plan = plan_search(corpus, protocol, clock.today_iso(), args.since, args.until, args.source, args.family)
     progress = Progress(len(plan.sources) * len(plan.families), enabled=sys.stderr.isatty() and not args.quiet)
     mailto = args.mailto or os.environ.get("MASRL_MAILTO") or None
+    if mailto is not None and not _EMAIL.fullmatch(mailto):
+        given = "--mailto" if args.mailto else "MASRL_MAILTO"
+        raise UserError(f"{given}: {mailto!r} is not an e-mail address (name@host.domain, no blank or control "
+                        "character): Crossref's polite pool asks for one; nothing was searched")
     pace = PaceFile(root)
 
     def make_source(name, searcher):
@@ -118,6 +123,10 @@ def _search(args: argparse.Namespace) -> int:
                  f"requests; {sum(result.identified.values())} records found ({found}), {result.duplicates} duplicates, "
                  f"{result.queued} queued -> {ROUNDS}{result.round_id}/queue.csv")
     return 0
+
+
+#: An e-mail address as Crossref's polite pool takes it: one ``@``, a dotted domain, no blank, control or quote.
+_EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 
 
 def _proportion(text: str) -> float:

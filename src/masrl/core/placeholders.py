@@ -43,6 +43,16 @@ def _top_level_commas(text: str) -> int:
     return commas
 
 
+def _outside_braces(text: str) -> set[str]:
+    """The characters of ``text`` outside braces (an organisation's name in braces is taken as written)."""
+    depth, found = 0, set()
+    for ch in text:
+        depth += (ch == "{") - (ch == "}")
+        if not depth and ch != "}":
+            found.add(ch)
+    return found
+
+
 def _top_level_and(text: str) -> bool:
     """Whether ``text`` holds the word ``and`` outside braces (BibTeX splits authors there)."""
     depth, words, word = 0, [], ""
@@ -60,7 +70,8 @@ def _top_level_and(text: str) -> bool:
 def author_problem(author: object) -> str | None:
     """Why ``author`` is no author name, or None: a placeholder (:func:`placeholder_problem`), a
     ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``), a name
-    with more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
+    holding ``[``, ``]`` or ``;`` outside braces (a list of names written as text), a name with
+    more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
     skips with its whole entry (a person is ``Last, First`` or ``Last, Jr, First``; an organisation
     with commas is written in braces, ``{Agents and Tools Lab, Inc.}``), unbalanced braces (``{Lovelace,
     Ada``, which would swallow the rest of a BibTeX entry), or a name holding the word
@@ -80,6 +91,9 @@ def author_problem(author: object) -> str | None:
             break
     if depth != 0:
         return f"{text!r} has unbalanced braces, which BibTeX cannot read: every '{{' is closed by a '}}'"
+    if _outside_braces(text) & set("[];"):
+        return (f"{text!r} is not one person's name: '[', ']' and ';' write a list of names as text; give each person "
+                "as an author of their own (an organisation whose name holds one goes in braces)")
     if _top_level_commas(text) > 2:
         return (f"{text!r} has more than two commas, which BibTeX cannot read as a name: write one person "
                 "\"Last, First\" or \"Last, Jr, First\" (several people are several authors; an organisation "

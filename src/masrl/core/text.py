@@ -192,17 +192,41 @@ def ascii_digits(text: str) -> bool:
 SECRET_VARIABLES = ("MASRL_S2_API_KEY",)
 
 
+def _secret_forms() -> list[tuple[str, set[str]]]:
+    """``(variable, forms)`` of every secret set in the environment (a value of 4 characters or more):
+    the value as sent and as a URL would carry it."""
+    import os
+    from urllib.parse import quote, quote_plus
+
+    found = []
+    for name in SECRET_VARIABLES:
+        value = os.environ.get(name, "").strip()
+        if len(value) >= 4:
+            found.append((name, {value, quote(value, safe=""), quote_plus(value)}))
+    return found
+
+
 def without_secrets(text: str) -> str:
     """``text`` with the value of every variable of :data:`SECRET_VARIABLES` (a server may repeat
     the key it was sent in its error), in any case and URL-encoded too, written as the variable's
     name, ``<MASRL_S2_API_KEY>``."""
-    import os
-    from urllib.parse import quote, quote_plus
-
-    for name in SECRET_VARIABLES:
-        value = os.environ.get(name, "").strip()
-        if len(value) < 4:
-            continue
-        for form in {value, quote(value, safe=""), quote_plus(value)}:  # as sent, and as a URL would carry it
+    for name, forms in _secret_forms():
+        for form in forms:
             text = re.sub(re.escape(form), f"<{name}>", text, flags=re.IGNORECASE)
     return text
+
+
+def secrets_in(files: dict[str, bytes]) -> list[tuple[str, int, str]]:
+    """``(file, line number, variable)`` of each line of the text files of ``files`` that holds the
+    value of a variable of :data:`SECRET_VARIABLES`, in any of the forms :func:`without_secrets`
+    hides (files that are not UTF-8 text, such as figures, are not read)."""
+    secrets = [(name, re.compile("|".join(map(re.escape, sorted(forms))), re.IGNORECASE)) for name, forms in _secret_forms()]
+    found = set()
+    for rel, data in files.items() if secrets else ():
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        found.update((rel, text.count("\n", 0, match.start()) + 1, name)
+                     for name, pattern in secrets for match in pattern.finditer(text))
+    return sorted(found)

@@ -40,7 +40,9 @@ def new_survey(title: str = DEFAULT_TITLE) -> dict[str, bytes]:
         UserError: if the title is empty, holds a line break, or is a placeholder (``TODO``).
     """
     title = title.strip()
-    if not title or "\n" in title or "\r" in title:
+    if not title:
+        raise UserError("--title: the title is empty; give the survey's title")
+    if "\n" in title or "\r" in title:
         raise UserError("--title: give the survey's title on one line")
     if why := placeholder_problem(title):
         raise UserError(f"--title: {why}; give the survey's real title")

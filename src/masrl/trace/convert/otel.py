@@ -78,6 +78,17 @@ def _is_sdk_span(value) -> bool:
 
 
 # -- values ------------------------------------------------------------------------
+class _Unread:
+    """An OTLP value its type cannot read (``{"intValue": "12x"}``): no value to the converter (it is no
+    text, number or flag), shown as it was sent where a note names it."""
+
+    def __init__(self, kind: str, raw):
+        self.kind, self.raw = kind, raw
+
+    def __repr__(self) -> str:
+        return f"{self.kind} {self.raw!r}"
+
+
 def _attr_value(value):
     if not isinstance(value, dict):
         return None
@@ -85,18 +96,17 @@ def _attr_value(value):
         return value["stringValue"]
     if "intValue" in value:
         v = value["intValue"]
-        if isinstance(v, bool):
-            return None
         try:
-            return int(v)
+            whole = not isinstance(v, (bool, float)) or (type(v) is float and v.is_integer())  # not 3.7 read as 3
+            return int(v) if whole else _Unread("intValue", v)
         except (TypeError, ValueError):
-            return None
+            return _Unread("intValue", v)
     if "doubleValue" in value:
         v = value["doubleValue"]
         try:
-            return float(v) if isinstance(v, (int, float, str)) and not isinstance(v, bool) else None
+            return float(v) if isinstance(v, (int, float, str)) and not isinstance(v, bool) else _Unread("doubleValue", v)
         except ValueError:
-            return None
+            return _Unread("doubleValue", v)
     if "boolValue" in value:
         return bool(value["boolValue"])
     if "arrayValue" in value:
