@@ -33,7 +33,7 @@ from __future__ import annotations
 import gc
 from array import array
 from functools import partial
-from itertools import compress, count, repeat
+from itertools import compress, repeat
 from operator import is_not, itemgetter
 from typing import Annotated, Literal, Union
 
@@ -201,6 +201,25 @@ def _strings(doc, fields: list, n: int) -> int:
     return count
 
 
+_CODE = np.dtype("<u4")
+_CODES: list = [b""]
+
+
+def _codes(k: int) -> tuple:
+    """The numbers 0 .. k-1 (at least), each as 4 bytes (:data:`_CODE`): a trace's positions and name codes
+    are joined into one bytes object, which numpy reads as it is (a list of ints costs it a conversion each)."""
+    if len(_CODES[0]) < 4 * k:
+        size = max(k, 2 * len(_CODES[0]) // 4, 1024)
+        data = np.arange(size, dtype=_CODE).tobytes()
+        _CODES[:] = [data, tuple(data[i:i + 4] for i in range(0, len(data), 4))]
+    return _CODES[1]
+
+
+def _positions(parts: list) -> np.ndarray:
+    """The 4-byte numbers of ``parts`` (bytes objects) as one int64 array."""
+    return np.frombuffer(b"".join(parts), dtype=_CODE).astype(np.int64)
+
+
 def _look(keys: tuple, table: dict) -> tuple:
     """``table[key]`` of each key (KeyError if one is missing), in one C call."""
     return itemgetter(*keys)(table) if len(keys) > 1 else (table[keys[0]],)
@@ -232,18 +251,19 @@ class _Columns:
         fields = list(zip(*map(_ASTUPLE, events)))  # a tuple per field
         if quotes >= 0 and 2 * _strings(doc, fields, n) != quotes:
             return False  # a repeated key: the text has more strings than the trace
-        ids = dict(zip(fields[_I_ID], range(n)))  # id -> position in the trace
+        ids = dict(zip(fields[_I_ID], _codes(n)))  # id -> position in the trace (4 bytes)
         if len(ids) != n:
             return False  # a duplicate event id
         if edges:
             ends = list(zip(*map(_ASTUPLE, edges)))
             try:
-                src, dst = _look(ends[_E_SRC], ids), _look(ends[_E_DST], ids)
+                src, dst = b"".join(_look(ends[_E_SRC], ids)), b"".join(_look(ends[_E_DST], ids))
             except KeyError:
                 return False  # an edge to an unknown event
             edge_types = _look(ends[_E_TYPE], EDGE_CODE)
         else:
-            src = dst = edge_types = ()
+            src = dst = b""
+            edge_types = ()
         types = bytes(_look(fields[_I_TYPE], _TYPE_CODES))
         decisions = fields[_I_DECISION]
         may = types.translate(_DECIDES_TABLE)
@@ -273,20 +293,21 @@ class _Columns:
                          tokens_per_reward(tokens, total)))
         for name, value in zip(_OPTIONAL, sums):
             self.sums[name].append(value)
-        names: dict = {}
-        serial = count()
-        named = names.setdefault
-        self.agent += map(named, fields[_I_AGENT], serial)
         link = types.translate(_LINK_TABLE)
-        self.frm += map(named, compress(fields[_I_FROM], link), serial)
-        self.to += map(named, compress(fields[_I_TO], link), serial)
-        self.n_names.append(next(serial))
-        self.none.append(names.get(None, -1))
+        linked = link.count(1)
+        names: dict = {}
+        serial = iter(_codes(n + 2 * linked))  # a code per name: the position of its first appearance
+        named = names.setdefault
+        self.agent.append(b"".join(map(named, fields[_I_AGENT], serial)))
+        self.frm.append(b"".join(map(named, compress(fields[_I_FROM], link), serial)))
+        self.to.append(b"".join(map(named, compress(fields[_I_TO], link), serial)))
+        self.n_names.append(n + 2 * linked)
+        self.none.append(int.from_bytes(names[None], "little") if None in names else -1)
         self.t.extend(array("d", fields[_I_T]))
         self.types += types
         self.decisions.extend(map(_DEC_CODE.get, decided, repeat(0)))
-        self.src += src
-        self.dst += dst
+        self.src.append(src)
+        self.dst.append(dst)
         self.etypes.extend(edge_types)
         self.n_ev.append(n)
         self.n_ed.append(len(edges))
@@ -303,10 +324,10 @@ class _Columns:
         link = _LINK[types]
         name_base = np.concatenate(([0], np.cumsum(self.n_names)))[:-1]
         none = np.array(self.none, dtype=np.int64)
-        agent_local = np.array(self.agent, dtype=np.int64)
+        agent_local = _positions(self.agent)
         agent = name_base[tr] + agent_local
         ltr = tr[link]
-        frm_local, to_local = np.array(self.frm, dtype=np.int64), np.array(self.to, dtype=np.int64)
+        frm_local, to_local = _positions(self.frm), _positions(self.to)
         sender = agent.copy()
         has_from = frm_local != none[ltr]
         sender[np.flatnonzero(link)[has_from]] = (name_base[ltr] + frm_local)[has_from]
@@ -319,7 +340,7 @@ class _Columns:
             "n_ev": n_ev, "n_ed": n_ed, "tr": tr, "etr": etr, "ev_off": ev_off,
             "t": np.frombuffer(self.t, dtype=np.float64), "types": types, "agent": agent, "sender": sender, "to": to,
             "decides": decides, "decisions": np.frombuffer(self.decisions, dtype=np.uint8).astype(np.intp),
-            "esrc": ev_off[etr] + np.array(self.src, dtype=np.int64), "edst": ev_off[etr] + np.array(self.dst, dtype=np.int64),
+            "esrc": ev_off[etr] + _positions(self.src), "edst": ev_off[etr] + _positions(self.dst),
             "etypes": np.frombuffer(self.etypes, dtype=np.uint8).astype(np.intp),
             "M": int(np.sum(self.n_names)) + 1,
             "sums": self.sums, "top": self.top,
