@@ -257,3 +257,14 @@ def test_a_figure_is_the_png_savefig_writes_without_the_software_tag():
         fig.savefig(written, format="png", metadata={"Software": None})
         assert _png(fig) == written.getvalue()
     assert b"Software" not in written.getvalue()
+
+
+def test_batches_are_large_for_one_worker_and_enough_for_many():
+    from masrl.trace import summarize
+
+    files = [f"t{k}.json" for k in range(2000)]
+    assert [len(b) for b in summarize.batches(files)] == [256] * 7 + [208]
+    assert [len(b) for b in summarize.batches(files, 2)] == [250] * 8
+    assert len(summarize.batches(files, 16)) == 63 and sum(map(len, summarize.batches(files, 16))) == 2000
+    assert [len(b) for b in summarize.batches(files[:10], 4)] == [1] * 10
+    assert summarize.batches([], 4) == []

@@ -53,8 +53,10 @@ INT_COLUMNS = frozenset(
         "spawn_fanout_max", "spawn_depth", "tool_calls", "messages")
 )
 
-#: Files per batch (one task of a worker process or a Dask worker).
-BATCH_FILES = 64
+#: Files per batch (one task of a worker process or a Dask worker) when there are enough files for
+#: every worker; fewer when that keeps each worker busy with :data:`TASKS_PER_WORKER` batches.
+BATCH_FILES = 256
+TASKS_PER_WORKER = 4
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -85,8 +87,10 @@ def expand_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
     return sorted(files), problems
 
 
-def batches(files: list[str], size: int = BATCH_FILES) -> list[list[str]]:
-    """Consecutive slices of ``files`` of at most ``size`` each."""
+def batches(files: list[str], workers: int = 1) -> list[list[str]]:
+    """Consecutive slices of ``files``, at most :data:`BATCH_FILES` each and small enough to give each
+    of ``workers`` :data:`TASKS_PER_WORKER` of them (a batch costs numpy's calls once, whatever its size)."""
+    size = max(1, min(BATCH_FILES, -(-len(files) // (workers * TASKS_PER_WORKER)) if workers > 1 else BATCH_FILES))
     return [files[k:k + size] for k in range(0, len(files), size)]
 
 
@@ -253,8 +257,8 @@ def run_local(files: list[str], labels: dict, workers: int | None = None, progre
     ``progress(n)`` is called with the number of files done after each batch.
     One worker (or one batch) runs in this process.
     """
-    parts = batches(files)
     workers = workers or os.cpu_count() or 1
+    parts = batches(files, workers)
     results = []
     if workers <= 1 or len(parts) <= 1:
         for part in parts:
@@ -302,7 +306,7 @@ def run_dask(files: list[str], labels: dict, scheduler: str | None, progress=Non
     except OSError as err:
         raise UserError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
     try:
-        parts = batches(files)
+        parts = batches(files, max(1, len(client.scheduler_info().get("workers", {}))))
         futures = client.map(summarize_batch, parts, labels=labels, pure=False)
         sizes = {f.key: len(p) for f, p in zip(futures, parts)}
         for future in as_completed(futures):
