@@ -350,3 +350,23 @@ def test_remove_errors_name_the_file(tree):
         write.remove(root, "reports/none.md")
     write.remove(root, "reports/a.md")
     assert not (root / "reports/a.md").exists()
+
+
+@pytest.mark.parametrize(("key", "refused"), [("k3y/SECRET+abc==", True), ("test", False)])
+def test_no_write_puts_a_key_masrl_sends_into_a_file(tree, monkeypatch, key, refused):
+    """A text file that holds the key (as sent, URL-encoded or in capitals) refuses the whole write; a value
+    shorter than a real key (a word a report may hold) is not looked for; a figure's bytes are not read."""
+    root, _outside = tree
+    monkeypatch.setenv("MASRL_S2_API_KEY", key)
+    files = {"reports/a.md": b"a\nan orchestrator K3Y%2FSECRET%2BABC%3D%3D and a test\n", "reports/b.md": b"fine\n",
+             "reports/c.png": b"\x89PNG\xff" + key.encode()}
+    if not refused:
+        write.replace(root, files)
+        assert (root / "reports/a.md").read_bytes() == files["reports/a.md"]
+        return
+    before = snapshot(root)
+    with pytest.raises(UserError) as err:
+        write.replace(root, files)
+    assert [(p.file, p.line) for p in err.value.problems] == [("reports/a.md", 2)]
+    assert str(err.value) == "a file masrl would write holds a secret; nothing was written"
+    assert snapshot(root) == before

@@ -526,8 +526,8 @@ def test_a_key_the_server_repeats_in_a_record_is_never_written(small_survey, cli
               "semanticscholar")
     assert run.code == 1 and "K3Y" not in run.err.upper() + run.out.upper()
     assert run.err.splitlines() == [
-        f"{Path('corpus/rounds/2026-06-30/queue.csv')}:2: holds the value of MASRL_S2_API_KEY, a key masrl sends (the source "
-        "repeated it in its answer); masrl writes no secret into a file",
+        f"{Path('corpus/rounds/2026-06-30/queue.csv')}:2: holds the value of MASRL_S2_API_KEY, a key masrl sends (a source "
+        "repeated it in its answer, or it was written into a record); masrl writes no secret into a file",
         "masrl: error: a file masrl would write holds a secret; nothing was written"], run.err
     assert not (small_survey / "corpus" / "rounds").exists()
 

@@ -59,6 +59,8 @@ def _markup(tag: re.Match) -> str:
     if local in _BLOCKS and prefixed in ("", "jats"):
         return " "
     return "" if prefixed or local in _INLINE else tag.group(0)
+
+
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 

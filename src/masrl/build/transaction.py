@@ -136,8 +136,8 @@ class _Transaction:
 def _refuse_secrets(writes: dict[str, bytes]) -> None:
     """Refuse the whole write when a text file of it holds a key masrl sends (a source that repeated the
     key it was sent, in a record masrl would write to a file that is committed)."""
-    problems = [Problem(rel, line, None, f"holds the value of {name}, a key masrl sends (the source repeated it in its "
-                                         "answer); masrl writes no secret into a file")
+    problems = [Problem(rel, line, None, f"holds the value of {name}, a key masrl sends (a source repeated it in its "
+                                         "answer, or it was written into a record); masrl writes no secret into a file")
                 for rel, line, name in secrets_in(writes)]
     if problems:
         raise UserError("a file masrl would write holds a secret; nothing was written", problems)

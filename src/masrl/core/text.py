@@ -216,11 +216,17 @@ def without_secrets(text: str) -> str:
     return text
 
 
+#: The shortest secret :func:`secrets_in` looks for: a shorter value (``test``) is a word a report may
+#: hold; a Semantic Scholar key has 40 characters.
+SECRET_MIN_CHARS = 12
+
+
 def secrets_in(files: dict[str, bytes]) -> list[tuple[str, int, str]]:
     """``(file, line number, variable)`` of each line of the text files of ``files`` that holds the
-    value of a variable of :data:`SECRET_VARIABLES`, in any of the forms :func:`without_secrets`
-    hides (files that are not UTF-8 text, such as figures, are not read)."""
-    secrets = [(name, re.compile("|".join(map(re.escape, sorted(forms))), re.IGNORECASE)) for name, forms in _secret_forms()]
+    value of a variable of :data:`SECRET_VARIABLES` (of :data:`SECRET_MIN_CHARS` or more), in any of
+    the forms :func:`without_secrets` hides (files that are not UTF-8 text, such as figures, are not read)."""
+    secrets = [(name, re.compile("|".join(map(re.escape, sorted(forms))), re.IGNORECASE))
+               for name, forms in _secret_forms() if min(map(len, forms)) >= SECRET_MIN_CHARS]
     found = set()
     for rel, data in files.items() if secrets else ():
         try:
