@@ -128,3 +128,18 @@ def test_an_entry_bibtex_itself_cannot_read_is_refused_by_name():
                     "BibTeX reads it, so BibTeX cannot read this entry; write \\textbraceleft{} or \\textbraceright{} "
                     "for a literal brace")]
     assert bibtex_balanced("a {b} \\{c\\}") and not bibtex_balanced("a \\{") and not bibtex_balanced("}{")
+
+
+def test_an_entry_refused_for_what_validate_refuses_names_it_once():
+    result, got = papers("""@article{a, doi={10.5555/b.1}, title={Orchestrator One}, author={, Ada}, year=2026}
+@article{b, doi={10.5555/b.2}, title={Delegation Two}, author={Lovelace, ...}, year=2026}
+@article{c, doi={10.5555/b.3}, title={Routing Three}, author={Hopper, Grace}, date={2026-02-30}}
+@article{d, doi={10.5555/b.4}, title={Routing Four}, author={Hopper, Grace}, date={2026-13}}
+@article{e, doi={10.5555/b.5}, title={Routing Five}, author={Robert W. Heath Jr. and Martin Luther King III}, date={2026-02-28}}
+""")
+    assert {key: [str(p) for p in found] for key, _line, found in result.refused} == {
+        "a": ["in.bib:1: author: entry 'a': ', Ada' has no last name (write \"Last, First\")"],
+        "b": ["in.bib:2: author: entry 'b': 'Lovelace, ...' holds a placeholder ('...') where a name goes: write the real name"],
+        "c": ["in.bib:3: date: entry 'c': date '2026-02-30' names no day of the calendar (YYYY[-MM[-DD]])"],
+        "d": ["in.bib:4: date: entry 'd': date '2026-13' names no day of the calendar (YYYY[-MM[-DD]])"]}
+    assert got["e"]["authors"] == ["Heath, Jr., Robert W.", "King, III, Martin Luther"] and got["e"]["year"] == 2026

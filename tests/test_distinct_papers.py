@@ -44,6 +44,23 @@ def test_titles_whose_numbers_differ_or_that_say_no_are_distinct_papers():
     assert pool.matches("Credit Assignment for Agent Teams without RL", {}) == []
     assert [m.other.where for m in pool.matches("Orchestrator-1: learning to delegate!", {})] == ["a"]  # the same title
     assert [m.other.where for m in pool.matches("Orchestration, Part II", {})] == ["b"]
+    series = Pool([make_known(part, "queued", f"Orchestration Part {part}", {}) for part in ("I", "V", "XI", "XIV")])
+    for part in ("I", "V", "XI", "XIV"):
+        assert [m.other.where for m in series.matches(f"Orchestration, part {part}", {})] == [part]
+    assert series.matches("Orchestration Part XII", {}) == [] and series.matches("Orchestration Part II", {}) == []
+
+
+def test_titles_in_other_scripts_are_compared_whole_and_their_digits_by_value():
+    """Letters of every script are kept for the comparison (a Cyrillic or Chinese title is not reduced to
+    its one Latin word), and digits of every script are numbers (Arabic-Indic ٣ is 3)."""
+    pool = Pool([make_known("a", "queued", "Оркестратор для GPT-4 orchestrator", {}),
+                 make_known("b", "queued", "Orchestrator 学习 多智能体", {}),
+                 make_known("c", "queued", "learning ٣ agents", {})])
+    assert pool.matches("Делегирование задач для GPT-4 orchestrator", {}) == []
+    assert pool.matches("Orchestrator 评估 基准", {}) == []
+    assert pool.matches("learning ٤ agents", {}) == []
+    assert [m.other.where for m in pool.matches("Оркестратор для GPT-4 orchestrator.", {})] == ["a"]
+    assert [m.other.where for m in pool.matches("learning 3 agents", {})] == ["c"]
 
 
 def test_exclude_logs_a_distinct_paper_whose_title_is_near_identical(survey, cli):

@@ -64,8 +64,11 @@ def bare_specials(latex: str) -> list[str]:
     (["Alan Turing AND Grace Hopper"], "holds the word 'and', which BibTeX reads as two authors"),
     (["{Lovelace, Ada"], "has unbalanced braces, which BibTeX cannot read: every '{' is closed by a '}'"),
     (["Lovelace}, {Ada"], "has unbalanced braces"),
-    (["[Lovelace, Ada]"], "is not one person's name: '[', ']' and ';' write a list of names as text"),
-    (["Lovelace, Ada; Turing, Alan"], "is not one person's name: '[', ']' and ';' write a list of names as text"),
+    (["[Lovelace, Ada]"], "is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as text"),
+    (["Lovelace, Ada; Turing, Alan"], "is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as text"),
+    (["Lovelace, Ada & Babbage, Charles"], "is not one person's name"),
+    (["Hopper, Grace et al."], "is not one person's name"),
+    (["Lovelace/Babbage"], "is not one person's name"),
 ])
 def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, authors, message):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors)
@@ -76,7 +79,7 @@ def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, au
 
 @pytest.mark.parametrize("authors", [["Doe, Jr, John"], ["{Agents, Tools, and Co, Inc.}"], ["Doe, Jane", "others"],
                                      ["van Beethoven, Ludwig", "{Kimi Team}"], ["Andersen, Anders", "Sandoval, Brand"],
-                                     ["{Lab [Agents]; Tools}"]])
+                                     ["{Lab [Agents]; Tools}"], ["{AT&T Labs}"], ["Etalon, Ada"]])
 def test_authors_bibtex_reads_are_accepted(soil, cli, edit_record, authors):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors, first_author=authors[0])
     check = cli("validate", "--root", soil)

@@ -184,12 +184,31 @@ def test_a_lone_surrogate_in_a_label_is_listed_and_skipped(tmp_path, capsys):
     code, folder, out = _summarize(tmp_path, {"a.json": odd, "b.json": labelled(2, "A", 1.0)})
     assert code == 1
     assert capsys.readouterr().err.splitlines() == [
-        f"{folder}/a.json: $.labels.policy: holds a lone surrogate (\\ud800), which is not Unicode text and cannot be "
-        "written to Parquet or the report; the trace is skipped",
+        f"{folder}/a.json: $.labels.policy: the text holds a lone surrogate (\\ud800), which is no Unicode character: "
+        "write the character itself",
         f"1 trace from 2 files summarised into {out}; 1 invalid trace skipped",
     ]
     assert pd.read_parquet(out)["policy"].tolist() == ["A"]
     assert "lone surrogate" in out.with_suffix(".md").read_text()
+
+
+def test_a_trace_with_a_lone_surrogate_is_invalid_and_nothing_is_written_when_none_is_valid(tmp_path, capsys):
+    odd = json.dumps(labelled(1, "POLICY", 0.5)).replace("POLICY", "\\ud800").replace('"trace_id": "', '"trace_id": "\\udc00')
+    (tmp_path / "a.json").write_text(odd)
+    assert main(["trace", "validate", str(tmp_path / "a.json")]) == 1
+    assert capsys.readouterr().err.splitlines()[:2] == [
+        f"{tmp_path / 'a.json'}: $.labels.policy: the text holds a lone surrogate (\\ud800), which is no Unicode character: "
+        "write the character itself",
+        f"{tmp_path / 'a.json'}: $.trace_id: the text holds a lone surrogate (\\udc00), which is no Unicode character: "
+        "write the character itself"]
+    pair = json.dumps(labelled(1, "POLICY", 0.5)).replace("POLICY", "\\ud83d\\ude00")  # an escaped pair: one character
+    (tmp_path / "b.json").write_text(pair)
+    assert main(["trace", "validate", str(tmp_path / "b.json")]) == 0
+    capsys.readouterr()
+    assert main(["trace", "summarize", str(tmp_path / "a.json"), "--out", str(tmp_path / "s.parquet")]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == ("masrl: error: no valid trace to summarise (1 invalid trace); "
+                                                         "nothing was written")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
 
 
 @pytest.mark.parametrize("how", ["same path", "symbolic link", "hard link", "dot segments"])

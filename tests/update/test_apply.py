@@ -249,13 +249,15 @@ def test_validate_names_the_authors_a_decided_row_cannot_have_as_apply_does(sear
     refused_alike(cli, root, folder, expected)
 
 
-def test_a_list_written_as_text_in_an_authors_cell_is_refused_as_search_refuses_it(searched, cli):
+@pytest.mark.parametrize("cell", ["[Lovelace, Ada]", "Lovelace, Ada & Babbage, Charles", "Hopper, Grace et al."])
+def test_several_names_written_as_text_in_an_authors_cell_are_refused_as_search_refuses_them(searched, cli, cell):
     root, folder = searched
-    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "authors": "[Lovelace, Ada]"}})
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "authors": cell}})
     queue = f"corpus/rounds/{folder.name}/queue.csv"
     refused_alike(cli, root, folder, [
-        f"{queue}:4: authors: authors[0]: '[Lovelace, Ada]' is not one person's name: '[', ']' and ';' write a list of "
-        "names as text; give each person as an author of their own (an organisation whose name holds one goes in braces)"])
+        f"{queue}:4: authors: authors[0]: {cell!r} is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' "
+        "write several names as text; give each person as an author of their own (an organisation whose name holds one "
+        "goes in braces)"])
 
 
 def test_a_terminal_escape_or_a_bidi_control_edited_into_round_yaml_is_refused(searched, cli):

@@ -290,7 +290,7 @@ def test_what_a_source_returns_loses_the_characters_the_text_policy_refuses():
 
 
 @pytest.mark.parametrize(("given", "shown"), [("not an email", "'not an email'"), ("a@b\r\nX-Evil: 1", "'a@b\\r\\nX-Evil: 1'"),
-                                              ("me@localhost", "'me@localhost'")])
+                                              ("me@localhost", "'me@localhost'"), ("you@-example.org", "'you@-example.org'")])
 def test_a_mailto_that_is_not_an_email_address_is_refused_before_any_request(round_survey, cli, given, shown):
     run = cli("update", "search", "--root", round_survey, *WINDOW, "--source", "crossref", "--mailto", given)
     assert (run.code, run.err) == (1, f"masrl: error: --mailto: {shown} is not an e-mail address (name@host.domain, no "

@@ -419,6 +419,10 @@ CROSSREF_MARKUP = [
     ("A <font face=\"Symbol\">a</font>-orchestrator", "A a-orchestrator"),
     ("x <b and c> y", "x <b and c> y"),  # not a tag: its attributes are not name="value"
     ("The <mml:math><mml:mi>k</mml:mi></mml:math>-agent team", "The k-agent team"),
+    ("Orchestrators for the &lt;i&gt; element and &lt;sub&gt;", "Orchestrators for the <i> element and <sub>"),  # lone: text
+    ("Orchestrators that emit &lt;b&gt; and &lt;think&gt; tags", "Orchestrators that emit <b> and <think> tags"),
+    ("Orchestration for &lt;i&gt;E. coli&lt;/i&gt;", "Orchestration for E. coli"),  # escaped twice, a pair: markup
+    ("Orchestration, <i>nested <b>badly</i> here</b>", "Orchestration, <i>nested <b>badly</i> here</b>"),
 ]
 
 

@@ -45,20 +45,43 @@ class FormatError(Exception):
 
 
 #: Crossref's markup (its documented face markup, HTML's blocks, JATS and MathML elements); a
-#: block becomes a space, inline markup nothing (``CO<sub>2</sub>`` is ``CO2``). Any other ``<...>``
-#: is text (``<think>``, ``x<y and y>z``), as are tags whose attributes are not ``name="value"``.
+#: block becomes a space, inline markup nothing (``CO<sub>2</sub>`` is ``CO2``). A tag is markup only
+#: where it is one of a well-formed pair (``<i>...</i>``), closes itself (``<br/>``) or is ``<br>``: a
+#: lone ``<i>`` is text (``the <i> element``), as is any other ``<...>`` (``<think>``, ``x<y and y>z``)
+#: and a tag whose attributes are not ``name="value"``.
 _BLOCKS = frozenset({"p", "br", "div", "title", "sec", "list", "list-item", "label", "abstract", "li", "ul", "ol"})
 _INLINE = frozenset({"b", "i", "em", "strong", "u", "ovl", "sup", "sub", "scp", "sc", "tt", "font", "span", "small",
                      "italic", "bold", "underline", "monospace", "inline-formula", "math"})
-_TAG = re.compile(r"""</?((?:jats:|mml:)?[A-Za-z][A-Za-z0-9_.-]*)(?:\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>]*"|'[^'<>]*'))*\s*/?>""")
+_TAG = re.compile(r"""<(/?)((?:jats:|mml:)?[A-Za-z][A-Za-z0-9_.-]*)(?:\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>]*"|'[^'<>]*'))*\s*(/?)>""")
 
 
-def _markup(tag: re.Match) -> str:
-    name = tag.group(1).lower()
-    prefixed, _, local = name.rpartition(":")
-    if local in _BLOCKS and prefixed in ("", "jats"):
-        return " "
-    return "" if prefixed or local in _INLINE else tag.group(0)
+def _without_markup(text: str) -> str:
+    """``text`` without the markup tags of :data:`_TAG`'s comment (the others kept as text)."""
+    tags = [m for m in _TAG.finditer(text) if _known(m.group(2).lower())]
+    markup: set[int] = set()
+    open_tags: list[tuple[str, int]] = []
+    for k, tag in enumerate(tags):
+        name = tag.group(2).lower()
+        if tag.group(3) or (name == "br" and not tag.group(1)):
+            markup.add(k)  # <br/>, <br>
+        elif not tag.group(1):
+            open_tags.append((name, k))
+        elif open_tags and open_tags[-1][0] == name:
+            markup.update((open_tags.pop()[1], k))
+        else:
+            open_tags.clear()  # a close that opened nothing: what is open before it is not markup either
+    out, at = [], 0
+    for k, tag in enumerate(tags):
+        if k in markup:
+            local = tag.group(2).lower().rpartition(":")[2]
+            out += [text[at:tag.start()], " " if local in _BLOCKS and not tag.group(2).lower().startswith("mml:") else ""]
+            at = tag.end()
+    return "".join(out) + text[at:]
+
+
+def _known(name: str) -> bool:
+    prefix, _, local = name.rpartition(":")
+    return prefix in ("jats", "mml") or (not prefix and (local in _BLOCKS or local in _INLINE))
 
 
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -85,7 +108,7 @@ def clean(text: object, what: str, where: str, markup: bool = False) -> str:
             break
         text = html.unescape(text)
     if markup and what != "identifier":  # an id is never markup (a DOI may hold <...>): kept as sent
-        text = _TAG.sub(_markup, text)
+        text = _without_markup(text)
     if what == "identifier":  # an id with a character taken out would be another id than the source sent
         text = text.strip(" ")
         if bad := unsafe_characters(text) or [(ch, "blank") for ch in text if ch.isspace()][:1]:

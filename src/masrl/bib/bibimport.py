@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
+from ..core.placeholders import author_problem
 from . import bibtex, identifiers, venues
 from .bibtex import BIBTEX_TYPES, BibEntry
 
@@ -96,15 +97,32 @@ def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | N
     if date:
         match = _DATE.match(date)
         if match:
+            if not _real_date(match):
+                return year or match.group("y"), None, f"{_NOT_A_DAY}date {date!r} names no day of the calendar (YYYY[-MM[-DD]])"
             if not year:
                 year = match.group("y")
-            if match.group("m") and 1 <= int(match.group("m")) <= 12:
+            if match.group("m"):
                 month = bibtex.MONTHS[int(match.group("m")) - 1]
             if match.group("d") or "/" in date:
                 note = f"date {date!r} kept as year {match.group('y')}" + (f", month {month}" if month else "") + " (the day/range is not kept)"
         else:
             return year or None, None, f"date {date!r} is not an ISO date YYYY[-MM[-DD]]: not kept"
     return year or None, month, note
+
+
+#: The start of :func:`_year_month`'s note when the date is no day at all (a problem, not a note).
+_NOT_A_DAY = "not a day: "
+
+
+def _real_date(match: re.Match) -> bool:
+    """Whether a matched ISO date's month and day exist (``2026-02-30`` and ``2026-13`` do not)."""
+    import datetime
+
+    try:
+        datetime.date(int(match.group("y")), int(match.group("m") or 1), int(match.group("d") or 1))
+    except ValueError:
+        return False
+    return True
 
 
 def entry_identifiers(fields: dict[str, str]) -> tuple[list[identifiers.Identifier], list[str]]:
@@ -255,7 +273,9 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     elif entry.names.get("author") and entry.names.get("editor"):
         f["editor"] = " and ".join(entry.names["editor"])  # kept in the block (LaTeX source), exported as is
     year, month, date_note = _year_month(f)
-    if date_note:
+    if date_note and date_note.startswith(_NOT_A_DAY):
+        bad("date", date_note.removeprefix(_NOT_A_DAY))
+    elif date_note:
         note(date_note)
     if not year or not re.fullmatch(r"[0-9]{4}", year):
         bad("year", f"needs a four-digit year (year or date), got {year or f.get('date') or 'nothing'!r}")
@@ -300,4 +320,9 @@ def _checked_author(name: str) -> str:
             parse_single_name_into_parts(name)
         except InvalidNameError as err:
             raise ValueError(f"cannot read the name {name!r}: {err}") from err
-    return bibtex.record_author(name)
+        if name.split(",", 1)[0].strip() == "" and "," in name:
+            raise ValueError(f"{name!r} has no last name (write \"Last, First\")")
+    author = bibtex.record_author(name)
+    if author != "others" and (why := author_problem(author)):
+        raise ValueError(why)
+    return author

@@ -129,10 +129,35 @@ def record_author(name: str) -> str:
     if _braced_whole(name):
         return organisation(decode_latex(name[1:-1]))
     try:
-        merged = parse_single_name_into_parts(name).merge_last_name_first
+        merged = parse_single_name_into_parts(_suffix_as_jr(name)).merge_last_name_first
     except InvalidNameError:
         merged = name  # reported by the caller as malformed
     return decode_latex(merged)
+
+
+#: Generational suffixes, which end a name written "First Last" ("Robert W. Heath Jr.") or follow its
+#: only comma ("Robert W. Heath, Jr."), where BibTeX would read them as the last name or the first.
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
+def _suffix_as_jr(name: str) -> str:
+    """``Robert W. Heath Jr.`` and ``Robert W. Heath, Jr.`` as BibTeX's ``Heath, Jr., Robert W.`` (its
+    form with a "jr" part); any other name as it is."""
+    head, comma, tail = name.rpartition(",")
+    if comma and head.count(",") == 0 and tail.strip().lower() in _SUFFIXES and " " in head.strip():
+        rest, suffix = head.strip(), tail.strip()
+    elif not comma and len(words := name.split()) > 2 and words[-1].lower() in _SUFFIXES:
+        rest, suffix = " ".join(words[:-1]), words[-1]
+    else:
+        return name
+    from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
+
+    try:
+        parts = parse_single_name_into_parts(rest)
+    except InvalidNameError:
+        return name
+    last = " ".join([*parts.von, *parts.last])
+    return f"{last}, {suffix}, {' '.join(parts.first)}" if parts.first and last else name
 
 
 def _braced_whole(text: str) -> bool:

@@ -42,12 +42,12 @@ TITLE_THRESHOLD = 0.9
 
 def _normalize_title(title: str) -> str:
     """Title reduced for comparison: LaTeX braces and math dropped, accents folded,
-    lower case, punctuation removed, whitespace collapsed (remembered per title in process,
+    lower case, punctuation removed (letters and digits of every script kept), whitespace collapsed (remembered per title in process,
     as :func:`normalize_title`: every command compares the pool's titles again)."""
     text = re.sub(r"\\[a-zA-Z]+\s*", " ", title)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"[^0-9a-z]+", " ", text.lower())
+    text = re.sub(r"[\W_]+", " ", text.lower())  # letters and digits of every script kept, the rest a space
     return " ".join(text.split())
 
 
@@ -107,20 +107,22 @@ def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -
 
 #: Words whose presence turns a title into another paper's ("... with RL" and "... without RL").
 _NEGATIONS = frozenset({"no", "not", "non", "without"})
-#: Roman numerals that number the parts of a series ("Part II"), without the ones that are words ("i", "v", "x").
-_ROMAN = frozenset({"ii", "iii", "iv", "vi", "vii", "viii", "ix"})
+#: A Roman numeral (``ii``, ``xiv``, ``mmxxvi``), which numbers the parts of a series; ``i`` alone is
+#: the pronoun more often than part one ("Part I" and "Part II" differ by ``ii`` all the same).
+_ROMAN = re.compile(r"(?=[mdclxvi])m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
 
 
 @lru_cache(maxsize=16384)
 def _marks(norm: str) -> tuple:
     words = norm.split()
-    return tuple(re.findall(r"[0-9]+", norm)), tuple(w for w in words if w in _ROMAN), sum(w in _NEGATIONS for w in words)
+    numbers = tuple(int(run) for run in re.findall(r"\d+", norm))  # any script's digits, by value (٣ is 3)
+    return numbers, tuple(w for w in words if w != "i" and _ROMAN.fullmatch(w)), sum(w in _NEGATIONS for w in words)
 
 
 def distinct_by_title(a: str, b: str) -> bool:
     """Whether two normalized titles name two papers however similar they are: their numbers differ
-    (``Orchestrator 1`` and ``Orchestrator 2``, ``GPT-3`` and ``GPT-4``, ``Part II`` and ``Part III``;
-    ``GPT4`` and ``GPT-4`` are the same), or one of them says no where the other does not."""
+    (``Orchestrator 1`` and ``Orchestrator 2``, ``GPT-3`` and ``GPT-4``, ``Part XI`` and ``Part XII``, in
+    any script's digits; ``GPT4`` and ``GPT-4`` are the same), or one of them says no where the other does not."""
     return _marks(a) != _marks(b)
 
 
@@ -201,7 +203,7 @@ def similar_title_pairs(items: list[Known]) -> list[tuple[Known, Known, float]]:
     width = max(int(lengths.max()), 1)
     chars = np.zeros((n, width), dtype=np.uint8)
     for i, t in enumerate(titles):
-        raw = t.encode("ascii", "replace")  # normalized titles are [0-9a-z ]
+        raw = t.encode("ascii", "replace")  # one byte per character: a letter of another script is "?" (the bag distance stays a lower bound)
         chars[i, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
     counts = np.zeros((n, 128), dtype=np.int16)
     np.add.at(counts, (np.repeat(np.arange(n), width), chars.ravel() & 127), 1)

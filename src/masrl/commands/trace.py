@@ -358,6 +358,12 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     df, invalid = frame(results)
+    if invalid and not len(df):  # nothing to summarise: no file of empty columns, the problems are the answer
+        for name, found in invalid:
+            for line in found:
+                print(line, file=sys.stderr)
+        n = len(invalid)
+        raise UserError(f"no valid trace to summarise ({n} invalid trace{'s' if n != 1 else ''}); nothing was written")
     if args.by and args.by not in df.columns:
         found = [c.removeprefix("label_") for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_")]
         raise UserError(f"--by {given_by}: no trace has this label; labels found: {', '.join(found) or 'none'}")

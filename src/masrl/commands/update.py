@@ -126,7 +126,7 @@ def _search(args: argparse.Namespace) -> int:
 
 
 #: An e-mail address as Crossref's polite pool takes it: one ``@``, a dotted domain, no blank, control or quote.
-_EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9-]*[A-Za-z]")
 
 
 def _proportion(text: str) -> float:

@@ -43,13 +43,12 @@ def _top_level_commas(text: str) -> int:
     return commas
 
 
-def _outside_braces(text: str) -> set[str]:
-    """The characters of ``text`` outside braces (an organisation's name in braces is taken as written)."""
-    depth, found = 0, set()
+def _outside_braces(text: str) -> list[str]:
+    """The characters of ``text`` outside braces, in order (an organisation's name in braces is taken as written)."""
+    depth, found = 0, []
     for ch in text:
         depth += (ch == "{") - (ch == "}")
-        if not depth and ch != "}":
-            found.add(ch)
+        found.append(ch if not depth and ch != "}" else " ")
     return found
 
 
@@ -70,7 +69,8 @@ def _top_level_and(text: str) -> bool:
 def author_problem(author: object) -> str | None:
     """Why ``author`` is no author name, or None: a placeholder (:func:`placeholder_problem`), a
     ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``), a name
-    holding ``[``, ``]`` or ``;`` outside braces (a list of names written as text), a name with
+    holding ``[``, ``]``, ``;``, ``&``, ``|``, ``/`` or ``et al.`` outside braces (several names written
+    as text), a name with
     more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
     skips with its whole entry (a person is ``Last, First`` or ``Last, Jr, First``; an organisation
     with commas is written in braces, ``{Agents and Tools Lab, Inc.}``), unbalanced braces (``{Lovelace,
@@ -84,6 +84,8 @@ def author_problem(author: object) -> str | None:
     last = text if braced or "," not in text else text.split(",", 1)[0]
     if not any(ch.isalpha() for ch in last):
         return f"{text!r} has no last name (write \"Last, First\")"
+    if not braced and (part := next((p.strip() for p in text.split(",")[1:] if p.strip() and placeholder_problem(p)), None)):
+        return f"{text!r} holds a placeholder ({part!r}) where a name goes: write the real name"
     depth = 0
     for ch in text:
         depth += {"{": 1, "}": -1}.get(ch, 0)
@@ -91,9 +93,10 @@ def author_problem(author: object) -> str | None:
             break
     if depth != 0:
         return f"{text!r} has unbalanced braces, which BibTeX cannot read: every '{{' is closed by a '}}'"
-    if _outside_braces(text) & set("[];"):
-        return (f"{text!r} is not one person's name: '[', ']' and ';' write a list of names as text; give each person "
-                "as an author of their own (an organisation whose name holds one goes in braces)")
+    outside = "".join(_outside_braces(text))
+    if set(outside) & set("[];&|/") or re.search(r"(?:^|\s)et\s+al\b", outside, re.IGNORECASE):
+        return (f"{text!r} is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as "
+                "text; give each person as an author of their own (an organisation whose name holds one goes in braces)")
     if _top_level_commas(text) > 2:
         return (f"{text!r} has more than two commas, which BibTeX cannot read as a name: write one person "
                 "\"Last, First\" or \"Last, Jr, First\" (several people are several authors; an organisation "

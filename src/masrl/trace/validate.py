@@ -52,10 +52,12 @@ def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecke
     try:
         fast = check_data(data, file)
         if fast is not None:
+            if lone := lone_surrogates(data, file):
+                return fast, None, lone
             return fast, (_tree(data) if keep else None), []
         checker = TraceChecker(file)
         tree, load_problems = load(data, file, checker, keep)
-        problems = load_problems + checker.finish()
+        problems = load_problems + checker.finish() + lone_surrogates(data, file)
         if "events" not in checker.present and not checker.not_object:
             hint = export_hint(data, file)
             if hint is not None:
@@ -66,6 +68,46 @@ def check_bytes(data: bytes, file: str, keep: bool = False) -> tuple[TraceChecke
         if collecting:
             gc.enable()
     return checker, tree, sort_problems(problems)
+
+
+#: A ``\\uD800``-``\\uDFFF`` escape that is not one half of a pair: a candidate lone surrogate (one after an
+#: escaped backslash is not one: :func:`lone_surrogates` decodes the text to be sure).
+_LONE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                   rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def lone_surrogates(data: bytes, file: str) -> list[Problem]:
+    """A problem for each text of the trace (a key or a value) that holds a lone surrogate: JSON's
+    ``\\ud800`` escape can write one, but it is no Unicode character (UTF-8 cannot encode it), so no
+    report, Parquet file or other tool could hold the text. The bytes are searched first; only a file
+    with such an escape is decoded again."""
+    if b"\\u" not in data or not _LONE.search(data):
+        return []
+    import json
+
+    try:
+        tree = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return []  # named by the parser already
+    found: list[Problem] = []
+    stack = [(tree, "$")]
+    while stack:
+        value, where = stack.pop()
+        items = value.items() if type(value) is dict else enumerate(value) if type(value) is list else ()
+        for key, item in items:
+            place = f"{where}[{key}]" if type(key) is int else f"{where}.{key}" if _NAME.fullmatch(key) else f"{where}[{key!r}]"
+            for text, what in ((key, "key"), (item, "text")):
+                if type(text) is str and not text.isascii():
+                    try:
+                        text.encode("utf-8")
+                    except UnicodeEncodeError as err:
+                        found.append(Problem(file, None, place, f"the {what} holds a lone surrogate (\\u{ord(text[err.start]):04x}), "
+                                                                "which is no Unicode character: write the character itself"))
+            stack.append((item, place))
+    return found
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def export_hint(data: bytes, file: str) -> Problem | None:
