@@ -132,6 +132,13 @@ _OPTIONAL_FIELDS = [(k, default, text) for k, (_, default, text) in enumerate(_E
 #: Keys and texts of an event's required fields, and of an edge (every edge field is a required text).
 _REQUIRED_STRINGS = sum(1 + text for _, default, text in _EVENT_FIELDS if default is NODEFAULT)
 _EDGE_STRINGS = 2 * len(Edge.__struct_fields__)
+#: The optional fields that are texts (absent: None) and the others, for counting the absent ones a kind at a time;
+#: the strings of an event that has every optional field.
+_OPTIONAL_TEXTS = itemgetter(*[k for k, default, text in _OPTIONAL_FIELDS if text])
+_OPTIONAL_OTHERS = itemgetter(*[k for k, default, text in _OPTIONAL_FIELDS if not text])
+_OTHER_DEFAULTS = tuple(default for _, default, text in _OPTIONAL_FIELDS if not text)
+assert all(default is None for _, default, text in _OPTIONAL_FIELDS if text), "an optional text's default is not None"
+_OPTIONAL_MOST = _REQUIRED_STRINGS + sum(1 + text for _, _, text in _OPTIONAL_FIELDS)
 _E_SRC, _E_DST, _E_TYPE = (Edge.__struct_fields__.index(name) for name in ("src", "dst", "type"))
 assert not Edge.__struct_defaults__, "an edge field is optional: count its keys as an event's"
 _GIVEN = partial(is_not, _NAN)  # an optional number that the event has
@@ -189,9 +196,9 @@ def _strings(doc, fields: list, n: int) -> int:
     """The keys and texts of a decoded trace (``fields``: its events' values, a tuple per field): a
     field that is absent holds its default object (compared by identity first, so a value equal to it
     is never taken for it: None and the NaN object are no value JSON decodes to here)."""
-    count = n * _REQUIRED_STRINGS + _EDGE_STRINGS * len(doc.edges)
-    for k, default, text in _OPTIONAL_FIELDS:
-        count += (n - fields[k].count(default)) * (1 + text)
+    count = n * _OPTIONAL_MOST + _EDGE_STRINGS * len(doc.edges)  # as if every optional field were given
+    count -= 2 * sum(map(tuple.count, _OPTIONAL_TEXTS(fields), repeat(None)))  # the absent texts: key and text
+    count -= sum(map(tuple.count, _OPTIONAL_OTHERS(fields), _OTHER_DEFAULTS))  # the absent others: key
     for value in _ASTUPLE(doc):
         if value is UNSET:
             continue
