@@ -75,6 +75,17 @@ def test_first_last_author_gets_a_warning_with_the_stored_form(survey, cli):
     assert "authors:\n  - Zhao, Yujie\n" in run.out
 
 
+def test_exclude_stores_a_first_last_author_as_add_does(survey, cli):
+    run = cli("exclude", "--root", survey, "--title", "Wireless Orchestration", "--arxiv", "2601.00078", "--author",
+              "Robert W. Heath Jr.", "--year", "2026", "--stage", "abstract_screen", "--reason", "a prompted pipeline",
+              "--reason-class", "X3", "--source", "arXiv", "--query-family", "industrial agent system")
+    assert run.code == 0, run.err
+    assert ("warning: --author 'Robert W. Heath Jr.' is not written \"Last, First\"; it is stored as 'Heath, Jr., Robert W.' "
+            "(an organisation goes in braces: '{Robert W. Heath Jr.}')") in run.err
+    (written,) = [p for p in (survey / "exclusions").iterdir() if "Wireless Orchestration" in p.read_text()]
+    assert "authors:\n  - Heath, Jr., Robert W.\n" in written.read_text()
+
+
 ARXIV_ATOM = """<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom">
   <title>arXiv Query</title><id>https://arxiv.org/api/x</id><updated>2026-05-12T00:00:00Z</updated>

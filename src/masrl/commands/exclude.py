@@ -64,8 +64,15 @@ def _decision(args: Namespace, tax: Taxonomy) -> Decision:
     """
     given = {scheme: value for flag, scheme in intake.FLAGS if (value := getattr(args, scheme)) is not None}
     labels = {**LABELS, **{name: option for option, name in option_fields(tax)}}
+    authors = []
+    for text in args.author or []:
+        if text.strip():  # as masrl add stores it: "First Last" becomes "Last, First", with a warning
+            stored, warning = intake.author_from_flag(text)
+            authors.append(stored)
+            if warning:
+                print(f"warning: {warning}", file=sys.stderr)
     decision = Decision(reason=args.reason, values=_values(args), date=args.date, key=args.key, title=args.title,
-                        identifiers=given, authors=tuple(a.strip() for a in args.author or [] if a.strip()), year=args.year,
+                        identifiers=given, authors=tuple(authors), year=args.year,
                         url=args.url, labels=labels, force=args.force)
     problems = decision_problems(decision, tax)
     if problems:
