@@ -238,3 +238,21 @@ def test_a_closed_pipe_during_one_large_write_exits_141(tmp_path):
     proc.stdout.close()
     _out, err = proc.communicate(timeout=120)
     assert proc.returncode == 141 and b"Traceback" not in err
+
+
+def test_names_from_an_export_are_printed_without_terminal_controls(capsys, tmp_path):
+    """A span's name holding ESC or a bidirectional control is printed escaped, never raw."""
+    span = {"traceId": "0123456789abcdef0123456789abcdef", "kind": 1, "attributes": []}
+    spans = [{**span, "spanId": "aaaaaaaaaaaaaaaa", "name": "invoke_agent boss", "startTimeUnixNano": "1000000000",
+              "endTimeUnixNano": "5000000000", "attributes": [
+                  {"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}},
+                  {"key": "gen_ai.agent.name", "value": {"stringValue": "boss"}}]},
+             {**span, "spanId": "bbbbbbbbbbbbbbbb", "parentSpanId": "aaaaaaaaaaaaaaaa", "name": "GET \x1b[2J\u202e",
+              "startTimeUnixNano": "2000000000", "endTimeUnixNano": "3000000000"}]
+    export = tmp_path / "t.json"
+    export.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [
+        {"scope": {"name": "x"}, "spans": spans}]}]}))
+    assert main(["trace", "convert", str(export), "-o", str(tmp_path / "out.json")]) == 0
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\u202e" not in err
+    assert "unmapped span 'GET \\x1b[2J\\u202e' (bbbbbbbbbbbbbbbb)" in err

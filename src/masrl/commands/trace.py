@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..core.text import printable
+
 TRACE_DESCRIPTION = """\
 Orchestration traces: temporal event graphs of orchestrator decisions, spawns,
 messages, tool calls, returns, aggregations and stops (the survey's trace schema
@@ -61,7 +63,7 @@ def _print_problems(problems, tail: str) -> None:
     from ..core.errors import summary
 
     for problem in problems:
-        print(problem, file=sys.stderr)
+        print(printable(str(problem)), file=sys.stderr)
     print(summary(problems, tail), file=sys.stderr)
 
 
@@ -156,7 +158,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     except ConvertError as err:
         raise UserError(_unknown_format(data, args.file, err) if args.source is None else str(err)) from None
     for note in result.notes:
-        print(f"{args.file}: {note}", file=sys.stderr)
+        print(printable(f"{args.file}: {note}"), file=sys.stderr)
     text = json.dumps(result.trace, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     out_name = args.output or "<converted trace>"
     try:
@@ -361,7 +363,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     if invalid and not len(df):  # nothing to summarise: no file of empty columns, the problems are the answer
         for name, found in invalid:
             for line in found:
-                print(line, file=sys.stderr)
+                print(printable(line), file=sys.stderr)
         n = len(invalid)
         raise UserError(f"no valid trace to summarise ({n} invalid trace{'s' if n != 1 else ''}); nothing was written")
     if args.by and args.by not in df.columns:
@@ -381,10 +383,10 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
         sync(path.parent, {path.name: data})
     for name, found in invalid:
         for line in found:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
     tail = f"; {len(invalid)} invalid trace{'s' if len(invalid) != 1 else ''} skipped" if invalid else ""
-    print(f"{len(df)} trace{'s' if len(df) != 1 else ''} from {len(files)} file{'s' if len(files) != 1 else ''} "
-          f"summarised into {out}{tail}", file=sys.stderr if invalid else sys.stdout)
+    print(printable(f"{len(df)} trace{'s' if len(df) != 1 else ''} from {len(files)} file{'s' if len(files) != 1 else ''} "
+                    f"summarised into {out}{tail}"), file=sys.stderr if invalid else sys.stdout)
     return 1 if invalid else 0
 
 
