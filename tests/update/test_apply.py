@@ -168,6 +168,18 @@ def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_
         (root / "reports/site/index.html").read_text()
 
 
+def test_an_author_written_first_last_in_the_sheet_is_stored_as_masrl_add_stores_it(searched, cli):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "authors": "Robert W. Heath Jr.; Dijkstra, Edsger W."}})
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 0, run.err
+    assert run.err.splitlines() == [
+        f"warning: corpus/rounds/{folder.name}/queue.csv:4: authors: 'Robert W. Heath Jr.' is not written \"Last, First\"; "
+        "it is stored as 'Heath, Jr., Robert W.' (an organisation goes in braces: '{Robert W. Heath Jr.}')"]
+    stub = yaml.safe_load((root / "corpus/papers/heath2026.yaml").read_text())
+    assert stub["authors"] == ["Heath, Jr., Robert W.", "Dijkstra, Edsger W."]
+
+
 def test_searching_again_changes_no_count_of_the_flow(searched, cli, clock, arxiv_server):
     root, folder = searched
     assert cli("build", "--root", root).code == 0

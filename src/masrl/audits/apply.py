@@ -104,6 +104,7 @@ def _stub_paper(rec: dict, res: Resolution) -> dict | None:
     year = res.bibliographic.get("year") or rec.get("year") or former.get("year")
     if not authors or not isinstance(year, int):
         return None
+    authors = [bibtex.stored_author(a) if isinstance(a, str) else a for a in authors]  # as masrl add stores "First Last"
     venue = res.bibliographic.get("venue") or former.get("venue") or "arXiv"
     ids = dict(rec.get("identifiers") or {})
     bib = {"type": "article" if "arxiv" in ids and venue == "arXiv" else "misc", "title": bibtex.encode_latex(rec["screening_label"])}

@@ -135,6 +135,16 @@ def record_author(name: str) -> str:
     return decode_latex(merged)
 
 
+def stored_author(name: str) -> str:
+    """An author written by hand as masrl stores it: ``Last, First`` (any name with a comma), an
+    organisation in braces, ``others`` and a one-word name kept; ``First Last`` stored ``Last, First``
+    (:func:`record_author`: ``Robert W. Heath Jr.`` -> ``Heath, Jr., Robert W.``)."""
+    name = " ".join(name.split())
+    if name == "others" or "," in name or " " not in name or (name.startswith("{") and name.endswith("}")):
+        return name
+    return record_author(name)
+
+
 #: Generational suffixes, which end a name written "First Last" ("Robert W. Heath Jr.") or follow its
 #: only comma ("Robert W. Heath, Jr."), where BibTeX would read them as the last name or the first.
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})

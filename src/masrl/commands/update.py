@@ -15,6 +15,7 @@ import sys
 
 from ..core import console
 from ..core.errors import UserError, sort_key, summary
+from ..core.text import printable
 from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree
 from ..corpus.rounds import PROTOCOL, REASON_COLUMN, ROUNDS, STAGE_COLUMN
 from ..core import clock
@@ -165,6 +166,8 @@ def _apply(args: argparse.Namespace) -> int:
     files = read_tree(root)
     corpus = parse_tree(files)
     plan = plan_apply(corpus, files, args.round, validate(corpus))
+    for warning in plan.warnings:
+        print(f"warning: {printable(warning)}", file=sys.stderr)
     if args.dry_run:
         for rel, data in sorted(plan.files.items()):
             print(f"# would write {rel}\n{data.decode()}")

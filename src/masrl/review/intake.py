@@ -3,7 +3,7 @@ authors as records keep them, and refusing papers that are already in the pool."
 
 from __future__ import annotations
 
-from ..bib.bibtex import record_author
+from ..bib.bibtex import stored_author
 from ..bib.identifiers import (
     SCHEME_ORDER,
     Identifier,
@@ -58,11 +58,24 @@ def author_from_flag(text: str) -> tuple[str, str | None]:
     ``First Last`` is stored ``Last, First`` with a warning naming that form; an
     organisation is written in braces (``{Kimi Team}``); ``others`` marks an incomplete list."""
     name = " ".join(text.split())
-    if name == "others" or "," in name or " " not in name or (name.startswith("{") and name.endswith("}")):
+    stored = stored_author(name)
+    if stored == name:
         return name, None
-    stored = record_author(name)
     return stored, (f"--author {name!r} is not written \"Last, First\"; it is stored as {stored!r} "
                     f"(an organisation goes in braces: '{{{name}}}')")
+
+
+def stored_authors(names, where: str) -> tuple[list[str], list[str]]:
+    """``(stored authors, warnings)`` of an author list written by hand in a sheet or file (``where``:
+    ``file:line``), each as :func:`author_from_flag` stores a ``--author``: a name written ``First Last``
+    becomes ``Last, First`` (``Robert W. Heath Jr.`` -> ``Heath, Jr., Robert W.``), with a warning."""
+    out, warnings = [], []
+    for name in names:
+        stored, warning = author_from_flag(name) if isinstance(name, str) else (name, None)
+        out.append(stored)
+        if warning:
+            warnings.append(f"{where}: authors: {warning.removeprefix('--author ')}")
+    return out, warnings
 
 
 def pool_of(corpus) -> Pool:

@@ -23,7 +23,7 @@ from ...core.errors import Problem, UserError, summary
 from ...corpus.load import Corpus
 from ...corpus.rounds import PROTOCOL, REASON_COLUMN, ROLE_COLUMNS, STAGE_COLUMN, split_list
 from ...corpus.taxonomy import Taxonomy
-from .. import adding
+from .. import adding, intake
 from ..excluding import Decision, decision_problems, plan_exclusions
 from .protocol import protocol_of
 
@@ -45,12 +45,15 @@ class ApplyPlan:
         created: ``(queue line, record file, decision)`` of each new record, by line.
         skipped: ``(queue line, record file)`` of the rows whose paper is a record already.
         undecided: queue lines without a decision.
+        warnings: the authors written "First Last" and stored "Last, First", named by line.
     """
 
     files: dict[str, bytes] = field(default_factory=dict)
     created: list[tuple[int, str, str]] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)
     undecided: list[int] = field(default_factory=list)
+    #: an author written "First Last", stored "Last, First" (as masrl add stores one)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _identifier(row):
@@ -59,11 +62,11 @@ def _identifier(row):
     return parse(value, scheme)
 
 
-def _paper(row, queue: str, round_id: str) -> dict:
+def _paper(row, queue: str, round_id: str, authors: list[str]) -> dict:
     ident = _identifier(row)
     fetched = {"abstract": row.get("abstract")} if row.get("abstract") else {}
     source = f"masrl update apply {round_id} ({queue}:{row.line})"
-    return adding.paper_from_metadata(row.get("title"), split_list(row.get("authors")), int(row.get("year")),
+    return adding.paper_from_metadata(row.get("title"), authors, int(row.get("year")),
                                       row.get("venue") or None, [ident], fetched, source, (queue, row.line, None))
 
 
@@ -105,12 +108,14 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
         if not decision:
             plan.undecided.append(row.line)
             continue
+        authors, warnings = intake.stored_authors(split_list(row.get("authors")), f"{queue}:{row.line}")
+        plan.warnings += warnings
         if decision == "include":
-            if not split_list(row.get("authors")):
+            if not authors:
                 problems.append(Problem(queue, row.line, "authors", "an included paper needs its authors (Last, First; ...)"))
                 continue
             try:
-                papers.append(_paper(row, queue, round_id))
+                papers.append(_paper(row, queue, round_id, authors))
             except IdentifierError as err:
                 problems.append(Problem(queue, row.line, "identifier", str(err)))
             continue
@@ -125,7 +130,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
                  "found_in": searcher.exclusion_source, "found_by": found_by}
         values = {tax.role(role): value for role, value in given.items() if tax.role(role)}
         item = Decision(reason=row.get("reason"), values=values, title=row.get("title"),
-                        identifiers={ident.scheme: ident.value}, authors=tuple(split_list(row.get("authors"))),
+                        identifiers={ident.scheme: ident.value}, authors=tuple(authors),
                         year=int(row.get("year")), origin=(queue, row.line), labels=_labels(tax),
                         provenance=f"masrl update apply {round_id} ({queue}:{row.line})")
         problems += decision_problems(item, tax)
