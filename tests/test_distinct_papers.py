@@ -48,6 +48,11 @@ def test_titles_whose_numbers_differ_or_that_say_no_are_distinct_papers():
     for part in ("I", "V", "XI", "XIV"):
         assert [m.other.where for m in series.matches(f"Orchestration, part {part}", {})] == [part]
     assert series.matches("Orchestration Part XII", {}) == [] and series.matches("Orchestration Part II", {}) == []
+    plain = Pool([make_known("ppo", "queued", "Proximal Policy Optimization Algorithms", {}),
+                  make_known("can", "queued", "Can I Orchestrate Agents", {})])
+    assert plain.matches("Proximal Policy Optimization Algorithms Part I", {}) == []  # part one: a number
+    assert plain.matches("Proximal Policy Optimization Algorithms \u2160", {}) == []  # Roman numeral one, U+2160
+    assert [m.other.where for m in plain.matches("Can I orchestrate agents?", {})] == ["can"]  # the pronoun
 
 
 def test_titles_in_other_scripts_are_compared_whole_and_their_digits_by_value():

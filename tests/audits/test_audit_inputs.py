@@ -183,6 +183,25 @@ def test_folder_files_are_validated(audited, cli, sheets, tmp_path):
         f"{rel}/adjudication-round-1.yaml:14: resolutions[1]: S02 is_rl is not a disagreement of round 1"]
 
 
+def test_an_audit_dated_in_the_future_or_resolved_before_it_was_drawn_is_refused(audited, cli, sheets, tmp_path):
+    """The suite's clock is 2027-01-15 (MASRL_TODAY): no date of an audit after it, none before the sample's."""
+    folder = audited / f"corpus/audits/{AUDIT}"
+    drawn = str(yaml.safe_load((folder / "audit.yaml").read_text())["date"])
+    run = cli("audit", "sample", "--root", audited, "--population", "retained", "--n", "2", "--seed", "1", "--date", "2027-02-01")
+    assert run.code == 1 and "audit.yaml:3: date: 2027-02-01 is in the future (today is 2027-01-15)" in run.err, run.err
+    assert _import(cli, audited, sheets.write(tmp_path / "ok.csv", sheets.filled(audited, AUDIT, {("S01", "is_rl"): "partial"
+                                                                                                    if sheets.sample(audited, AUDIT)["items"][0]["original"]["is_rl"] != "partial" else "no"}))).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    adjudication = folder / "adjudication-round-1.yaml"
+    data = yaml.safe_load(adjudication.read_text())
+    for date in ("2099-01-01", "2000-01-01"):
+        data["resolutions"][0].update(resolved="yes", by="Ada", date=date)
+        adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
+        run = cli("validate", "--root", audited)
+        said = "is in the future (today is 2027-01-15)" if date > drawn else f"is before the audit was drawn ({drawn}, audit.yaml)"
+        assert run.code == 1 and f"resolutions[0].date: {date} {said}" in run.err, run.err
+
+
 def test_apply_refuses_conflicts_and_hand_formatted_records(audited, cli, sheets, tmp_path, set_field):
     sample = sheets.sample(audited, AUDIT)
     first = sample["items"][0]

@@ -107,16 +107,20 @@ def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -
 
 #: Words whose presence turns a title into another paper's ("... with RL" and "... without RL").
 _NEGATIONS = frozenset({"no", "not", "non", "without"})
-#: A Roman numeral (``ii``, ``xiv``, ``mmxxvi``), which numbers the parts of a series; ``i`` alone is
-#: the pronoun more often than part one ("Part I" and "Part II" differ by ``ii`` all the same).
+#: A Roman numeral (``ii``, ``xiv``, ``mmxxvi``; ``Ⅱ`` is ``ii`` once normalized), which numbers the
+#: parts of a series. ``i`` alone is the pronoun more often than part one: it counts as a numeral only
+#: after a word that numbers (``part``, ``volume`` ...) or as the title's last word.
 _ROMAN = re.compile(r"(?=[mdclxvi])m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
+_NUMBERING = frozenset({"part", "vol", "volume", "chapter", "book", "section", "phase", "stage", "no"})
 
 
 @lru_cache(maxsize=16384)
 def _marks(norm: str) -> tuple:
     words = norm.split()
     numbers = tuple(int(run) for run in re.findall(r"\d+", norm))  # any script's digits, by value (٣ is 3)
-    return numbers, tuple(w for w in words if w != "i" and _ROMAN.fullmatch(w)), sum(w in _NEGATIONS for w in words)
+    roman = tuple(w for k, w in enumerate(words) if _ROMAN.fullmatch(w) and (
+        w != "i" or k == len(words) - 1 or (k and words[k - 1] in _NUMBERING)))
+    return numbers, roman, sum(w in _NEGATIONS for w in words)
 
 
 def distinct_by_title(a: str, b: str) -> bool:

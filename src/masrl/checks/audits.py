@@ -37,6 +37,7 @@ from ..audits.model import (
 from ..audits.schema import ADJUDICATION_SCHEMA, AUDIT_FILE_SCHEMA, ROUND_SCHEMA
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
+from ..core import clock
 from ..corpus.load import AUDITS, EXCLUSIONS, PAPERS
 
 
@@ -87,9 +88,18 @@ class _FolderChecker:
             if parse_adjudication_file(rel) is not None and "/" not in rel[len(self.folder):]:
                 self.adjudication(rel, data, audit, disagreements)
 
+    def when(self, file: str, path: tuple, date, earliest=None) -> None:
+        """A date of the audit is not in the future, nor (``earliest``: the audit's own date) before the sample."""
+        day, today = str(date), clock.today_iso()
+        if day > today:
+            self.c.add(file, path, f"{day} is in the future (today is {today})")
+        elif earliest is not None and day < str(earliest):
+            self.c.add(file, path, f"{day} is before the audit was drawn ({earliest}, {AUDIT_FILE})")
+
     # ------------------------------------------------------------------ audit.yaml
     def sample(self, data: dict) -> bool:
         file, before = self.audit_file, len(self.c.problems)
+        self.when(file, ("date",), data["date"])
         folder_id = self.folder[len(AUDITS):].rstrip("/")
         if data["audit_id"] != folder_id:
             self.c.add(file, ("audit_id",), f"{data['audit_id']!r} does not match the folder name {folder_id!r}")
@@ -156,6 +166,7 @@ class _FolderChecker:
         if not self.valid(rel, data, ROUND_SCHEMA):
             return False
         number, slug = parse_round_file(rel)
+        self.when(rel, ("date",), data["date"], sample["date"])
         if data["audit_id"] != sample["audit_id"]:
             self.c.add(rel, ("audit_id",), f"{data['audit_id']!r} is not the id of this audit ({sample['audit_id']!r})")
         if data["round"] != number:
@@ -232,6 +243,8 @@ class _FolderChecker:
             seen.setdefault(key[1:], j)
             if res["record"] != items[res["item"]].record:
                 self.c.add(rel, path + ("record",), f"{res['record']!r} but the sample's {res['item']} is {items[res['item']].record!r}")
+            if res.get("date") is not None:
+                self.when(rel, path + ("date",), res["date"], sample["date"])
             resolved = res["resolved"]
             if resolved is not None:
                 problem = _value_problem(allowed[res["field"]], resolved)
