@@ -40,6 +40,21 @@ def test_every_bad_cell_is_reported_at_once(audited, cli, sheets, tmp_path):
     assert not (audited / f"corpus/audits/{AUDIT}/rounds").exists()
 
 
+def test_a_terminal_control_in_a_note_a_reader_or_a_description_is_named_where_it_was_written(audited, cli, sheets, tmp_path):
+    path = sheets.write(tmp_path / "noted.csv", sheets.filled(audited, AUDIT, notes={"S01": "bad\x1b[31m note"}))
+    run = _import(cli, audited, path)
+    assert run.err.splitlines() == [
+        f"{path}:2: note: S01: contains a character that is invisible or changes how the text shows (U+001B ESCAPE, a "
+        "control character); remove it",
+        "masrl: error: 1 error in 1 file; nothing was imported (fix the sheet, then import it again)."]
+    run = _import(cli, audited, sheets.write(tmp_path / "ok.csv", sheets.filled(audited, AUDIT)), "Jane\u202eDoe")
+    assert run.code == 1 and run.err.startswith("masrl: error: --reader 'Jane\\u202eDoe' contains a character"), run.err
+    run = cli("audit", "sample", "--root", audited, "--population", "retained", "--n", "2", "--seed", "1",
+              "--description", "x\x1b[2J")
+    assert run.code == 1 and "command line: --description: contains a character that is invisible" in run.err, run.err
+    assert not (audited / f"corpus/audits/{AUDIT}/rounds").exists()
+
+
 def test_columns_are_checked(audited, cli, sheets, tmp_path):
     rows = sheets.filled(audited, AUDIT)
     rows[0][rows[0].index("is_rl")] = "is-rl"

@@ -21,6 +21,7 @@ import io
 
 from ..core.didyoumean import did_you_mean as _suggest
 from ..core.errors import Problem
+from ..core.text import text_problem
 from ..corpus.sheets import SheetRow
 from ..corpus.sheets import read_sheet as read_rows
 from .fields import DECISION, EXCLUDE, AuditField
@@ -142,6 +143,8 @@ def check_sheet(audit: Audit, fields: dict[str, AuditField], header: list[str], 
             values[label][fname] = cell or None
         if row.cells.get(NOTE):
             notes[label] = row.cells[NOTE]
+            if why := text_problem(row.cells[NOTE], multiline=True):  # named here, not in the round file it would make
+                problems.append(Problem(name, row.line, NOTE, f"{label}: {why}"))
     missing = [label for label in items if label not in first_line]
     if missing:
         problems.append(Problem(name, None, "item", f"the sheet lacks {len(missing)} item(s) of the sample: {', '.join(missing)}"))

@@ -36,6 +36,7 @@ from ..audits.model import (
 from ..audits.sheet import allowed_values_csv, check_sheet, read_sheet, sheet_csv
 from ..checks.validate import validate
 from ..core.didyoumean import did_you_mean as _suggest
+from ..core.text import text_problem
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
 from ..core.names import file_name_problem
 from ..corpus.load import AUDITS, TAXONOMY, Corpus, parse_tree
@@ -135,6 +136,8 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
                                                              f"records; allowed: {', '.join(choices)}{_suggest(options.stratify, choices)}"))
     if options.n < 1:
         bad.append(Problem(COMMAND_LINE, None, "--n", f"{options.n} items: the sample needs at least one"))
+    if options.description and (why := text_problem(options.description)):
+        bad.append(Problem(COMMAND_LINE, None, "--description", why))
     date = _today(options.date)
     audit_id = options.audit_id or f"{kind_of(options.population)}-{date}"
     if not _ID.fullmatch(audit_id):
@@ -195,6 +198,8 @@ def import_sheet(files: dict[str, bytes], audit_id: str, sheet: bytes, sheet_nam
     reader = " ".join(reader.split())
     if not reader or reader_slug(reader) == ORIGINAL:
         raise UserError(f"--reader {reader!r}: name the person who filled in the sheet ('{ORIGINAL}' is the corpus itself)")
+    if why := text_problem(reader):
+        raise UserError(f"--reader {reader!r} {why}")
     rounds = audit.rounds()
     number = round_no if round_no is not None else (rounds[-1] if rounds else 1)
     if number < 1 or number > (rounds[-1] if rounds else 0) + 1:
