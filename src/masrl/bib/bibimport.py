@@ -88,8 +88,9 @@ def _inherit(child: BibEntry, parent: BibEntry) -> list[str]:
     return got
 
 
-def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | None]:
-    """``(year, month macro, note)`` from ``year``/``date``; note names what the date loses."""
+def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | None, str | None]:
+    """``(year, month macro, note, problem)`` from ``year``/``date``: the note names what the date loses,
+    the problem a date that names no day of the calendar."""
     year = fields.get("year", "").strip()
     date = fields.get("date", "").strip()
     month = None
@@ -98,7 +99,7 @@ def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | N
         match = _DATE.match(date)
         if match:
             if not _real_date(match):
-                return year or match.group("y"), None, f"{_NOT_A_DAY}date {date!r} names no day of the calendar (YYYY[-MM[-DD]])"
+                return year or match.group("y"), None, None, f"date {date!r} names no day of the calendar (YYYY[-MM[-DD]])"
             if not year:
                 year = match.group("y")
             if match.group("m"):
@@ -106,12 +107,8 @@ def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | N
             if match.group("d") or "/" in date:
                 note = f"date {date!r} kept as year {match.group('y')}" + (f", month {month}" if month else "") + " (the day/range is not kept)"
         else:
-            return year or None, None, f"date {date!r} is not an ISO date YYYY[-MM[-DD]]: not kept"
-    return year or None, month, note
-
-
-#: The start of :func:`_year_month`'s note when the date is no day at all (a problem, not a note).
-_NOT_A_DAY = "not a day: "
+            return year or None, None, f"date {date!r} is not an ISO date YYYY[-MM[-DD]]: not kept", None
+    return year or None, month, note, None
 
 
 def _real_date(match: re.Match) -> bool:
@@ -272,10 +269,10 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
         bad("author", "has no author")
     elif entry.names.get("author") and entry.names.get("editor"):
         f["editor"] = " and ".join(entry.names["editor"])  # kept in the block (LaTeX source), exported as is
-    year, month, date_note = _year_month(f)
-    if date_note and date_note.startswith(_NOT_A_DAY):
-        bad("date", date_note.removeprefix(_NOT_A_DAY))
-    elif date_note:
+    year, month, date_note, date_problem = _year_month(f)
+    if date_problem:
+        bad("date", date_problem)
+    if date_note:
         note(date_note)
     if not year or not re.fullmatch(r"[0-9]{4}", year):
         bad("year", f"needs a four-digit year (year or date), got {year or f.get('date') or 'nothing'!r}")
