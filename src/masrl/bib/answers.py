@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import html.entities
 import re
 
 from ..core.text import describe, unsafe_characters
@@ -87,6 +88,14 @@ def _known(name: str) -> bool:
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
+def _character(reference: re.Match) -> str:
+    """The text of one complete character reference (``&amp;``, ``&#38;``, ``&#x26;``); an unknown name is
+    kept as sent. Only the whole reference counts: ``&not=2`` (no ``;``) is text, and so is ``&notit;``,
+    which :func:`html.unescape` would read as ``&not`` followed by ``it;``."""
+    found = reference.group(0)
+    return html.unescape(found) if found[1] == "#" else html.entities.html5.get(found[1:], found)
+
+
 def clean(text: object, what: str, where: str, markup: bool = False) -> str:
     """``text`` as one stored line (see the module docstring); ``what`` is the kind of field
     (a key of :data:`MAX_CHARS`), ``where`` its place in the answer, for the error.
@@ -106,7 +115,7 @@ def clean(text: object, what: str, where: str, markup: bool = False) -> str:
     for _ in range(2 if what != "identifier" else 0):  # one level of escaping, and one more (&amp;lt;); an id as sent
         if "&" not in text or not _ENTITY.search(text):
             break
-        text = html.unescape(text)
+        text = _ENTITY.sub(_character, text)
     if markup and what != "identifier":  # an id is never markup (a DOI may hold <...>): kept as sent
         text = _without_markup(text)
     if what == "identifier":  # an id with a character taken out would be another id than the source sent
