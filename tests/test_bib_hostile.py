@@ -29,6 +29,8 @@ HOSTILE = [
     _record("pairs", "Set {a, b} notation and {nested {deep} pairs}", ["{The {GPT} Team, Inc.}", "{Agents and Tools Lab, Inc.}",
                                                                          "{GPT} and {Co}"]),
     _record("kept", "Kept source", ["Roe, Rick"], bibtex={"type": "misc", "title": "Kept source", "note": "a \\} b \\{ c"}),
+    _record("doibrace", "A DOI with a lone brace", ["Poe, Ed"],
+            identifiers={"doi": "10.5555/h5}", "url": ["https://example.org/doibrace"]}),
 ]
 
 
@@ -55,6 +57,7 @@ def test_every_exported_field_has_balanced_braces_as_bibtex_counts_them():
     assert "  title = {x \\textbraceright{}, note = \\{y\\}, z = \\textbraceleft{} @misc\\textbraceleft{}evil,},\n" in text
     assert "  author = {{The \\{GPT\\} Team, Inc.} and {Agents and Tools Lab, Inc.} and {\\{GPT\\} and \\{Co\\}}},\n" in text
     assert "  note = {a \\textbraceright{} b \\textbraceleft{} c},\n" in text
+    assert "  doi = {10.5555/h5%7D},\n" in text  # a verbatim field prints a macro as it is: the link's form
     assert text.count("\n@") == len(HOSTILE)
 
 
@@ -91,9 +94,10 @@ def test_hostile_records_read_back_as_written():
         if rec["key"] not in refused:
             assert back[rec["key"]]["title"] == rec["title"]
             assert back[rec["key"]]["authors"] == rec["authors"]
+            assert back[rec["key"]]["identifiers"].get("doi") == rec["identifiers"].get("doi")
 
 
-@given(st.text(alphabet="ab {}\\,", max_size=30))
+@given(st.text(alphabet="ab {}\\,^~", max_size=30))
 def test_any_text_is_encoded_with_balanced_braces_and_decodes_back(text):
     encoded = bibtex.encode_latex(text)
     assert encoded.count("{") == encoded.count("}")
@@ -132,6 +136,8 @@ def test_editors_are_kept_also_through_crossref():
     ("\\textsf{Sans} and \\textup{up} and \\textmd{md}", "Sans and up and md"),
     ("a \\textbraceleft{}b\\textbraceright{}", "a {b}"),
     ("Gr\\'{e}goire and \\emph{Emph}", "Grégoire and Emph"),
+    ("O(n{\\textasciicircum}2) and a{\\textasciitilde}b", "O(n^2) and a~b"),  # as masrl writes ^ and ~
+    ("O(n\\^{}2) and a\\~{}b, \\^{o}", "O(n^2) and a~b, ô"),  # an accent on nothing is the character
 ])
 def test_latex_decoding_keeps_the_text_of_text_macros(latex, text):
     assert bibtex.decode_latex(latex) == text

@@ -23,7 +23,8 @@
   its own). Every field is written with :func:`masrl.bib.bibtex.balance_braces`: escaped
   braces stay where they pair up, any other is written ``\\textbraceleft{}`` /
   ``\\textbraceright{}``. No record text is refused for its braces: the same characters
-  print, and a re-import decodes them back.
+  print, and a re-import decodes them back. A verbatim field (below) prints a macro as it is: its
+  unpaired braces are percent-encoded instead (``doi = {10.5555/h5%7D}``, the DOI's link form).
 * Characters that stop LaTeX: in the ``.bbl`` a bare ``%`` starts a comment and swallows the rest
   of the line, a bare ``#`` or ``&`` is an error, and so are ``_`` and ``^`` outside math. A kept
   block field is LaTeX source as an imported .bib wrote it, so every field but the verbatim ones
@@ -106,8 +107,13 @@ _VERBATIM = frozenset({"url", "doi", "eprint", "ids", "file", "pdf", "urlraw", "
 
 def _field_source(name: str, value: str) -> str:
     """``value`` with every character that would stop LaTeX escaped (:func:`masrl.bib.latex.latex_safe`);
-    verbatim fields as they are."""
-    return value if name in _VERBATIM else latex_safe(value)
+    verbatim fields as they are, but for braces that do not pair up (a DOI ``10.5555/h5}``): a macro would
+    be printed as it is there, so they are percent-encoded, as in a link (``%7D``; a backslash ``%5C``)."""
+    if name not in _VERBATIM:
+        return latex_safe(value)
+    if balance_braces(value) == value:
+        return value
+    return value.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
 
 
 

@@ -24,8 +24,12 @@ def collapse(value: str) -> str:
 _TEXT_MACROS = ("texttt", "textsf", "textmd", "textup", "textnormal", "mbox", "hbox", "nocase")
 #: Macros whose argument is not shown: BibTeX's sorting trick ``{\\noop{x}}Entry`` reads "Entry".
 _HIDDEN_MACROS = ("noop",)
-#: Literal braces as macros (how :func:`balance_braces` writes a brace without its pair).
-_BRACE_MACROS = {"textbraceleft": "{", "textbraceright": "}"}
+#: Characters written as macros without an argument: literal braces (how :func:`balance_braces` writes a
+#: brace without its pair) and the ASCII circumflex (how :func:`encode_latex` writes ``^``), which
+#: pylatexenc would read as the spacing modifier U+02C6.
+_CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^"}
+#: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
+_BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
 
 
 @lru_cache(maxsize=1)
@@ -38,11 +42,11 @@ def _decoder():
     text.add_context_category("masrl", prepend=True, macros=[
         *(MacroTextSpec(m, simplify_repl="%(1)s") for m in _TEXT_MACROS),
         *(MacroTextSpec(m, simplify_repl="") for m in _HIDDEN_MACROS),
-        *(MacroTextSpec(m, simplify_repl=v) for m, v in _BRACE_MACROS.items()),
+        *(MacroTextSpec(m, simplify_repl=v) for m, v in _CHARACTER_MACROS.items()),
     ])
     parse = latexwalker.get_default_latex_context_db()
     parse.add_context_category("masrl", prepend=True, macros=[
-        *(MacroSpec(m, "{") for m in (*_TEXT_MACROS, *_HIDDEN_MACROS)), *(MacroSpec(m, "") for m in _BRACE_MACROS)])
+        *(MacroSpec(m, "{") for m in (*_TEXT_MACROS, *_HIDDEN_MACROS)), *(MacroSpec(m, "") for m in _CHARACTER_MACROS)])
     return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces=True), parse
 
 
@@ -122,6 +126,7 @@ def decode_latex(text: str) -> str:
 def _decode(text: str) -> str:
     from pylatexenc.latexwalker import LatexWalker
 
+    text = _BARE_ACCENT.sub(lambda accent: "{\\textasciicircum}" if accent.group(1) == "^" else "{\\textasciitilde}", text)
     urls: list[str] = []
     if "\\url{" in text or "\\path{" in text:
         # a URL is its argument as written (its ``%``, ``#`` and ``&`` are the URL's): each stands in
