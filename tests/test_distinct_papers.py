@@ -55,6 +55,22 @@ def test_titles_whose_numbers_differ_or_that_say_no_are_distinct_papers():
     assert [m.other.where for m in plain.matches("Can I orchestrate agents?", {})] == ["can"]  # the pronoun
 
 
+
+def test_one_number_written_two_ways_is_one_paper():
+    """A thousands separator and a Roman numeral do not make another number: ``1,000`` is ``1000``
+    (also with a no-break space or the Arabic separator) and ``Part II`` is ``Part 2``."""
+    pool = Pool([make_known("k", "queued", "Credit Assignment for 1000 Agents in Swarms", {}),
+                 make_known("ii", "queued", "Orchestrating Agent Teams, Part II", {}),
+                 make_known("m", "queued", "Credit assignment for 1000000 agents", {})])
+    for title in ("Credit assignment for 1,000 agents in swarms", "Credit assignment for 1\u00a0000 agents in swarms",
+                  "Credit assignment for \u0661\u066c\u0660\u0660\u0660 agents in swarms"):
+        assert [m.other.where for m in pool.matches(title, {})] == ["k"], title
+    assert [m.other.where for m in pool.matches("Orchestrating Agent Teams, Part 2", {})] == ["ii"]
+    assert [m.other.where for m in pool.matches("Credit assignment for 1,000,000 agents", {})] == ["m"]
+    assert pool.matches("Credit assignment for 1,001 agents in swarms", {}) == []
+    assert pool.matches("Orchestrating Agent Teams, Part 3", {}) == []
+    assert pool.matches("Credit assignment for 1000, 000 agents", {}) == []  # a comma and a space: two numbers
+
 def test_titles_in_other_scripts_are_compared_whole_and_their_digits_by_value():
     """Letters of every script are kept for the comparison (a Cyrillic or Chinese title is not reduced to
     its one Latin word), and digits of every script are numbers (Arabic-Indic ٣ is 3)."""

@@ -40,11 +40,15 @@ from .identifiers import keys_of
 TITLE_THRESHOLD = 0.9
 
 
+#: A thousands separator between digits (``1,000``; ``10 000`` with a no-break or thin space; Arabic ``١٬٠٠٠``).
+_THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u2009\u202f\u066c](?=\d{3}(?!\d))")
+
+
 def _normalize_title(title: str) -> str:
-    """Title reduced for comparison: LaTeX braces and math dropped, accents folded,
+    """Title reduced for comparison: thousands separators and LaTeX braces and math dropped, accents folded,
     lower case, punctuation removed (letters and digits of every script kept), whitespace collapsed (remembered per title in process,
     as :func:`normalize_title`: every command compares the pool's titles again)."""
-    text = re.sub(r"\\[a-zA-Z]+\s*", " ", title)
+    text = re.sub(r"\\[a-zA-Z]+\s*", " ", _THOUSANDS.sub("", title))  # 1,000 is 1000
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[\W_]+", " ", text.lower())  # letters and digits of every script kept, the rest a space
@@ -114,19 +118,33 @@ _ROMAN = re.compile(r"(?=[mdclxvi])m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:
 _NUMBERING = frozenset({"part", "vol", "volume", "chapter", "book", "section", "phase", "stage", "no"})
 
 
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
+def _roman_value(word: str) -> int:
+    values = [_ROMAN_VALUES[ch] for ch in word]
+    return sum(-v if k + 1 < len(values) and v < values[k + 1] else v for k, v in enumerate(values))
+
+
 @lru_cache(maxsize=16384)
 def _marks(norm: str) -> tuple:
+    """The title's numbers in order, by value (``2``, ``٢`` and ``II`` are 2; ``1,000`` was made ``1000`` by
+    :func:`normalize_title`), and how many words say no."""
     words = norm.split()
-    numbers = tuple(int(run) for run in re.findall(r"\d+", norm))  # any script's digits, by value (٣ is 3)
-    roman = tuple(w for k, w in enumerate(words) if _ROMAN.fullmatch(w) and (
-        w != "i" or k == len(words) - 1 or (k and words[k - 1] in _NUMBERING)))
-    return numbers, roman, sum(w in _NEGATIONS for w in words)
+    numbers = []
+    for k, w in enumerate(words):
+        if _ROMAN.fullmatch(w) and (w != "i" or k == len(words) - 1 or (k and words[k - 1] in _NUMBERING)):
+            numbers.append(_roman_value(w))
+        else:
+            numbers += (int(run) for run in re.findall(r"\d+", w))  # any script's digits, by value (٣ is 3)
+    return tuple(numbers), sum(w in _NEGATIONS for w in words)
 
 
 def distinct_by_title(a: str, b: str) -> bool:
     """Whether two normalized titles name two papers however similar they are: their numbers differ
     (``Orchestrator 1`` and ``Orchestrator 2``, ``GPT-3`` and ``GPT-4``, ``Part XI`` and ``Part XII``, in
-    any script's digits; ``GPT4`` and ``GPT-4`` are the same), or one of them says no where the other does not."""
+    any script's digits; ``GPT4`` and ``GPT-4``, ``1,000`` and ``1000``, ``Part II`` and ``Part 2`` are the same), or
+    one of them says no where the other does not."""
     return _marks(a) != _marks(b)
 
 
