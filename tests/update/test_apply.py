@@ -25,7 +25,7 @@ def fill(path, decisions: dict) -> None:
     with open(path, encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     for row in rows:
-        row.update(decisions.get(row["identifier"], {}))
+        row.update(decisions.get(row["identifier"].split("; ")[0], {}))  # named by its first id
     with open(path, "w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
@@ -328,7 +328,8 @@ def test_a_window_that_runs_backwards_is_refused(searched, cli):
 def test_an_identifier_written_in_another_form_is_named_with_what_to_write(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "identifier": "DOI:10.1234/Q.0"},
-                                "arxiv:2605.10002": {"decision": "include", "identifier": "https://arxiv.org/abs/2605.99999v2"},
+                                "arxiv:2605.10002": {"decision": "include",  # each id of a cell of several
+                                                     "identifier": "arxiv:2605.10002; https://arxiv.org/abs/2605.99999v2"},
                                 "arxiv:2605.10001": {"decision": "include", "identifier": "isbn:12345", "title": ""}})
     queue = f"corpus/rounds/{folder.name}/queue.csv"
     refused_alike(cli, root, folder, [
@@ -372,7 +373,7 @@ def test_a_row_copied_in_the_sheet_is_named_once_with_the_count_it_breaks(search
     root, folder = searched
     lines = edit_lines(folder / "queue.csv", lambda lines: [*lines[:2], lines[1], *lines[2:]])
     run = cli("validate", "--root", root)
-    ident = lines[1].split(",")[0]
+    ident = lines[1].split(",")[0].split("; ")[0]  # the id the copy repeats (the first of the cell)
     assert run.code == 1 and run.err.splitlines()[:-1] == [
         f"corpus/rounds/{folder.name}/queue.csv:3: identifier: {ident} is queued twice in this round (also line 2)",
         f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says {len(lines) - 1} but queue.csv has {len(lines)} row(s): "

@@ -564,7 +564,7 @@ def test_a_round_finds_through_citations_a_paper_no_keyword_query_returns(small_
     run = cli("update", "search", "--root", small_survey, "--since", "2026-05-04", "--until", "2026-06-30")
     assert run.code == 0, run.err
     (folder,) = (small_survey / "corpus" / "rounds").iterdir()
-    queue = {r["identifier"]: r for r in sheet(folder / "queue.csv")}
+    queue = {r["identifier"].split("; ")[0]: r for r in sheet(folder / "queue.csv")}
     chased = queue["arxiv:2605.40001"]
     assert chased["title"] == "Credit Routing Between Cooperative Language Agents"
     assert (chased["sources"], chased["query_families"]) == ("citation searching", "cites lovelace2026")

@@ -54,7 +54,7 @@ def test_a_round_queues_the_new_papers_of_the_window_once_and_logs_every_duplica
     # ranked by resemblance to the retained records against the excluded ones (review.suggest.screening)
     assert [(r["rank"], r["identifier"], r["query_families"], r["published"], r["score"], r["likely_reason"])
             for r in queue] == [
-        ("1", "arxiv:2605.10002", "multi-agent LLM RL", "2026-06-01", "0.809", ""),
+        ("1", "arxiv:2605.10002; doi:10.1145/3700001.3700002", "multi-agent LLM RL", "2026-06-01", "0.809", ""),  # every id
         ("2", "arxiv:2605.10001", "credit assignment; orchestration", "2026-05-20", "0.681", ""),
         ("3", "arxiv:2606.00007", "orchestration", "2026-06-25", "0.647", ""),
     ]
@@ -207,7 +207,7 @@ def test_a_venue_paper_whose_preprint_was_found_on_arxiv_is_a_duplicate(round_su
     run = cli("update", "search", "--root", round_survey, *WINDOW, "--source", "arxiv", "--source", "crossref")
     assert run.code == 0, run.err
     folder = only_round(round_survey)
-    queue = {r["identifier"]: r for r in sheet(folder / "queue.csv")}
+    queue = {r["identifier"].split("; ")[0]: r for r in sheet(folder / "queue.csv")}
     assert set(queue) == {"arxiv:2606.00007", "arxiv:2605.10002", "arxiv:2605.10001", "doi:10.18653/v1/2026.acl-long.101"}
     assert queue["arxiv:2605.10002"]["sources"] == "arXiv; Crossref"
     assert queue["doi:10.18653/v1/2026.acl-long.101"]["sources"] == "Crossref"

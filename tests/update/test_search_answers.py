@@ -10,6 +10,7 @@ with ``masrl init`` (its protocol: tests/data/update/protocol_basic.yaml), every
 from __future__ import annotations
 
 import contextlib
+import csv
 import datetime
 import gzip
 import json
@@ -61,10 +62,8 @@ def rounds(root: Path) -> list[Path]:
 
 def queue(root: Path) -> list[str]:
     (folder,) = rounds(root)
-    import csv
-
     with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
-        return [row["identifier"] for row in csv.DictReader(handle)]
+        return [row["identifier"].split("; ")[0] for row in csv.DictReader(handle)]  # the id each is named by
 
 
 def meta(root: Path) -> dict:
@@ -284,6 +283,77 @@ def test_the_run_names_on_the_terminal_the_records_it_could_not_queue(basic_surv
             "(no title), item 2 of page 1 (no DOI)") in run.out + run.err
 
 
+
+PREPRINT = [{"id-type": "arxiv", "id": "2605.30001", "asserted-by": "subject"}]
+
+
+def test_every_id_of_a_candidate_is_queued_so_a_later_round_and_its_record_know_them(basic_survey, cli, clock, serve,
+                                                                                     monkeypatch):
+    """A venue version names its preprint: the queue keeps both ids, so the preprint found by a later round is a
+    duplicate of the queued candidate (not a second candidate), and the record made from it carries both."""
+    venue = work(DOI="10.5555/conf.77", title=["CREDO: Counterfactual Credit for Orchestrator Teams"],
+                 relation={"has-preprint": PREPRINT})
+    point(monkeypatch, serve(Scripted(lambda path, params: (200, "application/json", work_list([venue])))),
+          "MASRL_CROSSREF_API", "/works")
+    assert cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref").code == 0
+    (first,) = rounds(basic_survey)
+    with open(first / "queue.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["identifier"] for row in rows] == ["doi:10.5555/conf.77; arxiv:2605.30001"]
+    preprint = atom(entry("2605.30001", title="Learning to Assign Credit Among Talking Agents"), 1)
+    point(monkeypatch, serve(Scripted(lambda path, params: (200, "application/atom+xml", preprint))))
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 0, run.err
+    (second,) = [folder for folder in rounds(basic_survey) if folder != first]
+    assert (second / "queue.csv").read_text(encoding="utf-8").count("\n") == 1  # the header: nothing new
+    with open(second / "duplicates.csv", encoding="utf-8", newline="") as handle:
+        (dup,) = csv.DictReader(handle)
+    assert (dup["identifier"], dup["status"], dup["matched"], dup["rule"]) == (
+        "arxiv:2605.30001", "queued", f"corpus/rounds/{first.name}/queue.csv:2", "same arxiv 2605.30001")
+    rows[0]["decision"] = "include"
+    with open(first / "queue.csv", "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    run = cli("update", "apply", "--root", basic_survey, first.name)
+    assert run.code == 0, run.err
+    (made,) = re.findall(r"created (corpus/papers/\S+\.yaml)", run.out + run.err)
+    record = yaml.safe_load((basic_survey / made).read_text(encoding="utf-8"))
+    assert record["identifiers"] == {"arxiv": "2605.30001", "doi": "10.5555/conf.77"}
+
+
+def test_a_duplicate_gives_its_ids_to_the_candidate_so_a_third_record_with_one_of_them_is_found_the_same():
+    """arXiv's preprint, then its venue version naming the preprint and its DOI, then a record with that DOI alone
+    (and another title): one candidate, with both ids, and two duplicates of it."""
+    from types import SimpleNamespace
+
+    from masrl.review.update.dedupe import deduplicate
+    from masrl.review.update.sources.base import Found
+
+    def found(ident, ids, title):
+        return Found(ident, ids, title, ("Lovelace, Ada",), 2026, "", "", "2026-06-01")
+
+    runs = [("arXiv", [found("arxiv:2605.30001", {"arxiv": "2605.30001"}, "Learning to assign credit among talking agents")]),
+            ("Crossref", [found("doi:10.5555/conf.77", {"arxiv": "2605.30001", "doi": "10.5555/conf.77"},
+                                "CREDO: Counterfactual Message Credit for LLM Teams")]),
+            ("Semantic Scholar", [found("doi:10.5555/conf.77", {"doi": "10.5555/CONF.77"},
+                                        "CREDO: Counterfactual Message Credit for Language-Model Teams")])]
+    corpus = SimpleNamespace(retained={}, excluded={}, rounds={})
+    candidates, duplicates, _, _ = deduplicate(corpus, [(label, SimpleNamespace(family="credit", found=records))
+                                                        for label, records in runs])
+    assert [(c.identifiers, c.sources) for c in candidates] == [
+        (["arxiv:2605.30001", "doi:10.5555/conf.77"], ["arXiv", "Crossref", "Semantic Scholar"])]
+    assert [(d.source, d.status, d.rule) for d in duplicates] == [
+        ("Crossref", "this round", "same arxiv 2605.30001"), ("Semantic Scholar", "this round", "same doi 10.5555/conf.77")]
+    # a record that joins two candidates' ids (queued apart: no id or title in common) gives neither the other's
+    runs = [("arXiv", [found("arxiv:2605.30001", {"arxiv": "2605.30001"}, "Learning to assign credit among talking agents")]),
+            ("Crossref", [found("doi:10.5555/conf.77", {"doi": "10.5555/conf.77"}, "CREDO: Counterfactual Message Credit")]),
+            ("Semantic Scholar", [found("arxiv:2605.30001", {"arxiv": "2605.30001", "doi": "10.5555/conf.77"}, "Credit talk")])]
+    candidates, duplicates, _, _ = deduplicate(corpus, [(label, SimpleNamespace(family="credit", found=records))
+                                                        for label, records in runs])
+    assert [c.identifiers for c in candidates] == [["arxiv:2605.30001"], ["doi:10.5555/conf.77"]]  # each id queued once
+    assert [(d.source, d.rule) for d in duplicates] == [("Semantic Scholar", "same arxiv 2605.30001")]
+
 # ---------------------------------------------------------------- kind 2: a broken answer is not a search
 
 BROKEN_ARXIV = {
@@ -410,6 +480,28 @@ def test_character_references_and_markup_are_decoded_not_kept(serve):
     (found,) = arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
     assert (found.title, found.abstract) == ("Tools & Orchestrator", "A <i>b</i> c")
 
+
+
+def test_only_complete_character_references_are_decoded(serve):
+    """``&not=2`` in a URL is text (HTML's legacy names without ``;`` are not references here), and so
+    is ``&notit;``; ``&amp;`` and ``&#38;`` in the same field are decoded."""
+    summary = "See https://x.org/r?a=1&amp;amp;not=2&amp;amp;sect=3 &amp;amp; &amp;notit; &amp;#38; for the orchestrator."
+    page = atom(entry(title="Orchestrators &amp;amp; tools", summary=summary), 1)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))
+    (found,) = arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
+    assert found.abstract == "See https://x.org/r?a=1&not=2&sect=3 & &notit; & for the orchestrator."
+
+
+def test_crossref_keeps_the_first_title_and_venue_and_no_abstract_heading(serve):
+    """A work's ``title`` lists its translations after it, its ``container-title`` the venue's abbreviation
+    after its name: neither is joined to the first; the JATS heading "Abstract" is no word of the abstract."""
+    body = work_list([work(title=["Credit for orchestrator teams", "Attribution du cr\u00e9dit"],
+                           **{"container-title": ["Proceedings of AgentConf", "Proc. AgentConf"]},
+                           abstract="<jats:sec><jats:title>Abstract</jats:title><jats:p>Abstract orchestrators.</jats:p></jats:sec>")])
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    (found,) = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
+    assert (found.title, found.venue, found.abstract) == (
+        "Credit for orchestrator teams", "Proceedings of AgentConf", "Abstract orchestrators.")
 
 CROSSREF_MARKUP = [
     ("Orchestrators that emit &lt;think&gt; tokens", "Orchestrators that emit <think> tokens"),  # escaped text, not markup

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..bib.identifiers import IdentifierError, keys_of, parse
+from ..corpus.rounds import split_list
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,39 @@ class RoundState:
         return len(self.undecided) + len(self.unapplied)
 
 
-def row_key(identifier: str) -> str | None:
-    """The canonical id of a queue cell ``scheme:value`` (None when it is not one)."""
-    scheme, _, value = identifier.partition(":")
-    try:
-        return parse(value, scheme).key if scheme and value else None
-    except (IdentifierError, KeyError, ValueError):
-        return None
+def row_identifiers(cell: str) -> list:
+    """The ids (:class:`~masrl.bib.identifiers.Identifier`) of a queue row's ``identifier`` cell, in order: one
+    ``scheme:value``, or several ``; ``-separated (every id the sources gave the candidate, the first the one
+    it is named by); an item that is not an id is left out (validate names it)."""
+    out = []
+    for item in split_list(cell):
+        scheme, _, value = item.partition(":")
+        try:
+            out.append(parse(value, scheme)) if scheme and value else None
+        except (IdentifierError, KeyError, ValueError):
+            continue
+    return out
+
+
+def row_keys(cell: str) -> list[str]:
+    """The canonical ids of :func:`row_identifiers`, each once, in order."""
+    return list(dict.fromkeys(ident.key for ident in row_identifiers(cell)))
+
+
+def row_name(cell: str) -> str:
+    """The id a queue row is named by: the first item of its ``identifier`` cell, as written."""
+    return next(iter(split_list(cell)), cell)
+
+
+def row_key(cell: str) -> str | None:
+    """The canonical id a queue row is named by (the first of :func:`row_keys`; None when there is none)."""
+    keys = row_keys(cell)
+    return keys[0] if keys else None
+
+
+def held_by(cell: str, holders: dict[str, str]) -> str | None:
+    """The record file (of :func:`record_files`) that holds one of the ids of a queue row's ``identifier`` cell."""
+    return next((holders[key] for key in row_keys(cell) if key in holders), None)
 
 
 def record_files(retained: dict[str, dict], excluded: dict[str, dict]) -> dict[str, str]:
@@ -136,15 +163,13 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
             continue
         applied, undecided, unapplied, linked = {}, [], [], set()
         for row in folder.queue:
-            key = row_key(row.get("identifier"))
-            if key:
-                linked.add(key)
-            if key and key in holders:
-                applied[row.line] = holders[key]
+            linked.update(row_keys(row.get("identifier")))
+            if held := held_by(row.get("identifier"), holders):
+                applied[row.line] = held
             elif row.get("decision"):
-                unapplied.append((row.line, row.get("identifier"), row.get("decision")))
+                unapplied.append((row.line, row_name(row.get("identifier")), row.get("decision")))
             else:
-                undecided.append((row.line, row.get("identifier")))
+                undecided.append((row.line, row_name(row.get("identifier"))))
         again: dict[str, int] = {}
         found_here = set(linked)
         for row in folder.duplicates:

@@ -12,11 +12,14 @@ XML as a string), ``relation`` (``{"has-preprint": [{"id-type", "id"}]}``). A va
 another type (``"items": "abc"``, a title sent as a string, an author's family name as a number
 or a list, ``"total-results": "lots"``) is refused with its place, as are NaN and JSON nested
 deeper than any answer; text is cleaned by :func:`masrl.bib.answers.clean` (JATS tags and
-HTML character references).
+HTML character references). Of ``title`` and ``container-title`` the first text is kept (the
+others are its translations, or the venue's abbreviation); an abstract's opening heading
+"Abstract" is no word of it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import msgspec
@@ -143,6 +146,17 @@ def _date(work: Work, where: str) -> tuple[tuple[int, int, int] | None, int]:
     return None, 3
 
 
+#: The heading "Abstract" that opens many JATS abstracts (``<jats:title>Abstract</jats:title>``), after the
+#: element tags that open it (kept, so that they still pair up): no word of the abstract.
+_HEADING = re.compile(r"^(\s*(?:<jats:[a-z]+>\s*)*)<jats:title>\s*abstract\s*[.:]?\s*</jats:title>", re.IGNORECASE)
+
+
+def _first(texts: list[str]) -> str:
+    """The first non-blank text of a Crossref array of texts: its ``title`` holds the title and then its
+    translations, its ``container-title`` the venue's full name and then its abbreviation."""
+    return next((text for text in texts if text.strip()), "")
+
+
 def paper(work: Work, where: str) -> Paper:
     """``work`` as a :class:`Paper`, its text cleaned.
 
@@ -153,7 +167,7 @@ def paper(work: Work, where: str) -> Paper:
     from .identifiers import IdentifierError, parse
 
     doi, arxiv = source_doi(work.doi, f"{where}.DOI")  # arXiv's own DOI names its preprint
-    title = clean(" ".join(work.title), "title", f"{where}.title", markup=True)
+    title = clean(_first(work.title), "title", f"{where}.title", markup=True)
     if len(work.author) > MAX_AUTHORS:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
@@ -174,10 +188,11 @@ def paper(work: Work, where: str) -> Paper:
             if ident.scheme == "arxiv":
                 arxiv = ident.key.split(":", 1)[1]
                 break
-    venue = clean(" ".join(work.container_title), "venue", f"{where}.container-title", markup=True)
+    venue = clean(_first(work.container_title), "venue", f"{where}.container-title", markup=True)
     if not venue and work.event is not None:
         venue = clean(work.event.name, "venue", f"{where}.event.name", markup=True)
-    abstract = clean(work.abstract, "abstract", f"{where}.abstract", markup=True)
+    abstract = clean(_HEADING.sub(r"\1", work.abstract) if isinstance(work.abstract, str) else work.abstract, "abstract",
+                     f"{where}.abstract", markup=True)
     published, precision = _date(work, where)
     return Paper(doi, title, tuple(authors), published, venue, abstract, arxiv, clean(work.type, "venue", f"{where}.type"),
                  clean(work.publisher, "venue", f"{where}.publisher"), precision)

@@ -379,20 +379,18 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
         def bad(column: str, message: str) -> None:
             out.append(Problem(file, row.line, column, message))
 
-        ident = row.get("identifier")
-        try:
-            key = parse(*reversed(scheme_and_value(ident))).key
-        except SchemeError as err:
-            key = None
-            bad("identifier", str(err))
-        except (IdentifierError, KeyError, ValueError) as err:
-            key = None
-            bad("identifier", f"{ident!r} is not an identifier: {err}")
-        if key and key in seen:
-            bad("identifier", f"{ident} is queued twice in this round (also line {seen[key]})")
+        keys = []
+        for ident in split_list(row.get("identifier")) or [row.get("identifier")]:
+            try:
+                keys.append(parse(*reversed(scheme_and_value(ident))).key)
+            except SchemeError as err:
+                bad("identifier", str(err))
+            except (IdentifierError, KeyError, ValueError) as err:
+                bad("identifier", f"{ident!r} is not an identifier: {err}")
+        if again := next((key for key in keys if key in seen), None):
+            bad("identifier", f"{again} is queued twice in this round (also line {seen[again]})")
             continue  # a row copied: the copy's other cells say nothing new (its rank is the first's)
-        elif key:
-            seen[key] = row.line
+        seen.update((key, row.line) for key in keys)
         if not row.get("title"):
             bad("title", "must not be empty")
         if not re.fullmatch(r"[0-9]{4}", row.get("year")):
@@ -450,9 +448,10 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
         year, latest = row.get("year"), clock.today().year + 1
         if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:
             out.append(Problem(file, row.line, "year", f"{year} is out of range; allowed: {tax.year_minimum} to {latest}"))
-        scheme, _, link = row.get("identifier").partition(":")
-        if scheme == "url" and (why := url_problem(link)):
-            out.append(Problem(file, row.line, "identifier", f"{shown(link)} {why}"))
+        for ident in split_list(row.get("identifier")):
+            scheme, _, link = ident.partition(":")
+            if scheme == "url" and (why := url_problem(link)):
+                out.append(Problem(file, row.line, "identifier", f"{shown(link)} {why}"))
         if decision == "exclude" and row.get("reason") and (why := placeholder_problem(row.get("reason"))):
             out.append(Problem(file, row.line, "reason", why))
         authors = split_list(row.get("authors"))

@@ -34,7 +34,8 @@ ROUND_FILES = ("round.yaml", "queue.csv", "duplicates.csv")
 
 #: Columns of ``queue.csv``, in order: the candidate, where it was found, its rank, then the
 #: columns the screener fills in (:data:`SCREENER_COLUMNS`). ``identifier`` is ``scheme:value``
-#: (``arxiv:2605.08686``, ``doi:10.18653/v1/...``), ``authors`` ``Last, First; Last, First``,
+#: (``arxiv:2605.08686``, ``doi:10.18653/v1/...``), or several ``; ``-separated when the sources
+#: gave the candidate more than one (its preprint and its DOI; the first names it), ``authors`` ``Last, First; Last, First``,
 #: ``published`` ``YYYY-MM-DD``, ``query_families`` and ``sources`` ``; ``-separated, ``rank``
 #: 1 = first to screen, ``score`` and ``likely_reason`` (an exclusion-reason class) left empty
 #: until a model fills them.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...analyses.rounds import record_files, row_key
+from ...analyses.rounds import held_by, record_files
 from ...bib.identifiers import IdentifierError, keys_of, parse, scheme_and_value
 from ...core.didyoumean import hint_or_list
 from ...core.errors import Problem, UserError, summary
@@ -56,18 +56,24 @@ class ApplyPlan:
     warnings: list[str] = field(default_factory=list)
 
 
-def _identifier(row):
-    """The row's identifier (:class:`~masrl.bib.identifiers.Identifier`); raises IdentifierError."""
-    scheme, value = scheme_and_value(row.get("identifier"))
-    return parse(value, scheme)
+def _identifiers(row) -> list:
+    """Every id of the row's ``identifier`` cell (:class:`~masrl.bib.identifiers.Identifier`), the one it is
+    named by first; raises IdentifierError."""
+    out = []
+    for item in split_list(row.get("identifier")):
+        scheme, value = scheme_and_value(item)
+        out.append(parse(value, scheme))
+    if not out:
+        raise IdentifierError("the row has no identifier")
+    return out
 
 
 def _paper(row, queue: str, round_id: str, authors: list[str]) -> dict:
-    ident = _identifier(row)
+    idents = _identifiers(row)
     fetched = {"abstract": row.get("abstract")} if row.get("abstract") else {}
     source = f"masrl update apply {round_id} ({queue}:{row.line})"
     return adding.paper_from_metadata(row.get("title"), authors, int(row.get("year")),
-                                      row.get("venue") or None, [ident], fetched, source, (queue, row.line, None))
+                                      row.get("venue") or None, idents, fetched, source, (queue, row.line, None))
 
 
 def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: list[Problem]) -> ApplyPlan:
@@ -101,9 +107,8 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
         if row.line in bad_rows:
             continue
         decision = row.get("decision")
-        key = row_key(row.get("identifier"))
-        if key in holders:
-            plan.skipped.append((row.line, holders[key]))
+        if held := held_by(row.get("identifier"), holders):
+            plan.skipped.append((row.line, held))
             continue
         if not decision:
             plan.undecided.append(row.line)
@@ -122,7 +127,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
         found_by = protocol.exclusion_family_of(split_list(row.get("query_families"))[0])
         searcher = protocol.searcher_by_label(split_list(row.get("sources"))[0])
         try:
-            ident = _identifier(row)
+            idents = _identifiers(row)
         except IdentifierError as err:
             problems.append(Problem(queue, row.line, "identifier", str(err)))
             continue
@@ -130,7 +135,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
                  "found_in": searcher.exclusion_source, "found_by": found_by}
         values = {tax.role(role): value for role, value in given.items() if tax.role(role)}
         item = Decision(reason=row.get("reason"), values=values, title=row.get("title"),
-                        identifiers={ident.scheme: ident.value}, authors=tuple(authors),
+                        identifiers=intake.mapping(idents), authors=tuple(authors),
                         year=int(row.get("year")), origin=(queue, row.line), labels=_labels(tax),
                         provenance=f"masrl update apply {round_id} ({queue}:{row.line})")
         problems += decision_problems(item, tax)

@@ -4,15 +4,18 @@ A record is a duplicate when it is the same paper as a retained record, an exclu
 candidate queued by an earlier round, or a record found earlier in this round (by another query
 family or source): the same canonical identifier in any form (arXiv id with or without version,
 arXiv DOI, DOI case, URL) or a title at least 90% similar (:mod:`masrl.bib.matching`, the rule of
-``masrl add``). A duplicate of this round adds its family and source to the candidate it matched,
-so a candidate lists every family that found it. Nothing is dropped: found = queued + duplicates.
+``masrl add``). A duplicate of this round adds its family, source and ids to the candidate it matched,
+so a candidate lists every family that found it, and a third record that carries only an id
+of the duplicate (a DOI the preprint lacks) is found to be the same paper. Nothing is dropped: found = queued + duplicates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...bib.matching import Known, Pool, known_records, make_known
+from ...analyses.rounds import row_identifiers
+from ...bib.identifiers import IdentifierError, parse
+from ...bib.matching import Known, Pool, known_records, make_known, normalize_title
 from ...corpus.rounds import split_list
 from .sources.base import Found
 
@@ -22,11 +25,31 @@ _PRIORITY = {"retained": 0, "excluded": 1, "queued": 2, "batch": 3}
 
 @dataclass
 class Candidate:
-    """A new record of the round: what a source returned, and every family and source that found it."""
+    """A new record of the round: what a source returned, every family and source that found it, and
+    every id that it and its duplicates of this round carry (``scheme:value``, the one it is named by first)."""
 
     found: Found
     families: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    identifiers: list[str] = field(default_factory=list)
+
+    def take_identifiers(self, found: Found, taken: dict) -> None:
+        """Add the ids of ``found`` (the candidate's own record, or a duplicate of it) that it lacks, except one
+        that another candidate of the round carries (``taken``: canonical id -> candidate; then the record
+        matched both, and the screener sees the two, each queued once)."""
+        for item in [found.identifier, *(f"{scheme}:{value}" for scheme, value in found.identifiers.items())]:
+            key = _key(item)
+            if taken.setdefault(key, self) is self and key not in {_key(mine) for mine in self.identifiers}:
+                self.identifiers.append(item)
+
+
+def _key(item: str) -> str:
+    """The canonical id of ``scheme:value`` (the text itself if it is not one: every source's reader parsed it)."""
+    scheme, _, value = item.partition(":")
+    try:
+        return parse(value, scheme).key
+    except (IdentifierError, KeyError, ValueError):
+        return item
 
 
 @dataclass
@@ -70,9 +93,9 @@ def queued_records(corpus, exclude: str | None = None) -> list[Known]:
         if round_id == exclude:
             continue
         for row in folder.queue:
-            scheme, _, value = row.get("identifier").partition(":")
-            ids = {scheme: value} if scheme and value else {}
-            out.append(make_known(f"{folder.path('queue.csv')}:{row.line}", "queued", row.get("title"), ids))
+            keys = frozenset(key for ident in row_identifiers(row.get("identifier")) for key in ident.keys())
+            out.append(Known(f"{folder.path('queue.csv')}:{row.line}", "queued", row.get("title"), keys,
+                             norm=normalize_title(row.get("title"))))
     return out
 
 
@@ -93,6 +116,7 @@ def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate]
     """
     pool = Pool([*known_records(corpus), *queued_records(corpus)])
     by_where: dict[str, Candidate] = {}
+    taken: dict[str, Candidate] = {}  # canonical id -> the candidate that carries it
     candidates: list[Candidate] = []
     duplicates: list[Duplicate] = []
     by_source: dict[str, Tally] = {}
@@ -109,6 +133,8 @@ def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate]
                 match = min(matches, key=lambda m: _PRIORITY.get(m.other.status, 9))
                 if match.other.status == "batch":
                     candidate = by_where[match.other.where]
+                    candidate.take_identifiers(found, taken)  # a later record with one of them is this paper too
+                    pool.add(make_known(match.other.where, "batch", found.title, found.identifiers))
                     if run.family not in candidate.families:
                         candidate.families.append(run.family)
                     if label not in candidate.sources:
@@ -120,6 +146,7 @@ def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate]
                     tally.duplicates += 1
                 continue
             candidate = Candidate(found, [run.family], [label])
+            candidate.take_identifiers(found, taken)
             where = f"candidate {len(candidates)}"
             by_where[where] = candidate
             candidates.append(candidate)

@@ -43,7 +43,7 @@ def queue_rows(candidates: list[Candidate], ranks: list[tuple[int, str, str]]) -
     rows = []
     for candidate, (rank, score, likely) in zip(candidates, ranks):
         f = candidate.found
-        rows.append({"identifier": f.identifier, "title": f.title, "authors": list_cell(list(f.authors)), "year": f.year,
+        rows.append({"identifier": list_cell(candidate.identifiers), "title": f.title, "authors": list_cell(list(f.authors)), "year": f.year,
                      "venue": f.venue, "abstract": f.abstract, "published": f.published,
                      "query_families": list_cell(candidate.families), "sources": list_cell(candidate.sources),
                      "rank": rank, "score": score, "likely_reason": likely})

@@ -4,7 +4,7 @@ screening it (``masrl update show``), and the candidates still undecided since t
 
 from __future__ import annotations
 
-from ...analyses.rounds import RoundState, boundary, record_files, round_states, row_key
+from ...analyses.rounds import RoundState, boundary, held_by, record_files, round_states, row_name
 from ...core.didyoumean import hint_or_list
 from ...core.errors import UserError
 from ...core.text import ascii_digits, printable
@@ -18,6 +18,11 @@ def _cell(row, column: str) -> str:
     """A cell as the terminal prints it (:func:`masrl.core.text.printable`: nothing a cell holds can
     clear the screen or reorder the line, also in a sheet that does not validate)."""
     return printable(row.get(column))
+
+
+def _name(row) -> str:
+    """The id a candidate is named by (the first of its ``identifier`` cell), as the terminal prints it."""
+    return printable(row_name(row.get("identifier")))
 
 
 def _cut(text: str, width: int) -> str:
@@ -40,7 +45,7 @@ def screened(corpus, folder) -> list[tuple[int, bool | None]]:
     holders = record_files(corpus.retained, corpus.excluded)
     out = []
     for row in sorted(folder.queue, key=_rank):
-        held = holders.get(row_key(row.get("identifier")) or "")
+        held = held_by(row.get("identifier"), holders)
         if held in corpus.retained:
             relevant: bool | None = True
         elif held in corpus.excluded:
@@ -106,14 +111,14 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
                         f"{hint_or_list(round_id, sorted(corpus.rounds), 'rounds', '; start one with masrl update search')}")
     state = round_states({round_id: folder}, corpus.retained, corpus.excluded)[0]
     rows = sorted(folder.queue, key=_rank)
-    width = max([len(_cell(r, "identifier")) for r in rows] + [10])
+    width = max([len(_name(r)) for r in rows] + [10])
     lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<20}  title"]
     for row in rows:
         held = state.applied.get(row.line)  # the record file the row's paper is now
         kind = "include" if held in corpus.retained else "exclude"
         decision = (_cell(row, "decision") or "-") if not held else f"{_cell(row, 'decision')} (applied)" \
             if row.get("decision") == kind else f"{_cell(row, 'decision') or '-'} (now {'retained' if kind == 'include' else 'excluded'})"
-        lines.append(f"{_cell(row, 'rank'):>4}  {_cell(row, 'identifier'):<{width}}  {_cell(row, 'published'):<10}  "
+        lines.append(f"{_cell(row, 'rank'):>4}  {_name(row):<{width}}  {_cell(row, 'published'):<10}  "
                      f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
     lines += stopping_lines(corpus, folder, recall, confidence)
     decided = [row for row in state.unapplied if row[2] in DECISIONS]
