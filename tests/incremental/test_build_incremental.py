@@ -190,6 +190,7 @@ def _tree_of(figure: str) -> str:
 @settings(max_examples=examples(2), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rounds=st.lists(st.lists(EDITS, min_size=1, max_size=3), min_size=1, max_size=2))
 @example(rounds=[[_label("technique", "spectroscopy", "dry combustion")]])  # two values, one label: the years figure's legend
+@example(rounds=[[_report("reports/figures/technique_counts.svg"), _readme("Another introduction.")]])  # that file alone is stale
 def test_check_and_build_with_the_cache_say_and_write_what_a_build_from_scratch_does(released, tmp_path_factory, rounds,
                                                                                     capsys):
     work = tmp_path_factory.mktemp("edits")

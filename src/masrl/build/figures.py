@@ -24,6 +24,9 @@ from ..render.jsonout import json_bytes
 from ..render.markdown import render_template
 
 FOLDER = "reports/figures"
+#: Where the catalogue site keeps its copy of each SVG of :data:`FOLDER` (read with the figures, see
+#: :data:`masrl.corpus.load.FIGURE_FOLDERS`).
+SITE_COPIES = "reports/site/figures"
 MANIFEST = f"{FOLDER}/manifest.json"
 
 #: The figures drawn in this process, by fingerprint (``(files, missing glyphs)``): a figure of the
@@ -138,6 +141,20 @@ class FigurePlan:
         return outputs
 
 
+def _still_recorded(entry: dict, fingerprint: str, current: dict, copy: bytes | None) -> dict:
+    """For ``--check`` (which never draws), of a figure whose files do not all match its manifest entry:
+    ``{format: bytes}`` of the files that still have their recorded digest, when the entry's fingerprint is
+    the figure's (its data, code and toolchain unchanged: only the others are stale, and the manifest is
+    current); the site's copy of the SVG (``copy``) stands in for a damaged SVG when it has the digest.
+    Empty when the fingerprint changed (every file is stale)."""
+    recorded = entry.get("sha256")
+    if entry.get("fingerprint") != fingerprint or not isinstance(recorded, dict):
+        return {}
+    if copy is not None and (current.get("svg") is None or _sha(current["svg"]) != recorded.get("svg")):
+        current = {**current, "svg": copy}
+    return {ext: data for ext, data in current.items() if data is not None and _sha(data) == recorded.get(ext)}
+
+
 def plan(existing: Mapping[str, bytes], results, check: bool, rerender: bool, folder: str = FOLDER,
          cache: dict[str, dict[str, bytes]] | None = None, baseline=None, jobs: dict | None = None) -> FigurePlan:
     """Which figures of one report tree are kept, known stale, or to draw.
@@ -191,8 +208,10 @@ def plan(existing: Mapping[str, bytes], results, check: bool, rerender: bool, fo
             manifest[spec.name] = {"table": spec.table, "fingerprint": fingerprint,
                                    "sha256": {ext: _sha(files[ext]) for ext in paths}}
         elif check and not rerender:  # with rerender, a check draws every figure and compares its bytes
-            outputs.update({rel: None for rel in paths.values()})
-            manifest[spec.name] = None
+            copy = existing.get(f"{SITE_COPIES}/{spec.name}.svg") if folder == FOLDER else None
+            kept = _still_recorded(entry, fingerprint, current, copy)
+            outputs.update({rel: kept.get(ext) for ext, rel in paths.items()})
+            manifest[spec.name] = entry if kept else None
         elif not rerender and (drawn := DRAWN.get(fingerprint)) is not MISSING:  # drawn earlier in this process
             files, missing = drawn
             planned.missing_chars.update(missing)

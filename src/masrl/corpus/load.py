@@ -333,8 +333,9 @@ def read_user_file(path: Path, what: str) -> str:
         raise UserError(f"{what} {path}: not valid UTF-8 (byte offset {err.start})") from err
 
 
-#: Where a build keeps its figures: the pool's tree and each release's tree.
-FIGURE_FOLDERS = ("reports/figures", "reports/releases/*/figures")
+#: Where a build keeps its figures: the pool's tree, each release's tree, and the catalogue site's copies of
+#: the pool's SVGs (a check reads a damaged SVG's recorded bytes there).
+FIGURE_FOLDERS = ("reports/figures", "reports/releases/*/figures", "reports/site/figures")
 
 
 def read_figure_files(root: Path) -> dict[str, bytes]:
