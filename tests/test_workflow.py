@@ -298,7 +298,23 @@ def test_readme_without_markers_is_a_clear_error(survey, cli):
     run = cli("build", "--root", survey, "--check")
     assert run.code == 1
     assert run.err == ("masrl: error: README.md must contain the lines <!-- masrl:papers:start --> and "
-                       "<!-- masrl:papers:end --> (in that order) around the paper list\n")
+                       "<!-- masrl:papers:end --> (in that order, each on a line of its own) around the paper list\n")
+
+
+def test_the_marker_text_outside_its_own_line_is_text_and_a_marker_line_given_twice_is_refused(survey, cli):
+    """A title or a sentence quoting the start marker is not where the list goes: the README around the list
+    is kept whole. A marker line written twice is one clear error, and nothing is written."""
+    readme = survey / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    quoted = "# <!-- masrl:papers:start --> a survey\n\nThe list goes after `<!-- masrl:papers:start -->`.\n\n"
+    readme.write_text(quoted + text, encoding="utf-8")
+    assert cli("build", "--root", survey).code == 0
+    after = readme.read_text(encoding="utf-8")
+    assert after.startswith(quoted) and after.count("<!-- masrl:papers:start -->") == 3
+    readme.write_text(after + "\n<!-- masrl:papers:end -->\n", encoding="utf-8")
+    run = cli("build", "--root", survey)
+    assert run.code == 1 and run.err.startswith("masrl: error: README.md has the line <!-- masrl:papers:end --> 2 times "
+                                                "(lines "), run.err
 
 
 def test_audit_reproduces_the_agreement_figures(built):

@@ -36,14 +36,17 @@ from ..corpus.load import (
     read_tree,
 )
 from ..corpus.records import free_key
-from ..render.readme import END, START
+from ..render.readme import MarkersMissing, list_bounds
 
 GENERATED_PREFIX = "reports/"
 
 
 def _outside_list(readme: str) -> str | None:
-    start, end = readme.find(START), readme.find(END)
-    return None if start < 0 or end < start else readme[:start] + readme[end:]
+    try:
+        start, end = list_bounds(readme)
+    except MarkersMissing:
+        return None
+    return readme[:start] + readme[end:]
 
 
 def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:

@@ -7,6 +7,8 @@ Display text is Unicode (authors are stored decoded: ``Müller``, never
 
 from __future__ import annotations
 
+import re
+
 from ..bib.bibtex import display_name
 from .escape import MdSafe, md_code, md_text
 from .markdown import render_template
@@ -77,15 +79,39 @@ class MarkersMissing(ValueError):
     """README.md lacks the paper-list markers (a user mistake)."""
 
 
-def splice(readme: str, generated: str) -> str:
-    """``readme`` with the text between the markers replaced by ``generated``.
+def _marker_lines(readme: str, marker: str) -> list[re.Match]:
+    """Where ``marker`` stands on a line of its own (spaces around it allowed); the same text inside a
+    line (a title, a sentence quoting it) is text, not a marker."""
+    return list(re.finditer(rf"^[ \t]*{re.escape(marker)}[ \t]*\r?$", readme, re.MULTILINE))
+
+
+def list_bounds(readme: str) -> tuple[int, int]:
+    """Where the paper list is: from the end of the start marker to the start of the end marker. Each marker
+    is a line of its own, once: the text around the list is never taken for it.
 
     Raises:
-        MarkersMissing: if the markers are missing or out of order.
+        MarkersMissing: if a marker line is missing, given twice, or the end comes first.
     """
-    start, end = readme.find(START), readme.find(END)
-    if start < 0 or end < start:
-        raise MarkersMissing(f"README.md must contain the lines {START} and {END} (in that order) around the paper list")
+    starts, ends = _marker_lines(readme, START), _marker_lines(readme, END)
+    if len(starts) > 1 or len(ends) > 1:
+        twice, found = (START, starts) if len(starts) > 1 else (END, ends)
+        lines = ", ".join(str(readme.count("\n", 0, m.start()) + 1) for m in found)
+        raise MarkersMissing(f"README.md has the line {twice} {len(found)} times (lines {lines}): "
+                             "keep the one where the paper list goes")
+    if not starts or not ends or ends[0].start() < starts[0].end():
+        raise MarkersMissing(f"README.md must contain the lines {START} and {END} (in that order, each on a line of "
+                             "its own) around the paper list")
+    return (starts[0].start() + starts[0].group().index(START) + len(START),
+            ends[0].start() + ends[0].group().index(END))
+
+
+def splice(readme: str, generated: str) -> str:
+    """``readme`` with the text between the markers (:func:`list_bounds`) replaced by ``generated``.
+
+    Raises:
+        MarkersMissing: as :func:`list_bounds`.
+    """
+    start, end = list_bounds(readme)
     newline = "\r\n" if "\r\n" in readme else "\n"  # keep the file's line endings (a Windows checkout)
     block = newline + generated.rstrip("\n").replace("\n", newline) + newline
-    return readme[: start + len(START)] + block + readme[end:]
+    return readme[:start] + block + readme[end:]
