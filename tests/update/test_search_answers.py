@@ -353,6 +353,35 @@ def test_a_duplicate_gives_its_ids_to_the_candidate_so_a_third_record_with_one_o
                                                         for label, records in runs])
     assert [c.identifiers for c in candidates] == [["arxiv:2605.30001"], ["doi:10.5555/conf.77"]]  # each id queued once
     assert [(d.source, d.rule) for d in duplicates] == [("Semantic Scholar", "same arxiv 2605.30001")]
+    # a second DOI (a journal version's, by a title this similar) is not one the record could keep: not taken
+    runs = [("Crossref", [found("doi:10.5555/conf.77", {"arxiv": "2605.30001", "doi": "10.5555/conf.77"}, "CREDO: Credit")]),
+            ("Semantic Scholar", [found("doi:10.5555/jour.78", {"doi": "10.5555/jour.78"}, "CREDO: Credit!")])]
+    candidates, duplicates, _, _ = deduplicate(corpus, [(label, SimpleNamespace(family="credit", found=records))
+                                                        for label, records in runs])
+    assert [c.identifiers for c in candidates] == [["doi:10.5555/conf.77", "arxiv:2605.30001"]]
+    assert [(d.source, d.rule) for d in duplicates] == [("Semantic Scholar", "title 100% similar")]
+
+
+def test_a_doi_holding_a_semicolon_is_one_id_of_the_queue(basic_survey, cli, clock, serve, monkeypatch):
+    """Ids of a queue cell are separated by ``;`` and a space; a DOI may hold a ``;`` (never a space)."""
+    doi = "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O"
+    body = work_list([work(DOI=doi, title=["Orchestrator teams in information science"])])
+    point(monkeypatch, serve(Scripted(lambda path, params: (200, "application/json", body))), "MASRL_CROSSREF_API", "/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 0, run.err
+    (folder,) = rounds(basic_survey)
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["identifier"] for row in rows] == [f"doi:{doi}"]
+    rows[0]["identifier"] = f"doi:{doi}; arxiv:2605.30001; arxiv:2605.30002"  # by hand: two arXiv ids
+    with open(folder / "queue.csv", "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    run = cli("validate", "--root", basic_survey)
+    assert run.code == 1 and run.err.splitlines()[0] == (
+        f"corpus/rounds/{folder.name}/queue.csv:2: identifier: arxiv:2605.30001 and arxiv:2605.30002 are two arxiv ids: a "
+        "row is one paper, and its record keeps one id of each scheme (several URLs); keep this paper's"), run.err
 
 # ---------------------------------------------------------------- kind 2: a broken answer is not a search
 
@@ -502,6 +531,13 @@ def test_crossref_keeps_the_first_title_and_venue_and_no_abstract_heading(serve)
     (found,) = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
     assert (found.title, found.venue, found.abstract) == (
         "Credit for orchestrator teams", "Proceedings of AgentConf", "Abstract orchestrators.")
+    body = work_list([work(title=["<jats:i> </jats:i>", "Orchestrator teams"], **{"container-title": ["&amp;nbsp;", "AgentConf"]},
+                           abstract='<jats:sec id="s1"><jats:title>Abstract:</jats:title><jats:p>We train.</jats:p></jats:sec>'),
+                      work(DOI="10.5555/orch.2", title=["Orchestrator teams 2"], abstract="<p><bold>Abstract</bold> We delegate.</p>")])
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    found = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW).found
+    assert [(f.title, f.venue, f.abstract) for f in found] == [
+        ("Orchestrator teams", "AgentConf", "We train."), ("Orchestrator teams 2", "unpublished", "We delegate.")]
 
 CROSSREF_MARKUP = [
     ("Orchestrators that emit &lt;think&gt; tokens", "Orchestrators that emit <think> tokens"),  # escaped text, not markup

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..bib.identifiers import IdentifierError, keys_of, parse
-from ..corpus.rounds import split_list
+from ..corpus.rounds import split_identifiers
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def row_identifiers(cell: str) -> list:
     ``scheme:value``, or several ``; ``-separated (every id the sources gave the candidate, the first the one
     it is named by); an item that is not an id is left out (validate names it)."""
     out = []
-    for item in split_list(cell):
+    for item in split_identifiers(cell):
         scheme, _, value = item.partition(":")
         try:
             out.append(parse(value, scheme)) if scheme and value else None
@@ -86,7 +86,7 @@ def row_keys(cell: str) -> list[str]:
 
 def row_name(cell: str) -> str:
     """The id a queue row is named by: the first item of its ``identifier`` cell, as written."""
-    return next(iter(split_list(cell)), cell)
+    return next(iter(split_identifiers(cell)), cell)
 
 
 def row_key(cell: str) -> str | None:

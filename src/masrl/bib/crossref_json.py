@@ -146,15 +146,20 @@ def _date(work: Work, where: str) -> tuple[tuple[int, int, int] | None, int]:
     return None, 3
 
 
-#: The heading "Abstract" that opens many JATS abstracts (``<jats:title>Abstract</jats:title>``), after the
-#: element tags that open it (kept, so that they still pair up): no word of the abstract.
-_HEADING = re.compile(r"^(\s*(?:<jats:[a-z]+>\s*)*)<jats:title>\s*abstract\s*[.:]?\s*</jats:title>", re.IGNORECASE)
+#: The heading "Abstract" that opens many JATS abstracts (``<jats:title>Abstract</jats:title>``, also bold, with
+#: attributes or without the prefix), after the element tags that open it (kept, so that they still pair up):
+#: no word of the abstract.
+_HEADING = re.compile(r"^(\s*(?:<(?:jats:)?[a-z]+(?:\s[^<>]*)?>\s*)*)<((?:jats:)?(?:title|bold))(?:\s[^<>]*)?>\s*abstract\s*[.:]?\s*"
+                      r"</\2>", re.IGNORECASE)
 
 
-def _first(texts: list[str]) -> str:
-    """The first non-blank text of a Crossref array of texts: its ``title`` holds the title and then its
-    translations, its ``container-title`` the venue's full name and then its abbreviation."""
-    return next((text for text in texts if text.strip()), "")
+def _first(texts: list[str], what: str, where: str) -> str:
+    """The first text of a Crossref array of texts that is not blank once cleaned (:func:`clean`): its ``title``
+    holds the title and then its translations, its ``container-title`` the venue's name and then its abbreviation."""
+    for k, text in enumerate(texts):
+        if cleaned := clean(text, what, f"{where}[{k}]", markup=True):
+            return cleaned
+    return ""
 
 
 def paper(work: Work, where: str) -> Paper:
@@ -167,7 +172,7 @@ def paper(work: Work, where: str) -> Paper:
     from .identifiers import IdentifierError, parse
 
     doi, arxiv = source_doi(work.doi, f"{where}.DOI")  # arXiv's own DOI names its preprint
-    title = clean(_first(work.title), "title", f"{where}.title", markup=True)
+    title = _first(work.title, "title", f"{where}.title")
     if len(work.author) > MAX_AUTHORS:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
@@ -188,7 +193,7 @@ def paper(work: Work, where: str) -> Paper:
             if ident.scheme == "arxiv":
                 arxiv = ident.key.split(":", 1)[1]
                 break
-    venue = clean(_first(work.container_title), "venue", f"{where}.container-title", markup=True)
+    venue = _first(work.container_title, "venue", f"{where}.container-title")
     if not venue and work.event is not None:
         venue = clean(work.event.name, "venue", f"{where}.event.name", markup=True)
     abstract = clean(_HEADING.sub(r"\1", work.abstract) if isinstance(work.abstract, str) else work.abstract, "abstract",

@@ -41,6 +41,7 @@ from ..corpus.rounds import (
     SEARCHERS,
     STAGE_COLUMN,
     RoundFolder,
+    split_identifiers,
     split_list,
 )
 from ..corpus.taxonomy import Taxonomy
@@ -379,14 +380,21 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
         def bad(column: str, message: str) -> None:
             out.append(Problem(file, row.line, column, message))
 
-        keys = []
-        for ident in split_list(row.get("identifier")) or [row.get("identifier")]:
+        keys, schemes = [], {}
+        for ident in split_identifiers(row.get("identifier")) or [row.get("identifier")]:
             try:
-                keys.append(parse(*reversed(scheme_and_value(ident))).key)
+                parsed = parse(*reversed(scheme_and_value(ident)))
             except SchemeError as err:
                 bad("identifier", str(err))
+                continue
             except (IdentifierError, KeyError, ValueError) as err:
                 bad("identifier", f"{ident!r} is not an identifier: {err}")
+                continue
+            other = schemes.setdefault(parsed.scheme, parsed)
+            if parsed.scheme != "url" and other.key != parsed.key:
+                bad("identifier", f"{other.key} and {parsed.key} are two {parsed.scheme} ids: a row is one paper, and its "
+                                  f"record keeps one id of each scheme (several URLs); keep this paper's")
+            keys.append(parsed.key)
         if again := next((key for key in keys if key in seen), None):
             bad("identifier", f"{again} is queued twice in this round (also line {seen[again]})")
             continue  # a row copied: the copy's other cells say nothing new (its rank is the first's)
@@ -448,7 +456,7 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
         year, latest = row.get("year"), clock.today().year + 1
         if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:
             out.append(Problem(file, row.line, "year", f"{year} is out of range; allowed: {tax.year_minimum} to {latest}"))
-        for ident in split_list(row.get("identifier")):
+        for ident in split_identifiers(row.get("identifier")):
             scheme, _, link = ident.partition(":")
             if scheme == "url" and (why := url_problem(link)):
                 out.append(Problem(file, row.line, "identifier", f"{shown(link)} {why}"))

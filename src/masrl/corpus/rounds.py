@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
@@ -136,3 +137,9 @@ def read_csv(data: bytes, rel: str) -> tuple[list[str], list[Row], list[Problem]
 def split_list(cell: str) -> list[str]:
     """The items of a ``; ``-separated cell, stripped, empty items left out."""
     return [part.strip() for part in cell.split(";") if part.strip()]
+
+
+def split_identifiers(cell: str) -> list[str]:
+    """The ids of a queue row's ``identifier`` cell: separated by ``;`` and a space. An id holds no space, but
+    it may hold a ``;`` (the DOI ``10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O``)."""
+    return [part.strip() for part in re.split(r";\s+", cell) if part.strip()]

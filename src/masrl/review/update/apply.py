@@ -21,7 +21,7 @@ from ...bib.identifiers import IdentifierError, keys_of, parse, scheme_and_value
 from ...core.didyoumean import hint_or_list
 from ...core.errors import Problem, UserError, summary
 from ...corpus.load import Corpus
-from ...corpus.rounds import PROTOCOL, REASON_COLUMN, ROLE_COLUMNS, STAGE_COLUMN, split_list
+from ...corpus.rounds import PROTOCOL, REASON_COLUMN, ROLE_COLUMNS, STAGE_COLUMN, split_identifiers, split_list
 from ...corpus.taxonomy import Taxonomy
 from .. import adding, intake
 from ..excluding import Decision, decision_problems, plan_exclusions
@@ -60,7 +60,7 @@ def _identifiers(row) -> list:
     """Every id of the row's ``identifier`` cell (:class:`~masrl.bib.identifiers.Identifier`), the one it is
     named by first; raises IdentifierError."""
     out = []
-    for item in split_list(row.get("identifier")):
+    for item in split_identifiers(row.get("identifier")):
         scheme, value = scheme_and_value(item)
         out.append(parse(value, scheme))
     if not out:

@@ -34,12 +34,16 @@ class Candidate:
     identifiers: list[str] = field(default_factory=list)
 
     def take_identifiers(self, found: Found, taken: dict) -> None:
-        """Add the ids of ``found`` (the candidate's own record, or a duplicate of it) that it lacks, except one
-        that another candidate of the round carries (``taken``: canonical id -> candidate; then the record
-        matched both, and the screener sees the two, each queued once)."""
+        """Add the ids of ``found`` (the candidate's own record, or a duplicate of it) that it lacks, except a second
+        id of a scheme (a record holds one DOI, one arXiv id, ...; URLs are a list) and one that another candidate
+        of the round carries (``taken``: canonical id -> candidate; then the record matched both, and the
+        screener sees the two, each queued once)."""
         for item in [found.identifier, *(f"{scheme}:{value}" for scheme, value in found.identifiers.items())]:
-            key = _key(item)
-            if taken.setdefault(key, self) is self and key not in {_key(mine) for mine in self.identifiers}:
+            key, scheme = _key(item), item.partition(":")[0]
+            mine = {_key(have): have.partition(":")[0] for have in self.identifiers}
+            if key in mine or (scheme != "url" and scheme in mine.values()):
+                continue  # its own already, or a second id of a scheme a record holds one of (a journal's DOI)
+            if taken.setdefault(key, self) is self:
                 self.identifiers.append(item)
 
 
