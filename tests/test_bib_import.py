@@ -45,6 +45,18 @@ def test_dblp_corr_entry_gives_the_arxiv_id_and_names_what_is_not_kept():
     assert "in.bib:1: entry 'DBLP:journals/corr/abs-2307-07924': not kept: timestamp, biburl, bibsource (bookkeeping of the exporting tool)" in [str(n) for n in result.notes]
 
 
+def test_an_escaped_character_of_a_doi_or_url_is_the_character():
+    """DBLP writes a DOI's ``_`` as ``\\_``: the id, its link and the kept block hold ``_`` itself."""
+    _, got = papers(r"""@inproceedings{DBLP:conf/eccv/X20,
+  author = {Poe, Ed}, title = {Orchestrated Agents}, booktitle = {ECCV}, year = {2020},
+  doi = {10.1007/978-3-030-58452-8\_13}, url = {https://doi.org/10.1007/978-3-030-58452-8\_13},
+  note = {code at \url{https://example.org/a\_b\%20c}}
+}""")
+    paper = got["DBLP:conf/eccv/X20"]
+    assert paper["identifiers"] == {"doi": "10.1007/978-3-030-58452-8_13"}
+    assert (paper["bibtex"]["doi"], paper["bibtex"]["url"]) == ("10.1007/978-3-030-58452-8_13",
+                                                                "https://doi.org/10.1007/978-3-030-58452-8_13")
+
 def test_semantic_scholar_and_google_scholar_arxiv_forms():
     _, got = papers("""@article{s2, title={A}, author={Doe, J.}, year={2024}, journal={ArXiv}, volume={abs/2401.00001}}
 @article{gs, title={B}, author={Doe, J.}, year={2024}, journal={arXiv preprint arXiv:2401.00002}}

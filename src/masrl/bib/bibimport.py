@@ -122,11 +122,18 @@ def _real_date(match: re.Match) -> bool:
     return True
 
 
+#: A character that LaTeX would read as a command, written escaped in a .bib's ``doi``, ``eprint`` or URL (DBLP
+#: writes ``10.1007/978-3-030-58452-8\_13``): the id holds the character itself.
+_ESCAPED = re.compile(r"\\([_%&#$])")
+
+
 def entry_identifiers(fields: dict[str, str]) -> tuple[list[identifiers.Identifier], list[str]]:
     """Every identifier written in one entry's fields, in the order found, and the
-    problems (``field: message``) of fields that claim an id but hold none."""
+    problems (``field: message``) of fields that claim an id but hold none (``\\_`` and the like read as
+    the character: :data:`_ESCAPED`)."""
     found: list[identifiers.Identifier] = []
     bad: list[str] = []
+    fields = {**fields, **{name: _ESCAPED.sub(r"\1", fields[name]) for name in ("eprint", "doi", "url") if name in fields}}
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
     eprint = fields.get("eprint", "").strip()
     if eprint:
@@ -155,7 +162,7 @@ def entry_identifiers(fields: dict[str, str]) -> tuple[list[identifiers.Identifi
     for name in ("url", "howpublished", "note"):
         text = fields.get(name, "")
         urls = re.findall(r"\\url\{([^}]*)\}", text) or re.findall(r"https?://[^\s,;{}]+", text)
-        for url in urls:
+        for url in map(lambda url: _ESCAPED.sub(r"\1", url), urls):
             try:
                 ident = identifiers.from_url(url)
             except identifiers.IdentifierError:
@@ -282,6 +289,9 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     if month and "month" not in f:
         f["month"] = month
 
+    for name in ("eprint", "doi", "url"):  # kept in the record's block as the id: the character, not its escape
+        if name in f:
+            f[name] = _ESCAPED.sub(r"\1", f[name])
     ids, id_problems = entry_identifiers(f)
     for message in id_problems:
         fld, _, msg = message.partition(": ")
