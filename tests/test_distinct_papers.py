@@ -70,6 +70,13 @@ def test_one_number_written_two_ways_is_one_paper():
     assert pool.matches("Credit assignment for 1,001 agents in swarms", {}) == []
     assert pool.matches("Orchestrating Agent Teams, Part 3", {}) == []
     assert pool.matches("Credit assignment for 1000, 000 agents", {}) == []  # a comma and a space: two numbers
+    # digits of another script are compared as digits (the similarity too), and "non" written apart or joined alike
+    words = Pool([make_known("s", "queued", "Scaling to 1000 Language Agents", {}),
+                  make_known("n", "queued", "Learning in Non-Stationary Multi-Agent Environments", {})])
+    for title in ("Scaling to \u0661\u0660\u0660\u0660 Language Agents", "Scaling to \u06f1\u06f0\u06f0\u06f0 Language Agents"):
+        assert [(m.other.where, m.similarity) for m in words.matches(title, {})] == [("s", 1.0)], title
+    assert [m.other.where for m in words.matches("Learning in Nonstationary Multi-Agent Environments", {})] == ["n"]
+    assert words.matches("Learning in Stationary Multi-Agent Environments", {}) == []  # says no where the other does not
 
 def test_titles_in_other_scripts_are_compared_whole_and_their_digits_by_value():
     """Letters of every script are kept for the comparison (a Cyrillic or Chinese title is not reduced to

@@ -50,6 +50,8 @@ def _normalize_title(title: str) -> str:
     as :func:`normalize_title`: every command compares the pool's titles again)."""
     text = re.sub(r"\\[a-zA-Z]+\s*", " ", _THOUSANDS.sub("", title))  # 1,000 is 1000
     text = unicodedata.normalize("NFKD", text)
+    if not text.isascii():  # every script's digits as ASCII ones (١٠٠٠ is 1000), for the similarity too
+        text = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[\W_]+", " ", text.lower())  # letters and digits of every script kept, the rest a space
     return " ".join(text.split())
@@ -109,7 +111,9 @@ def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -
     return bool(arxiv_a and arxiv_b and not arxiv_a & arxiv_b)
 
 
-#: Words whose presence turns a title into another paper's ("... with RL" and "... without RL").
+#: Words whose presence turns a title into another paper's ("... with RL" and "... without RL"); a word that
+#: begins with "non" (after 3 more letters: not "none") says no as "non" does, so "Non-Stationary" (two words
+#: once normalized) and "Nonstationary" say it alike.
 _NEGATIONS = frozenset({"no", "not", "non", "without"})
 #: A Roman numeral (``ii``, ``xiv``, ``mmxxvi``; ``Ⅱ`` is ``ii`` once normalized), which numbers the
 #: parts of a series. ``i`` alone is the pronoun more often than part one: it counts as a numeral only
@@ -131,13 +135,13 @@ def _marks(norm: str) -> tuple:
     """The title's numbers in order, by value (``2``, ``٢`` and ``II`` are 2; ``1,000`` was made ``1000`` by
     :func:`normalize_title`), and how many words say no."""
     words = norm.split()
-    numbers = []
+    numbers = []  # the digits are ASCII by now (normalize_title)
     for k, w in enumerate(words):
         if _ROMAN.fullmatch(w) and (w != "i" or k == len(words) - 1 or (k and words[k - 1] in _NUMBERING)):
             numbers.append(_roman_value(w))
         else:
             numbers += (int(run) for run in re.findall(r"\d+", w))  # any script's digits, by value (٣ is 3)
-    return tuple(numbers), sum(w in _NEGATIONS for w in words)
+    return tuple(numbers), sum(w in _NEGATIONS or (w.startswith("non") and len(w) > 5) for w in words)
 
 
 def distinct_by_title(a: str, b: str) -> bool:
