@@ -75,7 +75,7 @@ def test_the_key_of_a_table_is_what_it_reads(released):
 FIELDS = {"technique": ["spectroscopy", "combustion", "remote_sensing", "NR"], "scale": ["plot", "field", "landscape"]}
 REGIONS = ["tropics", "temperate", "boreal", "arid"]
 REPORTS = ["reports/STATS.md", "reports/tables/technique.csv", "reports/releases/r1/STATS.md", "reports/gaps.json",
-           "reports/figures/technique_counts.svg"]
+           "reports/figures/technique_counts.svg", "reports/releases/r1/figures/technique_counts.png"]
 
 
 def _record_edit(key: str, change):
@@ -191,6 +191,7 @@ def _tree_of(figure: str) -> str:
 @given(rounds=st.lists(st.lists(EDITS, min_size=1, max_size=3), min_size=1, max_size=2))
 @example(rounds=[[_label("technique", "spectroscopy", "dry combustion")]])  # two values, one label: the years figure's legend
 @example(rounds=[[_report("reports/figures/technique_counts.svg"), _readme("Another introduction.")]])  # that file alone is stale
+@example(rounds=[[_report("reports/releases/r1/figures/technique_counts.png"), _readme("Another introduction.")]])  # not r1's manifest
 def test_check_and_build_with_the_cache_say_and_write_what_a_build_from_scratch_does(released, tmp_path_factory, rounds,
                                                                                     capsys):
     work = tmp_path_factory.mktemp("edits")

@@ -119,6 +119,8 @@ class FigurePlan:
     todo: list = field(default_factory=list)
     jobs: dict = field(default_factory=dict)
     cache: dict = field(default_factory=dict)
+    #: ``{path: SHA-256}`` of the files ``--check`` found damaged whose right digest the manifest records
+    known: dict = field(default_factory=dict)
 
     def finish(self, drawn: Mapping[str, tuple[dict[str, bytes], list[str]]]) -> dict[str, bytes | None]:
         """The tree's figure files, with ``drawn`` (``{fingerprint: (files, missing glyphs)}``,
@@ -141,15 +143,16 @@ class FigurePlan:
         return outputs
 
 
-def _still_recorded(entry: dict, fingerprint: str, current: dict, copy: bytes | None) -> dict:
+def _still_recorded(entry: dict, fingerprint: str, current: dict, copy: bytes | None) -> dict | None:
     """For ``--check`` (which never draws), of a figure whose files do not all match its manifest entry:
     ``{format: bytes}`` of the files that still have their recorded digest, when the entry's fingerprint is
-    the figure's (its data, code and toolchain unchanged: only the others are stale, and the manifest is
-    current); the site's copy of the SVG (``copy``) stands in for a damaged SVG when it has the digest.
-    Empty when the fingerprint changed (every file is stale)."""
+    the figure's and it records a digest of every format (its data, code and toolchain unchanged: only the
+    other files are stale, and the manifest is current); the site's copy of the SVG (``copy``) stands in
+    for a damaged SVG when it has the digest. None when the fingerprint changed (every file is stale)."""
     recorded = entry.get("sha256")
-    if entry.get("fingerprint") != fingerprint or not isinstance(recorded, dict):
-        return {}
+    if (entry.get("fingerprint") != fingerprint or not isinstance(recorded, dict)
+            or not all(isinstance(recorded.get(ext), str) for ext in current)):
+        return None
     if copy is not None and (current.get("svg") is None or _sha(current["svg"]) != recorded.get("svg")):
         current = {**current, "svg": copy}
     return {ext: data for ext, data in current.items() if data is not None and _sha(data) == recorded.get(ext)}
@@ -210,8 +213,10 @@ def plan(existing: Mapping[str, bytes], results, check: bool, rerender: bool, fo
         elif check and not rerender:  # with rerender, a check draws every figure and compares its bytes
             copy = existing.get(f"{SITE_COPIES}/{spec.name}.svg") if folder == FOLDER else None
             kept = _still_recorded(entry, fingerprint, current, copy)
-            outputs.update({rel: kept.get(ext) for ext, rel in paths.items()})
-            manifest[spec.name] = entry if kept else None
+            outputs.update({rel: (kept or {}).get(ext) for ext, rel in paths.items()})
+            manifest[spec.name] = entry if kept is not None else None
+            if kept is not None:
+                planned.known.update((rel, entry["sha256"][ext]) for ext, rel in paths.items() if ext not in kept)
         elif not rerender and (drawn := DRAWN.get(fingerprint)) is not MISSING:  # drawn earlier in this process
             files, missing = drawn
             planned.missing_chars.update(missing)

@@ -116,7 +116,7 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     for (results, folder, fingerprint, planned), text in zip(trees, texts):
         files = {**text, **planned.finish(drawn)}
         if fingerprint is not None:
-            files[_manifest().path(folder)] = _manifest().manifest_bytes(fingerprint, files, folder)
+            files[_manifest().path(folder)] = _manifest().manifest_bytes(fingerprint, files, folder, planned.known)
         outputs.update(files)
     if traces:  # a survey with orchestration traces (taxonomy ``traces: true``) gets their report and schema
         outputs.update(trace_report_files(validated))

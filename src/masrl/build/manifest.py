@@ -47,13 +47,16 @@ def fingerprint(build, results, code: str, toolchain: str) -> str:
                        [c for c in build.claims_raw if c.get("scope") == results.name], build.traces_valid, code, toolchain)
 
 
-def manifest_bytes(fingerprint_: str, files: Mapping[str, bytes | None], folder: str) -> bytes | None:
+def manifest_bytes(fingerprint_: str, files: Mapping[str, bytes | None], folder: str,
+                   known: Mapping[str, str] | None = None) -> bytes | None:
     """The manifest of the tree whose files (paths from the survey root, under ``folder``) are
-    ``files``; None when one of them is not known (a stale figure ``--check`` did not draw)."""
-    if any(data is None for data in files.values()):
+    ``files``; None when one of them is not known (a stale figure ``--check`` did not draw), unless
+    ``known`` gives its SHA-256 (a damaged figure file whose right digest its figure manifest records)."""
+    known = known or {}
+    if any(data is None and rel not in known for rel, data in files.items()):
         return None
-    recorded = {rel[len(folder):]: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())
-                if rel.startswith(folder) and rel != path(folder)}
+    recorded = {rel[len(folder):]: known[rel] if data is None else hashlib.sha256(data).hexdigest()
+                for rel, data in sorted(files.items()) if rel.startswith(folder) and rel != path(folder)}
     return json_bytes({"about": ABOUT, "fingerprint": fingerprint_, "files": recorded})
 
 
