@@ -73,7 +73,8 @@ def row_identifiers(cell: str) -> list:
     for item in split_identifiers(cell):
         scheme, _, value = item.partition(":")
         try:
-            out.append(parse(value, scheme)) if scheme and value else None
+            if scheme and value:
+                out.append(parse(value, scheme))
         except (IdentifierError, KeyError, ValueError):
             continue
     return out

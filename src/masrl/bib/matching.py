@@ -140,7 +140,7 @@ def _marks(norm: str) -> tuple:
         if _ROMAN.fullmatch(w) and (w != "i" or k == len(words) - 1 or (k and words[k - 1] in _NUMBERING)):
             numbers.append(_roman_value(w))
         else:
-            numbers += (int(run) for run in re.findall(r"\d+", w))  # any script's digits, by value (٣ is 3)
+            numbers += (int(run) for run in re.findall(r"\d+", w))
     return tuple(numbers), sum(w in _NEGATIONS or (w.startswith("non") and len(w) > 5) for w in words)
 
 
