@@ -287,3 +287,21 @@ def test_batches_are_large_for_one_worker_and_enough_for_many():
     assert len(summarize.batches(files, 16)) == 63 and sum(map(len, summarize.batches(files, 16))) == 2000
     assert [len(b) for b in summarize.batches(files[:10], 4)] == [1] * 10
     assert summarize.batches([], 4) == []
+
+
+def test_a_trace_file_is_read_whole_and_one_that_cannot_be_read_is_one_problem(tmp_path):
+    """A file larger than one read of the operating system is read to its end; a folder or a missing file
+    named as a trace is one problem naming it, and the other traces are measured."""
+    from masrl.trace.summarize import Rows, summarize_batch
+    from masrl.trace.synth import swarm_for_events
+
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(swarm_for_events(3000)))
+    assert big.stat().st_size > 4 << 16
+    (tmp_path / "folder.json").mkdir()
+    found = summarize_batch([str(big), str(tmp_path / "folder.json"), str(tmp_path / "gone.json")], {})
+    rows = [item for item in found if isinstance(item, Rows)]
+    assert [len(r.keys) for r in rows] == [1] and list(rows[0].columns["events"]) == [3000]
+    assert [(item[0], item[3]) for item in found if not isinstance(item, Rows)] == [
+        (str(tmp_path / "folder.json"), [f"{tmp_path / 'folder.json'}: cannot read: Is a directory"]),
+        (str(tmp_path / "gone.json"), [f"{tmp_path / 'gone.json'}: cannot read: No such file or directory"])]

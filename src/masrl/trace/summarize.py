@@ -233,16 +233,29 @@ def _traces(file: str, out: list):
     """``(file, line, name, bytes)`` of each trace of ``file`` (a JSON Lines file line by line); a file that
     cannot be read is one problem in ``out``."""
     try:
-        with open(file, "rb") as handle:  # not Path.read_bytes: its path parsing is a tenth of a small trace's cost
-            if not file.endswith(".jsonl"):
-                data = handle.read()
-                yield file, 0, file, data
-                return
+        if not file.endswith(".jsonl"):
+            yield file, 0, file, _whole(file)
+            return
+        with open(file, "rb") as handle:
             for number, text in enumerate(handle, 1):
                 if text.strip():
                     yield file, number, f"{file}:{number}", text[:-1] if text.endswith(b"\n") else text
     except OSError as err:
         out.append((file, 0, None, [f"{file}: cannot read: {err.strerror or err}"]))
+
+
+def _whole(file: str) -> bytes:
+    """The bytes of ``file``, read with the operating system's calls (a small trace's file costs a third of
+    what ``open().read()`` or ``Path.read_bytes`` spend building a buffered reader); raises OSError."""
+    fd = os.open(file, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        chunks = []
+        want = os.fstat(fd).st_size + 1  # one read for the whole file, and one that finds its end
+        while chunk := os.read(fd, max(want, 1 << 16)):
+            chunks.append(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _one(item: tuple, labels: dict) -> tuple:
