@@ -306,11 +306,12 @@ def test_the_marker_text_outside_its_own_line_is_text_and_a_marker_line_given_tw
     is kept whole. A marker line written twice is one clear error, and nothing is written."""
     readme = survey / "README.md"
     text = readme.read_text(encoding="utf-8")
-    quoted = "# <!-- masrl:papers:start --> a survey\n\nThe list goes after `<!-- masrl:papers:start -->`.\n\n"
+    quoted = ("# <!-- masrl:papers:start --> a survey\n\nThe list goes after `<!-- masrl:papers:start -->`:\n\n"
+              "```markdown\n<!-- masrl:papers:start -->\n<!-- masrl:papers:end -->\n```\n\n")
     readme.write_text(quoted + text, encoding="utf-8")
     assert cli("build", "--root", survey).code == 0
     after = readme.read_text(encoding="utf-8")
-    assert after.startswith(quoted) and after.count("<!-- masrl:papers:start -->") == 3
+    assert after.startswith(quoted) and after.count("<!-- masrl:papers:start -->") == 4
     readme.write_text(after + "\n<!-- masrl:papers:end -->\n", encoding="utf-8")
     run = cli("build", "--root", survey)
     assert run.code == 1 and run.err.startswith("masrl: error: README.md has the line <!-- masrl:papers:end --> 2 times "

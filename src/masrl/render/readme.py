@@ -79,10 +79,26 @@ class MarkersMissing(ValueError):
     """README.md lacks the paper-list markers (a user mistake)."""
 
 
+def _fenced(readme: str) -> list[tuple[int, int]]:
+    """The spans of the fenced code blocks of ``readme`` (from a line opening with ```` ``` ```` or ``~~~``
+    to the line that closes it with the same characters, or to the end)."""
+    spans, opened = [], None
+    for line in re.finditer(r"^[ \t]{0,3}(`{3,}|~{3,}).*$", readme, re.MULTILINE):
+        fence = line.group(1)
+        if opened is None:
+            opened = (line.start(), fence)
+        elif fence[0] == opened[1][0] and len(fence) >= len(opened[1]) and not line.group().strip().strip(fence[0]):
+            spans.append((opened[0], line.end()))
+            opened = None
+    return spans + ([(opened[0], len(readme))] if opened else [])
+
+
 def _marker_lines(readme: str, marker: str) -> list[re.Match]:
-    """Where ``marker`` stands on a line of its own (spaces around it allowed); the same text inside a
-    line (a title, a sentence quoting it) is text, not a marker."""
-    return list(re.finditer(rf"^[ \t]*{re.escape(marker)}[ \t]*\r?$", readme, re.MULTILINE))
+    """Where ``marker`` stands on a line of its own (spaces around it allowed), outside fenced code blocks; the
+    same text inside a line (a title, a sentence quoting it) or in a code block showing it is text."""
+    fenced = _fenced(readme)
+    return [m for m in re.finditer(rf"^[ \t]*{re.escape(marker)}[ \t]*\r?$", readme, re.MULTILINE)
+            if not any(start <= m.start() < end for start, end in fenced)]
 
 
 def list_bounds(readme: str) -> tuple[int, int]:
