@@ -77,6 +77,11 @@ def test_one_number_written_two_ways_is_one_paper():
         assert [(m.other.where, m.similarity) for m in words.matches(title, {})] == [("s", 1.0)], title
     assert [m.other.where for m in words.matches("Learning in Nonstationary Multi-Agent Environments", {})] == ["n"]
     assert words.matches("Learning in Stationary Multi-Agent Environments", {}) == []  # says no where the other does not
+    decimals = Pool([make_known("d", "queued", "Scaling to 1000 Agent Teams with Credit", {}),
+                     make_known("g", "queued", "Orchestrating GPT-3.5 Agent Teams", {})])
+    assert [m.other.where for m in decimals.matches("Scaling to 1000.0 Agent Teams with Credit", {})] == ["d"]
+    assert [m.other.where for m in decimals.matches("Orchestrating GPT-3.50 Agent Teams", {})] == ["g"]
+    assert decimals.matches("Orchestrating GPT-35 Agent Teams", {}) == []
 
 def test_titles_in_other_scripts_are_compared_whole_and_their_digits_by_value():
     """Letters of every script are kept for the comparison (a Cyrillic or Chinese title is not reduced to

@@ -215,6 +215,11 @@ def test_an_audit_dated_in_the_future_or_resolved_before_it_was_drawn_is_refused
         run = cli("validate", "--root", audited)
         said = "is in the future (today is 2027-01-15)" if date > drawn else f"is before the audit was drawn ({drawn}, audit.yaml)"
         assert run.code == 1 and f"resolutions[0].date: {date} {said}" in run.err, run.err
+    for date, said in (("15/12/2026", "is not a date written YYYY-MM-DD"), ("2026-02-30", "is not a real date (YYYY-MM-DD)")):
+        data["resolutions"][0].update(date=date)  # a date or nothing (null): what the date must be, not the schema's words
+        adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
+        run = cli("validate", "--root", audited)
+        assert run.code == 1 and f"resolutions[0].date: '{date}' {said}" in run.err, run.err
 
 
 def test_apply_refuses_conflicts_and_hand_formatted_records(audited, cli, sheets, tmp_path, set_field):

@@ -364,6 +364,9 @@ def test_a_duplicate_gives_its_ids_to_the_candidate_so_a_third_record_with_one_o
 
 def test_a_doi_holding_a_semicolon_is_one_id_of_the_queue(basic_survey, cli, clock, serve, monkeypatch):
     """Ids of a queue cell are separated by ``;`` and a space; a DOI may hold a ``;`` (never a space)."""
+    from masrl.corpus.rounds import split_identifiers
+
+    assert split_identifiers("arxiv:2606.04321; doi:10.5555/c.88;") == ["arxiv:2606.04321", "doi:10.5555/c.88"]  # the end
     doi = "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O"
     body = work_list([work(DOI=doi, title=["Orchestrator teams in information science"])])
     point(monkeypatch, serve(Scripted(lambda path, params: (200, "application/json", body))), "MASRL_CROSSREF_API", "/works")
@@ -373,15 +376,17 @@ def test_a_doi_holding_a_semicolon_is_one_id_of_the_queue(basic_survey, cli, clo
     with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [row["identifier"] for row in rows] == [f"doi:{doi}"]
-    rows[0]["identifier"] = f"doi:{doi}; arxiv:2605.30001; arxiv:2605.30002"  # by hand: two arXiv ids
+    rows[0]["identifier"] = f"doi:{doi}; arxiv:2605.30001; arxiv:2605.30002; url:https://x.org/a;openreview:abc; "  # by hand
     with open(folder / "queue.csv", "w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     run = cli("validate", "--root", basic_survey)
-    assert run.code == 1 and run.err.splitlines()[0] == (
+    assert run.code == 1 and run.err.splitlines()[:-1] == [
+        f"corpus/rounds/{folder.name}/queue.csv:2: identifier: 'url:https://x.org/a;openreview:abc' is two ids written as "
+        "one: separate them with '; ' (a semicolon and a space)",
         f"corpus/rounds/{folder.name}/queue.csv:2: identifier: arxiv:2605.30001 and arxiv:2605.30002 are two arxiv ids: a "
-        "row is one paper, and its record keeps one id of each scheme (several URLs); keep this paper's"), run.err
+        "row is one paper, and its record keeps one id of each scheme (several URLs); keep this paper's"], run.err
 
 # ---------------------------------------------------------------- kind 2: a broken answer is not a search
 

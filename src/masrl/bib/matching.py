@@ -44,11 +44,20 @@ TITLE_THRESHOLD = 0.9
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u2009\u202f\u066c](?=\d{3}(?!\d))")
 
 
+#: A decimal number (``1000.0``, ``3.50``), written without the zeros that end its fraction (``1000``, ``3.5``).
+_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])")
+
+
+def _decimal(number: re.Match) -> str:
+    fraction = number.group(2).rstrip("0")
+    return f"{number.group(1)}.{fraction}" if fraction else number.group(1)
+
+
 def _normalize_title(title: str) -> str:
-    """Title reduced for comparison: thousands separators and LaTeX braces and math dropped, accents folded,
+    """Title reduced for comparison: thousands separators, a decimal's last zeros, LaTeX braces and math dropped, accents folded,
     lower case, punctuation removed (letters and digits of every script kept), whitespace collapsed (remembered per title in process,
     as :func:`normalize_title`: every command compares the pool's titles again)."""
-    text = re.sub(r"\\[a-zA-Z]+\s*", " ", _THOUSANDS.sub("", title))  # 1,000 is 1000
+    text = re.sub(r"\\[a-zA-Z]+\s*", " ", _DECIMAL.sub(_decimal, _THOUSANDS.sub("", title)))  # 1,000.0 is 1000
     text = unicodedata.normalize("NFKD", text)
     if not text.isascii():  # every script's digits as ASCII ones (١٠٠٠ is 1000), for the similarity too
         text = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)

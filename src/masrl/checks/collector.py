@@ -93,6 +93,12 @@ def remember_valid(validator: Draft202012Validator, value: Any) -> None:
     _VALID.put(_validity_key(validator, value), True)
 
 
+
+def _or_null(alternatives) -> bool:
+    """Whether ``anyOf``/``oneOf`` alternatives are one kind of value or null (each a schema mapping)."""
+    return (isinstance(alternatives, list) and all(isinstance(a, dict) for a in alternatives)
+            and any(a.get("type") == "null" for a in alternatives))
+
 class Checker:
     """Collects the problems of one corpus; the rules (:data:`masrl.checks.validate.RULES`) add to it.
 
@@ -188,6 +194,12 @@ class Checker:
         elif kind == "oneOf" and isinstance(value, dict) and "label" in value:
             self.add(file, path, "a check either names a trace (trace_valid) or selects records (where with count, "
                                  "min_count, max_count or keys), not both and not neither")
+        elif kind in ("anyOf", "oneOf") and value is not None and err.context and _or_null(err.validator_value):
+            # a value or nothing (``date: null``): what the value must be, as its own schema says it
+            subs = [e for e in err.context if err.validator_value[e.schema_path[0]].get("type") != "null"]
+            for sub in subs:
+                if not (sub.validator == "format" and any(e.validator == "pattern" for e in subs)):
+                    self.explain(file, path + tuple(sub.relative_path), sub)
 
         else:
             self.add(file, path, err.message)

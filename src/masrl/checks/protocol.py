@@ -41,6 +41,7 @@ from ..corpus.rounds import (
     SEARCHERS,
     STAGE_COLUMN,
     RoundFolder,
+    joined_ids,
     split_identifiers,
     split_list,
 )
@@ -382,6 +383,9 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
 
         keys, schemes = [], {}
         for ident in split_identifiers(row.get("identifier")) or [row.get("identifier")]:
+            if joined_ids(ident):
+                bad("identifier", f"{ident!r} is two ids written as one: separate them with '; ' (a semicolon and a space)")
+                continue
             try:
                 parsed = parse(*reversed(scheme_and_value(ident)))
             except SchemeError as err:

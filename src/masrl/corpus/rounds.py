@@ -21,6 +21,7 @@ import io
 import re
 from dataclasses import dataclass, field
 
+from ..bib.identifiers import SCHEME_ORDER
 from ..core.errors import Problem
 from .sheets import SheetRow, read_sheet
 
@@ -140,6 +141,18 @@ def split_list(cell: str) -> list[str]:
 
 
 def split_identifiers(cell: str) -> list[str]:
-    """The ids of a queue row's ``identifier`` cell: separated by ``;`` and a space. An id holds no space, but
-    it may hold a ``;`` (the DOI ``10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O``)."""
-    return [part.strip() for part in re.split(r";\s+", cell) if part.strip()]
+    """The ids of a queue row's ``identifier`` cell: separated by ``;`` and a space (a ``;`` that ends the cell
+    separates nothing). An id holds no space, but it may hold a ``;`` (the DOI
+    ``10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O``); :func:`joined_ids` finds two ids
+    written without the space."""
+    return [part.strip() for part in re.split(r";(?:\s+|$)", cell.strip()) if part.strip()]
+
+
+#: Two ids written as one (``doi:10.5555/x;arxiv:2606.04321``, or with a fullwidth semicolon): a ``;`` followed
+#: by a scheme masrl reads and its colon.
+_JOINED = re.compile(rf"[;\uff1b]\s*(?:{'|'.join(SCHEME_ORDER)}):", re.IGNORECASE)
+
+
+def joined_ids(item: str) -> bool:
+    """Whether one item of an ``identifier`` cell is two ids written without ``; `` between them."""
+    return _JOINED.search(item) is not None
