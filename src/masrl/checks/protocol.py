@@ -23,7 +23,7 @@ import re
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..bib.fetch import endpoint_problem, shown
-from ..bib.identifiers import IdentifierError, SchemeError, parse, scheme_and_value
+from ..bib.identifiers import IdentifierError, SchemeError, conflicts, parse, scheme_and_value
 from ..bib.urls import url_problem
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
@@ -381,7 +381,7 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
         def bad(column: str, message: str) -> None:
             out.append(Problem(file, row.line, column, message))
 
-        keys, schemes = [], {}
+        keys, parsed_ids = [], []
         for ident in split_identifiers(row.get("identifier")) or [row.get("identifier")]:
             if joined_ids(ident):
                 bad("identifier", f"{ident!r} is two ids written as one: separate them with '; ' (a semicolon and a space)")
@@ -394,11 +394,11 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             except (IdentifierError, KeyError, ValueError) as err:
                 bad("identifier", f"{ident!r} is not an identifier: {err}")
                 continue
-            other = schemes.setdefault(parsed.scheme, parsed)
-            if parsed.scheme != "url" and other.key != parsed.key:
-                bad("identifier", f"{other.key} and {parsed.key} are two {parsed.scheme} ids: a row is one paper, and its "
-                                  f"record keeps one id of each scheme (several URLs); keep this paper's")
+            parsed_ids.append(parsed)
             keys.append(parsed.key)
+        for scheme, first, other in conflicts(parsed_ids):
+            bad("identifier", f"{scheme}:{first} and {scheme}:{other} are two {scheme} ids: a row is one paper, and its "
+                              f"record keeps one id of each scheme (several URLs); keep this paper's")
         if again := next((key for key in keys if key in seen), None):
             bad("identifier", f"{again} is queued twice in this round (also line {seen[again]})")
             continue  # a row copied: the copy's other cells say nothing new (its rank is the first's)

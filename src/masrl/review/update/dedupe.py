@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...analyses.rounds import row_identifiers
-from ...bib.identifiers import IdentifierError, parse
+from ...analyses.rounds import row_identifiers, row_keys
 from ...bib.matching import Known, Pool, known_records, make_known, normalize_title
 from ...corpus.rounds import split_list
 from .sources.base import Found
@@ -49,11 +48,7 @@ class Candidate:
 
 def _key(item: str) -> str:
     """The canonical id of ``scheme:value`` (the text itself if it is not one: every source's reader parsed it)."""
-    scheme, _, value = item.partition(":")
-    try:
-        return parse(value, scheme).key
-    except (IdentifierError, KeyError, ValueError):
-        return item
+    return next(iter(row_keys(item)), item)
 
 
 @dataclass
