@@ -300,3 +300,43 @@ def test_round_states_count_a_record_found_again_once_and_what_each_round_identi
     covered = boundary([SimpleNamespace(release=release, identification={"rounds": ["r1"]})])
     assert (covered.covered, covered.listed) == (frozenset({"r1"}), True)
     assert [s.round_id for s in round_states({"r1": first, "r2": second}, {}, {}, covered)] == ["r2"]
+
+
+def test_a_paper_that_two_merged_rounds_queue_is_queued_once_and_found_again_or_a_duplicate():
+    """Round r2 (a merged branch's) queues what r1 queued: by an id in another form, and by a title 90%+ similar
+    with no id that proves the two distinct. In one update r2's rows are found again; after a release that froze r1
+    they are duplicates removed. A distinct paper of a similar title with another arXiv id stays queued."""
+    from types import SimpleNamespace
+
+    from masrl.analyses.rounds import boundary, identification, queued_again, round_states
+    from masrl.corpus.rounds import RoundFolder, Row
+
+    def meta(started, identified, queued):
+        return {"window": {"since": "2026-05-04", "until": "2026-06-30"}, "started": started,
+                "counts": {"duplicates": identified - queued, "by_source": {"arXiv": {"identified": identified}}}}
+
+    first = RoundFolder("r1", meta("2026-07-01T00:00:00Z", 3, 3), queue=[
+        Row(2, {"identifier": "arxiv:2605.10001", "title": "Credit Assignment for Teams", "sources": "arXiv"}),
+        Row(3, {"identifier": "doi:10.1/abc", "title": "Learning to Delegate with Rewards", "sources": "arXiv"}),
+        Row(4, {"identifier": "arxiv:2605.10009", "title": "Stopping Rules for Orchestrators", "sources": "arXiv"})])
+    second = RoundFolder("r2", meta("2026-07-02T00:00:00Z", 5, 4), queue=[
+        Row(2, {"identifier": "arxiv:2605.10001v2; doi:10.48550/arXiv.2605.10001", "title": "Credit assignment", "sources": "arXiv"}),
+        Row(3, {"identifier": "url:https://example.org/delegate", "title": "Learning to delegate with rewards.",
+                "sources": "arXiv; Crossref", "decision": "include"}),
+        Row(4, {"identifier": "arxiv:2605.20009", "title": "Stopping Rules for Orchestrators", "sources": "arXiv"}),
+        Row(5, {"identifier": "arxiv:2605.10005", "title": "A New Paper", "sources": "arXiv"})])
+    hits = queued_again({"r2": second, "r1": first})
+    assert {k: (h.earlier, h.rule, h.source, h.name) for k, h in hits.items()} == {
+        ("r2", 2): ("corpus/rounds/r1/queue.csv:2", "same arxiv 2605.10001", "arXiv", "arxiv:2605.10001v2"),
+        ("r2", 3): ("corpus/rounds/r1/queue.csv:3", "title 100% similar", "arXiv", "url:https://example.org/delegate")}
+    one, two = round_states({"r1": first, "r2": second}, {}, {})
+    assert (two.queued, two.duplicates, two.again, two.undecided, two.unapplied) == (
+        2, 3, {"arXiv": 2}, ((4, "arxiv:2605.20009"), (5, "arxiv:2605.10005")), ())
+    assert identification([one, two]) == {
+        "rounds": ["r1", "r2"], "identified_by_source": {"arXiv": 6}, "duplicates_removed": 1, "found_again": 2,
+        "queued": 5, "applied": 0, "awaiting": 5}
+    release = SimpleNamespace(search_cutoff="2026-06-30", date="2026-07-01")
+    covered = boundary([SimpleNamespace(release=release, identification={"rounds": ["r1"]})])
+    (after,) = round_states({"r1": first, "r2": second}, {}, {}, covered)
+    assert (after.queued, after.duplicates, after.found_again, identification([after])["identified_by_source"]) == (
+        2, 3, 0, {"arXiv": 5})

@@ -490,3 +490,44 @@ def test_a_sheet_saved_as_a_workbook_is_reported_once(searched, cli):
         f"{queue}: this is a zip archive (an .xlsx or .ods workbook?); save the sheet as 'CSV UTF-8 (comma delimited)' "
         "and import that"]
     assert "counts.queued" not in run.err and "the columns must be exactly" not in run.err
+
+
+def test_two_branches_that_search_the_same_window_count_each_paper_once_after_the_merge(searched, round_survey_tree, cli,
+                                                                                           clock, arxiv_server,
+                                                                                           monkeypatch, tmp_path):
+    """Branch B searched the window before branch A's round existed, on the next day; git merges the two round
+    folders (no conflict: different folders). The flow is the one of searching again on one branch: every
+    paper B queued again is counted once, as found again, and `update show` says so."""
+    root, folder = searched
+    assert cli("build", "--root", root).code == 0
+    before = (root / "reports/tables/prisma_flow.csv").read_text()
+    day = (folder.name[:8] + f"{int(folder.name[8:10]) + 1:02d}") if folder.name[8:10] < "28" else folder.name[:8] + "01"
+    monkeypatch.setenv("MASRL_TODAY", day)
+    branch = copy_tree(round_survey_tree, tmp_path / "branch")
+    other = cli("update", "search", "--root", branch, *WINDOW, "--source", "arxiv")
+    assert other.code == 0, other.err
+    (theirs,) = (branch / "corpus" / "rounds").iterdir()
+    assert theirs.name == day and (theirs / "queue.csv").read_text() == (folder / "queue.csv").read_text()
+    shutil.copytree(theirs, folder.parent / theirs.name)  # what `git merge` of the two branches writes
+    fill(folder.parent / day / "queue.csv", {"arxiv:2605.10002": EXCLUDE})  # B screened one: A's row is undecided
+    assert cli("validate", "--root", root).code == 0
+    assert cli("build", "--root", root).code == 0
+    table = (root / "reports/tables/prisma_flow.csv").read_text()
+    assert table == before  # the merged rounds' flow is the one round's
+    rows = {line.split(",")[0]: line.split(",")[1] for line in table.splitlines()[1:]}
+    assert (rows["records identified from arXiv (update rounds)"], rows["duplicates removed before screening"]) == ("7", "4")
+    md = (root / "reports/tables/prisma_flow.md").read_text()
+    assert "7 record(s) that a later round found again are counted once, where they were first identified" in md
+    show = cli("update", "show", "--root", root, day)
+    assert show.code == 0, show.err
+    assert [line.split()[3:6] for line in show.out.splitlines()[1:4]] == [["queued", "by", folder.name]] * 3
+    assert show.out.splitlines()[-1].endswith("; 3 queued by an earlier round too (counted once, as duplicates: the "
+                                              "earlier round's row decides)")
+    assert " 0 candidates; 0 still to decide" in show.out.splitlines()[-1]
+    # the two rows of one paper decide differently: one error, at the later row, naming the earlier
+    fill(folder / "queue.csv", {"arxiv:2605.10002": {"decision": "include"}})
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    assert f"corpus/rounds/{day}/queue.csv:2: decision: 'exclude', but round {folder.name} queued this paper too (same " \
+           f"arxiv 2605.10002) and decides 'include' at corpus/rounds/{folder.name}/queue.csv:2: one paper has one " \
+           "decision; make the two agree, or empty this one (the earlier round's row counts)" in run.err, run.err

@@ -11,7 +11,11 @@ when there were none, or by an older masrl) covers the rounds whose window ended
 cutoff and that finished before its date. A record that a round finds
 again after an earlier round of the same update found it (its queue or its duplicates hold the
 same canonical id) is *found again*: the update's identification counts it once, so searching
-again changes no count of the flow. Pure functions on the loaded
+again changes no count of the flow. A queue row whose paper an earlier round queued too (two
+branches' rounds merged: each searched before the other's queue existed) is *queued again*
+(:func:`queued_again`, by the rule ``masrl update search`` removes duplicates with): it is counted
+as the duplicate that search would have written, found again when the earlier round is of the same
+update, so a paper is queued, applied and awaited once. Pure functions on the loaded
 round folders (:class:`masrl.corpus.rounds.RoundFolder`) and record mappings.
 """
 
@@ -19,8 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..bib.identifiers import IdentifierError, keys_of, parse
-from ..corpus.rounds import split_identifiers
+from ..bib.identifiers import IdentifierError, as_mapping, keys_of, parse
+from ..bib.matching import Known, Pool, normalize_title
+from ..corpus.rounds import ROUNDS, split_identifiers, split_list
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class RoundState:
             (see the module docstring); ``found_again`` is their sum.
         other_methods: the source labels identified "via other methods" in PRISMA 2020's sense
             (citation searching: ``method: other`` in ``round.yaml``), not databases.
+        requeued: the :class:`Requeued` rows of this round (counted as duplicates, not as queued).
     """
 
     round_id: str
@@ -53,6 +59,7 @@ class RoundState:
     linked: frozenset = frozenset()
     again: dict = field(default_factory=dict)
     other_methods: frozenset = frozenset()
+    requeued: tuple = ()
 
     @property
     def found_again(self) -> int:
@@ -99,6 +106,61 @@ def row_key(cell: str) -> str | None:
 def held_by(cell: str, holders: dict[str, str]) -> str | None:
     """The record file (of :func:`record_files`) that holds one of the ids of a queue row's ``identifier`` cell."""
     return next((holders[key] for key in row_keys(cell) if key in holders), None)
+
+
+@dataclass(frozen=True)
+class Requeued:
+    """A queue row whose paper an earlier round queued too (see the module docstring).
+
+    Attributes:
+        round_id, line, name: the row (its round, its line in ``queue.csv``, the id it is named by).
+        source: the source label that found it first (the first of its ``sources``).
+        earlier_round, earlier_line: the row of the earlier round that queued the paper.
+        rule: why they are one paper (``same arxiv 2605.08686``, ``title 96% similar``).
+    """
+
+    round_id: str
+    line: int
+    name: str
+    source: str
+    earlier_round: str
+    earlier_line: int
+    rule: str
+
+    @property
+    def earlier(self) -> str:
+        """``corpus/rounds/<round>/queue.csv:<line>`` of the earlier row."""
+        return f"{ROUNDS}{self.earlier_round}/queue.csv:{self.earlier_line}"
+
+
+def in_run_order(rounds: dict) -> list:
+    """The round folders in the order they ran (``started``, then id)."""
+    return sorted(rounds.values(), key=lambda f: (str((f.meta or {}).get("started", "")), f.round_id))
+
+
+def queued_again(rounds: dict) -> dict[tuple[str, int], Requeued]:
+    """``(round id, line) -> Requeued`` of every queue row whose paper an earlier round (in run order)
+    queued: the same canonical id, or a title at least 90% similar that no id proves distinct
+    (:class:`masrl.bib.matching.Pool`, the rule of ``masrl update search``)."""
+    pool = Pool()
+    out: dict[tuple[str, int], Requeued] = {}
+    for folder in in_run_order(rounds):
+        mine = []
+        for row in folder.queue:
+            cell, title = row.get("identifier"), row.get("title")
+            ids = as_mapping(row_identifiers(cell))
+            match = next(iter(pool.matches(title, ids)), None)
+            if match is not None:
+                earlier_round, _, line = match.other.where.partition(":")
+                rule = f"same {match.key.replace(':', ' ', 1)}" if match.key else f"title {int(match.similarity * 100)}% similar"
+                out[folder.round_id, row.line] = Requeued(folder.round_id, row.line, row_name(cell),
+                                                          next(iter(split_list(row.get("sources"))), ""),
+                                                          earlier_round, int(line), rule)
+            mine.append(Known(f"{folder.round_id}:{row.line}", "queued", title, frozenset(keys_of(ids)),
+                              norm=normalize_title(title)))
+        for known in mine:  # a round's own rows are told apart by its search (validate names a row copied)
+            pool.add(known)
+    return out
 
 
 def record_files(retained: dict[str, dict], excluded: dict[str, dict]) -> dict[str, str]:
@@ -154,24 +216,30 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
     """The state of every round that belongs to the update after the release ``after`` (None: every
     round), in the order the rounds ran."""
     holders = record_files(retained, excluded)
+    again_rows = queued_again(rounds)
     out = []
     seen: set[str] = set()  # canonical ids found by the rounds so far
-    for folder in sorted(rounds.values(), key=lambda f: (str((f.meta or {}).get("started", "")), f.round_id)):
+    counted: set[str] = set()  # the rounds of the update so far
+    for folder in in_run_order(rounds):
         meta = folder.meta or {}
         window = meta.get("window") or {}
         until = str(window.get("until", ""))
         if after is not None and not after.counts(folder):
             continue
-        applied, undecided, unapplied, linked = {}, [], [], set()
+        applied, undecided, unapplied, linked, requeued = {}, [], [], set(), []
+        again: dict[str, int] = {}
         for row in folder.queue:
             linked.update(row_keys(row.get("identifier")))
-            if held := held_by(row.get("identifier"), holders):
+            if hit := again_rows.get((folder.round_id, row.line)):
+                requeued.append(hit)
+                if hit.earlier_round in counted:
+                    again[hit.source] = again.get(hit.source, 0) + 1
+            elif held := held_by(row.get("identifier"), holders):
                 applied[row.line] = held
             elif row.get("decision"):
                 unapplied.append((row.line, row_name(row.get("identifier")), row.get("decision")))
             else:
                 undecided.append((row.line, row_name(row.get("identifier"))))
-        again: dict[str, int] = {}
         found_here = set(linked)
         for row in folder.duplicates:
             key = row_key(row.get("identifier"))
@@ -180,13 +248,15 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
             if key:
                 found_here.add(key)
         seen |= found_here
+        counted.add(folder.round_id)
         counts = meta.get("counts") or {}
         identified = {label: int((tally or {}).get("identified", 0)) for label, tally in (counts.get("by_source") or {}).items()}
         other = frozenset(str(s.get("label")) for s in (meta.get("sources") or [])
                           if isinstance(s, dict) and s.get("method") == "other")
         out.append(RoundState(folder.round_id, str(window.get("since", "")), until, identified,
-                              int(counts.get("duplicates", 0)), len(folder.queue), applied, tuple(undecided),
-                              tuple(unapplied), frozenset(linked), again, other))
+                              int(counts.get("duplicates", 0)) + len(requeued), len(folder.queue) - len(requeued),
+                              applied, tuple(undecided), tuple(unapplied), frozenset(linked), again, other,
+                              tuple(requeued)))
     return out
 
 

@@ -22,6 +22,7 @@ import re
 
 from jsonschema import Draft202012Validator, FormatChecker
 
+from ..analyses.rounds import queued_again
 from ..bib.fetch import endpoint_problem, shown
 from ..bib.identifiers import IdentifierError, SchemeError, conflicts, parse, scheme_and_value
 from ..bib.urls import url_problem
@@ -574,4 +575,19 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
             out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
         if meta_ok and not folder.missing and not unread:
             out += _count_problems(folder)
+    return out + _requeued_problems(corpus)
+
+
+def _requeued_problems(corpus: Corpus) -> list[Problem]:
+    """A paper that two rounds queue (branches merged) has one decision: the two rows' decisions agree or
+    one is empty (:func:`masrl.analyses.rounds.queued_again`)."""
+    out = []
+    for hit in queued_again(corpus.rounds).values():
+        later = {row.line: row for row in corpus.rounds[hit.round_id].queue}[hit.line].get("decision")
+        earlier = {row.line: row for row in corpus.rounds[hit.earlier_round].queue}[hit.earlier_line].get("decision")
+        if later and earlier and later != earlier:
+            out.append(Problem(corpus.rounds[hit.round_id].path("queue.csv"), hit.line, "decision",
+                               f"{later!r}, but round {hit.earlier_round} queued this paper too ({hit.rule}) and decides "
+                               f"{earlier!r} at {hit.earlier}: one paper has one decision; make the two agree, or empty "
+                               "this one (the earlier round's row counts)"))
     return out

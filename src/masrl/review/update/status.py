@@ -109,7 +109,8 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
     if folder is None:
         raise UserError(f"no round {round_id!r} under corpus/rounds/"
                         f"{hint_or_list(round_id, sorted(corpus.rounds), 'rounds', '; start one with masrl update search')}")
-    state = round_states({round_id: folder}, corpus.retained, corpus.excluded)[0]
+    state = next(s for s in round_states(corpus.rounds, corpus.retained, corpus.excluded) if s.round_id == round_id)
+    requeued = {hit.line: hit for hit in state.requeued}
     rows = sorted(folder.queue, key=_rank)
     width = max([len(_name(r)) for r in rows] + [10])
     lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<20}  title"]
@@ -118,6 +119,8 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
         kind = "include" if held in corpus.retained else "exclude"
         decision = (_cell(row, "decision") or "-") if not held else f"{_cell(row, 'decision')} (applied)" \
             if row.get("decision") == kind else f"{_cell(row, 'decision') or '-'} (now {'retained' if kind == 'include' else 'excluded'})"
+        if hit := requeued.get(row.line):
+            decision = f"queued by {hit.earlier_round}"
         lines.append(f"{_cell(row, 'rank'):>4}  {_name(row):<{width}}  {_cell(row, 'published'):<10}  "
                      f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
     lines += stopping_lines(corpus, folder, recall, confidence)
@@ -127,7 +130,9 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
              if unknown else "")
     lines.append(f"round {round_id} ({state.since} .. {state.until}): {state.queued} candidates; {len(state.undecided)} "
                  f"still to decide, {len(decided)} decided but not applied (`masrl update apply {round_id}`){other}, "
-                 f"{len(state.applied)} applied; {len(folder.duplicates)} duplicates in duplicates.csv")
+                 f"{len(state.applied)} applied; {len(folder.duplicates)} duplicates in duplicates.csv"
+                 + (f"; {len(state.requeued)} queued by an earlier round too (counted once, as duplicates: the earlier "
+                    "round's row decides)" if state.requeued else ""))
     return "\n".join(lines)
 
 
