@@ -37,7 +37,8 @@ def found(rule, tax: dict, *args) -> list[tuple[str | None, str]]:
 # ------------------------------------------------------------------------------- the taxonomy
 def test_the_bundled_taxonomy_passes_every_rule(taxonomy):
     for rule in (tchecks.crosstabs, tchecks.identifier_schemes, tchecks.year_minimum, tchecks.conditions,
-                 tchecks.value_keys, tchecks.gap_declarations, tchecks.derived_names):
+                 tchecks.value_keys, tchecks.gap_declarations, tchecks.derived_names, tchecks.value_codes,
+                 tchecks.survey_links):
         assert found(rule, taxonomy) == [], rule.__name__
     assert tchecks.format_version(Checker(Corpus(taxonomy=taxonomy)))
 
@@ -370,3 +371,37 @@ def test_a_problem_of_any_text_is_each_character_printable_or_escaped(message, f
     escaped = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
     shown = str(Problem("f.yaml", line, field, message))
     assert shown == escaped and shown.isprintable()
+
+
+def test_a_value_code_is_no_placeholder_and_is_written_composed(taxonomy):
+    """'untagged' is masrl's word for a field not tagged yet; a decomposed 'café' would be a twin of the composed one."""
+    tax = copy.deepcopy(taxonomy)
+    values = tax["fields"]["verified"]["values"]
+    values["untagged"] = {"label": "not known"}
+    values["cafe\u0301"] = {"label": "b"}
+    values["caf\u00e9"] = {"label": "a"}  # composed: fine
+    assert found(tchecks.value_codes, tax) == [
+        ("fields.verified.values.untagged", "'untagged' is masrl's placeholder for a field not tagged yet, so no value's "
+                                            "code; name this value otherwise (e.g. unknown)"),
+        ("fields.verified.values.cafe\u0301", "'cafe\u0301' is written decomposed ('cafe\\u0301': a letter and a combining "
+                                              "mark); write it composed (NFC: 'caf\\xe9'), as a keyboard does, so that "
+                                              "records that write it the usual way match it")]
+
+
+@pytest.mark.parametrize("link", ["javascript:alert(1)", "not a url", "ftp://example.org/x"])
+def test_the_survey_links_are_http_urls(taxonomy, link):
+    tax = copy.deepcopy(taxonomy)
+    tax["survey"] = {**tax["survey"], "link": link, "site_url": "https://example.org/survey/"}
+    assert found(tchecks.survey_links, tax) == [
+        ("survey.link", f"{link!r} is not an http(s) URL (it must start with http:// or https://)")]
+
+
+def test_a_name_or_code_with_an_invisible_character_is_refused_where_it_is(taxonomy):
+    from masrl.checks import portable
+
+    tax = copy.deepcopy(taxonomy)
+    tax["fields"]["verified"]["values"]["lea\u200brned"] = {"label": "x"}
+    assert found(portable.taxonomy_text, tax) == [
+        ("fields.verified.values.lea\u200brned", "the name 'lea\\u200brned' contains a character that is invisible or "
+                                                 "changes how the text shows (U+200B ZERO WIDTH SPACE, zero-width); "
+                                                 "remove it")]

@@ -324,3 +324,16 @@ def test_broken_pipe_is_not_success(published_tree):
 ])
 def test_keys_spell_out_letters_that_do_not_decompose(author, key):
     assert make_key(author, 2026, set()) == key
+
+
+def test_a_record_moved_to_the_exclusion_log_is_dropped_not_newly_identified(survey, cli):
+    """A paper of the previous version moved to the exclusion log was neither identified nor screened in this update."""
+    assert cli("exclude", "--root", survey, "--key", "collm-maac2026", *OK).code == 0
+    assert cli("build", "--root", survey).code == 0
+    rows = {line.split(",")[0]: line.split(",")[1] for line in
+            (survey / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
+    assert (rows["new records identified and screened"], rows["new records included"],
+            rows["dropped since the previous version (moved to the exclusion log)"],
+            rows["total included in this version"]) == ("0", "0", "1", str(int(rows["included in the previous version"]) - 1))
+    assert {k: v for k, v in rows.items() if k.startswith("excluded at ")} == {
+        k: "0" for k in rows if k.startswith("excluded at ")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 
@@ -60,3 +61,15 @@ def test_init_refuses_a_folder_name_no_system_or_terminal_holds(tmp_path, cli):
         assert run.code == 1
         assert run.err.strip() == f"masrl: error: {why}"
         assert not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("args", [["init", ""], ["init", "  "], ["validate", "--root", ""], ["build", "--root="]])
+def test_an_empty_folder_name_is_refused_not_read_as_here(tmp_path, cli, monkeypatch, capsys, args):
+    """`masrl init "$DIR"` with DIR unset wrote a survey into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:  # a usage mistake, as argparse's own
+        cli(*args)
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and err.splitlines()[-1].endswith(
+        "is empty: name a folder or a file (an unset shell variable gives an empty one)"), err
+    assert list(tmp_path.iterdir()) == []

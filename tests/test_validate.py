@@ -230,3 +230,61 @@ def test_record_that_is_a_list_is_reported_once(survey, cli):
         "corpus/papers/c3.yaml:1: the file must hold one YAML mapping (field: value lines); it is a list",
         "1 error in 1 file; no file was changed.",
     ]
+
+
+def test_a_chain_of_successors_ends_at_a_current_claim(survey, cli):
+    """Two claims that supersede each other leave no current statement; a current claim with a successor says two things."""
+    path = survey / "corpus/claims.yaml"
+    text = path.read_text()
+    head = "  - id: orchestrator-credit-v1\n    scope: v1\n"
+    assert head in text
+    text = text.replace("    source: \"survey artifact (xxzcc/awesome-llm-mas-rl): docs/claim_ledger.md\"\n    status: current\n    checks:\n"
+                        "      - {id: broad, label: records with orchestrator-level credit (broad tag), where: {credit_granularity: "
+                        "orchestrator}, count: 8",
+                        "    source: \"survey artifact (xxzcc/awesome-llm-mas-rl): docs/claim_ledger.md\"\n    status: superseded\n"
+                        "    superseded_by: orchestrator-credit-stress-test-2026-05-03\n    checks:\n"
+                        "      - {id: broad, label: records with orchestrator-level credit (broad tag), where: {credit_granularity: "
+                        "orchestrator}, count: 8", 1)
+    old = "    status: current\n    checks:\n      - {label: records addressing O1"
+    assert old in text
+    text = text.replace(old, "    status: current\n    superseded_by: headline-sparsity\n    checks:\n"
+                             "      - {label: records addressing O1", 1)
+    path.write_text(text)
+    lines = errors(cli("validate", "--root", survey))
+    loop = "orchestrator-credit-v1 -> orchestrator-credit-stress-test-2026-05-03 -> orchestrator-credit-v1"
+    assert (f"corpus/claims.yaml:{line_of(path, '    superseded_by: orchestrator-credit-stress')}: claims[8].superseded_by: "
+            f"'orchestrator-credit-stress-test-2026-05-03' leads back to this claim ({loop}): a chain of successors ends "
+            "at a claim that holds now (status: current)") in lines, lines
+    assert any(line.endswith("claims[2].status: 'current', but superseded_by names 'headline-sparsity': a claim with a "
+                             "successor is superseded (status: superseded), or remove superseded_by") for line in lines), lines
+    assert lines[-1] == "3 errors in 1 file; no file was changed."
+
+
+@pytest.mark.parametrize("year", ["abc", "true", "2025.0", "{in: [2025, x]}", "12"])
+def test_a_claim_that_selects_by_year_names_a_year(survey, cli, year):
+    path = survey / "corpus/claims.yaml"
+    text = path.read_text()
+    old = "where: {credit_granularity: orchestrator}, count: 7}"
+    assert old in text
+    path.write_text(text.replace(old, f"where: {{year: {year}}}, count: 0}}", 1))
+    lines = errors(cli("validate", "--root", survey))
+    bad = {"abc": "'abc'", "true": "True", "2025.0": "'2025.0'", "{in: [2025, x]}": "'x'", "12": "12"}[year]
+    assert lines[:-1] == [f"corpus/claims.yaml:{line_of(path, '      - {id: broad, label: records with orchestrator-level credit (broad tag), where: {year')}: "
+                          f"claims[9].checks[0].where.year: {bad} is not a year: write an integer YYYY (2025), or a list of them"], lines
+
+
+@pytest.mark.parametrize("name", ["has space", "__proto__", "f\u200bx"])
+def test_a_field_name_of_the_wrong_form_says_what_a_name_may_be_on_its_own_line(survey, cli, name):
+    path = survey / "corpus/taxonomy.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("\nfields:\n", f"\nfields:\n  \"{name}\":\n    applies_to: retained\n    required: false\n"
+                                               "    label: X\n    definition: d\n    source: s\n    values:\n"
+                                               "      a: {label: A, definition: d, source: s}\n", 1))
+    lines = errors(cli("validate", "--root", survey))
+    line = line_of(path, "fields:") + 1
+    if name == "f\u200bx":  # the character policy names it first
+        assert any(f"{line}: fields.f\\u200bx: the name 'f\\u200bx' contains a character that is invisible" in x
+                   for x in lines), lines
+    shown = name.replace("\u200b", "\\u200b")  # as a terminal shows it
+    assert f"corpus/taxonomy.yaml:{line}: fields.{shown}: {name!r} is not a name: an ASCII letter or digit, then ASCII " \
+           "letters, digits and '_' (no space)" in lines, lines

@@ -197,3 +197,13 @@ def test_a_tab_on_the_first_line_is_named():
     assert messages("\ta: 1\nb: 2\n") == [
         "x.yaml:1: YAML syntax error: found character that cannot start any token (while scanning for the next token); "
         "indent with spaces, not tabs"]
+
+
+@pytest.mark.parametrize("digits", [101, 5000])
+def test_an_integer_longer_than_any_value_is_refused_on_its_line(digits):
+    """Python refuses to read an integer of more than 4,300 digits (a traceback); masrl names the line."""
+    assert messages(f"key: a\nyear: {'9' * digits}\n") == [
+        f"x.yaml:2: an integer of {digits:,} digits: masrl reads integers of at most 100 digits (a year, a count); "
+        "quote the value if it is text"]
+    assert value(f"year: {'9' * 100}\n") == {"year": int("9" * 100)}
+    assert value(f"year: '{'9' * 5000}'\n") == {"year": "9" * 5000}

@@ -329,3 +329,15 @@ def test_a_repeated_key_is_refused_by_name():
     with pytest.raises(ConvertError) as err:
         convert(data, "x.json")
     assert str(err.value) == "x.json: cannot read the JSON: the key 'spanId' appears twice in one object (JSON leaves the meaning open)"
+
+
+def test_numbers_beyond_any_count_or_time_are_named_not_a_traceback():
+    """Two usage counts of 1.7e308 add up to infinity (int() of it raised OverflowError); a time of 5,000 digits
+    is more than Python reads (ValueError). Neither is a count or a time a run recorded: named, not counted."""
+    huge = chat("c2", "a1", 60, 70, 1.7e308, 1.7e308)
+    late = chat("c3", "a1", 75, 80, 5, 5)
+    late["endTimeUnixNano"] = "9" * 5000
+    result = run(otlp(("app", simple_run() + [huge, late])))
+    assert result.trace["costs"]["tokens"] == 120 + 10  # c1, and c3 (whose end is unread)
+    assert any(n.startswith("2 usage value(s) are not token counts and were not counted: span 'chat m' (c2): "
+                            "gen_ai.usage.input_tokens = 1.7e+308") for n in result.notes), result.notes

@@ -256,3 +256,25 @@ def test_names_from_an_export_are_printed_without_terminal_controls(capsys, tmp_
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\u202e" not in err
     assert "unmapped span 'GET \\x1b[2J\\u202e' (bbbbbbbbbbbbbbbb)" in err
+
+
+def test_outputs_never_replace_a_surveys_sheets_reports_or_readme_even_with_force(capsys, tmp_path):
+    """In a survey (a folder above holds corpus/taxonomy.yaml), a round's queue.csv holds unapplied decisions and the
+    README text around the paper list: --force replaces neither (nor anything masrl build writes)."""
+    src = tmp_path / "spans.json"
+    src.write_bytes((DATA / "otel_nested.json").read_bytes())
+    survey = tmp_path / "survey"
+    (survey / "corpus" / "rounds" / "2026-12-15").mkdir(parents=True)
+    (survey / "corpus" / "taxonomy.yaml").write_text("format_version: 2\n")
+    (survey / "reports").mkdir()
+    targets = {survey / "corpus" / "rounds" / "2026-12-15" / "queue.csv": "in corpus/ (the records, the rounds' sheets)",
+               survey / "README.md": "the README", survey / "reports" / "STATS.md": "in reports/ (what masrl build writes)",
+               survey / "exclusions" / "x.json": "in exclusions/ (the exclusion log)"}
+    for out, part in targets.items():
+        if out.parent.is_dir():
+            out.write_text("mine\n")
+        code, _, err = run(capsys, "trace", "convert", str(src), "-o", str(out), "--force")
+        assert code == 1 and err == f"masrl: error: nothing was written: {out}: is {part} of the survey; write the output elsewhere\n"
+        assert not out.parent.is_dir() or out.read_text() == "mine\n"
+    beside = survey / "traces" / "run.json"  # the survey's own folder for traces: fine
+    assert run(capsys, "trace", "convert", str(src), "-o", str(beside))[0] == 0

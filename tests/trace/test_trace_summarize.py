@@ -305,3 +305,18 @@ def test_a_trace_file_is_read_whole_and_one_that_cannot_be_read_is_one_problem(t
     assert [(item[0], item[3]) for item in found if not isinstance(item, Rows)] == [
         (str(tmp_path / "folder.json"), [f"{tmp_path / 'folder.json'}: cannot read: Is a directory"]),
         (str(tmp_path / "gone.json"), [f"{tmp_path / 'gone.json'}: cannot read: No such file or directory"])]
+
+
+@pytest.mark.parametrize("label", ["x\x1b]0;pwn\x07", "a\u202eb", "[x](y)\x1b[2J"])
+def test_report_writes_a_control_or_bidi_character_of_a_label_as_its_escape(tmp_path, capsys, label):
+    """A label that sets the terminal's title (OSC), clears it or reorders text reaches the Markdown report only
+    as its escape, in the groups' header and in the trends table."""
+    (tmp_path / "t.json").write_text(json.dumps(labelled(1, label, 1.0)))
+    assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(tmp_path / "r.parquet"), "--by", "policy",
+                 "--quiet"]) == 0
+    report = (tmp_path / "r.md").read_text()
+    shown = {"x\x1b]0;pwn\x07": r"x\\x1b\]0;pwn\\x07", "a\u202eb": r"a\\u202eb",
+             "[x](y)\x1b[2J": r"\[x\](y)\\x1b\[2J"}[label]  # Markdown for the text x\x1b]0;pwn\x07 and so on
+    assert f"| metric | {shown} (n=1) |" in report
+    assert f"| 1 | {shown} | 1 |" in report
+    assert not {"\x1b", "\x07", "\u202e"} & set(report)

@@ -531,3 +531,35 @@ def test_two_branches_that_search_the_same_window_count_each_paper_once_after_th
     assert f"corpus/rounds/{day}/queue.csv:2: decision: 'exclude', but round {folder.name} queued this paper too (same " \
            f"arxiv 2605.10002) and decides 'include' at corpus/rounds/{folder.name}/queue.csv:2: one paper has one " \
            "decision; make the two agree, or empty this one (the earlier round's row counts)" in run.err, run.err
+
+
+def test_a_row_whose_paper_was_added_by_hand_under_another_id_is_that_records(searched, cli):
+    """The papers of two queued rows were meanwhile added by hand under other ids (DOIs of their own): each row is
+    that record's, by the duplicate rule of `masrl add`. Undecided or decided as its record is, it counts as applied;
+    decided otherwise, it is refused at its sheet line, saying what to do in the sheet (apply has no --force)."""
+    root, folder = searched
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    first, second, third = rows[0], rows[1], rows[2]
+    for k, row in enumerate((first, second, third)):
+        run = cli("add", "--root", root, "--no-fetch", "--doi", f"10.5555/by.hand.{k}", "--title", row["title"],
+                  "--author", "Lovelace, Ada", "--year", "2026")
+        assert run.code == 0, run.err
+    show = cli("update", "show", "--root", root, folder.name)
+    assert show.out.splitlines()[-1].endswith(" 0 still to decide, 0 decided but not applied "
+                                              f"(`masrl update apply {folder.name}`), 3 applied; 4 duplicates in duplicates.csv")
+    fill(folder / "queue.csv", {first["identifier"].split("; ")[0]: EXCLUDE,
+                                second["identifier"].split("; ")[0]: {"decision": "include"}})
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 1
+    lines = run.err.splitlines()
+    assert lines[0].startswith(f"corpus/rounds/{folder.name}/queue.csv:2: title: {first['title']!r} refused: already "
+                               "retained as corpus/papers/")
+    assert lines[0].endswith("; if it is that paper, empty this row's decision (the record decides it; the row counts as "
+                             "applied); if it is a distinct paper, log it with `masrl add --force REASON` or "
+                             "`masrl exclude --force REASON`"), lines
+    assert lines[1:] == ["masrl: error: 1 error in 1 file; nothing was applied."]
+    fill(folder / "queue.csv", {first["identifier"].split("; ")[0]: {k: "" for k in EXCLUDE}})
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 0, run.err
+    assert "0 record(s) created, 3 row(s) applied before, 0 still to decide" in run.out + run.err

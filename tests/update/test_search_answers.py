@@ -413,6 +413,13 @@ BROKEN_ARXIV = {
                               ("TeX commands", "Ada \\Lovelace\\", "Ada \\Lovelace\\"),
                               ("two people joined by &", "Ada &amp; Bob", "Ada & Bob"),
                               ("one person et al.", "Ada Lovelace et al.", "Ada Lovelace et al.")]},
+    # what `update apply` refuses in a record's authors, the search refuses in an answer: masrl queues what it can apply
+    **{f"a name that apply refuses: {why}": (atom(entry(authors=f"<author><name>{xml}</name></author>"), 1),
+                                             f"author 1: the author {xml!r} is not one person's name: '[', ']', ';', '&', "
+                                             "'|', '/' and 'et al.' write several names as text")
+       for why, xml in [("two people joined by /", "Ada Lovelace/Charles Babbage"),
+                        ("two people joined by |", "Ada Lovelace | Charles Babbage"),
+                        ("a spreadsheet formula", "=cmd|' /C calc'!A0")]},
 }
 
 

@@ -44,11 +44,14 @@ class Previous:
     Attributes:
         label: how reports name it (``release v1 (2026-05-04)``).
         keys: keys of its retained records; ``record_ids``: ids of its excluded records.
+        moved: ids of the excluded records that were retained records of it (moved to the exclusion log
+            since, ``former_key`` one of ``keys``): dropped, never newly identified.
     """
 
     label: str
     keys: frozenset[str]
     record_ids: frozenset[str]
+    moved: frozenset[str] = frozenset()
 
 
 def _stages(excluded: pd.DataFrame, tax: Taxonomy, entering: int) -> tuple[list[dict], int]:
@@ -135,7 +138,7 @@ def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy
 def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previous: Previous,
             rounds: dict | None = None) -> dict | None:
     new_retained = retained[~retained.index.isin(previous.keys)]
-    new_excluded = excluded[~excluded.index.isin(previous.record_ids)]
+    new_excluded = excluded[~excluded.index.isin(previous.record_ids | previous.moved)]
     dropped = sorted(previous.keys - set(retained.index))
     if not (len(new_retained) or len(new_excluded) or dropped or rounds):
         return None

@@ -36,7 +36,7 @@ class RoundState:
         round_id, since, until: the round and its window.
         identified: records found per source label (``counts.by_source`` of ``round.yaml``).
         duplicates: records removed as duplicates; queued: candidates in ``queue.csv``.
-        applied: queue line -> the record file that holds its paper.
+        applied: queue line -> the record file that holds its paper (:class:`Holders`).
         undecided: ``(line, identifier)`` of the rows without a decision.
         unapplied: ``(line, identifier, decision)`` of the rows decided but not yet records.
         linked: canonical ids of every queued candidate.
@@ -163,6 +163,32 @@ def queued_again(rounds: dict) -> dict[tuple[str, int], Requeued]:
     return out
 
 
+class Holders:
+    """The records a queue row's paper can be: by a shared canonical id (:func:`record_files`), else by the
+    duplicate rule of ``masrl add`` and ``masrl update search`` (a title at least 90% similar that no id
+    proves distinct, :class:`masrl.bib.matching.Pool`): a paper added by hand under another id (its DOI,
+    where the row has its preprint) is that record's, so the row is applied, not a second record to make."""
+
+    def __init__(self, retained: dict[str, dict], excluded: dict[str, dict]):
+        self.by_id = record_files(retained, excluded)
+        self._retained, self._excluded = retained, excluded
+        self._pool: Pool | None = None
+
+    def of(self, row) -> str | None:
+        """The record file that holds the paper of ``row`` (a queue row), or None."""
+        cell = row.get("identifier")
+        if held := held_by(cell, self.by_id):
+            return held
+        if self._pool is None:  # built once, when a row is not held by an id
+            self._pool = Pool([Known(file, "record", title if isinstance(title := rec.get(field), str) else "",
+                                     frozenset(keys_of(rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {})),
+                                     norm=normalize_title(title if isinstance(title, str) else ""))
+                               for records, field in ((self._retained, "title"), (self._excluded, "screening_label"))
+                               for file, rec in sorted(records.items())])
+        match = next(iter(self._pool.matches(row.get("title"), as_mapping(row_identifiers(cell)))), None)
+        return match.other.where if match is not None else None
+
+
 def record_files(retained: dict[str, dict], excluded: dict[str, dict]) -> dict[str, str]:
     """canonical id -> record file, over the retained and the excluded records (``{file: record}``)."""
     out: dict[str, str] = {}
@@ -215,7 +241,7 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
                  after: Boundary | None = None) -> list[RoundState]:
     """The state of every round that belongs to the update after the release ``after`` (None: every
     round), in the order the rounds ran."""
-    holders = record_files(retained, excluded)
+    holders = Holders(retained, excluded)
     again_rows = queued_again(rounds)
     out = []
     seen: set[str] = set()  # canonical ids found by the rounds so far
@@ -234,7 +260,7 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
                 requeued.append(hit)
                 if hit.earlier_round in counted:
                     again[hit.source] = again.get(hit.source, 0) + 1
-            elif held := held_by(row.get("identifier"), holders):
+            elif held := holders.of(row):
                 applied[row.line] = held
             elif row.get("decision"):
                 unapplied.append((row.line, row_name(row.get("identifier")), row.get("decision")))

@@ -27,6 +27,7 @@ import html
 import html.entities
 import re
 
+from ..core.placeholders import author_problem
 from ..core.text import describe, unsafe_characters
 
 #: The longest text kept of each kind of field (characters). arXiv caps abstracts at 1,920
@@ -177,6 +178,8 @@ def person(text: object, where: str, part: bool = False, markup: bool = False) -
     name = clean(text, "author", where, markup)
     if _NOT_A_NAME.search(name) or name.count(",") > (0 if part else 1):
         raise FormatError(f"{where}: {_short(name)} is not one person's name")
+    if why := author_problem(name):  # the rule of a record's authors: what masrl queues, it can apply
+        raise FormatError(f"{where}: the author {why}")
     return name
 
 

@@ -253,7 +253,8 @@ class Results:
     # ------------------------------------------------------------ the rest
     @cached_property
     def prisma(self) -> dict:
-        return prisma.screening_flow(self.retained, self.excluded, self.tax, previous=_previous_members(self._previous),
+        return prisma.screening_flow(self.retained, self.excluded, self.tax,
+                                     previous=_previous_members(self._previous, self.population.excluded),
                                      rounds=self._rounds)
 
     @cached_property
@@ -346,10 +347,13 @@ def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
     return identification(states)
 
 
-def _previous_members(previous: Population | None) -> prisma.Previous | None:
+def _previous_members(previous: Population | None, excluded=()) -> prisma.Previous | None:
+    """The previous version's members; ``excluded``: the records of the exclusion log now (those moved there from
+    its retained records are dropped ones, not new)."""
     if previous is None:
         return None
-    return prisma.Previous(previous.label, previous.keys, previous.record_ids)
+    moved = frozenset(r["record_id"] for r in excluded if r.get("former_key") in previous.keys)
+    return prisma.Previous(previous.label, previous.keys, previous.record_ids, moved)
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,14 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
             checker.add(CLAIMS, path + ("superseded_by",), "a claim cannot be superseded by itself")
         elif target is not None and target not in ids:
             checker.add(CLAIMS, path + ("superseded_by",), f"names claim {target!r}, which does not exist{checker.suggest(target, ids)}")
+        elif target is not None and claim.get("status") != "superseded":
+            checker.add(CLAIMS, path + ("status",), f"{claim.get('status')!r}, but superseded_by names {target!r}: a claim "
+                                                    "with a successor is superseded (status: superseded), or remove "
+                                                    "superseded_by")
+        elif target is not None and (loop := _succession(claims, claim["id"])):
+            checker.add(CLAIMS, path + ("superseded_by",), f"{target!r} leads back to this claim ({' -> '.join(loop)}): a "
+                                                           "chain of successors ends at a claim that holds now (status: "
+                                                           "current)")
         name = claim.get("scope")
         if name is None:
             allowed = ", ".join([POOL, *[s for s in scopes if s != POOL]])
@@ -75,6 +83,17 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
             continue
         _checks(checker, claim, path, scopes[name], traces, macros)
         _statement(checker, claim, path)
+
+
+def _succession(claims: list[dict], start: str) -> list[str]:
+    """The ids from ``start`` along ``superseded_by`` when they come back to ``start`` (a loop), else []."""
+    successor = {c["id"]: c.get("superseded_by") for c in claims}
+    chain, seen, at = [start], {start}, successor.get(start)
+    while at is not None and at not in seen:
+        chain.append(at)
+        seen.add(at)
+        at = successor.get(at)
+    return chain + [start] if at == start else []
 
 
 def _checks(checker, claim: dict, path: tuple, scope: Scope, traces: list[str], macros: dict) -> None:
@@ -163,9 +182,13 @@ def filter_condition(checker, path: tuple, name: str, cond: Any, population: str
             bad = [op for op in cond if op not in ("in", "not", "not_in")]
             if bad:
                 checker.add(file, path, f"unknown operator {bad[0]!r} for {name}; allowed: in, not_in, not")
+        named = [v for arg in (cond.values() if isinstance(cond, dict) else [cond])
+                 for v in (arg if isinstance(arg, list) else [arg])]
+        if name == "year":
+            for value in named:
+                if type(value) is not int or not 1000 <= value <= 9999:
+                    checker.add(file, path, f"{value!r} is not a year: write an integer YYYY (2025), or a list of them")
         if name in ("key", "record_id") and known is not None:
-            named = [v for arg in (cond.values() if isinstance(cond, dict) else [cond])
-                     for v in (arg if isinstance(arg, list) else [arg])]
             for value in named:
                 if value not in known:
                     checker.add(file, path, f"names record {value!r}, which is not in the {population} population"

@@ -99,6 +99,23 @@ def _or_null(alternatives) -> bool:
     return (isinstance(alternatives, list) and all(isinstance(a, dict) for a in alternatives)
             and any(a.get("type") == "null" for a in alternatives))
 
+#: What the patterns of masrl's schemas allow, in words (a pattern not named here is quoted as it is).
+PATTERN_WORDS = {
+    "^[A-Za-z0-9][A-Za-z0-9_]*$": "a name: an ASCII letter or digit, then ASCII letters, digits and '_' (no space)",
+    "^[a-z0-9][a-z0-9._-]*$": "a lower-case name: a letter or digit, then lower-case letters, digits, '.', '_' and '-'",
+    "^[a-z0-9][a-z0-9_.-]*$": "a lower-case name: a letter or digit, then lower-case letters, digits, '.', '_' and '-'",
+    "^[a-z0-9_]+$": "an id of lower-case letters, digits and '_'",
+    "^[A-Za-z]+$": "a LaTeX macro name: ASCII letters only",
+    "^[0-9a-f]{64}$": "a SHA-256 digest: 64 lower-case hexadecimal digits",
+    "^E[0-9]{3,}$": "a record id: E followed by at least three digits (E033)",
+    "^[A-Za-z0-9_:.+/-]+$": "a BibTeX key: ASCII letters, digits and _ : . + / -",
+    "^[0-9]+(\\.[0-9]+)?$": "a decimal number written with digits and one '.'",
+    "^[A-Za-z0-9_]+$": "a field name: ASCII letters, digits and '_'",
+    "^MASRL_[A-Z0-9_]+$": "the name of an environment variable MASRL_... (upper-case letters, digits and '_')",
+    "^https?://": "an http(s) URL",
+}
+
+
 class Checker:
     """Collects the problems of one corpus; the rules (:data:`masrl.checks.validate.RULES`) add to it.
 
@@ -176,7 +193,8 @@ class Checker:
             hint = " (write it without quotes)" if expected == "integer" and isinstance(value, str) and value.strip().isdigit() else ""
             self.add(file, path, f"expected {names}, got {_describe(value)}{hint}")
         elif kind == "pattern":
-            self.add(file, path, self.pattern_message(path, value))
+            at = path + (value,) if "propertyNames" in err.schema_path else path  # a key: its own line
+            self.add(file, at, self.pattern_message(path, value, err.validator_value))
         elif kind in ("minimum", "maximum"):
             sch = err.schema
             self.add(file, path, f"{value} is out of range; allowed: {sch.get('minimum', '-inf')} to {sch.get('maximum', 'inf')}")
@@ -204,7 +222,7 @@ class Checker:
         else:
             self.add(file, path, err.message)
 
-    def pattern_message(self, path: tuple, value: Any) -> str:
+    def pattern_message(self, path: tuple, value: Any, pattern: str = "") -> str:
         schemes = self.tax.identifier_schemes
         scheme = next((p for p in reversed(path) if isinstance(p, str)), "")
         if len(path) >= 2 and "identifiers" in path and scheme in schemes:
@@ -226,4 +244,6 @@ class Checker:
         if scheme == "bibtex":  # a key of the block (propertyNames)
             return (f"{value!r} is not a BibTeX field name: write a letter, then letters, digits, '_' or '-' "
                     "(one field per key, e.g. note)")
-        return f"{value!r} does not have the required form"
+        if pattern in PATTERN_WORDS:
+            return f"{value!r} is not {PATTERN_WORDS[pattern]}"
+        return f"{value!r} does not have the required form: it must match the regular expression {pattern}"

@@ -29,6 +29,8 @@ def _walk(c, file: str, value: Any, path: tuple, multiline: bool | None) -> None
     without what D002 reports in single-line fields."""
     if isinstance(value, dict):
         for k, v in value.items():
+            if isinstance(k, str) and may_be_unsafe(k) and (why := text_problem(k)):
+                c.add(file, path + (k,), f"the name {k!r} {why}")  # a value's code, a field's name: no hidden character
             _walk(c, file, v, path + (k,), multiline)
     elif isinstance(value, list):
         for i, v in enumerate(value):

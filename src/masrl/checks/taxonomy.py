@@ -9,15 +9,18 @@ look wrong).
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from jsonschema import Draft202012Validator
 
 from ..analyses.gap_plan import declaration_problems as gap_declaration_problems
 from ..bib.identifiers import STORED_PATTERNS
+from ..bib.urls import url_problem
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
 from ..corpus.declarations import table_of
 from ..corpus.load import TAXONOMY
+from ..corpus.records import UNTAGGED
 from ..corpus.migrate import FORMAT, format_of, implying_values, missing_declarations, moved_keys
 from .derived_names import collisions
 from ..core import clock
@@ -162,6 +165,37 @@ def value_keys(c) -> None:
         for code, value in values.items() if isinstance(values, dict) else []:
             if isinstance(value, dict):
                 _value_keys(c, ("fields", name, "values", code), value, allowed)
+
+
+def value_codes(c) -> None:
+    """A value's code is what records write: not ``untagged`` (masrl's word for a field not tagged yet),
+    and in Unicode's composed form (NFC), so that a code that reads the same is written the same
+    (``café`` once, not a composed and a decomposed twin)."""
+    fields = c.corpus.taxonomy.get("fields") if isinstance(c.corpus.taxonomy, dict) else None
+    for name, spec in fields.items() if isinstance(fields, dict) else []:
+        values = spec.get("values") if isinstance(spec, dict) else None
+        for code in values if isinstance(values, dict) else []:
+            if not isinstance(code, str):
+                continue
+            if code == UNTAGGED:
+                c.add(TAXONOMY, ("fields", name, "values", code), f"{code!r} is masrl's placeholder for a field not "
+                                                                   "tagged yet, so no value's code; name this value otherwise "
+                                                                   "(e.g. unknown)")
+            elif unicodedata.normalize("NFC", code) != code:
+                c.add(TAXONOMY, ("fields", name, "values", code),
+                      f"{code!r} is written decomposed ({ascii(code)}: a letter and a combining mark); write it composed "
+                      f"(NFC: {ascii(unicodedata.normalize('NFC', code))}), as a keyboard does, so that records that write "
+                      "it the usual way match it")
+
+
+def survey_links(c) -> None:
+    """``survey.link`` (the survey's own page) and ``survey.site_url`` (where the catalogue is published)
+    are http(s) URLs: the README, the site and the feed link to them."""
+    survey = c.corpus.taxonomy.get("survey") if isinstance(c.corpus.taxonomy, dict) else None
+    for key in ("link", "site_url"):
+        value = survey.get(key) if isinstance(survey, dict) else None
+        if isinstance(value, str) and (why := url_problem(value)):
+            c.add(TAXONOMY, ("survey", key), f"{value!r} {why}")
 
 
 def _cut_texts(c, path: tuple, value: dict, known: tuple = ()) -> list:

@@ -138,6 +138,8 @@ TAXONOMY_RULES: tuple[Rule, ...] = (
     Rule("T019", "value-keys", _on(taxonomy.value_keys)),
     Rule("T020", "taxonomy-text", _on(portable.taxonomy_text)),
     Rule("T021", "keys-without-value", _on(taxonomy.keys_without_value)),
+    Rule("T022", "value-codes", _on(taxonomy.value_codes)),
+    Rule("T023", "survey-links", _on(taxonomy.survey_links)),
 )
 
 #: The rules of the records, run when the taxonomy has no problem.

@@ -38,6 +38,13 @@ class _Parser(argparse.ArgumentParser):
         return parsed
 
 
+
+def _path(text: str) -> Path:
+    """A path given on the command line; an empty one (``"$DIR"`` with DIR unset) names no folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: name a folder or a file (an unset shell variable gives an empty one)")
+    return Path(text)
+
 def _options_of(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> list[str]:
     """Every option string of the (sub)command ``parsed`` chose, global options included."""
     while True:
@@ -57,7 +64,7 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
 
     unset = {} if top else {"default": argparse.SUPPRESS}
     group = parser.add_argument_group("global options (before or after the command)")
-    group.add_argument("--root", type=Path, metavar="DIR", **({"default": None} if top else unset),
+    group.add_argument("--root", type=_path, metavar="DIR", **({"default": None} if top else unset),
                        help="survey root (the folder holding corpus/taxonomy.yaml); default: found by walking up "
                             "from the current directory")
     group.add_argument("-q", "--quiet", action="store_true", **({"default": False} if top else unset),
@@ -188,7 +195,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "markers. `masrl build` works on it at once. Refused where a survey already is; never overwrites a file.",
         epilog=EXAMPLES["init"], **raw,
     )
-    p.add_argument("directory", metavar="DIR", help="folder of the new survey")
+    p.add_argument("directory", type=_path, metavar="DIR", help="folder of the new survey")
     p.add_argument("--title", metavar="TEXT", help="the survey's title (default: 'A new survey')")
     p.set_defaults(run=_cmd_init)
 
@@ -245,7 +252,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("identifier", nargs="?", metavar="IDENTIFIER",
                    help="the paper's id in any form (arXiv, DOI, OpenReview, ACL Anthology, or a URL of one)")
-    p.add_argument("--bibtex", type=Path, metavar="FILE", help="BibTeX/BibLaTeX file with one or many entries")
+    p.add_argument("--bibtex", type=_path, metavar="FILE", help="BibTeX/BibLaTeX file with one or many entries")
     p.add_argument("--skip-invalid", action="store_true",
                    help="with --bibtex: add the valid, new entries and write the others, with every reason, to a report")
     p.add_argument("--report", metavar="FILE", help="with --skip-invalid: where the report goes (default: ./<FILE stem>-skipped.bib)")

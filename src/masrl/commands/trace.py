@@ -272,6 +272,8 @@ def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
             problems.append(f"{out}: is an input of this command; write the output elsewhere")
         elif full.suffix.lower() in (".yaml", ".yml") and {"corpus", "exclusions"} & set(full.parts):
             problems.append(f"{out}: is a survey record file; write the output elsewhere")
+        elif (part := _survey_part(full)) is not None:
+            problems.append(f"{out}: is {part} of the survey; write the output elsewhere")
         elif path.is_symlink():
             problems.append(f"{out}: is a symbolic link; masrl writes only regular files: name another path (or "
                             "remove the link)")
@@ -283,6 +285,21 @@ def _check_outputs(outputs: list, inputs: list, force: bool) -> None:
             problems.append(f"{out}: exists already; add --force to replace it")
     if problems:
         raise UserError("nothing was written: " + "; ".join(problems))
+
+
+#: What each top-level part of a survey holds (:func:`_survey_part`).
+_SURVEY_PARTS = {"corpus": "in corpus/ (the records, the rounds' sheets)", "exclusions": "in exclusions/ (the exclusion log)",
+                 "reports": "in reports/ (what masrl build writes)", "README.md": "the README"}
+
+
+def _survey_part(full) -> str | None:
+    """What a file of a survey (a folder above it holds ``corpus/taxonomy.yaml``) is, when it is one of the
+    survey's own (its records, sheets, reports or README: no trace output may replace it); None otherwise."""
+    for root in full.parents:
+        if (root / "corpus" / "taxonomy.yaml").is_file():
+            rel = full.relative_to(root).parts
+            return _SURVEY_PARTS.get(rel[0]) if rel else None
+    return None
 
 
 def _parse_labels(items: list[str]) -> dict:

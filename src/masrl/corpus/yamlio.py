@@ -82,8 +82,15 @@ def _scalar(event: yaml.ScalarEvent) -> Any:
     if text in _BOOL:
         return _BOOL[text]
     if _INT.match(text):
+        if len(text.lstrip("+-")) > MAX_DIGITS:
+            raise _Refused(f"an integer of {len(text.lstrip('+-')):,} digits: masrl reads integers of at most {MAX_DIGITS} "
+                           "digits (a year, a count); quote the value if it is text", event)
         return int(text)
     return text
+
+
+#: Digits of the longest integer a file may hold (Python itself refuses to read one of more than 4,300).
+MAX_DIGITS = 100
 
 
 class _Refused(Exception):

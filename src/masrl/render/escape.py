@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 
 from ..bib.urls import http_link
+from ..core.text import printable
 
 
 class MdSafe(str):
@@ -48,7 +49,8 @@ _HEADING_CLOSE = re.compile(r"(?<= )#+$")
 
 def md_text(value: object) -> MdSafe:
     """``value`` as Markdown text that renders as exactly that text (whitespace collapsed
-    to single spaces, so it never starts a new line or block).
+    to single spaces, so it never starts a new line or block; a character the text policy refuses,
+    :mod:`masrl.core.text`, written as its escape, so that no terminal or viewer acts on it).
 
     Safe inside a paragraph, a list item, a heading, emphasis and a GFM table cell. Remembered
     per text in process (a report tree escapes the same labels and counts thousands of times).
@@ -58,7 +60,7 @@ def md_text(value: object) -> MdSafe:
 
 @lru_cache(maxsize=65536)
 def _md_text(text: str) -> MdSafe:
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))  # a control, bidi or zero-width character shows as its escape
     text = _INLINE.sub(r"\\\g<0>", text)
     text = _CONTEXT.sub(r"\\\g<0>", text)
     text = _AUTOLINK.sub(lambda m: m.group() + "\\", text)

@@ -191,14 +191,16 @@ def taken_keys(corpus: Corpus) -> set[str]:
 
 
 def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], key: str | None = None,
-                   force: str | None = None, refused: dict[str, list[Problem]] | None = None) -> AddPlan:
+                   force: str | None = None, refused: dict[str, list[Problem]] | None = None,
+                   advice=None) -> AddPlan:
     """Stubs for ``papers`` that are new to the pool and valid, and every reason for the others.
 
     ``known`` are the problems the corpus has already (:func:`masrl.checks.validate.validate`,
     or :func:`~masrl.checks.validate.validate_taxonomy`: a stub's file is new, so a problem found
     there is one the stub brings), so that only problems a stub brings count against it. ``key`` names the single paper's
     key; ``force`` (a reason) adds papers that match a record anyway, as a deliberate second
-    record. ``refused`` carries problems found earlier (entries that did not import).
+    record. ``refused`` carries problems found earlier (entries that did not import). ``advice(matches)``
+    ends the message of a paper refused as a duplicate (what to do where the papers come from).
 
     Raises:
         UserError: if ``key`` is taken.
@@ -222,7 +224,8 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             file, line, _ = paper["origin"]
             who = f"entry '{name}'" if name else f"'{paper['title']}'"
             plan.refused.setdefault(name or "", []).extend(
-                Problem(file, line, None, f"{who} refused: {m.message()}") for m in matches)
+                Problem(file, line, None, f"{who} refused: {m.message()}" + (f"; {advice([m])}" if advice else ""))
+                for m in matches)
             continue
         batch.append(paper)
         pool.add(_batch_known(paper))

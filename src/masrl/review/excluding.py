@@ -166,6 +166,25 @@ class ExclusionPlan:
     moved: dict[str, str] = field(default_factory=dict)
 
 
+def duplicate_problems(corpus: Corpus, decisions: list[Decision], advice) -> list[Problem]:
+    """A problem at the origin of each decision whose paper the pool already holds (a retained or an excluded
+    record, or an earlier decision of ``decisions``): the rule of :func:`plan_exclusions`, every one at once;
+    ``advice(matches)`` ends each message (what to do where the decisions come from)."""
+    pool = intake.pool_of(corpus)
+    out = []
+    for decision in decisions:
+        if decision.key or not decision.identifiers:
+            continue
+        ids = dict(decision.identifiers)
+        matches = [m for m in pool.matches(decision.title, ids) if m.key or not decision.force]
+        if matches:
+            out.append(Problem(decision.origin[0], decision.origin[1], decision.label("title"),
+                               f"{decision.title!r} refused: " + "; ".join(m.message() for m in matches) + f"; {advice(matches)}"))
+        pool.add(make_known(f"{decision.origin[0]}" + (f":{decision.origin[1]}" if decision.origin[1] else ""),
+                            "batch", decision.title, ids))
+    return out
+
+
 def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Decision]) -> ExclusionPlan:
     """Exclusion records for ``decisions`` (checked with :func:`decision_problems` first), with the
     next free record ids in order. ``files`` are the survey's input files as read

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...analyses.rounds import held_by, record_files
+from ...analyses.rounds import Holders, held_by
 from ...bib.identifiers import IdentifierError, keys_of, parse, scheme_and_value
 from ...core.didyoumean import hint_or_list
 from ...core.errors import Problem, UserError, summary
@@ -24,12 +24,20 @@ from ...corpus.load import Corpus
 from ...corpus.rounds import PROTOCOL, REASON_COLUMN, ROLE_COLUMNS, STAGE_COLUMN, split_identifiers, split_list
 from ...corpus.taxonomy import Taxonomy
 from .. import adding, intake
-from ..excluding import Decision, decision_problems, plan_exclusions
+from ..excluding import Decision, decision_problems, duplicate_problems, plan_exclusions
 from .protocol import protocol_of
 
 #: How messages name masrl's own fields of a decision: the columns of queue.csv.
 LABELS = {"reason": "reason", "title": "title", "key/title": "title", "key": "identifier",
           "author": "authors", "year": "year", "date": "decision"}
+
+def same_paper(matches: list) -> str:
+    """What a screener does with a decided row whose paper a record holds by a similar title (``matches``)."""
+    if all(m.other.status == "batch" for m in matches):
+        return "if it is that paper, decide one of the two rows only"
+    return ("if it is that paper, empty this row's decision (the record decides it; the row counts as applied); if it is "
+            "a distinct paper, log it with `masrl add --force REASON` or `masrl exclude --force REASON`")
+
 
 def _labels(tax: Taxonomy) -> dict[str, str]:
     """How messages name each field of a decision: masrl's own and the role fields, by their column."""
@@ -100,16 +108,18 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
     bad_rows = {p.line for p in own}
     protocol = protocol_of(corpus)
     tax = Taxonomy(corpus.taxonomy)
-    holders = record_files(corpus.retained, corpus.excluded)
+    holders = Holders(corpus.retained, corpus.excluded)
     plan = ApplyPlan()
     papers, decisions, problems = [], [], list(own)
     for row in folder.queue:
         if row.line in bad_rows:
             continue
         decision = row.get("decision")
-        if held := held_by(row.get("identifier"), holders):
-            plan.skipped.append((row.line, held))
-            continue
+        held = holders.of(row)
+        if held and (not decision or held_by(row.get("identifier"), holders.by_id)
+                     or decision == ("include" if held in corpus.retained else "exclude")):
+            plan.skipped.append((row.line, held))  # its paper is that record already
+            continue  # (one held by a similar title, decided otherwise, is refused below, naming the record)
         if not decision:
             plan.undecided.append(row.line)
             continue
@@ -140,7 +150,8 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
                         provenance=f"masrl update apply {round_id} ({queue}:{row.line})")
         problems += decision_problems(item, tax)
         decisions.append(item)
-    added = adding.plan_additions(corpus, papers, known=known)
+    problems += duplicate_problems(corpus, decisions, same_paper)
+    added = adding.plan_additions(corpus, papers, known=known, advice=same_paper)
     problems += [p for found in added.refused.values() for p in found]
     if problems:
         raise UserError(summary(problems, "nothing was applied."), sorted(set(problems), key=lambda p: (p.line or 0, p.field or "")))

@@ -4,7 +4,7 @@ screening it (``masrl update show``), and the candidates still undecided since t
 
 from __future__ import annotations
 
-from ...analyses.rounds import RoundState, boundary, held_by, record_files, round_states, row_name
+from ...analyses.rounds import Holders, RoundState, boundary, round_states, row_name
 from ...core.didyoumean import hint_or_list
 from ...core.errors import UserError
 from ...core.text import ascii_digits, printable
@@ -42,10 +42,10 @@ def screened(corpus, folder) -> list[tuple[int, bool | None]]:
     tax = Taxonomy(corpus.taxonomy)
     stages = tax.role("stages")
     first = tax.values(stages)[0] if stages and tax.values(stages) else None
-    holders = record_files(corpus.retained, corpus.excluded)
+    holders = Holders(corpus.retained, corpus.excluded)
     out = []
     for row in sorted(folder.queue, key=_rank):
-        held = held_by(row.get("identifier"), holders)
+        held = holders.of(row)
         if held in corpus.retained:
             relevant: bool | None = True
         elif held in corpus.excluded:

@@ -123,16 +123,23 @@ def iso_nanos(value) -> int | None:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
 
 
+#: The largest count a converter takes (tokens, costs): 2**53, the last integer a double holds
+#: exactly; a larger one is no count a run made (and two of them could add up to infinity).
+MAX_COUNT = 2**53
+
+
 def number(value) -> float | None:
-    """A finite number >= 0 from a JSON value (numbers or numeric strings), else None."""
+    """A number from 0 to :data:`MAX_COUNT` from a JSON value (numbers or numeric strings), else None."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, str):
+        if len(value) > 40:
+            return None  # no count is written with so many characters (and int() refuses 4,300 digits)
         try:
             value = float(value) if any(c in value for c in ".eE") else int(value)
         except ValueError:
             return None
-    if isinstance(value, (int, float)) and value == value and value >= 0 and value != float("inf"):
+    if isinstance(value, (int, float)) and value == value and 0 <= value <= MAX_COUNT:
         return value
     return None
 

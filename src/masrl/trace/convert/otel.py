@@ -160,18 +160,22 @@ def norm_id(value, nbytes: int, seen_b64: list) -> str:
     return text
 
 
+#: Nanoseconds since 1970 beyond this (the year 5138) are no time a span was recorded at.
+MAX_NANOS = 10**20
+
+
 def _nanos(value) -> int | None:
     """Integer nanoseconds from a number, a digit string or an ISO-8601 time."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
-        return value if value >= 0 else None
+        return value if 0 <= value < MAX_NANOS else None
     if isinstance(value, float):
-        return int(value) if value == value and 0 <= value < 1e20 else None
+        return int(value) if value == value and 0 <= value < MAX_NANOS else None
     if isinstance(value, str):
         text = value.strip()
         if ascii_digits(text):
-            return int(text)
+            return int(text) if len(text) <= 20 and int(text) < MAX_NANOS else None
         return iso_nanos(text)
     return None
 
