@@ -216,3 +216,17 @@ def test_usage_error_exit_code_from_the_shell(repo):
     done = subprocess.run([sys.executable, "-m", "masrl", "build", "--no-such-option"], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == "masrl: error: unrecognized arguments: --no-such-option"
+
+
+def test_every_option_of_masrl_exclude_is_one_no_field_may_take():
+    """A field of excluded records becomes an option of `masrl exclude` (--<name>); validate refuses a name that would
+    clash with one of its own (argparse would stop every run of the command with a traceback). The list validate
+    checks is the parser's own options."""
+    import argparse
+
+    from masrl.checks.declarations import EXCLUDE_OPTIONS
+    from masrl.cli.parser import build_parser
+
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    own = {s for action in subparsers.choices["exclude"]._actions for s in action.option_strings if s.startswith("--")}
+    assert "--force" in own and own <= set(EXCLUDE_OPTIONS), sorted(own - set(EXCLUDE_OPTIONS))

@@ -89,8 +89,11 @@ def md_plain(text: str) -> str:
 
 
 def shown(text: str) -> str:
-    """What a Markdown reader shows for ``text``: whitespace collapsed, NUL as U+FFFD (CommonMark)."""
-    return " ".join(text.replace("\0", "\ufffd").split())
+    """What a Markdown reader shows for ``text``: whitespace collapsed, and each character the text policy refuses
+    (a control, bidi or zero-width character, NUL) as its escape (masrl.core.text.printable), as masrl writes it."""
+    from masrl.core.text import printable
+
+    return printable(" ".join(text.split()))
 
 
 #: Attributes whose value is structure (where a link or resource points, what runs); the values

@@ -116,3 +116,57 @@ def test_resolve_without_a_merge(survey, cli):
     git(survey, "init", "-q")
     run = cli("resolve", "--root", survey)
     assert run.code == 0 and run.out.startswith("nothing to resolve")
+
+
+def test_resolve_names_a_reference_the_merged_branch_made_to_a_key_it_renames(published_tree, tmp_path, cli, repo):
+    """Both branches add a zhao2026; branch b also names its own as a representative in the taxonomy (merged without
+    a conflict). Theirs becomes the next key, so b's reference would name a's paper: resolve says so and writes
+    nothing; once the reference names the renamed key, it resolves. (The tree's history does not matter here.)"""
+    from trees import copy_tree
+
+    survey = copy_tree(published_tree, tmp_path / "survey")
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    from masrl.corpus.records import free_key
+
+    keys = {p.stem for p in (survey / "corpus/papers").glob("*.yaml")}
+    ours_key = free_key("zhao2026", keys)
+    theirs_key = free_key("zhao2026", keys | {ours_key})
+    taxonomy = survey / "corpus/taxonomy.yaml"
+    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        assert cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
+                   "--year", "2026").code == 0
+        for field, value in grow.PAPERS[2]["tags"].items():
+            grow.set_field(survey / f"corpus/papers/{ours_key}.yaml", field, value)
+        if branch == "b":
+            taxonomy.write_text(taxonomy.read_text().replace("representatives: [c3]", f"representatives: [c3, {ours_key}]", 1))
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1
+    assert (f"conflict: corpus/taxonomy.yaml: the branch merged in names {ours_key} there, and its {ours_key} is now "
+            f"{theirs_key} (ours keeps {ours_key}): point each reference at the record it means") in run.err
+    assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
+    taxonomy.write_text(taxonomy.read_text().replace(f"representatives: [c3, {ours_key}]", f"representatives: [c3, {theirs_key}]"))
+    git(survey, "add", "corpus/taxonomy.yaml")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    assert (survey / f"corpus/papers/{theirs_key}.yaml").read_text().startswith(f"key: {theirs_key}\ntitle: Team Credit Two\n")
+
+
+def test_a_key_never_runs_out():
+    """An export of anonymous submissions has thousands of papers of one first author and year."""
+    import itertools
+    import string
+
+    from masrl.corpus.records import free_key
+
+    taken = {"anon2026"} | {"anon2026" + "".join(p) for n in (1, 2) for p in itertools.product(string.ascii_lowercase, repeat=n)}
+    assert free_key("anon2026", taken) == "anon2026aaa"
+    assert free_key("anon2026", {"anon2026"}) == "anon2026b" and free_key("anon2026", {"anon2026", "anon2026b"}) == "anon2026c"
+    assert free_key("anon2026", taken - {"anon2026zz"}) == "anon2026zz"

@@ -182,3 +182,16 @@ def test_an_entry_without_a_venue_says_nothing_of_one(venue):
 def test_a_venue_the_record_gives_is_written():
     etype, fields = bibexport.entry_fields(_record("blog", venue="Lab blog post"))
     assert fields["howpublished"] == "Lab blog post"
+
+
+@pytest.mark.parametrize("depth", [150, 900])
+def test_braces_nested_deeper_than_any_title_are_named_not_a_recursion_error(soil, cli, tmp_path, depth):
+    """pylatexenc reads braces recursively: 900 levels exhausted Python's stack (a traceback)."""
+    title = "{" * depth + "Deep" + "}" * depth
+    bib = tmp_path / "deep.bib"
+    bib.write_text(f"@misc{{k4,\n  title = {{{title}}},\n  author = {{Doe, Jane}},\n  year = 2026,\n  eprint = {{2605.30001}}\n}}\n")
+    run = cli("add", "--root", soil, "--no-fetch", "--bibtex", bib)
+    assert run.code == 1 and "Traceback" not in run.err
+    assert f"deep.bib:1: title: entry 'k4': title nests braces {depth} levels deep; at most 100" in run.err, run.err
+    assert decode_latex(title) == "Deep"  # a record's text is read with its braces dropped (validate reads every record)
+    assert decode_latex("{" * 100 + "Deep" + "}" * 100) == "Deep"

@@ -258,3 +258,38 @@ def test_json_that_no_converter_reads_is_named_in_one_line(tmp_path, cli, docume
     if isinstance(document, dict):
         assert problems[0].startswith(f"{path}: neither an orchestration trace (no events and edges) nor an export in a "
                                       f"format masrl trace convert reads: it is {shape}; tried openinference"), problems
+
+
+def test_a_figure_on_a_table_of_the_wrong_kind_names_the_tables_that_would_do(soil, cli):
+    tax = soil / "corpus/taxonomy.yaml"
+    text = tax.read_text(encoding="utf-8")
+    for old, new in (("    kind: chain\n    table: regions\n", "    kind: chain\n    table: technique\n"),
+                     ("    kind: years\n    table: year_x_technique\n", "    kind: years\n    table: regions\n")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    tax.write_text(text, encoding="utf-8")
+    lines = cli("validate", "--root", soil).err.splitlines()
+    assert any(line.endswith("figures[2].table: a chain figure is drawn from a values table; 'technique' is none of "
+                             "regions") for line in lines), lines
+    assert any(line.endswith("figures[3].table: a years figure is drawn from a years table; 'regions' is none of "
+                             "year_x_technique") for line in lines), lines
+
+
+# ---------------------------------------------------------------------------- taxonomy codes, names and links
+def test_a_value_code_that_reads_the_same_as_another_or_hides_a_character_is_refused(soil, cli):
+    tax = soil / "corpus/taxonomy.yaml"
+    text = tax.read_text(encoding="utf-8")
+    anchor = "\nfields:\n"
+    assert anchor in text
+    lines = [line for line in text.splitlines() if line.startswith("      ") and ": {label:" in line]
+    first = lines[0]
+    indent = first[:len(first) - len(first.lstrip())]
+    extra = (f'{indent}"lea\u200brned": {{label: zero width, definition: d, source: s}}\n'
+             f'{indent}"cafe\u0301": {{label: b, definition: d, source: s}}\n'
+             f'{indent}untagged: {{label: not known, definition: d, source: s}}\n')
+    tax.write_text(text.replace(first + "\n", first + "\n" + extra, 1), encoding="utf-8")
+    err = cli("validate", "--root", soil).err
+    assert "the name 'lea\\u200brned' contains a character that is invisible" in err, err
+    assert "'cafe\u0301' is written decomposed ('cafe\\u0301': a letter and a combining mark); write it composed " \
+           "(NFC: 'caf\\xe9')" in err, err
+    assert "'untagged' is masrl's placeholder for a field not tagged yet, so no value's code" in err, err

@@ -172,3 +172,17 @@ def test_malformed_inputs_give_one_clear_error(data, message):
         convert(data, "x.json", "openinference")
     assert str(err.value).startswith(message)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("kind", [["AGENT"], {"kind": "AGENT"}, 3])
+def test_a_span_kind_that_is_no_text_is_unmapped_not_a_traceback(kind):
+    """A Phoenix span whose span_kind is a list ("unhashable type: 'list'" in the format's detection) or another
+    value: detection does not take it for a kind; the other spans are read."""
+    spans = phoenix_spans()
+    for s in spans:
+        s["attributes"].pop("openinference.span.kind", None)
+    spans[0]["span_kind"] = kind
+    data = json.dumps({"data": spans}).encode()
+    assert detect_format(data, "p.json") == "openinference"  # the other spans' kinds say what it is
+    result = convert(data, "p.json")
+    assert validate_trace(result.trace) == [] and result.trace["events"]

@@ -320,3 +320,13 @@ def test_report_writes_a_control_or_bidi_character_of_a_label_as_its_escape(tmp_
     assert f"| metric | {shown} (n=1) |" in report
     assert f"| 1 | {shown} | 1 |" in report
     assert not {"\x1b", "\x07", "\u202e"} & set(report)
+
+
+def test_by_step_the_trends_have_one_step_column(tmp_path, capsys):
+    for k, step in enumerate((1, 2)):
+        (tmp_path / f"t{k}.json").write_text(json.dumps(labelled(step, "A", 1.0)))
+    assert main(["trace", "summarize", str(tmp_path / "t0.json"), str(tmp_path / "t1.json"), "--out",
+                 str(tmp_path / "r.parquet"), "--by", "step", "--quiet"]) == 0
+    report = (tmp_path / "r.md").read_text()
+    assert "Median per step.\n" in report and "Median per step and step" not in report
+    assert "\n| step | traces | " in report and "| step | step |" not in report

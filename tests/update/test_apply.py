@@ -563,3 +563,29 @@ def test_a_row_whose_paper_was_added_by_hand_under_another_id_is_that_records(se
     run = cli("update", "apply", "--root", root, folder.name)
     assert run.code == 0, run.err
     assert "0 record(s) created, 3 row(s) applied before, 0 still to decide" in run.out + run.err
+
+
+def test_a_round_searched_before_a_release_on_a_branch_merged_later_counts_in_the_next_update(searched, round_survey_tree,
+                                                                                                cli, clock, arxiv_server,
+                                                                                                tmp_path):
+    """main released v2 with no round; a branch's round of the day before is merged in afterwards. The release said
+    it covers no round, so the merged round is the next update's: its candidates are named, and counted."""
+    root, folder = searched
+    round_survey = copy_tree(round_survey_tree, tmp_path / "main")
+    today = today_iso()
+    assert cli("build", "--root", round_survey).code == 0
+    run = cli("release", "v2", "--root", round_survey, "--date", today)
+    assert run.code == 0, run.err
+    assert yaml.safe_load((round_survey / "corpus/releases/v2.yaml").read_text())["identification"] == {"rounds": []}
+    assert cli("build", "--root", round_survey).code == 0
+    flow = (round_survey / "reports/releases/v2/tables/prisma_flow.csv").read_text()
+    assert "update rounds" not in flow  # a release without rounds: the flow of records added by hand, as before
+    shutil.copytree(folder, round_survey / "corpus/rounds" / folder.name)  # what `git merge` of the branch writes
+    meta = yaml.safe_load((folder / "round.yaml").read_text())
+    assert meta["finished"][:10] <= today and meta["window"]["until"] <= today  # the dates say "before v2"
+    run = cli("release", "v3", "--root", round_survey, "--date", today)
+    assert run.code == 1 and f"{folder.name} arxiv:2605.10002 (queue.csv:2)" in run.err, run.err
+    assert cli("build", "--root", round_survey).code == 0
+    rows = {line.split(",")[0]: line.split(",")[1] for line in
+            (round_survey / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
+    assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "3")

@@ -178,7 +178,7 @@ def person(text: object, where: str, part: bool = False, markup: bool = False) -
     name = clean(text, "author", where, markup)
     if _NOT_A_NAME.search(name) or name.count(",") > (0 if part else 1):
         raise FormatError(f"{where}: {_short(name)} is not one person's name")
-    if why := author_problem(name):  # the rule of a record's authors: what masrl queues, it can apply
+    if name and (why := author_problem(name)):  # the rule of a record's authors: what masrl queues, it can apply
         raise FormatError(f"{where}: the author {why}")
     return name
 

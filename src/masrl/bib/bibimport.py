@@ -259,6 +259,9 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     if dropped:
         note(f"not kept: {', '.join(dropped)} (bookkeeping of the exporting tool)")
 
+    for name, value in sorted(f.items()):
+        if isinstance(value, str) and (why := bibtex.too_deep(value)):
+            bad(name, f"{name} {why}")
     title = bibtex.decode_latex(f.get("title", "")).strip()
     if not title:
         bad("title", "has no title")

@@ -29,9 +29,9 @@ import logging
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from .latex import balance_braces, collapse, decode_latex, encode_latex
+from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 
-__all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex"]  # the LaTeX codec, re-exported
+__all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex", "too_deep"]  # the LaTeX codec, re-exported
 
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 

@@ -112,6 +112,31 @@ def _encoder():
     )
 
 
+#: Levels of braces a text may nest (a title's ``{{LLM}}`` is two); deeper, pylatexenc's recursive reader
+#: exhausts Python's stack, so such a text is read with its braces dropped (:func:`too_deep` names it).
+MAX_BRACES = 100
+
+
+def brace_depth(text: str) -> int:
+    """The deepest nesting of ``{`` in ``text``."""
+    depth = deepest = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def too_deep(text: str) -> str | None:
+    """Why ``text`` nests braces too deeply to be read as LaTeX, or None."""
+    if text.count("{") <= MAX_BRACES:
+        return None
+    deepest = brace_depth(text)
+    return f"nests braces {deepest} levels deep; at most {MAX_BRACES}" if deepest > MAX_BRACES else None
+
+
 def decode_latex(text: str) -> str:
     """LaTeX source to display text: ``Gr\\'{e}goire`` -> ``Grégoire``, ``{LLM}`` -> ``LLM``; a
     hyphenation hint (``\\-``, or a soft hyphen written as the character) is no character of the text.
@@ -119,6 +144,8 @@ def decode_latex(text: str) -> str:
     record's BibTeX fields, and ``masrl diff`` both sides)."""
     if "\\" not in text and "{" not in text and "$" not in text and "~" not in text:
         return text.replace("\u00ad", "") if "\u00ad" in text else text
+    if too_deep(text):
+        return collapse(text.replace("{", "").replace("}", ""))
     return _decode(text)
 
 

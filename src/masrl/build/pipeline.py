@@ -408,7 +408,8 @@ def _release_results(population: Population, previous: Population | None) -> Res
     key = content_key(population, _previous_members(previous))
     results = _RELEASES.get(key)
     if results is MISSING:
-        results = analyse(population, previous, rounds=population.identification if previous else None)
+        rounds = population.identification if previous and (population.identification or {}).get("rounds") else None
+        results = analyse(population, previous, rounds=rounds)
         _RELEASES.put(key, results)
     return results
 

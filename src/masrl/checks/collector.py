@@ -175,7 +175,8 @@ class Checker:
             if isinstance(value, str):
                 self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}{_non_ascii(value)}")
             else:
-                hint = " (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else ""
+                hint = (" (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else
+                        f" (YAML read it as a number: quote it, '{value}')" if str(value) in allowed else "")
                 self.add(file, path, f"{_describe(value)} is not in the vocabulary; allowed: {', '.join(allowed)}{hint}")
         elif kind == "required":
             missing = err.message.split("'")[1] if "'" in err.message else err.message
@@ -193,8 +194,12 @@ class Checker:
             hint = " (write it without quotes)" if expected == "integer" and isinstance(value, str) and value.strip().isdigit() else ""
             self.add(file, path, f"expected {names}, got {_describe(value)}{hint}")
         elif kind == "pattern":
-            at = path + (value,) if "propertyNames" in err.schema_path else path  # a key: its own line
-            self.add(file, at, self.pattern_message(path, value, err.validator_value))
+            message = self.pattern_message(path, value, err.validator_value)
+            if "propertyNames" in err.schema_path:  # a key: named by its mapping, at its own line
+                self.problems.append(Problem(file, self.corpus.line(file, path + (value,)) or self.corpus.line(file, path),
+                                             _dotted(path) or None, message, self.code))
+            else:
+                self.add(file, path, message)
         elif kind in ("minimum", "maximum"):
             sch = err.schema
             self.add(file, path, f"{value} is out of range; allowed: {sch.get('minimum', '-inf')} to {sch.get('maximum', 'inf')}")
@@ -206,7 +211,10 @@ class Checker:
             schemes = ", ".join(self.tax.identifier_schemes)
             self.add(file, path, f"needs at least one identifier ({schemes})" if field == "identifiers" else "must not be empty")
         elif kind == "uniqueItems":
-            self.add(file, path, f"lists a value twice: {value!r}")
+            seen: list = []
+            twice = next((v for v in value if v in seen or seen.append(v)), None) if isinstance(value, list) else None
+            self.add(file, path, f"lists {twice!r} twice; each value once" if twice is not None
+                     else f"lists a value twice: {value!r}")
         elif kind == "format":
             self.add(file, path, f"{value!r} is not a real date (YYYY-MM-DD)")
         elif kind == "oneOf" and isinstance(value, dict) and "label" in value:

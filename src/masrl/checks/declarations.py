@@ -26,7 +26,7 @@ SENTENCES = ("audited_term", "structural_values", "tables_intro", "near_misses",
 
 #: The options of ``masrl exclude`` itself; a field of excluded records must not take one of them.
 EXCLUDE_OPTIONS = ("--key", "--title", "--author", "--year", "--arxiv", "--doi", "--openreview", "--url", "--reason",
-                   "--date", "--dry-run", "--root", "--quiet", "--verbose", "--version", "--help", "--set")
+                   "--date", "--force", "--dry-run", "--root", "--quiet", "--verbose", "--version", "--help", "--set")
 
 #: Names of tables every survey has besides its fields' count tables and its crosstabs.
 OWN_TABLES = (FLOW_TABLE, "exclusion_log")

@@ -24,17 +24,18 @@ from .records import MULTILINE
 _LINE_RULE = frozenset(chr(c) for c in range(32)) | {"\x7f", "\u2028", "\u2029", "\x85"}
 
 
-def _walk(c, file: str, value: Any, path: tuple, multiline: bool | None) -> None:
+def _walk(c, file: str, value: Any, path: tuple, multiline: bool | None, keys: bool = False) -> None:
     """Every string under ``value``; ``multiline`` None: by field name (:data:`MULTILINE`), and
-    without what D002 reports in single-line fields."""
+    without what D002 reports in single-line fields; ``keys``: the mappings' keys too (the taxonomy's
+    names and codes, which no schema pattern holds to a form)."""
     if isinstance(value, dict):
         for k, v in value.items():
-            if isinstance(k, str) and may_be_unsafe(k) and (why := text_problem(k)):
+            if keys and isinstance(k, str) and may_be_unsafe(k) and (why := text_problem(k)):
                 c.add(file, path + (k,), f"the name {k!r} {why}")  # a value's code, a field's name: no hidden character
-            _walk(c, file, v, path + (k,), multiline)
+            _walk(c, file, v, path + (k,), multiline, keys)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            _walk(c, file, v, path + (i,), multiline)
+            _walk(c, file, v, path + (i,), multiline, keys)
     elif isinstance(value, str) and may_be_unsafe(value):
         own = bool(set(path) & MULTILINE) if multiline is None else multiline
         bad = unsafe_characters(value, own)
@@ -62,7 +63,7 @@ def taxonomy_text(c) -> None:
     definitions and sources one line each, the declarations' paragraphs with line breaks."""
     doc = c.corpus.taxonomy
     for key, value in doc.items() if isinstance(doc, dict) else []:
-        _walk(c, TAXONOMY, value, (key,), key not in _ONE_LINE_PARTS)
+        _walk(c, TAXONOMY, value, (key,), key not in _ONE_LINE_PARTS, keys=True)
 
 
 def claims_text(c) -> None:

@@ -17,6 +17,7 @@ from the vocabulary (an exclusion needs a stage, a reason class and a reason).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 
@@ -47,7 +48,7 @@ from ..corpus.rounds import (
     split_list,
 )
 from ..corpus.taxonomy import Taxonomy
-from .collector import remember_valid, schema_valid
+from .collector import Checker, remember_valid, schema_valid
 
 #: The searchers sent a query string per family; the others list records and match ``all_of``.
 QUERIED = ("arxiv", "crossref", "semanticscholar")
@@ -177,8 +178,11 @@ def _schema_problems(corpus: Corpus, file: str, value, schema: dict) -> list[Pro
             message = f"unknown source {err.instance!r}: masrl searches {', '.join(SEARCHERS)}"
         elif err.validator == "format":
             message = f"{err.instance!r} is not a real date (YYYY-MM-DD)"
-        else:
-            message = err.message
+        else:  # worded as every other file's (the value, what is allowed), by the one explainer of schema errors
+            words = Checker(Corpus(taxonomy=corpus.taxonomy, docs=corpus.docs))
+            words.explain(file, path, err)
+            out += [dataclasses.replace(found, field=_dotted(path) or None) for found in words.problems]
+            continue
         out.append(Problem(file, corpus.line(file, path), _dotted(path) or None, message))
     return out
 

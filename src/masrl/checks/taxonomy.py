@@ -176,7 +176,7 @@ def value_codes(c) -> None:
         values = spec.get("values") if isinstance(spec, dict) else None
         for code in values if isinstance(values, dict) else []:
             if not isinstance(code, str):
-                continue
+                continue  # masrl's YAML reader makes every key a text
             if code == UNTAGGED:
                 c.add(TAXONOMY, ("fields", name, "values", code), f"{code!r} is masrl's placeholder for a field not "
                                                                    "tagged yet, so no value's code; name this value otherwise "

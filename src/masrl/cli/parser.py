@@ -8,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..checks.declarations import EXCLUDE_OPTIONS
 from ..core.didyoumean import did_you_mean
 from .help import DESCRIPTION, EPILOG, EXAMPLES, _vocabulary_epilog
 
@@ -99,6 +100,8 @@ def _field_options(parser: argparse.ArgumentParser, fields, tax) -> None:
     required = {f.name for f in (tax.of("excluded") if tax else []) if f.required}
     required |= {f.name for f in (tax.free_of("excluded") if tax else []) if f.required}
     for option, name, values in fields or []:
+        if option in parser._option_string_actions or option in EXCLUDE_OPTIONS:
+            continue  # a field whose option is one of the command's own: validate names it (nothing crashes here)
         kind = "a value of" if values else "free text of"
         parser.add_argument(option, metavar=name.upper(), required=name in required, action=_FieldValue,
                             dest=f"field:{name}", default=argparse.SUPPRESS, help=f"{tax.fields[name].label if name in tax.fields else name} ({kind} {name}; listed below)")

@@ -146,8 +146,10 @@ def run(args: Namespace) -> int:
     retained = {r["key"]: r for r in corpus.retained.values()}
     excluded = {r["record_id"]: r for r in corpus.excluded.values()}
     pend = result.pending
+    # without rounds, the snapshot still says which it covers (none): a round searched before the release on a
+    # branch merged later is then counted in the next update, not taken for one this release covered
     snapshot = freeze(release, corpus.taxonomy, retained, excluded,
-                      rounds_since(corpus, [r.population for r in result.releases]))
+                      rounds_since(corpus, [r.population for r in result.releases]) or {"rounds": []})
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
     release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
     listing = releases_bytes([*existing, release], (corpus.releases or {}).get("errata"))

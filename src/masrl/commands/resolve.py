@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 import sys
 from argparse import Namespace
+from pathlib import Path
 
 from ..build import write
 from ..core.errors import UserError, summary
-from ..corpus.gitread import read_unmerged
+from ..corpus.gitread import merge_sides, read_unmerged
 from ..corpus.load import (
     EXCLUSIONS,
     PAPERS,
@@ -67,7 +68,7 @@ def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:
         new = f"{EXCLUSIONS}{new_id}.yaml"
     else:
         key = rel[len(PAPERS):].rsplit(".", 1)[0]
-        stem = re.fullmatch(r"(.*?[0-9]{4})[a-z]{0,2}", key)
+        stem = re.fullmatch(r"(.*?[0-9]{4})[a-z]*", key)
         keys = {name[len(PAPERS):].rsplit(".", 1)[0] for name in taken if name.startswith(PAPERS)}
         new_key = free_key(stem.group(1) if stem else key, keys | {key})
         text, n = re.subn(r"(?m)^key: .*$", f"key: {new_key}", text, count=1)
@@ -76,6 +77,33 @@ def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:
     if n != 1:
         raise UserError(f"{rel}: cannot rename theirs of the conflict: no id or key line found; resolve it by hand")
     return new, text.encode("utf-8")
+
+
+def _references_to_renamed(root, renames: list[tuple[str, str]]) -> list[str]:
+    """The survey files (the taxonomy, the claim ledger, the audits ...) in which the branch merged in names a record
+    that is renamed now (theirs of a key or id both sides added): after the merge that name is ours' paper, so a person
+    points each such reference at the record it means. A file is named while the merge holds more of the old name than
+    ours does and theirs added some (so a file fixed by hand passes)."""
+    if not renames:
+        return []
+    base, ours, theirs = merge_sides(root)
+    merged = read_tree(root)
+    out = []
+    for old_rel, new_rel in renames:
+        old, new = (Path(rel).stem for rel in (old_rel, new_rel))
+        name = re.compile(rf"(?<![\w.-]){re.escape(old)}(?![\w-])")
+
+        def count(tree: dict, rel: str) -> int:
+            data = tree.get(rel)
+            return len(name.findall(data.decode("utf-8", "replace"))) if isinstance(data, bytes) else 0
+
+        for rel in sorted(theirs):
+            if rel.startswith((PAPERS, EXCLUSIONS, GENERATED_PREFIX)) or rel == README:
+                continue
+            if count(theirs, rel) > count(base, rel) and count(merged, rel) > count(ours, rel):
+                out.append(f"{rel}: the branch merged in names {old} there, and its {old} is now {new} (ours keeps "
+                           f"{old}): point each reference at the record it means")
+    return out
 
 
 def run(args: Namespace) -> int:
@@ -113,6 +141,7 @@ def run(args: Namespace) -> int:
         else:
             what = "the same record was changed on both sides" if rel.startswith((PAPERS, EXCLUSIONS)) else "needs a person"
             by_hand.append(f"{rel}: {what}")
+    by_hand += _references_to_renamed(root, renames)
     if by_hand:
         for line in by_hand:
             print(f"conflict: {line}", file=sys.stderr)

@@ -167,3 +167,17 @@ def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
                                                     [sha for _, _, sha in wanted])):
         out.setdefault(rel, {})[stage] = data
     return out
+
+
+def merge_sides(root: Path) -> tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]]:
+    """The survey's input files of a merge in progress: ``(base, ours, theirs)``, the common ancestor,
+    ``HEAD`` and ``MERGE_HEAD`` (:func:`read_git_tree`).
+
+    Raises:
+        UserError: when no merge is in progress.
+    """
+    try:
+        base = _git(root, "merge-base", "HEAD", "MERGE_HEAD").decode().strip()
+    except UserError as err:
+        raise UserError(f"no merge in progress in {root}") from err
+    return read_git_tree(root, base), read_git_tree(root, "HEAD"), read_git_tree(root, "MERGE_HEAD")

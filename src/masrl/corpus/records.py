@@ -7,7 +7,9 @@ here; the vocabulary lives in ``corpus/taxonomy.yaml``.
 
 from __future__ import annotations
 
+import itertools
 import re
+import string
 import unicodedata
 
 from ..bib.identifiers import SCHEME_ORDER  # noqa: F401  (re-exported: the order of a record's identifiers)
@@ -93,16 +95,13 @@ def make_key(first_author: str, year: int, taken: set[str]) -> str:
 
 
 def free_key(base: str, taken: set[str]) -> str:
-    """``base`` if it is not in ``taken``, else ``base`` plus the first free suffix ``b`` ... ``z``, ``aa`` ...
-
-    Raises:
-        ValueError: when all 701 suffixes are taken.
-    """
+    """``base`` if it is not in ``taken``, else ``base`` plus the first free suffix ``b`` ... ``z``, ``aa`` ... ``zz``,
+    ``aaa`` ...: a key never runs out (an export of anonymous submissions has thousands of one name and year)."""
     if base not in taken:
         return base
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    suffixes = list(letters[1:]) + [a + b for a in letters for b in letters]
-    for suffix in suffixes:
-        if base + suffix not in taken:
-            return base + suffix
-    raise ValueError(f"no free key for {base} (more than 700 papers with this first author and year)")
+    for size in itertools.count(1):
+        for letters in itertools.product(string.ascii_lowercase, repeat=size):
+            suffix = "".join(letters)
+            if suffix != "a" and base + suffix not in taken:
+                return base + suffix
+    raise AssertionError("unreachable")  # pragma: no cover

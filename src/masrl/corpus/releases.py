@@ -104,7 +104,8 @@ class Snapshot:
         retained: key -> retained record, as it was at release time.
         excluded: record id -> excluded record, as it was at release time.
         identification: the identification counts of the update rounds the release covers, as
-            they stood at release time (:func:`masrl.analyses.rounds.identification`), or None.
+            they stood at release time (:func:`masrl.analyses.rounds.identification`); ``{"rounds": []}``
+            when it covers none; None for a snapshot of a masrl that did not record them.
     """
 
     release: str

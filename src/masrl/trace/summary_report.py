@@ -102,8 +102,9 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
                 cells.append(f"{fmt(float(s.median()))} ({fmt(float(s.mean()))})" if len(s) else "n/a")
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
     if df["step"].notna().any():
-        lines += ["", "## Trends by step", "", "Median per step" + (f" and {_cell(by)}" if groups else "") + "."]
-        keys = ["step"] + ([by] if groups else [])
+        split = bool(groups) and by != "step"  # grouped by step itself, the trends are one column of steps
+        lines += ["", "## Trends by step", "", "Median per step" + (f" and {_cell(by)}" if split else "") + "."]
+        keys = ["step"] + ([by] if split else [])
         header = [*keys, "traces", *(name for _c, name in HEADLINE)]
         lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)

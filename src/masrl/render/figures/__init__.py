@@ -107,6 +107,13 @@ def _table_decl(tax: Any, name: str):
     return next((t for t in tables(tax) if t.name == name), None)
 
 
+def _not_of_kind(tax: Any, name: str, kind: str) -> str:
+    """``'x' is none of a, b`` (the tables of ``kind`` the taxonomy declares), or that it declares none."""
+    names = [t.name for t in tables(tax) if t.kind == kind]
+    return (f"{name!r} is none of {', '.join(names)}" if names else
+            f"{name!r} is not one, and the taxonomy declares none (declare a table of kind {kind} under tables)")
+
+
 def _years(results: Any, decl: Any) -> pd.DataFrame:
     """The years table, early years binned, the values' labels as column names (legend); a label
     that two values share is followed by each one's code (``dry (D1)``), so that no two columns
@@ -294,7 +301,7 @@ def _heatmap_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
 def _chain_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
     table = _table_decl(tax, decl.table)
     if table is None or table.kind != "values":
-        return [("table", f"a chain figure is drawn from a values table; {decl.table!r} is none")]
+        return [("table", f"a chain figure is drawn from a values table; {_not_of_kind(tax, decl.table, 'values')}")]
     out = _columns_needed("name_column", "count_column", optional=("flag_column", "anchors_column"))(tax, decl, columns)
     split = tax.fields.get(str(decl.spec.get("split", "")))
     if split is None:
@@ -309,7 +316,8 @@ def _chain_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
 
 def _years_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:
     table = _table_decl(tax, decl.table)
-    return [] if table is not None and table.kind == "years" else [("table", f"a years figure is drawn from a years table; {decl.table!r} is none")]
+    return [] if table is not None and table.kind == "years" else [
+        ("table", f"a years figure is drawn from a years table; {_not_of_kind(tax, decl.table, 'years')}")]
 
 
 def _flow_needs(tax: Any, decl: Any, columns) -> list[tuple[str, str]]:

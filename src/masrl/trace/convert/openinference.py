@@ -104,7 +104,8 @@ def detect(values: list) -> bool:
     if not items:
         return False
     return any(
-        _has_kind(i.get("attributes")) or (i.get("span_kind") in OI_KINDS and isinstance(i.get("context"), dict))
+        _has_kind(i.get("attributes")) or (isinstance(i.get("span_kind"), str) and i["span_kind"] in OI_KINDS
+                                           and isinstance(i.get("context"), dict))
         for i in items[:50]
     )
 
