@@ -46,18 +46,31 @@ def test_two_branches_that_each_add_a_paper_merge_with_masrl_resolve(survey, cli
         first: grow.EXCLUSION["title"], second: "Another Prompted Team"}
 
 
-def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
-    """Both branches add a paper by a "Zhao, Xin" of 2026: both records are zhao2026 (or the same next key).
-    Theirs gets the next key of the add scheme, with its bibtex_key; a failed validation writes nothing."""
+def _two_zhao_keys(survey, repo) -> tuple[str, str]:
+    """A git repository of ``survey`` (one commit, on main); the key a first paper by "Zhao, Xin" of 2026 gets,
+    and the key a second one gets once the first has it."""
+    from masrl.corpus.records import free_key
+
     shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
     git(survey, "init", "-q", "-b", "main")
     git(survey, "add", "-A")
     git(survey, "commit", "-qm", "base")
     keys = {p.stem for p in (survey / "corpus/papers").glob("*.yaml")}
-    from masrl.corpus.records import free_key
-
     ours_key = free_key("zhao2026", keys)
-    theirs_key = free_key("zhao2026", keys | {ours_key})
+    return ours_key, free_key("zhao2026", keys | {ours_key})
+
+
+def _merge_b_into_a(survey, cli):
+    """Branch b merged into branch a with git, then `masrl resolve`: its run."""
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    return cli("resolve", "--root", survey)
+
+
+def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
+    """Both branches add a paper by a "Zhao, Xin" of 2026: both records are zhao2026 (or the same next key).
+    Theirs gets the next key of the add scheme, with its bibtex_key; a failed validation writes nothing."""
+    ours_key, theirs_key = _two_zhao_keys(survey, repo)
     for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
         git(survey, "checkout", "-q", "-b", branch, "main")
         run = cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
@@ -66,9 +79,7 @@ def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
         assert (survey / f"corpus/papers/{ours_key}.yaml").is_file()
         git(survey, "add", "-A")
         git(survey, "commit", "-qm", branch)
-    git(survey, "checkout", "-q", "a")
-    git(survey, "merge", "--no-edit", "b")
-    run = cli("resolve", "--root", survey)
+    run = _merge_b_into_a(survey, cli)
     # the stubs are untagged: nothing may be written while they do not validate
     assert run.code == 1
     assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
@@ -85,9 +96,7 @@ def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
         assert cli("build", "--root", survey).code == 0
         git(survey, "add", "-A")
         git(survey, "commit", "-qm", f"tag {branch}")
-    git(survey, "checkout", "-q", "a")
-    git(survey, "merge", "--no-edit", "b")
-    run = cli("resolve", "--root", survey)
+    run = _merge_b_into_a(survey, cli)
     assert run.code == 0, run.err
     assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
             "(its id/key changed to match)") in run.out
@@ -105,9 +114,7 @@ def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):
         git(survey, "checkout", "-q", "-b", branch, "main")
         grow.set_field(survey / "corpus/papers/c3.yaml", "scenario", scenario)
         git(survey, "commit", "-qam", branch)
-    git(survey, "checkout", "-q", "a")
-    git(survey, "merge", "--no-edit", "b")
-    run = cli("resolve", "--root", survey)
+    run = _merge_b_into_a(survey, cli)
     assert run.code == 1
     assert "conflict: corpus/papers/c3.yaml: the same record was changed on both sides" in run.err
 
@@ -125,15 +132,7 @@ def test_resolve_names_a_reference_the_merged_branch_made_to_a_key_it_renames(pu
     from trees import copy_tree
 
     survey = copy_tree(published_tree, tmp_path / "survey")
-    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
-    git(survey, "init", "-q", "-b", "main")
-    git(survey, "add", "-A")
-    git(survey, "commit", "-qm", "base")
-    from masrl.corpus.records import free_key
-
-    keys = {p.stem for p in (survey / "corpus/papers").glob("*.yaml")}
-    ours_key = free_key("zhao2026", keys)
-    theirs_key = free_key("zhao2026", keys | {ours_key})
+    ours_key, theirs_key = _two_zhao_keys(survey, repo)
     taxonomy = survey / "corpus/taxonomy.yaml"
     for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
         git(survey, "checkout", "-q", "-b", branch, "main")
@@ -145,9 +144,7 @@ def test_resolve_names_a_reference_the_merged_branch_made_to_a_key_it_renames(pu
             taxonomy.write_text(taxonomy.read_text().replace("representatives: [c3]", f"representatives: [c3, {ours_key}]", 1))
         git(survey, "add", "-A")
         git(survey, "commit", "-qm", branch)
-    git(survey, "checkout", "-q", "a")
-    git(survey, "merge", "--no-edit", "b")
-    run = cli("resolve", "--root", survey)
+    run = _merge_b_into_a(survey, cli)
     assert run.code == 1
     assert (f"conflict: corpus/taxonomy.yaml: the branch merged in names {ours_key} there, and its {ours_key} is now "
             f"{theirs_key} (ours keeps {ours_key}): point each reference at the record it means") in run.err
