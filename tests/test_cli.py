@@ -224,7 +224,7 @@ def test_every_option_of_masrl_exclude_is_one_no_field_may_take():
     checks is the parser's own options."""
     import argparse
 
-    from masrl.checks.declarations import EXCLUDE_OPTIONS
+    from masrl.corpus.taxonomy import EXCLUDE_OPTIONS
     from masrl.cli.parser import build_parser
 
     subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))

@@ -21,10 +21,12 @@ round folders (:class:`masrl.corpus.rounds.RoundFolder`) and record mappings.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..bib.identifiers import IdentifierError, as_mapping, keys_of, parse
-from ..bib.matching import Known, Pool, normalize_title
+from ..bib.matching import Pool, make_known
+from ..core.text import ascii_digits
 from ..corpus.rounds import ROUNDS, split_identifiers, split_list
 
 
@@ -134,8 +136,11 @@ class Requeued:
 
 
 def in_run_order(rounds: dict) -> list:
-    """The round folders in the order they ran (``started``, then id)."""
-    return sorted(rounds.values(), key=lambda f: (str((f.meta or {}).get("started", "")), f.round_id))
+    """The round folders in the order they ran (``started``, then id, its numbers by value: ``-2`` before ``-10``)."""
+    def key(folder):
+        numbered = [int(p) if ascii_digits(p) else p for p in re.split(r"([0-9]+)", folder.round_id)]
+        return str((folder.meta or {}).get("started", "")), numbered
+    return sorted(rounds.values(), key=key)
 
 
 def queued_again(rounds: dict) -> dict[tuple[str, int], Requeued]:
@@ -156,8 +161,7 @@ def queued_again(rounds: dict) -> dict[tuple[str, int], Requeued]:
                 out[folder.round_id, row.line] = Requeued(folder.round_id, row.line, row_name(cell),
                                                           next(iter(split_list(row.get("sources"))), ""),
                                                           earlier_round, int(line), rule)
-            mine.append(Known(f"{folder.round_id}:{row.line}", "queued", title, frozenset(keys_of(ids)),
-                              norm=normalize_title(title)))
+            mine.append(make_known(f"{folder.round_id}:{row.line}", "queued", title, ids))
         for known in mine:  # a round's own rows are told apart by its search (validate names a row copied)
             pool.add(known)
     return out
@@ -180,9 +184,8 @@ class Holders:
         if held := held_by(cell, self.by_id):
             return held
         if self._pool is None:  # built once, when a row is not held by an id
-            self._pool = Pool([Known(file, "record", title if isinstance(title := rec.get(field), str) else "",
-                                     frozenset(keys_of(rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {})),
-                                     norm=normalize_title(title if isinstance(title, str) else ""))
+            self._pool = Pool([make_known(file, "record", title if isinstance(title := rec.get(field), str) else "",
+                                          rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {})
                                for records, field in ((self._retained, "title"), (self._excluded, "screening_label"))
                                for file, rec in sorted(records.items())])
         match = next(iter(self._pool.matches(row.get("title"), as_mapping(row_identifiers(cell)))), None)

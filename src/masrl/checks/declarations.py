@@ -18,15 +18,13 @@ from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus.declarations import COLUMN_KINDS, TableDecl, table_of
 from ..corpus.load import TAXONOMY
 from ..corpus.records import EXCLUDED_OWN, RETAINED_AFTER, RETAINED_BEFORE
+from ..corpus.taxonomy import EXCLUDE_OPTIONS
 from ..render.figures import FLOW_TABLE
 from .claims import filter_condition
 
 #: The sentences of the reports a taxonomy may give (``sentences``).
 SENTENCES = ("audited_term", "structural_values", "tables_intro", "near_misses", "near_misses_conclusion")
 
-#: The options of ``masrl exclude`` itself; a field of excluded records must not take one of them.
-EXCLUDE_OPTIONS = ("--key", "--title", "--author", "--year", "--arxiv", "--doi", "--openreview", "--url", "--reason",
-                   "--date", "--force", "--dry-run", "--root", "--quiet", "--verbose", "--version", "--help", "--set")
 
 #: Names of tables every survey has besides its fields' count tables and its crosstabs.
 OWN_TABLES = (FLOW_TABLE, "exclusion_log")

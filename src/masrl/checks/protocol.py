@@ -586,9 +586,9 @@ def _requeued_problems(corpus: Corpus) -> list[Problem]:
     """A paper that two rounds queue (branches merged) has one decision: the two rows' decisions agree or
     one is empty (:func:`masrl.analyses.rounds.queued_again`)."""
     out = []
+    decisions = {(round_id, row.line): row.get("decision") for round_id, folder in corpus.rounds.items() for row in folder.queue}
     for hit in queued_again(corpus.rounds).values():
-        later = {row.line: row for row in corpus.rounds[hit.round_id].queue}[hit.line].get("decision")
-        earlier = {row.line: row for row in corpus.rounds[hit.earlier_round].queue}[hit.earlier_line].get("decision")
+        later, earlier = decisions[hit.round_id, hit.line], decisions[hit.earlier_round, hit.earlier_line]
         if later and earlier and later != earlier:
             out.append(Problem(corpus.rounds[hit.round_id].path("queue.csv"), hit.line, "decision",
                                f"{later!r}, but round {hit.earlier_round} queued this paper too ({hit.rule}) and decides "

@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..checks.declarations import EXCLUDE_OPTIONS
+from ..corpus.taxonomy import EXCLUDE_OPTIONS
 from ..core.didyoumean import did_you_mean
 from .help import DESCRIPTION, EPILOG, EXAMPLES, _vocabulary_epilog
 

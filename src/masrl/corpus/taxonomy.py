@@ -20,6 +20,11 @@ SINGLE_STAGE = "screening"
 DEFAULT_ABSTRACT = "abstract"
 
 
+#: The options of ``masrl exclude`` itself; a field of excluded records must not take one of them.
+EXCLUDE_OPTIONS = ("--key", "--title", "--author", "--year", "--arxiv", "--doi", "--openreview", "--url", "--reason",
+                   "--date", "--force", "--dry-run", "--root", "--quiet", "--verbose", "--version", "--help", "--set")
+
+
 @dataclass(frozen=True)
 class Field:
     """One controlled field.

@@ -11,13 +11,11 @@ source label and per family). ``queue.csv`` and ``duplicates.csv``: the columns 
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass
 
-from ...corpus.rounds import DUPLICATE_COLUMNS, FAMILY_COLUMN, QUEUE_COLUMNS, ROUNDS, SCREENER_COLUMNS, RoundFolder, csv_bytes
+from ...corpus.rounds import DUPLICATE_COLUMNS, FAMILY_COLUMN, QUEUE_COLUMNS, ROUNDS, SCREENER_COLUMNS, csv_bytes
 from ...corpus.yamlio import dump_record
 from .dedupe import Candidate, Duplicate, list_cell
-from ...core.text import ascii_digits
 
 HEADER = """\
 # Update round {round}: the search of the protocol's query families (corpus/protocol.yaml)
@@ -101,11 +99,3 @@ def round_files(round_id: str, window: tuple[str, str], started: str, finished: 
 def utc_stamp(moment: datetime.datetime) -> str:
     """``YYYY-MM-DDTHH:MM:SSZ`` of an aware datetime."""
     return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def rounds_in_order(corpus) -> list[RoundFolder]:
-    """The round folders of ``corpus`` in the order they ran (``started``, then id)."""
-    def key(folder: RoundFolder):
-        meta = folder.meta or {}
-        return (str(meta.get("started", "")), [int(p) if ascii_digits(p) else p for p in re.split(r"([0-9]+)", folder.round_id)])
-    return sorted(corpus.rounds.values(), key=key)
