@@ -189,35 +189,3 @@ def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(s
     new = releases_from(corpus.releases)[-1]
     assert new.name == name and new.content_sha256 == content_digest(corpus.snapshots[f"corpus/releases/{name}.yaml"])
     assert cli("validate", "--root", survey).code == 0
-
-
-def test_the_checks_of_a_claim_about_a_release_are_frozen_with_its_numbers(published_tree, tmp_path, cli):
-    """Editing what a claim about v1 counts would rewrite v1's published macros: build refuses, writing nothing; a new
-    reading is a new claim, and the old one is marked superseded (its numbers stay). (The tree's history does not
-    matter here.)"""
-    from trees import copy_tree
-
-    survey = copy_tree(published_tree, tmp_path / "survey")
-    path = survey / "corpus/claims.yaml"
-    text = path.read_text()
-    numbers = (survey / "reports/releases/v1/tex/numbers.tex").read_bytes()
-    old = "where: {credit_granularity: message}, count: 2, macro: MessageCreditBroad}"
-    assert old in text and "\\newcommand{\\MessageCreditBroad}{2}" in numbers.decode()
-    path.write_text(text.replace(old, "where: {credit_granularity: agent}, count: 23, macro: MessageCreditBroad}", 1))
-    for args in ((), ("--check",)):
-        run = cli("build", "--root", survey, *args)
-        assert run.code == 1 and run.err.startswith(
-            "masrl: error: the checks of message-credit-v1 about release v1 changed since its reports were written: a "
-            "release's numbers never change."), run.err
-    assert (survey / "reports/releases/v1/tex/numbers.tex").read_bytes() == numbers
-    superseded = text.replace("    status: current\n    checks:\n      - {id: broad, label: records with message-level credit",
-                              "    status: superseded\n    superseded_by: message-credit-now\n    checks:\n"
-                              "      - {id: broad, label: records with message-level credit", 1)
-    assert superseded != text
-    path.write_text(superseded + "\n  - id: message-credit-now\n    scope: pool\n    statement: The pool has {n} records with "
-                                 "message-level credit.\n    evidence_boundary: the tag.\n    source: a reading.\n"
-                                 "    status: current\n    checks:\n      - {id: n, label: message credit, where: "
-                                 "{credit_granularity: message}, min_count: 1}\n")
-    run = cli("build", "--root", survey)
-    assert run.code == 0, run.err
-    assert (survey / "reports/releases/v1/tex/numbers.tex").read_bytes() == numbers

@@ -91,12 +91,6 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
         folder = tree(results)
         fingerprint = None
         if results is not result.pool:
-            changed = _manifest().changed_claims(existing, folder, _manifest().claim_checks(result.claims_raw, results.name))
-            if changed:
-                raise UserError(f"the checks of {', '.join(changed)} about release {results.name} changed since its reports "
-                                f"were written: a release's numbers never change. Restore them in corpus/claims.yaml; to state "
-                                f"a new reading, add a claim about the pool (or the next release) and mark the old one "
-                                "superseded (status: superseded, superseded_by: NEW)")
             fingerprint = _release_fingerprint(result, results)
             kept_tree = None if rerender else _manifest().confirmed(existing, folder, fingerprint)
             if kept_tree is not None:
@@ -122,8 +116,7 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     for (results, folder, fingerprint, planned), text in zip(trees, texts):
         files = {**text, **planned.finish(drawn)}
         if fingerprint is not None:
-            files[_manifest().path(folder)] = _manifest().manifest_bytes(
-                fingerprint, files, folder, planned.known, _manifest().claim_checks(result.claims_raw, results.name))
+            files[_manifest().path(folder)] = _manifest().manifest_bytes(fingerprint, files, folder, planned.known)
         outputs.update(files)
     if traces:  # a survey with orchestration traces (taxonomy ``traces: true``) gets their report and schema
         outputs.update(trace_report_files(validated))

@@ -31,9 +31,7 @@ FORMAT = 1
 ABOUT = ("Written by masrl build. fingerprint: a digest of everything this release's reports are computed "
          "from (its snapshot and errata, the release before it, the claims about it, the example traces' "
          "validity, masrl's code and the figure toolchain with its fonts); files: the SHA-256 of each file of "
-         "the tree. masrl build --check confirms the files by these digests instead of computing them again. "
-         "claims: a digest of the checks of each claim about the release (its published numbers), which a build "
-         "refuses to change.")
+         "the tree. masrl build --check confirms the files by these digests instead of computing them again.")
 
 
 def path(folder: str) -> str:
@@ -49,38 +47,17 @@ def fingerprint(build, results, code: str, toolchain: str) -> str:
                        [c for c in build.claims_raw if c.get("scope") == results.name], build.traces_valid, code, toolchain)
 
 
-def claim_checks(claims_raw: list, name: str) -> dict[str, str]:
-    """claim id -> a digest of its checks (what each selects and the number it states), for every claim about
-    release ``name``: the release's published numbers, which its manifest keeps (:func:`changed_claims`)."""
-    return {str(c.get("id")): keys.digest("claim checks", c.get("checks")) for c in claims_raw
-            if isinstance(c, dict) and c.get("scope") == name}
-
-
-def changed_claims(existing: Mapping[str, bytes], folder: str, now: Mapping[str, str]) -> list[str]:
-    """The ids of the claims about a release whose checks (``now``: :func:`claim_checks`) differ from those its
-    committed manifest records, or that are no longer about it; [] for a manifest that records none."""
-    try:
-        recorded = json.loads(existing.get(path(folder)) or b"null")
-    except ValueError:
-        return []
-    claims = recorded.get("claims") if isinstance(recorded, dict) else None
-    if not isinstance(claims, dict):
-        return []
-    return sorted(str(cid) for cid, digest in claims.items() if now.get(cid) != digest)
-
-
 def manifest_bytes(fingerprint_: str, files: Mapping[str, bytes | None], folder: str,
-                   known: Mapping[str, str] | None = None, claims: Mapping[str, str] | None = None) -> bytes | None:
+                   known: Mapping[str, str] | None = None) -> bytes | None:
     """The manifest of the tree whose files (paths from the survey root, under ``folder``) are
     ``files``; None when one of them is not known (a stale figure ``--check`` did not draw), unless
-    ``known`` gives its SHA-256 (a damaged figure file whose right digest its figure manifest records).
-    ``claims``: :func:`claim_checks` of the release."""
+    ``known`` gives its SHA-256 (a damaged figure file whose right digest its figure manifest records)."""
     known = known or {}
     if any(data is None and rel not in known for rel, data in files.items()):
         return None
     recorded = {rel[len(folder):]: known[rel] if data is None else hashlib.sha256(data).hexdigest()
                 for rel, data in sorted(files.items()) if rel.startswith(folder) and rel != path(folder)}
-    return json_bytes({"about": ABOUT, "fingerprint": fingerprint_, "files": recorded, "claims": dict(sorted((claims or {}).items()))})
+    return json_bytes({"about": ABOUT, "fingerprint": fingerprint_, "files": recorded})
 
 
 def confirmed(existing: Mapping[str, bytes], folder: str, fingerprint_: str) -> dict[str, bytes] | None:
