@@ -189,3 +189,93 @@ def test_release_refuses_an_earlier_cutoff_a_future_date_and_a_multiline_title(s
     new = releases_from(corpus.releases)[-1]
     assert new.name == name and new.content_sha256 == content_digest(corpus.snapshots[f"corpus/releases/{name}.yaml"])
     assert cli("validate", "--root", survey).code == 0
+
+
+# ---------------------------------------------------------------------------- claims a release froze
+
+NEW_CLAIM = ("\n  - id: {id}\n    scope: {scope}\n    statement: It holds {{n}} records with message-level credit.\n"
+             "    evidence_boundary: the tag.\n    source: a reading.\n    status: current\n    checks:\n"
+             "      - {{id: n, label: message credit, where: {{credit_granularity: message}}, min_count: {min}}}\n")
+
+
+def test_what_a_claim_about_a_release_counts_is_frozen_with_it(survey, cli):
+    """corpus/releases.yaml records the digest of the checks of each claim about v1: an edit of what one counts, a
+    claim taken off v1 or out of the ledger is refused by validate and build (which write nothing); rewording it is
+    not, and a new reading is a new claim with the old one superseded, leaving v1's numbers as they were."""
+    path = survey / "corpus/claims.yaml"
+    text = path.read_text()
+    numbers = (survey / "reports/releases/v1/tex/numbers.tex").read_bytes()
+    old = "where: {credit_granularity: message}, count: 2, macro: MessageCreditBroad}"
+    assert old in text and "\\newcommand{\\MessageCreditBroad}{2}" in numbers.decode()
+    line = text[:text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, "where: {credit_granularity: agent}, count: 23, macro: MessageCreditBroad}", 1))
+    for args in (("validate",), ("build",), ("build", "--check")):
+        run = cli(*args, "--root", survey)
+        assert run.code == 1, run.err
+        assert (f"corpus/claims.yaml:{line - 1}: claims[7].checks: what claim 'message-credit-v1' counts changed since release "
+                "v1 froze it (corpus/releases.yaml records the digest of its checks): a release's numbers never change. "
+                "Restore its checks (git diff corpus/claims.yaml); to state a new reading, add a claim about the pool (or a "
+                "later release) and mark this one `status: superseded` with `superseded_by:` the new claim") in run.err.splitlines()
+    assert (survey / "reports/releases/v1/tex/numbers.tex").read_bytes() == numbers
+    path.write_text(text.replace("  - id: message-credit-v1\n    scope: v1\n", "  - id: message-credit-v1\n    scope: pool\n", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and ("claims[7].scope: 'pool', but release v1 froze this claim with its numbers (corpus/releases.yaml): "
+                              "it stays about v1; to state a new reading") in run.err, run.err
+    path.write_text(text.replace("  - id: message-credit-v1\n", "  - id: message-credit-v1b\n", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1, run.err
+    assert ("releases[0].claims.message-credit-v1: claim 'message-credit-v1' about release v1 is not in corpus/claims.yaml, "
+            "but the release froze it with its numbers: restore it") in run.err
+    assert "warning: claim 'message-credit-v1b' is about release v1, which has not frozen it" in run.err
+    reworded = text.replace("    status: current\n    checks:\n      - {id: broad, label: records with message-level credit",
+                            "    status: superseded\n    superseded_by: message-credit-now\n    checks:\n"
+                            "      - {id: broad, label: records with message-level credit", 1)
+    assert reworded != text
+    path.write_text(reworded + NEW_CLAIM.format(id="message-credit-now", scope="pool", min=1))
+    run = cli("build", "--root", survey)
+    assert run.code == 0 and "warning" not in run.err, run.err
+    assert (survey / "reports/releases/v1/tex/numbers.tex").read_bytes() == numbers
+
+
+def test_a_claim_written_about_a_release_later_is_frozen_by_freeze_claims(survey, cli):
+    """A claim about v1 written after v1 was frozen is named by a warning until `masrl release v1 --freeze-claims`
+    records it; then an edit of what it counts is refused. Wrong uses of the option are named, writing nothing."""
+    from masrl.corpus.releases import claim_digest, releases_from
+
+    claims, listing = survey / "corpus/claims.yaml", survey / "corpus/releases.yaml"
+    claims.write_text(claims.read_text() + NEW_CLAIM.format(id="message-credit-later", scope="v1", min=1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 0 and ("warning: claim 'message-credit-later' is about release v1, which has not frozen it: until it "
+                              "does, an edit of what the claim counts changes v1's published numbers; once the claim reads "
+                              "as it should, `masrl release v1 --freeze-claims` freezes it") in run.err, run.err
+    before = listing.read_bytes()
+    for args, message in ((["nosuch"], "command line: NAME: 'nosuch' is not a release (releases: v1"),
+                          (["v1", "--date", "2026-12-01"], "command line: --date: does not go with --freeze-claims")):
+        run = cli("release", "--root", survey, *args, "--freeze-claims")
+        assert run.code == 1 and any(x.startswith(message) for x in run.err.splitlines()), run.err
+    run = cli("release", "--root", survey, "v1", "--freeze-claims", "--dry-run")
+    assert run.code == 0 and run.out.startswith("dry run: would freeze the checks of 1 claim(s) about release v1: "
+                                                "message-credit-later in corpus/releases.yaml"), run.out
+    assert listing.read_bytes() == before
+    run = cli("release", "--root", survey, "v1", "--freeze-claims")
+    assert run.code == 0 and run.out.startswith("froze the checks of 1 claim(s) about release v1: message-credit-later\n")
+    corpus = load(survey)
+    frozen = releases_from(corpus.releases)[0].frozen_claims
+    assert len(frozen) == 8 and frozen["message-credit-later"] == claim_digest(corpus.claims[-1])
+    run = cli("validate", "--root", survey)
+    assert run.code == 0 and "warning" not in run.err, run.err
+    run = cli("release", "--root", survey, "v1", "--freeze-claims")
+    assert run.code == 1 and run.err.startswith("masrl: error: no claim about release v1 is left to freeze: it froze "
+                                                "headline-sparsity, "), run.err
+    claims.write_text(claims.read_text().replace("min_count: 1}", "min_count: 2}"))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and "what claim 'message-credit-later' counts changed since release v1 froze it" in run.err
+    run = cli("release", "--root", survey, "v9")
+    assert run.code == 1 and "command line: --date: is required: the date of release 'v9' (YYYY-MM-DD)" in run.err, run.err
+    listing.write_text(listing.read_text().replace("  headline-sparsity: ", "  Headline: 12\n      headline-sparsity: ", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1, run.err
+    assert run.err.splitlines()[:2] == [
+        "corpus/releases.yaml:24: releases[0].claims: 'Headline' is not a lower-case name: a letter or digit, then "
+        "lower-case letters, digits, '.', '_' and '-'",
+        "corpus/releases.yaml:24: releases[0].claims.Headline: expected a string, got the integer 12"], run.err

@@ -269,8 +269,14 @@ def test_a_claim_that_selects_by_year_names_a_year(survey, cli, year):
     path.write_text(text.replace(old, f"where: {{year: {year}}}, count: 0}}", 1))
     lines = errors(cli("validate", "--root", survey))
     bad = {"abc": "'abc'", "true": "True", "2025.0": "'2025.0'", "{in: [2025, x]}": "'x'", "12": "12"}[year]
-    assert lines[:-1] == [f"corpus/claims.yaml:{line_of(path, '      - {id: broad, label: records with orchestrator-level credit (broad tag), where: {year')}: "
-                          f"claims[9].checks[0].where.year: {bad} is not a year: write an integer YYYY (2025), or a list of them"], lines
+    at = line_of(path, '      - {id: broad, label: records with orchestrator-level credit (broad tag), where: {year')
+    assert lines[:-1] == [  # in the same run, that release v1 froze what the claim counts
+        f"corpus/claims.yaml:{at - 1}: claims[9].checks: what claim 'orchestrator-credit-stress-test-2026-05-03' counts "
+        "changed since release v1 froze it (corpus/releases.yaml records the digest of its checks): a release's numbers never "
+        "change. Restore its checks (git diff corpus/claims.yaml); to state a new reading, add a claim about the pool (or a "
+        "later release) and mark this one `status: superseded` with `superseded_by:` the new claim",
+        f"corpus/claims.yaml:{at}: claims[9].checks[0].where.year: {bad} is not a year: write an integer YYYY (2025), or a "
+        "list of them"], lines
 
 
 @pytest.mark.parametrize("name", ["has space", "__proto__", "f\u200bx"])

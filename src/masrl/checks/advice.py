@@ -8,6 +8,8 @@ These are warnings, not errors: ``masrl validate`` and ``masrl build`` print the
   then an ordinary one, so the gap analysis can name it a gap and the heatmap draws it as one (a
   taxonomy of format 1, which implied its not-applicable code, moved to format 2 without the
   declaration).
+* A claim about a release that the release has not frozen (``masrl release NAME --freeze-claims``):
+  what it counts can still change the release's reports.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from __future__ import annotations
 import re
 
 from ..core.errors import Problem
-from ..corpus.load import TAXONOMY, Corpus
+from ..corpus.load import CLAIMS, TAXONOMY, Corpus
+from ..corpus.releases import releases_from
 from ..corpus.taxonomy import Taxonomy
 from .textwarn import cut_text_warnings
 
@@ -44,7 +47,24 @@ def not_applicable_warnings(corpus: Corpus) -> list[Problem]:
     return out
 
 
+def unfrozen_claim_warnings(corpus: Corpus) -> list[Problem]:
+    """One warning per claim about a listed release that the release has not frozen (its
+    ``claims:`` in ``corpus/releases.yaml``), naming the command that freezes it."""
+    frozen = {r.name: r.frozen_claims for r in releases_from(corpus.releases)}
+    out = []
+    for i, claim in enumerate(corpus.claims):
+        if not isinstance(claim, dict):
+            continue
+        name, cid = claim.get("scope"), claim.get("id")
+        if isinstance(name, str) and name in frozen and isinstance(cid, str) and cid not in frozen[name]:
+            out.append(Problem(CLAIMS, corpus.line(CLAIMS, ("claims", i, "scope")), f"claims[{i}].scope",
+                               f"warning: claim {cid!r} is about release {name}, which has not frozen it: until it does, "
+                               f"an edit of what the claim counts changes {name}'s published numbers; once the claim "
+                               f"reads as it should, `masrl release {name} --freeze-claims` freezes it"))
+    return out
+
+
 def warnings(corpus: Corpus) -> list[Problem]:
-    """Every warning of the corpus, in file order: :func:`cut_text_warnings` and
-    :func:`not_applicable_warnings`."""
-    return cut_text_warnings(corpus) + not_applicable_warnings(corpus)
+    """Every warning of the corpus, in file order: :func:`cut_text_warnings`,
+    :func:`not_applicable_warnings` and :func:`unfrozen_claim_warnings`."""
+    return cut_text_warnings(corpus) + not_applicable_warnings(corpus) + unfrozen_claim_warnings(corpus)

@@ -17,6 +17,7 @@ from ..analyses.claims import BARE_NUMBER, PLACEHOLDER
 from ..corpus import schema as schemas
 from ..corpus.load import CLAIMS
 from ..corpus.population import POOL
+from ..corpus.releases import RELEASES, claim_digest, releases_from
 from ..corpus.taxonomy import Taxonomy
 
 #: Prefixes of the macros masrl generates itself (claim macros may not use them).
@@ -83,6 +84,33 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
             continue
         _checks(checker, claim, path, scopes[name], traces, macros)
         _statement(checker, claim, path)
+    _frozen(checker, claims, scopes)
+
+
+def _frozen(checker, claims: list[dict], scopes: dict[str, Scope]) -> None:
+    """A claim a release froze (its ``claims:`` in ``corpus/releases.yaml``) is still in the ledger,
+    still about that release, and counts what it counted then (:func:`claim_digest`): its numbers
+    are the release's published numbers. ``scopes``: the valid populations (a release whose
+    snapshot has problems is judged once it is valid)."""
+    at = {c["id"]: i for i, c in enumerate(claims)}
+    new = ("to state a new reading, add a claim about the pool (or a later release) and mark this one "
+           "`status: superseded` with `superseded_by:` the new claim")
+    for j, rel in enumerate(releases_from(checker.corpus.releases)):
+        if rel.name not in scopes:
+            continue
+        for cid, digest in rel.claims:
+            i = at.get(cid)
+            if i is None:
+                checker.add(RELEASES, ("releases", j, "claims", cid), f"claim {cid!r} about release {rel.name} is not in "
+                            f"{CLAIMS}, but the release froze it with its numbers: restore it (a claim that no longer "
+                            "holds stays on record, marked superseded)")
+            elif claims[i].get("scope") != rel.name:
+                checker.add(CLAIMS, ("claims", i, "scope"), f"{claims[i].get('scope')!r}, but release {rel.name} froze this "
+                            f"claim with its numbers ({RELEASES}): it stays about {rel.name}; {new}")
+            elif claim_digest(claims[i]) != digest:
+                checker.add(CLAIMS, ("claims", i, "checks"), f"what claim {cid!r} counts changed since release {rel.name} "
+                            f"froze it ({RELEASES} records the digest of its checks): a release's numbers never change. "
+                            f"Restore its checks (git diff {CLAIMS}); {new}")
 
 
 def _succession(claims: list[dict], start: str) -> list[str]:

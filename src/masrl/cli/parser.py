@@ -316,17 +316,22 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "reports/releases/NAME/ (they never change) and compares the pool with it. Records "
         "added after the last release are 'pending' until the next release. Refused when a "
         "record does not validate, a current claim fails, nothing is pending, a record was "
-        "added after --date, or the date is before the last release.",
+        "added after --date, or the date is before the last release. With --freeze-claims, "
+        "freeze instead what the claims written about release NAME since count: its numbers.",
         epilog=EXAMPLES["release"], **raw,
     )
     p.add_argument("name", metavar="NAME", help="release name: lower-case letters, digits, '.', '_', '-' (e.g. v2)")
-    p.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="release date")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="release date (required, but with --freeze-claims)")
     p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the release date)")
     p.add_argument("--title", metavar="TEXT", help="one line saying what the release is (default: 'Release NAME of the living review')")
     p.add_argument("--source", metavar="TEXT", help="where its records come from, e.g. a DOI or commit (optional)")
     p.add_argument("--allow-undecided", action="store_true",
                    help="release although candidates of an update round since the last release are undecided "
                         "(the release notes name them)")
+    p.add_argument("--freeze-claims", action="store_true",
+                   help="freeze the checks of every claim about the existing release NAME that it has not frozen "
+                        "(its claims: in corpus/releases.yaml), so that an edit of what they count is refused "
+                        "like an edit of its snapshot")
     p.add_argument("--dry-run", action="store_true", help="say what would be frozen and write nothing")
     p.set_defaults(run=_cmd_release)
 

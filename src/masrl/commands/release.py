@@ -7,6 +7,9 @@ the releases before it, and when a current claim fails, nothing is pending since
 the last release, candidates of the update rounds are undecided, suggested tags
 are not confirmed or a record was added after the date (every one of these
 reasons named in one run).
+
+``masrl release NAME --freeze-claims`` freezes instead the claims written about
+the existing release NAME since (:func:`freeze_claims`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ..corpus.releases import (
     RELEASES,
     RESERVED_NAMES,
     Release,
+    claim_digest,
     content_digest,
     freeze,
     next_name,
@@ -49,6 +53,8 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name[:80]!r}: {why}" if why.startswith("is ") else why))
     elif args.name in names:
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"release {args.name!r} exists already; the next name could be {next_name(existing)}"))
+    if args.date is None:
+        problems.append(Problem(COMMAND_LINE, None, "--date", f"is required: the date of release {args.name[:80]!r} (YYYY-MM-DD)"))
     for flag, value in (("--date", args.date), ("--cutoff", args.cutoff)):
         if value is None:
             continue
@@ -113,8 +119,49 @@ def _refusals(args: Namespace, corpus, result, existing: list[Release], undecide
     return refusals
 
 
+def freeze_claims(args: Namespace) -> int:
+    """Record in ``corpus/releases.yaml`` the digest of the checks of every claim about the existing
+    release ``args.name`` that it has not frozen yet (or say what would be, with ``--dry-run``)."""
+    root = find_root(args.root)
+    corpus = load(root)
+    existing = releases_from(corpus.releases)
+    names = [r.name for r in existing]
+    problems = [Problem(COMMAND_LINE, None, flag, f"does not go with --freeze-claims, which freezes the claims about an "
+                                                  "existing release") for flag, value in
+                (("--date", args.date), ("--cutoff", args.cutoff), ("--title", args.title), ("--source", args.source),
+                 ("--allow-undecided", args.allow_undecided or None)) if value is not None]
+    if args.name not in names:
+        known = ", ".join(names) or "none yet"
+        problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name[:80]!r} is not a release (releases: {known})"))
+    found = validate(corpus)
+    if problems or found:
+        raise UserError(summary(problems + found, "nothing was frozen."), problems + found)
+    i = names.index(args.name)
+    release = existing[i]
+    frozen = release.frozen_claims
+    new = {c["id"]: claim_digest(c) for c in corpus.claims if c.get("scope") == release.name and c["id"] not in frozen}
+    if not new:
+        about = sorted(frozen)
+        raise UserError(f"no claim about release {release.name} is left to freeze: "
+                        + (f"it froze {', '.join(about)} already" if about else
+                           f"no claim in corpus/claims.yaml is about it (scope: {release.name})"))
+    release = dataclasses.replace(release, claims=tuple(sorted({**frozen, **new}.items())))
+    what = f"the checks of {len(new)} claim(s) about release {release.name}: {', '.join(sorted(new))}"
+    if args.dry_run:
+        print(f"dry run: would freeze {what} in {RELEASES}; nothing was written")
+        return 0
+    existing[i] = release
+    write.replace(root, {RELEASES: releases_bytes(existing, (corpus.releases or {}).get("errata"))})
+    print(f"froze {what}")
+    print(f"{RELEASES} records their digests: `masrl validate` now refuses an edit of what they count (their statements "
+          "may still be reworded, or a claim superseded); commit it")
+    return 0
+
+
 def run(args: Namespace) -> int:
     """Freeze the next release (or show it with ``--dry-run``); return the exit code."""
+    if args.freeze_claims:
+        return freeze_claims(args)
     root = find_root(args.root)
     corpus = load(root)
     existing = releases_from(corpus.releases)

@@ -49,6 +49,9 @@ RELEASES_HEADER = """\
 # A mistake in the wording a snapshot froze (a label or definition of its
 # vocabulary, never a record) is corrected by an entry of `errata:` below, with
 # its date and reason (see masrl.corpus.errata); the snapshot itself stays as it is.
+# `claims:` of a release holds a digest of the checks of each claim about it in
+# corpus/claims.yaml (written by `masrl release NAME --freeze-claims`): what such a
+# claim counts is then frozen with the release, as its published numbers are.
 """
 
 SNAPSHOT_HEADER = """\
@@ -73,6 +76,9 @@ class Release:
             validate`` refuses a snapshot whose content no longer has it (a hand edit).
         notes: release notes, one line each (e.g. the update-round candidates still undecided
             when it was frozen with ``--allow-undecided``).
+        claims: (claim id, :func:`claim_digest`) of each claim about the release whose checks are
+            frozen with it, sorted by id; ``masrl validate`` refuses a change of what such a claim
+            counts (the release's published numbers).
     """
 
     name: str
@@ -82,6 +88,12 @@ class Release:
     source: str = ""
     content_sha256: str = ""
     notes: tuple[str, ...] = ()
+    claims: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def frozen_claims(self) -> dict[str, str]:
+        """Claim id -> digest of its frozen checks (:attr:`claims`)."""
+        return dict(self.claims)
 
     @property
     def snapshot_path(self) -> str:
@@ -125,8 +137,10 @@ def releases_from(data: dict | None) -> list[Release]:
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and all(isinstance(item.get(k), str) for k in ("name", "date", "search_cutoff", "title")):
             notes = item.get("notes") if isinstance(item.get("notes"), list) else []
+            claims = item.get("claims") if isinstance(item.get("claims"), dict) else {}
             out.append(Release(item["name"], item["date"], item["search_cutoff"], item["title"], str(item.get("source", "")),
-                               str(item.get("content_sha256", "")), tuple(str(n) for n in notes)))
+                               str(item.get("content_sha256", "")), tuple(str(n) for n in notes),
+                               tuple(sorted((str(k), str(v)) for k, v in claims.items()))))
     return out
 
 
@@ -155,10 +169,21 @@ def content_digest(data: dict) -> str:
     known = _DIGESTS.get(key)
     if known is not MISSING:
         return known
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digest = _canonical_digest(data)
     _DIGESTS.put(key, digest)
     return digest
+
+
+def _canonical_digest(data) -> str:
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def claim_digest(claim: dict) -> str:
+    """SHA-256 (hex) of what a claim of ``corpus/claims.yaml`` counts: its ``checks`` as canonical
+    JSON (what each selects, the number it states, its macro). Its statement, status and sources
+    are not counted: they may be reworded, or the claim superseded, without changing a number."""
+    return _canonical_digest(claim.get("checks"))
 
 
 def latest(releases: list[Release]) -> Release | None:
@@ -184,6 +209,8 @@ def releases_bytes(releases: list[Release], errata: list | None = None) -> bytes
             item["content_sha256"] = r.content_sha256
         if r.notes:
             item["notes"] = list(r.notes)
+        if r.claims:
+            item["claims"] = dict(r.claims)
         items.append(item)
     data = {"format_version": SNAPSHOT_FORMAT, "releases": items}
     if errata:

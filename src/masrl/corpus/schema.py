@@ -282,6 +282,8 @@ RELEASES_SCHEMA = {
                     "source": _TEXT,
                     "content_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                     "notes": {"type": "array", "items": _TEXT},
+                    "claims": {"type": "object", "propertyNames": _KEY,
+                               "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
                 },
             },
         },
