@@ -225,7 +225,8 @@ def test_release_order_reserved_names_and_cutoffs():
         "corpus/releases.yaml: releases[2].name: 'pool' is reserved (it names another population); choose e.g. v2",
         "corpus/releases.yaml: releases[2].search_cutoff: 2026-04-01 is before the search cutoff of the previous release v2 (2026-05-02)",
         "corpus/releases.yaml: releases[3].name: release 'v1' is listed twice",
-        "corpus/releases/v1.yaml: date: the snapshot says '2026-05-04', corpus/releases.yaml says '2026-06-02'",
+        "corpus/releases.yaml: releases[3].date: '2026-06-02', but the frozen snapshot corpus/releases/v1.yaml says "
+        "'2026-05-04': a release's date never changes (its reports state it)",
     ]
     assert sorted(valid) == ["pool", "v1", "v2"]
 

@@ -3,6 +3,7 @@ recorded erratum; every change to a frozen release shows in `masrl diff`."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -146,6 +147,9 @@ def _with_erratum(root: Path, **fields) -> bytes:
      "'no_such_field' is not a field of release v1's vocabulary"),
     ({"correction": {"key": "source"}}, "corrections[0].key", "'source' is not in the vocabulary; allowed: label, definition"),
     ({"correction": {"now": "shared team reward"}}, "corrections[0].now", "is the text the snapshot holds; an erratum changes it"),
+    ({"correction": {"now": "individual reward"}}, "corrections[0].now",  # two columns of one name stopped the build
+     "'individual reward' is the label of value 'individual' of reward_type in release v1's vocabulary: each value of a "
+     "field has a label of its own (tables and figures name it by it)"),
     ({"correction": {"now": "two\nlines"}}, "corrections[0].now",
      "must be one line of printable text, without leading or trailing spaces"),
     ({"correction": {"drop": ["label"]}}, "corrections[0].drop",
@@ -220,6 +224,41 @@ def test_diff_shows_a_report_of_a_release_edited_by_hand(committed, cli):
     path.write_text(path.read_text(encoding="utf-8") + "\nedited\n", encoding="utf-8")
     section = cli("diff", "--root", committed, "HEAD").out.split("### Releases", 1)[1].split("### Claims")[0]
     assert section.strip().splitlines() == ["- release v1:", "  - report changed: `reports/releases/v1/gaps.md`"]
+
+
+def test_diff_shows_a_changed_listing_and_a_claim_no_longer_frozen(committed, cli):
+    """A release's search cutoff and title (which its reports state) and the claims it froze are in corpus/releases.yaml,
+    outside the snapshot's digest: the diff of a pull request names every change of them."""
+    path = committed / "corpus/releases.yaml"
+    text = path.read_text(encoding="utf-8")
+    digest = re.search(r"\n      message-credit-v1: ([0-9a-f]{64})\n", text).group(1)
+    edited = (text.replace("    search_cutoff: '2026-05-04'\n", "    search_cutoff: '2026-04-01'\n", 1)
+              .replace(f"      message-credit-v1: {digest}\n", "", 1))
+    path.write_text(edited, encoding="utf-8")
+    assert cli("validate", "--root", committed).code == 0  # v1's snapshot predates its search cutoff's freeze
+    section = cli("diff", "--root", committed, "HEAD").out.split("### Releases", 1)[1].split("### Claims")[0]
+    assert section.strip().splitlines() == [
+        "- release v1:",
+        "  - `search_cutoff` in `corpus/releases.yaml`: 2026-05-04 → 2026-04-01 (the release's reports state it)",
+        "  - **claim no longer frozen with the release: `message-credit-v1`** (an edit of what it counts would change the "
+        "release's numbers)"], section
+    frozen = json.loads(cli("diff", "--root", committed, "HEAD", "--json").out)["frozen"]
+    assert frozen[0]["listing"] == [{"key": "search_cutoff", "before": "2026-05-04", "after": "2026-04-01"}]
+    assert frozen[0]["claims"] == {"frozen": [], "unfrozen": ["message-credit-v1"], "changed": []}
+    # what a frozen claim counts edited with its digest to match: valid, and named
+    from masrl.corpus.releases import claim_digest
+
+    claims = committed / "corpus/claims.yaml"
+    claims.write_text(claims.read_text(encoding="utf-8").replace(
+        "where: {credit_granularity: message}, count: 2, macro: MessageCreditBroad}",
+        "where: {credit_granularity: message}, min_count: 1, macro: MessageCreditBroad}", 1), encoding="utf-8")
+    path.write_text(text.replace(digest, claim_digest(next(c for c in load(committed).claims if c["id"] == "message-credit-v1"))),
+                    encoding="utf-8")
+    assert cli("validate", "--root", committed).code == 0
+    section = cli("diff", "--root", committed, "HEAD").out.split("### Releases", 1)[1].split("### Claims")[0]
+    assert section.strip().splitlines() == [
+        "- release v1:", "  - **the digest of claim `message-credit-v1`'s frozen checks changed** (what it counts is one of "
+        "the release's numbers)"], section
 
 
 def test_diff_shows_a_new_erratum_and_nothing_for_an_untouched_release(committed, cli):

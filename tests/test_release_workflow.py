@@ -279,3 +279,63 @@ def test_a_claim_written_about_a_release_later_is_frozen_by_freeze_claims(survey
         "corpus/releases.yaml:24: releases[0].claims: 'Headline' is not a lower-case name: a letter or digit, then "
         "lower-case letters, digits, '.', '_' and '-'",
         "corpus/releases.yaml:24: releases[0].claims.Headline: expected a string, got the integer 12"], run.err
+
+
+def test_freeze_claims_refuses_a_claim_that_fails(survey, cli):
+    """A failing verdict frozen with a release could never be corrected: refused, naming the claim, writing nothing."""
+    claims, listing = survey / "corpus/claims.yaml", survey / "corpus/releases.yaml"
+    claims.write_text(claims.read_text() + NEW_CLAIM.format(id="message-credit-wrong", scope="v1", min=99))
+    before = listing.read_bytes()
+    run = cli("release", "--root", survey, "v1", "--freeze-claims")
+    assert run.code == 1 and run.err.startswith(
+        "masrl: error: current claim(s) message-credit-wrong about release v1 fail: freezing them would publish a failing "
+        "verdict for good."), run.err
+    assert listing.read_bytes() == before
+
+
+def test_a_release_and_freeze_claims_keep_a_persons_comments_in_the_listing(survey, cli):
+    """corpus/releases.yaml with comments of a person's: the lines a release or frozen claims add go in beside them;
+    a listing whose lines masrl cannot place is refused, writing nothing, with the text it should hold."""
+    listing, claims = survey / "corpus/releases.yaml", survey / "corpus/claims.yaml"
+    text = listing.read_text()
+    commented = text.replace("errata:\n", "# the errata, reviewed by A. B.\nerrata:\n", 1).replace(
+        "    content_sha256:", "    # as tagged: release-v1\n    content_sha256:", 1)
+    assert commented.count("#") == text.count("#") + 2
+    listing.write_text(commented)
+    claims.write_text(claims.read_text() + NEW_CLAIM.format(id="aaa-later", scope="v1", min=1))
+    assert cli("release", "--root", survey, "v1", "--freeze-claims").code == 0
+    after = listing.read_text()
+    assert "# the errata, reviewed by A. B.\nerrata:\n" in after and "    # as tagged: release-v1\n    content_sha256:" in after
+    assert after.replace("      aaa-later: ", "", 1) != after and cli("validate", "--root", survey).code == 0
+    grow.add_paper(cli, survey, grow.PAPERS[0])
+    grow.confirm_drafts(survey)
+    name, today = grow.next_release_name(survey), clock.today().isoformat()
+    lines = after.splitlines(keepends=True)
+    last = lines.index("# the errata, reviewed by A. B.\n") - 1  # the last line of the releases list, spaced by hand
+    lines[last] = lines[last].replace(": ", ":   ", 1) if ": " in lines[last] else lines[last].replace("- ", "-   ", 1)
+    listing.write_text("".join(lines))
+    assert cli("validate", "--root", survey).code == 0  # valid YAML of the same data
+    run = cli("release", "--root", survey, name, "--date", today)
+    assert run.code == 1 and run.err.startswith("masrl: error: corpus/releases.yaml holds comments or formatting that masrl "
+                                                "cannot keep while it adds to the file; nothing was written."), run.err
+    assert not (survey / f"corpus/releases/{name}.yaml").exists()
+    listing.write_text(after)
+    assert cli("release", "--root", survey, name, "--date", today).code == 0
+    released = listing.read_text()
+    assert "# the errata, reviewed by A. B.\nerrata:\n" in released and f"  - name: {name}\n" in released
+    from masrl.corpus.releases import releases_from
+
+    new = releases_from(load(survey).releases)[-1]
+    assert (new.name, new.search_cutoff) == (name, today)
+    snapshot = survey / f"corpus/releases/{name}.yaml"
+    assert f"\nsearch_cutoff: '{today}'\n" in snapshot.read_text()  # frozen with the release, which its reports state
+    listing.write_text(released.replace(f"    search_cutoff: '{today}'", "    search_cutoff: '2026-06-01'", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and (f"releases[{len(load(survey).releases['releases']) - 1}].search_cutoff: '2026-06-01', but the "
+                              f"frozen snapshot corpus/releases/{name}.yaml says '{today}': a release's search cutoff never "
+                              "changes (its reports state it)") in run.err, run.err
+    listing.write_text(released)
+    assert cli("build", "--root", survey).code == 0
+    gaps = (survey / f"reports/releases/{name}/gaps.md").read_text()
+    assert ("Supports the claim `message-credit-sparse`, which is not about release " + name + ": the current claim ledger "
+            "(`reports/claims.md`) evaluates it.") in gaps and "not in the claim ledger" not in gaps

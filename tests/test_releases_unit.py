@@ -289,3 +289,16 @@ def test_releases_in_release_order_skip_a_missing_snapshot_and_apply_their_errat
     assert two.errata == tuple(er.errata_from(corpus.releases))
     assert pop.latest_release(corpus).name == "v2"
     assert pop.latest_release(Corpus()) is None
+
+
+def test_insert_keeping_adds_masrls_lines_beside_a_persons_and_refuses_what_is_not_an_insertion():
+    from masrl.corpus.keepedit import insert_keeping
+
+    before = "a: 1\nlist:\n  - x\nb: 2\n"
+    after = "a: 1\nlist:\n  - x\n  - y\nb: 2\n"
+    actual = "# mine\na: 1   # one\nlist:\n  - x\n# about b\nb: 2"
+    assert insert_keeping(actual, before, after) == "# mine\na: 1   # one\nlist:\n  - x\n  - y\n# about b\nb: 2\n"
+    assert insert_keeping(actual, before, before) == actual
+    assert insert_keeping(actual, before, "a: 1\nlist:\n  - z\nb: 2\n") is None  # a replacement, not an insertion
+    assert insert_keeping("a: 1\nlist:\n  -   x\nb: 2\n", before, after) is None  # the line before it, edited by hand
+    assert insert_keeping(actual, before, "z: 0\n" + before) is None  # before the first line: no line to follow

@@ -73,7 +73,8 @@ def test_every_generated_markdown_table_follows_a_blank_line(survey, cli):
 def _examples(command: str) -> list[list[str]]:
     from masrl.cli import EXAMPLES
 
-    return [shlex.split(line.strip())[1:] for line in EXAMPLES[command].splitlines() if line.strip().startswith("masrl ")]
+    return [shlex.split(line.strip(), comments=True)[1:] for line in EXAMPLES[command].splitlines()
+            if line.strip().startswith("masrl ")]
 
 
 @pytest.mark.parametrize("command", ["add", "exclude", "release"])
@@ -91,6 +92,8 @@ def test_the_help_examples_that_need_no_network_run(survey, cli, command):
 
             at = argv.index("FIELDS")
             argv[at:at + 1] = shlex.split(exclusion_example(vocabulary(Taxonomy(load(survey).taxonomy))))
+        if "--freeze-claims" in argv:
+            continue  # freezes the claims written about a release since: the releases guide runs it as written
         if command == "release":  # the next free name and today, from the tree in front of the test
             from masrl.corpus.releases import next_name, releases_from
 

@@ -295,6 +295,27 @@ def test_a_field_name_of_the_wrong_form_says_what_a_name_may_be_on_its_own_line(
            "letters, digits and '_' (no space)" in lines, lines
 
 
+def test_a_field_name_holding_the_crosstab_separator_is_refused(survey, cli):
+    """A field's table named like a crosstab's (<rows>_x_<columns>) was taken for one, and the build stopped."""
+    path = survey / "corpus/taxonomy.yaml"
+    path.write_text(path.read_text().replace("\nfields:\n", "\nfields:\n  a_x_b:\n    applies_to: retained\n    required: false\n"
+                                             "    label: X\n    definition: d\n    source: s\n    values:\n"
+                                             "      a: {label: A, definition: d, source: s}\n", 1))
+    lines = errors(cli("validate", "--root", survey))
+    assert (f"corpus/taxonomy.yaml:{line_of(path, '  a_x_b:')}: fields.a_x_b: field name 'a_x_b' holds '_x_', which names a "
+            "crosstab's table (<rows>_x_<columns>): its table would be taken for one; choose a name without it") in lines, lines
+
+
+def test_a_macro_of_a_whole_claim_is_refused(survey, cli):
+    """A claim's macro was accepted and written nowhere: a macro carries a check's count (checks[].macro)."""
+    path = survey / "corpus/claims.yaml"
+    path.write_text(path.read_text().replace("  - id: message-credit-sparse\n", "  - id: message-credit-sparse\n    macro: PoolClaim\n", 1))
+    lines = errors(cli("validate", "--root", survey))
+    assert lines == [f"corpus/claims.yaml:{line_of(path, '    macro: PoolClaim')}: claims[0].macro: unknown field 'macro'; allowed: "
+                     "id, statement, evidence_boundary, source, status, scope, superseded_by, checks",
+                     "1 error in 1 file; no file was changed."], lines
+
+
 def test_a_number_written_where_a_code_of_digits_is_says_to_quote_it(survey, cli):
     """YAML reads a code of digits in the taxonomy as text (a key) and the same digits in a record as a number."""
     tax = survey / "corpus/taxonomy.yaml"

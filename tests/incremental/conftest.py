@@ -14,12 +14,13 @@ from soil_trees import CACHE, run
 
 @pytest.fixture(scope="session")
 def released_soil(tmp_path_factory) -> Path:
-    """The test survey built, released as r1, grown by one record (and a claim about r1) and built,
+    """The test survey built, released as r1, grown by one record (and a claim about r1, frozen) and built,
     with the cache on. Read-only: copy it (:func:`copy_with_cache`)."""
     root = soil.write_survey(tmp_path_factory.mktemp("soil") / "survey")
     assert run(root, "build") == 0
     assert run(root, "release", "r1", "--date", "2026-02-01", "--title", "First release") == 0
     soil.add_late_record(root)
+    assert run(root, "release", "r1", "--freeze-claims") == 0  # as the warning of the claim about r1 says
     assert run(root, "build") == 0
     assert (root / CACHE).is_dir()
     return root

@@ -56,7 +56,9 @@ def frozen_changes(before: Side, after: Side) -> list[dict]:
     {"recorded_before", "recorded_after", "actual_before", "actual_after"}, "retained": {"added",
     "removed", "changed"}, "excluded": {...}, "vocabulary": [{"path", "before", "after"}],
     "snapshot_changed": bool, "errata": {"added", "removed"}, "reports": {"added", "removed",
-    "changed"}}``, each part None (the vocabulary ``[]``) when it did not change; releases without
+    "changed"}, "listing": [{"key", "before", "after"}] (its date, search cutoff, title, source or notes
+    in ``corpus/releases.yaml``), "claims": {"frozen", "unfrozen", "changed"} (claim ids of its
+    ``claims:``)}``, each part None (the vocabulary ``[]``) when it did not change; releases without
     any change are left out. A changed record's fields are dotted paths (``identifiers.arxiv``)."""
     old_rel = {r.name: r for r in releases_from(before.releases)}
     new_rel = {r.name: r for r in releases_from(after.releases)}
@@ -85,6 +87,23 @@ def frozen_changes(before: Side, after: Side) -> list[dict]:
         reports = {"added": sorted(set(new_rep) - set(old_rep)), "removed": sorted(set(old_rep) - set(new_rep)),
                    "changed": sorted(k for k in set(old_rep) & set(new_rep) if old_rep[k] != new_rep[k])}
         change["reports"] = reports if any(reports.values()) else None
-        if change["snapshot_changed"] or change["errata"] or change["reports"]:
+        change["listing"] = _listing(old_rel[name], rel)
+        change["claims"] = _claims(old_rel[name].frozen_claims, rel.frozen_claims)
+        if change["snapshot_changed"] or change["errata"] or change["reports"] or change["listing"] or change["claims"]:
             out.append(change)
     return out
+
+
+def _listing(before, after) -> list[dict] | None:
+    """The keys of a release's entry in ``corpus/releases.yaml`` that changed (besides its digests)."""
+    out = [{"key": key, "before": "; ".join(b) if isinstance(b, tuple) else b, "after": "; ".join(a) if isinstance(a, tuple) else a}
+           for key in ("date", "search_cutoff", "title", "source", "notes")
+           if (b := getattr(before, key)) != (a := getattr(after, key))]
+    return out or None
+
+
+def _claims(before: dict[str, str], after: dict[str, str]) -> dict | None:
+    """The claims a release froze, unfroze, or whose frozen digest changed (``claims:`` of its entry)."""
+    out = {"frozen": sorted(set(after) - set(before)), "unfrozen": sorted(set(before) - set(after)),
+           "changed": sorted(k for k in set(before) & set(after) if before[k] != after[k])}
+    return out if any(out.values()) else None

@@ -276,7 +276,8 @@ def _gaps(view: View) -> dict[str, bytes]:
     results = view.results
     moved = compare.gap_moves(list(view.baseline.gaps), list(results.gaps)) if view.baseline is not None and view.is_pool else []
     return gaps_files(results, view.claims, population=_population_line(view), moved=moved,
-                      base_name=view.baseline.name if view.baseline is not None else "")
+                      base_name=view.baseline.name if view.baseline is not None else "",
+                      release="" if view.is_pool else results.name)
 
 
 def claim_drift(result: ClaimResult) -> str:

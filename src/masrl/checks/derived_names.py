@@ -7,7 +7,8 @@ A field or value code becomes part of other names: the LaTeX macro of a count
 row label. Codes that differ only in ``_``, ``-``, ``.``, digits' spelling or
 case (``web_use`` and ``web-use``; ``NR`` and ``nr``) would share a macro, or
 a file on a case-insensitive file system, and one count would silently replace
-the other. :func:`collisions` finds every such pair.
+the other. A field name holding ``_x_`` would be taken for a crosstab's table.
+:func:`collisions` finds every such name.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def collisions(tax: Taxonomy) -> list[tuple[tuple, str]]:
         path = ("fields", field.name)
         if not camel(field.name):
             out.append((path, f"field name {field.name!r} has no ASCII letter or digit, so it cannot be part of a LaTeX macro name"))
+        if "_x_" in field.name:
+            out.append((path, f"field name {field.name!r} holds '_x_', which names a crosstab's table (<rows>_x_<columns>): "
+                              "its table would be taken for one; choose a name without it"))
         key = field.name.casefold()
         if key in files:
             out.append((path, f"field {field.name!r} and field {files[key]!r} differ only in case; their tables would "

@@ -87,8 +87,11 @@ def check_releases(checker) -> dict[str, Snapshot]:
                                   f"digest {RELEASES} records ({rel.content_sha256[:12]}…, now {digest[:12]}…). A release "
                                   f"never changes: restore it (git checkout -- {file}) and edit the records instead")
             continue
-        if (corpus.snapshots[file] or {}).get("date") != rel.date:
-            checker.add(file, ("date",), f"the snapshot says {corpus.snapshots[file].get('date')!r}, {RELEASES} says {rel.date!r}")
+        for key, listed_value in (("date", rel.date), ("search_cutoff", rel.search_cutoff)):
+            frozen = (corpus.snapshots[file] or {}).get(key)
+            if (frozen is not None or key == "date") and frozen != listed_value:
+                checker.add(RELEASES, path + (key,), f"{listed_value!r}, but the frozen snapshot {file} says {frozen!r}: a "
+                                                     f"release's {key.replace('_', ' ')} never changes (its reports state it)")
         valid[rel.name] = snap
     for name, (file, _) in sorted(snapshots.items()):
         if name not in listed:
@@ -201,6 +204,9 @@ def _correction(checker, path: tuple, c, taxonomy: dict, release: str) -> None:
                                                f"{c.was!r}; an erratum states the text it replaces")
     elif c.now == c.was:
         checker.add(RELEASES, path + ("now",), "is the text the snapshot holds; an erratum changes it")
+    if c.key == "label" and c.value is not None and (same := _labelled(taxonomy, c)):
+        checker.add(RELEASES, path + ("now",), f"{c.now!r} is the label of {same} in release {release}'s vocabulary: each "
+                                               "value of a field has a label of its own (tables and figures name it by it)")
     if not c.now.isprintable() or c.now != c.now.strip():
         checker.add(RELEASES, path + ("now",), "must be one line of printable text, without leading or trailing spaces")
     for key in c.drop:
@@ -209,3 +215,14 @@ def _correction(checker, path: tuple, c, taxonomy: dict, release: str) -> None:
         elif spec[key] is not None or key in schemas.VALUE_KEYS:
             checker.add(RELEASES, path + ("drop",), f"{key!r} holds a value; an erratum drops only keys without one "
                                                     "(the rest of a text YAML cut at a comma)")
+
+
+def _labelled(taxonomy: dict, c) -> str:
+    """Another value of the corrected value's field whose label (its code when it has none) is ``c.now``:
+    ``value 'x' of field f``, or ''."""
+    values = taxonomy["fields"][c.field].get("values")
+    for code, spec in values.items() if isinstance(values, dict) else ():
+        label = spec.get("label", code) if isinstance(spec, dict) else code
+        if code != c.value and str(label) == c.now:
+            return f"value {code!r} of {c.field}"
+    return ""

@@ -76,7 +76,7 @@ examples:
 examples:
   masrl release v2 --date 2026-12-01 --title 'Update of December 2026'
   masrl release v2 --date 2026-12-01 --cutoff 2026-11-30 --dry-run
-  masrl release v2 --freeze-claims      freeze the claims written about v2 since""",
+  masrl release v2 --freeze-claims    # freeze the claims written about v2 since""",
     "resolve": """\
 examples:
   git merge other-branch     # stops: conflicts in reports/ and exclusions/E033.yaml

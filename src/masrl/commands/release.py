@@ -24,6 +24,7 @@ from ..checks.validate import validate
 from ..core.errors import COMMAND_LINE, Problem, UserError, summary
 from ..core.names import file_name_problem
 from ..core.text import text_problem
+from ..corpus.keepedit import insert_keeping
 from ..corpus.load import find_root, load
 from ..corpus.population import counted
 from ..corpus.provenance import drafted, named
@@ -119,6 +120,30 @@ def _refusals(args: Namespace, corpus, result, existing: list[Release], undecide
     return refusals
 
 
+def _listing(root, corpus, releases: list[Release]) -> bytes:
+    """The new bytes of ``corpus/releases.yaml`` listing ``releases``: masrl's own form, or, when the file
+    holds comments or formatting of a person's, the file as it stands with the lines that change adds
+    (:func:`~masrl.corpus.keepedit.insert_keeping`). Refused (nothing written) when they cannot be placed."""
+    errata = (corpus.releases or {}).get("errata")
+    new = releases_bytes(releases, errata)
+    path = root / RELEASES
+    if not path.exists():
+        return new
+    actual = path.read_bytes()
+    ours = releases_bytes(releases_from(corpus.releases), errata)
+    if actual.split(b"\nformat_version:", 1)[-1] == ours.split(b"\nformat_version:", 1)[-1]:
+        return new  # as masrl writes it (whatever header an older masrl wrote): nothing of a person's to keep
+    kept = insert_keeping(actual.decode("utf-8"), ours.decode("utf-8"), new.decode("utf-8"))
+    if kept is not None:
+        doc, problems = parse(kept.encode("utf-8"), RELEASES)
+        expected, _ = parse(new, RELEASES)
+        if not problems and doc is not None and expected is not None and doc.value == expected.value:
+            return kept.encode("utf-8")
+    raise UserError(f"{RELEASES} holds comments or formatting that masrl cannot keep while it adds to the file; "
+                    f"nothing was written. Move them (e.g. into a release's notes), or make the change by hand: "
+                    f"the file should read as\n{new.decode('utf-8')}")
+
+
 def freeze_claims(args: Namespace) -> int:
     """Record in ``corpus/releases.yaml`` the digest of the checks of every claim about the existing
     release ``args.name`` that it has not frozen yet (or say what would be, with ``--dry-run``)."""
@@ -145,13 +170,22 @@ def freeze_claims(args: Namespace) -> int:
         raise UserError(f"no claim about release {release.name} is left to freeze: "
                         + (f"it froze {', '.join(about)} already" if about else
                            f"no claim in corpus/claims.yaml is about it (scope: {release.name})"))
+    from ..analyses.claims import failing_current
+    from ..build.examples import examples_valid
+    from ..build.pipeline import build
+
+    failing = [c.id for c in failing_current(build(corpus, examples_valid()).claims_about(release.name)) if c.id in new]
+    if failing:
+        raise UserError(f"current claim(s) {', '.join(failing)} about release {release.name} fail: freezing them would publish "
+                        "a failing verdict for good. Fix their checks (masrl build shows why), or mark a claim that no "
+                        "longer holds `status: superseded`, then freeze; nothing was frozen")
     release = dataclasses.replace(release, claims=tuple(sorted({**frozen, **new}.items())))
     what = f"the checks of {len(new)} claim(s) about release {release.name}: {', '.join(sorted(new))}"
     if args.dry_run:
         print(f"dry run: would freeze {what} in {RELEASES}; nothing was written")
         return 0
     existing[i] = release
-    write.replace(root, {RELEASES: releases_bytes(existing, (corpus.releases or {}).get("errata"))})
+    write.replace(root, {RELEASES: _listing(root, corpus, existing)})
     print(f"froze {what}")
     print(f"{RELEASES} records their digests: `masrl validate` now refuses an edit of what they count (their statements "
           "may still be reworded, or a claim superseded); commit it")
@@ -199,7 +233,7 @@ def run(args: Namespace) -> int:
                       rounds_since(corpus, [r.population for r in result.releases]) or {"rounds": []})
     doc, _ = parse(snapshot, release.snapshot_path)  # the digest of what the loader will read back
     release = dataclasses.replace(release, content_sha256=content_digest(doc.value))
-    listing = releases_bytes([*existing, release], (corpus.releases or {}).get("errata"))
+    listing = _listing(root, corpus, [*existing, release])
     since = f"since {existing[-1].name}" if existing else "(first release)"
     what = (f"release {release.name} ({release.date}): {counted(len(retained), 'retained')} and "
             f"{counted(len(excluded), 'excluded')}; " + (pend.describe(f"release {existing[-1].name}") if existing else since))

@@ -220,8 +220,8 @@ def releases_bytes(releases: list[Release], errata: list | None = None) -> bytes
 
 def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded: dict[str, dict],
            identification: dict | None = None) -> bytes:
-    """Bytes of the snapshot file of ``release``: the vocabulary and every record, sorted by key / id,
-    and the identification counts of the update rounds it covers (when there are any), so that the
+    """Bytes of the snapshot file of ``release``: its date and search cutoff (which its reports state), the
+    vocabulary and every record, sorted by key / id, and the identification counts of the update rounds it covers (when there are any), so that the
     release's PRISMA flow never changes when rounds are edited later.
 
     ``retained`` maps keys to records, ``excluded`` record ids to records; the
@@ -232,6 +232,7 @@ def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded
         "format_version": SNAPSHOT_FORMAT,
         "release": release.name,
         "date": release.date,
+        "search_cutoff": release.search_cutoff,
         "taxonomy": taxonomy,
         "retained": {k: retained[k] for k in sorted(retained)},
         "excluded": {k: excluded[k] for k in sorted(excluded)},

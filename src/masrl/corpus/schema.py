@@ -187,7 +187,6 @@ CLAIMS_SCHEMA = {
                     "status": {"enum": ["current", "superseded"]},
                     "scope": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"},
                     "superseded_by": _KEY,
-                    "macro": {"type": "string", "pattern": "^[A-Za-z]+$"},
                     "checks": {
                         "type": "array",
                         "minItems": 1,
@@ -327,6 +326,7 @@ SNAPSHOT_SCHEMA = {
         "format_version": {"const": 1},
         "release": {"type": "string"},
         "date": _DATE,
+        "search_cutoff": _DATE,
         "taxonomy": {"type": "object"},
         "retained": {"type": "object", "additionalProperties": {"type": "object"}},
         "excluded": {"type": "object", "additionalProperties": {"type": "object"}},

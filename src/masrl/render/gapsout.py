@@ -15,7 +15,7 @@ from .jsonout import json_bytes
 from .markdown import render_template
 
 
-def gaps_files(results, claims=(), population: str = "", moved=(), base_name: str = "") -> dict[str, bytes]:
+def gaps_files(results, claims=(), population: str = "", moved=(), base_name: str = "", release: str = "") -> dict[str, bytes]:
     """``{"gaps.md": ..., "gaps.json": ...}`` (paths relative to the report tree) for one
     population's ``results`` (:class:`masrl.build.pipeline.Results`).
 
@@ -23,6 +23,8 @@ def gaps_files(results, claims=(), population: str = "", moved=(), base_name: st
     says which population the report is about; ``moved``: cells whose status changed since
     release ``base_name`` (``{"table", "cell", "before", "after"}``; only those of listed tables are shown). A taxonomy that declares
     no ``combine`` tables (one frozen before the declaration existed) lists every table.
+    ``release``: the release the report is about ('' for the pool); a named gap's claim about another
+    population is then named as such, without its verdict (which the release's report never changes with).
     """
     tax = results.tax
     plan = tax.gap_analysis
@@ -46,7 +48,7 @@ def gaps_files(results, claims=(), population: str = "", moved=(), base_name: st
         empty=sum(g.status == "empty" for g in listed), sparse=sum(g.status == "sparse" for g in listed),
         total=len(results.gaps), skip_fields=sorted(tax.gap_skips[0]), skip_values=sorted(tax.gap_skips[1]),
         structural=tax.sentence("structural_values"),
-        population=population, moved=[m for m in moved if m["table"] in by_table], base_name=base_name,
+        population=population, moved=[m for m in moved if m["table"] in by_table], base_name=base_name, release=release,
     )
     data = gaps.gaps_json(list(results.gaps), tax.sparse_threshold, named, tax, list(results.gap_sections))
     return {"gaps.md": md.encode(), "gaps.json": json_bytes(data)}
