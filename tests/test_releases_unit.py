@@ -103,7 +103,8 @@ def test_freeze_sorts_records_and_reads_back_exactly():
     assert data.startswith(rel.SNAPSHOT_HEADER.format(name="v2", date="2026-06-01").encode() + b"\n")
     doc, problems = parse(data, "corpus/releases/v2.yaml")
     assert problems == []
-    assert doc.value == {"format_version": 1, "release": "v2", "date": "2026-06-01", "taxonomy": {"fields": {}},
+    assert doc.value == {"format_version": 1, "release": "v2", "date": "2026-06-01", "search_cutoff": "2026-06-01",
+                         "taxonomy": {"fields": {}},
                          "retained": {"aa": retained["aa"], "zz": retained["zz"]},
                          "excluded": {"x10": excluded["x10"], "x2": excluded["x2"]}, "identification": {"records": 3}}
     assert list(doc.value["retained"]) == ["aa", "zz"] and list(doc.value["excluded"]) == ["x10", "x2"]
