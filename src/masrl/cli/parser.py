@@ -317,11 +317,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "added after the last release are 'pending' until the next release. Refused when a "
         "record does not validate, a current claim fails, nothing is pending, a record was "
         "added after --date, or the date is before the last release. With --freeze-claims, "
-        "freeze instead what the claims written about release NAME since count: its numbers.",
+        "freeze instead the checks of the claims written since about the existing release NAME: "
+        "what they count then never changes, like the release's other numbers.",
         epilog=EXAMPLES["release"], **raw,
     )
     p.add_argument("name", metavar="NAME", help="release name: lower-case letters, digits, '.', '_', '-' (e.g. v2)")
-    p.add_argument("--date", metavar="YYYY-MM-DD", help="release date (required, but with --freeze-claims)")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="release date (required unless --freeze-claims)")
     p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the release date)")
     p.add_argument("--title", metavar="TEXT", help="one line saying what the release is (default: 'Release NAME of the living review')")
     p.add_argument("--source", metavar="TEXT", help="where its records come from, e.g. a DOI or commit (optional)")
