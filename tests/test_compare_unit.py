@@ -155,10 +155,12 @@ def test_frozen_changes_digest_records_and_reports():
     assert frozen_changes(before, after) == [
         {"release": "v1", "digest": None, "vocabulary": [], "retained": None, "excluded": None,
          "snapshot_changed": False, "errata": None,
-         "reports": {"added": [tree + "new.md"], "removed": [tree + "gone.md"], "changed": [tree + "edited.md"]}},
+         "reports": {"added": [tree + "new.md"], "removed": [tree + "gone.md"], "changed": [tree + "edited.md"]},
+         "listing": None, "claims": None},
         {"release": "v2", "digest": {"recorded_before": "d2", "recorded_after": "d2x", "actual_before": actual,
                                      "actual_after": actual},
-         "vocabulary": [], "retained": None, "excluded": None, "snapshot_changed": True, "errata": None, "reports": None},
+         "vocabulary": [], "retained": None, "excluded": None, "snapshot_changed": True, "errata": None, "reports": None,
+         "listing": None, "claims": None},
     ]
 
 
