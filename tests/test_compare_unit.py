@@ -111,18 +111,19 @@ def test_tables_of_other_layouts_are_not_compared_cell_by_cell():
 
 def test_claim_edits_and_verdicts():
     def claim(cid, status, statement, *checks, scope="pool"):
-        """A claim of the ledger with these checks (``(label, stated count, computed count, holds)``)."""
+        """A claim of the ledger with these checks (``(label, stated count, computed count, holds[, where])``)."""
         return ClaimResult(cid, statement, "e", "src", status, scope,
-                           tuple(CheckResult(None, label, "retained", {}, {"count": want}, got, (), holds)
-                                 for label, want, got, holds in checks))
+                           tuple(CheckResult(None, label, "retained", where[0] if where else {}, {"count": want}, got, (), holds)
+                                 for label, want, got, holds, *where in checks))
 
     old = results({}, [], claims=[claim("a", "superseded", "A", ("n", 1, 1, True)),
                                   claim("b", "current", "B", ("n", 2, 2, True), ("m", 3, 3, True)),
-                                  claim("gone", "current", "G")])
+                                  claim("gone", "current", "G"), claim("c", "current", "C", ("x", 1, 1, True), ("y", 1, 1, True))])
     new = results({}, [], claims=[claim("new", "current", "N", scope="release"),
                                   claim("a", "superseded", "A", ("n", 1, 2, False)),
                                   claim("b", "superseded", "B2", ("n", 4, 2, False), ("m", 3, 3, True), ("k", 1, 1, True),
-                                        scope="release")])
+                                        scope="release"),
+                                  claim("c", "current", "C", ("x", 1, 1, True, {"f": ["a", "b"]}))])
     assert claim_edits(old, new) == [
         {"claim": "new", "edit": "added", "before": "(absent)", "after": "current, about release: N"},
         {"claim": "a", "edit": "verdict", "before": "matches the data", "after": "drifted"},
@@ -130,11 +131,15 @@ def test_claim_edits_and_verdicts():
         {"claim": "b", "edit": "scope", "before": "pool", "after": "release"},
         {"claim": "b", "edit": "statement", "before": "B", "after": "B2"},
         {"claim": "b", "edit": "stated value of 'n'", "before": "= 2", "after": "= 4"},
+        {"claim": "b", "edit": "check 'k' added", "before": "(absent)", "after": "retained where {}; = 1"},
         {"claim": "b", "edit": "verdict", "before": "holds", "after": "drifted"},
+        # what a check selects, and a check dropped, are edits of the claim whatever they do to its counts
+        {"claim": "c", "edit": "selection of 'x'", "before": "retained where {}", "after": 'retained where {"f": ["a", "b"]}'},
+        {"claim": "c", "edit": "check 'y' removed", "before": "retained where {}; = 1", "after": "(absent)"},
         {"claim": "gone", "edit": "removed", "before": "current, about pool: G", "after": "(absent)"},
     ]
     assert [verdict(c) for c in (None, *new.claims, *old.claims[1:])] == [
-        "(absent)", "holds", "drifted", "drifted", "holds", "holds"]
+        "(absent)", "holds", "drifted", "drifted", "holds", "holds", "holds", "holds"]
 
 
 def test_frozen_changes_digest_records_and_reports():

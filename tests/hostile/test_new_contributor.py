@@ -137,6 +137,9 @@ def test_a_round_searched_after_a_release_on_its_cutoff_day_counts_in_the_next_u
     (["audit", "sample", "--population", "retained", "--n", "3", "--seed", "1", "--stratfy", "scale"],
      "unrecognized arguments: --stratfy (did you mean '--stratify'?) scale"),
     (["validate", "--verbsoe"], "unrecognized arguments: --verbsoe (did you mean '--verbose'?)"),
+    # an option given after '--' is an argument there: never "did you mean" the same option
+    (["build", "--", "--check"], "unrecognized arguments: -- --check (an option, but after '--' every word is an argument: put "
+                                 "it before '--')"),
 ])
 def test_a_mistyped_command_or_option_is_answered_with_the_closest(capsys, args, message):
     from masrl.cli import main

@@ -15,6 +15,7 @@ objects. Output: plain dicts and new tables.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from masrl.core.tabular import pd
@@ -182,10 +183,22 @@ def claim_changes(before, after) -> list[dict]:
     return changes
 
 
+def _selection(check) -> str:
+    """What a check selects, as one line: ``retained where {"subdecisions": "O1"}``, with its share's
+    ``of`` and its macro when it has them (a trace check: the trace it validates)."""
+    if "trace_valid" in check.expected:
+        return f"trace {check.expected['trace_valid']}"
+    text = f"{check.population} where {json.dumps(check.where, sort_keys=True, ensure_ascii=False, default=str)}"
+    if check.of is not None:
+        text += f" of {json.dumps(check.of, sort_keys=True, ensure_ascii=False, default=str)}"
+    return text + (f", macro {check.macro}" if check.macro else "")
+
+
 def claim_edits(before, after) -> list[dict]:
     """Edits of the claim ledger itself, claim by claim (ledger order of the newer side):
     ``{"claim", "edit", "before", "after"}`` where ``edit`` is ``added``, ``removed``,
-    ``status``, ``scope``, ``statement`` or ``stated value of <check>``, plus one
+    ``status``, ``scope``, ``statement``, ``check <label> added`` / ``removed``, ``selection of
+    <check>`` (its population, filters, macro: :func:`_selection`) or ``stated value of <check>``, plus one
     ``verdict`` row per claim whose verdict (read with its status on each side) changed."""
     old = {c.id: c for c in before.claims}
     new = {c.id: c for c in after.claims}
@@ -203,10 +216,21 @@ def claim_edits(before, after) -> list[dict]:
             if a.text != b.text:
                 edits.append({"claim": cid, "edit": "statement", "before": a.text, "after": b.text})
             old_checks = {k.label: k for k in a.checks}
+            new_labels = {k.label for k in b.checks}
             for k in b.checks:
                 o = old_checks.get(k.label)
-                if o is not None and o.stated() != k.stated():
+                if o is None:
+                    edits.append({"claim": cid, "edit": f"check '{k.label}' added", "before": "(absent)",
+                                  "after": f"{_selection(k)}; {k.stated()}"})
+                    continue
+                if _selection(o) != _selection(k):
+                    edits.append({"claim": cid, "edit": f"selection of '{k.label}'", "before": _selection(o), "after": _selection(k)})
+                if o.stated() != k.stated():
                     edits.append({"claim": cid, "edit": f"stated value of '{k.label}'", "before": o.stated(), "after": k.stated()})
+            for o in a.checks:
+                if o.label not in new_labels:
+                    edits.append({"claim": cid, "edit": f"check '{o.label}' removed", "before": f"{_selection(o)}; {o.stated()}",
+                                  "after": "(absent)"})
         if a is not None and b is not None and verdict(a) != verdict(b):
             edits.append({"claim": cid, "edit": "verdict", "before": verdict(a), "after": verdict(b)})
     return edits

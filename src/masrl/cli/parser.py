@@ -34,10 +34,21 @@ class _Parser(argparse.ArgumentParser):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             options = _options_of(self, parsed)
-            named = [f"{e}{did_you_mean(e.split('=', 1)[0], options) if e.startswith('-') else ''}" for e in extras]
+            named = [f"{e}{_hint(e, options)}" for e in extras]
             self.error(f"unrecognized arguments: {' '.join(named)}")
         return parsed
 
+
+
+def _hint(word: str, options: list[str]) -> str:
+    """What an unrecognized word of the command line may have meant: the closest option, or, for an option
+    of the command given after ``--`` (which ends the options), that it was read as an argument."""
+    if not word.startswith("-"):
+        return ""
+    name = word.split("=", 1)[0]
+    if name in options:
+        return " (an option, but after '--' every word is an argument: put it before '--')"
+    return did_you_mean(name, options)
 
 
 def _path(text: str) -> Path:

@@ -8,9 +8,12 @@ from typing import Any, Iterable
 
 def did_you_mean(value: Any, allowed: Iterable[str]) -> str:
     """`` (did you mean 'X'?)`` for the allowed value closest to ``value`` (the same one
-    in another case first, else difflib's closest at ratio >= 0.6), or ``""`` when none is close."""
+    in another case first, else difflib's closest at ratio >= 0.6), or ``""`` when none is close or
+    ``value`` is allowed itself."""
     allowed = [str(a) for a in allowed]
     text = str(value)
+    if text in allowed:
+        return ""  # nothing to correct (the caller refuses the value for another reason)
     lowered = {a.lower(): a for a in allowed}
     if text.lower() in lowered:
         return f" (did you mean '{lowered[text.lower()]}'?)"
