@@ -49,6 +49,29 @@ def test_missing_orphaned_and_foreign_files(survey, cli):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
+def test_reports_of_no_release_fail_the_check(survey, cli):
+    """A folder under reports/releases/ that no listed release writes, or a file added to a release's own
+    folder, would pass for published numbers: --check fails naming them (build notes them and leaves them)."""
+    import shutil
+
+    shutil.copytree(survey / "reports/releases/v1", survey / "reports/releases/v9")
+    count = sum(1 for p in (survey / "reports/releases/v9").rglob("*") if p.is_file())
+    (survey / "reports/releases/v1/extra.md").write_text("an added table\n")
+    run = cli("build", "--root", survey, "--check")
+    assert run.code == 1
+    assert run.err.splitlines() == [
+        "not generated: reports/releases/v1/extra.md is under a release's reports: masrl alone writes a release's reports "
+        "(from its snapshot); remove it, or list the release in corpus/releases.yaml",
+        f"not generated: reports/releases/v9/ ({count} files) is the reports of no release: masrl alone writes a release's "
+        "reports (from its snapshot); remove it, or list the release in corpus/releases.yaml",
+        f"masrl build --check: {count + 1} file(s) under reports/releases/ that no release made"], run.err
+    run = cli("build", "--root", survey)
+    assert run.code == 0 and f"note: reports/releases/v9/ ({count} files) is the reports of no release" in run.err
+    shutil.rmtree(survey / "reports/releases/v9")
+    (survey / "reports/releases/v1/extra.md").unlink()
+    assert cli("build", "--root", survey, "--check").code == 0
+
+
 def test_check_with_every_figure_redrawn_compares_the_figures_with_what_the_code_draws(survey, cli):
     """A figure edited by hand together with its manifest entry passes a plain check (its files
     match the manifest), and is named stale once every figure is redrawn for the check."""

@@ -158,11 +158,11 @@ def test_frozen_changes_digest_records_and_reports():
                  {tree + "same.md": "b1", tree + "edited.md": "c2", tree + "new.md": "b4"})
     actual = content_digest(snap2)
     assert frozen_changes(before, after) == [
-        {"release": "v1", "digest": None, "vocabulary": [], "retained": None, "excluded": None,
+        {"release": "v1", "unlisted": None, "digest": None, "vocabulary": [], "retained": None, "excluded": None,
          "snapshot_changed": False, "errata": None,
          "reports": {"added": [tree + "new.md"], "removed": [tree + "gone.md"], "changed": [tree + "edited.md"]},
          "listing": None, "claims": None},
-        {"release": "v2", "digest": {"recorded_before": "d2", "recorded_after": "d2x", "actual_before": actual,
+        {"release": "v2", "unlisted": None, "digest": {"recorded_before": "d2", "recorded_after": "d2x", "actual_before": actual,
                                      "actual_after": actual},
          "vocabulary": [], "retained": None, "excluded": None, "snapshot_changed": True, "errata": None, "reports": None,
          "listing": None, "claims": None},

@@ -261,6 +261,21 @@ def test_diff_shows_a_changed_listing_and_a_claim_no_longer_frozen(committed, cl
         "the release's numbers)"], section
 
 
+def test_diff_shows_reports_of_no_release(committed, cli):
+    """A copy of v1's reports under a name no release has would pass for a release's published numbers."""
+    import shutil
+
+    shutil.copytree(committed / "reports/releases/v1", committed / "reports/releases/v7")
+    git(committed, "add", "-A")  # the diff compares what a pull request would hold
+    count = sum(1 for p in (committed / "reports/releases/v7").rglob("*") if p.is_file())
+    section = cli("diff", "--root", committed, "HEAD").out.split("### Releases", 1)[1].split("### Claims")[0]
+    assert section.strip().splitlines() == [
+        f"- **`reports/releases/v7/` holds reports of no release** ({count} file(s) added or changed; `corpus/releases.yaml` "
+        "lists no v7): only `masrl build` writes a release's reports; remove them."], section
+    frozen = json.loads(cli("diff", "--root", committed, "HEAD", "--json").out)["frozen"]
+    assert [f["release"] for f in frozen] == ["v7"] and len(frozen[0]["unlisted"]["added"]) == count
+
+
 def test_diff_shows_a_new_erratum_and_nothing_for_an_untouched_release(committed, cli):
     assert "No release was frozen, removed or changed." in cli("diff", "--root", committed, "HEAD").out
     (committed / "corpus/releases.yaml").write_bytes(_with_erratum(committed))

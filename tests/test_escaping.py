@@ -169,6 +169,7 @@ def test_md_code_and_link():
     assert md_code("tool_use") == "`tool_use`"
     assert md_code("a`b") == "``a`b``"
     assert md_code("`x") == "`` `x ``"
+    assert md_code("t\u202e\x1b[2J") == "`t\\u202e\\x1b[2J`"  # a trace id in `trace metrics`: shown, never obeyed
     assert md_link("paper [1]", "https://x.org/a(b)") == "[paper \\[1\\]](https://x.org/a%28b%29)"
     assert md_link("paper", "javascript:alert(1)") == "paper"
     assert md_url("https://x.org/a)<img/src=x/onerror=alert(1)>") is None

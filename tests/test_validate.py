@@ -295,15 +295,37 @@ def test_a_field_name_of_the_wrong_form_says_what_a_name_may_be_on_its_own_line(
            "letters, digits and '_' (no space)" in lines, lines
 
 
-def test_a_field_name_holding_the_crosstab_separator_is_refused(survey, cli):
-    """A field's table named like a crosstab's (<rows>_x_<columns>) was taken for one, and the build stopped."""
+@pytest.mark.parametrize("name, message", [
+    # a field's table named like a crosstab's (<rows>_x_<columns>) was taken for one, and the build stopped
+    ("a_x_b", "field name 'a_x_b' holds '_x_', which names a crosstab's table (<rows>_x_<columns>): its table would be taken "
+              "for one; choose a name without it"),
+    # a claim's `where: {record_id: ...}` read the record's key, never the field
+    ("record_id", "'record_id' is one of the names a claim's `where` selects records by (key, record_id, year), whatever the "
+                  "field; give the survey's field another name"),
+])
+def test_a_field_name_that_masrl_reads_as_another_thing_is_refused(survey, cli, name, message):
     path = survey / "corpus/taxonomy.yaml"
-    path.write_text(path.read_text().replace("\nfields:\n", "\nfields:\n  a_x_b:\n    applies_to: retained\n    required: false\n"
+    path.write_text(path.read_text().replace("\nfields:\n", f"\nfields:\n  {name}:\n    applies_to: retained\n    required: false\n"
                                              "    label: X\n    definition: d\n    source: s\n    values:\n"
                                              "      a: {label: A, definition: d, source: s}\n", 1))
     lines = errors(cli("validate", "--root", survey))
-    assert (f"corpus/taxonomy.yaml:{line_of(path, '  a_x_b:')}: fields.a_x_b: field name 'a_x_b' holds '_x_', which names a "
-            "crosstab's table (<rows>_x_<columns>): its table would be taken for one; choose a name without it") in lines, lines
+    assert f"corpus/taxonomy.yaml:{line_of(path, f'  {name}:')}: fields.{name}: {message}" in lines, lines
+
+
+def test_a_claim_of_the_wrong_shape_does_not_hide_the_other_claims_problems(survey, cli):
+    """A schema error of one claim (a count written as a list) and an unknown value in another claim: one run."""
+    path = survey / "corpus/claims.yaml"
+    text = path.read_text()
+    old = "where: {credit_granularity: orchestrator}, count: 7}"
+    assert old in text
+    text = text.replace(old, "where: {credit_granularity: orchestrator}, count: [7]}", 1)
+    path.write_text(text.replace("where: {credit_granularity: message}, of:", "where: {credit_granularity: messagee}, of:", 1))
+    lines = errors(cli("validate", "--root", survey))
+    assert any(x.endswith("claims[0].checks[0].where.credit_granularity: 'messagee' is not a value of credit_granularity; "
+                          "allowed: token, tool, message, turn, agent, role, orchestrator, team, NA (did you mean 'message'?)")
+               for x in lines), lines
+    assert any(x.endswith(".count: expected an integer, got the list [7]") for x in lines), lines
+    assert lines[-1] == "2 errors in 1 file; no file was changed."
 
 
 def test_a_macro_of_a_whole_claim_is_refused(survey, cli):

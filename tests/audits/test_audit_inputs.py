@@ -101,6 +101,9 @@ def test_rounds_are_never_overwritten(audited, cli, sheets, tmp_path):
                        "earlier rounds are never overwritten: import this sheet as a new round with --round 2\n")
     assert _import(cli, audited, sheet, "Jane Doe", "--round", "3").err == "masrl: error: --round 3: the next round is 2\n"
     assert "'original' is the corpus itself" in _import(cli, audited, sheet, "Original").err
+    for column in ("Resolved", "by"):  # a reader is a column of the table of disagreements, beside these
+        assert "names a column of the table of disagreements (item, record, field, resolved, by)" in \
+            _import(cli, audited, sheet, column).err
     assert _import(cli, audited, sheet, "Jane Doe", "--round", "2").code == 0
     assert _import(cli, audited, sheet, "Li Wei").code == 0  # a second reader of round 2
     assert (audited / f"corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml").read_bytes() == first
@@ -124,19 +127,21 @@ def test_screening_cells_follow_the_decision(survey, cli, sheets, tmp_path):
 def test_sample_options_are_checked(survey, cli):
     before = [p.name for p in (survey / "corpus/audits").iterdir()]
     run = cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "0", "--seed", "1",
-              "--fields", "categry,subdecisions", "--stratify", "stage")
+              "--fields", "categry,subdecisions,domain", "--stratify", "stage")
     assert run.code == 1
+    allowed = ("category, is_rl, reward_type, credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, "
+               "verified, inclusion_criterion")
     assert run.err.splitlines() == [
-        "command line: --fields: 'categry' cannot be audited for the retained population; allowed: category, is_rl, reward_type, "
-        "credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, inclusion_criterion, domain, "
-        "mas_native (did you mean 'category'?)",
-        "command line: --fields: 'subdecisions' cannot be audited for the retained population; allowed: category, is_rl, "
-        "reward_type, credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, "
-        "inclusion_criterion, domain, mas_native",
+        f"command line: --fields: 'categry' cannot be audited for the retained population; allowed: {allowed} (did you mean "
+        "'category'?)",
+        f"command line: --fields: 'subdecisions' cannot be audited for the retained population; allowed: {allowed}",
+        # a field only some records carry (required_when): a sample of the others had nothing to read
+        "command line: --fields: 'domain' cannot be audited for the retained population (it applies only to the records its "
+        f"required_when names: a reader of the others would have no value to give); allowed: {allowed}",
         "command line: --stratify: 'stage' is not a field of the retained records; allowed: category, is_rl, reward_type, "
         "credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, inclusion_criterion, domain, mas_native",
         "command line: --n: 0 items: the sample needs at least one",
-        "masrl: error: 4 errors in the command line; nothing was sampled."]
+        "masrl: error: 5 errors in the command line; nothing was sampled."]
     run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "40", "--seed", "1")
     assert run.err == "masrl: error: --n 40 but the excluded population has 32 records\n"
     assert cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "x").code == 0
@@ -176,6 +181,7 @@ def test_folder_files_are_validated(audited, cli, sheets, tmp_path):
     data = yaml.safe_load(adjudication.read_text())
     data["resolutions"][0].update(resolved="maybe")
     data["resolutions"].append(copy.deepcopy(dict(data["resolutions"][0], item="S02")))
+    data["resolutions"].append(copy.deepcopy(dict(data["resolutions"][0], item="S03", resolved=["yes", "no"])))  # wrong shape
     adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
     audit_file = folder / "audit.yaml"
     audit_file.write_text(audit_file.read_text().replace("record: ", "record: x", 1))
@@ -196,6 +202,8 @@ def test_folder_files_are_validated(audited, cli, sheets, tmp_path):
         f"{rel}/adjudication-round-1.yaml:10: resolutions[0].resolved: 'maybe' is not an allowed value of is_rl; allowed: yes, partial, no",
         f"{rel}/adjudication-round-1.yaml:11: resolutions[0].by: say who resolved it (a name)",
         f"{rel}/adjudication-round-1.yaml:14: resolutions[1]: S02 is_rl is not a disagreement of round 1"]
+    assert any(x.startswith(f"{rel}/adjudication-round-1.yaml:") and "resolutions[2].resolved: expected a string or null, got "
+               "the list ['yes', 'no']" in x for x in run.err.splitlines()), run.err  # in the same run as the others
 
 
 def test_an_audit_dated_in_the_future_or_resolved_before_it_was_drawn_is_refused(audited, cli, sheets, tmp_path):

@@ -589,3 +589,20 @@ def test_a_round_searched_before_a_release_on_a_branch_merged_later_counts_in_th
     rows = {line.split(",")[0]: line.split(",")[1] for line in
             (round_survey / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "3")
+
+
+def test_a_record_of_the_queue_swapped_for_another_is_named(searched, cli):
+    """Rows in another order, screened and re-saved are the same records; a row whose record is replaced by another
+    (the count unchanged) lost one record and invented one: named at the sheet, in validate and apply alike."""
+    root, folder = searched
+    queue = folder / "queue.csv"
+    lines = edit_lines(queue, lambda lines: [lines[0], *reversed(lines[1:])])
+    fill(queue, {"arxiv:2605.10001": EXCLUDE})
+    assert cli("validate", "--root", root).code == 0
+    first = lines[1].split(",", 1)[0]
+    edit_lines(queue, lambda now: [x.replace(first, "arxiv:2606.77777", 1) if x.startswith(first + ",") else x for x in now])
+    rel = f"corpus/rounds/{folder.name}/queue.csv"
+    refused_alike(cli, root, folder, [
+        f"{rel}: identifier: the records of its rows are not the ones the search found (found_sha256 of round.yaml): a "
+        f"round's sheets keep every record found, none other. Restore the identifiers (git diff {rel}); the screener fills "
+        "only decision, stage, reason_class, reason"])

@@ -179,9 +179,10 @@ def test_show_before_any_decision_and_out_of_rank_order(ranked_round, cli):
                         "ones as read in rank order; screen in rank order")
 
 
-@pytest.mark.parametrize("option, value", [("--recall", "1"), ("--recall", "high"), ("--confidence", "0")])
+@pytest.mark.parametrize("option, value", [("--recall", "1"), ("--recall", "high"), ("--confidence", "0"),
+                                           ("--recall", "1e-320"), ("--recall", "0.999999999999999999")])
 def test_show_refuses_a_target_that_is_no_proportion(tmp_path, capsys, option, value):
     with pytest.raises(SystemExit) as done:
         main(["update", "show", "--root", str(tmp_path), ROUND, option, value])
     assert done.value.code == 2
-    assert f"argument {option}: {value!r} is not a proportion strictly between 0 and 1 (e.g. 0.95)" in capsys.readouterr().err
+    assert f"argument {option}: {value!r} is not a proportion from 0.000001 to 0.999999 (e.g. 0.95)" in capsys.readouterr().err

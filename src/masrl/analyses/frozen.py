@@ -59,7 +59,8 @@ def frozen_changes(before: Side, after: Side) -> list[dict]:
     "changed"}, "listing": [{"key", "before", "after"}] (its date, search cutoff, title, source or notes
     in ``corpus/releases.yaml``), "claims": {"frozen", "unfrozen", "changed"} (claim ids of its
     ``claims:``)}``, each part None (the vocabulary ``[]``) when it did not change; releases without
-    any change are left out. A changed record's fields are dotted paths (``identifiers.arxiv``)."""
+    any change are left out. A changed record's fields are dotted paths (``identifiers.arxiv``). Then a
+    report tree of no listed release whose files were added or changed (:func:`_unlisted`)."""
     old_rel = {r.name: r for r in releases_from(before.releases)}
     new_rel = {r.name: r for r in releases_from(after.releases)}
     old_err = errata_items(errata_from(before.releases))
@@ -73,7 +74,8 @@ def frozen_changes(before: Side, after: Side) -> list[dict]:
         digests = {"recorded_before": old_rel[name].content_sha256, "recorded_after": rel.content_sha256,
                    "actual_before": content_digest(old_snap), "actual_after": content_digest(new_snap)}
         moved = digests["recorded_before"] != digests["recorded_after"] or digests["actual_before"] != digests["actual_after"]
-        change: dict = {"release": name, "digest": digests if moved else None, "vocabulary": _vocabulary(old_snap, new_snap)}
+        change: dict = {"release": name, "unlisted": None, "digest": digests if moved else None,
+                        "vocabulary": _vocabulary(old_snap, new_snap)}
         for kind in ("retained", "excluded"):
             added, removed, changed = _members(old_snap, new_snap, kind)
             change[kind] = {"added": added, "removed": removed, "changed": changed} if added or removed or changed else None
@@ -91,6 +93,25 @@ def frozen_changes(before: Side, after: Side) -> list[dict]:
         change["claims"] = _claims(old_rel[name].frozen_claims, rel.frozen_claims)
         if change["snapshot_changed"] or change["errata"] or change["reports"] or change["listing"] or change["claims"]:
             out.append(change)
+    return out + _unlisted(before, after, set(new_rel))
+
+
+def _unlisted(before: Side, after: Side, listed: set[str]) -> list[dict]:
+    """Report trees under ``reports/releases/`` of no release the newer side lists whose files were added
+    or changed: ``{"release", "unlisted": {"added", "changed"}}`` and the other parts of a change, empty
+    (reports that would pass for a release's published numbers)."""
+    out = []
+    names = sorted({rel[len(RELEASE_REPORTS):].split("/", 1)[0] for rel in after.reports if rel.startswith(RELEASE_REPORTS)}
+                   - listed)
+    for name in names:
+        tree = f"{RELEASE_REPORTS}{name}/"
+        new = {k: v for k, v in after.reports.items() if k.startswith(tree)}
+        added = sorted(k for k in new if k not in before.reports)
+        changed = sorted(k for k in new if k in before.reports and before.reports[k] != new[k])
+        if added or changed:
+            out.append({"release": name, "unlisted": {"added": added, "changed": changed}, "digest": None, "vocabulary": [],
+                        "retained": None, "excluded": None, "snapshot_changed": False, "errata": None, "reports": None,
+                        "listing": None, "claims": None})
     return out
 
 

@@ -20,6 +20,8 @@ POPULATIONS = ("retained", "excluded", "all")
 KINDS = ("tags", "screening")
 #: The first reader of every audit: the values the corpus held at sampling time.
 ORIGINAL = "original"
+#: Names a reader cannot take: the other columns of the table of disagreements, where readers are columns too.
+TABLE_COLUMNS = ("item", "record", "field", "resolved", "by")
 
 DECISION = "decision"
 INCLUDE, EXCLUDE = "include", "exclude"
@@ -37,7 +39,7 @@ def default_tag_fields(tax: Taxonomy) -> tuple[str, ...]:
     declared = tax.declared("audit").get("default_fields")
     if isinstance(declared, list) and declared:
         return tuple(str(f) for f in declared)
-    return tuple(f.name for f in tax.of("retained") if not f.multi)
+    return tuple(f.name for f in tax.of("retained") if not f.multi and f.required_when is None)
 
 
 @dataclass(frozen=True)
@@ -84,12 +86,13 @@ def decision_field(tax: Taxonomy) -> AuditField:
 def allowed_fields(tax: Taxonomy, population: str) -> dict[str, AuditField]:
     """Every field an audit of ``population`` may ask for, by name, in sheet order.
 
-    Retained: the single-valued controlled fields of retained records (a list
-    field has no single value to agree on).
+    Retained: the single-valued controlled fields every retained record carries (a list
+    field has no single value to agree on; a field ``required_when`` some records only has
+    none on the others).
     Excluded or all: the decision, the stage and the reason class (:func:`screening_fields`).
     """
     if population == "retained":
-        return {f.name: _from_taxonomy(tax, f.name) for f in tax.of("retained") if not f.multi}
+        return {f.name: _from_taxonomy(tax, f.name) for f in tax.of("retained") if not f.multi and f.required_when is None}
     out = {DECISION: decision_field(tax)}
     for name in screening_fields(tax)[1:]:
         out[name] = _from_taxonomy(tax, name, only_if_excluded=True)

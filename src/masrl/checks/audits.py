@@ -13,6 +13,8 @@ who resolved it.
 
 from __future__ import annotations
 
+import re
+
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..audits.analysis import round_results
@@ -21,6 +23,7 @@ from ..audits.fields import (
     EXCLUDE,
     INCLUDE,
     ORIGINAL,
+    TABLE_COLUMNS,
     AuditField,
     allowed_fields,
     kind_of,
@@ -175,6 +178,9 @@ class _FolderChecker:
             self.c.add(rel, ("reader",), f"{data['reader']!r} does not match the file name (reader '{slug}')")
         if reader_slug(data["reader"]) == ORIGINAL:
             self.c.add(rel, ("reader",), f"'{ORIGINAL}' names the corpus's own values; choose another reader name")
+        elif reader_slug(data["reader"]) in TABLE_COLUMNS:
+            self.c.add(rel, ("reader",), f"{data['reader']!r} names a column of the table of disagreements "
+                                         f"({', '.join(TABLE_COLUMNS)}); choose another reader name")
         allowed = allowed_fields(self.c.tax, sample["population"])
         items = {i["item"]: i for i in sample["items"]}
         seen: set[str] = set()
@@ -219,8 +225,14 @@ class _FolderChecker:
     # ------------------------------------------------------------------ adjudication
     def adjudication(self, rel: str, sample: dict, audit, disagreements: set) -> None:
         data = self.files[rel]
-        if not self.valid(rel, data, ADJUDICATION_SCHEMA):
-            return
+        before = len(self.c.problems)
+        self.valid(rel, data, ADJUDICATION_SCHEMA)
+        malformed = set()
+        for problem in self.c.problems[before:]:
+            at = re.match(r"resolutions\[([0-9]+)\]", problem.field or "")
+            if at is None:
+                return  # the file's own keys are wrong: the checks below need them
+            malformed.add(int(at.group(1)))  # the other resolutions are judged in the same run
         number = parse_adjudication_file(rel)
         if data["audit_id"] != sample["audit_id"]:
             self.c.add(rel, ("audit_id",), f"{data['audit_id']!r} is not the id of this audit ({sample['audit_id']!r})")
@@ -233,6 +245,8 @@ class _FolderChecker:
         items = {i.item: i for i in audit.items}
         seen: dict[tuple, int] = {}
         for j, res in enumerate(data["resolutions"]):
+            if j in malformed:
+                continue
             path = ("resolutions", j)
             key = (number, res["item"], res["field"])
             if key not in disagreements:

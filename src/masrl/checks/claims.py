@@ -48,12 +48,18 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
         return
     before = len(checker.problems)
     checker.schema_errors(CLAIMS, corpus.docs[CLAIMS].value, Draft202012Validator(schemas.CLAIMS_SCHEMA))
-    if len(checker.problems) != before:
-        return  # the checks below need a well-formed ledger
+    malformed = set()
+    for problem in checker.problems[before:]:
+        at = re.match(r"claims\[([0-9]+)\]", problem.field or "")
+        if at is None:
+            return  # the ledger itself is not a list of claims: the checks below need one
+        malformed.add(int(at.group(1)))  # the checks below judge the other claims (every problem in one run)
     claims = corpus.claims
-    ids = [c["id"] for c in claims]
+    ids = [c.get("id") if isinstance(c, dict) else None for c in claims]
     macros: dict[str, tuple] = {}
     for i, claim in enumerate(claims):
+        if i in malformed:
+            continue
         path = ("claims", i)
         if claim["id"] in ids[:i]:
             checker.add(CLAIMS, path + ("id",), f"claim id {claim['id']!r} is used twice")
@@ -61,7 +67,8 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
         if target is not None and target == claim["id"]:
             checker.add(CLAIMS, path + ("superseded_by",), "a claim cannot be superseded by itself")
         elif target is not None and target not in ids:
-            checker.add(CLAIMS, path + ("superseded_by",), f"names claim {target!r}, which does not exist{checker.suggest(target, ids)}")
+            checker.add(CLAIMS, path + ("superseded_by",), f"names claim {target!r}, which does not exist"
+                                                           f"{checker.suggest(target, [x for x in ids if isinstance(x, str)])}")
         elif target is not None and claim.get("status") != "superseded":
             checker.add(CLAIMS, path + ("status",), f"{claim.get('status')!r}, but superseded_by names {target!r}: a claim "
                                                     "with a successor is superseded (status: superseded), or remove "
@@ -84,15 +91,16 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
             continue
         _checks(checker, claim, path, scopes[name], traces, macros)
         _statement(checker, claim, path)
-    _frozen(checker, claims, scopes)
+    _frozen(checker, claims, scopes, malformed)
 
 
-def _frozen(checker, claims: list[dict], scopes: dict[str, Scope]) -> None:
+def _frozen(checker, claims: list[dict], scopes: dict[str, Scope], malformed: set[int]) -> None:
     """A claim a release froze (its ``claims:`` in ``corpus/releases.yaml``) is still in the ledger,
     still about that release, and counts what it counted then (:func:`claim_digest`): its numbers
     are the release's published numbers. ``scopes``: the valid populations (a release whose
-    snapshot has problems is judged once it is valid)."""
-    at = {c["id"]: i for i, c in enumerate(claims)}
+    snapshot has problems is judged once it is valid; a ``malformed`` claim, reported by the schema, once it
+    is well formed)."""
+    at = {c.get("id"): i for i, c in enumerate(claims) if isinstance(c, dict)}
     new = ("to state a new reading, add a claim about the pool (or a later release) and mark this one "
            "`status: superseded` with `superseded_by:` the new claim")
     for j, rel in enumerate(releases_from(checker.corpus.releases)):
@@ -100,6 +108,8 @@ def _frozen(checker, claims: list[dict], scopes: dict[str, Scope]) -> None:
             continue
         for cid, digest in rel.claims:
             i = at.get(cid)
+            if i in malformed:
+                continue
             if i is None:
                 checker.add(RELEASES, ("releases", j, "claims", cid), f"claim {cid!r} about release {rel.name} is not in "
                             f"{CLAIMS}, but the release froze it with its numbers: restore it (a claim that no longer "
@@ -115,7 +125,7 @@ def _frozen(checker, claims: list[dict], scopes: dict[str, Scope]) -> None:
 
 def _succession(claims: list[dict], start: str) -> list[str]:
     """The ids from ``start`` along ``superseded_by`` when they come back to ``start`` (a loop), else []."""
-    successor = {c["id"]: c.get("superseded_by") for c in claims}
+    successor = {c.get("id"): c.get("superseded_by") for c in claims if isinstance(c, dict)}
     chain, seen, at = [start], {start}, successor.get(start)
     while at is not None and at not in seen:
         chain.append(at)

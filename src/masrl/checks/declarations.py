@@ -13,6 +13,7 @@ from __future__ import annotations
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from ..analyses.claims import PLAIN_FIELDS
 from ..corpus.declarations import all_of_name, column_names, split_values
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus.declarations import COLUMN_KINDS, TableDecl, table_of
@@ -309,9 +310,14 @@ def screening(c) -> None:
 
 
 def audit_defaults(c) -> None:
-    """An audit's default fields are single-valued fields of retained records."""
+    """An audit's default fields are single-valued fields every retained record carries."""
     for j, name in enumerate(c.tax.declared("audit").get("default_fields") or []):
         _single(c, ("audit", "default_fields", j), name, "retained", "an audit's default field")
+        field = c.tax.fields.get(name) if isinstance(name, str) else None
+        if field is not None and field.required_when is not None:
+            c.add(TAXONOMY, ("audit", "default_fields", j), f"{name!r} applies only to the records its required_when "
+                                                            "names, and a reader of the others would have no value to give; "
+                                                            "an audit asks a field every retained record carries")
 
 
 def field_names(c) -> None:
@@ -326,6 +332,10 @@ def field_names(c) -> None:
             if field.name in own.get(field.applies_to, set()):
                 c.add(TAXONOMY, (group, field.name), f"{field.name!r} is one of masrl's own fields of {field.applies_to} "
                                                      "records; give the survey's field another name")
+            elif field.name in PLAIN_FIELDS:
+                c.add(TAXONOMY, (group, field.name), f"{field.name!r} is one of the names a claim's `where` selects "
+                                                     f"records by ({', '.join(PLAIN_FIELDS)}), whatever the field; give the "
+                                                     "survey's field another name")
             if group == "free_fields" and field.name in tax.fields:
                 c.add(TAXONOMY, (group, field.name), f"{field.name!r} is also a controlled field; declare it once")
             if field.name in options and options[field.name] in EXCLUDE_OPTIONS:

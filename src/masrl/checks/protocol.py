@@ -36,13 +36,16 @@ from ..corpus.load import TAXONOMY, Corpus
 from ..corpus.rounds import (
     DECISIONS,
     DUPLICATE_COLUMNS,
+    FOUND_SHEETS,
     PROTOCOL,
     QUEUE_COLUMNS,
     REASON_COLUMN,
     ROUNDS,
+    SCREENER_COLUMNS,
     SEARCHERS,
     STAGE_COLUMN,
     RoundFolder,
+    found_digest,
     joined_ids,
     split_identifiers,
     split_list,
@@ -138,6 +141,8 @@ ROUND_SCHEMA = {
                                    "outside_window_records": {"type": "array", "items": _TEXT}, "not_matching": _COUNT,
                                    "unusable": _COUNT, "unusable_records": {"type": "array", "items": _TEXT},
                                    "not_fetched": _COUNT, "stopped": _TEXT}}}}}},
+        "found_sha256": {"type": "object", "additionalProperties": False,
+                         "properties": {name: {"type": "string", "pattern": "^[0-9a-f]{64}$"} for name in FOUND_SHEETS}},
         "counts": {"type": "object", "required": ["identified", "duplicates", "queued", "by_source", "by_family"],
                    "additionalProperties": False,
                    "properties": {"identified": _COUNT, "duplicates": _COUNT, "queued": _COUNT,
@@ -514,6 +519,15 @@ def _count_problems(folder: RoundFolder) -> list[Problem]:
     if counts["identified"] != counts["queued"] + counts["duplicates"]:
         out.append(Problem(file, None, "counts.identified", f"{counts['identified']} is not queued + duplicates "
                                                             f"({counts['queued']} + {counts['duplicates']})"))
+    found = folder.meta.get("found_sha256") or {}
+    for sheet, rows in (("queue.csv", folder.queue), ("duplicates.csv", folder.duplicates)):
+        if out or sheet not in found or folder.misshapen.get(sheet):
+            continue  # a row lost or added is named above; a round written before masrl recorded its records
+        if found_digest(rows) != found[sheet]:
+            out.append(Problem(folder.path(sheet), None, "identifier", "the records of its rows are not the ones the search "
+                               f"found (found_sha256 of round.yaml): a round's sheets keep every record found, none other. "
+                               f"Restore the identifiers (git diff {folder.path(sheet)}); the screener fills only "
+                               f"{', '.join(SCREENER_COLUMNS)}"))
     return out
 
 
@@ -578,7 +592,9 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
         if "duplicates.csv" in folder.headers and _header_problem(folder, "duplicates.csv", DUPLICATE_COLUMNS) is None:
             out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
         if meta_ok and not folder.missing and not unread:
-            out += _count_problems(folder)
+            # a sheet whose identifier cells are named wrong already: its records are judged once they read
+            named = {p.file for p in out if p.field == "identifier" and p.line is not None}
+            out += [p for p in _count_problems(folder) if p.file not in named]
     return out + _requeued_problems(corpus)
 
 

@@ -130,14 +130,20 @@ def _search(args: argparse.Namespace) -> int:
 _EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9-]*[A-Za-z]")
 
 
+#: The proportions ``--recall`` and ``--confidence`` take: six decimal places, as a float holds them exactly enough.
+PROPORTION = (0.000001, 0.999999)
+
+
 def _proportion(text: str) -> float:
-    """A number strictly between 0 and 1 (argparse type)."""
+    """A proportion from 0.000001 to 0.999999 (argparse type): beyond them the stopping estimate's
+    counts overflow, and a float cannot tell a value from 0 or 1."""
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a proportion strictly between 0 and 1 (e.g. 0.95)")
+    if not PROPORTION[0] <= value <= PROPORTION[1]:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a proportion from {PROPORTION[0]:.6f} to {PROPORTION[1]} "
+                                         "(e.g. 0.95)")
     return value
 
 

@@ -17,6 +17,7 @@ reader; :mod:`masrl.corpus.load` reads the bytes.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 from dataclasses import dataclass, field
@@ -126,6 +127,18 @@ def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
     for row in rows:
         writer.writerow([csv_cell(row.get(c, "")) for c in columns])
     return out.getvalue().encode("utf-8")
+
+
+#: The sheets whose records ``round.yaml``'s ``found_sha256`` guards (:func:`found_digest`).
+FOUND_SHEETS = ("queue.csv", "duplicates.csv")
+
+
+def found_digest(rows: list) -> str:
+    """SHA-256 (hex) of the records a round's sheet holds: the ``identifier`` cell of every row, sorted (so
+    that neither the rows' order nor a spreadsheet's rewrite of other cells counts, and a record lost,
+    swapped for another or invented does)."""
+    cells = sorted(row.get("identifier") for row in rows)
+    return hashlib.sha256("\n".join(cells).encode("utf-8")).hexdigest()
 
 
 def read_csv(data: bytes, rel: str) -> tuple[list[str], list[Row], list[Problem]]:

@@ -77,8 +77,9 @@ def _md_text(text: str) -> MdSafe:
 
 def md_code(value: object) -> MdSafe:
     """``value`` as a Markdown code span: fenced with one more backtick than its longest
-    run of backticks, padded with a space where it starts or ends with one."""
-    text = " ".join(str(value).split())
+    run of backticks, padded with a space where it starts or ends with one; a control, bidi or
+    zero-width character shows as its escape (a code span shows a backslash as it is)."""
+    text = printable(" ".join(str(value).split()))
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ")) else ""

@@ -17,6 +17,7 @@ from ..audits import sample as sampling
 from ..audits.adjudication import adjudication_document, header_comment
 from ..audits.fields import (
     ORIGINAL,
+    TABLE_COLUMNS,
     allowed_fields,
     default_tag_fields,
     kind_of,
@@ -124,8 +125,12 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
     bad: list[Problem] = []
     for name in fields:
         if name not in allowed:
+            field = tax.fields.get(name)
+            why = (" (it applies only to the records its required_when names: a reader of the others would have no value "
+                   "to give)" if field is not None and field.required_when is not None else "")
             bad.append(Problem(COMMAND_LINE, None, "--fields", f"{name!r} cannot be audited for the {options.population} "
-                                                               f"population; allowed: {', '.join(allowed)}{_suggest(name, allowed)}"))
+                                                               f"population{why}; allowed: {', '.join(allowed)}"
+                                                               f"{_suggest(name, allowed)}"))
     if len(set(fields)) != len(fields):
         bad.append(Problem(COMMAND_LINE, None, "--fields", "a field is listed twice"))
     if kind_of(options.population) == "screening" and "decision" not in fields:
@@ -198,6 +203,9 @@ def import_sheet(files: dict[str, bytes], audit_id: str, sheet: bytes, sheet_nam
     reader = " ".join(reader.split())
     if not reader or reader_slug(reader) == ORIGINAL:
         raise UserError(f"--reader {reader!r}: name the person who filled in the sheet ('{ORIGINAL}' is the corpus itself)")
+    if reader_slug(reader) in TABLE_COLUMNS:
+        raise UserError(f"--reader {reader!r}: names a column of the table of disagreements ({', '.join(TABLE_COLUMNS)}); "
+                        "name the person who filled in the sheet")
     if why := text_problem(reader):
         raise UserError(f"--reader {reader!r} {why}")
     rounds = audit.rounds()

@@ -13,7 +13,16 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from ...corpus.rounds import DUPLICATE_COLUMNS, FAMILY_COLUMN, QUEUE_COLUMNS, ROUNDS, SCREENER_COLUMNS, csv_bytes
+from ...corpus.rounds import (
+    DUPLICATE_COLUMNS,
+    FAMILY_COLUMN,
+    QUEUE_COLUMNS,
+    ROUNDS,
+    SCREENER_COLUMNS,
+    csv_bytes,
+    found_digest,
+    read_csv,
+)
 from ...corpus.yamlio import dump_record
 from .dedupe import Candidate, Duplicate, list_cell
 
@@ -89,11 +98,11 @@ def round_files(round_id: str, window: tuple[str, str], started: str, finished: 
     }
     base = f"{ROUNDS}{round_id}/"
     header = HEADER.format(round=round_id, since=window[0], until=window[1], screener=", ".join(SCREENER_COLUMNS))
-    return {
-        f"{base}round.yaml": header.encode() + b"\n" + dump_record(meta),
-        f"{base}queue.csv": csv_bytes(QUEUE_COLUMNS, queue),
-        f"{base}duplicates.csv": csv_bytes(DUPLICATE_COLUMNS, duplicate_rows(duplicates, lines)),
-    }
+    sheets = {"queue.csv": csv_bytes(QUEUE_COLUMNS, queue),
+              "duplicates.csv": csv_bytes(DUPLICATE_COLUMNS, duplicate_rows(duplicates, lines))}
+    # the records found, as the checks will read them back: a row lost, swapped or invented later is named
+    meta["found_sha256"] = {name: found_digest(read_csv(data, base + name)[1]) for name, data in sheets.items()}
+    return {f"{base}round.yaml": header.encode() + b"\n" + dump_record(meta), **{base + n: d for n, d in sheets.items()}}
 
 
 def utc_stamp(moment: datetime.datetime) -> str:
