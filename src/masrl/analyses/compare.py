@@ -184,7 +184,7 @@ def claim_changes(before, after) -> list[dict]:
 
 
 def _selection(check) -> str:
-    """What a check selects, as one line: ``retained where {"subdecisions": "O1"}``, with its share's
+    """What a check selects, as one line: ``retained where {"field": "value"}``, with its share's
     ``of`` and its macro when it has them (a trace check: the trace it validates)."""
     if "trace_valid" in check.expected:
         return f"trace {check.expected['trace_valid']}"
