@@ -100,7 +100,7 @@ def _frozen(checker, claims: list[dict], scopes: dict[str, Scope], malformed: se
     are the release's published numbers. ``scopes``: the valid populations (a release whose
     snapshot has problems is judged once it is valid; a ``malformed`` claim, reported by the schema, once it
     is well formed)."""
-    at = {c.get("id"): i for i, c in enumerate(claims) if isinstance(c, dict)}
+    at = {c["id"]: i for i, c in enumerate(claims) if isinstance(c, dict) and isinstance(c.get("id"), str)}
     new = ("to state a new reading, add a claim about the pool (or a later release) and mark this one "
            "`status: superseded` with `superseded_by:` the new claim")
     for j, rel in enumerate(releases_from(checker.corpus.releases)):
@@ -125,7 +125,7 @@ def _frozen(checker, claims: list[dict], scopes: dict[str, Scope], malformed: se
 
 def _succession(claims: list[dict], start: str) -> list[str]:
     """The ids from ``start`` along ``superseded_by`` when they come back to ``start`` (a loop), else []."""
-    successor = {c.get("id"): c.get("superseded_by") for c in claims if isinstance(c, dict)}
+    successor = {c["id"]: c.get("superseded_by") for c in claims if isinstance(c, dict) and isinstance(c.get("id"), str)}
     chain, seen, at = [start], {start}, successor.get(start)
     while at is not None and at not in seen:
         chain.append(at)
