@@ -50,6 +50,20 @@ def test_select(where, keys):
     assert select(FRAME, where, TAX) == keys
 
 
+def test_a_conditional_field_selects_only_the_records_it_applies_to():
+    """``native`` applies to benchmarks only (required_when): a negation of it counts the benchmarks whose value is
+    not the one negated, never the records the field does not apply to ("" in the frame)."""
+    tax = Taxonomy({"fields": {
+        "category": {"applies_to": "retained", "values": {"benchmark": {}, "method": {}}},
+        "native": {"applies_to": "retained", "required_when": {"category": ["benchmark"]}, "values": {"yes": {}, "no": {}}},
+    }})
+    frame = pd.DataFrame({"category": ["benchmark", "benchmark", "method", "method"], "native": ["yes", "no", "", ""]},
+                         index=pd.Index(["a", "b", "c", "d"], name="key"))
+    assert select(frame, {"native": {"not": "yes"}}, tax) == ["b"]
+    assert select(frame, {"native": {"not_in": ["yes", "no"]}}, tax) == []
+    assert select(frame, {"native": "no"}, tax) == ["b"] and select(frame, {"category": {"not": "benchmark"}}, tax) == ["c", "d"]
+
+
 def check(**kw):
     return evaluate_check({"label": "l", "where": {"credit": "message"}, **kw}, POPS, TAX, {"ok": True, "bad": False})
 

@@ -165,6 +165,21 @@ def test_an_erratum_changes_only_the_wording_it_names(published_tree, change, fi
     assert [(p.field, p.message) for p in problems] == [(f"errata[1].{field}", message)]
 
 
+@pytest.mark.parametrize("malformed, problem", [
+    ("errata", ("errata[0]", "expected a mapping, got the string 'just a string'")),
+    ("releases", ("releases[0]", "expected a mapping, got the integer 42")),
+])
+def test_a_malformed_entry_of_the_releases_file_hides_no_other_problem(published_tree, malformed, problem):
+    text = (published_tree / "corpus/releases.yaml").read_text(encoding="utf-8")
+    text = text.replace("field: reward_type\n", "field: reward_typo\n", 1)
+    text = (text.replace("errata:\n", "errata:\n  - just a string\n", 1) if malformed == "errata" else
+            text.replace("releases:\n  - name: v1", "releases:\n  - 42\n  - name: v1", 1))
+    problems = _problems(published_tree, {"corpus/releases.yaml": text.encode()})
+    typo = "errata[1]" if malformed == "errata" else "errata[0]"
+    assert [(p.field, p.message) for p in problems] == [
+        problem, (f"{typo}.corrections[0].field", "'reward_typo' is not a field of release v1's vocabulary")]
+
+
 def test_a_valid_new_erratum_passes_and_changes_the_release_label(published_tree):
     files = {**read_tree(published_tree), "corpus/releases.yaml": _with_erratum(published_tree)}
     corpus = parse_tree(files)

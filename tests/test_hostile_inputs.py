@@ -60,6 +60,14 @@ def test_malformed_claim_ids_do_not_crash(survey, cli):
     assert run.code == 1 and "claims[14].id: expected a string, got the list ['a']" in run.err
 
 
+def test_a_claim_id_that_is_the_ledgers_own_anchor_is_refused(survey, cli):
+    """The heading of a claim `claim-ledger` has the anchor of the report's title: its link opened the page's top."""
+    replace(survey / "corpus/claims.yaml", "  - id: message-credit-sparse\n", "  - id: claim-ledger\n")
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and ("claims[0].id: 'claim-ledger' is the anchor of the claim ledger's own title in "
+                              "reports/claims.md (a link to the claim would open the page's top); choose another id") in run.err
+
+
 def test_superseded_by_must_name_a_claim(survey, cli):
     replace(survey / "corpus/claims.yaml", "superseded_by: orchestrator-credit-v1", "superseded_by: orchestrator-credit")
     run = cli("validate", "--root", survey)

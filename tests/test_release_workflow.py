@@ -72,6 +72,11 @@ def release_facts(root: Path) -> dict:
     (["pool", "--date", "2026-12-01"], "command line: NAME: 'pool' is not a release name"),
     (["{next}", "--date", "2026-04-01"], "command line: --date: 2026-04-01 is before the last release {last} ({last_date})"),
     (["{next}", "--date", "2026-02-30"], "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD"),
+    # names whose tag release-NAME (the one masrl release asks for) git refuses
+    (["v2.", "--date", "2026-12-01"], "command line: NAME: 'v2.' ends with '.', which git refuses at the end of the tag "
+                                      "release-v2.; e.g. {next}"),
+    (["v2..1", "--date", "2026-12-01"], "command line: NAME: 'v2..1' holds '..', which git refuses in the tag release-v2..1"),
+    (["v2.lock", "--date", "2026-12-01"], "command line: NAME: 'v2.lock' ends with '.lock', which git refuses"),
 ])
 def test_release_refuses_bad_names_and_dates(survey, cli, args, message):
     facts = release_facts(survey)

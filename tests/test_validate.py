@@ -350,6 +350,18 @@ def test_a_number_written_where_a_code_of_digits_is_says_to_quote_it(survey, cli
                           "vocabulary; allowed: yes, partial, 1, no (YAML read it as a number: quote it, '1')"], lines
 
 
+def test_a_code_null_written_unquoted_says_to_quote_it(survey, cli):
+    """YAML reads an unquoted null in a record as nothing, whatever the taxonomy's code "null" says."""
+    tax = survey / "corpus/taxonomy.yaml"
+    tax.write_text(tax.read_text().replace('      "no": {label: unverified,', '      "null": {label: none, definition: d, source: s}\n'
+                                                                          '      "no": {label: unverified,', 1))
+    paper = survey / "corpus/papers/c3.yaml"
+    paper.write_text(paper.read_text().replace("verified: 'yes'", "verified: null"))
+    lines = errors(cli("validate", "--root", survey))
+    assert lines[:-1] == [f"corpus/papers/c3.yaml:{line_of(paper, 'verified:')}: verified: nothing (an empty value) is not in "
+                          "the vocabulary; allowed: yes, partial, null, no (YAML read null as nothing: quote it, 'null')"], lines
+
+
 def test_the_protocols_problems_are_worded_as_every_files(survey, cli):
     """The search protocol's schema errors name the value and what is allowed, as the records' and the taxonomy's do."""
     path = survey / "corpus/protocol.yaml"

@@ -223,6 +223,26 @@ def test_diff_names_the_counts_and_claims_a_new_paper_changes(survey, cli, set_f
     assert data["records"]["added"] == [{"key": key, "title": "Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces"}]
 
 
+def test_diff_names_an_audit_changed_or_removed(survey, cli):
+    """An audit's readings are the survey's published agreement (reports/audit.md): a reviewer sees any change."""
+    git(survey, "init", "-q")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    path = survey / "corpus/audits/spotcheck-2026-05-03.yaml"
+    assert "No audit was added, removed or changed." in cli("diff", "--root", survey, "HEAD").out
+    text = path.read_text()
+    old = "    second_reader:\n      category: rl_method\n"
+    assert old in text
+    path.write_text(text.replace(old, "    second_reader:\n      category: framework\n", 1))
+    assert cli("validate", "--root", survey).code == 0
+    run = cli("diff", "--root", survey, "HEAD")
+    assert run.out.split("### Audits\n", 1)[1].strip() == (
+        "- audit changed: `spotcheck-2026-05-03` (its sample, readings or adjudication; `reports/audit.md` shows the agreement)")
+    path.unlink()
+    data = json.loads(cli("diff", "--root", survey, "HEAD", "--json").out)
+    assert data["audits"] == {"added": [], "removed": ["spotcheck-2026-05-03"], "changed": []}
+
+
 def test_diff_reports_retagging_and_broken_claims(survey, cli, set_field):
     pool = load(survey)
     message = sum(r["credit_granularity"] == "message" for r in pool.retained.values())

@@ -308,3 +308,24 @@ def test_reader_names_become_file_names_and_sampling_is_hamilton():
     with pytest.raises(ValueError, match="n = 4 but the population has 3 records"):
         allocate({"a": 3}, 4)
     assert item_labels(3) == ["S01", "S02", "S03"] and item_labels(100)[-1] == "S100"
+
+
+def test_a_reading_is_judged_beside_a_wrong_sample_date_and_a_malformed_row(audited, cli, sheets, tmp_path):
+    """A future date of the sample, a row of the wrong shape and a value outside the vocabulary: one run names all three."""
+    assert _import(cli, audited, sheets.write(tmp_path / "ok.csv", sheets.filled(audited, AUDIT))).code == 0
+    folder = audited / f"corpus/audits/{AUDIT}"
+    sample = folder / "audit.yaml"
+    sample.write_text(sample.read_text().replace(f"date: '{AUDIT[5:]}'", "date: '2099-01-01'", 1))
+    reading = folder / "rounds/round-1-jane-doe.yaml"
+    data = yaml.safe_load(reading.read_text())
+    data["rows"][1]["values"]["category"] = "rl_methd"
+    data["rows"].append("oops")
+    reading.write_text(yaml.safe_dump(data, sort_keys=False))
+    lines = cli("validate", "--root", audited).err.splitlines()
+    rel = f"corpus/audits/{AUDIT}"
+    assert any(x.startswith(f"{rel}/audit.yaml:") and x.endswith("date: 2099-01-01 is in the future (today is 2027-01-15)")
+               for x in lines), lines
+    assert any(x.startswith(f"{rel}/rounds/round-1-jane-doe.yaml:") and "rows[1].values.category: 'rl_methd' is not an allowed "
+               "value of category" in x for x in lines), lines
+    assert any(x.startswith(f"{rel}/rounds/round-1-jane-doe.yaml:") and x.endswith(
+        f"rows[{len(data['rows']) - 1}]: expected a mapping, got the string 'oops'") for x in lines), lines

@@ -210,14 +210,20 @@ def _matches(series: pd.Series, cond, multi: bool) -> pd.Series:
 
 
 def where_mask(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> pd.Series:
-    """Boolean Series over ``frame``'s rows: which match every condition of ``where``."""
+    """Boolean Series over ``frame``'s rows: which match every condition of ``where`` (a record that a
+    conditional field, ``required_when``, does not apply to meets no condition on that field)."""
     from masrl.core.tabular import pd
 
     mask = [True] * len(frame)
     for name, cond in where.items():
         values = [str(i) for i in frame.index] if name in ("key", "record_id") else frame[name].tolist()
-        multi = name in tax.fields and tax.fields[name].multi
+        field = tax.fields.get(name)
+        multi = field is not None and field.multi
         mask = [m and p for m, p in zip(mask, _match_values(values, cond, multi))]
+        if field is not None and field.required_when is not None:
+            # a record the field does not apply to (its required_when unmet) meets no condition on it, not even a
+            # negation: "not v" counts the records the field applies to whose value is not v, never the others
+            mask = [m and not (v is None or (not multi and v == "")) for m, v in zip(mask, values)]
     return pd.Series(mask, index=frame.index, dtype=bool)
 
 

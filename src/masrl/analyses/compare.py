@@ -20,6 +20,7 @@ from typing import Any
 
 from masrl.core.tabular import pd
 
+from ..corpus.load import AUDITS
 from .table import Table
 
 
@@ -234,6 +235,24 @@ def claim_edits(before, after) -> list[dict]:
         if a is not None and b is not None and verdict(a) != verdict(b):
             edits.append({"claim": cid, "edit": "verdict", "before": verdict(a), "after": verdict(b)})
     return edits
+
+
+def audit_changes(before: dict[str, bytes], after: dict[str, bytes]) -> dict | None:
+    """The audits (``corpus/audits/<id>.yaml`` or the folder ``corpus/audits/<id>/``) that one tree of files
+    has and the other not, or whose files differ: ``{"added", "removed", "changed"}`` (audit ids), or None
+    when none did. An audit's readings are the survey's published agreement (``reports/audit.md``)."""
+    def audits(files: dict[str, bytes]) -> dict[str, dict[str, bytes]]:
+        out: dict[str, dict[str, bytes]] = {}
+        for rel, data in files.items():
+            if rel.startswith(AUDITS) and rel.endswith(".yaml"):
+                name = rel[len(AUDITS):].split("/", 1)[0].removesuffix(".yaml")
+                out.setdefault(name, {})[rel] = data
+        return out
+
+    old, new = audits(before), audits(after)
+    out = {"added": sorted(set(new) - set(old)), "removed": sorted(set(old) - set(new)),
+           "changed": sorted(a for a in set(old) & set(new) if old[a] != new[a])}
+    return out if any(out.values()) else None
 
 
 def compare(before, after) -> dict:

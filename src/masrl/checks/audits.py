@@ -66,6 +66,20 @@ class _FolderChecker:
         self.c.schema_errors(file, value, Draft202012Validator(schema, format_checker=FormatChecker()))
         return len(self.c.problems) == before
 
+    def entries(self, rel: str, data: dict, schema: dict, key: str) -> set[int] | None:
+        """Check ``data`` against ``schema``; the indices of the entries of list ``key`` its problems name, or
+        None when one is about the file's own keys (the checks of the entries need those), so that the
+        well-formed entries are judged in the same run."""
+        before = len(self.c.problems)
+        self.valid(rel, data, schema)
+        malformed = set()
+        for problem in self.c.problems[before:]:
+            at = re.match(rf"{key}\[([0-9]+)\]", problem.field or "")
+            if at is None:
+                return None
+            malformed.add(int(at.group(1)))
+        return malformed
+
     def run(self) -> None:
         others = sorted(f for f in self.files if f != self.audit_file)
         for rel in others:
@@ -79,10 +93,11 @@ class _FolderChecker:
                                                     "there (masrl audit sample writes it)")
             return
         data = self.files[self.audit_file]
-        if not self.valid(self.audit_file, data, AUDIT_FILE_SCHEMA) or not self.sample(data):
+        if not self.valid(self.audit_file, data, AUDIT_FILE_SCHEMA):
             return
+        sample_ok = self.sample(data)  # its readings are judged against it even so: every problem in one run
         rounds_ok = [self.round(rel, data) for rel in others if parse_round_file(rel) and f"/{ROUNDS}/" in rel]
-        if not all(rounds_ok):  # every round is checked, so that all their problems show at once
+        if not (sample_ok and all(rounds_ok)):  # every round is checked, so that all their problems show at once
             return
         audit = _folder(self.audit_file, data, self.files)
         disagreements = {(rr.round, d.item, d.field) for rr in round_results(audit, self.c.tax)
@@ -166,7 +181,8 @@ class _FolderChecker:
     def round(self, rel: str, sample: dict) -> bool:
         data = self.files[rel]
         before = len(self.c.problems)
-        if not self.valid(rel, data, ROUND_SCHEMA):
+        malformed = self.entries(rel, data, ROUND_SCHEMA, "rows")
+        if malformed is None:
             return False
         number, slug = parse_round_file(rel)
         self.when(rel, ("date",), data["date"], sample["date"])
@@ -185,6 +201,8 @@ class _FolderChecker:
         items = {i["item"]: i for i in sample["items"]}
         seen: set[str] = set()
         for j, row in enumerate(data["rows"]):
+            if j in malformed:
+                continue
             path = ("rows", j)
             item = items.get(row["item"])
             if item is None:
@@ -197,7 +215,7 @@ class _FolderChecker:
                 self.c.add(rel, path + ("record",), f"{row['record']!r} but the sample's {row['item']} is {item['record']!r}")
             self.row_values(rel, path, row["values"], sample["fields"], allowed)
         missing = [i for i in items if i not in seen]
-        if missing:
+        if missing and not malformed:  # a malformed row may be the missing item's
             self.c.add(rel, ("rows",), f"the sample's item(s) {', '.join(missing)} are missing")
         return len(self.c.problems) == before
 
@@ -225,14 +243,9 @@ class _FolderChecker:
     # ------------------------------------------------------------------ adjudication
     def adjudication(self, rel: str, sample: dict, audit, disagreements: set) -> None:
         data = self.files[rel]
-        before = len(self.c.problems)
-        self.valid(rel, data, ADJUDICATION_SCHEMA)
-        malformed = set()
-        for problem in self.c.problems[before:]:
-            at = re.match(r"resolutions\[([0-9]+)\]", problem.field or "")
-            if at is None:
-                return  # the file's own keys are wrong: the checks below need them
-            malformed.add(int(at.group(1)))  # the other resolutions are judged in the same run
+        malformed = self.entries(rel, data, ADJUDICATION_SCHEMA, "resolutions")
+        if malformed is None:
+            return
         number = parse_adjudication_file(rel)
         if data["audit_id"] != sample["audit_id"]:
             self.c.add(rel, ("audit_id",), f"{data['audit_id']!r} is not the id of this audit ({sample['audit_id']!r})")

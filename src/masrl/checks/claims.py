@@ -20,6 +20,8 @@ from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, claim_digest, releases_from
 from ..corpus.taxonomy import Taxonomy
 
+#: Anchors the claim ledger's report (``reports/claims.md``) has besides its claims' (one heading per claim id).
+PAGE_ANCHORS = ("claim-ledger",)
 #: Prefixes of the macros masrl generates itself (claim macros may not use them).
 GENERATED_MACRO_PREFIXES = ("Num", "Current")
 
@@ -63,6 +65,10 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
         path = ("claims", i)
         if claim["id"] in ids[:i]:
             checker.add(CLAIMS, path + ("id",), f"claim id {claim['id']!r} is used twice")
+        elif claim["id"] in PAGE_ANCHORS:
+            checker.add(CLAIMS, path + ("id",), f"{claim['id']!r} is the anchor of the claim ledger's own title in "
+                                                "reports/claims.md (a link to the claim would open the page's top); "
+                                                "choose another id")
         target = claim.get("superseded_by")
         if target is not None and target == claim["id"]:
             checker.add(CLAIMS, path + ("superseded_by",), "a claim cannot be superseded by itself")

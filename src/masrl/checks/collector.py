@@ -43,6 +43,10 @@ def _non_ascii(value: str) -> str:
     return " (it contains " + ", ".join(f"'{ch}' U+{ord(ch):04X}" for ch in dict.fromkeys(odd)) + ", which looks like ASCII but is not)"
 
 
+#: Words YAML reads as nothing (null) when they are not quoted.
+_NULL_WORDS = ("null", "~")
+
+
 def _describe(value: Any) -> str:
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
@@ -175,7 +179,9 @@ class Checker:
             if isinstance(value, str):
                 self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}{_non_ascii(value)}")
             else:
+                words = [a for a in allowed if a.lower() in _NULL_WORDS] if value is None else []
                 hint = (" (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else
+                        f" (YAML read {words[0]} as nothing: quote it, '{words[0]}')" if words else
                         f" (YAML read it as a number: quote it, '{value}')" if str(value) in allowed else "")
                 self.add(file, path, f"{_describe(value)} is not in the vocabulary; allowed: {', '.join(allowed)}{hint}")
         elif kind == "required":

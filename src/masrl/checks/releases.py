@@ -10,6 +10,7 @@ when later versions of masrl ask more of new records.
 from __future__ import annotations
 
 import copy
+import re
 
 from jsonschema import Draft202012Validator, FormatChecker
 
@@ -24,6 +25,7 @@ from ..corpus.releases import (
     content_digest,
     releases_from,
     snapshot_from,
+    tag_problem,
 )
 from ..corpus.taxonomy import Taxonomy
 from ..core import clock
@@ -55,8 +57,11 @@ def check_releases(checker) -> dict[str, Snapshot]:
         return {}
     before = len(checker.problems)
     checker.schema_errors(RELEASES, corpus.releases, Draft202012Validator(schemas.RELEASES_SCHEMA, format_checker=FormatChecker()))
-    if len(checker.problems) != before:
-        return {}
+    malformed = _malformed(checker.problems[before:], "releases")
+    if malformed is None:
+        return {}  # the file's own keys are wrong: the checks below need them
+    if malformed:
+        return _malformed_releases(checker, corpus, snapshots, malformed)
     releases = releases_from(corpus.releases)
     listed = set()
     valid = {}
@@ -64,6 +69,8 @@ def check_releases(checker) -> dict[str, Snapshot]:
         path = ("releases", i)
         if rel.name in RESERVED_NAMES:
             checker.add(RELEASES, path + ("name",), f"{rel.name!r} is reserved (it names another population); choose e.g. v2")
+        elif why := tag_problem(rel.name):
+            checker.add(RELEASES, path + ("name",), f"{rel.name!r} {why}")
         if rel.name in listed:
             checker.add(RELEASES, path + ("name",), f"release {rel.name!r} is listed twice")
         listed.add(rel.name)
@@ -97,6 +104,34 @@ def check_releases(checker) -> dict[str, Snapshot]:
         if name not in listed:
             checker.add(file, (), f"release {name} is not listed in {RELEASES}: list it there or remove the snapshot")
     _dates_added(checker, releases, valid)
+    return valid
+
+
+def _malformed(problems: list, key: str) -> set[int] | None:
+    """The indices of the entries of list ``key`` that ``problems`` (schema problems) name, or None when one of
+    them is about something else (the file's own keys)."""
+    out = set()
+    for problem in problems:
+        at = re.match(rf"{key}\[([0-9]+)\]", problem.field or "")
+        if at is None:
+            return None
+        out.add(int(at.group(1)))
+    return out
+
+
+def _malformed_releases(checker, corpus, snapshots: dict, malformed: set[int]) -> dict[str, Snapshot]:
+    """With some entries of ``releases`` malformed (reported), the well-formed ones whose snapshot is valid and
+    matches its digest, so that the errata and claims about them are judged in the same run; their order and
+    dates are judged once every entry is well formed."""
+    items = corpus.releases.get("releases") or []
+    valid = {}
+    for i, item in enumerate(items):
+        if i in malformed or not isinstance(item, dict):
+            continue
+        (rel,) = releases_from({"releases": [item]}) or (None,)
+        found = snapshots.get(rel.name) if rel is not None else None
+        if found is not None and (not rel.content_sha256 or content_digest(corpus.snapshots[found[0]]) == rel.content_sha256):
+            valid[rel.name] = found[1]
     return valid
 
 
@@ -163,14 +198,17 @@ def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
     before = len(checker.problems)
     checker.schema_errors(RELEASES, data["errata"], Draft202012Validator(schemas.ERRATA_SCHEMA, format_checker=FormatChecker()),
                           ("errata",))
-    if len(checker.problems) != before:
+    malformed = _malformed(checker.problems[before:], "errata")
+    if malformed is None:
         return
     if not snapshots:
         return  # the releases themselves have problems (reported); errata are judged once they are valid
     dates = {r.name: r.date for r in releases_from(data)}
     state = {name: copy.deepcopy(snap.taxonomy) for name, snap in snapshots.items()}
     today = clock.today_iso()
-    for i, erratum in enumerate(errata_from(data)):
+    items = data["errata"] if isinstance(data["errata"], list) else []
+    well_formed = [i for i in range(len(items)) if i not in malformed]
+    for i, erratum in zip(well_formed, errata_from({"errata": [items[i] for i in well_formed]})):
         path = ("errata", i)
         if erratum.release not in state:
             if erratum.release in dates:

@@ -47,19 +47,21 @@ def render_markdown(diff: dict, rev: str) -> str:
 
 def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
     """Print the difference; exit 0 (1 only for errors)."""
-    from ..analyses.compare import compare
+    from ..analyses.compare import audit_changes, compare
     from ..analyses.frozen import Side, frozen_changes
     from ..build.examples import examples_valid
 
     root = find_root(root_arg)
     traces_valid = examples_valid()
-    old, new = parse_tree(read_git_tree(root, rev)), parse_tree(read_tree(root))
+    old_files, new_files = read_git_tree(root, rev), read_tree(root)
+    old, new = parse_tree(old_files), parse_tree(new_files)
     before = _results(old, f"at {rev}", traces_valid, rev)
     after = _results(new, "in the working tree", traces_valid)
     diff = compare(before, after)
     diff["frozen"] = frozen_changes(Side(old.releases, old.snapshots, release_report_blobs(root, rev)),
                                     Side(new.releases, new.snapshots, release_report_blobs(root)))
     diff["drafts"] = drafted_records(new)
+    diff["audits"] = audit_changes(old_files, new_files)
     if as_json:
         print(json.dumps({"rev": rev, **diff}, indent=2, sort_keys=True, ensure_ascii=False))
     else:

@@ -39,6 +39,7 @@ from ..corpus.releases import (
     next_name,
     releases_bytes,
     releases_from,
+    tag_problem,
 )
 from ..corpus.yamlio import parse
 from ..core import clock
@@ -50,6 +51,8 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
     if not re.fullmatch(NAME_PATTERN, args.name) or args.name in RESERVED_NAMES:
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name!r} is not a release name: use lower-case letters, "
                                 f"digits, '.', '_' and '-', not {', '.join(RESERVED_NAMES)} (e.g. {next_name(existing)})"))
+    elif why := tag_problem(args.name):
+        problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name!r} {why}; e.g. {next_name(existing)}"))
     elif why := file_name_problem(args.name):
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"{args.name[:80]!r}: {why}" if why.startswith("is ") else why))
     elif args.name in names:

@@ -35,6 +35,16 @@ SNAPSHOTS = "corpus/releases/"
 SNAPSHOT_FORMAT = 1
 
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
+
+
+def tag_problem(name: str) -> str:
+    """Why git would refuse ``release-<name>`` as a tag (the one ``masrl release`` asks for; ``git
+    check-ref-format``), or ''."""
+    if ".." in name:
+        return "holds '..', which git refuses in the tag release-" + name
+    if name.endswith(".") or name.endswith(".lock"):
+        return f"ends with '{'.lock' if name.endswith('.lock') else '.'}', which git refuses at the end of the tag release-{name}"
+    return ""
 #: Names a release cannot take: they name other populations or folders.
 RESERVED_NAMES = ("pool", "current", "pending", "latest")
 
