@@ -338,28 +338,21 @@ def test_a_macro_of_a_whole_claim_is_refused(survey, cli):
                      "1 error in 1 file; no file was changed."], lines
 
 
-def test_a_number_written_where_a_code_of_digits_is_says_to_quote_it(survey, cli):
-    """YAML reads a code of digits in the taxonomy as text (a key) and the same digits in a record as a number."""
+@pytest.mark.parametrize("code, written, read", [
+    # YAML reads a code of digits in the taxonomy as text (a key) and the same digits in a record as a number
+    ("1", "1", "the integer 1 is not in the vocabulary; allowed: yes, partial, 1, no (YAML read it as a number: quote it, '1')"),
+    # and an unquoted null in a record as nothing, whatever the taxonomy's code "null" says
+    ('"null"', "null", "nothing (an empty value) is not in the vocabulary; allowed: yes, partial, null, no (YAML read null "
+                       "as nothing: quote it, 'null')"),
+])
+def test_a_code_that_yaml_reads_as_another_type_says_to_quote_it(survey, cli, code, written, read):
     tax = survey / "corpus/taxonomy.yaml"
-    tax.write_text(tax.read_text().replace('      "no": {label: unverified,', '      1: {label: one, definition: d, source: s}\n'
+    tax.write_text(tax.read_text().replace('      "no": {label: unverified,', f'      {code}: {{label: one, definition: d, source: s}}\n'
                                                                           '      "no": {label: unverified,', 1))
     paper = survey / "corpus/papers/c3.yaml"
-    paper.write_text(paper.read_text().replace("verified: 'yes'", "verified: 1"))
+    paper.write_text(paper.read_text().replace("verified: 'yes'", f"verified: {written}"))
     lines = errors(cli("validate", "--root", survey))
-    assert lines[:-1] == [f"corpus/papers/c3.yaml:{line_of(paper, 'verified:')}: verified: the integer 1 is not in the "
-                          "vocabulary; allowed: yes, partial, 1, no (YAML read it as a number: quote it, '1')"], lines
-
-
-def test_a_code_null_written_unquoted_says_to_quote_it(survey, cli):
-    """YAML reads an unquoted null in a record as nothing, whatever the taxonomy's code "null" says."""
-    tax = survey / "corpus/taxonomy.yaml"
-    tax.write_text(tax.read_text().replace('      "no": {label: unverified,', '      "null": {label: none, definition: d, source: s}\n'
-                                                                          '      "no": {label: unverified,', 1))
-    paper = survey / "corpus/papers/c3.yaml"
-    paper.write_text(paper.read_text().replace("verified: 'yes'", "verified: null"))
-    lines = errors(cli("validate", "--root", survey))
-    assert lines[:-1] == [f"corpus/papers/c3.yaml:{line_of(paper, 'verified:')}: verified: nothing (an empty value) is not in "
-                          "the vocabulary; allowed: yes, partial, null, no (YAML read null as nothing: quote it, 'null')"], lines
+    assert lines[:-1] == [f"corpus/papers/c3.yaml:{line_of(paper, 'verified:')}: verified: {read}"], lines
 
 
 def test_the_protocols_problems_are_worded_as_every_files(survey, cli):
