@@ -208,3 +208,22 @@ def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_a
         ("title", "Improving RAG through 100", "Improving RAG through 100% Multi-Agent RL")]
     assert [latex_safe(t) for t in ["100%", "100\\%", "a\\\\%b", "a\\\\\\%b", "%%"]] == [
         "100\\%", "100\\%", "a\\\\\\%b", "a\\\\\\%b", "\\%\\%"]  # after an even run of backslashes, % is bare
+
+
+@pytest.mark.parametrize("url, why", [
+    ("javascript:alert(1)", "'javascript:alert(1)' is not an http(s) URL"),
+    ("ftp://example.org/paper.pdf", "'ftp://example.org/paper.pdf' is not an http(s) URL"),
+])
+def test_a_link_of_the_bibtex_block_that_is_no_http_url_is_refused_at_import_and_in_validate(survey, cli, tmp_path, url, why):
+    """papers.bib and the catalogue export the block's url as a link: it is held to the record's own url's rule."""
+    bib = tmp_path / "in.bib"
+    bib.write_text("@article{x,\n  title = {A Paper on Orchestrators},\n  author = {Doe, Jane},\n  year = {2026},\n"
+                   f"  eprint = {{2607.01234}},\n  archivePrefix = {{arXiv}},\n  url = {{{url}}}\n}}\n")
+    run = cli("add", "--root", survey, "--bibtex", bib, "--no-fetch")
+    assert run.code == 1 and f"in.bib:1: bibtex.url: entry 'x': {why}" in run.err.splitlines(), run.err
+    record = survey / "corpus/papers/c3.yaml"
+    text = record.read_text()
+    assert "\nbibtex:\n" in text
+    record.write_text(text.replace("\nbibtex:\n", f"\nbibtex:\n  url: '{url}'\n", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and f"bibtex.url: {why}" in run.err, run.err

@@ -165,19 +165,29 @@ def test_an_erratum_changes_only_the_wording_it_names(published_tree, change, fi
     assert [(p.field, p.message) for p in problems] == [(f"errata[1].{field}", message)]
 
 
-@pytest.mark.parametrize("malformed, problem", [
-    ("errata", ("errata[0]", "expected a mapping, got the string 'just a string'")),
-    ("releases", ("releases[0]", "expected a mapping, got the integer 42")),
+@pytest.mark.parametrize("malformed, problem, typo", [
+    ("errata", ("errata[0]", "expected a mapping, got the string 'just a string'"), "errata[1].corrections[0]"),
+    ("releases", ("releases[0]", "expected a mapping, got the integer 42"), "errata[0].corrections[0]"),
+    ("correction", ("errata[0].corrections[0]", "expected a mapping, got the integer 42"), "errata[0].corrections[1]"),
 ])
-def test_a_malformed_entry_of_the_releases_file_hides_no_other_problem(published_tree, malformed, problem):
+def test_a_malformed_entry_of_the_releases_file_hides_no_other_problem(published_tree, malformed, problem, typo):
     text = (published_tree / "corpus/releases.yaml").read_text(encoding="utf-8")
     text = text.replace("field: reward_type\n", "field: reward_typo\n", 1)
-    text = (text.replace("errata:\n", "errata:\n  - just a string\n", 1) if malformed == "errata" else
-            text.replace("releases:\n  - name: v1", "releases:\n  - 42\n  - name: v1", 1))
+    text = {"errata": lambda t: t.replace("errata:\n", "errata:\n  - just a string\n", 1),
+            "releases": lambda t: t.replace("releases:\n  - name: v1", "releases:\n  - 42\n  - name: v1", 1),
+            "correction": lambda t: t.replace("    corrections:\n", "    corrections:\n      - 42\n", 1)}[malformed](text)
     problems = _problems(published_tree, {"corpus/releases.yaml": text.encode()})
-    typo = "errata[1]" if malformed == "errata" else "errata[0]"
     assert [(p.field, p.message) for p in problems] == [
-        problem, (f"{typo}.corrections[0].field", "'reward_typo' is not a field of release v1's vocabulary")]
+        problem, (f"{typo}.field", "'reward_typo' is not a field of release v1's vocabulary")]
+
+
+def test_an_erratum_with_a_bad_date_still_names_an_unknown_release(published_tree):
+    text = (published_tree / "corpus/releases.yaml").read_text(encoding="utf-8")
+    text = text.replace("errata:\n  - release: v1\n    date: '2026-12-01'\n", "errata:\n  - release: v9\n    date: 'bad'\n", 1)
+    problems = _problems(published_tree, {"corpus/releases.yaml": text.encode()})
+    assert [(p.field, p.message) for p in problems] == [
+        ("errata[0].release", "'v9' is not a release with a valid snapshot (releases: v1)"),
+        ("errata[0].date", "'bad' is not a date written YYYY-MM-DD")]
 
 
 def test_a_valid_new_erratum_passes_and_changes_the_release_label(published_tree):

@@ -375,6 +375,24 @@ def test_the_protocols_problems_are_worded_as_every_files(survey, cli):
            "integer 5" in lines, lines
 
 
+def test_a_malformed_entry_of_the_protocol_hides_no_other_entrys_problem(survey, cli):
+    path = survey / "corpus/protocol.yaml"
+    text = path.read_text()
+    old = "  - {name: ACL Anthology, exclusion_source: ACL Anthology, searched_by: crossref}\n"
+    assert old in text
+    path.write_text(text.replace("sources:\n", "sources:\n  - 17\n", 1).replace(
+        old, "  - {name: ACL Anthology, exclusion_source: ACL Anthology, searched_by: crosref}\n", 1))
+    lines = errors(cli("validate", "--root", survey))
+    assert lines == [
+        f"corpus/protocol.yaml:{line_of(path, '  - 17')}: sources[0]: expected a mapping, got the integer 17",
+        f"corpus/protocol.yaml:{line_of(path, '  - {name: ACL Anthology')}: sources[2].searched_by: 'crosref' is not a source "
+        "under searchers, nor 'by hand'; allowed: arxiv, crossref, openreview, semanticscholar, citations, by hand (did you "
+        "mean 'crossref'?)",
+        f"corpus/protocol.yaml:{line_of(path, '  crossref:')}: searchers.crossref: covers no source of the protocol: name "
+        "it in the searched_by of the source it searches",
+        "3 errors in 1 file; no file was changed."], lines
+
+
 def test_a_field_of_excluded_records_named_as_an_option_of_masrl_exclude_is_refused_and_exclude_still_runs(survey, cli, capsys):
     """A free field 'force' of excluded records would be asked for as --force, masrl exclude's own option: argparse
     stopped every run of the command (even --help) with a traceback."""

@@ -183,6 +183,23 @@ def test_exclude_a_screened_paper(survey, cli):
     assert f"| {rid} **new** | [Some Prompted Framework](https://arxiv.org/abs/2601.00001) | Doe et al. | 2026 | abstract screen |" in log.read_text()
 
 
+def test_an_exclusion_id_a_release_froze_is_never_given_again(survey, cli):
+    """The last exclusion of the log, overturned by an audit (its file removed), keeps its id in the releases that
+    froze it: the next exclusion takes the id after it, never that one again."""
+    import yaml
+
+    frozen = {str(k) for p in (survey / "corpus/releases").glob("*.yaml") for k in yaml.safe_load(p.read_text())["excluded"]}
+    last = max(frozen, key=lambda rid: int(rid[1:]))
+    on_disk = {p.stem for p in (survey / "exclusions").glob("*.yaml")}
+    if max(on_disk, key=lambda rid: int(rid[1:])) == last:  # the published tree: the overturned record is the last
+        (survey / f"exclusions/{last}.yaml").unlink()
+    expected = f"E{max(int(rid[1:]) for rid in frozen | on_disk) + 1:03d}"
+    run = cli("exclude", "--root", survey, "--title", "A Paper About Cooking", "--arxiv", "2601.00002", "--stage",
+              "abstract_screen", "--reason", "off topic", "--reason-class", "X1", "--source", "arXiv",
+              "--query-family", "multi-agent LLM", "--date", "2026-11-30", "--author", "Chef, Carla", "--year", "2026")
+    assert run.code == 0 and f"created exclusions/{expected}.yaml" in run.out, (run.out, run.err)
+
+
 def test_exclude_a_screened_paper_needs_authors_and_year(survey, cli):
     run = cli("exclude", "--root", survey, "--title", "Some Prompted Framework", "--arxiv", "2601.00001", "--stage",
               "abstract_screen", "--reason", "prompted only", "--reason-class", "X1", "--source", "arXiv",

@@ -329,3 +329,16 @@ def test_a_reading_is_judged_beside_a_wrong_sample_date_and_a_malformed_row(audi
                "value of category" in x for x in lines), lines
     assert any(x.startswith(f"{rel}/rounds/round-1-jane-doe.yaml:") and x.endswith(
         f"rows[{len(data['rows']) - 1}]: expected a mapping, got the string 'oops'") for x in lines), lines
+
+
+def test_a_malformed_item_of_the_sample_hides_no_other_items_problem(audited, cli):
+    sample = audited / f"corpus/audits/{AUDIT}/audit.yaml"
+    data = yaml.safe_load(sample.read_text())
+    data["items"][1]["record"] = "nosuchrecord"
+    data["items"].insert(0, 99)
+    sample.write_text(yaml.safe_dump(data, sort_keys=False))
+    lines = cli("validate", "--root", audited).err.splitlines()
+    rel = f"corpus/audits/{AUDIT}/audit.yaml"
+    assert any(x.startswith(rel) and x.endswith("items[0]: expected a mapping, got the integer 99") for x in lines), lines
+    assert any(x.startswith(rel) and "items[2].record: names record 'nosuchrecord', which is neither retained nor excluded"
+               in x for x in lines), lines

@@ -93,7 +93,11 @@ class _FolderChecker:
                                                     "there (masrl audit sample writes it)")
             return
         data = self.files[self.audit_file]
-        if not self.valid(self.audit_file, data, AUDIT_FILE_SCHEMA):
+        malformed = self.entries(self.audit_file, data, AUDIT_FILE_SCHEMA, "items")
+        if malformed is None:
+            return
+        if malformed:  # the well-formed items are judged; the readings once every item is (they are read against them)
+            self.sample({**data, "items": [item for i, item in enumerate(data["items"]) if i not in malformed]}, malformed)
             return
         sample_ok = self.sample(data)  # its readings are judged against it even so: every problem in one run
         rounds_ok = [self.round(rel, data) for rel in others if parse_round_file(rel) and f"/{ROUNDS}/" in rel]
@@ -115,8 +119,11 @@ class _FolderChecker:
             self.c.add(file, path, f"{day} is before the audit was drawn ({earliest}, {AUDIT_FILE})")
 
     # ------------------------------------------------------------------ audit.yaml
-    def sample(self, data: dict) -> bool:
+    def sample(self, data: dict, skipped: set[int] = frozenset()) -> bool:
+        """The sample's own rules (``skipped``: indices of malformed items left out of ``data["items"]``, so that
+        the paths of the others stay theirs)."""
         file, before = self.audit_file, len(self.c.problems)
+        index = [i for i in range(len(data["items"]) + len(skipped)) if i not in skipped]
         self.when(file, ("date",), data["date"])
         folder_id = self.folder[len(AUDITS):].rstrip("/")
         if data["audit_id"] != folder_id:
@@ -138,7 +145,7 @@ class _FolderChecker:
                                                        f"allowed: {', '.join(choices)}{_suggest(stratify, choices)}")
         seen_items: dict[str, int] = {}
         seen_records: dict[str, int] = {}
-        for i, item in enumerate(data["items"]):
+        for i, item in zip(index, data["items"]):
             path = ("items", i)
             for what, seen, value in (("item", seen_items, item["item"]), ("record", seen_records, item["record"])):
                 if value in seen:

@@ -256,12 +256,19 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
     if data is None:
         return []
     out = _schema_problems(corpus, PROTOCOL, data, PROTOCOL_SCHEMA)
-    if out:
-        return out
+    bad: set[tuple] = set()  # the entries the schema names (each reported): the others are judged in the same run
+    for problem in out:
+        at = re.match(r"(sources|query_families|inclusion_rule|exclusion_rule)\[([0-9]+)\]|searchers\.([^.\[]+)",
+                      problem.field or "")
+        if at is None:
+            return out  # the file's own keys: the checks below need them
+        bad.add(("searchers", at.group(3)) if at.group(3) else (at.group(1), int(at.group(2))))
     tax = Taxonomy(corpus.taxonomy)
-    searchers = data["searchers"]
+    searchers = {k: v for k, v in data["searchers"].items() if ("searchers", k) not in bad}
     covered: set[str] = set()
     for i, source in enumerate(data["sources"]):
+        if ("sources", i) in bad:
+            continue
         out += _vocabulary_problem(corpus, PROTOCOL, ("sources", i, "exclusion_source"), source["exclusion_source"], tax,
                                    tax.role("found_in"))
         by = source["searched_by"]
@@ -279,7 +286,7 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
                                    f"{name!r} is not a source under searchers, nor {BY_HAND!r}; allowed: "
                                    f"{', '.join(allowed)}{did_you_mean(name, allowed)}"))
             covered.add(name)
-    for name, spec in searchers.items():
+    for name, spec in searchers.items():  # the well-formed ones
         out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_source"), spec["exclusion_source"], tax,
                                    tax.role("found_in"))
         if why := endpoint_problem(spec["endpoint"]):
@@ -303,15 +310,18 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
             else:
                 out += _vocabulary_problem(corpus, PROTOCOL, ("searchers", name, "exclusion_family"), spec["exclusion_family"],
                                            tax, tax.role("found_by"))
-    names = [f["name"] for f in data["query_families"]]
+    names = [f.get("name") if isinstance(f, dict) else None for f in data["query_families"]]
     for i, family in enumerate(data["query_families"]):
+        if ("query_families", i) in bad:
+            continue
         if names.index(family["name"]) != i:
             out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("query_families", i, "name")), f"query_families[{i}].name",
                                f"family {family['name']!r} is listed twice"))
         out += _family_problems(corpus, family, i, tax, searchers)
     for key, role in (("inclusion_rule", "inclusion"), ("exclusion_rule", "reasons")):
         for i, rule in enumerate(data[key]):
-            out += _vocabulary_problem(corpus, PROTOCOL, (key, i, "code"), rule["code"], tax, tax.role(role))
+            if (key, i) not in bad:
+                out += _vocabulary_problem(corpus, PROTOCOL, (key, i, "code"), rule["code"], tax, tax.role(role))
     stages = tax.values(tax.role("stages")) if tax.role("stages") else ()
     if stages and set(data["stages"]) != set(stages):
         out.append(Problem(PROTOCOL, corpus.line(PROTOCOL, ("stages",)), "stages",

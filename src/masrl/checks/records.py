@@ -179,7 +179,8 @@ def _cross_fields(c, file: str, rec: dict, base: tuple, partial: bool = False) -
 
 
 def urls(c, file: str, rec: dict, kind: str) -> None:
-    """Links are http(s) URLs that validate, and a landing page of a known scheme is written as its id."""
+    """Links are http(s) URLs that validate (the BibTeX block's ``url`` too: papers.bib and the catalogue
+    export it), and a landing page of a known scheme is written as its id."""
     urls = (rec.get("identifiers") or {}).get("url") if isinstance(rec.get("identifiers"), dict) else None
     links = rec.get("url").split(" ; ") if isinstance(rec.get("url"), str) else []
     told: set[str] = set()
@@ -189,6 +190,12 @@ def urls(c, file: str, rec: dict, kind: str) -> None:
         if why and url not in told:  # a stub's url is its identifiers.url: named once
             told.add(url)
             c.add(file, path, f"{shown(url)} {why}")
+    bib = rec.get("bibtex")
+    url = bib.get("url") if isinstance(bib, dict) else None
+    if isinstance(url, str):  # exported to papers.bib and the catalogue as a link
+        why = url_problem(url) if re.fullmatch(r"https?://\S+", url) else "is not an http(s) URL"
+        if why:
+            c.add(file, ("bibtex", "url"), f"{shown(url)} {why}")
     for i, url in enumerate(urls if isinstance(urls, list) else []):
         if isinstance(url, str):
             try:

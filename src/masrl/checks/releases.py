@@ -198,18 +198,32 @@ def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
     before = len(checker.problems)
     checker.schema_errors(RELEASES, data["errata"], Draft202012Validator(schemas.ERRATA_SCHEMA, format_checker=FormatChecker()),
                           ("errata",))
-    malformed = _malformed(checker.problems[before:], "errata")
-    if malformed is None:
-        return
+    bad_entries: dict[int, set[str]] = {}  # erratum -> the keys of it the schema names ("" for the whole entry)
+    bad_corrections: set[tuple[int, int]] = set()
+    for problem in checker.problems[before:]:
+        at = re.match(r"errata\[([0-9]+)\](?:\.corrections\[([0-9]+)\])?\.?([a-z_]*)", problem.field or "")
+        if at is None:
+            return  # the list itself: the checks below need one
+        if at.group(2) is not None:
+            bad_corrections.add((int(at.group(1)), int(at.group(2))))
+        else:
+            bad_entries.setdefault(int(at.group(1)), set()).add(at.group(3))
     if not snapshots:
         return  # the releases themselves have problems (reported); errata are judged once they are valid
     dates = {r.name: r.date for r in releases_from(data)}
     state = {name: copy.deepcopy(snap.taxonomy) for name, snap in snapshots.items()}
     today = clock.today_iso()
     items = data["errata"] if isinstance(data["errata"], list) else []
-    well_formed = [i for i in range(len(items)) if i not in malformed]
-    for i, erratum in zip(well_formed, errata_from({"errata": [items[i] for i in well_formed]})):
+    for i, item in enumerate(items):
         path = ("errata", i)
+        if i in bad_entries:  # judged once well formed, but for the release it names (every problem in one run)
+            name = item.get("release") if isinstance(item, dict) and "release" not in bad_entries[i] else None
+            if isinstance(name, str) and name not in dates:
+                checker.add(RELEASES, path + ("release",), f"{name!r} is not a release with a valid snapshot "
+                                                           f"(releases: {', '.join(sorted(state)) or 'none'})")
+            continue
+        kept = [j for j in range(len(item["corrections"])) if (i, j) not in bad_corrections]
+        (erratum,) = errata_from({"errata": [{**item, "corrections": [item["corrections"][j] for j in kept]}]})
         if erratum.release not in state:
             if erratum.release in dates:
                 continue  # a listed release whose snapshot has problems (reported): judged once it is valid
@@ -223,7 +237,7 @@ def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
         elif erratum.date > today:
             checker.add(RELEASES, path + ("date",), f"{erratum.date} is in the future (today is {today})")
         taxonomy = state[erratum.release]
-        for j, c in enumerate(erratum.corrections):
+        for j, c in zip(kept, erratum.corrections):
             _correction(checker, path + ("corrections", j), c, taxonomy, erratum.release)
         state[erratum.release] = corrected(taxonomy, [erratum], erratum.release)
 

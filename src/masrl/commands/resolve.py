@@ -106,6 +106,19 @@ def _references_to_renamed(root, renames: list[tuple[str, str]]) -> list[str]:
     return out
 
 
+def _released_names(root) -> set[str]:
+    """The record files of every id and key a release froze or a record keeps as its former one, as paths
+    (``exclusions/E032.yaml``): a renamed record never takes a name that named another paper."""
+    from ..review.excluding import used_record_ids
+
+    corpus = parse_tree(read_tree(root))
+    names = {f"{EXCLUSIONS}{rid}.yaml" for rid in used_record_ids(corpus)}
+    for snapshot in corpus.snapshots.values():
+        retained = snapshot.get("retained") if isinstance(snapshot, dict) else None
+        names |= {f"{PAPERS}{key}.yaml" for key in (retained if isinstance(retained, dict) else {})}
+    return names
+
+
 def run(args: Namespace) -> int:
     """Resolve the merge conflicts masrl can resolve; return the exit code."""
     root = find_root(args.root)
@@ -118,6 +131,7 @@ def run(args: Namespace) -> int:
     renames: list[tuple[str, str]] = []
     resolved: list[str] = []
     taken = {p.relative_to(root).as_posix() for folder in (PAPERS, EXCLUSIONS) for p in (root / folder).glob("*.yaml")}
+    taken |= _released_names(root)
     for rel, stages in unmerged.items():
         ours, theirs, base = stages.get(2), stages.get(3), stages.get(1)
         if rel.startswith(GENERATED_PREFIX):

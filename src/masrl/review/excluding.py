@@ -40,6 +40,19 @@ def next_record_id(existing: list[str]) -> str:
     return f"E{(max(numbers) if numbers else 0) + 1:03d}"
 
 
+def used_record_ids(corpus) -> list[str]:
+    """Every exclusion id a new exclusion may not take: the exclusion log's files (readable or not), the ids the
+    releases froze (a record an audit later overturned keeps its id there) and the former ids retained records
+    keep (``former_record_id``): an id names one paper for good."""
+    taken = [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.excluded]
+    taken += [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(EXCLUSIONS)]
+    for snapshot in corpus.snapshots.values():
+        excluded = snapshot.get("excluded") if isinstance(snapshot, dict) else None
+        taken += [str(k) for k in excluded] if isinstance(excluded, dict) else []
+    taken += [str(r["former_record_id"]) for r in corpus.retained.values() if r.get("former_record_id")]
+    return taken
+
+
 @dataclass(frozen=True)
 class Decision:
     """One screening decision to log.
@@ -199,8 +212,7 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
     problems = [p for d in decisions for p in decision_problems(d, tax)]
     if problems:
         raise UserError(summary(problems, "nothing was written."), problems)
-    taken = [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.excluded] + \
-            [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(EXCLUSIONS)]
+    taken = used_record_ids(corpus)
     plan = ExclusionPlan()
     pool = intake.pool_of(corpus)
     known = None
