@@ -256,6 +256,27 @@ def test_apply_refuses_conflicts_and_hand_formatted_records(audited, cli, sheets
     assert record.read_text() == "# checked by hand\n" + original
 
 
+def test_the_report_tells_the_audits_own_edits_from_later_ones(audited, cli, sheets, tmp_path, set_field):
+    """After `audit apply` the record holds the adjudicated value: the report lists it as applied, not as an edit
+    made since the sample; a value edited by hand afterwards is listed as such."""
+    first = sheets.sample(audited, AUDIT)["items"][0]
+    was = first["original"]["is_rl"]
+    other, third = [v for v in ("yes", "partial", "no") if v != was][:2]
+    assert _import(cli, audited, sheets.write(tmp_path / "a.csv", sheets.filled(audited, AUDIT, {("S01", "is_rl"): other}))).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    path = audited / f"corpus/audits/{AUDIT}/adjudication-round-1.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["resolutions"][0].update(resolved=other, by="Ada")
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    assert cli("audit", "apply", AUDIT, "--root", audited, "--yes").code == 0
+    shown = cli("audit", "show", AUDIT, "--root", audited).out
+    assert f"Adjudicated values applied to the records: {first['record']} is_rl {was} → {other}." in shown, shown
+    assert "Audited values changed in the records since the sample, apart from the adjudication: none." in shown, shown
+    set_field(audited / f"corpus/papers/{first['record']}.yaml", "is_rl", f"'{third}'")  # retagged by hand since
+    shown = cli("audit", "show", AUDIT, "--root", audited).out
+    assert f"Audited values changed in the records since the sample: {first['record']} is_rl {was} → {third}." in shown, shown
+
+
 def test_the_published_spot_check_is_read_as_round_one(published_tree, cli):
     run = cli("audit", "show", "spotcheck-2026-05-03", "--root", published_tree)
     assert run.code == 0

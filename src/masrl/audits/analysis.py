@@ -116,17 +116,23 @@ def _text(value) -> str | None:
     return None if value is None else str(value)
 
 
-def changed_since(audit: Audit, retained: dict[str, dict], excluded: dict[str, dict]) -> list[tuple[str, str, str, str]]:
-    """``(record, field, value at sampling time, value now)`` for every audited value the corpus changed since."""
+def changed_since(audit: Audit, retained: dict[str, dict], excluded: dict[str, dict],
+                  adjudicated: bool = False) -> list[tuple[str, str, str, str]]:
+    """``(record, field, value at sampling time, value now)`` for every audited value the corpus changed since:
+    those the audit's own adjudication set (the value now is the latest resolution of that item and field)
+    when ``adjudicated``, else the others (edits made apart from the audit)."""
     now = current_values(audit, retained, excluded)
+    resolved = {(r.item, r.field): r.resolved for r in sorted(audit.resolutions, key=lambda r: r.round)
+                if r.resolved is not None}
     changed = []
     for item in audit.items:
         for name in audit.fields:
             if item.item in now:
                 before, after = item.value(name), now[item.item].get(name)
-                if after is not None and before is not None and before != after:
-                    changed.append((item.record, name, before, after))
-                elif name == DECISION and before != after:
+                if not ((after is not None and before is not None and before != after)
+                        or (name == DECISION and before != after)):
+                    continue
+                if (resolved.get((item.item, name)) == str(after)) == adjudicated:
                     changed.append((item.record, name, str(before), str(after)))
     return changed
 

@@ -63,6 +63,7 @@ def audit_entry(audit: Audit, tax: Taxonomy, retained: dict[str, dict], excluded
                    "method": sampling.get("method"), "strata": list(sampling.get("strata") or [])},
         "rounds": rounds,
         "changed": [list(c) for c in changed_since(audit, retained, excluded)],
+        "applied": [list(c) for c in changed_since(audit, retained, excluded, adjudicated=True)],
     }
 
 
