@@ -39,6 +39,18 @@ def edit_lines(sheet, edit) -> list[str]:
     return lines
 
 
+def as_found(folder) -> None:
+    """Record the queue's rows as the ones the search found (``found_sha256`` of round.yaml), as a source that
+    gave their cells would have written it."""
+    from masrl.corpus.rounds import found_digest, read_csv
+
+    meta = folder / "round.yaml"
+    queue = folder / "queue.csv"
+    digest = found_digest(read_csv(queue.read_bytes(), "queue.csv")[1])
+    text = meta.read_text(encoding="utf-8")
+    meta.write_text(re.sub(r"(\n  queue\.csv: )[0-9a-f]{64}", rf"\g<1>{digest}", text), encoding="utf-8")
+
+
 def refused_alike(cli, root, folder, expected: list[str]) -> list[str]:
     """``masrl validate`` and ``masrl update apply`` both exit 1 naming exactly ``expected``; their outputs."""
     said = []
@@ -171,6 +183,7 @@ def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_
 def test_an_author_written_first_last_in_the_sheet_is_stored_as_masrl_add_stores_it(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "authors": "Robert W. Heath Jr.; Dijkstra, Edsger W."}})
+    as_found(folder)  # as a source that wrote these names would have queued them
     run = cli("update", "apply", "--root", root, folder.name)
     assert run.code == 0, run.err
     assert run.err.splitlines() == [
@@ -604,5 +617,10 @@ def test_a_record_of_the_queue_swapped_for_another_is_named(searched, cli):
     rel = f"corpus/rounds/{folder.name}/queue.csv"
     refused_alike(cli, root, folder, [
         f"{rel}: identifier: the records of its rows are not the ones the search found (found_sha256 of round.yaml): a "
-        f"round's sheets keep every record found, none other. Restore the identifiers (git diff {rel}); the screener fills "
-        "only decision, stage, reason_class, reason"])
+        f"round's sheets keep every record found as the source gave it, none other. Restore their identifier, title, "
+        f"authors, year (git diff {rel}); the screener fills only decision, stage, reason_class, reason"])
+    # a row given another title, authors or year would make a record the source never returned
+    queue.write_text("\n".join(lines[:1] + list(reversed(lines[1:]))) + "\n", encoding="utf-8")
+    assert cli("validate", "--root", root).code == 0
+    fill(queue, {"arxiv:2605.10001": {"title": "An Entirely Different Invented Title"}})
+    assert cli("validate", "--root", root).code == 1

@@ -36,6 +36,7 @@ from ..corpus.load import TAXONOMY, Corpus
 from ..corpus.rounds import (
     DECISIONS,
     DUPLICATE_COLUMNS,
+    FOUND_CELLS,
     FOUND_SHEETS,
     PROTOCOL,
     QUEUE_COLUMNS,
@@ -535,9 +536,9 @@ def _count_problems(folder: RoundFolder) -> list[Problem]:
             continue  # a row lost or added is named above; a round written before masrl recorded its records
         if found_digest(rows) != found[sheet]:
             out.append(Problem(folder.path(sheet), None, "identifier", "the records of its rows are not the ones the search "
-                               f"found (found_sha256 of round.yaml): a round's sheets keep every record found, none other. "
-                               f"Restore the identifiers (git diff {folder.path(sheet)}); the screener fills only "
-                               f"{', '.join(SCREENER_COLUMNS)}"))
+                               f"found (found_sha256 of round.yaml): a round's sheets keep every record found as the source "
+                               f"gave it, none other. Restore their {', '.join(FOUND_CELLS)} (git diff {folder.path(sheet)}); "
+                               f"the screener fills only {', '.join(SCREENER_COLUMNS)}"))
     return out
 
 
@@ -602,8 +603,8 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
         if "duplicates.csv" in folder.headers and _header_problem(folder, "duplicates.csv", DUPLICATE_COLUMNS) is None:
             out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
         if meta_ok and not folder.missing and not unread:
-            # a sheet whose identifier cells are named wrong already: its records are judged once they read
-            named = {p.file for p in out if p.field == "identifier" and p.line is not None}
+            # a sheet whose cells of its records are named wrong already: its records are judged once they read
+            named = {p.file for p in out if p.field in FOUND_CELLS and p.line is not None}
             out += [p for p in _count_problems(folder) if p.file not in named]
     return out + _requeued_problems(corpus)
 

@@ -133,11 +133,15 @@ def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
 FOUND_SHEETS = ("queue.csv", "duplicates.csv")
 
 
+#: The cells of a row that say which record it is, as the source gave it: a record's file is made of them.
+FOUND_CELLS = ("identifier", "title", "authors", "year")
+
+
 def found_digest(rows: list) -> str:
-    """SHA-256 (hex) of the records a round's sheet holds: the ``identifier`` cell of every row, sorted (so
-    that neither the rows' order nor a spreadsheet's rewrite of other cells counts, and a record lost,
-    swapped for another or invented does)."""
-    cells = sorted(row.get("identifier") for row in rows)
+    """SHA-256 (hex) of the records a round's sheet holds: the :data:`FOUND_CELLS` of every row, rows sorted (so
+    that neither their order nor a spreadsheet's rewrite of the other cells counts, and a record lost, swapped
+    for another, invented or given another title, authors or year does)."""
+    cells = sorted("\t".join(row.get(c) for c in FOUND_CELLS) for row in rows)
     return hashlib.sha256("\n".join(cells).encode("utf-8")).hexdigest()
 
 
