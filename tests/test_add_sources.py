@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+
+from masrl.core import clock
 from trees import published_only  # noqa: F401 - the published tree only
 
 DBLP_RETAINED = """@article{DBLP:journals/corr/abs-2505-19591,
@@ -157,6 +159,12 @@ def test_no_fetch_never_touches_the_network(survey, cli, no_network):
     run = cli("add", "--root", survey, "2605.08686", "--no-fetch")
     assert run.code == 2 and "masrl add needs --title, --author, --year (--no-fetch: nothing was looked up)" in run.err
     assert len(no_network.calls) == 0
+    # what is given is judged in the same run as what is missing
+    run = cli("add", "--root", survey, "2605.08686", "--no-fetch", "--title", "Ok title", "--year", "99999", "--venue", "V\x1b[2J")
+    assert run.code == 2 and run.err.splitlines()[-1] == (
+        "masrl: error: masrl add needs --author (--no-fetch: nothing was looked up); and --year: 99999 is out of range; "
+        f"allowed: 1950 to {clock.today().year + 1}; and --venue: 'V\\x1b[2J' contains a character that is invisible or "
+        "changes how the text shows (U+001B ESCAPE, a control character); remove it"), run.err
 
 
 def test_a_taken_key_is_named_as_taken(survey, cli):

@@ -208,6 +208,12 @@ def test_exclude_a_screened_paper_needs_authors_and_year(survey, cli):
     need = "a screened paper needs it (as for masrl add: --author \"Last, First\" once per author, 'others' if incomplete; --year YYYY)"
     assert run.err.splitlines() == [f"command line: --author: {need}", f"command line: --year: {need}",
                                     "masrl: error: 2 errors in the command line; nothing was written."]
+    run = cli("exclude", "--root", survey, "--title", "Some Prompted Framework", "--arxiv", "2601.00001", "--stage",
+              "abstract_screen", "--reason", "prompted only", "--reason-class", "X1", "--source", "arXiv",
+              "--query-family", "multi-agent LLM", "--year", "99999")  # named beside the missing author
+    assert run.err.splitlines() == [f"command line: --year: 99999 is out of range; allowed: 1950 to {clock.today().year + 1}",
+                                    f"command line: --author: {need}",
+                                    "masrl: error: 2 errors in the command line; nothing was written."], run.err
     assert not (survey / f"exclusions/{next_id(survey)}.yaml").exists()
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..build import write
 from ..checks.validate import validate_taxonomy
-from ..core import console
+from ..core import clock, console
 from ..core.errors import (
     COMMAND_LINE,
     Problem,
@@ -29,6 +29,23 @@ from ..core.errors import (
 from ..core.placeholders import placeholder_problem
 from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree, read_user_file
 from ..review import adding, intake
+
+
+def _given_problems(corpus, args: Namespace) -> list[Problem]:
+    """The problems of the options given (a year out of the survey's range, text a record refuses), for a
+    command line that also misses a required one: every problem of the call is named in one run."""
+    from ..core.text import text_problem
+    from ..corpus.taxonomy import Taxonomy
+
+    out = []
+    tax = Taxonomy(corpus.taxonomy)
+    latest = clock.today().year + 1
+    if args.year is not None and not tax.year_minimum <= args.year <= latest:
+        out.append(Problem(COMMAND_LINE, None, "--year", f"{args.year} is out of range; allowed: {tax.year_minimum} to {latest}"))
+    for flag, value in (("--title", args.title), ("--venue", args.venue), *(("--author", a) for a in args.author or [])):
+        if value is not None and (why := text_problem(value)):
+            out.append(Problem(COMMAND_LINE, None, flag, f"{value!r} {why}"))
+    return out
 
 
 def _paper_from_args(args: Namespace, corpus) -> dict:
@@ -57,7 +74,9 @@ def _paper_from_args(args: Namespace, corpus) -> dict:
     missing = [flag for flag, ok in (("--title", title), ("--author", authors), ("--year", year is not None)) if not ok]
     if missing:
         why = " (--no-fetch: nothing was looked up)" if args.no_fetch else ""
-        raise UsageError("masrl add needs " + ", ".join(missing) + why)
+        also = _given_problems(corpus, args)  # named in the same run as what is missing
+        raise UsageError("masrl add needs " + ", ".join(missing) + why
+                         + "".join(f"; and {p.field}: {p.message}" for p in also))
     placeholders = [Problem(COMMAND_LINE, None, flag, f"{why}; give the paper's real {what}")
                     for flag, what, value in [("--title", "title", title)] + [("--author", "author", a) for a in authors]
                     if (why := placeholder_problem(value))]

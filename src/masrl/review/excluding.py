@@ -138,6 +138,9 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
     if decision.key and (decision.identifiers or decision.authors or decision.year is not None):
         bad("key", "moves a retained record with its own identifiers, authors and year; "
                    "drop --arxiv/--doi/--openreview/--url/--author/--year")
+    latest = clock.today().year + 1
+    if decision.year is not None and not tax.year_minimum <= decision.year <= latest:
+        bad("year", f"{decision.year} is out of range; allowed: {tax.year_minimum} to {latest}")
     if not decision.key:
         for name, ok in (("author", decision.authors), ("year", decision.year is not None)):
             if not ok:
