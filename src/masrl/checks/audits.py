@@ -13,8 +13,6 @@ who resolved it.
 
 from __future__ import annotations
 
-import re
-
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..audits.analysis import round_results
@@ -42,6 +40,7 @@ from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
 from ..core import clock
 from ..corpus.load import AUDITS, EXCLUSIONS, PAPERS
+from .collector import malformed_entries
 
 
 def _value_problem(spec: AuditField, value) -> str | None:
@@ -72,13 +71,7 @@ class _FolderChecker:
         well-formed entries are judged in the same run."""
         before = len(self.c.problems)
         self.valid(rel, data, schema)
-        malformed = set()
-        for problem in self.c.problems[before:]:
-            at = re.match(rf"{key}\[([0-9]+)\]", problem.field or "")
-            if at is None:
-                return None
-            malformed.add(int(at.group(1)))
-        return malformed
+        return malformed_entries(self.c.problems[before:], key)
 
     def run(self) -> None:
         others = sorted(f for f in self.files if f != self.audit_file)

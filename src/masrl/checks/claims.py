@@ -19,6 +19,7 @@ from ..corpus.load import CLAIMS
 from ..corpus.population import POOL
 from ..corpus.releases import RELEASES, claim_digest, releases_from
 from ..corpus.taxonomy import Taxonomy
+from .collector import malformed_entries
 
 #: Anchors the claim ledger's report (``reports/claims.md``) has besides its claims' (one heading per claim id).
 PAGE_ANCHORS = ("claim-ledger",)
@@ -50,12 +51,9 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
         return
     before = len(checker.problems)
     checker.schema_errors(CLAIMS, corpus.docs[CLAIMS].value, Draft202012Validator(schemas.CLAIMS_SCHEMA))
-    malformed = set()
-    for problem in checker.problems[before:]:
-        at = re.match(r"claims\[([0-9]+)\]", problem.field or "")
-        if at is None:
-            return  # the ledger itself is not a list of claims: the checks below need one
-        malformed.add(int(at.group(1)))  # the checks below judge the other claims (every problem in one run)
+    malformed = malformed_entries(checker.problems[before:], "claims")
+    if malformed is None:
+        return  # the ledger itself is not a list of claims: the checks below need one
     claims = corpus.claims
     ids = [c.get("id") if isinstance(c, dict) else None for c in claims]
     macros: dict[str, tuple] = {}

@@ -9,6 +9,7 @@ message that names the bad value and what is allowed. Schema errors are worded b
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import OrderedDict
 from typing import Any, Iterable
 
@@ -118,6 +119,19 @@ PATTERN_WORDS = {
     "^MASRL_[A-Z0-9_]+$": "the name of an environment variable MASRL_... (upper-case letters, digits and '_')",
     "^https?://": "an http(s) URL",
 }
+
+
+def malformed_entries(problems: Iterable[Problem], key: str) -> set[int] | None:
+    """The indices of the entries of the list ``key`` that schema ``problems`` name (``key[3]...``), or None
+    when one of them is about something else (the file's own keys): the checks of the well-formed entries
+    then run in the same run, so that every problem is named at once."""
+    out = set()
+    for problem in problems:
+        at = re.match(rf"{re.escape(key)}\[([0-9]+)\]", problem.field or "")
+        if at is None:
+            return None
+        out.add(int(at.group(1)))
+    return out
 
 
 class Checker:

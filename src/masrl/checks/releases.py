@@ -29,6 +29,7 @@ from ..corpus.releases import (
 )
 from ..corpus.taxonomy import Taxonomy
 from ..core import clock
+from .collector import malformed_entries
 
 
 def check_releases(checker) -> dict[str, Snapshot]:
@@ -57,7 +58,7 @@ def check_releases(checker) -> dict[str, Snapshot]:
         return {}
     before = len(checker.problems)
     checker.schema_errors(RELEASES, corpus.releases, Draft202012Validator(schemas.RELEASES_SCHEMA, format_checker=FormatChecker()))
-    malformed = _malformed(checker.problems[before:], "releases")
+    malformed = malformed_entries(checker.problems[before:], "releases")
     if malformed is None:
         return {}  # the file's own keys are wrong: the checks below need them
     if malformed:
@@ -105,18 +106,6 @@ def check_releases(checker) -> dict[str, Snapshot]:
             checker.add(file, (), f"release {name} is not listed in {RELEASES}: list it there or remove the snapshot")
     _dates_added(checker, releases, valid)
     return valid
-
-
-def _malformed(problems: list, key: str) -> set[int] | None:
-    """The indices of the entries of list ``key`` that ``problems`` (schema problems) name, or None when one of
-    them is about something else (the file's own keys)."""
-    out = set()
-    for problem in problems:
-        at = re.match(rf"{key}\[([0-9]+)\]", problem.field or "")
-        if at is None:
-            return None
-        out.add(int(at.group(1)))
-    return out
 
 
 def _malformed_releases(checker, corpus, snapshots: dict, malformed: set[int]) -> dict[str, Snapshot]:

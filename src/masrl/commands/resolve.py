@@ -79,7 +79,7 @@ def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:
     return new, text.encode("utf-8")
 
 
-def _references_to_renamed(root, renames: list[tuple[str, str]]) -> list[str]:
+def _references_to_renamed(root, merged: dict[str, bytes], renames: list[tuple[str, str]]) -> list[str]:
     """The survey files (the taxonomy, the claim ledger, the audits ...) in which the branch merged in names a record
     that is renamed now (theirs of a key or id both sides added): after the merge that name is ours' paper, so a person
     points each such reference at the record it means. A file is named while the merge holds more of the old name than
@@ -87,7 +87,6 @@ def _references_to_renamed(root, renames: list[tuple[str, str]]) -> list[str]:
     if not renames:
         return []
     base, ours, theirs = merge_sides(root)
-    merged = read_tree(root)
     out = []
     for old_rel, new_rel in renames:
         old, new = (Path(rel).stem for rel in (old_rel, new_rel))
@@ -106,12 +105,12 @@ def _references_to_renamed(root, renames: list[tuple[str, str]]) -> list[str]:
     return out
 
 
-def _released_names(root) -> set[str]:
+def _released_names(tree: dict[str, bytes]) -> set[str]:
     """The record files of every id and key a release froze or a record keeps as its former one, as paths
     (``exclusions/E032.yaml``): a renamed record never takes a name that named another paper."""
     from ..review.excluding import used_record_ids
 
-    corpus = parse_tree(read_tree(root))
+    corpus = parse_tree(tree)
     names = {f"{EXCLUSIONS}{rid}.yaml" for rid in used_record_ids(corpus)}
     for snapshot in corpus.snapshots.values():
         retained = snapshot.get("retained") if isinstance(snapshot, dict) else None
@@ -131,7 +130,8 @@ def run(args: Namespace) -> int:
     renames: list[tuple[str, str]] = []
     resolved: list[str] = []
     taken = {p.relative_to(root).as_posix() for folder in (PAPERS, EXCLUSIONS) for p in (root / folder).glob("*.yaml")}
-    taken |= _released_names(root)
+    merged = read_tree(root)  # the working tree as git left it: read once
+    taken |= _released_names(merged)
     for rel, stages in unmerged.items():
         ours, theirs, base = stages.get(2), stages.get(3), stages.get(1)
         if rel.startswith(GENERATED_PREFIX):
@@ -155,7 +155,7 @@ def run(args: Namespace) -> int:
         else:
             what = "the same record was changed on both sides" if rel.startswith((PAPERS, EXCLUSIONS)) else "needs a person"
             by_hand.append(f"{rel}: {what}")
-    by_hand += _references_to_renamed(root, renames)
+    by_hand += _references_to_renamed(root, merged, renames)
     if by_hand:
         for line in by_hand:
             print(f"conflict: {line}", file=sys.stderr)
@@ -164,7 +164,7 @@ def run(args: Namespace) -> int:
     from ..build.generate import generate
     from ..checks.validate import validate
 
-    corpus = parse_tree({**read_tree(root), **writes})  # the merged records, judged before anything is written
+    corpus = parse_tree({**merged, **writes})  # the merged records, judged before anything is written
     problems = validate(corpus)
     if problems:
         hint = "".join(f"\n  theirs of {old} would become {new}; if both sides added the same paper, keep one: "
