@@ -139,6 +139,9 @@ _OPTIONAL_OTHERS = itemgetter(*[k for k, default, text in _OPTIONAL_FIELDS if no
 _OTHER_DEFAULTS = tuple(default for _, default, text in _OPTIONAL_FIELDS if not text)
 assert all(default is None for _, default, text in _OPTIONAL_FIELDS if text), "an optional text's default is not None"
 _OPTIONAL_MOST = _REQUIRED_STRINGS + sum(1 + text for _, _, text in _OPTIONAL_FIELDS)
+#: The top-level values that are objects (their keys and texts are counted).
+_TOP_DICTS = itemgetter(*[k for k, name in enumerate(BatchTrace.__struct_fields__)
+                          if schema()["properties"][name].get("type") == "object"])
 _E_SRC, _E_DST, _E_TYPE = (Edge.__struct_fields__.index(name) for name in ("src", "dst", "type"))
 assert not Edge.__struct_defaults__, "an edge field is optional: count its keys as an event's"
 _GIVEN = partial(is_not, _NAN)  # an optional number that the event has
@@ -199,11 +202,10 @@ def _strings(doc, fields: list, n: int) -> int:
     count = n * _OPTIONAL_MOST + _EDGE_STRINGS * len(doc.edges)  # as if every optional field were given
     count -= 2 * sum(map(tuple.count, _OPTIONAL_TEXTS(fields), repeat(None)))  # the absent texts: key and text
     count -= sum(map(tuple.count, _OPTIONAL_OTHERS(fields), _OTHER_DEFAULTS))  # the absent others: key
-    for value in _ASTUPLE(doc):
-        if value is UNSET:
-            continue
-        count += 1 + (type(value) is str)  # a top-level key and its text
-        if type(value) is dict:
+    top = _ASTUPLE(doc)
+    count += len(top) - top.count(UNSET) + list(map(type, top)).count(str)  # the top-level keys and texts
+    for value in _TOP_DICTS(top):
+        if value is not UNSET:
             count += len(value) + list(map(type, value.values())).count(str)
     return count
 
@@ -284,7 +286,7 @@ class _Columns:
                 sums.append(0)
                 continue
             try:
-                sums.append(number_sum(list(filter(_GIVEN, values))))
+                sums.append(number_sum(list(filter(_GIVEN, values)) if _NAN in values else values))
             except OverflowError:
                 return False
         rewards = doc.rewards
@@ -570,7 +572,8 @@ def _critical_path(t, esrc, edst, ecodes, tr, N, K):
     src, dst = esrc[keep], edst[keep]
     order = np.argsort(src, kind="stable")
     adj = dst[order]
-    starts = np.searchsorted(src[order], np.arange(N + 1))
+    starts = np.zeros(N + 1, dtype=np.int64)  # where each event's arcs start in adj: the running count
+    np.cumsum(np.bincount(src, minlength=N), out=starts[1:])
     indeg = np.bincount(dst, minlength=N)
     steps = np.ones(N, dtype=np.int64)
     first = t.copy()
@@ -677,9 +680,10 @@ def _block(items, labels, c, ints: dict, floats: dict) -> dict:
     # msgspec decodes only Unicode text; a file name (undecodable bytes) or a --label value may not be
     if not all(_unicode(v) for v in labels.values()):
         bad[:] = True
-    for k, item in enumerate(items):
-        if not (_unicode(item[0]) and _unicode(item[2])):
-            bad[k] = True
+    if not "".join([item[0] + item[2] for item in items]).isascii():
+        for k, item in enumerate(items):
+            if not (_unicode(item[0]) and _unicode(item[2])):
+                bad[k] = True
     _flag(bad, None)
     return {"keys": keys, "columns": cols}
 
@@ -697,6 +701,11 @@ def _unicode(value) -> bool:
 
 def _beyond(values: list, bad: np.ndarray) -> None:
     """Mark the rows whose number in ``values`` is beyond 2**53 in magnitude (the one-at-a-time path names it)."""
+    try:  # a column of numbers only, all within: one C-level pass each way
+        if -MAX_SUMMARY <= min(values) and max(values) <= MAX_SUMMARY:
+            return
+    except (TypeError, ValueError):  # texts, None or nothing: each value on its own
+        pass
     for k, v in enumerate(values):
         if (type(v) is int or type(v) is float) and not -MAX_SUMMARY <= v <= MAX_SUMMARY:
             bad[k] = True

@@ -86,8 +86,7 @@ def relax_layer(frontier, starts, adj, steps, first, indeg):
     np.maximum.at(steps, v, steps[u] + 1)
     np.minimum.at(first, v, first[u])
     indeg -= np.bincount(v, minlength=indeg.size)
-    targets = distinct(v)
-    return targets[indeg[targets] == 0]
+    return distinct(v[indeg[v] == 0])  # only the events that became ready are sorted
 
 
 def agent_intervals(c: CheckedTrace) -> tuple[np.ndarray, np.ndarray]:
