@@ -214,6 +214,26 @@ def test_csv_cell(value, cell):
     assert csv_cell(value) == cell
 
 
+@pytest.mark.parametrize("title", ["'-greedy orchestrator for agent teams", "'", "''x", "'=x", "'Tis a team", "-x", "=x", "x"])
+def test_a_rounds_sheet_gives_back_every_cell_as_written(title):
+    """A round's queue is read back by masrl: the guard it writes before a formula character, and before a
+    leading apostrophe, is the only one taken off (a title that begins with ' keeps it)."""
+    from masrl.corpus.rounds import csv_bytes, read_csv
+
+    _header, rows, problems = read_csv(csv_bytes(("identifier", "title"), [{"identifier": "arxiv:2601.00001", "title": title}]),
+                                       "queue.csv")
+    assert (problems, [row.cells["title"] for row in rows]) == ([], [title])
+
+
+@given(st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12))
+@settings(max_examples=examples(40))
+def test_a_rounds_sheet_gives_back_any_text(text):
+    from masrl.corpus.rounds import csv_bytes, read_csv
+
+    _header, rows, problems = read_csv(csv_bytes(("identifier", "title"), [{"identifier": "x", "title": text}]), "queue.csv")
+    assert not problems and rows[0].cells["title"] == text
+
+
 def test_csv_tables_neutralise_formulas():
     import pandas as pd
 

@@ -95,9 +95,30 @@ def test_labels_that_disagree_or_do_not_parse_are_named():
     assert "mistake_agent 'B' is not who speaks at mistake_step 1 ('A'); both are kept as the log gives them" in result.notes
     result = convert(log(history, mistake_step="later"), "x.json")
     assert result.trace["annotations"]["mistake_step"] == "later"
-    assert "mistake_step 'later' is not a step number; kept as text" in result.notes
+    assert "mistake_step 'later' is not a step number; kept as the log gives it" in result.notes
     result = convert(log(history, mistake_step=7), "x.json")
     assert "mistake_step 7 names no message of the log (0 to 1)" in result.notes
+
+
+@pytest.mark.parametrize("labels, annotations, note", [
+    ({"is_correct": "false"}, {"outcome": "failure"}, "is_correct 'false' is text, not true or false: read as false"),
+    ({"is_corrected": " True "}, {"outcome": "success"}, "is_corrected ' True ' is text, not true or false: read as true"),
+    ({"is_correct": 0}, {"is_correct": 0}, "is_correct 0 is not true or false: kept as the annotation 'is_correct'"),
+    ({"is_correct": [True]}, {}, "is_correct an array is not true or false: not kept"),
+    ({"is_correct": True, "is_corrected": "false"}, {"outcome": "success", "is_corrected": "false"},
+     "is_corrected 'false' is not true or false: kept as the annotation 'is_corrected'"),
+    ({"mistake_step": 1.5}, {"mistake_step": 1.5}, "mistake_step 1.5 is not a step number; kept as the log gives it"),
+    ({"mistake_step": True}, {"mistake_step": True}, "mistake_step true is not a step number; kept as the log gives it"),
+    ({"mistake_step": None}, {}, "mistake_step null is not a step number, text or a number: not kept"),
+    ({"mistake_step": {"n": 1}}, {}, "mistake_step an object is not a step number, text or a number: not kept"),
+])
+def test_a_label_of_another_type_is_kept_or_said_to_be_dropped(labels, annotations, note):
+    """Every label of the log reaches the trace's annotations, or a note says why not (never silently)."""
+    history = [{"role": "Orchestrator (-> A)", "content": "go"}, {"role": "A", "content": "done"}]
+    result = convert(log(history, **labels), "x.json")
+    assert {k: v for k, v in result.trace.get("annotations", {}).items() if k not in ("question_ID",)} == annotations
+    assert note in result.notes
+    assert validate_bytes(json.dumps(result.trace).encode(), "t.json")[1] == []
 
 
 def test_odd_messages_are_named_not_dropped_silently():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 import pandas as pd
 import pytest
@@ -48,6 +49,20 @@ def test_expand_inputs(runs):
     names = [f.replace(str(runs) + "/", "") for f in files]
     assert names == ["a/step1.jsonl", "a/step2.jsonl", "broken.json", "single.json"]
     assert problems == [f"{runs}/nope.json: no such file or folder", f"{runs}/z*.json: no file matches this pattern"]
+
+
+def test_a_file_reached_twice_is_one_file(runs, monkeypatch):
+    """Named again with another spelling, or linked from inside the folder: one file, one row (by its first
+    name in sorted order); a name that is neither a file nor a folder is said to be so."""
+    os.symlink(runs / "single.json", runs / "a" / "link.json")
+    os.mkfifo(runs / "pipe")
+    monkeypatch.chdir(runs.parent)
+    files, problems = expand_inputs(["runs", "./runs/single.json", "runs/a/../single.json", "runs/pipe"])
+    assert files == ["./runs/single.json", "runs/a/step1.jsonl", "runs/a/step2.jsonl", "runs/broken.json"]
+    assert problems == ["runs/pipe: not a file or folder (a trace is a .json or .jsonl file)"]
+    df, _invalid = frame(run_local(files, {}, workers=1))
+    assert df["trace"].tolist() == ["./runs/single.json", "runs/a/step1.jsonl:1", "runs/a/step1.jsonl:2",
+                                    "runs/a/step2.jsonl:1", "runs/a/step2.jsonl:2"]
 
 
 def test_rows_labels_and_invalid(runs):

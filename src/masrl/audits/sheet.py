@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 
+from ..core.cells import formula_cell
 from ..core.didyoumean import did_you_mean as _suggest
 from ..core.errors import Problem
 from ..core.text import text_problem
@@ -32,18 +33,9 @@ LEAD_COLUMNS = ("item", "identifier", "title", "link")
 NOTE = "note"
 
 
-#: First characters that make a spreadsheet program read a cell as a formula (OWASP: CSV injection).
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _text_cell(value: str) -> str:
-    """A cell a spreadsheet shows as text: a leading formula character gets an apostrophe before it."""
-    return "'" + value if value.startswith(_FORMULA) else value
-
-
 def _csv_bytes(rows: list[list[str]]) -> bytes:
     out = io.StringIO(newline="")
-    csv.writer(out).writerows([[_text_cell(c) for c in row] for row in rows])
+    csv.writer(out).writerows([[formula_cell(c) for c in row] for row in rows])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 

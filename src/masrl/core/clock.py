@@ -4,7 +4,8 @@ masrl reads the clock for the dates it writes (``date_added``, a round's ``searc
 audit's default id) and for the checks that refuse a date in the future. Every such read goes
 through :func:`today` or :func:`now`, so that ``MASRL_TODAY`` can set the clock for a whole run:
 
-- unset or empty: the machine's clock (UTC for :func:`now`, the local date for :func:`today`);
+- unset or empty: the machine's clock, in UTC (so that the date written and the date a check compares
+  it with are the same in every time zone);
 - ``YYYY-MM-DD``: that day; :func:`now` is its noon, UTC;
 - ``YYYY-MM-DDTHH:MM:SSZ``: that moment (UTC); :func:`today` is its date.
 
@@ -48,9 +49,8 @@ def now() -> datetime.datetime:
 
 
 def today() -> datetime.date:
-    """Today's date (``MASRL_TODAY`` if set, else the machine's local date)."""
-    fixed = _fixed()
-    return fixed.date() if fixed is not None else datetime.date.today()
+    """Today's date, UTC (``MASRL_TODAY`` if set): the same on every machine at the same moment."""
+    return now().date()
 
 
 def today_iso() -> str:

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..bib.identifiers import SCHEME_ORDER
+from ..core.cells import read_cell, sheet_cell
 from ..core.errors import Problem
 from .sheets import SheetRow, read_sheet
 
@@ -62,9 +63,6 @@ DUPLICATE_COLUMNS = ("identifier", "title", "source", FAMILY_COLUMN, "status", "
 #: Separator of the list cells (``authors``, ``query_families``, ``sources``).
 LIST_SEPARATOR = "; "
 
-#: First characters a spreadsheet reads as a formula; the writer puts a ``'`` before such a
-#: cell (OWASP's advice against CSV injection) and :func:`read_csv` takes it off again.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 
 
 #: One data row of a round's CSV file (its 1-based line and its cells by column name).
@@ -108,16 +106,6 @@ def round_file(rel: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
-def csv_cell(value: object) -> str:
-    """A cell as written: text, with a ``'`` before a leading formula character."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
-
-
-def _uncell(text: str) -> str:
-    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_START) else text
-
-
 def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
     """UTF-8 CSV (``\\n`` line ends, quoted where needed) with a header row of ``columns`` and one
     line per row mapping (missing cells empty)."""
@@ -125,7 +113,7 @@ def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow([csv_cell(row.get(c, "")) for c in columns])
+        writer.writerow([sheet_cell("" if row.get(c) is None else str(row.get(c))) for c in columns])
     return out.getvalue().encode("utf-8")
 
 
@@ -147,9 +135,9 @@ def found_digest(rows: list) -> str:
 
 def read_csv(data: bytes, rel: str) -> tuple[list[str], list[Row], list[Problem]]:
     """``(header, rows, problems)`` of a round's CSV file as a spreadsheet may save it
-    (:func:`masrl.corpus.sheets.read_sheet`); a ``'`` written before a formula character is taken
-    off every cell."""
-    return read_sheet(data, rel, cell=_uncell)
+    (:func:`masrl.corpus.sheets.read_sheet`); the ``'`` that :func:`csv_bytes` writes before a formula
+    character or a ``'`` is taken off every cell (:func:`masrl.core.cells.read_cell`)."""
+    return read_sheet(data, rel, cell=read_cell)
 
 
 def split_list(cell: str) -> list[str]:

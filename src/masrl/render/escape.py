@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 
 from ..bib.urls import http_link
+from ..core.cells import FORMULA_START, formula_cell
 from ..core.text import printable
 
 
@@ -108,18 +109,15 @@ def html_href(url: object) -> str:
     return http_link(url) or ""
 
 
-#: First characters that make a spreadsheet read a cell as a formula (OWASP CSV
-#: injection: = + - @ tab CR; also LF and NUL, which some importers strip first).
-CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+#: First characters that make a spreadsheet read a cell as a formula (:data:`masrl.core.cells.FORMULA_START`).
+CSV_FORMULA_START = FORMULA_START
 
 
 def csv_cell(value: object) -> object:
     """A CSV cell that a spreadsheet shows as text: a string beginning with one of
     :data:`CSV_FORMULA_START` gets a leading ``'`` (OWASP's mitigation; Excel,
     LibreOffice and Google Sheets hide the quote). Numbers are returned unchanged."""
-    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
-        return "'" + value
-    return value
+    return formula_cell(value) if isinstance(value, str) else value
 
 
 # Characters XML 1.0 forbids in a document even when escaped (section 2.2, "Char"): C0 controls

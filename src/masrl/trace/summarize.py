@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from pathlib import Path
 
 from .schema import CREDIT_UNITS, DECISIONS, EVENT_TYPES
@@ -65,26 +66,42 @@ def expand_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
 
     A folder contributes every ``*.json``/``*.jsonl`` file below it; a pattern with
     ``*``, ``?`` or ``[`` that is not an existing path is expanded (``**`` recurses).
+    A file reached twice (named again, through a link, or spelled another way) is
+    one file: the first of its names in sorted order stands for it.
     """
-    files: set[str] = set()
+    found: dict[str, tuple[int, int]] = {}  # name -> the file it is (device, inode)
     problems: list[str] = []
+
+    def take(name: str) -> bool:
+        try:
+            st = os.stat(name)
+        except OSError:
+            return False
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        found.setdefault(name, (st.st_dev, st.st_ino))
+        return True
+
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(str(p) for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
-            if not found:
+            if not sum(take(str(p)) for p in path.rglob("*") if p.suffix in (".json", ".jsonl")):
                 problems.append(f"{raw}: no .json or .jsonl file in this folder")
-            files.update(found)
-        elif path.is_file():
-            files.add(raw)
+        elif take(raw):
+            pass
+        elif path.exists():
+            problems.append(f"{raw}: not a file or folder (a trace is a .json or .jsonl file)")
         elif _GLOB_CHARS & set(raw):
-            found = sorted(p for p in glob.glob(raw, recursive=True) if Path(p).is_file())
-            if not found:
+            if not sum(take(p) for p in sorted(glob.glob(raw, recursive=True))):
                 problems.append(f"{raw}: no file matches this pattern")
-            files.update(found)
         else:
             problems.append(f"{raw}: no such file or folder")
-    return sorted(files), problems
+    files, seen = [], set()
+    for name in sorted(found):
+        if found[name] not in seen:
+            seen.add(found[name])
+            files.append(name)
+    return files, problems
 
 
 def batches(files: list[str], workers: int = 1) -> list[list[str]]:

@@ -45,7 +45,9 @@ it), ``mistake_agent``, ``mistake_step`` (a number), ``mistake_event`` (the even
 that step), ``mistake_reason``, ``mistake_type``, ``level`` and any other text, number or
 yes/no value at the top level, except the raw content (``question``, ``ground_truth``,
 ``system_prompt``), which is named in a note and not copied. ``trace_id`` and
-``task_id`` are ``question_ID``.
+``task_id`` are ``question_ID``. A label of another type than the log's format gives it
+(``is_correct`` as the text ``"false"``, ``mistake_step`` as 1.5) is kept as given where an
+annotation can hold it, else left out, and a note says which.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ import re
 
 from .common import Conversion, ConvertError, read_json_values
 from ...core.text import ascii_digits
+from ..codes import show
 
 _ROLE = re.compile(r"^\s*(?P<who>[^()]*?)\s*\((?P<act>[^()]*)\)\s*$")
 RAW_CONTENT = ("question", "ground_truth", "system_prompt")
@@ -227,9 +230,27 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     return Conversion(trace, notes, len(log["history"]) - len(events), len(log["history"]), "message log")
 
 
+def _label(value) -> bool:
+    """A value an annotation may hold: text, yes/no, or a finite number."""
+    return isinstance(value, (bool, str)) or (isinstance(value, (int, float)) and value == value and abs(value) != float("inf"))
+
+
 def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
     out: dict = {}
     correct = next((log[k] for k in ("is_correct", "is_corrected") if isinstance(log.get(k), bool)), None)
+    for key in ("is_correct", "is_corrected"):
+        value = log.get(key)
+        if key not in log or isinstance(value, bool):
+            continue
+        said = value.strip().lower() if isinstance(value, str) else None
+        if said in ("true", "false") and correct is None:
+            correct = said == "true"
+            notes.append(f"{key} {show(value)} is text, not true or false: read as {said}")
+        elif _label(value):
+            out[key] = value
+            notes.append(f"{key} {show(value)} is not true or false: kept as the annotation '{key}'")
+        else:
+            notes.append(f"{key} {show(value)} is not true or false: not kept")
     if correct is not None:
         out["outcome"] = "success" if correct else "failure"
     step = log.get("mistake_step")
@@ -246,15 +267,15 @@ def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
                              f"('{by_step[step]['agent']}'); both are kept as the log gives them")
         else:
             notes.append(f"mistake_step {step} names no message of the log (0 to {len(log['history']) - 1})")
-    elif step is not None:
-        notes.append(f"mistake_step {step!r} is not a step number; kept as text")
-        if isinstance(step, str):
-            out["mistake_step"] = step
+    elif _label(step):
+        out["mistake_step"] = step
+        notes.append(f"mistake_step {show(step)} is not a step number; kept as the log gives it")
+    elif "mistake_step" in log:
+        notes.append(f"mistake_step {show(step)} is not a step number, text or a number: not kept")
     for key, value in log.items():
         if key in NOT_ANNOTATIONS or not isinstance(key, str):
             continue
-        if isinstance(value, bool) or isinstance(value, str) or (
-                isinstance(value, (int, float)) and value == value and abs(value) != float("inf")):
+        if _label(value):
             out[key] = value
         else:
             notes.append(f"the log's '{key}' is not text, a number or yes/no; not kept")
