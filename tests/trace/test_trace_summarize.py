@@ -103,7 +103,8 @@ def test_dask_local_cluster_writes_the_same_parquet(runs, monkeypatch):
     from masrl.trace import summarize
 
     monkeypatch.setattr(summarize, "BATCH_FILES", 1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address="127.0.0.1:0") as cluster:
         through_dask = parquet_bytes(frame(run_dask(files, {"run": "x"}, cluster.scheduler_address))[0])
     assert through_dask == local
     assert pd.read_parquet(__import__("io").BytesIO(through_dask))["run"].tolist() == ["x"] * 5

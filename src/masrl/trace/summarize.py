@@ -328,8 +328,10 @@ def run_dask(files: list[str], labels: dict, scheduler: str | None, progress=Non
     cluster = None
     try:
         if scheduler is None:
+            # the scheduler's HTTP server (dashboard_address=None still starts it, on :8787 of every
+            # interface): on this machine only, on a free port, so that no other run's port is in the way
             cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+                                   host="127.0.0.1", dashboard_address="127.0.0.1:0")
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="10s")
