@@ -624,3 +624,57 @@ def test_a_record_of_the_queue_swapped_for_another_is_named(searched, cli):
     assert cli("validate", "--root", root).code == 0
     fill(queue, {"arxiv:2605.10001": {"title": "An Entirely Different Invented Title"}})
     assert cli("validate", "--root", root).code == 1
+
+
+def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_survey_tree, cli, clock, arxiv_server,
+                                                                          repo, tmp_path):
+    """Both branches searched on the same day (both rounds are corpus/rounds/<day>/) and each included another paper:
+    git stops on the round's sheet; `masrl resolve` keeps ours under the id and theirs as <day>-2, with the id
+    followed into theirs' round.yaml, sheets and the record it applied. Each paper is counted once."""
+    from grow import git
+
+    root = copy_tree(round_survey_tree, tmp_path / "survey")
+    shutil.copy(repo / ".gitattributes", root / ".gitattributes")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    made = {}
+    for branch, paper in (("a", "arxiv:2605.10001"), ("b", "arxiv:2605.10002")):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
+        (folder,) = (root / "corpus" / "rounds").iterdir()
+        fill(folder / "queue.csv", {paper: {"decision": "include"}})
+        before = {p.name for p in (root / "corpus/papers").iterdir()}
+        run = cli("update", "apply", "--root", root, folder.name)
+        assert run.code == 0, run.err
+        (made[branch],) = {p.name for p in (root / "corpus/papers").iterdir()} - before
+        for name, value in PAPERS[0]["tags"].items():
+            set_field(root / "corpus/papers" / made[branch], name, value)
+        assert cli("build", "--root", root).code == 0
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", f"round on {branch}")
+    day = folder.name
+    git(root, "checkout", "-q", "a")
+    merged = git(root, "merge", "--no-edit", "b", check=False)
+    assert f"CONFLICT (add/add): Merge conflict in corpus/rounds/{day}/queue.csv" in merged, merged
+    run = cli("resolve", "--root", root)
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[0] == (f"kept both rounds: corpus/rounds/{day}/ is ours; theirs is now "
+                                       f"corpus/rounds/{day}-2/ (its records name it)")
+    assert git(root, "diff", "--name-only", "--diff-filter=U") == ""
+    git(root, "commit", "-q", "--no-edit")
+    assert git(root, "status", "--porcelain") == ""
+    ours, theirs = (root / "corpus/rounds" / day, root / "corpus/rounds" / f"{day}-2")
+    assert yaml.safe_load((theirs / "round.yaml").read_text())["round"] == f"{day}-2"
+    assert (theirs / "round.yaml").read_text().startswith(f"# Update round {day}-2: ")
+    assert (theirs / "queue.csv").read_text() != (ours / "queue.csv").read_text()
+    records = {p.name: p.read_text() for p in (root / "corpus/papers").iterdir()}
+    (a,) = [text for text in records.values() if "arxiv: '2605.10001'" in text or "arxiv: 2605.10001" in text]
+    (b,) = [text for text in records.values() if "arxiv: '2605.10002'" in text or "arxiv: 2605.10002" in text]
+    assert f"masrl update apply {day}-2 (corpus/rounds/{day}-2/queue.csv:" in b and f"rounds/{day}/" not in b
+    assert f"masrl update apply {day} (corpus/rounds/{day}/queue.csv:" in a
+    assert cli("validate", "--root", root).code == 0
+    assert cli("build", "--root", root, "--check").code == 0
+    rows = {line.split(",")[0]: line.split(",")[1] for line in
+            (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
+    assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "1")

@@ -353,7 +353,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         description="After `git merge` stops on conflicts: regenerate everything under reports/ and "
         "the README paper list from the merged records; when both branches created the same "
         "record file (two new exclusions both E033, two papers both liu2026), keep ours and "
-        "rename theirs to the next free id or key; then validate, build and `git add` what it "
+        "rename theirs to the next free id or key; when both searched on the same day (two rounds "
+        "corpus/rounds/<day>/), keep ours and make theirs <day>-2, in its files and records; then "
+        "validate, build and `git add` what it "
         "resolved. Conflicts that need a person (one record edited on both sides, the claim "
         "ledger, the taxonomy, the releases) are listed and nothing is written.",
         epilog=EXAMPLES["resolve"], **raw,

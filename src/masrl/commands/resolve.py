@@ -12,9 +12,12 @@ command:
 2. keeps both papers when both branches created the same record file with
    different content: ours keeps the name, theirs is renamed to the next free
    exclusion id or key (and says so);
-3. refuses, writing nothing, when a conflict needs a person: the same record
+3. keeps both update rounds when both branches searched on the same day (both wrote
+   ``corpus/rounds/<day>/``): theirs becomes the next round of that day, its id followed into
+   its files and records (:mod:`masrl.review.update.merge`);
+4. refuses, writing nothing, when a conflict needs a person: the same record
    edited on both sides, the claim ledger, the taxonomy, the releases;
-4. validates, builds, and marks every file it resolved with ``git add``.
+5. validates, builds, and marks every file it resolved with ``git add``.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from ..corpus.load import (
 )
 from ..corpus.records import free_key
 from ..render.readme import MarkersMissing, list_bounds
+from ..review.update.merge import RoundRename, rename_theirs, round_of
 
 GENERATED_PREFIX = "reports/"
 
@@ -118,6 +122,23 @@ def _released_names(tree: dict[str, bytes]) -> set[str]:
     return names
 
 
+def _rounds_both_added(root: Path, unmerged: dict, by_hand: list[str]) -> list[RoundRename]:
+    """Theirs of every round id that both sides added (a file of it in conflict, and no common ancestor of it),
+    under the next free id of its day (:mod:`masrl.review.update.merge`)."""
+    both = sorted({rid for rel, stages in unmerged.items() if (rid := round_of(rel)) and 1 not in stages
+                   and 2 in stages and 3 in stages})
+    if not both:
+        return []
+    base, ours, theirs = merge_sides(root)
+    taken = {rid for tree in (base, ours, theirs) for rel in tree if (rid := round_of(rel))}
+    out = []
+    for rid in both:
+        rename = rename_theirs(rid, taken, base, ours, theirs)
+        taken.add(rename.new)
+        out.append(rename)
+    return out
+
+
 def run(args: Namespace) -> int:
     """Resolve the merge conflicts masrl can resolve; return the exit code."""
     root = find_root(args.root)
@@ -132,8 +153,19 @@ def run(args: Namespace) -> int:
     taken = {p.relative_to(root).as_posix() for folder in (PAPERS, EXCLUSIONS) for p in (root / folder).glob("*.yaml")}
     merged = read_tree(root)  # the working tree as git left it: read once
     taken |= _released_names(merged)
+    moved = _rounds_both_added(root, unmerged, by_hand)
+    for rename in moved:
+        writes.update(rename.files)
+        by_hand += rename.by_hand
     for rel, stages in unmerged.items():
         ours, theirs, base = stages.get(2), stages.get(3), stages.get(1)
+        rid = round_of(rel)
+        if rid is not None and any(r.old == rid for r in moved):
+            writes[rel] = ours  # ours keeps the round id; theirs is under its new one
+            resolved.append(rel)
+            continue
+        if rel.startswith((PAPERS, EXCLUSIONS)) and theirs is not None:
+            theirs = next((r.files[rel] for r in moved if rel in r.files), theirs)  # its round's new id followed
         if rel.startswith(GENERATED_PREFIX):
             resolved.append(rel)  # regenerated below (a file deleted on one side is regenerated or dropped by the build)
         elif rel == README:
@@ -172,12 +204,15 @@ def run(args: Namespace) -> int:
         raise UserError(summary(problems, "the merged records do not validate; nothing was written. Fix them, "
                                 f"`git add` them, then run `masrl resolve` again.{hint}"), problems)
     write.replace(root, writes)
+    for rename in moved:
+        print(f"kept both rounds: corpus/rounds/{rename.old}/ is ours; theirs is now corpus/rounds/{rename.new}/ "
+              f"(its records name it)")
     for old, new in renames:
         print(f"kept both: {old} is ours; theirs is now {new} (its id/key changed to match)")
     generated = generate(corpus, read_figure_files(root))
     report = write.sync(root, generated.outputs, ("reports",))
     changed = report.changed + report.missing + report.orphaned
-    write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"}))
+    write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"} | {rel for r in moved for rel in r.files}))
     print(f"resolved {len(unmerged)} conflicted file(s): regenerated {len(changed)} report file(s) from the merged records")
     print("next: review with `git diff --cached`, then `git commit` to conclude the merge")
     return 0
