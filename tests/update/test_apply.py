@@ -223,6 +223,10 @@ def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them
         "or release anyway with --allow-undecided (the release notes then name them)")
     run = cli("release", "v2", "--root", root, "--date", today, "--allow-undecided")
     assert run.code == 0, run.err
+    assert run.out.splitlines()[1] == (
+        f"released with 3 candidate(s) of the update rounds undecided (--allow-undecided), named in its notes in "
+        f"corpus/releases.yaml: {folder.name} arxiv:2605.10002 (queue.csv:2); {folder.name} arxiv:2605.10001 (queue.csv:3); "
+        f"{folder.name} arxiv:2606.00007 (queue.csv:4)")
     listing = yaml.safe_load((root / "corpus/releases.yaml").read_text())["releases"][-1]
     assert listing["notes"] == [f"undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)",
                                 f"undecided at release: {folder.name} arxiv:2605.10001 (queue.csv:3)",

@@ -250,6 +250,10 @@ def run(args: Namespace) -> int:
         write.remove(root, release.snapshot_path)  # nothing half-released
         raise
     print(f"froze {what}")
+    if undecided:
+        shown = "; ".join(undecided[:5]) + (f"; and {len(undecided) - 5} more" if len(undecided) > 5 else "")
+        print(f"released with {len(undecided)} candidate(s) of the update rounds undecided (--allow-undecided), named "
+              f"in its notes in {RELEASES}: {shown}")
     print(f"wrote {release.snapshot_path}; listed it in {RELEASES}")
     print(f"next: `masrl build` writes reports/releases/{release.name}/ and compares the pool with it; commit both")
     print(f"then record its digest outside the files: git tag -a release-{release.name} -m "
