@@ -397,6 +397,24 @@ def test_the_survey_links_are_http_urls(taxonomy, link):
         ("survey.link", f"{link!r} is not an http(s) URL (it must start with http:// or https://)")]
 
 
+@pytest.mark.parametrize("site, arxiv, expected", [
+    ("https://you.github.io/s/index.html?v=1#top", "2605.02801", [
+        ("survey.site_url", "'https://you.github.io/s/index.html?v=1#top' has a query ('?') or a fragment ('#'): site_url "
+                            "is the address of the folder the catalogue is published in, under which its index.html and "
+                            "feed.xml are found, such as https://you.github.io/survey/")]),
+    ("https://you.github.io/s/", "see below #1 <x>", [
+        ("survey.arxiv", "'see below #1 <x>': not an arXiv id: YYMM.NNNNN (from 2015), YYMM.NNNN (April 2007 to 2014) or "
+                         "archive/YYMMNNN (before April 2007, such as cs/0506042), with an optional version vN; it is the "
+                         "survey's own arXiv id (such as 2605.02801): leave it out when the survey is not on arXiv")]),
+    ("https://you.github.io/s/", "2605.02801v2", []),
+])
+def test_the_site_is_a_folder_and_the_arxiv_id_one(taxonomy, site, arxiv, expected):
+    """The feed's own address and its ids are made of these: a query, a fragment or free text would break them."""
+    tax = copy.deepcopy(taxonomy)
+    tax["survey"] = {**tax["survey"], "site_url": site, "arxiv": arxiv}
+    assert found(tchecks.survey_links, tax) == expected
+
+
 def test_a_name_or_code_with_an_invisible_character_is_refused_where_it_is(taxonomy):
     from masrl.checks import portable
 

@@ -50,9 +50,19 @@ def test_a_release_keeps_the_feeds_entries_and_the_feed_links_itself(soil, cli):
     tax.write_text(tax.read_text(encoding="utf-8").replace(
         "  data_licence: CC-BY-4.0\n", "  data_licence: CC-BY-4.0\n  site_url: https://soil.example.org/catalogue/\n"),
         encoding="utf-8")
-    links = {link.rel: link.href for link in _feed(soil).feed.links}
+    published = _feed(soil)
+    links = {link.rel: link.href for link in published.feed.links}
     assert links == {"self": "https://soil.example.org/catalogue/feed.xml",
                      "alternate": "https://soil.example.org/catalogue/index.html"}
+    # a survey not on arXiv: its ids are made of where its site is, else of its title (never one id for every survey)
+    assert (published.feed.id, published.entries[0].id) == ("https://soil.example.org/catalogue/#masrl-new-records",
+                                                            "https://soil.example.org/catalogue/#record-silva2025")
+    assert pending.feed.id.startswith("urn:masrl:survey:") and pending.entries[0].id.endswith("#record-silva2025")
+    title = tax.read_text(encoding="utf-8").split("\n  title: ", 1)[1].split("\n", 1)[0]
+    tax.write_text(tax.read_text(encoding="utf-8").replace(f"\n  title: {title}\n", "\n  title: Another survey\n", 1)
+                   .replace("  site_url: https://soil.example.org/catalogue/\n", ""), encoding="utf-8")
+    other = _feed(soil)
+    assert other.feed.id.startswith("urn:masrl:survey:") and other.feed.id != pending.feed.id
 
 
 def test_the_feed_holds_the_newest_fifty_additions(soil, cli, edit_record):

@@ -14,7 +14,7 @@ import unicodedata
 from jsonschema import Draft202012Validator
 
 from ..analyses.gap_plan import declaration_problems as gap_declaration_problems
-from ..bib.identifiers import STORED_PATTERNS
+from ..bib.identifiers import STORED_PATTERNS, arxiv_problem
 from ..bib.urls import url_problem
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
@@ -190,12 +190,23 @@ def value_codes(c) -> None:
 
 def survey_links(c) -> None:
     """``survey.link`` (the survey's own page) and ``survey.site_url`` (where the catalogue is published)
-    are http(s) URLs: the README, the site and the feed link to them."""
+    are http(s) URLs: the README, the site and the feed link to them; ``site_url`` is a folder's address
+    (the site's pages and feed are under it: no query, no fragment). ``survey.arxiv`` is an arXiv id (the
+    feed's ids are made of it)."""
     survey = c.corpus.taxonomy.get("survey") if isinstance(c.corpus.taxonomy, dict) else None
+    survey = survey if isinstance(survey, dict) else {}
     for key in ("link", "site_url"):
-        value = survey.get(key) if isinstance(survey, dict) else None
+        value = survey.get(key)
         if isinstance(value, str) and (why := url_problem(value)):
             c.add(TAXONOMY, ("survey", key), f"{value!r} {why}")
+        elif key == "site_url" and isinstance(value, str) and ("?" in value or "#" in value):
+            c.add(TAXONOMY, ("survey", key), f"{value!r} has a query ('?') or a fragment ('#'): site_url is the address "
+                                             "of the folder the catalogue is published in, under which its index.html and "
+                                             "feed.xml are found, such as https://you.github.io/survey/")
+    arxiv = survey.get("arxiv")
+    if isinstance(arxiv, str) and (why := arxiv_problem(arxiv)):
+        c.add(TAXONOMY, ("survey", "arxiv"), f"{arxiv!r}: {why}; it is the survey's own arXiv id (such as 2605.02801): "
+                                             "leave it out when the survey is not on arXiv")
 
 
 def _cut_texts(c, path: tuple, value: dict, known: tuple = ()) -> list:

@@ -12,14 +12,16 @@ release every record is an entry. An entry has ``id``, ``title``, ``updated`` an
 (the record's ``date_added``), its authors, a ``link`` to the paper (http(s) URLs only), its category
 as ``category`` and a ``summary`` (authors, year, venue, one-liner, and the release it entered or
 "pending"). Ids are the survey's arXiv URL with a fragment per record key
-(``https://arxiv.org/abs/2605.02801#record-c3``), so an entry keeps its id across builds and
-releases. Dates are days at 00:00 UTC; ``updated`` of the feed is the newest entry's or the latest
+(``https://arxiv.org/abs/2605.02801#record-c3``; a survey not on arXiv: its site's address, else a
+URN of its title, :func:`feed_base`), so an entry keeps its id across builds and releases and two
+surveys' feeds never share one. Dates are days at 00:00 UTC; ``updated`` of the feed is the newest entry's or the latest
 release's date, whichever is later: the same records give the same bytes. Text is stripped of
 characters XML cannot hold (:func:`masrl.render.escape.xml_text`) and escaped by ElementTree.
 """
 
 from __future__ import annotations
 
+import hashlib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -67,11 +69,23 @@ def new_records(results, releases: list[Release]) -> list[tuple[dict, Release | 
     return [(r, next((rel for rel in later if r["key"] in rel.keys), None)) for r in records[:ENTRIES]]
 
 
+def feed_base(survey: dict) -> str:
+    """What the feed's ids are made of, one per survey: its arXiv abstract page, else the address its site is
+    published at, else a URN of its title (two surveys' feeds never share an id, which readers merge)."""
+    if survey.get("arxiv"):
+        return f"https://arxiv.org/abs/{survey['arxiv']}"
+    site = safe_url(str(survey.get("site_url", ""))) if survey.get("site_url") else None
+    if site:
+        return site.rstrip("/") + "/"
+    title = " ".join(str(survey.get("title", "")).split())
+    return f"urn:masrl:survey:{hashlib.sha256(title.encode('utf-8')).hexdigest()[:16]}"
+
+
 def feed_xml(results, releases: list[Release]) -> bytes:
     """The feed's bytes for the pool's ``results`` and the ``releases`` of the review, in order."""
     tax = results.tax
     survey = tax.data.get("survey") or {}
-    base = f"https://arxiv.org/abs/{survey['arxiv']}" if survey.get("arxiv") else "urn:masrl:survey"
+    base = feed_base(survey)
     entries = new_records(results, releases)
     dates = [str(r.get("date_added")) for r, _ in entries[:1]] + ([releases[-1].date] if releases else [])
     updated = max(dates) if dates else "1970-01-01"
