@@ -111,6 +111,12 @@ BROKEN_OPENREVIEW = {
         "title": {"value": "An orchestrator"}}}], "count": 1}).encode(), "pdate: 100000000000000000 is not a time"),
     "more notes than the count": (json.dumps({"notes": [{"id": "AbCdEf12", "content": {}}, {"id": "AbCdEf13", "content": {}}],
                                               "count": 1}).encode(), "2 notes sent, but $.count says 1"),
+    "two notes of one forum": (json.dumps({"notes": [{"id": "AAAAAAAAA1", "forum": "ForumXyz01", "content": {}},
+                                                 {"id": "AAAAAAAAA2", "forum": "ForumXyz01", "content": {}}],
+                                       "count": 2}).encode(),
+                               "$.notes[1] (venue ICLR.cc/2026/Conference, offset 0): note AAAAAAAAA2 has the forum "
+                               "'ForumXyz01' of note AAAAAAAAA1: each submission of a venue is its own forum, so one of "
+                               "the two is no submission"),
     "an id that is not OpenReview's": (json.dumps({"notes": [{"id": "x/y", "content": {}}], "count": 1}).encode(),
                                        "'x/y' is not an OpenReview id"),
     "an id with a blank": (json.dumps({"notes": [{"id": "x y", "content": {}}], "count": 1}).encode(),
@@ -416,6 +422,25 @@ def test_citation_searching_follows_references_and_citations_within_the_window(s
     assert runs["cites hopper2026"].returned == 0
     forward = citations(f"{served.url}/graph/v1", corpus, directions=["forward"])
     assert [r.family for r in forward.search_all([], *WINDOW, NOW)] == ["cites hopper2026", "cites lovelace2026"]
+
+
+def test_a_seeds_doi_is_one_segment_of_the_path_whatever_it_holds(serve):
+    """A DOI may hold '?', '#', '%' or a segment '..': each request asks for that seed, under the API's path."""
+    paths = []
+
+    def reply(path, params):
+        paths.append(path)
+        return 200, "application/json", b'{"offset": 0, "data": []}'
+
+    served = serve(Scripted(reply))
+    seeds = Seeds(a2026={"doi": "10.1000/orch?x=1#frag"}, b2026={"doi": "10.1000/../../../admin"},
+                  c2026={"doi": "10.1000/100%done"})
+    source = citations(f"{served.url}/graph/v1", seeds, directions=["backward"])
+    runs = source.search_all([], *WINDOW, NOW)
+    assert paths == ["/graph/v1/paper/DOI:10.1000/orch%3Fx%3D1%23frag/references",
+                     "/graph/v1/paper/DOI:10.1000%2F..%2F..%2F..%2Fadmin/references",
+                     "/graph/v1/paper/DOI:10.1000/100%25done/references"]
+    assert [run.query.split("?fields=")[0] for run in runs] == [p.removeprefix("/graph/v1") for p in paths]
 
 
 def test_a_seed_semantic_scholar_does_not_know_is_named_and_a_broken_link_page_refused(serve):

@@ -23,6 +23,8 @@ Pace and terms: those of :mod:`.semanticscholar` (one connection, one request a 
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from msgspec import UNSET
 
 from ....bib.answers import FormatError
@@ -55,6 +57,14 @@ def seeds(corpus) -> list[tuple[str, str]]:
                 out.append((key, f"{prefix}:{value}"))
                 break
     return sorted(out)
+
+
+def in_path(paper_id: str) -> str:
+    """A paper id as it goes into a request's path: percent-encoded (a DOI may hold ``?``, ``#`` or ``%``),
+    its ``/`` kept as the API's examples write a DOI, unless a segment is ``.`` or ``..``: then every ``/`` is
+    encoded too, so that no client, proxy or server takes the id for steps up the API's path."""
+    steps = any(part in (".", "..") for part in paper_id.split("/"))
+    return quote(paper_id, safe=":" if steps else ":/")
 
 
 class CitationSource:
@@ -107,6 +117,7 @@ class CitationSource:
 
     def _one(self, how: str, paper_id: str, direction: str, since: str, until: str, now) -> QueryRun:
         _, path, field = WAYS[direction]
+        paper_id = in_path(paper_id)
         run = QueryRun(how)
         run.sent = now()
         run.query = f"/paper/{paper_id}/{path}?fields={FIELDS}"

@@ -72,6 +72,7 @@ class OpenReviewSource:
         first = len(self.session.started)
         notes, offset, pages, total = [], 0, 0, None
         seen: set[str] = set()
+        forums: dict[str, str] = {}  # forum -> the note whose forum it is
         while total is None or offset < total:
             if offset >= self.max_records:
                 left = (total or offset) - offset
@@ -99,6 +100,11 @@ class OpenReviewSource:
                 if note.id in seen:
                     raise failure(NAME, self.endpoint, FormatError(f"{where}: note {note.id} is sent twice"))
                 seen.add(note.id)
+                forum = note.forum or note.id
+                if forums.setdefault(forum, note.id) != note.id:  # a venue's submissions are each the root of its forum
+                    raise failure(NAME, self.endpoint, FormatError(
+                        f"{where}: note {note.id} has the forum {forum[:40]!r} of note {forums[forum]}: each submission "
+                        "of a venue is its own forum, so one of the two is no submission"))
                 notes.append(_paper(note, where, venue, self.endpoint))
             offset += len(data.notes)
             if total is not None and offset > total:
