@@ -206,6 +206,34 @@ def test_folder_files_are_validated(audited, cli, sheets, tmp_path):
                "the list ['yes', 'no']" in x for x in run.err.splitlines()), run.err  # in the same run as the others
 
 
+def test_a_reading_changed_after_its_adjudication_is_named(audited, cli, sheets, tmp_path):
+    """The adjudication resolved the values the readers gave; a reading edited afterwards leaves it resolving a
+    disagreement no reader has now: validate names the entry, with the values of both."""
+    folder = audited / f"corpus/audits/{AUDIT}"
+    original = sheets.sample(audited, AUDIT)["items"][0]["original"]["is_rl"]
+    given, later = [v for v in ("yes", "partial", "no") if v != original][:2]
+    assert _import(cli, audited, sheets.write(tmp_path / "ok.csv", sheets.filled(audited, AUDIT, {("S01", "is_rl"): given}))).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    adjudication = folder / "adjudication-round-1.yaml"
+    data = yaml.safe_load(adjudication.read_text())
+    data["resolutions"][0].update(resolved=given, by="Ada")
+    adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
+    assert cli("validate", "--root", audited).code == 0
+    (reading,) = (folder / "rounds").glob("round-1-*.yaml")
+    rows = yaml.safe_load(reading.read_text())
+    rows["rows"][0]["values"]["is_rl"] = later
+    reading.write_text(yaml.safe_dump(rows, sort_keys=False))
+    run = cli("validate", "--root", audited)
+    assert run.code == 1
+    resolution = data["resolutions"][0]
+    said = ", ".join(f"{r}: {v!r}" for r, v in resolution["values"].items())
+    now = ", ".join(f"{r}: {(later if v == given else v)!r}" for r, v in resolution["values"].items())
+    assert [line.split(": ", 1)[1] for line in run.err.splitlines() if "adjudication-round-1.yaml" in line] == [
+        f"resolutions[0].values: S01 is_rl: the readings of round 1 now say {now}, not {said} as this "
+        "entry resolved: a reading changed after the adjudication; restore it, or adjudicate the disagreement again "
+        "(give these values and resolve it anew)"]
+
+
 def test_an_audit_dated_in_the_future_or_resolved_before_it_was_drawn_is_refused(audited, cli, sheets, tmp_path):
     """The suite's clock is 2027-01-15 (MASRL_TODAY): no date of an audit after it, none before the sample's."""
     folder = audited / f"corpus/audits/{AUDIT}"

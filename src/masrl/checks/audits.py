@@ -97,7 +97,7 @@ class _FolderChecker:
         if not (sample_ok and all(rounds_ok)):  # every round is checked, so that all their problems show at once
             return
         audit = _folder(self.audit_file, data, self.files)
-        disagreements = {(rr.round, d.item, d.field) for rr in round_results(audit, self.c.tax)
+        disagreements = {(rr.round, d.item, d.field): d.values for rr in round_results(audit, self.c.tax)
                          for f in rr.fields for d in f.disagreements}
         for rel in others:
             if parse_adjudication_file(rel) is not None and "/" not in rel[len(self.folder):]:
@@ -241,7 +241,7 @@ class _FolderChecker:
                 self.c.add(rel, path + ("values", name), problem)
 
     # ------------------------------------------------------------------ adjudication
-    def adjudication(self, rel: str, sample: dict, audit, disagreements: set) -> None:
+    def adjudication(self, rel: str, sample: dict, audit, disagreements: dict) -> None:
         data = self.files[rel]
         malformed = self.entries(rel, data, ADJUDICATION_SCHEMA, "resolutions")
         if malformed is None:
@@ -265,6 +265,13 @@ class _FolderChecker:
             if key not in disagreements:
                 self.c.add(rel, path, f"{res['item']} {res['field']} is not a disagreement of round {number}")
                 continue
+            now = disagreements[key]
+            if isinstance(res["values"], dict) and res["values"] != now:
+                shown = lambda values: ", ".join(f"{r}: {v!r}" for r, v in values.items())  # noqa: E731
+                self.c.add(rel, path + ("values",), f"{res['item']} {res['field']}: the readings of round {number} now say "
+                                                    f"{shown(now)}, not {shown(res['values'])} as this entry resolved: a "
+                                                    "reading changed after the adjudication; restore it, or adjudicate "
+                                                    "the disagreement again (give these values and resolve it anew)")
             if key[1:] in seen:
                 self.c.add(rel, path, f"{res['item']} {res['field']} is also resolutions[{seen[key[1:]]}]")
             seen.setdefault(key[1:], j)
