@@ -415,6 +415,21 @@ def test_the_site_is_a_folder_and_the_arxiv_id_one(taxonomy, site, arxiv, expect
     assert found(tchecks.survey_links, tax) == expected
 
 
+def test_two_values_of_one_field_have_two_labels(taxonomy):
+    """A figure, a table and the site show a value by its label (its code without one)."""
+    tax = copy.deepcopy(taxonomy)
+    values = tax["fields"]["verified"]["values"]
+    first = next(iter(values))
+    label = values[first].get("label", first)
+    values["twin"] = {"label": f" {label} "}
+    values[label] = {"definition": "a value whose code is the other's label"}
+    assert found(tchecks.value_labels, tax) == [
+        ("fields.verified.values.twin.label", f"the label ' {label} ' is also {first!r}'s: tables, figures and the site "
+                                              "show a value by its label, so give each value of the field its own"),
+        (f"fields.verified.values.{label}", f"the label {label!r} is also {first!r}'s: tables, figures and the site "
+                                            "show a value by its label, so give each value of the field its own")]
+
+
 def test_a_name_or_code_with_an_invisible_character_is_refused_where_it_is(taxonomy):
     from masrl.checks import portable
 

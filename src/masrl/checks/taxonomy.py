@@ -188,6 +188,24 @@ def value_codes(c) -> None:
                       "it the usual way match it")
 
 
+def value_labels(c) -> None:
+    """Two values of one field have two labels: tables, figures and the site show a value by its label
+    (its code when it has none), so a reader could not tell two counts of one label apart."""
+    fields = c.corpus.taxonomy.get("fields") if isinstance(c.corpus.taxonomy, dict) else None
+    for name, spec in fields.items() if isinstance(fields, dict) else []:
+        values = spec.get("values") if isinstance(spec, dict) else None
+        first: dict[str, str] = {}
+        for code, value in values.items() if isinstance(values, dict) else []:
+            label = value.get("label", code) if isinstance(value, dict) else code
+            if not isinstance(label, str):
+                continue  # the schema names it
+            shown = " ".join(label.split())
+            if first.setdefault(shown, code) != code:
+                where = ("fields", name, "values", code) + (("label",) if isinstance(value, dict) and "label" in value else ())
+                c.add(TAXONOMY, where, f"the label {label!r} is also {first[shown]!r}'s: tables, figures and the site show "
+                                       "a value by its label, so give each value of the field its own")
+
+
 def survey_links(c) -> None:
     """``survey.link`` (the survey's own page) and ``survey.site_url`` (where the catalogue is published)
     are http(s) URLs: the README, the site and the feed link to them; ``site_url`` is a folder's address

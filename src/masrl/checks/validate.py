@@ -139,6 +139,7 @@ TAXONOMY_RULES: tuple[Rule, ...] = (
     Rule("T020", "taxonomy-text", _on(portable.taxonomy_text)),
     Rule("T021", "keys-without-value", _on(taxonomy.keys_without_value)),
     Rule("T022", "value-codes", _on(taxonomy.value_codes)),
+    Rule("T024", "value-labels", _on(taxonomy.value_labels)),
     Rule("T023", "survey-links", _on(taxonomy.survey_links)),
 )
 
@@ -185,7 +186,7 @@ SHAPE_DEPENDENT = frozenset({"T002", "T004", "T012", "T013", "T014", "T015", "T0
 
 #: Rules of the taxonomy that an older git revision may predate: ``masrl diff`` does not run them on
 #: the revision's side (a vocabulary with a text YAML cut short is still compared as it was).
-PREDATED = frozenset({"T019", "T020"})
+PREDATED = frozenset({"T019", "T020", "T023", "T024"})
 
 #: The code of the one problem that says the records were not checked because of the taxonomy
 #: (:data:`masrl.core.errors.NOT_CHECKED`: a notice, not counted as an error).
