@@ -100,6 +100,13 @@ def test_rounds_are_never_overwritten(audited, cli, sheets, tmp_path):
     assert run.err == (f"masrl: error: Jane Doe already read round 1 (corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml); "
                        "earlier rounds are never overwritten: import this sheet as a new round with --round 2\n")
     assert _import(cli, audited, sheet, "Jane Doe", "--round", "3").err == "masrl: error: --round 3: the next round is 2\n"
+    # another reader whose name has the same letters and digits: told so, not that she read the round
+    assert _import(cli, audited, sheet, "Jane Doé").err == (
+        f"masrl: error: --reader 'Jane Doé': its reading would be corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml, "
+        "which holds the reading of 'Jane Doe': a reading's file is named by the letters and digits of its reader's "
+        "name, so two readers of a round need names that differ in them (add an initial, e.g. 'Jane X. Doé'); nothing "
+        "was imported\n")
+    assert (audited / f"corpus/audits/{AUDIT}/rounds/round-1-jane-doe.yaml").read_bytes() == first
     assert "'original' is the corpus itself" in _import(cli, audited, sheet, "Original").err
     for column in ("Resolved", "by"):  # a reader is a column of the table of disagreements, beside these
         assert "names a column of the table of disagreements (item, record, field, resolved, by)" in \

@@ -185,6 +185,12 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
 
 
 # ---------------------------------------------------------------------------- import
+def _initialled(name: str) -> str:
+    """``name`` with an initial before its last word (``Jane Doé`` -> ``Jane X. Doé``): a hint, no more."""
+    first, _, last = name.rpartition(" ")
+    return f"{first} X. {last}" if first else f"{name} X."
+
+
 def import_sheet(files: dict[str, bytes], audit_id: str, sheet: bytes, sheet_name: str, reader: str,
                  round_no: int | None, date: str | None) -> tuple[str, dict[str, bytes], int]:
     """Check a filled sheet and render it as a round file.
@@ -214,6 +220,11 @@ def import_sheet(files: dict[str, bytes], audit_id: str, sheet: bytes, sheet_nam
         raise UserError(f"--round {number}: the next round is {(rounds[-1] if rounds else 0) + 1}")
     target = round_file(audit_id, number, reader)
     clash = [r for r in audit.readings_of(number) if reader_slug(r.reader) == reader_slug(reader)]
+    if clash and clash[0].reader != reader:
+        raise UserError(f"--reader {reader!r}: its reading would be {target}, which holds the reading of "
+                        f"{clash[0].reader!r}: a reading's file is named by the letters and digits of its reader's name, so "
+                        f"two readers of a round need names that differ in them (add an initial, e.g. "
+                        f"{_initialled(reader)!r}); nothing was imported")
     if clash or target in files:
         raise UserError(f"{reader} already read round {number} ({target}); earlier rounds are never overwritten: "
                         f"import this sheet as a new round with --round {(rounds[-1] if rounds else 0) + 1}")
