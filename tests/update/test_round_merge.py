@@ -39,3 +39,4 @@ def test_theirs_records_and_round_follow_and_a_release_of_it_is_left_to_a_person
                                                                             f"apply {rid}-2 (corpus/rounds/{rid}-2/")
     assert out.by_hand == [f"corpus/releases/v2.yaml: the branch merged in released its round {rid}, which is now "
                            f"{rid}-2 (ours keeps {rid}): release again after the merge"]
+

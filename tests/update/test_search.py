@@ -296,3 +296,17 @@ def test_a_mailto_that_is_not_an_email_address_is_refused_before_any_request(rou
     assert (run.code, run.err) == (1, f"masrl: error: --mailto: {shown} is not an e-mail address (name@host.domain, no "
                                       "blank or control character): Crossref's polite pool asks for one; nothing was searched\n")
     assert not (round_survey / "corpus" / "rounds").exists()
+
+
+def test_the_standin_script_serves_every_source_under_its_endpoints_path(repo):
+    """scripts/standin_sources.py prints one export per source the protocol redirects, with the endpoint's path."""
+    import importlib.util
+
+    import yaml
+
+    spec = importlib.util.spec_from_file_location("standin_sources", repo / "scripts/standin_sources.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    protocol = yaml.safe_load((repo / "tests/data/survey/corpus/protocol.yaml").read_text(encoding="utf-8"))
+    wanted = {s["endpoint_env"]: "/" + s["endpoint"].split("/", 3)[3] for s in protocol["searchers"].values()}
+    assert {variable: path for variable, _, path in module.SOURCES} == wanted
