@@ -57,6 +57,8 @@ def bare_specials(latex: str) -> list[str]:
 @pytest.mark.parametrize("authors, message", [
     (["Doe, Jr., John, Extra"], "has more than two commas"),
     (["Smith, A., Jones, B."], "has more than two commas"),
+    (["Doe, "], "'Doe,' has a comma with no name after it, which BibTeX refuses"),
+    (["Doe, , Jane"], "'Doe, , Jane' has a comma with no name after it"),
     (["others"], "names no author, only 'others'"),
     (["others", "others"], "names no author, only 'others'"),
     (["others", "Doe, Jane"], "'others' (et al.) stands for the authors not named and ends the list"),

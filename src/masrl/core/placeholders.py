@@ -68,7 +68,8 @@ def _top_level_and(text: str) -> bool:
 
 def author_problem(author: object) -> str | None:
     """Why ``author`` is no author name, or None: a placeholder (:func:`placeholder_problem`), a
-    ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``), a name
+    ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``) or a comma
+    with no name after it (``"Doe, "``, ``"Doe, , J"``), a name
     holding ``[``, ``]``, ``;``, ``&``, ``|``, ``/`` or ``et al.`` outside braces (several names written
     as text), a name with
     more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
@@ -97,6 +98,9 @@ def author_problem(author: object) -> str | None:
     if set(outside) & set("[];&|/") or re.search(r"(?:^|\s)et\s+al\b", outside, re.IGNORECASE):
         return (f"{text!r} is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as "
                 "text; give each person as an author of their own (an organisation whose name holds one goes in braces)")
+    if any(not part.strip() for part in "".join(_outside_braces(text)).split(",")[1:]):
+        return (f"{text!r} has a comma with no name after it, which BibTeX refuses: write \"Last, First\", "
+                "\"Last, Jr, First\" or only the last name, without the comma")
     if _top_level_commas(text) > 2:
         return (f"{text!r} has more than two commas, which BibTeX cannot read as a name: write one person "
                 "\"Last, First\" or \"Last, Jr, First\" (several people are several authors; an organisation "
