@@ -142,6 +142,24 @@ def test_cli_bad_arguments(tmp_path, capsys):
     assert capsys.readouterr().err == "masrl: error: --label 'oops': expected KEY=VALUE, e.g. --label step=120\n"
     assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(tmp_path / "x.parquet"), "--by", "team", "--quiet"]) == 1
     assert capsys.readouterr().err == "masrl: error: --by team: no trace has this label; labels found: run, step, policy\n"
+    # a step that is not a finite number is the command line's mistake, not every trace's; all of them at once
+    assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(tmp_path / "x.parquet"), "--label", "step=nan",
+                 "--label", "step=1e400", "--label", "bad", "--quiet"]) == 1
+    assert capsys.readouterr().err == (
+        "masrl: error: --label 'step=nan': a numeric step is a finite number within ±2**53 (such as 120); --label "
+        "'step=1e400': a numeric step is a finite number within ±2**53 (such as 120); --label 'bad': expected "
+        "KEY=VALUE, e.g. --label step=120\n")
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_by_names_a_label_whatever_its_name(tmp_path, capsys):
+    """--by takes the name a label has in the traces and in 'labels found' (its column is label_<name>)."""
+    (tmp_path / "t.json").write_text(json.dumps(survey_trace()))
+    for label, by in (("label_x=1", "label_x"), ("team=a", "team"), ("team=a", "label_team")):
+        out = tmp_path / f"{by}.parquet"
+        assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(out), "--label", label, "--by", by,
+                     "--quiet"]) == 0, capsys.readouterr().err
+        assert f"| metric | {label.split('=')[1]} (n=1) |" in out.with_suffix(".md").read_text()
 
 
 def test_report_escapes_labels(tmp_path, capsys):

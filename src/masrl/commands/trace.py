@@ -305,20 +305,28 @@ def _survey_part(full) -> str | None:
 def _parse_labels(items: list[str]) -> dict:
     from ..core.errors import UserError
     from ..core.text import ascii_digits
+    from ..trace.summarize import MAX_SUMMARY
 
-    labels = {}
+    labels, problems = {}, []
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise UserError(f"--label {item!r}: expected KEY=VALUE, e.g. --label step=120")
+            problems.append(f"--label {item!r}: expected KEY=VALUE, e.g. --label step=120")
+            continue
         key = key.strip()
         if key == "step":
             try:
-                labels[key] = int(value) if ascii_digits(value.strip().lstrip("-")) else float(value)
-                continue
+                number = int(value) if ascii_digits(value.strip().lstrip("-")) else float(value)
             except ValueError:
-                pass
+                number = None
+            if number is not None:
+                if not (number == number and -MAX_SUMMARY <= number <= MAX_SUMMARY):
+                    problems.append(f"--label {item!r}: a numeric step is a finite number within ±2**53 (such as 120)")
+                labels[key] = number
+                continue
         labels[key] = value
+    if problems:
+        raise UserError("; ".join(problems))
     return labels
 
 
@@ -364,8 +372,6 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     # paths, known once the traces are, with every output again before writing)
     _check_outputs([out, *([report] if report else [])], files, args.force)
     given_by = args.by
-    if args.by and args.by not in ("run", "step", "policy") and not args.by.startswith("label_"):
-        args.by = f"label_{args.by}"
     bar = _progress_bar(len(files), getattr(args, "quiet", False))
     step = bar.update if bar is not None else None
     try:
@@ -383,9 +389,13 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
                 print(printable(line), file=sys.stderr)
         n = len(invalid)
         raise UserError(f"no valid trace to summarise ({n} invalid trace{'s' if n != 1 else ''}); nothing was written")
-    if args.by and args.by not in df.columns:
-        found = [c.removeprefix("label_") for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_")]
-        raise UserError(f"--by {given_by}: no trace has this label; labels found: {', '.join(found) or 'none'}")
+    if args.by:  # a label's name (its column: label_<name>, but run, step and policy), or its column's name
+        names = [args.by] if args.by in ("run", "step", "policy") else [f"label_{args.by}", args.by]
+        args.by = next((n for n in names if n in df.columns and (n in ("run", "step", "policy") or n.startswith("label_"))),
+                       None)
+        if args.by is None:
+            found = [c.removeprefix("label_") for c in df.columns if c in ("run", "step", "policy") or c.startswith("label_")]
+            raise UserError(f"--by {given_by}: no trace has this label; labels found: {', '.join(found) or 'none'}")
     outputs = [(out, parquet_bytes(df))]  # a list: two outputs on one path must both be seen
     if report is not None:
         folder = report.with_name(report.stem + ".figures")
