@@ -127,6 +127,8 @@ def _entry(entry, i: int) -> Entry:
     summary = clean(_one(entry, f"{ATOM}summary", where), "abstract", f"{where}: summary")
     published = day((_one(entry, f"{ATOM}published", where) or "").strip(), f"{where}: published")
     day((_one(entry, f"{ATOM}updated", where) or "").strip(), f"{where}: updated")
+    if why := published_problem(published):
+        raise FormatError(f"{where}: published {published}: {why}")
     people = entry.findall(f"{ATOM}author")
     if not people:
         raise FormatError(f"{where}: no author")
@@ -144,6 +146,19 @@ def _entry(entry, i: int) -> Entry:
     primary = entry.find(f"{ARXIV}primary_category")
     category = primary.get("term", "") if primary is not None else ""
     return Entry(parsed.key.split(":", 1)[1], title, summary, tuple(authors), published, doi, journal, category)
+
+
+def published_problem(published: str) -> str | None:
+    """Why an entry's first version cannot have been published on ``published`` (``YYYY-MM-DD``, UTC), or
+    None: a day after today (a day of slack for the time zones)."""
+    import datetime
+
+    from ..core import clock
+
+    today = clock.today()
+    if published > (today + datetime.timedelta(days=1)).isoformat():
+        return f"after today ({today.isoformat()}): arXiv publishes nothing ahead"
+    return None
 
 
 def read_feed(body: bytes) -> Feed:
