@@ -33,8 +33,8 @@ def test_an_arxiv_answer_in_the_format_is_read(small_survey, cli, no_network):
 @pytest.mark.parametrize("body, what", [
     (b"<html><body>maintenance</body></html>", "an HTML page where the format has an Atom feed"),
     (atom(entry(published="yesterday"), 1), "entry 1 (arxiv:2605.30001): published: 'yesterday' is not a date"),
-    (atom(entry(published="2027-01-17T10:00:00Z"), 1),  # the suite's day is 2027-01-15
-     "entry 1 (arxiv:2605.30001): published 2027-01-17: after today (2027-01-15): arXiv publishes nothing ahead"),
+    (atom(entry(published="2026-07-02T10:00:00Z"), 1),  # small_survey's day is 2026-06-30
+     "entry 1 (arxiv:2605.30001): published 2026-07-02: after today (2026-06-30): arXiv publishes nothing ahead"),
     (atom(entry(), 1)[:-30], "not well-formed XML"),
     (atom(entry("2605.39999"), 1), "answered 1 entries (first arxiv:2605.39999) for arxiv:2605.30001"),
 ])
