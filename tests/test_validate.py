@@ -302,6 +302,10 @@ def test_a_field_name_of_the_wrong_form_says_what_a_name_may_be_on_its_own_line(
     # a claim's `where: {record_id: ...}` read the record's key, never the field
     ("record_id", "'record_id' is one of the names a claim's `where` selects records by (key, record_id, year), whatever the "
                   "field; give the survey's field another name"),
+    # the site read a filter on a field named q as the search text too (and sort, dir, paper, release as theirs)
+    *[(name, f"{name!r} is one of the names the catalogue site's address gives its own state (q, key, sort, dir, paper, "
+             "release): a filter on the field would be read as that; give the survey's field another name")
+      for name in ("q", "sort", "dir", "paper", "release")],
 ])
 def test_a_field_name_that_masrl_reads_as_another_thing_is_refused(survey, cli, name, message):
     path = survey / "corpus/taxonomy.yaml"

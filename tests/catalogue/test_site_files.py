@@ -127,3 +127,14 @@ def test_records_added_since_the_release_are_marked_new(grown_survey):
     assert f"{len(new)} records added since are marked" in page
     screening = (site / "screening.html").read_text()
     assert screening.count(f'<span class="badge new">new since {latest}</span>') == len(pending.excluded)
+
+
+def test_the_names_the_sites_address_gives_its_state_are_the_ones_no_field_may_take(repo):
+    """site.js reads and writes these names in the page's fragment; validate refuses a field of one of them."""
+    import re
+
+    from masrl.render.site.data import ADDRESS_KEYS, RELEASE_FIELD
+
+    script = (repo / "src/masrl/render/site/assets/site.js").read_text(encoding="utf-8")
+    literal = set(re.findall(r'\bp\.(?:get|getAll|append)\("([A-Za-z_]+)"', script))
+    assert literal | {RELEASE_FIELD} == set(ADDRESS_KEYS)

@@ -130,6 +130,9 @@ def _tags(record: dict, tax) -> list[dict]:
 
 #: The facet that tells the published release from what was added since (not a taxonomy field).
 RELEASE_FIELD = "release"
+#: The names the page's address (its ``#`` fragment, ``assets/site.js``) gives its own state: a field's facet
+#: of one of these names would be read as that state, so no field of retained records may have one.
+ADDRESS_KEYS = ("q", "key", "sort", "dir", "paper", RELEASE_FIELD)
 
 
 def release_facet(baseline_name: str) -> dict:
