@@ -133,8 +133,9 @@ def test_the_names_the_sites_address_gives_its_state_are_the_ones_no_field_may_t
     """site.js reads and writes these names in the page's fragment; validate refuses a field of one of them."""
     import re
 
-    from masrl.render.site.data import ADDRESS_KEYS, RELEASE_FIELD
+    from masrl.corpus.records import SITE_ADDRESS_KEYS
+    from masrl.render.site.data import RELEASE_FIELD
 
     script = (repo / "src/masrl/render/site/assets/site.js").read_text(encoding="utf-8")
     literal = set(re.findall(r'\bp\.(?:get|getAll|append)\("([A-Za-z_]+)"', script))
-    assert literal | {RELEASE_FIELD} == set(ADDRESS_KEYS)
+    assert literal | {RELEASE_FIELD} == set(SITE_ADDRESS_KEYS)

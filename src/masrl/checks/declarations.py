@@ -18,10 +18,9 @@ from ..corpus.declarations import all_of_name, column_names, split_values
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus.declarations import COLUMN_KINDS, TableDecl, table_of
 from ..corpus.load import TAXONOMY
-from ..corpus.records import EXCLUDED_OWN, RETAINED_AFTER, RETAINED_BEFORE
+from ..corpus.records import EXCLUDED_OWN, RETAINED_AFTER, RETAINED_BEFORE, SITE_ADDRESS_KEYS
 from ..corpus.taxonomy import EXCLUDE_OPTIONS
 from ..render.figures import FLOW_TABLE
-from ..render.site.data import ADDRESS_KEYS
 from .claims import filter_condition
 
 #: The sentences of the reports a taxonomy may give (``sentences``).
@@ -333,9 +332,9 @@ def field_names(c) -> None:
             if field.name in own.get(field.applies_to, set()):
                 c.add(TAXONOMY, (group, field.name), f"{field.name!r} is one of masrl's own fields of {field.applies_to} "
                                                      "records; give the survey's field another name")
-            elif group == "fields" and field.applies_to == "retained" and field.name in ADDRESS_KEYS:
+            elif group == "fields" and field.applies_to == "retained" and field.name in SITE_ADDRESS_KEYS:
                 c.add(TAXONOMY, (group, field.name), f"{field.name!r} is one of the names the catalogue site's address "
-                                                     f"gives its own state ({', '.join(ADDRESS_KEYS)}): a filter on the "
+                                                     f"gives its own state ({', '.join(SITE_ADDRESS_KEYS)}): a filter on the "
                                                      "field would be read as that; give the survey's field another name")
             elif field.name in PLAIN_FIELDS:
                 c.add(TAXONOMY, (group, field.name), f"{field.name!r} is one of the names a claim's `where` selects "

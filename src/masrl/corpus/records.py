@@ -18,6 +18,10 @@ from ..bib.identifiers import SCHEME_ORDER  # noqa: F401  (re-exported: the orde
 RETAINED_BEFORE = ("key", "title", "authors", "first_author", "affiliation", "year", "venue", "url", "identifiers")
 RETAINED_AFTER = ("one_liner", "notes", "date_added", "tag_provenance", "forced", "former_record_id", "former_exclusion",
                   "bibtex_key", "bibtex", "bibtex_differs", "provenance")
+#: The names the catalogue site's address (the ``#`` fragment its script reads and writes) gives its own
+#: state: the search text, the chosen records, the sort, a paper shown, the release filter. A filter on a field
+#: of retained records named one of them would be read as that state, so no such field may take one.
+SITE_ADDRESS_KEYS = ("q", "key", "sort", "dir", "paper", "release")
 #: masrl's own fields of an excluded record.
 EXCLUDED_OWN = ("record_id", "screening_label", "authors", "year", "identifiers", "url", "date_screened", "date_added",
                 "exclusion_reason", "forced", "if_retained", "former_key", "former_record", "former_file", "tag_provenance", "provenance")

@@ -17,6 +17,7 @@ from ...corpus.declarations import all_of_name, split_values
 from ...bib import bibexport
 from ...bib.bibtex import display_name
 from ...corpus import provenance
+from ...corpus.records import SITE_ADDRESS_KEYS
 from ...corpus.declarations import tables as declared_tables
 from ..readme import authors_display
 
@@ -130,9 +131,7 @@ def _tags(record: dict, tax) -> list[dict]:
 
 #: The facet that tells the published release from what was added since (not a taxonomy field).
 RELEASE_FIELD = "release"
-#: The names the page's address (its ``#`` fragment, ``assets/site.js``) gives its own state: a field's facet
-#: of one of these names would be read as that state, so no field of retained records may have one.
-ADDRESS_KEYS = ("q", "key", "sort", "dir", "paper", RELEASE_FIELD)
+assert RELEASE_FIELD in SITE_ADDRESS_KEYS, "the release facet's name is one the site's address gives its state"
 
 
 def release_facet(baseline_name: str) -> dict:
