@@ -36,6 +36,7 @@ from .common import (
     Conversion,
     ConvertError,
     iso_nanos,
+    metadata_labels,
     read_json_values,
     usage_count,
     usage_mapping,
@@ -44,7 +45,6 @@ from .common import (
 from .spantree import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, build_trace
 
 KINDS = {"agent": AGENT, "function": TOOL, "generation": MODEL, "response": MODEL, "handoff": HANDOFF, "guardrail": GUARDRAIL}
-LABEL_KEYS = ("run", "step", "policy")
 
 
 def _items(values: list) -> list | None:
@@ -160,8 +160,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     notes += usage_note(bad)
     if not spans:
         raise ConvertError(f"{file}: trace {chosen} has no span to convert" + (": " + "; ".join(notes) if notes else ""))
-    meta = head.get("metadata") if isinstance(head.get("metadata"), dict) else {}
-    labels = {k: meta[k] for k in LABEL_KEYS if isinstance(meta.get(k), (str, int, float)) and not isinstance(meta.get(k), bool)}
+    labels, unread = metadata_labels(head.get("metadata"), "metadata")
     result = build_trace(
         spans,
         notes,
@@ -171,5 +170,6 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         labels=labels,
         read_total=len(spans) + len(notes),
     )
+    result.notes += unread
     result.shape = "OpenAI Agents SDK trace export"
     return result

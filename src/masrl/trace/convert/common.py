@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..codes import show
+
 
 class ConvertError(ValueError):
     """The input cannot be converted (not JSON, not the format, nothing to convert).
@@ -174,3 +176,22 @@ def usage_note(bad: list[str]) -> list[str]:
         return []
     shown = "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more" if len(bad) > 5 else "")
     return [f"{len(bad)} usage value(s) are not token counts and were not counted: {shown}"]
+
+
+#: The labels a converter reads from a trace's metadata (the summary's run, step and policy).
+LABEL_KEYS = ("run", "step", "policy")
+
+
+def metadata_labels(meta: object, where: str) -> tuple[dict, list[str]]:
+    """``(labels, notes)``: the :data:`LABEL_KEYS` of a trace's metadata that a label can hold (text, yes/no
+    or a number within ±2**53), and a note for each of them that it cannot hold (never dropped silently)."""
+    labels, notes = {}, []
+    for key in LABEL_KEYS if isinstance(meta, dict) else ():
+        if key not in meta:
+            continue
+        value = meta[key]
+        if isinstance(value, (str, bool)) or (isinstance(value, (int, float)) and value == value and abs(value) <= MAX_COUNT):
+            labels[key] = value
+        else:
+            notes.append(f"{where}.{key}: {show(value)} is not text, a number or yes/no; not kept as the label {key!r}")
+    return labels, notes

@@ -29,6 +29,7 @@ from .common import (
     Conversion,
     ConvertError,
     iso_nanos,
+    metadata_labels,
     read_json_values,
     usage_count,
     usage_mapping,
@@ -37,7 +38,6 @@ from .common import (
 from .spantree import AGENT, GUARDRAIL, MODEL, TOOL, Span, build_trace
 
 KINDS = {"AGENT": AGENT, "TOOL": TOOL, "GENERATION": MODEL, "GUARDRAIL": GUARDRAIL}
-LABEL_KEYS = ("run", "step", "policy")
 
 
 def _document(values: list) -> tuple[dict, list] | None:
@@ -74,7 +74,7 @@ def _tokens(obs: dict, label: str, bad: list) -> int | None:
     return None
 
 
-def _labels(head: dict) -> dict:
+def _labels(head: dict) -> tuple[dict, list[str]]:
     meta = head.get("metadata")
     if isinstance(meta, str):  # the API returns metadata as a JSON string in some versions
         import json
@@ -82,14 +82,8 @@ def _labels(head: dict) -> dict:
         try:
             meta = json.loads(meta)
         except ValueError:
-            meta = None
-    out = {}
-    if isinstance(meta, dict):
-        for key in LABEL_KEYS:
-            value = meta.get(key)
-            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                out[key] = value
-    return out
+            return {}, ["metadata is text that is not JSON: no label read from it"]
+    return metadata_labels(meta, "metadata")
 
 
 def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
@@ -146,14 +140,16 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     if trace_id is not None and trace_id != tid:
         raise ConvertError(f"{file}: holds trace {tid}, not {trace_id}")
     session = head.get("sessionId")
+    labels, unread = _labels(head)
     result = build_trace(
         spans,
         notes,
         trace_id=tid,
         task_id=session if isinstance(session, str) and session else tid,
         system=f"langfuse: {app}",
-        labels=_labels(head),
+        labels=labels,
         read_total=len(observations),
     )
+    result.notes += unread
     result.shape = "Langfuse trace export"
     return result

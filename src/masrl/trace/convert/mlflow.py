@@ -37,14 +37,13 @@ from __future__ import annotations
 
 import json
 
-from .common import Conversion, ConvertError, read_json_values, usage_count, usage_mapping, usage_note
+from .common import Conversion, ConvertError, metadata_labels, read_json_values, usage_count, usage_mapping, usage_note
 from .otel import _nanos, norm_id
 from .spantree import AGENT, MODEL, TOOL, Span, build_trace
 
 KINDS = {"AGENT": AGENT, "TOOL": TOOL, "CHAT_MODEL": MODEL, "LLM": MODEL}
 OTHER_KINDS = {"AGENT": AGENT, "TOOL": TOOL, "LLM": MODEL, "invoke_agent": AGENT, "execute_tool": TOOL,
                "chat": MODEL, "text_completion": MODEL, "generate_content": MODEL}
-LABEL_KEYS = ("run", "step", "policy")
 
 
 def _unwrap(value):
@@ -204,8 +203,8 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         raise ConvertError(f"{file}: no span to convert" + (": " + "; ".join(notes) if notes else ""))
     tid = _trace_id(trace) or spans[0].span_id
     session = meta.get("mlflow.trace.session")
-    labels = {k: meta[k] for k in LABEL_KEYS
-              if isinstance(meta.get(k), (str, int, float)) and not isinstance(meta.get(k), bool)}
+    labels, unread = metadata_labels(meta, "trace metadata")
+    notes += unread
     result = build_trace(
         spans,
         notes,

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import json
 
-from .common import Conversion, ConvertError, number, read_json_values, usage_count, usage_note
+from .common import Conversion, ConvertError, metadata_labels, read_json_values, usage_count, usage_note
 from .otel import _labels, _read_otlp_span, _read_sdk_span, one_trace, read_spans
 from .spantree import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, build_trace
 
@@ -58,7 +58,6 @@ KINDS = {"AGENT": AGENT, "TOOL": TOOL, "LLM": MODEL, "GUARDRAIL": GUARDRAIL}
 OI_KINDS = frozenset(("AGENT", "TOOL", "LLM", "CHAIN", "GUARDRAIL", "RETRIEVER", "RERANKER", "EMBEDDING",
                       "EVALUATOR", "PROMPT", "UNKNOWN"))
 HANDOFF_PREFIX = "handoff to "
-LABEL_KEYS = ("run", "step", "policy")
 
 
 # -- shapes ------------------------------------------------------------------------
@@ -297,19 +296,21 @@ def _is_below(span: Span, top: Span, parent: dict, limit: int) -> bool:
     return False
 
 
-def _metadata_labels(raws: list, labels: dict) -> None:
+def _metadata_labels(raws: list, labels: dict, notes: list) -> None:
+    """The labels of the spans' ``metadata`` (a JSON object, or its text), the first span's first; a note for a
+    value no label can hold, and for metadata text that is not JSON."""
     for raw in raws:
         meta = raw.attrs.get("metadata")
         if isinstance(meta, str):
             try:
                 meta = json.loads(meta)
             except ValueError:
-                meta = None
-        if isinstance(meta, dict):
-            for key in LABEL_KEYS:
-                value = meta.get(key)
-                if isinstance(value, (str, int, float)) and not isinstance(value, bool) and number(value) != float("inf"):
-                    labels.setdefault(key, value)
+                notes.append(f"span {raw.span_id}: metadata is text that is not JSON: no label read from it")
+                continue
+        found, unread = metadata_labels(meta, f"span {raw.span_id}: metadata")
+        for key, value in found.items():
+            labels.setdefault(key, value)
+        notes += unread
 
 
 def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
@@ -332,7 +333,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     _link(spans, raws, notes)
     for r in raws:
         _labels(r.attrs, labels)
-    _metadata_labels(raws, labels)
+    _metadata_labels(raws, labels, notes)
     sessions = sorted({s for r in raws if (s := _str(r.attrs, "session.id"))})
     tid = raws[0].trace_id
     apps = sorted({r.app for r in raws})

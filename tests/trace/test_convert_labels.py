@@ -1,0 +1,64 @@
+"""Every converter reads the labels run, step and policy of a trace's metadata: a value a label can hold is
+kept, any other is named on stderr (a note), never dropped silently. Real exports (tests/trace/data) with
+their metadata replaced."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from conftest import DATA
+from masrl.trace.convert import convert
+from masrl.trace.validate import validate_bytes
+
+META = {"run": "r1", "step": True, "policy": {"name": "ppo"}}
+
+
+def _langfuse(meta):
+    d = json.loads((DATA / "langfuse-openai-agents-2025-09-30.trace.json").read_text(encoding="utf-8"))
+    d.get("trace", d)["metadata"] = meta
+    return d, "langfuse", "metadata"
+
+
+def _agents_sdk(meta):
+    t = "trace_" + "a" * 32
+
+    def span(n, parent, start, end, data):
+        return {"object": "trace.span", "id": f"span_{n:024x}", "trace_id": t,
+                "parent_id": None if parent is None else f"span_{parent:024x}",
+                "started_at": f"2025-03-11T12:00:{start:02d}.000000+00:00",
+                "ended_at": f"2025-03-11T12:00:{end:02d}.000000+00:00", "span_data": data, "error": None}
+
+    return {"data": [{"object": "trace", "id": t, "workflow_name": "support", "group_id": "conv-9", "metadata": meta},
+                     span(1, None, 0, 10, {"type": "agent", "name": "triage", "handoffs": [], "tools": ["refund"],
+                                           "output_type": "str"}),
+                     span(2, 1, 2, 4, {"type": "function", "name": "refund", "input": "{}", "output": "ok",
+                                       "mcp_data": None})]}, "openai-agents", "metadata"
+
+
+def _mlflow(meta):
+    d = json.loads((DATA / "mlflow-3-single.trace.json").read_text(encoding="utf-8"))
+    d["info"]["trace_metadata"] = {**d["info"].get("trace_metadata", {}), **meta}
+    return d, "mlflow", "trace metadata"
+
+
+def _openinference(meta):
+    d = json.loads((DATA / "openinference-openai-agents-single.otlp.json").read_text(encoding="utf-8"))
+    first = d["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    first["attributes"].append({"key": "metadata", "value": {"stringValue": json.dumps(meta)}})
+    return d, "openinference", f"span {base64.b64decode(first['spanId']).hex()}: metadata"  # base64 in the export
+
+
+@pytest.mark.parametrize("make", [_langfuse, _agents_sdk, _mlflow, _openinference], ids=lambda f: f.__name__[1:])
+def test_a_label_no_label_can_hold_is_named(make):
+    doc, fmt, where = make(META)
+    result = convert(json.dumps(doc).encode(), "x.json", fmt)
+    assert result.trace["labels"] == {"run": "r1", "step": True}
+    assert f"{where}.policy: an object is not text, a number or yes/no; not kept as the label 'policy'" in result.notes
+    assert validate_bytes(json.dumps(result.trace).encode(), "t.json")[1] == []
+    doc, fmt, _ = make({"run": "r2", "step": 3, "policy": "ppo"})
+    result = convert(json.dumps(doc).encode(), "x.json", fmt)
+    assert result.trace["labels"] == {"run": "r2", "step": 3, "policy": "ppo"}
+    assert not [n for n in result.notes if "label" in n]
