@@ -345,9 +345,9 @@ def test_erratum_messages(erratum, message):
 def test_a_second_erratum_states_the_text_the_first_left():
     second = _err(date="2026-06-01", was="cut (x, y)", now="cut (x, y, z)")
     assert _errata_run([_err(), second]) == []
-    assert _errata_run([_err(), _err(date="2026-06-01")]) == [
-        "errata[1].corrections[0].was: the snapshot of v1 holds 'cut (x, y)' at method: a (definition), not 'cut (x'; "
-        "an erratum states the text it replaces"]
+    assert _errata_run([_err(), _err(date="2026-06-01")]) == [  # the snapshot holds 'cut (x': the first erratum changed it
+        "errata[1].corrections[0].was: errata[0] made the text at method: a (definition) of release v1 read 'cut (x, y)', "
+        "not 'cut (x'; an erratum states the text it replaces, as the errata before it leave it"]
 
 
 # ---------------------------------------------------------------------------- a problem's one line

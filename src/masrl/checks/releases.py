@@ -203,6 +203,7 @@ def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
     state = {name: copy.deepcopy(snap.taxonomy) for name, snap in snapshots.items()}
     today = clock.today_iso()
     items = data["errata"] if isinstance(data["errata"], list) else []
+    changed: dict[tuple, int] = {}  # (release, field, value, key) -> the last erratum that corrected it
     for i, item in enumerate(items):
         path = ("errata", i)
         if i in bad_entries:  # judged once well formed, but for the release it names (every problem in one run)
@@ -227,11 +228,16 @@ def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
             checker.add(RELEASES, path + ("date",), f"{erratum.date} is in the future (today is {today})")
         taxonomy = state[erratum.release]
         for j, c in zip(kept, erratum.corrections):
-            _correction(checker, path + ("corrections", j), c, taxonomy, erratum.release)
+            at = (erratum.release, c.field, c.value, c.key)
+            _correction(checker, path + ("corrections", j), c, taxonomy, erratum.release, changed.get(at))
+        for c in erratum.corrections:
+            changed[(erratum.release, c.field, c.value, c.key)] = i
         state[erratum.release] = corrected(taxonomy, [erratum], erratum.release)
 
 
-def _correction(checker, path: tuple, c, taxonomy: dict, release: str) -> None:
+def _correction(checker, path: tuple, c, taxonomy: dict, release: str, earlier: int | None = None) -> None:
+    """The problems of one correction ``c`` of an erratum, against ``taxonomy``: release ``release``'s vocabulary as
+    the errata before it left it (``earlier``: the last of them that corrected the same text, if one did)."""
     spec = target(taxonomy, c)
     if spec is None:
         fields = taxonomy.get("fields") or {}
@@ -240,7 +246,11 @@ def _correction(checker, path: tuple, c, taxonomy: dict, release: str) -> None:
         else:
             checker.add(RELEASES, path + ("value",), f"{c.value!r} is not a value of {c.field} in release {release}'s vocabulary")
         return
-    if spec.get(c.key) != c.was:
+    if spec.get(c.key) != c.was and earlier is not None:
+        checker.add(RELEASES, path + ("was",), f"errata[{earlier}] made the text at {c.where} of release {release} read "
+                                               f"{spec.get(c.key)!r}, not {c.was!r}; an erratum states the text it "
+                                               "replaces, as the errata before it leave it")
+    elif spec.get(c.key) != c.was:
         checker.add(RELEASES, path + ("was",), f"the snapshot of {release} holds {spec.get(c.key)!r} at {c.where}, not "
                                                f"{c.was!r}; an erratum states the text it replaces")
     elif c.now == c.was:
