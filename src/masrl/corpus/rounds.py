@@ -108,12 +108,13 @@ def round_file(rel: str) -> tuple[str, str] | None:
 
 def csv_bytes(columns: tuple[str, ...], rows: list[dict]) -> bytes:
     """UTF-8 CSV (``\\n`` line ends, quoted where needed) with a header row of ``columns`` and one
-    line per row mapping (missing cells empty)."""
+    line per row mapping (missing cells empty; a cell's text without the blanks around it, which the
+    reader takes off, so that the guard of :func:`~masrl.core.cells.sheet_cell` is its first character)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow([sheet_cell("" if row.get(c) is None else str(row.get(c))) for c in columns])
+        writer.writerow([sheet_cell("" if row.get(c) is None else str(row.get(c)).strip()) for c in columns])
     return out.getvalue().encode("utf-8")
 
 
