@@ -22,7 +22,7 @@ PROFILE = os.environ.get("MASRL_HYPOTHESIS_PROFILE", "ci")
 #: How many times the ``ci`` examples the ``long`` profile runs.
 LONG_FACTOR = 30
 
-settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True,
+settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=100 * LONG_FACTOR, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
