@@ -1,6 +1,6 @@
 """Hypothesis profiles of the test suite, chosen with ``MASRL_HYPOTHESIS_PROFILE``:
 
-``ci`` (the default: every test run and CI)
+``ci`` (the default: every test run and CI; derandomized, so that a run gives the same answer every time)
     each property test and fuzzer runs the examples its ``@settings(max_examples=examples(N))``
     gives, N chosen so that the whole suite stays within its time budget (CONTRIBUTING.md,
     "Budgets"); a test without its own setting runs 100.
