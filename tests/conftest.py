@@ -230,6 +230,23 @@ def _python_sigint_handler(request):
         warnings.warn(f"{request.node.nodeid} left a SIGINT handler of its own ({handler!r}); put back", stacklevel=1)
 
 
+#: The fixtures that hand a test a survey tree (the ``data`` marker's tests).
+TREE_FIXTURES = frozenset({"published_tree", "grown_tree", "survey_tree", "grown_pool_tree", "survey", "grown_survey"})
+
+
+def pytest_collection_modifyitems(items):
+    """The markers pyproject.toml declares, on the tests they name: ``property`` (a hypothesis test), ``data``
+    (takes a survey tree) and ``grown`` (its run on the grown tree), so that ``-m`` selects them."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)
+        if TREE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.data)
+            spec = getattr(item, "callspec", None)
+            if "grown_tree" in item.fixturenames or (spec is not None and spec.params.get("survey_tree") == "grown"):
+                item.add_marker(pytest.mark.grown)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
     """A pytest-xdist worker ends its process at once when its session is over (its results are
