@@ -51,6 +51,13 @@ def as_found(folder) -> None:
     meta.write_text(re.sub(r"(\n  queue\.csv: )[0-9a-f]{64}", rf"\g<1>{digest}", text), encoding="utf-8")
 
 
+def count_line(folder, name: str) -> int:
+    """The line of ``counts.<name>`` (a total) in the round's round.yaml."""
+    lines = (folder / "round.yaml").read_text(encoding="utf-8").splitlines()
+    start = lines.index("counts:")
+    return next(k for k, line in enumerate(lines[start:], start + 1) if line.startswith(f"  {name}:"))
+
+
 def refused_alike(cli, root, folder, expected: list[str]) -> list[str]:
     """``masrl validate`` and ``masrl update apply`` both exit 1 naming exactly ``expected``; their outputs."""
     said = []
@@ -113,7 +120,7 @@ def test_show_names_what_is_wrong_with_a_damaged_sheet_as_validate_does(searched
     queue.write_text("\n".join(lines[:-1]) + "\n")  # a candidate deleted by hand
     run = cli("update", "show", "--root", root, folder.name)
     assert run.code == 0 and run.out.splitlines()[-1].startswith(f"round {folder.name} (2026-05-04 .. 2026-06-30): 2 candidates")
-    assert (f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says 3 but queue.csv has 2 row(s)") in run.err
+    assert (f"corpus/rounds/{folder.name}/round.yaml:{count_line(folder, 'queued')}: counts.queued: says 3 but queue.csv has 2 row(s)") in run.err
     assert run.err.rstrip().endswith("the table above shows the files as they are; fix them before `masrl update apply`.")
 
 
@@ -393,7 +400,8 @@ def test_a_row_copied_in_the_sheet_is_named_once_with_the_count_it_breaks(search
     ident = lines[1].split(",")[0].split("; ")[0]  # the id the copy repeats (the first of the cell)
     assert run.code == 1 and run.err.splitlines()[:-1] == [
         f"corpus/rounds/{folder.name}/queue.csv:3: identifier: {ident} is queued twice in this round (also line 2)",
-        f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says {len(lines) - 1} but queue.csv has {len(lines)} row(s): "
+        f"corpus/rounds/{folder.name}/round.yaml:{count_line(folder, 'queued')}: counts.queued: says {len(lines) - 1} but "
+        f"queue.csv has {len(lines)} row(s): "
         "a round's sheets keep every record found (exclude a candidate instead of deleting its row)"], run.err
 
 
@@ -402,7 +410,8 @@ def test_show_counts_the_rows_of_duplicates_csv(searched, cli):
     edit_lines(folder / "duplicates.csv", lambda lines: [*lines, lines[-1]])  # a row added by hand
     run = cli("update", "show", "--root", root, folder.name)
     assert run.out.splitlines()[-1].endswith("; 5 duplicates in duplicates.csv")
-    assert run.err.splitlines()[0] == (f"corpus/rounds/{folder.name}/round.yaml: counts.duplicates: says 4 but "
+    assert run.err.splitlines()[0] == (f"corpus/rounds/{folder.name}/round.yaml:{count_line(folder, 'duplicates')}: "
+                                       "counts.duplicates: says 4 but "
                                        "duplicates.csv has 5 row(s): a round's sheets keep every record found (exclude a "
                                        "candidate instead of deleting its row)")
 
@@ -467,7 +476,8 @@ def test_validate_checks_the_round_and_the_protocol(searched, cli):
     run = cli("validate", "--root", root)
     assert run.code == 1
     errors = run.err.splitlines()
-    assert (f"corpus/rounds/{folder.name}/round.yaml: counts.queued: says 3 but queue.csv has 2 row(s): a round's sheets "
+    assert (f"corpus/rounds/{folder.name}/round.yaml:{count_line(folder, 'queued')}: counts.queued: says 3 but queue.csv has "
+            "2 row(s): a round's sheets "
             "keep every record found (exclude a candidate instead of deleting its row)") in errors
     returned = yaml.safe_load(meta.read_text())["sources"][0]["queries"][0]["returned"]
     assert any(e.endswith(f"sources[0].queries[0].returned: {returned} is not kept + outside_window + not_matching + "
@@ -682,3 +692,40 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
     rows = {line.split(",")[0]: line.split(",")[1] for line in
             (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "1")
+
+
+def test_each_sources_and_familys_counts_are_the_sheets(searched, cli):
+    """round.yaml's counts per source and per query family reach the published PRISMA flow: they are each a tally of
+    the sheets (queued + duplicates), add up to the totals, and are the rows each found; named with their lines,
+    in the same run as a type error elsewhere in the file."""
+    root, folder = searched
+    meta = folder / "round.yaml"
+    text = meta.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    arxiv = data["counts"]["by_source"]["arXiv"]
+    edited = text.replace(f"    arXiv:\n      identified: {arxiv['identified']}\n      duplicates: {arxiv['duplicates']}\n",
+                          f"    arXiv:\n      identified: 70\n      duplicates: {arxiv['duplicates']}\n", 1)
+    assert edited != text
+    meta.write_text(edited.replace("    pages: ", "    pages: many #", 1), encoding="utf-8")
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    lines = meta.read_text(encoding="utf-8").splitlines()
+    at = next(k for k, line in enumerate(lines, 1) if line == "      identified: 70")
+    rel = f"corpus/rounds/{folder.name}/round.yaml"
+    errors = run.err.splitlines()
+    assert f"{rel}:{at}: counts.by_source.arXiv.identified: 70 is not queued + duplicates ({arxiv['queued']} + " \
+           f"{arxiv['duplicates']})" in errors, run.err
+    total = data["counts"]["identified"]
+    assert any(e.startswith(f"{rel}:") and e.endswith(f"counts.by_source: its identified add up to {total - arxiv['identified'] + 70}, "
+               f"not counts.identified ({total}): each record found is counted once in by_source") for e in errors), run.err
+    assert any(".pages: " in e for e in errors), run.err  # the type error, in the same run
+    # a source's queued that are not the queue's rows it found first
+    meta.write_text(text.replace(f"    arXiv:\n      identified: {arxiv['identified']}\n      duplicates: {arxiv['duplicates']}\n"
+                                 f"      queued: {arxiv['queued']}\n",
+                                 f"    arXiv:\n      identified: {arxiv['identified']}\n      duplicates: {arxiv['duplicates'] + 1}\n"
+                                 f"      queued: {arxiv['queued'] - 1}\n", 1), encoding="utf-8")
+    errors = cli("validate", "--root", root).err.splitlines()
+    assert any(e.endswith(f"counts.by_source.arXiv.queued: says {arxiv['queued'] - 1} but queue.csv has {arxiv['queued']} "
+                          "row(s) found first by the source 'arXiv' (the first of its sources)") for e in errors), errors
+    assert any(e.endswith(f"counts.by_source.arXiv.duplicates: says {arxiv['duplicates'] + 1} but duplicates.csv has "
+                          f"{arxiv['duplicates']} row(s) of the source 'arXiv'") for e in errors), errors

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from collections import Counter
 
 from jsonschema import Draft202012Validator, FormatChecker
 
@@ -36,6 +37,7 @@ from ..corpus.load import TAXONOMY, Corpus
 from ..corpus.rounds import (
     DECISIONS,
     DUPLICATE_COLUMNS,
+    FAMILY_COLUMN,
     FOUND_CELLS,
     FOUND_SHEETS,
     PROTOCOL,
@@ -518,23 +520,64 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
     return out
 
 
-def _count_problems(folder: RoundFolder) -> list[Problem]:
-    counts = folder.meta["counts"]
+def _count_problems(folder: RoundFolder, corpus: Corpus) -> list[Problem]:
+    """The counts of ``round.yaml`` against its sheets: the totals, each source's and each query family's tally
+    (identified = queued + duplicates; they add up to the totals; a source's or family's queued are the queue's rows
+    it found first, its duplicates the duplicates' rows it found), and the records of the sheets (found_sha256).
+    Only the counts that are whole numbers are judged (the schema names the others, in the same run)."""
+    counts = folder.meta.get("counts") if isinstance(folder.meta, dict) else None
+    if not isinstance(counts, dict):
+        return []
     file = folder.path("round.yaml")
     out = []
+
+    def add(path: tuple, message: str) -> None:
+        out.append(Problem(file, corpus.line(file, ("counts", *path)), _dotted(("counts", *path)), message))
+
+    def whole(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
     for name, rows, sheet in (("queued", folder.queue, "queue.csv"), ("duplicates", folder.duplicates, "duplicates.csv")):
-        if counts[name] != len(rows) + folder.misshapen.get(sheet, 0):  # a misshapen row is reported where it is
-            out.append(Problem(file, None, f"counts.{name}", f"says {counts[name]} but {sheet} has {len(rows)} row(s): "
-                                                             "a round's sheets keep every record found (exclude a candidate "
-                                                             "instead of deleting its row)"))
-    if counts["identified"] != counts["queued"] + counts["duplicates"]:
-        out.append(Problem(file, None, "counts.identified", f"{counts['identified']} is not queued + duplicates "
-                                                            f"({counts['queued']} + {counts['duplicates']})"))
-    found = folder.meta.get("found_sha256") or {}
+        if whole(counts.get(name)) and counts[name] != len(rows) + folder.misshapen.get(sheet, 0):  # misshapen: named there
+            add((name,), f"says {counts[name]} but {sheet} has {len(rows)} row(s): a round's sheets keep every record "
+                         "found (exclude a candidate instead of deleting its row)")
+    if all(whole(counts.get(k)) for k in ("identified", "queued", "duplicates")) \
+            and counts["identified"] != counts["queued"] + counts["duplicates"]:
+        add(("identified",), f"{counts['identified']} is not queued + duplicates ({counts['queued']} + {counts['duplicates']})")
+    totals_hold = not out  # the sheets' rows are the totals': each source's and family's are judged against them
+    for group, first_of, column, one in (("by_source", "sources", "source", "source"),
+                                         ("by_family", "query_families", FAMILY_COLUMN, "query family")):
+        tallies = counts.get(group)
+        if not isinstance(tallies, dict) or not all(isinstance(t, dict) and all(whole(t.get(k)) for k in
+                                                    ("identified", "queued", "duplicates")) for t in tallies.values()):
+            continue
+        for name, tally in tallies.items():
+            if tally["identified"] != tally["queued"] + tally["duplicates"]:
+                add((group, name, "identified"), f"{tally['identified']} is not queued + duplicates ({tally['queued']} + "
+                                                 f"{tally['duplicates']})")
+        for key in ("identified", "queued", "duplicates"):
+            total = sum(t[key] for t in tallies.values())
+            if whole(counts.get(key)) and total != counts[key]:
+                add((group,), f"its {key} add up to {total}, not counts.{key} ({counts[key]}): each record found is "
+                              f"counted once in {group}")
+        if totals_hold and "queue.csv" in folder.headers and not folder.misshapen.get("queue.csv"):
+            firsts = Counter((split_list(row.get(first_of)) or [""])[0] for row in folder.queue)
+            for name in sorted(set(tallies) | set(firsts) - {""}):
+                if tallies.get(name, {}).get("queued", 0) != firsts.get(name, 0):
+                    add((group, name, "queued"), f"says {tallies.get(name, {}).get('queued', 0)} but queue.csv has "
+                                                 f"{firsts.get(name, 0)} row(s) found first by the {one} {name!r} (the "
+                                                 f"first of its {first_of})")
+        if totals_hold and "duplicates.csv" in folder.headers and not folder.misshapen.get("duplicates.csv"):
+            found = Counter(row.get(column) for row in folder.duplicates)
+            for name in sorted(set(tallies) | set(found) - {""}):
+                if tallies.get(name, {}).get("duplicates", 0) != found.get(name, 0):
+                    add((group, name, "duplicates"), f"says {tallies.get(name, {}).get('duplicates', 0)} but duplicates.csv "
+                                                     f"has {found.get(name, 0)} row(s) of the {one} {name!r}")
+    recorded = folder.meta.get("found_sha256") or {}
     for sheet, rows in (("queue.csv", folder.queue), ("duplicates.csv", folder.duplicates)):
-        if out or sheet not in found or folder.misshapen.get(sheet):
+        if out or not isinstance(recorded, dict) or sheet not in recorded or folder.misshapen.get(sheet):
             continue  # a row lost or added is named above; a round written before masrl recorded its records
-        if found_digest(rows) != found[sheet]:
+        if found_digest(rows) != recorded[sheet]:
             out.append(Problem(folder.path(sheet), None, "identifier", "the records of its rows are not the ones the search "
                                f"found (found_sha256 of round.yaml): a round's sheets keep every record found as the source "
                                f"gave it, none other. Restore their {', '.join(FOUND_CELLS)} (git diff {folder.path(sheet)}); "
@@ -602,10 +645,10 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
             out += _query_problems(folder, corpus)
         if "duplicates.csv" in folder.headers and _header_problem(folder, "duplicates.csv", DUPLICATE_COLUMNS) is None:
             out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
-        if meta_ok and not folder.missing and not unread:
+        if folder.meta is not None and not folder.missing and not unread:
             # a sheet whose cells of its records are named wrong already: its records are judged once they read
             named = {p.file for p in out if p.field in FOUND_CELLS and p.line is not None}
-            out += [p for p in _count_problems(folder) if p.file not in named]
+            out += [p for p in _count_problems(folder, corpus) if p.file not in named]
     return out + _requeued_problems(corpus)
 
 
