@@ -729,3 +729,28 @@ def test_each_sources_and_familys_counts_are_the_sheets(searched, cli):
                           "row(s) found first by the source 'arXiv' (the first of its sources)") for e in errors), errors
     assert any(e.endswith(f"counts.by_source.arXiv.duplicates: says {arxiv['duplicates'] + 1} but duplicates.csv has "
                           f"{arxiv['duplicates']} row(s) of the source 'arXiv'") for e in errors), errors
+
+
+def test_a_sheet_saved_with_its_columns_moved_is_judged_row_by_row_and_an_empty_trailing_column_is_no_column(searched, cli):
+    """Columns in another order: named, and the rows' problems in the same run (a row is read by its columns'
+    names). The empty column a spreadsheet leaves after the last one is not a column of the sheet."""
+    root, folder = searched
+    queue = folder / "queue.csv"
+    edit_lines(queue, lambda lines: [line + "," for line in lines])
+    assert cli("validate", "--root", root).code == 0
+    fill(queue, {"arxiv:2605.10001": {"decision": "maybe"}})
+    with open(queue, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    order = list(range(len(rows[0])))
+    a, b = rows[0].index("reason_class"), rows[0].index("reason")
+    order[a], order[b] = b, a
+    with open(queue, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows([[row[k] for k in order] for row in rows])
+    run = cli("validate", "--root", root)
+    rel = f"corpus/rounds/{folder.name}/queue.csv"
+    errors = run.err.splitlines()
+    assert run.code == 1 and errors[0].startswith(f"{rel}:1: the columns must be exactly ") and \
+        errors[0].endswith("(in another order)"), run.err
+    assert any(e.startswith(f"{rel}:") and ": decision: 'maybe'" in e for e in errors), run.err
+    edit_lines(queue, lambda lines: [lines[0], lines[1] + "x", *lines[2:]])  # the unnamed column holds text
+    assert "unknown an unnamed column (column 17) that holds text" in cli("validate", "--root", root).err

@@ -334,14 +334,32 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
 
 # ---------------------------------------------------------------- rounds
 def _header_problem(folder: RoundFolder, name: str, expected: tuple[str, ...]) -> Problem | None:
+    """The columns of a round's sheet must be ``expected``, in order; an unnamed column left empty (the trailing
+    column a spreadsheet may save) does not count."""
     header = folder.headers.get(name)
-    if header is None or list(header) == list(expected):
+    if header is None:
+        return None
+    rows = folder.queue if name == "queue.csv" else folder.duplicates
+    unnamed = [k for k, c in enumerate(header, 1) if c == ""]
+    if unnamed and not any(row.get("") for row in rows):
+        header = [c for c in header if c != ""]
+        unnamed = []
+    if list(header) == list(expected):
         return None
     missing = [c for c in expected if c not in header]
-    extra = [c for c in header if c not in expected]
+    extra = [repr(c) for c in header if c and c not in expected]
+    extra += [f"an unnamed column (column {k}) that holds text" for k in unnamed]
     what = "; ".join(part for part in (f"missing {', '.join(missing)}" if missing else "",
                                        f"unknown {', '.join(extra)}" if extra else "") if part) or "in another order"
     return Problem(folder.path(name), 1, None, f"the columns must be exactly {', '.join(expected)} ({what})")
+
+
+def _readable(folder: RoundFolder, name: str, expected: tuple[str, ...]) -> bool:
+    """Whether a sheet's rows can be judged: it has every column ``expected``, each once (in any order: its rows are
+    read by their columns' names, so their problems are named in the same run as the header's)."""
+    header = folder.headers.get(name)
+    named = [c for c in header or () if c]
+    return header is not None and set(expected) <= set(named) and len(named) == len(set(named))
 
 
 def _valid_date(text: str) -> bool:
@@ -639,11 +657,11 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
                 out.append(Problem(folder.path("round.yaml"), corpus.line(folder.path("round.yaml"), ("window", "since")),
                                    "window", f"since {window.get('since')} is after until {window.get('until')}: a search "
                                              "window runs forward"))
-        if "queue.csv" in folder.headers and _header_problem(folder, "queue.csv", QUEUE_COLUMNS) is None:
+        if _readable(folder, "queue.csv", QUEUE_COLUMNS):
             out += _queue_problems(folder, corpus.protocol, tax)
         if meta_ok:
             out += _query_problems(folder, corpus)
-        if "duplicates.csv" in folder.headers and _header_problem(folder, "duplicates.csv", DUPLICATE_COLUMNS) is None:
+        if _readable(folder, "duplicates.csv", DUPLICATE_COLUMNS):
             out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
         if folder.meta is not None and not folder.missing and not unread:
             # a sheet whose cells of its records are named wrong already: its records are judged once they read
