@@ -754,3 +754,23 @@ def test_a_sheet_saved_with_its_columns_moved_is_judged_row_by_row_and_an_empty_
     assert any(e.startswith(f"{rel}:") and ": decision: 'maybe'" in e for e in errors), run.err
     edit_lines(queue, lambda lines: [lines[0], lines[1] + "x", *lines[2:]])  # the unnamed column holds text
     assert "unknown an unnamed column (column 17) that holds text" in cli("validate", "--root", root).err
+
+
+def test_a_citation_link_of_a_protocol_without_citation_searching_is_named_not_a_traceback(searched, cli):
+    """A row found by a citation link, once the protocol has no citation searcher: validate and apply name it (apply
+    had raised a KeyError mapping it to an exclusion family)."""
+    root, folder = searched
+    protocol = root / "corpus/protocol.yaml"
+    text = protocol.read_text(encoding="utf-8")
+    start, end = text.index("  # citation searching (PRISMA"), text.index("query_families:")
+    protocol.write_text((text[:start] + "\n" + text[end:]).replace("searched_by: [semanticscholar, citations]",
+                                                                   "searched_by: [semanticscholar]"), encoding="utf-8")
+    assert cli("validate", "--root", root).code == 0
+    fill(folder / "queue.csv", {"arxiv:2605.10001": {"query_families": "cites c3", **EXCLUDE}})
+    line = next(k for k, row in enumerate((folder / "queue.csv").read_text(encoding="utf-8").splitlines(), 1)
+                if row.startswith("arxiv:2605.10001"))
+    expected = (f"corpus/rounds/{folder.name}/queue.csv:{line}: query_families: 'cites c3' is a citation link, but "
+                "corpus/protocol.yaml has no citation searcher (searchers.citations) to name its query family in the "
+                "exclusion log: restore it")
+    for run in (cli("validate", "--root", root), cli("update", "apply", "--root", root, folder.name, "--dry-run")):
+        assert run.code == 1 and expected in run.err.splitlines() and "Traceback" not in run.err, run.err

@@ -415,6 +415,7 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
     file = folder.path("queue.csv")
     families = [f["name"] for f in (protocol or {}).get("query_families") or []]
     labels = [s.get("label") for s in ((protocol or {}).get("searchers") or {}).values() if isinstance(s, dict)]
+    citing = isinstance(((protocol or {}).get("searchers") or {}).get("citations"), dict)
     out: list[Problem] = []
     seen: dict[str, int] = {}
     ranks: dict[str, int] = {}
@@ -451,9 +452,14 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
         if not _valid_date(row.get("published")):
             bad("published", f"{row.get('published')!r} is not a date written YYYY-MM-DD")
         for name in split_list(row.get("query_families")) or [""]:
-            if name not in families and not CITATION_LINK.fullmatch(name):
+            if name in families:
+                continue
+            if not CITATION_LINK.fullmatch(name):
                 bad("query_families", f"{name!r} is not a query family of {PROTOCOL} nor a citation link (cites KEY, "
                                       f"cited by KEY){did_you_mean(name, families)}")
+            elif not citing:
+                bad("query_families", f"{name!r} is a citation link, but {PROTOCOL} has no citation searcher "
+                                      "(searchers.citations) to name its query family in the exclusion log: restore it")
         for name in split_list(row.get("sources")) or [""]:
             if name not in labels:
                 bad("sources", f"{name!r} is not a source label of {PROTOCOL} ({', '.join(map(str, labels))})")
