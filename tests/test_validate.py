@@ -411,3 +411,17 @@ def test_a_field_of_excluded_records_named_as_an_option_of_masrl_exclude_is_refu
     run = cli("exclude", "--root", survey, "--key", "c3", "--reason", "r", "--stage", "abstract_screen", "--reason-class",
               "X1", "--source", "arXiv", "--query-family", "orchestration", "--dry-run")
     assert run.code == 0 and run.out.endswith("dry run: nothing was written\n"), run.err  # it runs (validate names the field)
+
+
+def test_a_records_link_to_another_paper_than_its_identifiers_is_refused(survey, cli):
+    """`masrl add` refuses an --arxiv and a --url of two papers; the record file is held to the same: its url
+    and its identifiers name one paper (papers.bib had exported the id of one and the link of the other)."""
+    path = survey / "corpus/papers/c3.yaml"
+    path.write_text(path.read_text().replace("\nurl: https://arxiv.org/abs/2603.06859\n",
+                                             "\nurl: https://arxiv.org/abs/2604.09999v2\n", 1))
+    assert errors(cli("validate", "--root", survey)) == [
+        f"corpus/papers/c3.yaml:{line_of(path, 'url:')}: url: 'https://arxiv.org/abs/2604.09999v2' is the page of arxiv "
+        "2604.09999v2, but identifiers.arxiv is 2603.06859: a record is one paper; correct the one that is wrong",
+        "1 error in 1 file; no file was changed."]
+    path.write_text(path.read_text().replace("https://arxiv.org/abs/2604.09999v2", "https://arxiv.org/abs/2603.06859v3", 1))
+    assert cli("validate", "--root", survey).code == 0  # a version of the same paper

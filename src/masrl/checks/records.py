@@ -12,7 +12,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from ..bib.identifiers import STORED_PATTERNS, IdentifierError, arxiv_problem, from_url
+from ..bib.identifiers import STORED_PATTERNS, IdentifierError, arxiv_problem, from_url, parse
 from ..bib.fetch import shown
 from ..bib.urls import url_problem
 from ..core.placeholders import author_problem, authors_problem, placeholder_problem
@@ -196,6 +196,16 @@ def urls(c, file: str, rec: dict, kind: str) -> None:
         why = url_problem(url) if re.fullmatch(r"https?://\S+", url) else "is not an http(s) URL"
         if why:
             c.add(file, ("bibtex", "url"), f"{shown(url)} {why}")
+    ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+    for link in links:  # a page of a paper the record's identifiers name otherwise: which paper is it?
+        try:
+            ident = from_url(link)
+            given = parse(str(ids[ident.scheme]), ident.scheme) if ident.scheme != "url" and ids.get(ident.scheme) else None
+        except (IdentifierError, KeyError):
+            continue  # a link or an id of the wrong form is named by its own rule
+        if given is not None and given.key != ident.key:
+            c.add(file, ("url",), f"{shown(link)} is the page of {ident.scheme} {ident.value}, but identifiers.{ident.scheme} "
+                                  f"is {given.value}: a record is one paper; correct the one that is wrong")
     for i, url in enumerate(urls if isinstance(urls, list) else []):
         if isinstance(url, str):
             try:
