@@ -121,6 +121,10 @@ def test_syntax_errors_name_the_line_and_a_hint():
     assert messages("a: 1\ntitle: GAIA: a benchmark\n") == [
         "x.yaml:2: YAML syntax error: mapping values are not allowed in this context; quote the value if it contains ': ' "
         "(title: \"GAIA: a benchmark\")"]
+    # the hint quotes the line's own value (an adjudication's note had been shown a title as the example)
+    assert messages("resolutions:\n  - item: S01\n    note: see page 3: it says \"so\"\n") == [
+        "x.yaml:3: YAML syntax error: mapping values are not allowed in this context; quote the value if it contains "
+        "': ' (note: \"see page 3: it says \\\"so\\\"\")"]
     assert messages("a: [1\nb: 2\n") == [
         "x.yaml:2: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"]
     control = messages("a: b\x07\n")

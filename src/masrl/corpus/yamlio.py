@@ -225,6 +225,11 @@ def _syntax_problem(err: yaml.YAMLError, text: str, file: str) -> Problem:
         line = opened
     else:  # a quote that closed on a later line: the error shows further down
         opened = _unclosed_quote(lines, line) if line else None
+    if hint and "mapping values are not allowed" in message and line and line <= len(lines) \
+            and (value := _KEY_VALUE.match(lines[line - 1])):
+        quoted = value.group(2).replace("\\", "\\\\").replace('"', '\\"')
+        quoted = quoted if len(quoted) <= 60 else quoted[:57] + "..."
+        hint = f"quote the value if it contains ': ' ({value.group(1)}: \"{quoted}\")"  # the line's own key and value
     if hint is None and opened:
         hint = (f"the quoted value that starts on line {opened} does not end on that line: close its quote "
                 f"({lines[opened - 1].strip()[:40]})")
@@ -249,6 +254,7 @@ def _unclosed_quote(lines: list[str], before: int) -> int | None:
     return None
 
 
+_KEY_VALUE = re.compile(r"^\s*(?:-\s+)?([^\s#'\"][^:#]*?):\s+(\S.*?)\s*$")  # key: value (a list item's too)
 _ESCAPE = re.compile(r"\\.")  # an escape of a double-quoted YAML value: a backslash and what it escapes
 _OPENING_QUOTE = re.compile(r"""^\s*(?:-\s+|[^\s#'"][^:#]*:\s+)(["'])(.*)$""")
 
