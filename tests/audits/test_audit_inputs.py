@@ -398,3 +398,33 @@ def test_a_malformed_item_of_the_sample_hides_no_other_items_problem(audited, cl
     assert any(x.startswith(rel) and x.endswith("items[0]: expected a mapping, got the integer 99") for x in lines), lines
     assert any(x.startswith(rel) and "items[2].record: names record 'nosuchrecord', which is neither retained nor excluded"
                in x for x in lines), lines
+
+
+def test_a_resolution_that_needs_another_field_changed_is_applied_after_a_hand_edit_of_both(survey, cli, sheets, tmp_path):
+    """credit_mechanism is NA exactly when credit_granularity is: a disagreement on credit_granularity resolved NA ->
+    role cannot be applied alone (the record would not validate), and apply says how: edit both by hand, then apply
+    again, which counts the value the record holds as applied."""
+    audit = "granularity"
+    assert cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "20", "--seed", "3", "--id", audit,
+               "--fields", "credit_granularity", "--date", "2026-06-01").code == 0
+    item = next(i for i in sheets.sample(survey, audit)["items"] if i["original"]["credit_granularity"] == "NA")
+    rows = sheets.filled(survey, audit, {(item["item"], "credit_granularity"): "role"})
+    run = cli("audit", "import", sheets.write(tmp_path / "s.csv", rows), "--root", survey, "--audit", audit,
+              "--reader", "Jane Doe")
+    assert run.code == 0, run.err
+    assert cli("audit", "adjudicate", audit, "--root", survey).code == 0
+    adjudication = survey / f"corpus/audits/{audit}/adjudication-round-1.yaml"
+    data = yaml.safe_load(adjudication.read_text())
+    data["resolutions"][0].update(resolved="role", by="Ada")
+    adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
+    run = cli("audit", "apply", audit, "--root", survey, "--yes")
+    record = survey / f"corpus/papers/{item['record']}.yaml"
+    assert run.code == 1 and "credit_mechanism: 'NA' but credit_granularity is 'role'" in run.err, run.err
+    assert (f"edit the record by hand, both fields at once (corpus/papers/{item['record']}.yaml), then run `masrl audit "
+            "apply` again: a value the record already holds counts as applied.") in run.err
+    text = record.read_text()
+    record.write_text(text.replace("credit_granularity: NA", "credit_granularity: role", 1)
+                      .replace("credit_mechanism: NA", "credit_mechanism: unassessed", 1))
+    assert cli("validate", "--root", survey).code == 0
+    run = cli("audit", "apply", audit, "--root", survey, "--yes")
+    assert run.code == 0, run.err

@@ -301,5 +301,9 @@ def apply_round(files: dict[str, bytes], audit_id: str, round_no: int | None):
     after = {**files, **{rel: new for rel, (_, new) in plan.edits.items()}, **plan.creates}
     for rel in plan.removes:
         del after[rel]
-    _introduced(problems, after, "nothing was applied (the corpus would not validate afterwards).", tuple(plan.creates))
+    edited = ", ".join(sorted(plan.edits))
+    _introduced(problems, after, "nothing was applied (the corpus would not validate afterwards)." + (
+        f" Where a resolved value needs another field of its record changed too (a field that is NA exactly when "
+        f"another is), edit the record by hand, both fields at once ({edited}), then run `masrl audit apply` again: "
+        "a value the record already holds counts as applied." if plan.edits else ""), tuple(plan.creates))
     return plan, number
