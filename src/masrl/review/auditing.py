@@ -303,7 +303,7 @@ def apply_round(files: dict[str, bytes], audit_id: str, round_no: int | None):
         del after[rel]
     edited = ", ".join(sorted(plan.edits))
     _introduced(problems, after, "nothing was applied (the corpus would not validate afterwards)." + (
-        f" Where a resolved value needs another field of its record changed too (a field that is NA exactly when "
+        f" Where a resolved value needs another field of its record changed too (a field that does not apply exactly when "
         f"another is), edit the record by hand, both fields at once ({edited}), then run `masrl audit apply` again: "
         "a value the record already holds counts as applied." if plan.edits else ""), tuple(plan.creates))
     return plan, number
