@@ -425,3 +425,16 @@ def test_a_records_link_to_another_paper_than_its_identifiers_is_refused(survey,
         "1 error in 1 file; no file was changed."]
     path.write_text(path.read_text().replace("https://arxiv.org/abs/2604.09999v2", "https://arxiv.org/abs/2603.06859v3", 1))
     assert cli("validate", "--root", survey).code == 0  # a version of the same paper
+
+
+@pytest.mark.parametrize("day, message", [
+    ("2027-03-01", "2027-03-01 is in the future (today is 2027-01-15)"),  # the suite's day; `masrl exclude --date` refuses it
+    ("1066-10-14", "'1066-10-14' is out of range; allowed: years 1950 to today"),
+])
+def test_an_exclusion_screened_in_the_future_or_before_the_first_year_is_refused(survey, cli, day, message):
+    path = survey / "exclusions/E005.yaml"
+    text = path.read_text()
+    old = next(line for line in text.splitlines() if line.startswith("date_screened:"))
+    path.write_text(text.replace(old, f"date_screened: '{day}'", 1))
+    assert errors(cli("validate", "--root", survey))[0] == \
+        f"exclusions/E005.yaml:{line_of(path, 'date_screened:')}: date_screened: {message}"

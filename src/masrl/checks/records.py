@@ -108,12 +108,15 @@ def braces(c, file: str, rec: dict, kind: str) -> None:
 
 
 def screening_date(c, file: str, rec: dict, kind: str) -> None:
-    """The screening date of an exclusion lies between the taxonomy's first year and next year."""
+    """The screening date of an exclusion lies between the taxonomy's first year and today (as ``masrl exclude
+    --date`` refuses a day in the future)."""
     value = rec.get("date_screened")
     if isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
-        year, latest = int(value[:4]), clock.today().year + 1
-        if not c.tax.year_minimum <= year <= latest:
-            c.add(file, ("date_screened",), f"{value!r} is out of range; allowed: years {c.tax.year_minimum} to {latest}")
+        today = clock.today_iso()
+        if int(value[:4]) < c.tax.year_minimum:
+            c.add(file, ("date_screened",), f"{value!r} is out of range; allowed: years {c.tax.year_minimum} to today")
+        elif value > today:
+            c.add(file, ("date_screened",), f"{value} is in the future (today is {today})")
 
 
 def file_name(c, file: str, rec: dict, kind: str) -> None:
