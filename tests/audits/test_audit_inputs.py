@@ -428,3 +428,25 @@ def test_a_resolution_that_needs_another_field_changed_is_applied_after_a_hand_e
     assert cli("validate", "--root", survey).code == 0
     run = cli("audit", "apply", audit, "--root", survey, "--yes")
     assert run.code == 0, run.err
+
+
+def test_an_items_identifier_is_its_records_not_another_papers(audited, cli, sheets):
+    """A reader's row is matched to its item by the identifier: an item given another record's identifier (or text
+    that is no identifier) would store one paper's reading as another's."""
+    audit_file = audited / f"corpus/audits/{AUDIT}/audit.yaml"
+    items = sheets.sample(audited, AUDIT)["items"]
+    first, second = items[0], items[1]
+    assert first["identifier"] and second["identifier"] and first["identifier"] != second["identifier"]
+    text = audit_file.read_text()
+    lines = text.splitlines()
+    at = [k for k, line in enumerate(lines) if line.strip().startswith("identifier:")]
+    lines[at[0]] = lines[at[0]].split("identifier:")[0] + f"identifier: {second['identifier']}"
+    lines[at[1]] = lines[at[1]].split("identifier:")[0] + "identifier: 'doi:not a doi'"
+    audit_file.write_text("\n".join(lines) + "\n")
+    found = [line for line in cli("validate", "--root", audited).err.splitlines() if "identifier:" in line]
+    assert found == [
+        f"corpus/audits/{AUDIT}/audit.yaml:{at[0] + 1}: items[0].identifier: {second['identifier']!r} is the identifier of "
+        f"record {second['record']!r}, not of {first['record']!r}: a reader's row is matched to its item by it; give the "
+        "item its record's identifier",
+        f"corpus/audits/{AUDIT}/audit.yaml:{at[1] + 1}: items[1].identifier: 'doi:not a doi' is not an identifier: 'not a "
+        "doi' is not a valid DOI: expected a DOI 10.<registrant>/<suffix>, doi:10…, or a https://doi.org/ URL"]

@@ -36,6 +36,7 @@ from ..audits.model import (
     reader_slug,
 )
 from ..audits.schema import ADJUDICATION_SCHEMA, AUDIT_FILE_SCHEMA, ROUND_SCHEMA
+from ..bib.identifiers import IdentifierError, parse, scheme_and_value
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
 from ..core import clock
@@ -58,6 +59,7 @@ class _FolderChecker:
         self.folder = folder
         self.files = files
         self.known = known  # record key / id (also former ones) -> "retained" | "excluded"
+        self._holders: dict[str, tuple[str, ...]] | None = None
         self.audit_file = f"{folder}{AUDIT_FILE}"
 
     def valid(self, file: str, value: dict, schema: dict) -> bool:
@@ -149,8 +151,42 @@ class _FolderChecker:
                                                      f"excluded (nor the former id of one){_suggest(item['record'], self.known)}")
             if population != "all" and item["kind"] != population:
                 self.c.add(file, path + ("kind",), f"a {item['kind']} record in a sample of the {population} population")
+            self.identifier(item, path)
             self.originals(item, path, allowed, data["fields"])
         return len(self.c.problems) == before
+
+    def identifier(self, item: dict, path: tuple) -> None:
+        """An item's identifier (a reader's sheet row is matched by it) is an identifier, and not another record's
+        (its own record may have had it corrected since the sample: an id no record has is let be)."""
+        text = item.get("identifier")
+        if not isinstance(text, str) or not text:
+            return
+        try:
+            key = parse(*reversed(scheme_and_value(text))).key
+        except (IdentifierError, KeyError, ValueError) as err:
+            self.c.add(self.audit_file, path + ("identifier",), f"{text!r} is not an identifier: {err}")
+            return
+        holder = self.holders().get(key)
+        if holder is not None and holder[0] != item["record"] and item["record"] not in holder:
+            self.c.add(self.audit_file, path + ("identifier",),
+                       f"{text!r} is the identifier of record {holder[0]!r}, not of {item['record']!r}: a reader's row is "
+                       "matched to its item by it; give the item its record's identifier")
+
+    def holders(self) -> dict[str, tuple[str, ...]]:
+        """Canonical identifier -> the names of the record that has it (its key or id, and its former ones)."""
+        if self._holders is None:
+            self._holders = {}
+            for rec in [*self.c.corpus.retained.values(), *self.c.corpus.excluded.values()]:
+                names = tuple(str(n) for n in (rec.get("key") or rec.get("record_id"), rec.get("former_record_id"),
+                                               rec.get("former_key")) if n)
+                ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+                for scheme, values in ids.items():
+                    for value in values if isinstance(values, list) else [values]:
+                        try:
+                            self._holders.setdefault(parse(str(value), scheme).key, names)
+                        except (IdentifierError, KeyError, ValueError):
+                            continue
+        return self._holders
 
     def originals(self, item: dict, path: tuple, allowed: dict[str, AuditField], fields: list[str]) -> None:
         file = self.audit_file
