@@ -450,3 +450,24 @@ def test_an_items_identifier_is_its_records_not_another_papers(audited, cli, she
         "item its record's identifier",
         f"corpus/audits/{AUDIT}/audit.yaml:{at[1] + 1}: items[1].identifier: 'doi:not a doi' is not an identifier: 'not a "
         "doi' is not a valid DOI: expected a DOI 10.<registrant>/<suffix>, doi:10…, or a https://doi.org/ URL"]
+
+
+def test_what_a_sample_says_of_its_drawing_is_what_it_holds(survey, cli):
+    """The sampling block is published in the audit report: its n, and each stratum's value and counts, are checked
+    against the items."""
+    assert cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "4", "--seed", "7", "--id", "s",
+               "--stratify", "category", "--fields", "category,is_rl", "--date", "2026-06-01").code == 0
+    path = survey / "corpus/audits/s/audit.yaml"
+    data = yaml.safe_load(path.read_text())
+    first = data["sampling"]["strata"][0]
+    text = path.read_text().replace("  n: 4\n", "  n: 40\n", 1).replace(f"  - value: {first['value']}\n", "  - value: nonsense\n", 1)
+    path.write_text(text)
+    found = sorted(line.split(": ", 1)[1] for line in cli("validate", "--root", survey).err.splitlines()
+                   if line.startswith("corpus/audits/s/audit.yaml:"))
+    assert found == sorted([
+        "sampling.n: says 40 but the sample has 4 item(s)",
+        "sampling.strata: the strata's sampled add up to 4, not n (40)",
+        "sampling.strata[0].value: 'nonsense' is not a value of category; allowed: rl_method, framework, benchmark, "
+        "industry, classical_marl, survey",
+        *([f"sampling.strata[0].sampled: says {first['sampled']} but 0 item(s) are of the stratum 'nonsense'"]
+          if first["sampled"] else [])])

@@ -13,6 +13,8 @@ who resolved it.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..audits.analysis import round_results
@@ -35,6 +37,7 @@ from ..audits.model import (
     parse_round_file,
     reader_slug,
 )
+from ..audits.sample import strata_order
 from ..audits.schema import ADJUDICATION_SCHEMA, AUDIT_FILE_SCHEMA, ROUND_SCHEMA
 from ..bib.identifiers import IdentifierError, parse, scheme_and_value
 from ..core.didyoumean import did_you_mean as _suggest
@@ -138,6 +141,7 @@ class _FolderChecker:
         if stratify is not None and stratify not in choices:
             self.c.add(file, ("sampling", "stratify"), f"{stratify!r} is not a field to stratify the {population} population by; "
                                                        f"allowed: {', '.join(choices)}{_suggest(stratify, choices)}")
+        self.sampling(data, stratify if stratify in choices else None, len(index))
         seen_items: dict[str, int] = {}
         seen_records: dict[str, int] = {}
         for i, item in zip(index, data["items"]):
@@ -154,6 +158,32 @@ class _FolderChecker:
             self.identifier(item, path)
             self.originals(item, path, allowed, data["fields"])
         return len(self.c.problems) == before
+
+    def sampling(self, data: dict, stratify: str | None, items: int) -> None:
+        """What the sample says of its drawing (published in the audit report) is what it holds: ``n`` items; per
+        stratum a value of the field, no more sampled than there were, and as many items of it as sampled."""
+        file, sampling = self.audit_file, data["sampling"]
+        if sampling["n"] != items:
+            self.c.add(file, ("sampling", "n"), f"says {sampling['n']} but the sample has {items} item(s)")
+        strata = sampling.get("strata") or []
+        if not strata:
+            return
+        values = strata_order(self.c.tax, stratify) if stratify else ()
+        counted = Counter(str(item.get("stratum")) for item in data["items"])
+        for j, stratum in enumerate(strata):
+            path = ("sampling", "strata", j)
+            if values and stratum["value"] not in values:
+                self.c.add(file, path + ("value",), f"{stratum['value']!r} is not a value of {stratify}; allowed: "
+                                                    f"{', '.join(values)}{_suggest(stratum['value'], values)}")
+            if stratum["sampled"] > stratum["population"]:
+                self.c.add(file, path + ("sampled",), f"{stratum['sampled']} sampled of a population of "
+                                                      f"{stratum['population']}: no more can be drawn than there are")
+            if stratum["sampled"] != counted.get(stratum["value"], 0):
+                self.c.add(file, path + ("sampled",), f"says {stratum['sampled']} but {counted.get(stratum['value'], 0)} "
+                                                      f"item(s) are of the stratum {stratum['value']!r}")
+        total = sum(stratum["sampled"] for stratum in strata)
+        if total != sampling["n"]:
+            self.c.add(file, ("sampling", "strata"), f"the strata's sampled add up to {total}, not n ({sampling['n']})")
 
     def identifier(self, item: dict, path: tuple) -> None:
         """An item's identifier (a reader's sheet row is matched by it) is an identifier, and not another record's
