@@ -162,3 +162,18 @@ def test_sparse_threshold_is_data(survey):
     res = build(load(survey), {"survey_example": True}).pool
     cells = {(g.table, g.row, g.column): g for g in res.gaps}
     assert (cells[("credit_granularity", "turn", "")].count, cells[("credit_granularity", "turn", "")].status) == (turn, "sparse")
+
+
+def test_a_near_miss_is_selected_by_the_year_its_exclusion_records(published_tree):
+    """A claim's `where: {year: ...}` on near misses reads each exclusion's year (it had read 0 for every one)."""
+    result = build(load(published_tree), {})
+    pool = result.pool
+    excluded = {r["record_id"]: r for r in pool.excluded_records}
+    near = pool.populations()["near_misses"]
+    years = {key: excluded[key].get("year") for key in near.index}
+    year = next(y for y in years.values() if isinstance(y, int))
+    expected = sorted(k for k, y in years.items() if y == year)
+    for population in ("near_misses", "retained_with_near_misses"):
+        found = evaluate_check({"label": "l", "population": population, "where": {"year": year}, "min_count": 0},
+                               pool.populations(), pool.tax, {})
+        assert sorted(k for k in found.keys if k in years) == expected

@@ -64,7 +64,9 @@ def near_miss_frame(records: list[dict], tax: Taxonomy) -> pd.DataFrame:
         tags = rec.get("if_retained")
         if not isinstance(tags, dict):
             continue
-        row = {"key": rec["record_id"], "year": 0, "title": rec.get("screening_label", "")}
+        year = rec.get("year")  # the exclusion's own, when it records one (0: not known)
+        row = {"key": rec["record_id"], "year": year if isinstance(year, int) and not isinstance(year, bool) else 0,
+               "title": rec.get("screening_label", "")}
         for field in tax.of("retained"):
             default = () if field.multi else (tax.not_applicable if tax.not_applicable in field.values else None)
             row[field.name] = tags.get(field.name, default)
