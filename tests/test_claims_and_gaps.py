@@ -177,3 +177,17 @@ def test_a_near_miss_is_selected_by_the_year_its_exclusion_records(published_tre
         found = evaluate_check({"label": "l", "population": population, "where": {"year": year}, "min_count": 0},
                                pool.populations(), pool.tax, {})
         assert sorted(k for k in found.keys if k in years) == expected
+
+
+def test_a_declared_tables_filter_reads_a_conditional_field_as_a_claim_does(published_tree):
+    """mas_native applies to benchmarks only (required_when): a record it does not apply to meets no condition on it,
+    not even {not: yes}, in a declared table's count as in a claim (the table had counted every such record)."""
+    from masrl.analyses.claims import where_mask
+    from masrl.analyses.declared import Rows
+    from masrl.corpus.taxonomy import Taxonomy
+
+    tax = Taxonomy(load(published_tree).taxonomy)
+    assert tax.fields["mas_native"].required_when is not None
+    frame = pd.DataFrame({"mas_native": ["yes", "no", ""]}, index=["k1", "k2", "k3"])
+    where = {"mas_native": {"not": "yes"}}
+    assert Rows.of(frame, {"mas_native"}).mask(where, tax) == where_mask(frame, where, tax).tolist() == [False, True, False]

@@ -217,14 +217,20 @@ def where_mask(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> pd.Series:
     mask = [True] * len(frame)
     for name, cond in where.items():
         values = [str(i) for i in frame.index] if name in ("key", "record_id") else frame[name].tolist()
-        field = tax.fields.get(name)
-        multi = field is not None and field.multi
-        mask = [m and p for m, p in zip(mask, _match_values(values, cond, multi))]
-        if field is not None and field.required_when is not None:
-            # a record the field does not apply to (its required_when unmet) meets no condition on it, not even a
-            # negation: "not v" counts the records the field applies to whose value is not v, never the others
-            mask = [m and not (v is None or (not multi and v == "")) for m, v in zip(mask, values)]
+        mask = [m and p for m, p in zip(mask, condition_mask(values, cond, tax.fields.get(name)))]
     return pd.Series(mask, index=frame.index, dtype=bool)
+
+
+def condition_mask(values: list, cond, field) -> list[bool]:
+    """Which of a column's ``values`` meet one condition of a ``where`` (of a claim, a declared table, a gap's
+    plan): the field's (``field``, None for key, record_id and year) values as :func:`_match_values` compares them.
+    A record that a conditional field (``required_when``) does not apply to meets no condition on it, not even a
+    negation: "not v" counts the records the field applies to whose value is not v, never the others."""
+    multi = field is not None and field.multi
+    found = _match_values(values, cond, multi)
+    if field is not None and field.required_when is not None:
+        found = [p and not (v is None or (not multi and v == "")) for p, v in zip(found, values)]
+    return found
 
 
 def select(frame: pd.DataFrame, where: dict, tax: Taxonomy) -> list[str]:

@@ -16,7 +16,7 @@ from masrl.core.tabular import pd
 
 from ..corpus.declarations import Column, TableDecl, all_of_name, column_names, split_values  # noqa: F401 (names of declared columns, re-exported)
 from ..corpus.taxonomy import Taxonomy
-from .claims import _match_values, _matches
+from .claims import _match_values, _matches, condition_mask
 from .table import Table
 
 
@@ -84,8 +84,7 @@ class Rows:
         """Which rows match every condition of ``where`` (as :func:`masrl.analyses.claims.where_mask`)."""
         mask = [True] * len(self.keys)
         for name, cond in where.items():
-            multi = name in tax.fields and tax.fields[name].multi
-            mask = [m and p for m, p in zip(mask, _match_values(self.column(name), cond, multi))]
+            mask = [m and p for m, p in zip(mask, condition_mask(self.column(name), cond, tax.fields.get(name)))]
         return mask
 
     def carrying(self, field: str, values: list[str], tax: Taxonomy) -> list[bool]:
