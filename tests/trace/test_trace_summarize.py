@@ -124,7 +124,7 @@ def test_cli_writes_parquet_report_and_figures(runs, tmp_path, capsys):
     report = (tmp_path / "out" / "run.md").read_text()
     assert "5 valid traces from 4 files; 1 invalid (skipped)." in report
     assert "| critical path (steps) | 5 | 7 | 7 | 7 | 7 | 7 |" in report
-    assert "| metric | A (n=2) | B (n=2) | (none) (n=1) |" in report
+    assert "| metric | A (n=2) | B (n=2) | (no policy) (n=1) |" in report
     assert "| reward | 0.75 (0.75) | 1.5 (1.5) | 1.4 (1.4) |" in report
     assert "| 1 | A | 1 | 7 | 1.143 | 3 | 0.75 | 12000 | 0.5 |" in report
     assert "![Medians of the headline metrics by step](run.figures/trends.png)" in report
@@ -186,13 +186,13 @@ def _summarize(tmp_path, traces: dict, *args):
 
 def test_by_a_label_some_traces_lack_groups_them_as_none(tmp_path, capsys):
     """--by policy with a step label on every trace but policy on only one: the trends table has a
-    (none) group instead of a traceback (pandas' NA in a group key)."""
+    (no policy) group instead of a traceback (pandas' NA in a group key)."""
     code, _folder, out = _summarize(tmp_path, {"a.json": labelled(1, None, 0.5) | {"labels": {"step": 1}},
                                                "b.json": labelled(2, "A", 1.0)}, "--by", "policy")
     assert code == 0 and capsys.readouterr().err == ""
     report = out.with_suffix(".md").read_text()
-    assert "| metric | A (n=1) | (none) (n=1) |" in report
-    assert "| 1 | (none) | 1 | 7 | 1.143 | 3 | 0.75 | 12000 | 0.5 |" in report
+    assert "| metric | A (n=1) | (no policy) (n=1) |" in report
+    assert "| 1 | (no policy) | 1 | 7 | 1.143 | 3 | 0.75 | 12000 | 0.5 |" in report
     assert "| 2 | A | 1 | 7 | 1.143 | 3 | 0.75 | 12000 | 1 |" in report
 
 
@@ -364,3 +364,17 @@ def test_by_step_the_trends_have_one_step_column(tmp_path, capsys):
     report = (tmp_path / "r.md").read_text()
     assert "Median per step.\n" in report and "Median per step and step" not in report
     assert "\n| step | traces | " in report and "| step | step |" not in report
+
+
+def test_every_group_has_a_heading_of_its_own(tmp_path, capsys):
+    """A policy written '(none)', a missing one, 'x\\ny' and 'x y': four groups, four headings."""
+    for k, policy in enumerate(["(none)", None, "x\ny", "x y"]):
+        trace = labelled(1, policy, 1.0)
+        if policy is None:
+            del trace["labels"]["policy"]
+        (tmp_path / f"t{k}.json").write_text(json.dumps(trace))
+    assert main(["trace", "summarize", str(tmp_path), "--out", str(tmp_path / "r.parquet"), "--by", "policy",
+                 "--quiet"]) == 0, capsys.readouterr().err
+    header = next(line for line in (tmp_path / "r.md").read_text().splitlines() if line.startswith("| metric | ")
+                  and "(n=" in line)
+    assert header == "| metric | (none) (n=1) | x\\\\ny (n=1) | x y (n=1) | (no policy) (n=1) |"

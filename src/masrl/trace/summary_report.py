@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 
+from ..core.text import printable
 from ..render.escape import md_text
 from .report import fmt
 from .schema import DECISION_NAMES, DECISIONS
@@ -43,23 +44,41 @@ def _stats(series) -> list[str]:
     return [str(len(s)), fmt(float(s.mean())), *(fmt(float(q[p])) for p in QUANTILES), fmt(float(s.max()))]
 
 
-def _key_cell(key) -> str:
-    """A group key of the trends table: a whole-number step without '.0', a missing label "(none)"."""
+def _key_cell(key, column: str) -> str:
+    """A group key of the trends table: a whole-number step without '.0', a label as :func:`_name` shows it."""
     from masrl.core.tabular import pd
 
     if key is None or key is pd.NA or (isinstance(key, float) and key != key):
-        return "(none)"
-    return fmt(int(key) if isinstance(key, float) and key == int(key) else key)
+        return _cell(_missing(column))
+    return fmt(int(key) if isinstance(key, float) and key == int(key) else key) if column == "step" else _cell(_name(key))
+
+
+def _missing(column: str) -> str:
+    """What a trace without the label ``column`` is grouped under."""
+    return f"(no {column.removeprefix('label_')})"
+
+
+def _name(value) -> str:
+    """A label's value as a heading or a legend shows it: a line break or control character as its escape, so that
+    two values never read the same."""
+    return printable(str(value))
 
 
 def _groups(df, by: str | None) -> list[tuple[str, object]]:
+    """``[(name, rows)]`` of each value of the label ``by`` (and of the traces without it), names told apart: a
+    name shown twice (a value written as another's escape, or as the name of the missing ones) gets its number."""
     if not by:
         return []
     keys = sorted({str(v) for v in df[by].dropna()})
-    out = [(k, df[df[by].astype("string") == k]) for k in keys]
+    out = [(_name(k), df[df[by].astype("string") == k]) for k in keys]
     if df[by].isna().any():
-        out.append(("(none)", df[df[by].isna()]))
-    return out
+        out.append((_missing(by), df[df[by].isna()]))
+    seen: dict[str, int] = {}
+    named = []
+    for name, rows in out:
+        seen[name] = seen.get(name, 0) + 1
+        named.append((name if seen[name] == 1 else f"{name} [{seen[name]}]", rows))
+    return named
 
 
 def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], by: str | None, sources: int) -> str:
@@ -110,7 +129,7 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
         for key, g in grouped:
             key = key if isinstance(key, tuple) else (key,)
-            cells = [_key_cell(k) for k in key]
+            cells = [_key_cell(k, column) for k, column in zip(key, keys)]
             cells += [str(len(g)), *(fmt(float(g[c].median())) for c, _n in HEADLINE)]
             lines.append("| " + " | ".join(cells) + " |")
         if "trends" in figures:
