@@ -10,6 +10,7 @@ import json
 import pytest
 
 from conftest import DATA
+from test_convert_faithful import agents_sdk
 from masrl.trace.convert import convert
 from masrl.trace.validate import validate_bytes
 
@@ -23,19 +24,9 @@ def _langfuse(meta):
 
 
 def _agents_sdk(meta):
-    t = "trace_" + "a" * 32
-
-    def span(n, parent, start, end, data):
-        return {"object": "trace.span", "id": f"span_{n:024x}", "trace_id": t,
-                "parent_id": None if parent is None else f"span_{parent:024x}",
-                "started_at": f"2025-03-11T12:00:{start:02d}.000000+00:00",
-                "ended_at": f"2025-03-11T12:00:{end:02d}.000000+00:00", "span_data": data, "error": None}
-
-    return {"data": [{"object": "trace", "id": t, "workflow_name": "support", "group_id": "conv-9", "metadata": meta},
-                     span(1, None, 0, 10, {"type": "agent", "name": "triage", "handoffs": [], "tools": ["refund"],
-                                           "output_type": "str"}),
-                     span(2, 1, 2, 4, {"type": "function", "name": "refund", "input": "{}", "output": "ok",
-                                       "mcp_data": None})]}, "openai-agents", "metadata"
+    d = json.loads(agents_sdk())  # a single-agent run of the Agents SDK (test_convert_faithful)
+    d["data"][0]["metadata"] = meta
+    return d, "openai-agents", "metadata"
 
 
 def _mlflow(meta):
