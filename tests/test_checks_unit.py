@@ -439,3 +439,21 @@ def test_a_name_or_code_with_an_invisible_character_is_refused_where_it_is(taxon
         ("fields.verified.values.lea\u200brned", "the name 'lea\\u200brned' contains a character that is invisible or "
                                                  "changes how the text shows (U+200B ZERO WIDTH SPACE, zero-width); "
                                                  "remove it")]
+
+
+def test_a_named_gaps_selection_and_the_skip_lists_name_the_taxonomys_fields_and_values(taxonomy):
+    """The gap analysis publishes the counts of its named gaps: a selection's value is checked as a claim's filter
+    (it had counted 0 records for a misspelt value), and the fields and values it never counts are the taxonomy's."""
+    tax = copy.deepcopy(taxonomy)
+    plan = tax["gap_analysis"]
+    field, cond = next(iter(plan["named"][0]["selections"][0]["where"].items()))
+    plan["named"][0]["selections"][0]["where"][field] = "mesage"
+    plan["skip_fields"] = [*plan["skip_fields"], "bogusfield"]
+    plan["skip_values"] = [*plan["skip_values"], "bogusvalue"]
+    pairs = found(tchecks.gap_declarations, tax)
+    said = dict(pairs)
+    assert len(pairs) == 3, pairs
+    assert said[f"gap_analysis.named[0].selections[0].where.{field}"].startswith(f"'mesage' is not a value of {field}; allowed: ")
+    assert said[f"gap_analysis.skip_fields[{len(plan['skip_fields']) - 1}]"] == "'bogusfield' is not a field of the taxonomy"
+    assert said[f"gap_analysis.skip_values[{len(plan['skip_values']) - 1}]"] == \
+        "'bogusvalue' is not a value of any field of the taxonomy"

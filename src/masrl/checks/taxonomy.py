@@ -105,9 +105,29 @@ def identifier_schemes(c) -> None:
 
 
 def gap_declarations(c) -> None:
-    """The gap analysis declarations name real tables, rows and columns (:mod:`masrl.analyses.gap_plan`)."""
+    """The gap analysis declarations name real tables, rows and columns (:mod:`masrl.analyses.gap_plan`); a named
+    gap's selections are filters of retained records, judged as a claim's (fields, operators, values); the fields
+    and values it never counts are the taxonomy's."""
+    from .claims import filter_condition
+
     for path, message in gap_declaration_problems(c.tax):
         c.add(TAXONOMY, path, message)
+    plan = c.tax.gap_analysis
+    for i, gap in enumerate(plan.get("named") or []):
+        for j, sel in enumerate(gap.get("selections") or [] if isinstance(gap, dict) else []):
+            where = sel.get("where") if isinstance(sel, dict) else None
+            for name, cond in (where.items() if isinstance(where, dict) else []):
+                filter_condition(c, ("gap_analysis", "named", i, "selections", j, "where", name), name, cond, "retained",
+                                 c.tax, file=TAXONOMY)
+    for j, name in enumerate(plan.get("skip_fields") or []):
+        if name not in c.tax.fields:
+            c.add(TAXONOMY, ("gap_analysis", "skip_fields", j), f"{name!r} is not a field of the taxonomy"
+                                                                f"{_suggest(str(name), c.tax.fields)}")
+    values = {code for field in c.tax.fields.values() for code in field.values}
+    for j, code in enumerate(plan.get("skip_values") or []):
+        if code not in values:
+            c.add(TAXONOMY, ("gap_analysis", "skip_values", j), f"{code!r} is not a value of any field of the taxonomy"
+                                                                f"{_suggest(str(code), sorted(values))}")
 
 
 def derived_names(c) -> None:
