@@ -438,3 +438,14 @@ def test_an_exclusion_screened_in_the_future_or_before_the_first_year_is_refused
     path.write_text(text.replace(old, f"date_screened: '{day}'", 1))
     assert errors(cli("validate", "--root", survey))[0] == \
         f"exclusions/E005.yaml:{line_of(path, 'date_screened:')}: date_screened: {message}"
+
+
+def test_an_exclusion_whose_former_key_is_a_retained_records_is_refused(survey, cli):
+    """former_key names the key a paper had when it was retained: a key that is still retained's would take the
+    exclusion for a record moved out of the release (the PRISMA flow of the update vanished)."""
+    path = survey / "exclusions/E005.yaml"
+    path.write_text(path.read_text() + "former_key: c3\n")
+    assert errors(cli("validate", "--root", survey))[0] == (
+        f"exclusions/E005.yaml:{line_of(path, 'former_key:')}: former_key: 'c3' is the key of a retained record "
+        "(corpus/papers/c3.yaml): a paper is retained or excluded, not both; former_key names the key it had when it "
+        "was retained")

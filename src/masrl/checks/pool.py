@@ -159,6 +159,12 @@ def unique_keys(c) -> None:
             what = "the key" if name == bkey else f"in another case ({name!r}) the key"
             c.add(file, ("bibtex_key",), f"{bkey!r} is {what} of {other}; papers.bib would have one key for two papers "
                                          "(BibTeX matches keys in any case)")
+    for file, rec in sorted(c.corpus.excluded.items()):  # a record moved to the exclusion log is retained no more
+        former = rec.get("former_key")
+        if isinstance(former, str) and former in key_owners:
+            c.add(file, ("former_key",), f"{former!r} is the key of a retained record ({key_owners[former]}): a paper is "
+                                         "retained or excluded, not both; former_key names the key it had when it was "
+                                         "retained")
     aliases: dict[str, tuple[str, str]] = {}
     for bkey, file in sorted(bib_owners.items()):
         name, other = aliases.setdefault(bkey.lower(), (bkey, file))
