@@ -55,6 +55,24 @@ def test_skip_invalid_adds_the_rest_and_writes_a_report(survey, cli, tmp_path):
     assert "% m.bib:1: entry DBLP:journals/corr/abs-2505-19591 was not added:" in text
 
 
+def test_the_skip_report_keeps_every_refused_entry_and_starts_none_of_its_own(survey, cli, tmp_path):
+    """A reason quoting an '@' would start an entry in the report (BibTeX has no comments), which adding the fixed
+    report then imported; an entry refused for a duplicate key or field had lost its text."""
+    (survey / "m.bib").write_text("""
+@misc{evil, title={Evil}, author={Roe, Rita}, year={@misc{phantom, title={Phantom}, author={X, Y}, year={2020}}}}
+@misc{twice, title={Twice}, author={Roe, Rita}, year={2026}, year={2027}}
+@misc{good, title={A Brand New Orchestration Study}, author={Roe, Rita}, year={2026}, eprint={2601.00042}, archivePrefix={arXiv}}
+""")
+    report = tmp_path / "skipped.bib"
+    run = cli("add", "--root", survey, "--bibtex", survey / "m.bib", "--skip-invalid", "--report", report)
+    assert run.code == 0, run.err
+    text = report.read_text()
+    comments = [line for line in text.splitlines() if line.startswith("%")]
+    assert comments and not any("@" in line for line in comments), comments
+    assert "@misc{twice, title={Twice}, author={Roe, Rita}, year={2026}, year={2027}}" in text
+    assert "(no entry text" not in text
+
+
 @pytest.mark.parametrize("target", ["m.bib", "corpus/papers/c3.yaml", "existing.txt"])
 def test_skip_invalid_never_overwrites_a_file_with_its_report(survey, cli, target):
     (survey / "m.bib").write_text(DBLP_RETAINED + "\n@misc{good, title={A Brand New Orchestration Study}, author={Roe, Rita}, "

@@ -320,6 +320,8 @@ class ParsedFile:
     entries: list[BibEntry]
     other_blocks: list[tuple[int, str]]
     problems: list[Problem]
+    #: line -> the text of each block that could not be read as an entry (for the report of what was not added)
+    unread: dict[int, str] = field(default_factory=dict)
 
 
 def bibtex_balanced(value: str) -> bool:
@@ -359,6 +361,7 @@ def parse(text: str, file: str) -> ParsedFile:
              SeparateCoAuthors()]
     library = bibtexparser.parse_string(text, parse_stack=stack)
     problems: list[Problem] = []
+    unread: dict[int, str] = {}
     failed = set()
     for block in library.failed_blocks:
         failed.add(id(block))
@@ -371,6 +374,7 @@ def parse(text: str, file: str) -> ParsedFile:
             detail = str(block.error).strip().splitlines()
             why = "syntax error" + (f": {detail[-1].strip()}" if detail else " (unbalanced braces or quotes?)")
         problems.append(Problem(file, line, None, f"BibTeX block could not be parsed: {why}"))
+        unread[line] = str(getattr(block, "raw", "") or "")
     entries: list[BibEntry] = []
     other: list[tuple[int, str]] = []
     for block in library.blocks:
@@ -386,6 +390,7 @@ def parse(text: str, file: str) -> ParsedFile:
                                                               f"{value!r} is unbalanced as BibTeX reads it, so BibTeX "
                                                               "cannot read this entry; write \\textbraceleft{} or "
                                                               "\\textbraceright{} for a literal brace"))
+                unread[line] = str(block.raw or "")
                 continue
             fields: dict[str, str] = {}
             names: dict[str, list[str]] = {}
@@ -407,4 +412,4 @@ def parse(text: str, file: str) -> ParsedFile:
         elif isinstance(block, ImplicitComment):
             first = collapse(block.comment)[:60]
             other.append((line, f"text outside any entry, ignored as BibTeX ignores it: {first!r}"))
-    return ParsedFile(entries, other, problems)
+    return ParsedFile(entries, other, problems, unread)

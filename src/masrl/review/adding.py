@@ -157,7 +157,7 @@ def papers_from_bibtex(text: str, name: str) -> BibtexPapers:
     origins: dict[str, tuple] = {}
     for problem in result.problems:
         refused.setdefault(f"(block at line {problem.line})", []).append(problem)
-        origins[f"(block at line {problem.line})"] = (name, problem.line, None, "")
+        origins[f"(block at line {problem.line})"] = (name, problem.line, None, parsed.unread.get(problem.line, ""))
     for key, line, problems in result.refused:
         refused[key] = problems
         origins[key] = (name, line, key, result.raw.get(key, ""))
@@ -173,13 +173,16 @@ def papers_from_bibtex(text: str, name: str) -> BibtexPapers:
 
 def skip_report(source: Path, refused: dict[str, list[Problem]], origins: dict[str, tuple]) -> bytes:
     """A BibTeX file of the entries not added, each after comment lines giving every reason."""
-    lines = [f"% masrl add --bibtex {source.name} --skip-invalid: {len(refused)} entr{'y' if len(refused) == 1 else 'ies'} "
-             "not added. Fix them here, then add this file.", ""]
+    def comment(text: str) -> str:  # BibTeX has no comments: an @ anywhere starts an entry
+        return f"% {text.replace('@', '(at)')}"
+
+    lines = [comment(f"masrl add --bibtex {source.name} --skip-invalid: {len(refused)} entr"
+                     f"{'y' if len(refused) == 1 else 'ies'} not added. Fix them here, then add this file."), ""]
     for key, problems in sorted(refused.items(), key=lambda kv: (origins[kv[0]][1] or 0, kv[0])):
         file, line, _, raw = origins[key]
-        lines.append(f"% {file}:{line}: entry {key} was not added:")
-        lines += [f"%   {p.field + ': ' if p.field else ''}{p.message}" for p in problems]
-        lines += [raw.strip() if raw else "% (no entry text: the block could not be parsed)", ""]
+        lines.append(comment(f"{file}:{line}: entry {key} was not added:"))
+        lines += [comment(f"  {p.field + ': ' if p.field else ''}{p.message}") for p in problems]
+        lines += [raw.strip() if raw else comment("(no entry text: the block could not be parsed)"), ""]
     return "\n".join(lines).encode("utf-8")
 
 
