@@ -87,6 +87,15 @@ def test_release_refuses_bad_names_and_dates(survey, cli, args, message):
     assert sorted(p.name for p in (survey / "corpus/releases").iterdir()) == before
 
 
+def test_a_bad_release_name_does_not_hide_the_dates_problems(survey, cli):
+    """Every problem of the command line in one run: a name taken, a date in the future, a cutoff after the date."""
+    facts = release_facts(survey)
+    run = cli("release", "--root", survey, facts["last"], "--date", "2027-01-20", "--cutoff", "2027-01-25")
+    assert run.code == 1
+    assert [line.split(": ", 2)[1] for line in run.err.splitlines() if line.startswith("command line: ")] == [
+        "NAME", "--date", "--cutoff"], run.err
+
+
 def test_a_release_needs_a_record_added_on_or_before_its_date(survey, cli):
     facts = release_facts(survey)
     if facts["last_date"] >= clock.today().isoformat():

@@ -59,26 +59,29 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
         problems.append(Problem(COMMAND_LINE, None, "NAME", f"release {args.name!r} exists already; the next name could be {next_name(existing)}"))
     if args.date is None:
         problems.append(Problem(COMMAND_LINE, None, "--date", f"is required: the date of release {args.name[:80]!r} (YYYY-MM-DD)"))
+    valid = {}  # flag -> whether its value is a date (the checks of its value run in the same run as the name's)
     for flag, value in (("--date", args.date), ("--cutoff", args.cutoff)):
         if value is None:
             continue
         try:
             datetime.date.fromisoformat(value)
-            ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value))
+            valid[flag] = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value))
         except ValueError:
-            ok = False
-        if not ok:
+            valid[flag] = False
+        if not valid[flag]:
             problems.append(Problem(COMMAND_LINE, None, flag, f"{value!r} is not a date written YYYY-MM-DD"))
-    if not problems and existing and args.date < existing[-1].date:
+    date_ok = valid.get("--date", False)
+    cutoff_ok = valid.get("--cutoff", args.cutoff is None) and date_ok
+    if date_ok and existing and args.date < existing[-1].date:
         problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date} is before the last release "
                                 f"{existing[-1].name} ({existing[-1].date})"))
-    if not problems and args.date > clock.today_iso():
+    if date_ok and args.date > clock.today_iso():
         problems.append(Problem(COMMAND_LINE, None, "--date", f"{args.date} is in the future (today is "
                                 f"{clock.today_iso()}); freeze a release on or after its date"))
-    if not problems and args.cutoff and args.cutoff > args.date:
+    if cutoff_ok and args.cutoff and args.cutoff > args.date:
         problems.append(Problem(COMMAND_LINE, None, "--cutoff", f"{args.cutoff} is after the release date {args.date}"))
     cutoff = args.cutoff or args.date
-    if not problems and existing and cutoff < existing[-1].search_cutoff:
+    if cutoff_ok and existing and cutoff < existing[-1].search_cutoff:
         problems.append(Problem(COMMAND_LINE, None, "--cutoff", f"{cutoff} is before the search cutoff of the last release "
                                 f"{existing[-1].name} ({existing[-1].search_cutoff}); a later release covers at least as much"))
     for flag, value in (("--title", args.title), ("--source", args.source)):
