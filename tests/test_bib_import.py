@@ -90,9 +90,28 @@ def test_string_macros_and_concatenation_are_expanded_undefined_ones_refused():
     assert got["ok"]["authors"] == ["César, Jean"] and got["ok"]["venue"] == "Nice Journal"
     assert got["ok"]["bibtex"]["month"] == "jan"
     assert [str(p) for _, _, ps in result.refused for p in ps] == [
-        "in.bib:5: title: entry 'bad': @string macro 'undefinedmacro' is not defined in this file "
-        "(define it with @string, or write the value in braces)"]
+        "in.bib:5: title: entry 'bad': @string macro 'undefinedmacro' is not defined before it is used in this file "
+        "(define it with an @string above its first use, or write the value in braces)"]
     assert "in.bib:1: not imported: @string nice (a macro, expanded where entries use it)" in [str(n) for n in result.notes]
+
+
+def test_a_string_made_of_a_macro_defined_later_and_a_crossref_cycle_are_refused():
+    """BibTeX reads a macro where it is used: an @string using one defined below it holds no title (the macro's name
+    had become the text); an entry's crossref chain that comes back to it inherits from no container (biber:
+    "circular inheritance"; the entries had taken each other's titles for venues)."""
+    result, got = papers("""@string{a = b # " agents"}
+@string{b = "Orchestration"}
+@misc{uses, title = a, author = {Roe, R}, year = 2024, doi = {10.5555/u}}
+@inproceedings{p, title = {P}, author = {Pe, P}, year = 2024, crossref = {q}, doi = {10.5555/p}}
+@inproceedings{q, title = {Q}, author = {Qu, Q}, year = 2024, crossref = {p}, doi = {10.5555/q}}
+@inproceedings{me, title = {Me}, author = {Me, M}, year = 2024, crossref = {me}, doi = {10.5555/me}}""")
+    assert got == {}
+    said = [str(p) for _, _, ps in result.refused for p in ps]
+    assert ("in.bib:3: title: entry 'uses': @string macro 'b' is not defined before it is used in this file (define it "
+            "with an @string above its first use, or write the value in braces)") in said
+    for line, key, chain, back in ((4, "p", "p -> q -> p", "q"), (5, "q", "q -> p -> q", "p"), (6, "me", "me -> me", "me")):
+        assert (f"in.bib:{line}: crossref: entry '{key}': crossref '{back}' leads back to '{key}' ({chain}): an entry "
+                "inherits from a container, never from itself; point it at the container") in said, said
 
 
 def test_corporate_author_stays_one_name():

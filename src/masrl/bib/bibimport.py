@@ -239,12 +239,21 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     if entry.type not in BIBTEX_TYPES:
         bad(None, f"entry type @{entry.type} is not a BibTeX or BibLaTeX type; allowed: {', '.join(sorted(BIBTEX_TYPES))}")
     for fld, macro in entry.undefined:
-        bad(fld, f"@string macro '{macro}' is not defined in this file (define it with @string, or write the value in braces)")
+        bad(fld, f"@string macro '{macro}' is not defined before it is used in this file (define it with an @string "
+                 "above its first use, or write the value in braces)")
     target = entry.fields.pop("crossref", "").strip()
     if target:
         parent = by_key.get(target.lower())
+        chain, step = [entry.key], parent
+        while step is not None and step.key.lower() not in (k.lower() for k in chain):  # biber: "circular inheritance"
+            chain.append(step.key)
+            following = step.fields.get("crossref", "").strip().lower()
+            step = by_key.get(following) if following else None
         if parent is None:
             note(f"crossref '{target}' is not in this file: nothing inherited")
+        elif step is not None:
+            bad("crossref", f"crossref '{target}' leads back to '{step.key}' ({' -> '.join([*chain, step.key])}): an entry "
+                            "inherits from a container, never from itself; point it at the container")
         else:
             got = _inherit(entry, parent)
             note(f"crossref '{target}' resolved: inherited {', '.join(got) if got else 'nothing'}")

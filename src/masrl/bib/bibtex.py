@@ -220,6 +220,7 @@ class ExpandMacros:
 
     def __init__(self):
         self.strings: dict[str, str] = {}
+        self.unresolved: dict[str, list[str]] = {}  # @string name -> the macros it used before they were defined
 
     @staticmethod
     def metadata_key() -> str:
@@ -239,6 +240,7 @@ class ExpandMacros:
                 out.append(part)
             elif part.lower() in self.strings:
                 out.append(self.strings[part.lower()])
+                undefined += self.unresolved.get(part.lower(), [])  # BibTeX: a macro is defined where it is read
             elif part.lower() in MONTHS:
                 out.append(_MONTH_NAMES[MONTHS.index(part.lower())])
             else:
@@ -251,8 +253,9 @@ class ExpandMacros:
 
         for block in library.blocks:
             if isinstance(block, String):
-                inner, _ = self._expand(block.value)
+                inner, missing = self._expand(block.value)
                 self.strings[block.key.lower()] = inner if inner is not None else _strip(block.value)
+                self.unresolved[block.key.lower()] = missing
             elif isinstance(block, Entry):
                 undefined = []
                 for fld in block.fields:
