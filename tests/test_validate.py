@@ -433,11 +433,27 @@ def test_a_records_link_to_another_paper_than_its_identifiers_is_refused(survey,
 ])
 def test_an_exclusion_screened_in_the_future_or_before_the_first_year_is_refused(survey, cli, day, message):
     path = survey / "exclusions/E005.yaml"
+    _screened_on(path, day)
+    assert errors(cli("validate", "--root", survey))[0] == \
+        f"exclusions/E005.yaml:{line_of(path, 'date_screened:')}: date_screened: {message}"
+
+
+def test_an_exclusion_screened_before_its_arxiv_id_was_given_is_refused(survey, cli):
+    """E001 is arXiv 2305.14325 (May 2023): screened in March 2023 it was not there to screen; 30 April is let be (a
+    day of slack for the time zones)."""
+    path = survey / "exclusions/E001.yaml"
+    _screened_on(path, "2023-03-31")
+    assert errors(cli("validate", "--root", survey))[0] == (
+        f"exclusions/E001.yaml:{line_of(path, 'date_screened:')}: date_screened: 2023-03-31 is before 2023-05, the month "
+        "the arXiv id 2305.14325 was given: the paper was not on arXiv to be screened yet")
+    _screened_on(path, "2023-04-30")
+    assert cli("validate", "--root", survey).code == 0
+
+
+def _screened_on(path, day: str) -> None:
     text = path.read_text()
     old = next(line for line in text.splitlines() if line.startswith("date_screened:"))
     path.write_text(text.replace(old, f"date_screened: '{day}'", 1))
-    assert errors(cli("validate", "--root", survey))[0] == \
-        f"exclusions/E005.yaml:{line_of(path, 'date_screened:')}: date_screened: {message}"
 
 
 def test_an_exclusion_whose_former_key_is_a_retained_records_is_refused(survey, cli):

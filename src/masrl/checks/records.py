@@ -7,6 +7,8 @@ record of the kinds the rule lists.
 
 from __future__ import annotations
 
+import datetime
+
 import re
 from typing import Any
 
@@ -117,6 +119,13 @@ def screening_date(c, file: str, rec: dict, kind: str) -> None:
             c.add(file, ("date_screened",), f"{value!r} is out of range; allowed: years {c.tax.year_minimum} to today")
         elif value > today:
             c.add(file, ("date_screened",), f"{value} is in the future (today is {today})")
+        else:
+            ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+            month = re.match(r"([0-9]{2})(0[1-9]|1[0-2])\.", str(ids.get("arxiv") or ""))
+            first = datetime.date(2000 + int(month.group(1)), int(month.group(2)), 1) if month else None
+            if first and value < (first - datetime.timedelta(days=1)).isoformat():  # a day of slack: time zones
+                c.add(file, ("date_screened",), f"{value} is before {first:%Y-%m}, the month the arXiv id {ids['arxiv']} "
+                                                "was given: the paper was not on arXiv to be screened yet")
 
 
 def file_name(c, file: str, rec: dict, kind: str) -> None:
