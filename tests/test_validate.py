@@ -465,3 +465,20 @@ def test_an_exclusion_whose_former_key_is_a_retained_records_is_refused(survey, 
         f"exclusions/E005.yaml:{line_of(path, 'former_key:')}: former_key: 'c3' is the key of a retained record "
         "(corpus/papers/c3.yaml): a paper is retained or excluded, not both; former_key names the key it had when it "
         "was retained")
+
+
+@pytest.mark.parametrize("ending", ["not confirmed yet", "Not confirmed", "unconfirmed"])
+def test_a_suggestions_provenance_in_neither_of_its_forms_is_refused(survey, cli, ending):
+    """A text that starts as masrl suggest's provenance but is neither of its forms was taken for a hand tag, and a
+    release froze it unconfirmed."""
+    path = survey / "corpus/papers/c3.yaml"
+    text = path.read_text()
+    line = next(k for k, row in enumerate(text.splitlines(), 1) if row.startswith("tag_provenance:")) + 1
+    field = text.splitlines()[line - 1].strip().split(":")[0]
+    lines = text.splitlines()
+    lines[line - 1] = f"  {field}: 'suggested (masrl suggest, neighbours halo), {ending}'"
+    path.write_text("\n".join(lines) + "\n")
+    assert errors(cli("validate", "--root", survey))[0] == (
+        f"corpus/papers/c3.yaml:{line}: tag_provenance.{field}: 'suggested (masrl suggest, neighbours halo), {ending}' "
+        "starts as masrl suggest's provenance but is neither of its forms ('suggested (masrl suggest, ...), confirmed' "
+        f"or '... not confirmed'): confirm the tag with `masrl suggest c3 --apply {field}=VALUE`, or write who tagged it")

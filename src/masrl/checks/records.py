@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from ..bib.identifiers import STORED_PATTERNS, IdentifierError, arxiv_problem, from_url, parse
 from ..bib.fetch import shown
 from ..bib.urls import url_problem
+from ..corpus import provenance
 from ..core.placeholders import author_problem, authors_problem, placeholder_problem
 from ..corpus import schema as schemas
 from ..corpus.load import EXCLUSIONS, PAPERS
@@ -240,3 +241,15 @@ def arxiv_dates(c, file: str, rec: dict, kind: str) -> None:
     value = ids.get("arxiv") if isinstance(ids, dict) else None
     if isinstance(value, str) and _ARXIV_STORED.match(value) and (why := arxiv_problem(value)):
         c.add(file, ("identifiers", "arxiv"), f"{value!r} is not an arXiv id: {why}")
+
+
+def suggestion_provenance(c, file: str, rec: dict, kind: str) -> None:
+    """A tag's provenance that starts as ``masrl suggest`` writes it is one of its two forms (confirmed, or not
+    confirmed): any other text would be taken for a hand tag, and a release would freeze an unconfirmed one."""
+    found = rec.get("tag_provenance")
+    for name, text in (found.items() if isinstance(found, dict) else []):
+        if isinstance(text, str) and text.lower().startswith(provenance.PREFIX.lower()) and provenance.state(text) is None:
+            c.add(file, ("tag_provenance", name), f"{text[:120]!r} starts as masrl suggest's provenance but is neither of its "
+                                                  f"forms ('{provenance.PREFIX}, ...), {provenance.CONFIRMED}' or "
+                                                  f"'... {provenance.NOT_CONFIRMED}'): confirm the tag with `masrl suggest "
+                                                  f"{rec.get('key')} --apply {name}=VALUE`, or write who tagged it")

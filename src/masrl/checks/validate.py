@@ -158,6 +158,7 @@ RECORD_RULES: tuple[Rule, ...] = (
     Rule("D010", "text-characters", portable.record_text, ("retained", "excluded")),
     Rule("D011", "portable-keys", portable.record_names, ("retained",)),
     Rule("D012", "arxiv-dates", records.arxiv_dates, ("retained", "excluded")),
+    Rule("D013", "suggestion-provenance", records.suggestion_provenance, ("retained",)),
     Rule("P001", "unique-keys", _on(pool.unique_keys)),
     Rule("P002", "one-identifier-one-record", _on(pool.identifiers)),
     Rule("P003", "one-title-one-record", _on(pool.titles)),
