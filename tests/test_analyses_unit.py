@@ -226,19 +226,28 @@ def test_fleiss_and_brennan_prediger_values_and_no_ratings():
 
 
 def test_a_named_gap_selecting_on_an_unknown_field_is_named_at_its_place():
+    """The plan's own declarations are the analysis's; a named gap's selections are judged as claims' filters
+    (masrl.checks.taxonomy.gap_declarations), at the condition's place."""
     import copy
     from pathlib import Path
 
     import yaml
 
     from masrl.analyses.gap_plan import declaration_problems
+    from masrl.checks import taxonomy as tchecks
+    from masrl.checks.collector import Checker
+    from masrl.corpus.load import Corpus
 
     data = yaml.safe_load((Path(__file__).parent / "data/survey/corpus/taxonomy.yaml").read_text(encoding="utf-8"))
     assert declaration_problems(Taxonomy(data)) == []
     bad = copy.deepcopy(data)
     bad["gap_analysis"]["named"][1]["selections"][0]["where"] = {"credit_granularit": "orchestrator"}
-    assert declaration_problems(Taxonomy(bad)) == [
-        (("gap_analysis", "named", 1, "selections", 0, "where"), "unknown field 'credit_granularit'")]
+    assert declaration_problems(Taxonomy(bad)) == []
+    c = Checker(Corpus(taxonomy=bad))
+    tchecks.gap_declarations(c)
+    assert [(p.field, p.message) for p in c.problems] == [
+        ("gap_analysis.named[1].selections[0].where.credit_granularit",
+         "unknown field 'credit_granularit' (did you mean 'credit_granularity'?)")]
 
 
 def test_an_identifier_only_the_bibtex_entry_gives_is_a_mismatch_with_none_on_the_record_side():
