@@ -223,10 +223,12 @@ def monkeypatch():
 
 @pytest.fixture(autouse=True)
 def _python_sigint_handler(request):
-    """A SIGINT handler a test left behind (the interrupt tests send real SIGINTs) is put back."""
+    """A SIGINT handler a test left behind (the interrupt tests send real SIGINTs) is put back: the one the test
+    began with (Python's, or SIG_IGN where the suite runs as a background job of a shell)."""
+    before = signal.getsignal(signal.SIGINT)
     yield
-    if (handler := signal.getsignal(signal.SIGINT)) is not signal.default_int_handler:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if (handler := signal.getsignal(signal.SIGINT)) is not before:
+        signal.signal(signal.SIGINT, before)
         warnings.warn(f"{request.node.nodeid} left a SIGINT handler of its own ({handler!r}); put back", stacklevel=1)
 
 
