@@ -18,10 +18,12 @@ published``); nothing of such an answer is kept.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name, source_doi
 from .identifiers import IdentifierError, parse
+from ..core import clock
 from ..core.text import ascii_digits
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -151,10 +153,6 @@ def _entry(entry, i: int) -> Entry:
 def published_problem(published: str) -> str | None:
     """Why an entry's first version cannot have been published on ``published`` (``YYYY-MM-DD``, UTC), or
     None: a day after today (a day of slack for the time zones)."""
-    import datetime
-
-    from ..core import clock
-
     today = clock.today()
     if published > (today + datetime.timedelta(days=1)).isoformat():
         return f"after today ({today.isoformat()}): arXiv publishes nothing ahead"

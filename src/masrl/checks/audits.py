@@ -39,7 +39,7 @@ from ..audits.model import (
 )
 from ..audits.sample import strata_order
 from ..audits.schema import ADJUDICATION_SCHEMA, AUDIT_FILE_SCHEMA, ROUND_SCHEMA
-from ..bib.identifiers import IdentifierError, parse, scheme_and_value
+from ..bib.identifiers import IdentifierError, keys_of, parse, scheme_and_value
 from ..core.didyoumean import did_you_mean as _suggest
 from ..corpus import schema as schemas
 from ..core import clock
@@ -210,12 +210,8 @@ class _FolderChecker:
                 names = tuple(str(n) for n in (rec.get("key") or rec.get("record_id"), rec.get("former_record_id"),
                                                rec.get("former_key")) if n)
                 ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
-                for scheme, values in ids.items():
-                    for value in values if isinstance(values, list) else [values]:
-                        try:
-                            self._holders.setdefault(parse(str(value), scheme).key, names)
-                        except (IdentifierError, KeyError, ValueError):
-                            continue
+                for key in sorted(keys_of(ids)):
+                    self._holders.setdefault(key, names)
         return self._holders
 
     def originals(self, item: dict, path: tuple, allowed: dict[str, AuditField], fields: list[str]) -> None:

@@ -182,6 +182,11 @@ def usage_note(bad: list[str]) -> list[str]:
 LABEL_KEYS = ("run", "step", "policy")
 
 
+def label_value(value) -> bool:
+    """Whether a label or an annotation can hold ``value``: text, yes/no, or a number within ±2**53."""
+    return isinstance(value, (str, bool)) or (isinstance(value, (int, float)) and value == value and abs(value) <= MAX_COUNT)
+
+
 def metadata_labels(meta: object, where: str) -> tuple[dict, list[str]]:
     """``(labels, notes)``: the :data:`LABEL_KEYS` of a trace's metadata that a label can hold (text, yes/no
     or a number within ±2**53), and a note for each of them that it cannot hold (never dropped silently)."""
@@ -190,7 +195,7 @@ def metadata_labels(meta: object, where: str) -> tuple[dict, list[str]]:
         if key not in meta:
             continue
         value = meta[key]
-        if isinstance(value, (str, bool)) or (isinstance(value, (int, float)) and value == value and abs(value) <= MAX_COUNT):
+        if label_value(value):
             labels[key] = value
         else:
             notes.append(f"{where}.{key}: {show(value)} is not text, a number or yes/no; not kept as the label {key!r}")

@@ -55,7 +55,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from .common import Conversion, ConvertError, read_json_values
+from .common import Conversion, ConvertError, label_value, read_json_values
 from ...core.text import ascii_digits
 from ..codes import show
 
@@ -230,11 +230,6 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     return Conversion(trace, notes, len(log["history"]) - len(events), len(log["history"]), "message log")
 
 
-def _label(value) -> bool:
-    """A value an annotation may hold: text, yes/no, or a finite number."""
-    return isinstance(value, (bool, str)) or (isinstance(value, (int, float)) and value == value and abs(value) != float("inf"))
-
-
 def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
     out: dict = {}
     correct = next((log[k] for k in ("is_correct", "is_corrected") if isinstance(log.get(k), bool)), None)
@@ -246,7 +241,7 @@ def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
         if said in ("true", "false") and correct is None:
             correct = said == "true"
             notes.append(f"{key} {show(value)} is text, not true or false: read as {said}")
-        elif _label(value):
+        elif label_value(value):
             out[key] = value
             notes.append(f"{key} {show(value)} is not true or false: kept as the annotation '{key}'")
         else:
@@ -267,7 +262,7 @@ def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
                              f"('{by_step[step]['agent']}'); both are kept as the log gives them")
         else:
             notes.append(f"mistake_step {step} names no message of the log (0 to {len(log['history']) - 1})")
-    elif _label(step):
+    elif label_value(step):
         out["mistake_step"] = step
         notes.append(f"mistake_step {show(step)} is not a step number; kept as the log gives it")
     elif "mistake_step" in log:
@@ -275,7 +270,7 @@ def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
     for key, value in log.items():
         if key in NOT_ANNOTATIONS or not isinstance(key, str):
             continue
-        if _label(value):
+        if label_value(value):
             out[key] = value
         else:
             notes.append(f"the log's '{key}' is not text, a number or yes/no; not kept")
