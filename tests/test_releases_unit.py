@@ -303,3 +303,30 @@ def test_insert_keeping_adds_masrls_lines_beside_a_persons_and_refuses_what_is_n
     assert insert_keeping(actual, before, "a: 1\nlist:\n  - z\nb: 2\n") is None  # a replacement, not an insertion
     assert insert_keeping("a: 1\nlist:\n  -   x\nb: 2\n", before, after) is None  # the line before it, edited by hand
     assert insert_keeping(actual, before, "z: 0\n" + before) is None  # before the first line: no line to follow
+
+
+def _state(round_id: str, until: str):
+    from masrl.analyses.rounds import RoundState
+    return RoundState(round_id, "2026-05-04", until, {"arXiv": 1}, 0, 1)
+
+
+def test_a_release_cutoff_defaults_to_the_end_of_the_latest_round_window_and_never_passes_the_date():
+    from argparse import Namespace
+
+    from masrl.commands.release import _cutoff
+    from masrl.core.errors import UserError
+
+    v1 = rel.Release("v1", "2026-05-10", "2026-05-04", "First")
+    rounds = [_state("2026-07-01", "2026-06-30"), _state("2026-08-01", "2026-07-31"), _state("2026-06-01", "2026-05-31")]
+    args = Namespace(cutoff=None, date="2026-12-01")
+    assert _cutoff(args, [v1], rounds) == (
+        "2026-07-31", "the end of the window of round 2026-08-01, the latest update round since release v1")
+    assert _cutoff(Namespace(cutoff=None, date="2026-07-15"), [v1], rounds)[0] == "2026-07-15"  # never after the date
+    assert _cutoff(args, [v1], []) == ("2026-12-01", "")  # no round since: the release date
+    assert _cutoff(Namespace(cutoff="2026-11-30", date="2026-12-01"), [v1], rounds) == ("2026-11-30", "")  # as given
+    assert _cutoff(args, [], rounds)[1].endswith("the latest update round since the start")
+    with pytest.raises(UserError) as refused:
+        _cutoff(args, [rel.Release("v1", "2026-09-10", "2026-09-01", "First")], rounds)
+    assert str(refused.value) == (
+        "the update rounds since release v1 searched up to 2026-07-31 (round 2026-08-01), before its search cutoff "
+        "2026-09-01: give the search cutoff of this release with --cutoff; nothing was written")

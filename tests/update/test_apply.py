@@ -228,13 +228,19 @@ def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them
         f"{folder.name} arxiv:2605.10002 (queue.csv:2); {folder.name} arxiv:2605.10001 (queue.csv:3); {folder.name} "
         "arxiv:2606.00007 (queue.csv:4). Screen them in corpus/rounds/<round>/queue.csv and run `masrl update apply ROUND`, "
         "or release anyway with --allow-undecided (the release notes then name them)")
+    run = cli("release", "v2", "--root", root, "--date", today, "--allow-undecided", "--dry-run")
+    assert run.code == 0 and run.out.splitlines()[1] == (
+        f"search cutoff 2026-06-30: the end of the window of round {folder.name}, the latest update round since release "
+        "v1 (--cutoff sets another)"), run.out
     run = cli("release", "v2", "--root", root, "--date", today, "--allow-undecided")
     assert run.code == 0, run.err
-    assert run.out.splitlines()[1] == (
+    assert run.out.splitlines()[1].startswith("search cutoff 2026-06-30: the end of the window of round ")
+    assert run.out.splitlines()[2] == (
         f"released with 3 candidate(s) of the update rounds undecided (--allow-undecided), named in its notes in "
         f"corpus/releases.yaml: {folder.name} arxiv:2605.10002 (queue.csv:2); {folder.name} arxiv:2605.10001 (queue.csv:3); "
         f"{folder.name} arxiv:2606.00007 (queue.csv:4)")
     listing = yaml.safe_load((root / "corpus/releases.yaml").read_text())["releases"][-1]
+    assert (listing["date"], listing["search_cutoff"]) == (today, "2026-06-30")  # the rounds searched no later day
     assert listing["notes"] == [f"undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)",
                                 f"undecided at release: {folder.name} arxiv:2605.10001 (queue.csv:3)",
                                 f"undecided at release: {folder.name} arxiv:2606.00007 (queue.csv:4)"]
@@ -548,9 +554,10 @@ def test_two_branches_that_search_the_same_window_count_each_paper_once_after_th
     show = cli("update", "show", "--root", root, day)
     assert show.code == 0, show.err
     assert [line.split()[3:6] for line in show.out.splitlines()[1:4]] == [["queued", "by", folder.name]] * 3
-    assert show.out.splitlines()[-1].endswith("; 3 queued by an earlier round too (counted once, as duplicates: the "
-                                              "earlier round's row decides)")
-    assert " 0 candidates; 0 still to decide" in show.out.splitlines()[-1]
+    assert show.out.splitlines()[-1] == (
+        f"round {day} (2026-05-04 .. 2026-06-30): 3 rows in queue.csv: 0 of its own, 3 queued by an earlier round too "
+        "(counted once, as duplicates: the earlier round's row decides); 0 still to decide, 0 decided but not applied "
+        f"(`masrl update apply {day}`), 0 applied; 4 duplicates in duplicates.csv")
     # the two rows of one paper decide differently: one error, at the later row, naming the earlier
     fill(folder / "queue.csv", {"arxiv:2605.10002": {"decision": "include"}})
     run = cli("validate", "--root", root)

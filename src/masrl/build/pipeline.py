@@ -343,8 +343,12 @@ def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
     (every round that no release covers, :class:`masrl.analyses.rounds.Boundary`; every round without
     a release), summed (:func:`masrl.analyses.rounds.identification`); None without rounds.
     ``masrl release`` freezes them into the new release's snapshot, which so covers those rounds."""
-    states = round_states(corpus.rounds, corpus.retained, corpus.excluded, after=boundary(frozen))
-    return identification(states)
+    return identification(rounds_after(corpus, frozen))
+
+
+def rounds_after(corpus: Corpus, frozen: list[Population]) -> list:
+    """The update rounds that no release of ``frozen`` covers (:class:`masrl.analyses.rounds.RoundState`)."""
+    return round_states(corpus.rounds, corpus.retained, corpus.excluded, after=boundary(frozen))
 
 
 def _previous_members(previous: Population | None, excluded=()) -> prisma.Previous | None:

@@ -334,7 +334,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("name", metavar="NAME", help="release name: lower-case letters, digits, '.', '_', '-' (e.g. v2)")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="release date (required unless --freeze-claims)")
-    p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the release date)")
+    p.add_argument("--cutoff", metavar="YYYY-MM-DD", help="search cutoff of the release (default: the end of the latest window of the update rounds since the last release, else the release date)")
     p.add_argument("--title", metavar="TEXT", help="one line saying what the release is (default: 'Release NAME of the living review')")
     p.add_argument("--source", metavar="TEXT", help="where its records come from, e.g. a DOI or commit (optional)")
     p.add_argument("--allow-undecided", action="store_true",

@@ -126,6 +126,22 @@ def _refusals(args: Namespace, corpus, result, existing: list[Release], undecide
     return refusals
 
 
+def _cutoff(args: Namespace, existing: list[Release], rounds: list) -> tuple[str, str]:
+    """The release's search cutoff and, when it is not given (``--cutoff``), why it is what it is: the end of
+    the latest window of the update rounds since the last release (the search covered no later day), else
+    the release date. Refused when the rounds end before the last release's cutoff."""
+    if args.cutoff or not rounds:
+        return args.cutoff or args.date, ""
+    latest = max(rounds, key=lambda state: state.until)
+    cutoff = min(latest.until, args.date)
+    if existing and cutoff < existing[-1].search_cutoff:
+        raise UserError(f"the update rounds since release {existing[-1].name} searched up to {latest.until} (round "
+                        f"{latest.round_id}), before its search cutoff {existing[-1].search_cutoff}: give the search "
+                        "cutoff of this release with --cutoff; nothing was written")
+    return cutoff, f"the end of the window of round {latest.round_id}, the latest update round since " + (
+        f"release {existing[-1].name}" if existing else "the start")
+
+
 def _listing(root, corpus, releases: list[Release]) -> bytes:
     """The new bytes of ``corpus/releases.yaml`` listing ``releases``: masrl's own form, or, when the file
     holds comments or formatting of a person's, the file as it stands with the lines that change adds
@@ -214,7 +230,7 @@ def run(args: Namespace) -> int:
         raise UserError(summary(problems, "nothing was written."), problems)
 
     from ..build.examples import examples_valid
-    from ..build.pipeline import build, rounds_since
+    from ..build.pipeline import build, rounds_after, rounds_since
     from ..review.update.status import undecided_candidates
 
     result = build(corpus, examples_valid())
@@ -227,7 +243,8 @@ def run(args: Namespace) -> int:
         raise UserError(f"the release is refused for {len(refusals)} reasons; nothing was written:\n"
                         + "\n".join(f"{n}. {why}" for n, why in enumerate(refusals, 1)))
 
-    release = Release(args.name, args.date, args.cutoff or args.date,
+    cutoff, because = _cutoff(args, existing, rounds_after(corpus, [r.population for r in result.releases]))
+    release = Release(args.name, args.date, cutoff,
                       (args.title or f"Release {args.name} of the living review").strip(), (args.source or "").strip(),
                       notes=tuple(f"undecided at release: {u}" for u in undecided))
     retained = {r["key"]: r for r in corpus.retained.values()}
@@ -245,6 +262,8 @@ def run(args: Namespace) -> int:
             f"{counted(len(excluded), 'excluded')}; " + (pend.describe(f"release {existing[-1].name}") if existing else since))
     if args.dry_run:
         print(f"dry run: would write {release.snapshot_path} and add {release.name} to {RELEASES}: {what}; nothing was written")
+        if because:
+            print(f"search cutoff {cutoff}: {because} (--cutoff sets another)")
         return 0
     write.create_new(root, {release.snapshot_path: snapshot})
     try:
@@ -253,6 +272,8 @@ def run(args: Namespace) -> int:
         write.remove(root, release.snapshot_path)  # nothing half-released
         raise
     print(f"froze {what}")
+    if because:
+        print(f"search cutoff {cutoff}: {because} (--cutoff sets another)")
     if undecided:
         shown = "; ".join(undecided[:5]) + (f"; and {len(undecided) - 5} more" if len(undecided) > 5 else "")
         print(f"released with {len(undecided)} candidate(s) of the update rounds undecided (--allow-undecided), named "

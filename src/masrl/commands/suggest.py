@@ -83,6 +83,6 @@ def run(args: Namespace) -> int:
     plan = apply.plan_draft(corpus, files[rel], report) if args.draft else apply.plan_apply(corpus, files[rel], report, assignments)
     write.update(root, {plan.file: (plan.old, plan.new)})
     for line in plan.changes:
-        print(f"{plan.file}: {line}")
+        console.info(f"{plan.file}: {line}")
     console.info(f"wrote {plan.file}; run `masrl validate` (every field still untagged is listed there)")
     return 0

@@ -128,11 +128,12 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
     unknown = len(state.unapplied) - len(decided)
     other = (f", {unknown} with a decision that is neither {' nor '.join(DECISIONS)} (`masrl validate` names them)"
              if unknown else "")
-    lines.append(f"round {round_id} ({state.since} .. {state.until}): {state.queued} candidates; {len(state.undecided)} "
+    again = len(state.requeued)
+    queued = (f"{len(rows)} row{'' if len(rows) == 1 else 's'} in queue.csv: {state.queued} of its own, {again} queued by an earlier round "
+              "too (counted once, as duplicates: the earlier round's row decides)" if again else f"{state.queued} candidates")
+    lines.append(f"round {round_id} ({state.since} .. {state.until}): {queued}; {len(state.undecided)} "
                  f"still to decide, {len(decided)} decided but not applied (`masrl update apply {round_id}`){other}, "
-                 f"{len(state.applied)} applied; {len(folder.duplicates)} duplicates in duplicates.csv"
-                 + (f"; {len(state.requeued)} queued by an earlier round too (counted once, as duplicates: the earlier "
-                    "round's row decides)" if state.requeued else ""))
+                 f"{len(state.applied)} applied; {len(folder.duplicates)} duplicates in duplicates.csv")
     return "\n".join(lines)
 
 
