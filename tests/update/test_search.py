@@ -94,6 +94,22 @@ def test_a_round_queues_the_new_papers_of_the_window_once_and_logs_every_duplica
     assert cli("validate", "--root", round_survey).code == 0
 
 
+@pytest.mark.parametrize(("family", "scope", "sent"), [
+    ('(ti:"a" OR ti:"b") OR (abs:"c")', "cat:cs.AI OR cat:cs.CL",
+     '((ti:"a" OR ti:"b") OR (abs:"c")) AND (cat:cs.AI OR cat:cs.CL) AND W'),
+    ('ti:"multi agent"', "(cat:cs.MA)", 'ti:"multi agent" AND (cat:cs.MA) AND W'),
+    ('abs:orchestrator ANDNOT ti:survey', "", "(abs:orchestrator ANDNOT ti:survey) AND W"),
+    ('ti:"a (b" OR ti:c', "cat:cs.AI", '(ti:"a (b" OR ti:c) AND cat:cs.AI AND W'),
+])
+def test_the_scope_and_the_window_bind_to_the_whole_family_query(family, scope, sent):
+    """arXiv's AND binds no tighter than its OR: each part goes in as one operand, or the scope and the window
+    would narrow only the query's last term and the round would queue papers outside them."""
+    from masrl.review.update.sources.arxiv import operand
+
+    parts = [operand(family)] + ([operand(scope)] if scope else [])
+    assert " AND ".join([*parts, "W"]) == sent
+
+
 def test_searching_again_queues_nothing_twice(round_survey, cli, clock, arxiv_server):
     assert cli("update", "search", "--root", round_survey, *WINDOW, "--source", "arxiv").code == 0
     first = only_round(round_survey).name

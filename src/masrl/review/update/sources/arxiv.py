@@ -38,6 +38,27 @@ MAX_RECORDS = 10000
 NAME = "the arXiv API"
 
 
+def operand(text: str) -> str:
+    """``text`` as one operand of an AND: in parentheses unless it is one term (a quoted phrase counts as
+    one) or one group already, so that the scope and the window bind to the whole of a query written
+    ``A OR B`` or ``(A OR B) OR (C)`` (the API's AND binds no tighter than its OR)."""
+    text = text.strip()
+    depth, quoted = 0, False
+    for k, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0 and k < len(text) - 1:
+                return f"({text})"  # the first group closes before the end: two operands or more
+        elif ch.isspace() and depth == 0:
+            return f"({text})"  # terms at the top level
+    return text
+
 class Incomplete(SourceError):
     """A query whose result set is larger than the paging bound, in a run that does not allow it."""
 
@@ -76,9 +97,9 @@ class ArxivSource:
     def query(self, family_query: str, since: str, until: str) -> str:
         """The ``search_query`` sent for a family: its query, the scope and the window."""
         window = f"submittedDate:[{since.replace('-', '')}0000 TO {until.replace('-', '')}2359]"
-        parts = [f"({family_query})" if " OR " in family_query and not family_query.startswith("(") else family_query]
+        parts = [operand(family_query)]
         if self.searcher.scope:
-            parts.append(self.searcher.scope)
+            parts.append(operand(self.searcher.scope))
         parts.append(window)
         return " AND ".join(parts)
 
