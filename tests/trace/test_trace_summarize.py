@@ -378,3 +378,18 @@ def test_every_group_has_a_heading_of_its_own(tmp_path, capsys):
     header = next(line for line in (tmp_path / "r.md").read_text().splitlines() if line.startswith("| metric | ")
                   and "(n=" in line)
     assert header == "| metric | (none) (n=1) | x\\\\ny (n=1) | x y (n=1) | (no policy) (n=1) |"
+
+
+def test_label_values_that_differ_in_json_are_different_groups_and_equal_numbers_one(tmp_path, capsys):
+    """policy true, "True", 1, 1.0 and "1": four groups (1 and 1.0 are one JSON number), each read as its JSON
+    text; the Parquet column holds the same texts, in the plain and the batch path alike."""
+    import pyarrow.parquet as pq
+
+    for k, policy in enumerate([True, "True", 1, 1.0, "1"]):
+        (tmp_path / f"t{k}.json").write_text(json.dumps(labelled(1, policy, 1.0)))
+    assert main(["trace", "summarize", str(tmp_path), "--out", str(tmp_path / "r.parquet"), "--by", "policy",
+                 "--quiet"]) == 0, capsys.readouterr().err
+    header = next(line for line in (tmp_path / "r.md").read_text().splitlines() if line.startswith("| metric | ")
+                  and "(n=" in line)
+    assert header == '| metric | "1" (n=1) | "True" (n=1) | 1 (n=2) | true (n=1) |'
+    assert pq.read_table(tmp_path / "r.parquet").column("policy").to_pylist() == ["true", '"True"', "1", "1", '"1"']

@@ -27,6 +27,7 @@ overridden by ``--label key=value``.
 from __future__ import annotations
 
 import glob
+import json
 import os
 import stat
 from pathlib import Path
@@ -395,8 +396,23 @@ def frame(results: list, labels_order: tuple[str, ...] = LABELS):
         elif column == "step" and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values):
             data[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
         else:
-            data[column] = pd.array([None if v is None else str(v) for v in values], dtype="string")
+            data[column] = pd.array(label_texts(values), dtype="string")
     return pd.DataFrame(data), invalid
+
+
+def label_texts(values: list) -> list:
+    """A text column's values: texts as they are when every value is a text (or absent); otherwise each value
+    as its JSON text (a text in quotes, ``true``, a number in its shortest form, ``1.0`` as ``1``), so that two
+    values that differ in JSON never read the same (``true`` and ``"True"``) and two equal numbers always do."""
+    if all(v is None or type(v) is str for v in values):
+        return values
+    return [None if v is None else _json_text(v) for v in values]
+
+
+def _json_text(value) -> str:
+    if type(value) is float and value.is_integer() and abs(value) <= 2**53:
+        value = int(value)
+    return json.dumps(value, ensure_ascii=False)
 
 
 def parquet_bytes(df) -> bytes:
