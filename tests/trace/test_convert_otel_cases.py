@@ -341,3 +341,17 @@ def test_numbers_beyond_any_count_or_time_are_named_not_a_traceback():
     assert result.trace["costs"]["tokens"] == 120 + 10  # c1, and c3 (whose end is unread)
     assert any(n.startswith("2 usage value(s) are not token counts and were not counted: span 'chat m' (c2): "
                             "gen_ai.usage.input_tokens = 1.7e+308") for n in result.notes), result.notes
+
+
+def test_root_agents_that_began_before_their_first_event_are_named_with_both_times():
+    """alpha runs 0..2000 ms, beta 0..3000 ms: the schema has no event for an agent's start, so each is alive in
+    the trace from its first event (alpha's tool call at 1 s, beta's at 2.2 s) and they no longer overlap; the
+    note says so with both times. One root agent (no overlap to lose) gets no such note."""
+    doc = otlp(("app", [agent("a1", "", "alpha", 0, 2000), tool("t1", "a1", "search", 1000, 1500),
+                        agent("b1", "", "beta", 0, 3000), tool("t2", "b1", "fetch", 2200, 2500)]))
+    result = run(doc)
+    assert trace_metrics(result.trace)["peak_concurrent_agents"] == 1
+    assert ("root agent(s) 'alpha' (0 s, first event 1 s), 'beta' (0 s, first event 2.2 s) began before their first "
+            "event; nobody spawned them and the trace schema has no event for an agent's start, so in the trace each "
+            "is alive from its first event (peak_concurrent_agents counts the overlap of those intervals)") in result.notes
+    assert not [n for n in run(otlp(("app", simple_run()))).notes if n.startswith("root agent(s)")]

@@ -206,6 +206,7 @@ class _Builder:
             if span.entry and span.last is not None:
                 kids = self._mapped_children(span)
                 span.first = kids[0].first if kids and kids[0].first["t"] <= span.last["t"] else span.last
+        self._note_late_starts([s for s in ordered if s.entry and s.last is not None and not s.merged])
         for span in ordered:
             if span.first is not None and span.first is not span.last and span.kind in (AGENT, TOOL) and not span.entry:
                 self._wire(span)
@@ -221,6 +222,21 @@ class _Builder:
                 last = span.last
                 last["tokens"] = last.get("tokens", 0) + span.folded_tokens
                 self.tokens += span.folded_tokens
+
+    def _note_late_starts(self, entries: list[Span]) -> None:
+        """Name the root agents (of a run with several) that began before their first event: the trace
+        schema has no event for an agent's start, so in the trace such an agent is alive from its first
+        event, and agents that overlapped in the run may not overlap there (peak concurrent agents)."""
+        if len(entries) < 2:
+            return
+        late = [f"'{s.agent}' ({(s.start - self.tree.t0) / 1e9:g} s, first event {s.first['t']:g} s)" for s in entries
+                if (s.start - self.tree.t0) / 1e9 < s.first["t"]]
+        if late:
+            self.notes.append(
+                "root agent(s) " + ", ".join(late) + " began before their first event; nobody spawned them and the "
+                "trace schema has no event for an agent's start, so in the trace each is alive from its first event "
+                "(peak_concurrent_agents counts the overlap of those intervals)"
+            )
 
     def _merge_invocations(self, roots: list[Span]) -> None:
         for root in roots:
