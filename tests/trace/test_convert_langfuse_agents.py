@@ -254,10 +254,11 @@ def test_registry_lists_every_format():
 
 def test_usage_that_is_no_count_and_odd_names_are_named_not_dropped():
     doc = langfuse_doc()
-    doc["observations"][4]["usage"] = {"input": "abc", "output": 29}
+    doc["observations"][4]["usage"] = {"input": "abc", "output": 29.5}
     doc["observations"][1]["name"] = {"first": "helper"}
     result = run(doc)
-    assert "1 usage value(s) are not token counts and were not counted: span 'response' (g2): input = 'abc'" in result.notes
+    assert ("2 usage value(s) are not token counts and were not counted: span 'response' (g2): input = 'abc'; span "
+            "'response' (g2): output = 29.5") in result.notes  # a fraction is no count either
     assert "observation #2: name {'first': 'helper'} is not text; it is left unnamed" in result.notes
     batch = agents_batch()
     batch["data"][3]["span_data"]["usage"]["input_tokens"] = "lots"

@@ -313,7 +313,7 @@ def test_tokens_under_a_create_agent_span_are_kept():
 @pytest.mark.parametrize("value, shown", [
     ({"intValue": "abc"}, "intValue 'abc'"), ({"intValue": "12x"}, "intValue '12x'"), ({"doubleValue": "NaN"}, "nan"),
     ({"doubleValue": "lots"}, "doubleValue 'lots'"), ({"intValue": True}, "intValue True"), ({"intValue": "-100"}, "-100"),
-    ({"stringValue": "lots"}, "'lots'"),
+    ({"stringValue": "lots"}, "'lots'"), ({"doubleValue": 100.7}, "100.7"), ({"stringValue": "0.6"}, "'0.6'"),
 ])
 def test_usage_that_is_no_count_is_named_not_dropped(value, shown):
     bad = span("c2", "a1", "chat m", 60, 70, 3, gen_ai__operation__name="chat")
@@ -355,3 +355,10 @@ def test_root_agents_that_began_before_their_first_event_are_named_with_both_tim
             "event; nobody spawned them and the trace schema has no event for an agent's start, so in the trace each "
             "is alive from its first event (peak_concurrent_agents counts the overlap of those intervals)") in result.notes
     assert not [n for n in run(otlp(("app", simple_run()))).notes if n.startswith("root agent(s)")]
+
+
+def test_a_whole_number_written_as_a_double_is_a_token_count():
+    whole = span("c2", "a1", "chat m", 60, 70, 3, gen_ai__operation__name="chat")
+    whole["attributes"].append({"key": "gen_ai.usage.input_tokens", "value": {"doubleValue": 30.0}})
+    result = run(otlp(("app", simple_run() + [whole])))
+    assert result.trace["costs"]["tokens"] == 150 and not [n for n in result.notes if "not token counts" in n]

@@ -146,17 +146,19 @@ def number(value) -> float | None:
     return None
 
 
-def usage_count(container, key: str, label: str, bad: list[str]) -> float | None:
-    """The token count ``container[key]`` (:func:`number`), or None. A value that is present but no
-    count (``"abc"``, ``-100``, ``NaN``, an object; an OTLP attribute that could not be read) is
-    added to ``bad`` as ``label: key = value`` so the converter can name it in a note."""
+def usage_count(container, key: str, label: str, bad: list[str]) -> int | None:
+    """The token count ``container[key]`` (:func:`number`, a whole number: ``100.0`` is 100), or None. A
+    value that is present but no count (``"abc"``, ``-100``, ``NaN``, a fraction such as ``100.7``, an
+    object; an OTLP attribute that could not be read) is added to ``bad`` as ``label: key = value`` so
+    the converter can name it in a note."""
     if not isinstance(container, dict) or key not in container:
         return None
     value = container[key]
     found = number(value)
-    if found is None:
+    if found is None or (type(found) is float and not found.is_integer()):
         bad.append(f"{label}: {key} = {value!r}")
-    return found
+        return None
+    return int(found)
 
 
 def usage_mapping(container: dict, key: str, label: str, bad: list[str]) -> dict | None:
