@@ -273,3 +273,32 @@ def test_table_changes_of_every_table_of_a_build_against_its_release_is_what_loc
     for old, new in pairs:
         assert table_changes(old, new) == _loc_changes(old, new)
     assert sum(bool(_loc_changes(old, new)) for old, new in pairs) >= 60
+
+
+def test_a_release_table_is_compared_value_by_value_when_a_label_was_reworded():
+    """Field 'mode' value 'p' was labelled 'partial' in the release and is 'partly RL' now: the release's column
+    'partial' is compared with 'partly RL' (no cell changed); a label that now names a value that exists beside
+    it, or that names values of two fields now labelled apart, stays as it is."""
+    from masrl.analyses.compare import relabelled, table_changes
+    from masrl.corpus.taxonomy import Taxonomy
+
+    def tax(p_label, q_label="other", other_field_label="partial"):
+        return Taxonomy({"fields": {
+            "mode": {"values": {"p": {"label": p_label}, "q": {"label": q_label}}},
+            "kind": {"values": {"k": {"label": other_field_label}}}}})
+
+    old = Table("t", "T", pd.DataFrame({"partial": [2, 1], "other": [0, 3]}, index=pd.Index(["O1", "O2"], name="sub")))
+    new = Table("t", "T", pd.DataFrame({"partly RL": [2, 1], "other": [0, 4]}, index=pd.Index(["O1", "O2"], name="sub")))
+    before, now = tax("partial", other_field_label="x"), tax("partly RL", other_field_label="x")
+    assert [(c["row"], c["column"], c["before"], c["after"]) for c in table_changes(old.frame, new.frame)] == [
+        ("O1", "partial", "2", "(absent)"), ("O1", "partly RL", "(absent)", "2"), ("O2", "partial", "1", "(absent)"),
+        ("O2", "other", "3", "4"), ("O2", "partly RL", "(absent)", "1")]
+    base = relabelled(old, new, before, now)
+    assert list(base.frame.columns) == ["partly RL", "other"] and base.frame.index.name == "sub"
+    assert [(c["row"], c["column"], c["before"], c["after"]) for c in table_changes(base.frame, new.frame)] == [
+        ("O2", "other", "3", "4")]
+    # 'partial' labelled a value of two fields that are now labelled apart: ambiguous, left as it is
+    assert relabelled(old, new, tax("partial"), tax("partly RL", other_field_label="whole")) is old
+    # the old label is still a column of the new table: nothing to rename
+    assert relabelled(old, Table("t", "T", old.frame), before, now) is old
+    assert relabelled(None, new, before, now) is None

@@ -93,6 +93,31 @@ def _cell(frame: pd.DataFrame | None, cells: dict | None, row, column) -> str:
     return "(absent)"
 
 
+def relabelled(old: Table | None, new: Table, old_tax, new_tax) -> Table | None:
+    """``old`` (a release's table) with each row and column named by a value label that the vocabulary now
+    labels otherwise (a label reworded, or corrected by an erratum: the same code of the same field) under
+    its label now, so that tables are compared value by value, not wording by wording. Only a name that
+    ``new`` no longer has is renamed, to one that ``old`` does not have, and only when the old label names
+    one value of the vocabulary (an ambiguous one stays as it is)."""
+    if old is None:
+        return None
+    moves: dict[str, set] = {}
+    for name, field in old_tax.fields.items():
+        now = new_tax.fields.get(name)
+        if now is None:
+            continue
+        for code in set(field.values) & set(now.values):
+            moves.setdefault(field.value_label(code), set()).add(now.value_label(code))
+    taken = {*map(str, old.frame.index), *map(str, old.frame.columns)}
+    have = {*map(str, new.frame.index), *map(str, new.frame.columns)}
+    rename = {before: after for before, (after,) in ((b, a) for b, a in moves.items() if len(a) == 1)
+              if before != after and before not in have and after not in taken}
+    if not rename or not ({*map(str, old.frame.index), *map(str, old.frame.columns)} & set(rename)):
+        return old
+    frame = old.frame.rename(index=lambda r: rename.get(str(r), r), columns=lambda c: rename.get(str(c), c))
+    return Table(old.name, old.title, frame, old.source, old.note, old.layout)
+
+
 def beside_release(table: Table, release: Table | None, release_name: str) -> Table:
     """A count table (column ``count``) with the release's count and the change beside it,
     when they differ: columns ``count``, ``<release_name>``, ``change`` (this pool minus the release: 3, -1, 0).

@@ -167,7 +167,8 @@ def shown_table(view: View, table: Table) -> Table:
     baseline release's count beside its own when they differ."""
     if view.baseline is None or not view.is_pool:
         return table
-    return compare.beside_release(table, view.base_table(table.name), view.baseline.name)
+    base = compare.relabelled(view.base_table(table.name), table, view.baseline.tax, view.results.tax)
+    return compare.beside_release(table, base, view.baseline.name)
 
 
 def changes_note(view: View, table: Table) -> str:
@@ -175,7 +176,7 @@ def changes_note(view: View, table: Table) -> str:
     (empty when none do, in a release tree, or for a count table that shows them as columns)."""
     if view.baseline is None or not view.is_pool or "count" in table.frame.columns:
         return ""
-    base = view.base_table(table.name)
+    base = compare.relabelled(view.base_table(table.name), table, view.baseline.tax, view.results.tax)
     if not compare.comparable(base, table):
         return ""  # another layout: an updated review's flow counts only what came after its previous version
     changes = compare.table_changes(base.frame if base is not None else None, table.frame)
