@@ -78,8 +78,10 @@ def test_openreview_pages_the_venues_notes_and_keeps_those_of_the_window_that_ma
         4, 4, 2, 1, ["openreview:OldIclr0003 (2025-04-18)"])
     # 3 notes of the venue on 2 pages, 1 rejected submission on 1 page
     assert (run.requests, run.pages) == (3, 3)
-    assert [(p["content.venueid"], p["offset"]) for _, p in served.log] == [
-        ("ICLR.cc/2026/Conference", "0"), ("ICLR.cc/2026/Conference", "2"), ("ICLR.cc/2026/Conference/Rejected_Submission", "0")]
+    # the second page from the last note received (it must still be there)
+    assert [(p["content.venueid"], p["offset"], p["limit"]) for _, p in served.log] == [
+        ("ICLR.cc/2026/Conference", "0", "2"), ("ICLR.cc/2026/Conference", "1", "2"),
+        ("ICLR.cc/2026/Conference/Rejected_Submission", "0", "2")]
     assert source.session.sleeps == [1.0, 1.0]
     again = source.search(Family("other", ("attention",), "x", (("attention",),), {}), *WINDOW, NOW)
     assert (again.requests, [f.identifier for f in again.found], len(served.log)) == (0, ["openreview:PlainIclr02"], 3)
@@ -305,7 +307,29 @@ def test_an_openreview_count_that_shrinks_between_pages_loses_no_note(serve):
         return 200, "application/json", json.dumps({"notes": notes, "count": 3 if offset == 0 else 2}).encode()
 
     served = serve(Scripted(reply))
-    with pytest.raises(SourceError, match=r"answered a short page \(0 notes\) at offset 2 of 3; run the search again later"):
+    with pytest.raises(SourceError, match=r"the result set moved while it was paged: the record at position 1 was "
+                                          r"note00001, and is now missing; .* run the search again$"):
+        openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2).search(ORCH, *WINDOW, NOW)
+
+
+@pytest.mark.parametrize("count", [True, False])
+def test_openreview_notes_that_move_while_they_are_paged_are_refused_not_left_a_note_short(serve, count):
+    """Between the two pages note 1 is withdrawn and note 9 joins at the end: the count stays 4, and note 2 slides
+    from offset 2 to 1, where plain paging from offset 2 would never see it (nor, without a count, would it know)."""
+    def note(i):
+        return {"id": f"note{i:05d}", "forum": f"note{i:05d}", "pdate": 1779000000000,
+                "content": {"title": {"value": f"An orchestrator {i}"}, "authors": {"value": ["Ada Lovelace"]},
+                            "venueid": {"value": VENUES[0]}}}
+
+    def reply(path, params):
+        offset, limit = int(params["offset"]), int(params["limit"])
+        held = [0, 1, 2, 3] if offset == 0 else [0, 2, 3, 9]
+        body = {"notes": [note(i) for i in held[offset:offset + limit]], **({"count": 4} if count else {})}
+        return 200, "application/json", json.dumps(body).encode()
+
+    served = serve(Scripted(reply))
+    with pytest.raises(SourceError, match=r"the result set moved while it was paged: the record at position 1 was "
+                                          r"note00001, and is now note00002; "):
         openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2).search(ORCH, *WINDOW, NOW)
 
 
@@ -319,11 +343,15 @@ def test_a_semantic_scholar_token_given_again_is_refused_not_paged_for_ever(serv
 
 
 def test_an_empty_link_page_that_says_more_follow_is_not_the_end(serve):
-    pages = {"0": {"offset": 0, "next": 1, "data": [{"citedPaper": _one_paper(1)}]}, "1": {"offset": 1, "next": 2, "data": []}}
+    pages = {"0": {"offset": 0, "next": 2, "data": [{"citedPaper": _one_paper(k)} for k in (1, 2)]},
+             "1": {"offset": 1, "next": 3, "data": [{"citedPaper": _one_paper(2)}]}}
     served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(pages[params["offset"]]).encode())))
     source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
-    with pytest.raises(SourceError, match=r"cited by a2026: the Semantic Scholar API answered an empty page at offset 1 that "
-                                          r"says more links follow \(\$.next is 2\); run the search again later"):
+    with pytest.raises(SourceError, match=r"cited by a2026: the Semantic Scholar API answered no link from offset 2 on, "
+                                          r"yet says more links follow \(\$.next is 3\); run the search again later"):
+        source.search_all([], *WINDOW, NOW)
+    pages["1"]["data"] = []  # not even the last link received: the links moved
+    with pytest.raises(SourceError, match=r"the record at position 1 was paper .*, and is now missing"):
         source.search_all([], *WINDOW, NOW)
 
 
@@ -403,7 +431,7 @@ def test_an_openreview_note_of_another_venue_than_asked_is_refused(serve):
 # ---------------------------------------------------------------- citation searching
 
 def test_citation_searching_follows_references_and_citations_within_the_window(serve):
-    served = serve(SemanticScholarServer(page=1))
+    served = serve(SemanticScholarServer(page=2))
     corpus = Seeds(lovelace2026={"arxiv": "2605.10001v2"}, hopper2026={"doi": "10.5555/teams.2026.7"}, nolink2026={})
     source = citations(f"{served.url}/graph/v1", corpus)
     assert source.seeds == [("hopper2026", "DOI:10.5555/teams.2026.7"), ("lovelace2026", "arXiv:2605.10001")]
@@ -412,7 +440,7 @@ def test_citation_searching_follows_references_and_citations_within_the_window(s
     cited_by = runs["cited by lovelace2026"]  # the references of lovelace2026: old, unresolved, undated
     assert (cited_by.returned, cited_by.kept, cited_by.not_matching, cited_by.unusable, cited_by.outside_window,
             cited_by.pages) == (3, 0, 0, ["link 1 (no id)"], ["arxiv:1706.02275 (2017-06-07)", "url:https://www.semanticscholar.org/paper/"
-                  "e5f0000000000000000000000000000000000005 (no date, year 2026)"], 3)
+                  "e5f0000000000000000000000000000000000005 (no date, year 2026)"], 2)
     cites = runs["cites lovelace2026"]
     assert [(f.identifier, f.identifiers) for f in cites.found] == [
         ("arxiv:2605.40001", {"arxiv": "2605.40001", "doi": "10.5555/teams.2026.7"}),
@@ -503,9 +531,9 @@ def test_pages_far_shorter_than_asked_stop_at_a_page_bound_not_hours_later(serve
     assert (run.pages, run.returned, run.not_fetched, run.incomplete) == (5, 5, 1995, True)
     assert run.stopped == ("the bound of 5 pages per query (--max-records over the 1,000 papers of a page, and two more): "
                            "its pages were shorter than the API's")
-    links = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(
-        {"offset": int(params["offset"]), "next": int(params["offset"]) + 1,
-         "data": [{"citedPaper": _one_paper(int(params["offset"]) + 1)}]}).encode())))
+    links = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(  # two links a page: one is new
+        {"offset": int(params["offset"]), "next": int(params["offset"]) + 2,
+         "data": [{"citedPaper": _one_paper(int(params["offset"]) + k)} for k in (1, 2)]}).encode())))
     source = citations(f"{links.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"],
                        max_records=3000)
     with pytest.raises(SourceError, match=r"the bound of 5 pages per query \(--max-records over the 1,000 links asked a "

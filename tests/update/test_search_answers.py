@@ -99,7 +99,9 @@ def test_a_thousand_records_in_the_window_are_all_queued_and_the_run_says_how_ma
     assert (query["total"], query["returned"], query["kept"], query["requests"], query["pages"], query["not_fetched"]) == (
         1000, 1000, 1000, 10, 10, 0)
     assert ": 1 queries, 10 requests; 1000 records found (arXiv 1000), 0 duplicates, 1000 queued" in run.out
-    assert [int(p["max_results"]) for _, p in served.log] == [100] * 10
+    # each later page is asked from the last record received (it must still be there: the set did not move)
+    assert [(int(p["start"]), int(p["max_results"])) for _, p in served.log] == [(0, 100)] + [(k * 100 - 1, 101)
+                                                                                            for k in range(1, 10)]
     assert cli("validate", "--root", basic_survey).code == 0
 
 
@@ -153,6 +155,36 @@ def test_a_server_claiming_a_billion_results_is_refused_by_name(basic_survey, cl
         "the arXiv API says family 'orchestration' has 1,000,000,000 results, more than the 30,000 the API serves for one "
         "query: not an answer of arXiv (is the endpoint right?); nothing was written")
     assert len(served.log) == 1
+
+
+class ShiftingArxiv(SyntheticArxiv):
+    """After its first page, one record already sent is withdrawn and one joins at the end: the total stays
+    the same, and the record at the first page's boundary slides back into that page, unseen by plain paging."""
+
+    def page(self, params: dict) -> bytes:
+        if self.log and len(self.log) == 2 and not getattr(self, "moved", False):  # the second request is being answered
+            self.moved = True
+            del self.entries[5]
+            self.entries.append(ET.fromstring(
+                f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/2606.39999v1</id><updated>2026-06-20T10:00:00Z</updated>'
+                "<published>2026-06-20T10:00:00Z</published><title>Orchestrator study late</title>"
+                "<summary>We train an orchestrator.</summary><author><name>Late Author</name></author></entry>"))
+        return super().page(params)
+
+
+def test_a_result_set_that_moves_while_it_is_paged_is_refused_not_left_a_record_short(basic_survey, cli, clock, serve,
+                                                                                         monkeypatch):
+    served = serve(ShiftingArxiv(150))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 1 and rounds(basic_survey) == [], run.err
+    assert run.err.splitlines()[-1].endswith(
+        "the arXiv API: the result set moved while it was paged: the record at position 99 was arxiv:2605.20033, and is "
+        "now arxiv:2605.20083; a record may have slid between two pages unseen, so nothing was kept: run the search "
+        "again; nothing was written")
+    served.api.entries = SyntheticArxiv(150).entries  # the same set, standing still: every record, each once
+    assert cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV).code == 0
+    assert sorted(queue(basic_survey)) == [f"arxiv:2605.{20000 + i:05d}" for i in range(150)]
 
 
 def test_an_arxiv_entry_sent_twice_in_one_page_is_named_as_such(serve):

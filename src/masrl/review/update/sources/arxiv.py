@@ -15,7 +15,10 @@ until ``start`` reaches ``totalResults``. The paging has a stated bound, ``max_r
 (default :data:`MAX_RECORDS`): a query with more results is refused at its first page, naming
 the count, unless the run allows an incomplete search (then the records past the bound are
 counted as not fetched). A feed claiming more than the 30,000 results the API serves for one
-query is not an answer of arXiv and is refused. Each page is checked against what was asked: its
+query is not an answer of arXiv and is refused. Each later page is asked from the last record already
+received, which must still be there (:func:`~.base.check_overlap`): a result set that moved while it
+was paged (one record withdrawn before a page's boundary and one added after it keep the total, and
+slide a record past the boundary unseen) is refused. Each page is checked against what was asked: its
 ``startIndex``, no more entries than asked for or than are left, no record twice. A page with
 fewer entries than are left (the API answers empty pages now and then: arxiv.py issues #43 and
 #129) is asked for again, ``retries`` times, then the run fails naming it. Records returned
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.arxiv_feed import MAX_TOTAL, ApiError, read_feed
-from .base import Found, QueryRun, SourceError, count_text, failure, fetch_page, read_page, sent_at
+from .base import Found, QueryRun, SourceError, check_overlap, count_text, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
 #: arXiv's terms of use: at most one request every three seconds.
@@ -136,15 +139,16 @@ class ArxivSource:
                 run.incomplete = True
                 break
             size = min(self.page_size, self.max_records - start, *(() if total is None else (total - start,)))
-            feed = self._page({**fixed, "start": str(start), "max_results": str(size)})
+            back = 1 if start else 0  # each later page from the last record received: it must still be there
+            feed = self._page({**fixed, "start": str(start - back), "max_results": str(size + back)})
             run.pages += 1
             if feed.total > MAX_TOTAL:
                 raise SourceError(self.endpoint, f"{NAME} says family {family.name!r} has {count_text(feed.total)} results, more "
                                                  f"than the {MAX_TOTAL:,} the API serves for one query: not an answer "
                                                  "of arXiv (is the endpoint right?)")
-            if feed.start != start:
+            if feed.start != start - back:
                 raise failure(NAME, self.endpoint, FormatError(f"opensearch:startIndex is {feed.start} for a page asked "
-                                                               f"from {start}"))
+                                                               f"from {start - back}"))
             if total is None and feed.total > self.max_records and not self.allow_incomplete:
                 raise Incomplete(self.endpoint, f"family {family.name!r} has {feed.total:,} results in the window, more "
                                                 f"than the paging bound of {self.max_records:,} per query: nothing was "
@@ -152,19 +156,23 @@ class ArxivSource:
                                                 "--max-records (arXiv serves at most 30,000), or give --allow-incomplete")
             total = feed.total if total is None else max(total, feed.total)
             left = total - start
-            if len(feed.entries) > min(size, left):
+            if back and feed.entries:
+                check_overlap(NAME, self.endpoint, start - 1, f"arxiv:{feed.entries[0].arxiv}", f"arxiv:{last}")
+            entries = feed.entries[back:] if feed.entries else []
+            if len(entries) > min(size, left):
                 raise failure(NAME, self.endpoint, FormatError(
-                    f"the page from {start} has {len(feed.entries)} entries, but {size} were asked for" if left >= size else
-                    f"the page from {start} has {len(feed.entries)} entries, more than the {left} left of the {total} "
-                    "results the feed says it has"))
-            if len(feed.entries) < min(size, left):
+                    f"the page from {start - back} has {len(feed.entries)} entries, but {size + back} were asked for"
+                    if left >= size else
+                    f"the page from {start - back} has {len(feed.entries)} entries, more than the {left + back} left of "
+                    f"the {total} results the feed says it has"))
+            if len(entries) < min(size, left):
                 short += 1
                 if short > self.retries:
-                    raise SourceError(self.endpoint, f"{NAME} answered {len(feed.entries)} of the {min(size, left)} "
+                    raise SourceError(self.endpoint, f"{NAME} answered {len(entries)} of the {min(size, left)} "
                                                      f"records of the page from {start} for family {family.name!r} after "
                                                      f"{self.retries} retries; run the search again later")
                 continue
-            for entry in feed.entries:
+            for entry in entries:
                 if entry.arxiv in seen:
                     raise failure(NAME, self.endpoint, FormatError(
                         f"arxiv:{entry.arxiv} is sent twice in the page from {start}" if seen[entry.arxiv] == start else
@@ -172,7 +180,8 @@ class ArxivSource:
                         f"{start}): the result set moved while it was paged; run the search again"))
                 seen[entry.arxiv] = start
                 run.take(_found(entry), since, until)
-            start += len(feed.entries)
+                last = entry.arxiv
+            start += len(entries)
         run.requests = len(self.session.started) - first
         run.sent = sent_at(now, self.session, first)
         run.total = total or 0

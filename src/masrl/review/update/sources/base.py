@@ -175,6 +175,18 @@ def in_window(published: str, since: str, until: str) -> bool:
     return since <= published <= until
 
 
+def check_overlap(source: str, endpoint: str, position: int, now: str | None, before: str) -> None:
+    """Offset paging asks each page from one record before the next one it needs (``position``): that record
+    must be the last one received (``before``). When it is not (``now``: what is there instead, None for
+    nothing), the result set moved while it was paged, so that a record could have slid past a page's
+    boundary unseen (one withdrawn before it, one added after: the total stays the same). Raises
+    :class:`SourceError` then."""
+    if now != before:
+        raise SourceError(endpoint, f"{source}: the result set moved while it was paged: the record at position "
+                                    f"{position} was {before}, and is now {now or 'missing'}; a record may have slid "
+                                    "between two pages unseen, so nothing was kept: run the search again")
+
+
 def failure(source: str, endpoint: str, err: Exception) -> SourceError:
     """A :class:`SourceError` for a failed request: a :class:`~masrl.bib.fetch.FetchError`, a
     :class:`~.pacing.RateLimited` or a format error of ``source``'s answer (named as ``source``)."""

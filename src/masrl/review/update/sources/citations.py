@@ -5,7 +5,9 @@ Format: the Semantic Scholar Academic Graph API (https://api.semanticscholar.org
 ``GET <endpoint>/paper/<id>/references`` and ``/citations`` with ``fields``
 (:data:`masrl.bib.s2_json.FIELDS`), ``offset`` and ``limit`` (1,000, the API's largest page); they
 answer ``{"offset", "next", "data": [{"citedPaper": paper}]}`` (or ``citingPaper``) and page on
-with ``next`` until an answer has none. Read strictly by :mod:`masrl.bib.s2_json`.
+with ``next`` until an answer has none. Read strictly by :mod:`masrl.bib.s2_json`. Each later page is
+asked from the last link already received, which must still be there (:func:`~.base.check_overlap`):
+links that moved while they were paged are refused, not left a link short.
 
 The seeds are the retained records that have an arXiv id or a DOI (``arXiv:<id>``, else
 ``DOI:<doi>``, in key order); the searcher's ``directions`` say which ways are searched (default
@@ -29,7 +31,7 @@ from msgspec import UNSET
 
 from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, read_edges, record
-from .base import QueryRun, SourceError, Unusable, failure, pages_bound, read_page, sent_at
+from .base import QueryRun, SourceError, Unusable, check_overlap, failure, pages_bound, read_page, sent_at
 from .pacing import PaceFile
 from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep, once
 
@@ -133,9 +135,10 @@ class CitationSource:
                     raise SourceError(self.endpoint, f"{how}: more than the paging bound of {self.max_records:,} links; "
                                                      "raise --max-records or give --allow-incomplete")
                 break
-            asked = min(self.limit, self.max_records - offset)  # never past the bound
-            body = self.client.get(f"/paper/{paper_id}/{path}", {"fields": FIELDS, "offset": str(offset),
-                                                                  "limit": str(asked)}, missing_ok=True)
+            back = 1 if offset else 0  # each later page from the last link received: it must still be there
+            asked = min(self.limit - back, self.max_records - offset)  # never past the bound
+            body = self.client.get(f"/paper/{paper_id}/{path}", {"fields": FIELDS, "offset": str(offset - back),
+                                                                  "limit": str(asked + back)}, missing_ok=True)
             if body is None:
                 run.requests = len(self.session.started) - first
                 run.sent = sent_at(now, self.session, first)
@@ -143,27 +146,30 @@ class CitationSource:
                 return run
             page = read_page(read_edges, body, NAME, self.endpoint)
             run.pages += 1
-            if page.offset != offset or len(page.data) > asked:
+            if page.offset != offset - back or len(page.data) > asked + back:
                 raise failure(NAME, self.endpoint, FormatError(
-                    f"a page from {page.offset} of {len(page.data)} links, asked from {offset} for {asked}"))
-            for i, edge in enumerate(page.data):
+                    f"a page from {page.offset} of {len(page.data)} links, asked from {offset - back} for {asked + back}"))
+            if back:
+                check_overlap(NAME, self.endpoint, offset - 1, _link(page.data[0], field) if page.data else None, last)
+            for i, edge in enumerate(page.data[back:], back):
                 paper = getattr(edge, field)
                 if paper is UNSET:
                     raise failure(NAME, self.endpoint, FormatError(
                         f"$.data[{i}] ({how}, offset {offset}): a link without {field}, which the API sends with every "
                         f"link of /{path}"))
+                last = _link(edge, field)
                 if paper is None:
-                    run.take(Unusable(f"link {offset + i}", "paper"), since, until)
+                    run.take(Unusable(f"link {offset + i - back}", "paper"), since, until)
                     continue
-                where = f"$.data[{i}].{field} ({how}, offset {offset})"
+                where = f"$.data[{i}].{field} ({how}, offset {offset - back})"
                 rec = read_page(record, paper, NAME, self.endpoint, where)
                 once(rec, where, seen, self.endpoint)
-                _keep(run, rec, since, until, f"link {offset + i}")
-            offset += len(page.data)
+                _keep(run, rec, since, until, f"link {offset + i - back}")
+            offset += len(page.data) - back
             if page.next is None:
                 break
-            if not page.data:
-                raise SourceError(self.endpoint, f"{how}: {NAME} answered an empty page at offset {offset} that says more "
+            if len(page.data) <= back:
+                raise SourceError(self.endpoint, f"{how}: {NAME} answered no link from offset {offset} on, yet says more "
                                                  f"links follow ($.next is {page.next}); run the search again later")
             if run.pages >= pages_bound(self.max_records, self.limit):  # pages far shorter than asked would never end
                 run.stopped = (f"the bound of {pages_bound(self.max_records, self.limit):,} pages per query (--max-records "
@@ -180,3 +186,11 @@ class CitationSource:
         run.sent = sent_at(now, self.session, first)
         run.kept = len(run.found)
         return run
+
+
+def _link(edge, field: str) -> str:
+    """What names a link where pages overlap: its paper's id (or title), or that it is unresolved."""
+    paper = getattr(edge, field, None)
+    if paper is None or paper is UNSET:
+        return "a link Semantic Scholar could not resolve"
+    return f"paper {paper.paperId}" if paper.paperId else f"{str(paper.title)[:60]!r}"

@@ -7,7 +7,9 @@ read strictly by :mod:`masrl.bib.openreview_json`. For each venue id of the sear
 the rejected submissions a venue makes public) masrl asks for every note whose
 ``content.venueid`` is that id, ``limit`` 1000 (the API's largest page) from ``offset`` 0 on,
 sorted by ``number``, until ``offset`` reaches ``count`` (or a page is short when the API gives
-no count), within the paging bound of ``max_records`` per venue.
+no count), within the paging bound of ``max_records`` per venue. Each later page is asked from the
+last note already received, which must still be there (:func:`~.base.check_overlap`): notes that
+moved while they were paged are refused, not left a note short.
 
 The API v2 has no boolean search, so masrl's reading: a note is kept when its publication date
 (``pdate``, else ``odate``, ``cdate``) lies in the round's window and its title and abstract match
@@ -26,7 +28,7 @@ from __future__ import annotations
 from ....bib.answers import FormatError
 from ....bib.identifiers import IdentifierError, parse
 from ....bib.openreview_json import paper, read_notes
-from .base import Found, QueryRun, SourceError, Unusable, failure, fetch_page, read_page
+from .base import Found, QueryRun, SourceError, Unusable, check_overlap, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
 DELAY_SECONDS = 1
@@ -81,12 +83,17 @@ class OpenReviewSource:
                     raise SourceError(self.endpoint, f"venue {venue!r} has more notes than the paging bound of "
                                                      f"{self.max_records:,}; raise --max-records or give --allow-incomplete")
                 return notes, total or offset, pages, len(self.session.started) - first, left, why
-            asked = min(self.limit, self.max_records - offset)  # never past the bound
-            data = self._page({"content.venueid": venue, "limit": str(asked), "offset": str(offset), "sort": "number:asc"})
+            back = 1 if offset else 0  # each later page from the last note received: it must still be there
+            asked = min(self.limit - back, self.max_records - offset)  # never past the bound
+            data = self._page({"content.venueid": venue, "limit": str(asked + back), "offset": str(offset - back),
+                               "sort": "number:asc"})
             pages += 1
-            if len(data.notes) > asked:
-                raise failure(NAME, self.endpoint, FormatError(f"a page of {len(data.notes)} notes, but {asked} "
+            if len(data.notes) > asked + back:
+                raise failure(NAME, self.endpoint, FormatError(f"a page of {len(data.notes)} notes, but {asked + back} "
                                                                "were asked for"))
+            if back:
+                check_overlap(NAME, self.endpoint, offset - 1, data.notes[0].id if data.notes else None, last)
+            page = data.notes[back:]
             if data.count is not None:
                 if data.count > self.max_records * 100:
                     raise SourceError(self.endpoint, f"{NAME} says venue {venue!r} has {data.count:,} notes: not an "
@@ -95,8 +102,8 @@ class OpenReviewSource:
                 if total > self.max_records and not self.allow_incomplete:  # known on the first page: fetch no more
                     raise SourceError(self.endpoint, f"venue {venue!r} has {total:,} notes, more than the paging bound of "
                                                      f"{self.max_records:,}; raise --max-records or give --allow-incomplete")
-            for i, note in enumerate(data.notes):
-                where = f"$.notes[{i}] (venue {venue}, offset {offset})"
+            for i, note in enumerate(page, back):
+                where = f"$.notes[{i}] (venue {venue}, offset {offset - back})"
                 if note.id in seen:
                     raise failure(NAME, self.endpoint, FormatError(f"{where}: note {note.id} is sent twice"))
                 seen.add(note.id)
@@ -106,13 +113,14 @@ class OpenReviewSource:
                         f"{where}: note {note.id} has the forum {forum[:40]!r} of note {forums[forum]}: each submission "
                         "of a venue is its own forum, so one of the two is no submission"))
                 notes.append(_paper(note, where, venue, self.endpoint))
-            offset += len(data.notes)
+                last = note.id
+            offset += len(page)
             if total is not None and offset > total:
                 raise failure(NAME, self.endpoint, FormatError(f"{offset} notes sent, but $.count says {total}"))
-            if len(data.notes) < asked:
+            if len(page) < asked:
                 if total is not None and offset < total:
-                    raise SourceError(self.endpoint, f"{NAME} answered a short page ({len(data.notes)} notes) at offset "
-                                                     f"{offset - len(data.notes)} of {total}; run the search again later")
+                    raise SourceError(self.endpoint, f"{NAME} answered a short page ({len(page)} notes) at offset "
+                                                     f"{offset - len(page)} of {total}; run the search again later")
                 total = offset
         return notes, total or 0, pages, len(self.session.started) - first, 0, ""
 
