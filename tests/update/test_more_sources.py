@@ -554,6 +554,26 @@ def test_a_semantic_scholar_total_off_by_a_little_is_said_not_hidden(serve):
                                "estimate: within 5%)")
 
 
+@pytest.mark.parametrize(("total", "pages", "stopped"), [
+    (2, [([1], "t1"), ([], None)], "the pages ended with 1 of the about 2 results it announced not sent (its total is "
+                                   "approximate, but not by more than 5%)"),
+    (4, [([1, 2, 3], None)], "the pages ended with 1 of the about 4 results it announced not sent (its total is "
+                             "approximate, but not by more than 5%)"),
+    (2, [([1], "t1"), ([], "t2")], "page 2 sent no paper but a token for more, at 1 of the about 2 results it announced"),
+])
+def test_a_semantic_scholar_shortfall_beyond_5_percent_is_incomplete_however_small_the_total(serve, total, pages, stopped):
+    """One paper of two is half the answer: no approximation of the total explains it; nor does an empty page
+    that gives a token for more."""
+    def reply(path, params):
+        data, token = pages[int(params.get("token", "t0")[1:])]
+        return 200, "application/json", json.dumps({"total": total, "data": [_one_paper(i) for i in data],
+                                                    **({"token": token} if token else {})}).encode()
+
+    served = serve(Scripted(reply))
+    run = s2(f"{served.url}/graph/v1", allow_incomplete=True).search(ORCH, *WINDOW, NOW)
+    assert (run.incomplete, run.not_fetched, run.stopped) == (True, 1, stopped)
+
+
 @pytest.mark.parametrize("echoed", ["k3y/SECRET+abc==", "k3y%2FSECRET%2Babc%3D%3D", "K3Y/SECRET+ABC=="])
 def test_a_key_the_server_repeats_in_its_error_is_not_printed(small_survey, cli, clock, serve, monkeypatch, echoed):
     """As sent, URL-encoded or in capitals."""

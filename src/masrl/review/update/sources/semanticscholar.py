@@ -33,10 +33,10 @@ from .pacing import PacedSession, PaceFile
 DELAY_SECONDS = 1
 MAX_RECORDS = 10000
 NAME = "the Semantic Scholar API"
-#: Semantic Scholar's ``total`` is approximate: pages that end short of it by more than this many
-#: records and this share of it are a run that lost records, not an estimate that was off; pages
-#: that run past it by more than this share of it are not its answer.
-SHORTFALL_RECORDS, SHORTFALL_SHARE = 1, 0.05
+#: Semantic Scholar's ``total`` is approximate: pages that end short of it by more than this share
+#: of it are a run that lost records, not an estimate that was off (one record of two is half the
+#: answer, whatever the count); pages that run past it by more than this share are not its answer.
+SHORTFALL_SHARE = 0.05
 KEY_VARIABLE = "MASRL_S2_API_KEY"
 #: The papers of a page of /paper/search/bulk ("up to 1,000"; the request bound of a query counts on it).
 PAGE_SIZE = 1000
@@ -156,9 +156,15 @@ class SemanticScholarSource:
                 raise failure(NAME, self.endpoint, FormatError(
                     f"page {run.pages} gives a token ({token[:40]!r}) that an earlier page gave: its pages would never end"))
             tokens.add(token)
-            if not token or not page.data:
+            if token and not page.data:  # more are due, and none came: no estimate explains that
+                run.not_fetched = max(1, run.total - run.returned)
+                run.stopped = (f"page {run.pages} sent no paper but a token for more, at {run.returned:,} of the about "
+                               f"{run.total:,} results it announced")
+                run.incomplete = True
+                break
+            if not token:
                 short = run.total - run.returned
-                if short > max(SHORTFALL_RECORDS, SHORTFALL_SHARE * run.total):
+                if short > SHORTFALL_SHARE * run.total:
                     run.not_fetched = short
                     run.stopped = (f"the pages ended with {short:,} of the about {run.total:,} results it announced not sent "
                                    f"(its total is approximate, but not by more than {SHORTFALL_SHARE:.0%})")
