@@ -558,6 +558,14 @@ def test_two_branches_that_search_the_same_window_count_each_paper_once_after_th
         f"round {day} (2026-05-04 .. 2026-06-30): 3 rows in queue.csv: 0 of its own, 3 queued by an earlier round too "
         "(counted once, as duplicates: the earlier round's row decides); 0 still to decide, 0 decided but not applied "
         f"(`masrl update apply {day}`), 0 applied; 4 duplicates in duplicates.csv")
+    # the stopping test of this round leaves the earlier round's rows to that round's test (each paper counted once)
+    lines = show.out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("when to stop screening"))
+    assert lines[start + 1].startswith("  screened 0 of 0 candidates, 0 relevant (")
+    assert lines[start + 1].endswith("; 3 row(s) queued by an earlier round are left to that round's test")
+    assert lines[start + 2] == "  no candidate of its own: nothing to screen"
+    first = cli("update", "show", "--root", root, folder.name).out.splitlines()
+    assert next(line for line in first if line.startswith("  screened ")).startswith("  screened 0 of 3 candidates")
     # the two rows of one paper decide differently: one error, at the later row, naming the earlier
     fill(folder / "queue.csv", {"arxiv:2605.10002": {"decision": "include"}})
     run = cli("validate", "--root", root)

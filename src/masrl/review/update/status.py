@@ -33,8 +33,9 @@ def _rank(row) -> tuple:
     return (int(row.get("rank")) if ascii_digits(row.get("rank")) else 10**9, row.line)
 
 
-def screened(corpus, folder) -> list[tuple[int, bool | None]]:
-    """``(queue line, relevant)`` of every candidate of ``folder``'s queue in rank order; relevant is
+def screened(corpus, folder, leave=frozenset()) -> list[tuple[int, bool | None]]:
+    """``(queue line, relevant)`` of every candidate of ``folder``'s queue in rank order but the rows on the
+    lines of ``leave`` (those queued by an earlier round: that round's test counts them); relevant is
     None for a candidate not screened yet, True for one that passed the first screening stage
     (decided ``include``, a retained record, or excluded at a later stage than the first of the
     field of the taxonomy's ``screening.stages``), False for one excluded at the first stage (any
@@ -45,6 +46,8 @@ def screened(corpus, folder) -> list[tuple[int, bool | None]]:
     holders = Holders(corpus.retained, corpus.excluded)
     out = []
     for row in sorted(folder.queue, key=_rank):
+        if row.line in leave:
+            continue
         held = holders.of(row)
         if held in corpus.retained:
             relevant: bool | None = True
@@ -61,26 +64,30 @@ def screened(corpus, folder) -> list[tuple[int, bool | None]]:
     return out
 
 
-def stopping_lines(corpus, folder, recall: float = stopping.RECALL, confidence: float = stopping.CONFIDENCE) -> list[str]:
-    """When to stop screening the queue of ``folder``: the candidates screened and relevant so far,
-    the estimate of the relevant ones unscreened, and the test's statement (:mod:`.stopping`),
-    with the method and its assumptions."""
+def stopping_lines(corpus, folder, recall: float = stopping.RECALL, confidence: float = stopping.CONFIDENCE,
+                   leave=frozenset()) -> list[str]:
+    """When to stop screening the queue of ``folder`` (but its rows on the lines of ``leave``, queued by an
+    earlier round): the candidates screened and relevant so far, the estimate of the relevant ones
+    unscreened, and the test's statement (:mod:`.stopping`), with the method and its assumptions."""
     tax = Taxonomy(corpus.taxonomy)
     stages = tax.role("stages")
     first = tax.label(stages, tax.values(stages)[0]) if stages and tax.values(stages) else None
-    states = screened(corpus, folder)
+    states = screened(corpus, folder, leave)
     labels = [relevant for _, relevant in states if relevant is not None]
     last = max((k for k, (_, relevant) in enumerate(states) if relevant is not None), default=-1)
     skipped = sum(1 for _, relevant in states[: last + 1] if relevant is None)
     a = stopping.assess(labels, len(states), recall, confidence)
     passed = f"passed the {first}: included, or excluded at a later stage" if first else "included"
     lines = ["", f"when to stop screening ({stopping.METHOD}):",
-             f"  screened {a.read} of {a.total} candidates, {a.relevant} relevant ({passed})"]
+             f"  screened {a.read} of {a.total} candidates, {a.relevant} relevant ({passed})"
+             + (f"; {len(leave)} row(s) queued by an earlier round are left to that round's test" if leave else "")]
     if skipped:
         lines.append(f"  {skipped} candidate(s) ranked above the last one screened are not screened yet: the test counts the "
                      "screened ones as read in rank order; screen in rank order")
     unread = a.total - a.read
-    if not a.read:
+    if not a.total:
+        lines.append("  no candidate of its own: nothing to screen")
+    elif not a.read:
         lines.append("  nothing screened yet: screen in rank order (rank 1 first); the test needs decisions")
     elif not unread:
         lines.append("  every candidate is screened: recall of this queue is 100%")
@@ -123,7 +130,7 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
             decision = f"queued by {hit.earlier_round}"
         lines.append(f"{_cell(row, 'rank'):>4}  {_name(row):<{width}}  {_cell(row, 'published'):<10}  "
                      f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
-    lines += stopping_lines(corpus, folder, recall, confidence)
+    lines += stopping_lines(corpus, folder, recall, confidence, frozenset(requeued))
     decided = [row for row in state.unapplied if row[2] in DECISIONS]
     unknown = len(state.unapplied) - len(decided)
     other = (f", {unknown} with a decision that is neither {' nor '.join(DECISIONS)} (`masrl validate` names them)"
