@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -82,6 +83,8 @@ def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
     assert fields["category"]["kappa"] == 1.0 and fields["category"]["disagreements"] == []
     md = (survey / "reports/audit.md").read_text()
     assert f"### {AUDIT}\n\nSample: 12 retained records drawn 2026-06-01 with seed 11, stratified by `category`" in md
+    # the strata are a list a reader reads: each "value n of N", after a comma and a space (a space had been lost)
+    assert re.search(r"stratified by `category` \([^,() ]+ \d+ of \d+(, [^,() ]+ \d+ of \d+)+\); fields:", md), md
 
     run = cli("audit", "adjudicate", AUDIT, "--root", survey)
     assert run.code == 0 and "adjudication-round-1.yaml with 2 disagreement(s)" in run.out
