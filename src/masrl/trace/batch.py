@@ -343,6 +343,15 @@ class _Columns:
         to = np.full(types.size, -1, dtype=np.int64)
         has_to = to_local != none[ltr]
         to[np.flatnonzero(link)[has_to]] = (name_base[ltr] + to_local)[has_to]
+        # the codes are positions of first appearance, so most are never used: number the used ones densely,
+        # so that every per-name array of the rules is as long as the batch has names (not events and links)
+        used = np.zeros(int(np.sum(self.n_names)), dtype=bool)
+        used[agent] = used[sender] = True
+        named = to >= 0
+        used[to[named]] = True
+        dense = np.cumsum(used) - 1
+        agent, sender = dense[agent], dense[sender]
+        to[named] = dense[to[named]]
         ev_off = np.concatenate(([0], np.cumsum(n_ev)))
         decides = np.flatnonzero(_DECIDES[types])
         return {
@@ -351,7 +360,7 @@ class _Columns:
             "decides": decides, "decisions": np.frombuffer(self.decisions, dtype=np.uint8).astype(np.intp),
             "esrc": ev_off[etr] + _positions(self.src), "edst": ev_off[etr] + _positions(self.dst),
             "etypes": np.frombuffer(self.etypes, dtype=np.uint8).astype(np.intp),
-            "M": int(np.sum(self.n_names)) + 1,
+            "M": int(dense[-1]) + 2 if dense.size else 1,
             "sums": self.sums, "top": self.top,
         }
 

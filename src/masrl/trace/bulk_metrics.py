@@ -75,18 +75,22 @@ def relax_layer(frontier, starts, adj, steps, first, indeg):
     """One layer of Kahn's algorithm: relax the arcs out of ``frontier`` (events whose predecessors are
     all done) at once, updating ``steps``, ``first`` and ``indeg`` in place; returns the next layer, or
     ``None`` when no arc leaves the frontier."""
-    lo, hi = starts[frontier], starts[frontier + 1]
-    counts = hi - lo
-    total = int(counts.sum())
+    lo = starts[frontier]
+    counts = starts[frontier + 1] - lo
+    ends = np.cumsum(counts)
+    total = int(ends[-1]) if ends.size else 0
     if not total:
         return None
-    u = np.repeat(frontier, counts)
-    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    v = adj[np.repeat(lo, counts) + offsets]
-    np.maximum.at(steps, v, steps[u] + 1)
-    np.minimum.at(first, v, first[u])
+    v = adj[np.arange(total) + np.repeat(lo - (ends - counts), counts)]  # the arcs' heads, arc by arc
+    np.maximum.at(steps, v, np.repeat(steps[frontier] + 1, counts))
+    np.minimum.at(first, v, np.repeat(first[frontier], counts))
     indeg -= np.bincount(v, minlength=indeg.size)
-    return distinct(v[indeg[v] == 0])  # only the events that became ready are sorted
+    ready = v[indeg[v] == 0]
+    if ready.size * 16 < indeg.size:
+        return distinct(ready)  # a few events became ready: sorted
+    mark = np.zeros(indeg.size, dtype=bool)  # many: marked, which costs one pass over the events, not a sort
+    mark[ready] = True
+    return np.flatnonzero(mark)
 
 
 def agent_intervals(c: CheckedTrace) -> tuple[np.ndarray, np.ndarray]:

@@ -268,9 +268,12 @@ def _whole(file: str) -> bytes:
     fd = os.open(file, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:
         chunks = []
-        want = os.fstat(fd).st_size + 1  # one read for the whole file, and one that finds its end
-        while chunk := os.read(fd, max(want, 1 << 16)):
-            chunks.append(chunk)
+        size = os.fstat(fd).st_size
+        want = max(size + 1, 1 << 16)  # one read for the whole file and its end: a read that comes back
+        while chunk := os.read(fd, want):  # short, with all the bytes the file has, is at its end (a file that
+            chunks.append(chunk)  # says it has none, as /proc's do, is read until a read gives nothing)
+            if size and len(chunk) < want and len(chunk) >= size:
+                break
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
