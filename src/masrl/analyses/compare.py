@@ -112,7 +112,7 @@ def relabelled(old: Table | None, new: Table, old_tax, new_tax) -> Table | None:
     have = {*map(str, new.frame.index), *map(str, new.frame.columns)}
     rename = {before: after for before, (after,) in ((b, a) for b, a in moves.items() if len(a) == 1)
               if before != after and before not in have and after not in taken}
-    if not rename or not ({*map(str, old.frame.index), *map(str, old.frame.columns)} & set(rename)):
+    if not taken & set(rename):
         return old
     frame = old.frame.rename(index=lambda r: rename.get(str(r), r), columns=lambda c: rename.get(str(c), c))
     return Table(old.name, old.title, frame, old.source, old.note, old.layout)
