@@ -30,13 +30,15 @@ def kahn(n: int, ts, adj: list, starts: list, steps: list, first: list, indeg: l
             su = steps[u] + 1
             fu = first[u]
             for v in adj[a:b]:
+                k = indeg[v]
+                if k <= 0:
+                    continue  # an arc into an event released to break a cycle: one of the arcs it ignores
                 if steps[v] < su:
                     steps[v] = su
                 if fu < first[v]:
                     first[v] = fu
-                k = indeg[v] - 1
-                indeg[v] = k
-                if not k:
+                indeg[v] = k - 1
+                if k == 1:
                     queue.append(v)
         done = len(queue)
         if done >= n:
