@@ -386,3 +386,26 @@ def test_a_spawn_whose_time_is_not_one_is_named_once_not_again_by_the_lifecycle_
     """The spawn's time is wrong, not the spawned agent's later acts: no knock-on error."""
     survey["events"][1]["t"] = bad
     assert problems_of(survey) == [f"t.json: $.events[1].t: event e2: t must be a number >= 0, got {shown}"]
+
+
+def test_an_integer_time_beyond_2_53_is_named_not_rounded_into_order():
+    """9007199254740993 and 9007199254740992 are one double: the edge between them, backwards in time, would pass.
+    Both the typed path and the exact path name the time; 2**53 itself is exact and passes."""
+    from masrl.trace.validate import validate_trace
+
+    trace = {"trace_id": "t", "task_id": "k", "rewards": {}, "costs": {"tokens": 1, "wall_clock_s": 1},
+             "events": [{"id": "e1", "t": 2**53 + 1, "type": "orchestrator_decision", "agent": "O"},
+                        {"id": "e2", "t": 2**53, "type": "stop", "agent": "O"}],
+             "edges": [{"src": "e1", "dst": "e2", "type": "causal"}]}
+    assert [str(p) for p in validate_trace(trace)] == [
+        "<trace>: $.events[0].t: event e1: t is 9007199254740993, an integer beyond 2**53: times are compared as doubles, which "
+        "cannot hold it exactly (two such times could compare equal or swapped); write times in seconds from the "
+        "trace's start"]
+    import json
+
+    from masrl.trace.validate import check_bytes
+
+    _checker, _tree, problems = check_bytes(json.dumps(trace).encode(), "t.json")  # the typed path leaves it to the exact one
+    assert [str(p).split(": t is ")[0] for p in problems] == ["t.json: $.events[0].t: event e1"]
+    trace["events"][0]["t"] = 2**53
+    assert validate_trace(trace) == []

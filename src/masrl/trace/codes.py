@@ -78,6 +78,19 @@ def is_num(v) -> bool:
     return t is int or t is float
 
 
+#: The largest whole number a double holds exactly. Times are compared and measured as doubles, so an
+#: integer time beyond it (which a double would round to a neighbour) is refused by :func:`inexact_time`.
+MAX_EXACT = 2**53
+
+
+def inexact_time(t) -> str | None:
+    """Why a time ``t`` cannot be compared exactly (an integer beyond :data:`MAX_EXACT`), or None."""
+    if type(t) is int and t > MAX_EXACT:
+        return (f"t is {t}, an integer beyond 2**53: times are compared as doubles, which cannot hold it exactly "
+                "(two such times could compare equal or swapped); write times in seconds from the trace's start")
+    return None
+
+
 def nonfinite(v) -> str | None:
     """Why ``v`` is not a finite number (NaN literal, overflow), or None if it is fine."""
     t = type(v)

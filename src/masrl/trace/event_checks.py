@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from .codes import (
     LINK_TYPES,
+    MAX_EXACT,
     MAX_FLOAT,
     NAN,
     NO_TYPE,
     OD,
     STOP,
     TYPE_CODE,
+    inexact_time,
     is_num,
     nonfinite,
     show,
@@ -68,7 +70,7 @@ class EventChecks:
             tt = type(t)
             if not (
                 type(eid) is str and eid and type(agent) is str and agent and type(typ) is str
-                and (tt is float or tt is int) and 0 <= t <= MAX_FLOAT
+                and (tt is float or tt is int) and 0 <= t <= MAX_FLOAT and (tt is float or t <= MAX_EXACT)
             ):
                 slow(i, ev)
                 continue
@@ -169,7 +171,7 @@ class EventChecks:
         tt = type(t)
         if (
             type(eid) is str and eid and type(agent) is str and agent and tc != NO_TYPE
-            and (tt is int or tt is float) and 0 <= t <= MAX_FLOAT
+            and (tt is int or tt is float) and 0 <= t <= MAX_FLOAT and (tt is float or t <= MAX_EXACT)
         ):
             t_ = t
             label = f"event {eid}: "
@@ -254,7 +256,7 @@ class EventChecks:
             self._schema(f"{where}.id", f"{label}id must be a non-empty string, got {show(eid)}")
         t_ = NAN
         if "t" in ev:
-            why = nonfinite(t)
+            why = nonfinite(t) or inexact_time(t)
             if why:
                 self._other(f"{where}.t", label + why)
             elif is_num(t) and t >= 0:

@@ -44,6 +44,7 @@ import msgspec
 from msgspec import UNSET, Meta, Raw, UnsetType
 
 from .checker import TraceChecker
+from .codes import MAX_EXACT
 from .columns import Columns, Doubt, free_ok
 from .load import STREAMED_KEYS
 from .schema import schema
@@ -72,9 +73,11 @@ def _field_type(spec: dict, required: bool):
     kind = spec.get("type")
     if kind == "string":
         return Annotated[str, Meta(min_length=spec["minLength"])] if "minLength" in spec else str
-    if kind == "number":  # a required number is a float (the time); optional ones keep ints as ints
-        if required:
-            return Annotated[float, Meta(ge=spec.get("minimum", -MAX_FLOAT), le=MAX_FLOAT)]
+    if kind == "number":  # the required number is the time; optional ones keep ints as ints
+        if required:  # an integer time beyond 2**53 is left to the exact path, which names it (codes.inexact_time)
+            low = spec.get("minimum", -MAX_FLOAT)
+            return Union[Annotated[int, Meta(ge=max(int(low), -MAX_EXACT), le=MAX_EXACT)],
+                         Annotated[float, Meta(ge=low, le=MAX_FLOAT)]]
         return _number(spec.get("minimum"))
     if kind == "boolean":
         return bool
