@@ -189,6 +189,11 @@ def label_value(value) -> bool:
     return isinstance(value, (str, bool)) or (isinstance(value, (int, float)) and value == value and abs(value) <= MAX_COUNT)
 
 
+def unkept_label(where: str, value, name: str) -> str:
+    """The note for a value at ``where`` that the label ``name`` cannot hold (:func:`label_value`)."""
+    return f"{where}: {show(value)} is not text, yes/no or a number within ±2**53; not kept as the label {name!r}"
+
+
 def metadata_labels(meta: object, where: str) -> tuple[dict, list[str]]:
     """``(labels, notes)``: the :data:`LABEL_KEYS` of a trace's metadata that a label can hold (text, yes/no
     or a number within ±2**53), and a note for each of them that it cannot hold (never dropped silently)."""
@@ -200,5 +205,5 @@ def metadata_labels(meta: object, where: str) -> tuple[dict, list[str]]:
         if label_value(value):
             labels[key] = value
         else:
-            notes.append(f"{where}.{key}: {show(value)} is not text, a number or yes/no; not kept as the label {key!r}")
+            notes.append(unkept_label(f"{where}.{key}", value, key))
     return labels, notes

@@ -273,7 +273,7 @@ def _annotations(log: dict, events: list[dict], notes: list[str]) -> dict:
         if label_value(value):
             out[key] = value
         else:
-            notes.append(f"the log's '{key}' is not text, a number or yes/no; not kept")
+            notes.append(f"the log's '{key}' is not text, yes/no or a number within ±2**53; not kept")
     if isinstance(out.get("level"), str) and ascii_digits(out["level"]) and len(out["level"]) <= 18:
         out["level"] = int(out["level"])
     raw = [k for k in RAW_CONTENT if k in log]

@@ -50,7 +50,8 @@ from __future__ import annotations
 import json
 
 from .common import Conversion, ConvertError, metadata_labels, read_json_values, usage_count, usage_note
-from .otel import _labels, _read_otlp_span, _read_sdk_span, one_trace, read_spans
+from ..codes import show
+from .otel import attribute_labels, _read_otlp_span, _read_sdk_span, one_trace, read_spans
 from .spantree import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, build_trace
 
 KIND_KEY = "openinference.span.kind"
@@ -332,7 +333,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     spans = _to_spans(raws, kinds, notes)
     _link(spans, raws, notes)
     for r in raws:
-        _labels(r.attrs, labels)
+        attribute_labels(r.attrs, labels, notes, f"span {show(r.name)} ({r.span_id})")
     _metadata_labels(raws, labels, notes)
     sessions = sorted({s for r in raws if (s := _str(r.attrs, "session.id"))})
     tid = raws[0].trace_id

@@ -46,10 +46,13 @@ from .common import (
     Conversion,
     ConvertError,
     iso_nanos,
+    label_value,
     read_json_values,
+    unkept_label,
     usage_count,
     usage_note,
 )
+from ..codes import show
 from .spantree import AGENT, MODEL, TOOL, Span, build_trace
 from ...core.text import ascii_digits
 
@@ -213,7 +216,7 @@ def read_spans(values: list, file: str) -> tuple[list[_Raw], list[str], str, dic
                     continue
                 resource = rs.get("resource")
                 rattrs = _attributes(resource.get("attributes", []) if isinstance(resource, dict) else [])
-                _labels(rattrs, labels)
+                attribute_labels(rattrs, labels, notes, "resource")
                 scopes = rs.get("scopeSpans", rs.get("instrumentationLibrarySpans")) or []
                 for ss in scopes if isinstance(scopes, list) else []:
                     spans = ss.get("spans", []) if isinstance(ss, dict) else []
@@ -236,10 +239,21 @@ def read_spans(values: list, file: str) -> tuple[list[_Raw], list[str], str, dic
     return raws, notes, shape, labels
 
 
-def _labels(attrs: dict, labels: dict) -> None:
+def attribute_labels(attrs: dict, labels: dict, notes: list, where: str) -> None:
+    """The labels of ``attrs`` (``masrl.label.KEY``) into ``labels``: a value a label cannot hold
+    (:func:`~.common.label_value`: an array, a map, NaN, an integer beyond 2**53) and a second value of
+    a label already read (the resource's first, then the spans' in order; the first is kept) are noted."""
     for key, value in attrs.items():
-        if isinstance(key, str) and key.startswith(LABEL_PREFIX) and isinstance(value, (str, int, float, bool)):
-            labels.setdefault(key[len(LABEL_PREFIX):], value)
+        if not (isinstance(key, str) and key.startswith(LABEL_PREFIX)):
+            continue
+        name = key[len(LABEL_PREFIX):]
+        if not label_value(value):
+            notes.append(unkept_label(f"{where}: {key}", value, name))
+        elif name not in labels:
+            labels[name] = value
+        elif labels[name] != value or type(labels[name]) is not type(value):
+            notes.append(f"{where}: {key} = {show(value)}, but the label {name!r} is {show(labels[name])} already; "
+                         "the first is kept")
 
 
 def _malformed(raws: list, notes: list, name, span_id) -> None:
@@ -402,7 +416,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             f"{len(total_only)} span(s) report only gen_ai.usage.total_tokens (not a convention attribute); it is used as their tokens"
         )
     for r in raws:
-        _labels(r.attrs, labels)
+        attribute_labels(r.attrs, labels, notes, f"span {show(r.name)} ({r.span_id})")
     conversation = sorted({c for r in raws if (c := _str_attr(r.attrs, "gen_ai.conversation.id"))})
     tid = raws[0].trace_id
     result = build_trace(
