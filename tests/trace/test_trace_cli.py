@@ -51,7 +51,24 @@ def test_validate_reports_all_errors_sorted(capsys, files):
 def test_validate_missing_file_is_a_user_error(capsys, files, tmp_path):
     good, _, _ = files
     code, out, err = run(capsys, "trace", "validate", str(good), str(tmp_path / "nope.json"))
-    assert code == 1 and err == f"masrl: error: no such file: {tmp_path / 'nope.json'}\n"
+    assert code == 1 and err == f"masrl: error: {tmp_path / 'nope.json'}: no such file\n"
+
+
+def test_every_path_that_is_no_trace_file_is_named_at_once(capsys, files, tmp_path):
+    good, _, _ = files
+    (tmp_path / "dir.json").mkdir()
+    (tmp_path / "l1.json").symlink_to("l2.json")
+    (tmp_path / "l2.json").symlink_to("l1.json")
+    (tmp_path / "d.json").symlink_to("nowhere.json")
+    names = [tmp_path / n for n in ("l1.json", "dir.json", "d.json", "none.json")]
+    code, out, err = run(capsys, "trace", "validate", str(good), *map(str, names))
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        f"{names[0]}: a link to nothing or a loop of links (Too many levels of symbolic links)",
+        f"{names[1]}: a folder, not a file (`masrl trace summarize` reads folders)",
+        f"{names[2]}: a link to nothing or a loop of links (No such file or directory)",
+        f"{names[3]}: no such file",
+        "masrl: error: 4 errors in 4 files; nothing was read."]
 
 
 def test_metrics_json_and_md(capsys, files):

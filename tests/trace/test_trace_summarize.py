@@ -51,6 +51,24 @@ def test_expand_inputs(runs):
     assert problems == [f"{runs}/nope.json: no such file or folder", f"{runs}/z*.json: no file matches this pattern"]
 
 
+def test_a_trace_file_of_a_folder_that_cannot_be_read_is_named_not_skipped(runs, tmp_path, capsys):
+    """A link to nothing and a loop of links named *.json in a folder given to summarize: each named (they had been
+    skipped without a word, though the same link named on the command line was an error); a folder named *.json is
+    a folder, whose files count."""
+    (runs / "dangling.json").symlink_to("nowhere.json")
+    (runs / "l1.json").symlink_to("l2.json")
+    (runs / "l2.json").symlink_to("l1.json")
+    (runs / "more.json").mkdir()
+    files, problems = expand_inputs([str(runs)])
+    assert [f.replace(str(runs) + "/", "") for f in files] == ["a/step1.jsonl", "a/step2.jsonl", "broken.json", "single.json"]
+    assert problems == [f"{runs}/dangling.json: a link to nothing or a loop of links (No such file or directory)",
+                        f"{runs}/l1.json: a link to nothing or a loop of links (Too many levels of symbolic links)",
+                        f"{runs}/l2.json: a link to nothing or a loop of links (Too many levels of symbolic links)"]
+    out = tmp_path / "r.parquet"
+    assert main(["trace", "summarize", str(runs), "--out", str(out)]) == 1 and not out.exists()
+    assert capsys.readouterr().err.splitlines() == [*problems, "masrl: error: 3 inputs cannot be read; nothing was summarised"]
+
+
 def test_a_file_reached_twice_is_one_file(runs, monkeypatch):
     """Named again with another spelling, or linked from inside the folder: one file, one row (by its first
     name in sorted order); a name that is neither a file nor a folder is said to be so."""

@@ -46,17 +46,30 @@ def _write_stdout(text: str) -> None:
 
 
 def _missing(files: list[str]) -> None:
-    from pathlib import Path
+    """Refuse, naming every one at once, the paths that are no trace file to read: missing, a link to
+    nothing or a loop of links, a folder or another kind of file."""
+    import os
+    import stat
 
-    from ..core.errors import UserError
+    from ..core.errors import Problem, UserError, summary
 
-    missing = [f for f in files if not Path(f).exists()]
-    if missing:
-        what = "no such file" if len(missing) == 1 else "no such files"
-        raise UserError(f"{what}: {', '.join(missing)}")
-    folders = [f for f in files if not Path(f).is_file()]
-    if folders:
-        raise UserError(f"not a file: {', '.join(folders)}")
+    problems = []
+    for name in files:
+        try:
+            mode = os.stat(name).st_mode
+        except OSError as err:
+            why = "no such file" if not os.path.lexists(name) else (
+                f"a link to nothing or a loop of links ({err.strerror or err})")
+            problems.append(Problem(name, None, None, why))
+            continue
+        if stat.S_ISDIR(mode):
+            problems.append(Problem(name, None, None, "a folder, not a file (`masrl trace summarize` reads folders)"))
+        elif not stat.S_ISREG(mode):
+            problems.append(Problem(name, None, None, "not a regular file (a trace is a .json or .jsonl file)"))
+    if len(problems) == 1:
+        raise UserError(f"{problems[0].file}: {problems[0].message}")
+    if problems:
+        raise UserError(summary(problems, "nothing was read."), problems)
 
 
 def _print_problems(problems, tail: str) -> None:
@@ -357,8 +370,12 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
 
     labels = _parse_labels(args.label)
     files, problems = expand_inputs(args.paths)
+    if len(problems) > 1:  # each on its own line, then one closing line
+        for line in problems:
+            print(printable(line), file=sys.stderr)
+        raise UserError(f"{len(problems)} inputs cannot be read; nothing was summarised")
     if problems:
-        raise UserError("; ".join(problems))
+        raise UserError(problems[0])
     named = [f"{flag} {given!r}: does not name a file" for flag, given in (("--out", args.out), ("--report", args.report))
              if given is not None and (Path(given).name in ("", ".", "..") or given.endswith(("/", "/.", "/..")))]
     if named:

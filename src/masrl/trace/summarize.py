@@ -60,6 +60,7 @@ INT_COLUMNS = frozenset(
 BATCH_FILES = 256
 TASKS_PER_WORKER = 4
 _GLOB_CHARS = frozenset("*?[")
+_FOLDER = "a folder"
 
 
 def expand_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -73,30 +74,41 @@ def expand_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
     found: dict[str, tuple[int, int]] = {}  # name -> the file it is (device, inode)
     problems: list[str] = []
 
-    def take(name: str) -> bool:
+    def take(name: str) -> str | None:
+        """None when ``name`` is a file, taken; else why not (``_FOLDER`` for a folder)."""
         try:
             st = os.stat(name)
-        except OSError:
-            return False
+        except OSError as err:
+            return "no such file or folder" if not os.path.lexists(name) else (
+                f"a link to nothing or a loop of links ({err.strerror or err})")
+        if stat.S_ISDIR(st.st_mode):
+            return _FOLDER
         if not stat.S_ISREG(st.st_mode):
-            return False
+            return "not a file or folder (a trace is a .json or .jsonl file)"
         found.setdefault(name, (st.st_dev, st.st_ino))
-        return True
+        return None
 
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            if not sum(take(str(p)) for p in path.rglob("*") if p.suffix in (".json", ".jsonl")):
+            taken, before = 0, len(problems)
+            for p in sorted(path.rglob("*")):
+                if p.suffix in (".json", ".jsonl"):
+                    why = take(str(p))
+                    taken += why is None
+                    if why not in (None, _FOLDER):  # a file of the folder that cannot be read is named, not skipped
+                        problems.append(f"{p}: {why}")
+            if not taken and len(problems) == before:
                 problems.append(f"{raw}: no .json or .jsonl file in this folder")
-        elif take(raw):
-            pass
-        elif path.exists():
-            problems.append(f"{raw}: not a file or folder (a trace is a .json or .jsonl file)")
-        elif _GLOB_CHARS & set(raw):
-            if not sum(take(p) for p in sorted(glob.glob(raw, recursive=True))):
+            continue
+        why = take(raw)
+        if why is None:
+            continue
+        if why == "no such file or folder" and _GLOB_CHARS & set(raw):
+            if not sum(take(p) is None for p in sorted(glob.glob(raw, recursive=True))):
                 problems.append(f"{raw}: no file matches this pattern")
         else:
-            problems.append(f"{raw}: no such file or folder")
+            problems.append(f"{raw}: {why}")
     files, seen = [], set()
     for name in sorted(found):
         if found[name] not in seen:
