@@ -157,3 +157,22 @@ def test_json_output_is_deterministic_and_rounded():
     text = json.dumps(m, sort_keys=True)
     assert text == json.dumps(trace_metrics(EXAMPLES["hierarchy"]), sort_keys=True)
     assert "2.818182" in text
+
+
+def test_the_reward_total_does_not_depend_on_the_order_of_the_channels():
+    """{a: 1e16, b: 1, c: -1e16} in two orders: a left-to-right sum gives 0 or 1 (and tokens per reward null or
+    100); the total is 1 in any order, by unit too, on the one-trace and the batch path alike."""
+    from masrl.trace.batch import summarize_items
+
+    rows = []
+    for order in (("a", "b", "c"), ("a", "c", "b")):
+        values = {"a": 1e16, "b": 1, "c": -1e16}
+        trace = {"trace_id": "t", "task_id": "k", "events": [{"id": "e1", "t": 0, "type": "stop", "agent": "O"}],
+                 "edges": [], "rewards": {k: values[k] for k in order}, "costs": {"tokens": 100, "wall_clock_s": 0},
+                 "reward_credit_units": {"a": "team", "b": "team", "c": "team"}}
+        m = trace_metrics(trace)
+        assert (m["reward_total"], m["tokens_per_reward"], m["reward_by_credit_unit"]) == (1.0, 100.0, {"team": 1.0})
+        block, others = summarize_items([("f", 0, "f", json.dumps(trace).encode())], {})
+        assert others == [] and block["columns"]["reward_total"][0] == 1.0
+        rows.append(block["columns"]["tokens_per_reward"][0])
+    assert rows == [100.0, 100.0]

@@ -55,6 +55,7 @@ from .codes import (
     TOOL_RESULT,
     TYPE_CODE,
     number_sum,
+    reward_sum,
 )
 from .bulk_metrics import relax_layer, spawn_depths
 from .index import distinct
@@ -290,7 +291,7 @@ class _Columns:
             except OverflowError:
                 return False
         rewards = doc.rewards
-        total = sum(rewards.values())
+        total = reward_sum(rewards.values())
         units = doc.reward_credit_units
         by_unit = reward_by_credit_unit(rewards, units if units is not UNSET else {})
         if not -MAX_FLOAT <= total <= MAX_FLOAT or not all(-MAX_FLOAT <= v <= MAX_FLOAT for v in by_unit.values()):

@@ -44,6 +44,29 @@ def number_sum(values: list):
     return total if type(total) is int else fsum(values)
 
 
+def reward_sum(values) -> float:
+    """The sum of rewards whatever the order of their channels (:func:`number_sum`: exact
+    for ints, else correctly rounded; ``1e16 + 1 - 1e16`` is 1 in any order). A sum whose intermediate
+    values overflow a double is the plain sum (infinite: the checks name it)."""
+    values = list(values)
+    try:
+        return number_sum(values)
+    except OverflowError:
+        return sum(values)
+
+def reward_by_credit_unit(rewards: dict, units: dict) -> dict[str, float]:
+    """Sum of rewards per credit unit through ``reward_credit_units`` ({channel: unit}).
+
+    Channels without a unit are summed under ``unmapped``; units with no channel are
+    omitted. No channel is mapped by its name alone.
+    """
+    grouped: dict[str, list] = {}
+    for channel, value in rewards.items():
+        grouped.setdefault(units.get(channel, "unmapped"), []).append(value)
+    return {unit: reward_sum(values) for unit, values in grouped.items()}
+
+
+
 def show(value) -> str:
     """A short JSON-like rendering of a value for messages ('abc', 12, true, null, an array)."""
     t = type(value)

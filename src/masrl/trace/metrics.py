@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import accumulate, compress
 from operator import sub
 
-from .codes import DESPAWN, EDGE_CODE, MAX_FLOAT, SPAWN, TOOL_RESULT, TYPE_CODE
+from .codes import DESPAWN, EDGE_CODE, MAX_FLOAT, SPAWN, TOOL_RESULT, TYPE_CODE, reward_by_credit_unit, reward_sum
 from .schema import DECISIONS, EVENT_TYPES
 from . import bulk_metrics
 from .longest_path import kahn
@@ -212,18 +212,6 @@ def protocol_overhead(counts: dict[str, int]) -> float:
     return sum(counts.get(t, 0) for t in COORDINATION_EVENTS) / total if total else 0.0
 
 
-def reward_by_credit_unit(rewards: dict, units: dict) -> dict[str, float]:
-    """Sum of rewards per credit unit through ``reward_credit_units`` ({channel: unit}).
-
-    Channels without a unit are summed under ``unmapped``; units with no channel are
-    omitted. No channel is mapped by its name alone.
-    """
-    out: dict[str, float] = {}
-    for channel, value in rewards.items():
-        unit = units.get(channel, "unmapped")
-        out[unit] = out.get(unit, 0) + value
-    return out
-
 
 def tokens_per_reward(tokens: float, reward_total: float) -> float | None:
     """Cost per unit of reward: ``costs.tokens / sum(rewards)`` in tokens per reward unit.
@@ -258,7 +246,7 @@ def metrics_of(c: CheckedTrace) -> dict:
     counts = event_type_counts(c)
     rewards = dict(top.get("rewards", {}))
     costs = dict(top.get("costs", {}))
-    reward_total = sum(rewards.values())
+    reward_total = reward_sum(rewards.values())
     if c.n > SMALL:
         starts, ends = bulk_metrics.agent_intervals(c)
         agents, peak = len(starts), bulk_metrics.peak_concurrent_agents(starts, ends)

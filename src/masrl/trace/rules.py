@@ -25,6 +25,8 @@ from .codes import (
     SPAWN,
     fmt_t,
     nonfinite,
+    reward_by_credit_unit,
+    reward_sum,
 )
 
 
@@ -119,12 +121,8 @@ def check_reward_sums(c) -> None:
     if type(rewards) is not dict or not all(type(v) in (int, float) and nonfinite(v) is None for v in rewards.values()):
         return  # the schema or the finiteness check reports it
     units = {k: v for k, v in units.items() if type(v) is str} if type(units) is dict else {}
-    total = 0
-    by_unit: dict = {}
-    for channel, value in rewards.items():
-        total += value
-        unit = units.get(channel, "unmapped")
-        by_unit[unit] = by_unit.get(unit, 0) + value
+    total = reward_sum(rewards.values())
+    by_unit = reward_by_credit_unit(rewards, units)
     for what, value in (("rewards", total), *((f"rewards of credit unit '{u}'", v) for u, v in by_unit.items())):
         if not -MAX_FLOAT <= value <= MAX_FLOAT:
             c._other("$.rewards", f"the sum of the {what} overflows a double ({fmt_t(value)}); "
