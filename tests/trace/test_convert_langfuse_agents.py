@@ -73,8 +73,8 @@ def test_a_model_call_that_starts_nothing_is_no_decision():
     ]}
     with pytest.raises(ConvertError) as err:
         convert(json.dumps(doc).encode(), "x.json")
-    assert str(err.value) == (
-        "no span could be mapped to an event (an orchestration trace needs an agent, tool, handoff or guardrail "
+    assert str(err.value) == (  # every refusal names its file
+        "x.json: no span could be mapped to an event (an orchestration trace needs an agent, tool, handoff or guardrail "
         "span, or a model call that starts one): unmapped span 'kickoff' (root): type SPAN has no event type; "
         "its children are kept; span 'completion' (g): a model call outside any agent span: no event (the "
         "application is not an agent, and the call decides nothing to orchestrate); its 354 tokens are counted in "
@@ -135,7 +135,7 @@ def test_real_langfuse_microsoft_agent_single_agent_run():
 def test_real_langfuse_crewai_lone_generation_is_refused():
     with pytest.raises(ConvertError) as err:
         convert((REAL / "langfuse-crewai-2025-07-11.trace.json").read_bytes(), "crew.json")
-    assert str(err.value).startswith("no span could be mapped to an event")
+    assert str(err.value).startswith("crew.json: no span could be mapped to an event")
     assert str(err.value).endswith("span 'completion' (231c43964b7e7e63): a model call outside any agent span: no "
                                    "event (the application is not an agent, and the call decides nothing to "
                                    "orchestrate); its 354 tokens are counted in costs.tokens only")

@@ -148,7 +148,7 @@ def test_real_spec_example_without_an_agent_is_refused_by_name():
     assert detect_format(data, "spec.json") == "openinference"
     with pytest.raises(ConvertError) as err:
         convert(data, "spec.json")
-    assert str(err.value).startswith("no span could be mapped to an event")
+    assert str(err.value).startswith("spec.json: no span could be mapped to an event")
     assert "span 'llm' (ad67332a-38bd-428e-9f62-538ba2fa90d4): a model call outside any agent span" in str(err.value)
 
 

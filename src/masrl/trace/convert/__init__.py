@@ -66,4 +66,9 @@ def convert(data: bytes, file: str, fmt: str | None = None, trace_id: str | None
     converter = CONVERTERS.get(fmt)
     if converter is None:
         raise ConvertError(f"unknown format '{fmt}'; known: {', '.join(CONVERTERS)}")
-    return converter.convert(data, file, trace_id=trace_id)
+    try:
+        return converter.convert(data, file, trace_id=trace_id)
+    except ConvertError as err:
+        if str(err).startswith(f"{file}: "):
+            raise
+        raise ConvertError(f"{file}: {err}") from None  # every refusal names its file
