@@ -84,3 +84,21 @@ def test_years_without_records_are_rows_too():
     assert (table.frame.index.name, table.frame.columns.name, table.name) == ("year", None, "year_x_category")
     empty = year_by_category(frame.iloc[:0], tax).frame
     assert (len(empty), list(empty.columns)) == (0, ["rl_method", "survey"])
+
+
+def test_a_years_table_counts_only_the_records_of_its_where():
+    """A years table with ``where: {category: rl_method}`` (its filter had been ignored: every record counted)."""
+    import pandas as pd
+
+    from masrl.analyses.declared import declared_table
+    from masrl.corpus.declarations import table_of
+    from masrl.corpus.taxonomy import Taxonomy
+
+    tax = Taxonomy({"format_version": 2, "fields": {"category": {"applies_to": "retained", "values": {"rl_method": {}, "survey": {}}}}})
+    frame = pd.DataFrame({"year": [2020, 2022, 2023], "category": ["rl_method", "rl_method", "survey"]},
+                         index=pd.Index(["a", "b", "c"], name="key"))
+    decl = table_of({"name": "rl_years", "kind": "years", "by": "category", "where": {"category": "rl_method"},
+                     "title": "RL methods per year"})
+    table = declared_table(decl, frame, [], tax)
+    assert table.frame.to_dict(orient="index") == {2020: {"rl_method": 1, "survey": 0}, 2021: {"rl_method": 0, "survey": 0},
+                                                   2022: {"rl_method": 1, "survey": 0}}

@@ -207,8 +207,10 @@ def _records(decl: TableDecl, rows: Rows, records: list[dict], tax: Taxonomy) ->
 
 
 def _years(decl: TableDecl, retained: pd.DataFrame, tax: Taxonomy) -> Table:
-    """Retained records per publication year (every year from the earliest to the latest, gaps
-    included) and value of ``by`` (taxonomy order)."""
+    """Retained records (those of its ``where``) per publication year (every year from the earliest to the
+    latest, gaps included) and value of ``by`` (taxonomy order)."""
+    if decl.where:
+        retained = retained[Rows.of(retained, reads(decl)).mask(decl.where, tax)]
     years = list(range(int(retained["year"].min()), int(retained["year"].max()) + 1)) if len(retained) else []
     table = pd.crosstab(retained["year"], retained[decl.by].astype(str)) if len(retained) else pd.DataFrame()
     table = table.reindex(index=years, columns=list(tax.values(decl.by)), fill_value=0).astype("int64")
