@@ -73,3 +73,34 @@ def test_an_empty_folder_name_is_refused_not_read_as_here(tmp_path, cli, monkeyp
     assert done.value.code == 2 and err.splitlines()[-1].endswith(
         "is empty: name a folder or a file (an unset shell variable gives an empty one)"), err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_release_of_records_that_leave_an_optional_field_out_validates_and_builds(tmp_path, cli):
+    """A field declared ``required: false`` that one record leaves out: the release masrl freezes holds the record
+    as it is, and its own validate accepts the snapshot (it had called the field missing in the frozen record)."""
+    from masrl.core.clock import today_iso
+
+    root = tmp_path / "survey"
+    assert cli("init", str(root), "--title", "Optional fields").code == 0
+    path = root / "corpus/taxonomy.yaml"
+    taxonomy = yaml.safe_load(path.read_text(encoding="utf-8"))
+    value = {"label": "journal", "definition": "d", "source": "s"}
+    taxonomy["fields"]["venue_kind"] = {"applies_to": "retained", "required": False, "label": "Venue kind",
+                                        "definition": "d", "source": "s", "values": {"journal": value}}
+    taxonomy["gap_analysis"]["left_out"]["venue_kind"] = "not a gap axis"
+    path.write_text(yaml.safe_dump(taxonomy, sort_keys=False), encoding="utf-8")
+    for i in (1, 2):
+        key, title = f"p{i}", f"Paper {i} on topic {'q' * i}"
+        record = {"key": key, "title": title, "authors": ["Doe, Jane"], "first_author": "Doe, Jane", "affiliation": "unknown",
+                  "year": 2024, "venue": "arXiv", "url": f"https://arxiv.org/abs/2401.1000{i}",
+                  "identifiers": {"arxiv": f"2401.1000{i}"}, "method": "learned", "evaluation": [], "one_liner": "x",
+                  "notes": "", "date_added": today_iso(), "tag_provenance": {}, "bibtex_key": key,
+                  "bibtex": {"type": "misc", "title": title, "year": "2024"}, "provenance": {"source": "hand"},
+                  **({"venue_kind": "journal"} if i == 1 else {})}
+        (root / f"corpus/papers/{key}.yaml").write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
+    assert cli("validate", "--root", str(root)).code == 0
+    run = cli("release", "v1", "--root", str(root), "--date", today_iso())
+    assert run.code == 0, run.err
+    check = cli("validate", "--root", str(root))
+    assert check.code == 0, check.err
+    assert cli("build", "--root", str(root)).code == 0 and cli("build", "--root", str(root), "--check").code == 0

@@ -141,7 +141,7 @@ def _snapshot_records(checker, file: str, snap: Snapshot) -> bool:
             for field in tax.of(kind):
                 value = rec.get(field.name)
                 if value is None:
-                    if field.required_when is None:
+                    if field.always:  # an optional field, or one required only when another holds a value, may be absent
                         checker.add(file, path + (field.name,), "missing in the frozen record")
                     continue
                 for v in value if field.multi and isinstance(value, list) else [value]:
