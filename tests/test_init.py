@@ -104,3 +104,28 @@ def test_a_release_of_records_that_leave_an_optional_field_out_validates_and_bui
     check = cli("validate", "--root", str(root))
     assert check.code == 0, check.err
     assert cli("build", "--root", str(root)).code == 0 and cli("build", "--root", str(root), "--check").code == 0
+
+
+def test_exclude_fills_a_list_field_of_excluded_records_by_repeating_its_option(tmp_path, cli):
+    """A field ``found_via`` (multi) of excluded records: ``--found-via web --found-via db`` writes the list (a value
+    had been written as a string, which masrl's own validate then refused); a value twice or outside the
+    vocabulary is named."""
+    root = tmp_path / "survey"
+    assert cli("init", str(root), "--title", "List fields").code == 0
+    path = root / "corpus/taxonomy.yaml"
+    taxonomy = yaml.safe_load(path.read_text(encoding="utf-8"))
+    values = {code: {"label": code, "definition": "d", "source": "s"} for code in ("web", "db")}
+    taxonomy["fields"]["found_via"] = {"applies_to": "excluded", "multi": True, "label": "Found via", "definition": "d",
+                                       "source": "s", "values": values}
+    path.write_text(yaml.safe_dump(taxonomy, sort_keys=False), encoding="utf-8")
+    base = ["exclude", "--root", str(root), "--title", "Some screened paper about widgets", "--arxiv", "2401.01234",
+            "--year", "2024", "--author", "Doe, Jane", "--reason", "off topic"]
+    run = cli(*base, "--found-via", "web", "--found-via", "web", "--found-via", "dbx")
+    assert run.code == 1 and not list((root / "exclusions").glob("*.yaml"))
+    assert "command line: --found-via: 'dbx' is not in the vocabulary; allowed: web, db" in run.err
+    assert "command line: --found-via: web, web, dbx: a value is given twice; give each once" in run.err
+    run = cli(*base, "--found-via", "web", "--found-via", "db")
+    assert run.code == 0, run.err
+    (record,) = (root / "exclusions").glob("*.yaml")
+    assert yaml.safe_load(record.read_text(encoding="utf-8"))["found_via"] == ["web", "db"]
+    assert cli("validate", "--root", str(root)).code == 0

@@ -113,9 +113,12 @@ def _field_options(parser: argparse.ArgumentParser, fields, tax) -> None:
     for option, name, values in fields or []:
         if option in parser._option_string_actions or option in EXCLUDE_OPTIONS:
             continue  # a field whose option is one of the command's own: validate names it (nothing crashes here)
-        kind = "a value of" if values else "free text of"
-        parser.add_argument(option, metavar=name.upper(), required=name in required, action=_FieldValue,
-                            dest=f"field:{name}", default=argparse.SUPPRESS, help=f"{tax.fields[name].label if name in tax.fields else name} ({kind} {name}; listed below)")
+        multi = name in tax.fields and tax.fields[name].multi
+        kind = "values of" if multi else "a value of" if values else "free text of"
+        again = "; repeat the option for each value" if multi else ""
+        parser.add_argument(option, metavar=name.upper(), required=name in required, action=_FieldValues if multi else _FieldValue,
+                            dest=f"field:{name}", default=argparse.SUPPRESS,
+                            help=f"{tax.fields[name].label if name in tax.fields else name} ({kind} {name}{again}; listed below)")
 
 
 class _FieldValue(argparse.Action):
@@ -124,6 +127,16 @@ class _FieldValue(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         found = dict(getattr(namespace, "field_values", None) or {})
         found[self.dest.split(":", 1)[1]] = values
+        namespace.field_values = found
+
+
+class _FieldValues(argparse.Action):
+    """Adds a list field's option's value to the list ``args.field_values[field]`` (the option is repeated)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        found = dict(getattr(namespace, "field_values", None) or {})
+        name = self.dest.split(":", 1)[1]
+        found[name] = [*found.get(name, []), values]
         namespace.field_values = found
 
 

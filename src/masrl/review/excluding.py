@@ -113,8 +113,14 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
                 bad(field_.name, f"required: give one of {', '.join(field_.values)}")
             continue
         allowed = field_.values
-        if value not in allowed:
-            bad(field_.name, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{did_you_mean(value, allowed)}")
+        given = value if isinstance(value, list) else [value]
+        for v in given:
+            if v not in allowed:
+                bad(field_.name, f"{v!r} is not in the vocabulary; allowed: {', '.join(allowed)}{did_you_mean(v, allowed)}")
+        if isinstance(value, list) and not field_.multi:
+            bad(field_.name, f"takes one value, not a list ({', '.join(map(str, value))})")
+        elif len(set(map(str, given))) < len(given):
+            bad(field_.name, f"{', '.join(map(str, given))}: a value is given twice; give each once")
     for field_ in tax.free_of("excluded"):
         value = decision.values.get(field_.name)
         if value is None and field_.required:
@@ -254,7 +260,8 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
                        identifiers=ids, url=url)
             pool.add(make_known(f"{decision.origin[0]}" + (f":{decision.origin[1]}" if decision.origin[1] else ""),
                                 "batch", decision.title, ids))
-        rec.update({name: value for name, value in decision.values.items() if value is not None})
+        rec.update({name: [value] if tax.fields.get(name) and tax.fields[name].multi and isinstance(value, str) else value
+                    for name, value in decision.values.items() if value is not None})  # a list field holds a list
         rec.update(date_screened=decision.date or today, date_added=today, exclusion_reason=decision.reason)
         if decision.force:
             rec["forced"] = decision.force.strip()
