@@ -64,6 +64,21 @@ def test_a_conditional_field_selects_only_the_records_it_applies_to():
     assert select(frame, {"native": "no"}, tax) == ["b"] and select(frame, {"category": {"not": "benchmark"}}, tax) == ["c", "d"]
 
 
+def test_a_conditional_list_field_selects_only_the_records_it_applies_to():
+    """``data`` (a list) applies to learned methods only: a negation of it counts the learned records whose list
+    lacks the value, never the records without the field (``()`` in the frame; they had been counted)."""
+    tax = Taxonomy({"fields": {
+        "method": {"applies_to": "retained", "values": {"learned": {}, "hand": {}}},
+        "data": {"applies_to": "retained", "multi": True, "required_when": {"method": ["learned"]},
+                 "values": {"D1": {}, "D2": {}}},
+    }})
+    frame = pd.DataFrame({"method": ["learned", "learned", "hand", "hand"], "data": [("D1",), ("D2",), (), ()]},
+                         index=pd.Index(["a", "b", "c", "d"], name="key"))
+    assert select(frame, {"data": {"not": "D1"}}, tax) == ["b"]
+    assert select(frame, {"data": {"not_in": ["D1", "D2"]}}, tax) == []
+    assert select(frame, {"data": "D2"}, tax) == ["b"]
+
+
 def check(**kw):
     return evaluate_check({"label": "l", "where": {"credit": "message"}, **kw}, POPS, TAX, {"ok": True, "bad": False})
 

@@ -102,3 +102,26 @@ def test_a_years_table_counts_only_the_records_of_its_where():
     table = declared_table(decl, frame, [], tax)
     assert table.frame.to_dict(orient="index") == {2020: {"rl_method": 1, "survey": 0}, 2021: {"rl_method": 0, "survey": 0},
                                                    2022: {"rl_method": 1, "survey": 0}}
+
+
+def test_a_distinct_column_lists_the_values_of_a_list_field_not_its_tuples():
+    """A ``distinct`` column over a list field, and over an optional field some records lack: the values the
+    records carry, in taxonomy order (it had written Python tuples, ``()``, and a trailing empty item)."""
+    import pandas as pd
+
+    from masrl.analyses.declared import declared_table
+    from masrl.corpus.declarations import table_of
+    from masrl.corpus.taxonomy import Taxonomy
+
+    tax = Taxonomy({"format_version": 2, "fields": {
+        "method": {"applies_to": "retained", "values": {"learned": {}, "hand": {}}},
+        "evaluation": {"applies_to": "retained", "multi": True, "values": {"benchmark": {}, "user_study": {}}},
+        "venue_kind": {"applies_to": "retained", "required": False, "values": {"journal": {}, "conf": {}}}}})
+    frame = pd.DataFrame({"year": [2020, 2021, 2022], "method": ["learned", "learned", "hand"],
+                          "evaluation": [("user_study", "benchmark"), ("benchmark",), ()],
+                          "venue_kind": ["conf", "", ""]}, index=pd.Index(["a", "b", "c"], name="key"))
+    decl = table_of({"name": "by_method", "kind": "values", "field": "method", "title": "Methods",
+                     "columns": [{"name": "evaluations", "distinct": "evaluation"}, {"name": "venues", "distinct": "venue_kind"}]})
+    table = declared_table(decl, frame, [], tax)
+    assert table.frame.to_dict(orient="index") == {"learned": {"evaluations": "benchmark, user_study", "venues": "conf"},
+                                                   "hand": {"evaluations": "none", "venues": "none"}}

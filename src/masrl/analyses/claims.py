@@ -225,11 +225,12 @@ def condition_mask(values: list, cond, field) -> list[bool]:
     """Which of a column's ``values`` meet one condition of a ``where`` (of a claim, a declared table, a gap's
     plan): the field's (``field``, None for key, record_id and year) values as :func:`_match_values` compares them.
     A record that a conditional field (``required_when``) does not apply to meets no condition on it, not even a
-    negation: "not v" counts the records the field applies to whose value is not v, never the others."""
+    negation: "not v" counts the records the field applies to whose value is not v, never the others (a record
+    without a conditional list field holds no value of it, as one whose list is empty)."""
     multi = field is not None and field.multi
     found = _match_values(values, cond, multi)
     if field is not None and field.required_when is not None:
-        found = [p and not (v is None or (not multi and v == "")) for p, v in zip(found, values)]
+        found = [p and not (v is None or (not v if multi else v == "")) for p, v in zip(found, values)]
     return found
 
 

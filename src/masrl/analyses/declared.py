@@ -129,7 +129,9 @@ def _cells(decl: TableDecl, members: Rows, spec: dict, code: str, tax: Taxonomy)
             row[column.name] = _join(sorted(k for k, m in zip(members.keys, members.mask(column.arg or {}, tax)) if m))
         elif column.kind == "distinct":
             rank = {v: i for i, v in enumerate(tax.values(str(column.arg)))}
-            seen = sorted({str(v) for v in members.column(str(column.arg))}, key=lambda v: rank.get(v, 99))
+            held = members.column(str(column.arg))  # a list field's cells are tuples; a record without the field ""
+            held = [v for cell in held for v in (cell if isinstance(cell, tuple) else (cell,)) if v is not None and v != ""]
+            seen = sorted({str(v) for v in held}, key=lambda v: rank.get(v, 99))
             row[column.name] = ", ".join(seen) or "none"
         elif column.kind == "split":
             for value, name in split_values(column, tax):
