@@ -76,6 +76,27 @@ def test_conditions_name_real_fields_and_values(taxonomy):
     ]
 
 
+def test_a_condition_or_an_implication_naming_a_list_field_is_refused(taxonomy):
+    """A list field holds no one value to compare: a required_when or na_iff over it, an na_iff on it and a value
+    implying one of it could never be kept by a record (valid records had been refused): named in the taxonomy."""
+    tax = copy.deepcopy(taxonomy)
+    fields = tax["fields"]
+    fields["domain"]["required_when"] = {"subdecisions": ["O1"]}
+    fields["verified"]["na_iff"] = {"subdecisions": "O1"}
+    fields["eval_measures"]["na_iff"] = {"category": "survey"}
+    fields["category"]["values"]["benchmark"]["implies"] = {"subdecisions": "O1"}
+    assert found(tchecks.conditions, tax) == [
+        ("fields.category.values.benchmark.implies", "implies names 'subdecisions', a list field; a value implies the "
+                                                     "value of a single-valued field"),
+        ("fields.verified.na_iff", "names 'subdecisions', a list field; na_iff names single-valued fields"),
+        ("fields.verified.na_iff", "na_iff says when the field is not applicable: declare not_applicable (the code) and give "
+                                   "the field that value"),
+        ("fields.domain.required_when", "names 'subdecisions', a list field; required_when names single-valued fields"),
+        ("fields.eval_measures.na_iff", "a list field has no na_iff (its not-applicable value would sit in a list); give "
+                                        "it to a single-valued field"),
+    ]
+
+
 def test_implies_to_an_unknown_field(taxonomy):
     tax = copy.deepcopy(taxonomy)
     tax["fields"]["category"]["values"]["benchmark"]["implies"] = {"nofield": "I2"}

@@ -152,10 +152,17 @@ def conditions(c) -> None:
                 if other not in tax.fields:
                     c.add(TAXONOMY, ("fields", field.name, key), f"names unknown field {other!r}")
                     continue
+                if tax.fields[other].multi:  # a record's list is no one value to compare: no record could keep the rule
+                    c.add(TAXONOMY, ("fields", field.name, key), f"names {other!r}, a list field; {key} names "
+                                                                 "single-valued fields")
+                    continue
                 for val in vals if isinstance(vals, list) else [vals]:
                     if val not in tax.values(other):
                         c.add(TAXONOMY, ("fields", field.name, key), f"{val!r} is not a value of {other}")
-        if field.spec.get("na_iff") and (tax.not_applicable is None or tax.not_applicable not in field.values):
+        if field.spec.get("na_iff") and field.multi:
+            c.add(TAXONOMY, ("fields", field.name, "na_iff"), "a list field has no na_iff (its not-applicable value would "
+                                                             "sit in a list); give it to a single-valued field")
+        elif field.spec.get("na_iff") and (tax.not_applicable is None or tax.not_applicable not in field.values):
             c.add(TAXONOMY, ("fields", field.name, "na_iff"), "na_iff says when the field is not applicable: declare "
                                                              "not_applicable (the code) and give the field that value")
         for code in field.values:
@@ -164,6 +171,9 @@ def conditions(c) -> None:
                 if target is None or target.applies_to != field.applies_to or other == field.name:
                     c.add(TAXONOMY, ("fields", field.name, "values", code, "implies"),
                           f"implies names {other!r}, which is no other field of {field.applies_to} records")
+                elif target.multi:
+                    c.add(TAXONOMY, ("fields", field.name, "values", code, "implies"),
+                          f"implies names {other!r}, a list field; a value implies the value of a single-valued field")
                 elif implied not in target.values:
                     c.add(TAXONOMY, ("fields", field.name, "values", code, "implies"),
                           f"{implied!r} is not a value of {other}; allowed: {', '.join(target.values)}")
