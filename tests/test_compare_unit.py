@@ -302,3 +302,24 @@ def test_a_release_table_is_compared_value_by_value_when_a_label_was_reworded():
     # the old label is still a column of the new table: nothing to rename
     assert relabelled(old, Table("t", "T", old.frame), before, now) is old
     assert relabelled(None, new, before, now) is None
+
+
+def test_a_count_table_beside_a_release_keeps_a_value_renamed_since_with_the_release_s_count():
+    """The code ``hand`` was renamed ``rules`` after the release: the pool's table keeps ``hand``'s row (no record
+    now, the release's 2), and ``rules``, which the release's vocabulary lacked, has no release count (blank, not
+    0), so the release's column adds up to its records."""
+    from masrl.analyses.compare import beside_release
+
+    def table(counts: dict) -> Table:
+        return Table("method", "Method", pd.DataFrame({"label": list(counts), "count": list(counts.values())},
+                                                      index=pd.Index(list(counts), name="method")))
+
+    shown = beside_release(table({"learned": 1, "rules": 2}), table({"learned": 1, "hand": 2}), "v1")
+    assert shown.frame.to_dict(orient="index") == {
+        "learned": {"label": "learned", "count": 1, "v1": 1, "change": 0},
+        "rules": {"label": "rules", "count": 2, "v1": "", "change": ""},
+        "hand": {"label": "hand", "count": 0, "v1": 2, "change": -2}}
+    assert shown.note == ("v1: the count in release v1; change: this pool minus it. A blank: a value release v1's "
+                          "vocabulary did not have. hand: no longer in the vocabulary, shown for release v1's count.")
+    same = table({"learned": 1, "hand": 2})
+    assert beside_release(same, table({"learned": 1, "hand": 2}), "v1") is same

@@ -125,13 +125,28 @@ def beside_release(table: Table, release: Table | None, release_name: str) -> Ta
     ``count`` column, or no count differs."""
     if release is None or "count" not in table.frame.columns or "count" not in release.frame.columns:
         return table
+    gone = [r for r in release.frame.index if r not in table.frame.index]  # values of the release's vocabulary only
+    new = [r for r in table.frame.index if r not in release.frame.index]  # values the release's vocabulary lacked
     old = release.frame["count"].reindex(table.frame.index, fill_value=0).astype("int64")
-    if old.equals(table.frame["count"].astype("int64")) and set(release.frame.index) <= set(table.frame.index):
+    if old.equals(table.frame["count"].astype("int64")) and not gone and not new:
         return table
     frame = table.frame.copy()
-    frame[release_name] = old
-    frame["change"] = (frame["count"].astype("int64") - old).astype("int64")
+    if gone:  # a value no longer in the vocabulary: its row stays, with no record now, so the release's column adds up
+        rows = release.frame.loc[gone].reindex(columns=frame.columns, fill_value="")
+        rows["count"] = 0
+        frame = pd.concat([frame, rows.astype(frame.dtypes.to_dict())])
+    old = release.frame["count"].reindex(frame.index, fill_value=0).astype("int64")
+    change = (frame["count"].astype("int64") - old).astype("int64")
+    if new:  # no count of the release for a value it could not hold: blank, not 0
+        old, change = old.astype(object), change.astype(object)
+        old[new] = ""
+        change[new] = ""
+    frame[release_name], frame["change"] = old, change
     note = (table.note + " " if table.note else "") + f"{release_name}: the count in release {release_name}; change: this pool minus it."
+    if new:
+        note += f" A blank: a value release {release_name}'s vocabulary did not have."
+    if gone:
+        note += f" {', '.join(map(str, gone))}: no longer in the vocabulary, shown for release {release_name}'s count."
     return Table(table.name, table.title, frame, table.source, note)
 
 
