@@ -323,3 +323,5 @@ def test_a_count_table_beside_a_release_keeps_a_value_renamed_since_with_the_rel
                           "vocabulary did not have. hand: no longer in the vocabulary, shown for release v1's count.")
     same = table({"learned": 1, "hand": 2})
     assert beside_release(same, table({"learned": 1, "hand": 2}), "v1") is same
+    added = table({"learned": 1, "hand": 2, "rules": 0})  # a value added since, that no record holds: nothing to show
+    assert beside_release(added, table({"learned": 1, "hand": 2}), "v1") is added

@@ -128,8 +128,8 @@ def beside_release(table: Table, release: Table | None, release_name: str) -> Ta
     gone = [r for r in release.frame.index if r not in table.frame.index]  # values of the release's vocabulary only
     new = [r for r in table.frame.index if r not in release.frame.index]  # values the release's vocabulary lacked
     old = release.frame["count"].reindex(table.frame.index, fill_value=0).astype("int64")
-    if old.equals(table.frame["count"].astype("int64")) and not gone and not new:
-        return table
+    if old.equals(table.frame["count"].astype("int64")) and not gone:
+        return table  # no count differs (a value added to the vocabulary since, no record holds)
     frame = table.frame.copy()
     if gone:  # a value no longer in the vocabulary: its row stays, with no record now, so the release's column adds up
         rows = release.frame.loc[gone].reindex(columns=frame.columns, fill_value="")
