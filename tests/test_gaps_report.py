@@ -88,3 +88,20 @@ def test_every_gap_table_must_be_declared(survey, cli):
                              "say whether its axes combine, or why it is left out") for line in lines), lines
     assert any("gap_analysis.left_out.scenarios: 'scenarios' is not a table of the gap analysis; tables: category, "
                in line for line in lines), lines
+
+
+def test_a_table_of_excluded_records_is_no_table_of_the_gap_analysis():
+    """``stage`` (a field of excluded records) under left_out: the report had said its cells were in gaps.json,
+    where none of them is; the declaration is refused by name."""
+    from masrl.analyses.gap_plan import declaration_problems
+    from masrl.corpus.taxonomy import Taxonomy
+
+    tax = Taxonomy({"fields": {"method": {"applies_to": "retained", "values": {"a": {}, "b": {}}},
+                               "stage": {"applies_to": "excluded", "values": {"title": {}, "full": {}}}},
+                    "crosstabs": [["stage", "stage"]],
+                    "gap_analysis": {"combine": {"method": "x"}, "left_out": {"stage": "bookkeeping", "stage_x_stage": "x"}}})
+    assert declaration_problems(tax) == [
+        (("gap_analysis", "left_out", "stage"), "'stage' is a table of excluded records; the gap analysis reads the "
+                                                "retained records only (remove it)"),
+        (("gap_analysis", "left_out", "stage_x_stage"), "'stage_x_stage' is a table of excluded records; the gap "
+                                                        "analysis reads the retained records only (remove it)")]

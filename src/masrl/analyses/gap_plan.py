@@ -33,10 +33,15 @@ def declaration_problems(tax: Taxonomy) -> list[tuple[tuple, str]]:
                                                  "say whether its axes combine, or why it is left out"))
         elif name in combine and name in left_out:
             problems.append((("gap_analysis", "left_out", name), f"table {name!r} is also in combine; keep one"))
-    known = set(tables) | set(tax.fields) | {f"{r}_x_{c}" for r, c in tax.crosstabs}
+    retained = {f.name for f in tax.of("retained")}
+    known = set(tables) | retained | {f"{r}_x_{c}" for r, c in tax.crosstabs if r in retained}
+    excluded = {f.name for f in tax.of("excluded")} | {f"{r}_x_{c}" for r, c in tax.crosstabs if r not in retained}
     for key, decl in (("combine", combine), ("left_out", left_out)):
         for name in decl:
-            if name not in known:
+            if name in excluded:
+                problems.append((("gap_analysis", key, name), f"{name!r} is a table of excluded records; the gap "
+                                                              "analysis reads the retained records only (remove it)"))
+            elif name not in known:
                 problems.append((("gap_analysis", key, name), f"{name!r} is not a table of the gap analysis; "
                                                               f"tables: {', '.join(tables)}"))
     return problems  # a named gap's selections are filters of claims: masrl.checks.taxonomy judges them as such
