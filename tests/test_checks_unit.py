@@ -478,3 +478,16 @@ def test_a_named_gaps_selection_and_the_skip_lists_name_the_taxonomys_fields_and
     assert said[f"gap_analysis.skip_fields[{len(plan['skip_fields']) - 1}]"] == "'bogusfield' is not a field of the taxonomy"
     assert said[f"gap_analysis.skip_values[{len(plan['skip_values']) - 1}]"] == \
         "'bogusvalue' is not a value of any field of the taxonomy"
+
+
+def test_a_list_holding_the_not_applicable_value_beside_others_is_refused(taxonomy):
+    """``[O1, NA]``: NA says no value applies, so the record cannot also carry O1 (it had been counted under both)."""
+    from masrl.checks import records
+
+    tax = copy.deepcopy(taxonomy)
+    tax["fields"]["subdecisions"]["values"]["NA"] = {"label": "not applicable", "definition": "d", "source": "s"}
+    assert found(records.cross_fields, tax, "corpus/papers/x.yaml", {"subdecisions": ["O1", "NA"]}, "retained") == [
+        ("subdecisions", "lists 'NA' beside other values (O1, NA): 'NA' says no value applies; give ['NA'] alone, or the "
+                         "values without it")]
+    assert found(records.cross_fields, tax, "corpus/papers/x.yaml", {"subdecisions": ["NA"]}, "retained") == []
+    assert found(records.cross_fields, tax, "corpus/papers/x.yaml", {"subdecisions": ["O1", "O2"]}, "retained") == []

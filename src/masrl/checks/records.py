@@ -182,6 +182,9 @@ def _cross_fields(c, file: str, rec: dict, base: tuple, partial: bool = False) -
                 c.add(file, base + (name,), f"only records with {what} have this field; remove it")
     for field in tax.of("retained"):
         value = rec.get(field.name)
+        if na is not None and field.multi and isinstance(value, list) and na in value and len(set(map(str, value))) > 1:
+            c.add(file, base + (field.name,), f"lists {na!r} beside other values ({', '.join(map(str, value))}): {na!r} says "
+                                              f"no value applies; give {[na]!r} alone, or the values without it")
         for code in (value if field.multi and isinstance(value, list) else [value]):
             if not isinstance(code, str):
                 continue
