@@ -37,6 +37,8 @@ def no_traceback(run):
     ("{label: x, population: excluded, where: {category: rl_method}, count: 0}",
      "where.category: 'category' is a field of retained records, not of the excluded population"),
     ("{label: x, where: {year: {gt: 2020}}, count: 1}", "where.year: unknown operator 'gt' for year; allowed: in, not_in, not"),
+    ("{label: x, population: excluded, where: {year: 2024}, count: 0}",
+     "where.year: 'year' filters retained records and near misses; the excluded population has record_id"),
     ("{label: x, trace_valid: nosuchtrace}", "trace_valid: no packaged example trace 'nosuchtrace'"),
     ("{label: x, population: excluded, where: {stage: abstract_screen}, keys: [E999]}",
      "keys: names record 'E999', which is not in the excluded population"),

@@ -218,6 +218,8 @@ def filter_condition(checker, path: tuple, name: str, cond: Any, population: str
         if name not in plain:
             allowed = [f.name for f in tax.of(kind)] + sorted(plain)
             what = f"unknown field {name!r}" if field is None else f"{name!r} is a field of {field.applies_to} records, not of the {population} population"
+            if field is None and kind == "excluded" and name in ("key", "year"):
+                what = f"{name!r} filters retained records and near misses; the excluded population has record_id"
             checker.add(file, path, f"{what}{checker.suggest(name, allowed)}")
             return
         if isinstance(cond, dict):
