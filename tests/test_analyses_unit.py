@@ -349,3 +349,16 @@ def test_a_paper_that_two_merged_rounds_queue_is_queued_once_and_found_again_or_
     (after,) = round_states({"r1": first, "r2": second}, {}, {}, covered)
     assert (after.queued, after.duplicates, after.found_again, identification([after])["identified_by_source"]) == (
         2, 3, 0, {"arXiv": 5})
+
+
+@pytest.mark.parametrize(("dropped", "moved", "step"), [
+    (["x"], ["x"], "dropped since the previous version (moved to the exclusion log)"),
+    (["x"], [], "dropped since the previous version (removed from the records)"),
+    (["x", "y"], ["y"], "dropped since the previous version (1 moved to the exclusion log, 1 removed from the records)"),
+])
+def test_the_update_flow_says_how_a_record_was_dropped(dropped, moved, step):
+    """A record deleted by hand is not one moved to the exclusion log (it had been labelled so)."""
+    flow = {"reason_classes": [], "audited": 5, "update": {
+        "previous": "release v1", "previous_included": 5, "identified": 0, "new_included": 0,
+        "total_included": 5 - len(dropped), "dropped": dropped, "dropped_moved": moved, "stages": []}}
+    assert step in update_table(flow).frame.index

@@ -45,13 +45,24 @@ class Previous:
         label: how reports name it (``release v1 (2026-05-04)``).
         keys: keys of its retained records; ``record_ids``: ids of its excluded records.
         moved: ids of the excluded records that were retained records of it (moved to the exclusion log
-            since, ``former_key`` one of ``keys``): dropped, never newly identified.
+            since, ``former_key`` one of ``keys``): dropped, never newly identified; ``moved_keys``: their
+            former keys.
     """
 
     label: str
     keys: frozenset[str]
     record_ids: frozenset[str]
     moved: frozenset[str] = frozenset()
+    moved_keys: frozenset[str] = frozenset()
+
+
+def _dropped_step(dropped: int, moved: int) -> str:
+    """The flow's step of the records dropped since the previous version: moved to the exclusion log, or not."""
+    if moved == dropped:
+        return "dropped since the previous version (moved to the exclusion log)"
+    if not moved:
+        return "dropped since the previous version (removed from the records)"
+    return f"dropped since the previous version ({moved} moved to the exclusion log, {dropped - moved} removed from the records)"
 
 
 def _stages(excluded: pd.DataFrame, tax: Taxonomy, entering: int) -> tuple[list[dict], int]:
@@ -154,6 +165,7 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
         "new_included": len(new_retained),
         "new_by_category": _included(new_retained, tax),
         "dropped": dropped,
+        "dropped_moved": sorted(set(dropped) & previous.moved_keys),
         "total_included": len(previous.keys) - len(dropped) + len(new_retained),
     }
     if rounds:
@@ -219,7 +231,8 @@ def update_table(flow: dict) -> Table:
                      **{c: s["by_reason_class"].get(c, 0) for c in classes}})
     rows += [
         {"step": "new records included", "records": up["new_included"], **blank},
-        {"step": "dropped since the previous version (moved to the exclusion log)", "records": len(up["dropped"]), **blank},
+        {"step": _dropped_step(len(up["dropped"]), len(up.get("dropped_moved", up["dropped"]))), "records": len(up["dropped"]),
+         **blank},
         {"step": "total included in this version", "records": up["total_included"], **blank},
     ]
     frame = pd.DataFrame(rows).set_index("step")

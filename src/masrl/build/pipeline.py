@@ -356,8 +356,9 @@ def _previous_members(previous: Population | None, excluded=()) -> prisma.Previo
     its retained records are dropped ones, not new)."""
     if previous is None:
         return None
-    moved = frozenset(r["record_id"] for r in excluded if r.get("former_key") in previous.keys)
-    return prisma.Previous(previous.label, previous.keys, previous.record_ids, moved)
+    moved = [r for r in excluded if r.get("former_key") in previous.keys]
+    return prisma.Previous(previous.label, previous.keys, previous.record_ids, frozenset(r["record_id"] for r in moved),
+                           frozenset(r["former_key"] for r in moved))
 
 
 @dataclass(frozen=True)
