@@ -362,3 +362,21 @@ def test_the_update_flow_says_how_a_record_was_dropped(dropped, moved, step):
         "previous": "release v1", "previous_included": 5, "identified": 0, "new_included": 0,
         "total_included": 5 - len(dropped), "dropped": dropped, "dropped_moved": moved, "stages": []}}
     assert step in update_table(flow).frame.index
+
+
+def test_an_updated_flow_says_its_second_readers_in_its_note():
+    """An updated review's flow counts only the records added since, so the exclusions a second reader checked
+    over the whole log are said in its note, per stage (they had vanished from every report once a release existed)."""
+    from masrl.analyses.prisma import second_reader_note
+    from masrl.analyses.table import Table
+    from masrl.corpus.taxonomy import Taxonomy
+
+    tax = Taxonomy({"fields": {"stage": {"applies_to": "excluded", "values": {"abstract": {"label": "abstract screen"},
+                                                                             "full": {"label": "full text"}}}},
+                    "screening": {"stages": "stage"}})
+    table = Table("prisma_flow", "Flow", pd.DataFrame({"records": [5]}, index=pd.Index(["x"], name="step")), "src", "Note.")
+    noted = second_reader_note(table, {"abstract": {"checked": 3, "confirmed": 2}, "full": {"checked": 1, "confirmed": 1}}, tax)
+    assert noted.note == ("Note. Second reader, over the whole exclusion log: abstract screen 3 checked, 2 confirmed; full "
+                          "text 1 checked, 1 confirmed (exclusions a screening audit re-read at each stage, and those the "
+                          "reader also excluded or adjudication kept excluded).")
+    assert noted.frame is table.frame and second_reader_note(table, {}, tax) is table

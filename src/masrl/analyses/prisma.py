@@ -249,6 +249,20 @@ def update_table(flow: dict) -> Table:
                  layout=f"update of {up['previous']}")
 
 
+def second_reader_note(table: Table, confirmed: dict[str, dict[str, int]], tax: Taxonomy) -> Table:
+    """An updated review's flow table (its rows count the records added since the previous version) with the
+    exclusions a second reader checked and confirmed over the whole exclusion log said in its note, per stage."""
+    if not confirmed:
+        return table
+    stages = tax.role("stages")
+    shown = "; ".join(f"{tax.label(stages, stage) if stages else stage} {n['checked']} checked, {n['confirmed']} confirmed"
+                      for stage, n in confirmed.items())
+    note = (f"{table.note} Second reader, over the whole exclusion log: {shown} (exclusions a screening audit re-read "
+            "at each stage, and those the reader also excluded or adjudication kept excluded).").strip()
+    return Table(table.name, table.title, table.frame, f"{table.source}; screening audits under corpus/audits/", note,
+                 table.layout)
+
+
 def with_second_reader(table: Table, confirmed: dict[str, dict[str, int]]) -> Table:
     """The flow table plus, per stage, the exclusions a second reader checked and confirmed.
 

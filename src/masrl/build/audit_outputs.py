@@ -75,6 +75,7 @@ def audit_files(view) -> dict[str, bytes]:
         intro = NO_NEAR_MISSES
     md = render_template(
         "audit.md.j2", flow=data["flow"], prisma_table=results.table(FLOW_TABLE).frame,
+        prisma_note=results.table(FLOW_TABLE).note if "update" in data["flow"] else "",  # an update's: its second readers
         inclusion_table=results.table(inclusion_field).frame if inclusion_field else None,
         inclusion_how=data["inclusion_how"], included_by=tax.fields[group].label.lower() if group else "",
         near_miss_intro=MdSafe(intro), near_miss_conclusion=MdSafe(tax.sentence("near_misses_conclusion")),

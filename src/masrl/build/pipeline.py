@@ -332,10 +332,12 @@ def analyse(population: Population, previous: Population | None = None, audits: 
 
 def _flow_table(flow: dict, tax: Taxonomy, audits: list[Audit], excluded_records) -> Table:
     table = prisma.prisma_table(flow, tax)
-    if "update" in flow or not audits:
-        return table  # an update's rows are the new records only; second readers are counted over the whole log
-    return prisma.with_second_reader(table, confirmations(list(audits), {r["record_id"]: r for r in excluded_records},
-                                                          tax.role("stages")))
+    if not audits:
+        return table
+    confirmed = confirmations(list(audits), {r["record_id"]: r for r in excluded_records}, tax.role("stages"))
+    if "update" in flow:  # an update's rows are the new records only; second readers are counted over the whole log
+        return prisma.second_reader_note(table, confirmed, tax)
+    return prisma.with_second_reader(table, confirmed)
 
 
 def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
