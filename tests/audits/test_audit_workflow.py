@@ -99,7 +99,21 @@ def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
     adjudication["resolutions"][1].update(resolved=second["original"]["is_rl"], by="Ada Lovelace", note="original stands")
     path.write_text(yaml.safe_dump(adjudication, sort_keys=False))
 
+    # S01's record moved to the exclusion log since the sample: its resolution is named (it had read "None now"), and
+    # nothing is written; moved back, the round applies
     record = survey / f"corpus/papers/{first['record']}.yaml"
+    kept = record.read_bytes()
+    assert cli("exclude", "--root", survey, "--key", first["record"], "--stage", "abstract_screen", "--reason", "x",
+               "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration").code == 0
+    run = cli("audit", "apply", AUDIT, "--root", survey, "--yes")
+    assert run.code == 1
+    assert re.search(rf"resolutions\[0\]: {first['record']} was retained in the sample and is moved to the exclusion log "
+                     rf"\(E[0-9]+\): its scenario cannot be resolved on it: remove this resolution", run.err), run.err
+    for moved in (survey / "exclusions").glob("*.yaml"):
+        if f"former_key: {first['record']}" in moved.read_text():
+            moved.unlink()
+    record.write_bytes(kept)
+
     before = record.read_bytes()
     run = cli("audit", "apply", AUDIT, "--root", survey)
     assert run.code == 0, run.err

@@ -142,6 +142,12 @@ def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, byt
             plan.problems.append(Problem(res.file, None, f"resolutions[{res.index}]", f"record {item.record} is no longer in the corpus"))
             continue
         rel, kind, rec = where
+        if res.field != DECISION and kind != item.kind:  # moved to (or from) the exclusion log since the sample
+            now = f"moved to the exclusion log ({rec.get('record_id')})" if kind == "excluded" else f"retained now ({rec.get('key')})"
+            plan.problems.append(Problem(res.file, None, f"resolutions[{res.index}]",
+                                         f"{item.record} was {item.kind} in the sample and is {now}: its {res.field} "
+                                         "cannot be resolved on it: remove this resolution"))
+            continue
         if res.field == DECISION:
             if res.resolved == INCLUDE and kind == "excluded":
                 paper = _stub_paper(rec, res)
