@@ -28,9 +28,13 @@ SOURCES = (
 )
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2],
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     served = [(variable, Served(api()), path) for variable, api, path in SOURCES]
-    print("Stand-ins of the sources are serving. In another shell:")
+    print("Stand-ins of the sources are serving. In another shell:", flush=True)
     for variable, server, path in served:
         print(f"export {variable}={server.url}{path}")
     print("then, e.g.: masrl update search --since 2026-05-04 --until 2026-06-30 --source arxiv")

@@ -420,8 +420,10 @@ def test_a_resolution_that_needs_another_field_changed_is_applied_after_a_hand_e
     run = cli("audit", "apply", audit, "--root", survey, "--yes")
     record = survey / f"corpus/papers/{item['record']}.yaml"
     assert run.code == 1 and "credit_mechanism: 'NA' but credit_granularity is 'role'" in run.err, run.err
-    assert (f"edit the record by hand, both fields at once (corpus/papers/{item['record']}.yaml), then run `masrl audit "
-            "apply` again: a value the record already holds counts as applied.") in run.err
+    assert (f"edit that record by hand (named above), both fields at once, with a tag_provenance line for the field "
+            f"('audit {audit} round 1: adjudicated by ...'), then run `masrl audit apply` again: a value the record "
+            "already holds counts as applied.") in run.err
+    assert f"corpus/papers/{item['record']}.yaml" in run.err.split("nothing was applied")[0]  # the record is named
     text = record.read_text()
     record.write_text(text.replace("credit_granularity: NA", "credit_granularity: role", 1)
                       .replace("credit_mechanism: NA", "credit_mechanism: unassessed", 1))

@@ -301,9 +301,9 @@ def apply_round(files: dict[str, bytes], audit_id: str, round_no: int | None):
     after = {**files, **{rel: new for rel, (_, new) in plan.edits.items()}, **plan.creates}
     for rel in plan.removes:
         del after[rel]
-    edited = ", ".join(sorted(plan.edits))
     _introduced(problems, after, "nothing was applied (the corpus would not validate afterwards)." + (
-        f" Where a resolved value needs another field of its record changed too (a field that does not apply exactly when "
-        f"another is), edit the record by hand, both fields at once ({edited}), then run `masrl audit apply` again: "
+        " Where a resolved value needs another field of its record changed too (a field that does not apply exactly when "
+        "another is), edit that record by hand (named above), both fields at once, with a tag_provenance line for the "
+        f"field ('audit {audit_id} round {number}: adjudicated by ...'), then run `masrl audit apply` again: "
         "a value the record already holds counts as applied." if plan.edits else ""), tuple(plan.creates))
     return plan, number
