@@ -131,6 +131,7 @@ class ArxivSource:
         total: int | None = None
         start = 0
         seen: dict[str, int] = {}
+        last = ""  # the last record received (each later page starts with it)
         short = 0
         while total is None or start < total:
             if total is not None and start >= self.max_records:

@@ -126,6 +126,7 @@ class CitationSource:
         first = len(self.session.started)
         offset = 0
         seen: set[str] = set()
+        last = ""  # the last link received (each later page starts with it)
         while True:
             if offset >= self.max_records:
                 run.stopped = f"the paging bound of {self.max_records:,} links per query (--max-records)"

@@ -74,6 +74,7 @@ class OpenReviewSource:
         first = len(self.session.started)
         notes, offset, pages, total = [], 0, 0, None
         seen: set[str] = set()
+        last = ""  # the last note received (each later page starts with it)
         forums: dict[str, str] = {}  # forum -> the note whose forum it is
         while total is None or offset < total:
             if offset >= self.max_records:
