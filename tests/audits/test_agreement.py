@@ -119,6 +119,15 @@ def test_kappa_paradox_near_perfect_agreement_on_a_skewed_field():
     assert result.prevalence == ("no", pytest.approx(63 / 64)) and result.paradox
 
 
+@pytest.mark.parametrize("n", range(2, 120))
+def test_a_reader_with_one_value_gets_no_interval_at_any_sample_size(n):
+    # the variance is 0 in exact arithmetic; floating point leaves ~1e-14 at n = 11, 13, 24, 37, ...
+    for first, second in ((["a"] * n, ["a"] * (n - 1) + ["b"]), (["a"] * (n - 1) + ["b"], ["a"] * n)):
+        kappa = agreement(list(zip(first, second)), ("a", "b")).kappa
+        assert kappa.value == pytest.approx(0.0, abs=1e-12)
+        assert (kappa.low, kappa.high, kappa.se) == (None, None, None)
+
+
 def test_kappa_paradox_perfect_agreement_on_one_value():
     result = agreement([("yes", "yes")] * 32, IS_RL)
     assert result.kappa.value is None  # p_e = 1: undefined

@@ -166,10 +166,13 @@ def cohen_kappa(first: list[str], second: list[str], categories: tuple[str, ...]
     term_a = sum(cells[(c, c)] / n * (1 - (row[c] + col[c]) * (1 - kappa)) ** 2 for c in categories)
     term_b = (1 - kappa) ** 2 * sum(count / n * (col[a] + row[b]) ** 2 for (a, b), count in cells.items() if a != b)
     term_c = (kappa - p_e * (1 - kappa)) ** 2
-    variance = (term_a + term_b - term_c) / ((1 - p_e) ** 2 * n)
-    if variance <= 1e-15 and kappa < 1.0:
-        return Estimate(kappa)  # a reader who used one value throughout: the large-sample variance degenerates
-    return _wald(kappa, variance, n)
+    spread = term_a + term_b - term_c
+    one_value = len(rows) == 1 or len(cols) == 1
+    if kappa < 1.0 and (one_value or spread <= 1e-12 * (term_a + term_b + term_c)):
+        # a reader who used one value throughout: the large-sample variance is 0 in exact arithmetic
+        # (what floating point leaves of it, ~1e-14 at some n, is no interval either)
+        return Estimate(kappa)
+    return _wald(kappa, spread / ((1 - p_e) ** 2 * n), n)
 
 
 def _gwet_terms(ratings: list[tuple[str, ...]], categories: tuple[str, ...]):
