@@ -104,3 +104,47 @@ def test_a_retained_record_resolved_as_exclude_is_left_to_masrl_exclude(survey, 
     assert (f"by hand: {kept['record']} is resolved as exclude: masrl exclude --key {kept['record']} --stage STAGE "
             "--reason-class REASON_CLASS --source SOURCE --query-family QUERY_FAMILY --reason '...'") in run.out
     assert (survey / f"corpus/papers/{kept['record']}.yaml").exists()
+
+
+
+def _exclude(survey, cli, key):
+    assert cli("exclude", "--root", survey, "--key", key, "--reason", "not RL", "--stage", "full_text_screen",
+               "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration").code == 0
+    return next(p.stem for p in (survey / "exclusions").glob("*.yaml") if yaml.safe_load(p.read_text()).get("former_key") == key)
+
+
+def _overturn(survey, cli, sheets, tmp_path, record_id):
+    assert cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "33", "--seed", "1",
+               "--date", "2026-06-02").code == 0
+    item = next(i["item"] for i in sheets.sample(survey, AUDIT)["items"] if i["record"] == record_id)
+    rows = sheets.filled(survey, AUDIT, {(item, "decision"): "include", (item, "stage"): "", (item, "reason_class"): ""})
+    assert cli("audit", "import", sheets.write(tmp_path / "r.csv", rows), "--root", survey, "--audit", AUDIT,
+               "--reader", "Li Wei").code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", survey).code == 0
+    path = survey / f"corpus/audits/{AUDIT}/adjudication-round-1.yaml"
+    adjudication = yaml.safe_load(path.read_text())
+    assert [(r["record"], r["field"]) for r in adjudication["resolutions"]] == [(record_id, "decision")]
+    adjudication["resolutions"][0].update(resolved="include", by="Ada Lovelace")
+    path.write_text(yaml.safe_dump(adjudication, sort_keys=False))
+    return cli("audit", "apply", AUDIT, "--root", survey, "--yes")
+
+
+def test_a_record_excluded_by_key_and_overturned_comes_back_as_it_was(survey, cli, sheets, tmp_path):
+    key = "browsecomp2025"
+    before = yaml.safe_load((survey / f"corpus/papers/{key}.yaml").read_text())
+    record_id = _exclude(survey, cli, key)
+    run = _overturn(survey, cli, sheets, tmp_path, record_id)
+    assert run.code == 0, run.err
+    assert f"{record_id}: exclusion overturned -> corpus/papers/{key}.yaml restored as it was" in run.out
+    assert ", 0 stub(s) created, 1 record(s) restored, 1 exclusion(s) overturned." in run.out
+    back = yaml.safe_load((survey / f"corpus/papers/{key}.yaml").read_text())
+    assert back["former_record_id"] == record_id and back["former_exclusion"]["former_record"] == before
+    assert {k: v for k, v in back.items() if k not in ("former_record_id", "former_exclusion", "tag_provenance")} == \
+        {k: v for k, v in before.items() if k != "tag_provenance"}  # its key, tags, date added and history
+    assert back["tag_provenance"]["inclusion_criterion"].startswith(f"audit {AUDIT} round 1: adjudicated by Ada Lovelace")
+    assert cli("validate", "--root", survey).code == 0
+    assert cli("build", "--root", survey).code == 0
+    assert f"{{{key}," in (survey / "reports/papers.bib").read_text()
+    flow = (survey / "reports/tables/prisma_flow.csv").read_text()
+    assert "new records" not in flow and "dropped" not in flow  # the same record as in release v1: no change to count
+

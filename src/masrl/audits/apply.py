@@ -5,11 +5,13 @@ For each resolved disagreement of a round:
 * a tag of a retained record, or the stage / reason class of an excluded
   one: the field is set to the resolved value and ``tag_provenance`` of that
   field names the audit, round and who resolved it;
-* an exclusion resolved as ``include``: the exclusion is overturned. A
-  retained stub is made by ``masrl add``'s stub function (every controlled
-  field ``untagged``) with ``former_record_id`` and the whole exclusion record
-  in ``former_exclusion``; the exclusion file is removed after the stub is
-  written;
+* an exclusion resolved as ``include``: the exclusion is overturned. A record
+  that ``masrl exclude --key`` moved to the exclusion log comes back as it was
+  (its key, tags and history, from ``former_record``) unless its key was taken
+  since; any other gets a retained stub made by ``masrl add``'s stub function
+  (every controlled field ``untagged``). Either way it holds
+  ``former_record_id`` and the whole exclusion record in ``former_exclusion``;
+  the exclusion file is removed after the record is written;
 * a retained record resolved as ``exclude`` is not moved here: the plan says
   which ``masrl exclude --key`` command does it (it keeps the record's history).
 
@@ -42,7 +44,8 @@ class Plan:
 
     Attributes:
         edits: existing file -> (bytes as read, new bytes).
-        creates: new file -> bytes (retained stubs of overturned exclusions).
+        creates: new file -> bytes (retained stubs of overturned exclusions, and records restored).
+        restored: the files of ``creates`` that are records restored as they were (not stubs).
         removes: files removed after the stubs are written (the overturned exclusions).
         changes: one line per change, for the user.
         problems: conflicts; any problem blocks the whole plan.
@@ -52,6 +55,7 @@ class Plan:
 
     edits: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
     creates: dict[str, bytes] = field(default_factory=dict)
+    restored: list[str] = field(default_factory=list)
     removes: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -115,6 +119,14 @@ def _stub_paper(rec: dict, res: Resolution) -> dict | None:
             "venue": venue, "identifiers": ids, "url": rec.get("url", ""), "bibtex_key": "", "bibtex": bib}
 
 
+def _restorable(rec: dict, corpus: Corpus) -> bool:
+    """An exclusion ``masrl exclude --key`` made of a retained record (its ``former_record`` kept), whose
+    key no retained record has taken since: overturned, the record comes back as it was."""
+    key = rec.get("former_key")
+    return (isinstance(key, str) and bool(key) and isinstance(rec.get("former_record"), dict)
+            and rec["former_record"].get("key") == key and key not in {r.get("key") for r in corpus.retained.values()})
+
+
 def _retained_stub(paper: dict, tax: Taxonomy, key: str, source: str) -> dict:
     """A retained stub exactly as ``masrl add`` writes it."""
     return retained_stub({**paper, "source": source}, tax, key)
@@ -149,7 +161,22 @@ def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, byt
                                          "cannot be resolved on it: remove this resolution"))
             continue
         if res.field == DECISION:
-            if res.resolved == INCLUDE and kind == "excluded":
+            if res.resolved == INCLUDE and kind == "excluded" and _restorable(rec, corpus):
+                key = str(rec["former_key"])
+                restored = dict(rec["former_record"])
+                restored["former_record_id"] = rec["record_id"]
+                restored["former_exclusion"] = rec
+                inclusion = tax.role("inclusion")
+                if inclusion:
+                    restored["tag_provenance"] = {**(restored.get("tag_provenance") or {}),
+                                                  inclusion: _provenance(audit, res, None) + f": include, not {EXCLUDE}"}
+                plan.creates[f"{PAPERS}{key}.yaml"] = dump_record(ordered(restored, retained_order(tax)))
+                plan.restored.append(f"{PAPERS}{key}.yaml")
+                plan.removes.append(rel)
+                overturned.add(rel)
+                plan.changes.append(f"{item.record}: exclusion overturned -> {PAPERS}{key}.yaml restored as it was before "
+                                    "masrl exclude moved it (its key and tags; check them, then masrl validate)")
+            elif res.resolved == INCLUDE and kind == "excluded":
                 paper = _stub_paper(rec, res)
                 if paper is None:
                     plan.problems.append(Problem(res.file, None, f"resolutions[{res.index}]",

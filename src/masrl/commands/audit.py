@@ -303,7 +303,9 @@ def _apply(args: argparse.Namespace) -> int:
         raise
     for rel in plan.removes:
         write.remove(root, rel)
-    print(f"applied round {number} of {args.audit_id}: {len(plan.edits)} record(s) edited, {len(plan.creates)} "
-          f"stub(s) created, {len(plan.removes)} exclusion(s) overturned.\n"
+    stubs = len(plan.creates) - len(plan.restored)
+    print(f"applied round {number} of {args.audit_id}: {len(plan.edits)} record(s) edited, {stubs} stub(s) created, "
+          + (f"{len(plan.restored)} record(s) restored, " if plan.restored else "")
+          + f"{len(plan.removes)} exclusion(s) overturned.\n"
           "next: tag any new stub, masrl validate, masrl build, masrl diff HEAD")
     return 0
