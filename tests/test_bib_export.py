@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -104,6 +105,21 @@ def test_papers_bib_compiles_with_bibtex_and_every_table_key_resolves(records, t
     assert "Warning" not in log and "error" not in log.lower().replace("(there were 0 error", ""), log
     bbl = (tmp_path / "doc.bbl").read_text()
     assert bbl.count("\\bibitem") == len(records) and "Agents and Tools" not in bbl
+
+
+@pytest.mark.skipif(shutil.which("bibtex") is None, reason="bibtex not installed (Debian: texlive-binaries)")
+def test_bibtex_sorts_and_labels_accented_names_by_their_letters(tmp_path):
+    names = {"rao": "Rao, Ravi", "sahin": "Şahin, Emre", "smith": "Smith, John", "okten": "Ökten, Ümit", "nash": "Nash, John"}
+    records = [{"key": key, "title": "The ÖBB Network" if key == "okten" else "A title", "authors": [name], "year": 2025,
+                "venue": "arXiv", "identifiers": {}, "bibtex": {"type": "misc"}} for key, name in names.items()]
+    (tmp_path / "papers.bib").write_text(bibexport.export(records))
+    (tmp_path / "doc.aux").write_text("\\citation{*}\n\\bibdata{papers}\n\\bibstyle{alpha}\n")
+    done = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, (tmp_path / "doc.blg").read_text()
+    bbl = (tmp_path / "doc.bbl").read_text()
+    assert re.findall(r"\\bibitem\[(.*?)\]\{(\w+)\}", bbl) == [
+        ("Nas25", "nash"), ("{\\\"O}kt25", "okten"), ("Rao25", "rao"), ("{\\c{S}}ah25", "sahin"), ("Smi25", "smith")]
+    assert "The {{\\\"O}BB} network" in bbl  # the acronym keeps its capitals, the special character too
 
 
 @pytest.mark.skipif(shutil.which("biber") is None, reason="biber not installed (Debian: biber)")

@@ -78,10 +78,22 @@ def test_year_block_and_alias():
 @pytest.mark.parametrize("title, protected", [
     ("An LLM", "An {LLM}"), ("x-Y", "x-{Y}"), ("GPT4o", "{GPT4o}"), ("R1", "{R1}"), ("3D", "{3D}"), ("3d", "3d"), ("Q", "Q"),
     ("(GRPO)", "({GRPO})"), ("\\LaTeX{} Agents", "\\LaTeX{} Agents"), ("Hello", "Hello"), ("{A}{B}", "{A}{B}"),
-    ("a $X^2$ b", "a $X^2$ b"), ("\\$ LLM", "\\$ {LLM}"), ("\\{ LLM", "\\{ {LLM}"), ("a \\$ USD", "a \\$ {USD}"), ("{a \\} b} ABc", "{a \\} b} {ABc}"),
+    ("a $X^2$ b", "a $X^2$ b"), ("{\\\"O}BB and {\\'E}TS", "{{\\\"O}BB} and {{\\'E}TS}"),
+    ("{\\\"O}sterreich", "{\\\"O}sterreich"), ("{\\\"O}BB-based", "{{\\\"O}BB}-based"), ("{\\L}LM", "{{\\L}LM}"),
+    ("\\$ LLM", "\\$ {LLM}"), ("\\{ LLM", "\\{ {LLM}"), ("a \\$ USD", "a \\$ {USD}"), ("{a \\} b} ABc", "{a \\} b} {ABc}"),
 ])
 def test_protect_title(title, protected):
     assert bibexport.protect_title(title) == protected
+
+
+@pytest.mark.parametrize("text, latex", [
+    ("Şahin", "{\\c{S}}ahin"), ("Ökten", "{\\\"O}kten"), ("Ångström", "{\\r{A}}ngstr{\\\"o}m"), ("Tramèr", "Tram{\\`e}r"),
+    ("Łukasz", "{\\L}ukasz"), ("Erdős", "Erd{\\H{o}}s"), ("ı", "{\\i}"), ("50% & a_b", "50\\% \\& a\\_b"),
+])
+def test_accented_letters_are_bibtex_special_characters(text, latex):
+    from masrl.bib.latex import decode_latex, encode_latex
+
+    assert encode_latex(text) == latex and decode_latex(latex) == text
 
 
 def test_export_header_order_months_and_balanced_braces():

@@ -41,7 +41,7 @@ import re
 
 from . import venues
 from .bibtex import MONTHS, balance_braces, encode_author, encode_latex
-from .latex import latex_safe
+from .latex import decode_latex, latex_safe
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -57,14 +57,22 @@ _SPELLING = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
 _ARXIV_JOURNAL = re.compile(r"^\s*(arxiv|corr)\b", re.IGNORECASE)
 
 
+#: A BibTeX special character: a group opened at brace depth 0 by a backslash (``{\\"O}``, ``{\\c{S}}``).
+_SPECIAL = re.compile(r"\{\\[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
+
+
 def _protect_word(word: str) -> str:
-    """``LLMs`` -> ``{LLMs}``; ``LLM-based`` -> ``{LLM}-based``; ``Multi-Agent`` unchanged."""
+    """``LLMs`` -> ``{LLMs}``; ``LLM-based`` -> ``{LLM}-based``; ``Multi-Agent`` unchanged; a special
+    character counts as its letter (``{\\"O}BB`` -> ``{{\\"O}BB}``, as ``OBB`` -> ``{OBB}``)."""
     def one(part: str) -> str:
         core = part.strip(".,:;!?()[]'\"")
-        if not core or "\\" in core or not any(c.isupper() for c in core):
+        if not core or "\\" in _SPECIAL.sub("", core):
             return part
-        needs = any(c.isupper() for c in core[1:]) or (len(core) == 1 and "-" in word) or \
-            (any(c.isdigit() for c in core) and core[0].isupper())
+        letters = _SPECIAL.sub(lambda special: decode_latex(special.group()), core)
+        if not any(c.isupper() for c in letters):
+            return part
+        needs = any(c.isupper() for c in letters[1:]) or (len(letters) == 1 and "-" in word) or \
+            (any(c.isdigit() for c in letters) and letters[0].isupper())
         if not needs:
             return part
         start = part.index(core)
@@ -74,11 +82,20 @@ def _protect_word(word: str) -> str:
 
 def protect_title(title: str) -> str:
     """Brace-protect capitals and acronyms of a LaTeX title (outside braces and math)."""
-    out, word, depth, math = [], "", 0, False
+    out, word, depth, math, skip = [], "", 0, False, 0
     for i, ch in enumerate(title):
         escaped = i > 0 and title[i - 1] == "\\"
         if ch == "$" and not escaped and depth == 0:
             math = not math
+        if skip:
+            skip -= 1
+            continue
+        if depth == 0 and not math and ch == "{" and not escaped:
+            special = _SPECIAL.match(title, i)
+            if special:  # one letter of the word
+                word += special.group()
+                skip = len(special.group()) - 1
+                continue
         if depth == 0 and not math and ch not in "{}$" and not ch.isspace():
             word += ch
             continue

@@ -93,6 +93,26 @@ def _quote_rule(text: str, pos: int):
     return 1, "{\\textquotedblleft}" if opening else "{\\textquotedblright}"
 
 
+def _special_rule(text: str, pos: int):
+    """pylatexenc rule: a letter written with an accent macro as a BibTeX *special character*,
+    braced whole (``Ş`` -> ``{\\c{S}}``, ``Ö`` -> ``{\\"O}``, as pylatexenc already braces ``{\\L}``):
+    BibTeX's styles then sort, label and change the case of it as the letter it is, where
+    ``\\c{S}ahin`` would sort as "cSahin" and label as ``\\c{S}25``."""
+    if ord(text[pos]) < 0x80:
+        return None
+    latex = _defaults().unicode_to_latex(text[pos])
+    if not latex.startswith("\\") or latex == text[pos]:
+        return None
+    return 1, "{" + latex + "}"
+
+
+@lru_cache(maxsize=1)
+def _defaults():
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    return UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+
+
 @lru_cache(maxsize=1)
 def _encoder():
     from pylatexenc.latexencode import (
@@ -105,6 +125,7 @@ def _encoder():
         conversion_rules=[
             UnicodeToLatexConversionRule(RULE_CALLABLE, _url_rule, replacement_latex_protection="none"),
             UnicodeToLatexConversionRule(RULE_CALLABLE, _quote_rule, replacement_latex_protection="none"),
+            UnicodeToLatexConversionRule(RULE_CALLABLE, _special_rule, replacement_latex_protection="none"),
             "defaults",
         ],
         unknown_char_policy="keep",
