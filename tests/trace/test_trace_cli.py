@@ -101,6 +101,22 @@ def test_convert(capsys, tmp_path):
     assert code == 0 and json.loads(out) == json.loads(out_file.read_text())
 
 
+def test_json_on_stdout_escapes_what_would_act_on_the_terminal(capsys, tmp_path):
+    # U+009B is a C1 control (CSI, as ESC [ is), U+202E reorders what follows, U+E0041 is an invisible tag
+    log = {"question_ID": "q\u009b2J", "history": [{"role": "Orch\u202e (-> W)", "content": "a"},
+                                                   {"role": "W\U000e0041", "content": "b"}]}
+    src = tmp_path / "ml.json"
+    src.write_text(json.dumps(log))
+    out_file = tmp_path / "t.json"
+    assert run(capsys, "trace", "convert", str(src), "-o", str(out_file))[0] == 0
+    code, out, _ = run(capsys, "trace", "convert", str(src))
+    assert code == 0 and not any(ch in out for ch in "\u009b\u202e\U000e0041")
+    assert "q\\u009b2J" in out and "\\u202e" in out and "\\udb40\\udc41" in out
+    assert json.loads(out) == json.loads(out_file.read_text())  # the same values
+    code, out, _ = run(capsys, "trace", "metrics", "--format", "json", str(out_file))
+    assert code == 0 and not any(ch in out for ch in "\u009b\u202e\U000e0041") and '"trace_id": "q\\u009b2J"' in out
+
+
 def test_convert_errors(capsys, tmp_path):
     code, out, err = run(capsys, "trace", "convert", "--from", "otel", str(DATA / "otel_two_traces.json"))
     assert code == 1 and err.startswith("masrl: error: ") and "--trace-id" in err

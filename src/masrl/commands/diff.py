@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..checks.validate import PREDATED, from_older_format, validate
 from ..core.errors import UserError, summary
+from ..core.text import json_printable
 from ..corpus.gitread import read_git_tree, release_report_blobs
 from ..corpus.load import Corpus, find_root, parse_tree, read_tree
 
@@ -63,7 +64,7 @@ def run(root_arg: Path | None, rev: str, as_json: bool = False) -> int:
     diff["drafts"] = drafted_records(new)
     diff["audits"] = audit_changes(old_files, new_files)
     if as_json:
-        print(json.dumps({"rev": rev, **diff}, indent=2, sort_keys=True, ensure_ascii=False))
+        print(json_printable(json.dumps({"rev": rev, **diff}, indent=2, sort_keys=True, ensure_ascii=False)))
     else:
         print(render_markdown(diff, rev), end="")
     return 0

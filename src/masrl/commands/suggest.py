@@ -15,6 +15,7 @@ from argparse import Namespace
 from ..build import write
 from ..core import console
 from ..core.errors import UsageError, UserError, summary
+from ..core.text import json_printable
 from ..corpus.load import TAXONOMY, find_root, parse_tree, read_tree
 from ..corpus.taxonomy import Taxonomy
 
@@ -78,7 +79,7 @@ def run(args: Namespace) -> int:
     assignments = apply.parse_assignments(args.apply, tax, record) if args.apply else []
     report = fields.suggest_record(corpus, args.key)
     if not (args.apply or args.draft):
-        print(show.as_json(report) if args.json else show.as_text(report), end="")
+        print(json_printable(show.as_json(report)) if args.json else show.as_text(report), end="")
         return 0
     plan = apply.plan_draft(corpus, files[rel], report) if args.draft else apply.plan_apply(corpus, files[rel], report, assignments)
     write.update(root, {plan.file: (plan.old, plan.new)})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.text import printable
+from ..core.text import json_printable, printable
 
 TRACE_DESCRIPTION = """\
 Orchestration traces: temporal event graphs of orchestrator decisions, spawns,
@@ -142,7 +142,7 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
         _print_problems(sort_problems(problems), "no metrics were printed.")
         return 1
     if args.format == "json":
-        _write_stdout(json.dumps(results, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+        _write_stdout(json_printable(json.dumps(results, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)) + "\n")
     else:
         _write_stdout(metrics_markdown(results))
     return 0
@@ -189,7 +189,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         out = Path(args.output)
         sync(out.parent, {out.name: data})
     else:
-        _write_stdout(text)
+        _write_stdout(json_printable(text))
     return 0
 
 

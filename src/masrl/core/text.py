@@ -181,6 +181,26 @@ def printable(text: str, multiline: bool = False) -> str:
     return "".join(ch.encode("unicode_escape").decode("ascii") if ch in bad else ch for ch in text)
 
 
+def json_printable(text: str) -> str:
+    """JSON text as a terminal may print it: every character the policy refuses written as its JSON
+    escape (``\\u009b``, an astral one as its surrogate pair), so that a value of the data can neither
+    act on the terminal (a C1 control such as U+009B is one, as ESC is) nor reorder what is shown. The
+    same JSON value: such characters stand only inside strings, where ``json.dumps`` already escaped
+    line breaks and C0 controls."""
+    if not may_be_unsafe(text):
+        return text
+    bad = {ch for ch, _ in unsafe_characters(text, multiline=True)}
+
+    def escape(ch: str) -> str:
+        code = ord(ch)
+        if code < 0x10000:
+            return f"\\u{code:04x}"
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+    return "".join(escape(ch) if ch in bad else ch for ch in text)
+
+
 def ascii_digits(text: str) -> bool:
     """Whether ``text`` is one or more of the digits 0-9: a whole number as files and protocols
     write it (``str.isdigit`` is also true of ``²``, which ``int`` refuses, and of ``١``, a digit of
