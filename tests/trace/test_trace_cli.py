@@ -117,6 +117,28 @@ def test_json_on_stdout_escapes_what_would_act_on_the_terminal(capsys, tmp_path)
     assert code == 0 and not any(ch in out for ch in "\u009b\u202e\U000e0041") and '"trace_id": "q\\u009b2J"' in out
 
 
+def test_validate_and_metrics_read_json_lines_as_summarize_does(capsys, tmp_path):
+    trace = survey_trace()
+    broken = {**trace, "events": trace["events"][:1]}
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text("\n".join(json.dumps({**trace, "trace_id": f"t{i}"}) for i in range(3)) + "\n\n")
+    code, out, err = run(capsys, "trace", "validate", str(runs))
+    assert (code, out, err) == (0, "3 traces in 1 file valid\n", "")
+    code, out, _ = run(capsys, "trace", "metrics", "--format", "json", str(runs))
+    assert code == 0 and sorted(json.loads(out)) == [f"{runs}:{n}" for n in (1, 2, 3)]
+    assert {v["trace_id"] for v in json.loads(out).values()} == {"t0", "t1", "t2"}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(trace) + "\n{not json\n" + json.dumps(broken) + "\n")
+    code, out, err = run(capsys, "trace", "validate", str(bad))
+    lines = err.splitlines()
+    assert code == 1 and lines[0].startswith(f"{bad}:2: not valid JSON: ") and lines[1].startswith(f"{bad}:3: $.edges[0]")
+    assert lines[-1].endswith("in 1 file; 1 of 3 traces valid.")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n \n")
+    code, _, err = run(capsys, "trace", "metrics", str(empty))
+    assert code == 1 and err == f"masrl: error: {empty}: no trace in this file (a .jsonl file holds one trace per line)\n"
+
+
 def test_convert_errors(capsys, tmp_path):
     code, out, err = run(capsys, "trace", "convert", "--from", "otel", str(DATA / "otel_two_traces.json"))
     assert code == 1 and err.startswith("masrl: error: ") and "--trace-id" in err

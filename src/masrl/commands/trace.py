@@ -102,24 +102,53 @@ def _not_a_trace(path: str, data: bytes, checker, found: list):
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from ..trace.validate import check_bytes, read_file, sort_problems
+    from ..trace.validate import sort_problems
 
-    _missing(args.files)
     problems = []
-    bad = 0
-    for path in args.files:
-        data = read_file(path)
-        checker, _tree, found = check_bytes(data, path)
-        found = _not_a_trace(path, data, checker, found)
+    bad = traces = 0
+    for path, line, data in _traces(args.files):
+        checker, _tree, found = _checked(data, path, line)
+        found = found if line else _not_a_trace(path, data, checker, found)
         bad += bool(found)
+        traces += 1
         problems.extend(found)
-    if problems:
-        ok = len(args.files) - bad
-        _print_problems(sort_problems(problems), f"{ok} of {len(args.files)} file{'s' if len(args.files) != 1 else ''} valid.")
-        return 1
     n = len(args.files)
-    print(f"{n} trace file{'s' if n != 1 else ''} valid")
+    what = f"{n} file{'s' if n != 1 else ''}" if traces == n else f"{traces} trace{'s' if traces != 1 else ''}"
+    if problems:
+        _print_problems(sort_problems(problems), f"{traces - bad} of {what} valid.")
+        return 1
+    print(f"{n} trace file{'s' if n != 1 else ''} valid" if traces == n else f"{what} in {n} file{'s' if n != 1 else ''} valid")
     return 0
+
+
+def _checked(data: bytes, path: str, line: int | None):
+    """:func:`masrl.trace.validate.check_bytes` of one trace; the problems of a JSON Lines file's trace name its line."""
+    from dataclasses import replace
+
+    from ..trace.validate import check_bytes
+
+    checker, tree, found = check_bytes(data, path)
+    return checker, tree, [replace(p, line=line) for p in found] if line else found
+
+
+def _traces(files: list[str]) -> list[tuple[str, int | None, bytes]]:
+    """``(file, line, bytes)`` of every trace of ``files`` (each line of a ``.jsonl`` file is one; line None
+    for a whole file); a file that is missing or holds no trace is refused, all at once."""
+    from ..core.errors import Problem, UserError, summary
+    from ..trace.validate import read_file, traces_in
+
+    _missing(files)
+    out, empty = [], []
+    for path in files:
+        found = traces_in(path, read_file(path))
+        if not found:
+            empty.append(Problem(path, None, None, "no trace in this file (a .jsonl file holds one trace per line)"))
+        out.extend((path, line, data) for line, data in found)
+    if len(empty) == 1:
+        raise UserError(f"{empty[0].file}: {empty[0].message}")
+    if empty:
+        raise UserError(summary(empty, "nothing was read."), empty)
+    return out
 
 
 def _cmd_metrics(args: argparse.Namespace) -> int:
@@ -127,13 +156,13 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
 
     from ..trace.metrics import metrics_from_checker
     from ..trace.report import metrics_markdown
-    from ..trace.validate import check_bytes, read_file, sort_problems
+    from ..trace.validate import sort_problems
 
-    _missing(args.files)
     problems = []
     results = {}
-    for path in args.files:
-        checker, _tree, found = check_bytes(read_file(path), path)
+    for path, line, data in _traces(args.files):
+        checker, _tree, found = _checked(data, path, line)
+        path = f"{path}:{line}" if line else path
         if found:
             problems.extend(found)
         else:
@@ -460,7 +489,7 @@ def register(subparsers) -> None:
         "  masrl trace convert spans.otlp.json -o run1.json && masrl trace validate run1.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON; a .jsonl file holds one trace per line)")
     p.set_defaults(run=_cmd_validate)
 
     p = sub.add_parser(
@@ -475,7 +504,7 @@ def register(subparsers) -> None:
         "  masrl trace metrics run1.json --format json > run1.metrics.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="trace file (JSON; a .jsonl file holds one trace per line)")
     p.add_argument(
         "--format",
         choices=("md", "json"),

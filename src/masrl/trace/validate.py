@@ -208,6 +208,15 @@ def read_file(path: str) -> bytes:
         raise UserError(f"{path}: cannot read: {err.strerror}") from None
 
 
+def traces_in(path: str, data: bytes) -> list[tuple[int | None, bytes]]:
+    """``(line, bytes)`` of each trace of a file's ``data``: a JSON Lines file (``.jsonl``) holds one per
+    non-blank line (``line`` its 1-based number), as ``masrl trace summarize`` reads it; any other file
+    is one trace (``line`` None)."""
+    if not path.endswith(".jsonl"):
+        return [(None, data)]
+    return [(number, line.rstrip(b"\r")) for number, line in enumerate(data.split(b"\n"), 1) if line.strip()]
+
+
 def validate_file(path: str) -> list[Problem]:
     """Problems of one trace file (the ``masrl trace validate`` path; keeps no tree)."""
     _checker, _tree, problems = check_bytes(read_file(path), path)
