@@ -789,3 +789,34 @@ def test_a_citation_link_of_a_protocol_without_citation_searching_is_named_not_a
                 "exclusion log: restore it")
     for run in (cli("validate", "--root", root), cli("update", "apply", "--root", root, folder.name, "--dry-run")):
         assert run.code == 1 and expected in run.err.splitlines() and "Traceback" not in run.err, run.err
+
+
+def test_a_candidate_awaiting_at_a_release_and_included_after_it_is_carried_over_not_added_by_hand(searched, cli,
+                                                                                                     monkeypatch):
+    """Round 1 leaves a candidate undecided at release v2; after v2 a second round finds the same papers again
+    (all duplicates), and round 1's candidate is included: a record of a database search that v2 left awaiting,
+    not one identified by other methods."""
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": EXCLUDE, "arxiv:2605.10002": EXCLUDE})
+    assert cli("update", "apply", "--root", root, folder.name).code == 0
+    assert cli("build", "--root", root).code == 0
+    assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
+    assert cli("build", "--root", root).code == 0
+    day = folder.name[:8] + f"{int(folder.name[8:10]) + 1:02d}"
+    monkeypatch.setenv("MASRL_TODAY", day)
+    assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
+    fill(folder / "queue.csv", {"arxiv:2605.10001": {"decision": "include"}})
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 0, run.err
+    (made,) = [line.rsplit(" ", 1)[-1] for line in run.out.splitlines() if "include -> created" in line]
+    for field, value in PAPERS[0]["tags"].items():
+        set_field(root / made, field, value)
+    build = cli("build", "--root", root)
+    assert build.code == 0, build.err
+    rows = {line.split(",")[0]: line.split(",")[1] for line in (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
+    assert rows["records identified from arXiv (update rounds)"] == "7"  # round 2: all found again as duplicates
+    assert rows["records identified by other methods (added by hand)"] == "0"
+    assert rows["awaiting a decision at the previous version (found by its update rounds)"] == "1"
+    assert (rows["records screened"], rows["new records with a screening decision"], rows["new records included"]) == ("1", "1", "1")
+    svg = (root / "reports/figures/prisma_flow.svg").read_text()
+    assert 'id="audited:carried_over"' in svg

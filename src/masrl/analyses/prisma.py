@@ -119,8 +119,9 @@ def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy
         version) the update also has ``"identification": {"rounds", "identified_by_source",
         "identified_by_other_method", "duplicates_removed", "other_methods", "screened",
         "awaiting"}`` (identified_by_other_method: citation searching and the like, by method;
-        other_methods: the records added by hand; screened = queued + other methods = identified +
-        awaiting).
+        other_methods: the records added by hand; carried_over: the records added since from the queue
+        of a round the previous version covered, which were awaiting a decision then;
+        screened = queued + other methods + carried over = identified + awaiting).
 
     Raises:
         ValueError: if the flow does not end at the number of retained records
@@ -169,13 +170,14 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
         "total_included": len(previous.keys) - len(dropped) + len(new_retained),
     }
     if rounds:
-        other = max(0, identified - rounds["applied"])
+        carried = int(rounds.get("carried_over", 0))
+        other = max(0, identified - rounds["applied"] - carried)
         update["identification"] = {
             "rounds": list(rounds["rounds"]), "identified_by_source": dict(rounds["identified_by_source"]),
             "identified_by_other_method": dict(rounds.get("identified_by_other_method") or {}),
             "duplicates_removed": rounds["duplicates_removed"], "other_methods": other,
-            "screened": rounds["queued"] + other, "awaiting": rounds["awaiting"],
-            "found_again": int(rounds.get("found_again", 0))}
+            "screened": rounds["queued"] + other + carried, "awaiting": rounds["awaiting"],
+            "found_again": int(rounds.get("found_again", 0)), "carried_over": carried}
     return update
 
 
@@ -220,6 +222,8 @@ def update_table(flow: dict) -> Table:
         rows += [
             {"step": "duplicates removed before screening", "records": ident["duplicates_removed"], **blank},
             {"step": "records identified by other methods (added by hand)", "records": ident["other_methods"], **blank},
+            *([{"step": "awaiting a decision at the previous version (found by its update rounds)",
+                "records": ident["carried_over"], **blank}] if ident.get("carried_over") else []),
             {"step": "records screened", "records": ident["screened"], **blank},
             {"step": "awaiting a screening decision", "records": ident["awaiting"], **blank},
             {"step": "new records with a screening decision", "records": up["identified"], **blank},

@@ -345,7 +345,29 @@ def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
     (every round that no release covers, :class:`masrl.analyses.rounds.Boundary`; every round without
     a release), summed (:func:`masrl.analyses.rounds.identification`); None without rounds.
     ``masrl release`` freezes them into the new release's snapshot, which so covers those rounds."""
-    return identification(rounds_after(corpus, frozen))
+    states = rounds_after(corpus, frozen)
+    out = identification(states)
+    if out is not None and frozen:
+        carried = _carried_over(corpus, frozen[-1], {s.round_id for s in states})
+        if carried:
+            out["carried_over"] = carried
+    return out
+
+
+def _carried_over(corpus: Corpus, previous: Population, current: set[str]) -> int:
+    """Records added since ``previous`` (the latest release) from the queue of a round it covered: candidates
+    a database search found before that release that were still awaiting a decision then (not records
+    identified by other methods in this update)."""
+    new = 0
+    for state in round_states(corpus.rounds, corpus.retained, corpus.excluded):
+        if state.round_id in current:
+            continue
+        for held in set(state.applied.values()):
+            if held in corpus.retained:
+                new += corpus.retained[held].get("key") not in previous.keys
+            elif held in corpus.excluded:
+                new += corpus.excluded[held].get("record_id") not in previous.record_ids
+    return new
 
 
 def rounds_after(corpus: Corpus, frozen: list[Population]) -> list:

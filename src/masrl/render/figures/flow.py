@@ -153,7 +153,10 @@ def draw(data: dict, options: dict | None = None):
     first_count = data["audited"]
     if ident:
         first_label, first_count = "Records screened", ident["screened"]
-    audited = _Block(MAIN_X, MAIN_W, _wrap(f"{first_label} {_count(first_count)}", MAIN_W, style.FONT_SIZE))
+    carried = int((ident or {}).get("carried_over", 0))
+    audited = _Block(MAIN_X, MAIN_W, _wrap(f"{first_label} {_count(first_count)}", MAIN_W, style.FONT_SIZE),
+                     small=_wrap(f"of which awaiting a decision at the previous version:{style.KEEP_SPACE}{carried}",
+                                 MAIN_W - INDENT, style.SMALL_SIZE) if carried else [])
     audited.top = y
     if ident and ident["awaiting"]:
         awaiting_box = _Block(SIDE_X, SIDE_W, _wrap(f"Awaiting a screening decision {_count(ident['awaiting'])}", SIDE_W,
@@ -244,6 +247,10 @@ def draw(data: dict, options: dict | None = None):
         mid = other_box.top + other_box.h / 2
         arrow(SIDE_X, mid, centre, mid)
     box(audited, "audited")
+    if audited.small:  # centred under the count, as the total's sum is
+        ax.text(centre, Y(audited.top + PAD + len(audited.lines) * _line_h(audited.size) + 0.04),
+                "\n".join(audited.small), ha="center", va="top", fontsize=style.SMALL_SIZE, color=style.INK,
+                linespacing=1.22, gid="audited:carried_over")
     if awaiting_box is not None:
         box(awaiting_box, "awaiting", face=SIDE_FACE, edge=style.MUTED, align="left")
         mid = audited.top + audited.h / 2
