@@ -196,3 +196,55 @@ def test_kappa_paradox_in_the_report(survey, cli, sheets, tmp_path):
     assert f"| {(3 * p_o - 1) / 2:.3f} [" in run.out
     assert ("- verified: 29 of 32 items agree and 'yes' is 95% of all ratings, so Cohen's κ is 0.000 while AC1 is "
             f"{(p_o - pe) / (1 - pe):.3f} and PABAK {(3 * p_o - 1) / 2:.3f}.") in run.out
+
+
+def _init_with_methods(tmp_path, cli, methods):
+    root = tmp_path / "s"
+    assert cli("init", str(root), "--title", "Retired values").code == 0
+    for i, method in enumerate(methods, 1):
+        assert cli("add", "--root", root, "--no-fetch", "--arxiv", f"2605.0280{i}", "--title", f"Paper number {i} about things",
+                   "--author", f"Auth{i}, A", "--year", "2026").code == 0
+    for path, method in zip(sorted((root / "corpus/papers").glob("*.yaml")), methods):
+        text = path.read_text().replace("method: untagged", f"method: {method}").replace("  - untagged", "  - benchmark")
+        path.write_text(text.replace("one_liner: untagged", "one_liner: x"))
+    assert cli("validate", "--root", root).code == 0
+    return root
+
+
+def test_an_audit_keeps_the_values_of_its_time_when_one_is_retired(tmp_path, cli, sheets):
+    root = _init_with_methods(tmp_path, cli, ["learned", "learned", "hand_crafted", "hand_crafted"])
+    assert cli("audit", "sample", "--root", root, "--population", "retained", "--n", "4", "--seed", "1", "--fields", "method",
+               "--id", "t").code == 0
+    sample = sheets.sample(root, "t")
+    assert sample["vocabulary"] == {"method": ["learned", "hand_crafted", "NA"]}  # the values of the time, recorded
+    first = sample["items"][0]
+    other = "learned" if first["original"]["method"] == "hand_crafted" else "hand_crafted"
+    rows = sheets.filled(root, "t", {(first["item"], "method"): other})
+    assert cli("audit", "import", sheets.write(tmp_path / "r.csv", rows), "--root", root, "--audit", "t", "--reader", "Bo").code == 0
+    # the survey retires 'hand_crafted': its records are retagged, the value leaves the vocabulary
+    for path in (root / "corpus/papers").glob("*.yaml"):
+        path.write_text(path.read_text().replace("method: hand_crafted", "method: learned"))
+    taxonomy = root / "corpus/taxonomy.yaml"
+    taxonomy.write_text("".join(line for line in taxonomy.read_text().splitlines(keepends=True) if "hand_crafted:" not in line))
+    assert cli("validate", "--root", root).code == 0  # the audit is a dated record: its values were the vocabulary's then
+    assert cli("build", "--root", root).code == 0
+    assert "| method | 4 | 3 |" in (root / "reports/audit.md").read_text()
+    # a resolution can name the retired value (it was a choice then), but apply writes only today's values
+    assert cli("audit", "adjudicate", "t", "--root", root).code == 0
+    path = root / "corpus/audits/t/adjudication-round-1.yaml"
+    adjudication = yaml.safe_load(path.read_text())
+    adjudication["resolutions"][0].update(resolved="hand_crafted", by="Ada")
+    path.write_text(yaml.safe_dump(adjudication, sort_keys=False))
+    assert cli("validate", "--root", root).code == 0
+    run = cli("audit", "apply", "t", "--root", root, "--yes")
+    assert run.code == 1 and ("method: 'hand_crafted' was a value when the audit was sampled but is not one of the "
+                              "vocabulary now (corpus/taxonomy.yaml): resolve it to one of learned, NA") in run.err
+    # a value the audit never recorded is refused as before, and so is a recorded field the audit does not ask
+    audit = root / "corpus/audits/t/audit.yaml"
+    text = audit.read_text()
+    audit.write_text(text.replace("vocabulary:\n", "vocabulary:\n  scenario:\n    - web\n", 1))
+    run = cli("validate", "--root", root)
+    assert run.code == 1 and "vocabulary.scenario: 'scenario' is neither a field of this audit (method) nor its stratification field" in run.err
+    audit.write_text(text.replace("    - hand_crafted\n", "", 1))
+    run = cli("validate", "--root", root)
+    assert run.code == 1 and "'hand_crafted' is not an allowed value of method" in run.err

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..analyses.agreement import Agreement, agreement
 from ..corpus.taxonomy import SINGLE_STAGE, Taxonomy
-from .fields import DECISION, EXCLUDE, INCLUDE, ORIGINAL, AuditField, allowed_fields
+from .fields import DECISION, EXCLUDE, INCLUDE, ORIGINAL, AuditField, allowed_fields, with_vocabulary
 from .model import Audit, Item, Resolution
 
 
@@ -51,7 +51,7 @@ class RoundResult:
 
 def fields_of(audit: Audit, tax: Taxonomy) -> dict[str, AuditField]:
     """The audit's fields with their vocabularies, in the audit's order."""
-    allowed = allowed_fields(tax, audit.population)
+    allowed = with_vocabulary(allowed_fields(tax, audit.population), audit.vocabulary)
     return {name: allowed[name] for name in audit.fields if name in allowed}
 
 

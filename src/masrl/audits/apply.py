@@ -211,6 +211,12 @@ def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, byt
         current = None if current is None else str(current)
         if current == res.resolved:
             continue
+        if res.field in tax.fields and res.resolved not in tax.values(res.field):
+            plan.problems.append(Problem(res.file, None, f"resolutions[{res.index}]",
+                                         f"{item.record} {res.field}: {res.resolved!r} was a value when the audit was "
+                                         "sampled but is not one of the vocabulary now (corpus/taxonomy.yaml): resolve "
+                                         f"it to one of {', '.join(tax.values(res.field))}"))
+            continue
         original = item.value(res.field)
         if current != original:
             plan.problems.append(Problem(res.file, None, f"resolutions[{res.index}]",

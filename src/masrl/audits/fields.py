@@ -99,6 +99,24 @@ def allowed_fields(tax: Taxonomy, population: str) -> dict[str, AuditField]:
     return out
 
 
+def with_vocabulary(allowed: dict[str, AuditField], vocabulary) -> dict[str, AuditField]:
+    """``allowed`` with the values an audit recorded for its fields when it was sampled (its
+    ``vocabulary``) allowed too, after the taxonomy's: a value retired since is still a value of that
+    audit's items, readings and resolutions (a dated record), while a new value is written only where
+    today's vocabulary has it (``masrl audit apply`` refuses a retired one)."""
+    if not isinstance(vocabulary, dict) or not vocabulary:
+        return allowed
+    out = dict(allowed)
+    for name, spec in allowed.items():
+        recorded = vocabulary.get(name)
+        retired = [str(v) for v in recorded if str(v) not in spec.values] if isinstance(recorded, list) else []
+        if retired:
+            out[name] = AuditField(spec.name, spec.label, (*spec.values, *retired), {**spec.labels, **{v: v for v in retired}},
+                                   {**spec.definitions, **{v: "(a value of the vocabulary when the audit was sampled)" for v in retired}},
+                                   spec.only_if_excluded)
+    return out
+
+
 def stratify_choices(tax: Taxonomy, population: str) -> tuple[str, ...]:
     """Fields a sample of ``population`` can be stratified by: the single-valued
     controlled fields of its records; for ``all``, the decision (retained vs excluded)."""

@@ -142,6 +142,7 @@ class Audit:
     resolutions: list[Resolution]
     provenance: dict
     legacy: bool = False
+    vocabulary: dict = field(default_factory=dict)
 
     @property
     def folder(self) -> str:
@@ -210,6 +211,7 @@ def _folder(audit_file: str, data: dict, files: dict[str, dict]) -> Audit:
         fields=list(data["fields"]), date=str(data["date"]), description=str(data.get("description", "")),
         sampling=dict(data.get("sampling") or {}), instructions=str(data.get("instructions", "")), items=items,
         readings=readings, resolutions=resolutions, provenance=dict(data.get("provenance") or {}),
+        vocabulary=dict(data.get("vocabulary") or {}),
     )
 
 

@@ -145,12 +145,15 @@ def default_instructions(population: str, fields: dict[str, AuditField]) -> str:
 
 def audit_document(*, audit_id: str, date: str, population: str, fields: list[str], n: int, seed: int,
                    stratify: str | None, strata: list[dict], instructions: str, description: str | None,
-                   drawn: list[Candidate], command: str, version: str) -> dict:
-    """The mapping of ``audit.yaml`` (keys in file order)."""
+                   drawn: list[Candidate], command: str, version: str, vocabulary: dict | None = None) -> dict:
+    """The mapping of ``audit.yaml`` (keys in file order). ``vocabulary``: the allowed values of the
+    audited fields (and of the stratification field) as the taxonomy gives them at sampling time."""
     doc: dict = {"audit_id": audit_id, "kind": kind_of(population), "date": date}
     if description:
         doc["description"] = description
     doc.update(population=population, fields=list(fields))
+    if vocabulary:
+        doc["vocabulary"] = {name: list(values) for name, values in vocabulary.items()}
     doc["sampling"] = {"n": n, "seed": seed, "stratify": stratify, "method": METHOD, "strata": strata}
     doc["instructions"] = instructions
     doc["sheet"] = {"csv": "sheet/sheet.csv", "allowed_values": "sheet/allowed-values.csv",

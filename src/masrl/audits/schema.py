@@ -28,6 +28,7 @@ AUDIT_FILE_SCHEMA = {
         "description": _TEXT,
         "population": {"enum": list(POPULATIONS)},
         "fields": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
+        "vocabulary": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}},
         "sampling": {
             "type": "object",
             "required": ["n", "seed", "method"],

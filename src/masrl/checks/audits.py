@@ -28,6 +28,7 @@ from ..audits.fields import (
     allowed_fields,
     kind_of,
     stratify_choices,
+    with_vocabulary,
 )
 from ..audits.model import (
     AUDIT_FILE,
@@ -130,6 +131,7 @@ class _FolderChecker:
         if data["kind"] != kind_of(population):
             self.c.add(file, ("kind",), f"an audit of the {population} population is of kind {kind_of(population)!r}")
         allowed = allowed_fields(self.c.tax, population)
+        self.vocabulary(data, allowed)
         for i, name in enumerate(data["fields"]):
             if name not in allowed:
                 self.c.add(file, ("fields", i), f"{name!r} cannot be audited for the {population} population; "
@@ -156,8 +158,15 @@ class _FolderChecker:
             if population != "all" and item["kind"] != population:
                 self.c.add(file, path + ("kind",), f"a {item['kind']} record in a sample of the {population} population")
             self.identifier(item, path)
-            self.originals(item, path, allowed, data["fields"])
+            self.originals(item, path, with_vocabulary(allowed, data.get("vocabulary")), data["fields"])
         return len(self.c.problems) == before
+
+    def vocabulary(self, data: dict, allowed: dict) -> None:
+        """The values recorded at sampling time: of the audit's fields (or its stratification field) only."""
+        for name in data.get("vocabulary") or {}:
+            if name not in data["fields"] and name != data["sampling"].get("stratify"):
+                self.c.add(self.audit_file, ("vocabulary", name), f"{name!r} is neither a field of this audit "
+                                                                 f"({', '.join(data['fields'])}) nor its stratification field")
 
     def sampling(self, data: dict, stratify: str | None, items: int) -> None:
         """What the sample says of its drawing (published in the audit report) is what it holds: ``n`` items; per
@@ -169,6 +178,8 @@ class _FolderChecker:
         if not strata:
             return
         values = strata_order(self.c.tax, stratify) if stratify else ()
+        recorded = (data.get("vocabulary") or {}).get(stratify) if stratify else None
+        values = (*values, *[v for v in recorded if v not in values]) if values and isinstance(recorded, list) else values
         counted = Counter(str(item.get("stratum")) for item in data["items"])
         for j, stratum in enumerate(strata):
             path = ("sampling", "strata", j)
@@ -259,7 +270,7 @@ class _FolderChecker:
         elif reader_slug(data["reader"]) in TABLE_COLUMNS:
             self.c.add(rel, ("reader",), f"{data['reader']!r} names a column of the table of disagreements "
                                          f"({', '.join(TABLE_COLUMNS)}); choose another reader name")
-        allowed = allowed_fields(self.c.tax, sample["population"])
+        allowed = with_vocabulary(allowed_fields(self.c.tax, sample["population"]), sample.get("vocabulary"))
         items = {i["item"]: i for i in sample["items"]}
         seen: set[str] = set()
         for j, row in enumerate(data["rows"]):
@@ -316,7 +327,7 @@ class _FolderChecker:
         if number not in audit.rounds():
             self.c.add(rel, ("round",), f"round {number} has no imported sheet")
             return
-        allowed = allowed_fields(self.c.tax, sample["population"])
+        allowed = with_vocabulary(allowed_fields(self.c.tax, sample["population"]), sample.get("vocabulary"))
         items = {i.item: i for i in audit.items}
         seen: dict[tuple, int] = {}
         for j, res in enumerate(data["resolutions"]):

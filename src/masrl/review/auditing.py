@@ -23,6 +23,7 @@ from ..audits.fields import (
     kind_of,
     screening_fields,
     stratify_choices,
+    with_vocabulary,
 )
 from ..audits.model import (
     AUDIT_FILE,
@@ -166,7 +167,9 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
     doc = sampling.audit_document(
         audit_id=audit_id, date=date, population=options.population, fields=fields, n=options.n, seed=options.seed,
         stratify=options.stratify, strata=strata, instructions=instructions, description=options.description,
-        drawn=drawn, command=options.command, version=version)
+        drawn=drawn, command=options.command, version=version,
+        vocabulary={name: tax.values(name) for name in (*fields, options.stratify)
+                    if name and name in tax.fields and tax.values(name)})
     folder = folder_of(audit_id)
     labels = sampling.item_labels(len(drawn))
     criteria = []
@@ -231,7 +234,8 @@ def import_sheet(files: dict[str, bytes], audit_id: str, sheet: bytes, sheet_nam
     header, rows, sheet_problems = read_sheet(sheet, sheet_name)
     values, notes = {}, {}
     if not sheet_problems:
-        fields = {name: spec for name, spec in allowed_fields(tax, audit.population).items() if name in audit.fields}
+        fields = {name: spec for name, spec in with_vocabulary(allowed_fields(tax, audit.population), audit.vocabulary).items()
+                  if name in audit.fields}
         values, notes, sheet_problems = check_sheet(audit, fields, header, rows, sheet_name)
     if sheet_problems:
         raise UserError(summary(sheet_problems, "nothing was imported (fix the sheet, then import it again)."), sheet_problems)
