@@ -321,6 +321,8 @@ def test_diff_compares_with_a_revision_whose_vocabulary_was_cut(committed, cli):
     run = cli("diff", "--root", committed, "HEAD")
     assert run.code == 0, run.err
     assert re.search(r"No record changed\.", run.out)
+    run = cli("diff", "--root", committed, "HEAD~1")
+    assert run.code == 0 and run.out.startswith("## masrl diff `HEAD~1` → working tree\n")  # the revision as typed
 
 
 def test_a_text_cut_at_a_comma_anywhere_in_the_taxonomy_is_refused(published_tree):
