@@ -128,6 +128,18 @@ def test_low_confidence_is_the_measured_one_and_shown_in_text(stub, cli):
             assert "low confidence" not in block
 
 
+def test_each_neighbour_says_what_it_shares_as_the_json_does(stub, cli):
+    root, key = stub
+    data = _json(cli, root, key)
+    text = cli("suggest", "--root", root, key).out
+    said = {line.split()[0]: line.rsplit(" — ", 1)[1] for line in text.splitlines() if line.startswith("       ") and " — " in line
+            and not line.strip().startswith("the taxonomy's")}
+    evidence = {e["key"]: e["shared_words"] for items in data.values() for i in items for e in i["evidence"]}
+    assert said and set(said) == set(evidence)
+    for neighbour, words in evidence.items():
+        assert said[neighbour] == (f"shares: {', '.join(words)}" if words else "no word in common (it counts a little)")
+
+
 def test_suggestions_are_deterministic(stub, cli):
     root, key = stub
     first = cli("suggest", "--root", root, key, "--json").out

@@ -60,11 +60,9 @@ def as_text(report: RecordSuggestions) -> str:
         for rank, s in enumerate(item.suggestions, 1):
             lines.append(f"  {rank}. {_value(s.value)}  score {s.score:.3f}")
             for n in s.evidence:
-                shared = ", ".join(n.shared) if n.shared else "no word in common"
-                lines.append(f"       {n.key} ({n.similarity:.3f}) {printable(n.title)} — shares: {printable(shared)}")
+                lines.append(f"       {n.key} ({n.similarity:.3f}) {printable(n.title)} — {_shares(n.shared)}")
             for d in s.definitions:
-                shared = ", ".join(d.shared) if d.shared else "no word in common"
-                lines.append(f"       the taxonomy's {d.kind} ({d.similarity:.3f}) {printable(_one_line(d.text))} — shares: {printable(shared)}")
+                lines.append(f"       the taxonomy's {d.kind} ({d.similarity:.3f}) {printable(_one_line(d.text))} — {_shares(d.shared)}")
             if not s.evidence and not s.definitions:
                 lines.append("       evidence: the rule above allows only this value")
         lines.append("")
@@ -103,6 +101,11 @@ def _suggestion(s: Suggestion, low: bool, drafted=None) -> dict:
     if s.given:
         out["with"] = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in s.given.items()}
     return out
+
+
+def _shares(words) -> str:
+    """What a neighbour or definition shares with the record: ``shares: reward, agent``, or that it shares no word."""
+    return f"shares: {printable(', '.join(words))}" if words else "no word in common (it counts a little)"
 
 
 def as_json(report: RecordSuggestions) -> str:
