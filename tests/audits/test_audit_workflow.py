@@ -141,6 +141,17 @@ def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
     assert [(d["resolved"], d["by"], d["status"]) for f in entry["rounds"][0]["fields"] for d in f["disagreements"]] == [
         (second["original"]["is_rl"], "Ada Lovelace", "resolved"), (new_scenario, "Ada Lovelace", "resolved")]
     assert cli("build", "--root", survey, "--check").code == 0
+    # a sampled record moved to the exclusion log since the sample is a change the report names
+    for third in sample["items"][2:]:  # the first the taxonomy and the claims do not name
+        if cli("exclude", "--root", survey, "--key", third["record"], "--reason", "out of scope", "--stage",
+               "full_text_screen", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration").code == 0:
+            break
+    assert not (survey / f"corpus/papers/{third['record']}.yaml").exists()
+    assert cli("build", "--root", survey).code == 0
+    entry = next(a for a in json.loads((survey / "reports/audit.json").read_text())["agreements"] if a["audit_id"] == AUDIT)
+    assert entry["changed"] == [[third["record"], "decision", "include", "exclude"]]
+    assert f"since the sample, apart from the adjudication: {third['record']} decision include → exclude." in \
+        (survey / "reports/audit.md").read_text()
 
 
 def test_the_same_seed_draws_the_same_sample(survey, cli, sheets):

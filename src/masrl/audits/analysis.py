@@ -125,7 +125,12 @@ def changed_since(audit: Audit, retained: dict[str, dict], excluded: dict[str, d
     resolved = {(r.item, r.field): r.resolved for r in sorted(audit.resolutions, key=lambda r: r.round)
                 if r.resolved is not None}
     changed = []
+    moved_out = {str(r.get("former_key")) for r in excluded.values() if r.get("former_key")}
     for item in audit.items:
+        if not adjudicated and DECISION not in audit.fields and item.kind == "retained" and item.record not in retained \
+                and item.record in moved_out:  # a tags audit's record moved to the exclusion log since the sample
+            changed.append((item.record, DECISION, INCLUDE, EXCLUDE))
+            continue
         for name in audit.fields:
             if item.item in now:
                 before, after = item.value(name), now[item.item].get(name)
