@@ -259,3 +259,29 @@ def test_an_audit_keeps_the_values_of_its_time_when_one_is_retired(tmp_path, cli
     audit.write_text(text.replace("    - hand_crafted\n", "", 1))
     run = cli("validate", "--root", root)
     assert run.code == 1 and "'hand_crafted' is not an allowed value of method" in run.err
+
+
+def test_an_audit_that_recorded_no_vocabulary_keeps_the_values_of_the_releases(tmp_path, cli, sheets, monkeypatch):
+    root = _init_with_methods(tmp_path, cli, ["learned", "learned", "hand_crafted", "hand_crafted"])
+    assert cli("audit", "sample", "--root", root, "--population", "retained", "--n", "4", "--seed", "1", "--fields", "method",
+               "--id", "t").code == 0
+    rows = sheets.filled(root, "t")
+    assert cli("audit", "import", sheets.write(tmp_path / "r.csv", rows), "--root", root, "--audit", "t", "--reader", "Bo").code == 0
+    audit = root / "corpus/audits/t/audit.yaml"
+    text = audit.read_text()
+    start = text.index("vocabulary:\n")
+    audit.write_text(text[:start] + text[text.index("sampling:\n"):])  # as an earlier masrl wrote it
+    for path in (root / "corpus/papers").glob("*.yaml"):
+        path.write_text(path.read_text().replace("method: hand_crafted", "method: learned"))
+    taxonomy = root / "corpus/taxonomy.yaml"
+    before = taxonomy.read_text()
+    taxonomy.write_text("".join(line for line in before.splitlines(keepends=True) if "hand_crafted:" not in line))
+    run = cli("validate", "--root", root)  # no release knew the value: the audit's values are refused
+    assert run.code == 1 and "'hand_crafted' is not an allowed value of method" in run.err
+    taxonomy.write_text(before)
+    assert cli("build", "--root", root).code == 0
+    assert cli("release", "v1", "--root", root, "--date", "2027-01-15").code == 0
+    taxonomy.write_text("".join(line for line in before.splitlines(keepends=True) if "hand_crafted:" not in line))
+    assert cli("validate", "--root", root).code == 0  # release v1 froze the vocabulary the audit was sampled under
+    assert cli("build", "--root", root).code == 0
+    assert "| method | 4 | 4 |" in (root / "reports/audit.md").read_text()

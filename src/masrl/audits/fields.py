@@ -117,6 +117,21 @@ def with_vocabulary(allowed: dict[str, AuditField], vocabulary) -> dict[str, Aud
     return out
 
 
+def released_vocabulary(snapshots, names) -> dict[str, list[str]]:
+    """The values each field of ``names`` had in any frozen release (``taxonomy`` of each snapshot of
+    ``corpus/releases/``): the vocabulary an audit that recorded none (one sampled by an earlier masrl)
+    may have been sampled under."""
+    out: dict[str, list[str]] = {}
+    for snapshot in snapshots.values():
+        fields = ((snapshot or {}).get("taxonomy") or {}).get("fields") if isinstance(snapshot, dict) else None
+        for name in names if isinstance(fields, dict) else ():
+            values = (fields.get(name) or {}).get("values") if isinstance(fields.get(name), dict) else None
+            for value in values if isinstance(values, dict) else ():
+                if str(value) not in out.setdefault(name, []):
+                    out[name].append(str(value))
+    return out
+
+
 def stratify_choices(tax: Taxonomy, population: str) -> tuple[str, ...]:
     """Fields a sample of ``population`` can be stratified by: the single-valued
     controlled fields of its records; for ``all``, the decision (retained vs excluded)."""

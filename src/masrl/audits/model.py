@@ -217,8 +217,14 @@ def _folder(audit_file: str, data: dict, files: dict[str, dict]) -> Audit:
 
 def audits_of(corpus: Corpus) -> list[Audit]:
     """Every audit of a corpus that :func:`masrl.checks.validate.validate` accepted, sorted by audit id."""
+    from dataclasses import replace
+
+    from .fields import released_vocabulary
+
     out = [_legacy(file, data) for file, data in corpus.audits.items()]
     for rel, data in corpus.audit_files.items():
         if rel.endswith(f"/{AUDIT_FILE}") and rel.count("/") == 3:
             out.append(_folder(rel, data, corpus.audit_files))
+    # an audit that recorded no vocabulary (an earlier masrl's) keeps the values of the frozen releases
+    out = [a if a.vocabulary else replace(a, vocabulary=released_vocabulary(corpus.snapshots, a.fields)) for a in out]
     return sorted(out, key=lambda a: a.audit_id)

@@ -14,6 +14,7 @@ who resolved it.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from jsonschema import Draft202012Validator, FormatChecker
 
@@ -27,6 +28,7 @@ from ..audits.fields import (
     AuditField,
     allowed_fields,
     kind_of,
+    released_vocabulary,
     stratify_choices,
     with_vocabulary,
 )
@@ -102,7 +104,7 @@ class _FolderChecker:
         rounds_ok = [self.round(rel, data) for rel in others if parse_round_file(rel) and f"/{ROUNDS}/" in rel]
         if not (sample_ok and all(rounds_ok)):  # every round is checked, so that all their problems show at once
             return
-        audit = _folder(self.audit_file, data, self.files)
+        audit = replace(_folder(self.audit_file, data, self.files), vocabulary=self.recorded(data))
         disagreements = {(rr.round, d.item, d.field): d.values for rr in round_results(audit, self.c.tax)
                          for f in rr.fields for d in f.disagreements}
         for rel in others:
@@ -158,8 +160,16 @@ class _FolderChecker:
             if population != "all" and item["kind"] != population:
                 self.c.add(file, path + ("kind",), f"a {item['kind']} record in a sample of the {population} population")
             self.identifier(item, path)
-            self.originals(item, path, with_vocabulary(allowed, data.get("vocabulary")), data["fields"])
+            self.originals(item, path, with_vocabulary(allowed, self.recorded(data)), data["fields"])
         return len(self.c.problems) == before
+
+    def recorded(self, data: dict) -> dict:
+        """The vocabulary the audit recorded when sampled; for one that recorded none (sampled by an earlier
+        masrl), the values of its fields in the frozen releases (:func:`masrl.audits.fields.released_vocabulary`)."""
+        if isinstance(data.get("vocabulary"), dict):
+            return data["vocabulary"]
+        names = [*data["fields"], *([data["sampling"]["stratify"]] if data["sampling"].get("stratify") else [])]
+        return released_vocabulary(self.c.corpus.snapshots, names)
 
     def vocabulary(self, data: dict, allowed: dict) -> None:
         """The values recorded at sampling time: of the audit's fields (or its stratification field) only."""
@@ -178,7 +188,7 @@ class _FolderChecker:
         if not strata:
             return
         values = strata_order(self.c.tax, stratify) if stratify else ()
-        recorded = (data.get("vocabulary") or {}).get(stratify) if stratify else None
+        recorded = self.recorded(data).get(stratify) if stratify else None
         values = (*values, *[v for v in recorded if v not in values]) if values and isinstance(recorded, list) else values
         counted = Counter(str(item.get("stratum")) for item in data["items"])
         for j, stratum in enumerate(strata):
@@ -270,7 +280,7 @@ class _FolderChecker:
         elif reader_slug(data["reader"]) in TABLE_COLUMNS:
             self.c.add(rel, ("reader",), f"{data['reader']!r} names a column of the table of disagreements "
                                          f"({', '.join(TABLE_COLUMNS)}); choose another reader name")
-        allowed = with_vocabulary(allowed_fields(self.c.tax, sample["population"]), sample.get("vocabulary"))
+        allowed = with_vocabulary(allowed_fields(self.c.tax, sample["population"]), self.recorded(sample))
         items = {i["item"]: i for i in sample["items"]}
         seen: set[str] = set()
         for j, row in enumerate(data["rows"]):
@@ -327,7 +337,7 @@ class _FolderChecker:
         if number not in audit.rounds():
             self.c.add(rel, ("round",), f"round {number} has no imported sheet")
             return
-        allowed = with_vocabulary(allowed_fields(self.c.tax, sample["population"]), sample.get("vocabulary"))
+        allowed = with_vocabulary(allowed_fields(self.c.tax, sample["population"]), self.recorded(sample))
         items = {i.item: i for i in audit.items}
         seen: dict[tuple, int] = {}
         for j, res in enumerate(data["resolutions"]):
@@ -424,6 +434,7 @@ def single_file_audits(c, keys: set[str]) -> None:
         for name in fields:
             if name not in c.tax.fields:
                 c.add(file, ("fields",), f"unknown field {name!r}{_suggest(name, c.tax.fields)}")
+        released = released_vocabulary(c.corpus.snapshots, fields)  # the values of its time, as far as releases tell
         for i, row in enumerate(audit["rows"]):
             if row["key"] not in keys:
                 c.add(file, ("rows", i, "key"), f"names record {row['key']!r}, which is not a retained record{_suggest(row['key'], keys)}")
@@ -432,6 +443,6 @@ def single_file_audits(c, keys: set[str]) -> None:
                     value = row[side].get(name)
                     if value is None:
                         c.add(file, ("rows", i, side, name), "required field is missing")
-                    elif name in c.tax.fields and value not in c.tax.values(name):
+                    elif name in c.tax.fields and value not in c.tax.values(name) and value not in released.get(name, ()):
                         allowed = c.tax.values(name)
                         c.add(file, ("rows", i, side, name), f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}")
