@@ -318,8 +318,8 @@ def test_bibtex_export_escapes_new_records():
     record = {"key": "k", "title": "Müller & Co: 50% of $x_1$ #1", "authors": ["Müller, Jörg", "Kimi Team", "others"],
               "year": 2026, "venue": "Blog Post", "url": "https://x.org", "identifiers": {"url": ["https://x.org"]}, "bibtex_key": "k"}
     text = bibexport.export([record])
-    assert "title = {M\\\"uller \\& Co: 50\\% of \\$x\\_1\\$ \\#1}," in text
-    assert "author = {M\\\"uller, J\\\"org and {Kimi Team} and others}," in text
+    assert "title = {M{\\\"u}ller \\& Co: 50\\% of \\$x\\_1\\$ \\#1}," in text
+    assert "author = {M{\\\"u}ller, J{\\\"o}rg and {Kimi Team} and others}," in text
     parsed = bibtex.parse(text, "x.bib")
     assert parsed.problems == [] and [bibtex.record_author(a) for a in parsed.entries[0].names["author"]] == ["Müller, Jörg", "Kimi Team", "others"]
     assert bibtex.decode_latex(parsed.entries[0].fields["title"]) == "Müller & Co: 50% of $x_1$ #1"
