@@ -820,3 +820,23 @@ def test_a_candidate_awaiting_at_a_release_and_included_after_it_is_carried_over
     assert (rows["records screened"], rows["new records with a screening decision"], rows["new records included"]) == ("1", "1", "1")
     svg = (root / "reports/figures/prisma_flow.svg").read_text()
     assert 'id="audited:carried_over"' in svg
+
+
+def test_a_record_decided_at_the_release_and_moved_after_it_is_not_carried_over(searched, cli, monkeypatch):
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}, "arxiv:2605.10002": EXCLUDE,
+                                "arxiv:2605.10001": EXCLUDE})
+    assert cli("update", "apply", "--root", root, folder.name).code == 0
+    for field, value in PAPERS[0]["tags"].items():
+        set_field(root / "corpus/papers/dijkstra2026.yaml", field, value)
+    assert cli("build", "--root", root).code == 0
+    assert cli("release", "v2", "--root", root, "--date", today_iso()).code == 0
+    monkeypatch.setenv("MASRL_TODAY", folder.name[:8] + f"{int(folder.name[8:10]) + 1:02d}")
+    assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
+    assert cli("exclude", "--root", root, "--key", "dijkstra2026", "--reason", "not RL after all", "--stage", "full_text_screen",
+               "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration").code == 0
+    assert cli("build", "--root", root).code == 0
+    rows = {line.split(",")[0]: line.split(",")[1] for line in (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
+    assert not any(step.startswith("awaiting a decision at the previous version") for step in rows)  # decided at v2
+    assert (rows["records screened"], rows["new records with a screening decision"]) == ("0", "0")
+    assert rows["dropped since the previous version (moved to the exclusion log)"] == "1"

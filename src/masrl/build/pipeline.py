@@ -362,11 +362,13 @@ def _carried_over(corpus: Corpus, previous: Population, current: set[str]) -> in
     for state in round_states(corpus.rounds, corpus.retained, corpus.excluded):
         if state.round_id in current:
             continue
-        for held in set(state.applied.values()):
-            if held in corpus.retained:
-                new += corpus.retained[held].get("key") not in previous.keys
+        for held in set(state.applied.values()):  # a record the previous version held (retained, or excluded: also
+            if held in corpus.retained:              # one moved since, or overturned) was decided then: not awaiting
+                rec = corpus.retained[held]
+                new += rec.get("key") not in previous.keys and str(rec.get("former_record_id")) not in previous.record_ids
             elif held in corpus.excluded:
-                new += corpus.excluded[held].get("record_id") not in previous.record_ids
+                rec = corpus.excluded[held]
+                new += rec.get("record_id") not in previous.record_ids and str(rec.get("former_key")) not in previous.keys
     return new
 
 
