@@ -239,7 +239,14 @@ def test_an_audit_keeps_the_values_of_its_time_when_one_is_retired(tmp_path, cli
     taxonomy.write_text("".join(line for line in taxonomy.read_text().splitlines(keepends=True) if "hand_crafted:" not in line))
     assert cli("validate", "--root", root).code == 0  # the audit is a dated record: its values were the vocabulary's then
     assert cli("build", "--root", root).code == 0
-    assert "| method | 4 | 3 |" in (root / "reports/audit.md").read_text()
+    report = (root / "reports/audit.md").read_text()
+    assert "| method | 4 | 3 |" in report
+    # a value added since is none of the audit's: its agreement (the categories it was read with) does not move
+    taxonomy.write_text(taxonomy.read_text().replace("      NA: {label: not applicable", "      hybrid: {label: hybrid, definition: "
+                                                     "both, source: \"your reading\"}\n      NA: {label: not applicable", 1))
+    assert cli("build", "--root", root).code == 0
+    assert [line for line in (root / "reports/audit.md").read_text().splitlines() if line.startswith("| method |")] == \
+        [line for line in report.splitlines() if line.startswith("| method |")]
     # a resolution can name the retired value (it was a choice then), but apply writes only today's values
     assert cli("audit", "adjudicate", "t", "--root", root).code == 0
     path = root / "corpus/audits/t/adjudication-round-1.yaml"
@@ -249,7 +256,7 @@ def test_an_audit_keeps_the_values_of_its_time_when_one_is_retired(tmp_path, cli
     assert cli("validate", "--root", root).code == 0
     run = cli("audit", "apply", "t", "--root", root, "--yes")
     assert run.code == 1 and ("method: 'hand_crafted' was a value when the audit was sampled but is not one of the "
-                              "vocabulary now (corpus/taxonomy.yaml): resolve it to one of learned, NA") in run.err
+                              "vocabulary now (corpus/taxonomy.yaml): resolve it to one of learned, hybrid, NA") in run.err
     # a value the audit never recorded is refused as before, and so is a recorded field the audit does not ask
     audit = root / "corpus/audits/t/audit.yaml"
     text = audit.read_text()

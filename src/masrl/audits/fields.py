@@ -100,35 +100,40 @@ def allowed_fields(tax: Taxonomy, population: str) -> dict[str, AuditField]:
 
 
 def with_vocabulary(allowed: dict[str, AuditField], vocabulary) -> dict[str, AuditField]:
-    """``allowed`` with the values an audit recorded for its fields when it was sampled (its
-    ``vocabulary``) allowed too, after the taxonomy's: a value retired since is still a value of that
-    audit's items, readings and resolutions (a dated record), while a new value is written only where
-    today's vocabulary has it (``masrl audit apply`` refuses a retired one)."""
+    """``allowed`` with the values of each field as the audit recorded them when it was sampled (its
+    ``vocabulary``), in place of today's: an audit is a dated record, so a value retired since is still
+    one of its values, a value added since is none, and its agreement (whose categories are these
+    values) does not move when the taxonomy changes. A field it recorded nothing for keeps today's
+    values; ``masrl audit apply`` writes only values of today's vocabulary."""
     if not isinstance(vocabulary, dict) or not vocabulary:
         return allowed
     out = dict(allowed)
     for name, spec in allowed.items():
         recorded = vocabulary.get(name)
-        retired = [str(v) for v in recorded if str(v) not in spec.values] if isinstance(recorded, list) else []
-        if retired:
-            out[name] = AuditField(spec.name, spec.label, (*spec.values, *retired), {**spec.labels, **{v: v for v in retired}},
-                                   {**spec.definitions, **{v: "(a value of the vocabulary when the audit was sampled)" for v in retired}},
-                                   spec.only_if_excluded)
+        if not isinstance(recorded, list) or not recorded or spec.name == DECISION:
+            continue
+        values = tuple(str(v) for v in recorded)
+        out[name] = AuditField(spec.name, spec.label, values, {v: spec.labels.get(v, v) for v in values},
+                               {v: spec.definitions.get(v, "(a value of the vocabulary when the audit was sampled)")
+                                for v in values}, spec.only_if_excluded)
     return out
 
 
-def released_vocabulary(snapshots, names) -> dict[str, list[str]]:
-    """The values each field of ``names`` had in any frozen release (``taxonomy`` of each snapshot of
-    ``corpus/releases/``): the vocabulary an audit that recorded none (one sampled by an earlier masrl)
-    may have been sampled under."""
+def released_vocabulary(snapshots, names, date: str) -> dict[str, list[str]]:
+    """The values each field of ``names`` had in the first release frozen on or after ``date`` (the
+    ``taxonomy`` of its snapshot in ``corpus/releases/``): the vocabulary an audit of that date that
+    recorded none (one sampled by an earlier masrl) was sampled under, as near as the releases tell;
+    empty when no release followed it (today's vocabulary then stands)."""
+    after = sorted((str(s.get("date")), s) for s in snapshots.values()
+                   if isinstance(s, dict) and str(s.get("date")) >= str(date) and isinstance(s.get("taxonomy"), dict))
+    if not after:
+        return {}
+    fields = after[0][1]["taxonomy"].get("fields")
     out: dict[str, list[str]] = {}
-    for snapshot in snapshots.values():
-        fields = ((snapshot or {}).get("taxonomy") or {}).get("fields") if isinstance(snapshot, dict) else None
-        for name in names if isinstance(fields, dict) else ():
-            values = (fields.get(name) or {}).get("values") if isinstance(fields.get(name), dict) else None
-            for value in values if isinstance(values, dict) else ():
-                if str(value) not in out.setdefault(name, []):
-                    out[name].append(str(value))
+    for name in names if isinstance(fields, dict) else ():
+        values = fields.get(name, {}).get("values") if isinstance(fields.get(name), dict) else None
+        if isinstance(values, dict) and values:
+            out[name] = [str(v) for v in values]
     return out
 
 

@@ -226,5 +226,5 @@ def audits_of(corpus: Corpus) -> list[Audit]:
         if rel.endswith(f"/{AUDIT_FILE}") and rel.count("/") == 3:
             out.append(_folder(rel, data, corpus.audit_files))
     # an audit that recorded no vocabulary (an earlier masrl's) keeps the values of the frozen releases
-    out = [a if a.vocabulary else replace(a, vocabulary=released_vocabulary(corpus.snapshots, a.fields)) for a in out]
+    out = [a if a.vocabulary else replace(a, vocabulary=released_vocabulary(corpus.snapshots, a.fields, a.date)) for a in out]
     return sorted(out, key=lambda a: a.audit_id)

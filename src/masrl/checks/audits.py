@@ -169,7 +169,7 @@ class _FolderChecker:
         if isinstance(data.get("vocabulary"), dict):
             return data["vocabulary"]
         names = [*data["fields"], *([data["sampling"]["stratify"]] if data["sampling"].get("stratify") else [])]
-        return released_vocabulary(self.c.corpus.snapshots, names)
+        return released_vocabulary(self.c.corpus.snapshots, names, str(data["date"]))
 
     def vocabulary(self, data: dict, allowed: dict) -> None:
         """The values recorded at sampling time: of the audit's fields (or its stratification field) only."""
@@ -337,7 +337,8 @@ class _FolderChecker:
         if number not in audit.rounds():
             self.c.add(rel, ("round",), f"round {number} has no imported sheet")
             return
-        allowed = with_vocabulary(allowed_fields(self.c.tax, sample["population"]), self.recorded(sample))
+        today = allowed_fields(self.c.tax, sample["population"])
+        allowed = with_vocabulary(today, self.recorded(sample))
         items = {i.item: i for i in audit.items}
         seen: dict[tuple, int] = {}
         for j, res in enumerate(data["resolutions"]):
@@ -363,8 +364,8 @@ class _FolderChecker:
             if res.get("date") is not None:
                 self.when(rel, path + ("date",), res["date"], sample["date"])
             resolved = res["resolved"]
-            if resolved is not None:
-                problem = _value_problem(allowed[res["field"]], resolved)
+            if resolved is not None:  # a value of the audit's time, or of today's vocabulary (what apply writes)
+                problem = _value_problem(allowed[res["field"]], resolved) and _value_problem(today[res["field"]], resolved)
                 if problem:
                     self.c.add(rel, path + ("resolved",), problem)
                 if not res.get("by"):
@@ -434,7 +435,7 @@ def single_file_audits(c, keys: set[str]) -> None:
         for name in fields:
             if name not in c.tax.fields:
                 c.add(file, ("fields",), f"unknown field {name!r}{_suggest(name, c.tax.fields)}")
-        released = released_vocabulary(c.corpus.snapshots, fields)  # the values of its time, as far as releases tell
+        released = released_vocabulary(c.corpus.snapshots, fields, str(audit["date"]))  # the values of its time
         for i, row in enumerate(audit["rows"]):
             if row["key"] not in keys:
                 c.add(file, ("rows", i, "key"), f"names record {row['key']!r}, which is not a retained record{_suggest(row['key'], keys)}")
