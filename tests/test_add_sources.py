@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
 from masrl.core import clock
 from trees import published_only  # noqa: F401 - the published tree only
@@ -191,3 +192,15 @@ def test_a_taken_key_is_named_as_taken(survey, cli):
     assert run.code == 1 and run.err.splitlines()[-1] == (
         "masrl: error: --key c3: the key is taken by corpus/papers/c3.yaml; choose another (or leave --key out: zed2026)")
     assert not (survey / "corpus/papers/zed2026.yaml").exists()
+
+
+@pytest.mark.parametrize("title, author", [("Πολυπρακτορικά Συστήματα Μάθησης", "Παπαδόπουλος, Νίκος"),
+                                           ("Űrhajó routing for agents", "Szűcs, Péter"), ("Routing agents in Ħal Far", "Borg, Ann")])
+def test_a_title_in_letters_latex_has_no_macro_for_is_added_and_exported_as_written(survey, cli, title, author):
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2612.00001", "--title", title, "--author", author, "--year", "2026")
+    assert run.code == 0, run.err  # its own BibTeX reads back as the title (no refusal of masrl's own output)
+    (path,) = [p for p in (survey / "corpus/papers").glob("*.yaml") if "2612.00001" in p.read_text()]
+    from masrl.bib.latex import decode_latex
+
+    record = yaml.safe_load(path.read_text())
+    assert decode_latex(record["bibtex"]["title"]) == title

@@ -100,10 +100,20 @@ def _special_rule(text: str, pos: int):
     ``\\c{S}ahin`` would sort as "cSahin" and label as ``\\c{S}25``."""
     if ord(text[pos]) < 0x80:
         return None
-    latex = _defaults().unicode_to_latex(text[pos])
-    if not latex.startswith("\\") or latex == text[pos]:
-        return None
-    return 1, "{" + latex + "}"
+    return 1, _special(text[pos])
+
+
+@lru_cache(maxsize=4096)
+def _special(ch: str) -> str:
+    """One non-ASCII character as LaTeX that reads back as that character: pylatexenc's macro, braced
+    (:func:`_special_rule`), or the character itself where pylatexenc's table would write another one
+    (``ű`` as ``\\'u``, which is ``ú``; a Greek capital as the Latin letter it looks like)."""
+    latex = _defaults().unicode_to_latex(ch)
+    if latex == ch:
+        return ch
+    if decode_latex(latex) != ch:
+        return ch
+    return "{" + latex + "}" if latex.startswith("\\") and not latex.startswith("\\ensuremath") else latex
 
 
 @lru_cache(maxsize=1)
