@@ -491,20 +491,30 @@ def test_a_seed_semantic_scholar_does_not_know_is_named_and_a_broken_link_page_r
     (404, b'{"message": "Not Found"}', "the Semantic Scholar API answered HTTP 404"),  # a wrong base URL, not a seed
     (200, json.dumps({"offset": 0, "data": [{"citingPaper": _one_paper(1)}]}).encode(),
      "$.data[0] (cited by a2026, offset 0): a link without citedPaper, which the API sends with every link of /references"),
-    (200, json.dumps({"offset": 0, "data": [{"citedPaper": _one_paper(1)}] * 2}).encode(),
-     "$.data[1].citedPaper (cited by a2026, offset 0): arxiv:2605.30001 is sent twice"),
     (200, json.dumps({"offset": -5, "data": [{"citedPaper": _one_paper(1)}]}).encode(),
      "$.offset is -5, not a position (one counted from 0)"),
     (200, json.dumps({"offset": 0, "next": 0, "data": [{"citedPaper": _one_paper(1)}]}).encode(),
      "$.next is 0 after $.offset 0: not a next page")])
 def test_a_link_page_that_is_not_the_apis_answer_is_refused(serve, status, body, what):
     """Only the API's own "not found" (its JSON error) names a seed it does not know; a link keyed
-    for the other direction, or a paper linked twice, is not its answer either."""
+    for the other direction is not its answer either."""
     served = serve(Scripted(lambda path, params: (status, "text/html" if status == 404 else "application/json", body)))
     source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
     with pytest.raises(SourceError) as err:
         source.search_all([], *WINDOW, NOW)
     assert str(err.value).endswith(what), str(err.value)
+
+
+def test_a_paper_linked_twice_is_kept_twice_for_the_round_to_count_once(serve):
+    """Semantic Scholar's link lists may name a paper twice (one id twice; a preprint and its venue version, two ids
+    with one DOI): the links are what it sent, and the round's duplicate removal counts the paper once."""
+    venue = {**_one_paper(1), "paperId": "f" * 40, "externalIds": {"DOI": "10.5555/one"}}
+    first = {**_one_paper(1), "externalIds": {**_one_paper(1)["externalIds"], "DOI": "10.5555/one"}}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(
+        {"offset": 0, "data": [{"citedPaper": first}, {"citedPaper": first}, {"citedPaper": venue}]}).encode())))
+    source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
+    (run,) = source.search_all([], *WINDOW, NOW)
+    assert (run.returned, run.kept, run.incomplete) == (3, 3, False)
 
 
 def test_semantic_scholar_and_citation_searching_never_read_past_max_records(serve):

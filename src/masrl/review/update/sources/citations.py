@@ -33,7 +33,7 @@ from ....bib.answers import FormatError
 from ....bib.s2_json import FIELDS, read_edges, record
 from .base import QueryRun, SourceError, Unusable, check_overlap, failure, pages_bound, read_page, sent_at
 from .pacing import PaceFile
-from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep, once
+from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep
 
 LIMIT = 1000
 MAX_RECORDS = 10000
@@ -125,7 +125,6 @@ class CitationSource:
         run.query = f"/paper/{paper_id}/{path}?fields={FIELDS}"
         first = len(self.session.started)
         offset = 0
-        seen: set[str] = set()
         last = ""  # the last link received (each later page starts with it)
         while True:
             if offset >= self.max_records:
@@ -164,7 +163,8 @@ class CitationSource:
                     continue
                 where = f"$.data[{i}].{field} ({how}, offset {offset - back})"
                 rec = read_page(record, paper, NAME, self.endpoint, where)
-                once(rec, where, seen, self.endpoint)
+                # a link list may name one paper twice (a preprint and its venue version, or one id twice: both
+                # seen in Semantic Scholar's answers): each is kept, and the round counts the second as a duplicate
                 _keep(run, rec, since, until, f"link {offset + i - back}")
             offset += len(page.data) - back
             if page.next is None:
