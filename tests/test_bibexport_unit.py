@@ -23,6 +23,15 @@ def test_conference_replaces_a_stale_arxiv_journal_line():
     assert list(out) == ["title", "author", "booktitle", "year", "eprint", "archiveprefix", "url"]
 
 
+def test_identifiers_are_exported_as_the_record_holds_them_not_as_an_imported_block_wrote_them():
+    _, out = fields(venue="arXiv", identifiers={"doi": "10.1234/ABC.def", "arxiv": "2402.00011"},
+                    bibtex={"type": "misc", "doi": "https://doi.org/10.1234/ABC.def", "eprint": "arXiv:2402.00011"})
+    assert (out["doi"], out["eprint"], out["archiveprefix"]) == ("10.1234/ABC.def", "2402.00011", "arXiv")
+    _, out = fields(venue="arXiv", identifiers={"arxiv": "2402.00011"},
+                    bibtex={"type": "misc", "eprint": "hal-01234", "archiveprefix": "HAL"})
+    assert (out["eprint"], out["archiveprefix"]) == ("hal-01234", "HAL")  # another archive's eprint is its own
+
+
 def test_conference_keeps_a_real_journal_as_booktitle():
     _, out = fields(venue="ICML 2025", bibtex={"journal": "Proc. ICML"})
     assert out["booktitle"] == "Proc. ICML" and "journal" not in out

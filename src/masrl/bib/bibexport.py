@@ -10,7 +10,7 @@
   preprint -> ``@misc`` + ``eprint``/``archivePrefix``/``primaryClass``
   (arXiv's own export format); other -> ``@misc`` + ``howpublished``.
   ``eprint``/``archivePrefix`` are also given for published papers with an arXiv id.
-* ``doi`` from ``identifiers.doi``; ``month`` written as a macro (``month = sep``).
+* ``doi`` from ``identifiers.doi``, ``eprint`` from ``identifiers.arxiv`` (normalised, also over the block's own form of the same id); ``month`` written as a macro (``month = sep``).
 * Titles: words with a capital after their first letter or two or more capitals
   (``LLMs``, ``MarsRL``, ``GRPO``, ``K2``) are brace-protected so that styles
   that lower-case titles keep them; text already in braces or math is left alone.
@@ -134,6 +134,16 @@ def _field_source(name: str, value: str) -> str:
 
 
 
+def _same_id(written: str, scheme: str, value: str) -> bool:
+    """Whether a block's field ``written`` is the identifier ``value`` of ``scheme`` in another form."""
+    from .identifiers import IdentifierError, parse
+
+    try:
+        return parse(str(written), scheme).key == parse(str(value), scheme).key
+    except (IdentifierError, KeyError, ValueError):
+        return False
+
+
 def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     """``(entry type, {field: LaTeX value})`` of one retained record, in :data:`FIELD_ORDER`."""
     bib = dict(record.get("bibtex") or {})
@@ -145,9 +155,11 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     out["title"] = protect_title(bib.get("title") or encode_latex(record["title"]))
     out["author"] = " and ".join(encode_author(a) for a in record.get("authors") or [])
     out.setdefault("year", str(record["year"]))
-    if ids.get("doi") and "doi" not in out:
+    # the record's identifiers as masrl normalised them, also in place of the block's own form of the same id (an
+    # imported .bib may write ``https://doi.org/10...`` or ``arXiv:2402...``, which styles prefix with their resolver)
+    if ids.get("doi") and ("doi" not in out or _same_id(out["doi"], "doi", ids["doi"])):
         out["doi"] = ids["doi"]
-    if ids.get("arxiv") and "eprint" not in out:
+    if ids.get("arxiv") and ("eprint" not in out or _same_id(out["eprint"], "arxiv", ids["arxiv"])):
         out["eprint"] = re.sub(r"v[0-9]+$", "", ids["arxiv"])
         out["archiveprefix"] = "arXiv"
     arxiv_line = _ARXIV_JOURNAL.match(out.get("journal", "")) is not None
