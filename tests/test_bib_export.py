@@ -122,6 +122,20 @@ def test_bibtex_sorts_and_labels_accented_names_by_their_letters(tmp_path):
     assert "The {{\\\"O}BB} network" in bbl  # the acronym keeps its capitals, the special character too
 
 
+@pytest.mark.skipif(shutil.which("bibtex") is None, reason="bibtex not installed (Debian: texlive-binaries)")
+def test_a_sorting_macro_of_an_imported_title_is_defined_by_the_file_itself(tmp_path):
+    record = {"key": "k", "title": "A Sorted title", "authors": ["Doe, Jane"], "year": 2025, "venue": "arXiv", "identifiers": {},
+              "bibtex": {"type": "misc", "title": "A {\\noopsort{b}}Sorted title"}}
+    text = bibexport.export([record])
+    assert '\n@preamble{ "\\providecommand{\\noopsort}[1]{}" }\n' in text
+    assert "@preamble" not in bibexport.export([{**record, "bibtex": {"type": "misc"}}])  # only where an entry uses one
+    assert bibtex.decode_latex("A {\\noopsort{b}}Sorted title") == "A Sorted title"
+    (tmp_path / "papers.bib").write_text(text)
+    (tmp_path / "doc.aux").write_text("\\citation{*}\n\\bibdata{papers}\n\\bibstyle{plain}\n")
+    done = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0 and (tmp_path / "doc.bbl").read_text().startswith("\\providecommand{\\noopsort}[1]{}")
+
+
 @pytest.mark.skipif(shutil.which("biber") is None, reason="biber not installed (Debian: biber)")
 def test_papers_bib_is_valid_for_biber(records, tmp_path):
     (tmp_path / "papers.bib").write_text(bibexport.export(records))

@@ -217,7 +217,17 @@ def export(records: list[dict], survey: str = "") -> str:
         ValueError: if two records share a key or one's key is another's alias, in any case
             (validation prevents both; a record's own alias may differ from its key in case only).
     """
-    return header(survey) + entries(records)
+    body = entries(records)
+    used = sorted(set(_SORT_MACRO.findall(body)))
+    # BibTeX's sorting tricks (``{\noopsort{b}}``) print nothing: defined here, where an entry uses one, so that
+    # the file stands on its own (masrl does not import a .bib's @preamble, where they were defined)
+    preamble = "".join(f"\\providecommand{{\\{name}}}[1]{{}}" for name in used)
+    return header(survey) + (f'@preamble{{ "{preamble}" }}\n\n' if preamble else "") + body
+
+
+#: The sorting macros of BibTeX styles' documentation and of common .bib files (hidden by
+#: :func:`masrl.bib.latex.decode_latex` too).
+_SORT_MACRO = re.compile(r"\\(noopsort|noop|SortNoop|sortnoop)(?![A-Za-z])")
 
 
 def entries(records: list[dict]) -> str:

@@ -22,8 +22,8 @@ def collapse(value: str) -> str:
 #: Text macros whose argument is the text itself: pylatexenc's parser knows their argument but
 #: its text converter does not, so without these it would drop the argument (``\\texttt{Foo}``).
 _TEXT_MACROS = ("texttt", "textsf", "textmd", "textup", "textnormal", "mbox", "hbox", "nocase")
-#: Macros whose argument is not shown: BibTeX's sorting trick ``{\\noop{x}}Entry`` reads "Entry".
-_HIDDEN_MACROS = ("noop",)
+#: Macros whose argument is not shown: BibTeX's sorting tricks (``{\\noop{x}}Entry``, ``{\\noopsort{x}}Entry``) read "Entry".
+_HIDDEN_MACROS = ("noop", "noopsort", "SortNoop", "sortnoop")
 #: Characters written as macros without an argument: literal braces (how :func:`balance_braces` writes a
 #: brace without its pair) and the ASCII circumflex (how :func:`encode_latex` writes ``^``), which
 #: pylatexenc would read as the spacing modifier U+02C6.
