@@ -124,6 +124,8 @@ def test_validate_and_metrics_read_json_lines_as_summarize_does(capsys, tmp_path
     runs.write_text("\n".join(json.dumps({**trace, "trace_id": f"t{i}"}) for i in range(3)) + "\n\n")
     code, out, err = run(capsys, "trace", "validate", str(runs))
     assert (code, out, err) == (0, "3 traces in 1 file valid\n", "")
+    code, out, err = run(capsys, "trace", "validate", str(runs), f"{tmp_path}/./runs.jsonl")  # one file, named twice
+    assert (code, out, err) == (0, "3 traces in 1 file valid\n", "")
     code, out, _ = run(capsys, "trace", "metrics", "--format", "json", str(runs))
     assert code == 0 and sorted(json.loads(out)) == [f"{runs}:{n}" for n in (1, 2, 3)]
     assert {v["trace_id"] for v in json.loads(out).values()} == {"t0", "t1", "t2"}

@@ -106,13 +106,14 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
     problems = []
     bad = traces = 0
-    for path, line, data in _traces(args.files):
+    read = _traces(args.files)
+    for path, line, data in read:
         checker, _tree, found = _checked(data, path, line)
         found = found if line else _not_a_trace(path, data, checker, found)
         bad += bool(found)
         traces += 1
         problems.extend(found)
-    n = len(args.files)
+    n = len({path for path, _line, _data in read})
     what = f"{n} file{'s' if n != 1 else ''}" if traces == n else f"{traces} trace{'s' if traces != 1 else ''}"
     if problems:
         _print_problems(sort_problems(problems), f"{traces - bad} of {what} valid.")
@@ -133,13 +134,18 @@ def _checked(data: bytes, path: str, line: int | None):
 
 def _traces(files: list[str]) -> list[tuple[str, int | None, bytes]]:
     """``(file, line, bytes)`` of every trace of ``files`` (each line of a ``.jsonl`` file is one; line None
-    for a whole file); a file that is missing or holds no trace is refused, all at once."""
+    for a whole file; a file named twice, once); a file that is missing or holds no trace is refused, all at once."""
     from ..core.errors import Problem, UserError, summary
     from ..trace.validate import read_file, traces_in
 
+    import os
+
     _missing(files)
-    out, empty = [], []
+    out, empty, seen = [], [], set()
     for path in files:
+        if os.path.realpath(path) in seen:  # one file named twice (a.jsonl ./a.jsonl) is read once, as summarize does
+            continue
+        seen.add(os.path.realpath(path))
         found = traces_in(path, read_file(path))
         if not found:
             empty.append(Problem(path, None, None, "no trace in this file (a .jsonl file holds one trace per line)"))
