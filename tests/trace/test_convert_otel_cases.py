@@ -130,6 +130,13 @@ def test_child_outliving_its_parent_is_clamped():
         "its end is clamped to the parent's end" in result.notes
 
 
+def test_a_skew_below_a_microsecond_is_named_in_nanoseconds():
+    spans = [agent("a1", "", "lead", 0, 100), tool("t1", "a1", "search", 10, 100.00004)]  # 40 ns past its parent
+    result = run(otlp(("app", spans)))
+    assert "span 'execute_tool search' (t1): ends 40 ns after its parent span 'invoke_agent lead' (a1); " \
+        "its end is clamped to the parent's end" in result.notes
+
+
 def test_remote_agent_clock_behind_is_shifted():
     caller = [agent("a1", "", "lead", 0, 200), span("cl", "a1", "invoke_agent helper", 50, 150, 3,
                                                       gen_ai__operation__name="invoke_agent", gen_ai__agent__name="helper")]

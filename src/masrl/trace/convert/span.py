@@ -57,6 +57,10 @@ class Span:
 
 
 def ms_text(nanos: int) -> str:
+    """A duration in nanoseconds as milliseconds to the microsecond (``1.5 ms``); below one microsecond, in
+    nanoseconds (``40 ns``), never a ``0 ms`` that hides a real difference."""
+    if 0 < abs(nanos) < 1000:
+        return f"{nanos} ns"
     return f"{nanos / 1e6:.3f}".rstrip("0").rstrip(".") + " ms"
 
 
