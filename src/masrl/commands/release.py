@@ -129,9 +129,14 @@ def _refusals(args: Namespace, corpus, result, existing: list[Release], undecide
 def _cutoff(args: Namespace, existing: list[Release], rounds: list) -> tuple[str, str]:
     """The release's search cutoff and, when it is not given (``--cutoff``), why it is what it is: the end of
     the latest window of the update rounds since the last release (the search covered no later day), else
-    the release date. Refused when the rounds end before the last release's cutoff."""
-    if args.cutoff or not rounds:
-        return args.cutoff or args.date, ""
+    the release date (said, with the last release's cutoff to give instead when no search covered the days
+    since). Refused when the rounds end before the last release's cutoff."""
+    if args.cutoff:
+        return args.cutoff, ""
+    if not rounds:
+        return args.date, ("the release date: no update round ran since " + (f"release {existing[-1].name} (its cutoff: "
+                           f"{existing[-1].search_cutoff}); if no search covered the days since, give that cutoff"
+                           if existing else "the start; if the search stopped earlier, give that day"))
     latest = max(rounds, key=lambda state: state.until)
     cutoff = min(latest.until, args.date)
     if existing and cutoff < existing[-1].search_cutoff:
