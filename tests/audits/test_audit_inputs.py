@@ -286,8 +286,10 @@ def test_apply_refuses_conflicts_and_hand_formatted_records(audited, cli, sheets
             f"'{first['original']['is_rl']}' in the sample; resolved '{other}' would overwrite a later edit: edit the record by hand") in run.err
     record.write_text("# checked by hand\n" + original)
     run = cli("audit", "apply", AUDIT, "--root", audited, "--yes")
-    assert run.err.startswith(f"corpus/papers/{first['record']}.yaml: hand formatting or comments would be lost by rewriting "
-                              "this file; make the edit by hand\n")
+    first_line = original.splitlines()[0]
+    assert run.err.startswith(f"corpus/papers/{first['record']}.yaml:1: reads '# checked by hand' where masrl writes "
+                              f"{first_line!r}: this hand formatting (or a comment) would be lost by rewriting the file. "
+                              "Write the line as masrl does (then apply again), or make the audit's edit by hand\n")
     assert record.read_text() == "# checked by hand\n" + original
 
 

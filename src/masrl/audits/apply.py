@@ -119,6 +119,16 @@ def _stub_paper(rec: dict, res: Resolution) -> dict | None:
             "venue": venue, "identifiers": ids, "url": rec.get("url", ""), "bibtex_key": "", "bibtex": bib}
 
 
+def _first_difference(written: bytes, ours: bytes) -> tuple[int, str, str]:
+    """``(line, as written, as masrl writes it)`` of the first line where a record file differs from masrl's own form."""
+    a, b = written.decode("utf-8", "replace").splitlines(), ours.decode("utf-8").splitlines()
+    for number, (x, y) in enumerate(zip(a, b), 1):
+        if x != y:
+            return number, x, y
+    number = min(len(a), len(b)) + 1
+    return number, a[number - 1] if number <= len(a) else "", b[number - 1] if number <= len(b) else ""
+
+
 def _restorable(rec: dict, corpus: Corpus) -> bool:
     """An exclusion ``masrl exclude --key`` made of a retained record (its ``former_record`` kept), whose
     key no retained record has taken since: overturned, the record comes back as it was."""
@@ -229,9 +239,12 @@ def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, byt
         plan.changes.append(f"{item.record}: {res.field} {current} -> {res.resolved}")
     for rel, rec in changed.items():
         old = files[rel]
-        if dump_record(corpus.retained.get(rel) or corpus.excluded.get(rel)) != old:
-            plan.problems.append(Problem(rel, None, None, "hand formatting or comments would be lost by rewriting this "
-                                                          "file; make the edit by hand"))
+        ours = dump_record(corpus.retained.get(rel) or corpus.excluded.get(rel))
+        if ours != old:
+            line, as_written, as_masrl = _first_difference(old, ours)
+            plan.problems.append(Problem(rel, line, None, f"reads {as_written!r} where masrl writes {as_masrl!r}: this "
+                                         "hand formatting (or a comment) would be lost by rewriting the file. Write the "
+                                         "line as masrl does (then apply again), or make the audit's edit by hand"))
             continue
         order = retained_order(tax) if rel.startswith(PAPERS) else excluded_order(tax)
         plan.edits[rel] = (old, dump_record(ordered(rec, order)))
