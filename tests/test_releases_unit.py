@@ -322,7 +322,9 @@ def test_a_release_cutoff_defaults_to_the_end_of_the_latest_round_window_and_nev
     assert _cutoff(args, [v1], rounds) == (
         "2026-07-31", "the end of the window of round 2026-08-01, the latest update round since release v1")
     assert _cutoff(Namespace(cutoff=None, date="2026-07-15"), [v1], rounds)[0] == "2026-07-15"  # never after the date
-    assert _cutoff(args, [v1], []) == ("2026-12-01", "")  # no round since: the release date
+    assert _cutoff(args, [v1], []) == ("2026-12-01", "the release date: no update round ran since release v1 (its cutoff: "
+                                        "2026-05-04); if no search covered the days since, give that cutoff")  # said, with v1's
+    assert _cutoff(args, [], [])[1] == "the release date: no update round ran since the start; if the search stopped earlier, give that day"
     assert _cutoff(Namespace(cutoff="2026-11-30", date="2026-12-01"), [v1], rounds) == ("2026-11-30", "")  # as given
     assert _cutoff(args, [], rounds)[1].endswith("the latest update round since the start")
     with pytest.raises(UserError) as refused:
