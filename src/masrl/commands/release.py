@@ -178,7 +178,7 @@ def freeze_claims(args: Namespace) -> int:
     corpus = load(root)
     existing = releases_from(corpus.releases)
     names = [r.name for r in existing]
-    problems = [Problem(COMMAND_LINE, None, flag, f"does not go with --freeze-claims, which freezes the claims about an "
+    problems = [Problem(COMMAND_LINE, None, flag, "does not go with --freeze-claims, which freezes the claims about an "
                                                   "existing release") for flag, value in
                 (("--date", args.date), ("--cutoff", args.cutoff), ("--title", args.title), ("--source", args.source),
                  ("--allow-undecided", args.allow_undecided or None)) if value is not None]
