@@ -211,3 +211,19 @@ def test_an_integer_longer_than_any_value_is_refused_on_its_line(digits):
         "quote the value if it is text"]
     assert value(f"year: {'9' * 100}\n") == {"year": int("9" * 100)}
     assert value(f"year: '{'9' * 5000}'\n") == {"year": "9" * 5000}
+
+
+def test_a_file_parsed_again_gives_values_of_its_own_from_the_memo():
+    from masrl.corpus.yamlio import PARSED
+
+    text = b"key: a\nauthors:\n  - X, Y\nkey: b\n"
+    first, problems = parse(text, "corpus/papers/m.yaml")
+    hits = PARSED.hits
+    first.value["authors"].append("changed")
+    first.lines.clear()
+    again, again_problems = parse(text, "corpus/papers/m.yaml")
+    assert PARSED.hits == hits + 1
+    assert again.value == {"key": "a", "authors": ["X, Y"]} and again.lines[("authors", 0)] == 3
+    assert [p.message for p in again_problems] == [p.message for p in problems] and "lines 1 and 4" in problems[0].message
+    other, other_problems = parse(text, "corpus/papers/n.yaml")  # another file's problems name that file
+    assert other_problems[0].file == "corpus/papers/n.yaml"

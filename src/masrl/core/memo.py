@@ -1,7 +1,7 @@
 """A bounded in-process memo of pure results, keyed by the exact content of their inputs.
 
 Used where one process computes the same pure result twice (``masrl diff`` checks and analyses
-both sides; a second ``validate`` of the same corpus): a document found valid against a schema
+both sides; a second ``validate`` of the same corpus): a YAML file parsed (:mod:`masrl.corpus.yamlio`), a document found valid against a schema
 (:mod:`masrl.checks.collector`), the problems each per-record rule found in a record and those the
 taxonomy's rules found in a vocabulary (:mod:`masrl.checks.validate`), a frozen snapshot's digest (:mod:`masrl.corpus.releases`), a frozen
 release's analyses (:mod:`masrl.build.pipeline`), a vocabulary migrated to the current format

@@ -22,6 +22,7 @@ quotes ``"yes"``, ``"NA"`` and ``"2510.10"`` itself).
 
 from __future__ import annotations
 
+import pickle
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ from typing import Any
 import yaml
 
 from ..core.errors import Problem
+from ..core.memo import MISSING, Memo, content_key
 
 try:  # the C parser where available
     from yaml import CSafeLoader as _Loader
@@ -107,8 +109,14 @@ def _utf8(data: bytes, file: str) -> tuple[str | None, Problem | None]:
         return None, Problem(file, line, None, f"not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); save the file as UTF-8")
 
 
+#: The files parsed in this process, by their bytes and name: ``(document, problems)`` pickled, so
+#: that each caller gets values of its own. A survey's loads (a build, ``diff``'s two sides, a
+#: release's before and after) read mostly the same files.
+PARSED = Memo(8192)
+
+
 def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
-    """Parse one YAML file strictly.
+    """Parse one YAML file strictly (once per process for the same bytes and name: :data:`PARSED`).
 
     Args:
         data: the raw bytes of the file.
@@ -120,6 +128,15 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
         duplicate keys are reported but the document is still returned (first
         occurrence kept) so that the rest of the file can be checked too.
     """
+    key = content_key(data, file)
+    if (held := PARSED.get(key)) is not MISSING:
+        return pickle.loads(held)
+    parsed = _parse(data, file)
+    PARSED.put(key, pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
+    return parsed
+
+
+def _parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
     text, problem = _utf8(data, file)
     if problem:
         return None, [problem]
