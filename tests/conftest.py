@@ -177,10 +177,12 @@ def _forget_process_caches() -> None:
 
 
 #: What a test may patch and keep masrl's in-process memos: the file system's calls (the tests of a
-#: write that fails), the clock that paces requests to a source, the search endpoints' variables.
+#: write that fails), the clock that paces requests to a source, the search endpoints' variables,
+#: the day (every memo whose value depends on it holds it in its key) and the drawing workers.
 #: Any other patch (masrl, matplotlib, another variable, a dict) turns them off until the test ends.
 _INERT = frozenset({"os", "posix", "posixpath", "pathlib", "tempfile", "shutil", "masrl.review.update.sources.pacing",
-                    "MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_S2_API"})
+                    "MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_S2_API", "MASRL_TODAY",
+                    "MASRL_DRAW_WORKERS"})
 _memos_off: list[bool] = []
 
 
@@ -191,8 +193,11 @@ class _Patches(pytest.MonkeyPatch):
 
 def _minding(method):
     def patch(self, target, *args, **kwargs):
-        name = ("" if method.__name__.endswith("item") else target if isinstance(target, str) else target.__name__
-                if isinstance(target, type(sys)) else (target if isinstance(target, type) else type(target)).__module__)
+        if method.__name__.endswith("item"):  # setenv and delenv end here too, with os.environ and the name
+            name = str(args[0]) if target is os.environ and args else ""
+        else:
+            name = (target if isinstance(target, str) else target.__name__ if isinstance(target, type(sys))
+                    else (target if isinstance(target, type) else type(target)).__module__)
         if not _memos_off and not {name, name.rpartition(".")[0], name.partition(".")[0]} & _INERT:
             from masrl.core import memo
 
