@@ -174,3 +174,20 @@ def test_an_entry_refused_for_what_validate_refuses_names_it_once():
         "c": ["in.bib:3: date: entry 'c': date '2026-02-30' names no day of the calendar (YYYY[-MM[-DD]])"],
         "d": ["in.bib:4: date: entry 'd': date '2026-13' names no day of the calendar (YYYY[-MM[-DD]])"]}
     assert got["e"]["authors"] == ["Heath, Jr., Robert W.", "King, III, Martin Luther"] and got["e"]["year"] == 2026
+
+
+def test_field_names_in_any_case_are_read_as_bibtex_reads_them():
+    result, got = papers("""@ARTICLE{up, TITLE = {Upper}, AUTHOR = {Doe, Jane and Roe, Richard}, EDITOR = {Poe, E. and Moe, M.},
+  JOURNAL = {J}, YEAR = {2026}, DOI = {10.1234/up}}
+@article{twice, title = {T}, author = {Doe, J.}, Author = {Roe, R.}, year = 2026, doi = {10.1234/tw}}""")
+    assert got["up"]["authors"] == ["Doe, Jane", "Roe, Richard"] and got["up"]["title"] == "Upper"
+    assert [str(p) for p in result.problems] == [
+        "in.bib:3: BibTeX block could not be parsed: duplicate field(s) author and Author in one entry (BibTeX reads "
+        "field names in any case as one)"]
+
+
+def test_a_comment_in_a_bare_value_is_named_as_a_comment_not_a_macro():
+    result, _ = papers("@article{c, title = {T}, author = {Doe, J.}, year = 2026 % checked, doi = {10.1234/c}}")
+    said = [str(p) for _, _, ps in result.refused for p in ps]
+    assert any("'2026 % checked' holds a '%' comment, which BibTeX does not read inside an entry" in s for s in said)
+    assert not any("macro" in s for s in said), said

@@ -239,6 +239,10 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     if entry.type not in BIBTEX_TYPES:
         bad(None, f"entry type @{entry.type} is not a BibTeX or BibLaTeX type; allowed: {', '.join(sorted(BIBTEX_TYPES))}")
     for fld, macro in entry.undefined:
+        if "%" in macro:
+            bad(fld, f"the value {macro!r} holds a '%' comment, which BibTeX does not read inside an entry (it stops "
+                     "there with an error): move the comment out of the entry, or write the value in braces")
+            continue
         bad(fld, f"@string macro '{macro}' is not defined before it is used in this file (define it with an @string "
                  "above its first use, or write the value in braces)")
     target = entry.fields.pop("crossref", "").strip()

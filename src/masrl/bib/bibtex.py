@@ -238,6 +238,9 @@ class ExpandMacros:
                 out.append(part[1:-1])
             elif part.isdigit():
                 out.append(part)
+            elif "%" in part:  # BibTeX reads no comment inside an entry: it stops at the '%'
+                undefined.append(part)
+                out.append(part)
             elif part.lower() in self.strings:
                 out.append(self.strings[part.lower()])
                 undefined += self.unresolved.get(part.lower(), [])  # BibTeX: a macro is defined where it is read
@@ -269,6 +272,33 @@ class ExpandMacros:
                     if inner is not None:
                         fld.value = "{" + inner + "}"
                 block.parser_metadata["masrl_undefined"] = undefined
+        return library
+
+
+class LowerCaseFieldNames:
+    """bibtexparser middleware: field names in lower case, as BibTeX reads them (``AUTHOR`` is
+    ``author``), so that the names of an ``AUTHOR`` field are split like an ``author``'s. Two fields
+    of one entry whose names differ only in case are recorded in
+    ``entry.parser_metadata["masrl_repeated"]`` (bibtexparser reports only exact repeats)."""
+
+    @staticmethod
+    def metadata_key() -> str:
+        return "masrl_lower_case_fields"
+
+    def transform(self, library):
+        from bibtexparser.model import Entry
+
+        for block in library.blocks:
+            if isinstance(block, Entry):
+                seen: dict[str, str] = {}
+                repeated = []
+                for fld in block.fields:
+                    name = fld.key.lower()
+                    if name in seen:
+                        repeated.append(f"{seen[name]} and {fld.key}")
+                    seen.setdefault(name, fld.key)
+                    fld.key = name
+                block.parser_metadata["masrl_repeated"] = repeated
         return library
 
 
@@ -360,7 +390,7 @@ def parse(text: str, file: str) -> ParsedFile:
     )
 
     text = text.lstrip("\ufeff")
-    stack = [ExpandMacros(), RemoveEnclosingMiddleware(), MonthAbbreviationMiddleware(),
+    stack = [LowerCaseFieldNames(), ExpandMacros(), RemoveEnclosingMiddleware(), MonthAbbreviationMiddleware(),
              SeparateCoAuthors()]
     library = bibtexparser.parse_string(text, parse_stack=stack)
     problems: list[Problem] = []
@@ -393,6 +423,12 @@ def parse(text: str, file: str) -> ParsedFile:
                                                               f"{value!r} is unbalanced as BibTeX reads it, so BibTeX "
                                                               "cannot read this entry; write \\textbraceleft{} or "
                                                               "\\textbraceright{} for a literal brace"))
+                unread[line] = str(block.raw or "")
+                continue
+            if block.parser_metadata.get("masrl_repeated"):
+                why = "; ".join(block.parser_metadata["masrl_repeated"])
+                problems.append(Problem(file, line, None, f"BibTeX block could not be parsed: duplicate field(s) {why} in "
+                                                          "one entry (BibTeX reads field names in any case as one)"))
                 unread[line] = str(block.raw or "")
                 continue
             fields: dict[str, str] = {}
