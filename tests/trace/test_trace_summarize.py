@@ -135,7 +135,7 @@ def test_cli_writes_parquet_report_and_figures(runs, tmp_path, capsys):
     assert code == 1  # one invalid trace: listed, skipped, the rest written
     assert captured.err.splitlines() == [
         f"{runs}/broken.json: $.events[0].t: event e1: t must be a number >= 0, got -1",
-        f"5 traces from 4 files summarised into {out}; 1 invalid trace skipped",
+        f"5 traces from 4 files summarised into {out}; 1 trace skipped (why: above)",
     ]
     df = pd.read_parquet(out)
     assert len(df) == 5 and set(df["run"]) == {"r1"}
@@ -225,7 +225,7 @@ def test_a_step_beyond_2_53_is_listed_and_skipped(tmp_path, capsys, step, valid)
     assert err == [
         f"{folder}/a.json: $.labels.step: {step!r} is beyond 2**53 in magnitude, too large to summarise (statistics "
         "and figures work in doubles); the trace is skipped",
-        f"2 traces from 2 files summarised into {out}".replace("2 traces", "1 trace") + "; 1 invalid trace skipped",
+        f"2 traces from 2 files summarised into {out}".replace("2 traces", "1 trace") + "; 1 trace skipped (why: above)",
     ]
     assert pd.read_parquet(out)["step"].tolist() == [2.0]
     assert out.with_name("run.figures").joinpath("trends.png").read_bytes().startswith(b"\x89PNG")
@@ -238,7 +238,7 @@ def test_a_lone_surrogate_in_a_label_is_listed_and_skipped(tmp_path, capsys):
     assert capsys.readouterr().err.splitlines() == [
         f"{folder}/a.json: $.labels.policy: the text holds a lone surrogate (\\ud800), which is no Unicode character: "
         "write the character itself",
-        f"1 trace from 2 files summarised into {out}; 1 invalid trace skipped",
+        f"1 trace from 2 files summarised into {out}; 1 trace skipped (why: above)",
     ]
     assert pd.read_parquet(out)["policy"].tolist() == ["A"]
     assert "lone surrogate" in out.with_suffix(".md").read_text()
@@ -258,8 +258,8 @@ def test_a_trace_with_a_lone_surrogate_is_invalid_and_nothing_is_written_when_no
     assert main(["trace", "validate", str(tmp_path / "b.json")]) == 0
     capsys.readouterr()
     assert main(["trace", "summarize", str(tmp_path / "a.json"), "--out", str(tmp_path / "s.parquet")]) == 1
-    assert capsys.readouterr().err.splitlines()[-1] == ("masrl: error: no valid trace to summarise (1 invalid trace); "
-                                                         "nothing was written")
+    assert capsys.readouterr().err.splitlines()[-1] == ("masrl: error: no trace to summarise: 1 trace skipped, each for "
+                                                         "the reason above; nothing was written")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
 
 
@@ -411,3 +411,17 @@ def test_label_values_that_differ_in_json_are_different_groups_and_equal_numbers
                   and "(n=" in line)
     assert header == '| metric | "1" (n=1) | "True" (n=1) | 1 (n=2) | true (n=1) |'
     assert pq.read_table(tmp_path / "r.parquet").column("policy").to_pylist() == ["true", '"True"', "1", "1", '"1"']
+
+
+def test_a_valid_trace_too_large_to_summarise_is_said_skipped_not_invalid(tmp_path, capsys):
+    big = survey_trace()
+    big["costs"]["tokens"] = 2**63
+    (tmp_path / "big.json").write_text(json.dumps(big))
+    assert main(["trace", "validate", str(tmp_path / "big.json")]) == 0
+    capsys.readouterr()
+    assert main(["trace", "summarize", str(tmp_path / "big.json"), "--out", str(tmp_path / "s.parquet")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (f"{tmp_path / 'big.json'}: tokens: 9223372036854775808 is beyond 2**53 in magnitude, too large to "
+                      "summarise (statistics and figures work in doubles); the trace is skipped")
+    assert err[-1] == "masrl: error: no trace to summarise: 1 trace skipped, each for the reason above; nothing was written"
+    assert "invalid" not in "\n".join(err)

@@ -440,7 +440,8 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
             for line in found:
                 print(printable(line), file=sys.stderr)
         n = len(invalid)
-        raise UserError(f"no valid trace to summarise ({n} invalid trace{'s' if n != 1 else ''}); nothing was written")
+        raise UserError(f"no trace to summarise: {n} trace{'s' if n != 1 else ''} skipped, each for the reason above; "
+                        "nothing was written")
     if args.by:  # a label's name (its column: label_<name>, but run, step and policy), or its column's name
         names = [args.by] if args.by in ("run", "step", "policy") else [f"label_{args.by}", args.by]
         args.by = next((n for n in names if n in df.columns and (n in ("run", "step", "policy") or n.startswith("label_"))),
@@ -463,7 +464,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     for name, found in invalid:
         for line in found:
             print(printable(line), file=sys.stderr)
-    tail = f"; {len(invalid)} invalid trace{'s' if len(invalid) != 1 else ''} skipped" if invalid else ""
+    tail = f"; {len(invalid)} trace{'s' if len(invalid) != 1 else ''} skipped (why: above)" if invalid else ""
     print(printable(f"{len(df)} trace{'s' if len(df) != 1 else ''} from {len(files)} file{'s' if len(files) != 1 else ''} "
                     f"summarised into {out}{tail}"), file=sys.stderr if invalid else sys.stdout)
     return 1 if invalid else 0
