@@ -213,6 +213,8 @@ def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_a
 @pytest.mark.parametrize("url, why", [
     ("javascript:alert(1)", "'javascript:alert(1)' is not an http(s) URL"),
     ("ftp://example.org/paper.pdf", "'ftp://example.org/paper.pdf' is not an http(s) URL"),
+    ("HTTPS://example.org/p", "'HTTPS://example.org/p' has its scheme in upper case: a record writes it in lower case "
+                              "(its normal form, RFC 3986): write 'https://example.org/p'"),
 ])
 def test_a_link_of_the_bibtex_block_that_is_no_http_url_is_refused_at_import_and_in_validate(survey, cli, tmp_path, url, why):
     """papers.bib and the catalogue export the block's url as a link: it is held to the record's own url's rule."""
@@ -227,3 +229,14 @@ def test_a_link_of_the_bibtex_block_that_is_no_http_url_is_refused_at_import_and
     record.write_text(text.replace("\nbibtex:\n", f"\nbibtex:\n  url: '{url}'\n", 1))
     run = cli("validate", "--root", survey)
     assert run.code == 1 and f"bibtex.url: {why}" in run.err, run.err
+
+
+def test_a_record_url_with_an_upper_case_scheme_is_refused_with_the_url_to_write(survey, cli):
+    record = survey / "corpus/papers/c3.yaml"
+    text = record.read_text()
+    url = next(line for line in text.splitlines() if line.startswith("url: ")).removeprefix("url: ")
+    record.write_text(text.replace(f"url: {url}", f"url: HTTPS://example.org/a ; Http://{url.split('://', 1)[1]}", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and (f"url: 'HTTPS://example.org/a ; Http://{url.split('://', 1)[1]}' has its scheme in upper case: "
+                              "a record writes it in lower case (its normal form, RFC 3986): write "
+                              f"'https://example.org/a ; http://{url.split('://', 1)[1]}'") in run.err, run.err

@@ -49,6 +49,20 @@ def _host_problem(host: str) -> str | None:
     return None
 
 
+def lower_schemes(text: str) -> str:
+    """``text`` with every http(s) scheme in lower case (``HTTPS://`` -> ``https://``)."""
+    return re.sub(r"(?i)(?<![A-Za-z])https?://", lambda m: m.group(0).lower(), text)
+
+
+def scheme_case_problem(text: str) -> str | None:
+    """For text whose URLs have an http(s) scheme not in lower case (``HTTPS://...``): what to
+    write instead; else None."""
+    lowered = lower_schemes(text)
+    if lowered == text:
+        return None
+    return f"has its scheme in upper case: a record writes it in lower case (its normal form, RFC 3986): write {lowered!r}"
+
+
 def url_problem(url: object) -> str | None:
     """What is wrong with ``url`` as a link, or None if it is an acceptable http(s) URL.
 

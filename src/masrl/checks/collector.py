@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from jsonschema import Draft202012Validator
 
 from ..bib.identifiers import arxiv_problem, stored_hint
+from ..bib.urls import lower_schemes, scheme_case_problem
 from ..core.didyoumean import did_you_mean as _suggest
 from ..core.errors import Problem
 from ..core.memo import MISSING, Memo, content_key
@@ -263,6 +264,8 @@ class Checker:
             return f"{value!r} is not a valid key: use lower-case letters, digits, '.', '_' and '-'"
         if scheme == "record_id":
             return f"{value!r} is not a valid record id: use E followed by at least three digits (E033)"
+        if isinstance(value, str) and pattern and lower_schemes(value) != value and re.search(pattern, lower_schemes(value)):
+            return f"{value!r} {scheme_case_problem(value)}"
         if scheme == "url":
             return f"{value!r} is not an http(s) URL (several URLs are separated by ' ; ')"
         if scheme in ("date_screened", "date"):
