@@ -140,7 +140,7 @@ def test_cli_writes_parquet_report_and_figures(runs, tmp_path, capsys):
     df = pd.read_parquet(out)
     assert len(df) == 5 and set(df["run"]) == {"r1"}
     report = (tmp_path / "out" / "run.md").read_text()
-    assert "5 valid traces from 4 files; 1 invalid (skipped)." in report
+    assert "5 traces summarised from 4 files; 1 skipped (invalid, or too large to summarise)." in report
     assert "| critical path (steps) | 5 | 7 | 7 | 7 | 7 | 7 |" in report
     assert "| metric | A (n=2) | B (n=2) | (no policy) (n=1) |" in report
     assert "| reward | 0.75 (0.75) | 1.5 (1.5) | 1.4 (1.4) |" in report

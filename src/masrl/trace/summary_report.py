@@ -96,8 +96,8 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
     lines = [
         f"# Trace run summary: {_cell(title)}",
         "",
-        f"{n} valid trace{'s' if n != 1 else ''} from {sources} file{'s' if sources != 1 else ''}; "
-        f"{len(invalid)} invalid (skipped). Metrics are recomputed from each trace's event graph "
+        f"{n} trace{'s' if n != 1 else ''} summarised from {sources} file{'s' if sources != 1 else ''}; "
+        f"{len(invalid)} skipped (invalid, or too large to summarise). Metrics are recomputed from each trace's event graph "
         "(definitions: docs/traces.md); one row per trace is in the Parquet file.",
         "",
         "## Distributions",
@@ -141,7 +141,7 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         mean = fmt(float(s.mean())) if len(s) else "n/a"
         lines.append(f"| {name} | {int(s.sum())} | {int((s > 0).sum())} | {mean} |")
     if invalid:
-        lines += ["", "## Invalid traces (skipped)", ""]
+        lines += ["", "## Traces skipped (invalid, or too large to summarise)", ""]
         for name, problems in invalid:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             first = problems[0][len(name) + 2:] if problems[0].startswith(name + ": ") else problems[0]
