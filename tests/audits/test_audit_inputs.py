@@ -475,3 +475,15 @@ def test_what_a_sample_says_of_its_drawing_is_what_it_holds(survey, cli):
         "industry, classical_marl, survey",
         *([f"sampling.strata[0].sampled: says {first['sampled']} but 0 item(s) are of the stratum 'nonsense'"]
           if first["sampled"] else [])])
+
+
+def test_an_audit_older_than_two_releases_of_one_day_takes_the_vocabulary_of_the_first_of_them():
+    from masrl.audits.fields import released_vocabulary
+
+    def snapshot(day, values):
+        return {"date": day, "taxonomy": {"fields": {"kind": {"values": {v: v for v in values}}}}}
+
+    snapshots = {"v10": snapshot("2026-12-09", ["c"]), "v3": snapshot("2026-12-09", ["b"]),
+                 "v2": snapshot("2026-12-09", ["a", "b"]), "v1": snapshot("2026-05-01", ["z"])}
+    assert released_vocabulary(snapshots, ["kind"], "2026-05-03") == {"kind": ["a", "b"]}
+    assert released_vocabulary(snapshots, ["kind"], "2026-12-10") == {}

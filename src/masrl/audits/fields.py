@@ -12,6 +12,7 @@ itself, not a vocabulary of the literature.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..corpus.taxonomy import Taxonomy
@@ -124,17 +125,23 @@ def released_vocabulary(snapshots, names, date: str) -> dict[str, list[str]]:
     ``taxonomy`` of its snapshot in ``corpus/releases/``): the vocabulary an audit of that date that
     recorded none (one sampled by an earlier masrl) was sampled under, as near as the releases tell;
     empty when no release followed it (today's vocabulary then stands)."""
-    after = sorted((str(s.get("date")), s) for s in snapshots.values()
-                   if isinstance(s, dict) and str(s.get("date")) >= str(date) and isinstance(s.get("taxonomy"), dict))
+    after = sorted(((str(s.get("date")), _natural(str(name)), s) for name, s in snapshots.items()
+                    if isinstance(s, dict) and str(s.get("date")) >= str(date) and isinstance(s.get("taxonomy"), dict)),
+                   key=lambda found: found[:2])  # releases of one day: in the order of their names (v2 before v10)
     if not after:
         return {}
-    fields = after[0][1]["taxonomy"].get("fields")
+    fields = after[0][2]["taxonomy"].get("fields")
     out: dict[str, list[str]] = {}
     for name in names if isinstance(fields, dict) else ():
         values = fields.get(name, {}).get("values") if isinstance(fields.get(name), dict) else None
         if isinstance(values, dict) and values:
             out[name] = [str(v) for v in values]
     return out
+
+
+def _natural(name: str) -> tuple:
+    """``name`` as a key that orders the numbers in it by value (``v2`` before ``v10``)."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"([0-9]+)", name))
 
 
 def stratify_choices(tax: Taxonomy, population: str) -> tuple[str, ...]:
