@@ -95,6 +95,49 @@ def test_check_with_every_figure_redrawn_compares_the_figures_with_what_the_code
     assert files_under(survey) == before
 
 
+def test_a_build_without_figures_draws_none_and_leaves_them_for_the_next_build(published_tree, tmp_path, cli, set_field,
+                                                                              monkeypatch):
+    """``--no-figures`` draws nothing: the figures, the site's copies and the manifest of a release whose
+    reports it writes stay as they are; its check does not compare them and says so; a build with
+    figures then finds them stale and draws them."""
+    from masrl.render.figures import draw
+    from trees import copy_tree
+
+    survey = copy_tree(published_tree, tmp_path / "survey")
+    set_field(survey / "corpus/papers/c3.yaml", "category", "framework")
+    assert cli("release", "v9", "--root", survey, "--date", "2027-01-15", "--title", "Round").code == 0
+    before = files_under(survey)
+    figure_files = {rel: data for rel, data in before.items() if "figures/" in rel}
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a figure was drawn")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(draw, "_draw", refuse)
+        run = cli("build", "--root", survey, "--no-figures")
+        assert run.code == 0, run.err
+        assert run.err == ("note: --no-figures: no figure was drawn; the figures and the manifests that record them "
+                           "were left as they are (`masrl build` brings them up to date)\n")
+        after = files_under(survey)
+        assert {rel: data for rel, data in after.items() if "figures/" in rel} == figure_files
+        assert after["reports/STATS.md"] != before["reports/STATS.md"]
+        assert "reports/releases/v9/STATS.md" in after and "reports/releases/v9/manifest.json" not in after
+        run = cli("build", "--root", survey, "--check", "--no-figures")
+        assert (run.code, run.out) == (0, f"ok: all {len(after) + 1} generated files are current "  # README.md too
+                                          "(figures not compared: --no-figures)\n")
+    run = cli("build", "--root", survey, "--check")
+    assert run.code == 1
+    assert {"stale: reports/figures/category_counts.svg", "stale: reports/site/figures/category_counts.svg",
+            "missing: reports/releases/v9/manifest.json", "missing: reports/releases/v9/figures/category_counts.svg",
+            } <= set(run.err.splitlines())
+    assert cli("build", "--root", survey).code == 0
+    assert cli("build", "--root", survey, "--check").code == 0
+    assert files_under(survey)["reports/figures/category_counts.svg"] != figure_files["reports/figures/category_counts.svg"]
+    with pytest.raises(SystemExit) as refused:
+        cli("build", "--root", survey, "--no-figures", "--rerender-figures")
+    assert refused.value.code == 2
+
+
 def _table(data: bytes) -> dict[str, dict[str, str]]:
     import csv
     import io

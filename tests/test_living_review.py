@@ -65,7 +65,7 @@ def test_pool_claims_hold_for_hybrid_centralized_and_orchestrator_papers(survey,
     titles = ("Conductor: Hierarchical Credit for a Trained Orchestrator", "SwarmLead: Learning to Dispatch Sub-Agents at Scale")
     for i, title in enumerate(titles):
         grow.add_paper(cli, survey, dict(grow.PAPERS[0], key=f"orchestra-rl2026{'ab'[i]}", arxiv=f"2606.0999{i}", title=title))
-    run = cli("build", "--root", survey)
+    run = cli("build", "--root", survey, "--no-figures")
     assert run.code == (0 if holds else 1), run.err
     result = current(survey)
     assert claim(result, "headline-sparsity").holds and claim(result, "orchestrator-credit-v1").holds
@@ -76,14 +76,14 @@ def test_pool_claims_hold_for_hybrid_centralized_and_orchestrator_papers(survey,
 def test_o5_claim_holds_for_a_non_rl_stop_and_fails_for_an_rl_trained_stop(survey, cli):
     latest = current(survey).baseline.name
     grow.add_paper(cli, survey, grow.PAPERS[1])  # addresses O5 without RL
-    run = cli("build", "--root", survey)
+    run = cli("build", "--root", survey, "--no-figures")
     assert run.code == 0, run.err
     assert "| [o5-stopping-uncovered](#o5-stopping-uncovered) | current pool | current | holds |" in (survey / "reports/claims.md").read_text()
     trained = dict(grow.PAPERS[1], key="stoprl2026", arxiv="2606.05678", title="Learning When to Stop: RL for Team Termination",
                    tags=dict(grow.PAPERS[1]["tags"], category="rl_method", is_rl="'yes'", reward_type="orchestration",
                              credit_granularity="orchestrator", credit_mechanism="strict", is_core="core", inclusion_criterion="I1"))
     grow.add_paper(cli, survey, trained)
-    run = cli("build", "--root", survey)
+    run = cli("build", "--root", survey, "--no-figures")
     assert run.code == 1
     assert run.err.splitlines()[-1].startswith(
         "masrl: error: claim 'o5-stopping-uncovered' (No retained entry trains the stopping decision (O5) with explicit RL, "
@@ -96,10 +96,10 @@ def test_o5_claim_holds_for_a_non_rl_stop_and_fails_for_an_rl_trained_stop(surve
 def test_near_miss_claim_holds_for_a_non_rl_stop_and_fails_for_an_rl_trained_stop(survey, cli):
     near = {"category": "rl_method", "credit_granularity": "agent", "credit_mechanism": "broad", "subdecisions": "[O5]"}
     grow.exclude_paper(cli, survey, dict(grow.EXCLUSION, arxiv="2606.07001", title="Prompted Stopping Heuristics for Agent Teams"), dict(near, is_rl="'no'"))
-    assert cli("build", "--root", survey).code == 0
+    assert cli("build", "--root", survey, "--no-figures").code == 0
     assert claim(build(load(survey), {"survey_example": True}), "near-miss-robust").holds
     grow.exclude_paper(cli, survey, dict(grow.EXCLUSION, arxiv="2606.07002", title="Single-Agent Termination Policies via PPO"), dict(near, is_rl="'yes'"))
-    run = cli("build", "--root", survey)
+    run = cli("build", "--root", survey, "--no-figures")
     assert run.code == 1
     assert "claim 'near-miss-robust' (The sparse-credit claims are robust to near-miss exclusions.) no longer holds: near misses " \
            "training O5 with explicit RL: stated = 0, computed 1 (moved by +" in run.err

@@ -36,7 +36,7 @@ def test_release_freezes_the_pool_and_keeps_v1(cli, grown_survey):
         f"{len(pend.retained)} retained records and {len(pend.excluded)} excluded record{'s' if len(pend.excluded) != 1 else ''} "
         f"added since release {grown.baseline.name}")
     assert run.out.splitlines()[-1].startswith(f"then record its digest outside the files: git tag -a release-{name} -m ")
-    assert cli("build", "--root", grown_survey).code == 0
+    assert cli("build", "--root", grown_survey, "--no-figures").code == 0
     assert {k: v for k, v in files_under(grown_survey, "reports/releases").items()
             if not k.startswith(f"reports/releases/{name}/")} == released_files  # every earlier release, byte for byte
     result = current(grown_survey)
@@ -50,7 +50,7 @@ def test_release_freezes_the_pool_and_keeps_v1(cli, grown_survey):
         f"masrl: error: nothing is pending: the pool is identical to release {name}; add, exclude or correct records first")
     # a correction alone (one record retagged) is a change the next release can freeze
     grow.set_field(grown_survey / "corpus/papers/magrpo.yaml", "scenario", "web")
-    assert cli("build", "--root", grown_survey).code == 0
+    assert cli("build", "--root", grown_survey, "--no-figures").code == 0
     assert "The current pool (1 record changed since release " + name + " in the field scenario)." in \
         (grown_survey / "reports/STATS.md").read_text()
     assert "- changed `magrpo`: " in (grown_survey / "reports/RELEASES.md").read_text()
@@ -246,7 +246,7 @@ def test_what_a_claim_about_a_release_counts_is_frozen_with_it(survey, cli):
                             "      - {id: broad, label: records with message-level credit", 1)
     assert reworded != text
     path.write_text(reworded + NEW_CLAIM.format(id="message-credit-now", scope="pool", min=1))
-    run = cli("build", "--root", survey)
+    run = cli("build", "--root", survey, "--no-figures")
     assert run.code == 0 and "warning" not in run.err, run.err
     assert (survey / "reports/releases/v1/tex/numbers.tex").read_bytes() == numbers
 
@@ -349,7 +349,7 @@ def test_a_release_and_freeze_claims_keep_a_persons_comments_in_the_listing(surv
                               f"frozen snapshot corpus/releases/{name}.yaml says '{today}': a release's search cutoff never "
                               "changes (its reports state it)") in run.err, run.err
     listing.write_text(released)
-    assert cli("build", "--root", survey).code == 0
+    assert cli("build", "--root", survey, "--no-figures").code == 0
     gaps = (survey / f"reports/releases/{name}/gaps.md").read_text()
     assert ("Supports the claim `message-credit-sparse`, which is not about release " + name + ": the current claim ledger "
             "(`reports/claims.md`) evaluates it.") in gaps and "not in the claim ledger" not in gaps

@@ -57,7 +57,7 @@ def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
     assert stored["rows"][2]["note"] == "abstract only; full text behind a paywall"
     assert f"| S01 | {first['record']} | scenario | {first['original']['scenario']} | {new_scenario} | not adjudicated |  |" in run.out
 
-    assert cli("build", "--root", survey).code == 0
+    assert cli("build", "--root", survey, "--no-figures").code == 0
     report = json.loads((survey / "reports/audit.json").read_text())
     entry = next(a for a in report["agreements"] if a["audit_id"] == AUDIT)
     fields = {f["field"]: f for f in entry["rounds"][0]["fields"]}
@@ -147,7 +147,7 @@ def test_a_full_round_end_to_end(survey, cli, sheets, tmp_path):
                "full_text_screen", "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration").code == 0:
             break
     assert not (survey / f"corpus/papers/{third['record']}.yaml").exists()
-    assert cli("build", "--root", survey).code == 0
+    assert cli("build", "--root", survey, "--no-figures").code == 0
     entry = next(a for a in json.loads((survey / "reports/audit.json").read_text())["agreements"] if a["audit_id"] == AUDIT)
     assert entry["changed"] == [[third["record"], "decision", "include", "exclude"]]
     assert f"since the sample, apart from the adjudication: {third['record']} decision include → exclude." in \
@@ -238,13 +238,13 @@ def test_an_audit_keeps_the_values_of_its_time_when_one_is_retired(tmp_path, cli
     taxonomy = root / "corpus/taxonomy.yaml"
     taxonomy.write_text("".join(line for line in taxonomy.read_text().splitlines(keepends=True) if "hand_crafted:" not in line))
     assert cli("validate", "--root", root).code == 0  # the audit is a dated record: its values were the vocabulary's then
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     report = (root / "reports/audit.md").read_text()
     assert "| method | 4 | 3 |" in report
     # a value added since is none of the audit's: its agreement (the categories it was read with) does not move
     taxonomy.write_text(taxonomy.read_text().replace("      NA: {label: not applicable", "      hybrid: {label: hybrid, definition: "
                                                      "both, source: \"your reading\"}\n      NA: {label: not applicable", 1))
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     assert [line for line in (root / "reports/audit.md").read_text().splitlines() if line.startswith("| method |")] == \
         [line for line in report.splitlines() if line.startswith("| method |")]
     # a resolution can name the retired value (it was a choice then), but apply writes only today's values
@@ -286,9 +286,9 @@ def test_an_audit_that_recorded_no_vocabulary_keeps_the_values_of_the_releases(t
     run = cli("validate", "--root", root)  # no release knew the value: the audit's values are refused
     assert run.code == 1 and "'hand_crafted' is not an allowed value of method" in run.err
     taxonomy.write_text(before)
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     assert cli("release", "v1", "--root", root, "--date", "2027-01-15").code == 0
     taxonomy.write_text("".join(line for line in before.splitlines(keepends=True) if "hand_crafted:" not in line))
     assert cli("validate", "--root", root).code == 0  # release v1 froze the vocabulary the audit was sampled under
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     assert "| method | 4 | 4 |" in (root / "reports/audit.md").read_text()

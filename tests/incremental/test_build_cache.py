@@ -182,6 +182,18 @@ def test_a_retag_keeps_every_output_that_does_not_read_the_field_and_writes_what
     assert files_of(tree) == reference
 
 
+def test_a_build_without_figures_records_no_stamp_so_the_next_build_draws_what_it_left(tree, cli, reference):
+    """A stamp says every output is current; after ``--no-figures`` the figures of a retag are not, so the
+    build records none (the one before it no longer answers: the inputs changed) and the next build draws them."""
+    before = (tree / cache.STAMP).read_bytes()
+    retag(tree)
+    assert cli("build", "--root", tree, "--no-figures").code == 0
+    assert (tree / cache.STAMP).read_bytes() == before
+    assert files_of(tree) != reference and cli("build", "--root", tree, "--check").code == 1
+    assert cli("build", "--root", tree).code == 0
+    assert files_of(tree) == reference
+
+
 def test_a_fresh_clone_is_checked_with_the_release_taken_from_its_manifest(stamped, tmp_path, cli, monkeypatch):
     root = copy_tree(stamped, tmp_path / "clone")  # no cache
     monkeypatch.setattr(outputs, "tree_units", _refuse_release(outputs.tree_units))

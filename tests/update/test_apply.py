@@ -202,12 +202,12 @@ def test_an_author_written_first_last_in_the_sheet_is_stored_as_masrl_add_stores
 
 def test_searching_again_changes_no_count_of_the_flow(searched, cli, clock, arxiv_server):
     root, folder = searched
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     before = (root / "reports/tables/prisma_flow.csv").read_text()
     again = cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv")
     assert again.code == 0, again.err
     assert ", 0 queued" in again.out
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     table = (root / "reports/tables/prisma_flow.csv").read_text()
     assert table == before  # every record the second round found, the first had found: counted once
     rows = {line.split(",")[0]: line.split(",")[1] for line in table.splitlines()[1:]}
@@ -220,7 +220,7 @@ def test_searching_again_changes_no_count_of_the_flow(searched, cli, clock, arxi
 def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them(searched, cli):
     root, folder = searched
     today = today_iso()
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     run = cli("release", "v2", "--root", root, "--date", today)
     assert run.code == 1
     assert run.err.splitlines()[-1] == (
@@ -244,7 +244,7 @@ def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them
     assert listing["notes"] == [f"undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)",
                                 f"undecided at release: {folder.name} arxiv:2605.10001 (queue.csv:3)",
                                 f"undecided at release: {folder.name} arxiv:2606.00007 (queue.csv:4)"]
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     assert f"- undecided at release: {folder.name} arxiv:2605.10002 (queue.csv:2)" in (root / "reports/RELEASES.md").read_text()
     snapshot = yaml.safe_load((root / "corpus/releases/v2.yaml").read_text())
     assert snapshot["identification"] == {"rounds": [folder.name], "identified_by_source": {"arXiv": 7},
@@ -252,7 +252,7 @@ def test_release_refuses_undecided_candidates_unless_allowed_and_then_names_them
     frozen = (root / "reports/releases/v2/tables/prisma_flow.csv").read_text()
     assert "records identified from arXiv (update rounds),7" in frozen
     shutil.rmtree(folder)  # the release's flow is frozen with it: editing or removing a round later changes nothing
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     assert (root / "reports/releases/v2/tables/prisma_flow.csv").read_text() == frozen
 
 
@@ -532,7 +532,7 @@ def test_two_branches_that_search_the_same_window_count_each_paper_once_after_th
     folders (no conflict: different folders). The flow is the one of searching again on one branch: every
     paper B queued again is counted once, as found again, and `update show` says so."""
     root, folder = searched
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     before = (root / "reports/tables/prisma_flow.csv").read_text()
     day = (folder.name[:8] + f"{int(folder.name[8:10]) + 1:02d}") if folder.name[8:10] < "28" else folder.name[:8] + "01"
     monkeypatch.setenv("MASRL_TODAY", day)
@@ -544,7 +544,7 @@ def test_two_branches_that_search_the_same_window_count_each_paper_once_after_th
     shutil.copytree(theirs, folder.parent / theirs.name)  # what `git merge` of the two branches writes
     fill(folder.parent / day / "queue.csv", {"arxiv:2605.10002": EXCLUDE})  # B screened one: A's row is undecided
     assert cli("validate", "--root", root).code == 0
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     table = (root / "reports/tables/prisma_flow.csv").read_text()
     assert table == before  # the merged rounds' flow is the one round's
     rows = {line.split(",")[0]: line.split(",")[1] for line in table.splitlines()[1:]}
@@ -615,11 +615,11 @@ def test_a_round_searched_before_a_release_on_a_branch_merged_later_counts_in_th
     root, folder = searched
     round_survey = copy_tree(round_survey_tree, tmp_path / "main")
     today = today_iso()
-    assert cli("build", "--root", round_survey).code == 0
+    assert cli("build", "--root", round_survey, "--no-figures").code == 0
     run = cli("release", "v2", "--root", round_survey, "--date", today)
     assert run.code == 0, run.err
     assert yaml.safe_load((round_survey / "corpus/releases/v2.yaml").read_text())["identification"] == {"rounds": []}
-    assert cli("build", "--root", round_survey).code == 0
+    assert cli("build", "--root", round_survey, "--no-figures").code == 0
     flow = (round_survey / "reports/releases/v2/tables/prisma_flow.csv").read_text()
     assert "update rounds" not in flow  # a release without rounds: the flow of records added by hand, as before
     shutil.copytree(folder, round_survey / "corpus/rounds" / folder.name)  # what `git merge` of the branch writes
@@ -627,7 +627,7 @@ def test_a_round_searched_before_a_release_on_a_branch_merged_later_counts_in_th
     assert meta["finished"][:10] <= today and meta["window"]["until"] <= today  # the dates say "before v2"
     run = cli("release", "v3", "--root", round_survey, "--date", today)
     assert run.code == 1 and f"{folder.name} arxiv:2605.10002 (queue.csv:2)" in run.err, run.err
-    assert cli("build", "--root", round_survey).code == 0
+    assert cli("build", "--root", round_survey, "--no-figures").code == 0
     rows = {line.split(",")[0]: line.split(",")[1] for line in
             (round_survey / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "3")
@@ -679,7 +679,7 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
         (made[branch],) = {p.name for p in (root / "corpus/papers").iterdir()} - before
         for name, value in PAPERS[0]["tags"].items():
             set_field(root / "corpus/papers" / made[branch], name, value)
-        assert cli("build", "--root", root).code == 0
+        assert cli("build", "--root", root, "--no-figures").code == 0
         git(root, "add", "-A")
         git(root, "commit", "-qm", f"round on {branch}")
     day = folder.name
@@ -799,9 +799,9 @@ def test_a_candidate_awaiting_at_a_release_and_included_after_it_is_carried_over
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": EXCLUDE, "arxiv:2605.10002": EXCLUDE})
     assert cli("update", "apply", "--root", root, folder.name).code == 0
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     day = folder.name[:8] + f"{int(folder.name[8:10]) + 1:02d}"
     monkeypatch.setenv("MASRL_TODAY", day)
     assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
@@ -829,13 +829,13 @@ def test_a_record_decided_at_the_release_and_moved_after_it_is_not_carried_over(
     assert cli("update", "apply", "--root", root, folder.name).code == 0
     for field, value in PAPERS[0]["tags"].items():
         set_field(root / "corpus/papers/dijkstra2026.yaml", field, value)
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     assert cli("release", "v2", "--root", root, "--date", today_iso()).code == 0
     monkeypatch.setenv("MASRL_TODAY", folder.name[:8] + f"{int(folder.name[8:10]) + 1:02d}")
     assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
     assert cli("exclude", "--root", root, "--key", "dijkstra2026", "--reason", "not RL after all", "--stage", "full_text_screen",
                "--reason-class", "X1", "--source", "arXiv", "--query-family", "orchestration").code == 0
-    assert cli("build", "--root", root).code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
     rows = {line.split(",")[0]: line.split(",")[1] for line in (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert not any(step.startswith("awaiting a decision at the previous version") for step in rows)  # decided at v2
     assert (rows["records screened"], rows["new records with a screening decision"]) == ("0", "0")

@@ -47,7 +47,7 @@ class Generated:
 
 
 def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False, rerender: bool = False,
-             identity: Identity | None = None) -> Generated:
+             identity: Identity | None = None, figures: bool = True) -> Generated:
     """Render every generated file of a corpus that validates.
 
     ``existing`` are the generated files as they are now (every file under ``reports/``:
@@ -58,6 +58,9 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     files on disk is kept too. ``rerender`` draws every figure, and so renders every release's
     tree instead of taking it from its manifest, so that a check compares the files with what this
     code and toolchain draw (with the cache off too, ``MASRL_CACHE=off``, nothing is kept).
+    Without ``figures``, no figure is planned or drawn: the files of every figure folder, the site's
+    copies of the figures and the manifest of every release tree that is rendered are ``existing``'s
+    (those absent stay absent), so that a later build with figures finds them stale.
 
     Raises:
         UserError: if README.md is missing or lacks the paper-list markers.
@@ -84,7 +87,7 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
     units: dict[str, tuple[str, dict[str, str]]] = {}
     done: list[str] = []
     confirmed: list[str] = []
-    figures: dict = {}
+    drawn_once: dict = {}
     jobs: dict = {}
     trees = []  # (results, folder, fingerprint of a release or None, its figure plan)
     for results in (*result.releases, result.pool):
@@ -97,8 +100,9 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
                 outputs.update(kept_tree)
                 confirmed.append(results.name)
                 continue
-        planned = plan_figures(existing, results, check, rerender, folder=f"{folder}figures", cache=figures,
-                               baseline=None if fingerprint is not None else result.baseline, jobs=jobs)
+        planned = None if not figures else plan_figures(
+            existing, results, check, rerender, folder=f"{folder}figures", cache=drawn_once,
+            baseline=None if fingerprint is not None else result.baseline, jobs=jobs)
         trees.append((results, folder, fingerprint, planned))
     drawing = start_drawing(list(jobs.values()))  # drawn beside the text reports, where cores allow
     texts = []
@@ -114,13 +118,18 @@ def generate(corpus: Corpus, existing: Mapping[str, bytes], check: bool = False,
         texts.append(files)
     drawn = dict(zip(jobs, drawing.results()))
     for (results, folder, fingerprint, planned), text in zip(trees, texts):
+        if planned is None:  # figures off: the figure folder and the release's manifest as they are
+            kept = (f"{folder}figures/", *([_manifest().path(folder)] if fingerprint is not None else []))
+            outputs.update({**text, **{rel: data for rel, data in existing.items() if rel.startswith(kept)}})
+            continue
         files = {**text, **planned.finish(drawn)}
         if fingerprint is not None:
             files[_manifest().path(folder)] = _manifest().manifest_bytes(fingerprint, files, folder, planned.known)
         outputs.update(files)
     if traces:  # a survey with orchestration traces (taxonomy ``traces: true``) gets their report and schema
         outputs.update(trace_report_files(validated))
-    outputs.update(site_figure_files(outputs, result.pool.tax))
+    copies = site_figure_files(outputs, result.pool.tax)
+    outputs.update(copies if figures else {rel: existing[rel] for rel in copies if rel in existing})
     outputs[write.GENERATED] = write.generated_list(outputs)
     entries: dict[str, bytes] = {}
     if identity is not None and units:

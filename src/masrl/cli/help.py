@@ -47,6 +47,7 @@ examples:
 examples:
   masrl build                 regenerate what changed; prints one summary line
   masrl build --verbose       ... and every file written or removed
+  masrl build --no-figures    ... drawing no figure (faster while editing records)
   masrl build --check         CI: exit 1 listing stale files, write nothing""",
     "add": """\
 identifier forms (IDENTIFIER, --arxiv, --doi, --openreview, --url):

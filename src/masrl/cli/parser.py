@@ -162,7 +162,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def _cmd_build(args: argparse.Namespace) -> int:
     from ..commands import build
 
-    return build.run(args.root, check=args.check, rerender=args.rerender)
+    return build.run(args.root, check=args.check, rerender=args.rerender, figures=args.figures)
 
 
 def _cmd_add(args: argparse.Namespace) -> int:
@@ -253,13 +253,22 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="write nothing; exit 1 listing every generated file that is stale, missing or orphaned",
     )
-    p.add_argument(
+    drawing = p.add_mutually_exclusive_group()
+    drawing.add_argument(
         "--rerender-figures",
         dest="rerender",
         action="store_true",
         help="redraw every figure even if its plotted data and drawing code are unchanged, and render every "
              "release's reports instead of taking them as their manifest confirms them; with --check, compare "
              "every committed figure and release report with what this code and toolchain make",
+    )
+    drawing.add_argument(
+        "--no-figures",
+        dest="figures",
+        action="store_false",
+        help="draw no figure: every figure file, the figure manifests and the manifest of a release whose "
+             "reports changed are left as they are on disk (a later `masrl build` brings them up to date); "
+             "with --check, the figures are not compared. For fast builds while editing records",
     )
     p.set_defaults(run=_cmd_build)
 

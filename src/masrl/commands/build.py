@@ -17,7 +17,7 @@ from ..corpus.readcache import identity_text, read_cache, read_files, read_repor
 MANAGED = ("reports",)
 
 
-def _report(report: write.SyncReport, check: bool, claims_fail: bool = False) -> int:
+def _report(report: write.SyncReport, check: bool, claims_fail: bool = False, figures: bool = True) -> int:
     published = [rel for rel in report.foreign if rel.startswith(RELEASE_REPORTS)]
     for rel in report.foreign:
         if rel not in published:
@@ -40,10 +40,11 @@ def _report(report: write.SyncReport, check: bool, claims_fail: bool = False) ->
             n = len(report.changed) + len(report.missing) + len(report.orphaned)
             print(f"masrl build --check: {n} file(s) out of date; run `masrl build` and commit the result", file=sys.stderr)
             return 1
+        unseen = "" if figures else " (figures not compared: --no-figures)"
         if claims_fail:  # no "ok": the run fails on the claim, named below
-            console.info(f"all {len(report.unchanged)} generated files are current, but a current claim no longer holds")
+            console.info(f"all {len(report.unchanged)} generated files are current{unseen}, but a current claim no longer holds")
         else:
-            console.info(f"ok: all {len(report.unchanged)} generated files are current")
+            console.info(f"ok: all {len(report.unchanged)} generated files are current{unseen}")
         return 0
     for rel in report.changed + report.missing:
         console.detail(f"wrote {rel}")
@@ -80,7 +81,7 @@ def failure_message(build, claim) -> str:
             f"Revisit the text of the claim in corpus/claims.yaml (and the survey), or the tags.")
 
 
-def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> int:
+def run(root_arg: Path | None, check: bool = False, rerender: bool = False, figures: bool = True) -> int:
     """Build (or with ``check`` compare) every generated file; return the exit code.
 
     Exit 1 when the records are invalid (nothing written), when ``check`` finds
@@ -90,6 +91,7 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
     When the build cache's stamp (:mod:`masrl.build.cache`) was recorded for these very input
     files, code and toolchain, the generated files are compared with the stamp's digests instead
     of being rendered again; a clean build that printed nothing else records a new stamp.
+    Without ``figures`` (``--no-figures``) no figure is drawn or compared, and no stamp is recorded.
     """
     root = find_root(root_arg)
     files = read_tree(root)
@@ -120,18 +122,21 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False) -> i
 
     notes = io.StringIO()
     with contextlib.redirect_stderr(notes):  # what the build says besides its report: a stamp is only for a silent one
-        generated = generate(corpus, read_reports(root), check, rerender, identity)
+        generated = generate(corpus, read_reports(root), check, rerender, identity, figures)
     sys.stderr.write(notes.getvalue())
     outputs, result = generated.outputs, generated.build
     failing = failing_current(list(result.claims))
     status = _report(write.stale(root, outputs, MANAGED) if check else write.sync(root, outputs, MANAGED), check,
-                     bool(failing))
+                     bool(failing), figures)
+    if not (figures or check):
+        console.info("note: --no-figures: no figure was drawn; the figures and the manifests that record them were left "
+                     "as they are (`masrl build` brings them up to date)", err=True)
     sys.stdout.flush()  # the failing claims are the last lines, also in a combined log
     for claim in failing:
         print(failure_message(result, claim), file=sys.stderr)
     if identity and not check:
         entries = dict(generated.cache)
-        if not (failing or warnings or notes.getvalue()):
+        if figures and not (failing or warnings or notes.getvalue()):
             after = {rel: outputs[rel] if rel in outputs else data for rel, data in files.items()}  # README.md as written
             entries[cache.STAMP] = cache.stamp_bytes(cache.inputs_key(after, identity.digest), outputs)
         write.write_cache(root, entries, cache.FOLDER)
