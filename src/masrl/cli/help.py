@@ -45,8 +45,7 @@ examples:
   masrl -q validate && git commit -m 'tag new records'""",
     "build": """\
 examples:
-  masrl build                 regenerate what changed; prints one summary line
-  masrl build --verbose       ... and every file written or removed
+  masrl build                 regenerate what changed; prints one summary line (--verbose: every file)
   masrl build --no-figures    ... drawing no figure (faster while editing records)
   masrl build --check         CI: exit 1 listing stale files, write nothing""",
     "add": """\
