@@ -11,14 +11,92 @@ checks the accessibility of every page.
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
+import pandas as pd
 import pytest
 
-from .conftest import search
-
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+#: Screenshots of every view the browser tests visit, for people to look at (gitignored).
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "site"
+
+
+@pytest.fixture(scope="session")
+def site_results(published_build):
+    """The results of the current pool (what the site shows)."""
+    return published_build.pool
+
+
+@pytest.fixture(scope="session")
+def site_dir(published_tree) -> Path:
+    """The catalogue site of the test survey, as its build wrote it (read-only)."""
+    return published_tree / "reports/site"
+
+
+def fold(text: str) -> str:
+    """Lower case without accents (what the site's search compares)."""
+    return "".join(c for c in unicodedata.normalize("NFD", str(text)) if not unicodedata.combining(c)).lower()
+
+
+@pytest.fixture(scope="session")
+def records(site_results) -> pd.DataFrame:
+    """One row per retained record (index key): the typed frame plus ``search``, the text the
+    site searches (title, every author's full name, one-liner, venue), accent-folded."""
+    frame = site_results.retained.copy()
+    texts = {}
+    for r in site_results.retained_records:
+        names = [" ".join(reversed([p.strip() for p in a.split(",", 1)])) for a in r["authors"] if a != "others"]
+        texts[r["key"]] = [fold(r["title"]), fold(" ".join(names)), fold(r.get("one_liner", "")), fold(r.get("venue", ""))]
+    frame["search"] = pd.Series(texts)
+    return frame
+
+
+def search(frame: pd.DataFrame, query: str) -> pd.DataFrame:
+    """The rows whose searched text holds every word of ``query`` (within one field)."""
+    words = fold(query).split()
+    mask = frame["search"].map(lambda fields: all(any(w in f for f in fields) for w in words))
+    return frame[mask]
+
+
+@pytest.fixture
+def page(browser, site_dir):
+    """``page(name_and_fragment)`` loads a page of the site from disk; after the test, the console
+    must hold no error and no request may have left ``file://``."""
+    import json
+
+    browser.get_log("browser")
+    browser.get_log("performance")
+
+    def load_page(path: str):
+        browser.get("about:blank")  # a fresh document, even when only the fragment differs
+        browser.get((site_dir / path.split("#")[0]).as_uri() + ("#" + path.split("#", 1)[1] if "#" in path else ""))
+        return browser
+
+    yield load_page
+    errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
+    assert errors == [], errors
+    messages = (json.loads(entry["message"])["message"] for entry in browser.get_log("performance"))
+    requests = [m["params"]["request"]["url"] for m in messages if m.get("method") == "Network.requestWillBeSent"]
+    assert requests, "no request was logged at all: the network log does not work"
+    # chrome://, chrome-search://, chrome-untrusted://: the browser's own pages (a new tab page that a
+    # fresh browser may still be loading), which never reach the network
+    assert [u for u in requests if not u.startswith(("file://", "data:", "about:", "chrome://", "chrome-search://",
+                                                      "chrome-untrusted://"))] == []
+
+
+@pytest.fixture
+def screenshot(browser):
+    """``screenshot(name)`` writes the current view to ``test-output/site/<name>.png``."""
+
+    def take(name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        browser.save_screenshot(str(path))
+        return path
+
+    return take
 
 
 def wait(driver, condition, timeout: float = 5.0):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import copy
 from importlib import import_module
-from pathlib import Path
 
 import pytest
 
@@ -27,17 +25,6 @@ def figure_data(figure_results) -> dict:
 def figure_notes(figure_results) -> dict:
     """``{figure name: footnote lines}`` of release v1."""
     return {spec.name: spec.notes(figure_results) for spec in FIGURES}
-
-
-@pytest.fixture
-def data_of(figure_data):
-    """``data_of(name)``: a private copy of one figure's real data, free to modify."""
-
-    def get(name: str):
-        data = figure_data[name]
-        return copy.deepcopy(data) if isinstance(data, dict) else data.copy(deep=True)
-
-    return get
 
 
 #: Figures drawn for the tests, once per figure, data and footnote in a session.

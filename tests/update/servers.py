@@ -363,11 +363,3 @@ class SemanticScholarServer:
         if offset + limit < len(edges):
             body["next"] = offset + limit
         return 200, "application/json", json.dumps(body).encode()
-
-
-@pytest.fixture
-def basic_survey(small_survey):
-    """``small_survey`` with the protocol of ``tests/data/update/protocol_basic.yaml``: arXiv and
-    Crossref only."""
-    (small_survey / "corpus" / "protocol.yaml").write_bytes((DATA / "protocol_basic.yaml").read_bytes())
-    return small_survey

@@ -26,14 +26,20 @@ from masrl.review.update.protocol import Family, Searcher
 from masrl.review.update.sources import SourceError
 from masrl.review.update.sources.arxiv import ArxivSource
 from masrl.review.update.sources.crossref import CrossrefSource
-from servers import (ATOM, ArxivServer, FakeClock, Scripted, atom, basic_survey, clock, entry, serve,  # noqa: F401
-                     small_survey)
+from servers import ATOM, DATA, ArxivServer, FakeClock, Scripted, atom, clock, entry, serve, small_survey  # noqa: F401
 
 ARXIV = ("--source", "arxiv")
 WINDOW = ("--since", "2026-05-04", "--until", "2026-06-30")
 ORCH = Family("orchestration", ("orchestrator",), "orchestration", (("orchestrator", "orchestration", "delegation"),),
               {"arxiv": '(ti:"orchestrator" OR abs:"orchestrator")', "crossref": "orchestrator"})
 NOW = lambda: "2026-07-01T00:00:00Z"  # noqa: E731
+
+
+@pytest.fixture
+def basic_survey(small_survey):
+    """``small_survey`` with the protocol of ``tests/data/update/protocol_basic.yaml``: arXiv and Crossref only."""
+    (small_survey / "corpus" / "protocol.yaml").write_bytes((DATA / "protocol_basic.yaml").read_bytes())
+    return small_survey
 
 
 class SyntheticArxiv(ArxivServer):
