@@ -80,9 +80,13 @@ _LETTERS = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss"
 
 def ascii_slug(text: str) -> str:
     """Lower-case ASCII letters and digits of ``text`` (accents folded, ``ł ø ß æ œ đ þ`` spelled
-    out): ``Müller`` -> ``muller``, ``Łukasz`` -> ``lukasz``, ``Straße`` -> ``strasse``."""
+    out, other scripts transliterated by anyascii): ``Müller`` -> ``muller``, ``Łukasz`` ->
+    ``lukasz``, ``Straße`` -> ``strasse``, ``Иванов`` -> ``ivanov``, ``王`` -> ``wang``."""
+    from anyascii import anyascii
+
     text = unicodedata.normalize("NFKD", text.translate(_LETTERS))
-    return re.sub(r"[^a-z0-9]+", "", "".join(ch for ch in text if not unicodedata.combining(ch)).lower())
+    folded = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return re.sub(r"[^a-z0-9]+", "", (folded if folded.isascii() else anyascii(folded)).lower())
 
 
 def make_key(first_author: str, year: int, taken: set[str]) -> str:
