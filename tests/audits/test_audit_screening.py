@@ -58,6 +58,7 @@ def test_screening_round_overturns_an_exclusion_into_a_stub(survey, cli, sheets,
     assert stub["former_record_id"] == "E007" and stub["former_exclusion"] == yaml.safe_load(exclusion)
     assert stub["category"] == "untagged" and stub["identifiers"] == {"arxiv": "2308.00352"}
     assert (stub["authors"], stub["year"], stub["venue"]) == (["Hong, Sirui", "others"], 2023, "ICLR 2024")
+    assert stub["bibtex"] == {"type": "inproceedings", "title": stub["title"], "booktitle": "ICLR 2024", "year": "2023"}  # as `masrl add` writes it
     assert stub["tag_provenance"] == {"inclusion_criterion": f"audit {AUDIT} round 1: adjudicated by Ada Lovelace: include, not exclude"}
     assert stub["provenance"]["source"] == f"masrl audit apply {AUDIT} (round 1): exclusion E007 overturned by Ada Lovelace"
     e005 = yaml.safe_load((survey / "exclusions/E005.yaml").read_text())

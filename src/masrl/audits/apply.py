@@ -28,6 +28,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from ..bib import bibtex
+from ..bib.entries import bibtex_block
 from ..core.errors import Problem
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus
 from ..corpus.records import excluded_order, make_key, ordered, retained_order
@@ -111,10 +112,7 @@ def _stub_paper(rec: dict, res: Resolution) -> dict | None:
     authors = [bibtex.stored_author(a) if isinstance(a, str) else a for a in authors]  # as masrl add stores "First Last"
     venue = res.bibliographic.get("venue") or former.get("venue") or "arXiv"
     ids = dict(rec.get("identifiers") or {})
-    bib = {"type": "article" if "arxiv" in ids and venue == "arXiv" else "misc", "title": bibtex.encode_latex(rec["screening_label"])}
-    if bib["type"] == "article":
-        bib["journal"] = f"arXiv preprint arXiv:{ids['arxiv']}"
-    bib["year"] = str(year)
+    bib = bibtex_block(former.get("title") or rec["screening_label"], year, venue, {})
     return {"title": former.get("title") or rec["screening_label"], "authors": list(authors), "year": year,
             "venue": venue, "identifiers": ids, "url": rec.get("url", ""), "bibtex_key": "", "bibtex": bib}
 

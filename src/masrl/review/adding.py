@@ -18,7 +18,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bib import bibimport, bibtex, lookup, venues
+from ..bib import bibimport, bibtex, lookup
+from ..bib.entries import bibtex_block
 from ..bib.identifiers import SCHEME_ORDER, Identifier
 from ..bib.matching import make_known
 from ..checks.validate import validate
@@ -47,26 +48,6 @@ class AddPlan:
     files: dict[str, bytes] = field(default_factory=dict)
     refused: dict[str, list[Problem]] = field(default_factory=dict)
     stubs: dict[str, dict] = field(default_factory=dict)
-
-
-def bibtex_block(title: str, year: int, venue: str, extra: dict) -> dict:
-    """The ``bibtex`` block of a paper known only by its metadata: the entry type from the
-    venue's kind (``inproceedings``, ``article``, else ``misc``), the title LaTeX-encoded, the
-    venue where that type keeps it (``booktitle``, ``journal``, else ``howpublished`` for a venue
-    that is neither arXiv nor ``unpublished``), the year, and ``primaryclass`` when the metadata
-    has one."""
-    kind = venues.venue_kind(venue)
-    etype = {venues.CONFERENCE: "inproceedings", venues.JOURNAL: "article"}.get(kind, "misc")
-    block = {"type": etype, "title": bibtex.encode_latex(title)}
-    where = {"inproceedings": "booktitle", "article": "journal"}.get(etype)
-    if where:
-        block[where] = bibtex.encode_latex(venue)
-    elif venue and kind is None and venue.lower() != "unpublished":
-        block["howpublished"] = bibtex.encode_latex(venue)
-    block["year"] = str(year)
-    if extra.get("primaryclass"):
-        block["primaryclass"] = extra["primaryclass"]
-    return block
 
 
 def paper_from_metadata(title: str, authors: list[str], year: int, venue: str | None, idents: list[Identifier],
