@@ -126,13 +126,17 @@ def test_show_names_what_is_wrong_with_a_damaged_sheet_as_validate_does(searched
 
 def test_show_counts_a_decision_that_is_neither_include_nor_exclude_apart(searched, cli):
     root, folder = searched
-    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe"}, "arxiv:2605.10002": EXCLUDE})
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe: ask Ada next week"}, "arxiv:2605.10002": EXCLUDE})
     run = cli("update", "show", "--root", root, folder.name)
+    table = run.out.splitlines()[:4]
+    at = table[0].index("title")  # the title column starts where its heading does, after the longest decision
+    assert [line[at - 2:at] for line in table] == ["  "] * 4 and " " not in [line[at] for line in table]
+    assert "maybe: ask Ada next week" in "".join(table)
     assert run.code == 0 and run.out.splitlines()[-1] == (
         f"round {folder.name} (2026-05-04 .. 2026-06-30): 3 candidates; 1 still to decide, 1 decided but not applied "
         f"(`masrl update apply {folder.name}`), 1 with a decision that is neither include nor exclude (`masrl validate` "
         "names them), 0 applied; 4 duplicates in duplicates.csv")
-    assert run.err.splitlines()[0] == (f"corpus/rounds/{folder.name}/queue.csv:4: decision: 'maybe' is not a decision; "
+    assert run.err.splitlines()[0] == (f"corpus/rounds/{folder.name}/queue.csv:4: decision: 'maybe: ask Ada next week' is not a decision; "
                                        "write include or exclude (or leave it empty)")
 
 

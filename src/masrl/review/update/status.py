@@ -120,7 +120,7 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
     requeued = {hit.line: hit for hit in state.requeued}
     rows = sorted(folder.queue, key=_rank)
     width = max([len(_name(r)) for r in rows] + [10])
-    lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<20}  title"]
+    decisions = []
     for row in rows:
         held = state.applied.get(row.line)  # the record file the row's paper is now
         kind = "include" if held in corpus.retained else "exclude"
@@ -128,8 +128,12 @@ def round_table(corpus, round_id: str, recall: float = stopping.RECALL, confiden
             if row.get("decision") == kind else f"{_cell(row, 'decision') or '-'} (now {'retained' if kind == 'include' else 'excluded'})"
         if hit := requeued.get(row.line):
             decision = f"queued by {hit.earlier_round}"
+        decisions.append(decision)
+    wide = max([len(d) for d in decisions] + [20])  # the column as wide as its longest decision
+    lines = [f"{'rank':>4}  {'identifier':<{width}}  {'published':<10}  {'decision':<{wide}}  title"]
+    for row, decision in zip(rows, decisions):
         lines.append(f"{_cell(row, 'rank'):>4}  {_name(row):<{width}}  {_cell(row, 'published'):<10}  "
-                     f"{decision:<20}  {_cut(_cell(row, 'title'), 80)}")
+                     f"{decision:<{wide}}  {_cut(_cell(row, 'title'), 80)}")
     lines += stopping_lines(corpus, folder, recall, confidence, frozenset(requeued))
     decided = [row for row in state.unapplied if row[2] in DECISIONS]
     unknown = len(state.unapplied) - len(decided)
