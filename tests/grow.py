@@ -181,7 +181,7 @@ def merge_two_branches(run, root: Path, papers: tuple = BRANCH_PAPERS, exclusion
 def grow_tree(run, root: Path) -> dict:
     """Run the manual's workflows on the built copy of the test survey at ``root``, each through
     the CLI and on its own day: an update round's papers and exclusion added and tagged
-    (:data:`ADDED`), the next release frozen (:data:`RELEASED`), an audit round applied and the
+    (:data:`ADDED`), the next release and a correction of it frozen the same day (:data:`RELEASED`), an audit round applied and the
     tree built (:data:`AUDITED`), two branches merged (:data:`BRANCHED`). Leaves ``root`` a git
     repository on ``main`` with a clean working tree and its reports current; returns
     ``{"release": name, "audit": audit id}``."""
@@ -193,8 +193,12 @@ def grow_tree(run, root: Path) -> dict:
             add_paper(run, root, paper)
         exclude_paper(run, root, SUITE_EXCLUSION)
     release = next_release_name(root)
-    with on(RELEASED):
+    with on(RELEASED):  # two releases of one day: the update, then a correction of it
         _ok(run("release", release, "--root", root, "--date", RELEASED, "--title", "Update of December 2026"), "masrl release")
+        set_field(root / f"corpus/papers/{SUITE_PAPERS[0]['key']}.yaml", "scenario", "research")
+        release = next_release_name(root)
+        _ok(run("release", release, "--root", root, "--date", RELEASED, "--title", "Correction of December 2026"),
+            "masrl release")
     with on(AUDITED):
         audit = audit_round(run, root, f"tags-{AUDITED}")
         _ok(run("build", "--root", root), "masrl build")

@@ -265,14 +265,16 @@ def test_diff_reports_claim_edits_judged_by_status(survey, cli):
 
 def test_the_grown_tree_holds_every_workflow_of_the_readme(grown_tree, cli):
     """The second tree every data-dependent test runs on (tests/conftest.py): papers and exclusions
-    added, a release frozen after v1, an audit round applied, two branches merged with resolve."""
+    added, two releases frozen after v1 on one day (an update and a correction of it), an audit round
+    applied, two branches merged with resolve."""
     import yaml
 
     from masrl.corpus.releases import releases_from
 
     corpus = load(grown_tree)
-    names = [r.name for r in releases_from(corpus.releases)]
-    assert names == ["v1", "v2"]
+    releases = releases_from(corpus.releases)
+    names = [r.name for r in releases]
+    assert names == ["v1", "v2", "v3"] and releases[1].date == releases[2].date == grow.RELEASED
     audit = f"tags-{grow.AUDITED}"
     folder = grown_tree / "corpus/audits" / audit
     assert (folder / "rounds/round-1-jane-doe.yaml").is_file() and (folder / "adjudication-round-1.yaml").is_file()
