@@ -16,6 +16,17 @@ from write_trees import NEW, snapshot, tree  # noqa: F401 (tree: the fixture)
 from trees import published_only  # noqa: F401 - the published tree only
 
 
+@pytest.fixture
+def python_sigint():
+    """Python's own SIGINT handler for the test (a suite started as a background job of a shell
+    inherits SIGINT ignored, and a real SIGINT would then do nothing), the one before put back after."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 # ---------------------------------------------------------------- all or nothing
 def test_a_failing_rename_leaves_the_tree_as_it_was(tree, monkeypatch):
     root, _ = tree
@@ -186,7 +197,7 @@ def test_an_exception_at_any_step_of_a_commit_leaves_the_tree_as_it_was(tree, tm
         assert snapshot(root) == before, f"interrupted at step {k}"
 
 
-def test_a_signal_at_any_step_of_a_commit_waits_for_the_whole_write(tree, tmp_path, monkeypatch):
+def test_a_signal_at_any_step_of_a_commit_waits_for_the_whole_write(tree, tmp_path, monkeypatch, python_sigint):
     """A real SIGINT received at any step (staging included) takes effect once every file is in place."""
     import signal
 
@@ -224,7 +235,7 @@ def test_a_signal_at_any_step_of_a_commit_waits_for_the_whole_write(tree, tmp_pa
         assert snapshot(root) == after, f"signal at step {k}"
 
 
-def test_an_interrupted_build_exits_130_with_every_report_written(survey, cli, monkeypatch):
+def test_an_interrupted_build_exits_130_with_every_report_written(survey, cli, monkeypatch, python_sigint):
     """``masrl build`` interrupted at each rename of its commit: exit 130, and the tree is the built one."""
     import signal
 
