@@ -13,6 +13,8 @@ has it:
   build-retag        ``build`` after one pool record was retagged (the change is undone, and the
                      tree built again, untimed, after each run): the outputs that read the field
                      are rendered and its figure drawn, nothing else
+  retag-no-figures   ``build --no-figures`` after the same retag: the outputs that read the field
+                     rendered, no figure drawn
   diff               ``diff HEAD`` with one record retagged in the working tree
   rerender           ``build --rerender-figures``: every figure drawn again (in parallel where
                      cores allow), every release's reports rendered
@@ -49,7 +51,7 @@ from pathlib import Path
 import benchpage
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS = {"build-check": 1.5, "build": 1.5, "build-retag": 1.5, "diff": 2.0, "rerender": 2.5, "check-fresh": 2.0,
+TARGETS = {"build-check": 1.5, "build": 1.5, "build-retag": 1.5, "retag-no-figures": None, "diff": 2.0, "rerender": 2.5, "check-fresh": 2.0,
            "validate": 1.2, "add": 1.2, "add-dry-run": None}
 #: The stub ``masrl add`` writes for the command line of :data:`ADD`.
 ADDED = "corpus/papers/doe2026.yaml"
@@ -129,6 +131,8 @@ def main() -> int:
             "build-check": (masrl + ["build", "--check"], cold, None),
             "build": (masrl + ["build"], cold, None),
             "build-retag": (masrl + ["build"], lambda: (cold(), retag(root)), lambda: (retag(root, undo=True), rebuild())),
+            "retag-no-figures": (masrl + ["build", "--no-figures"], lambda: (cold(), retag(root)),
+                                 lambda: (retag(root, undo=True), rebuild())),
             "diff": (masrl + ["diff", "HEAD"], lambda: retag(root), lambda: retag(root, undo=True)),
             "rerender": (masrl + ["build", "--rerender-figures"], cold, None),
             "check-fresh": (masrl + ["build", "--check"], no_cache, rebuild),
@@ -158,7 +162,7 @@ def main() -> int:
             rows.append([f"`masrl {' '.join(cmd[3:])}`" + ("" if label == cmd[3] else f" ({label})"),
                          f"{statistics.median(f for f, _ in walls):.3f} s", f"{statistics.median(t for _, t in walls):.3f} s",
                          f"{wall_ratio:.2f}x", f"{cpu_ratio:.2f}x", "" if target is None else f"{target:.1f}x", verdict])
-            print(f"{label:14s} wall: floor {statistics.median(f for f, _ in walls):6.3f} s command "
+            print(f"{label:16s} wall: floor {statistics.median(f for f, _ in walls):6.3f} s command "
                   f"{statistics.median(t for _, t in walls):6.3f} s ratio {wall_ratio:5.2f} (pairs "
                   f"{' '.join(f'{t / f:.2f}' for f, t in walls)}); CPU ratio {cpu_ratio:5.2f}; target "
                   f"{'-' if target is None else f'{target:.1f}'} {verdict}", file=sys.stderr, flush=True)
