@@ -41,6 +41,8 @@ def test_release_freezes_the_pool_and_keeps_v1(cli, grown_survey):
             if not k.startswith(f"reports/releases/{name}/")} == released_files  # every earlier release, byte for byte
     result = current(grown_survey)
     assert [r.name for r in result.releases] == [*[r.name for r in grown.releases], name] and not result.pending
+    flow = result.pool.prisma["update"]  # nothing added since: the pool's flow is the release's own, an update of the one before
+    assert flow == result.population(name).prisma["update"] and flow["previous"].startswith(f"release {grown.baseline.name} (")
     assert result.population(name).prisma["update"]["previous_included"] == grown.baseline.headline["retained"]
     numbers = (grown_survey / "reports/tex/numbers.tex").read_text()
     assert f"\\newcommand{{\\NumRetained}}{{{grown.pool.headline['retained']}}}\n" in numbers  # the latest release

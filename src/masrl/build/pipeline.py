@@ -474,7 +474,14 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
         previous = population
     current = pool(corpus)
     audits = tuple(audits_of(corpus))
-    pool_results = _pool_results(current, previous, audits, rounds_since(corpus, frozen) if previous is not None else None)
+    rounds = rounds_since(corpus, frozen) if previous is not None else None
+    flow_of = previous
+    if previous is not None and rounds is None and (current.keys, current.record_ids) == (previous.keys, previous.record_ids):
+        # no record added or dropped since the latest release, no round searched: the pool's flow is that
+        # release's own (an update of the release before it, with the rounds it froze), not the whole log's
+        flow_of = frozen[-2] if len(frozen) > 1 else None
+        rounds = previous.identification if flow_of is not None and (previous.identification or {}).get("rounds") else None
+    pool_results = _pool_results(current, flow_of, audits, rounds)
     by_name = {r.name: r for r in [*release_results, pool_results]}
     ledger = []
     for claim in corpus.claims:
