@@ -23,6 +23,23 @@ def test_repeated_key_is_an_error_not_last_one_wins(survey, cli, set_field):
     assert "Traceback" not in run.err
 
 
+def test_git_conflict_markers_are_named_even_inside_a_quoted_value(survey, cli):
+    """A merge that stopped inside a value quoted over several lines leaves YAML that still parses: the
+    markers would be published as the value's text. They are refused by name, at the line of the first."""
+    path = survey / "corpus/papers/c3.yaml"
+    lines = path.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("one_liner:"))
+    lines[at:at + 1] = ["one_liner: 'Role credit", "<<<<<<< HEAD", "  for planners", "=======", "  for critics",
+                        ">>>>>>> contrib-a", "  in teams'"]
+    path.write_text("\n".join(lines) + "\n")
+    assert parse(path.read_bytes(), "x.yaml")[0] is None
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and run.err.splitlines()[0] == (
+        f"corpus/papers/c3.yaml:{at + 2}: git conflict marker: a merge left this file unresolved; keep what each side "
+        "should keep, remove the lines <<<<<<<, ======= and >>>>>>>, then `git add` it (or run `masrl resolve`)")
+    assert parse(b"title: '<<<<<<<< not a marker'\nnote: '>>>>>>> quoted'\n", "y.yaml")[1] == []
+
+
 def test_yes_is_the_vocabulary_string_not_a_boolean():
     doc, problems = parse(b"is_rl: yes\nverified: no\nflag: true\n", "x.yaml")
     assert problems == []

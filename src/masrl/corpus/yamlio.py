@@ -136,10 +136,18 @@ def parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
     return parsed
 
 
+#: The lines git writes around a conflict it leaves to a person (``<<<<<<< HEAD``, ``>>>>>>> branch``).
+_CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.M)
+
+
 def _parse(data: bytes, file: str) -> tuple[Document | None, list[Problem]]:
     text, problem = _utf8(data, file)
     if problem:
         return None, [problem]
+    if marker := _CONFLICT.search(text):  # even where they fall inside a quoted value, which would still parse
+        return None, [Problem(file, text.count("\n", 0, marker.start()) + 1, None,
+                              "git conflict marker: a merge left this file unresolved; keep what each side should keep, "
+                              "remove the lines <<<<<<<, ======= and >>>>>>>, then `git add` it (or run `masrl resolve`)")]
     problems: list[Problem] = []
     lines: dict[tuple, int] = {}
     comments: dict[tuple, str] = {}
