@@ -808,6 +808,20 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
         arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
+def test_a_run_waits_for_rate_limits_five_minutes_in_all_and_says_each_long_wait(serve, capsys):
+    """A source that answers every request 429 with Retry-After: 120 (each within the bound) is waited on twice,
+    each wait said on stderr, then refused by name: the waits of one run are bounded in all, not per request."""
+    served = serve(Scripted(lambda path, params: (429, "text/plain", b"", {"Retry-After": "120"})))
+    source = arxiv_source(f"{served.url}/api/query")
+    with pytest.raises(SourceError, match=r"answered HTTP 429 \(rate limit\) 3 time\(s\); it asked to wait 120 s "
+                                          r"\(Retry-After\), after masrl had waited 240 s for it in this run \(it waits "
+                                          r"at most 300 s in all\); run the search again later"):
+        source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert [s for s in source.session.sleeps if s >= 10] == [120.0, 120.0]
+    host = served.url.removeprefix("http://")
+    assert capsys.readouterr().err.splitlines() == [f"note: {host} limits the rate (HTTP 429); waiting 120 s as it asks"] * 2
+
+
 def refused_search(root, cli, monkeypatch, variable: str, endpoint: str, *args: str):
     """``masrl update search ARGS`` with ``variable`` set to ``endpoint``: refused, no round written; the run."""
     monkeypatch.setenv(variable, endpoint)

@@ -11,7 +11,8 @@ run or by an earlier one: the end of the last request to each host is kept in a 
 (:class:`PaceFile`, ``.masrl-cache/pace.json`` at the survey root), so that two searches run
 back to back keep the pace too. A 429 or 503 answer is retried after the ``Retry-After`` the
 source asks for (or, without one, after twice the delay, then four times, ...), at most
-``retries`` times and never after a wait longer than :data:`MAX_WAIT`.
+``retries`` times, and a session never waits more than :data:`MAX_WAIT` in all for rate limits (a
+source that keeps asking for more is refused by name); a wait of 10 s or more is said on stderr.
 
 The clock and the sleep are parameters (defaults :data:`CLOCK`, wall-clock seconds, and
 :data:`SLEEP`), so the tests check the requested sleeps on a fake clock instead of waiting. The
@@ -22,6 +23,7 @@ never longer than the delay, so a clock set back cannot hold a run.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -34,7 +36,8 @@ from ....bib.fetch import LIMITS, Answer, FetchError, Limits, fetch, host_of, re
 CLOCK = time.time
 SLEEP = time.sleep
 USER_AGENT = "masrl update (survey corpus tool; https://github.com/xxzcc/awesome-llm-mas-rl)"
-#: The longest wait a ``Retry-After`` may ask for before the run gives up and says so (seconds).
+#: The longest a session waits for rate limits in all (every ``Retry-After`` and back-off of the
+#: run, seconds): beyond it, the run gives up and says so.
 MAX_WAIT = 300.0
 #: Where the pace is kept between runs, under the survey root.
 PACE_FILE = ".masrl-cache/pace.json"
@@ -43,11 +46,13 @@ PACE_FILE = ".masrl-cache/pace.json"
 class RateLimited(Exception):
     """The source kept answering 429/503, or asked for a wait longer than :data:`MAX_WAIT`."""
 
-    def __init__(self, host: str, status: int, wait: float | None, tries: int):
+    def __init__(self, host: str, status: int, wait: float | None, tries: int, waited: float = 0.0):
         self.host, self.status, self.wait, self.tries = host, status, wait, tries
         asked = f"asked to wait {wait:g} s (Retry-After)" if wait is not None and wait < 1e15 else \
             "asked to wait over 10^15 s (Retry-After)" if wait is not None else (
             "gave no Retry-After that is a number of seconds or an HTTP date")
+        if waited:
+            asked += f", after masrl had waited {waited:g} s for it in this run (it waits at most {MAX_WAIT:g} s in all)"
         super().__init__(f"{host}: answered HTTP {status} (rate limit) {tries} time(s); it {asked}")
 
 
@@ -118,6 +123,7 @@ class PacedSession(requests.Session):
         self.limits = limits or LIMITS
         self.retries = int(retries)
         self.rate_limited = 0
+        self.rate_waited = 0.0
         self.headers["User-Agent"] = USER_AGENT
         # one connection: no pool of parallel sockets, requests one after the other
         adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=1, max_retries=0)
@@ -160,9 +166,14 @@ class PacedSession(requests.Session):
             wait = retry_after(got.headers)
             if got.status == 503 and wait is None:
                 return got  # an outage, not a rate limit: the source reports it
-            if attempt == self.retries or (wait is not None and wait > MAX_WAIT):
-                raise RateLimited(host, got.status, wait, attempt + 1)
-            self._wait(wait if wait is not None else self.delay * 2 ** (attempt + 1))
+            pause = wait if wait is not None else self.delay * 2 ** (attempt + 1)
+            over = pause > MAX_WAIT - self.rate_waited  # the run's waiting for rate limits would pass its bound
+            if attempt == self.retries or over:
+                raise RateLimited(host, got.status, wait, attempt + 1, self.rate_waited if over else 0.0)
+            if pause >= 10:
+                print(f"note: {host} limits the rate (HTTP {got.status}); waiting {pause:g} s as it asks", file=sys.stderr)
+            self.rate_waited += pause
+            self._wait(pause)
         raise AssertionError("unreachable")  # pragma: no cover
 
 
