@@ -808,18 +808,23 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
         arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
-def test_a_run_waits_for_rate_limits_five_minutes_in_all_and_says_each_long_wait(serve, capsys):
-    """A source that answers every request 429 with Retry-After: 120 (each within the bound) is waited on twice,
-    each wait said on stderr, then refused by name: the waits of one run are bounded in all, not per request."""
-    served = serve(Scripted(lambda path, params: (429, "text/plain", b"", {"Retry-After": "120"})))
-    source = arxiv_source(f"{served.url}/api/query")
-    with pytest.raises(SourceError, match=r"answered HTTP 429 \(rate limit\) 3 time\(s\); it asked to wait 120 s "
-                                          r"\(Retry-After\), after masrl had waited 240 s for it in this run \(it waits "
-                                          r"at most 300 s in all\); run the search again later"):
-        source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
-    assert [s for s in source.session.sleeps if s >= 10] == [120.0, 120.0]
+def test_a_session_waits_for_rate_limits_fifteen_minutes_in_all_and_says_each_long_wait(serve, capsys):
+    """Every wait a source asks for is within the bound of one wait (300 s), but a session waits 900 s in all:
+    three waits of 299 s answer the first request, the fourth is refused by name. Each wait is said on stderr."""
+    from masrl.review.update.sources.pacing import PacedSession, RateLimited
+
+    answers = iter([*[(429, "text/plain", b"", {"Retry-After": "299"})] * 3, (200, "text/plain", b"ok")])
+    served = serve(Scripted(lambda path, params: next(answers, (429, "text/plain", b"", {"Retry-After": "299"}))))
+    clock = FakeClock()
+    session = PacedSession(0, clock=clock, sleep=clock.sleep)
+    assert session.answer(f"{served.url}/x").status == 200
+    with pytest.raises(RateLimited) as refused:
+        session.answer(f"{served.url}/x")
     host = served.url.removeprefix("http://")
-    assert capsys.readouterr().err.splitlines() == [f"note: {host} limits the rate (HTTP 429); waiting 120 s as it asks"] * 2
+    assert str(refused.value) == (f"{host}: answered HTTP 429 (rate limit) 1 time(s); it asked to wait 299 s (Retry-After), "
+                                  "after masrl had waited 897 s for it in this run (it waits at most 900 s in all)")
+    assert clock.sleeps == [299.0] * 3
+    assert capsys.readouterr().err.splitlines() == [f"note: {host} limits the rate (HTTP 429); waiting 299 s as it asks"] * 3
 
 
 def refused_search(root, cli, monkeypatch, variable: str, endpoint: str, *args: str):

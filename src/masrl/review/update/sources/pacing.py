@@ -11,8 +11,8 @@ run or by an earlier one: the end of the last request to each host is kept in a 
 (:class:`PaceFile`, ``.masrl-cache/pace.json`` at the survey root), so that two searches run
 back to back keep the pace too. A 429 or 503 answer is retried after the ``Retry-After`` the
 source asks for (or, without one, after twice the delay, then four times, ...), at most
-``retries`` times, and a session never waits more than :data:`MAX_WAIT` in all for rate limits (a
-source that keeps asking for more is refused by name); a wait of 10 s or more is said on stderr.
+``retries`` times, never once longer than :data:`MAX_WAIT` and never more than :data:`MAX_WAITING` in all
+in one session (a source that asks for more is refused by name); a wait of 10 s or more is said on stderr.
 
 The clock and the sleep are parameters (defaults :data:`CLOCK`, wall-clock seconds, and
 :data:`SLEEP`), so the tests check the requested sleeps on a fake clock instead of waiting. The
@@ -36,9 +36,10 @@ from ....bib.fetch import LIMITS, Answer, FetchError, Limits, fetch, host_of, re
 CLOCK = time.time
 SLEEP = time.sleep
 USER_AGENT = "masrl update (survey corpus tool; https://github.com/xxzcc/awesome-llm-mas-rl)"
-#: The longest a session waits for rate limits in all (every ``Retry-After`` and back-off of the
-#: run, seconds): beyond it, the run gives up and says so.
+#: The longest wait a ``Retry-After`` may ask for before the run gives up and says so (seconds).
 MAX_WAIT = 300.0
+#: The longest a session waits for rate limits in all (every ``Retry-After`` and back-off of the run, seconds).
+MAX_WAITING = 900.0
 #: Where the pace is kept between runs, under the survey root.
 PACE_FILE = ".masrl-cache/pace.json"
 
@@ -52,7 +53,7 @@ class RateLimited(Exception):
             "asked to wait over 10^15 s (Retry-After)" if wait is not None else (
             "gave no Retry-After that is a number of seconds or an HTTP date")
         if waited:
-            asked += f", after masrl had waited {waited:g} s for it in this run (it waits at most {MAX_WAIT:g} s in all)"
+            asked += f", after masrl had waited {waited:g} s for it in this run (it waits at most {MAX_WAITING:g} s in all)"
         super().__init__(f"{host}: answered HTTP {status} (rate limit) {tries} time(s); it {asked}")
 
 
@@ -167,8 +168,8 @@ class PacedSession(requests.Session):
             if got.status == 503 and wait is None:
                 return got  # an outage, not a rate limit: the source reports it
             pause = wait if wait is not None else self.delay * 2 ** (attempt + 1)
-            over = pause > MAX_WAIT - self.rate_waited  # the run's waiting for rate limits would pass its bound
-            if attempt == self.retries or over:
+            over = pause > MAX_WAITING - self.rate_waited  # the run's waiting for rate limits would pass its bound
+            if attempt == self.retries or pause > MAX_WAIT or over:
                 raise RateLimited(host, got.status, wait, attempt + 1, self.rate_waited if over else 0.0)
             if pause >= 10:
                 print(f"note: {host} limits the rate (HTTP {got.status}); waiting {pause:g} s as it asks", file=sys.stderr)
