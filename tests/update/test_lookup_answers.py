@@ -64,6 +64,23 @@ def test_a_broken_crossref_answer_adds_nothing_and_says_why(small_survey, cli, n
     assert line.startswith("masrl: error: cannot look up doi 10.5555/orch.1: api.crossref.org") and what in line, line
 
 
+def test_a_lookup_that_answers_without_authors_or_a_year_is_named_not_blamed_on_the_command_line(small_survey, cli,
+                                                                                                   no_network):
+    """The user gave a DOI alone: a work without authors is the source's gap (exit 1, what to give by hand),
+    not a usage error; a placeholder title it gives is named as the title looked up."""
+    no_network.get(CROSSREF, json=crossref_work(author=[]))
+    run = cli("add", "--root", small_survey, "10.5555/orch.1")
+    assert run.code == 1 and run.err.splitlines() == [
+        'masrl: error: the metadata looked up for doi 10.5555/orch.1 has no author; give --author "Last, First" (repeat) '
+        "by hand"]
+    no_network.replace("GET", CROSSREF, json=crossref_work(title=["TODO"]))
+    run = cli("add", "--root", small_survey, "10.5555/orch.1")
+    assert run.code == 1 and run.err.splitlines()[0] == (
+        "command line: title looked up for doi 10.5555/orch.1: 'TODO' is a placeholder; give the paper's real title "
+        "with --title")
+    assert not list((small_survey / "corpus" / "papers").glob("*.yaml"))
+
+
 def test_character_references_of_crossref_are_decoded(small_survey, cli, no_network):
     no_network.get(CROSSREF, json=crossref_work(title=["Q&amp;A &lt;i&gt;for&lt;/i&gt; Orchestrators"],
                                                 abstract="<jats:p>Teams &amp; their orchestrator.</jats:p>"))

@@ -71,19 +71,26 @@ def _paper_from_args(args: Namespace, corpus) -> dict:
     title = (args.title or "").strip() or fetched.get("title", "")
     authors = authors or fetched.get("authors", [])
     year = args.year if args.year is not None else fetched.get("year")
+    looked_up = next((f"{i.scheme} {i.value}" for i in idents if i.scheme in adding.lookup.SOURCES), "")
     missing = [flag for flag, ok in (("--title", title), ("--author", authors), ("--year", year is not None)) if not ok]
+    if missing and fetched:  # the source answered, without them: not a mistake of the command line
+        lacks = " and no ".join({"--title": "title", "--author": "author", "--year": "year or date"}[f] for f in missing)
+        raise UserError(f"the metadata looked up for {looked_up} has no {lacks}; give "
+                        + " ".join({"--title": "--title T", "--author": '--author "Last, First" (repeat)',
+                                    "--year": "--year Y"}[f] for f in missing) + " by hand")
     if missing:
         why = " (--no-fetch: nothing was looked up)" if args.no_fetch else ""
         also = _given_problems(corpus, args)  # named in the same run as what is missing
         raise UsageError("masrl add needs " + ", ".join(missing) + why
                          + "".join(f"; and {p.field}: {p.message}" for p in also))
-    placeholders = [Problem(COMMAND_LINE, None, flag, f"{why}; give the paper's real {what}")
+    given = {"--title": bool((args.title or "").strip()), "--author": bool(args.author)}
+    placeholders = [Problem(COMMAND_LINE, None, flag if given[flag] else f"{what} looked up for {looked_up}",
+                            f"{why}; give the paper's real {what}" + ("" if given[flag] else f" with {flag}"))
                     for flag, what, value in [("--title", "title", title)] + [("--author", "author", a) for a in authors]
                     if (why := placeholder_problem(value))]
     if placeholders:
         raise UserError(summary(placeholders, "nothing was added."), placeholders)
     source = "masrl add (command-line arguments" + (", metadata looked up)" if fetched else ")")
-    looked_up = next((f"{i.scheme} {i.value}" for i in idents if i.scheme in adding.lookup.SOURCES), "")
     origin = f"{COMMAND_LINE} and the metadata looked up for {looked_up}" if fetched else COMMAND_LINE
     return adding.paper_from_metadata(title, authors, year, args.venue, idents, fetched, source, (origin, None, None))
 
