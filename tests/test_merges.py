@@ -96,7 +96,17 @@ def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
         assert cli("build", "--root", survey).code == 0
         git(survey, "add", "-A")
         git(survey, "commit", "-qm", f"tag {branch}")
-    run = _merge_b_into_a(survey, cli)
+    git(survey, "checkout", "-q", "a")
+    git(survey, "merge", "--no-edit", "b")
+    lock = survey / ".git/index.lock"  # a git command that stopped and left its lock: `git add` would fail after the writes
+    lock.touch()
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1 and run.err.splitlines()[-1] == (
+        f"masrl: error: git's index is locked ({lock} exists: another git command is running, or one stopped and left "
+        "it); nothing was written. When no git command runs, remove it and run `masrl resolve` again")
+    assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
+    lock.unlink()
+    run = cli("resolve", "--root", survey)
     assert run.code == 0, run.err
     assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
             "(its id/key changed to match)") in run.out
@@ -119,10 +129,13 @@ def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):
     assert "conflict: corpus/papers/c3.yaml: the same record was changed on both sides" in run.err
 
 
-def test_resolve_without_a_merge(survey, cli):
+def test_resolve_without_a_merge(survey, cli, monkeypatch, tmp_path):
     git(survey, "init", "-q")
     run = cli("resolve", "--root", survey)
     assert run.code == 0 and run.out.startswith("nothing to resolve")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # git missing is said as such, not as "no repository"
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1 and run.err == "masrl: error: git is not installed (not found on PATH); this command needs it\n"
 
 
 def test_resolve_names_a_reference_the_merged_branch_made_to_a_key_it_renames(published_tree, tmp_path, cli, repo):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..build import write
 from ..core.errors import UserError, summary
-from ..corpus.gitread import merge_sides, read_unmerged
+from ..corpus.gitread import index_lock, merge_sides, read_unmerged
 from ..corpus.load import (
     EXCLUSIONS,
     PAPERS,
@@ -203,6 +203,9 @@ def run(args: Namespace) -> int:
                        f"`git checkout --ours {old} && git add {old}`" for old, new in renames)
         raise UserError(summary(problems, "the merged records do not validate; nothing was written. Fix them, "
                                 f"`git add` them, then run `masrl resolve` again.{hint}"), problems)
+    if (lock := index_lock(root)) is not None:  # `git add` comes after the writes: make sure it can run first
+        raise UserError(f"git's index is locked ({lock} exists: another git command is running, or one stopped and "
+                        "left it); nothing was written. When no git command runs, remove it and run `masrl resolve` again")
     write.replace(root, writes)
     for rename in moved:
         print(f"kept both rounds: corpus/rounds/{rename.old}/ is ours; theirs is now corpus/rounds/{rename.new}/ "

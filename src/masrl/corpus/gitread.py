@@ -128,11 +128,15 @@ def release_report_blobs(root: Path, rev: str | None = None) -> dict[str, str]:
     return out
 
 
+class GitMissing(UserError):
+    """git is not installed (not on PATH)."""
+
+
 def _git(root: Path, *args: str, data: bytes | None = None) -> bytes:
     try:
         done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
     except FileNotFoundError as err:
-        raise UserError("git is not installed; this command needs it") from err
+        raise GitMissing("git is not installed (not found on PATH); this command needs it") from err
     if done.returncode != 0:
         first = done.stderr.decode(errors="replace").strip().splitlines()
         raise UserError(f"git {args[0]} failed: {first[0] if first else 'no message'}")
@@ -149,6 +153,8 @@ def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
     """
     try:
         prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    except GitMissing:
+        raise
     except UserError as err:
         raise UserError(f"{root} is not in a git repository (run it in the clone where you merged)") from err
     entries: dict[str, dict[int, str]] = {}
@@ -167,6 +173,13 @@ def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
                                                     [sha for _, _, sha in wanted])):
         out.setdefault(rel, {})[stage] = data
     return out
+
+
+def index_lock(root: Path) -> Path | None:
+    """git's index lock of the repository at ``root`` when it exists (another git runs, or one was killed
+    and left it): a ``git add`` would fail. None when the index is free."""
+    lock = root / _git(root, "rev-parse", "--git-path", "index.lock").decode().strip()
+    return lock if lock.exists() else None
 
 
 def merge_sides(root: Path) -> tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]]:
