@@ -129,6 +129,22 @@ def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):
     assert "conflict: corpus/papers/c3.yaml: the same record was changed on both sides" in run.err
 
 
+def test_resolve_names_a_record_deleted_on_one_side_and_changed_on_the_other(survey, cli):
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    git(survey, "checkout", "-q", "-b", "a", "main")
+    grow.set_field(survey / "corpus/papers/c3.yaml", "scenario", "math")
+    git(survey, "commit", "-qam", "a")
+    git(survey, "checkout", "-q", "-b", "b", "main")
+    git(survey, "rm", "-q", "corpus/papers/c3.yaml")
+    git(survey, "commit", "-qm", "b")
+    run = _merge_b_into_a(survey, cli)
+    assert run.code == 1 and run.err.splitlines()[0] == (
+        "conflict: corpus/papers/c3.yaml: theirs deleted or moved it, the other side changed it: keep the file "
+        "(`git add corpus/papers/c3.yaml`) or its deletion (`git rm corpus/papers/c3.yaml`)")
+
+
 def test_resolve_without_a_merge(survey, cli, monkeypatch, tmp_path):
     git(survey, "init", "-q")
     run = cli("resolve", "--root", survey)

@@ -184,8 +184,13 @@ def run(args: Namespace) -> int:
                 taken.add(new)
                 renames.append((rel, new))
                 resolved.append(new)
+        elif ours is None or theirs is None:  # deleted (or moved) on one side, changed on the other
+            gone = "ours" if ours is None else "theirs"
+            by_hand.append(f"{rel}: {gone} deleted or moved it, the other side changed it: keep the file (`git add {rel}`) "
+                           f"or its deletion (`git rm {rel}`)")
         else:
-            what = "the same record was changed on both sides" if rel.startswith((PAPERS, EXCLUSIONS)) else "needs a person"
+            what = "the same record was changed on both sides: edit it to what it should say" \
+                if rel.startswith((PAPERS, EXCLUSIONS)) else "needs a person"
             by_hand.append(f"{rel}: {what}")
     by_hand += _references_to_renamed(root, merged, renames)
     if by_hand:
