@@ -11,8 +11,9 @@ def test_a_new_survey_validates_builds_and_has_no_protocol_yet(tmp_path, cli):
     run = cli("init", str(root), "--title", "Credit assignment in MARL: a survey")
     assert run.code == 0, run.err
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()) == [
-        "README.md", "corpus/claims.yaml", "corpus/papers/.gitkeep", "corpus/protocol.yaml", "corpus/taxonomy.yaml",
+        ".gitattributes", "README.md", "corpus/claims.yaml", "corpus/papers/.gitkeep", "corpus/protocol.yaml", "corpus/taxonomy.yaml",
         "exclusions/.gitkeep"]
+    assert (root / ".gitattributes").read_text().splitlines()[-1] == "/reports/** merge=binary linguist-generated=true"
     taxonomy = yaml.safe_load((root / "corpus/taxonomy.yaml").read_text(encoding="utf-8"))
     assert taxonomy["survey"]["title"] == "Credit assignment in MARL: a survey"
     assert taxonomy["format_version"] == 2

@@ -33,6 +33,6 @@ def run(args: Namespace) -> int:
     files = new_survey(DEFAULT_TITLE if args.title is None else args.title)
     write.create_new(root, files)
     console.info(f"created a new survey in {root}: corpus/taxonomy.yaml, corpus/claims.yaml, corpus/protocol.yaml "
-                 "(a commented example, for update rounds), README.md, corpus/papers/, exclusions/")
+                 "(a commented example, for update rounds), README.md, .gitattributes, corpus/papers/, exclusions/")
     console.info(f"next: cd {root} && masrl build; then edit corpus/taxonomy.yaml and add papers with masrl add")
     return 0
