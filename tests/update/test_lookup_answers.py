@@ -131,6 +131,11 @@ def test_an_openreview_answer_about_another_note_adds_nothing(small_survey, cli,
     assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
     assert ("api2.openreview.net answered about openreview:'OtherPaper9' when asked for openreview:HostileId01"
             in run.err), run.err
+    mine = dict(note, id="HostileId01", forum="HostileId01")
+    no_network.replace("GET", re.compile(r"https://api2\.openreview\.net/notes\?id=HostileId01"), json={"notes": [mine, note]})
+    run = cli("add", "--root", small_survey, "--openreview", "HostileId01")
+    assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
+    assert "api2.openreview.net answered 2 notes (first openreview:HostileId01) for openreview:HostileId01" in run.err, run.err
 
 
 @pytest.mark.parametrize("status, what", [(403, "export.arxiv.org answered HTTP 403, not the paper's metadata"),

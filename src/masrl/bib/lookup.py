@@ -143,6 +143,9 @@ def _openreview(ident: Identifier, session) -> dict:
         data = _checked(host, read_notes, _get(session, f"{base}/notes", host, id=ident.value).body, v1)
         if not data.notes:
             continue
+        if len(data.notes) > 1:  # a request by id is answered with one note: more is not the documented answer
+            raise BadAnswer(f"{host} answered {len(data.notes)} notes (first openreview:{data.notes[0].id}) for "
+                            f"openreview:{ident.value}")
         _same(host, str(data.notes[0].id), ident.value, "openreview")
         note = _checked(host, paper, data.notes[0], "$.notes[0]")
         if not note.title:
