@@ -913,7 +913,10 @@ def test_a_redirect_masrl_does_not_follow_is_named_for_what_it_is(serve, locatio
 @pytest.mark.parametrize(("headers", "what"), [
     ({"Content-Length": "9" * 5000}, "announced an answer of about 10^4999 bytes, more than the limit of"),
     ({**{f"X-{i}": "1" for i in range(120)}}, "answered with something that is not HTTP (HTTPException: 'got more than 100 "
-                                              "headers')")])
+                                              "headers')"),
+    ({"Content-Length": "5", "content-length": "7"},  # not "cannot be reached ...; no network?": it answered
+     "answered with a header that is not valid HTTP (InvalidHeader: 'Content-Length contained multiple unmatching values "
+     "(5, 7)')")])
 def test_an_answer_whose_headers_no_one_can_read_is_named_not_a_traceback(serve, headers, what):
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", [(atom(entry(), 1), 0)], headers)))
     with pytest.raises(SourceError) as err:

@@ -278,6 +278,9 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
                 raise FetchError(host, "broken", f"answered with something that is not HTTP ({type(inner).__name__}: "
                                                  f"{str(inner)[:80]!r})") from None
             raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
+        except requests.exceptions.InvalidHeader as err:  # connected and answered, with a header HTTP forbids
+            raise FetchError(host, "broken", f"answered with a header that is not valid HTTP (InvalidHeader: "
+                                             f"{str(err)[:80]!r})") from None
         except requests.RequestException as err:
             raise FetchError(host, "unreachable", f"cannot be reached ({type(err).__name__})") from None
         except ValueError as err:  # an answer requests cannot read (a redirect to 'http://[::1/x')
