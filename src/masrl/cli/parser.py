@@ -266,7 +266,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "--no-figures",
         dest="figures",
         action="store_false",
-        help="draw no figure: every figure file, the figure manifests and the manifest of a release whose "
+        help="draw no figure: every figure folder (files, captions README and manifest) and the manifest of a release whose "
              "reports changed are left as they are on disk (a later `masrl build` brings them up to date); "
              "with --check, the figures are not compared. For fast builds while editing records",
     )
