@@ -56,7 +56,8 @@ def _write_taxonomy(root, data) -> None:
 
 
 def _add_by_id(cli, root, no_network):
-    no_network.get(re.compile(r"https://export\.arxiv\.org/api/query\?.*id_list=2606\.01234.*"), body=ARXIV_ATOM)
+    no_network.get(re.compile(r"https://export\.arxiv\.org/api/query\?.*id_list=2606\.01234.*"),
+                   body=ARXIV_ATOM, content_type="application/atom+xml")
     run = cli("add", "--root", root, "2606.01234")
     assert run.code == 0, run.err
     (path,) = (root / "corpus/papers").glob("*.yaml")

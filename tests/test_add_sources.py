@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
 from masrl.core import clock
 from trees import published_only  # noqa: F401 - the published tree only
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "update"))
+from servers import Scripted, serve  # noqa: E402, F401 - local servers in the sources' formats
 
 DBLP_RETAINED = """@article{DBLP:journals/corr/abs-2505-19591,
   author = {Yufan Dang and Chen Qian},
@@ -130,7 +136,8 @@ ARXIV_ATOM = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 def test_add_by_bare_arxiv_id_looks_up_the_metadata(survey, cli, no_network):
-    no_network.get(re.compile(r"https://export\.arxiv\.org/api/query\?.*id_list=2605\.08686.*"), body=ARXIV_ATOM)
+    no_network.get(re.compile(r"https://export\.arxiv\.org/api/query\?.*id_list=2605\.08686.*"),
+                   body=ARXIV_ATOM, content_type="application/atom+xml")
     run = cli("add", "--root", survey, "2605.08686", "--dry-run")
     assert run.code == 0, run.err
     out = run.out
@@ -165,6 +172,55 @@ def test_add_by_openreview_url_uses_the_openreview_api(survey, cli, no_network):
     run = cli("add", "--root", survey, "https://openreview.net/forum?id=AbCdEf12Gh&noteId=x", "--dry-run")
     assert run.code == 0, run.err
     assert "title: Self-Play for Stopping\n" in run.out and "venue: ICLR 2026 Poster\n" in run.out and "year: 2026\n" in run.out
+
+
+ACL_BIB = b"""@inproceedings{lovelace-2024-orchestra,
+    title = "Orchestra of Agents",
+    author = "Lovelace, Ada and Babbage, Charles",
+    booktitle = "Proceedings of the 62nd Annual Meeting of the ACL",
+    year = "2024",
+    doi = "10.18653/v1/2024.acl-long.1",
+}
+"""
+LOOKUPS = {  # scheme: (variable, path served, what add is given, content type, answer, a line of the record)
+    "arxiv": ("MASRL_ARXIV_API", "/api/query", "2605.08686", "application/atom+xml; charset=UTF-8", ARXIV_ATOM.encode(),
+              "abstract: We train the stopping decision.\n"),
+    "doi": ("MASRL_CROSSREF_API", "/works", "https://doi.org/10.1145/3605764.3623999", "application/json",
+            json.dumps(CROSSREF).encode(), "venue: Proceedings of the 16th ACM Workshop on AISec\n"),
+    "openreview": ("MASRL_OPENREVIEW_API", "/notes", "https://openreview.net/forum?id=AbCdEf12Gh", "application/json",
+                   json.dumps(OPENREVIEW).encode(), "venue: ICLR 2026 Poster\n"),
+    "acl": ("MASRL_ACL_URL", "", "https://aclanthology.org/2024.acl-long.1/", "text/plain; charset=utf-8", ACL_BIB,
+            "venue: Proceedings of the 62nd Annual Meeting of the ACL\n"),
+}
+
+
+@pytest.mark.parametrize("scheme", sorted(LOOKUPS))
+def test_a_lookup_asks_the_address_its_environment_variable_gives(survey, cli, serve, monkeypatch, scheme):
+    """The variables `masrl update search` reads move `masrl add`'s lookups too (a mirror, a local stand-in); an
+    answer of another media type is refused by name, and an address that is not a URL is named before anything is sent."""
+    variable, path, given, kind, body, line = LOOKUPS[scheme]
+    served = serve(Scripted(lambda p, params: (200, kind, body)))
+    monkeypatch.setenv(variable, served.url + path)
+    run = cli("add", "--root", survey, given, "--dry-run")
+    assert run.code == 0, run.err
+    assert line in run.out and len(served.log) == 1
+    html = serve(Scripted(lambda p, params: (200, "text/html", body)))
+    monkeypatch.setenv(variable, html.url + path)
+    run = cli("add", "--root", survey, given, "--dry-run")
+    assert run.code == 1 and run.err.startswith(f"masrl: error: cannot look up {scheme} ")
+    assert f"{html.url.removeprefix('http://')} answered 'text/html' where its documented format is " in run.err
+    monkeypatch.setenv(variable, "not-a-url")
+    run = cli("add", "--root", survey, given, "--dry-run")
+    assert run.code == 1 and run.err.endswith(f": {variable}: 'not-a-url' is not a URL (it must start with https:// or "
+                                              "http://); nothing was looked up\n"), run.err
+
+
+def test_openreview_moved_to_a_stand_in_asks_no_other_server(survey, cli, serve, monkeypatch):
+    served = serve(Scripted(lambda p, params: (200, "application/json", b'{"notes": [], "count": 0}')))
+    monkeypatch.setenv("MASRL_OPENREVIEW_API", f"{served.url}/notes")
+    run = cli("add", "--root", survey, "https://openreview.net/forum?id=AbCdEf12Gh", "--dry-run")
+    assert run.code == 1 and "has no paper openreview AbCdEf12Gh" in run.err
+    assert [params for _, params in served.log] == [{"id": "AbCdEf12Gh"}]
 
 
 def test_no_network_is_one_line_naming_the_flags(survey, cli):

@@ -24,7 +24,7 @@ def crossref_work(**fields) -> dict:
 
 
 def test_an_arxiv_answer_in_the_format_is_read(small_survey, cli, no_network):
-    no_network.get(ARXIV, body=atom(entry(title="Q&amp;amp;A for an Orchestrator"), 1))
+    no_network.get(ARXIV, body=atom(entry(title="Q&amp;amp;A for an Orchestrator"), 1), content_type="application/atom+xml")
     run = cli("add", "--root", small_survey, "2605.30001", "--dry-run")
     assert run.code == 0, run.err
     assert "title: Q&A for an Orchestrator\n" in run.out and "  - Lovelace, Ada\n" in run.out
@@ -39,7 +39,7 @@ def test_an_arxiv_answer_in_the_format_is_read(small_survey, cli, no_network):
     (atom(entry("2605.39999"), 1), "answered 1 entries (first arxiv:2605.39999) for arxiv:2605.30001"),
 ])
 def test_a_broken_arxiv_answer_adds_nothing_and_says_why(small_survey, cli, no_network, body, what):
-    no_network.get(ARXIV, body=body)
+    no_network.get(ARXIV, body=body, content_type="application/atom+xml")
     run = cli("add", "--root", small_survey, "2605.30001")
     assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
     (line,) = run.err.splitlines()
@@ -92,14 +92,14 @@ def test_character_references_of_crossref_are_decoded(small_survey, cli, no_netw
 def test_a_bomb_a_redirect_elsewhere_and_a_json_nest_are_refused(small_survey, cli, no_network):
     packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     bomb = packer.compress(b" " * (20 << 20)) + packer.flush()
-    no_network.get(ARXIV, body=bomb, headers={"Content-Encoding": "gzip"})
+    no_network.get(ARXIV, body=bomb, headers={"Content-Encoding": "gzip"}, content_type="application/atom+xml")
     run = cli("add", "--root", small_survey, "2605.30001")
     assert run.code == 1 and "export.arxiv.org: sent an answer that decompresses to more than the limit of 8,388,608 bytes" in run.err
     no_network.replace("GET", ARXIV, status=302, headers={"Location": "https://elsewhere.example.org/feed"})
     run = cli("add", "--root", small_survey, "2605.30001")
     assert run.code == 1 and "a redirect to 'https://elsewhere.example.org/feed', another host" in run.err
     nested = json.dumps(crossref_work()).encode()[:-1] + b', "x": ' + b"[" * 200000 + b"]" * 200000 + b"}"
-    no_network.get(CROSSREF, body=nested)
+    no_network.get(CROSSREF, body=nested, content_type="application/json")
     run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1")
     assert run.code == 1 and "JSON nested deeper than any answer of the format" in run.err
 
@@ -113,7 +113,7 @@ def test_a_doi_is_looked_up_whole_at_its_own_address(small_survey, cli, no_netwo
         asked.append(request.url)
         return 200, {}, json.dumps(crossref_work(DOI=doi))
 
-    no_network.add_callback("GET", re.compile(r"https://api\.crossref\.org/.*"), callback=answer)
+    no_network.add_callback("GET", re.compile(r"https://api\.crossref\.org/.*"), callback=answer, content_type="application/json")
     run = cli("add", "--root", small_survey, "--doi", doi, "--dry-run")
     if path is None:  # HTTP resolves a '..' segment away, encoded or not: not sent at all
         assert asked == [] and run.code == 1
@@ -143,13 +143,13 @@ def test_an_openreview_answer_about_another_note_adds_nothing(small_survey, cli,
                                           (503, "export.arxiv.org answered HTTP 503 (a server error): try again later")])
 def test_an_arxiv_status_that_is_no_answer_is_named_not_called_no_paper_or_no_network(small_survey, cli, no_network,
                                                                                        status, what):
-    no_network.get(ARXIV, status=status, body=b"")
+    no_network.get(ARXIV, status=status, body=b"", content_type="application/atom+xml")
     run = cli("add", "--root", small_survey, "2605.30001")
     assert run.code == 1 and what in run.err and "no network" not in run.err and "has no paper" not in run.err, run.err
 
 
 def test_a_year_the_lookup_gives_that_no_record_may_have_is_blamed_on_the_lookup(small_survey, cli, no_network):
-    no_network.get(ARXIV, body=atom(entry(published="1901-05-20T10:00:00Z"), 1))
+    no_network.get(ARXIV, body=atom(entry(published="1901-05-20T10:00:00Z"), 1), content_type="application/atom+xml")
     run = cli("add", "--root", small_survey, "2605.30001")
     assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
     assert run.err.startswith("command line and the metadata looked up for arxiv 2605.30001: year: 1901 is out of range"), run.err

@@ -201,6 +201,7 @@ BROKEN_S2 = {
                                 "$.data[0] (page 1).externalIds.ArXiv: 260540001 is not text"),
     "a paperId that is not one": (json.dumps({"total": 1, "data": [{**_one_paper(1), "paperId": 'a b<c>"d'}]}).encode(),
                                   "$.data[0] (page 1).paperId: 'a b<c>\"d' is not a Semantic Scholar paper id (40 hex digits)"),
+    "a page without data": (b'{"total": 3, "token": "t2"}', "$.data is missing from a page of a result of 3 papers"),
 }
 
 
@@ -212,6 +213,17 @@ def test_a_broken_semantic_scholar_answer_is_refused_naming_the_source(serve, ca
         s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
     assert str(err.value).startswith(f"{served.url.removeprefix('http://')}: the Semantic Scholar API ")
     assert what in str(err.value)
+
+
+def test_an_empty_result_may_leave_out_its_data_and_an_html_page_is_refused_by_its_type(serve):
+    served = serve(Scripted(lambda path, params: (200, "application/json", b'{"total": 0}')))
+    assert s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW).found == []
+    page = json.dumps({"total": 1, "data": [_one_paper(1)]}).encode()
+    served = serve(Scripted(lambda path, params: (200, "text/html; charset=utf-8", page)))
+    with pytest.raises(SourceError) as err:
+        s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+    assert str(err.value) == (f"{served.url.removeprefix('http://')}: the Semantic Scholar API answered 'text/html' where its "
+                              "documented format is application/json, so nothing of it was kept")
 
 
 @pytest.mark.parametrize(("total", "sent", "short"), [(500, 1, 499), (40, 25, 15), (11, 1, 10), (12, 10, 2), (100, 96, None),

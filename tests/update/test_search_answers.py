@@ -441,6 +441,11 @@ BROKEN_ARXIV = {
                       "answered 2 of the 3 records of the page from 0 for family 'orchestration' after 3 retries"),
     "an entry without authors": (atom(entry(authors=""), 1), "entry 1 (arxiv:2605.30001): no author"),
     "an entry with an empty title": (atom(entry(title=""), 1), "entry 1 (arxiv:2605.30001): an empty title"),
+    "a second DOI that is not one": (atom(entry(extra="<arxiv:doi>10.1234/abc.1 notadoi</arxiv:doi>"), 1),
+                                     "entry 1 (arxiv:2605.30001): arxiv:doi (its value 2): 'notadoi' is not a DOI"),
+    "a DOI naming another arXiv paper": (atom(entry(extra="<arxiv:doi>10.1234/abc.1 10.48550/arXiv.2605.39999</arxiv:doi>"), 1),
+                                         "entry 1 (arxiv:2605.30001): arxiv:doi '10.48550/arXiv.2605.39999' names another "
+                                         "arXiv paper"),
     "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
                                   "entry 1: id 'urn:x' is not an arXiv abstract URL"),
     **{f"a name that is {why}": (atom(entry(authors=f"<author><name>{xml}</name></author>"), 1),
@@ -472,6 +477,29 @@ def test_a_broken_arxiv_answer_is_refused_naming_the_source_and_nothing_is_writt
     (line,) = run.err.splitlines()
     assert line.startswith(f"masrl: error: cannot search arXiv: {served.url.removeprefix('http://')}: the arXiv API ")
     assert what in line and line.endswith("; nothing was written")
+
+
+@pytest.mark.parametrize(("source", "kind", "body"), [
+    ("arxiv", "text/html; charset=utf-8", atom(entry(), 1)),
+    ("crossref", "text/html", None),
+    ("crossref", "application/atom+xml", None),
+])
+def test_an_answer_declaring_another_media_type_is_refused_by_name(basic_survey, cli, clock, serve, monkeypatch, source,
+                                                                   kind, body):
+    """A valid-looking body under another media type (an HTML error page of a proxy, another API) is not the source's
+    answer; one that declares none is judged by its body alone."""
+    body = body or work_list([work()])
+    served = serve(Scripted(lambda path, params: (200, kind, body)))
+    point(monkeypatch, served, *(() if source == "arxiv" else ("MASRL_CROSSREF_API", "/works")))
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", source)
+    expected = "application/atom+xml or application/xml or text/xml" if source == "arxiv" else "application/json"
+    assert run.code == 1 and rounds(basic_survey) == []
+    assert f"answered {kind.split(';')[0]!r} where its documented format is {expected}, so nothing of it was kept" in run.err
+    served = serve(Scripted(lambda path, params: (200, "", body)))
+    point(monkeypatch, served, *(() if source == "arxiv" else ("MASRL_CROSSREF_API", "/works")))
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", source)
+    assert run.code == 0, run.err
+    assert len(rounds(basic_survey)) == 1
 
 
 def work(**fields) -> dict:

@@ -142,8 +142,14 @@ def _entry(entry, i: int) -> Entry:
         if not name:
             raise FormatError(f"{where}: author {j + 1} has an empty name")
         authors.append(record_author(name))
-    dois = (_one(entry, f"{ARXIV}doi", where, required=False) or "").strip(" ").split(" ")  # several: separated by spaces
-    doi, _ = source_doi(dois[0], f"{where}: arxiv:doi")  # the first; arXiv's own DOI of the entry is no other id
+    doi = ""
+    # several DOIs are separated by blanks: each must be one; the first is kept (arXiv's own DOI of the entry is no
+    # other id; one of another arXiv paper is not this entry's)
+    for k, value in enumerate((_one(entry, f"{ARXIV}doi", where, required=False) or "").split()):
+        found, named = source_doi(value, f"{where}: arxiv:doi" + (f" (its value {k + 1})" if k else ""))
+        if named and named != parsed.key.split(":", 1)[1]:
+            raise FormatError(f"{where}: arxiv:doi {value[:80]!r} names another arXiv paper")
+        doi = doi or found
     journal = clean(_one(entry, f"{ARXIV}journal_ref", where, required=False), "venue", f"{where}: arxiv:journal_ref")
     primary = entry.find(f"{ARXIV}primary_category")
     category = primary.get("term", "") if primary is not None else ""

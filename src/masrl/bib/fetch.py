@@ -88,6 +88,22 @@ class Answer:
         return self.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
+#: The media types of each kind of answer masrl reads; a ``+json`` type (``application/vnd.x+json``)
+#: counts as JSON. An answer with no ``Content-Type`` is judged by its body alone.
+JSON_TYPES = ("application/json",)
+ATOM_TYPES = ("application/atom+xml", "application/xml", "text/xml")
+BIBTEX_TYPES = ("text/plain", "application/x-bibtex", "text/x-bibtex", "application/octet-stream")
+
+
+def media_problem(answer: Answer, expected: tuple[str, ...]) -> str | None:
+    """Why ``answer``'s declared media type is not one of ``expected`` (``answered 'text/html' where
+    its format is application/json``), or None (also when it declares none)."""
+    kind = answer.content_type
+    if not kind or kind in expected or (kind.endswith("+json") and "application/json" in expected):
+        return None
+    return f"answered {kind[:60]!r} where its documented format is {' or '.join(expected)}"
+
+
 class FetchError(Exception):
     """A request that gave no usable answer. ``host`` names the server; ``kind`` is one of
     ``unreachable`` (no connection, DNS), ``broken`` (connected, then a reset or no answer in

@@ -23,14 +23,19 @@ source's format (:mod:`.arxiv_feed`, :mod:`.crossref_json`,
 :mod:`.openreview_json`), and one that is not raises :class:`BadAnswer` naming
 the source and what is wrong: nothing of it is kept. Nothing here runs unless
 ``masrl add`` is given an identifier without ``--no-fetch``.
+
+Each source's address can be moved (to a mirror, or a local stand-in) by the environment variable of
+:data:`ENDPOINTS`, the same names ``masrl update search`` reads; an address that is not an
+``http(s)`` URL without a query raises :class:`BadEndpoint` before anything is sent.
 """
 
 from __future__ import annotations
 
+import os
 from urllib.parse import quote
 
 from .answers import FormatError
-from .fetch import FetchError, Limits, fetch
+from .fetch import ATOM_TYPES, BIBTEX_TYPES, JSON_TYPES, FetchError, Limits, endpoint_problem, fetch, host_of, media_problem
 from .identifiers import Identifier
 
 TIMEOUT = 20  # seconds for the whole of one request
@@ -38,6 +43,36 @@ LIMITS = Limits(deadline=TIMEOUT, connect=10.0, read=TIMEOUT, max_wire=4 * 1024 
 USER_AGENT = "masrl (https://github.com/xxzcc/awesome-llm-mas-rl; survey corpus tool)"
 ARXIV_API = "https://export.arxiv.org/api/query"
 CROSSREF_API = "https://api.crossref.org/works"
+#: Each source's address and the environment variable that moves it. OpenReview is asked at API v2
+#: first, then at API v1 (older venues); when only v2 is moved, v1 is not asked (a stand-in serves one).
+ENDPOINTS = {"arxiv": ("MASRL_ARXIV_API", ARXIV_API), "doi": ("MASRL_CROSSREF_API", CROSSREF_API),
+             "openreview": ("MASRL_OPENREVIEW_API", "https://api2.openreview.net/notes"),
+             "openreview_v1": ("MASRL_OPENREVIEW_V1_API", "https://api.openreview.net/notes"),
+             "acl": ("MASRL_ACL_URL", "https://aclanthology.org")}
+
+
+class BadEndpoint(Exception):
+    """An address given in the environment that masrl cannot send a request to; the message names the variable."""
+
+
+def endpoint(name: str, environ=None) -> str | None:
+    """The address of source ``name`` of :data:`ENDPOINTS`: its variable's value when set, else the
+    public one; None for OpenReview's API v1 when only API v2 is moved.
+
+    Raises:
+        BadEndpoint: the variable's value is not an ``http(s)`` URL masrl can send to.
+    """
+    env = os.environ if environ is None else environ
+    variable, default = ENDPOINTS[name]
+    value = env.get(variable, "").strip()
+    if not value:
+        if name == "openreview_v1" and env.get(ENDPOINTS["openreview"][0], "").strip():
+            return None
+        return default
+    why = endpoint_problem(value)
+    if why is not None:
+        raise BadEndpoint(f"{variable}: {why}")
+    return value.rstrip("/") if name == "acl" else value
 
 
 class Unreachable(Exception):
@@ -61,7 +96,7 @@ def _session():
     return session
 
 
-def _get(session, url: str, host: str, **params):
+def _get(session, url: str, host: str, media: tuple[str, ...] = JSON_TYPES, **params):
     try:
         response = fetch(session, url, params or None, limits=LIMITS)
     except FetchError as err:
@@ -76,6 +111,9 @@ def _get(session, url: str, host: str, **params):
         raise BadAnswer(f"{host} answered HTTP {response.status} (a server error): try again later")
     if response.status != 200:
         raise BadAnswer(f"{host} answered HTTP {response.status}, not the paper's metadata")
+    wrong = media_problem(response, media)
+    if wrong is not None:
+        raise BadAnswer(f"{host} {wrong}")
     return response
 
 
@@ -95,9 +133,10 @@ def _checked(host: str, read, *args):
 def _arxiv(ident: Identifier, session) -> dict:
     from .arxiv_feed import ApiError, read_feed
 
-    host = "export.arxiv.org"
+    url = endpoint("arxiv")
+    host = host_of(url)
     try:
-        feed = _checked(host, read_feed, _get(session, ARXIV_API, host, id_list=ident.value, max_results="1").body)
+        feed = _checked(host, read_feed, _get(session, url, host, ATOM_TYPES, id_list=ident.value, max_results="1").body)
     except ApiError:
         raise NotFound(ident.value) from None
     if not feed.entries:
@@ -117,12 +156,13 @@ def _arxiv(ident: Identifier, session) -> dict:
 def _crossref(ident: Identifier, session) -> dict:
     from .crossref_json import paper, read_work
 
-    host = "api.crossref.org"
+    base = endpoint("doi")
+    host = host_of(base)
     # the DOI percent-encoded in the path ('?', '#', '%'): the work asked for, never another path; a '.' or '..'
     # segment has no address HTTP keeps as it is (it is resolved away even when encoded)
     if any(seg in (".", "..") for seg in ident.value.split("/")):
         raise BadAnswer(f"the DOI {ident.value} holds a '.' or '..' segment, which no address at {host} keeps")
-    work = _checked(host, read_work, _get(session, f"{CROSSREF_API}/{quote(ident.value, safe='/')}", host).body)
+    work = _checked(host, read_work, _get(session, f"{base.rstrip('/')}/{quote(ident.value, safe='/')}", host).body)
     found = _checked(host, paper, work, "$.message")
     _same(host, found.doi, ident.value, "doi")
     if not found.title or found.published is None:
@@ -138,9 +178,11 @@ def _crossref(ident: Identifier, session) -> dict:
 def _openreview(ident: Identifier, session) -> dict:
     from .openreview_json import paper, read_notes
 
-    for base, v1 in (("https://api2.openreview.net", False), ("https://api.openreview.net", True)):
-        host = base.split("//")[1]
-        data = _checked(host, read_notes, _get(session, f"{base}/notes", host, id=ident.value).body, v1)
+    for url, v1 in ((endpoint("openreview"), False), (endpoint("openreview_v1"), True)):
+        if url is None:
+            continue
+        host = host_of(url)
+        data = _checked(host, read_notes, _get(session, url, host, id=ident.value).body, v1)
         if not data.notes:
             continue
         if len(data.notes) > 1:  # a request by id is answered with one note: more is not the documented answer
@@ -162,8 +204,9 @@ def _acl(ident: Identifier, session) -> dict:
     from .bibimport import import_entries
     from .bibtex import parse
 
-    host = "aclanthology.org"
-    answer = _get(session, f"https://aclanthology.org/{ident.value}.bib", host)
+    base = endpoint("acl")
+    host = host_of(base)
+    answer = _get(session, f"{base}/{ident.value}.bib", host, BIBTEX_TYPES)
     try:
         text = answer.body.decode("utf-8")
     except UnicodeDecodeError:
@@ -198,6 +241,7 @@ def lookup(ident: Identifier, session=None) -> dict:
 
     Raises:
         ValueError: for a scheme without a public source (a plain URL).
+        BadEndpoint: the environment moves the source to an address that is not a URL.
         Unreachable: the source could not be reached.
         NotFound: the source has no such paper.
         BadAnswer: the source's answer is not its format, too large, too slow or from another host.

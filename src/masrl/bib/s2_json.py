@@ -4,7 +4,7 @@ Format (https://api.semanticscholar.org/api-docs/graph): a paper is ``{"paperId"
 {"ArXiv", "DOI", "CorpusId", ...}, "title", "abstract", "venue", "year", "publicationDate"
 ("YYYY-MM-DD" or null), "authors": [{"authorId", "name"}]}`` with the fields asked for in
 ``fields``; ``GET /graph/v1/paper/search/bulk`` answers ``{"total", "token", "data": [paper]}``
-(``token`` pages on, absent on the last page); ``GET /graph/v1/paper/{id}/references`` and
+(``token`` pages on, absent on the last page; ``data`` may be left out only when ``total`` is 0); ``GET /graph/v1/paper/{id}/references`` and
 ``/citations`` answer ``{"offset", "next", "data": [{"citedPaper": paper}]`` or
 ``[{"citingPaper": paper}]}`` (``next`` absent on the last page). An error is ``{"error"}`` or
 ``{"message"}`` with an HTTP status. A value of another type, NaN or JSON nested deeper than any
@@ -44,7 +44,7 @@ class Paper(msgspec.Struct):
 
 class Search(msgspec.Struct):
     total: int
-    data: list[Paper] = []
+    data: list[Paper] | msgspec.UnsetType = msgspec.UNSET  # UNSET: not sent (only an empty result may omit it)
     token: str | None = None
 
 
@@ -85,6 +85,10 @@ def read_search(body: bytes) -> Search:
     data = decode_json(body, Search)
     if data.total < 0:
         raise FormatError(f"$.total is {data.total}, not a count")
+    if data.data is msgspec.UNSET:
+        if data.total > 0 or data.token:
+            raise FormatError(f"$.data is missing from a page of a result of {data.total} papers")
+        data.data = []
     return data
 
 

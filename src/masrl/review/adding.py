@@ -101,6 +101,8 @@ def fetch_metadata(idents: list[Identifier]) -> dict:
         except lookup.BadAnswer as err:
             raise UserError(f"cannot look up {ident.scheme} {ident.value}: {err}; nothing was added (give the metadata "
                             "by hand with --no-fetch)") from None
+        except lookup.BadEndpoint as err:
+            raise UserError(f"cannot look up {ident.scheme} {ident.value}: {err}; nothing was looked up") from None
         except lookup.NotFound:
             raise UserError(f"{source} has no paper {ident.scheme} {ident.value}; check the id, or give --title, --author "
                             "and --year with --no-fetch") from None

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.arxiv_feed import MAX_TOTAL, ApiError, read_feed
+from ....bib.fetch import ATOM_TYPES
 from .base import Found, QueryRun, SourceError, check_overlap, count_text, failure, fetch_page, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
@@ -107,7 +108,8 @@ class ArxivSource:
         return " AND ".join(parts)
 
     def _page(self, params: dict):
-        body = fetch_page(self.session, self.endpoint, NAME, params, on_page=self.on_page, explain=_error_text)
+        body = fetch_page(self.session, self.endpoint, NAME, params, on_page=self.on_page, explain=_error_text,
+                          media=ATOM_TYPES)
         try:
             return read_page(read_feed, body, NAME, self.endpoint)
         except ApiError as err:

@@ -206,17 +206,18 @@ def failure(source: str, endpoint: str, err: Exception) -> SourceError:
 
 
 def fetch_page(session, url: str, name: str, params: dict | None = None, headers: dict | None = None, on_page=None,
-               explain=None, missing_ok: bool = False) -> bytes | None:
+               explain=None, missing_ok: bool = False, media: tuple[str, ...] | None = None) -> bytes | None:
     """The body of a 200 answer to ``GET url?params`` through the paced ``session``
     (:meth:`~.pacing.PacedSession.answer`); ``name`` names the source in errors; ``explain(body)``
     reads the source's error message from another answer ("" if none); ``on_page()`` is told of
     each page; None for a 404 when ``missing_ok`` (with ``explain``, only a 404 in the source's
-    own error format: another server's "not found" page is an error).
+    own error format: another server's "not found" page is an error). ``media``: the media types the
+    answer may declare (default JSON's); another one (an HTML page) is refused by name.
 
     Raises:
         SourceError: unreachable, past a limit, rate-limited after every retry, or another status.
     """
-    from ....bib.fetch import FetchError
+    from ....bib.fetch import JSON_TYPES, FetchError, media_problem
     from .pacing import RateLimited
 
     try:
@@ -228,6 +229,9 @@ def fetch_page(session, url: str, name: str, params: dict | None = None, headers
     if answer.status != 200:
         said = explain(answer.body) if explain is not None else ""
         raise SourceError(url, f"{name} answered HTTP {answer.status}" + (f": {said}" if said else ""))
+    wrong = media_problem(answer, media or JSON_TYPES)
+    if wrong is not None:
+        raise SourceError(url, f"{name} {wrong}, so nothing of it was kept")
     if on_page is not None:
         on_page()
     return answer.body
