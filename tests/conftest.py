@@ -181,7 +181,8 @@ def _forget_process_caches() -> None:
 #: the day (every memo whose value depends on it holds it in its key) and the drawing workers.
 #: Any other patch (masrl, matplotlib, another variable, a dict) turns them off until the test ends.
 _INERT = frozenset({"os", "posix", "posixpath", "pathlib", "tempfile", "shutil", "masrl.review.update.sources.pacing",
-                    "MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_S2_API", "MASRL_TODAY",
+                    "MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_OPENREVIEW_V1_API", "MASRL_ACL_URL",
+                    "MASRL_S2_API", "MASRL_TODAY",
                     "MASRL_DRAW_WORKERS"})
 _memos_off: list[bool] = []
 

@@ -9,6 +9,7 @@ import grow
 
 from masrl.build.pipeline import build
 from masrl.corpus.load import load
+from conftest import SUITE_DAY
 from living import git
 
 
@@ -196,3 +197,78 @@ def test_a_key_never_runs_out():
     assert free_key("anon2026", taken) == "anon2026aaa"
     assert free_key("anon2026", {"anon2026"}) == "anon2026b" and free_key("anon2026", {"anon2026", "anon2026b"}) == "anon2026c"
     assert free_key("anon2026", taken - {"anon2026zz"}) == "anon2026zz"
+
+
+def _branches_from_main(survey, repo) -> None:
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+
+
+def test_an_id_one_side_froze_in_a_release_stays_that_sides_and_the_other_is_renumbered(survey, cli, repo):
+    """Branch a excludes a paper and freezes it in a release; branch b, in the meantime, excludes another paper under
+    the same next id. Merged into b, the released record keeps the id (the release names it), b's own is renumbered."""
+    _branches_from_main(survey, repo)
+    first = grow.next_record_id(survey)
+    second = f"E{int(first[1:]) + 1:03d}"
+    release = grow.next_release_name(survey)
+    for branch, excluded in (("a", grow.EXCLUSION), ("b", dict(grow.EXCLUSION, arxiv="2606.08888", title="Another Prompted Team"))):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        grow.exclude_paper(cli, survey, excluded)
+        if branch == "a":
+            assert cli("release", release, "--root", survey, "--date", SUITE_DAY).code == 0
+        assert cli("build", "--root", survey, "--no-figures").code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    git(survey, "checkout", "-q", "b")
+    git(survey, "merge", "--no-edit", "a")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    assert (f"kept both: exclusions/{first}.yaml is theirs (a release of theirs froze it); ours is now "
+            f"exclusions/{second}.yaml (its id/key changed to match)") in run.out
+    git(survey, "commit", "-q", "--no-edit")
+    result = build(load(survey), {"survey_example": True})
+    assert {r["record_id"]: r["screening_label"] for r in result.pool.excluded_records if r["record_id"] in (first, second)} == {
+        first: grow.EXCLUSION["title"], second: "Another Prompted Team"}
+    assert cli("validate", "--root", survey).code == 0
+
+
+def test_two_branches_that_froze_the_same_release_are_told_what_to_keep(survey, cli, repo):
+    _branches_from_main(survey, repo)
+    release = grow.next_release_name(survey)
+    for branch, paper in (("a", grow.PAPERS[0]), ("b", grow.PAPERS[2])):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        grow.add_paper(cli, survey, paper)
+        assert cli("release", release, "--root", survey, "--date", SUITE_DAY).code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    run = _merge_b_into_a(survey, cli)
+    assert run.code == 1
+    assert (f"conflict: corpus/releases/{release}.yaml: both sides froze or edited a release; a release is published "
+            "once: keep the side that was published (`git checkout --ours corpus/releases.yaml corpus/releases/` or "
+            "`--theirs`, then `git add` them); the other side's new papers are then pending, for the next release"
+            ) in run.err.splitlines()
+
+
+def test_a_cherry_pick_that_stops_on_conflicts_is_resolved_and_told_how_to_go_on(survey, cli, repo):
+    """Ours is HEAD, theirs the commit picked (its parent the ancestor): a same-key paper is renamed as in a merge,
+    and the last line names `git cherry-pick --continue`."""
+    ours_key, theirs_key = _two_zhao_keys(survey, repo)
+    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        assert cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
+                   "--year", "2026").code == 0
+        for field, value in grow.PAPERS[2]["tags"].items():
+            grow.set_field(survey / f"corpus/papers/{ours_key}.yaml", field, value)
+        assert cli("build", "--root", survey, "--no-figures").code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    git(survey, "checkout", "-q", "a")
+    git(survey, "cherry-pick", "b")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
+            "(its id/key changed to match)") in run.out
+    assert run.out.splitlines()[-1] == "next: review with `git diff --cached`, then `git cherry-pick --continue` to conclude the cherry-pick"
+    assert "Team Credit Two" in (survey / f"corpus/papers/{theirs_key}.yaml").read_text()

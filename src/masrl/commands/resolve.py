@@ -11,17 +11,24 @@ command:
    the generated paper list);
 2. keeps both papers when both branches created the same record file with
    different content: ours keeps the name, theirs is renamed to the next free
-   exclusion id or key (and says so);
+   exclusion id or key (and says so) — unless theirs froze that name in a release
+   and ours did not: then theirs keeps it and ours is renamed (a published id names
+   one paper for good);
 3. keeps both update rounds when both branches searched on the same day (both wrote
    ``corpus/rounds/<day>/``): theirs becomes the next round of that day, its id followed into
    its files and records (:mod:`masrl.review.update.merge`);
 4. refuses, writing nothing, when a conflict needs a person: the same record
-   edited on both sides, the claim ledger, the taxonomy, the releases;
+   edited on both sides, the claim ledger, the taxonomy, the releases (each with
+   what to do);
 5. validates, builds, and marks every file it resolved with ``git add``.
+
+It finishes a cherry-pick, a rebase or a revert that stopped on conflicts the same way (ours:
+``HEAD``; theirs: the commit applied), and says which command concludes it.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from argparse import Namespace
@@ -29,7 +36,7 @@ from pathlib import Path
 
 from ..build import write
 from ..core.errors import UserError, summary
-from ..corpus.gitread import index_lock, merge_sides, read_unmerged
+from ..corpus.gitread import index_lock, merge_sides, operation, read_unmerged
 from ..corpus.load import (
     EXCLUSIONS,
     PAPERS,
@@ -40,6 +47,7 @@ from ..corpus.load import (
     read_tree,
 )
 from ..corpus.records import free_key
+from ..corpus.releases import RELEASES, SNAPSHOTS
 from ..render.readme import MarkersMissing, list_bounds
 from ..review.update.merge import RoundRename, rename_theirs, round_of
 
@@ -83,30 +91,44 @@ def _renamed(rel: str, data: bytes, taken: set[str]) -> tuple[str, bytes]:
     return new, text.encode("utf-8")
 
 
-def _references_to_renamed(root, merged: dict[str, bytes], renames: list[tuple[str, str]]) -> list[str]:
-    """The survey files (the taxonomy, the claim ledger, the audits ...) in which the branch merged in names a record
-    that is renamed now (theirs of a key or id both sides added): after the merge that name is ours' paper, so a person
-    points each such reference at the record it means. A file is named while the merge holds more of the old name than
-    ours does and theirs added some (so a file fixed by hand passes)."""
+def _references_to_renamed(sides, merged: dict[str, bytes], renames: list[tuple[str, str, str]]) -> list[str]:
+    """The survey files (the taxonomy, the claim ledger, the audits ...) in which the side renamed (``theirs``, or
+    ``ours`` when theirs froze the name in a release) names a record that is renamed now: after the merge that name
+    is the other side's paper, so a person points each such reference at the record it means. A file is named while
+    the merge holds more of the old name than the side kept does and the renamed side added some (so a file fixed
+    by hand passes)."""
     if not renames:
         return []
-    base, ours, theirs = merge_sides(root)
+    base, ours, theirs = sides()
     out = []
-    for old_rel, new_rel in renames:
+    for old_rel, new_rel, side in renames:
         old, new = (Path(rel).stem for rel in (old_rel, new_rel))
         name = re.compile(rf"(?<![\w.-]){re.escape(old)}(?![\w-])")
+        moved, kept = (theirs, ours) if side == "theirs" else (ours, theirs)
 
         def count(tree: dict, rel: str) -> int:
             data = tree.get(rel)
             return len(name.findall(data.decode("utf-8", "replace"))) if isinstance(data, bytes) else 0
 
-        for rel in sorted(theirs):
+        for rel in sorted(moved):
             if rel.startswith((PAPERS, EXCLUSIONS, GENERATED_PREFIX)) or rel == README:
                 continue
-            if count(theirs, rel) > count(base, rel) and count(merged, rel) > count(ours, rel):
-                out.append(f"{rel}: the branch merged in names {old} there, and its {old} is now {new} (ours keeps "
+            if count(moved, rel) > count(base, rel) and count(merged, rel) > count(kept, rel):
+                other = "ours" if side == "theirs" else "theirs"
+                what = "the branch merged in" if side == "theirs" else "your branch"
+                out.append(f"{rel}: {what} names {old} there, and its {old} is now {new} ({other} keeps "
                            f"{old}): point each reference at the record it means")
     return out
+
+
+def _frozen_names(corpus) -> set[str]:
+    """The record files of every id and key a release of ``corpus`` froze, as paths (``exclusions/E032.yaml``)."""
+    names: set[str] = set()
+    for snapshot in corpus.snapshots.values():
+        for kind, folder in (("retained", PAPERS), ("excluded", EXCLUSIONS)):
+            records = snapshot.get(kind) if isinstance(snapshot, dict) else None
+            names |= {f"{folder}{name}.yaml" for name in (records if isinstance(records, dict) else {})}
+    return names
 
 
 def _released_names(tree: dict[str, bytes]) -> set[str]:
@@ -115,21 +137,23 @@ def _released_names(tree: dict[str, bytes]) -> set[str]:
     from ..review.excluding import used_record_ids
 
     corpus = parse_tree(tree)
-    names = {f"{EXCLUSIONS}{rid}.yaml" for rid in used_record_ids(corpus)}
-    for snapshot in corpus.snapshots.values():
-        retained = snapshot.get("retained") if isinstance(snapshot, dict) else None
-        names |= {f"{PAPERS}{key}.yaml" for key in (retained if isinstance(retained, dict) else {})}
-    return names
+    return {f"{EXCLUSIONS}{rid}.yaml" for rid in used_record_ids(corpus)} | _frozen_names(corpus)
 
 
-def _rounds_both_added(root: Path, unmerged: dict, by_hand: list[str]) -> list[RoundRename]:
+def _frozen_by_side(sides) -> tuple[set[str], set[str]]:
+    """The record files whose names the releases of ours and of theirs froze (:func:`_frozen_names`)."""
+    _, ours, theirs = sides()
+    return _frozen_names(parse_tree(ours)), _frozen_names(parse_tree(theirs))
+
+
+def _rounds_both_added(sides, unmerged: dict) -> list[RoundRename]:
     """Theirs of every round id that both sides added (a file of it in conflict, and no common ancestor of it),
     under the next free id of its day (:mod:`masrl.review.update.merge`)."""
     both = sorted({rid for rel, stages in unmerged.items() if (rid := round_of(rel)) and 1 not in stages
                    and 2 in stages and 3 in stages})
     if not both:
         return []
-    base, ours, theirs = merge_sides(root)
+    base, ours, theirs = sides()
     taken = {rid for tree in (base, ours, theirs) for rel in tree if (rid := round_of(rel))}
     out = []
     for rid in both:
@@ -150,10 +174,12 @@ def run(args: Namespace) -> int:
     writes: dict[str, bytes] = {}
     renames: list[tuple[str, str]] = []
     resolved: list[str] = []
+    frozen: tuple[set[str], set[str]] | None = None  # the names each side's releases froze, read when needed
     taken = {p.relative_to(root).as_posix() for folder in (PAPERS, EXCLUSIONS) for p in (root / folder).glob("*.yaml")}
     merged = read_tree(root)  # the working tree as git left it: read once
     taken |= _released_names(merged)
-    moved = _rounds_both_added(root, unmerged, by_hand)
+    sides = functools.cache(lambda: merge_sides(root))  # (base, ours, theirs), read from git once, when needed
+    moved = _rounds_both_added(sides, unmerged)
     for rename in moved:
         writes.update(rename.files)
         by_hand += rename.by_hand
@@ -176,23 +202,35 @@ def run(args: Namespace) -> int:
             else:
                 by_hand.append(f"{rel}: both sides edited the README outside the generated paper list")
         elif rel.startswith((PAPERS, EXCLUSIONS)) and base is None and ours is not None and theirs is not None:
-            writes[rel] = ours
+            frozen = frozen or _frozen_by_side(sides)
+            if ours != theirs and rel in frozen[0] and rel in frozen[1]:
+                by_hand.append(f"{rel}: both sides froze it in a release, as two different papers; a published name is "
+                               "one paper's: keep the side published first (`git checkout --ours` or `--theirs` "
+                               f"{rel}, then `git add` it) and give the other paper a new record")
+                continue
+            side = "ours" if rel in frozen[1] and rel not in frozen[0] else "theirs"  # the side its release did not freeze
+            keep, move = (theirs, ours) if side == "ours" else (ours, theirs)
+            writes[rel] = keep
             resolved.append(rel)
             if ours != theirs:
-                new, data = _renamed(rel, theirs, taken | set(writes))
+                new, data = _renamed(rel, move, taken | set(writes))
                 writes[new] = data
                 taken.add(new)
-                renames.append((rel, new))
+                renames.append((rel, new, side))
                 resolved.append(new)
         elif ours is None or theirs is None:  # deleted (or moved) on one side, changed on the other
             gone = "ours" if ours is None else "theirs"
             by_hand.append(f"{rel}: {gone} deleted or moved it, the other side changed it: keep the file (`git add {rel}`) "
                            f"or its deletion (`git rm {rel}`)")
+        elif rel == RELEASES or rel.startswith(SNAPSHOTS):
+            by_hand.append(f"{rel}: both sides froze or edited a release; a release is published once: keep the side "
+                           f"that was published (`git checkout --ours {RELEASES} {SNAPSHOTS}` or `--theirs`, then "
+                           "`git add` them); the other side's new papers are then pending, for the next release")
         else:
             what = "the same record was changed on both sides: edit it to what it should say" \
-                if rel.startswith((PAPERS, EXCLUSIONS)) else "needs a person"
+                if rel.startswith((PAPERS, EXCLUSIONS)) else "changed on both sides: edit it to what it should say"
             by_hand.append(f"{rel}: {what}")
-    by_hand += _references_to_renamed(root, merged, renames)
+    by_hand += _references_to_renamed(sides, merged, renames)
     if by_hand:
         for line in by_hand:
             print(f"conflict: {line}", file=sys.stderr)
@@ -204,8 +242,9 @@ def run(args: Namespace) -> int:
     corpus = parse_tree({**merged, **writes})  # the merged records, judged before anything is written
     problems = validate(corpus)
     if problems:
-        hint = "".join(f"\n  theirs of {old} would become {new}; if both sides added the same paper, keep one: "
-                       f"`git checkout --ours {old} && git add {old}`" for old, new in renames)
+        hint = "".join(f"\n  {side} of {old} would become {new}; if both sides added the same paper, keep one: "
+                       f"`git checkout --{'ours' if side == 'theirs' else 'theirs'} {old} && git add {old}`"
+                       for old, new, side in renames)
         raise UserError(summary(problems, "the merged records do not validate; nothing was written. Fix them, "
                                 f"`git add` them, then run `masrl resolve` again.{hint}"), problems)
     if (lock := index_lock(root)) is not None:  # `git add` comes after the writes: make sure it can run first
@@ -215,12 +254,17 @@ def run(args: Namespace) -> int:
     for rename in moved:
         print(f"kept both rounds: corpus/rounds/{rename.old}/ is ours; theirs is now corpus/rounds/{rename.new}/ "
               f"(its records name it)")
-    for old, new in renames:
-        print(f"kept both: {old} is ours; theirs is now {new} (its id/key changed to match)")
+    for old, new, side in renames:
+        if side == "theirs":
+            print(f"kept both: {old} is ours; theirs is now {new} (its id/key changed to match)")
+        else:
+            print(f"kept both: {old} is theirs (a release of theirs froze it); ours is now {new} (its id/key changed "
+                  "to match)")
     generated = generate(corpus, read_figure_files(root))
     report = write.sync(root, generated.outputs, ("reports",))
     changed = report.changed + report.missing + report.orphaned
     write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"} | {rel for r in moved for rel in r.files}))
     print(f"resolved {len(unmerged)} conflicted file(s): regenerated {len(changed)} report file(s) from the merged records")
-    print("next: review with `git diff --cached`, then `git commit` to conclude the merge")
+    name, conclude = (waiting[0], waiting[3]) if (waiting := operation(root)) else ("merge", "git commit")
+    print(f"next: review with `git diff --cached`, then `{conclude}` to conclude the {name}")
     return 0

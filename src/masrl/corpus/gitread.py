@@ -182,15 +182,44 @@ def index_lock(root: Path) -> Path | None:
     return lock if lock.exists() else None
 
 
+#: The git commands that stop on conflicts for a person (or ``masrl resolve``) to finish: the ref each writes
+#: while it waits, its name, and the command that concludes it.
+OPERATIONS = (("MERGE_HEAD", "merge", "git commit"), ("CHERRY_PICK_HEAD", "cherry-pick", "git cherry-pick --continue"),
+              ("REBASE_HEAD", "rebase", "git rebase --continue"), ("REVERT_HEAD", "revert", "git revert --continue"))
+
+
+def operation(root: Path) -> tuple[str, str, str | None, str] | None:
+    """The git command waiting on conflicts in ``root``: ``(name, theirs, base, conclude)``, the revisions of
+    the side applied and of the common ancestor (None: the side applied has none, a root commit), and the
+    command that concludes it; None when none waits. For a cherry-pick or a rebase, theirs is the commit
+    replayed and its parent the ancestor; for a revert, the parent of the reverted commit is "theirs"."""
+    for ref, name, conclude in OPERATIONS:
+        try:
+            sha = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip()
+        except UserError:
+            continue
+        try:
+            if name == "merge":
+                return name, sha, _git(root, "merge-base", "HEAD", sha).decode().strip(), conclude
+            parent = _git(root, "rev-parse", "--verify", "--quiet", f"{sha}^{{commit}}^").decode().strip()
+        except UserError:  # no common ancestor of a merge, or a root commit replayed
+            parent = None
+        if name == "merge":
+            return name, sha, None, conclude
+        return (name, parent, sha, conclude) if name == "revert" else (name, sha, parent, conclude)
+    return None
+
+
 def merge_sides(root: Path) -> tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]]:
-    """The survey's input files of a merge in progress: ``(base, ours, theirs)``, the common ancestor,
-    ``HEAD`` and ``MERGE_HEAD`` (:func:`read_git_tree`).
+    """The survey's input files of a merge, cherry-pick, rebase or revert waiting on conflicts
+    (:func:`operation`): ``(base, ours, theirs)``, the common ancestor, ``HEAD`` and the side applied
+    (:func:`read_git_tree`; a side with no revision is empty).
 
     Raises:
-        UserError: when no merge is in progress.
+        UserError: when none is in progress.
     """
-    try:
-        base = _git(root, "merge-base", "HEAD", "MERGE_HEAD").decode().strip()
-    except UserError as err:
-        raise UserError(f"no merge in progress in {root}") from err
-    return read_git_tree(root, base), read_git_tree(root, "HEAD"), read_git_tree(root, "MERGE_HEAD")
+    waiting = operation(root)
+    if waiting is None:
+        raise UserError(f"no merge, cherry-pick, rebase or revert is in progress in {root}")
+    _, theirs, base, _ = waiting
+    return tuple(read_git_tree(root, rev) if rev else {} for rev in (base, "HEAD", theirs))
