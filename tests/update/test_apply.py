@@ -809,6 +809,11 @@ def test_a_candidate_awaiting_at_a_release_and_included_after_it_is_carried_over
     day = folder.name[:8] + f"{int(folder.name[8:10]) + 1:02d}"
     monkeypatch.setenv("MASRL_TODAY", day)
     assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
+    assert cli("build", "--root", root).code == 0  # still undecided: counted, as awaiting since v2
+    rows = {line.split(",")[0]: line.split(",")[1] for line in (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
+    assert (rows["awaiting a screening decision"], rows["still awaiting a decision since an earlier version (found by its "
+                                                        "update rounds)"]) == ("0", "1")
+    assert 'id="awaiting:earlier"' in (root / "reports/figures/prisma_flow.svg").read_text()
     fill(folder / "queue.csv", {"arxiv:2605.10001": {"decision": "include"}})
     run = cli("update", "apply", "--root", root, folder.name)
     assert run.code == 0, run.err
@@ -821,6 +826,7 @@ def test_a_candidate_awaiting_at_a_release_and_included_after_it_is_carried_over
     assert rows["records identified from arXiv (update rounds)"] == "7"  # round 2: all found again as duplicates
     assert rows["records identified by other methods (added by hand)"] == "0"
     assert rows["awaiting a decision at the previous version (found by its update rounds)"] == "1"
+    assert "still awaiting a decision since an earlier version (found by its update rounds)" not in rows
     assert (rows["records screened"], rows["new records with a screening decision"], rows["new records included"]) == ("1", "1", "1")
     svg = (root / "reports/figures/prisma_flow.svg").read_text()
     assert 'id="audited:carried_over"' in svg

@@ -121,7 +121,8 @@ def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy
         "awaiting"}`` (identified_by_other_method: citation searching and the like, by method;
         other_methods: the records added by hand; carried_over: the records added since from the queue
         of a round the previous version covered, which were awaiting a decision then;
-        screened = queued + other methods + carried over = identified + awaiting).
+        screened = queued + other methods + carried over = identified + awaiting; awaiting_earlier: the
+        candidates of the rounds an earlier version covered that still await a decision, in no other count).
 
     Raises:
         ValueError: if the flow does not end at the number of retained records
@@ -177,7 +178,8 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
             "identified_by_other_method": dict(rounds.get("identified_by_other_method") or {}),
             "duplicates_removed": rounds["duplicates_removed"], "other_methods": other,
             "screened": rounds["queued"] + other + carried, "awaiting": rounds["awaiting"],
-            "found_again": int(rounds.get("found_again", 0)), "carried_over": carried}
+            "found_again": int(rounds.get("found_again", 0)), "carried_over": carried,
+            "awaiting_earlier": int(rounds.get("awaiting_earlier", 0))}
     return update
 
 
@@ -226,6 +228,8 @@ def update_table(flow: dict) -> Table:
                 "records": ident["carried_over"], **blank}] if ident.get("carried_over") else []),
             {"step": "records screened", "records": ident["screened"], **blank},
             {"step": "awaiting a screening decision", "records": ident["awaiting"], **blank},
+            *([{"step": "still awaiting a decision since an earlier version (found by its update rounds)",
+                "records": ident["awaiting_earlier"], **blank}] if ident.get("awaiting_earlier") else []),
             {"step": "new records with a screening decision", "records": up["identified"], **blank},
         ]
     else:

@@ -348,9 +348,14 @@ def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
     states = rounds_after(corpus, frozen)
     out = identification(states)
     if out is not None and frozen:
-        carried = _carried_over(corpus, frozen[-1], {s.round_id for s in states})
+        current = {s.round_id for s in states}
+        carried = _carried_over(corpus, frozen[-1], current)
         if carried:
             out["carried_over"] = carried
+        earlier = sum(s.awaiting for s in round_states(corpus.rounds, corpus.retained, corpus.excluded)
+                      if s.round_id not in current)
+        if earlier:  # candidates of a round an earlier release covered, still undecided: counted in no other line
+            out["awaiting_earlier"] = earlier
     return out
 
 

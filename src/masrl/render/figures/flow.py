@@ -15,7 +15,8 @@ version (previous - dropped + new). When the update's records come from update r
 (``update["identification"]``), the chain starts, as PRISMA 2020 does, with the records identified
 via databases (per source) and the duplicates removed beside them, then the records identified
 via other methods (citation searching per method, and those added by hand) joining the chain from
-beside it, and the records screened, with those still awaiting a decision beside them.
+beside it, and the records screened, with those still awaiting a decision beside them (and those
+an earlier version's rounds found that still await one).
 
 The diagram is laid out in inches on one axes that fills the figure (data
 units = inches, axis off), so the figure's height follows the number of
@@ -158,9 +159,12 @@ def draw(data: dict, options: dict | None = None):
                      small=_wrap(f"of which awaiting a decision at the previous version:{style.KEEP_SPACE}{carried}",
                                  MAIN_W - INDENT, style.SMALL_SIZE) if carried else [])
     audited.top = y
-    if ident and ident["awaiting"]:
+    earlier = int((ident or {}).get("awaiting_earlier", 0))
+    if ident and (ident["awaiting"] or earlier):
         awaiting_box = _Block(SIDE_X, SIDE_W, _wrap(f"Awaiting a screening decision {_count(ident['awaiting'])}", SIDE_W,
-                                                    style.FONT_SIZE))
+                                                    style.FONT_SIZE),
+                              small=_wrap(f"and still awaiting since an earlier version:{style.KEEP_SPACE}{earlier}",
+                                          SIDE_W - INDENT, style.SMALL_SIZE) if earlier else [])
         awaiting_box.top = audited.top + (audited.h - awaiting_box.h) / 2
     y += max(audited.h, awaiting_box.h if awaiting_box else 0) + SECTION_GAP
     screening_top = y - SECTION_GAP / 2
@@ -253,6 +257,11 @@ def draw(data: dict, options: dict | None = None):
                 linespacing=1.22, gid="audited:carried_over")
     if awaiting_box is not None:
         box(awaiting_box, "awaiting", face=SIDE_FACE, edge=style.MUTED, align="left")
+        if awaiting_box.small:
+            ax.text(awaiting_box.x + PAD + INDENT,
+                    Y(awaiting_box.top + PAD + len(awaiting_box.lines) * _line_h(awaiting_box.size) + 0.04),
+                    "\n".join(awaiting_box.small), ha="left", va="top", fontsize=style.SMALL_SIZE, color=style.INK,
+                    linespacing=1.22, gid="awaiting:earlier")
         mid = audited.top + audited.h / 2
         arrow(MAIN_X + MAIN_W, mid, SIDE_X, mid)
     previous = audited
