@@ -8,8 +8,8 @@ import shutil
 import grow
 
 from masrl.build.pipeline import build
+from masrl.core import clock
 from masrl.corpus.load import load
-from conftest import SUITE_DAY
 from living import git
 
 
@@ -217,7 +217,7 @@ def test_an_id_one_side_froze_in_a_release_stays_that_sides_and_the_other_is_ren
         git(survey, "checkout", "-q", "-b", branch, "main")
         grow.exclude_paper(cli, survey, excluded)
         if branch == "a":
-            assert cli("release", release, "--root", survey, "--date", SUITE_DAY).code == 0
+            assert cli("release", release, "--root", survey, "--date", clock.today().isoformat()).code == 0
         assert cli("build", "--root", survey, "--no-figures").code == 0
         git(survey, "add", "-A")
         git(survey, "commit", "-qm", branch)
@@ -240,7 +240,7 @@ def test_two_branches_that_froze_the_same_release_are_told_what_to_keep(survey, 
     for branch, paper in (("a", grow.PAPERS[0]), ("b", grow.PAPERS[2])):
         git(survey, "checkout", "-q", "-b", branch, "main")
         grow.add_paper(cli, survey, paper)
-        assert cli("release", release, "--root", survey, "--date", SUITE_DAY).code == 0
+        assert cli("release", release, "--root", survey, "--date", clock.today().isoformat()).code == 0
         git(survey, "add", "-A")
         git(survey, "commit", "-qm", branch)
     run = _merge_b_into_a(survey, cli)
