@@ -35,9 +35,9 @@ SUITE_DAY = "2027-01-15"
 os.environ.setdefault("MASRL_TESTS_ENVIRONMENT_DAY", os.environ.get("MASRL_TODAY", ""))  # for the live tests
 ENVIRONMENT_DAY = os.environ["MASRL_TESTS_ENVIRONMENT_DAY"] or None
 os.environ["MASRL_TODAY"] = SUITE_DAY
-# The build cache keys its entries by masrl's files on disk, which a test that patches masrl does
-# not change: the tests of the cache turn it on.
-os.environ.setdefault("MASRL_CACHE", "off")
+# The build cache is on, as for a user, and the trees the tests copy carry it (trees.copy_tree): a
+# test's first build renders only what the test changed. It keys its entries by masrl's files on
+# disk, which a patch of masrl does not change: a test that patches masrl turns it off (_Patches).
 
 import profiles  # noqa: E402,F401  (the hypothesis profiles)
 from grow import Run, set_field as _set_field  # noqa: E402
@@ -188,8 +188,8 @@ _memos_off: list[bool] = []
 
 
 class _Patches(pytest.MonkeyPatch):
-    """pytest's monkeypatch, which turns masrl's memos off at the first patch that may change what
-    masrl computes (a target, or a variable's name, not in :data:`_INERT`)."""
+    """pytest's monkeypatch, which turns masrl's memos and its build cache off at the first patch that may
+    change what masrl computes (a target, or a variable's name, not in :data:`_INERT`)."""
 
 
 def _minding(method):
@@ -204,7 +204,8 @@ def _minding(method):
 
             _forget_process_caches()
             memo.set_enabled(False)
-            _memos_off.append(True)
+            _memos_off.append(os.environ.get("MASRL_CACHE"))
+            os.environ["MASRL_CACHE"] = "off"
         return method(self, target, *args, **kwargs)
     return patch
 
@@ -222,7 +223,8 @@ def monkeypatch():
     if _memos_off:
         from masrl.core import memo
 
-        _memos_off.clear()
+        cache = _memos_off.pop()
+        os.environ.pop("MASRL_CACHE") if cache is None else os.environ.update(MASRL_CACHE=cache)
         memo.set_enabled(True)
         _forget_process_caches()
 

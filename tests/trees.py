@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-TREE_PARTS = ("corpus", "exclusions", "reports")
+TREE_PARTS = ("corpus", "exclusions", "reports", ".masrl-cache")
 
 SOURCE = Path(__file__).resolve().parent / "data/survey"
 
 
 def copy_tree(source: Path, dest: Path) -> Path:
-    """Copy a survey tree's inputs, reports, README.md and .gitattributes (no git repository) to ``dest``."""
+    """Copy a survey tree's inputs, reports, build cache, README.md and .gitattributes (no git repository) to ``dest``."""
     dest.mkdir(parents=True)
     for name in TREE_PARTS:
         if (source / name).exists():

@@ -15,7 +15,7 @@ from soil_trees import CACHE, run
 @pytest.fixture(scope="session")
 def released_soil(tmp_path_factory) -> Path:
     """The test survey built, released as r1, grown by one record (and a claim about r1, frozen) and built,
-    with the cache on. Read-only: copy it (:func:`copy_with_cache`)."""
+    with the cache on. Read-only: copy it (:func:`copy_tree`)."""
     root = soil.write_survey(tmp_path_factory.mktemp("soil") / "survey")
     assert run(root, "build") == 0
     assert run(root, "release", "r1", "--date", "2026-02-01", "--title", "First release") == 0

@@ -1,15 +1,13 @@
 """Helpers of the build tests (a plain module: ``from conftest import`` takes whichever folder's
 conftest pytest imported last): the test survey of tests/data/second-survey, its builds with the
-cache on or off, copies of a built tree with its cache, and every generated file of a tree."""
+cache on or off, and every generated file of a tree."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from trees import copy_tree
 from masrl.cli import main
 
 #: "Today" of every build here (masrl.core.clock).
@@ -31,14 +29,6 @@ def files_of(root: Path) -> dict[str, bytes]:
     out = {"README.md": (root / "README.md").read_bytes()}
     out.update({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / "reports").rglob("*")) if p.is_file()})
     return out
-
-
-def copy_with_cache(source: Path, dest: Path) -> Path:
-    """A copy of a built tree (its inputs, reports and README) with its build cache."""
-    copy_tree(source, dest)
-    if (source / CACHE).exists():
-        shutil.copytree(source / CACHE, dest / CACHE)
-    return dest
 
 
 def generate_for(root: Path):

@@ -12,11 +12,12 @@ survey of tests/data/second-survey (seven records, released as r1, one record ad
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from soil_trees import TODAY, copy_with_cache, files_of, generate_for, run
+from soil_trees import TODAY, files_of, generate_for, run
 from trees import copy_tree
 from masrl.build import cache, manifest, outputs
 from masrl.commands import build as build_command
@@ -46,6 +47,7 @@ def stamped(released_soil):
 def reference(stamped, tmp_path_factory):
     """The generated files of ``stamped`` with :data:`RECORD` retagged, built without the cache."""
     root = copy_tree(stamped, tmp_path_factory.mktemp("reference") / "survey")
+    shutil.rmtree(root / cache.FOLDER)
     retag(root)
     assert run(root, "build", cache="off") == 0
     assert not (root / cache.FOLDER).exists()
@@ -55,7 +57,7 @@ def reference(stamped, tmp_path_factory):
 @pytest.fixture
 def tree(stamped, tmp_path, monkeypatch):
     """A private copy of ``stamped`` (its cache included), with the cache on."""
-    root = copy_with_cache(stamped, tmp_path / "survey")
+    root = copy_tree(stamped, tmp_path / "survey")
     monkeypatch.setenv("MASRL_CACHE", "on")
     monkeypatch.setenv("MASRL_TODAY", TODAY)
     return root
@@ -195,7 +197,8 @@ def test_a_build_without_figures_records_no_stamp_so_the_next_build_draws_what_i
 
 
 def test_a_fresh_clone_is_checked_with_the_release_taken_from_its_manifest(stamped, tmp_path, cli, monkeypatch):
-    root = copy_tree(stamped, tmp_path / "clone")  # no cache
+    root = copy_tree(stamped, tmp_path / "clone")
+    shutil.rmtree(root / cache.FOLDER)  # a clone has no cache
     monkeypatch.setattr(outputs, "tree_units", _refuse_release(outputs.tree_units))
     monkeypatch.setenv("MASRL_CACHE", "off")
     monkeypatch.setenv("MASRL_TODAY", TODAY)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from soil_trees import CACHE as FOLDER, copy_with_cache, files_of, run as build
+from soil_trees import CACHE as FOLDER, files_of, run as build
 from trees import copy_tree
 
 
@@ -47,7 +47,7 @@ def _forge(value):
 
 
 def test_a_forged_cache_entry_never_reaches_a_report_nor_a_check(released_soil, reference, tmp_path, capsys):
-    root = copy_with_cache(released_soil, tmp_path / "survey")
+    root = copy_tree(released_soil, tmp_path / "survey")
     forged = 0
     for path in sorted((root / FOLDER).rglob("*.json")):
         outer = json.loads(path.read_bytes())

@@ -20,7 +20,8 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from second_survey import EXCLUDED, KEYS, record
-from soil_trees import copy_with_cache, files_of, run
+from soil_trees import files_of, run
+from trees import copy_tree
 from profiles import examples
 from masrl.build import outputs, pipeline
 from masrl.corpus.load import load
@@ -195,7 +196,7 @@ def _tree_of(figure: str) -> str:
 def test_check_and_build_with_the_cache_say_and_write_what_a_build_from_scratch_does(released, tmp_path_factory, rounds,
                                                                                     capsys):
     work = tmp_path_factory.mktemp("edits")
-    root = copy_with_cache(released, work / "survey")
+    root = copy_tree(released, work / "survey")
     for edits in rounds:
         for edit in edits:
             edit(root)

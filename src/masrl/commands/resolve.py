@@ -172,7 +172,7 @@ def run(args: Namespace) -> int:
         return 0
     by_hand: list[str] = []
     writes: dict[str, bytes] = {}
-    renames: list[tuple[str, str]] = []
+    renames: list[tuple[str, str, str]] = []  # (old, new, the side renamed)
     resolved: list[str] = []
     frozen: tuple[set[str], set[str]] | None = None  # the names each side's releases froze, read when needed
     taken = {p.relative_to(root).as_posix() for folder in (PAPERS, EXCLUSIONS) for p in (root / folder).glob("*.yaml")}
