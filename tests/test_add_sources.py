@@ -215,12 +215,32 @@ def test_a_lookup_asks_the_address_its_environment_variable_gives(survey, cli, s
                                               "http://); nothing was looked up\n"), run.err
 
 
-def test_openreview_moved_to_a_stand_in_asks_no_other_server(survey, cli, serve, monkeypatch):
+@pytest.mark.parametrize("variable", ["MASRL_OPENREVIEW_API", "MASRL_OPENREVIEW_V1_API"])
+def test_openreview_moved_to_a_stand_in_asks_no_other_server(survey, cli, serve, monkeypatch, variable):
+    """Either OpenReview API moved alone is the only one asked (the HTTP mock fails any other request)."""
     served = serve(Scripted(lambda p, params: (200, "application/json", b'{"notes": [], "count": 0}')))
-    monkeypatch.setenv("MASRL_OPENREVIEW_API", f"{served.url}/notes")
+    monkeypatch.setenv(variable, f"{served.url}/notes")
     run = cli("add", "--root", survey, "https://openreview.net/forum?id=AbCdEf12Gh", "--dry-run")
     assert run.code == 1 and "has no paper openreview AbCdEf12Gh" in run.err
     assert [params for _, params in served.log] == [{"id": "AbCdEf12Gh"}]
+
+
+@pytest.mark.parametrize(("kind", "said"), [
+    ("text/html", "answered HTTP 404 with an HTML page, not the source's own \"not found\" (a wrong address?)"),
+    ("application/json", "Crossref has no paper doi 10.1145/3605764.3623999")])
+def test_a_not_found_page_of_another_server_is_not_the_sources_not_found(survey, cli, serve, monkeypatch, kind, said):
+    served = serve(Scripted(lambda p, params: (404, kind, b'<html>Not Found</html>' if kind == "text/html" else b'{}')))
+    monkeypatch.setenv("MASRL_CROSSREF_API", f"{served.url}/works")
+    run = cli("add", "--root", survey, "https://doi.org/10.1145/3605764.3623999", "--dry-run")
+    assert run.code == 1 and said in run.err, run.err
+
+
+def test_a_content_type_sent_twice_alike_is_that_type(survey, cli, serve, monkeypatch):
+    served = serve(Scripted(lambda p, params: (200, "application/json", json.dumps(CROSSREF).encode(),
+                                               {"Content-Type": "application/json"})))
+    monkeypatch.setenv("MASRL_CROSSREF_API", f"{served.url}/works")
+    run = cli("add", "--root", survey, "https://doi.org/10.1145/3605764.3623999", "--dry-run")
+    assert run.code == 0, run.err
 
 
 def test_no_network_is_one_line_naming_the_flags(survey, cli):

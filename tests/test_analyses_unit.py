@@ -195,7 +195,7 @@ def test_update_table_rows_cells_and_source():
         ["records identified from arXiv (update rounds)", 6, "", ""],
         ["duplicates removed before screening", 1, "", ""],
         ["records identified by other methods (added by hand)", 1, "", ""],
-        ["records screened", 6, "", ""],
+        ["records to screen", 6, "", ""],
         ["awaiting a screening decision", 2, "", ""],
         ["new records with a screening decision", 4, "", ""],
         ["excluded at abstract", 2, "0", "2"],

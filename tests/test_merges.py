@@ -272,3 +272,47 @@ def test_a_cherry_pick_that_stops_on_conflicts_is_resolved_and_told_how_to_go_on
             "(its id/key changed to match)") in run.out
     assert run.out.splitlines()[-1] == "next: review with `git diff --cached`, then `git cherry-pick --continue` to conclude the cherry-pick"
     assert "Team Credit Two" in (survey / f"corpus/papers/{theirs_key}.yaml").read_text()
+
+
+def test_one_record_changed_on_two_unrelated_histories_is_one_paper_changed_twice(survey, cli, repo):
+    """Two histories without a common ancestor (`git merge --allow-unrelated-histories`) both hold a record release
+    v1 froze, each with another note: one paper changed on both sides, not two papers under one name."""
+    _branches_from_main(survey, repo)
+    git(survey, "checkout", "-q", "--orphan", "other")
+    git(survey, "commit", "-qm", "another history")
+    for branch, note in (("other", "their note"), ("main", "our note")):
+        git(survey, "checkout", "-q", branch)
+        grow.set_field(survey / "corpus/papers/c3.yaml", "notes", note)
+        git(survey, "commit", "-qam", note)
+    git(survey, "merge", "--allow-unrelated-histories", "--no-edit", "other")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1
+    assert "conflict: corpus/papers/c3.yaml: the same record was changed on both sides: edit it to what it should say" \
+        in run.err.splitlines()
+
+
+def test_a_stash_that_stops_on_conflicts_is_named_and_the_reports_still_resolved(survey, cli, repo):
+    """`git stash pop` leaves conflicts and no merge: a record conflict is left to a person with what git stopped in;
+    with the reports alone in conflict, they are regenerated and the last line says the stash is kept."""
+    _branches_from_main(survey, repo)
+    grow.exclude_paper(cli, survey, dict(grow.EXCLUSION, arxiv="2606.08888", title="Another Prompted Team"))
+    assert cli("build", "--root", survey, "--no-figures").code == 0
+    git(survey, "add", "-A")
+    git(survey, "stash", "-q")
+    grow.exclude_paper(cli, survey, grow.EXCLUSION)
+    assert cli("build", "--root", survey, "--no-figures").code == 0
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "exclude")
+    git(survey, "stash", "pop")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1 and ("but no merge, cherry-pick, rebase or revert is in progress (no merge is in progress: after a "
+                              "`git stash pop` (or `apply`) that stopped on conflicts, the stash is kept until `git stash "
+                              "drop`), so masrl cannot tell the two sides apart") in run.err, run.err
+    first = grow.next_record_id(survey)
+    record = f"exclusions/E{int(first[1:]) - 1:03d}.yaml"
+    git(survey, "checkout", "--ours", record)
+    git(survey, "add", record)
+    run = cli("resolve", "--root", survey)
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[-1] == ("next: review with `git diff --cached`; no merge is in progress: after a `git stash "
+                                        "pop` (or `apply`) that stopped on conflicts, the stash is kept until `git stash drop`")

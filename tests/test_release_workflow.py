@@ -149,6 +149,25 @@ def test_a_bad_argument_and_an_invalid_record_are_named_in_one_run(survey, cli, 
                          "then release again).")
 
 
+def test_a_name_a_release_froze_is_refused_to_another_paper_and_kept_through_a_correction(survey, cli):
+    """A frozen exclusion id (or key) whose file now holds another paper (a rebase, a cherry-pick, a hand edit gave it
+    the name) is named; a corrected title, or a corrected id, keeps the paper."""
+    path = survey / "exclusions/E001.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("Multiagent Debate", "Multi-Agent Debate"))  # a correction of the title
+    assert cli("validate", "--root", survey).code == 0
+    path.write_text(text.replace("'2305.14325'", "'2305.14326'").replace("2305.14325", "2305.14326"))  # of the id
+    assert cli("validate", "--root", survey).code == 0
+    path.write_text(text.replace("Improving Factuality and Reasoning in Language Models through Multiagent Debate",
+                                 "Voyager, An Open-Ended Embodied Agent").replace("2305.14325", "2305.16291"))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and run.err.splitlines()[0] == (
+        "exclusions/E001.yaml:2: screening_label: 'Voyager, An Open-Ended Embodied Agent' is another paper than the one "
+        "release v1 froze as E001 ('Improving Factuality and Reasoning in Language Models through Multiagent Debate'; no "
+        "id in common): a released name is that paper's for good. Give this paper a new id and E001 back to the paper "
+        "the release holds"), run.err
+
+
 def test_an_edited_snapshot_is_refused(survey, cli):
     path = survey / "corpus/releases/v1.yaml"
     path.write_text(path.read_text().replace("    credit_granularity: message\n", "    credit_granularity: mesage\n", 1))

@@ -172,7 +172,7 @@ def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_
     assert rows["records identified from arXiv (update rounds)"] == "7"
     assert rows["duplicates removed before screening"] == "4"
     assert rows["records identified by other methods (added by hand)"] == "2"  # turing2026 and E033, added by hand
-    assert rows["records screened"] == "5"
+    assert rows["records to screen"] == "5"
     assert rows["awaiting a screening decision"] == "1"
     assert rows["new records with a screening decision"] == "4"
     assert rows["excluded at abstract screen"] == "2"
@@ -713,6 +713,49 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
     assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "1")
 
 
+def test_a_round_of_one_day_that_the_merged_branch_released_keeps_its_id_and_ours_is_renamed(round_survey_tree, cli,
+                                                                                               clock, arxiv_server, repo,
+                                                                                               tmp_path):
+    """As above, but branch b released its round as v2: the published round keeps its id; ours becomes <day>-2, its id
+    followed into ours' round and the record ours applied from it."""
+    from grow import git
+
+    root = copy_tree(round_survey_tree, tmp_path / "survey")
+    shutil.copy(repo / ".gitattributes", root / ".gitattributes")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    for branch, paper in (("a", "arxiv:2605.10001"), ("b", "arxiv:2605.10002")):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
+        (folder,) = (root / "corpus" / "rounds").iterdir()
+        fill(folder / "queue.csv", {paper: {"decision": "include"}})
+        before = {p.name for p in (root / "corpus/papers").iterdir()}
+        assert cli("update", "apply", "--root", root, folder.name).code == 0
+        (made,) = {p.name for p in (root / "corpus/papers").iterdir()} - before
+        for name, value in PAPERS[0]["tags"].items():
+            set_field(root / "corpus/papers" / made, name, value)
+        if branch == "b":
+            assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
+        assert cli("build", "--root", root, "--no-figures").code == 0
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", f"round on {branch}")
+    day = folder.name
+    git(root, "checkout", "-q", "a")
+    git(root, "merge", "--no-edit", "b", check=False)
+    run = cli("resolve", "--root", root)
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[0] == (f"kept both rounds: corpus/rounds/{day}/ is theirs (a release of theirs covers it); "
+                                       f"ours is now corpus/rounds/{day}-2/ (its records name it)")
+    git(root, "commit", "-q", "--no-edit")
+    records = [p.read_text() for p in (root / "corpus/papers").iterdir()]
+    (a,) = [text for text in records if "2605.10001" in text]
+    assert f"masrl update apply {day}-2 (corpus/rounds/{day}-2/queue.csv:" in a
+    assert yaml.safe_load((root / "corpus/releases/v2.yaml").read_text())["identification"]["rounds"] == [day]
+    assert cli("validate", "--root", root).code == 0
+    assert cli("build", "--root", root, "--check", "--no-figures").code == 0
+
+
 def test_each_sources_and_familys_counts_are_the_sheets(searched, cli):
     """round.yaml's counts per source and per query family reach the published PRISMA flow: they are each a tally of
     the sheets (queued + duplicates), add up to the totals, and are the rows each found; named with their lines,
@@ -827,7 +870,7 @@ def test_a_candidate_awaiting_at_a_release_and_included_after_it_is_carried_over
     assert rows["records identified by other methods (added by hand)"] == "0"
     assert rows["awaiting a decision at the previous version (found by its update rounds)"] == "1"
     assert "still awaiting a decision since an earlier version (found by its update rounds)" not in rows
-    assert (rows["records screened"], rows["new records with a screening decision"], rows["new records included"]) == ("1", "1", "1")
+    assert (rows["records to screen"], rows["new records with a screening decision"], rows["new records included"]) == ("1", "1", "1")
     svg = (root / "reports/figures/prisma_flow.svg").read_text()
     assert 'id="audited:carried_over"' in svg
 
@@ -848,5 +891,5 @@ def test_a_record_decided_at_the_release_and_moved_after_it_is_not_carried_over(
     assert cli("build", "--root", root, "--no-figures").code == 0
     rows = {line.split(",")[0]: line.split(",")[1] for line in (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert not any(step.startswith("awaiting a decision at the previous version") for step in rows)  # decided at v2
-    assert (rows["records screened"], rows["new records with a screening decision"]) == ("0", "0")
+    assert (rows["records to screen"], rows["new records with a screening decision"]) == ("0", "0")
     assert rows["dropped since the previous version (moved to the exclusion log)"] == "1"

@@ -202,6 +202,7 @@ BROKEN_S2 = {
     "a paperId that is not one": (json.dumps({"total": 1, "data": [{**_one_paper(1), "paperId": 'a b<c>"d'}]}).encode(),
                                   "$.data[0] (page 1).paperId: 'a b<c>\"d' is not a Semantic Scholar paper id (40 hex digits)"),
     "a page without data": (b'{"total": 3, "token": "t2"}', "$.data is missing from a page of a result of 3 papers"),
+    "a next page of no result": (b'{"total": 0, "token": "t2", "data": []}', "$.token pages on from a result of 0 papers"),
 }
 
 
@@ -213,6 +214,15 @@ def test_a_broken_semantic_scholar_answer_is_refused_naming_the_source(serve, ca
         s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
     assert str(err.value).startswith(f"{served.url.removeprefix('http://')}: the Semantic Scholar API ")
     assert what in str(err.value)
+
+
+def test_a_paper_naming_no_author_is_unusable_not_a_candidate_no_one_could_decide(serve):
+    """`update apply` refuses a record whose authors are only 'others' (or none), so the search does not queue it."""
+    papers = [_one_paper(1), {**_one_paper(2), "authors": [{"name": None}]}, {**_one_paper(3), "authors": []}]
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 3, "data": papers}).encode())))
+    run = s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+    assert [f.identifier for f in run.found] == ["arxiv:2605.30001"]
+    assert run.unusable == ["arxiv:2605.30002 (no author named)", "arxiv:2605.30003 (no author named)"]
 
 
 def test_an_empty_result_may_leave_out_its_data_and_an_html_page_is_refused_by_its_type(serve):
@@ -377,7 +387,6 @@ def test_a_link_date_that_its_offset_moves_past_year_9999_is_refused_by_name(ser
 
 @pytest.mark.parametrize(("source", "names", "kept"), [
     ("s2", [{"name": "Ada Lovelace"}, {"name": None}, {"name": ""}], ("Lovelace, Ada", "others")),
-    ("s2", [{"name": None}], ("others",)),
     ("openreview", ["Ada Lovelace", ""], ("Lovelace, Ada", "others"))])
 def test_an_author_the_answer_does_not_name_is_kept_as_others_not_dropped(serve, source, names, kept):
     if source == "openreview":

@@ -574,6 +574,27 @@ def test_an_identifier_is_kept_as_the_source_sent_it_and_arxivs_own_doi_names_th
         ("doi:10.1234/a&amp;b", {"doi": "10.1234/a&amp;b"}), ("arxiv:2605.20001", {"arxiv": "2605.20001"})]
 
 
+@pytest.mark.parametrize(("given", "kept"), [
+    ("10.1234/abc.1, 10.5678/def", "10.1234/abc.1"), ("10.1234/abc.1;10.5678/def", "10.1234/abc.1"),
+    ("10.1234/abc.1,", "10.1234/abc.1"), ("10.48550/arXiv.2605.30001v2 10.1234/abc.1", "10.1234/abc.1"),
+    ("10.1234/a(b;c)d", "10.1234/a(b;c)d")])
+def test_several_dois_of_an_arxiv_entry_are_read_one_by_one_whatever_separates_them(given, kept):
+    """A ',' or ';' between two DOIs separates them (no DOI ends in one): kept as a DOI, '10.1234/abc.1,' would be
+    an identifier no resolver knows; arXiv's own DOI of the entry, versioned, is the entry itself."""
+    from masrl.bib.arxiv_feed import read_feed
+
+    (found,) = read_feed(atom(entry(extra=f"<arxiv:doi>{given}</arxiv:doi>"), 1)).entries
+    assert found.doi == kept
+
+
+def test_a_json_answer_holding_a_key_twice_is_refused(serve):
+    """JSON's readers keep one of two values of a key, each its own: which title is the answer's is not said."""
+    body = work_list([work()]).replace(b'"title": ["An Orchestrator"]', b'"title": ["An Orchestrator"], "title": ["Other"]')
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    with pytest.raises(SourceError, match="an object holds the key 'title' twice: not one answer"):
+        crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+
+
 def test_character_references_and_markup_are_decoded_not_kept(serve):
     title = "Q&amp;A &lt;b&gt;for&lt;/b&gt; <i>orchestrator</i> teams &amp;amp; more"
     body = work_list([work(title=[title], abstract="<jats:p>An orchestrator &amp; its &#8220;workers&#8221;.</jats:p>")])
@@ -888,12 +909,12 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
 @pytest.mark.parametrize(("value", "shown"), [
     ("http://127.0.0.1:9/works?api_key=SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),
     ("http://127.0.0.1:9/works#SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),
-    ("http://user:SECRETKEY@127.0.0.1:99999/x", "'http://…@127.0.0.1:99999/x': a URL with a user name or password"),
-    ("http://user:SECRETKEY@127.0.0.1/x y", "'http://…@127.0.0.1/x…': a URL with a user name or password"),
-    ("http://user:SECRETKEY@[::1/x", "'http://…@[::1/x': a URL with a user name or password"),
-    ("http://user:pa/SECRETKEY@127.0.0.1/x", "'http://…@127.0.0.1/x': a URL with a user name or password"),
-    ("http://user:pa#SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': a URL with a user name or password"),
-    ("http://user:pa?SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': a URL with a user name or password"),
+    ("http://user:SECRETKEY@127.0.0.1:99999/x", "'http://…@127.0.0.1:99999/x': an endpoint holding '@' (a user name or password"),
+    ("http://user:SECRETKEY@127.0.0.1/x y", "'http://…@127.0.0.1/x…': an endpoint holding '@' (a user name or password"),
+    ("http://user:SECRETKEY@[::1/x", "'http://…@[::1/x': an endpoint holding '@' (a user name or password"),
+    ("http://user:pa/SECRETKEY@127.0.0.1/x", "'http://…@127.0.0.1/x': an endpoint holding '@' (a user name or password"),
+    ("http://user:pa#SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': an endpoint holding '@' (a user name or password"),
+    ("http://user:pa?SECRETKEY@127.0.0.1:1/x", "'http://…@127.0.0.1:1/x': an endpoint holding '@' (a user name or password"),
     ("ftp://127.0.0.1/x?api_key=SECRETKEY", "'ftp://127.0.0.1/x?…' is not a URL (it must start with"),
     ("http://127.0.0.1:abc/x?token=SECRETKEY", "'http://127.0.0.1:…' is not a URL (its port is not a number)"),
     ("http://127.0.0.1:SECRETKEY/works", "'http://127.0.0.1:…' is not a URL (its port is not a number)"),
@@ -971,7 +992,10 @@ def test_an_endpoint_with_a_password_is_refused_without_printing_it(basic_survey
     monkeypatch.setenv("MASRL_CROSSREF_API", "http://user:secret@127.0.0.1:9/works")
     run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
     assert run.code == 1 and rounds(basic_survey) == [] and "secret" not in run.err + run.out
-    assert "a URL with a user name or password is refused" in run.err
+    assert "an endpoint holding '@' (a user name or password, or an e-mail address in a query) is refused" in run.err
+    monkeypatch.setenv("MASRL_CROSSREF_API", "http://127.0.0.1:9/works?mailto=ada@example.org")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 1 and "ada" not in run.err and "in MASRL_MAILTO" in run.err
 
 
 def test_a_doi_is_kept_as_sent_and_its_landing_page_percent_encoded(serve):

@@ -121,7 +121,7 @@ def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy
         "awaiting"}`` (identified_by_other_method: citation searching and the like, by method;
         other_methods: the records added by hand; carried_over: the records added since from the queue
         of a round the previous version covered, which were awaiting a decision then;
-        screened = queued + other methods + carried over = identified + awaiting; awaiting_earlier: the
+        screened (the records to screen) = queued + other methods + carried over = identified + awaiting; awaiting_earlier: the
         candidates of the rounds an earlier version covered that still await a decision, in no other count).
 
     Raises:
@@ -226,7 +226,7 @@ def update_table(flow: dict) -> Table:
             {"step": "records identified by other methods (added by hand)", "records": ident["other_methods"], **blank},
             *([{"step": "awaiting a decision at the previous version (found by its update rounds)",
                 "records": ident["carried_over"], **blank}] if ident.get("carried_over") else []),
-            {"step": "records screened", "records": ident["screened"], **blank},
+            {"step": "records to screen", "records": ident["screened"], **blank},
             {"step": "awaiting a screening decision", "records": ident["awaiting"], **blank},
             *([{"step": "still awaiting a decision since an earlier version (found by its update rounds)",
                 "records": ident["awaiting_earlier"], **blank}] if ident.get("awaiting_earlier") else []),

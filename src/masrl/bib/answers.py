@@ -5,8 +5,8 @@ A source's answer is read by the module of its format (:mod:`.arxiv_feed`, :mod:
 and the caller names the source. This module holds what they share:
 
 * :func:`decode_json`: JSON into typed structures (``msgspec``), refusing NaN and Infinity,
-  nesting deeper than Python can follow, and every value of the wrong type, with its place
-  (``$.message.items[3].title``);
+  nesting deeper than Python can follow, an object holding a key twice, and every value of the
+  wrong type, with its place (``$.message.items[3].title``);
 * :func:`clean`: a text field as masrl stores it: HTML and XML character references decoded
   (``Q&amp;A`` -> ``Q&A``, once more for a doubly escaped one), in a format that has markup
   (Crossref's) its tags dropped (JATS ``<jats:p>``, ``<i>``) and any other ``<...>`` kept as
@@ -155,7 +155,7 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
         ident = parse(value, "doi")
     except IdentifierError:
         raise FormatError(f"{where}: {value[:80]!r} is not a DOI") from None
-    return ("", ident.value) if ident.scheme == "arxiv" else (ident.value, "")
+    return ("", ident.key.split(":", 1)[1]) if ident.scheme == "arxiv" else (ident.value, "")  # an arXiv id without its version
 
 
 #: What no one person's name holds: a list or mapping written as text, ``;`` or ``&`` or the word
@@ -240,13 +240,33 @@ def decode_json(body: bytes, kind: type):
     if body.lstrip()[:1] == b"<":
         raise FormatError("an HTML or XML page where the format has a JSON document")
     try:
-        return msgspec.json.decode(body, type=kind)
+        value = msgspec.json.decode(body, type=kind)
     except RecursionError:
         raise FormatError("JSON nested deeper than any answer of the format") from None
     except msgspec.ValidationError as err:
         raise FormatError(f"not the format: {err}") from None
     except msgspec.DecodeError as err:
         raise FormatError(f"not JSON ({err})") from None
+    _no_key_twice(body)
+    return value
+
+
+def _no_key_twice(body: bytes) -> None:
+    """Refuse a JSON document in which one object holds a key twice (JSON's readers keep one of the
+    two values, each its own: which one is the answer is not said)."""
+    import json
+
+    def pairs(items):
+        keys = [key for key, _ in items]
+        if len(set(keys)) != len(keys):
+            twice = next(key for key in keys if keys.count(key) > 1)
+            raise FormatError(f"an object holds the key {twice[:60]!r} twice: not one answer")
+        return None  # nothing of the values is kept: the typed decoding above is the answer
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # read already by the strict decoder; what it accepted is JSON
+        pass
 
 
 def named_authors(names) -> list[str]:

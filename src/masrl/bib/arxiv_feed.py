@@ -19,6 +19,7 @@ published``); nothing of such an answer is kept.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name, source_doi
@@ -143,9 +144,13 @@ def _entry(entry, i: int) -> Entry:
             raise FormatError(f"{where}: author {j + 1} has an empty name")
         authors.append(record_author(name))
     doi = ""
-    # several DOIs are separated by blanks: each must be one; the first is kept (arXiv's own DOI of the entry is no
-    # other id; one of another arXiv paper is not this entry's)
-    for k, value in enumerate((_one(entry, f"{ARXIV}doi", where, required=False) or "").split()):
+    # several DOIs are separated by blanks (a ',' or ';' before the next one is a separator too: no DOI ends in
+    # one): each must be one; the first is kept (arXiv's own DOI of the entry is no other id; one of another
+    # arXiv paper is not this entry's)
+    given = _one(entry, f"{ARXIV}doi", where, required=False) or ""
+    for k, value in enumerate(re.split(r"[,;]?\s+|[,;](?=10\.)", given.strip().rstrip(",;"))):
+        if not value:
+            continue
         found, named = source_doi(value, f"{where}: arxiv:doi" + (f" (its value {k + 1})" if k else ""))
         if named and named != parsed.key.split(":", 1)[1]:
             raise FormatError(f"{where}: arxiv:doi {value[:80]!r} names another arXiv paper")

@@ -84,8 +84,10 @@ class Answer:
 
     @property
     def content_type(self) -> str:
-        """The media type without parameters (``application/json``), lower case."""
-        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+        """The media type without parameters (``application/json``), lower case; a header sent twice with one
+        value (joined as ``a, a``) is that value."""
+        kinds = {part.split(";")[0].strip().lower() for part in self.headers.get("content-type", "").split(",")}
+        return kinds.pop() if len(kinds) == 1 else ", ".join(sorted(kinds))
 
 
 #: The media types of each kind of answer masrl reads; a ``+json`` type (``application/vnd.x+json``)
@@ -175,8 +177,9 @@ def endpoint_problem(url: str) -> str | None:
     """Why ``url`` cannot be a source's endpoint (:func:`url_problem`, and a query
     or a fragment, which masrl would write into round.yaml and which a base URL cannot hold), or None."""
     if "@" in url:  # anywhere: a password may hold '/', '?' or '#', which end the host part of a URL
-        return (f"{shown(url)}: a URL with a user name or password is refused (masrl records the endpoint in "
-                "round.yaml, which is committed; a source's key goes in its own variable)")
+        return (f"{shown(url)}: an endpoint holding '@' (a user name or password, or an e-mail address in a query) is "
+                "refused: masrl records the endpoint in round.yaml, which is committed; a source's key goes in its own "
+                "variable, the e-mail address of Crossref's polite pool in MASRL_MAILTO")
     why = url_problem(url)
     if why is None and re.search(r";|%3[Bb]", urlsplit(url).path):
         why = (f"{shown(url)}: an endpoint with ';' parameters is refused (masrl records the endpoint in round.yaml, "

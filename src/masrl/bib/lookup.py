@@ -44,7 +44,7 @@ USER_AGENT = "masrl (https://github.com/xxzcc/awesome-llm-mas-rl; survey corpus 
 ARXIV_API = "https://export.arxiv.org/api/query"
 CROSSREF_API = "https://api.crossref.org/works"
 #: Each source's address and the environment variable that moves it. OpenReview is asked at API v2
-#: first, then at API v1 (older venues); when only v2 is moved, v1 is not asked (a stand-in serves one).
+#: first, then at API v1 (older venues); when only one of them is moved, the other is not asked.
 ENDPOINTS = {"arxiv": ("MASRL_ARXIV_API", ARXIV_API), "doi": ("MASRL_CROSSREF_API", CROSSREF_API),
              "openreview": ("MASRL_OPENREVIEW_API", "https://api2.openreview.net/notes"),
              "openreview_v1": ("MASRL_OPENREVIEW_V1_API", "https://api.openreview.net/notes"),
@@ -57,17 +57,18 @@ class BadEndpoint(Exception):
 
 def endpoint(name: str, environ=None) -> str | None:
     """The address of source ``name`` of :data:`ENDPOINTS`: its variable's value when set, else the
-    public one; None for OpenReview's API v1 when only API v2 is moved.
+    public one; None for one of OpenReview's two APIs when only the other is moved.
 
     Raises:
         BadEndpoint: the variable's value is not an ``http(s)`` URL masrl can send to.
     """
     env = os.environ if environ is None else environ
     variable, default = ENDPOINTS[name]
-    value = env.get(variable, "").strip()
-    if not value:
-        if name == "openreview_v1" and env.get(ENDPOINTS["openreview"][0], "").strip():
-            return None
+    value = env.get(variable, "")
+    if not value.strip():
+        other = {"openreview": "openreview_v1", "openreview_v1": "openreview"}.get(name)
+        if other and env.get(ENDPOINTS[other][0], "").strip():
+            return None  # the other OpenReview API is moved (a stand-in): this one is not asked
         return default
     why = endpoint_problem(value)
     if why is not None:
@@ -103,6 +104,9 @@ def _get(session, url: str, host: str, media: tuple[str, ...] = JSON_TYPES, **pa
         if err.kind == "unreachable":
             raise Unreachable(host) from None
         raise BadAnswer(f"{host}: {err.what}") from None
+    if response.status == 404 and response.content_type in ("text/html", "application/xhtml+xml"):
+        raise BadAnswer(f"{host} answered HTTP 404 with an HTML page, not the source's own \"not found\" (a wrong "
+                        "address?)")
     if response.status == 404:
         raise NotFound(url)
     if response.status == 429:

@@ -85,6 +85,8 @@ def read_search(body: bytes) -> Search:
     data = decode_json(body, Search)
     if data.total < 0:
         raise FormatError(f"$.total is {data.total}, not a count")
+    if data.total == 0 and data.token:
+        raise FormatError("$.token pages on from a result of 0 papers")
     if data.data is msgspec.UNSET:
         if data.total > 0 or data.token:
             raise FormatError(f"$.data is missing from a page of a result of {data.total} papers")

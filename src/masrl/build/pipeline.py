@@ -343,20 +343,31 @@ def _flow_table(flow: dict, tax: Taxonomy, audits: list[Audit], excluded_records
 def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
     """The identification counts of the update rounds after the latest of the releases ``frozen``
     (every round that no release covers, :class:`masrl.analyses.rounds.Boundary`; every round without
-    a release), summed (:func:`masrl.analyses.rounds.identification`); None without rounds.
+    a release), summed (:func:`masrl.analyses.rounds.identification`), with the candidates of earlier
+    rounds included since (``carried_over``) or still waiting (``awaiting_earlier``); None when there
+    is none of these.
     ``masrl release`` freezes them into the new release's snapshot, which so covers those rounds."""
     states = rounds_after(corpus, frozen)
     out = identification(states)
-    if out is not None and frozen:
-        current = {s.round_id for s in states}
-        carried = _carried_over(corpus, frozen[-1], current)
-        if carried:
-            out["carried_over"] = carried
-        earlier = sum(s.awaiting for s in round_states(corpus.rounds, corpus.retained, corpus.excluded)
-                      if s.round_id not in current)
-        if earlier:  # candidates of a round an earlier release covered, still undecided: counted in no other line
-            out["awaiting_earlier"] = earlier
+    if not frozen:
+        return out
+    current = {s.round_id for s in states}
+    carried = _carried_over(corpus, frozen[-1], current)
+    earlier = sum(s.awaiting for s in round_states(corpus.rounds, corpus.retained, corpus.excluded) if s.round_id not in current)
+    if out is None and (carried or earlier):  # no round since, but candidates of earlier rounds decided or waiting
+        out = {"rounds": [], "identified_by_source": {}, "duplicates_removed": 0, "found_again": 0, "queued": 0,
+               "applied": 0, "awaiting": 0}
+    if out is not None and carried:
+        out["carried_over"] = carried
+    if out is not None and earlier:  # candidates of a round an earlier release covered, still undecided
+        out["awaiting_earlier"] = earlier
     return out
+
+
+def counts_rounds(ident: dict | None) -> bool:
+    """Whether identification counts (:func:`rounds_since`, or a release's frozen ones) say anything of update
+    rounds: rounds searched, or candidates of earlier rounds decided or still waiting since."""
+    return bool(ident and (ident.get("rounds") or ident.get("carried_over") or ident.get("awaiting_earlier")))
 
 
 def _carried_over(corpus: Corpus, previous: Population, current: set[str]) -> int:
@@ -444,7 +455,7 @@ def _release_results(population: Population, previous: Population | None) -> Res
     key = content_key(population, _previous_members(previous))
     results = _RELEASES.get(key)
     if results is MISSING:
-        rounds = population.identification if previous and (population.identification or {}).get("rounds") else None
+        rounds = population.identification if previous and counts_rounds(population.identification) else None
         results = analyse(population, previous, rounds=rounds)
         _RELEASES.put(key, results)
     return results
@@ -481,11 +492,12 @@ def build(corpus: Corpus, traces_valid: dict[str, bool] | None = None) -> Build:
     audits = tuple(audits_of(corpus))
     rounds = rounds_since(corpus, frozen) if previous is not None else None
     flow_of = previous
-    if previous is not None and rounds is None and (current.keys, current.record_ids) == (previous.keys, previous.record_ids):
+    if (previous is not None and not (rounds or {}).get("rounds")
+            and (current.keys, current.record_ids) == (previous.keys, previous.record_ids)):
         # no record added or dropped since the latest release, no round searched: the pool's flow is that
         # release's own (an update of the release before it, with the rounds it froze), not the whole log's
         flow_of = frozen[-2] if len(frozen) > 1 else None
-        rounds = previous.identification if flow_of is not None and (previous.identification or {}).get("rounds") else None
+        rounds = previous.identification if flow_of is not None and counts_rounds(previous.identification) else None
     pool_results = _pool_results(current, flow_of, audits, rounds)
     by_name = {r.name: r for r in [*release_results, pool_results]}
     ledger = []

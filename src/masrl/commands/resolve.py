@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..build import write
 from ..core.errors import UserError, summary
-from ..corpus.gitread import index_lock, merge_sides, operation, read_unmerged
+from ..corpus.gitread import index_lock, merge_sides, operation, read_unmerged, stopped_without_operation
 from ..corpus.load import (
     EXCLUSIONS,
     PAPERS,
@@ -49,7 +49,7 @@ from ..corpus.load import (
 from ..corpus.records import free_key
 from ..corpus.releases import RELEASES, SNAPSHOTS
 from ..render.readme import MarkersMissing, list_bounds
-from ..review.update.merge import RoundRename, rename_theirs, round_of
+from ..review.update.merge import RoundRename, released_by, rename_theirs, round_of
 
 GENERATED_PREFIX = "reports/"
 
@@ -140,6 +140,21 @@ def _released_names(tree: dict[str, bytes]) -> set[str]:
     return {f"{EXCLUSIONS}{rid}.yaml" for rid in used_record_ids(corpus)} | _frozen_names(corpus)
 
 
+def _one_paper(rel: str, ours: bytes, theirs: bytes) -> bool:
+    """Whether the two sides' versions of a record file are one paper (:func:`masrl.bib.matching.may_be_one_paper`)."""
+    from ..bib.matching import make_known, may_be_one_paper
+
+    papers = []
+    for data in (ours, theirs):
+        corpus = parse_tree({rel: data})
+        rec = corpus.retained.get(rel) or corpus.excluded.get(rel)
+        if not isinstance(rec, dict):
+            return False
+        ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+        papers.append(make_known(rel, "", str(rec.get("title") or rec.get("screening_label") or ""), ids))
+    return may_be_one_paper(*papers)
+
+
 def _frozen_by_side(sides) -> tuple[set[str], set[str]]:
     """The record files whose names the releases of ours and of theirs froze (:func:`_frozen_names`)."""
     _, ours, theirs = sides()
@@ -148,7 +163,8 @@ def _frozen_by_side(sides) -> tuple[set[str], set[str]]:
 
 def _rounds_both_added(sides, unmerged: dict) -> list[RoundRename]:
     """Theirs of every round id that both sides added (a file of it in conflict, and no common ancestor of it),
-    under the next free id of its day (:mod:`masrl.review.update.merge`)."""
+    under the next free id of its day (:mod:`masrl.review.update.merge`); ours instead when only a release of
+    theirs covers the round (a published round keeps its id)."""
     both = sorted({rid for rel, stages in unmerged.items() if (rid := round_of(rel)) and 1 not in stages
                    and 2 in stages and 3 in stages})
     if not both:
@@ -157,7 +173,11 @@ def _rounds_both_added(sides, unmerged: dict) -> list[RoundRename]:
     taken = {rid for tree in (base, ours, theirs) for rel in tree if (rid := round_of(rel))}
     out = []
     for rid in both:
-        rename = rename_theirs(rid, taken, base, ours, theirs)
+        if released_by(theirs, base, rid) and not released_by(ours, base, rid):  # a published round keeps its id
+            rename = rename_theirs(rid, taken, base, theirs, ours)
+            rename.side = "ours"
+        else:
+            rename = rename_theirs(rid, taken, base, ours, theirs)
         taken.add(rename.new)
         out.append(rename)
     return out
@@ -186,12 +206,14 @@ def run(args: Namespace) -> int:
     for rel, stages in unmerged.items():
         ours, theirs, base = stages.get(2), stages.get(3), stages.get(1)
         rid = round_of(rel)
-        if rid is not None and any(r.old == rid for r in moved):
-            writes[rel] = ours  # ours keeps the round id; theirs is under its new one
+        if rid is not None and (rename := next((r for r in moved if r.old == rid), None)):
+            writes[rel] = theirs if rename.side == "ours" else ours  # one side keeps the round id, the other a new one
             resolved.append(rel)
             continue
-        if rel.startswith((PAPERS, EXCLUSIONS)) and theirs is not None:
-            theirs = next((r.files[rel] for r in moved if rel in r.files), theirs)  # its round's new id followed
+        if rel.startswith((PAPERS, EXCLUSIONS)):  # the renamed round's new id followed into its side's record
+            for r in moved:
+                if rel in r.files:
+                    ours, theirs = (r.files[rel], theirs) if r.side == "ours" else (ours, r.files[rel])
         if rel.startswith(GENERATED_PREFIX):
             resolved.append(rel)  # regenerated below (a file deleted on one side is regenerated or dropped by the build)
         elif rel == README:
@@ -204,9 +226,12 @@ def run(args: Namespace) -> int:
         elif rel.startswith((PAPERS, EXCLUSIONS)) and base is None and ours is not None and theirs is not None:
             frozen = frozen or _frozen_by_side(sides)
             if ours != theirs and rel in frozen[0] and rel in frozen[1]:
-                by_hand.append(f"{rel}: both sides froze it in a release, as two different papers; a published name is "
-                               "one paper's: keep the side published first (`git checkout --ours` or `--theirs` "
-                               f"{rel}, then `git add` it) and give the other paper a new record")
+                if _one_paper(rel, ours, theirs):  # histories without a common ancestor: one record edited twice
+                    by_hand.append(f"{rel}: the same record was changed on both sides: edit it to what it should say")
+                else:
+                    by_hand.append(f"{rel}: both sides froze it in a release, as two different papers; a published name "
+                                   "is one paper's: keep the side published first (`git checkout --ours` or `--theirs` "
+                                   f"{rel}, then `git add` it) and give the other paper a new record")
                 continue
             side = "ours" if rel in frozen[1] and rel not in frozen[0] else "theirs"  # the side its release did not freeze
             keep, move = (theirs, ours) if side == "ours" else (ours, theirs)
@@ -252,7 +277,8 @@ def run(args: Namespace) -> int:
                         "left it); nothing was written. When no git command runs, remove it and run `masrl resolve` again")
     write.replace(root, writes)
     for rename in moved:
-        print(f"kept both rounds: corpus/rounds/{rename.old}/ is ours; theirs is now corpus/rounds/{rename.new}/ "
+        kept = "theirs (a release of theirs covers it)" if rename.side == "ours" else "ours"
+        print(f"kept both rounds: corpus/rounds/{rename.old}/ is {kept}; {rename.side} is now corpus/rounds/{rename.new}/ "
               f"(its records name it)")
     for old, new, side in renames:
         if side == "theirs":
@@ -265,6 +291,8 @@ def run(args: Namespace) -> int:
     changed = report.changed + report.missing + report.orphaned
     write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"} | {rel for r in moved for rel in r.files}))
     print(f"resolved {len(unmerged)} conflicted file(s): regenerated {len(changed)} report file(s) from the merged records")
-    name, conclude = (waiting[0], waiting[3]) if (waiting := operation(root)) else ("merge", "git commit")
-    print(f"next: review with `git diff --cached`, then `{conclude}` to conclude the {name}")
+    if (waiting := operation(root)) is not None:
+        print(f"next: review with `git diff --cached`, then `{waiting[3]}` to conclude the {waiting[0]}")
+    else:
+        print(f"next: review with `git diff --cached`; {stopped_without_operation(root)}")
     return 0

@@ -210,6 +210,20 @@ def operation(root: Path) -> tuple[str, str, str | None, str] | None:
     return None
 
 
+def stopped_without_operation(root: Path) -> str:
+    """What git stopped in when files are in conflict and no merge, cherry-pick, rebase or revert waits
+    (:func:`operation`), and how it goes on, as a clause of a sentence."""
+    def exists(name: str) -> bool:
+        return (root / _git(root, "rev-parse", "--git-path", name).decode().strip()).exists()
+
+    if exists("rebase-apply/applying"):
+        return "a `git am` stopped on conflicts: `git am --continue` goes on"
+    if exists("SQUASH_MSG"):
+        return "a `git merge --squash` stopped on conflicts: `git commit` concludes it"
+    return ("no merge is in progress: after a `git stash pop` (or `apply`) that stopped on conflicts, the stash is kept "
+            "until `git stash drop`")
+
+
 def merge_sides(root: Path) -> tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]]:
     """The survey's input files of a merge, cherry-pick, rebase or revert waiting on conflicts
     (:func:`operation`): ``(base, ours, theirs)``, the common ancestor, ``HEAD`` and the side applied
@@ -220,6 +234,9 @@ def merge_sides(root: Path) -> tuple[dict[str, bytes], dict[str, bytes], dict[st
     """
     waiting = operation(root)
     if waiting is None:
-        raise UserError(f"no merge, cherry-pick, rebase or revert is in progress in {root}")
+        raise UserError(f"git reports conflicts in {root}, but no merge, cherry-pick, rebase or revert is in progress "
+                        f"({stopped_without_operation(root)}), so masrl cannot tell the two sides apart: resolve the "
+                        "record files by hand (to keep both papers, give one a new id or key), `git add` them, then run "
+                        "`masrl resolve` again for the reports")
     _, theirs, base, _ = waiting
     return tuple(read_git_tree(root, rev) if rev else {} for rev in (base, "HEAD", theirs))

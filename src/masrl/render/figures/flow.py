@@ -15,7 +15,7 @@ version (previous - dropped + new). When the update's records come from update r
 (``update["identification"]``), the chain starts, as PRISMA 2020 does, with the records identified
 via databases (per source) and the duplicates removed beside them, then the records identified
 via other methods (citation searching per method, and those added by hand) joining the chain from
-beside it, and the records screened, with those still awaiting a decision beside them (and those
+beside it, and the records to screen, with those still awaiting a decision beside them (and those
 an earlier version's rounds found that still await one).
 
 The diagram is laid out in inches on one axes that fills the figure (data
@@ -153,7 +153,7 @@ def draw(data: dict, options: dict | None = None):
     first_label = "New records identified and screened" if update else "Records audited"
     first_count = data["audited"]
     if ident:
-        first_label, first_count = "Records screened", ident["screened"]
+        first_label, first_count = "Records to screen", ident["screened"]
     carried = int((ident or {}).get("carried_over", 0))
     audited = _Block(MAIN_X, MAIN_W, _wrap(f"{first_label} {_count(first_count)}", MAIN_W, style.FONT_SIZE),
                      small=_wrap(f"of which awaiting a decision at the previous version:{style.KEEP_SPACE}{carried}",

@@ -29,7 +29,7 @@ class RoundRename:
     """Theirs of a round id both sides added: its new id, and the files to write.
 
     Attributes:
-        old, new: the round id both sides used, and theirs' new one.
+        old, new: the round id both sides used, and the new one of the side renamed (:attr:`side`).
         files: ``{path: bytes}``: theirs' round files under the new id, and theirs' records that name
             the round, rewritten.
         by_hand: what a person decides (a release of theirs that covers the round; a file of the round
@@ -40,6 +40,8 @@ class RoundRename:
     new: str
     files: dict[str, bytes] = field(default_factory=dict)
     by_hand: list[str] = field(default_factory=list)
+    #: the side renamed: "theirs", or "ours" when only a release of theirs covers the round
+    side: str = "theirs"
 
 
 def round_of(rel: str) -> str | None:
@@ -87,6 +89,11 @@ def rename_theirs(old: str, taken: set[str], base: dict, ours: dict, theirs: dic
             out.by_hand.append(f"{rel}: the branch merged in released its round {old}, which is now {new} (ours keeps "
                                f"{old}): release again after the merge")
     return out
+
+
+def released_by(tree: dict, base: dict, rid: str) -> bool:
+    """Whether a release snapshot of ``tree`` that ``base`` does not hold as it is covers round ``rid``."""
+    return any(rel.startswith(RELEASES) and data != base.get(rel) and _covers(data, rid) for rel, data in tree.items())
 
 
 def _covers(data: bytes, rid: str) -> bool:

@@ -55,7 +55,7 @@ class QueryRun:
         outside_window: ``identifier (published)`` of each record returned but published outside
             the window (counted, named, not kept).
         not_matching: records returned in the window that do not match the family's ``all_of``.
-        unusable: ``label (no title)`` (or id, paper) of each record returned without what a
+        unusable: ``label (no title)`` (or id, paper, author named) of each record returned without what a
             candidate needs (counted, named, not kept).
         not_fetched: records the source holds for the query that were not fetched (paging stopped);
         stopped: why paging stopped before ``total`` ("" when every record was fetched);
@@ -86,6 +86,8 @@ class QueryRun:
         self.returned += 1
         if isinstance(found, Unusable):
             self.unusable.append(f"{found.label} (no {found.missing})")
+        elif not any(a != "others" for a in found.authors):  # a record `update apply` could neither include nor exclude
+            self.unusable.append(f"{found.identifier} (no author named)")
         elif not in_window(found.published, since, until):
             self.outside_window.append(f"{found.identifier} ({found.published})")
         elif family is None or family.matches(f"{found.title} {found.abstract}"):
