@@ -343,8 +343,8 @@ def test_an_endpoint_with_a_secret_edited_into_a_committed_file_is_refused_witho
     run = cli("validate", "--root", root)
     assert run.code == 1 and "SECRETKEY" not in run.err + run.out
     lines = run.err.splitlines()
-    assert any("round.yaml:" in e and "sources[0].endpoint: 'http://…@127.0.0.1/x?…': a URL with a user name or password is "
-               "refused" in e for e in lines), lines
+    assert any("round.yaml:" in e and "sources[0].endpoint: 'http://…@127.0.0.1/x?…': an endpoint holding '@' (a user name or "
+               "password, or an e-mail address in a query) is refused" in e for e in lines), lines
     assert any(e.startswith("corpus/protocol.yaml:") and "searchers.arxiv.endpoint: https://export.arxiv.org/api/query?…: an "
                "endpoint with a query or a fragment is refused" in e for e in lines), lines
 
@@ -873,6 +873,25 @@ def test_a_candidate_awaiting_at_a_release_and_included_after_it_is_carried_over
     assert (rows["records to screen"], rows["new records with a screening decision"], rows["new records included"]) == ("1", "1", "1")
     svg = (root / "reports/figures/prisma_flow.svg").read_text()
     assert 'id="audited:carried_over"' in svg
+
+
+def test_a_candidate_still_awaiting_at_a_release_with_no_round_since_is_counted_in_its_flow(searched, cli):
+    """Round 1 leaves a candidate undecided at v2; v3 freezes a paper added by hand, with no round since: v3's flow
+    (and the pool's, which is v3's) still counts the candidate as awaiting since an earlier version."""
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": EXCLUDE, "arxiv:2605.10002": EXCLUDE})
+    assert cli("update", "apply", "--root", root, folder.name).code == 0
+    assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
+    from grow import add_paper
+
+    add_paper(cli, root, PAPERS[0])
+    assert cli("release", "v3", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
+    assert cli("build", "--root", root, "--no-figures").code == 0
+    for tree in ("reports/releases/v3", "reports"):
+        rows = {line.split(",")[0]: line.split(",")[1] for line in (root / tree / "tables/prisma_flow.csv").read_text().splitlines()[1:]}
+        assert (rows["records identified by other methods (added by hand)"], rows["records to screen"],
+                rows["still awaiting a decision since an earlier version (found by its update rounds)"]) == ("1", "1", "1"), tree
+        assert "records identified from arXiv (update rounds)" not in rows
 
 
 def test_a_record_decided_at_the_release_and_moved_after_it_is_not_carried_over(searched, cli, monkeypatch):
