@@ -364,7 +364,8 @@ def test_the_protocols_problems_are_worded_as_every_files(survey, cli):
     path = survey / "corpus/protocol.yaml"
     text = path.read_text()
     for old, new in (("endpoint: https://export.arxiv.org/api/query", "endpoint: file:///etc/passwd"),
-                     ("endpoint_env: MASRL_ARXIV_API", "endpoint_env: PATH")):
+                     ("endpoint_env: MASRL_ARXIV_API", "endpoint_env: PATH"),
+                     ("endpoint_env: MASRL_CROSSREF_API", "endpoint_env: MASRL_MAILTO")):
         assert old in text, old
         text = text.replace(old, new, 1)
     name = next(line for line in text.splitlines() if line.startswith("  - name: "))
@@ -373,8 +374,12 @@ def test_the_protocols_problems_are_worded_as_every_files(survey, cli):
     lines = errors(cli("validate", "--root", survey))
     assert f"corpus/protocol.yaml:{line_of(path, '    endpoint: file:')}: searchers.arxiv.endpoint: 'file:///etc/passwd' " \
            "is not an http(s) URL" in lines, lines
+    kind = ("the name of an environment variable of an address, MASRL_..._API or MASRL_..._URL (upper-case letters, "
+            "digits and '_'; not another variable of masrl's, such as MASRL_MAILTO)")
     assert f"corpus/protocol.yaml:{line_of(path, '    endpoint_env: PATH')}: searchers.arxiv.endpoint_env: 'PATH' is not " \
-           "the name of an environment variable MASRL_... (upper-case letters, digits and '_')" in lines, lines
+           f"{kind}" in lines, lines
+    assert f"corpus/protocol.yaml:{line_of(path, '    endpoint_env: MASRL_MAILTO')}: searchers.crossref.endpoint_env: " \
+           f"'MASRL_MAILTO' is not {kind}" in lines, lines
     assert f"corpus/protocol.yaml:{line_of(path, '  - name: 5')}: query_families[0].name: expected a string, got the " \
            "integer 5" in lines, lines
 

@@ -117,7 +117,8 @@ PATTERN_WORDS = {
     "^[A-Za-z0-9_:.+/-]+$": "a BibTeX key: ASCII letters, digits and _ : . + / -",
     "^[0-9]+(\\.[0-9]+)?$": "a decimal number written with digits and one '.'",
     "^[A-Za-z0-9_]+$": "a field name: ASCII letters, digits and '_'",
-    "^MASRL_[A-Z0-9_]+$": "the name of an environment variable MASRL_... (upper-case letters, digits and '_')",
+    "^MASRL_[A-Z0-9_]*(API|URL)$": "the name of an environment variable of an address, MASRL_..._API or MASRL_..._URL "
+                                   "(upper-case letters, digits and '_'; not another variable of masrl's, such as MASRL_MAILTO)",
     "^https?://": "an http(s) URL",
 }
 

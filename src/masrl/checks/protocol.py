@@ -91,7 +91,7 @@ PROTOCOL_SCHEMA = {
                           "type": "object", "required": ["label", "api", "endpoint", "endpoint_env", "exclusion_source"],
                           "additionalProperties": False,
                           "properties": {"label": _TEXT, "api": _TEXT, "endpoint": {"type": "string", "pattern": "^https?://"},
-                                         "endpoint_env": {"type": "string", "pattern": "^MASRL_[A-Z0-9_]+$"},
+                                         "endpoint_env": {"type": "string", "pattern": "^MASRL_[A-Z0-9_]*(API|URL)$"},
                                          "exclusion_source": _TEXT, "scope": _TEXT, "terms_of_use": _TEXT,
                                          "venues": _NAMES, "exclusion_family": _TEXT,
                                          "directions": {"type": "array", "minItems": 1, "uniqueItems": True,
