@@ -61,6 +61,19 @@ def _two_zhao_keys(survey, repo) -> tuple[str, str]:
     return ours_key, free_key("zhao2026", keys | {ours_key})
 
 
+def _two_tagged_zhao_papers(survey, cli, key: str, then=lambda branch: None) -> None:
+    """Branches a and b each add a tagged paper by "Zhao, Xin" of 2026 as ``key`` (``then(branch)`` before each commit)."""
+    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        assert cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
+                   "--year", "2026").code == 0
+        for field, value in grow.PAPERS[2]["tags"].items():
+            grow.set_field(survey / f"corpus/papers/{key}.yaml", field, value)
+        then(branch)
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+
+
 def _merge_b_into_a(survey, cli):
     """Branch b merged into branch a with git, then `masrl resolve`: its run."""
     git(survey, "checkout", "-q", "a")
@@ -164,16 +177,12 @@ def test_resolve_names_a_reference_the_merged_branch_made_to_a_key_it_renames(pu
     survey = copy_tree(published_tree, tmp_path / "survey")
     ours_key, theirs_key = _two_zhao_keys(survey, repo)
     taxonomy = survey / "corpus/taxonomy.yaml"
-    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
-        git(survey, "checkout", "-q", "-b", branch, "main")
-        assert cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
-                   "--year", "2026").code == 0
-        for field, value in grow.PAPERS[2]["tags"].items():
-            grow.set_field(survey / f"corpus/papers/{ours_key}.yaml", field, value)
+
+    def name_it(branch: str) -> None:
         if branch == "b":
             taxonomy.write_text(taxonomy.read_text().replace("representatives: [c3]", f"representatives: [c3, {ours_key}]", 1))
-        git(survey, "add", "-A")
-        git(survey, "commit", "-qm", branch)
+
+    _two_tagged_zhao_papers(survey, cli, ours_key, name_it)
     run = _merge_b_into_a(survey, cli)
     assert run.code == 1
     assert (f"conflict: corpus/taxonomy.yaml: the branch merged in names {ours_key} there, and its {ours_key} is now "
@@ -255,15 +264,11 @@ def test_a_cherry_pick_that_stops_on_conflicts_is_resolved_and_told_how_to_go_on
     """Ours is HEAD, theirs the commit picked (its parent the ancestor): a same-key paper is renamed as in a merge,
     and the last line names `git cherry-pick --continue`."""
     ours_key, theirs_key = _two_zhao_keys(survey, repo)
-    for branch, arxiv, title in (("a", "2606.21111", "Team Credit One"), ("b", "2606.22222", "Team Credit Two")):
-        git(survey, "checkout", "-q", "-b", branch, "main")
-        assert cli("add", "--root", survey, "--no-fetch", "--arxiv", arxiv, "--title", title, "--author", "Zhao, Xin",
-                   "--year", "2026").code == 0
-        for field, value in grow.PAPERS[2]["tags"].items():
-            grow.set_field(survey / f"corpus/papers/{ours_key}.yaml", field, value)
+
+    def built(branch: str) -> None:
         assert cli("build", "--root", survey, "--no-figures").code == 0
-        git(survey, "add", "-A")
-        git(survey, "commit", "-qm", branch)
+
+    _two_tagged_zhao_papers(survey, cli, ours_key, built)
     git(survey, "checkout", "-q", "a")
     git(survey, "cherry-pick", "b")
     run = cli("resolve", "--root", survey)

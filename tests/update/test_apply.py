@@ -659,11 +659,9 @@ def test_a_record_of_the_queue_swapped_for_another_is_named(searched, cli):
     assert cli("validate", "--root", root).code == 1
 
 
-def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_survey_tree, cli, clock, arxiv_server,
-                                                                          repo, tmp_path):
-    """Both branches searched on the same day (both rounds are corpus/rounds/<day>/) and each included another paper:
-    git stops on the round's sheet; `masrl resolve` keeps ours under the id and theirs as <day>-2, with the id
-    followed into theirs' round.yaml, sheets and the record it applied. Each paper is counted once."""
+def _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, release_b: bool = False):
+    """``(root, day)``: a git repository of the round survey where branches a and b each searched on ``day`` and
+    included another paper, tagged and built (b also released v2 with ``release_b``); branch a checked out."""
     from grow import git
 
     root = copy_tree(round_survey_tree, tmp_path / "survey")
@@ -671,7 +669,6 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
-    made = {}
     for branch, paper in (("a", "arxiv:2605.10001"), ("b", "arxiv:2605.10002")):
         git(root, "checkout", "-q", "-b", branch, "main")
         assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
@@ -680,14 +677,26 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
         before = {p.name for p in (root / "corpus/papers").iterdir()}
         run = cli("update", "apply", "--root", root, folder.name)
         assert run.code == 0, run.err
-        (made[branch],) = {p.name for p in (root / "corpus/papers").iterdir()} - before
+        (made,) = {p.name for p in (root / "corpus/papers").iterdir()} - before
         for name, value in PAPERS[0]["tags"].items():
-            set_field(root / "corpus/papers" / made[branch], name, value)
+            set_field(root / "corpus/papers" / made, name, value)
+        if branch == "b" and release_b:
+            assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
         assert cli("build", "--root", root, "--no-figures").code == 0
         git(root, "add", "-A")
         git(root, "commit", "-qm", f"round on {branch}")
-    day = folder.name
     git(root, "checkout", "-q", "a")
+    return root, folder.name
+
+
+def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_survey_tree, cli, clock, arxiv_server,
+                                                                          repo, tmp_path):
+    """Both branches searched on the same day (both rounds are corpus/rounds/<day>/) and each included another paper:
+    git stops on the round's sheet; `masrl resolve` keeps ours under the id and theirs as <day>-2, with the id
+    followed into theirs' round.yaml, sheets and the record it applied. Each paper is counted once."""
+    from grow import git
+
+    root, day = _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path)
     merged = git(root, "merge", "--no-edit", "b", check=False)
     assert f"CONFLICT (add/add): Merge conflict in corpus/rounds/{day}/queue.csv" in merged, merged
     run = cli("resolve", "--root", root)
@@ -720,28 +729,7 @@ def test_a_round_of_one_day_that_the_merged_branch_released_keeps_its_id_and_our
     followed into ours' round and the record ours applied from it."""
     from grow import git
 
-    root = copy_tree(round_survey_tree, tmp_path / "survey")
-    shutil.copy(repo / ".gitattributes", root / ".gitattributes")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "base")
-    for branch, paper in (("a", "arxiv:2605.10001"), ("b", "arxiv:2605.10002")):
-        git(root, "checkout", "-q", "-b", branch, "main")
-        assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
-        (folder,) = (root / "corpus" / "rounds").iterdir()
-        fill(folder / "queue.csv", {paper: {"decision": "include"}})
-        before = {p.name for p in (root / "corpus/papers").iterdir()}
-        assert cli("update", "apply", "--root", root, folder.name).code == 0
-        (made,) = {p.name for p in (root / "corpus/papers").iterdir()} - before
-        for name, value in PAPERS[0]["tags"].items():
-            set_field(root / "corpus/papers" / made, name, value)
-        if branch == "b":
-            assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
-        assert cli("build", "--root", root, "--no-figures").code == 0
-        git(root, "add", "-A")
-        git(root, "commit", "-qm", f"round on {branch}")
-    day = folder.name
-    git(root, "checkout", "-q", "a")
+    root, day = _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, release_b=True)
     git(root, "merge", "--no-edit", "b", check=False)
     run = cli("resolve", "--root", root)
     assert run.code == 0, run.err
