@@ -35,9 +35,11 @@ SUITE_DAY = "2027-01-15"
 os.environ.setdefault("MASRL_TESTS_ENVIRONMENT_DAY", os.environ.get("MASRL_TODAY", ""))  # for the live tests
 ENVIRONMENT_DAY = os.environ["MASRL_TESTS_ENVIRONMENT_DAY"] or None
 os.environ["MASRL_TODAY"] = SUITE_DAY
-# The build cache is on, as for a user, and the trees the tests copy carry it (trees.copy_tree): a
-# test's first build renders only what the test changed. It keys its entries by masrl's files on
-# disk, which a patch of masrl does not change: a test that patches masrl turns it off (_Patches).
+# The build cache is on, as for a user (whatever the environment says), and the trees the tests copy
+# carry it (trees.copy_tree): a test's first build renders only what the test changed. It keys its
+# entries by masrl's files on disk, which a patch of masrl does not change: a test that patches masrl
+# turns it off (_Patches).
+os.environ["MASRL_CACHE"] = "on"
 
 import profiles  # noqa: E402,F401  (the hypothesis profiles)
 from grow import Run, set_field as _set_field  # noqa: E402

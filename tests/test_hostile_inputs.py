@@ -4,6 +4,7 @@ clear error (or the right behaviour), never a traceback, never lost data."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -278,9 +279,16 @@ def test_exclude_rolls_back_when_the_record_cannot_be_removed(survey, cli, monke
 
 # ------------------------------------------------------------------ build, diff, CLI
 def test_damaged_figure_manifest_means_redraw(survey, cli):
+    """With the build cache, only the manifest is stale (the figures still have the digests the last build wrote);
+    a fresh clone has no cache: the figures the manifest no longer vouches for are stale too. A build restores both."""
     (survey / "reports/figures/manifest.json").write_text('{"figures": {"prisma_flow": "str"}}')
     run = no_traceback(cli("build", "--root", survey, "--check"))
+    assert run.code == 1 and [line for line in run.err.splitlines() if line.startswith("stale: ")] == [
+        "stale: reports/figures/manifest.json"]
+    shutil.rmtree(survey / ".masrl-cache")
+    run = no_traceback(cli("build", "--root", survey, "--check"))
     assert run.code == 1 and "stale: reports/figures/prisma_flow.png" in run.err
+    assert cli("build", "--root", survey).code == 0 and cli("build", "--root", survey, "--check").code == 0
 
 
 def test_readme_with_crlf_line_endings_stays_crlf(survey, cli):

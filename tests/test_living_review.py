@@ -275,6 +275,11 @@ def test_the_grown_tree_holds_every_workflow_of_the_readme(grown_tree, cli):
     releases = releases_from(corpus.releases)
     names = [r.name for r in releases]
     assert names == ["v1", "v2", "v3"] and releases[1].date == releases[2].date == grow.RELEASED
+    # v3 only corrects a record of v2: its flow is still an update's, with no record identified
+    flow = (grown_tree / "reports/releases/v3/tables/prisma_flow.csv").read_text().splitlines()
+    previous = len(corpus.snapshots["corpus/releases/v2.yaml"]["retained"])
+    assert [line.rstrip(",") for line in flow[1:3]] == [f"included in the previous version,{previous}",
+                                                        "new records identified and screened,0"], flow[:4]
     audit = f"tags-{grow.AUDITED}"
     folder = grown_tree / "corpus/audits" / audit
     assert (folder / "rounds/round-1-jane-doe.yaml").is_file() and (folder / "adjudication-round-1.yaml").is_file()

@@ -44,11 +44,15 @@ def made_once(config, name: str, make, leaf: str = "survey") -> Path:
             pytest.fail(f"making the tree {name!r} failed in another test process; see its first error", pytrace=False)
         if not (base / f"{name}.done").exists():
             shutil.rmtree(base / name, ignore_errors=True)
+            cache = os.environ.get("MASRL_CACHE")
+            os.environ["MASRL_CACHE"] = "on"  # every tree carries its build cache, whichever test asked first
             try:
                 make(base / name / leaf)
             except BaseException:
                 (base / f"{name}.failed").write_text("")
                 raise
+            finally:
+                os.environ.pop("MASRL_CACHE") if cache is None else os.environ.update(MASRL_CACHE=cache)
             (base / f"{name}.done").write_text("")
     return base / name / leaf
 

@@ -191,13 +191,14 @@ def test_sorting_by_year_and_title(page, records):
     driver = page("index.html#category=benchmark")
     driver.find_element(By.CSS_SELECTOR, 'button[data-sort="year"]').click()
     wait(driver, lambda: ("sort", "year") in fragment(driver))
+    # the table is drawn after the fragment changes: its sorted column's header says when it is
+    wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'th[data-col="year"]').get_attribute("aria-sort") == "descending")
     keys = visible_keys(driver)
     years = [int(records.loc[k, "year"]) for k in keys]
     assert years == sorted(years, reverse=True)
-    header = driver.find_element(By.CSS_SELECTOR, 'th[data-col="year"]')
-    assert header.get_attribute("aria-sort") == "descending"
     driver.find_element(By.CSS_SELECTOR, 'button[data-sort="title"]').click()
     wait(driver, lambda: ("sort", "title") in fragment(driver))
+    wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'th[data-col="title"]').get_attribute("aria-sort") is not None)
     titles = [records.loc[k, "title"].lower() for k in visible_keys(driver)]
     assert titles == sorted(titles)
 

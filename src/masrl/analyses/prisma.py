@@ -111,8 +111,8 @@ def screening_flow(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy
         "category_labels": {value: label}}`` with every vocabulary value present (the values of
         the fields the taxonomy declares as ``screening.reasons`` and ``screening.included_by``;
         empty mappings when it declares none);
-        plus ``"update"`` when ``previous`` is given and records were added or
-        dropped since: ``{"previous": label, "previous_included": n, "identified": n,
+        plus ``"update"`` when ``previous`` is given (a version that only corrects records has one
+        too, with no record identified): ``{"previous": label, "previous_included": n, "identified": n,
         "stages": [...] (the new records only), "new_included": n,
         "new_by_category": {value: n}, "dropped": [keys], "total_included": n}``; with
         ``rounds`` (:func:`masrl.analyses.rounds.identification` of the rounds since the previous
@@ -153,8 +153,6 @@ def _update(retained: pd.DataFrame, excluded: pd.DataFrame, tax: Taxonomy, previ
     new_retained = retained[~retained.index.isin(previous.keys)]
     new_excluded = excluded[~excluded.index.isin(previous.record_ids | previous.moved)]
     dropped = sorted(previous.keys - set(retained.index))
-    if not (len(new_retained) or len(new_excluded) or dropped or rounds):
-        return None
     identified = len(new_retained) + len(new_excluded)
     stages, remaining = _stages(new_excluded, tax, identified)
     if remaining != len(new_retained):
