@@ -209,6 +209,9 @@ def test_a_lookup_asks_the_address_its_environment_variable_gives(survey, cli, s
     run = cli("add", "--root", survey, given, "--dry-run")
     assert run.code == 1 and run.err.startswith(f"masrl: error: cannot look up {scheme} ")
     assert f"{html.url.removeprefix('http://')} answered 'text/html' where its documented format is " in run.err
+    monkeypatch.setenv(variable, " ")  # set, to blanks: refused as update rounds refuse it, never the public address
+    run = cli("add", "--root", survey, given, "--dry-run")
+    assert run.code == 1 and f": {variable}: " in run.err and "is not a URL (it holds a space)" in run.err, run.err
     monkeypatch.setenv(variable, "not-a-url")
     run = cli("add", "--root", survey, given, "--dry-run")
     assert run.code == 1 and run.err.endswith(f": {variable}: 'not-a-url' is not a URL (it must start with https:// or "
@@ -241,6 +244,14 @@ def test_a_content_type_sent_twice_alike_is_that_type(survey, cli, serve, monkey
     monkeypatch.setenv("MASRL_CROSSREF_API", f"{served.url}/works")
     run = cli("add", "--root", survey, "https://doi.org/10.1145/3605764.3623999", "--dry-run")
     assert run.code == 0, run.err
+
+
+def test_a_key_a_release_froze_is_not_given_to_a_new_paper_even_once_its_record_is_gone(survey, cli):
+    (survey / "corpus/papers/greshake2023.yaml").unlink()
+    run = cli("add", "--root", survey, "--no-fetch", "--title", "A Wholly Invented Paper on Agents", "--author",
+              "Greshake, Kai", "--year", "2023", "--arxiv", "2311.07777")
+    assert run.code == 0, run.err
+    assert "created corpus/papers/greshake2023b.yaml" in run.out
 
 
 def test_no_network_is_one_line_naming_the_flags(survey, cli):

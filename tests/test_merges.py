@@ -321,3 +321,23 @@ def test_a_stash_that_stops_on_conflicts_is_named_and_the_reports_still_resolved
     assert run.code == 0, run.err
     assert run.out.splitlines()[-1] == ("next: review with `git diff --cached`; no merge is in progress: after a `git stash "
                                         "pop` (or `apply`) that stopped on conflicts, the stash is kept until `git stash drop`")
+
+
+def test_a_revert_that_would_delete_a_published_release_is_refused(survey, cli, repo):
+    """Reverting the commit that froze a release would take the release away: resolve names it and writes nothing."""
+    _branches_from_main(survey, repo)
+    grow.exclude_paper(cli, survey, grow.EXCLUSION)
+    release = grow.next_release_name(survey)
+    assert cli("release", release, "--root", survey, "--date", clock.today().isoformat()).code == 0
+    assert cli("build", "--root", survey, "--no-figures").code == 0
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "release")
+    grow.set_field(survey / "corpus/papers/c3.yaml", "notes", "after the release")
+    assert cli("build", "--root", survey, "--no-figures").code == 0
+    git(survey, "commit", "-qam", "a note")
+    git(survey, "revert", "--no-edit", "HEAD~1")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1, run.out
+    assert (f"conflict: corpus/releases/{release}.yaml: this would delete release {release}, which is published: a "
+            f"release is never removed; keep it (`git checkout HEAD -- corpus/releases/{release}.yaml "
+            "corpus/releases.yaml`)") in run.err.splitlines(), run.err

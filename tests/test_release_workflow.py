@@ -7,6 +7,7 @@ release name); only release v1's published numbers are literals."""
 from __future__ import annotations
 
 import datetime
+import re
 from pathlib import Path
 
 import grow
@@ -161,11 +162,35 @@ def test_a_name_a_release_froze_is_refused_to_another_paper_and_kept_through_a_c
     path.write_text(text.replace("Improving Factuality and Reasoning in Language Models through Multiagent Debate",
                                  "Voyager, An Open-Ended Embodied Agent").replace("2305.14325", "2305.16291"))
     run = cli("validate", "--root", survey)
+    latest = load(survey).releases["releases"][-1]["name"]  # the latest release that holds E001
     assert run.code == 1 and run.err.splitlines()[0] == (
         "exclusions/E001.yaml:2: screening_label: 'Voyager, An Open-Ended Embodied Agent' is another paper than the one "
-        "release v1 froze as E001 ('Improving Factuality and Reasoning in Language Models through Multiagent Debate'; no "
-        "id in common): a released name is that paper's for good. Give this paper a new id and E001 back to the paper "
+        f"release {latest} froze as E001 ('Improving Factuality and Reasoning in Language Models through Multiagent Debate'; "
+        "no id in common): a released name is that paper's for good. Give this paper a new id and E001 back to the paper "
         "the release holds"), run.err
+
+
+def test_a_frozen_key_given_to_a_paper_whose_title_differs_by_a_number_is_refused(survey, cli):
+    """'DeepSeek-R3' is not 'DeepSeek-R1' (the duplicate rule's numbers), though the titles are 98% alike."""
+    path = survey / "corpus/papers/deepseek-r12025.yaml"
+    path.write_text(path.read_text().replace("DeepSeek-R1", "DeepSeek-R3").replace("2501.12948", "2612.09999"))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and re.search(r"title: 'DeepSeek-R3: Incentivizing Reasoning Capability in LLMs via Reinforcement "
+                                       r"Learning' is another paper than the one release v\d+ froze as deepseek-r12025 "
+                                       r"\('DeepSeek-R1: ", run.err), run.err
+
+
+def test_a_record_corrected_in_two_releases_is_judged_by_the_latest_that_froze_it(survey, cli):
+    """A title corrected and released (v2), then the id corrected: one paper, as v2 holds it."""
+    path = survey / "exclusions/E001.yaml"
+    path.write_text(path.read_text().replace(
+        "Improving Factuality and Reasoning in Language Models through Multiagent Debate", "Debating Agents Improve Factual Answers"))
+    assert cli("validate", "--root", survey).code == 0
+    assert cli("release", grow.next_release_name(survey), "--root", survey, "--date", clock.today_iso(),
+               "--allow-undecided").code == 0
+    path.write_text(path.read_text().replace("2305.14325", "2305.14326"))
+    run = cli("validate", "--root", survey)
+    assert run.code == 0, run.err
 
 
 def test_an_edited_snapshot_is_refused(survey, cli):

@@ -1024,3 +1024,13 @@ def test_an_empty_crossref_page_before_the_total_is_not_the_end(serve):
     run = crossref_source(f"{served.url}/works").search(ORCH, "2026-05-04", "2026-06-30", NOW)
     assert (run.returned, run.not_fetched, run.incomplete) == (0, 250, True)
     assert run.stopped == "page 1 came back empty with 250 results left"
+
+
+@pytest.mark.parametrize(("header", "kind"), [
+    ('application/json; profile="a,b"', "application/json"), ("application/json, application/json", "application/json"),
+    ("Application/JSON;charset=UTF-8", "application/json"), ("text/html, application/json", "application/json, text/html")])
+def test_the_media_type_of_an_answer_is_read_as_http_writes_it(header, kind):
+    """A ',' inside a quoted parameter joins nothing; one type sent twice is that type; two types are both named."""
+    from masrl.bib.fetch import Answer
+
+    assert Answer("http://127.0.0.1/x", 200, {"content-type": header}).content_type == kind

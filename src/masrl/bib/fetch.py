@@ -86,7 +86,9 @@ class Answer:
     def content_type(self) -> str:
         """The media type without parameters (``application/json``), lower case; a header sent twice with one
         value (joined as ``a, a``) is that value."""
-        kinds = {part.split(";")[0].strip().lower() for part in self.headers.get("content-type", "").split(",")}
+        header = self.headers.get("content-type", "")
+        parts = re.split(r',(?=(?:[^"]*"[^"]*")*[^"]*$)', header)  # a ',' inside a quoted parameter joins nothing
+        kinds = {part.split(";")[0].strip().lower() for part in parts}
         return kinds.pop() if len(kinds) == 1 else ", ".join(sorted(kinds))
 
 

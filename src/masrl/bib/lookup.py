@@ -65,9 +65,9 @@ def endpoint(name: str, environ=None) -> str | None:
     env = os.environ if environ is None else environ
     variable, default = ENDPOINTS[name]
     value = env.get(variable, "")
-    if not value.strip():
+    if not value:  # unset (a value of blanks is set, and refused below as update rounds refuse it)
         other = {"openreview": "openreview_v1", "openreview_v1": "openreview"}.get(name)
-        if other and env.get(ENDPOINTS[other][0], "").strip():
+        if other and env.get(ENDPOINTS[other][0], ""):
             return None  # the other OpenReview API is moved (a stand-in): this one is not asked
         return default
     why = endpoint_problem(value)

@@ -163,13 +163,14 @@ def distinct_by_title(a: str, b: str) -> bool:
 
 def may_be_one_paper(a: Known, b: Known) -> bool:
     """Whether two records can be one paper as a record is corrected over time: a shared canonical id, or
-    titles at least :data:`TITLE_THRESHOLD` similar (a corrected title keeps its ids, a corrected id its
-    title). False only when both differ: two papers (True when either has no title to judge by)."""
+    titles at least :data:`TITLE_THRESHOLD` similar and not told apart by their numbers or a negation
+    (:func:`distinct_by_title`; a corrected title keeps its ids, a corrected id its title). False only when
+    both differ: two papers (True when either has no title to judge by)."""
     from rapidfuzz import fuzz
 
     if a.keys & b.keys or not a.norm or not b.norm:
         return True
-    return fuzz.ratio(a.norm, b.norm) >= TITLE_THRESHOLD * 100
+    return fuzz.ratio(a.norm, b.norm) >= TITLE_THRESHOLD * 100 and not distinct_by_title(a.norm, b.norm)
 
 
 def known_records(corpus) -> list[Known]:

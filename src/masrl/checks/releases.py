@@ -111,31 +111,37 @@ def check_releases(checker) -> dict[str, Snapshot]:
 
 def _frozen_papers(checker, releases, valid: dict[str, Snapshot]) -> None:
     """A key or id a release froze names that paper for good: the record under it now may be corrected (its title,
-    or an id), never another paper (a rebase, a cherry-pick or a hand edit that gave the name to another one)."""
+    or an id) since the latest release that froze it, never another paper (a rebase, a cherry-pick or a hand edit
+    that gave the name to another one)."""
     from ..bib.matching import make_known, may_be_one_paper
 
     corpus = checker.corpus
-    seen: set[str] = set()
+    latest: dict[str, tuple] = {}  # file -> (release, name, frozen record, ...) of the latest release holding it
     for rel in releases:
         snap = valid.get(rel.name)
         if snap is None:
             continue
         for frozen_records, folder, now, title in ((snap.retained, PAPERS, corpus.retained, "title"),
                                                    (snap.excluded, "exclusions/", corpus.excluded, "screening_label")):
-            for name, frozen in sorted(frozen_records.items()):
-                file = f"{folder}{name}.yaml"
-                current = now.get(file)
-                if file in seen or not isinstance(current, dict) or not isinstance(frozen, dict):
-                    continue
-                seen.add(file)
-                was, is_now = (make_known(file, "", str(r.get(title) or ""), r.get("identifiers")
-                                          if isinstance(r.get("identifiers"), dict) else {}) for r in (frozen, current))
-                if not may_be_one_paper(was, is_now):
-                    checker.add(file, ("title" if folder == PAPERS else "screening_label",),
-                                f"{is_now.title[:80]!r} is another paper than the one release {rel.name} froze as {name} "
-                                f"({was.title[:80]!r}; no id in common): a released name is that paper's for good. Give "
-                                f"this paper a new {'key' if folder == PAPERS else 'id'} and {name} back to the paper "
-                                "the release holds")
+            for name, frozen in frozen_records.items():
+                latest[f"{folder}{name}.yaml"] = (rel, name, frozen, folder, now, title)
+    for file, (rel, name, frozen, folder, now, title) in sorted(latest.items()):
+        current = now.get(file)
+        if not isinstance(current, dict) or not isinstance(frozen, dict):
+            continue
+        was, is_now = (make_known(file, "", str(r.get(title) or ""), r.get("identifiers")
+                                  if isinstance(r.get("identifiers"), dict) else {}) for r in (frozen, current))
+        if not may_be_one_paper(was, is_now):
+            checker.add(file, ("title" if folder == PAPERS else "screening_label",),
+                        f"{_short(is_now.title)!r} is another paper than the one release {rel.name} froze as {name} "
+                        f"({_short(was.title)!r}; no id in common): a released name is that paper's for good. Give "
+                        f"this paper a new {'key' if folder == PAPERS else 'id'} and {name} back to the paper "
+                        "the release holds")
+
+
+def _short(title: str) -> str:
+    """A title as a message quotes it: whole up to 100 characters, else its first 99 and '…'."""
+    return title if len(title) <= 100 else title[:99] + "…"
 
 
 def _malformed_releases(checker, corpus, snapshots: dict, malformed: set[int]) -> dict[str, Snapshot]:

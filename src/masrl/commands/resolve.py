@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..build import write
 from ..core.errors import UserError, summary
-from ..corpus.gitread import index_lock, merge_sides, operation, read_unmerged, stopped_without_operation
+from ..corpus.gitread import index_lock, merge_sides, operation, paths_at, read_unmerged, stopped_without_operation
 from ..corpus.load import (
     EXCLUSIONS,
     PAPERS,
@@ -256,6 +256,10 @@ def run(args: Namespace) -> int:
                 if rel.startswith((PAPERS, EXCLUSIONS)) else "changed on both sides: edit it to what it should say"
             by_hand.append(f"{rel}: {what}")
     by_hand += _references_to_renamed(sides, merged, renames)
+    for rel in paths_at(root, "HEAD", SNAPSHOTS):  # a revert of a release's commit, say: a published release stays
+        if rel not in merged and rel not in writes:
+            by_hand.append(f"{rel}: this would delete release {Path(rel).stem}, which is published: a release is never "
+                           f"removed; keep it (`git checkout HEAD -- {rel} {RELEASES}`)")
     if by_hand:
         for line in by_hand:
             print(f"conflict: {line}", file=sys.stderr)

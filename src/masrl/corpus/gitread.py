@@ -175,6 +175,13 @@ def read_unmerged(root: Path) -> dict[str, dict[int, bytes]]:
     return out
 
 
+def paths_at(root: Path, rev: str, folder: str) -> list[str]:
+    """The files under ``folder`` (relative to ``root``) at git revision ``rev`` (none when it has no such folder)."""
+    prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    listing = _git(root, "ls-tree", "-r", "-z", "--name-only", "--full-name", rev, "--", folder).split(b"\0")
+    return [os.fsdecode(name)[len(prefix):] for name in listing if name]
+
+
 def index_lock(root: Path) -> Path | None:
     """git's index lock of the repository at ``root`` when it exists (another git runs, or one was killed
     and left it): a ``git add`` would fail. None when the index is free."""

@@ -170,10 +170,13 @@ def skip_report(source: Path, refused: dict[str, list[Problem]], origins: dict[s
 
 
 def taken_keys(corpus: Corpus) -> set[str]:
-    """Every key a new record may not take: retained keys and file stems, and the former keys of
-    records moved to the exclusion log."""
+    """Every key a new record may not take: retained keys and file stems, the former keys of
+    records moved to the exclusion log, and every key a release froze (a released key names its
+    paper for good, even once its record is gone)."""
+    frozen = {str(key) for snapshot in corpus.snapshots.values() if isinstance(snapshot, dict)
+              and isinstance(snapshot.get("retained"), dict) for key in snapshot["retained"]}
     return {r.get("key") for r in corpus.retained.values()} | {Path(f).stem for f in corpus.retained} | {
-        str((r.get("former_key") or "")) for r in corpus.excluded.values()}
+        str((r.get("former_key") or "")) for r in corpus.excluded.values()} | frozen
 
 
 def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], key: str | None = None,
