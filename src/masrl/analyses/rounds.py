@@ -289,14 +289,15 @@ def round_states(rounds: dict, retained: dict[str, dict], excluded: dict[str, di
     return out
 
 
-def identification(states: list[RoundState]) -> dict | None:
+def identification(states: list[RoundState], empty: bool = False) -> dict | None:
     """The identification counts of the PRISMA flow for updated reviews, summed over ``states``:
     ``{"rounds": [ids], "identified_by_source": {label: n}, "duplicates_removed": n,
     "found_again": n, "queued": n, "applied": n, "awaiting": n}`` and, when a round searched by
     other methods (citation searching), ``"identified_by_other_method": {label: n}`` (those labels
-    are then not in ``identified_by_source``, the databases); None without rounds. A record found
-    again by a later round (:attr:`RoundState.again`) is neither identified nor removed again."""
-    if not states:
+    are then not in ``identified_by_source``, the databases); None without rounds (every count 0
+    with ``empty``). A record found again by a later round (:attr:`RoundState.again`) is neither
+    identified nor removed again."""
+    if not states and not empty:
         return None
     by_source: dict[str, int] = {}
     by_other: dict[str, int] = {}

@@ -175,13 +175,15 @@ def may_be_one_paper(a: Known, b: Known) -> bool:
 
 def known_records(corpus) -> list[Known]:
     """Every retained and excluded record of a :class:`masrl.corpus.load.Corpus` as :class:`Known`, sorted by file."""
-    out = []
-    for status, records, title_field in (("retained", corpus.retained, "title"), ("excluded", corpus.excluded, "screening_label")):
-        for file, rec in sorted(records.items()):
-            ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
-            title = rec.get(title_field)
-            out.append(make_known(file, status, title if isinstance(title, str) else "", ids, bool(rec.get("forced"))))
-    return out
+    return [record_known(file, status, rec) for status, records in (("retained", corpus.retained), ("excluded", corpus.excluded))
+            for file, rec in sorted(records.items())]
+
+
+def record_known(where: str, status: str, rec: dict) -> Known:
+    """A retained (``title``) or excluded (``screening_label``) record as a :class:`Known`."""
+    ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+    title = rec.get("title" if status == "retained" else "screening_label")
+    return make_known(where, status, title if isinstance(title, str) else "", ids, bool(rec.get("forced")))
 
 
 def make_known(where: str, status: str, title: str, identifiers: dict | None, forced: bool = False) -> Known:

@@ -355,8 +355,7 @@ def rounds_since(corpus: Corpus, frozen: list[Population]) -> dict | None:
     carried = _carried_over(corpus, frozen[-1], current)
     earlier = sum(s.awaiting for s in round_states(corpus.rounds, corpus.retained, corpus.excluded) if s.round_id not in current)
     if out is None and (carried or earlier):  # no round since, but candidates of earlier rounds decided or waiting
-        out = {"rounds": [], "identified_by_source": {}, "duplicates_removed": 0, "found_again": 0, "queued": 0,
-               "applied": 0, "awaiting": 0}
+        out = identification([], empty=True)
     if out is not None and carried:
         out["carried_over"] = carried
     if out is not None and earlier:  # candidates of a round an earlier release covered, still undecided

@@ -113,7 +113,7 @@ def _frozen_papers(checker, releases, valid: dict[str, Snapshot]) -> None:
     """A key or id a release froze names that paper for good: the record under it now may be corrected (its title,
     or an id) since the latest release that froze it, never another paper (a rebase, a cherry-pick or a hand edit
     that gave the name to another one)."""
-    from ..bib.matching import make_known, may_be_one_paper
+    from ..bib.matching import may_be_one_paper, record_known
 
     corpus = checker.corpus
     latest: dict[str, tuple] = {}  # file -> (release, name, frozen record, ...) of the latest release holding it
@@ -121,16 +121,15 @@ def _frozen_papers(checker, releases, valid: dict[str, Snapshot]) -> None:
         snap = valid.get(rel.name)
         if snap is None:
             continue
-        for frozen_records, folder, now, title in ((snap.retained, PAPERS, corpus.retained, "title"),
-                                                   (snap.excluded, "exclusions/", corpus.excluded, "screening_label")):
+        for frozen_records, folder, now, status in ((snap.retained, PAPERS, corpus.retained, "retained"),
+                                                    (snap.excluded, "exclusions/", corpus.excluded, "excluded")):
             for name, frozen in frozen_records.items():
-                latest[f"{folder}{name}.yaml"] = (rel, name, frozen, folder, now, title)
-    for file, (rel, name, frozen, folder, now, title) in sorted(latest.items()):
+                latest[f"{folder}{name}.yaml"] = (rel, name, frozen, folder, now, status)
+    for file, (rel, name, frozen, folder, now, status) in sorted(latest.items()):
         current = now.get(file)
         if not isinstance(current, dict) or not isinstance(frozen, dict):
             continue
-        was, is_now = (make_known(file, "", str(r.get(title) or ""), r.get("identifiers")
-                                  if isinstance(r.get("identifiers"), dict) else {}) for r in (frozen, current))
+        was, is_now = (record_known(file, status, r) for r in (frozen, current))
         if not may_be_one_paper(was, is_now):
             checker.add(file, ("title" if folder == PAPERS else "screening_label",),
                         f"{_short(is_now.title)!r} is another paper than the one release {rel.name} froze as {name} "

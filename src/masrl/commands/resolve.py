@@ -47,7 +47,7 @@ from ..corpus.load import (
     read_tree,
 )
 from ..corpus.records import free_key
-from ..corpus.releases import RELEASES, SNAPSHOTS
+from ..corpus.releases import RELEASES, SNAPSHOTS, frozen_names
 from ..render.readme import MarkersMissing, list_bounds
 from ..review.update.merge import RoundRename, released_by, rename_theirs, round_of
 
@@ -123,12 +123,8 @@ def _references_to_renamed(sides, merged: dict[str, bytes], renames: list[tuple[
 
 def _frozen_names(corpus) -> set[str]:
     """The record files of every id and key a release of ``corpus`` froze, as paths (``exclusions/E032.yaml``)."""
-    names: set[str] = set()
-    for snapshot in corpus.snapshots.values():
-        for kind, folder in (("retained", PAPERS), ("excluded", EXCLUSIONS)):
-            records = snapshot.get(kind) if isinstance(snapshot, dict) else None
-            names |= {f"{folder}{name}.yaml" for name in (records if isinstance(records, dict) else {})}
-    return names
+    keys, ids = frozen_names(corpus.snapshots)
+    return {f"{PAPERS}{key}.yaml" for key in keys} | {f"{EXCLUSIONS}{rid}.yaml" for rid in ids}
 
 
 def _released_names(tree: dict[str, bytes]) -> set[str]:
@@ -142,17 +138,13 @@ def _released_names(tree: dict[str, bytes]) -> set[str]:
 
 def _one_paper(rel: str, ours: bytes, theirs: bytes) -> bool:
     """Whether the two sides' versions of a record file are one paper (:func:`masrl.bib.matching.may_be_one_paper`)."""
-    from ..bib.matching import make_known, may_be_one_paper
+    from ..bib.matching import may_be_one_paper, record_known
 
-    papers = []
-    for data in (ours, theirs):
-        corpus = parse_tree({rel: data})
-        rec = corpus.retained.get(rel) or corpus.excluded.get(rel)
-        if not isinstance(rec, dict):
-            return False
-        ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
-        papers.append(make_known(rel, "", str(rec.get("title") or rec.get("screening_label") or ""), ids))
-    return may_be_one_paper(*papers)
+    status = "excluded" if rel.startswith(EXCLUSIONS) else "retained"
+    records = [getattr(parse_tree({rel: data}), status).get(rel) for data in (ours, theirs)]
+    if not all(isinstance(rec, dict) for rec in records):
+        return False
+    return may_be_one_paper(*(record_known(rel, status, rec) for rec in records))
 
 
 def _frozen_by_side(sides) -> tuple[set[str], set[str]]:

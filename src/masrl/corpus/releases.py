@@ -37,6 +37,18 @@ SNAPSHOT_FORMAT = 1
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 
 
+def frozen_names(snapshots: dict) -> tuple[set[str], set[str]]:
+    """``(keys, record ids)`` every release snapshot of ``snapshots`` (file -> parsed YAML) froze: names
+    that stay their papers' for good."""
+    keys: set[str] = set()
+    ids: set[str] = set()
+    for snapshot in snapshots.values():
+        for kind, into in (("retained", keys), ("excluded", ids)):
+            records = snapshot.get(kind) if isinstance(snapshot, dict) else None
+            into.update(str(name) for name in (records if isinstance(records, dict) else {}))
+    return keys, ids
+
+
 def tag_problem(name: str) -> str:
     """Why git would refuse ``release-<name>`` as a tag (the one ``masrl release`` asks for; ``git
     check-ref-format``), or ''."""

@@ -27,6 +27,7 @@ from ..core.errors import COMMAND_LINE, Problem, UserError
 from ..core.placeholders import placeholder_problem
 from ..corpus.load import PAPERS, Corpus
 from ..corpus.records import make_key
+from ..corpus.releases import frozen_names
 from ..corpus.stubs import retained_stub
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
@@ -173,8 +174,7 @@ def taken_keys(corpus: Corpus) -> set[str]:
     """Every key a new record may not take: retained keys and file stems, the former keys of
     records moved to the exclusion log, and every key a release froze (a released key names its
     paper for good, even once its record is gone)."""
-    frozen = {str(key) for snapshot in corpus.snapshots.values() if isinstance(snapshot, dict)
-              and isinstance(snapshot.get("retained"), dict) for key in snapshot["retained"]}
+    frozen, _ = frozen_names(corpus.snapshots)
     return {r.get("key") for r in corpus.retained.values()} | {Path(f).stem for f in corpus.retained} | {
         str((r.get("former_key") or "")) for r in corpus.excluded.values()} | frozen
 

@@ -24,6 +24,7 @@ from ..core.placeholders import author_problem, authors_problem, placeholder_pro
 from ..core.text import text_problem
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus, parse_tree
 from ..corpus.records import excluded_order, ordered
+from ..corpus.releases import frozen_names
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
 from . import intake
@@ -46,9 +47,7 @@ def used_record_ids(corpus) -> list[str]:
     keep (``former_record_id``): an id names one paper for good."""
     taken = [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.excluded]
     taken += [f[len(EXCLUSIONS):].rsplit(".", 1)[0] for f in corpus.unreadable if f.startswith(EXCLUSIONS)]
-    for snapshot in corpus.snapshots.values():
-        excluded = snapshot.get("excluded") if isinstance(snapshot, dict) else None
-        taken += [str(k) for k in excluded] if isinstance(excluded, dict) else []
+    taken += sorted(frozen_names(corpus.snapshots)[1])
     taken += [str(r["former_record_id"]) for r in corpus.retained.values() if r.get("former_record_id")]
     return taken
 
