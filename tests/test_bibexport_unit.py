@@ -137,3 +137,17 @@ def test_export_kind_falls_back_to_the_block_then_other():
     assert bibexport.export_kind({"venue": "ICLR 2026"}) == "conference"
     assert bibexport.export_kind({"venue": "", "bibtex": {"booktitle": "Proc. X"}}) == "conference"
     assert bibexport.export_kind({"bibtex": None}) == "other"
+
+
+@pytest.mark.parametrize(("name", "stored"), [
+    ("李 小龙", "李, 小龙"),         # Han: the family name first, as the name is written
+    ("山田 太郎", "山田, 太郎"),     # kanji
+    ("キム ミンス", "キム, ミンス"),  # katakana
+    ("김 민수", "김, 민수"),         # Hangul
+    ("Xiaolong Li", "Li, Xiaolong"),  # the same person in Latin letters: given name first
+    ("李 Xiaolong", "Xiaolong, 李"),  # mixed scripts: BibTeX's reading
+    ("李小龙", "李小龙")])           # one word: kept
+def test_a_name_in_its_own_east_asian_script_keeps_its_family_name_first(name, stored):
+    from masrl.bib.bibtex import record_author, stored_author
+
+    assert record_author(name) == stored_author(name) == stored

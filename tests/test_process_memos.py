@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from jsonschema import Draft202012Validator
 
 from masrl.bib import latex
@@ -41,6 +43,14 @@ def test_a_valid_document_is_remembered_and_an_invalid_one_is_reported_every_tim
     assert sorted(problems(bad)) == sorted(expected)
     assert sorted(problems(bad)) == sorted(expected)  # worded again, not remembered
     assert not schema_valid(Draft202012Validator(SCHEMA), bad)
+
+
+@pytest.mark.parametrize("decimal", ["33.3", ".5", "12.", "-0.25"])
+def test_a_number_with_decimals_where_a_whole_one_goes_is_named_as_a_number(decimal):
+    """masrl's YAML reads no floats (``2510.10`` stays text), so a percentage of 33.3 reaches the schema
+    as text: it is named as the number it is, not as "the string '33.3'"."""
+    assert problems({"n": decimal}) == [("n", f"expected an integer, got {decimal}, a number with decimals: give a whole number")]
+    assert problems({"n": "1.2.3"}) == [("n", "expected an integer, got the string '1.2.3'")]
 
 
 def test_remembered_validity_tells_exact_types_and_schemas_apart():

@@ -487,3 +487,23 @@ def test_an_audit_older_than_two_releases_of_one_day_takes_the_vocabulary_of_the
                  "v2": snapshot("2026-12-09", ["a", "b"]), "v1": snapshot("2026-05-01", ["z"])}
     assert released_vocabulary(snapshots, ["kind"], "2026-05-03") == {"kind": ["a", "b"]}
     assert released_vocabulary(snapshots, ["kind"], "2026-12-10") == {}
+
+
+@pytest.mark.parametrize("seed", ["-3", "1e3", "9007199254740992", "99999999999999999999999999", "٣"])
+def test_a_seed_no_json_reader_reads_exactly_or_no_whole_number_is_refused(survey, seed):
+    from grow import run_captured
+
+    run = run_captured("audit", "sample", "--root", survey, "--population", "retained", "--n", "2", "--seed", seed, "--dry-run")
+    assert run.code == 2 and run.err.splitlines()[-1].endswith(
+        f"argument --seed: {seed!r} is not a whole number from 0 to 9007199254740991")
+
+
+def test_a_seed_edited_past_what_json_readers_read_exactly_is_refused(audited, cli):
+    path = audited / f"corpus/audits/{AUDIT}/audit.yaml"
+    assert cli("audit", "sample", "--root", audited, "--population", "retained", "--n", "2", "--seed", "9007199254740991",
+               "--id", "largest", "--dry-run").code == 0
+    text = path.read_text()
+    assert "seed: 11\n" in text
+    path.write_text(text.replace("seed: 11\n", "seed: 9007199254740993\n"))
+    run = cli("validate", "--root", audited)
+    assert run.code == 1 and "sampling.seed: 9007199254740993 is " in run.err, run.err

@@ -1,7 +1,8 @@
 """Identifiers. An arXiv id is one arXiv can have given (its scheme,
 https://info.arxiv.org/help/arxiv_identifier.html): YYMM.NNNN from April 2007 to December 2014,
 YYMM.NNNNN from January 2015, months 01-12, never the number zero, never a month after next;
-archive/YYMMNNN from August 1991 to March 2007. ``add``, ``exclude``, ``validate``, the BibTeX
+archive/YYMMNNN (archive.SC/YYMMNNN with a subject class of cs, math, nlin or q-bio) from August 1991 to
+March 2007. ``add``, ``exclude``, ``validate``, the BibTeX
 import, the update rounds and the records' JSON Schema agree."""
 
 from __future__ import annotations
@@ -30,9 +31,12 @@ INVALID = [
     "cs/0506000",       # no number 000
     "cs/0513001",       # no month 13
     "nosuch/0506042",   # not an archive
+    "cs.XX/0501001",    # no subject class of cs
+    "hep-th.TH/9901001",  # an archive whose ids name no subject class
 ]
 VALID = ["0704.0001", "1412.9999", "1501.00001", "2505.19591", "2505.19591v12", "2606.00001", "2607.00001",
-         "hep-th/9108001", "cs/0703999", "math.GT/0309136v1", "cond-mat/0001001"]
+         "hep-th/9108001", "cs/0703999", "math.GT/0309136v1", "cond-mat/0001001",
+         "cs.AI/0501001", "q-bio.CB/0501001", "nlin.CD/0203001"]
 
 
 @pytest.fixture(autouse=True)

@@ -124,6 +124,47 @@ def test_show_names_what_is_wrong_with_a_damaged_sheet_as_validate_does(searched
     assert run.err.rstrip().endswith("the table above shows the files as they are; fix them before `masrl update apply`.")
 
 
+@pytest.mark.parametrize(("edit", "named"), [
+    (lambda meta: meta.update(window=5), "window: expected a mapping, got the integer 5"),
+    (lambda meta: meta.update(window=[1]), "window: expected a mapping"),
+    (lambda meta: meta.update(counts=7), "counts: expected a mapping, got the integer 7"),
+    (lambda meta: meta["counts"].update(by_source=3), "counts.by_source: expected a mapping, got the integer 3"),
+    (lambda meta: meta.update(sources=3), "sources: expected a list"),
+    (lambda meta: meta["sources"][0].update(queries={"x": 1}), "sources[0].queries: expected a list")])
+def test_show_of_a_round_whose_round_yaml_is_out_of_form_names_it_as_validate_does(searched, cli, edit, named):
+    """The table is counted from round.yaml: one that is out of its form is named, file, line and field, and nothing is
+    shown (a damaged sheet is shown as it is: above)."""
+    root, folder = searched
+    meta = yaml.safe_load((folder / "round.yaml").read_text())
+    edit(meta)
+    (folder / "round.yaml").write_text(yaml.safe_dump(meta, sort_keys=False))
+    run = cli("update", "show", "--root", root, folder.name)
+    assert run.code == 1 and run.out == "" and "Traceback" not in run.err
+    assert f"corpus/rounds/{folder.name}/round.yaml:" in run.err and named in run.err
+    assert run.err.rstrip().endswith(f"round {folder.name}'s queue is not shown until they are fixed.")
+    validate = cli("validate", "--root", root)
+    assert validate.code == 1 and named in validate.err
+
+
+@pytest.mark.parametrize(("stamps", "named"), [
+    ({"started": "2026-19-45T99:99:99Z"}, "started: '2026-19-45T99:99:99Z' is not a real UTC time (YYYY-MM-DDTHH:MM:SSZ"),
+    ({"started": "2026-02-30T10:00:00Z"}, "started: '2026-02-30T10:00:00Z' is not a real UTC time"),
+    ({"finished": "2001-01-01T00:00:00Z"}, "finished: 2001-01-01T00:00:00Z is before started "),
+    ({"finished": "2099-01-01T00:00:00Z"}, "finished: 2099-01-01T00:00:00Z is after today ("),
+    ({"sent": "2001-01-01T00:00:00Z"}, "sources[0].queries[0].sent: 2001-01-01T00:00:00Z is not between started "),
+    ({"sent": "2026-13-01T00:00:00Z"}, "sources[0].queries[0].sent: '2026-13-01T00:00:00Z' is not a real UTC time")])
+def test_a_round_time_that_is_no_time_or_out_of_order_or_to_come_is_refused(searched, cli, stamps, named):
+    root, folder = searched
+    meta = yaml.safe_load((folder / "round.yaml").read_text())
+    assert cli("validate", "--root", root).code == 0
+    meta.update({k: v for k, v in stamps.items() if k != "sent"})
+    if "sent" in stamps:
+        meta["sources"][0]["queries"][0]["sent"] = stamps["sent"]
+    (folder / "round.yaml").write_text(yaml.safe_dump(meta, sort_keys=False))
+    run = cli("validate", "--root", root)
+    assert run.code == 1 and f"corpus/rounds/{folder.name}/round.yaml:" in run.err and named in run.err, run.err
+
+
 def test_show_counts_a_decision_that_is_neither_include_nor_exclude_apart(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "maybe: ask Ada next week"}, "arxiv:2605.10002": EXCLUDE})

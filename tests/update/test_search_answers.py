@@ -56,7 +56,7 @@ class SyntheticArxiv(ArxivServer):
                 f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/2605.{20000 + i:05d}v1</id>'
                 f"<updated>{day}T10:00:00Z</updated><published>{day}T10:00:00Z</published>"
                 f"<title>Orchestrator study {i}</title><summary>We train an orchestrator, number {i}.</summary>"
-                f"<author><name>Author {i}</name></author></entry>")
+                f"<author><name>Ada Orchestra{i}</name></author></entry>")
             self.entries.append(entry)
 
 

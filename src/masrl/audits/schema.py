@@ -35,7 +35,8 @@ AUDIT_FILE_SCHEMA = {
             "additionalProperties": False,
             "properties": {
                 "n": {"type": "integer", "minimum": 1},
-                "seed": {"type": "integer"},
+                # a seed every JSON reader reads exactly (the site's JavaScript too): 0 to 2**53 - 1
+                "seed": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1},
                 "stratify": {"type": ["string", "null"]},
                 "method": _TEXT,
                 "strata": {

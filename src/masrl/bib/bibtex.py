@@ -116,7 +116,8 @@ def organisation(name: str) -> str:
 
 def record_author(name: str) -> str:
     """One BibTeX name (LaTeX source) as a record author: ``Jane Doe`` -> ``Doe, Jane``,
-    ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name parts),
+    ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name parts), ``李 小龙``
+    -> ``李, 小龙`` (a name in Han characters, kana or Hangul gives its family name first),
     decoded to Unicode; a name braced whole stays braced (an organisation); ``others`` kept."""
     from bibtexparser.middlewares.names import (
         InvalidNameError,
@@ -128,11 +129,23 @@ def record_author(name: str) -> str:
         return name
     if _braced_whole(name):
         return organisation(decode_latex(name[1:-1]))
+    words = name.split()
+    if len(words) > 1 and "," not in name and all(_east_asian(word) for word in words):
+        return f"{words[0]}, {' '.join(words[1:])}"  # written in its own script, a name gives the family name first
     try:
         merged = parse_single_name_into_parts(_suffix_as_jr(name)).merge_last_name_first
     except InvalidNameError:
         merged = name  # reported by the caller as malformed
     return decode_latex(merged)
+
+
+def _east_asian(word: str) -> bool:
+    """Whether ``word`` is written wholly in Han characters, kana or Hangul (scripts in which a
+    person's family name comes first: ``李 小龙`` is ``李, 小龙``)."""
+    import unicodedata
+
+    return bool(word) and all(unicodedata.name(ch, "").startswith(("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH",
+                                                                     "HIRAGANA", "KATAKANA", "HANGUL")) for ch in word)
 
 
 def stored_author(name: str) -> str:

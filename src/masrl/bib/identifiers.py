@@ -62,6 +62,16 @@ _ARXIV_OLD_ARCHIVES = (
     "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph",
     "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
 )
+#: The subject classes an old-style id may name after its archive (``math.GT/0309136``): two upper-case
+#: letters, in the archives that had them (arXiv's identifier help and category taxonomy); the other
+#: archives are each one subject, or keep their classes in the metadata only.
+_ARXIV_OLD_CLASSES = {
+    "cs": ("AI AR CC CE CG CL CR CV CY DB DC DL DM DS ET FL GL GR GT HC IR IT LG LO MA MM MS NA NE NI OH OS PF PL RO SC SD "
+           "SE SI SY").split(),
+    "math": "AC AG AP AT CA CO CT CV DG DS FA GM GN GR GT HO IT KT LO MG MP NA NT OA OC PR QA RA RT SG SP ST".split(),
+    "nlin": "AO CD CG PS SI".split(),
+    "q-bio": "BM CB GN MN NC OT PE QM SC TO".split(),
+}
 _ARXIV_OLD = (r"(?:" + "|".join(re.escape(a) for a in _ARXIV_OLD_ARCHIVES) + r")(?:\.[A-Za-z]{2})?/"
               rf"(?:91(?:0[89]|1[0-2])|9[2-9]{_MONTH}|0[0-6]{_MONTH}|070[1-3])(?!000)[0-9]{{3}}")
 _VERSION = r"(?:v[1-9][0-9]*)?"
@@ -214,6 +224,13 @@ def arxiv_problem(text: str) -> str | None:
         archive, yymm, num = old.group("archive").lower(), old.group("yymm"), old.group("num")
         if archive not in _ARXIV_OLD_ARCHIVES:
             return f"{archive!r} is not an arXiv archive of old-style ids ({', '.join(_ARXIV_OLD_ARCHIVES)})"
+        sub = (old.group("sub") or "")[1:].upper()
+        if sub and sub not in _ARXIV_OLD_CLASSES.get(archive, ()):
+            classes = _ARXIV_OLD_CLASSES.get(archive)
+            return (f"{archive}.{sub} is no subject class of an old-style id: {archive}'s are "
+                    f"{', '.join(classes)}" if classes else
+                    f"{archive!r} ids name no subject class (write {archive}/YYMMNNN); only "
+                    f"{', '.join(_ARXIV_OLD_CLASSES)} ids may (such as math.GT/0309136)")
         if not 1 <= int(yymm[2:]) <= 12:
             return f"{yymm[2:]} is not a month (YYMM is the year and month the paper was submitted)"
         if "0703" < yymm < "9108":
@@ -237,6 +254,8 @@ def _arxiv_value(text: str) -> str | None:
         return None
     ident = match.group("id")
     if "/" not in ident and ident[:4] > _next_month():
+        return None
+    if "/" in ident and arxiv_problem(ident):  # a subject class its archive never had
         return None
     if "/" in ident:
         archive, number = ident.split("/", 1)

@@ -214,7 +214,10 @@ class Checker:
             expected = err.validator_value
             names = " or ".join(_EXPECTED.get(t, t) for t in (expected if isinstance(expected, list) else [expected]))
             hint = " (write it without quotes)" if expected == "integer" and isinstance(value, str) and value.strip().isdigit() else ""
-            self.add(file, path, f"expected {names}, got {_describe(value)}{hint}")
+            if expected == "integer" and isinstance(value, str) and re.fullmatch(r"[-+]?([0-9]*\.[0-9]+|[0-9]+\.)", value.strip()):
+                self.add(file, path, f"expected {names}, got {value.strip()}, a number with decimals: give a whole number")
+            else:
+                self.add(file, path, f"expected {names}, got {_describe(value)}{hint}")
         elif kind == "pattern":
             message = self.pattern_message(path, value, err.validator_value)
             if "propertyNames" in err.schema_path:  # a key: named by its mapping, at its own line

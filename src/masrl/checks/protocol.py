@@ -369,6 +369,42 @@ def _valid_date(text: str) -> bool:
         return False
 
 
+def _moment(text: str) -> datetime.datetime | None:
+    """A stamp (``YYYY-MM-DDTHH:MM:SSZ``, as :data:`_STAMP` has it) as the moment it names, or None if it names none."""
+    try:
+        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return None
+
+
+def _stamp_problems(corpus: Corpus, folder: RoundFolder) -> list[Problem]:
+    """The times of a round (``started``, ``finished``, each query's ``sent``) are real UTC times, in
+    order (started, then every query sent, then finished), and none is after today (masrl's clock)."""
+    file, meta, out = folder.path("round.yaml"), folder.meta, []
+    stamps = [(("started",), meta["started"]), (("finished",), meta["finished"])]
+    stamps += [(("sources", i, "queries", j, "sent"), query["sent"])
+               for i, source in enumerate(meta["sources"]) for j, query in enumerate(source["queries"])]
+    moments = {}
+    for path, text in stamps:
+        moments[path] = moment = _moment(text)
+        if moment is None:
+            out.append(Problem(file, corpus.line(file, path), _dotted(path),
+                               f"{text!r} is not a real UTC time (YYYY-MM-DDTHH:MM:SSZ, e.g. 2026-12-01T09:30:00Z)"))
+        elif moment.date() > clock.today():
+            out.append(Problem(file, corpus.line(file, path), _dotted(path),
+                               f"{text} is after today ({clock.today_iso()}): a round records when it was searched"))
+    started, finished = moments[("started",)], moments[("finished",)]
+    if started and finished and finished < started:
+        out.append(Problem(file, corpus.line(file, ("finished",)), "finished",
+                           f"{meta['finished']} is before started {meta['started']}: a round finishes after it starts"))
+    for path, text in stamps[2:]:
+        if moments[path] and started and finished and started <= finished and not started <= moments[path] <= finished:
+            out.append(Problem(file, corpus.line(file, path), _dotted(path),
+                               f"{text} is not between started {meta['started']} and finished {meta['finished']}: a "
+                               "query is sent while its round runs"))
+    return out
+
+
 #: The cells of a round's sheets that may hold line breaks (the screener's reason, as an exclusion
 #: record's ``exclusion_reason`` may); every other cell is one line.
 _MULTILINE_CELLS = frozenset({"reason"})
@@ -666,6 +702,7 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
         if _readable(folder, "queue.csv", QUEUE_COLUMNS):
             out += _queue_problems(folder, corpus.protocol, tax)
         if meta_ok:
+            out += _stamp_problems(corpus, folder)
             out += _query_problems(folder, corpus)
         if _readable(folder, "duplicates.csv", DUPLICATE_COLUMNS):
             out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
@@ -674,6 +711,13 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
             named = {p.file for p in out if p.field in FOUND_CELLS and p.line is not None}
             out += [p for p in _count_problems(folder, corpus) if p.file not in named]
     return out + _requeued_problems(corpus)
+
+
+def round_form_problems(corpus: Corpus) -> list[Problem]:
+    """The problems of every round's ``round.yaml`` with its form (:data:`ROUND_SCHEMA`): what a
+    round's counts and window are read from, so that nothing reads them from a broken file."""
+    return [p for _, folder in sorted(corpus.rounds.items()) if folder.meta is not None
+            for p in _schema_problems(corpus, folder.path("round.yaml"), folder.meta, ROUND_SCHEMA)]
 
 
 def _requeued_problems(corpus: Corpus) -> list[Problem]:

@@ -72,6 +72,18 @@ examples:
   masrl audit apply screening-2026-06-01 --round 2 --yes"""
 
 
+#: The largest seed: every JSON reader (the site's JavaScript too) reads audit.yaml's seed exactly.
+SEED_MAX = 2**53 - 1
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to :data:`SEED_MAX`."""
+    value = text.strip()
+    if not (value.isascii() and value.isdigit() and int(value) <= SEED_MAX):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number from 0 to {SEED_MAX}")
+    return int(value)
+
+
 def _fields(text: str | None) -> list[str] | None:
     if text is None:
         return None
@@ -103,7 +115,8 @@ def register(sub) -> None:
     p.add_argument("--population", required=True, choices=("retained", "excluded", "all"),
                    help="retained: audit tags; excluded or all: audit screening decisions")
     p.add_argument("--n", required=True, type=int, metavar="N", help="number of records to draw")
-    p.add_argument("--seed", required=True, type=int, metavar="SEED", help="integer seed (recorded in audit.yaml)")
+    p.add_argument("--seed", required=True, type=_seed, metavar="SEED",
+                   help=f"a whole number from 0 to {SEED_MAX} (recorded in audit.yaml)")
     p.add_argument("--stratify", metavar="FIELD", help="draw proportionally from each value of FIELD (see below)")
     p.add_argument("--fields", metavar="F,F,...", help="fields the reader fills in (see below)")
     p.add_argument("--id", dest="audit_id", metavar="ID", help="audit id (default: tags-<date> or screening-<date>)")

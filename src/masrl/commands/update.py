@@ -148,10 +148,14 @@ def _proportion(text: str) -> float:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from ..checks.protocol import round_form_problems
     from ..review.update.status import round_table
 
     root = find_root(args.root)
     corpus = parse_tree(read_tree(root))
+    # the table is drawn from every round's round.yaml: a damaged sheet is shown as it is, a round.yaml out of form is not
+    if broken := round_form_problems(corpus):
+        raise UserError(summary(broken, f"round {args.round}'s queue is not shown until they are fixed."), broken)
     print(round_table(corpus, args.round, args.recall, args.confidence))  # every cell escaped, even of a damaged sheet
     problems = [p for p in _round_problems(corpus) if not p.file.startswith(ROUNDS) or p.file.startswith(f"{ROUNDS}{args.round}/")]
     if problems:  # what a damaged sheet or round.yaml makes the table above leave out or show as it is not

@@ -15,8 +15,9 @@ both). Each (seed, direction) is one query of the round, and every record it fin
 ``cited by KEY`` for a reference of record KEY (KEY cites it), ``cites KEY`` for a paper that
 cites KEY. Records published in the round's window are kept; the others (most references are
 older) are counted and named in ``round.yaml``, as is every reference Semantic Scholar could not
-resolve to a paper (counted as not matching). A seed Semantic Scholar does not know (HTTP 404)
-is recorded with no records and named in the run's notes. Each query's paging is bounded by
+resolve to a paper (counted as not matching). A seed Semantic Scholar does not know (HTTP 404 to
+its first page) is recorded with no records and named in the run's notes; a 404 to a later page
+breaks the paging and is refused like any other error. Each query's paging is bounded by
 ``max_records`` (default :data:`MAX_RECORDS`), like every source's.
 
 Pace and terms: those of :mod:`.semanticscholar` (one connection, one request a second,
@@ -139,6 +140,10 @@ class CitationSource:
             asked = min(self.limit - back, self.max_records - offset)  # never past the bound
             body = self.client.get(f"/paper/{paper_id}/{path}", {"fields": FIELDS, "offset": str(offset - back),
                                                                   "limit": str(asked + back)}, missing_ok=True)
+            if body is None and offset:  # the seed is gone after its first pages: what follows would be lost
+                raise SourceError(self.endpoint, f"{how}: {NAME} answered that it has no such paper when asked for its "
+                                                 f"links from {offset - back}, after it had sent {offset}: the paging "
+                                                 "broke, so nothing of it was kept; run the search again later")
             if body is None:
                 run.requests = len(self.session.started) - first
                 run.sent = sent_at(now, self.session, first)
