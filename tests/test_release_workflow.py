@@ -399,3 +399,53 @@ def test_a_release_and_freeze_claims_keep_a_persons_comments_in_the_listing(surv
     gaps = (survey / f"reports/releases/{name}/gaps.md").read_text()
     assert ("Supports the claim `message-credit-sparse`, which is not about release " + name + ": the current claim ledger "
             "(`reports/claims.md`) evaluates it.") in gaps and "not in the claim ledger" not in gaps
+
+
+def test_a_release_its_git_tag_says_was_published_cannot_be_reverted_or_edited_unseen(published_tree, tmp_path, cli, repo):
+    """The tag `masrl release` asks for records the release's digest outside the files. A revert of the release's
+    commit leaves no conflict and files consistent with each other; an edited snapshot with its digest recomputed
+    too: validate and build --check compare them with the tag and name the release."""
+    import shutil
+
+    from masrl.corpus.releases import content_digest
+    from masrl.corpus.yamlio import parse
+    from living import git
+    from trees import copy_tree
+
+    survey = copy_tree(published_tree, tmp_path / "survey")
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    name = grow.next_release_name(survey)
+    run = cli("release", name, "--root", survey, "--date", clock.today().isoformat())
+    assert run.code == 0, run.err
+    (tag_command,) = [line.removeprefix("then record its digest outside the files: ").split(" (`masrl diff")[0]
+                      for line in run.out.splitlines() if "git tag -a" in line]
+    assert cli("build", "--root", survey, "--no-figures").code == 0
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", f"release {name}")
+    grow.git(survey, *__import__("shlex").split(tag_command)[1:])  # the tag, as the release said
+    assert cli("validate", "--root", survey).code == 0
+
+    git(survey, "revert", "--no-edit", "HEAD")  # no conflict: the release's files are simply gone
+    assert not (survey / f"corpus/releases/{name}.yaml").exists()
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and run.err.startswith("corpus/releases.yaml:") and (
+        f"release {name} was published (git tag release-{name} records content_sha256 ") in run.err
+    assert "no longer lists it: a published release is never removed" in run.err
+    assert cli("build", "--root", survey, "--check", "--no-figures").code == 1
+
+    git(survey, "revert", "--no-edit", "HEAD")  # the release back
+    assert cli("validate", "--root", survey).code == 0
+    snapshot = survey / f"corpus/releases/{name}.yaml"
+    snapshot.write_text(snapshot.read_text().replace("title: ", "title: Edited ", 1))
+    releases = survey / "corpus/releases.yaml"
+    import yaml
+
+    listed = next(r["content_sha256"] for r in yaml.safe_load(releases.read_text())["releases"] if r["name"] == name)
+    digest = content_digest(parse(snapshot.read_bytes(), f"corpus/releases/{name}.yaml")[0])
+    releases.write_text(releases.read_text().replace(listed, digest))  # the files agree with each other again
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and (f"content_sha256: {digest[:12]}…, but git tag release-{name} recorded {listed[:12]}… when the "
+                              f"release was published: its snapshot changed since (`masrl diff release-{name}` shows how)") in run.err

@@ -55,6 +55,7 @@ def check_releases(checker) -> dict[str, Snapshot]:
     if corpus.releases is None:
         for file, _ in snapshots.values():
             checker.add(file, (), f"a snapshot without {RELEASES}: list its release there (or remove the file)")
+        _published(checker, [])
         return {}
     before = len(checker.problems)
     checker.schema_errors(RELEASES, corpus.releases, Draft202012Validator(schemas.RELEASES_SCHEMA, format_checker=FormatChecker()))
@@ -106,7 +107,28 @@ def check_releases(checker) -> dict[str, Snapshot]:
             checker.add(file, (), f"release {name} is not listed in {RELEASES}: list it there or remove the snapshot")
     _dates_added(checker, releases, valid)
     _frozen_papers(checker, releases, valid)
+    _published(checker, releases)
     return valid
+
+
+def _published(checker, releases) -> None:
+    """Every release a git tag says was published (``release-NAME``, made as ``masrl release`` asks) is
+    still listed, with the content digest the tag recorded: a revert of a release's commit, or a
+    snapshot edited with its digest recomputed, leaves the files consistent with each other, not with
+    what was published."""
+    listed = {rel.name: i for i, rel in enumerate(releases)}
+    for name, tagged in sorted(checker.corpus.release_tags.items()):
+        i = listed.get(name)
+        if i is None:
+            checker.add(RELEASES, (), f"release {name} was published (git tag release-{name} records content_sha256 "
+                                      f"{tagged[:12]}…), but {RELEASES} no longer lists it: a published release is never "
+                                      f"removed; restore {SNAPSHOTS}{name}.yaml, reports/releases/{name}/ and its entry here "
+                                      f"from the tag (`git show release-{name}:{RELEASES}` shows the entry)")
+        elif releases[i].content_sha256 and releases[i].content_sha256 != tagged:
+            checker.add(RELEASES, ("releases", i, "content_sha256"),
+                        f"{releases[i].content_sha256[:12]}…, but git tag release-{name} recorded {tagged[:12]}… when the "
+                        f"release was published: its snapshot changed since (`masrl diff release-{name}` shows how); a "
+                        "published release never changes: restore it from the tag and correct its wording with an erratum")
 
 
 def _frozen_papers(checker, releases, valid: dict[str, Snapshot]) -> None:

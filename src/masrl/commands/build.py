@@ -11,6 +11,7 @@ from pathlib import Path
 from ..build import cache, write
 from ..core import console
 from ..core.errors import UserError, summary
+from ..corpus.gitread import release_tags
 from ..corpus.load import RELEASE_REPORTS, find_root, parse_tree, read_tree
 from ..corpus.readcache import identity_text, read_cache, read_files, read_reports
 
@@ -95,9 +96,10 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False, figu
     """
     root = find_root(root_arg)
     files = read_tree(root)
+    tags = release_tags(root)  # what git says was published: an input of the checks as the files are
     use_cache = cache.enabled()
     identity = cache.Identity(cache_key(identity_text()), read_cache(root, cache.FOLDER)) if use_cache else None
-    key = cache.inputs_key(files, identity.digest) if identity else ""
+    key = cache.inputs_key(files, identity.digest + "".join(f"\n{n} {sha}" for n, sha in sorted(tags.items()))) if identity else ""
     if identity and not rerender:
         stamped = cache.stamped_outputs(identity.entries.get(cache.STAMP), key)
         if stamped is not None:
@@ -110,6 +112,7 @@ def run(root_arg: Path | None, check: bool = False, rerender: bool = False, figu
     from ..checks.validate import validate  # imported here: a build the stamp answers needs no checks (0.8 s of imports)
 
     corpus = parse_tree(files)
+    corpus.release_tags = tags
     warnings = advice(corpus)
     for warning in warnings:
         print(warning, file=sys.stderr)

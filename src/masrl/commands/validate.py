@@ -9,6 +9,7 @@ from ..checks.advice import warnings
 from ..checks.validate import validate
 from ..core import console
 from ..core.errors import summary
+from ..corpus.gitread import release_tags
 from ..corpus.load import find_root, load
 from ..corpus.provenance import drafted, named
 
@@ -20,6 +21,7 @@ def run(root_arg: Path | None) -> int:
     warnings): valid, but ``masrl release`` refuses them."""
     root = find_root(root_arg)
     corpus = load(root)
+    corpus.release_tags = release_tags(root)
     for warning in warnings(corpus):
         print(warning, file=sys.stderr)
     problems = validate(corpus)

@@ -7,6 +7,7 @@ for :func:`masrl.corpus.load.parse_tree`; the only part of masrl that runs git.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -125,6 +126,30 @@ def release_report_blobs(root: Path, rev: str | None = None) -> dict[str, str]:
         meta, _, name = item.partition(b"\t")
         if item and meta.split()[1] == b"blob":
             out[os.fsdecode(name)[len(prefix):]] = meta.split()[2].decode()
+    return out
+
+
+#: The message of the tag ``masrl release`` asks to make (``git tag -a release-NAME -m ...``).
+TAG_MESSAGE = re.compile(r"masrl release (?P<name>\S+): content_sha256 (?P<sha>[0-9a-f]{64})\s*")
+
+
+def release_tags(root: Path) -> dict[str, str]:
+    """``{release name: content_sha256}`` that the git tags ``release-NAME`` of the repository at
+    ``root`` recorded when each release was published (the tags ``masrl release`` asks for, whose
+    message is ``masrl release NAME: content_sha256 HEX``; other tags are not read). Empty when
+    ``root`` is not the top of a git clone, git is missing or fails: the files alone are then checked."""
+    if not (root / ".git").exists():
+        return {}
+    try:
+        listing = _git(root, "for-each-ref", "--format=%(refname:strip=2)%00%(contents)%00", "refs/tags/release-*")
+    except UserError:
+        return {}
+    out = {}
+    fields = listing.decode(errors="replace").split("\0")
+    for tag, message in zip(fields[0::2], fields[1::2]):
+        found = TAG_MESSAGE.fullmatch(message.strip())
+        if found and tag.strip() == f"release-{found['name']}":
+            out[found["name"]] = found["sha"]
     return out
 
 

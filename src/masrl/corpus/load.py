@@ -47,6 +47,8 @@ class Corpus:
         docs: file -> :class:`~masrl.corpus.yamlio.Document`, for line numbers.
         problems: problems found while reading (not UTF-8, YAML errors, duplicate keys, not a mapping).
         unreadable: files that could not be read into a mapping (reported in ``problems``).
+        release_tags: release name -> the ``content_sha256`` its git tag ``release-NAME`` recorded when it
+            was published (:func:`masrl.corpus.gitread.release_tags`; read by ``validate`` and ``build``).
     """
 
     taxonomy: dict = field(default_factory=dict)
@@ -63,6 +65,7 @@ class Corpus:
     docs: dict[str, yamlio.Document] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     unreadable: set[str] = field(default_factory=set)
+    release_tags: dict[str, str] = field(default_factory=dict)
 
     def line(self, file: str, path: tuple = ()) -> int | None:
         """1-based line of ``path`` in ``file`` (or of its nearest ancestor), if known."""
