@@ -151,3 +151,6 @@ def test_a_name_in_its_own_east_asian_script_keeps_its_family_name_first(name, s
     from masrl.bib.bibtex import record_author, stored_author
 
     assert record_author(name) == stored_author(name) == stored
+    from masrl.bib.bibtex import display_name
+
+    assert display_name(stored) == (name if stored != "Xiaolong, 李" else "李 Xiaolong")  # shown as it was written

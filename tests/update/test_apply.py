@@ -181,6 +181,28 @@ def test_show_counts_a_decision_that_is_neither_include_nor_exclude_apart(search
                                        "write include or exclude (or leave it empty)")
 
 
+def test_exclusions_past_e999_are_named_and_listed_in_the_order_of_their_numbers(searched, cli):
+    """Record ids run on past E999: each row is told the file it became, and the log lists E998, E999, E1000, E1001
+    in that order (as text, E1000 would come before E999)."""
+    root, folder = searched
+    last = max((root / "exclusions").glob("E*.yaml"), key=lambda p: int(p.stem[1:]))
+    (root / "exclusions/E998.yaml").write_text(last.read_text().replace(f"record_id: {last.stem}", "record_id: E998"))
+    last.unlink()
+    fill(folder / "queue.csv", {ident: EXCLUDE for ident in ("arxiv:2606.00007", "arxiv:2605.10002", "arxiv:2605.10001")})
+    run = cli("update", "apply", "--root", root, folder.name)
+    assert run.code == 0, run.err
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    told = [line for line in run.out.splitlines() if " -> created " in line]
+    assert [line.split(" -> created ")[1] for line in told] == ["exclusions/E999.yaml", "exclusions/E1000.yaml",
+                                                                  "exclusions/E1001.yaml"]
+    for line in told:  # each file is the row it is told for
+        row, rel = line.split(": exclude -> created ")
+        assert yaml.safe_load((root / rel).read_text())["provenance"]["source"].endswith(f"({row})"), line
+    assert cli("build", "--root", root, "--no-figures").code == 0
+    log = (root / "reports/exclusions.md").read_text()
+    assert log.index("E998") < log.index("E999") < log.index("E1000") < log.index("E1001")
+
+
 def test_apply_turns_an_include_and_an_exclude_into_records_and_the_build_shows_the_round(searched, cli):
     root, folder = searched
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}, "arxiv:2605.10002": EXCLUDE})
@@ -700,9 +722,11 @@ def test_a_record_of_the_queue_swapped_for_another_is_named(searched, cli):
     assert cli("validate", "--root", root).code == 1
 
 
-def _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, release_b: bool = False):
+def _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, release_b: bool = False,
+                                        second_b: bool = False):
     """``(root, day)``: a git repository of the round survey where branches a and b each searched on ``day`` and
-    included another paper, tagged and built (b also released v2 with ``release_b``); branch a checked out."""
+    included another paper, tagged and built (b also released v2 with ``release_b``; with ``second_b``, b searched
+    again that day, a round whose duplicates name the rows of its first); branch a checked out."""
     from grow import git
 
     root = copy_tree(round_survey_tree, tmp_path / "survey")
@@ -723,6 +747,8 @@ def _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, 
             set_field(root / "corpus/papers" / made, name, value)
         if branch == "b" and release_b:
             assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
+        if branch == "b" and second_b:
+            assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
         assert cli("build", "--root", root, "--no-figures").code == 0
         git(root, "add", "-A")
         git(root, "commit", "-qm", f"round on {branch}")
@@ -761,6 +787,30 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
     rows = {line.split(",")[0]: line.split(",")[1] for line in
             (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "1")
+
+
+def test_a_later_round_of_the_renamed_side_names_the_rows_of_the_renamed_round_by_its_new_id(round_survey_tree, cli, clock,
+                                                                                              arxiv_server, repo, tmp_path):
+    """Branch b searched twice on the day (its second round's duplicates name rows of its first, which a has too): once
+    resolve renames b's first round, b's second round names its rows by the new id, not the rows of a's round, which
+    are other papers; validate refuses a duplicate that names another paper's row."""
+    from grow import git
+
+    root, day = _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, second_b=True)
+    git(root, "merge", "--no-edit", "b", check=False)
+    run = cli("resolve", "--root", root)
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[0].endswith(f"theirs is now corpus/rounds/{day}-3/ (its records name it)")
+    later = (root / "corpus/rounds" / f"{day}-2" / "duplicates.csv").read_text()
+    assert f"corpus/rounds/{day}-3/queue.csv:" in later and f"corpus/rounds/{day}/queue.csv:" not in later
+    assert cli("validate", "--root", root).code == 0
+    ours = (root / "corpus/rounds" / day / "queue.csv").read_text().splitlines()
+    (root / "corpus/rounds" / day / "queue.csv").write_text("\n".join([ours[0], *reversed(ours[1:])]) + "\n")
+    moved = later.replace(f"corpus/rounds/{day}-3/queue.csv:", f"corpus/rounds/{day}/queue.csv:")
+    (root / "corpus/rounds" / f"{day}-2" / "duplicates.csv").write_text(moved)  # as before the fix: a's rows, reordered
+    run = cli("validate", "--root", root)
+    assert run.code == 1 and re.search(rf"corpus/rounds/{day}-2/duplicates.csv:[0-9]+: matched: corpus/rounds/{day}/queue.csv:"
+                                       r"[0-9]+ is '[^']+', another paper than this row's '[^']+'", run.err), run.err
 
 
 def test_a_round_of_one_day_that_the_merged_branch_released_keeps_its_id_and_ours_is_renamed(round_survey_tree, cli,

@@ -437,29 +437,6 @@ def test_a_record_without_what_a_candidate_needs_is_counted_unusable_and_named(s
     assert ([f.identifier for f in run.found], run.unusable) == (["arxiv:2605.30004"], ["link 0 (no paper)"])
 
 
-@pytest.mark.parametrize(("title", "author", "why"), [
-    ("Untitled", "Lovelace, Ada", "title 'Untitled' is a placeholder"),
-    ("TBD.", "Lovelace, Ada", "title 'TBD.' is a placeholder"),
-    ("...", "Lovelace, Ada", "title '...' is only punctuation, a placeholder"),
-    ("An orchestrator", "Last, First", "authors[0] 'Last, First' is a placeholder"),
-    ("An orchestrator", "Doe, , J", "authors[0] ")])
-def test_a_record_that_could_become_no_record_is_unusable_not_a_row_no_decision_can_clear(serve, title, author, why):
-    """A title or an author `update apply` would refuse for an include and an exclude alike, in cells the
-    screener may not change (they are what the search found): counted unusable and named, not queued."""
-    from masrl.review.update.sources.base import Found, QueryRun
-
-    run = QueryRun("orchestration")
-    found = Found("arxiv:2605.30001", {"arxiv": "2605.30001"}, title, (author,), 2026, "arXiv", "", "2026-05-20")
-    assert run.take(found, *WINDOW) is False
-    assert (run.returned, run.kept, run.found) == (1, 0, [])
-    assert run.unusable[0].startswith(f"arxiv:2605.30001 ({why}")
-    if title == "Untitled":  # the same through a source, into what round.yaml records
-        paper = {**_one_paper(1), "title": title}
-        served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 1, "data": [paper]}).encode())))
-        s2_run = s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
-        assert (s2_run.found, s2_run.as_dict()["unusable_records"]) == ([], [f"arxiv:2605.30001 ({why})"])
-
-
 def test_an_openreview_note_of_another_venue_than_asked_is_refused(serve):
     note = {"id": "OrchNote01", "forum": "OrchNote01", "pdate": 1779000000000,
             "content": {"title": {"value": "An orchestrator"}, "authors": {"value": ["Ada Lovelace"]},

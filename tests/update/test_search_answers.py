@@ -668,6 +668,39 @@ BOMB = ('<?xml version="1.0"?>\n<!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY
         '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>').encode()
 
 
+def test_a_record_no_decision_could_make_a_record_is_counted_unusable_not_queued(basic_survey, cli, clock, serve,
+                                                                                   monkeypatch):
+    """A row's cells are what the source sent, and the screener may not change them: a record whose title,
+    year or authors no record may have (as `update apply` judges an include and an exclude alike) would be
+    a row that no decision clears. It is counted unusable, with its reason; the round queues the others,
+    and a cleaning that uncovers a character to take out goes on until none is left."""
+    taxonomy = basic_survey / "corpus/taxonomy.yaml"
+    taxonomy.write_text(re.sub(r"(?m)^year_minimum: .*$", "year_minimum: 2026", taxonomy.read_text()))
+    lovelace = "<author><name>Ada Lovelace</name></author>"
+    entries = (entry("2605.30001", "An Orchestrator")
+               + entry("2605.30002", "Untitled")
+               + entry("2512.30003", "An Orchestrator of Last Year", published="2025-12-15T10:00:00Z")
+               + entry("2605.30004", "An Orchestrator Among Others",
+                       authors=lovelace + "<author><name>others</name></author><author><name>Bob Smith</name></author>")
+               + entry("2605.30005", "Code review 가\u200d\u3164 with an orchestrator"))
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entries, 5))))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, "--since", "2025-12-01", "--until", "2026-06-30", *ARXIV)
+    assert run.code == 0, run.err
+    assert sorted(queue(basic_survey)) == ["arxiv:2605.30001", "arxiv:2605.30005"]
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
+    assert (query["returned"], query["kept"], query["unusable"]) == (5, 2, 3)
+    assert query["unusable_records"] == [
+        "arxiv:2605.30002 (title: 'Untitled' is a placeholder)",
+        "arxiv:2512.30003 (year: 2025 is out of range; allowed: 2026 to 2027)",
+        "arxiv:2605.30004 (authors: 'others' (et al.) stands for the authors not named and ends the list; move it last (once))"]
+    assert cli("validate", "--root", basic_survey).code == 0
+    (folder,) = rounds(basic_survey)
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        titles = [row["title"] for row in csv.DictReader(handle)]
+    assert "Code review 가 with an orchestrator" in titles
+
+
 def test_an_entity_bomb_is_refused_not_read_as_an_empty_title(serve):
     page = BOMB + atom(entry(title="&c;"), 1).split(b"\n", 1)[1]
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", page)))

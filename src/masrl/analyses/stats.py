@@ -13,6 +13,7 @@ from masrl.core.tabular import pd
 from ..corpus.taxonomy import Taxonomy
 from .counts import count_by, crosstab
 from .table import Table
+from ..core.names import record_id_order
 
 
 def headline(retained: pd.DataFrame, excluded: pd.DataFrame) -> dict[str, int]:
@@ -71,7 +72,7 @@ def exclusion_log(records: list[dict], tax: Taxonomy) -> Table:
     log did not record them."""
     stage, reason = tax.role("stages"), tax.role("reasons")
     rows = []
-    for rec in sorted(records, key=lambda r: r["record_id"]):
+    for rec in sorted(records, key=lambda r: record_id_order(r["record_id"])):
         row = {
             "record_id": rec["record_id"],
             "title": rec.get("screening_label", ""),

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ..corpus.records import SCHEME_ORDER
 from ..corpus.taxonomy import Taxonomy
 from .fields import DECISION, EXCLUDE, INCLUDE, AuditField, kind_of
+from ..core.names import record_id_order
 
 METHOD = ("proportional allocation (largest remainders); within a stratum the records with the smallest "
           "sha256('<seed>:<record>'); sheet order by sha256('<seed>:sheet:<record>')")
@@ -69,7 +70,7 @@ def candidates(retained: list[dict], excluded: list[dict], population: str, fiel
             out.append(Candidate(rec["key"], "retained", stratum, _identifier(rec.get("identifiers") or {}),
                                  str(rec["title"]), str(rec.get("url", "")).split(" ; ")[0], original))
     if population in ("excluded", "all"):
-        for rec in sorted(excluded, key=lambda r: r["record_id"]):
+        for rec in sorted(excluded, key=lambda r: record_id_order(r["record_id"])):
             original = {f: (EXCLUDE if f == DECISION else str(rec[f])) for f in fields if f == DECISION or f in rec}
             stratum = EXCLUDE if stratify == DECISION else (None if stratify is None else str(rec.get(stratify)))
             out.append(Candidate(rec["record_id"], "excluded", stratum, _identifier(rec.get("identifiers") or {}),

@@ -28,7 +28,7 @@ import html.entities
 import re
 
 from ..core.placeholders import author_problem
-from ..core.text import describe, unsafe_characters
+from ..core.text import describe, unsafe_characters, without_unsafe
 
 #: The longest text kept of each kind of field (characters). arXiv caps abstracts at 1,920
 #: characters and titles far below 1,000; what is longer is not a paper's metadata.
@@ -125,10 +125,7 @@ def clean(text: object, what: str, where: str, markup: bool = False) -> str:
             ch, kind = bad[0]
             raise FormatError(f"{where}: the identifier {_short(text)} holds {describe(ch)} ({_KINDS_SAID.get(kind, kind)}); "
                               "masrl keeps an identifier only as the source sent it")
-    text = " ".join(text.split())
-    drop = {ch for ch, _ in unsafe_characters(text)}
-    if drop:
-        text = " ".join("".join(ch for ch in text if ch not in drop).split())
+    text = without_unsafe(text)
     if len(text) > limit:
         raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
     return text

@@ -86,11 +86,14 @@ def display_name(name: str) -> str:
     """A record author for reading (:func:`name_parts`): ``Liu, Shuo`` -> ``Shuo Liu``; ``van
     Beethoven, Ludwig`` -> ``Ludwig van Beethoven``; ``Doe, Jr., John`` -> ``John Doe Jr.``; an
     organisation as written without its braces (``{Agents and Tools Lab, Inc.}`` -> ``Agents and
-    Tools Lab, Inc.``)."""
+    Tools Lab, Inc.``); a name in Han characters, kana or Hangul family name first, as it is written
+    (``李, 小龙`` -> ``李 小龙``)."""
     parts = name_parts(name)
     if parts is None:
         return name[1:-1] if wrapped(name) else name
     last, jr, first = parts
+    if first and not jr and all(_east_asian(word) for word in f"{last} {first}".split()):
+        return f"{last} {first}"
     return " ".join(p for p in (first, last, jr) if p)
 
 

@@ -515,6 +515,34 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
     return out + _cell_problems(file, folder.queue)
 
 
+def record_cell_problems(title: str, authors: list[str], year: str, identifiers: list[str], tax: Taxonomy,
+                         decision: str = "include") -> list[tuple[str, str]]:
+    """``[(column, why)]`` of the cells of a queue row that its record could not hold, whatever the
+    screener decides (its cells are what the search found): a placeholder title, a year out of the
+    taxonomy's range, a URL no record may link, no author, an author that names no person, an author
+    list that ``others`` does not end. An empty title, or one holding a character the text policy
+    refuses, is said by the checks of every cell. ``update apply`` refuses such a row;
+    ``update search`` counts such a record unusable instead of queueing it."""
+    out = []
+    if title.strip() and not text_problem(title) and (why := placeholder_problem(title)):
+        out.append(("title", why))
+    latest = clock.today().year + 1
+    if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:
+        out.append(("year", f"{year} is out of range; allowed: {tax.year_minimum} to {latest}"))
+    for ident in identifiers:
+        scheme, _, link = ident.partition(":")
+        if scheme == "url" and (why := url_problem(link)):
+            out.append(("identifier", f"{shown(link)} {why}"))
+    if not authors:
+        out.append(("authors", f"an {decision}d paper needs its authors (Last, First; ...)"))
+    for k, author in enumerate(authors):
+        if author != "others" and (why := author_problem(author)):
+            out.append(("authors", f"authors[{k}]: {why}"))
+    if why := authors_problem(authors):
+        out.append(("authors", why))
+    return out
+
+
 def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
     """The screener's cells of one row, every problem at once: a decision that is none is reported
     and the rest of the row is checked as the decision it is closest to (``exlude`` as exclude), so
@@ -537,26 +565,11 @@ def _decision_problems(file: str, row, tax: Taxonomy) -> list[Problem]:
         decision = hint.split("'")[1] if hint else None
     roles = ((STAGE_COLUMN, "stages"), (REASON_COLUMN, "reasons"))
     if decision in DECISIONS:  # the row becomes a record: its cells are checked as the record's will be
-        # empty, or holding a character the text policy refuses: said once, by the checks of every row
-        if row.get("title").strip() and not text_problem(row.get("title")) and (why := placeholder_problem(row.get("title"))):
-            out.append(Problem(file, row.line, "title", why))
-        year, latest = row.get("year"), clock.today().year + 1
-        if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:
-            out.append(Problem(file, row.line, "year", f"{year} is out of range; allowed: {tax.year_minimum} to {latest}"))
-        for ident in split_identifiers(row.get("identifier")):
-            scheme, _, link = ident.partition(":")
-            if scheme == "url" and (why := url_problem(link)):
-                out.append(Problem(file, row.line, "identifier", f"{shown(link)} {why}"))
+        out += [Problem(file, row.line, column, why) for column, why in record_cell_problems(
+            row.get("title"), split_list(row.get("authors")), row.get("year"), split_identifiers(row.get("identifier")),
+            tax, decision)]
         if decision == "exclude" and row.get("reason") and (why := placeholder_problem(row.get("reason"))):
             out.append(Problem(file, row.line, "reason", why))
-        authors = split_list(row.get("authors"))
-        if not authors:
-            out.append(Problem(file, row.line, "authors", f"an {decision}d paper needs its authors (Last, First; ...)"))
-        for k, author in enumerate(authors):
-            if author != "others" and (why := author_problem(author)):
-                out.append(Problem(file, row.line, "authors", f"authors[{k}]: {why}"))
-        if why := authors_problem(authors):
-            out.append(Problem(file, row.line, "authors", why))
     if decision == "include":
         for column, _ in roles:
             if row.get(column):
@@ -706,11 +719,52 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
             out += _query_problems(folder, corpus)
         if _readable(folder, "duplicates.csv", DUPLICATE_COLUMNS):
             out += _cell_problems(folder.path("duplicates.csv"), folder.duplicates)
+            out += _matched_problems(corpus, folder)
         if folder.meta is not None and not folder.missing and not unread:
             # a sheet whose cells of its records are named wrong already: its records are judged once they read
             named = {p.file for p in out if p.field in FOUND_CELLS and p.line is not None}
             out += [p for p in _count_problems(folder, corpus) if p.file not in named]
     return out + _requeued_problems(corpus)
+
+
+_QUEUE_ROW = re.compile(rf"(?:{re.escape(ROUNDS)}(?P<round>[^/]+)/)?queue\.csv:(?P<line>[0-9]+)")
+
+
+def _matched_problems(corpus: Corpus, folder: RoundFolder) -> list[Problem]:
+    """A duplicate that names a queue row (``queue.csv:N`` of its round, ``corpus/rounds/<id>/queue.csv:N`` of an
+    earlier one) names a row that is there and can be its paper (:func:`masrl.bib.matching.may_be_one_paper`):
+    a round renamed by hand, or a merge that moved one, would leave it naming another paper."""
+    from ..analyses.rounds import row_identifiers
+    from ..bib.identifiers import as_mapping
+    from ..bib.matching import make_known, may_be_one_paper
+
+    file, out = folder.path("duplicates.csv"), []
+    for row in folder.duplicates:
+        named = _QUEUE_ROW.fullmatch(row.get("matched") or "")
+        if named is None:
+            continue
+        other = corpus.rounds.get(named["round"] or folder.round_id)
+        if other is None:
+            out.append(Problem(file, row.line, "matched", f"{row.get('matched')!r} names a round that is not under {ROUNDS}"))
+            continue
+        if not _rows_as_searched(corpus, other):
+            continue  # a sheet unread, or rows added or deleted by hand: said once, by its own checks
+        queued = next((q for q in other.queue if q.line == int(named["line"])), None)
+        if queued is None:
+            out.append(Problem(file, row.line, "matched", f"{row.get('matched')!r} names no row of that queue"))
+        elif not may_be_one_paper(make_known("", "", row.get("title"), as_mapping(row_identifiers(row.get("identifier")))),
+                                  make_known("", "", queued.get("title"), as_mapping(row_identifiers(queued.get("identifier"))))):
+            out.append(Problem(file, row.line, "matched", f"{row.get('matched')} is {queued.get('title')[:60]!r}, another "
+                                                          f"paper than this row's {row.get('title')[:60]!r}: a round renamed "
+                                                          "after its duplicates were found? name the row of the same paper"))
+    return out
+
+
+def _rows_as_searched(corpus: Corpus, folder: RoundFolder) -> bool:
+    """Whether a round's queue reads and holds as many rows as its round.yaml counts (its lines are the search's)."""
+    counts = (folder.meta or {}).get("counts") if isinstance(folder.meta, dict) else None
+    return (folder.path("queue.csv") not in corpus.unreadable and isinstance(counts, dict)
+            and counts.get("queued") == len(folder.queue))
 
 
 def round_form_problems(corpus: Corpus) -> list[Problem]:

@@ -32,3 +32,11 @@ def file_name_problem(name: str) -> str | None:
         return (f"{name!r} is a device name on Windows (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with or without an "
                 "extension); choose another")
     return None
+
+
+def record_id_order(record_id: object) -> tuple:
+    """The order of exclusion-log record ids: by number (``E999`` before ``E1000``; as text, ``E1000``
+    would come first once the log passes 999), any other id after them, as text."""
+    text = str(record_id)
+    found = re.fullmatch(r"E([0-9]+)", text)
+    return (0, int(found.group(1)), text) if found else (1, 0, text)

@@ -30,7 +30,7 @@ Refused everywhere, because a reader cannot see them and they change what the te
   which no file can hold as text.
 
 :func:`unsafe_characters` is the one test of every command and check that reads text; the
-network sources drop what it names (:func:`masrl.review.update.sources.base.one_line`).
+network sources drop what it names (:func:`without_unsafe`).
 """
 
 from __future__ import annotations
@@ -136,6 +136,16 @@ _CONTROL_NAMES = {0: "NULL", 7: "BELL", 8: "BACKSPACE", 9: "TAB", 10: "LINE FEED
 _KINDS = {"control": "a control character", "bidirectional": "a bidirectional control", "zero-width": "zero-width",
           "invisible": "invisible", "blank": "shown as a blank that is not a space",
           "noncharacter": "not a character"}
+
+
+def without_unsafe(text: str) -> str:
+    """``text`` on one line (whitespace collapsed) without the characters the policy refuses, taken
+    out until none is left: taking one out can make its neighbour refused (a zero-width joiner that
+    joined a Hangul filler is left joining nothing), so each pass drops what the last one uncovered."""
+    text = " ".join(text.split())
+    while drop := {ch for ch, _ in unsafe_characters(text)}:
+        text = " ".join("".join(ch for ch in text if ch not in drop).split())
+    return text
 
 
 def describe(ch: str) -> str:

@@ -19,6 +19,7 @@ from .errata import Erratum, corrected, errata_from
 from .load import Corpus
 from .migrate import migrate
 from .releases import Release, Snapshot, latest, releases_from, snapshot_from
+from ..core.names import record_id_order
 
 #: Name of the population of the working tree.
 POOL = "pool"
@@ -179,7 +180,7 @@ def pending(current: Population, earlier: Population | None) -> Pending:
 def pool(corpus: Corpus) -> Population:
     """The working tree's records (validated corpus) as the pool population."""
     retained = tuple(sorted(corpus.retained.values(), key=lambda r: r["key"]))
-    excluded = tuple(sorted(corpus.excluded.values(), key=lambda r: r["record_id"]))
+    excluded = tuple(sorted(corpus.excluded.values(), key=lambda r: record_id_order(r["record_id"])))
     return Population(POOL, "current pool", corpus.taxonomy, retained, excluded)
 
 
@@ -208,7 +209,7 @@ def releases(corpus: Corpus) -> list[Population]:
         out.append(Population(
             rel.name, f"release {rel.label}", corrected(snap.taxonomy, list(own), rel.name),
             tuple(snap.retained[k] for k in sorted(snap.retained)),
-            tuple(snap.excluded[k] for k in sorted(snap.excluded)), rel, snap.identification, own,
+            tuple(snap.excluded[k] for k in sorted(snap.excluded, key=record_id_order)), rel, snap.identification, own,
         ))
     return out
 

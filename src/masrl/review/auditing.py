@@ -46,6 +46,7 @@ from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
 from ..render.markdown import render_template
 from ..core import clock
+from ..core.names import record_id_order
 
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
 
@@ -157,7 +158,7 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
     if audit_id in taken:
         raise UserError(f"audit {audit_id!r} exists already; choose another id with --id (e.g. --id {audit_id}-b)")
     pool = sampling.candidates(sorted(corpus.retained.values(), key=lambda r: r["key"]),
-                               sorted(corpus.excluded.values(), key=lambda r: r["record_id"]),
+                               sorted(corpus.excluded.values(), key=lambda r: record_id_order(r["record_id"])),
                                options.population, fields, options.stratify)
     if options.n > len(pool):
         raise UserError(f"--n {options.n} but the {options.population} population has {len(pool)} records")

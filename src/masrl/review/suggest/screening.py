@@ -22,6 +22,7 @@ import numpy as np
 
 from ...corpus.taxonomy import Taxonomy
 from . import model, text
+from ...core.names import record_id_order
 
 #: How many nearest judged records vote on a candidate.
 NEIGHBOURS = 10
@@ -88,7 +89,7 @@ def judged_pool(corpus) -> Pool:
     key or record id, for :func:`score`."""
     tax = Taxonomy(corpus.taxonomy)
     kept = sorted((r for r in corpus.retained.values() if isinstance(r.get("key"), str)), key=lambda r: r["key"])
-    out = sorted((r for r in corpus.excluded.values() if isinstance(r.get("record_id"), str)), key=lambda r: r["record_id"])
+    out = sorted((r for r in corpus.excluded.values() if isinstance(r.get("record_id"), str)), key=lambda r: record_id_order(r["record_id"]))
     reason = tax.role("reasons")
     return Pool(kept + out, [True] * len(kept) + [False] * len(out), tax.values(reason) if reason else (), reason,
                 tax.abstract_field)

@@ -26,6 +26,7 @@ from ...corpus.taxonomy import Taxonomy
 from .. import adding, intake
 from ..excluding import Decision, decision_problems, duplicate_problems, plan_exclusions
 from .protocol import protocol_of
+from ...core.names import record_id_order
 
 #: How messages name masrl's own fields of a decision: the columns of queue.csv.
 LABELS = {"reason": "reason", "title": "title", "key/title": "title", "key": "identifier",
@@ -161,7 +162,7 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
     for rel, stub in added.stubs.items():
         line = next(lines[k] for k in sorted(keys_of(stub["identifiers"])) if k in lines)
         plan.created.append((line, rel, "include"))
-    for item, rel in zip(decisions, sorted(excluded.files)):
+    for item, rel in zip(decisions, sorted(excluded.files, key=lambda rel: record_id_order(rel.rsplit('/', 1)[-1].removesuffix('.yaml')))):
         plan.created.append((item.origin[1], rel, "exclude"))
     plan.created.sort()
     return plan

@@ -4,8 +4,9 @@
 second one). Two branches that each searched on the same day both wrote ``corpus/rounds/<day>/``,
 so ``git merge`` stops on its files. :func:`rename_theirs` keeps ours under the id and moves
 theirs to the next free id of the same day, and follows the id everywhere theirs wrote it: the
-round's own files (``round:``, the header, the sheets' ``corpus/rounds/<id>/`` cells) and the
-records the branch made from the round (``masrl update apply <id> (corpus/rounds/<id>/...)``).
+round's own files (``round:``, the header, the sheets' ``corpus/rounds/<id>/`` cells), the
+records the branch made from the round (``masrl update apply <id> (corpus/rounds/<id>/...)``) and
+the branch's later rounds whose duplicates name its rows (``corpus/rounds/<id>/queue.csv:N``).
 A release of theirs that covers the round is left to a person. Pure: bytes in, bytes out.
 """
 
@@ -80,7 +81,8 @@ def rename_theirs(old: str, taken: set[str], base: dict, ours: dict, theirs: dic
             if rel in base:
                 out.by_hand.append(f"{rel}: round {old} was there before the branches parted, and both changed it")
             out.files[f"{ROUNDS}{new}/{rel[len(prefix):]}"] = follow(theirs[rel].decode("utf-8"), old, new).encode("utf-8")
-        elif rel.startswith((PAPERS, EXCLUSIONS)) and theirs[rel] != base.get(rel) and theirs[rel] != ours.get(rel):
+        elif ((rel.startswith((PAPERS, EXCLUSIONS)) or round_of(rel)) and theirs[rel] != base.get(rel)
+              and theirs[rel] != ours.get(rel)):  # their records, and their other rounds' duplicates of its rows
             text = theirs[rel].decode("utf-8", "replace")
             moved = follow(text, old, new)
             if moved != text:

@@ -155,13 +155,33 @@ def _whole(label: str, run, allow_incomplete: bool) -> None:
                         "--allow-incomplete to write the round with them counted as not fetched; nothing was written")
 
 
+def _undecidable(run, taxonomy: dict) -> None:
+    """Move each record of ``run`` that no decision could make a record (its row's cells are what the
+    source sent, which the screener may not change: :func:`masrl.checks.protocol.record_cell_problems`)
+    from those kept to those unusable, named with the first reason (``(year: 2025 is out of range; ...)``)."""
+    from ...checks.protocol import record_cell_problems
+    from ...corpus.taxonomy import Taxonomy
+
+    tax = Taxonomy(taxonomy)
+    for found in list(run.found):
+        ids = [found.identifier, *(f"{scheme}:{value}" for scheme, value in found.identifiers.items())]
+        problems = record_cell_problems(found.title, list(found.authors), str(found.year), ids, tax)
+        if problems:
+            run.found.remove(found)
+            run.kept -= 1
+            column, why = problems[0]
+            run.unusable.append(f"{found.identifier} ({column}: {why})")
+
+
 def check_written(inputs: dict[str, bytes], files: dict[str, bytes]) -> list[Problem]:
     """The problems ``masrl validate`` would find in the round ``files`` (with the survey's
     taxonomy and protocol from ``inputs``)."""
     from ...checks.protocol import check_rounds
 
-    corpus = parse_tree({**{k: inputs[k] for k in (TAXONOMY, PROTOCOL) if k in inputs}, **files})
-    return [p for p in check_rounds(corpus) if p.file.startswith(ROUNDS)]
+    # the earlier rounds too: the new round's duplicates may name their rows
+    corpus = parse_tree({**{k: data for k, data in inputs.items() if k in (TAXONOMY, PROTOCOL) or k.startswith(ROUNDS)},
+                         **files})
+    return [p for p in check_rounds(corpus) if p.file in files]
 
 
 def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callable, now: Callable[[], str],
@@ -201,6 +221,7 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
             raise UserError(f"cannot search {searcher.label}: {err}; nothing was written") from None
         for run in done:
             run.sent = max(run.sent, started)  # a fixed clock (MASRL_TODAY) stands still: no query before its round
+            _undecidable(run, corpus.taxonomy)
             _whole(searcher.label, run, allow_incomplete)
             runs.append((searcher.label, run))
         source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),

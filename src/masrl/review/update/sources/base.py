@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ....core.placeholders import author_problem, placeholder_problem
-from ....core.text import unsafe_characters
+from ....core.text import without_unsafe
 
 
 @dataclass(frozen=True)
@@ -29,19 +28,6 @@ class Found:
     venue: str
     abstract: str
     published: str
-
-
-def record_problem(found: Found) -> str | None:
-    """Why a record found could become no record, included or excluded (``title: 'Untitled' is a
-    placeholder``), or None: a title or an author name that ``update apply`` would refuse
-    (:func:`masrl.core.placeholders.placeholder_problem`, :func:`~masrl.core.placeholders.author_problem`).
-    The screener cannot correct them: a row's cells must stay what the search found."""
-    if why := placeholder_problem(found.title):
-        return f"title {why}"
-    for k, author in enumerate(found.authors):
-        if author != "others" and (why := author_problem(author)):
-            return f"authors[{k}] {why}"
-    return None
 
 
 @dataclass(frozen=True)
@@ -102,8 +88,6 @@ class QueryRun:
             self.unusable.append(f"{found.label} (no {found.missing})")
         elif not any(a != "others" for a in found.authors):  # a record `update apply` could neither include nor exclude
             self.unusable.append(f"{found.identifier} (no author named)")
-        elif why := record_problem(found):  # neither: its row's cells are the source's and checked as a record's
-            self.unusable.append(f"{found.identifier} ({why})")
         elif not in_window(found.published, since, until):
             self.outside_window.append(f"{found.identifier} ({found.published})")
         elif family is None or family.matches(f"{found.title} {found.abstract}"):
@@ -157,9 +141,7 @@ def one_line(text: object) -> str:
     masrl's text policy refuses (:mod:`masrl.core.text`: control, bidirectional and zero-width
     characters, which a source's metadata sometimes carries from a web page): what a search
     finds goes into queue.csv as text a screener sees as it is, and a record can be made of it."""
-    text = " ".join(str(text or "").split())
-    drop = {ch for ch, _ in unsafe_characters(text)}
-    return " ".join("".join(ch for ch in text if ch not in drop).split()) if drop else text
+    return without_unsafe(str(text or ""))
 
 
 def sent_at(now, session, first: int) -> str:
