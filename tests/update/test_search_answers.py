@@ -317,7 +317,8 @@ def test_the_run_names_on_the_terminal_the_records_it_could_not_queue(basic_surv
     point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
     run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
     assert run.code == 0, run.err
-    assert ("Crossref, orchestration: 2 record(s) returned without what a candidate needs, not queued: doi:10.5555/orch.2 "
+    assert ("Crossref, orchestration: 2 record(s) returned without what a candidate needs, or with a value no record may hold, not "
+            "queued: doi:10.5555/orch.2 "
             "(no title), item 2 of page 1 (no DOI)") in run.out + run.err
 
 

@@ -137,8 +137,8 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
         if run.unusable:
             named = ", ".join(run.unusable[:10]) + (f", and {len(run.unusable) - 10} more (round.yaml lists them)"
                                                      if len(run.unusable) > 10 else "")
-            out.append(f"{label}, {run.family}: {len(run.unusable)} record(s) returned without what a candidate needs, not "
-                       f"queued: {named}")
+            out.append(f"{label}, {run.family}: {len(run.unusable)} record(s) returned without what a candidate needs, or "
+                       f"with a value no record may hold, not queued: {named}")
         if run.not_fetched:
             out.append(f"{label}, {run.family}: {run.not_fetched:,} of {run.total:,} record(s) not fetched: {run.stopped}")
     for (label, reason), n in sorted(ended.items()):
