@@ -8,6 +8,9 @@
 #   SAMPLE=10 MODULES='corpus/* trace/typed' scripts/mutation.sh   the sample of these modules only
 #   JOBS=1 ...                          one mutant at a time (default: 2)
 #   scripts/mutation.sh 'masrl.build.write*'  only the mutants whose names match
+#   MEMOS=off ...                       the tests with masrl's in-process memos and build cache off
+#                                       (compare the survivors, --survivors, with a run with them on:
+#                                       a mutant only this run kills is one they hide)
 #
 # Prints the kill ratio per module and in all (scripts/mutation_report.py). A surviving
 # mutant is a change to the code that no test notices: `.venv/bin/mutmut show NAME` shows it.
@@ -16,6 +19,7 @@ cd "$(dirname "$0")/.."
 if ! .venv/bin/python -c "import mutmut" 2>/dev/null; then
     .venv/bin/pip install -q -c constraints.txt -e '.[test,mutation]'
 fi
+if [ "${MEMOS:-on}" = off ]; then export MASRL_TEST_MEMOS=off; fi
 set -f  # the module globs are patterns for the report script, not for the shell
 modules=""
 for glob in ${MODULES:-}; do modules="$modules --module $glob"; done

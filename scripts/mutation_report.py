@@ -7,6 +7,7 @@ pseudo-random order (SHA-256 of the mutant's name) count, the same N on every ru
 
     .venv/bin/python scripts/mutation_report.py [--sample N]
     .venv/bin/python scripts/mutation_report.py --names --sample N   # the mutant names, for mutmut run
+    .venv/bin/python scripts/mutation_report.py --survivors --sample N   # the surviving mutants' names
     .venv/bin/python scripts/mutation_report.py --sample N --module 'corpus/*' --module trace/typed
 """
 
@@ -49,6 +50,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, metavar="N", help="count only N mutants per module (a fixed sample)")
     parser.add_argument("--names", action="store_true", help="print the names of the mutants counted, and nothing else")
+    parser.add_argument("--survivors", action="store_true", help="print the names of the surviving mutants counted, and "
+                                                                  "nothing else")
     parser.add_argument("--module", action="append", metavar="GLOB",
                         help="only the modules whose path under src/masrl matches (analyses/*, trace/typed); repeatable")
     args = parser.parse_args()
@@ -63,6 +66,9 @@ def main() -> int:
         return 1
     if args.names:
         print(" ".join(n for codes in found.values() for n in codes))
+        return 0
+    if args.survivors:
+        print("\n".join(n for codes in found.values() for n, c in codes.items() if c not in NOT_CHECKED and c not in KILLED))
         return 0
     total = Counter()
     rows = []

@@ -11,7 +11,8 @@ v1's results (``published_build``: the published tree's Build). ``repo`` is the 
 Every test runs on :data:`SUITE_DAY` (``MASRL_TODAY``). Only tests marked ``live``
 (tests/test_live_corpus.py) read the repository's ``corpus/``, ``exclusions/`` or ``reports/``, on
 the environment's clock: an audit hook fails any other test that opens or lists a file there.
-Markers: ``data`` (takes a tree), ``grown`` (its run on the grown tree), ``property``, ``live``.
+Markers: ``data`` (takes a tree), ``grown`` (its run on the grown tree), ``property``, ``live``,
+``memos`` (skipped with ``MASRL_TEST_MEMOS=off``, a run with masrl's memos and build cache off).
 """
 
 from __future__ import annotations
@@ -39,12 +40,20 @@ os.environ["MASRL_TODAY"] = SUITE_DAY
 # carry it (trees.copy_tree): a test's first build renders only what the test changed. It keys its
 # entries by masrl's files on disk, which a patch of masrl does not change: a test that patches masrl
 # turns it off (_Patches).
-os.environ["MASRL_CACHE"] = "on"
+# ``MASRL_TEST_MEMOS=off`` (scripts/mutation.sh with ``MEMOS=off``) runs the suite with masrl's in-process memos
+# and its build cache off throughout: what it kills then and not with them on, they hide.
+MEMOS = os.environ.get("MASRL_TEST_MEMOS", "on") != "off"
+os.environ["MASRL_CACHE"] = "on" if MEMOS else "off"
 
 import profiles  # noqa: E402,F401  (the hypothesis profiles)
 from grow import Run, set_field as _set_field  # noqa: E402
 from trees import copy_tree, made_once, make_grown, make_published  # noqa: E402
 from masrl.cli import main  # noqa: E402
+
+if not MEMOS:
+    from masrl.core import memo as _memo
+
+    _memo.set_enabled(False)
 
 TREES = ("published", "grown")
 LIVE = tuple(str(REPO / name) for name in ("corpus", "exclusions", "reports"))
@@ -201,7 +210,7 @@ def _minding(method):
         else:
             name = (target if isinstance(target, str) else target.__name__ if isinstance(target, type(sys))
                     else (target if isinstance(target, type) else type(target)).__module__)
-        if not _memos_off and not {name, name.rpartition(".")[0], name.partition(".")[0]} & _INERT:
+        if MEMOS and not _memos_off and not {name, name.rpartition(".")[0], name.partition(".")[0]} & _INERT:
             from masrl.core import memo
 
             _forget_process_caches()
@@ -257,6 +266,8 @@ def pytest_collection_modifyitems(items):
             spec = getattr(item, "callspec", None)
             if "grown_tree" in item.fixturenames or (spec is not None and spec.params.get("survey_tree") == "grown"):
                 item.add_marker(pytest.mark.grown)
+        if not MEMOS and item.get_closest_marker("memos"):
+            item.add_marker(pytest.mark.skip(reason="asserts what masrl's memos remember; this run has them off"))
 
 
 @pytest.hookimpl(trylast=True)

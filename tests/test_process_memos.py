@@ -21,6 +21,8 @@ from masrl.core.memo import MISSING, Memo, content_key
 from masrl.core.text import _kind, unsafe_characters
 from masrl.corpus.load import TAXONOMY, Corpus, load
 
+pytestmark = pytest.mark.memos
+
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}, "flag": {"enum": ["yes", "no"]}},
           "required": ["n"], "additionalProperties": False}
 

@@ -213,6 +213,7 @@ def test_an_integer_longer_than_any_value_is_refused_on_its_line(digits):
     assert value(f"year: '{'9' * 5000}'\n") == {"year": "9" * 5000}
 
 
+@pytest.mark.memos
 def test_a_file_parsed_again_gives_values_of_its_own_from_the_memo():
     from masrl.corpus.yamlio import PARSED
 

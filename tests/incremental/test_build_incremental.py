@@ -39,6 +39,7 @@ def _retagged(corpus, key: str, field: str, value):
     return corpus
 
 
+@pytest.mark.memos
 def test_a_second_build_in_a_process_computes_only_the_tables_a_retag_touches(released):
     first = pipeline.build(load(released), {})
     text = outputs.render_text(first)
