@@ -408,7 +408,6 @@ def test_a_release_its_git_tag_says_was_published_cannot_be_reverted_or_edited_u
     import shutil
 
     from masrl.corpus.releases import content_digest
-    from masrl.corpus.yamlio import parse
     from living import git
     from trees import copy_tree
 
@@ -444,8 +443,16 @@ def test_a_release_its_git_tag_says_was_published_cannot_be_reverted_or_edited_u
     import yaml
 
     listed = next(r["content_sha256"] for r in yaml.safe_load(releases.read_text())["releases"] if r["name"] == name)
-    digest = content_digest(parse(snapshot.read_bytes(), f"corpus/releases/{name}.yaml")[0])
+    digest = content_digest(load(survey).snapshots[f"corpus/releases/{name}.yaml"])
     releases.write_text(releases.read_text().replace(listed, digest))  # the files agree with each other again
     run = cli("validate", "--root", survey)
+    assert run.err.count("\n") == 2 and "was edited" not in run.err, run.err  # the files agree: only the tag tells
     assert run.code == 1 and (f"content_sha256: {digest[:12]}…, but git tag release-{name} recorded {listed[:12]}… when the "
-                              f"release was published: its snapshot changed since (`masrl diff release-{name}` shows how)") in run.err
+                              f"release was published: its snapshot changed since (`masrl diff release-{name}` shows how") in run.err
+    text = re.sub(r"(?m)^\s*content_sha256: '?" + digest + "'?\n", "", releases.read_text())
+    releases.write_text(text)  # the entry's digest deleted instead: the tag judges the snapshot
+    assert digest not in releases.read_text()
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and f"release {name} lists no content_sha256, but git tag release-{name} recorded {listed[:12]}…" in run.err
+    assert re.search(rf"corpus/releases/{name}.yaml:[0-9]+: the snapshot's content has the digest [0-9a-f]{{12}}…, but git tag "
+                     rf"release-{name} recorded {listed[:12]}…", run.err), run.err

@@ -991,3 +991,25 @@ def test_a_record_decided_at_the_release_and_moved_after_it_is_not_carried_over(
     assert not any(step.startswith("awaiting a decision at the previous version") for step in rows)  # decided at v2
     assert (rows["records to screen"], rows["new records with a screening decision"]) == ("0", "0")
     assert rows["dropped since the previous version (moved to the exclusion log)"] == "1"
+
+
+def test_a_paper_known_only_by_its_landing_page_is_excluded_with_that_page_as_its_url(published_tree):
+    """A Semantic Scholar paper with no arXiv id or DOI is queued as url:<its page>: excluded, the record's url is
+    that page, as `masrl exclude --url` would write it, and the log validates (before, the url was empty)."""
+    from masrl.checks.validate import validate
+    from masrl.corpus.load import parse_tree, read_tree
+    from masrl.corpus.taxonomy import Taxonomy
+    from masrl.review.excluding import Decision, plan_exclusions
+
+    page = "https://www.semanticscholar.org/paper/" + "a" * 40
+    files = read_tree(published_tree)
+    corpus = parse_tree(files)
+    tax = Taxonomy(corpus.taxonomy)
+    given = {"stages": "abstract_screen", "reasons": "X2", "found_in": "Semantic Scholar", "found_by": "multi-agent LLM"}
+    decision = Decision("not about training", values={tax.role(role): value for role, value in given.items() if tax.role(role)},
+                        title="An Orchestrator Without Ids", identifiers={"url": [page]}, authors=("Lovelace, Ada",), year=2026)
+    plan = plan_exclusions(corpus, files, [decision])
+    ((rel, data),) = plan.files.items()
+    record = yaml.safe_load(data)
+    assert (record["url"], record["identifiers"]) == (page, {"url": [page]})
+    assert validate(parse_tree({**files, rel: data})) == []

@@ -55,7 +55,7 @@ def check_releases(checker) -> dict[str, Snapshot]:
     if corpus.releases is None:
         for file, _ in snapshots.values():
             checker.add(file, (), f"a snapshot without {RELEASES}: list its release there (or remove the file)")
-        _published(checker, [])
+        _published(checker, [], snapshots)
         return {}
     before = len(checker.problems)
     checker.schema_errors(RELEASES, corpus.releases, Draft202012Validator(schemas.RELEASES_SCHEMA, format_checker=FormatChecker()))
@@ -107,15 +107,15 @@ def check_releases(checker) -> dict[str, Snapshot]:
             checker.add(file, (), f"release {name} is not listed in {RELEASES}: list it there or remove the snapshot")
     _dates_added(checker, releases, valid)
     _frozen_papers(checker, releases, valid)
-    _published(checker, releases)
+    _published(checker, releases, snapshots)
     return valid
 
 
-def _published(checker, releases) -> None:
+def _published(checker, releases, snapshots: dict) -> None:
     """Every release a git tag says was published (``release-NAME``, made as ``masrl release`` asks) is
-    still listed, with the content digest the tag recorded: a revert of a release's commit, or a
-    snapshot edited with its digest recomputed, leaves the files consistent with each other, not with
-    what was published."""
+    still listed, with the content digest the tag recorded, in its entry and in its snapshot: a revert of
+    a release's commit, a snapshot edited with its digest recomputed, or an entry whose digest was
+    deleted, leaves the files consistent with each other, not with what was published."""
     listed = {rel.name: i for i, rel in enumerate(releases)}
     for name, tagged in sorted(checker.corpus.release_tags.items()):
         i = listed.get(name)
@@ -124,11 +124,22 @@ def _published(checker, releases) -> None:
                                       f"{tagged[:12]}…), but {RELEASES} no longer lists it: a published release is never "
                                       f"removed; restore {SNAPSHOTS}{name}.yaml, reports/releases/{name}/ and its entry here "
                                       f"from the tag (`git show release-{name}:{RELEASES}` shows the entry)")
-        elif releases[i].content_sha256 and releases[i].content_sha256 != tagged:
+            continue
+        restore = (f"`masrl diff release-{name}` shows how; a published release never changes: restore it from the tag "
+                   "and correct its wording with an erratum")
+        if releases[i].content_sha256 and releases[i].content_sha256 != tagged:
             checker.add(RELEASES, ("releases", i, "content_sha256"),
                         f"{releases[i].content_sha256[:12]}…, but git tag release-{name} recorded {tagged[:12]}… when the "
-                        f"release was published: its snapshot changed since (`masrl diff release-{name}` shows how); a "
-                        "published release never changes: restore it from the tag and correct its wording with an erratum")
+                        f"release was published: its snapshot changed since ({restore})")
+        elif not releases[i].content_sha256:  # the entry's digest deleted: the snapshot is judged by the tag's
+            checker.add(RELEASES, ("releases", i, "name"),
+                        f"release {name} lists no content_sha256, but git tag release-{name} recorded {tagged[:12]}… when "
+                        f"it was published: restore the line (`git show release-{name}:{RELEASES}`)")
+            found = snapshots.get(name)
+            if found is not None and (digest := content_digest(checker.corpus.snapshots[found[0]])) != tagged:
+                checker.add(found[0], (), f"the snapshot's content has the digest {digest[:12]}…, but git tag "
+                                          f"release-{name} recorded {tagged[:12]}… when the release was published: it "
+                                          f"changed since ({restore})")
 
 
 def _frozen_papers(checker, releases, valid: dict[str, Snapshot]) -> None:

@@ -253,8 +253,10 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
             if matches:  # --force overrides a similar title, never a shared identifier (one paper, one record)
                 raise UserError("this paper is already in the corpus: " + "; ".join(m.message() for m in matches)
                                 + f"; if it is a distinct paper, {decision.label('force')} REASON logs it anyway")
-            url = decision.url or next(iter(tax.identifier_schemes.get(s, {}).get("resolver", "").format(id=v)
-                                            for s, v in ids.items() if s != "url"), "")
+            links = ids.get("url")  # a URL identifier is itself a landing page (a paper with no other id)
+            url = (decision.url or next(iter(tax.identifier_schemes.get(s, {}).get("resolver", "").format(id=v)
+                                             for s, v in ids.items() if s != "url"), "")
+                   or next(iter([links] if isinstance(links, str) else links or []), ""))
             rec.update(screening_label=decision.title, authors=list(decision.authors), year=decision.year,
                        identifiers=ids, url=url)
             pool.add(make_known(f"{decision.origin[0]}" + (f":{decision.origin[1]}" if decision.origin[1] else ""),
