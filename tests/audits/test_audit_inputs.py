@@ -146,7 +146,7 @@ def test_sample_options_are_checked(survey, cli):
         "command line: --fields: 'domain' cannot be audited for the retained population (it applies only to the records its "
         f"required_when names: a reader of the others would have no value to give); allowed: {allowed}",
         "command line: --stratify: 'stage' is not a field of the retained records; allowed: category, is_rl, reward_type, "
-        "credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, inclusion_criterion, domain, mas_native",
+        "credit_granularity, credit_mechanism, orchestration_form, scenario, is_core, verified, inclusion_criterion",
         "command line: --n: 0 items: the sample needs at least one",
         "masrl: error: 5 errors in the command line; nothing was sampled."]
     run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "40", "--seed", "1")
@@ -507,3 +507,31 @@ def test_a_seed_edited_past_what_json_readers_read_exactly_is_refused(audited, c
     path.write_text(text.replace("seed: 11\n", "seed: 9007199254740993\n"))
     run = cli("validate", "--root", audited)
     assert run.code == 1 and "sampling.seed: 9007199254740993 is " in run.err, run.err
+
+
+def test_a_field_only_some_records_carry_is_no_stratum_of_all_of_them(survey, cli):
+    """`domain` belongs to benchmarks only (its required_when): the other records would be in no stratum, and the
+    audit written would name a stratum of no value."""
+    run = cli("audit", "sample", "--root", survey, "--population", "retained", "--n", "5", "--seed", "1",
+              "--stratify", "domain", "--fields", "category")
+    assert run.code == 1 and run.err.splitlines()[0].startswith(
+        "command line: --stratify: 'domain' is a field only the records its required_when names carry: the others would "
+        "be in no stratum; allowed: category, ")
+    assert not [p for p in (survey / "corpus/audits").iterdir() if p.name.startswith("tags-")]
+
+
+def test_an_adjudication_entry_out_of_form_has_its_resolved_value_judged_in_the_same_run(audited, cli, sheets, tmp_path):
+    """A date that is no date (the entry's form) and a resolved value out of the vocabulary: both in one run."""
+    first = sheets.sample(audited, AUDIT)["items"][0]["original"]["is_rl"]
+    filled = sheets.filled(audited, AUDIT, {("S01", "is_rl"): "partial" if first != "partial" else "no"})
+    assert _import(cli, audited, sheets.write(tmp_path / "ok.csv", filled)).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    adjudication = audited / f"corpus/audits/{AUDIT}/adjudication-round-1.yaml"
+    data = yaml.safe_load(adjudication.read_text())
+    data["resolutions"][0].update(resolved="Maybe", by="Ada Lovelace", date="2026-02-30")
+    adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
+    run = cli("validate", "--root", audited)
+    assert run.code == 1
+    fields = [line.split(": ")[1] for line in run.err.splitlines() if line.startswith(f"corpus/audits/{AUDIT}/adjudication")]
+    assert sorted(fields) == ["resolutions[0].date", "resolutions[0].resolved"], run.err
+    assert "'Maybe' is not an allowed value of is_rl; allowed: yes, partial, no" in run.err

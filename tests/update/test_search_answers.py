@@ -515,6 +515,9 @@ def work_list(items, total=None, **message) -> bytes:
 
 
 BROKEN_CROSSREF = {
+    "a work of a type the filter left out": (work_list([work(type="peer-review")]),
+                                             "$.message.items[0] (page 1).type: 'peer-review', a type the query's filter "
+                                             "left out (it asks for proceedings-article, journal-article)"),
     "two organisations in one name": (work_list([work(author=[{"name": "Agents Lab; Tools Lab"}])]),
                                       "$.message.items[0] (page 1).author[0].name: 'Agents Lab; Tools Lab' is not one "
                                       "organisation's name"),
@@ -700,6 +703,28 @@ def test_a_record_no_decision_could_make_a_record_is_counted_unusable_not_queued
     with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
         titles = [row["title"] for row in csv.DictReader(handle)]
     assert "Code review 가 with an orchestrator" in titles
+
+
+def test_an_organisation_a_source_names_stays_one_name_through_the_queue(basic_survey, cli, clock, serve, monkeypatch):
+    """Crossref names an organisation in ``name``: queued in braces, it is kept whole by `update apply`, not split
+    into a person "DeepMind, Google"."""
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list([work(author=[{"name": "Google DeepMind"}])]))))
+    point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 0, run.err
+    (folder,) = rounds(basic_survey)
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [r["authors"] for r in rows] == ["{Google DeepMind}"]
+    rows[0]["decision"] = "include"
+    with open(folder / "queue.csv", "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    run = cli("update", "apply", "--root", basic_survey, folder.name)
+    assert run.code == 0 and "warning" not in run.err, run.err
+    (record,) = (basic_survey / "corpus/papers").glob("*.yaml")
+    assert record.name == "googledeepmind2026.yaml" and yaml.safe_load(record.read_text())["authors"] == ["{Google DeepMind}"]
 
 
 def test_an_entity_bomb_is_refused_not_read_as_an_empty_title(serve):

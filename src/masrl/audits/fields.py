@@ -146,7 +146,8 @@ def _natural(name: str) -> tuple:
 
 def stratify_choices(tax: Taxonomy, population: str) -> tuple[str, ...]:
     """Fields a sample of ``population`` can be stratified by: the single-valued
-    controlled fields of its records; for ``all``, the decision (retained vs excluded)."""
+    controlled fields every record of it carries (a field its ``required_when`` gives only some
+    records would leave the others in no stratum); for ``all``, the decision (retained vs excluded)."""
     if population == "all":
         return (DECISION,)
-    return tuple(f.name for f in tax.of(population) if not f.multi)
+    return tuple(f.name for f in tax.of(population) if not f.multi and f.required_when is None)

@@ -13,6 +13,7 @@ who resolved it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -341,8 +342,22 @@ class _FolderChecker:
         allowed = with_vocabulary(today, self.recorded(sample))
         items = {i.item: i for i in audit.items}
         seen: dict[tuple, int] = {}
+        named = {}  # entry -> the keys its form problems name: the rest of the entry is judged in the same run
+        for problem in self.c.problems:
+            if problem.file == rel and (m := re.match(r"resolutions\[([0-9]+)\]\.?([A-Za-z_]*)", problem.field or "")):
+                named.setdefault(int(m.group(1)), set()).add(m.group(2))
+
+        def resolved_problems(path: tuple, res: dict) -> None:
+            if res["resolved"] is not None:  # a value of the audit's time, or of today's vocabulary (what apply writes)
+                problem = _value_problem(allowed[res["field"]], res["resolved"]) and _value_problem(today[res["field"]], res["resolved"])
+                if problem:
+                    self.c.add(rel, path + ("resolved",), problem)
+
         for j, res in enumerate(data["resolutions"]):
             if j in malformed:
+                if (isinstance(res, dict) and not named.get(j, {""}) & {"", "item", "field", "resolved"}
+                        and isinstance(res.get("field"), str) and res["field"] in allowed and "resolved" in res):
+                    resolved_problems(("resolutions", j), res)
                 continue
             path = ("resolutions", j)
             key = (number, res["item"], res["field"])
@@ -363,11 +378,8 @@ class _FolderChecker:
                 self.c.add(rel, path + ("record",), f"{res['record']!r} but the sample's {res['item']} is {items[res['item']].record!r}")
             if res.get("date") is not None:
                 self.when(rel, path + ("date",), res["date"], sample["date"])
-            resolved = res["resolved"]
-            if resolved is not None:  # a value of the audit's time, or of today's vocabulary (what apply writes)
-                problem = _value_problem(allowed[res["field"]], resolved) and _value_problem(today[res["field"]], resolved)
-                if problem:
-                    self.c.add(rel, path + ("resolved",), problem)
+            resolved_problems(path, res)
+            if res["resolved"] is not None:
                 if not res.get("by"):
                     self.c.add(rel, path + ("by",), "say who resolved it (a name)")
             may_overturn = res["field"] == DECISION and items[res["item"]].kind == "excluded"

@@ -139,8 +139,12 @@ def sample(files: dict[str, bytes], options: SampleOptions, version: str) -> tup
         bad.append(Problem(COMMAND_LINE, None, "--fields", "a screening audit asks for the decision: include 'decision'"))
     choices = stratify_choices(tax, options.population)
     if options.stratify is not None and options.stratify not in choices:
-        bad.append(Problem(COMMAND_LINE, None, "--stratify", f"{options.stratify!r} is not a field of the {options.population} "
-                                                             f"records; allowed: {', '.join(choices)}{_suggest(options.stratify, choices)}"))
+        field = tax.fields.get(options.stratify)
+        what = ("is a field only the records its required_when names carry: the others would be in no stratum"
+                if field is not None and field.required_when is not None and not field.multi
+                else f"is not a field of the {options.population} records")
+        bad.append(Problem(COMMAND_LINE, None, "--stratify", f"{options.stratify!r} {what}; allowed: {', '.join(choices)}"
+                                                             f"{_suggest(options.stratify, choices)}"))
     if options.n < 1:
         bad.append(Problem(COMMAND_LINE, None, "--n", f"{options.n} items: the sample needs at least one"))
     if options.description and (why := text_problem(options.description)):

@@ -23,6 +23,7 @@ from ...corpus.rounds import (
     found_digest,
     read_csv,
 )
+from ...bib.bibtex import is_corporate, wrapped
 from ...corpus.yamlio import dump_record
 from .dedupe import Candidate, Duplicate, list_cell
 
@@ -45,12 +46,20 @@ def next_round_id(corpus, today: str) -> str:
     return f"{today}-{n}"
 
 
+def queued_author(name: str) -> str:
+    """A record author as ``queue.csv`` shows it: a name of several words without a comma (an organisation a
+    source named, ``Google DeepMind``: one name, never split) in braces, ``{Google DeepMind}``, so that
+    ``update apply`` keeps it whole, as it keeps ``{Kimi Team}`` written in a sheet; any other name as it is."""
+    return f"{{{name}}}" if is_corporate(name) and " " in name and not wrapped(name) else name
+
+
 def queue_rows(candidates: list[Candidate], ranks: list[tuple[int, str, str]]) -> list[dict]:
     """The rows of ``queue.csv``, one per candidate, in rank order (the screener's cells empty)."""
     rows = []
     for candidate, (rank, score, likely) in zip(candidates, ranks):
         f = candidate.found
-        rows.append({"identifier": list_cell(candidate.identifiers), "title": f.title, "authors": list_cell(list(f.authors)), "year": f.year,
+        rows.append({"identifier": list_cell(candidate.identifiers), "title": f.title,
+                     "authors": list_cell([queued_author(a) for a in f.authors]), "year": f.year,
                      "venue": f.venue, "abstract": f.abstract, "published": f.published,
                      "query_families": list_cell(candidate.families), "sources": list_cell(candidate.sources),
                      "rank": rank, "score": score, "likely_reason": likely})

@@ -7,7 +7,8 @@ https://www.crossref.org/documentation/retrieve-metadata/rest-api/), JSON
 paging with ``cursor=*`` and then each answer's ``next-cursor``. Parameters: the family's query
 (``query``), the window and the kinds of work (``filter=from-pub-date:..,until-pub-date:..,
 type:proceedings-article,type:journal-article``), ``rows``, ``select`` (the fields read here),
-and ``mailto`` when given (Crossref's "polite pool").
+and ``mailto`` when given (Crossref's "polite pool"). A work of another type than the filter asks
+for is not this query's answer: the whole answer is refused, naming it.
 
 Crossref's ``query`` ranks every work that has any of the words (relevance, not a boolean
 match), so a result set runs to the whole window. masrl's reading: a record is kept when its
@@ -124,6 +125,9 @@ class CrossrefSource:
             for i, item in enumerate(message.items):
                 where = f"$.message.items[{i}] (page {run.pages})"
                 work = read_page(paper, item, NAME, self.endpoint, where)
+                if work.type not in TYPES:  # the filter asked for these types only: another is not this query's answer
+                    raise failure(NAME, self.endpoint, FormatError(
+                        f"{where}.type: {work.type!r}, a type the query's filter left out (it asks for {', '.join(TYPES)})"))
                 label = _label(work)
                 if label and label.lower() in seen_dois:
                     raise failure(NAME, self.endpoint, FormatError(f"{where}: {label} is sent twice in one result set"))
