@@ -77,6 +77,14 @@ def meta(root: Path) -> dict:
     return yaml.safe_load((folder / "round.yaml").read_text(encoding="utf-8"))
 
 
+def write_rows(path: Path, rows: list[dict]) -> None:
+    """A round's sheet written back with ``rows`` (a screener's decisions filled in)."""
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def point(monkeypatch, served, name: str = "MASRL_ARXIV_API", path: str = "/api/query") -> None:
     monkeypatch.setenv(name, f"{served.url}{path}")
 
@@ -350,10 +358,7 @@ def test_every_id_of_a_candidate_is_queued_so_a_later_round_and_its_record_know_
     assert (dup["identifier"], dup["status"], dup["matched"], dup["rule"]) == (
         "arxiv:2605.30001", "queued", f"corpus/rounds/{first.name}/queue.csv:2", "same arxiv 2605.30001")
     rows[0]["decision"] = "include"
-    with open(first / "queue.csv", "w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(first / "queue.csv", rows)
     run = cli("update", "apply", "--root", basic_survey, first.name)
     assert run.code == 0, run.err
     (made,) = re.findall(r"created (corpus/papers/\S+\.yaml)", run.out + run.err)
@@ -717,10 +722,7 @@ def test_an_organisation_a_source_names_stays_one_name_through_the_queue(basic_s
         rows = list(csv.DictReader(handle))
     assert [r["authors"] for r in rows] == ["{Google DeepMind}"]
     rows[0]["decision"] = "include"
-    with open(folder / "queue.csv", "w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(folder / "queue.csv", rows)
     run = cli("update", "apply", "--root", basic_survey, folder.name)
     assert run.code == 0 and "warning" not in run.err, run.err
     (record,) = (basic_survey / "corpus/papers").glob("*.yaml")
