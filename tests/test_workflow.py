@@ -125,10 +125,33 @@ def test_add_reports_unparsable_bibtex_blocks_by_line(survey, cli, text, message
     assert "Traceback" not in run.err
 
 
+def test_an_identifier_given_twice_with_two_values_is_refused_not_the_last_kept():
+    from grow import run_captured
+
+    for flag, a, b in (("--arxiv", "2605.00006", "2605.00007"), ("--doi", "10.5555/a", "10.5555/b"),
+                       ("--openreview", "OrA0000001", "OrB0000001")):
+        run = run_captured("add", "--no-fetch", "--title", "T", "--author", "A, B", "--year", "2026", flag, a, flag, b)
+        assert run.code == 2 and run.err.splitlines()[-1] == (
+            f"masrl: error: argument {flag}: given twice, {a!r} and {b!r}: a record has one; which paper is it?"), run.err
+
+
 def test_add_rejects_a_bad_identifier(survey, cli):
     run = cli("add", "--root", survey, "--arxiv", "2605.2801", "--title", "T", "--author", "A, B", "--year", "2026")
     assert run.code == 1
     assert "command line: --arxiv: '2605.2801' is not an arXiv id: ids of 2605 (2026-05) have a 5-digit number" in run.err
+
+
+def test_a_venue_of_blanks_is_refused_and_one_with_spaces_around_is_kept_as_one_line(survey, cli, set_field):
+    base = ("add", "--root", survey, "--no-fetch", "--title", "Orch H", "--author", "Doe, Jane", "--year", "2026", "--arxiv",
+            "2605.00005")
+    run = cli(*base, "--venue", "   ")
+    assert run.code == 1 and "command line: venue: '   ' is not text: it holds only blanks" in run.err
+    assert cli(*base, "--venue", " ICLR  2026 ").code == 0
+    record = survey / "corpus/papers/doe2026.yaml"
+    assert "\nvenue: ICLR 2026\n" in record.read_text()
+    set_field(record, "venue", "'   '")  # and by hand: validate says what `venue: ''` gets
+    run = cli("validate", "--root", survey)
+    assert "corpus/papers/doe2026.yaml:8: venue: '   ' is not text: it holds only blanks" in run.err, run.err
 
 
 # ---------------------------------------------------------------------------- exclude

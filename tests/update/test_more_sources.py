@@ -147,7 +147,7 @@ def test_semantic_scholar_pages_with_tokens_and_waits_when_it_is_busy(serve):
     source = s2(f"{served.url}/graph/v1")
     run = source.search(ORCH, *WINDOW, NOW)
     assert [(f.identifier, f.identifiers, f.venue) for f in run.found] == [
-        ("arxiv:2605.10001", {"arxiv": "2605.10001"}, "arXiv.org"),
+        ("arxiv:2605.10001", {"arxiv": "2605.10001"}, "arXiv"),  # S2 says "arXiv.org": the venue masrl add gives it
         ("arxiv:2606.00007", {"arxiv": "2606.00007", "doi": "10.5555/venue.2026.12"}, "Proceedings of AAMAS 2026")]
     assert (run.total, run.returned, run.kept, run.pages, run.requests) == (2, 2, 2, 2, 3)  # one 429 answer, retried
     assert [p.get("token") for _, p in served.log] == [None, None, "1"]
@@ -845,3 +845,38 @@ def test_many_queries_that_end_for_one_reason_are_one_line():
                             "(round.yaml names each query)"]
     assert _notes(many[:2]) == ["citation searching, cites k0: Semantic Scholar has no such paper",
                                 "citation searching, cited by k0: Semantic Scholar has no such paper"]
+
+
+@pytest.mark.parametrize(("venue", "venueid", "asked", "shown"), [
+    ("", "ICLR.cc/2026/Conference", "ICLR.cc/2026/Conference", "ICLR 2026"),  # a venue id is no venue's name
+    ("ICLR 2026 Poster", "ICLR.cc/2026/Conference", "ICLR.cc/2026/Conference", "ICLR 2026 Poster"),
+    ("Submitted to ICLR 2026", "ICLR.cc/2026/Conference/Rejected_Submission",
+     "ICLR.cc/2026/Conference/Rejected_Submission", "Submitted to ICLR 2026; rejected"),
+    ("", "ICLR.cc/2026/Conference/Withdrawn_Submission", "ICLR.cc/2026/Conference/Withdrawn_Submission", "ICLR 2026; withdrawn"),
+    ("", "", "", "OpenReview")])
+def test_a_note_names_one_venue_whether_an_update_round_or_masrl_add_reads_it(venue, venueid, asked, shown):
+    """The venue of a record made of a note is the same through `update apply` (the note listed under the venue
+    asked) and `masrl add` (the note asked for by id, no venue)."""
+    from masrl.bib.openreview_json import Paper, decision, shown_venue
+
+    listed = Paper("OrNote0001", "An Orchestrator", ("Lovelace, Ada",), "", venue, venueid, "2026-05-20",
+                   decision(venueid, asked) if asked else "")
+    by_id = Paper("OrNote0001", "An Orchestrator", ("Lovelace, Ada",), "", venue, venueid, "2026-05-20", "")
+    assert shown_venue(listed) == shown_venue(by_id) == shown
+
+
+def test_a_crossref_work_without_a_container_names_its_publisher_as_masrl_add_does(serve):
+    from masrl.review.update.sources.crossref import CrossrefSource
+
+    work = {"DOI": "10.5555/orch.9", "title": ["An Orchestrator"], "published": {"date-parts": [[2026, 5, 21]]},
+            "author": [{"family": "Lovelace", "given": "Ada"}], "type": "proceedings-article", "publisher": "Orchestra Press"}
+    body = json.dumps({"status": "ok", "message-type": "work-list", "message": {
+        "total-results": 1, "items": [work], "items-per-page": 100, "next-cursor": "c1"}}).encode()
+    served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    fake = FakeClock()
+    source = CrossrefSource(Searcher("crossref", "Crossref", f"{served.url}/works", "MASRL_CROSSREF_API", "Crossref"),
+                            clock=fake, sleep=fake.sleep)
+    family = Family("orchestration", ("orchestrator",), "orchestration", (("orchestrator",),), {"crossref": "orchestrator"})
+    (found,) = source.search(family, *WINDOW, NOW).found
+    assert found.venue == "Orchestra Press"
+    assert "publisher" in served.log[0][1]["select"].split(",")

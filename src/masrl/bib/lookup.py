@@ -180,7 +180,7 @@ def _crossref(ident: Identifier, session) -> dict:
 
 
 def _openreview(ident: Identifier, session) -> dict:
-    from .openreview_json import paper, read_notes
+    from .openreview_json import paper, read_notes, shown_venue
 
     for url, v1 in ((endpoint("openreview"), False), (endpoint("openreview_v1"), True)):
         if url is None:
@@ -197,7 +197,7 @@ def _openreview(ident: Identifier, session) -> dict:
         if not note.title:
             raise BadAnswer(f"{host} answered a note without a title for openreview:{ident.value}")
         out = {"title": note.title, "authors": list(note.authors), "year": int(note.published[:4]) if note.published else None,
-               "venue": note.venue or "OpenReview", "identifiers": {"openreview": note.id or ident.value}}
+               "venue": shown_venue(note), "identifiers": {"openreview": note.id or ident.value}}
         if note.abstract:
             out["abstract"] = note.abstract
         return out

@@ -16,6 +16,7 @@ accepted paper, ``.../Rejected_Submission``, ``.../Withdrawn_Submission`` or
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 import msgspec
@@ -118,6 +119,17 @@ def decision(venueid: str, venue: str) -> str:
     if tail in public:
         return public[tail]
     return "accepted" if venueid and venueid == venue else ""
+
+
+def shown_venue(found: Paper) -> str:
+    """The venue a record of the note names, whichever command made it (``masrl add``, an update round):
+    its own ``venue`` (``ICLR 2026 Poster``), else the conference and year of its ``venueid``
+    (``ICLR 2026`` of ``ICLR.cc/2026/Conference``), else ``OpenReview``; with a public decision other
+    than acceptance after it (``Submitted to ICLR 2026; rejected``)."""
+    named = re.match(r"([A-Za-z][A-Za-z0-9-]*)\.(?:cc|org|net|com)/([0-9]{4})(?:/|$)", found.venueid)
+    shown = found.venue or (f"{named.group(1)} {named.group(2)}" if named else "OpenReview")
+    said = found.decision or decision(found.venueid, "")
+    return f"{shown}; {said}" if said and said != "accepted" else shown
 
 
 def _day(millis: int | None, where: str) -> str | None:

@@ -107,6 +107,7 @@ def _or_null(alternatives) -> bool:
 
 #: What the patterns of masrl's schemas allow, in words (a pattern not named here is quoted as it is).
 PATTERN_WORDS = {
+    "\\S": "text: it holds only blanks (write the value, or leave the field out where it may be)",
     "^[A-Za-z0-9][A-Za-z0-9_]*$": "a name: an ASCII letter or digit, then ASCII letters, digits and '_' (no space)",
     "^[a-z0-9][a-z0-9._-]*$": "a lower-case name: a letter or digit, then lower-case letters, digits, '.', '_' and '-'",
     "^[a-z0-9][a-z0-9_.-]*$": "a lower-case name: a letter or digit, then lower-case letters, digits, '.', '_' and '-'",

@@ -140,11 +140,24 @@ class _FieldValues(argparse.Action):
         namespace.field_values = found
 
 
+class _Once(argparse.Action):
+    """An option a paper has one value of (an identifier): given twice with two values, a usage error
+    naming both, not the last one kept without a word."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        before = getattr(namespace, self.dest, None)
+        if before is not None and before != values:
+            parser.error(f"argument {option_string}: given twice, {before!r} and {values!r}: a record has one; "
+                         "which paper is it?")
+        setattr(namespace, self.dest, values)
+
+
 def _identifier_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--arxiv", metavar="ID", help="arXiv identifier, e.g. 2605.02801 or 2605.02801v2")
-    parser.add_argument("--doi", metavar="DOI", help="DOI, e.g. 10.1145/3605764.3623985")
-    parser.add_argument("--openreview", metavar="ID", help="OpenReview forum id, e.g. ur295YVtmt")
-    parser.add_argument("--url", metavar="URL", help="landing page URL (an arXiv/OpenReview/DOI page becomes that identifier)")
+    parser.add_argument("--arxiv", metavar="ID", action=_Once, help="arXiv identifier, e.g. 2605.02801 or 2605.02801v2")
+    parser.add_argument("--doi", metavar="DOI", action=_Once, help="DOI, e.g. 10.1145/3605764.3623985")
+    parser.add_argument("--openreview", metavar="ID", action=_Once, help="OpenReview forum id, e.g. ur295YVtmt")
+    parser.add_argument("--url", metavar="URL", action=_Once,
+                        help="landing page URL (an arXiv/OpenReview/DOI page becomes that identifier)")
 
 
 def _cmd_init(args: argparse.Namespace) -> int:

@@ -92,7 +92,9 @@ def _paper_from_args(args: Namespace, corpus) -> dict:
         raise UserError(summary(placeholders, "nothing was added."), placeholders)
     source = "masrl add (command-line arguments" + (", metadata looked up)" if fetched else ")")
     origin = f"{COMMAND_LINE} and the metadata looked up for {looked_up}" if fetched else COMMAND_LINE
-    return adding.paper_from_metadata(title, authors, year, args.venue, idents, fetched, source, (origin, None, None))
+    venue = " ".join(args.venue.split()) if args.venue is not None else None  # one line, as the title (blank: refused)
+    return adding.paper_from_metadata(title, authors, year, venue if venue != "" else args.venue, idents, fetched, source,
+                                      (origin, None, None))
 
 
 # ---------------------------------------------------------------------------- run

@@ -16,7 +16,7 @@ from .taxonomy import Taxonomy
 from .taxonomy_schema import TAXONOMY_SCHEMA, VALUE_KEYS  # noqa: F401  (re-exported: every schema of the inputs is here)
 from ..core import clock
 
-_TEXT = {"type": "string", "minLength": 1}
+_TEXT = {"type": "string", "minLength": 1, "pattern": "\\S"}  # text: not empty, nor only blanks
 _STR_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
 #: ``tag_provenance``: one line of text per field, keyed by the field's name (a name as the taxonomy
 #: writes field names, masrl.corpus.taxonomy_schema: never a space or a line break).

@@ -37,7 +37,7 @@ DELAY_SECONDS = 1
 ROWS = 100
 MAX_PAGES = 20
 TYPES = ("proceedings-article", "journal-article")
-SELECT = "DOI,title,author,published,issued,container-title,event,abstract,relation,type"
+SELECT = "DOI,title,author,published,issued,container-title,event,publisher,abstract,relation,type"
 _PAGING = {"cursor", "rows"}
 NAME = "the Crossref API"
 #: The most results a query can claim: more than every work Crossref registers is not an answer of it.
@@ -193,5 +193,7 @@ def _found(work, place: str) -> Found | Unusable:
     if work.arxiv:
         ids = {"arxiv": work.arxiv, **ids}
     year, month, day = work.published
-    return Found(label, ids, work.title, work.authors, year, work.venue or "unpublished", work.abstract,
+    # the venue `masrl add` gives the same work (masrl.bib.lookup): its container, else its publisher
+    venue = work.venue or work.publisher or ("arXiv" if work.arxiv else "unpublished")
+    return Found(label, ids, work.title, work.authors, year, venue, work.abstract,
                  f"{year:04d}-{month:02d}-{day:02d}")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ....bib.answers import FormatError
 from ....bib.identifiers import IdentifierError, parse
-from ....bib.openreview_json import paper, read_notes
+from ....bib.openreview_json import paper, read_notes, shown_venue
 from .base import Found, QueryRun, SourceError, Unusable, check_overlap, failure, fetch_page, read_page
 from .pacing import PacedSession, PaceFile
 
@@ -166,8 +166,5 @@ def _paper(note, where: str, venue: str, endpoint: str) -> Found | Unusable | st
         return ident.key  # no publication, online or creation date: named as undated
     if not got.title:
         return Unusable(ident.key, "title")
-    shown = got.venue or venue
-    if got.decision and got.decision != "accepted":
-        shown = f"{shown}; {got.decision}"
-    return Found(ident.key, {"openreview": ident.value}, got.title, got.authors, int(got.published[:4]), shown,
+    return Found(ident.key, {"openreview": ident.value}, got.title, got.authors, int(got.published[:4]), shown_venue(got),
                  got.abstract, got.published)

@@ -57,8 +57,9 @@ def found_of(rec, place: str) -> Found | Unusable:
         ids["url"] = PAGE + rec.paper_id
     scheme, value = next(iter(ids.items()))
     ident = f"{scheme}:{value.lower() if scheme == 'doi' else value}"
-    return Found(ident, ids, rec.title, rec.authors, int(rec.published[:4]), rec.venue or ("arXiv" if rec.arxiv else ""),
-                 rec.abstract, rec.published)
+    # Semantic Scholar names the preprint server "arXiv.org": the venue `masrl add` gives an arXiv paper is "arXiv"
+    venue = "arXiv" if rec.venue.casefold() in ("arxiv.org", "arxiv") or (not rec.venue and rec.arxiv) else rec.venue
+    return Found(ident, ids, rec.title, rec.authors, int(rec.published[:4]), venue, rec.abstract, rec.published)
 
 
 class S2Client:
