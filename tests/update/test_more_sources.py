@@ -880,3 +880,15 @@ def test_a_crossref_work_without_a_container_names_its_publisher_as_masrl_add_do
     (found,) = source.search(family, *WINDOW, NOW).found
     assert found.venue == "Orchestra Press"
     assert "publisher" in served.log[0][1]["select"].split(",")
+
+
+def test_a_semantic_scholar_acl_id_is_kept_with_the_paper(serve):
+    """externalIds.ACL is one of the API's documented ids, and a record holds an acl scheme: kept, as the DOI is."""
+    paper = {**_one_paper(1), "externalIds": {"ACL": "2026.acl-long.5", "DOI": "10.18653/v1/2026.acl-long.5"}}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 1, "data": [paper]}).encode())))
+    (found,) = s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW).found
+    assert found.identifiers == {"doi": "10.18653/v1/2026.acl-long.5", "acl": "2026.acl-long.5"}
+    bad = {**_one_paper(1), "externalIds": {"ACL": "not-an-id"}}
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 1, "data": [bad]}).encode())))
+    with pytest.raises(SourceError, match=r"externalIds.ACL: .not-an-id. is not an ACL Anthology id"):
+        s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)

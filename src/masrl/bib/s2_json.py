@@ -78,6 +78,7 @@ class Record:
     venue: str
     year: int | None
     published: str
+    acl: str = ""  # the ACL Anthology id (``externalIds.ACL``), "" when absent
 
 
 def read_search(body: bytes) -> Search:
@@ -130,7 +131,7 @@ def record(paper: Paper, where: str) -> Record:
     from .identifiers import IdentifierError, parse
 
     ids = paper.externalIds or {}
-    for name in ("ArXiv", "DOI"):
+    for name in ("ArXiv", "DOI", "ACL"):
         if ids.get(name) is not None and not isinstance(ids[name], str):
             raise FormatError(f"{where}.externalIds.{name}: {str(ids[name])[:40]} is not text")
     if paper.paperId is not None and not PAPER_ID.fullmatch(paper.paperId):
@@ -147,6 +148,12 @@ def record(paper: Paper, where: str) -> Record:
             raise FormatError(f"{where}.externalIds: the DOI {ids['DOI'][:80]!r} names another arXiv paper than ArXiv "
                               f"{arxiv!r}")
         arxiv = arxiv or named
+    acl = ""
+    if isinstance(ids.get("ACL"), str) and ids["ACL"]:
+        try:
+            acl = parse(clean(ids["ACL"], "identifier", f"{where}.externalIds.ACL"), "acl").value
+        except IdentifierError:
+            raise FormatError(f"{where}.externalIds.ACL: {ids['ACL'][:80]!r} is not an ACL Anthology id") from None
     if len(paper.authors) > MAX_AUTHORS:
         raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = named_authors(record_author(name) if (name := person(a.name, f"{where}.authors[{j}].name")) else ""
@@ -156,4 +163,4 @@ def record(paper: Paper, where: str) -> Record:
         raise FormatError(f"{where}.year: {paper.year} is not a year")
     return Record(clean(paper.paperId, "identifier", f"{where}.paperId"), arxiv, doi, clean(paper.title, "title", f"{where}.title"),
                   tuple(authors), clean(paper.abstract, "abstract", f"{where}.abstract"), clean(paper.venue, "venue", f"{where}.venue"),
-                  paper.year, published)
+                  paper.year, published, acl)

@@ -53,6 +53,8 @@ def found_of(rec, place: str) -> Found | Unusable:
         ids["arxiv"] = rec.arxiv
     if rec.doi:
         ids["doi"] = rec.doi
+    if rec.acl:
+        ids["acl"] = rec.acl
     if not ids:
         ids["url"] = PAGE + rec.paper_id
     scheme, value = next(iter(ids.items()))
