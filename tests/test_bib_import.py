@@ -191,3 +191,22 @@ def test_a_comment_in_a_bare_value_is_named_as_a_comment_not_a_macro():
     said = [str(p) for _, _, ps in result.refused for p in ps]
     assert any("'2026 % checked' holds a '%' comment, which BibTeX does not read inside an entry" in s for s in said)
     assert not any("macro" in s for s in said), said
+
+
+def test_a_title_with_a_link_a_logo_or_a_macro_of_its_own_keeps_every_word_and_never_a_traceback():
+    from masrl.bib.latex import decode_latex
+
+    assert decode_latex(r"See \href{https://example.org/x}{our site} for code") == "See our site for code"
+    assert decode_latex(r"{\LaTeX} for Agents: \mysystem{} at Scale") == "LaTeX for Agents: mysystem at Scale"
+    assert decode_latex(r"\TeX{} and \BibTeX") == "TeX and BibTeX"
+
+
+def test_a_value_ending_in_a_backslash_is_named_as_such_not_as_unbalanced_braces(tmp_path):
+    from masrl.bib.bibtex import parse as parse_bibtex
+
+    path = tmp_path / "b.bib"
+    path.write_text("@misc{b2,\n  title = {Path C:\\\\},\n  author = {Backs, Lash},\n  year = {2023},\n}\n")
+    problems = parse_bibtex(path.read_text(), "b.bib").problems
+    assert [p.message for p in problems] == [
+        "BibTeX block could not be parsed: syntax error (a backslash before a closing brace: the parser reads '\\}' as an "
+        "escaped brace, though BibTeX does not; write the value without a trailing backslash)"]

@@ -26,6 +26,7 @@ name parts) and decoded to Unicode; a corporate author keeps its braces
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
@@ -421,7 +422,13 @@ def parse(text: str, file: str) -> ParsedFile:
             why = f"duplicate field(s) {', '.join(sorted(block.duplicate_keys))} in one entry"
         else:
             detail = str(block.error).strip().splitlines()
-            why = "syntax error" + (f": {detail[-1].strip()}" if detail else " (unbalanced braces or quotes?)")
+            raw = str(getattr(block, "raw", "") or "")
+            # bibtexparser reads ``\}`` as an escaped brace, which BibTeX does not: a value ending in ``\\`` is
+            # named as such, not as braces that do balance
+            hint = (" (a backslash before a closing brace: the parser reads '\\}' as an escaped brace, though "
+                    "BibTeX does not; write the value without a trailing backslash)" if re.search(r"\\\s*}", raw)
+                    else " (unbalanced braces or quotes?)")
+            why = "syntax error" + (f": {detail[-1].strip()}" if detail else hint)
         problems.append(Problem(file, line, None, f"BibTeX block could not be parsed: {why}"))
         unread[line] = str(getattr(block, "raw", "") or "")
     entries: list[BibEntry] = []

@@ -243,6 +243,24 @@ def arxiv_problem(text: str) -> str | None:
     return _ARXIV_FORMS
 
 
+def acl_problem(text: str) -> str | None:
+    """Why ``text`` (an ACL Anthology id) is no id the Anthology gives, or None: a new-style id
+    (``2025.acl-long.476``, from 2020) of a year before 2020 or after next year; an old-style id
+    (``P19-1001``, a letter and the year's last two digits, until 2019) of a year from 2020 on."""
+    from ..core import clock
+
+    new = re.fullmatch(r"([0-9]{4})\.[a-z0-9-]+\.[0-9]+", text, re.IGNORECASE)
+    latest = clock.today().year + 1
+    if new and not 2020 <= int(new.group(1)) <= latest:
+        return (f"{new.group(1)} is not a year of the Anthology's ids written YYYY.venue.N (2020 to {latest}; "
+                "earlier papers' ids are a letter, the year's two digits and a number, such as P19-1001)")
+    old = re.fullmatch(r"[A-Z]([0-9]{2})-[0-9]{4}", text, re.IGNORECASE)
+    if old and 20 <= int(old.group(1)) <= 64:
+        return (f"ids written like {text[:1].upper()}{old.group(1)}-NNNN end in 2019; a paper of 20{old.group(1)} "
+                "has an id such as 2025.acl-long.476")
+    return None
+
+
 _ARXIV_FORMS = ("not an arXiv id: YYMM.NNNNN (from 2015), YYMM.NNNN (April 2007 to 2014) or archive/YYMMNNN "
                 "(before April 2007, such as cs/0506042), with an optional version vN")
 
@@ -387,8 +405,12 @@ def parse(text: str, scheme: str | None = None) -> Identifier:
     if scheme in (None, "acl"):
         body = text[4:] if lowered.startswith("acl:") else text
         if re.fullmatch(rf"{_ACL_NEW}|{_ACL_OLD}", body, re.IGNORECASE):
+            if why := acl_problem(body):
+                raise IdentifierError(f"{raw!r} is not an ACL Anthology id: {why}")
             return Identifier("acl", _acl_value(body))
         if scheme == "acl" and _ACL_DOI.match(body):
+            if why := acl_problem(_ACL_DOI.match(body).group("id")):
+                raise IdentifierError(f"{raw!r} is not an ACL Anthology id: {why}")
             return Identifier("acl", _acl_value(_ACL_DOI.match(body).group("id")))
     if scheme in (None, "openreview"):
         body = text[11:] if lowered.startswith("openreview:") else text

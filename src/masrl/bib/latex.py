@@ -27,7 +27,9 @@ _HIDDEN_MACROS = ("noop", "noopsort", "SortNoop", "sortnoop")
 #: Characters written as macros without an argument: literal braces (how :func:`balance_braces` writes a
 #: brace without its pair) and the ASCII circumflex (how :func:`encode_latex` writes ``^``), which
 #: pylatexenc would read as the spacing modifier U+02C6.
-_CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^"}
+_CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^",
+                     # the logos, which pylatexenc would drop from a title
+                     "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "XeTeX": "XeTeX"}
 #: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
 _BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
 
@@ -43,10 +45,14 @@ def _decoder():
         *(MacroTextSpec(m, simplify_repl="%(1)s") for m in _TEXT_MACROS),
         *(MacroTextSpec(m, simplify_repl="") for m in _HIDDEN_MACROS),
         *(MacroTextSpec(m, simplify_repl=v) for m, v in _CHARACTER_MACROS.items()),
+        MacroTextSpec("href", simplify_repl="%(2)s"),  # a link: its text
     ])
+    # a macro no context knows (a paper's own \mysystem{}) is shown by its name, not dropped from the title
+    text.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=lambda node, _=None: node.macroname))
     parse = latexwalker.get_default_latex_context_db()
     parse.add_context_category("masrl", prepend=True, macros=[
-        *(MacroSpec(m, "{") for m in (*_TEXT_MACROS, *_HIDDEN_MACROS)), *(MacroSpec(m, "") for m in _CHARACTER_MACROS)])
+        *(MacroSpec(m, "{") for m in (*_TEXT_MACROS, *_HIDDEN_MACROS)), *(MacroSpec(m, "") for m in _CHARACTER_MACROS),
+        MacroSpec("href", "{{")])
     return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces=True), parse
 
 
@@ -195,10 +201,13 @@ def _decode(text: str) -> str:
 
         text = _URL_MACRO.sub(hold, text)
     converter, context = _decoder()
-    nodes = LatexWalker(text, latex_context=context, tolerant_parsing=True).get_latex_nodes()[0]
-    # ``\-`` marks where LaTeX may hyphenate a word, no character of it: pylatexenc writes a soft
-    # hyphen (U+00AD), which the text policy refuses as invisible (masrl.core.text)
-    out = converter.nodelist_to_text(nodes).replace("\u00ad", "")
+    try:
+        nodes = LatexWalker(text, latex_context=context, tolerant_parsing=True).get_latex_nodes()[0]
+        # ``\-`` marks where LaTeX may hyphenate a word, no character of it: pylatexenc writes a soft
+        # hyphen (U+00AD), which the text policy refuses as invisible (masrl.core.text)
+        out = converter.nodelist_to_text(nodes).replace("\u00ad", "")
+    except Exception:  # noqa: BLE001 - a construct pylatexenc cannot read: the text with its markup taken out
+        out = re.sub(r"\\([A-Za-z]+)\*?", r"\1", text).replace("{", "").replace("}", "")
     for i, url in enumerate(urls):
         out = out.replace(chr(0xF0000 + i), f"<{url}>")
     return collapse(out)

@@ -14,7 +14,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from ..bib.identifiers import STORED_PATTERNS, IdentifierError, arxiv_problem, from_url, parse
+from ..bib.identifiers import STORED_PATTERNS, IdentifierError, acl_problem, arxiv_problem, from_url, parse
 from ..bib.fetch import shown
 from ..bib.urls import lower_schemes, scheme_case_problem, url_problem
 from ..corpus import provenance
@@ -245,6 +245,9 @@ def arxiv_dates(c, file: str, rec: dict, kind: str) -> None:
     value = ids.get("arxiv") if isinstance(ids, dict) else None
     if isinstance(value, str) and _ARXIV_STORED.match(value) and (why := arxiv_problem(value)):
         c.add(file, ("identifiers", "arxiv"), f"{value!r} is not an arXiv id: {why}")
+    acl = ids.get("acl") if isinstance(ids, dict) else None  # and an ACL Anthology id names a year it gave such ids
+    if isinstance(acl, str) and re.fullmatch(STORED_PATTERNS["acl"], acl) and (why := acl_problem(acl)):
+        c.add(file, ("identifiers", "acl"), f"{acl!r} is not an ACL Anthology id: {why}")
 
 
 def suggestion_provenance(c, file: str, rec: dict, kind: str) -> None:
