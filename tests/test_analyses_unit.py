@@ -380,3 +380,15 @@ def test_an_updated_flow_says_its_second_readers_in_its_note():
                           "text 1 checked, 1 confirmed (exclusions a screening audit re-read at each stage, and those the "
                           "reader also excluded or adjudication kept excluded).")
     assert noted.frame is table.frame and second_reader_note(table, {}, tax) is table
+
+
+def test_an_author_is_shown_as_the_site_shows_it_in_the_feed_and_the_exclusion_log():
+    """An organisation with a comma, a name with a Jr part, a name in Han characters: the feed and the exclusion
+    log's first author read them as the site does (before, the name was cut at its first comma)."""
+    from masrl.analyses.stats import _authors_short
+    from masrl.render.site.feed import _full_name
+
+    assert [_full_name(a) for a in ("{Agents and Tools Lab, Inc.}", "Smith, Jr., John", "李, 小龙", "Lovelace, Ada")] == [
+        "Agents and Tools Lab, Inc.", "John Smith Jr.", "李 小龙", "Ada Lovelace"]
+    assert _authors_short(["{Agents and Tools Lab, Inc.}", "Lovelace, Ada"]) == "Agents and Tools Lab, Inc. et al."
+    assert _authors_short(["Smith, Jr., John"]) == "Smith"

@@ -193,12 +193,17 @@ def test_a_comment_in_a_bare_value_is_named_as_a_comment_not_a_macro():
     assert not any("macro" in s for s in said), said
 
 
-def test_a_title_with_a_link_a_logo_or_a_macro_of_its_own_keeps_every_word_and_never_a_traceback():
+def test_a_title_with_a_link_a_logo_or_layout_macros_keeps_its_words_and_never_a_traceback():
     from masrl.bib.latex import decode_latex
 
     assert decode_latex(r"See \href{https://example.org/x}{our site} for code") == "See our site for code"
-    assert decode_latex(r"{\LaTeX} for Agents: \mysystem{} at Scale") == "LaTeX for Agents: mysystem at Scale"
+    assert decode_latex(r"{\LaTeX} for Agents at Scale") == "LaTeX for Agents at Scale"
     assert decode_latex(r"\TeX{} and \BibTeX") == "TeX and BibTeX"
+    # macros of layout are no words of the title (their names never land in it, nor in a key)
+    assert decode_latex(r"{\sc Maestro}: Orchestrating Agents\xspace with {\relax Ch}ain Rewards") == (
+        "Maestro: Orchestrating Agents with Chain Rewards")
+    assert decode_latex(r"\includegraphics[height=1em]{logo.png} Maestro") == "Maestro"
+    assert decode_latex(r"{\bfseries Foo} \textsuperscript{2}") == "Foo 2"
 
 
 def test_a_value_ending_in_a_backslash_is_named_as_such_not_as_unbalanced_braces(tmp_path):
@@ -210,3 +215,14 @@ def test_a_value_ending_in_a_backslash_is_named_as_such_not_as_unbalanced_braces
     assert [p.message for p in problems] == [
         "BibTeX block could not be parsed: syntax error (a backslash before a closing brace: the parser reads '\\}' as an "
         "escaped brace, though BibTeX does not; write the value without a trailing backslash)"]
+
+
+def test_a_braced_organisation_holding_an_ampersand_is_one_author_as_masrl_exports_it():
+    """`{AT\\&T Labs}` is how masrl's own papers.bib writes the organisation `--author '{AT&T Labs}'` gave: read back,
+    it is that organisation, kept in braces (its '&' is no list of names)."""
+    from masrl.bib.bibtex import record_author
+    from masrl.core.placeholders import author_problem
+
+    assert record_author(r"{AT\&T Labs}") == "{AT&T Labs}" and author_problem("{AT&T Labs}") is None
+    assert record_author("{Kimi Team}") == "Kimi Team" and record_author("{Agents and Tools Lab, Inc.}") == (
+        "{Agents and Tools Lab, Inc.}")

@@ -13,6 +13,7 @@ from masrl.core.tabular import pd
 from ..corpus.taxonomy import Taxonomy
 from .counts import count_by, crosstab
 from .table import Table
+from ..bib.bibtex import display_name, name_parts
 from ..core.names import record_id_order
 
 
@@ -53,7 +54,8 @@ def _authors_short(authors) -> str:
     names = [a for a in (authors or []) if a != "others"]
     if not names:
         return ""
-    first = names[0].split(",", 1)[0].strip()
+    parts = name_parts(names[0])  # a person's last name; an organisation whole, without its braces
+    first = parts[0] if parts else display_name(names[0])
     return first if len(names) == 1 and len(authors) == 1 else f"{first} et al."
 
 

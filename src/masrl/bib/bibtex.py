@@ -113,9 +113,12 @@ def encode_author(name: str) -> str:
 
 
 def organisation(name: str) -> str:
-    """An organisation as a record author: as written, braced only when it holds a comma
-    (``{Agents and Tools Lab, Inc.}``; ``Kimi Team`` needs no braces: no comma, one name)."""
-    return "{" + name + "}" if "," in name or name == "others" else name
+    """An organisation as a record author: as written, braced only when it holds a comma or what a
+    person's name may not hold outside braces (``{Agents and Tools Lab, Inc.}``, ``{AT&T Labs}``;
+    ``Kimi Team`` needs no braces: no comma, one name)."""
+    from ..core.placeholders import author_problem
+
+    return "{" + name + "}" if "," in name or name == "others" or author_problem(name) else name
 
 
 def record_author(name: str) -> str:

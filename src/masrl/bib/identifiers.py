@@ -249,8 +249,11 @@ def acl_problem(text: str) -> str | None:
     (``P19-1001``, a letter and the year's last two digits, until 2019) of a year from 2020 on."""
     from ..core import clock
 
-    new = re.fullmatch(r"([0-9]{4})\.[a-z0-9-]+\.[0-9]+", text, re.IGNORECASE)
+    new = re.fullmatch(r"([0-9]{4})\.[a-z0-9-]+\.([0-9]+)", text, re.IGNORECASE)
     latest = clock.today().year + 1
+    if new and new.group(2).startswith("0"):
+        return (f"{new.group(2)} is no paper number of the Anthology: it numbers papers from 1, without leading zeros"
+                + (f" ({text.rsplit('.', 1)[0]}.{int(new.group(2))})" if int(new.group(2)) else ""))
     if new and not 2020 <= int(new.group(1)) <= latest:
         return (f"{new.group(1)} is not a year of the Anthology's ids written YYYY.venue.N (2020 to {latest}; "
                 "earlier papers' ids are a letter, the year's two digits and a number, such as P19-1001)")

@@ -29,7 +29,8 @@ _HIDDEN_MACROS = ("noop", "noopsort", "SortNoop", "sortnoop")
 #: pylatexenc would read as the spacing modifier U+02C6.
 _CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^",
                      # the logos, which pylatexenc would drop from a title
-                     "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "XeTeX": "XeTeX"}
+                     "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "XeTeX": "XeTeX",
+                     "xspace": " "}  # \xspace: the space it puts after a word (LaTeX eats the blank after a macro)
 #: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
 _BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
 
@@ -46,13 +47,12 @@ def _decoder():
         *(MacroTextSpec(m, simplify_repl="") for m in _HIDDEN_MACROS),
         *(MacroTextSpec(m, simplify_repl=v) for m, v in _CHARACTER_MACROS.items()),
         MacroTextSpec("href", simplify_repl="%(2)s"),  # a link: its text
+        MacroTextSpec("includegraphics", simplify_repl=""),  # a logo in a title: no word of it
     ])
-    # a macro no context knows (a paper's own \mysystem{}) is shown by its name, not dropped from the title
-    text.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=lambda node, _=None: node.macroname))
     parse = latexwalker.get_default_latex_context_db()
     parse.add_context_category("masrl", prepend=True, macros=[
         *(MacroSpec(m, "{") for m in (*_TEXT_MACROS, *_HIDDEN_MACROS)), *(MacroSpec(m, "") for m in _CHARACTER_MACROS),
-        MacroSpec("href", "{{")])
+        MacroSpec("href", "{{"), MacroSpec("includegraphics", "[{")])
     return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces=True), parse
 
 

@@ -39,8 +39,10 @@ def _el(parent, tag: str, text: object = None, **attrs) -> ET.Element:
 
 
 def _full_name(author: str) -> str:
-    last, _, first = author.partition(",")
-    return f"{first.strip()} {last.strip()}".strip() if first else author.strip("{}")
+    """A record author as the site and the README show it (:func:`masrl.bib.bibtex.display_name`)."""
+    from ...bib.bibtex import display_name
+
+    return display_name(author)
 
 
 #: The most entries the feed holds (the newest; feed readers keep what they have seen).
