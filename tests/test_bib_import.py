@@ -226,3 +226,14 @@ def test_a_braced_organisation_holding_an_ampersand_is_one_author_as_masrl_expor
     assert record_author(r"{AT\&T Labs}") == "{AT&T Labs}" and author_problem("{AT&T Labs}") is None
     assert record_author("{Kimi Team}") == "Kimi Team" and record_author("{Agents and Tools Lab, Inc.}") == (
         "{Agents and Tools Lab, Inc.}")
+
+
+def test_a_macro_of_the_papers_own_in_a_title_is_named_not_dropped_without_a_word(tmp_path):
+    from masrl.bib.bibimport import import_entries
+    from masrl.bib.bibtex import parse as parse_bibtex
+
+    text = "@misc{c2,\n  title = {{\\LaTeX} for Agents: \\mysystem{} at {\\sc Scale}},\n  author = {Mac, Ro},\n  year = {2023},\n}\n"
+    result = import_entries(parse_bibtex(text, "c.bib"), "c.bib")
+    assert [p.message for p in result.notes if "macro" in p.message] == [
+        "entry 'c2': title: \\mysystem is no macro masrl can read, so the title is 'LaTeX for Agents: at Scale' without it: "
+        "write its word in the record's title"]  # \\sc changes how a word looks, not which: no note

@@ -33,6 +33,7 @@ from ..core.errors import Problem
 from ..core.placeholders import author_problem
 from . import bibtex, identifiers, venues
 from .bibtex import BIBTEX_TYPES, BibEntry
+from .latex import unread_macros
 
 #: Fields exporting tools add for their own bookkeeping; not kept, and named in a note.
 BOOKKEEPING = ("timestamp", "biburl", "bibsource", "file", "added-at", "interhash", "intrahash", "owner",
@@ -278,6 +279,9 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     title = bibtex.decode_latex(f.get("title", "")).strip()
     if not title:
         bad("title", "has no title")
+    elif lost := unread_macros(f.get("title", "")):  # a paper's own macro (\mysystem{}): its word is not in the title
+        note(f"title: {', '.join(lost)} is no macro masrl can read, so the title is {title!r} without it: write its "
+             "word in the record's title")
     authors_raw = entry.names.get("author") or []
     if not authors_raw and entry.names.get("editor"):
         authors_raw = entry.names["editor"]

@@ -56,6 +56,23 @@ def _decoder():
     return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces=True), parse
 
 
+def unread_macros(text: str) -> list[str]:
+    """The macros of LaTeX source ``text`` that :func:`decode_latex` knows no reading of, in order, once each
+    (``\\mysystem``: a paper's own macro, left out of the decoded text)."""
+    converter, _ = _decoder()
+    db = converter.latex_context
+    names = dict.fromkeys(re.findall(r"\\([A-Za-z]+)", text))
+    return [f"\\{name}" for name in names if db.get_macro_spec(name) is None and name not in _LAYOUT]
+
+
+#: Macros of layout that change how words look, not which they are: no word of a title is lost with them.
+_LAYOUT = frozenset("""relax protect sc bf it em rm tt sf sl up md bfseries itshape scshape slshape mdseries upshape
+    normalfont rmfamily sffamily ttfamily tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge
+    color allowbreak ignorespaces newline linebreak nolinebreak noindent hspace vspace smallskip medskip bigskip
+    hfill vfill strut null nobreak kern hskip vskip smash phantom hphantom vphantom raisebox scalebox resizebox
+    thanks footnote label ref cite citep citet nocite""".split())
+
+
 #: An http(s) URL as RFC 3986 writes one (unreserved, reserved and percent-encoded characters: never a
 #: quote, a brace, a backslash or a space), without the punctuation that ends the sentence around it.
 _URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+", re.IGNORECASE)
