@@ -738,7 +738,7 @@ def _matched_problems(corpus: Corpus, folder: RoundFolder) -> list[Problem]:
     from ..bib.identifiers import as_mapping
     from ..bib.matching import make_known, may_be_one_paper
 
-    file, out = folder.path("duplicates.csv"), []
+    file, out, lines = folder.path("duplicates.csv"), [], {}  # round id -> its queue rows by line, read once
     for row in folder.duplicates:
         named = _QUEUE_ROW.fullmatch(row.get("matched") or "")
         if named is None:
@@ -749,7 +749,9 @@ def _matched_problems(corpus: Corpus, folder: RoundFolder) -> list[Problem]:
             continue
         if not _rows_as_searched(corpus, other):
             continue  # a sheet unread, or rows added or deleted by hand: said once, by its own checks
-        queued = next((q for q in other.queue if q.line == int(named["line"])), None)
+        if other.round_id not in lines:
+            lines[other.round_id] = {q.line: q for q in other.queue}
+        queued = lines[other.round_id].get(int(named["line"]))
         if queued is None:
             out.append(Problem(file, row.line, "matched", f"{row.get('matched')!r} names no row of that queue"))
         elif not may_be_one_paper(make_known("", "", row.get("title"), as_mapping(row_identifiers(row.get("identifier")))),
