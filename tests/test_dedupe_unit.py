@@ -82,3 +82,20 @@ def test_title_threshold_is_inclusive_and_missing_titles_never_match():
         "appears twice in this batch (also entry 'b0': title 90% similar: 'abcdefghij')"]
     for title in ("None", "XXXX", ""):
         assert matches(title, {}, c) == [], title
+
+
+def test_a_candidate_takes_the_arxiv_category_of_the_arxiv_record_whose_id_it_carries():
+    """A Crossref work that names its preprint, then the preprint found on arXiv: the candidate keeps the
+    category of the arXiv record (its record is `masrl add`'s); an arXiv record of another paper gives none."""
+    from masrl.review.update.dedupe import Candidate
+    from masrl.review.update.sources.base import Found
+
+    work = Found("doi:10.1234/w.1", {"doi": "10.1234/w.1", "arxiv": "2605.10002"}, "T", ("A, B",), 2026, "J", "", "2026-06-01")
+    preprint = Found("arxiv:2605.10002", {"arxiv": "2605.10002"}, "T", ("A, B",), 2026, "arXiv", "", "2026-05-01", "cs.MA")
+    other = Found("arxiv:2605.10009", {"arxiv": "2605.10009"}, "U", ("C, D",), 2026, "arXiv", "", "2026-05-01", "cs.CL")
+    candidate, taken = Candidate(work), {}
+    candidate.take_identifiers(work, taken)
+    candidate.take_identifiers(other, {})
+    assert candidate.arxiv_category == ""
+    candidate.take_identifiers(preprint, taken)
+    assert (candidate.identifiers, candidate.arxiv_category) == (["doi:10.1234/w.1", "arxiv:2605.10002"], "cs.MA")

@@ -43,6 +43,11 @@ def _matches(entry, query: str) -> bool:
     return True
 
 
+def _arxiv_id(entry) -> str:
+    """The id of an entry without its version (``2606.00007``)."""
+    return re.sub(r"v[0-9]+$", "", entry.findtext("atom:id", "", NS).rsplit("/abs/", 1)[-1])
+
+
 class ArxivServer:
     """The fake arXiv API. ``empty_pages``: how many requests to answer with an empty page first."""
 
@@ -58,6 +63,9 @@ class ArxivServer:
         start = int(params.get("start", ["0"])[0])
         size = int(params.get("max_results", ["10"])[0])
         hits = sorted((e for e in self.entries if _matches(e, query)), key=lambda e: e.findtext("atom:published", "", NS))
+        if params.get("id_list", [""])[0]:  # the papers named, in the order named (a lookup: `masrl add --arxiv`)
+            named = params["id_list"][0].split(",")
+            hits = sorted((e for e in hits if _arxiv_id(e) in named), key=lambda e: named.index(_arxiv_id(e)))
         root = copy.deepcopy(self.tree.getroot())
         for entry in root.findall("atom:entry", NS):
             root.remove(entry)

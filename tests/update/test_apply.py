@@ -504,7 +504,7 @@ def test_validate_refuses_the_titles_years_and_reasons_apply_would_refuse(search
 
 def test_a_link_with_a_password_in_a_decided_row_is_refused_once_without_printing_it(searched, cli):
     root, folder = searched
-    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include",
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "arxiv_category": "",
                                                      "identifier": "url:https://user:SECRETKEY@example.org/x?token=SECRETKEY"}})
     queue = f"corpus/rounds/{folder.name}/queue.csv"
     expected = [f"{queue}:4: identifier: 'https://…@example.org/x?…' names a user before the host ('user@host'); remove it"]
@@ -894,7 +894,7 @@ def test_a_sheet_saved_with_its_columns_moved_is_judged_row_by_row_and_an_empty_
         errors[0].endswith("(in another order)"), run.err
     assert any(e.startswith(f"{rel}:") and ": decision: 'maybe'" in e for e in errors), run.err
     edit_lines(queue, lambda lines: [lines[0], lines[1] + "x", *lines[2:]])  # the unnamed column holds text
-    assert "unknown an unnamed column (column 17) that holds text" in cli("validate", "--root", root).err
+    assert "unknown an unnamed column (column 18) that holds text" in cli("validate", "--root", root).err
 
 
 def test_a_citation_link_of_a_protocol_without_citation_searching_is_named_not_a_traceback(searched, cli):
@@ -1013,3 +1013,47 @@ def test_a_paper_known_only_by_its_landing_page_is_excluded_with_that_page_as_it
     record = yaml.safe_load(data)
     assert (record["url"], record["identifiers"]) == (page, {"url": [page]})
     assert validate(parse_tree({**files, rel: data})) == []
+
+
+def test_an_included_arxiv_row_becomes_the_record_masrl_add_makes_of_the_same_paper(searched, cli):
+    """The row keeps what the arXiv API said (``arxiv_category``), so the record `update apply` makes is the one
+    `masrl add` makes from the same entry of the same server, its BibTeX's ``primaryclass`` included."""
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}})
+    assert cli("update", "apply", "--root", root, folder.name).code == 0
+    applied = yaml.safe_load((root / "corpus/papers/dijkstra2026.yaml").read_text())
+    assert applied["bibtex"]["primaryclass"] == "cs.MA"
+    (root / "corpus/papers/dijkstra2026.yaml").unlink()
+    run = cli("add", "--root", root, "--arxiv", "2606.00007", "--dry-run")
+    assert run.code == 0, run.err
+    added = yaml.safe_load(run.out.split("\n", 1)[1].split("\ndry run:")[0])
+    keep = ("title", "authors", "year", "venue", "identifiers", "abstract", "bibtex")
+    assert {k: added.get(k) for k in keep} == {k: applied.get(k) for k in keep}
+
+
+def test_an_arxiv_category_cell_is_checked_like_every_cell_and_an_older_sheet_without_it_stays_valid(searched, cli):
+    root, folder = searched
+    rel = f"corpus/rounds/{folder.name}/queue.csv"
+    line = {row.split(",")[0]: k for k, row in enumerate((folder / "queue.csv").read_text().splitlines(), 1)}
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"arxiv_category": "cs MA"},
+                                "arxiv:2605.10001": {"identifier": "doi:10.5555/moved.1"}})  # its cs.MA kept
+    as_found(folder)
+    run = cli("validate", "--root", root)
+    assert run.code == 1 and run.err.splitlines()[:-1] == [
+        f"{rel}:{line['arxiv:2605.10001']}: arxiv_category: 'cs.MA' is the category of a paper on arXiv, "
+        "but the row names no arXiv id: leave it empty or add the paper's arxiv: id",
+        f"{rel}:{line['arxiv:2606.00007']}: arxiv_category: 'cs MA' is not an arXiv category (an archive and its subject "
+        "class, such as cs.CL, hep-th or math.AG)"], run.err
+    # a round searched before masrl wrote the column: every other column, and valid
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    with open(folder / "queue.csv", "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=[c for c in rows[0] if c != "arxiv_category"], lineterminator="\n",
+                                extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    as_found(folder)
+    assert cli("validate", "--root", root).code == 0
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}})
+    assert cli("update", "apply", "--root", root, folder.name).code == 0
+    assert "primaryclass" not in yaml.safe_load((root / "corpus/papers/dijkstra2026.yaml").read_text())["bibtex"]

@@ -131,6 +131,13 @@ def test_an_openreview_answer_about_another_note_adds_nothing(small_survey, cli,
     assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
     assert ("api2.openreview.net answered about openreview:'OtherPaper9' when asked for openreview:HostileId01"
             in run.err), run.err
+    # OpenReview ids are case-sensitive: a note whose id differs only in case is another note
+    other_case = dict(note, id="hOSTILEiD01", forum="hOSTILEiD01")
+    no_network.replace("GET", re.compile(r"https://api2\.openreview\.net/notes\?id=HostileId01"), json={"notes": [other_case]})
+    run = cli("add", "--root", small_survey, "--openreview", "HostileId01")
+    assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
+    assert ("api2.openreview.net answered about openreview:'hOSTILEiD01' when asked for openreview:HostileId01"
+            in run.err), run.err
     mine = dict(note, id="HostileId01", forum="HostileId01")
     no_network.replace("GET", re.compile(r"https://api2\.openreview\.net/notes\?id=HostileId01"), json={"notes": [mine, note]})
     run = cli("add", "--root", small_survey, "--openreview", "HostileId01")
@@ -180,3 +187,9 @@ def test_an_anthology_answer_is_the_paper_asked_for_or_is_named(small_survey, cl
         assert run.code == 0 and "title: Orchestrators for Agent Teams" in run.out, run.err
         return
     assert run.code == 1 and what in run.err and "has no paper" not in run.err, run.err
+
+
+def test_a_crossref_answer_naming_the_doi_in_other_case_is_the_same_work(small_survey, cli, no_network):
+    no_network.get(CROSSREF, json=crossref_work(DOI="10.5555/ORCH.1"))
+    run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1", "--dry-run")
+    assert run.code == 0 and "doi: 10.5555/orch.1" in run.out, run.err + run.out

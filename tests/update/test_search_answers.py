@@ -452,6 +452,9 @@ BROKEN_ARXIV = {
     "a DOI naming another arXiv paper": (atom(entry(extra="<arxiv:doi>10.1234/abc.1 10.48550/arXiv.2605.39999</arxiv:doi>"), 1),
                                          "entry 1 (arxiv:2605.30001): arxiv:doi '10.48550/arXiv.2605.39999' names another "
                                          "arXiv paper"),
+    "a primary category that is not one": (atom(entry(extra='<arxiv:primary_category term="cs.CL}{\\x" scheme="s"/>'), 1),
+                                          "entry 1 (arxiv:2605.30001): arxiv:primary_category 'cs.CL}{\\\\x' is not an "
+                                          "arXiv category"),
     "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
                                   "entry 1: id 'urn:x' is not an arXiv abstract URL"),
     **{f"a name that is {why}": (atom(entry(authors=f"<author><name>{xml}</name></author>"), 1),

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name, source_doi
-from .identifiers import IdentifierError, parse
+from .identifiers import IdentifierError, arxiv_category_problem, parse
 from ..core import clock
 from ..core.text import ascii_digits
 
@@ -158,6 +158,8 @@ def _entry(entry, i: int) -> Entry:
     journal = clean(_one(entry, f"{ARXIV}journal_ref", where, required=False), "venue", f"{where}: arxiv:journal_ref")
     primary = entry.find(f"{ARXIV}primary_category")
     category = primary.get("term", "") if primary is not None else ""
+    if category and (why := arxiv_category_problem(category)):
+        raise FormatError(f"{where}: arxiv:primary_category {why}")
     return Entry(parsed.key.split(":", 1)[1], title, summary, tuple(authors), published, doi, journal, category)
 
 

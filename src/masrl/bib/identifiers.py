@@ -196,6 +196,19 @@ _LOOKS_NEW = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]+)(?:v[0-9]+)?", re.I
 _LOOKS_OLD = re.compile(r"(?P<archive>[a-z-]+)(?P<sub>\.[a-z]{2})?/(?P<yymm>[0-9]{4})(?P<num>[0-9]+)(?:v[0-9]+)?", re.IGNORECASE)
 
 
+#: An arXiv category as the API's ``arxiv:primary_category`` names it (arXiv's category taxonomy):
+#: an archive (``cs``, ``hep-th``, ``q-bio``), then, in the archives that have them, a subject class
+#: after a dot (``cs.CL``, ``math.AG``, ``cond-mat.stat-mech``, ``astro-ph.CO``).
+ARXIV_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]{2,}(?:-[a-z]+)?)?")
+
+
+def arxiv_category_problem(text: str) -> str | None:
+    """Why ``text`` is no arXiv category (:data:`ARXIV_CATEGORY`), or None."""
+    if ARXIV_CATEGORY.fullmatch(text):
+        return None
+    return f"{text[:40]!r} is not an arXiv category (an archive and its subject class, such as cs.CL, hep-th or math.AG)"
+
+
 def arxiv_problem(text: str) -> str | None:
     """Why ``text`` (an arXiv id, version optional) is no id arXiv gives, or None: a month that is not
     one, a number of the wrong length for its month or zero, a new-style id before April 2007 or dated

@@ -122,8 +122,10 @@ def _get(session, url: str, host: str, media: tuple[str, ...] = JSON_TYPES, **pa
 
 
 def _same(host: str, got: str, wanted: str, scheme: str) -> None:
-    """Refuse an answer about another paper than the one asked for."""
-    if got.lower() != wanted.lower():
+    """Refuse an answer about another paper than the one asked for: DOIs are compared without case
+    (the DOI system ignores it), every other id exactly (``openreview:AbC`` and ``openreview:aBc`` are
+    two notes)."""
+    if (got.lower() != wanted.lower()) if scheme == "doi" else (got != wanted):
         raise BadAnswer(f"{host} answered about {scheme}:{got[:80]!r} when asked for {scheme}:{wanted}")
 
 

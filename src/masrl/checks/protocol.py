@@ -26,7 +26,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 
 from ..analyses.rounds import queued_again
 from ..bib.fetch import endpoint_problem, shown
-from ..bib.identifiers import IdentifierError, SchemeError, conflicts, parse, scheme_and_value
+from ..bib.identifiers import IdentifierError, SchemeError, arxiv_category_problem, conflicts, parse, scheme_and_value
 from ..bib.urls import url_problem
 from ..core.didyoumean import did_you_mean
 from ..core.errors import Problem
@@ -42,6 +42,7 @@ from ..corpus.rounds import (
     FOUND_SHEETS,
     PROTOCOL,
     QUEUE_COLUMNS,
+    QUEUE_COLUMNS_WITHOUT_CATEGORY,
     REASON_COLUMN,
     ROUNDS,
     SCREENER_COLUMNS,
@@ -333,9 +334,10 @@ def check_protocol(corpus: Corpus) -> list[Problem]:
 
 
 # ---------------------------------------------------------------- rounds
-def _header_problem(folder: RoundFolder, name: str, expected: tuple[str, ...]) -> Problem | None:
-    """The columns of a round's sheet must be ``expected``, in order; an unnamed column left empty (the trailing
-    column a spreadsheet may save) does not count."""
+def _header_problem(folder: RoundFolder, name: str, expected: tuple[str, ...], older: tuple[str, ...] = ()) -> Problem | None:
+    """The columns of a round's sheet must be ``expected``, in order, or ``older`` (the columns of a sheet
+    written before masrl wrote its last column); an unnamed column left empty (the trailing column a spreadsheet
+    may save) does not count."""
     header = folder.headers.get(name)
     if header is None:
         return None
@@ -344,7 +346,7 @@ def _header_problem(folder: RoundFolder, name: str, expected: tuple[str, ...]) -
     if unnamed and not any(row.get("") for row in rows):
         header = [c for c in header if c != ""]
         unnamed = []
-    if list(header) == list(expected):
+    if list(header) in (list(expected), list(older)):
         return None
     missing = [c for c in expected if c not in header]
     extra = [repr(c) for c in header if c and c not in expected]
@@ -459,7 +461,7 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
         def bad(column: str, message: str) -> None:
             out.append(Problem(file, row.line, column, message))
 
-        keys, parsed_ids = [], []
+        keys, parsed_ids, before = [], [], len(out)
         for ident in split_identifiers(row.get("identifier")) or [row.get("identifier")]:
             if joined_ids(ident):
                 bad("identifier", f"{ident!r} is two ids written as one: separate them with '; ' (a semicolon and a space)")
@@ -487,6 +489,12 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             bad("year", f"{row.get('year')!r} is not a four-digit year")
         if not _valid_date(row.get("published")):
             bad("published", f"{row.get('published')!r} is not a date written YYYY-MM-DD")
+        if category := row.get("arxiv_category"):
+            if why := arxiv_category_problem(category):
+                bad("arxiv_category", why)
+            elif len(out) == before and not any(key.startswith("arxiv:") for key in keys):
+                bad("arxiv_category", f"{category!r} is the category of a paper on arXiv, but the row names no arXiv id: "
+                                      "leave it empty or add the paper's arxiv: id")
         for name in split_list(row.get("query_families")) or [""]:
             if name in families:
                 continue
@@ -695,8 +703,9 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
         # a sheet that could not be read at all (a workbook, another encoding) is reported once, by
         # the loader: its columns and its rows are not checked or counted again
         unread = {name for name in ("queue.csv", "duplicates.csv") if folder.path(name) in corpus.unreadable}
-        out += [p for name, cols in (("queue.csv", QUEUE_COLUMNS), ("duplicates.csv", DUPLICATE_COLUMNS))
-                if name not in unread and (p := _header_problem(folder, name, cols))]
+        out += [p for name, cols, older in (("queue.csv", QUEUE_COLUMNS, QUEUE_COLUMNS_WITHOUT_CATEGORY),
+                                            ("duplicates.csv", DUPLICATE_COLUMNS, ()))
+                if name not in unread and (p := _header_problem(folder, name, cols, older))]
         meta_ok = False
         if folder.meta is not None:
             found = _schema_problems(corpus, folder.path("round.yaml"), folder.meta, ROUND_SCHEMA)
@@ -712,7 +721,7 @@ def check_rounds(corpus: Corpus) -> list[Problem]:
                 out.append(Problem(folder.path("round.yaml"), corpus.line(folder.path("round.yaml"), ("window", "since")),
                                    "window", f"since {window.get('since')} is after until {window.get('until')}: a search "
                                              "window runs forward"))
-        if _readable(folder, "queue.csv", QUEUE_COLUMNS):
+        if _readable(folder, "queue.csv", QUEUE_COLUMNS_WITHOUT_CATEGORY):
             out += _queue_problems(folder, corpus.protocol, tax)
         if meta_ok:
             out += _stamp_problems(corpus, folder)

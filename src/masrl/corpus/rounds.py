@@ -40,14 +40,19 @@ ROUND_FILES = ("round.yaml", "queue.csv", "duplicates.csv")
 #: columns the screener fills in (:data:`SCREENER_COLUMNS`). ``identifier`` is ``scheme:value``
 #: (``arxiv:2605.08686``, ``doi:10.18653/v1/...``), or several ``; ``-separated when the sources
 #: gave the candidate more than one (its preprint and its DOI; the first names it), ``authors`` ``Last, First; Last, First``,
-#: ``published`` ``YYYY-MM-DD``, ``query_families`` and ``sources`` ``; ``-separated, ``rank``
+#: ``published`` ``YYYY-MM-DD``, ``arxiv_category`` the primary arXiv category of a paper found on
+#: arXiv (``cs.CL``, kept in its record's BibTeX as ``primaryclass``, as ``masrl add`` keeps it),
+#: ``query_families`` and ``sources`` ``; ``-separated, ``rank``
 #: 1 = first to screen, ``score`` and ``likely_reason`` (an exclusion-reason class) left empty
-#: until a model fills them.
+#: until a model fills them. A round searched before masrl wrote ``arxiv_category`` has every other
+#: column (:data:`QUEUE_COLUMNS_WITHOUT_CATEGORY`) and stays valid.
 #: The screener's columns of a decision's screening stage and exclusion-reason class: masrl's
 #: columns, whatever the survey calls the fields of those roles (taxonomy ``screening``).
 STAGE_COLUMN, REASON_COLUMN = "stage", "reason_class"
-QUEUE_COLUMNS = ("identifier", "title", "authors", "year", "venue", "abstract", "published", "query_families",
-                 "sources", "rank", "score", "likely_reason", "decision", STAGE_COLUMN, REASON_COLUMN, "reason")
+QUEUE_COLUMNS = ("identifier", "title", "authors", "year", "venue", "abstract", "published", "arxiv_category",
+                 "query_families", "sources", "rank", "score", "likely_reason", "decision", STAGE_COLUMN, REASON_COLUMN,
+                 "reason")
+QUEUE_COLUMNS_WITHOUT_CATEGORY = tuple(c for c in QUEUE_COLUMNS if c != "arxiv_category")
 #: The screener's columns of ``queue.csv``.
 SCREENER_COLUMNS = ("decision", STAGE_COLUMN, REASON_COLUMN, "reason")
 #: The screening role (taxonomy ``screening``) whose field each column of an exclusion fills.

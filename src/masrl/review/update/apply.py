@@ -79,7 +79,9 @@ def _identifiers(row) -> list:
 
 def _paper(row, queue: str, round_id: str, authors: list[str]) -> dict:
     idents = _identifiers(row)
-    fetched = {"abstract": row.get("abstract")} if row.get("abstract") else {}
+    # what the source gave beyond the record's own fields, as `masrl add` keeps it (masrl.bib.lookup)
+    fetched = {name: row.get(column) for name, column in (("abstract", "abstract"), ("primaryclass", "arxiv_category"))
+               if row.get(column)}
     source = f"masrl update apply {round_id} ({queue}:{row.line})"
     return adding.paper_from_metadata(row.get("title"), authors, int(row.get("year")),
                                       row.get("venue") or None, idents, fetched, source, (queue, row.line, None))

@@ -24,13 +24,16 @@ _PRIORITY = {"retained": 0, "excluded": 1, "queued": 2, "batch": 3}
 
 @dataclass
 class Candidate:
-    """A new record of the round: what a source returned, every family and source that found it, and
-    every id that it and its duplicates of this round carry (``scheme:value``, the one it is named by first)."""
+    """A new record of the round: what a source returned, every family and source that found it,
+    every id that it and its duplicates of this round carry (``scheme:value``, the one it is named by
+    first), and the primary arXiv category of the arXiv record whose id it carries (``cs.CL``), as
+    ``masrl add`` records it."""
 
     found: Found
     families: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     identifiers: list[str] = field(default_factory=list)
+    arxiv_category: str = ""
 
     def take_identifiers(self, found: Found, taken: dict) -> None:
         """Add the ids of ``found`` (the candidate's own record, or a duplicate of it) that it lacks, except a second
@@ -44,6 +47,9 @@ class Candidate:
                 continue  # its own already, or a second id of a scheme a record holds one of (a journal's DOI)
             if taken.setdefault(key, self) is self:
                 self.identifiers.append(item)
+        arxiv = found.identifiers.get("arxiv")
+        if found.arxiv_category and not self.arxiv_category and arxiv and _key(f"arxiv:{arxiv}") in map(_key, self.identifiers):
+            self.arxiv_category = found.arxiv_category
 
 
 def _key(item: str) -> str:

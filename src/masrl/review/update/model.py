@@ -61,6 +61,7 @@ def queue_rows(candidates: list[Candidate], ranks: list[tuple[int, str, str]]) -
         rows.append({"identifier": list_cell(candidate.identifiers), "title": f.title,
                      "authors": list_cell([queued_author(a) for a in f.authors]), "year": f.year,
                      "venue": f.venue, "abstract": f.abstract, "published": f.published,
+                     "arxiv_category": candidate.arxiv_category,
                      "query_families": list_cell(candidate.families), "sources": list_cell(candidate.sources),
                      "rank": rank, "score": score, "likely_reason": likely})
     return sorted(rows, key=lambda r: r["rank"])

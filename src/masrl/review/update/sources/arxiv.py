@@ -209,4 +209,4 @@ def _found(entry) -> Found:
     if entry.doi:
         ids["doi"] = entry.doi
     return Found(f"arxiv:{entry.arxiv}", ids, entry.title, entry.authors, int(entry.published[:4]),
-                 entry.journal_ref or "arXiv", entry.summary, entry.published)
+                 entry.journal_ref or "arXiv", entry.summary, entry.published, entry.primary_category)

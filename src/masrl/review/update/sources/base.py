@@ -18,6 +18,7 @@ class Found:
         title, venue, abstract: one line each (whitespace collapsed).
         authors: ``Last, First`` each.
         year: publication year; published: ``YYYY-MM-DD`` (first version or publication).
+        arxiv_category: the primary arXiv category an arXiv record names (``cs.CL``), else empty.
     """
 
     identifier: str
@@ -28,6 +29,7 @@ class Found:
     venue: str
     abstract: str
     published: str
+    arxiv_category: str = ""
 
 
 @dataclass(frozen=True)
