@@ -72,6 +72,7 @@ def test_reports_of_no_release_fail_the_check(survey, cli):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
+@pytest.mark.parametrize("survey_tree", ["grown"], indirect=True)  # the tree with every kind of report folder
 def test_check_with_every_figure_redrawn_compares_the_figures_with_what_the_code_draws(survey, cli):
     """A figure edited by hand together with its manifest entry passes a plain check of a fresh clone (its files
     match the manifest), and is named stale once every figure is redrawn for the check (the tree's figures
@@ -186,6 +187,7 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
+@pytest.mark.parametrize("survey_tree", ["grown"], indirect=True)  # the tree with every kind of report folder
 def test_build_is_byte_identical_across_runs_with_every_figure_redrawn(survey, cli):
     """A build that draws every figure again (none taken from what this process drew before) writes what the
     tree holds, byte for byte: the committed figures of the published tree were drawn by another process."""

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 from grow import next_record_id
 
@@ -143,6 +144,7 @@ def test_a_forced_exclusion_validates_and_a_near_identical_pair_names_the_way_ou
     assert cli("validate", "--root", survey).code == 0
 
 
+@pytest.mark.parametrize("survey_tree", ["grown"], indirect=True)  # a merge: the tree with a history
 def test_resolve_keeps_two_distinct_papers_logged_on_two_branches(survey, cli, repo):
     shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
     git(survey, "init", "-q", "-b", "main")

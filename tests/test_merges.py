@@ -11,6 +11,7 @@ from masrl.build.pipeline import build
 from masrl.core import clock
 from masrl.corpus.load import load
 from living import git
+from trees import grown_only  # noqa: F401 - the grown tree only
 
 
 # ---------------------------------------------------------------------------- merging two contributions

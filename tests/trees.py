@@ -79,3 +79,10 @@ def published_only(published_tree: Path) -> Path:
     not depend on the tree's history."""
     return published_tree
 
+
+@pytest.fixture(scope="session", name="survey_tree")
+def grown_only(grown_tree: Path) -> Path:
+    """``from trees import grown_only``: the module's tests run on the grown tree only; for workflows
+    (merges of branches) that the grown tree's history (releases, rounds, audits, a merge) exercises
+    beyond what the published tree holds."""
+    return grown_tree
