@@ -13,9 +13,11 @@ virtual environment, installed as the README says. Then, on ``--day`` (masrl's c
 2. ``masrl add --no-fetch`` of a paper, drafted by ``masrl suggest --draft`` and its tags confirmed
    with ``masrl suggest --apply``; ``masrl exclude``;
 3. ``masrl release v<N>``;
-4. two audit rounds (sample, the reader's sheet imported, adjudicated, applied);
-5. ``masrl release v<N+1>``;
-6. two branches that each add a paper, merged with ``masrl resolve``.
+4. two audit rounds (sample, the reader's sheet imported, adjudicated, applied), the first under
+   the id masrl gives (``tags-<day>``), the second under an id of its own;
+5. a claim revised (the first share a claim states raised by one point);
+6. ``masrl release v<N+1>``;
+7. two branches that each add a paper, merged with ``masrl resolve``.
 
 After each step: ``masrl validate``, ``masrl build --check`` and the README's test command (its
 live-corpus checks on ``--day`` too, as on a machine whose clock says that day). The script prints
@@ -91,14 +93,25 @@ def main(argv: list[str] | None = None) -> int:
                                                           "--title", "Update round"), "masrl release"))
     # the reader disagrees on a record no claim names (a claim that an audit breaks is revised by hand)
     named = set(re.findall(r"[\w-]+", (root / "corpus/claims.yaml").read_text(encoding="utf-8")))
-    step("audit round 1", lambda: grow.audit_round(run, root, f"tags-{args.day}-a", seed=3, n=8, spare=named))
+    step("audit round 1", lambda: grow.audit_round(run, root, None, seed=3, n=8, spare=named))  # the id masrl gives
     step("audit round 2", lambda: grow.audit_round(run, root, f"tags-{args.day}-b", seed=4, n=8, spare=named))
+    step("a claim revised", lambda: revise_claim(root))
     releases.append(grow.next_release_name(root))
     step(f"release {releases[1]}", lambda: grow._ok(run("release", releases[1], "--root", root, "--date", args.day,
                                                           "--title", "After the audits"), "masrl release"))
     step("two branches merged", lambda: grow.merge_two_branches(run, root, grow.PAPERS[3:5], grow.BRANCH_EXCLUSIONS))
     print(f"every step passed on {args.day} in {time.monotonic() - started:.0f} s; the clone: {root}")
     return 0
+
+
+def revise_claim(root: Path) -> None:
+    """The first share a claim states (``max_percent``) raised by one point, as an author revises a claim."""
+    path = root / "corpus/claims.yaml"
+    text, n = re.subn(r"max_percent: ([0-9]+)", lambda m: f"max_percent: {int(m.group(1)) + 1}", path.read_text(encoding="utf-8"),
+                      count=1)
+    if n != 1:
+        raise SystemExit(f"{path}: no claim states a share (max_percent) to revise")
+    path.write_text(text, encoding="utf-8")
 
 
 def update_round(root: Path, env: dict, run, grow) -> None:

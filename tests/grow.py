@@ -124,13 +124,15 @@ def next_release_name(root: Path) -> str:
     return next(f"v{n}" for n in range(len(names) + 1, 10_000) if f"v{n}" not in names)
 
 
-def audit_round(run, root: Path, audit_id: str, reader: str = "Jane Doe", adjudicator: str = "Ada Lovelace",
+def audit_round(run, root: Path, audit_id: str | None, reader: str = "Jane Doe", adjudicator: str = "Ada Lovelace",
                 seed: int = 7, n: int = 20, spare: tuple = ()) -> str:
-    """One audit round ``audit_id`` as the manual runs it: ``n`` retained records sampled (stratified
-    by category), a reader who agrees with every value but one ``is_rl`` of a record tagged ``yes``,
-    adjudicated for the reader and applied; the records ``spare`` keep their values. Returns ``audit_id``."""
-    _ok(run("audit", "sample", "--root", root, "--population", "retained", "--n", n, "--stratify", "category",
-            "--seed", seed, "--id", audit_id), "masrl audit sample")
+    """One audit round ``audit_id`` (None: the id masrl gives) as the manual runs it: ``n`` retained records
+    sampled (stratified by category), a reader who agrees with every value but one ``is_rl`` of a record tagged
+    ``yes``, adjudicated for the reader and applied; the records ``spare`` keep their values. Returns its id."""
+    sampled = run("audit", "sample", "--root", root, "--population", "retained", "--n", n, "--stratify", "category",
+                  "--seed", seed, *(("--id", audit_id) if audit_id else ()))
+    _ok(sampled, "masrl audit sample")
+    audit_id = audit_id or re.search(r"for audit (\S+)\.$", sampled.out, re.M).group(1)
     folder = root / "corpus/audits" / audit_id
     audit = yaml.safe_load((folder / "audit.yaml").read_text(encoding="utf-8"))
     changed = next(i for i in audit["items"] if i["original"].get("is_rl") == "yes" and i["record"] not in spare)
@@ -200,7 +202,8 @@ def grow_tree(run, root: Path) -> dict:
         _ok(run("release", release, "--root", root, "--date", RELEASED, "--title", "Correction of December 2026"),
             "masrl release")
     with on(AUDITED):
-        audit = audit_round(run, root, f"tags-{AUDITED}")
+        audit = audit_round(run, root, None)  # the id masrl gives: tags-<day>
+        assert audit == f"tags-{AUDITED}", audit
         _ok(run("build", "--root", root), "masrl build")
     git(root, "add", "-A")
     git(root, "commit", "-qm", f"papers added, release {release} frozen, audit {audit} applied")
