@@ -9,7 +9,6 @@ when later versions of masrl ask more of new records.
 
 from __future__ import annotations
 
-import copy
 import re
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -268,7 +267,8 @@ def check_errata(checker, snapshots: dict[str, Snapshot]) -> None:
     if not snapshots:
         return  # the releases themselves have problems (reported); errata are judged once they are valid
     dates = {r.name: r.date for r in releases_from(data)}
-    state = {name: copy.deepcopy(snap.taxonomy) for name, snap in snapshots.items()}
+    # each release's vocabulary as the errata so far leave it: read here, and replaced by a corrected copy
+    state = {name: snap.taxonomy for name, snap in snapshots.items()}
     today = clock.today_iso()
     items = data["errata"] if isinstance(data["errata"], list) else []
     changed: dict[tuple, int] = {}  # (release, field, value, key) -> the last erratum that corrected it
