@@ -242,3 +242,32 @@ def test_a_record_url_with_an_upper_case_scheme_is_refused_with_the_url_to_write
     assert run.code == 1 and (f"url: 'HTTPS://example.org/a ; Http://{url.split('://', 1)[1]}' has its scheme in upper case: "
                               "a record writes it in lower case (its normal form, RFC 3986): write "
                               f"'https://example.org/a ; http://{url.split('://', 1)[1]}'") in run.err, run.err
+
+
+@pytest.mark.parametrize("given, why", [
+    ("not a category; really", "'not a category; really' is not an arXiv category (arXiv's category taxonomy: an archive "
+                               "and its subject class, such as cs.CL, hep-th or math.AG)"),
+    ("cs.cl", "'cs.cl' is not an arXiv category (did you mean 'cs.CL'?)"),
+])
+def test_a_primaryclass_that_is_no_arxiv_category_is_refused_at_import_and_in_validate(survey, cli, tmp_path, given, why):
+    """papers.bib exports the block's primaryclass as biblatex's primaryClass: one of arXiv's categories, as an answer
+    of arXiv and a round's arxiv_category cell must hold."""
+    bib = tmp_path / "in.bib"
+    entry = ("@misc{x,\n  title = {A Paper on Orchestrators},\n  author = {Doe, Jane},\n  year = {2026},\n"
+             "  eprint = {2607.01234},\n  archivePrefix = {arXiv},\n  primaryClass = {%s}\n}\n")
+    bib.write_text(entry % given)
+    run = cli("add", "--root", survey, "--bibtex", bib, "--no-fetch", "--dry-run")
+    assert run.code == 1 and f"in.bib:1: bibtex.primaryclass: entry 'x': {why}" in run.err.splitlines(), run.err
+    bib.write_text(entry % "cs.MA")
+    assert cli("add", "--root", survey, "--bibtex", bib, "--no-fetch", "--dry-run").code == 0
+    record = survey / "corpus/papers/c3.yaml"
+    text = record.read_text()
+    record.write_text(text.replace("\nbibtex:\n", f"\nbibtex:\n  primaryclass: '{given}'\n", 1))
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and f"bibtex.primaryclass: {why}" in run.err, run.err
+
+
+@pytest.mark.parametrize("name", ["Ada Lovelace (MIT)", "Lovelace (née Byron), Ada"])
+def test_a_name_holding_an_affiliation_in_parentheses_is_no_persons_name(name):
+    assert "holds a parenthesis: an affiliation or a note" in author_problem(name)
+    assert author_problem("{Agents (and Tools) Lab}") is None

@@ -453,8 +453,19 @@ BROKEN_ARXIV = {
                                          "entry 1 (arxiv:2605.30001): arxiv:doi '10.48550/arXiv.2605.39999' names another "
                                          "arXiv paper"),
     "a primary category that is not one": (atom(entry(extra='<arxiv:primary_category term="cs.CL}{\\x" scheme="s"/>'), 1),
-                                          "entry 1 (arxiv:2605.30001): arxiv:primary_category 'cs.CL}{\\\\x' is not an "
-                                          "arXiv category"),
+                                          "entry 1 (arxiv:2605.30001): arxiv:primary_category term 'cs.CL}{\\\\x' is not "
+                                          "an arXiv category"),
+    "a primary category arXiv has not": (atom(entry(extra='<arxiv:primary_category term="cs.cl"/>'), 1),
+                                        "entry 1 (arxiv:2605.30001): arxiv:primary_category term 'cs.cl' is not an arXiv "
+                                        "category (did you mean 'cs.CL'?)"),
+    "a primary category without its term": (atom(entry(extra='<arxiv:primary_category term=""/>'), 1),
+                                            "entry 1 (arxiv:2605.30001): arxiv:primary_category term '' is not an arXiv "
+                                            "category"),
+    "two primary categories": (atom(entry(extra='<arxiv:primary_category term="cs.MA"/><arxiv:primary_category '
+                                                'term="math.AG"/>'), 1),
+                               "entry 1 (arxiv:2605.30001): 2 arxiv:primary_category elements, not one"),
+    "a name with an affiliation": (atom(entry(authors="<author><name>Ada Lovelace (MIT)</name></author>"), 1),
+                                   "author 1: the author 'Ada Lovelace (MIT)' holds a parenthesis"),
     "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
                                   "entry 1: id 'urn:x' is not an arXiv abstract URL"),
     **{f"a name that is {why}": (atom(entry(authors=f"<author><name>{xml}</name></author>"), 1),

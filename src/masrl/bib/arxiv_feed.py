@@ -6,7 +6,8 @@ in the Atom namespace with ``opensearch:totalResults``, ``opensearch:startIndex`
 ``opensearch:itemsPerPage`` (non-negative integers), and one ``entry`` per result with its
 ``id`` (``http://arxiv.org/abs/<id>v<version>``), ``title``, ``summary``, ``published`` and
 ``updated`` (RFC 3339), one or more ``author`` with a ``name``, and optionally
-``arxiv:doi``, ``arxiv:journal_ref``, ``arxiv:primary_category``. An error is a feed whose one
+``arxiv:doi``, ``arxiv:journal_ref`` and ``arxiv:primary_category`` (one each; the category's ``term``
+one of arXiv's categories, :data:`~.identifiers.ARXIV_CATEGORIES`). An error is a feed whose one
 entry has an ``id`` under ``http://arxiv.org/api/errors`` and says what went wrong in its
 ``summary``.
 
@@ -156,10 +157,12 @@ def _entry(entry, i: int) -> Entry:
             raise FormatError(f"{where}: arxiv:doi {value[:80]!r} names another arXiv paper")
         doi = doi or found
     journal = clean(_one(entry, f"{ARXIV}journal_ref", where, required=False), "venue", f"{where}: arxiv:journal_ref")
-    primary = entry.find(f"{ARXIV}primary_category")
-    category = primary.get("term", "") if primary is not None else ""
-    if category and (why := arxiv_category_problem(category)):
-        raise FormatError(f"{where}: arxiv:primary_category {why}")
+    primary = entry.findall(f"{ARXIV}primary_category")  # one, whose term names the paper's category
+    if len(primary) > 1:
+        raise FormatError(f"{where}: {len(primary)} arxiv:primary_category elements, not one")
+    category = primary[0].get("term", "").strip() if primary else ""
+    if primary and (why := arxiv_category_problem(category)):
+        raise FormatError(f"{where}: arxiv:primary_category term {why}")
     return Entry(parsed.key.split(":", 1)[1], title, summary, tuple(authors), published, doi, journal, category)
 
 

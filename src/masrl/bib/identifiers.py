@@ -196,17 +196,42 @@ _LOOKS_NEW = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]+)(?:v[0-9]+)?", re.I
 _LOOKS_OLD = re.compile(r"(?P<archive>[a-z-]+)(?P<sub>\.[a-z]{2})?/(?P<yymm>[0-9]{4})(?P<num>[0-9]+)(?:v[0-9]+)?", re.IGNORECASE)
 
 
-#: An arXiv category as the API's ``arxiv:primary_category`` names it (arXiv's category taxonomy):
-#: an archive (``cs``, ``hep-th``, ``q-bio``), then, in the archives that have them, a subject class
-#: after a dot (``cs.CL``, ``math.AG``, ``cond-mat.stat-mech``, ``astro-ph.CO``).
-ARXIV_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]{2,}(?:-[a-z]+)?)?")
+#: arXiv's category taxonomy (https://arxiv.org/category_taxonomy): each archive's subject classes.
+_ARXIV_SUBJECT_CLASSES = {
+    "astro-ph": "CO EP GA HE IM SR".split(),
+    "cond-mat": "dis-nn mes-hall mtrl-sci other quant-gas soft stat-mech str-el supr-con".split(),
+    "cs": _ARXIV_OLD_CLASSES["cs"],
+    "econ": "EM GN TH".split(),
+    "eess": "AS IV SP SY".split(),
+    "math": _ARXIV_OLD_CLASSES["math"],
+    "nlin": _ARXIV_OLD_CLASSES["nlin"],
+    "physics": ("acc-ph ao-ph app-ph atm-clus atom-ph bio-ph chem-ph class-ph comp-ph data-an ed-ph flu-dyn gen-ph geo-ph "
+                "hist-ph ins-det med-ph optics plasm-ph pop-ph soc-ph space-ph").split(),
+    "q-bio": _ARXIV_OLD_CLASSES["q-bio"],
+    "q-fin": "CP EC GN MF PM PR RM ST TR".split(),
+    "stat": "AP CO ME ML OT TH".split(),
+}
+#: The primary categories arXiv gives a paper (``arxiv:primary_category``, kept as BibTeX's
+#: ``primaryclass``): ``archive.CLASS`` of :data:`_ARXIV_SUBJECT_CLASSES`, or an archive that is one
+#: category (``hep-th``, ``quant-ph``), including the archives of old-style ids that older papers
+#: keep as their category (``astro-ph``, ``cmp-lg``).
+ARXIV_CATEGORIES = frozenset(
+    [f"{archive}.{cls}" for archive, classes in _ARXIV_SUBJECT_CLASSES.items() for cls in classes]
+    + [a for a in _ARXIV_OLD_ARCHIVES if a not in ("cs", "math", "nlin", "q-bio")])
 
 
 def arxiv_category_problem(text: str) -> str | None:
-    """Why ``text`` is no arXiv category (:data:`ARXIV_CATEGORY`), or None."""
-    if ARXIV_CATEGORY.fullmatch(text):
+    """Why ``text`` is no arXiv category (:data:`ARXIV_CATEGORIES`), or None."""
+    if text in ARXIV_CATEGORIES:
         return None
-    return f"{text[:40]!r} is not an arXiv category (an archive and its subject class, such as cs.CL, hep-th or math.AG)"
+    from ..core.didyoumean import hint_or_list
+
+    archive = text.partition(".")[0]
+    if archive in _ARXIV_SUBJECT_CLASSES:
+        return f"{text[:40]!r} is not an arXiv category" + hint_or_list(
+            text, [f"{archive}.{c}" for c in _ARXIV_SUBJECT_CLASSES[archive]], f"{archive}'s categories")
+    return (f"{text[:40]!r} is not an arXiv category (arXiv's category taxonomy: an archive and its subject class, such "
+            "as cs.CL, hep-th or math.AG)")
 
 
 def arxiv_problem(text: str) -> str | None:

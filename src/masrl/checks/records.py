@@ -14,7 +14,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from ..bib.identifiers import STORED_PATTERNS, IdentifierError, acl_problem, arxiv_problem, from_url, parse
+from ..bib.identifiers import STORED_PATTERNS, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
 from ..bib.fetch import shown
 from ..bib.urls import lower_schemes, scheme_case_problem, url_problem
 from ..corpus import provenance
@@ -108,6 +108,15 @@ def braces(c, file: str, rec: dict, kind: str) -> None:
                     break
             if depth != 0:
                 c.add(file, ("bibtex", name), f"unbalanced braces in {value!r}; every {{ needs its }} (write \\{{ for a literal brace)")
+
+
+def primary_class(c, file: str, rec: dict, kind: str) -> None:
+    """A BibTeX ``primaryclass`` (an imported entry's, or the arXiv category masrl recorded) is one of
+    arXiv's categories, as an answer of arXiv and a round's ``arxiv_category`` cell must be."""
+    bib = rec.get("bibtex")
+    value = bib.get("primaryclass") if isinstance(bib, dict) else None
+    if isinstance(value, str) and (why := arxiv_category_problem(value.strip())):
+        c.add(file, ("bibtex", "primaryclass"), why)
 
 
 def screening_date(c, file: str, rec: dict, kind: str) -> None:

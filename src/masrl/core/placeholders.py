@@ -71,7 +71,7 @@ def author_problem(author: object) -> str | None:
     ``Last, First`` name whose last name has no letter (``", G"``, ``"{}, G"``, ``"--, X"``) or a comma
     with no name after it (``"Doe, "``, ``"Doe, , J"``), a name
     holding ``[``, ``]``, ``;``, ``&``, ``|``, ``/`` or ``et al.`` outside braces (several names written
-    as text), a name with
+    as text), a parenthesis outside braces (an affiliation or a note, ``Ada Lovelace (MIT)``), a name with
     more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
     skips with its whole entry (a person is ``Last, First`` or ``Last, Jr, First``; an organisation
     with commas is written in braces, ``{Agents and Tools Lab, Inc.}``), unbalanced braces (``{Lovelace,
@@ -98,6 +98,9 @@ def author_problem(author: object) -> str | None:
     if set(outside) & set("[];&|/") or re.search(r"(?:^|\s)et\s+al\b", outside, re.IGNORECASE):
         return (f"{text!r} is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as "
                 "text; give each person as an author of their own (an organisation whose name holds one goes in braces)")
+    if set(outside) & set("()"):
+        return (f"{text!r} holds a parenthesis: an affiliation or a note, such as '(MIT)', is no part of a person's "
+                "name; write the name alone (an organisation whose name holds one goes in braces)")
     if any(not part.strip() for part in "".join(_outside_braces(text)).split(",")[1:]):
         return (f"{text!r} has a comma with no name after it, which BibTeX refuses: write \"Last, First\", "
                 "\"Last, Jr, First\" or only the last name, without the comma")
