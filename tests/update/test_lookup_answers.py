@@ -193,3 +193,31 @@ def test_a_crossref_answer_naming_the_doi_in_other_case_is_the_same_work(small_s
     no_network.get(CROSSREF, json=crossref_work(DOI="10.5555/ORCH.1"))
     run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1", "--dry-run")
     assert run.code == 0 and "doi: 10.5555/orch.1" in run.out, run.err + run.out
+
+
+def test_an_anthology_answer_whose_page_is_another_papers_adds_nothing(small_survey, cli, no_network):
+    """Without a DOI, the entry's url names its Anthology id: another paper's is refused."""
+    body = ACL_BIB.replace('    doi = "DOI",\n', "").replace("P19-1001", "P19-1999")
+    no_network.get("https://aclanthology.org/P19-1001.bib", body=body.encode())
+    run = cli("add", "--root", small_survey, "https://aclanthology.org/P19-1001/", "--dry-run")
+    assert run.code == 1 and "aclanthology.org answered about acl:'P19-1999' when asked for acl:P19-1001" in run.err, run.err
+
+
+def test_a_crossref_work_with_its_preprint_is_the_record_an_update_round_makes(small_survey, cli, no_network):
+    """`masrl add DOI` keeps the preprint's arXiv id (relation has-preprint) and names a work without container or
+    publisher by its preprint, as an update round queues it."""
+    preprint = {"has-preprint": [{"id-type": "arxiv", "id": "arXiv:2605.31001", "asserted-by": "subject"}]}
+    no_network.get(CROSSREF, json=crossref_work(relation=preprint, **{"container-title": []}))
+    run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1", "--dry-run")
+    assert run.code == 0, run.err
+    assert "identifiers:\n  arxiv: '2605.31001'\n  doi: 10.5555/orch.1\n" in run.out and "\nvenue: arXiv\n" in run.out, run.out
+
+
+def test_an_openreview_note_that_does_not_open_its_forum_is_no_paper(small_survey, cli, no_network):
+    note = {"id": "HostileId01", "forum": "OtherForum9", "content": {"title": {"value": "A Reply"},
+                                                                    "authors": {"value": ["Ada Lovelace"]}}}
+    no_network.get(re.compile(r"https://api2\.openreview\.net/notes\?id=HostileId01"), json={"notes": [note]})
+    run = cli("add", "--root", small_survey, "--openreview", "HostileId01")
+    assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
+    assert ("api2.openreview.net answered a note of the forum openreview:'OtherForum9', not a paper, for "
+            "openreview:HostileId01") in run.err, run.err

@@ -1002,7 +1002,9 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
     ("http://127.0.0.1:9/works%3Bkey=SECRETKEY", "'http://127.0.0.1:9/works%3B…': an endpoint with ';' parameters"),
     ("http://127.0.0.1:0/x#SECRETKEY", "'http://127.0.0.1:0/x#…' is not a URL (its port '0'"),
     ("http://ex\u00e4mple.org/?k=SECRETKEY", "'http://ex\u00e4mple.org/?…' is not a URL (its host is not ASCII"),
-    ("http://127.0.0.1/w?key=SECRETKEY%zz", "'http://127.0.0.1/w?…' is not a URL (a '%' not followed")])
+    ("http://127.0.0.1/w?key=SECRETKEY%zz", "'http://127.0.0.1/w?…' is not a URL (a '%' not followed"),
+    ("http://a..b/works?k=SECRETKEY", "'http://a..b/works?…' is not a URL ('a..b' is not a host name"),
+    ("http://1.2.3.4.5/works", "'http://1.2.3.4.5/works' is not a URL ('1.2.3.4.5' is not an IPv4 address)")])
 def test_an_endpoint_with_a_secret_and_another_fault_is_named_without_the_secret(basic_survey, cli, monkeypatch, value, shown):
     run = refused_search(basic_survey, cli, monkeypatch, "MASRL_CROSSREF_API", value, *WINDOW, "--source", "crossref")
     assert "SECRETKEY" not in run.err + run.out

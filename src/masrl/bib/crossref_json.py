@@ -99,6 +99,17 @@ class Paper:
     publisher: str
     precision: int = 3
 
+    @property
+    def shown_venue(self) -> str:
+        """The venue every command gives the work (`masrl add`, an update round): its container,
+        else its publisher, else ``arXiv`` for a work known with its preprint, else ``unpublished``."""
+        return self.venue or self.publisher or ("arXiv" if self.arxiv else "unpublished")
+
+    @property
+    def identifiers(self) -> dict[str, str]:
+        """Its ids as a record keeps them: its preprint's arXiv id first, then its DOI."""
+        return {**({"arxiv": self.arxiv} if self.arxiv else {}), **({"doi": self.doi} if self.doi else {})}
+
 
 def read_work_list(body: bytes) -> WorkList:
     """The work list ``body`` holds.

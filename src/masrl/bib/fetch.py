@@ -33,6 +33,7 @@ from email.utils import parsedate_to_datetime
 from urllib.parse import urljoin, urlsplit
 
 from ..core.text import ascii_digits
+from .urls import host_problem
 
 #: What masrl accepts as an encoding of an answer (and says so in ``Accept-Encoding``).
 ENCODINGS = ("gzip", "deflate", "identity")
@@ -170,6 +171,8 @@ def url_problem(url: str) -> str | None:
         return f"{shown(url)} is not a URL (its host holds '%': a host name has none; a user name or password, encoded?)"
     if not parts.hostname.isascii():
         return f"{shown(url)} is not a URL (its host is not ASCII; write it in its IDNA form, xn--...)"
+    if ":" not in parts.hostname and (why := host_problem(parts.hostname)):  # an IPv6 address urlsplit has read
+        return f"{shown(url)} is not a URL ({why})"
     if re.search(r"%(?![0-9A-Fa-f]{2})", url):
         return f"{shown(url)} is not a URL (a '%' not followed by two hex digits)"
     return None

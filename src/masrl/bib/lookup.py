@@ -173,8 +173,9 @@ def _crossref(ident: Identifier, session) -> dict:
     _same(host, found.doi, ident.value, "doi")
     if not found.title or found.published is None:
         raise BadAnswer(f"{host} answered a work without a title or a date for doi:{ident.value}")
+    # the ids and venue an update round gives the same work (its preprint's arXiv id kept)
     out = {"title": found.title, "authors": list(found.authors), "year": found.published[0],
-           "venue": found.venue or found.publisher, "identifiers": {"doi": found.doi or ident.value},
+           "venue": found.shown_venue, "identifiers": found.identifiers or {"doi": ident.value},
            "crossref_type": found.type}
     if found.abstract:
         out["abstract"] = found.abstract
@@ -195,6 +196,9 @@ def _openreview(ident: Identifier, session) -> dict:
             raise BadAnswer(f"{host} answered {len(data.notes)} notes (first openreview:{data.notes[0].id}) for "
                             f"openreview:{ident.value}")
         _same(host, str(data.notes[0].id), ident.value, "openreview")
+        if data.notes[0].forum and data.notes[0].forum != data.notes[0].id:  # a paper is the note that opens its forum
+            raise BadAnswer(f"{host} answered a note of the forum openreview:{str(data.notes[0].forum)[:80]!r}, not a paper, "
+                            f"for openreview:{ident.value} (a paper's note opens its own forum)")
         note = _checked(host, paper, data.notes[0], "$.notes[0]")
         if not note.title:
             raise BadAnswer(f"{host} answered a note without a title for openreview:{ident.value}")
@@ -230,6 +234,8 @@ def _acl(ident: Identifier, session) -> dict:
     ids = dict(paper["identifiers"])
     if str(ids.get("doi", "")).lower().startswith("10.18653/"):  # the Anthology's own DOIs are 10.18653/v1/<id>
         _same(host, ids["doi"], f"10.18653/v1/{ident.value}", "doi")
+    if ids.get("acl"):  # the paper's own page (its url), which names its Anthology id
+        _same(host, str(ids["acl"]), ident.value, "acl")
     ids["acl"] = ident.value
     out = {k: paper[k] for k in ("title", "authors", "year", "venue")}
     out["identifiers"] = ids

@@ -28,7 +28,8 @@ def _char(ch: str) -> str:
     return f"{ch!r} (U+{ord(ch):04X})"
 
 
-def _host_problem(host: str) -> str | None:
+def host_problem(host: str) -> str | None:
+    """Why ``host`` (a URL's host: a name, an IPv4 address or ``[IPv6]``) is none, or None."""
     if host.startswith("["):
         try:
             ipaddress.IPv6Address(host[1:-1])
@@ -106,7 +107,7 @@ def url_problem(url: object) -> str | None:
     except ValueError as err:
         return f"is not a well-formed URL ({err})"
     host = parts.netloc.rsplit(":", 1)[0] if not parts.netloc.endswith("]") else parts.netloc
-    return _host_problem(host)
+    return host_problem(host)
 
 
 def http_link(url: object) -> str | None:

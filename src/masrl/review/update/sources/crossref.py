@@ -189,11 +189,7 @@ def _found(work, place: str) -> Found | Unusable:
     label = _label(work)
     if not label or not work.title:
         return Unusable(label or place, "title" if label else "DOI")
-    ids = {"doi": work.doi} if work.doi else {}
-    if work.arxiv:
-        ids = {"arxiv": work.arxiv, **ids}
     year, month, day = work.published
-    # the venue `masrl add` gives the same work (masrl.bib.lookup): its container, else its publisher
-    venue = work.venue or work.publisher or ("arXiv" if work.arxiv else "unpublished")
-    return Found(label, ids, work.title, work.authors, year, venue, work.abstract,
+    # the ids and venue `masrl add` gives the same work (masrl.bib.lookup)
+    return Found(label, work.identifiers, work.title, work.authors, year, work.shown_venue, work.abstract,
                  f"{year:04d}-{month:02d}-{day:02d}")
