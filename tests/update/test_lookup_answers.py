@@ -156,10 +156,26 @@ def test_an_arxiv_status_that_is_no_answer_is_named_not_called_no_paper_or_no_ne
 
 
 def test_a_year_the_lookup_gives_that_no_record_may_have_is_blamed_on_the_lookup(small_survey, cli, no_network):
-    no_network.get(ARXIV, body=atom(entry(published="1901-05-20T10:00:00Z"), 1), content_type="application/atom+xml")
-    run = cli("add", "--root", small_survey, "2605.30001")
+    no_network.get(CROSSREF, json=crossref_work(issued={"date-parts": [[1901, 5, 20]]}))
+    run = cli("add", "--root", small_survey, "https://doi.org/10.5555/orch.1")
     assert run.code == 1 and not list((small_survey / "corpus" / "papers").glob("*.yaml"))
-    assert run.err.startswith("command line and the metadata looked up for arxiv 2605.30001: year: 1901 is out of range"), run.err
+    assert run.err.startswith("command line and the metadata looked up for doi 10.5555/orch.1: year: 1901 is out of range"), run.err
+
+
+@pytest.mark.parametrize("published, refused", [
+    ("2019-03-01", True),   # years before the month its id names
+    ("2026-04-15", True),   # 16 days before it
+    ("2026-04-17", False),  # 14 days before: numbered when it was announced, after the month's end
+    ("2026-05-31", False),
+    ("2026-06-02", True),   # after the month: numbered before it was submitted
+])
+def test_an_arxiv_answer_dated_outside_its_ids_month_is_about_another_paper(small_survey, cli, no_network, published, refused):
+    no_network.get(ARXIV, body=atom(entry(published=f"{published}T10:00:00Z"), 1), content_type="application/atom+xml")
+    run = cli("add", "--root", small_survey, "2605.30001", "--dry-run")
+    assert run.code == refused, run.err
+    if refused:
+        assert (f"entry 1 (arxiv:2605.30001): published {published}: not in 2026-05, the month arXiv numbered 2605.30001 "
+                "in (a first version is submitted then, or in the 14 days before): an answer about another paper") in run.err
 
 
 ACL_BIB = """@inproceedings{lovelace-2019-orchestrators,

@@ -70,7 +70,7 @@ def test_a_round_queues_the_new_papers_of_the_window_once_and_logs_every_duplica
         ("arxiv:2605.10003", "retained", "corpus/papers/turing2026.yaml", "same arxiv 2605.10003"),
         ("arxiv:2605.10004", "excluded", "exclusions/E033.yaml", "same arxiv 2605.10004"),
         ("arxiv:2605.10001", "this round", "queue.csv:3", "same arxiv 2605.10001"),
-        ("arxiv:2605.10005", "retained", "corpus/papers/depart2026.yaml", "title 100% similar"),
+        ("arxiv:2606.10005", "retained", "corpus/papers/depart2026.yaml", "title 100% similar"),
     ]
     assert dups[0]["title"] == "A Retitled Second Version About Orchestration"  # the new title arXiv lists
     assert "2604.09999" not in (folder / "queue.csv").read_text() + (folder / "duplicates.csv").read_text()
@@ -132,7 +132,7 @@ def test_requests_are_three_seconds_apart_across_pages_and_queries(arxiv_server)
     first = source.search(ORCHESTRATION, "2026-05-04", "2026-06-30", lambda: "2026-07-01T00:00:00Z")
     second = source.search(ORCHESTRATION, "2026-06-01", "2026-06-30", lambda: "2026-07-01T00:00:00Z")
     assert [f.identifier for f in first.found] == ["arxiv:2605.10003", "arxiv:2605.10004", "arxiv:2605.10001",
-                                                   "arxiv:2605.10005", "arxiv:2606.00007"]
+                                                   "arxiv:2606.10005", "arxiv:2606.00007"]
     assert (first.requests, first.pages, second.requests) == (5, 5, 2)
     starts = source.session.started
     assert len(starts) == 7 and all(b - a >= 3.0 for a, b in zip(starts, starts[1:]))
@@ -174,7 +174,7 @@ def test_arxiv_through_a_mocked_transport(no_network):
     source = ArxivSource(Searcher("arxiv", "arXiv", "https://export.arxiv.org/api/query", "MASRL_ARXIV_API", "arXiv"),
                          clock=fake, sleep=fake.sleep)
     run = source.search(ORCHESTRATION, "2026-05-01", "2026-06-30", lambda: "2026-07-01T00:00:00Z")
-    assert [f.identifier for f in run.found] == ["arxiv:2605.10003", "arxiv:2605.10001", "arxiv:2605.10005", "arxiv:2606.00007"]
+    assert [f.identifier for f in run.found] == ["arxiv:2605.10003", "arxiv:2605.10001", "arxiv:2606.10005", "arxiv:2606.00007"]
     assert run.found[1].authors == ("Lovelace, Ada", "Babbage, Charles")
 
 

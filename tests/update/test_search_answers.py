@@ -49,16 +49,23 @@ class SyntheticArxiv(ArxivServer):
     def __init__(self, n: int, first: str = "2026-05-05", **kwargs):
         super().__init__(**kwargs)
         self.entries = []
-        start = datetime.date.fromisoformat(first)
+        self.first = datetime.date.fromisoformat(first)
         for i in range(n):
-            day = (start + datetime.timedelta(days=i % 50)).isoformat()
+            day = self.day(i)
             entry = ET.fromstring(
-                f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/2605.{20000 + i:05d}v1</id>'
+                f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/{self.ident(i)}v1</id>'
                 f"<updated>{day}T10:00:00Z</updated><published>{day}T10:00:00Z</published>"
                 f"<title>Orchestrator study {i}</title><summary>We train an orchestrator, number {i}.</summary>"
                 f"<author><name>Ada Orchestra{i}</name></author></entry>")
             self.entries.append(entry)
 
+    def day(self, i: int) -> str:
+        return (self.first + datetime.timedelta(days=i % 50)).isoformat()
+
+    def ident(self, i: int) -> str:
+        """Record ``i``'s arXiv id: numbered in the month of its day, as arXiv numbers a paper."""
+        day = self.day(i)
+        return f"{day[2:4]}{day[5:7]}.{20000 + i:05d}"
 
 
 def rounds(root: Path) -> list[Path]:
@@ -193,12 +200,13 @@ def test_a_result_set_that_moves_while_it_is_paged_is_refused_not_left_a_record_
     run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
     assert run.code == 1 and rounds(basic_survey) == [], run.err
     assert run.err.splitlines()[-1].endswith(
-        "the arXiv API: the result set moved while it was paged: the record at position 99 was arxiv:2605.20033, and is "
-        "now arxiv:2605.20083; a record may have slid between two pages unseen, so nothing was kept: run the search "
+        "the arXiv API: the result set moved while it was paged: the record at position 99 was arxiv:2606.20033, and is "
+        "now arxiv:2606.20083; a record may have slid between two pages unseen, so nothing was kept: run the search "
         "again; nothing was written")
-    served.api.entries = SyntheticArxiv(150).entries  # the same set, standing still: every record, each once
+    still = SyntheticArxiv(150)
+    served.api.entries = still.entries  # the same set, standing still: every record, each once
     assert cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV).code == 0
-    assert sorted(queue(basic_survey)) == [f"arxiv:2605.{20000 + i:05d}" for i in range(150)]
+    assert sorted(queue(basic_survey)) == sorted(f"arxiv:{still.ident(i)}" for i in range(150))
 
 
 def test_an_arxiv_entry_sent_twice_in_one_page_is_named_as_such(serve):
@@ -466,6 +474,9 @@ BROKEN_ARXIV = {
                                "entry 1 (arxiv:2605.30001): 2 arxiv:primary_category elements, not one"),
     "a name with an affiliation": (atom(entry(authors="<author><name>Ada Lovelace (MIT)</name></author>"), 1),
                                    "author 1: the author 'Ada Lovelace (MIT)' holds a parenthesis"),
+    "a first version after its id's month": (atom(entry(arxiv="2401.00001"), 1),
+                                             "entry 1 (arxiv:2401.00001): published 2026-05-20: not in 2024-01, the month "
+                                             "arXiv numbered 2401.00001 in"),
     "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
                                   "entry 1: id 'urn:x' is not an arXiv abstract URL"),
     **{f"a name that is {why}": (atom(entry(authors=f"<author><name>{xml}</name></author>"), 1),

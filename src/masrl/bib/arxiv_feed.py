@@ -131,7 +131,7 @@ def _entry(entry, i: int) -> Entry:
     summary = clean(_one(entry, f"{ATOM}summary", where), "abstract", f"{where}: summary")
     published = day((_one(entry, f"{ATOM}published", where) or "").strip(), f"{where}: published")
     day((_one(entry, f"{ATOM}updated", where) or "").strip(), f"{where}: updated")
-    if why := published_problem(published):
+    if why := published_problem(published) or id_month_problem(published, parsed.key.split(":", 1)[1]):
         raise FormatError(f"{where}: published {published}: {why}")
     people = entry.findall(f"{ATOM}author")
     if not people:
@@ -164,6 +164,30 @@ def _entry(entry, i: int) -> Entry:
     if primary and (why := arxiv_category_problem(category)):
         raise FormatError(f"{where}: arxiv:primary_category term {why}")
     return Entry(parsed.key.split(":", 1)[1], title, summary, tuple(authors), published, doi, journal, category)
+
+
+#: How many days before the month its id names a paper's first version may have been submitted: arXiv
+#: numbers a paper when it is announced, days after a submission at a month's end (or its holidays).
+ID_MONTH_SLACK_DAYS = 14
+
+
+def id_month_problem(published: str, arxiv: str) -> str | None:
+    """Why a first version published on ``published`` (``YYYY-MM-DD``) cannot be the paper arXiv numbered
+    ``arxiv`` (``2605.30001``, ``math.GT/0309136``), or None: its id names the month it was numbered in
+    (``YYMM``), and a first version is submitted in that month or in the days before it
+    (:data:`ID_MONTH_SLACK_DAYS`), never after it (a day of slack for the time zones)."""
+    numbered = re.match(r"(?:[a-z-]+(?:\.[A-Za-z]{2})?/)?([0-9]{2})([0-9]{2})", arxiv)
+    if numbered is None:
+        return None
+    yy, month = int(numbered[1]), int(numbered[2])
+    year = (1900 if yy >= 91 else 2000) + yy
+    first = datetime.date(year, month, 1)
+    after = datetime.date(year + (month == 12), month % 12 + 1, 1)
+    day = datetime.date.fromisoformat(published)
+    if first - datetime.timedelta(days=ID_MONTH_SLACK_DAYS) <= day <= after:
+        return None
+    return (f"not in {year}-{month:02d}, the month arXiv numbered {arxiv} in (a first version is submitted then, or in "
+            f"the {ID_MONTH_SLACK_DAYS} days before): an answer about another paper")
 
 
 def published_problem(published: str) -> str | None:
