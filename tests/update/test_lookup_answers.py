@@ -164,8 +164,9 @@ def test_a_year_the_lookup_gives_that_no_record_may_have_is_blamed_on_the_lookup
 
 @pytest.mark.parametrize("published, refused", [
     ("2019-03-01", True),   # years before the month its id names
-    ("2026-04-15", True),   # 16 days before it
-    ("2026-04-17", False),  # 14 days before: numbered when it was announced, after the month's end
+    ("2025-04-30", True),   # 366 days before it
+    ("2025-05-01", False),  # 365 days before: numbered when it was announced, after a hold by arXiv's moderators
+    ("2026-04-28", False),  # numbered in the next month's first announcement
     ("2026-05-31", False),
     ("2026-06-02", True),   # after the month: numbered before it was submitted
 ])
@@ -175,7 +176,7 @@ def test_an_arxiv_answer_dated_outside_its_ids_month_is_about_another_paper(smal
     assert run.code == refused, run.err
     if refused:
         assert (f"entry 1 (arxiv:2605.30001): published {published}: not in 2026-05, the month arXiv numbered 2605.30001 "
-                "in (a first version is submitted then, or in the 14 days before): an answer about another paper") in run.err
+                "in (a first version is submitted then, or in the 365 days before): an answer about another paper") in run.err
 
 
 ACL_BIB = """@inproceedings{lovelace-2019-orchestrators,

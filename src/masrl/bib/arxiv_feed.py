@@ -167,8 +167,9 @@ def _entry(entry, i: int) -> Entry:
 
 
 #: How many days before the month its id names a paper's first version may have been submitted: arXiv
-#: numbers a paper when it is announced, days after a submission at a month's end (or its holidays).
-ID_MONTH_SLACK_DAYS = 14
+#: numbers a paper when it is announced, days after a submission at a month's end, or months after one
+#: that its moderators held.
+ID_MONTH_SLACK_DAYS = 365
 
 
 def id_month_problem(published: str, arxiv: str) -> str | None:
