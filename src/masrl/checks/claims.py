@@ -59,6 +59,8 @@ def check_claims(checker, scopes: dict[str, Scope], traces: list[str], listed: f
     macros: dict[str, tuple] = {}
     for i, claim in enumerate(claims):
         if i in malformed:
+            if isinstance(claim, dict) and isinstance(claim.get("statement"), str):
+                _statement(checker, claim, ("claims", i))  # its prose is judged in the same run as its form
             continue
         path = ("claims", i)
         if claim["id"] in ids[:i]:
@@ -180,7 +182,8 @@ def _checks(checker, claim: dict, path: tuple, scope: Scope, traces: list[str], 
 
 def _statement(checker, claim: dict, path: tuple) -> None:
     """A statement quotes numbers only through placeholders naming checks that state one."""
-    checks = {c["id"]: c for c in claim["checks"] if c.get("id")}
+    listed = claim.get("checks") if isinstance(claim.get("checks"), list) else []
+    checks = {c["id"]: c for c in listed if isinstance(c, dict) and isinstance(c.get("id"), str) and c["id"]}
     statement = claim["statement"]
     for match in PLACEHOLDER.finditer(statement):
         check = checks.get(match.group(1))
@@ -193,10 +196,9 @@ def _statement(checker, claim: dict, path: tuple) -> None:
         elif not match.group(2) and "trace_valid" in check:
             checker.add(CLAIMS, path + ("statement",), f"placeholder {match.group(0)}: check {match.group(1)!r} states no number")
     prose = PLACEHOLDER.sub("", statement)
-    for stray in re.findall(r"\{[^{}]*\}?|\}", prose):
+    for stray in dict.fromkeys(re.findall(r"\{[^{}]*\}?|\}", prose)):  # each once, all in one run
         checker.add(CLAIMS, path + ("statement",), f"{stray!r} is not a placeholder: write {{id}} (the stated value of the "
                                                    "check with that id) or {id.keys} (its records)")
-        break
     bare = BARE_NUMBER.findall(prose)
     if bare:
         checker.add(CLAIMS, path + ("statement",), f"the number {bare[0]} is written in the statement; take it from a check "
