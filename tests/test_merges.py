@@ -261,6 +261,22 @@ def test_two_branches_that_froze_the_same_release_are_told_what_to_keep(survey, 
             ) in run.err.splitlines()
 
 
+def test_two_audit_rounds_sampled_under_one_id_on_two_branches_are_named_once_with_what_to_do(survey, cli, repo):
+    _branches_from_main(survey, repo)
+    for branch, seed in (("a", 7), ("b", 8)):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        assert cli("audit", "sample", "--root", survey, "--population", "retained", "--n", 4, "--seed", seed).code == 0
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", branch)
+    audit = f"tags-{clock.today().isoformat()}"
+    run = _merge_b_into_a(survey, cli)
+    conflicts = [line for line in run.err.splitlines() if line.startswith("conflict: ")]
+    assert run.code == 1 and conflicts == [
+        f"conflict: corpus/audits/{audit}/: each side sampled an audit round of its own under this id: keep one side's "
+        f"(`git checkout --ours -- corpus/audits/{audit}` or `--theirs`, then `git add corpus/audits/{audit}`) and sample "
+        f"the other again under an id of its own (`masrl audit sample ... --id {audit}-2`)"], run.err
+
+
 def test_a_cherry_pick_that_stops_on_conflicts_is_resolved_and_told_how_to_go_on(survey, cli, repo):
     """Ours is HEAD, theirs the commit picked (its parent the ancestor): a same-key paper is renamed as in a merge,
     and the last line names `git cherry-pick --continue`."""

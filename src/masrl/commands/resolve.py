@@ -18,7 +18,8 @@ command:
    ``corpus/rounds/<day>/``): theirs becomes the next round of that day, its id followed into
    its files and records (:mod:`masrl.review.update.merge`);
 4. refuses, writing nothing, when a conflict needs a person: the same record
-   edited on both sides, the claim ledger, the taxonomy, the releases (each with
+   edited on both sides, the claim ledger, the taxonomy, the releases, two audit
+   rounds sampled under one id on both sides (named once per audit; each with
    what to do);
 5. validates, builds, and marks every file it resolved with ``git add``.
 
@@ -38,6 +39,7 @@ from ..build import write
 from ..core.errors import UserError, summary
 from ..corpus.gitread import index_lock, merge_sides, operation, paths_at, read_unmerged, stopped_without_operation
 from ..corpus.load import (
+    AUDITS,
     EXCLUSIONS,
     PAPERS,
     README,
@@ -195,8 +197,12 @@ def run(args: Namespace) -> int:
     for rename in moved:
         writes.update(rename.files)
         by_hand += rename.by_hand
+    audits_both_added: set[str] = set()
     for rel, stages in unmerged.items():
         ours, theirs, base = stages.get(2), stages.get(3), stages.get(1)
+        if rel.startswith(AUDITS) and base is None and ours is not None and theirs is not None:
+            audits_both_added.add(rel[len(AUDITS):].split("/", 1)[0])  # named once per audit, below
+            continue
         rid = round_of(rel)
         if rid is not None and (rename := next((r for r in moved if r.old == rid), None)):
             writes[rel] = theirs if rename.side == "ours" else ours  # one side keeps the round id, the other a new one
@@ -247,6 +253,10 @@ def run(args: Namespace) -> int:
             what = "the same record was changed on both sides: edit it to what it should say" \
                 if rel.startswith((PAPERS, EXCLUSIONS)) else "changed on both sides: edit it to what it should say"
             by_hand.append(f"{rel}: {what}")
+    by_hand += [f"{AUDITS}{audit}/: each side sampled an audit round of its own under this id: keep one side's "
+                f"(`git checkout --ours -- {AUDITS}{audit}` or `--theirs`, then `git add {AUDITS}{audit}`) and sample the "
+                f"other again under an id of its own (`masrl audit sample ... --id {audit}-2`)"
+                for audit in sorted(audits_both_added)]
     by_hand += _references_to_renamed(sides, merged, renames)
     for rel in paths_at(root, "HEAD", SNAPSHOTS):  # a revert of a release's commit, say: a published release stays
         if rel not in merged and rel not in writes:
