@@ -271,3 +271,17 @@ def test_a_primaryclass_that_is_no_arxiv_category_is_refused_at_import_and_in_va
 def test_a_name_holding_an_affiliation_in_parentheses_is_no_persons_name(name):
     assert "holds a parenthesis: an affiliation or a note" in author_problem(name)
     assert author_problem("{Agents (and Tools) Lab}") is None
+
+
+def test_a_bibtex_key_another_record_holds_in_another_case_is_refused_at_import(survey, cli, tmp_path):
+    """BibTeX matches keys in any case: an entry whose key is a record's bibtex_key in another case would give papers.bib
+    one key for two papers. `add --bibtex` refuses it (before, it wrote a record that validate then refused)."""
+    held = next(line.split(": ", 1)[1] for line in (survey / "corpus/papers/latentmas.yaml").read_text().splitlines()
+                if line.startswith("bibtex_key: "))
+    bib = tmp_path / "in.bib"
+    bib.write_text(f"@article{{{held.capitalize()},\n  title = {{A Distinct Paper on Agent Routing Games}},\n"
+                   "  author = {Kay, Ed},\n  year = {2025},\n  doi = {10.1000/alias1}\n}\n")
+    run = cli("add", "--root", survey, "--bibtex", bib, "--no-fetch")
+    assert run.code == 1 and not (survey / "corpus/papers/kay2025.yaml").exists(), run.err
+    assert (f"in.bib:1: bibtex_key: entry '{held.capitalize()}': corpus/papers/latentmas.yaml: bibtex_key: {held!r} is "
+            f"{held.capitalize()!r}, the bibtex_key of corpus/papers/kay2025.yaml, in another case") in run.err, run.err

@@ -256,10 +256,16 @@ def _stub_problems(corpus, known: list[Problem], stubs: dict[str, dict],
     out = []
     together = dataclasses.replace(corpus, retained={**corpus.retained, **stubs}, problems=list(corpus.problems))
     for p in validate(together):
-        if p.file in stubs and "untagged" not in p.message and str(p) not in before:
-            source, line, entry = origins[p.file]
+        if "untagged" in p.message or str(p) in before:
+            continue
+        # a problem of the stub, or one a record of the corpus has only beside it (a BibTeX key the stub's takes in
+        # another case): the stub brings it
+        stub = p.file if p.file in stubs else next((rel for rel in stubs if rel in p.message), None)
+        if stub is not None:
+            source, line, entry = origins[stub]
             where = f"entry '{entry}': " if entry else ""
-            out.append((p.file, Problem(source, line, p.field, where + p.message)))
+            said = p.message if stub == p.file else f"{p.file}: {p.field + ': ' if p.field else ''}{p.message}"
+            out.append((stub, Problem(source, line, p.field if stub == p.file else "bibtex_key", where + said)))
     return out
 
 
