@@ -283,5 +283,5 @@ def test_a_bibtex_key_another_record_holds_in_another_case_is_refused_at_import(
                    "  author = {Kay, Ed},\n  year = {2025},\n  doi = {10.1000/alias1}\n}\n")
     run = cli("add", "--root", survey, "--bibtex", bib, "--no-fetch")
     assert run.code == 1 and not (survey / "corpus/papers/kay2025.yaml").exists(), run.err
-    assert (f"in.bib:1: bibtex_key: entry '{held.capitalize()}': corpus/papers/latentmas.yaml: bibtex_key: {held!r} is "
+    assert (f"in.bib:1: bibtex_key: entry '{held.capitalize()}': corpus/papers/latentmas.yaml: {held!r} is "
             f"{held.capitalize()!r}, the bibtex_key of corpus/papers/kay2025.yaml, in another case") in run.err, run.err

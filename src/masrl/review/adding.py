@@ -264,8 +264,8 @@ def _stub_problems(corpus, known: list[Problem], stubs: dict[str, dict],
         if stub is not None:
             source, line, entry = origins[stub]
             where = f"entry '{entry}': " if entry else ""
-            said = p.message if stub == p.file else f"{p.file}: {p.field + ': ' if p.field else ''}{p.message}"
-            out.append((stub, Problem(source, line, p.field if stub == p.file else "bibtex_key", where + said)))
+            said = p.message if stub == p.file else f"{p.file}: {p.message}"  # the record that has it beside the stub
+            out.append((stub, Problem(source, line, p.field, where + said)))
     return out
 
 
