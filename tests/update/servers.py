@@ -299,19 +299,20 @@ def small_survey(tmp_path, cli, monkeypatch):
 
 class OpenReviewServer:
     """The fake OpenReview API v2: ``GET /notes?content.venueid=V&limit=&offset=`` over the notes of
-    ``tests/data/update/openreview_notes.json``, with ``count``; ``limit`` per page unless the
-    request asks for fewer (``page``: the server's own largest page)."""
+    ``tests/data/update/openreview_notes.json``, with ``count`` (``count=False``: without it, which the
+    API's format allows); ``limit`` per page unless the request asks for fewer (``page``: the server's
+    own largest page)."""
 
-    def __init__(self, page: int = 1000):
+    def __init__(self, page: int = 1000, count: bool = True):
         self.data = json.loads((DATA / "openreview_notes.json").read_text(encoding="utf-8"))
-        self.page = page
+        self.page, self.count = page, count
         self.log: list[tuple[float, dict]] = []
 
     def answer(self, path: str, params: dict):
         venue = params.get("content.venueid", [""])[0]
         notes = [n for n in self.data["notes"] if n["content"]["venueid"]["value"] == venue]
         offset, limit = int(params.get("offset", ["0"])[0]), min(int(params.get("limit", ["1000"])[0]), self.page)
-        body = {"notes": notes[offset:offset + limit], "count": len(notes)}
+        body = {"notes": notes[offset:offset + limit], **({"count": len(notes)} if self.count else {})}
         return 200, "application/json; charset=utf-8", json.dumps(body).encode()
 
 

@@ -100,6 +100,29 @@ def test_a_venue_over_the_paging_bound_is_refused_at_its_first_page_or_counted_n
     assert run.stopped == "the paging bound of 2 notes per venue (--max-records)"
 
 
+def test_without_a_count_a_venue_at_the_paging_bound_is_asked_whether_a_note_follows(serve):
+    # the venue holds 3 notes: a bound of 3 fetches them all; a bound of 2 is reached with one more
+    served = serve(OpenReviewServer(page=2, count=False))
+    run = openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2, max_records=3).search(ORCH, *WINDOW, NOW)
+    assert (run.total, run.returned, run.not_fetched, run.incomplete, run.stopped) == (3, 3, 0, False, "")
+    assert [(p["offset"], p["limit"]) for _, p in served.log] == [("0", "2"), ("1", "2"), ("2", "2")]
+    with pytest.raises(SourceError) as err:
+        openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2, max_records=2).search(ORCH, *WINDOW, NOW)
+    assert "has more notes than the paging bound of 2" in str(err.value)
+    served.log.clear()
+    run = openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2, max_records=2,
+                     allow_incomplete=True).search(ORCH, *WINDOW, NOW)
+    assert (run.total, run.returned, run.not_fetched, run.incomplete, run.pages) == (3, 2, 1, True, 2)
+    assert run.stopped == ("the paging bound of 2 notes per venue (--max-records); the OpenReview API gave no count, "
+                           "so at least one more note")
+    assert [(p["offset"], p["limit"]) for _, p in served.log] == [("0", "2"), ("1", "2")]
+    # exactly as many notes as the bound: all of them, and no claim of more
+    exact = serve(OpenReviewServer(page=3, count=False))
+    run = openreview(f"{exact.url}/notes", venues=VENUES[:1], limit=3, max_records=3).search(ORCH, *WINDOW, NOW)
+    assert (run.total, run.returned, run.not_fetched, run.incomplete) == (3, 3, 0, False)
+    assert [(p["offset"], p["limit"]) for _, p in exact.log] == [("0", "3"), ("2", "2")]
+
+
 BROKEN_OPENREVIEW = {
     "an HTML page": (b"<!DOCTYPE html><html></html>", "an HTML or XML page where the format has a JSON document"),
     "notes as a mapping": (b'{"notes": {"a": 1}, "count": 1}', "Expected `array`, got `object` - at `$.notes`"),

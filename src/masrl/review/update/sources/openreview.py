@@ -7,9 +7,11 @@ read strictly by :mod:`masrl.bib.openreview_json`. For each venue id of the sear
 the rejected submissions a venue makes public) masrl asks for every note whose
 ``content.venueid`` is that id, ``limit`` 1000 (the API's largest page) from ``offset`` 0 on,
 sorted by ``number``, until ``offset`` reaches ``count`` (or a page is short when the API gives
-no count), within the paging bound of ``max_records`` per venue. Each later page is asked from the
-last note already received, which must still be there (:func:`~.base.check_overlap`): notes that
-moved while they were paged are refused, not left a note short.
+no count), within the paging bound of ``max_records`` per venue. A bound reached with no count is
+followed by one request for the note after the last one received: whether it exists tells whether
+more follow. Each later page is asked from the last note already received, which must still be
+there (:func:`~.base.check_overlap`): notes that moved while they were paged are refused, not left
+a note short.
 
 The API v2 has no boolean search, so masrl's reading: a note is kept when its publication date
 (``pdate``, else ``odate``, ``cdate``) lies in the round's window and its title and abstract match
@@ -78,12 +80,17 @@ class OpenReviewSource:
         forums: dict[str, str] = {}  # forum -> the note whose forum it is
         while total is None or offset < total:
             if offset >= self.max_records:
-                left = (total or offset) - offset
                 why = f"the paging bound of {self.max_records:,} notes per venue (--max-records)"
+                if total is None:  # no count: one note past the bound tells whether any follow
+                    total, pages = self._past_bound(venue, offset, last), pages + 1
+                    if total == offset:
+                        break
+                    why += f"; {NAME} gave no count, so at least one more note"
+                left = total - offset
                 if not self.allow_incomplete:
                     raise SourceError(self.endpoint, f"venue {venue!r} has more notes than the paging bound of "
                                                      f"{self.max_records:,}; raise --max-records or give --allow-incomplete")
-                return notes, total or offset, pages, len(self.session.started) - first, left, why
+                return notes, total, pages, len(self.session.started) - first, left, why
             back = 1 if offset else 0  # each later page from the last note received: it must still be there
             asked = min(self.limit - back, self.max_records - offset)  # never past the bound
             data = self._page({"content.venueid": venue, "limit": str(asked + back), "offset": str(offset - back),
@@ -124,6 +131,17 @@ class OpenReviewSource:
                                                      f"{offset - len(page)} of {total}; run the search again later")
                 total = offset
         return notes, total or 0, pages, len(self.session.started) - first, 0, ""
+
+    def _past_bound(self, venue: str, offset: int, last: str) -> int:
+        """How many notes ``venue`` holds when the API gave no count and ``offset`` notes (the paging
+        bound) came: ``offset``, or ``offset + 1`` (at least) when a note follows the last one received."""
+        data = self._page({"content.venueid": venue, "limit": "2", "offset": str(offset - 1), "sort": "number:asc"})
+        if len(data.notes) > 2:
+            raise failure(NAME, self.endpoint, FormatError(f"a page of {len(data.notes)} notes, but 2 were asked for"))
+        check_overlap(NAME, self.endpoint, offset - 1, data.notes[0].id if data.notes else None, last)
+        if data.count is not None:
+            return max(data.count, offset)
+        return offset + (len(data.notes) > 1)
 
     def search(self, family, since: str, until: str, now) -> QueryRun:
         """The notes of the venues published in ``[since, until]`` that match ``family``.
