@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from masrl.analyses.claims import (
+    CheckResult,
     ClaimResult,
     claim_results,
     evaluate_check,
@@ -110,6 +111,24 @@ def test_count_expectations(kw, holds, stated):
     result = check(**kw)
     assert (result.holds, result.stated(), result.count) == (holds, stated, 2)
     assert result.computed() == ("2 {b, c}" if "keys" in kw else "2")
+
+
+@pytest.mark.parametrize("count, denominator, bound, holds, shown", [
+    (16, 84, 19, False, "19.05%"),      # 19.047...% > 19%: not "19%", which would read as within the bound
+    (16, 84, 19.05, True, "19%"),       # within the bound, and so is "19%": one place, as always
+    (16, 84, 19.04, False, "19.05%"),   # "19%" would read as within 19.04%
+    (19049, 100000, 19.04, False, "19.05%"),
+    (190401, 1000000, 19.04, False, "19.0401%"),
+    (1, 3, 33.3, False, "33.33%"),
+    (1, 10, 10, True, "10%"),
+    (2, 3, 70, True, "66.7%"),          # far from the bound: one place, as always
+    (0, 7, 0, True, "0%"),
+])
+def test_a_shown_share_falls_on_the_side_of_its_bound_the_share_does(count, denominator, bound, holds, shown):
+    result = CheckResult("s", "a share", "retained", {}, {"max_percent": bound}, count, (), holds, of={},
+                         denominator=denominator)
+    assert result.computed() == f"{count} of {denominator} = {shown}"
+    assert (float(shown[:-1]) > bound) == (count * 100 > bound * denominator) == (not holds)
 
 
 def test_drift_only_for_exact_expectations():

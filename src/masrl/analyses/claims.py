@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..corpus.taxonomy import Taxonomy
@@ -38,9 +38,16 @@ PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)(\.keys)?\}")
 BARE_NUMBER = re.compile(r"(?<![\w.])[0-9]+(?:[.,][0-9]+)?(?![\w])")
 
 
-def percent(share: float) -> str:
-    """A share in [0, 1] as text: ``0.1`` -> ``10%``, ``0.0417`` -> ``4.2%``."""
-    text = f"{share * 100:.1f}".rstrip("0").rstrip(".")
+def percent(share: float, bound: float | None = None, exact: Fraction | None = None) -> str:
+    """A share in [0, 1] as text: ``0.1`` -> ``10%``, ``0.0417`` -> ``4.2%``. With a ``bound`` (a
+    percentage) and the ``exact`` share, as many more decimals as it takes for the text to fall on
+    the same side of the bound as the share: 16 of 84 against a bound of 19% is ``19.05%``, not the
+    ``19%`` that would read as within it."""
+    above = None if bound is None or exact is None else exact * 100 > Fraction(str(bound))
+    for places in range(1, 13):
+        text = f"{share * 100:.{places}f}".rstrip("0").rstrip(".")
+        if above is None or (Fraction(text) > Fraction(str(bound))) == above:
+            break
     return f"{text}%"
 
 
@@ -117,7 +124,10 @@ class CheckResult:
             return "valid" if self.holds else "invalid"
         if "max_percent" in self.expected:
             share = self.share
-            return f"{self.count} of {self.denominator} = {percent(share) if share is not None else 'n/a'}"
+            if share is None:
+                return f"{self.count} of {self.denominator} = n/a"
+            exact = Fraction(self.count or 0, self.denominator)
+            return f"{self.count} of {self.denominator} = {percent(share, self.expected['max_percent'], exact)}"
         if "keys" in self.expected:
             return f"{self.count} {{" + ", ".join(self.keys) + "}"
         return str(self.count)
