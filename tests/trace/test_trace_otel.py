@@ -90,6 +90,45 @@ def test_broken_parent_ids():
     assert orphan["agent"] == "boss"  # the agent whose span contains the orphan in time
 
 
+def _otlp(spans: list[tuple]) -> bytes:
+    """OTLP JSON of ``(span id, parent id, name, start ns, end ns, attributes)`` spans of one trace."""
+    def value(v):
+        return {"intValue": str(v)} if isinstance(v, int) else {"stringValue": v}
+
+    return json.dumps({"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": value("app")}]},
+                                          "scopeSpans": [{"scope": {"name": "t"}, "spans": [
+        {"traceId": "ab" * 16, "spanId": sid, "name": name, "kind": 1, "startTimeUnixNano": str(start),
+         "endTimeUnixNano": str(end), **({"parentSpanId": parent} if parent else {}),
+         "attributes": [{"key": k, "value": value(v)} for k, v in attrs.items()]}
+        for sid, parent, name, start, end, attrs in spans]}]}]}).encode()
+
+
+def test_the_tokens_of_spans_outside_the_tree_are_counted_in_costs_and_named():
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "m"}
+    usage = lambda n: {"gen_ai.usage.input_tokens": n, "gen_ai.usage.output_tokens": n}  # noqa: E731
+    data = _otlp([
+        ("0000000000000004", None, "invoke_agent R", 0, 20, {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "R"}),
+        ("0000000000000005", "0000000000000004", "chat", 2, 3, {**chat, **usage(1)}),
+        ("0000000000000006", "0000000000000006", "chat", 4, 5, {**chat, **usage(500)}),  # its own parent
+        ("000000000000000a", "000000000000000b", "A", 4, 9, usage(40)),  # a cycle, A's usage a roll-up of its child's
+        ("000000000000000b", "000000000000000a", "B", 4, 9, {}),
+        ("000000000000000c", "000000000000000a", "chat", 5, 6, {**chat, **usage(6)}),
+        ("0000000000000005", "0000000000000004", "chat", 2, 3, {**chat, **usage(7)}),  # a second span of one id
+    ])
+    result = convert_otlp(data, "t.json")
+    assert validate_trace(result.trace) == []
+    assert result.trace["costs"]["tokens"] == 2 + 1000 + 12
+    assert result.notes[0].startswith("converted 2 of 7 spans into 1 events and 0 edges; 5 unmapped; 1014 tokens counted")
+    assert result.notes[2:] == [
+        "unmapped span 'chat' (0000000000000005): duplicate span id; the first one is kept (its 14 tokens are not counted)",
+        "unmapped span 'chat' (0000000000000006): it is its own parent; its 1000 tokens are counted in costs.tokens only",
+        "unmapped span 'A' (000000000000000a): its parent chain is a cycle; its 80 tokens are taken as a roll-up of "
+        "the usage below it, which is counted instead",
+        "unmapped span 'B' (000000000000000b): its parent chain is a cycle",
+        "unmapped span 'chat' (000000000000000c): its parent chain is a cycle; its 12 tokens are counted in costs.tokens only",
+    ]
+
+
 def test_two_traces_need_a_choice():
     with pytest.raises(OtelError, match="holds 2 traces .*choose one with --trace-id"):
         convert("otel_two_traces.json")

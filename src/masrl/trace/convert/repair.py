@@ -1,6 +1,7 @@
 """Linking and repairing a span tree before events are emitted (rules in spantree's docstring).
 
-Duplicate ids, self-parents and parent cycles drop spans; unended spans end with
+Duplicate ids, self-parents and parent cycles drop spans (the tokens of a self-parent or a
+cycle are counted in ``costs.tokens`` alone; a duplicate is taken for a copy of the first); unended spans end with
 their subtree; orphans go to the agent span that contains them in time; clock skew
 is repaired by shifting subtrees and clamping ends. Every repair appends a note.
 """
@@ -18,17 +19,18 @@ class SpanTree:
         by_id: dict[str, Span] = {}
         for span in spans:
             if span.span_id in by_id:
-                notes.append(f"unmapped {span.label}: duplicate span id; the first one is kept")
+                kept = f" (its {span.tokens} tokens are not counted)" if span.tokens else ""
+                notes.append(f"unmapped {span.label}: duplicate span id; the first one is kept{kept}")
                 continue
             by_id[span.span_id] = span
         self.by_id = by_id
-        roots, orphans = [], []
+        roots, orphans, dropped = [], [], []
         for span in by_id.values():
             if span.end is not None and span.end < span.start:
                 notes.append(f"{span.label}: ends {ms_text(span.start - span.end)} before it starts; its end is set to its start")
                 span.end = span.start
             if span.parent_id == span.span_id:
-                notes.append(f"unmapped {span.label}: it is its own parent")
+                dropped.append((span, "it is its own parent"))
                 span.kind = "dropped"
                 continue
             parent = by_id.get(span.parent_id) if span.parent_id else None
@@ -44,8 +46,18 @@ class SpanTree:
             reached.update(id(s) for s in subtree(top))
         for span in by_id.values():
             if id(span) not in reached and span.kind != "dropped":
-                notes.append(f"unmapped {span.label}: its parent chain is a cycle")
+                dropped.append((span, "its parent chain is a cycle"))
                 span.kind = "dropped"
+        #: Tokens of the spans that produce no event (self-parents, cycles): counted in costs.tokens alone.
+        self.dropped_tokens = 0
+        for span, why in dropped:
+            tokens = _unlinked_tokens(span)
+            self.dropped_tokens += tokens
+            if tokens:
+                why += f"; its {tokens} tokens are counted in costs.tokens only"
+            elif span.tokens:
+                why += f"; its {span.tokens} tokens are taken as a roll-up of the usage below it, which is counted instead"
+            notes.append(f"unmapped {span.label}: {why}")
         self._end_unended(roots + orphans)
         self.roots = roots
         self._attach_orphans(orphans)
@@ -127,3 +139,21 @@ class SpanTree:
                     )
                     child.end = parent.end
                 stack.append(child)
+
+
+def _unlinked_tokens(span: Span) -> int:
+    """The usage of a span outside the tree (its parent chain a cycle), unless a span below it
+    carries usage too (then its own is their roll-up, as for a span of the tree): its children
+    are walked with a guard, since they may lead back to it."""
+    if span.tokens is None:
+        return 0
+    seen, stack = {id(span)}, list(span.children)
+    while stack:
+        below = stack.pop()
+        if id(below) in seen:
+            continue
+        if below.tokens is not None:
+            return 0
+        seen.add(id(below))
+        stack.extend(below.children)
+    return span.tokens

@@ -8,7 +8,8 @@ events and edges. The rules (this project's, table in docs/traces.md):
 Repairs, each listed in the notes:
 
 * a duplicate span id, a span that is its own parent or whose parent chain is a cycle
-  produces no event;
+  produces no event; the tokens of the last two are counted in ``costs.tokens`` alone (a
+  duplicate is taken for a copy of the first span of its id, and the note names its tokens);
 * a span that never ended (no end, or an end of 0) ends at the latest time in its
   subtree (its own start if it has no children);
 * an end before the start is set to the start;
@@ -167,7 +168,7 @@ class _Builder:
         self.events: list[dict] = []
         self.edges: list[dict] = []
         self.rank: dict[str, int] = {}
-        self.tokens = 0
+        self.tokens = tree.dropped_tokens
         self.tool_calls = 0
         self.folded = 0
         self.folded_tokens = 0
