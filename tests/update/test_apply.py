@@ -723,10 +723,11 @@ def test_a_record_of_the_queue_swapped_for_another_is_named(searched, cli):
 
 
 def _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, release_b: bool = False,
-                                        second_b: bool = False):
+                                        second_b: bool = False, same_paper: bool = False):
     """``(root, day)``: a git repository of the round survey where branches a and b each searched on ``day`` and
     included another paper, tagged and built (b also released v2 with ``release_b``; with ``second_b``, b searched
-    again that day, a round whose duplicates name the rows of its first); branch a checked out."""
+    again that day, a round whose duplicates name the rows of its first; with ``same_paper``, both included the
+    same paper, which b summed up in other words, and b excluded another); branch a checked out."""
     from grow import git
 
     root = copy_tree(round_survey_tree, tmp_path / "survey")
@@ -734,17 +735,20 @@ def _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, 
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
-    for branch, paper in (("a", "arxiv:2605.10001"), ("b", "arxiv:2605.10002")):
+    for branch, paper in (("a", "arxiv:2605.10001"), ("b", "arxiv:2605.1000" + ("1" if same_paper else "2"))):
         git(root, "checkout", "-q", "-b", branch, "main")
         assert cli("update", "search", "--root", root, *WINDOW, "--source", "arxiv").code == 0
         (folder,) = (root / "corpus" / "rounds").iterdir()
-        fill(folder / "queue.csv", {paper: {"decision": "include"}})
+        fill(folder / "queue.csv", {paper: {"decision": "include"}, **({"arxiv:2605.10002": EXCLUDE} if
+                                                                         branch == "b" and same_paper else {})})
         before = {p.name for p in (root / "corpus/papers").iterdir()}
         run = cli("update", "apply", "--root", root, folder.name)
         assert run.code == 0, run.err
         (made,) = {p.name for p in (root / "corpus/papers").iterdir()} - before
         for name, value in PAPERS[0]["tags"].items():
             set_field(root / "corpus/papers" / made, name, value)
+        if branch == "b" and same_paper:
+            set_field(root / "corpus/papers" / made, "one_liner", "An orchestrator trained with team and hybrid rewards")
         if branch == "b" and release_b:
             assert cli("release", "v2", "--root", root, "--date", today_iso(), "--allow-undecided").code == 0
         if branch == "b" and second_b:
@@ -787,6 +791,35 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
     rows = {line.split(",")[0]: line.split(",")[1] for line in
             (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "1")
+
+
+def test_a_record_the_person_resolved_to_ours_stays_ours_when_resolve_then_renames_theirs_round(
+        round_survey_tree, cli, clock, arxiv_server, repo, tmp_path):
+    """Both branches included the same paper in a round of one day, as two versions of one record: resolve names the
+    record and advises keeping one side's; once ours is kept, resolve renames theirs' round and leaves ours' record as
+    it was (naming ours' round), instead of writing theirs' version over it with the renamed round's id."""
+    from grow import git
+
+    root, day = _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, same_paper=True)
+    git(root, "merge", "--no-edit", "b", check=False)
+    (record,) = [rel for rel in git(root, "diff", "--name-only", "--diff-filter=U").split() if rel.startswith("corpus/papers/")]
+    ours = git(root, "show", f"HEAD:{record}")
+    run = cli("resolve", "--root", root)
+    assert run.code == 1 and f"`git checkout --ours {record} && git add {record}`" in run.err, run.err
+    theirs = git(root, "show", f"b:{record}")
+    (root / record).write_text(theirs.replace("apply 2027", "apply  2027"), encoding="utf-8")  # neither side's
+    git(root, "add", record)
+    run = cli("resolve", "--root", root)
+    assert run.code == 1 and (f"conflict: {record}: theirs' version names round {day}, which is now {day}-2, and the merge "
+                              "holds neither side's version of it: make it name the round of its row") in run.err, run.err
+    git(root, "checkout", "HEAD", "--", record)  # ours, as `git checkout --ours` gives it before it is added
+    run = cli("resolve", "--root", root)
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[0] == (f"kept both rounds: corpus/rounds/{day}/ is ours; theirs is now "
+                                       f"corpus/rounds/{day}-2/ (its records name it)")
+    assert (root / record).read_text(encoding="utf-8") == ours
+    assert f"masrl update apply {day} (corpus/rounds/{day}/queue.csv:" in ours
+    assert cli("validate", "--root", root).code == 0
 
 
 def test_a_later_round_of_the_renamed_side_names_the_rows_of_the_renamed_round_by_its_new_id(round_survey_tree, cli, clock,

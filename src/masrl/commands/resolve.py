@@ -155,6 +155,23 @@ def _frozen_by_side(sides) -> tuple[set[str], set[str]]:
     return _frozen_names(parse_tree(ours)), _frozen_names(parse_tree(theirs))
 
 
+def _round_files(rename: RoundRename, sides, merged: dict[str, bytes], unmerged: dict, by_hand: list[str]) -> dict[str, bytes]:
+    """The files of a renamed round, and the records and rounds of its side that name it, followed to its new
+    id: those the merge holds as that side made them, or still in conflict (resolved below). A file someone
+    already resolved to the other side's version is that side's, and names that side's round: it is left as
+    it is; one that holds neither side's version cannot be followed, and is named."""
+    _, ours, theirs = sides()
+    renamed, other = (ours, theirs) if rename.side == "ours" else (theirs, ours)
+    out = {}
+    for rel, data in rename.files.items():
+        if rel in unmerged or round_of(rel) == rename.new or merged.get(rel) == renamed.get(rel):
+            out[rel] = data
+        elif merged.get(rel) != other.get(rel):
+            by_hand.append(f"{rel}: {rename.side}' version names round {rename.old}, which is now {rename.new}, and the "
+                           "merge holds neither side's version of it: make it name the round of its row")
+    return out
+
+
 def _rounds_both_added(sides, unmerged: dict) -> list[RoundRename]:
     """Theirs of every round id that both sides added (a file of it in conflict, and no common ancestor of it),
     under the next free id of its day (:mod:`masrl.review.update.merge`); ours instead when only a release of
@@ -195,7 +212,7 @@ def run(args: Namespace) -> int:
     sides = functools.cache(lambda: merge_sides(root))  # (base, ours, theirs), read from git once, when needed
     moved = _rounds_both_added(sides, unmerged)
     for rename in moved:
-        writes.update(rename.files)
+        writes.update(_round_files(rename, sides, merged, unmerged, by_hand))
         by_hand += rename.by_hand
     audits_both_added: set[str] = set()
     for rel, stages in unmerged.items():
