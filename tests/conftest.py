@@ -209,12 +209,14 @@ def _forget_process_caches() -> None:
 
 #: What a test may patch and keep masrl's in-process memos: the file system's calls (the tests of a
 #: write that fails), the clock that paces requests to a source, the search endpoints' variables,
-#: the day (every memo whose value depends on it holds it in its key) and the drawing workers.
+#: the day (every memo whose value depends on it holds it in its key), the drawing workers and git's identity and
+#: configuration files (who commits; what masrl reads through git is keyed by its content).
 #: Any other patch (masrl, matplotlib, another variable, a dict) turns them off until the test ends.
 _INERT = frozenset({"os", "posix", "posixpath", "pathlib", "tempfile", "shutil", "masrl.review.update.sources.pacing",
                     "MASRL_ARXIV_API", "MASRL_CROSSREF_API", "MASRL_OPENREVIEW_API", "MASRL_OPENREVIEW_V1_API", "MASRL_ACL_URL",
                     "MASRL_S2_API", "MASRL_TODAY",
-                    "MASRL_DRAW_WORKERS"})
+                    "MASRL_DRAW_WORKERS", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                    "GIT_COMMITTER_EMAIL", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"})
 _memos_off: list[bool] = []
 
 
