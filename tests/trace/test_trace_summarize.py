@@ -150,6 +150,14 @@ def test_cli_writes_parquet_report_and_figures(runs, tmp_path, capsys):
     assert f"- {runs}/broken.json: \\$.events\\[0\\].t: event e1: t must be a number >= 0, got -1" in report
     for name in ("distributions", "trends"):
         assert (tmp_path / "out" / "run.figures" / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+    # without figures: the same report but its two figure links (and the blank lines before them), no figure folder
+    bare = tmp_path / "bare" / "run.parquet"
+    assert main(["trace", "summarize", str(runs), "--out", str(bare), "--by", "policy", "--label", "run=r1", "--no-figures",
+                 "--quiet"]) == 1
+    assert not (tmp_path / "bare" / "run.figures").exists()
+    assert (tmp_path / "bare" / "run.md").read_text() == report.replace(
+        "\n\n![Distributions of the headline metrics](run.figures/distributions.png)", "").replace(
+        "\n\n![Medians of the headline metrics by step](run.figures/trends.png)", "")
 
 
 def test_cli_bad_arguments(tmp_path, capsys):
@@ -176,7 +184,7 @@ def test_by_names_a_label_whatever_its_name(tmp_path, capsys):
     for label, by in (("label_x=1", "label_x"), ("team=a", "team"), ("team=a", "label_team")):
         out = tmp_path / f"{by}.parquet"
         assert main(["trace", "summarize", str(tmp_path / "t.json"), "--out", str(out), "--label", label, "--by", by,
-                     "--quiet"]) == 0, capsys.readouterr().err
+                     "--no-figures", "--quiet"]) == 0, capsys.readouterr().err
         assert f"| metric | {label.split('=')[1]} (n=1) |" in out.with_suffix(".md").read_text()
 
 
@@ -206,7 +214,7 @@ def test_by_a_label_some_traces_lack_groups_them_as_none(tmp_path, capsys):
     """--by policy with a step label on every trace but policy on only one: the trends table has a
     (no policy) group instead of a traceback (pandas' NA in a group key)."""
     code, _folder, out = _summarize(tmp_path, {"a.json": labelled(1, None, 0.5) | {"labels": {"step": 1}},
-                                               "b.json": labelled(2, "A", 1.0)}, "--by", "policy")
+                                               "b.json": labelled(2, "A", 1.0)}, "--by", "policy", "--no-figures")
     assert code == 0 and capsys.readouterr().err == ""
     report = out.with_suffix(".md").read_text()
     assert "| metric | A (n=1) | (no policy) (n=1) |" in report
@@ -378,7 +386,7 @@ def test_by_step_the_trends_have_one_step_column(tmp_path, capsys):
     for k, step in enumerate((1, 2)):
         (tmp_path / f"t{k}.json").write_text(json.dumps(labelled(step, "A", 1.0)))
     assert main(["trace", "summarize", str(tmp_path / "t0.json"), str(tmp_path / "t1.json"), "--out",
-                 str(tmp_path / "r.parquet"), "--by", "step", "--quiet"]) == 0
+                 str(tmp_path / "r.parquet"), "--by", "step", "--no-figures", "--quiet"]) == 0
     report = (tmp_path / "r.md").read_text()
     assert "Median per step.\n" in report and "Median per step and step" not in report
     assert "\n| step | traces | " in report and "| step | step |" not in report
@@ -392,7 +400,7 @@ def test_every_group_has_a_heading_of_its_own(tmp_path, capsys):
             del trace["labels"]["policy"]
         (tmp_path / f"t{k}.json").write_text(json.dumps(trace))
     assert main(["trace", "summarize", str(tmp_path), "--out", str(tmp_path / "r.parquet"), "--by", "policy",
-                 "--quiet"]) == 0, capsys.readouterr().err
+                 "--no-figures", "--quiet"]) == 0, capsys.readouterr().err
     header = next(line for line in (tmp_path / "r.md").read_text().splitlines() if line.startswith("| metric | ")
                   and "(n=" in line)
     assert header == "| metric | (none) (n=1) | x\\\\ny (n=1) | x y (n=1) | (no policy) (n=1) |"
@@ -406,7 +414,7 @@ def test_label_values_that_differ_in_json_are_different_groups_and_equal_numbers
     for k, policy in enumerate([True, "True", 1, 1.0, "1"]):
         (tmp_path / f"t{k}.json").write_text(json.dumps(labelled(1, policy, 1.0)))
     assert main(["trace", "summarize", str(tmp_path), "--out", str(tmp_path / "r.parquet"), "--by", "policy",
-                 "--quiet"]) == 0, capsys.readouterr().err
+                 "--no-figures", "--quiet"]) == 0, capsys.readouterr().err
     header = next(line for line in (tmp_path / "r.md").read_text().splitlines() if line.startswith("| metric | ")
                   and "(n=" in line)
     assert header == '| metric | "1" (n=1) | "True" (n=1) | 1 (n=2) | true (n=1) |'

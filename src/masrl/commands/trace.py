@@ -453,7 +453,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     if report is not None:
         folder = report.with_name(report.stem + ".figures")
         links = {}
-        for name, data in figures_png(df, args.by).items():
+        for name, data in ({} if args.no_figures else figures_png(df, args.by)).items():
             outputs.append((folder / f"{name}.png", data))
             links[name] = f"{folder.name}/{name}.png"
         text = report_markdown(df, invalid, title=out.name, figures=links, by=args.by, sources=len(files))
@@ -567,6 +567,8 @@ def register(subparsers) -> None:
     p.add_argument("--out", required=True, metavar="FILE.parquet", help="the Parquet file to write")
     p.add_argument("--report", metavar="FILE.md", help="the Markdown report (default: --out with .md; figures in NAME.figures/)")
     p.add_argument("--no-report", action="store_true", help="write only the Parquet file")
+    p.add_argument("--no-figures", action="store_true",
+                   help="write the report without its figures (faster; its tables are the same)")
     p.add_argument("--label", action="append", metavar="KEY=VALUE", help="a label for every trace (repeatable; overrides the trace's own)")
     p.add_argument("--by", metavar="LABEL", help="compare groups of this label side by side (e.g. policy)")
     p.add_argument("--force", action="store_true", help="replace existing output files (never an input or a record)")
