@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import yaml
-
 from ...corpus.load import EXCLUSIONS, PAPERS
 from ...corpus.rounds import ROUNDS
+from ...corpus.yamlio import parse
 
 #: A round id: its day, and ``-N`` for the N-th round of that day.
 ROUND_ID = re.compile(r"(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})(?:-(?P<n>[0-9]+))?")
@@ -100,10 +99,8 @@ def released_by(tree: dict, base: dict, rid: str) -> bool:
 
 def _covers(data: bytes, rid: str) -> bool:
     """Whether a release snapshot's ``identification.rounds`` lists round ``rid``."""
-    try:
-        snapshot = yaml.safe_load(data)
-    except yaml.YAMLError:
-        return False
+    document, _problems = parse(data, RELEASES)  # as masrl reads every input file (and once per content)
+    snapshot = document.value if document is not None else None
     found = snapshot.get("identification") if isinstance(snapshot, dict) else None
     rounds = found.get("rounds") if isinstance(found, dict) else None
     return isinstance(rounds, list) and any(str(r) == rid for r in rounds)
