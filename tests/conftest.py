@@ -118,7 +118,9 @@ def survey(survey_tree, tmp_path) -> Path:
     return copy_tree(survey_tree, tmp_path / "survey")
 
 
-@pytest.fixture(scope="session")
+# What depends on the tree a test runs on (``survey_tree``, which a module may pin with trees.published_only or
+# trees.grown_only) is function-scoped and keyed by the tree: a session fixture would keep the first tree's value.
+@pytest.fixture
 def grown_pool_tree(survey_tree: Path, request) -> Path:
     import grow
 
@@ -147,12 +149,19 @@ def published_build(published_tree):
     return _build(published_tree)
 
 
-@pytest.fixture(scope="session")
+_BUILDS: dict[Path, object] = {}
+
+
+@pytest.fixture
 def built(survey_tree, request):
-    return request.getfixturevalue("published_build") if survey_tree.name == "published" else _build(survey_tree)
+    if survey_tree.name == "published":
+        return request.getfixturevalue("published_build")
+    if survey_tree not in _BUILDS:
+        _BUILDS[survey_tree] = _build(survey_tree)
+    return _BUILDS[survey_tree]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def published(built):
     return built.population("v1")
 

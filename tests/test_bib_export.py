@@ -12,11 +12,12 @@ import pytest
 
 from masrl.bib import bibexport, bibimport, bibtex, csljson
 from masrl.bib.matching import normalize_title
+from trees import published_only  # noqa: F401 - the published tree only
 
 HERE = Path(__file__).parent
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def records(built):
     """Every retained record of the pool."""
     return list(built.pool.retained_records)

@@ -187,7 +187,7 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
-@pytest.mark.parametrize("survey_tree", ["grown"], indirect=True)  # the tree with every kind of report folder
+@pytest.mark.parametrize("survey_tree", ["published"], indirect=True)  # its figures were drawn by another process
 def test_build_is_byte_identical_across_runs_with_every_figure_redrawn(survey, cli):
     """A build that draws every figure again (none taken from what this process drew before) writes what the
     tree holds, byte for byte: the committed figures of the published tree were drawn by another process."""

@@ -16,7 +16,7 @@ from masrl.build.pipeline import build
 from masrl.corpus.load import load
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def results(published):
     return published
 

@@ -19,6 +19,7 @@ from masrl.corpus.load import load, parse_tree, read_tree
 from masrl.corpus.migrate import migrate
 from masrl.corpus.population import releases
 from masrl.corpus.releases import content_digest, releases_from
+from trees import grown_only  # noqa: F401 - the grown tree only
 
 
 def build_pending(root: Path):

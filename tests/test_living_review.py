@@ -19,6 +19,7 @@ from masrl.core import clock
 from masrl.build.pipeline import build
 from masrl.corpus.load import load
 from living import files_under, claim, git, keys, current, V1
+from trees import grown_only  # noqa: F401 - the grown tree only
 
 
 # ---------------------------------------------------------------------------- releases

@@ -20,6 +20,7 @@ from masrl.checks.validate import validate, validate_taxonomy
 from masrl.core.memo import MISSING, Memo, content_key
 from masrl.core.text import _kind, unsafe_characters
 from masrl.corpus.load import TAXONOMY, Corpus, load
+from trees import published_only  # noqa: F401 - the published tree only
 
 pytestmark = pytest.mark.memos
 

@@ -16,6 +16,7 @@ import pytest
 from masrl.core import clock
 from masrl.corpus.load import load
 from living import files_under, current
+from trees import grown_only  # noqa: F401 - the grown tree only
 
 
 # ---------------------------------------------------------------------------- masrl release

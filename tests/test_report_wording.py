@@ -15,6 +15,7 @@ from masrl.analyses.agreement import agreement
 from masrl.build.outputs import render_text
 from masrl.build.pipeline import build
 from masrl.corpus.load import load
+from trees import published_only  # noqa: F401 - the published tree only
 
 
 def _built(root):

@@ -14,6 +14,7 @@ from masrl.build.audit_outputs import audit_data
 from masrl.build.outputs import render_text
 from masrl.corpus.load import load
 from masrl.corpus.records import make_key
+from trees import published_only  # noqa: F401 - the published tree only
 
 NEW_PAPER = """@article{zhang2026rl,
   title   = {Reinforcement Learning for {LLM}-based Multi-Agent Systems through Orchestration Traces},

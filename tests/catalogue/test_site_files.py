@@ -14,6 +14,7 @@ from masrl.corpus.load import load
 from masrl.render.site import TREE_FOLDER as FOLDER
 from masrl.render.site import json_script, site_files
 from masrl.render.site.data import _identifier_links, filter_link, safe_url
+from trees import grown_only  # noqa: F401 - the grown tree only
 
 PAGES = ["index.html", "taxonomy.html", "screening.html", "claims.html", "figures.html"]
 
