@@ -10,7 +10,7 @@ import grow
 from masrl.build.pipeline import build
 from masrl.core import clock
 from masrl.corpus.load import load
-from living import git
+from living import files_under, git
 from trees import grown_only  # noqa: F401 - the grown tree only
 
 
@@ -108,7 +108,7 @@ def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
         path = survey / f"corpus/papers/{ours_key}.yaml"
         for field, value in grow.PAPERS[2]["tags"].items():
             grow.set_field(path, field, value)
-        assert cli("build", "--root", survey).code == 0
+        assert cli("build", "--root", survey, "--no-figures").code == 0  # the keys are the point here, not the figures
         git(survey, "add", "-A")
         git(survey, "commit", "-qm", f"tag {branch}")
     git(survey, "checkout", "-q", "a")
@@ -121,14 +121,14 @@ def test_resolve_keeps_two_papers_that_got_the_same_key(survey, cli, repo):
         "it); nothing was written. When no git command runs, remove it and run `masrl resolve` again")
     assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
     lock.unlink()
-    run = cli("resolve", "--root", survey)
+    run = cli("resolve", "--root", survey, "--no-figures")
     assert run.code == 0, run.err
     assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
             "(its id/key changed to match)") in run.out
     renamed = (survey / f"corpus/papers/{theirs_key}.yaml").read_text()
     assert renamed.startswith(f"key: {theirs_key}\n") and f"\nbibtex_key: {theirs_key}\n" in renamed and "Team Credit Two" in renamed
     git(survey, "commit", "-q", "--no-edit")
-    assert cli("build", "--root", survey, "--check").code == 0
+    assert cli("build", "--root", survey, "--check", "--no-figures").code == 0
 
 
 def test_resolve_refuses_a_record_edited_on_both_sides(survey, cli):
@@ -191,7 +191,7 @@ def test_resolve_names_a_reference_the_merged_branch_made_to_a_key_it_renames(pu
     assert not (survey / f"corpus/papers/{theirs_key}.yaml").exists()
     taxonomy.write_text(taxonomy.read_text().replace(f"representatives: [c3, {ours_key}]", f"representatives: [c3, {theirs_key}]"))
     git(survey, "add", "corpus/taxonomy.yaml")
-    run = cli("resolve", "--root", survey)
+    run = cli("resolve", "--root", survey, "--no-figures")
     assert run.code == 0, run.err
     assert (survey / f"corpus/papers/{theirs_key}.yaml").read_text().startswith(f"key: {theirs_key}\ntitle: Team Credit Two\n")
 
@@ -233,11 +233,16 @@ def test_an_id_one_side_froze_in_a_release_stays_that_sides_and_the_other_is_ren
         git(survey, "commit", "-qm", branch)
     git(survey, "checkout", "-q", "b")
     git(survey, "merge", "--no-edit", "a")
-    run = cli("resolve", "--root", survey)
+    figures = {rel: data for rel, data in files_under(survey, "reports").items() if "/figures/" in rel}
+    run = cli("resolve", "--root", survey, "--no-figures")  # the ids are the point here: no figure is drawn
     assert run.code == 0, run.err
     assert (f"kept both: exclusions/{first}.yaml is theirs (a release of theirs froze it); ours is now "
             f"exclusions/{second}.yaml (its id/key changed to match)") in run.out
+    assert run.err == ("note: --no-figures: no figure was drawn; the figures and the manifests that record them were "
+                       "left as the merge left them (`masrl build` brings them up to date)\n")
+    assert {rel: data for rel, data in files_under(survey, "reports").items() if "/figures/" in rel} == figures
     git(survey, "commit", "-q", "--no-edit")
+    assert cli("build", "--root", survey, "--check", "--no-figures").code == 0
     result = build(load(survey), {"survey_example": True})
     assert {r["record_id"]: r["screening_label"] for r in result.pool.excluded_records if r["record_id"] in (first, second)} == {
         first: grow.EXCLUSION["title"], second: "Another Prompted Team"}

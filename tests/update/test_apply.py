@@ -770,7 +770,7 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
     root, day = _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path)
     merged = git(root, "merge", "--no-edit", "b", check=False)
     assert f"CONFLICT (add/add): Merge conflict in corpus/rounds/{day}/queue.csv" in merged, merged
-    run = cli("resolve", "--root", root)
+    run = cli("resolve", "--root", root, "--no-figures")
     assert run.code == 0, run.err
     assert run.out.splitlines()[0] == (f"kept both rounds: corpus/rounds/{day}/ is ours; theirs is now "
                                        f"corpus/rounds/{day}-2/ (its records name it)")
@@ -787,7 +787,7 @@ def test_two_rounds_of_one_day_on_two_branches_are_both_kept_by_resolve(round_su
     assert f"masrl update apply {day}-2 (corpus/rounds/{day}-2/queue.csv:" in b and f"rounds/{day}/" not in b
     assert f"masrl update apply {day} (corpus/rounds/{day}/queue.csv:" in a
     assert cli("validate", "--root", root).code == 0
-    assert cli("build", "--root", root, "--check").code == 0
+    assert cli("build", "--root", root, "--check", "--no-figures").code == 0
     rows = {line.split(",")[0]: line.split(",")[1] for line in
             (root / "reports/tables/prisma_flow.csv").read_text().splitlines()[1:]}
     assert (rows["records identified from arXiv (update rounds)"], rows["awaiting a screening decision"]) == ("7", "1")
@@ -804,16 +804,16 @@ def test_a_record_the_person_resolved_to_ours_stays_ours_when_resolve_then_renam
     git(root, "merge", "--no-edit", "b", check=False)
     (record,) = [rel for rel in git(root, "diff", "--name-only", "--diff-filter=U").split() if rel.startswith("corpus/papers/")]
     ours = git(root, "show", f"HEAD:{record}")
-    run = cli("resolve", "--root", root)
+    run = cli("resolve", "--root", root, "--no-figures")
     assert run.code == 1 and f"`git checkout --ours {record} && git add {record}`" in run.err, run.err
     theirs = git(root, "show", f"b:{record}")
     (root / record).write_text(theirs.replace("apply 2027", "apply  2027"), encoding="utf-8")  # neither side's
     git(root, "add", record)
-    run = cli("resolve", "--root", root)
+    run = cli("resolve", "--root", root, "--no-figures")
     assert run.code == 1 and (f"conflict: {record}: theirs' version names round {day}, which is now {day}-2, and the merge "
                               "holds neither side's version of it: make it name the round of its row") in run.err, run.err
     git(root, "checkout", "HEAD", "--", record)  # ours, as `git checkout --ours` gives it before it is added
-    run = cli("resolve", "--root", root)
+    run = cli("resolve", "--root", root, "--no-figures")
     assert run.code == 0, run.err
     assert run.out.splitlines()[0] == (f"kept both rounds: corpus/rounds/{day}/ is ours; theirs is now "
                                        f"corpus/rounds/{day}-2/ (its records name it)")
@@ -831,7 +831,7 @@ def test_a_later_round_of_the_renamed_side_names_the_rows_of_the_renamed_round_b
 
     root, day = _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, second_b=True)
     git(root, "merge", "--no-edit", "b", check=False)
-    run = cli("resolve", "--root", root)
+    run = cli("resolve", "--root", root, "--no-figures")
     assert run.code == 0, run.err
     assert run.out.splitlines()[0].endswith(f"theirs is now corpus/rounds/{day}-3/ (its records name it)")
     later = (root / "corpus/rounds" / f"{day}-2" / "duplicates.csv").read_text()
@@ -855,7 +855,7 @@ def test_a_round_of_one_day_that_the_merged_branch_released_keeps_its_id_and_our
 
     root, day = _a_round_of_one_day_on_two_branches(round_survey_tree, cli, repo, tmp_path, release_b=True)
     git(root, "merge", "--no-edit", "b", check=False)
-    run = cli("resolve", "--root", root)
+    run = cli("resolve", "--root", root, "--no-figures")
     assert run.code == 0, run.err
     assert run.out.splitlines()[0] == (f"kept both rounds: corpus/rounds/{day}/ is theirs (a release of theirs covers it); "
                                        f"ours is now corpus/rounds/{day}-2/ (its records name it)")

@@ -395,6 +395,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "ledger, the taxonomy, the releases) are listed and nothing is written.",
         epilog=EXAMPLES["resolve"], **raw,
     )
+    p.add_argument("--no-figures", dest="figures", action="store_false",
+                   help="draw no figure: the figure folders are left as the merge left them (a later `masrl build` "
+                        "brings them up to date); for a merge you go on editing before you commit")
     p.set_defaults(run=_cmd_resolve)
 
     p = sub.add_parser(

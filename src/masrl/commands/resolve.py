@@ -309,11 +309,15 @@ def run(args: Namespace) -> int:
         else:
             print(f"kept both: {old} is theirs (a release of theirs froze it); ours is now {new} (its id/key changed "
                   "to match)")
-    generated = generate(corpus, read_figure_files(root))
+    figures = args.figures
+    generated = generate(corpus, read_figure_files(root), figures=figures)
     report = write.sync(root, generated.outputs, ("reports",))
     changed = report.changed + report.missing + report.orphaned
     write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"} | {rel for r in moved for rel in r.files}))
     print(f"resolved {len(unmerged)} conflicted file(s): regenerated {len(changed)} report file(s) from the merged records")
+    if not figures:
+        print("note: --no-figures: no figure was drawn; the figures and the manifests that record them were left as the "
+              "merge left them (`masrl build` brings them up to date)", file=sys.stderr)
     if (waiting := operation(root)) is not None:
         print(f"next: review with `git diff --cached`, then `{waiting[3]}` to conclude the {waiting[0]}")
     else:
