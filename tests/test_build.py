@@ -72,7 +72,7 @@ def test_reports_of_no_release_fail_the_check(survey, cli):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
-@pytest.mark.parametrize("survey_tree", ["grown"], indirect=True)  # the tree with every kind of report folder
+@pytest.mark.parametrize("survey_tree", ["published"], indirect=True)  # the pool's and a release's report folders
 def test_check_with_every_figure_redrawn_compares_the_figures_with_what_the_code_draws(survey, cli):
     """A figure edited by hand together with its manifest entry passes a plain check of a fresh clone (its files
     match the manifest), and is named stale once every figure is redrawn for the check (the tree's figures
