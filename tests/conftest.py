@@ -52,7 +52,7 @@ def _memory_folder(path: str = "/dev/shm", room: int = 4 << 30) -> None:
 
 
 _memory_folder()
-SUITE_DAY = "2027-01-15"
+from trees import SUITE_DAY  # noqa: E402
 os.environ.setdefault("MASRL_TESTS_ENVIRONMENT_DAY", os.environ.get("MASRL_TODAY", ""))  # for the live tests
 ENVIRONMENT_DAY = os.environ["MASRL_TESTS_ENVIRONMENT_DAY"] or None
 os.environ["MASRL_TODAY"] = SUITE_DAY

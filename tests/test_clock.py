@@ -37,3 +37,16 @@ def test_a_fixed_day_is_that_day_in_every_time_zone(monkeypatch):
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_a_shared_tree_is_made_on_the_suites_day_whichever_test_asks_first(request, monkeypatch):
+    """A test on another day that asks first for a tree the suite shares does not make it on its own day (the
+    tree's build cache would be keyed to that day's year, and every later test would find it useless)."""
+    import os
+
+    from trees import SUITE_DAY, made_once
+
+    monkeypatch.setenv("MASRL_TODAY", "2026-06-30")
+    days: list[str] = []
+    made_once(request.config, "clock-probe", lambda root: days.append(os.environ["MASRL_TODAY"]) or root.mkdir(parents=True))
+    assert days == [SUITE_DAY] and os.environ["MASRL_TODAY"] == "2026-06-30"

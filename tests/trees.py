@@ -15,6 +15,10 @@ import pytest
 
 TREE_PARTS = ("corpus", "exclusions", "reports", ".masrl-cache")
 
+#: The suite's clock (``MASRL_TODAY``, tests/conftest.py): every shared tree is made on it, whichever test asks
+#: first (a module whose tests run on another day would otherwise key the tree's build cache to that day's year).
+SUITE_DAY = "2027-01-15"
+
 SOURCE = Path(__file__).resolve().parent / "data/survey"
 
 
@@ -44,16 +48,19 @@ def made_once(config, name: str, make, leaf: str = "survey") -> Path:
             pytest.fail(f"making the tree {name!r} failed in another test process; see its first error", pytrace=False)
         if not (base / f"{name}.done").exists():
             shutil.rmtree(base / name, ignore_errors=True)
-            cache = os.environ.get("MASRL_CACHE")
-            # every tree carries its build cache, whichever test asked first (none when the suite runs without it)
-            os.environ["MASRL_CACHE"] = "off" if os.environ.get("MASRL_TEST_MEMOS") == "off" else "on"
+            saved = {variable: os.environ.get(variable) for variable in ("MASRL_CACHE", "MASRL_TODAY")}
+            # every tree carries its build cache and is made on the suite's day, whichever test asked first (no cache
+            # when the suite runs without it)
+            os.environ.update(MASRL_CACHE="off" if os.environ.get("MASRL_TEST_MEMOS") == "off" else "on",
+                              MASRL_TODAY=SUITE_DAY)
             try:
                 make(base / name / leaf)
             except BaseException:
                 (base / f"{name}.failed").write_text("")
                 raise
             finally:
-                os.environ.pop("MASRL_CACHE") if cache is None else os.environ.update(MASRL_CACHE=cache)
+                for variable, value in saved.items():
+                    os.environ.pop(variable, None) if value is None else os.environ.update({variable: value})
             (base / f"{name}.done").write_text("")
     return base / name / leaf
 
