@@ -143,8 +143,11 @@ def machine(load_before: tuple[float, float, float] | None = None) -> str:
 
 
 def _today() -> str:
-    sys.path.insert(0, str(ROOT / "src"))
-    from masrl.core.clock import today_iso
+    try:
+        from masrl.core.clock import today_iso
+    except ImportError:  # a Python without masrl installed: the clone's own code
+        sys.path.insert(0, str(ROOT / "src"))
+        from masrl.core.clock import today_iso
 
     return today_iso()
 

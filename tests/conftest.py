@@ -272,14 +272,18 @@ def monkeypatch():
 
 
 @pytest.fixture(autouse=True)
-def _python_sigint_handler(request):
+def _process_state(request):
     """A SIGINT handler a test left behind (the interrupt tests send real SIGINTs) is put back: the one the test
-    began with (Python's, or SIG_IGN where the suite runs as a background job of a shell)."""
-    before = signal.getsignal(signal.SIGINT)
+    began with (Python's, or SIG_IGN where the suite runs as a background job of a shell). A test that leaves a
+    folder on ``sys.path`` fails: what is on it is part of the build cache's key (masrl.corpus.readcache.identity_text)."""
+    before, path = signal.getsignal(signal.SIGINT), list(sys.path)
     yield
     if (handler := signal.getsignal(signal.SIGINT)) is not before:
         signal.signal(signal.SIGINT, before)
         warnings.warn(f"{request.node.nodeid} left a SIGINT handler of its own ({handler!r}); put back", stacklevel=1)
+    added, sys.path[:] = [p for p in sys.path if p not in path], path
+    if added:
+        pytest.fail(f"the test left {added} on sys.path; it is taken off", pytrace=False)
 
 
 #: The fixtures that hand a test a survey tree (the ``data`` marker's tests).

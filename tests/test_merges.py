@@ -241,6 +241,8 @@ def test_an_id_one_side_froze_in_a_release_stays_that_sides_and_the_other_is_ren
     assert run.err == ("note: --no-figures: no figure was drawn; the figures and the manifests that record them were "
                        "left as the merge left them (`masrl build` brings them up to date)\n")
     assert {rel: data for rel, data in files_under(survey, "reports").items() if "/figures/" in rel} == figures
+    assert [line for line in git(survey, "status", "--porcelain").splitlines() if line[:2].strip() == "D"] == []
+    assert (survey / "reports/releases/v1/manifest.json").is_file()  # a published release's reports stay whole
     git(survey, "commit", "-q", "--no-edit")
     assert cli("build", "--root", survey, "--check", "--no-figures").code == 0
     result = build(load(survey), {"survey_example": True})

@@ -943,21 +943,25 @@ def test_a_rate_limit_is_waited_on_as_the_source_asks(serve):
         arxiv_source(f"{served.url}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
 
 
-def test_a_session_waits_for_rate_limits_fifteen_minutes_in_all_and_says_each_long_wait(serve, capsys):
-    """Every wait a source asks for is within the bound of one wait (300 s), but a session waits 900 s in all:
-    three waits of 299 s answer the first request, the fourth is refused by name. Each wait is said on stderr."""
-    from masrl.review.update.sources.pacing import PacedSession, RateLimited
+def test_a_run_waits_for_rate_limits_fifteen_minutes_in_all_and_says_each_long_wait(serve, capsys):
+    """Every wait a source asks for is within the bound of one wait (300 s), but a run waits 900 s in all, whatever
+    source asks: two waits of 299 s answer one source's first request, a third another source's (the sessions of a
+    run share its pace); that source's next wait is refused by name. Each wait is said on stderr."""
+    from masrl.review.update.sources.pacing import PacedSession, PaceFile, RateLimited
 
-    answers = iter([*[(429, "text/plain", b"", {"Retry-After": "299"})] * 3, (200, "text/plain", b"ok")])
+    answers = iter([*[(429, "text/plain", b"", {"Retry-After": "299"})] * 2, (200, "text/plain", b"ok"),
+                    (429, "text/plain", b"", {"Retry-After": "299"}), (200, "text/plain", b"ok")])
     served = serve(Scripted(lambda path, params: next(answers, (429, "text/plain", b"", {"Retry-After": "299"}))))
-    clock = FakeClock()
-    session = PacedSession(0, clock=clock, sleep=clock.sleep)
-    assert session.answer(f"{served.url}/x").status == 200
+    clock, pace = FakeClock(), PaceFile(None)
+    first, second = (PacedSession(0, clock=clock, sleep=clock.sleep, pace=pace) for _ in range(2))
+    assert first.answer(f"{served.url}/x").status == 200
+    assert second.answer(f"{served.url}/y").status == 200
     with pytest.raises(RateLimited) as refused:
-        session.answer(f"{served.url}/x")
+        second.answer(f"{served.url}/y")
     host = served.url.removeprefix("http://")
     assert str(refused.value) == (f"{host}: answered HTTP 429 (rate limit) 1 time(s); it asked to wait 299 s (Retry-After), "
-                                  "after masrl had waited 897 s for it in this run (it waits at most 900 s in all)")
+                                  "after masrl had waited 897 s for rate limits in this run, every source's (it waits at "
+                                  "most 900 s in all)")
     assert clock.sleeps == [299.0] * 3
     assert capsys.readouterr().err.splitlines() == [f"note: {host} limits the rate (HTTP 429); waiting 299 s as it asks"] * 3
 

@@ -49,6 +49,7 @@ from ..corpus.load import (
     read_tree,
 )
 from ..corpus.records import free_key
+from ..corpus.readcache import read_reports
 from ..corpus.releases import RELEASES, SNAPSHOTS, frozen_names
 from ..render.readme import MarkersMissing, list_bounds
 from ..review.update.merge import RoundRename, released_by, rename_theirs, round_of
@@ -310,7 +311,8 @@ def run(args: Namespace) -> int:
             print(f"kept both: {old} is theirs (a release of theirs froze it); ours is now {new} (its id/key changed "
                   "to match)")
     figures = args.figures
-    generated = generate(corpus, read_figure_files(root), figures=figures)
+    # without figures, every report as the merge left it: the figure folders and the releases' manifests stay as they are
+    generated = generate(corpus, read_figure_files(root) if figures else read_reports(root), figures=figures)
     report = write.sync(root, generated.outputs, ("reports",))
     changed = report.changed + report.missing + report.orphaned
     write.git_add(root, sorted(set(resolved) | set(changed) | {"README.md"} | {rel for r in moved for rel in r.files}))

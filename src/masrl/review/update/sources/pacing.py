@@ -12,7 +12,8 @@ run or by an earlier one: the end of the last request to each host is kept in a 
 back to back keep the pace too. A 429 or 503 answer is retried after the ``Retry-After`` the
 source asks for (or, without one, after twice the delay, then four times, ...), at most
 ``retries`` times, never once longer than :data:`MAX_WAIT` and never more than :data:`MAX_WAITING` in all
-in one session (a source that asks for more is refused by name); a wait of 10 s or more is said on stderr.
+in one run, whatever source asked (the sessions of a run share its :class:`PaceFile`, which counts the
+waiting; a source that asks for more is refused by name); a wait of 10 s or more is said on stderr.
 
 The clock and the sleep are parameters (defaults :data:`CLOCK`, wall-clock seconds, and
 :data:`SLEEP`), so the tests check the requested sleeps on a fake clock instead of waiting. The
@@ -38,7 +39,7 @@ SLEEP = time.sleep
 USER_AGENT = "masrl update (survey corpus tool; https://github.com/xxzcc/awesome-llm-mas-rl)"
 #: The longest wait a ``Retry-After`` may ask for before the run gives up and says so (seconds).
 MAX_WAIT = 300.0
-#: The longest a session waits for rate limits in all (every ``Retry-After`` and back-off of the run, seconds).
+#: The longest a run waits for rate limits in all (every ``Retry-After`` and back-off of every source, seconds).
 MAX_WAITING = 900.0
 #: Where the pace is kept between runs, under the survey root.
 PACE_FILE = ".masrl-cache/pace.json"
@@ -53,7 +54,8 @@ class RateLimited(Exception):
             "asked to wait over 10^15 s (Retry-After)" if wait is not None else (
             "gave no Retry-After that is a number of seconds or an HTTP date")
         if waited:
-            asked += f", after masrl had waited {waited:g} s for it in this run (it waits at most {MAX_WAITING:g} s in all)"
+            asked += (f", after masrl had waited {waited:g} s for rate limits in this run, every source's (it waits at most "
+                      f"{MAX_WAITING:g} s in all)")
         super().__init__(f"{host}: answered HTTP {status} (rate limit) {tries} time(s); it {asked}")
 
 
@@ -67,6 +69,8 @@ class PaceFile:
 
     def __init__(self, root: Path | None):
         self.path = Path(root) / PACE_FILE if root is not None else None
+        #: Seconds the run that holds this pace has waited for rate limits so far, every source's (not kept on disk).
+        self.rate_waited = 0.0
 
     def _read(self) -> dict:
         if self.path is None:
@@ -124,7 +128,6 @@ class PacedSession(requests.Session):
         self.limits = limits or LIMITS
         self.retries = int(retries)
         self.rate_limited = 0
-        self.rate_waited = 0.0
         self.headers["User-Agent"] = USER_AGENT
         # one connection: no pool of parallel sockets, requests one after the other
         adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=1, max_retries=0)
@@ -168,12 +171,12 @@ class PacedSession(requests.Session):
             if got.status == 503 and wait is None:
                 return got  # an outage, not a rate limit: the source reports it
             pause = wait if wait is not None else self.delay * 2 ** (attempt + 1)
-            over = pause > MAX_WAITING - self.rate_waited  # the run's waiting for rate limits would pass its bound
+            over = pause > MAX_WAITING - self.pace.rate_waited  # the run's waiting for rate limits would pass its bound
             if attempt == self.retries or pause > MAX_WAIT or over:
-                raise RateLimited(host, got.status, wait, attempt + 1, self.rate_waited if over else 0.0)
+                raise RateLimited(host, got.status, wait, attempt + 1, self.pace.rate_waited if over else 0.0)
             if pause >= 10:
                 print(f"note: {host} limits the rate (HTTP {got.status}); waiting {pause:g} s as it asks", file=sys.stderr)
-            self.rate_waited += pause
+            self.pace.rate_waited += pause
             self._wait(pause)
         raise AssertionError("unreachable")  # pragma: no cover
 
