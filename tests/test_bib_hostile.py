@@ -14,6 +14,7 @@ from masrl.core.placeholders import author_problem
 from masrl.bib import bibexport, bibimport, bibtex
 from masrl.checks.validate import validate
 from masrl.corpus.load import parse_tree, read_tree
+from trees import published_only  # noqa: F401 - the published tree only
 
 
 def _record(key: str, title: str, authors: list[str], venue: str = "arXiv", **extra) -> dict:

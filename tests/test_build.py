@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from trees import published_only  # noqa: F401 - the published tree only
+
 
 def files_under(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / "reports").rglob("*")) if p.is_file()}
@@ -72,7 +74,6 @@ def test_reports_of_no_release_fail_the_check(survey, cli):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
-@pytest.mark.parametrize("survey_tree", ["published"], indirect=True)  # the pool's and a release's report folders
 def test_check_with_every_figure_redrawn_compares_the_figures_with_what_the_code_draws(survey, cli):
     """A figure edited by hand together with its manifest entry passes a plain check of a fresh clone (its files
     match the manifest), and is named stale once every figure is redrawn for the check (the tree's figures
@@ -187,7 +188,6 @@ def test_one_retag_changes_exactly_the_affected_cells(survey, cli, set_field):
     assert cli("build", "--root", survey, "--check").code == 0
 
 
-@pytest.mark.parametrize("survey_tree", ["published"], indirect=True)  # its figures were drawn by another process
 def test_build_is_byte_identical_across_runs_with_every_figure_redrawn(survey, cli):
     """A build that draws every figure again (none taken from what this process drew before) writes what the
     tree holds, byte for byte: the committed figures of the published tree were drawn by another process."""

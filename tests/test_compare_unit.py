@@ -23,6 +23,7 @@ from masrl.analyses.frozen import Side, frozen_changes
 from masrl.analyses.gaps import Gap
 from masrl.analyses.table import Table
 from masrl.corpus.releases import content_digest
+from trees import published_only  # noqa: F401 - the published tree only
 
 
 def test_record_changes_order_and_absent_fields():

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from masrl.bib.identifiers import IdentifierError, keys_of, parse
+from trees import published_only  # noqa: F401 - the published tree only
 
 FORMS = [
     # arXiv, new style

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from trees import published_only  # noqa: F401 - the published tree only
+
 
 REPO = Path(__file__).resolve().parents[2]
 
