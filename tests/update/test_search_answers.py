@@ -996,6 +996,14 @@ def test_an_endpoint_that_is_not_a_url_is_named_as_such(basic_survey, cli, monke
     assert line == f"masrl: error: MASRL_ARXIV_API: {shown!r} is not a URL ({why}); nothing was searched"
 
 
+def test_a_variable_two_sources_read_is_named_once(small_survey, cli, monkeypatch):
+    """Semantic Scholar's search and its citation links both read MASRL_S2_API: a bad value is one problem."""
+    run = refused_search(small_survey, cli, monkeypatch, "MASRL_S2_API", "not-a-url", "--source", "semanticscholar",
+                         "--source", "citations")
+    assert run.err == ("masrl: error: MASRL_S2_API: 'not-a-url' is not a URL (it must start with https:// or http://); "
+                       "nothing was searched\n")
+
+
 @pytest.mark.parametrize(("value", "shown"), [
     ("http://127.0.0.1:9/works?api_key=SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),
     ("http://127.0.0.1:9/works#SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),

@@ -107,8 +107,8 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
            f"searchers.{n}.endpoint: {why}" for n in chosen_sources if (why := endpoint_problem(protocol.searchers[n].endpoint))]
     if any(protocol.searchers[n].name in ("semanticscholar", "citations") for n in chosen_sources) and (why := s2_key_problem()):
         bad.append(why)
-    if bad:
-        raise UserError("; ".join(bad) + "; nothing was searched")
+    if bad:  # two sources of one variable (Semantic Scholar's search and its citation links) name it once
+        raise UserError("; ".join(dict.fromkeys(bad)) + "; nothing was searched")
     chosen_families = tuple(n for n in family_names if not families or n in families)
     return SearchPlan(model.next_round_id(corpus, today), since, until, chosen_sources, chosen_families)
 
