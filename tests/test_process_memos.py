@@ -97,6 +97,20 @@ def mistagged(corpus: Corpus) -> tuple[Corpus, str]:
     return dataclasses.replace(corpus, retained={**corpus.retained, file: {**corpus.retained[file], "reward_type": "hybird"}}), file
 
 
+def test_a_snapshots_digest_is_computed_once_per_process_and_a_changed_one_again(survey_tree):
+    """Every command checks the frozen snapshots' digests: one content is hashed once per process."""
+    from masrl.corpus import releases
+
+    snapshot = load(survey_tree).snapshots["corpus/releases/v1.yaml"]
+    releases._DIGESTS.clear()
+    hits, misses = releases._DIGESTS.hits, releases._DIGESTS.misses
+    digest = releases.content_digest(snapshot)
+    assert releases.content_digest(snapshot) == digest
+    assert (releases._DIGESTS.hits - hits, releases._DIGESTS.misses - misses) == (1, 1)
+    assert releases.content_digest({**snapshot, "date": "2099-01-01"}) != digest
+    assert (releases._DIGESTS.hits - hits, releases._DIGESTS.misses - misses) == (1, 2)
+
+
 def test_a_second_validation_finds_what_the_first_found(survey_tree):
     corpus = load(survey_tree)
     assert validate(corpus) == validate(corpus) == []
