@@ -295,7 +295,7 @@ def test_a_cherry_pick_that_stops_on_conflicts_is_resolved_and_told_how_to_go_on
     _two_tagged_zhao_papers(survey, cli, ours_key, built)
     git(survey, "checkout", "-q", "a")
     git(survey, "cherry-pick", "b")
-    run = cli("resolve", "--root", survey)
+    run = cli("resolve", "--root", survey, "--no-figures")
     assert run.code == 0, run.err
     assert (f"kept both: corpus/papers/{ours_key}.yaml is ours; theirs is now corpus/papers/{theirs_key}.yaml "
             "(its id/key changed to match)") in run.out
@@ -341,7 +341,7 @@ def test_a_stash_that_stops_on_conflicts_is_named_and_the_reports_still_resolved
     record = f"exclusions/E{int(first[1:]) - 1:03d}.yaml"
     git(survey, "checkout", "--ours", record)
     git(survey, "add", record)
-    run = cli("resolve", "--root", survey)
+    run = cli("resolve", "--root", survey, "--no-figures")
     assert run.code == 0, run.err
     assert run.out.splitlines()[-1] == ("next: review with `git diff --cached`; no merge is in progress: after a `git stash "
                                         "pop` (or `apply`) that stopped on conflicts, the stash is kept until `git stash drop`")
