@@ -408,7 +408,7 @@ def test_an_endpoint_with_a_secret_edited_into_a_committed_file_is_refused_witho
     lines = run.err.splitlines()
     assert any("round.yaml:" in e and "sources[0].endpoint: 'http://…@127.0.0.1/x?…': an endpoint holding '@' (a user name or "
                "password, or an e-mail address in a query) is refused" in e for e in lines), lines
-    assert any(e.startswith("corpus/protocol.yaml:") and "searchers.arxiv.endpoint: https://export.arxiv.org/api/query?…: an "
+    assert any(e.startswith("corpus/protocol.yaml:") and "searchers.arxiv.endpoint: 'https://export.arxiv.org/api/query?…': an "
                "endpoint with a query or a fragment is refused" in e for e in lines), lines
 
 

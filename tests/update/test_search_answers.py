@@ -865,6 +865,17 @@ def test_a_server_that_closes_the_connection_without_answering_is_named_as_such(
     assert "no network" not in str(err.value)
 
 
+def test_an_https_endpoint_on_a_plain_http_server_is_named_as_such_not_as_no_network(serve, no_network):
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
+    https = served.url.replace("http://", "https://")
+    no_network.add_passthru(https)
+    with pytest.raises(SourceError) as err:
+        arxiv_source(f"{https}/api/query").search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert "the arXiv API answered an https:// request with something that is not TLS (SSLError: " in str(err.value)
+    assert "a plain http:// server? (then write its endpoint with http://)" in str(err.value)
+    assert "no network" not in str(err.value) and served.log == [], str(err.value)
+
+
 def test_a_redirect_to_another_host_is_refused_and_one_to_the_same_host_followed(serve):
     other = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
     away = serve(Scripted(lambda path, params: (302, "text/plain", b"", {"Location": f"{other.url}/api/query"})))
@@ -1005,8 +1016,9 @@ def test_a_variable_two_sources_read_is_named_once(small_survey, cli, monkeypatc
 
 
 @pytest.mark.parametrize(("value", "shown"), [
-    ("http://127.0.0.1:9/works?api_key=SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),
-    ("http://127.0.0.1:9/works#SECRETKEY", "http://127.0.0.1:9/works?…: an endpoint with a query or a fragment"),
+    ("http://127.0.0.1:9/works?api_key=SECRETKEY", "'http://127.0.0.1:9/works?…': an endpoint with a query or a fragment"),
+    ("http://127.0.0.1:9/works#SECRETKEY", "'http://127.0.0.1:9/works#…': an endpoint with a query or a fragment"),
+    ("http://127.0.0.1:9/works#x?SECRETKEY", "'http://127.0.0.1:9/works#…': an endpoint with a query or a fragment"),
     ("http://user:SECRETKEY@127.0.0.1:99999/x", "'http://…@127.0.0.1:99999/x': an endpoint holding '@' (a user name or password"),
     ("http://user:SECRETKEY@127.0.0.1/x y", "'http://…@127.0.0.1/x…': an endpoint holding '@' (a user name or password"),
     ("http://user:SECRETKEY@[::1/x", "'http://…@[::1/x': an endpoint holding '@' (a user name or password"),

@@ -190,8 +190,7 @@ def endpoint_problem(url: str) -> str | None:
         why = (f"{shown(url)}: an endpoint with ';' parameters is refused (masrl records the endpoint in round.yaml, "
                "which is committed; give a key in the source's own variable)")
     if why is None and ("?" in url or "#" in url):
-        base = url.split("?", 1)[0].split("#", 1)[0]
-        why = (f"{base}?…: an endpoint with a query or a fragment is refused (masrl records the endpoint in round.yaml, "
+        why = (f"{shown(url)}: an endpoint with a query or a fragment is refused (masrl records the endpoint in round.yaml, "
                "which is committed; give a key in the source's own variable)")
     return why
 
@@ -290,6 +289,8 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
         try:
             response = session.get(url, params=params, headers=sent, stream=True, allow_redirects=False,
                                    timeout=(limits.connect, limits.read))
+        except requests.exceptions.SSLError as err:  # connected, then no TLS session: not "no network"
+            raise FetchError(host, "broken", _tls_problem(err)) from None
         except requests.ReadTimeout:  # connected, then no answer began in time: the host is there
             raise FetchError(host, "broken", f"did not begin to answer within {limits.read:g} s (ReadTimeout)") from None
         except requests.ConnectionError as err:
@@ -326,6 +327,19 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
         finally:
             response.close()
     raise FetchError(start_host, "redirect", f"redirected more than {limits.max_redirects} times")
+
+
+def _tls_problem(err: Exception) -> str:
+    """What went wrong in a TLS handshake, for a message: the OpenSSL reason (``WRONG_VERSION_NUMBER``)
+    and what it usually means."""
+    reason = re.search(r"\[SSL: ([A-Z0-9_]+)\]|(CERTIFICATE_VERIFY_FAILED)", str(err))
+    code = next((g for g in reason.groups() if g), "") if reason else ""
+    if code in ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG", "HTTP_REQUEST", "UNKNOWN_PROTOCOL"):
+        return (f"answered an https:// request with something that is not TLS (SSLError: {code}): a plain http:// "
+                "server? (then write its endpoint with http://)")
+    if code == "CERTIFICATE_VERIFY_FAILED":
+        return "presented a certificate that cannot be verified (SSLError: CERTIFICATE_VERIFY_FAILED)"
+    return f"could not set up TLS (SSLError{': ' + code if code else ''})"
 
 
 def _redirect_problem(url: str, location: str, start_host: str) -> str | None:
