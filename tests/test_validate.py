@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -453,6 +454,24 @@ def test_an_exclusion_screened_before_its_arxiv_id_was_given_is_refused(survey, 
         "the arXiv id 2305.14325 was given: the paper was not on arXiv to be screened yet")
     _screened_on(path, "2023-04-30")
     assert cli("validate", "--root", survey).code == 0
+
+
+def test_a_record_screened_or_added_long_before_its_papers_year_is_refused(survey, cli):
+    """E014 is a paper of 2024 (EMNLP): screened in 2022 is a typo of the date or the year; in 2023 it is let be (a
+    venue's year may be the one after its preprint). The same holds for a retained record's date_added."""
+    path = survey / "exclusions/E014.yaml"
+    _screened_on(path, "2022-12-31")
+    assert errors(cli("validate", "--root", survey)) == [
+        f"exclusions/E014.yaml:{line_of(path, 'date_screened:')}: date_screened: 2022-12-31 is before 2023, and the "
+        "paper's year is 2024: a paper is screened once it is out (its venue's year may be the next one); fix the date "
+        "or the year", "1 error in 1 file; no file was changed."]
+    _screened_on(path, "2023-01-01")
+    assert cli("validate", "--root", survey).code == 0
+    paper = survey / "corpus/papers/c3.yaml"
+    year = int(re.search(r"(?m)^year: ([0-9]{4})$", paper.read_text()).group(1))
+    paper.write_text(re.sub(r"(?m)^date_added: .*$", f"date_added: '{year - 2}-12-31'", paper.read_text(), count=1))
+    assert f"corpus/papers/c3.yaml:{line_of(paper, 'date_added:')}: date_added: {year - 2}-12-31 is before {year - 1}" in \
+        errors(cli("validate", "--root", survey))[0]
 
 
 def _screened_on(path, day: str) -> None:

@@ -138,6 +138,20 @@ def screening_date(c, file: str, rec: dict, kind: str) -> None:
                                                 "was given: the paper was not on arXiv to be screened yet")
 
 
+def dates_after_paper(c, file: str, rec: dict, kind: str) -> None:
+    """A record was screened and added no earlier than the year before the paper's ``year`` (a
+    venue's year may be the one after its preprint was screened): ``date_screened: 2020-05-01`` for
+    a paper of 2026 is a typo in one of the two."""
+    year = rec.get("year")
+    if not isinstance(year, int) or isinstance(year, bool):
+        return
+    for name in ("date_screened", "date_added"):
+        value = rec.get(name)
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value) and int(value[:4]) < year - 1:
+            c.add(file, (name,), f"{value} is before {year - 1}, and the paper's year is {year}: a paper is screened once "
+                                 "it is out (its venue's year may be the next one); fix the date or the year")
+
+
 def file_name(c, file: str, rec: dict, kind: str) -> None:
     """A record's file is named after its key (retained) or record id (excluded)."""
     id_field, folder = ("key", PAPERS) if kind == "retained" else ("record_id", EXCLUSIONS)
