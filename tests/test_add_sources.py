@@ -62,6 +62,28 @@ def test_skip_invalid_adds_the_rest_and_writes_a_report(survey, cli, tmp_path):
     assert "% m.bib:1: entry DBLP:journals/corr/abs-2505-19591 was not added:" in text
 
 
+def test_every_problem_of_an_entry_is_named_in_one_run_also_those_its_record_would_have(survey, cli, tmp_path):
+    """An entry refused at import (an author with no last name) was not checked as a record: its category and year
+    were named only once the author was fixed. An eprint of an arXiv id's form that arXiv never gave was dropped
+    without a word, and the paper added without it."""
+    (survey / "m.bib").write_text("""@misc{c1, title = {Some New Paper on Agents}, author = {Roe, R and , , x}, year = {2031},
+  doi = {10.1000/abc}, primaryclass = {cs.ZZ}}
+@misc{c2, title = {Another New Paper on Agents}, author = {Poe, P}, year = {2024}, eprint = {9912.12345}, doi = {10.1000/abd}}
+""")
+    run = cli("add", "--root", survey, "--bibtex", survey / "m.bib")
+    assert run.code == 1 and run.err.splitlines() == [
+        "m.bib:1: author: entry 'c1': ', , x' has no last name (write \"Last, First\")",
+        "m.bib:1: bibtex.primaryclass: entry 'c1': 'cs.ZZ' is not an arXiv category (did you mean 'cs.SY'?)",
+        "m.bib:1: year: entry 'c1': 2031 is out of range; allowed: 1950 to 2028",
+        "m.bib:3: eprint: entry 'c2': '9912.12345' is not an arXiv id: 9912 is 2099-12, after next month (02/2027): no "
+        "such id exists yet",
+        "masrl: error: 2 of 2 paper(s) cannot be added; nothing was added"], run.err
+    report = tmp_path / "skipped.bib"
+    assert cli("add", "--root", survey, "--bibtex", survey / "m.bib", "--skip-invalid", "--report", report).code == 0
+    assert "%   year: entry 'c1': 2031 is out of range; allowed: 1950 to 2028\n" in report.read_text()
+    assert not list((survey / "corpus/papers").glob("po*.yaml")) and not list((survey / "corpus/papers").glob("roe2031*"))
+
+
 def test_the_skip_report_keeps_every_refused_entry_and_starts_none_of_its_own(survey, cli, tmp_path):
     """A reason quoting an '@' would start an entry in the report (BibTeX has no comments), which adding the fixed
     report then imported; an entry refused for a duplicate key or field had lost its text."""

@@ -62,6 +62,8 @@ class ImportResult:
         refused: ``(entry key, line, [Problem])`` for every entry that cannot be imported.
         notes: what is not kept or not imported, as problems-shaped notes (file, line, field, message).
         problems: blocks that could not be parsed at all.
+        partial: entry key -> the paper of a refused entry that has a title, an author and a year
+            (its other problems are found as a record's: every problem is named in one run).
     """
 
     papers: list[dict] = field(default_factory=list)
@@ -69,6 +71,7 @@ class ImportResult:
     notes: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     raw: dict[str, str] = field(default_factory=dict)
+    partial: dict[str, dict] = field(default_factory=dict)
 
 
 def _inherit(child: BibEntry, parent: BibEntry) -> list[str]:
@@ -138,7 +141,7 @@ def entry_identifiers(fields: dict[str, str]) -> tuple[list[identifiers.Identifi
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
     eprint = fields.get("eprint", "").strip()
     if eprint:
-        looks_arxiv = prefix == "arxiv" or (not prefix and (eprint.lower().startswith("arxiv:") or identifiers._arxiv_value(eprint)))
+        looks_arxiv = prefix == "arxiv" or (not prefix and (eprint.lower().startswith("arxiv:") or identifiers.looks_like_arxiv(eprint)))
         if looks_arxiv:
             try:
                 found.append(identifiers.parse(eprint, "arxiv"))
@@ -220,6 +223,8 @@ def import_entries(parsed: bibtex.ParsedFile, file: str) -> ImportResult:
         result.notes.extend(notes)
         if problems:
             result.refused.append((entry.key, entry.line, problems))
+            if paper["title"] and paper["authors"] and paper["year"]:
+                result.partial[entry.key] = paper
         else:
             result.papers.append(paper)
     return result

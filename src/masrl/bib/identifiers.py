@@ -322,6 +322,12 @@ def _arxiv_value(text: str) -> str | None:
     return ident + match.group("v").lower()
 
 
+def looks_like_arxiv(text: str) -> bool:
+    """Whether ``text`` has the form of an arXiv id (``YYMM.NNNNN``, ``archive/YYMMNNN``, version
+    optional), whether or not arXiv gave or could give it (:func:`arxiv_problem` says)."""
+    return _ARXIV_ID.fullmatch(text.strip()) is not None
+
+
 def canonical_key(scheme: str, value: str) -> str:
     """The canonical id of a stored value: ``canonical_key("arxiv", "2505.19591v2")`` is
     ``"arxiv:2505.19591"``; values that are not in stored form are compared as written

@@ -143,8 +143,8 @@ def dates_after_paper(c, file: str, rec: dict, kind: str) -> None:
     venue's year may be the one after its preprint was screened): ``date_screened: 2020-05-01`` for
     a paper of 2026 is a typo in one of the two."""
     year = rec.get("year")
-    if not isinstance(year, int) or isinstance(year, bool):
-        return
+    if not isinstance(year, int) or isinstance(year, bool) or year > clock.today().year + 1:
+        return  # a year out of range is the schema's problem
     for name in ("date_screened", "date_added"):
         value = rec.get(name)
         if isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value) and int(value[:4]) < year - 1:

@@ -120,14 +120,16 @@ def run(args: Namespace) -> int:
     notes: list[Problem] = []
     refused: dict[str, list[Problem]] = {}
     origins: dict[str, tuple] = {}
+    partial: list[dict] = []
     if args.bibtex:
         found = adding.papers_from_bibtex(read_user_file(args.bibtex, "--bibtex"), args.bibtex.name)
-        papers, refused, notes, origins = found.papers, found.refused, found.notes, found.origins
+        papers, refused, notes, origins, partial = found.papers, found.refused, found.notes, found.origins, found.partial
     else:
         papers = [_paper_from_args(args, corpus)]
     if args.key and len(papers) + len(refused) != 1:
         raise UsageError("--key works with a single paper only")
-    plan = adding.plan_additions(corpus, papers, known=problems, key=args.key, force=args.force, refused=refused)
+    plan = adding.plan_additions(corpus, papers, known=problems, key=args.key, force=args.force, refused=refused,
+                                 partial=partial)
     files, refused = plan.files, plan.refused
 
     for note in sorted(notes, key=sort_key):

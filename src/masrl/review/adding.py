@@ -119,12 +119,15 @@ class BibtexPapers:
         refused: entry key (or ``(block at line N)``) -> problems.
         notes: fields not kept and blocks not imported (information, not errors).
         origins: entry key -> ``(file name, line, entry key, raw entry text)``.
+        partial: the papers of refused entries that have a title, an author and a year: checked as
+            records too, so that every problem of an entry is named in one run; never added.
     """
 
     papers: list[dict]
     refused: dict[str, list[Problem]]
     notes: list[Problem]
     origins: dict[str, tuple]
+    partial: list[dict] = dataclasses.field(default_factory=list)
 
 
 def papers_from_bibtex(text: str, name: str) -> BibtexPapers:
@@ -146,13 +149,13 @@ def papers_from_bibtex(text: str, name: str) -> BibtexPapers:
         refused[key] = problems
         origins[key] = (name, line, key, result.raw.get(key, ""))
     papers = []
-    for paper in result.papers:
+    for paper in result.papers + list(result.partial.values()):
         key = paper["entry_key"]
         paper["source"] = f"masrl add --bibtex {name} (entry {key}, {name}:{paper['line']})"
         paper["origin"] = (name, paper["line"], key)
         origins[key] = (name, paper["line"], key, result.raw.get(key, ""))
         papers.append(paper)
-    return BibtexPapers(papers, refused, result.notes, origins)
+    return BibtexPapers(papers[:len(result.papers)], refused, result.notes, origins, papers[len(result.papers):])
 
 
 def skip_report(source: Path, refused: dict[str, list[Problem]], origins: dict[str, tuple]) -> bytes:
@@ -181,14 +184,16 @@ def taken_keys(corpus: Corpus) -> set[str]:
 
 def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], key: str | None = None,
                    force: str | None = None, refused: dict[str, list[Problem]] | None = None,
-                   advice=None) -> AddPlan:
+                   advice=None, partial: list[dict] | None = None) -> AddPlan:
     """Stubs for ``papers`` that are new to the pool and valid, and every reason for the others.
 
     ``known`` are the problems the corpus has already (:func:`masrl.checks.validate.validate`,
     or :func:`~masrl.checks.validate.validate_taxonomy`: a stub's file is new, so a problem found
     there is one the stub brings), so that only problems a stub brings count against it. ``key`` names the single paper's
     key; ``force`` (a reason) adds papers that match a record anyway, as a deliberate second
-    record. ``refused`` carries problems found earlier (entries that did not import). ``advice(matches)``
+    record. ``refused`` carries problems found earlier (entries that did not import); ``partial``, the
+    papers of such entries that a stub can be made of (:class:`BibtexPapers`): their other problems
+    are added to ``refused`` (on the fields not named there yet), and they are never added. ``advice(matches)``
     ends the message of a paper refused as a duplicate (what to do where the papers come from).
 
     Raises:
@@ -198,7 +203,8 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
     tax = Taxonomy(corpus.taxonomy)
     pool = intake.pool_of(corpus)
     batch: list[dict] = []
-    for paper in papers:
+    checked_only = {id(paper) for paper in partial or []}
+    for paper in [*papers, *(partial or [])]:
         name = paper.get("entry_key")
         if name is not None:  # a BibTeX entry (arguments were checked when they were read)
             file, line, _ = paper["origin"]
@@ -217,7 +223,8 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
                 for m in matches)
             continue
         batch.append(paper)
-        pool.add(_batch_known(paper))
+        if id(paper) not in checked_only:  # a refused entry is no earlier copy of a later entry's paper
+            pool.add(_batch_known(paper))
 
     taken = taken_keys(corpus)
     if key and key in taken:
@@ -231,11 +238,30 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
         rel = f"{PAPERS}{new_key}.yaml"
         plan.stubs[rel] = retained_stub(paper, tax, new_key, force)
         origins[rel] = paper["origin"]
+    checked = {rel for rel, paper in zip(plan.stubs, batch) if id(paper) in checked_only}
     for rel, problem in _stub_problems(corpus, known, plan.stubs, origins):
-        plan.refused.setdefault(origins[rel][2] or "", []).append(problem)
+        said = plan.refused.setdefault(origins[rel][2] or "", [])
+        if rel not in checked or not any(_same_field(problem.field, p.field) for p in said):
+            said.append(problem)
+        plan.stubs.pop(rel, None)
+    for rel in checked:
         plan.stubs.pop(rel, None)
     plan.files = {rel: dump_record(rec) for rel, rec in plan.stubs.items()}
     return plan
+
+
+#: The record's field of each BibTeX field an import problem may name.
+_RECORD_FIELD = {"eprint": "identifiers", "doi": "identifiers", "url": "identifiers", "journal/volume": "identifiers",
+                 "date": "year", "author": "authors"}
+
+
+def _same_field(record_field: str | None, import_field: str | None) -> bool:
+    """Whether a stub's problem on ``record_field`` is one the import already named on ``import_field``."""
+    if record_field is None or import_field is None:
+        return False
+    top = record_field.split(".")[0].split("[")[0]
+    named = _RECORD_FIELD.get(import_field, import_field)
+    return top == named or (top in ("identifiers", "url") and named == "identifiers")
 
 
 def _batch_known(paper: dict):
