@@ -138,11 +138,12 @@ def test_every_problem_of_a_claim_is_named_in_one_run_its_statement_with_its_for
     root = tmp_path / "s"
     assert cli("init", str(root), "--title", "T").code == 0
     with open(root / "corpus/claims.yaml", "a", encoding="utf-8") as handle:
-        handle.write("  - id: pct\n    statement: \"share {p!r} and {p:x} and {p.__class__} and {q} and {p!r}\"\n"
+        handle.write("  - id: pct\n    statement: \"share {p!r} and {p:x} and {p.__class__} and {q} and {p!r} and {{q}}\"\n"
                      "    evidence_boundary: b\n    source: s\n    status: current\n    scope: pool\n    checks:\n"
                      "      - {id: p, label: l, where: {evaluation: user_study}, max_percent: 50}\n"
                      "      - {id: q, label: l2, where: {evaluation: user_study}, max_percent: 0.5}\n")
     run = cli("validate", "--root", root)
     fields = [line.split(": ", 2)[1:] for line in run.err.splitlines()[:-1]]
-    assert run.code == 1 and [f for f, _ in fields] == ["claims[1].statement"] * 3 + ["claims[1].checks[1].max_percent"], run.err
-    assert [m.split(" is not a placeholder")[0] for _, m in fields[:3]] == ["'{p!r}'", "'{p.__class__}'", "'{p:x}'"], run.err
+    assert run.code == 1 and [f for f, _ in fields] == ["claims[1].statement"] * 4 + ["claims[1].checks[1].max_percent"], run.err
+    assert [m.split(" is not a placeholder")[0] for _, m in fields[:4]] == ["'{p!r}'", "'{p.__class__}'", "'{p:x}'",
+                                                                             "'{{q}}'"], run.err  # as written, not '{}'

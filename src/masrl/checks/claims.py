@@ -196,7 +196,8 @@ def _statement(checker, claim: dict, path: tuple) -> None:
         elif not match.group(2) and "trace_valid" in check:
             checker.add(CLAIMS, path + ("statement",), f"placeholder {match.group(0)}: check {match.group(1)!r} states no number")
     prose = PLACEHOLDER.sub("", statement)
-    for stray in dict.fromkeys(re.findall(r"\{[^{}]*\}?|\}", prose)):  # each once, all in one run
+    braced = (m.group() for m in re.finditer(r"\{+[^{}]*\}*|\}+", statement))  # as written: '{{id}}', not what is left
+    for stray in dict.fromkeys(b for b in braced if not PLACEHOLDER.fullmatch(b)):  # each once, all in one run
         checker.add(CLAIMS, path + ("statement",), f"{stray!r} is not a placeholder: write {{id}} (the stated value of the "
                                                    "check with that id) or {id.keys} (its records)")
     bare = BARE_NUMBER.findall(prose)
