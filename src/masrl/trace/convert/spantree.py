@@ -188,9 +188,12 @@ class _Builder:
             ordered.extend(self._classify(root))
         for span in ordered:
             if span.tokens and span.usage_below and span.kind != "dropped":
+                below = sum(own_tokens(s) for s in subtree(span) if s is not span and s.kind != "dropped")
+                more = (f"; they are {span.tokens - below} more than the {below} counted below it (spans not exported?), "
+                        "which are not counted") if span.tokens > below else ""
                 self.notes.append(
                     f"{span.label}: its {span.tokens} tokens are taken as a roll-up of its descendants' usage, "
-                    "which is counted instead"
+                    f"which is counted instead{more}"
                 )
         self.agent_names = {s.agent for s in ordered if s.kind == AGENT} | {s.app for s in ordered}
         self.agent_names |= {n for s in ordered if s.kind == HANDOFF for n in (s.handoff_from, s.handoff_to) if n}
