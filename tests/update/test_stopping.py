@@ -77,6 +77,20 @@ def test_a_long_run_of_irrelevant_candidates_allows_stopping_and_a_short_one_doe
     assert not (hypergeom.cdf(k, population, k + long.bound, sizes) < 0.05).any()
 
 
+@pytest.mark.parametrize("total", [20, 40, 60, 100, 200, 1000, 2000])
+def test_a_p_value_exactly_at_the_threshold_does_not_reject(total):
+    """Nothing relevant in the first 95% of a queue: p is exactly (N - n) / N = 1/20, and stopping needs p < 0.05. In
+    floating point p came out 0.05000000000000003, below 1 - 0.95 = 0.050000000000000044: 'you may stop', and at most
+    0 unread, where one relevant candidate unread is not rejected."""
+    read = total * 19 // 20
+    at = stopping.assess([False] * read, total)
+    assert at.p == pytest.approx(0.05, abs=1e-12) and not at.stop and at.bound >= 1, at
+    past = stopping.assess([False] * (read + 1), total)
+    assert past.stop and past.bound == 0, past
+    assert stopping.stopping_point([False] * total) == read + 1
+    assert stopping.assess([False] * (total * 9 // 10), total, confidence=0.9).stop is False  # 1 - 0.9 = 0.09999999999999998
+
+
 def test_nothing_read_everything_read_and_bad_targets():
     empty = stopping.assess([], 50)
     assert (empty.p, empty.bound, empty.stop, empty.recall_at_least) == (1.0, 50, False, None)
@@ -166,6 +180,15 @@ def test_show_says_how_far_screening_is_and_whether_to_stop(ranked_round, cli):
     loose = cli("update", "show", "--root", root, ROUND, "--recall", "0.5", "--confidence", "0.5")
     assert "you may stop screening (stopping needs p < 0.50)" in loose.out
     assert stopping.assess(labels, 40, 0.5, 0.5).stop
+
+
+def test_show_says_keep_screening_when_p_is_exactly_the_threshold(ranked_round, cli):
+    root, queue = ranked_round
+    decide(queue, {r: EXCLUDE for r in range(1, 39)})  # 38 of 40, none relevant: p = 2/40 = 0.05
+    block = _block(cli("update", "show", "--root", root, ROUND).out)
+    assert block[2].endswith("at most 1 with 95% confidence"), block
+    assert block[3] == ("  recall target 95% at 95% confidence: p = 0.050 for \"recall is still below 95%\"; keep screening "
+                        "(stopping needs p < 0.05)"), block
 
 
 def test_show_before_any_decision_and_out_of_rank_order(ranked_round, cli):

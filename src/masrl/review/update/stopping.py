@@ -14,7 +14,8 @@ the null hypothesis held, that population would hold at least ``K = ⌊r / τ⌋
 relevant candidates, where ``k`` of the ``m`` were relevant, and finding ``k`` or fewer has
 probability ``P(X ≤ k)``, ``X`` hypergeometric (population ``N - n + m``, ``K`` successes, ``m``
 draws). ``p`` is the smallest of these; screening may stop when ``p < 1 - confidence``: then
-recall is at least ``τ`` at that confidence.
+recall is at least ``τ`` at that confidence (a ``p`` at the threshold does not reject, whatever
+floating point makes of it: :data:`ROUNDING`).
 
 Assumptions (as the method states them, and as masrl applies it):
 
@@ -48,6 +49,18 @@ CONFIDENCE = 0.95
 #: How the method is named wherever its result is shown.
 METHOD = ("hypergeometric stopping test of Callaghan & Müller-Hansen (2020, Systematic Reviews 9:273), "
           "for a list screened in rank order")
+
+
+#: How far below ``1 - confidence`` a p-value must lie, relatively, to reject: p is computed in floating
+#: point (from log-factorials), so a p exactly at the threshold (1/20 against 0.05) can come out a
+#: rounding error below it, and ``1 - 0.95`` is itself 0.050000000000000044. The test needs p < 1 -
+#: confidence: a p at the threshold does not reject.
+ROUNDING = 1e-9
+
+
+def threshold(confidence: float) -> float:
+    """The largest p-value that rejects at ``confidence``, short of its threshold by :data:`ROUNDING`."""
+    return round(1.0 - confidence, 12) * (1.0 - ROUNDING)
 
 
 @lru_cache(maxsize=8)
@@ -116,7 +129,7 @@ def upper_bound(labels: list[bool], total: int, confidence: float = CONFIDENCE) 
     if not labels or unread <= 0:
         return max(unread, 0), 0
     k, population, sizes = _urns(labels, total)
-    alpha = 1.0 - confidence
+    alpha = threshold(confidence)
 
     def rejected(u: int) -> bool:
         return bool((hypergeom_cdf(k, population, k + u, sizes) < alpha).any())
@@ -162,7 +175,7 @@ class Assessment:
     @property
     def stop(self) -> bool:
         """Whether screening may stop: the test rejects "recall is below the target"."""
-        return self.read > 0 and self.p < 1.0 - self.confidence
+        return self.read > 0 and self.p < threshold(self.confidence)
 
     @property
     def recall_at_least(self) -> float | None:
@@ -195,7 +208,7 @@ def stopping_point(labels: list[bool], recall: float = RECALL, confidence: float
     first allows stopping, testing after every ``every`` candidates (and after the last); None
     when it never does."""
     total = len(labels)
-    alpha = 1.0 - confidence
+    alpha = threshold(confidence)
     checks = list(range(every, total + 1, every))
     if not checks or checks[-1] != total:
         checks.append(total)
