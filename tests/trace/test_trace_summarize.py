@@ -392,6 +392,37 @@ def test_by_step_the_trends_have_one_step_column(tmp_path, capsys):
     assert "\n| step | traces | " in report and "| step | step |" not in report
 
 
+def _trends(report: str) -> list[str]:
+    """The step cells of the trends table, in order."""
+    table = report.split("## Trends by step", 1)[1].split("\n## ", 1)[0]
+    return [line.split(" | ")[0].removeprefix("| ") for line in table.splitlines() if line.startswith("| ")][1:]
+
+
+@pytest.mark.parametrize("steps", [(1, 2, 10, 9), ("1", "2", "10", "9")])
+def test_steps_are_in_their_order_as_numbers_also_when_written_as_text(tmp_path, capsys, steps):
+    """Langfuse's metadata and OpenTelemetry's string attributes carry the step as text ("10"): the trends were
+    listed 1, 10, 2, 9 and no trend figure was drawn; --by step headed its groups 1.0, 10.0, 2.0, 9.0."""
+    code, _folder, out = _summarize(tmp_path, {f"t{k}.json": labelled(step, "A", 1.0) for k, step in enumerate(steps)},
+                                    "--by", "step")
+    assert code == 0, capsys.readouterr().err
+    report = out.with_suffix(".md").read_text()
+    assert _trends(report) == ["1", "2", "9", "10"], report
+    assert "| metric | 1 (n=1) | 2 (n=1) | 9 (n=1) | 10 (n=1) |" in report
+    assert (tmp_path / "run.figures" / "trends.png").is_file() and "not a number" not in report
+    assert pd.read_parquet(out)["step"].tolist() == [1.0, 2.0, 10.0, 9.0]
+
+
+def test_a_step_that_is_no_number_is_named_and_the_others_keep_their_order(tmp_path, capsys):
+    traces = {f"t{k}.json": labelled(step, "A", 1.0) for k, step in enumerate(("1", "2", "10", "9", "warmup"))}
+    code, _folder, out = _summarize(tmp_path, traces)
+    assert code == 0, capsys.readouterr().err
+    report = out.with_suffix(".md").read_text()
+    assert _trends(report) == ["1", "2", "9", "10", "warmup"], report
+    assert ("Median per step. The step label 'warmup' is not a number, so the steps are listed as texts (numbers first, "
+            "in their order) and no trend is drawn.\n") in report
+    assert not (tmp_path / "run.figures" / "trends.png").exists()
+
+
 def test_every_group_has_a_heading_of_its_own(tmp_path, capsys):
     """A policy written '(none)', a missing one, 'x\\ny' and 'x y': four groups, four headings."""
     for k, policy in enumerate(["(none)", None, "x\ny", "x y"]):
@@ -417,7 +448,7 @@ def test_label_values_that_differ_in_json_are_different_groups_and_equal_numbers
                  "--no-figures", "--quiet"]) == 0, capsys.readouterr().err
     header = next(line for line in (tmp_path / "r.md").read_text().splitlines() if line.startswith("| metric | ")
                   and "(n=" in line)
-    assert header == '| metric | "1" (n=1) | "True" (n=1) | 1 (n=2) | true (n=1) |'
+    assert header == '| metric | 1 (n=2) | "1" (n=1) | "True" (n=1) | true (n=1) |'  # a number first
     assert pq.read_table(tmp_path / "r.parquet").column("policy").to_pylist() == ["true", '"True"', "1", "1", '"1"']
 
 

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import glob
 import json
+import math
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -408,11 +410,31 @@ def frame(results: list, labels_order: tuple[str, ...] = LABELS):
             data[column] = np.array(values, dtype=np.int64)
         elif column in METRIC_COLUMNS:
             data[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-        elif column == "step" and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values):
-            data[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        elif column == "step" and (steps := numeric_steps(values)) is not None:
+            data[column] = np.array(steps, dtype=np.float64)
         else:
             data[column] = pd.array(label_texts(values), dtype="string")
     return pd.DataFrame(data), invalid
+
+
+#: A number written as text, as Langfuse's metadata and OpenTelemetry's string attributes carry a step ("10").
+NUMBER_TEXT = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def numeric_steps(values: list) -> list | None:
+    """The ``step`` labels as numbers (NaN where absent) when each is a number or a number written as text
+    (``"10"``): steps are ordered as numbers, never as texts (1, 10, 2); None when any is not a number."""
+    out = []
+    for v in values:
+        if v is None:
+            out.append(math.nan)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out.append(v)
+        elif isinstance(v, str) and NUMBER_TEXT.fullmatch(v.strip()) and math.isfinite(float(v)):
+            out.append(float(v))
+        else:
+            return None
+    return out
 
 
 def label_texts(values: list) -> list:

@@ -17,6 +17,7 @@ from ..core.text import printable
 from ..render.escape import md_text
 from .report import fmt
 from .schema import DECISION_NAMES, DECISIONS
+from .summarize import NUMBER_TEXT
 
 #: (column, title) of the metrics shown in tables and figures.
 HEADLINE: tuple[tuple[str, str], ...] = (
@@ -53,6 +54,17 @@ def _key_cell(key, column: str) -> str:
     return fmt(int(key) if isinstance(key, float) and key == int(key) else key) if column == "step" else _cell(_name(key))
 
 
+def _natural(key) -> tuple:
+    """Sort key of a trends row whose step is text: numbers first, by value, then the other texts."""
+    from masrl.core.tabular import pd
+
+    out = []
+    for part in key if isinstance(key, tuple) else (key,):
+        text = "" if pd.isna(part) else str(part)
+        out.append((0, float(text), "") if NUMBER_TEXT.fullmatch(text) else (1, 0.0, text))
+    return tuple(out)
+
+
 def _missing(column: str) -> str:
     """What a trace without the label ``column`` is grouped under."""
     return f"(no {column.removeprefix('label_')})"
@@ -69,8 +81,11 @@ def _groups(df, by: str | None) -> list[tuple[str, object]]:
     name shown twice (a value written as another's escape, or as the name of the missing ones) gets its number."""
     if not by:
         return []
-    keys = sorted({str(v) for v in df[by].dropna()})
-    out = [(_name(k), df[df[by].astype("string") == k]) for k in keys]
+    if df[by].dtype.kind == "f":  # the step, when every one is a number: in their order, 10 after 9
+        out = [(fmt(int(v) if v.is_integer() else v), df[df[by] == v]) for v in sorted(set(df[by].dropna().tolist()))]
+    else:  # texts: numbers first, in their order, then the others
+        keys = sorted({str(v) for v in df[by].dropna()}, key=_natural)
+        out = [(_name(k), df[df[by].astype("string") == k]) for k in keys]
     if df[by].isna().any():
         out.append((_missing(by), df[df[by].isna()]))
     seen: dict[str, int] = {}
@@ -124,9 +139,14 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         split = bool(groups) and by != "step"  # grouped by step itself, the trends are one column of steps
         lines += ["", "## Trends by step", "", "Median per step" + (f" and {_cell(by)}" if split else "") + "."]
         keys = ["step"] + ([by] if split else [])
+        grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
+        if df["step"].dtype.kind != "f":  # a step that is no number: texts, in natural order, and no trend figure
+            odd = next(v for v in df["step"].dropna() if not NUMBER_TEXT.fullmatch(str(v)))
+            lines[-1] += (f" The step label {_cell(repr(odd))} is not a number, so the steps are listed as texts (numbers "
+                          "first, in their order) and no trend is drawn.")
+            grouped = sorted(grouped, key=lambda item: _natural(item[0]))
         header = [*keys, "traces", *(name for _c, name in HEADLINE)]
         lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
         for key, g in grouped:
             key = key if isinstance(key, tuple) else (key,)
             cells = [_key_cell(k, column) for k, column in zip(key, keys)]
