@@ -27,9 +27,9 @@ Coefficients and their sources:
   interval with Gwet's standard error.
 
 Normal intervals are estimate ± 1.959964 × SE, clipped to [−1, 1]. When the
-readers agree on every item the standard error is 0 and such an interval would be
-one point ([1, 1]) whatever the number of items: it is not estimable (``low`` and
-``high`` None, ``se`` 0) and reports say so. The Wilson interval of observed
+readers agree on every item (or disagree on every item the same way) the standard
+error is 0 and such an interval would be one point ([1, 1]) whatever the number of
+items: it is not estimable (``low`` and ``high`` None, ``se`` 0) and reports say so. The Wilson interval of observed
 agreement (and so PABAK's, for two readers) reflects the number of items: 20 of 20
 gives [0.839, 1].
 
