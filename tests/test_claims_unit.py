@@ -137,6 +137,27 @@ def test_drift_only_for_exact_expectations():
     assert check(max_count=9).drift() is None
 
 
+def test_a_superseded_claim_that_fails_names_its_drift_whatever_its_checks_expect():
+    """A failing superseded claim said 'Drift from the data: none (the stated figures still match the data)' for a
+    share, a bound, and a key set that changed at the same size: only exact counts were compared."""
+    from masrl.build.outputs import claim_drift
+
+    def claim(*checks):
+        return ClaimResult("c", "s", "b", "src", "superseded", "pool", tuple(checks))
+
+    share = CheckResult(None, "user studies", "retained", {}, {"max_percent": 30}, 4, ("a", "b", "c", "d"), False, of={},
+                        denominator=13)
+    bound = CheckResult(None, "user studies", "retained", {}, {"max_count": 1}, 4, ("a", "b", "c", "d"), False)
+    keys = CheckResult(None, "the two", "retained", {}, {"keys": ["r02", "r13"]}, 2, ("r02", "r10"), False)
+    exact = CheckResult(None, "broad", "retained", {}, {"count": 7}, 8, (), False)
+    assert claim_drift(claim(share)) == "user studies: stated <= 30%, computed 4 of 13 = 30.8%"
+    assert claim_drift(claim(bound)) == "user studies: stated <= 1, computed 4"
+    assert claim_drift(claim(keys)) == "+0 (the two: stated 2 keys, computed 2; added: r10; gone: r13)"
+    assert claim_drift(claim(exact, bound)) == "+1 (broad: stated 7, computed 8); user studies: stated <= 1, computed 4"
+    holding = CheckResult(None, "fine", "retained", {}, {"count": 2}, 2, (), True)
+    assert claim_drift(claim(holding)) == "none (the stated figures still match the data)"
+
+
 def test_trace_checks_and_populations():
     ok = evaluate_check({"label": "t", "trace_valid": "ok"}, POPS, TAX, {"ok": True})
     assert (ok.holds, ok.count, ok.keys, ok.stated(), ok.computed()) == (True, None, (), "trace ok valid", "valid")

@@ -282,13 +282,24 @@ def _gaps(view: View) -> dict[str, bytes]:
 
 
 def claim_drift(result: ClaimResult) -> str:
-    """Drift of a claim's stated counts from the data: ``+1 (records with ...: stated 7, computed 8)``."""
+    """Drift of a claim's checks from the data, one part per check that no longer holds: ``+1 (records
+    with ...: stated 7, computed 8)`` for a count, the bound or the share stated and computed for the
+    others, and the keys a stated set gained or lost (a set of the same size that changed drifts too)."""
     parts = []
     for check in result.checks:
-        d = check.drift()
-        if d:
-            stated = check.expected.get("count", len(check.expected.get("keys", [])))
-            parts.append(f"{d:+d} ({check.label}: stated {stated}, computed {check.count})")
+        if check.holds:
+            continue
+        d, e = check.drift(), check.expected
+        if d is not None and not {"min_count", "max_count", "max_percent"} & set(e):  # an exact count or key set
+            stated = e["count"] if "count" in e else f"{len(e['keys'])} keys"
+            head, body, tail = f"{d:+d} (", f"{check.label}: stated {stated}, computed {check.count}", ")"
+        else:  # a bound, a share or a trace: what was stated and what is computed
+            head, body, tail = "", f"{check.label}: stated {check.stated()}, computed {check.computed()}", ""
+        if "keys" in e:
+            stated_keys, found = {str(k) for k in e["keys"]}, set(check.keys)
+            body += "".join(f"; {what}: {', '.join(sorted(keys))}"
+                            for what, keys in (("added", found - stated_keys), ("gone", stated_keys - found)) if keys)
+        parts.append(head + body + tail)
     return "; ".join(parts) or "none (the stated figures still match the data)"
 
 
