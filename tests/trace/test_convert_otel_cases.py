@@ -369,3 +369,18 @@ def test_a_whole_number_written_as_a_double_is_a_token_count():
     whole["attributes"].append({"key": "gen_ai.usage.input_tokens", "value": {"doubleValue": 30.0}})
     result = run(otlp(("app", simple_run() + [whole])))
     assert result.trace["costs"]["tokens"] == 150 and not [n for n in result.notes if "not token counts" in n]
+
+
+def test_the_order_of_the_spans_in_the_export_changes_nothing():
+    """A batch exporter writes children before parents; time ties were broken by position in the file, so a
+    zero-length tool starting with a sibling agent made the critical path 5 or 7 steps by the order alone. The
+    agent that starts when the tool ends depends on it (the join rule): 7, in every order."""
+    import itertools
+
+    spans = [agent("a", "", "boss", 0, 10), agent("b", "a", "w", 1, 5), tool("c", "b", "s", 2, 3),
+             tool("d", "a", "ping", 1, 1)]
+    outputs = {json.dumps(run(otlp(("app", list(order)))).trace, sort_keys=True) for order in itertools.permutations(spans)}
+    assert len(outputs) == 1
+    trace = json.loads(outputs.pop())
+    assert trace_metrics(trace)["critical_path_steps"] == 7
+    assert {"src": "d:end", "dst": "b:start", "type": "spawn"} in trace["edges"]

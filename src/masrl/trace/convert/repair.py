@@ -24,6 +24,10 @@ class SpanTree:
                 continue
             by_id[span.span_id] = span
         self.by_id = by_id
+        # ties in time are broken by the spans' times and ids, never by where the export put them (a batch
+        # exporter writes children before parents): a zero-length span starting with a sibling comes first
+        for rank, span in enumerate(sorted(by_id.values(), key=_canonical)):
+            span.order = rank
         roots, orphans, dropped = [], [], []
         for span in by_id.values():
             if span.end is not None and span.end < span.start:
@@ -157,3 +161,8 @@ def _unlinked_tokens(span: Span) -> int:
         seen.add(id(below))
         stack.extend(below.children)
     return span.tokens
+
+
+def _canonical(span: Span) -> tuple:
+    """A span's place among spans that start together: the shorter first (one that never ended last), then by id."""
+    return (span.start, span.end is None, span.end if span.end is not None else 0, span.span_id)
