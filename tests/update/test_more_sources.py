@@ -594,6 +594,30 @@ def test_semantic_scholar_and_citation_searching_never_read_past_max_records(ser
     assert ([p["limit"] for _, p in links.log], run.returned, run.incomplete) == (["3"], 3, True)
 
 
+@pytest.mark.parametrize(("total", "sent", "page", "bound", "lost"), [
+    (3, 4, 2, 3, 1),  # a total below what it holds: page 2's second paper was sent and not read
+    (3, 4, 4, 3, 1),  # one page of four, read to the bound of 3: the fourth is not fetched, whatever the total says
+    (4, 6, 2, 4, 1),  # the bound reached with a token for more: at least one is not fetched
+    (3, 6, 2, 3, 2),  # one sent past the bound, and a token for more
+])
+def test_a_semantic_scholar_total_below_what_it_holds_never_makes_records_lost_at_the_bound_zero(
+        serve, total, sent, page, bound, lost):
+    """Its total is approximate: at the bound, papers past it (sent and not read, or behind a token) were counted
+    'max(0, total - returned)' = 0 not fetched, and --allow-incomplete wrote the round without a word."""
+    def reply(path, params):
+        start = int(params.get("token", "t0")[1:])
+        more = start + page < sent
+        return 200, "application/json", json.dumps({"total": total, "data": [_one_paper(i) for i in range(start + 1,
+                                                   min(start + page, sent) + 1)], **({"token": f"t{start + page}"} if more
+                                                                                     else {})}).encode()
+
+    served = serve(Scripted(reply))
+    run = s2(f"{served.url}/graph/v1", max_records=bound, allow_incomplete=True).search(ORCH, *WINDOW, NOW)
+    assert (run.returned, run.not_fetched, run.incomplete) == (bound, lost, True), run.stopped
+    from masrl.review.update.search import lost_text
+    assert lost_text(run) == f"at least {lost} record(s) not fetched ({bound} fetched; the source announced about {total})"
+
+
 def test_pages_far_shorter_than_asked_stop_at_a_page_bound_not_hours_later(serve):
     """One record a page, with a token or an offset for more: the run stops at the paging bound over
     a page's size (and two more pages), as incomplete, instead of paging one record a second."""

@@ -140,17 +140,26 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
             out.append(f"{label}, {run.family}: {len(run.unusable)} record(s) returned without what a candidate needs, or "
                        f"with a value no record may hold, not queued: {named}")
         if run.not_fetched:
-            out.append(f"{label}, {run.family}: {run.not_fetched:,} of {run.total:,} record(s) not fetched: {run.stopped}")
+            out.append(f"{label}, {run.family}: {lost_text(run)}: {run.stopped}")
     for (label, reason), n in sorted(ended.items()):
         if n > 5:
             out.append(f"{label}: {n:,} queries ended early: {reason} (round.yaml names each query)")
     return out
 
 
+def lost_text(run) -> str:
+    """How many records of ``run`` were not fetched, for a message: ``12 of 250 record(s) not fetched``, or, where the
+    source announced fewer than it holds (an approximate total), ``at least 200 record(s) not fetched``."""
+    if run.not_fetched <= run.total - run.returned:
+        return f"{run.not_fetched:,} of {run.total:,} record(s) not fetched"
+    return (f"at least {run.not_fetched:,} record(s) not fetched ({run.returned:,} fetched; the source announced about "
+            f"{run.total:,})")
+
+
 def _whole(label: str, run, allow_incomplete: bool) -> None:
     """Raise when ``run`` lost records to a bound and the run does not allow it."""
     if run.incomplete and not allow_incomplete:
-        lost = f"{run.not_fetched:,} of {run.total:,} records not fetched" if run.total else "records not fetched"
+        lost = lost_text(run) if run.total else "records not fetched"
         raise UserError(f"cannot search {label} whole: {run.family}: {lost} ({run.stopped}); narrow the window or give "
                         "--allow-incomplete to write the round with them counted as not fetched; nothing was written")
 

@@ -123,8 +123,8 @@ class SemanticScholarSource:
         seen: set[str] = set()
         tokens: set[str] = set()
         while True:
-            if run.returned >= self.max_records and token:
-                run.not_fetched = max(0, run.total - run.returned)
+            if run.returned >= self.max_records and token:  # a token: at least one more is due, whatever the total says
+                run.not_fetched = max(1, run.total - run.returned)
                 run.stopped = f"the paging bound of {self.max_records:,} records per query (--max-records)"
                 run.incomplete = True
                 break
@@ -146,8 +146,8 @@ class SemanticScholarSource:
                 rec = read_page(record, paper, NAME, self.endpoint, where)
                 once(rec, where, seen, self.endpoint)
                 _keep(run, rec, since, until, f"paper {i} of page {run.pages}")
-            if len(page.data) > room:
-                run.not_fetched = max(0, run.total - run.returned)
+            if len(page.data) > room:  # those past the bound were sent and not read, and a token promises more
+                run.not_fetched = max(len(page.data) - room + bool(page.token), run.total - run.returned)
                 run.stopped = f"the paging bound of {self.max_records:,} records per query (--max-records)"
                 run.incomplete = True
                 break
