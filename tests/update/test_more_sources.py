@@ -288,16 +288,20 @@ def test_a_long_error_message_of_semantic_scholar_is_left_out_not_a_traceback(se
     assert str(err.value).endswith("the Semantic Scholar API answered HTTP 500")
 
 
-NOT_ONE_PERSON = ["['Ada Lovelace', 'Alan Turing']", "{'name': 'Ada'}", "Grace Hopper; Alan Turing",
-                  "Turing, Alan and Hopper, Grace", "Lovelace, Ada, Countess, of Lovelace", "Grace <Hopper>",
-                  "Grace Hopper <grace@example.org>"]
+NOT_ONE_PERSON = ["['Ada Lovelace', 'Alan Turing']", "{'name': 'Ada'}", "Turing, Alan and Hopper, Grace",
+                  "Lovelace, Ada, Countess, of Lovelace"]
+#: Names of one record that no record may hold: that record is counted unusable, the answer kept.
+ONE_RECORDS_PROBLEM = ["Grace Hopper; Alan Turing", "Grace <Hopper>", "Grace Hopper <grace@example.org>", "-", "TODO"]
 
 
-@pytest.mark.parametrize("name", NOT_ONE_PERSON)
+@pytest.mark.parametrize("name", NOT_ONE_PERSON + ONE_RECORDS_PROBLEM)
 @pytest.mark.parametrize("source", ["openreview", "semanticscholar"])
 def test_an_author_that_is_not_one_person_is_refused_naming_where(serve, source, name):
+    """A list or mapping written as text, or a list of names in one, is a broken answer; a name that is one record's
+    problem (a placeholder, two people, an address) is kept for the round to count that record unusable: one such
+    record among hundreds made every round impossible."""
     if source == "openreview":
-        note = {"id": "n1", "forum": "n1", "pdate": 1779000000000,
+        note = {"id": "ur295YVtmt", "forum": "ur295YVtmt", "pdate": 1779000000000,
                 "content": {"title": {"value": "An orchestrator"}, "authors": {"value": ["Ada Lovelace", name]},
                             "venueid": {"value": VENUES[0]}, "venue": {"value": "ICLR 2026 Poster"}}}
         body = json.dumps({"notes": [note], "count": 1}).encode()
@@ -309,6 +313,10 @@ def test_an_author_that_is_not_one_person_is_refused_naming_where(serve, source,
         make = lambda url: s2(f"{url}/graph/v1")  # noqa: E731
         where = ".authors[1].name: "
     served = serve(Scripted(lambda path, params: (200, "application/json", body)))
+    if name in ONE_RECORDS_PROBLEM:
+        (found,) = make(served.url).search(ORCH, *WINDOW, NOW).found
+        assert len(found.authors) == 2 and found.authors[0] == "Lovelace, Ada", found.authors
+        return
     with pytest.raises(SourceError) as err:
         make(served.url).search(ORCH, *WINDOW, NOW)
     assert "answered something that is not its documented format" in str(err.value)

@@ -27,7 +27,6 @@ import html
 import html.entities
 import re
 
-from ..core.placeholders import author_problem
 from ..core.text import describe, unsafe_characters, without_unsafe
 
 #: The longest text kept of each kind of field (characters). arXiv caps abstracts at 1,920
@@ -103,14 +102,19 @@ def clean(text: object, what: str, where: str, markup: bool = False) -> str:
     ``markup=True`` for a field whose format has markup (Crossref's): its tags are taken out
     (:data:`_TAG`); in a plain-text field (arXiv's, OpenReview's, Semantic Scholar's) ``<...>`` is text.
 
+    A title longer than its limit is cut one character past it: the record is counted unusable
+    (:func:`masrl.checks.protocol.record_cell_problems`), the rest of the answer kept.
+
     Raises:
-        FormatError: ``text`` is not a string, or longer than the limit of its kind.
+        FormatError: ``text`` is not a string, or longer than the limit of its kind (but a title).
     """
     if text is None:
         return ""
     if not isinstance(text, str):
         raise FormatError(f"{where}: {type(text).__name__} {_short(text)} where the format has a text")
     limit = MAX_CHARS[what]
+    if what == "title" and len(text) > 4 * limit:  # a record's problem (an abstract in the title?), not the answer's
+        text = text[:4 * limit]
     if len(text) > 4 * limit:  # refused before any work on a huge value
         raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
     for _ in range(2 if what != "identifier" else 0):  # one level of escaping, and one more (&amp;lt;); an id as sent
@@ -126,6 +130,8 @@ def clean(text: object, what: str, where: str, markup: bool = False) -> str:
             raise FormatError(f"{where}: the identifier {_short(text)} holds {describe(ch)} ({_KINDS_SAID.get(kind, kind)}); "
                               "masrl keeps an identifier only as the source sent it")
     text = without_unsafe(text)
+    if what == "title" and len(text) > limit:  # kept one character past the limit: the record is counted unusable
+        return text[:limit + 1]
     if len(text) > limit:
         raise FormatError(f"{where}: {_article(what)} {what} of {len(text):,} characters, more than the {limit:,} masrl keeps")
     return text
@@ -160,6 +166,8 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
 #: ``~``/``_`` (an OpenReview profile id such as ``~Grace_Hopper1``, not a name), or ``<``/``>`` (an
 #: address such as ``Grace <grace@example.org>``, or markup left in a plain-text name).
 _NOT_A_NAME = re.compile(r"[\[\]{};&\\~_$^%#<>]|(?:^|\s)(?:and|et\s+al\.?)(?:\s|$)", re.IGNORECASE)
+#: A list or mapping written as text where a name goes (``['A', 'B']``, ``{'name': 'A'}``).
+_DATA_AS_TEXT = re.compile(r"[\[\]{}]")
 #: What no organisation's name holds: several names (``;``), TeX's special characters, brackets.
 _NOT_AN_ORGANISATION = re.compile(r"[\[\]{};\\~$^%#<>]")
 
@@ -168,16 +176,30 @@ def person(text: object, where: str, part: bool = False, markup: bool = False) -
     """One person's name from a source, cleaned (:func:`clean`): ``Jane Doe`` or ``Doe, Jane``;
     with ``part``, a given or family name alone (no comma).
 
+    Any other name no record may hold (a placeholder such as ``-``, several people, an affiliation) is
+    returned as it is: the record is counted unusable (:func:`not_one_person`,
+    :func:`masrl.checks.protocol.record_cell_problems`) and the rest of the answer kept.
+
     Raises:
-        FormatError: a name that holds a list or mapping written as text (``['A', 'B']``), a ``;``
-            or the word ``and`` (several people in one name), or more commas than a name has.
+        FormatError: a name that holds a list or mapping written as text (``['A', 'B']``), or more
+            commas than a name has (a list of names in one).
     """
     name = clean(text, "author", where, markup)
-    if _NOT_A_NAME.search(name) or name.count(",") > (0 if part else 1):
+    if _DATA_AS_TEXT.search(name) or name.count(",") > (0 if part else 1):  # a list, a mapping or a list of names
         raise FormatError(f"{where}: {_short(name)} is not one person's name")
-    if name and (why := author_problem(name)):  # the rule of a record's authors: what masrl queues, it can apply
-        raise FormatError(f"{where}: the author {why}")
-    return name
+    return name  # any other name no record may hold is that record's problem (not_one_person): it is counted unusable
+
+
+def not_one_person(name: str) -> str | None:
+    """Why an author a source sent (as a record stores it) is not one person, or None: it holds ``;`` or
+    ``&`` or the word ``and`` (several people), ``et al.``, TeX's special characters, ``~``/``_`` (an
+    OpenReview profile id) or ``<``/``>`` (an address, or markup); an organisation (in braces) is one.
+    A record with such an author is counted unusable: no decision could make it a record."""
+    if name.startswith("{") and name.endswith("}"):
+        return None
+    if _NOT_A_NAME.search(name):
+        return f"{_short(name)} is not one person's name"
+    return None
 
 
 def organisation_name(text: object, where: str, markup: bool = False) -> str:

@@ -25,6 +25,7 @@ from collections import Counter
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..analyses.rounds import queued_again
+from ..bib.answers import MAX_CHARS
 from ..bib.fetch import endpoint_problem, shown
 from ..bib.identifiers import IdentifierError, SchemeError, arxiv_category_problem, conflicts, parse, scheme_and_value
 from ..bib.urls import url_problem
@@ -526,7 +527,8 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
 def record_cell_problems(title: str, authors: list[str], year: str, identifiers: list[str], tax: Taxonomy,
                          decision: str = "include") -> list[tuple[str, str]]:
     """``[(column, why)]`` of the cells of a queue row that its record could not hold, whatever the
-    screener decides (its cells are what the search found): a placeholder title, a year out of the
+    screener decides (its cells are what the search found): a placeholder title or one longer than a
+    source's title may be (:data:`masrl.bib.answers.MAX_CHARS`), a year out of the
     taxonomy's range, a URL no record may link, no author, an author that names no person, an author
     list that ``others`` does not end. An empty title, or one holding a character the text policy
     refuses, is said by the checks of every cell. ``update apply`` refuses such a row;
@@ -534,6 +536,9 @@ def record_cell_problems(title: str, authors: list[str], year: str, identifiers:
     out = []
     if title.strip() and not text_problem(title) and (why := placeholder_problem(title)):
         out.append(("title", why))
+    if len(title) > MAX_CHARS["title"]:
+        out.append(("title", f"longer than the {MAX_CHARS['title']:,} characters a title may have (an abstract in the "
+                             "title field?)"))
     latest = clock.today().year + 1
     if re.fullmatch(r"[0-9]{4}", year) and not tax.year_minimum <= int(year) <= latest:
         out.append(("year", f"{year} is out of range; allowed: {tax.year_minimum} to {latest}"))

@@ -171,10 +171,14 @@ def _undecidable(run, taxonomy: dict) -> None:
     from ...checks.protocol import record_cell_problems
     from ...corpus.taxonomy import Taxonomy
 
+    from ...bib.answers import not_one_person
+
     tax = Taxonomy(taxonomy)
     for found in list(run.found):
         ids = [found.identifier, *(f"{scheme}:{value}" for scheme, value in found.identifiers.items())]
-        problems = record_cell_problems(found.title, list(found.authors), str(found.year), ids, tax)
+        problems = [("authors", f"authors[{k}]: {why}") for k, author in enumerate(found.authors)
+                    if (why := not_one_person(author))]
+        problems += record_cell_problems(found.title, list(found.authors), str(found.year), ids, tax)
         if problems:
             run.found.remove(found)
             run.kept -= 1
