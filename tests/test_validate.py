@@ -456,6 +456,24 @@ def test_an_exclusion_screened_before_its_arxiv_id_was_given_is_refused(survey, 
     assert cli("validate", "--root", survey).code == 0
 
 
+def test_a_records_acl_anthology_doi_and_acl_id_name_one_paper(survey, cli, capsys):
+    """10.18653/v1/<id> is the DOI of ACL Anthology <id>: beside another ACL id it made a record of two papers, and a
+    later round filed the other paper as this record's duplicate. `masrl add` refuses the pair as two acl ids."""
+    path = survey / "exclusions/E014.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("  acl: 2024.emnlp-main.912\n", "  acl: 2024.emnlp-main.912\n  doi: 10.18653/v1/2024.emnlp-main.913\n", 1))
+    assert errors(cli("validate", "--root", survey)) == [
+        f"exclusions/E014.yaml:{line_of(path, '  acl:')}: identifiers.acl: '2024.emnlp-main.912', but identifiers.doi "
+        "10.18653/v1/2024.emnlp-main.913 is the DOI of ACL Anthology 2024.emnlp-main.913: a record is one paper; correct "
+        "the one that is wrong", "1 error in 1 file; no file was changed."]
+    path.write_text(text.replace("  acl: 2024.emnlp-main.912\n", "  acl: 2024.emnlp-main.912\n  doi: 10.18653/V1/2024.EMNLP-MAIN.912\n", 1))
+    assert cli("validate", "--root", survey).code == 0  # the same paper, its DOI in capitals
+    run = cli("add", "--root", survey, "--no-fetch", "--doi", "10.18653/v1/2026.acl-long.7", "--url",
+              "https://aclanthology.org/2026.acl-long.8/", "--title", "T", "--author", "Doe, Jane", "--year", "2026")
+    assert run.code == 1 and ("command line: two different acl ids, 2026.acl-long.7 (DOI 10.18653/v1/2026.acl-long.7) and "
+                              "2026.acl-long.8: which paper is it?") in run.err, run.err
+
+
 def test_a_record_screened_or_added_long_before_its_papers_year_is_refused(survey, cli):
     """E014 is a paper of 2024 (EMNLP): screened in 2022 is a typo of the date or the year; in 2023 it is let be (a
     venue's year may be the one after its preprint). The same holds for a retained record's date_added."""

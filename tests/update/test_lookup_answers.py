@@ -193,7 +193,7 @@ ACL_BIB = """@inproceedings{lovelace-2019-orchestrators,
 @pytest.mark.parametrize("body, what", [
     (ACL_BIB.replace("DOI", "10.18653/v1/P19-1001"), None),
     (ACL_BIB.replace("DOI", "10.18653/v1/P19-9999"),
-     "aclanthology.org answered about doi:'10.18653/v1/P19-9999' when asked for doi:10.18653/v1/P19-1001"),
+     "names two different acl ids, P19-9999 (DOI 10.18653/v1/P19-9999) and P19-1001: which paper is it?"),
     ("<html><body>Not here</body></html>", "aclanthology.org answered no BibTeX entry for acl:P19-1001"),
     (ACL_BIB.replace("DOI", "10.18653/v1/P19-1001") + ACL_BIB.replace("DOI", "10.18653/v1/P19-1001").replace("2019-orch", "2019-other"),
      "aclanthology.org answered 2 BibTeX entries for acl:P19-1001, not one")])

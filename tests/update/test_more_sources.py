@@ -224,6 +224,11 @@ BROKEN_S2 = {
                                 "$.data[0] (page 1).externalIds.ArXiv: 260540001 is not text"),
     "a paperId that is not one": (json.dumps({"total": 1, "data": [{**_one_paper(1), "paperId": 'a b<c>"d'}]}).encode(),
                                   "$.data[0] (page 1).paperId: 'a b<c>\"d' is not a Semantic Scholar paper id (40 hex digits)"),
+    "a DOI of another ACL paper than its ACL id": (
+        json.dumps({"total": 1, "data": [{**_one_paper(1), "externalIds": {"DOI": "10.18653/v1/2026.acl-long.5",
+                                                                            "ACL": "2026.acl-long.6"}}]}).encode(),
+        "$.data[0] (page 1).externalIds: the DOI '10.18653/v1/2026.acl-long.5' names another ACL Anthology paper than "
+        "ACL '2026.acl-long.6'"),
     "a page without data": (b'{"total": 3, "token": "t2"}', "$.data is missing from a page of a result of 3 papers"),
     "a next page of no result": (b'{"total": 0, "token": "t2", "data": []}', "$.token pages on from a result of 0 papers"),
 }

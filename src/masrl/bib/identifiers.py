@@ -536,7 +536,8 @@ def as_mapping(idents: list[Identifier]) -> dict:
 
 def conflicts(idents: list[Identifier]) -> list[tuple[str, str, str]]:
     """``(scheme, first, other)`` for every scheme given two different canonical ids
-    (a BibTeX entry whose ``eprint`` and ``url`` name different arXiv papers)."""
+    (a BibTeX entry whose ``eprint`` and ``url`` name different arXiv papers), an ACL Anthology
+    DOI (``10.18653/v1/<id>``) counting as the ACL id it names."""
     first: dict[str, Identifier] = {}
     out = []
     for ident in idents:
@@ -545,4 +546,10 @@ def conflicts(idents: list[Identifier]) -> list[tuple[str, str, str]]:
         if ident.scheme in first and first[ident.scheme].key != ident.key:
             out.append((ident.scheme, first[ident.scheme].value, ident.value))
         first.setdefault(ident.scheme, ident)
+    # an ACL Anthology DOI names its paper's ACL id (10.18653/v1/<id>): another ACL id beside it is another paper
+    named = {ident.keys()[1]: ident for ident in idents if ident.scheme == "doi" and len(ident.keys()) > 1}
+    acl = first.get("acl")
+    for key, doi in named.items():
+        if acl is not None and acl.key != key:
+            out.append(("acl", f"{key.split(':', 1)[1]} (DOI {doi.value})", acl.value))
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from ..bib.identifiers import STORED_PATTERNS, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
+from ..bib.identifiers import STORED_PATTERNS, Identifier, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
 from ..bib.fetch import shown
 from ..bib.urls import lower_schemes, scheme_case_problem, url_problem
 from ..corpus import provenance
@@ -246,6 +246,13 @@ def urls(c, file: str, rec: dict, kind: str) -> None:
         if given is not None and given.key != ident.key:
             c.add(file, ("url",), f"{shown(link)} is the page of {ident.scheme} {ident.value}, but identifiers.{ident.scheme} "
                                   f"is {given.value}: a record is one paper; correct the one that is wrong")
+    doi, acl = ids.get("doi"), ids.get("acl")
+    if isinstance(doi, str) and isinstance(acl, str):  # an ACL Anthology DOI (10.18653/v1/<id>) names its ACL id
+        named = Identifier("doi", doi).keys()[1:]
+        if named and named[0] != Identifier("acl", acl).key:
+            c.add(file, ("identifiers", "acl"), f"{acl!r}, but identifiers.doi {doi} is the DOI of ACL Anthology "
+                                                f"{named[0].split(':', 1)[1]}: a record is one paper; correct the one "
+                                                "that is wrong")
     for i, url in enumerate(urls if isinstance(urls, list) else []):
         if isinstance(url, str):
             try:
