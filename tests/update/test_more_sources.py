@@ -134,6 +134,10 @@ BROKEN_OPENREVIEW = {
     "count as a word": (b'{"notes": [], "count": "lots"}', "Expected `int | null`, got `str` - at `$.count`"),
     "a time that is not one": (json.dumps({"notes": [{"id": "AbCdEf12", "pdate": 10**17, "content": {
         "title": {"value": "An orchestrator"}}}], "count": 1}).encode(), "pdate: 100000000000000000 is not a time"),
+    "a time in seconds": (json.dumps({"notes": [{"id": "AbCdEf12", "pdate": 1779500000, "content": {
+        "title": {"value": "An orchestrator"}}}], "count": 1}).encode(),
+        "pdate: 1779500000 is not a time in milliseconds of OpenReview's (as one it is 1970-01-21, before 2000: a time "
+        "in seconds?)"),
     "more notes than the count": (json.dumps({"notes": [{"id": "AbCdEf12", "content": {}}, {"id": "AbCdEf13", "content": {}}],
                                               "count": 1}).encode(), "2 notes sent, but $.count says 1"),
     "two notes of one forum": (json.dumps({"notes": [{"id": "AAAAAAAAA1", "forum": "ForumXyz01", "content": {}},

@@ -25,6 +25,8 @@ from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors
 
 #: Milliseconds of 2100-01-01: a later time is not a time of a note.
 _MAX_MS = 4102444800000
+#: The earliest time a note can carry: OpenReview began in 2013; before 2000 is no time of its, in milliseconds.
+_MIN_MS = 946_684_800_000
 
 
 class Text(msgspec.Struct):
@@ -137,6 +139,10 @@ def _day(millis: int | None, where: str) -> str | None:
         return None
     if not 0 <= millis < _MAX_MS:
         raise FormatError(f"{where}: {millis} is not a time in milliseconds")
+    if millis < _MIN_MS:  # 1970-01-21 for a 2026 time in seconds: no note of OpenReview's is that old
+        day = datetime.datetime.fromtimestamp(millis / 1000, tz=datetime.timezone.utc).date().isoformat()
+        raise FormatError(f"{where}: {millis} is not a time in milliseconds of OpenReview's (as one it is {day}, before "
+                          "2000: a time in seconds?)")
     return datetime.datetime.fromtimestamp(millis / 1000, tz=datetime.timezone.utc).date().isoformat()
 
 
