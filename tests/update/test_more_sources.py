@@ -228,6 +228,10 @@ BROKEN_S2 = {
                                 "$.data[0] (page 1).externalIds.ArXiv: 260540001 is not text"),
     "a paperId that is not one": (json.dumps({"total": 1, "data": [{**_one_paper(1), "paperId": 'a b<c>"d'}]}).encode(),
                                   "$.data[0] (page 1).paperId: 'a b<c>\"d' is not a Semantic Scholar paper id (40 hex digits)"),
+    "arXiv's DOI of an id arXiv never gave": (
+        json.dumps({"total": 1, "data": [{**_one_paper(1), "externalIds": {"DOI": "10.48550/arXiv.2613.00001"}}]}).encode(),
+        "$.data[0] (page 1).externalIds.DOI: '10.48550/arXiv.2613.00001' is an arXiv DOI, but '2613.00001' is not an "
+        "arXiv id"),
     "a DOI of another ACL paper than its ACL id": (
         json.dumps({"total": 1, "data": [{**_one_paper(1), "externalIds": {"DOI": "10.18653/v1/2026.acl-long.5",
                                                                             "ACL": "2026.acl-long.6"}}]}).encode(),

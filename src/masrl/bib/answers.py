@@ -156,8 +156,9 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
                           "the source sent it")
     try:
         ident = parse(value, "doi")
-    except IdentifierError:
-        raise FormatError(f"{where}: {value[:80]!r} is not a DOI") from None
+    except IdentifierError as err:  # arXiv's DOI of an id arXiv never gave is named as such
+        raise FormatError(f"{where}: {str(err)[:200]}" if "arXiv DOI" in str(err) else
+                          f"{where}: {value[:80]!r} is not a DOI") from None
     return ("", ident.key.split(":", 1)[1]) if ident.scheme == "arxiv" else (ident.value, "")  # an arXiv id without its version
 
 
