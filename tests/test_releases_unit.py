@@ -33,6 +33,12 @@ def test_next_name_follows_the_highest_number_whatever_the_order():
     assert rel.next_name([_release("v9"), _release("v10"), _release("v2")]) == "v11"
     # names that are not v<n> do not count, nor do v<n> with a suffix
     assert rel.next_name([_release("draft"), _release("v3a"), _release("v0")]) == "v1"
+    # without a v<n>: the latest release's last number, raised (v1 would come before 'v1.0' and '2026')
+    assert rel.next_name([_release("v1.0", "2026-01-01"), _release("2026", "2026-02-01")]) == "2027"
+    assert rel.next_name([_release("2026", "2026-01-01"), _release("v1.0", "2026-02-01")]) == "v1.1"
+    assert rel.next_name([_release("v1.9", "2026-01-01"), _release("v1.10", "2026-02-01")]) == "v1.11"
+    assert rel.next_name([_release("r09", "2026-01-01"), _release("r10", "2026-01-02")]) == "r11"
+    assert rel.next_name([_release("draft")]) == "v1"
 
 
 def test_release_paths_and_label():
