@@ -22,6 +22,7 @@ from ..core.errors import Problem
 from ..core.memo import MISSING, Memo, content_key
 from ..corpus.load import Corpus
 from ..corpus.records import UNTAGGED
+from ..corpus.yamlio import plain_value
 from ..corpus.taxonomy import Taxonomy
 
 #: The code of problems found while reading the files (UTF-8, YAML syntax, duplicate keys, ...).
@@ -197,9 +198,11 @@ class Checker:
                 self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}{_non_ascii(value)}")
             else:
                 words = [a for a in allowed if a.lower() in _NULL_WORDS] if value is None else []
+                written = [a for a in allowed if type(plain_value(a)) is int and plain_value(a) == value]  # '1', '01'
                 hint = (" (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else
                         f" (YAML read {words[0]} as nothing: quote it, '{words[0]}')" if words else
-                        f" (YAML read it as a number: quote it, '{value}')" if str(value) in allowed else "")
+                        f" (YAML read it as the number {value}: quote the value as you wrote it, "
+                        f"{' or '.join(repr(a) for a in written)})" if written and type(value) is int else "")
                 self.add(file, path, f"{_describe(value)} is not in the vocabulary; allowed: {', '.join(allowed)}{hint}")
         elif kind == "required":
             missing = err.message.split("'")[1] if "'" in err.message else err.message

@@ -91,6 +91,18 @@ def _scalar(event: yaml.ScalarEvent) -> Any:
     return text
 
 
+def plain_value(text: str) -> Any:
+    """What ``text`` written plainly (unquoted) in a file reads as: None, a boolean, an integer
+    (``01`` is 1) or the text itself, by the rules of :func:`parse`."""
+    if text in _NULL:
+        return None
+    if text in _BOOL:
+        return _BOOL[text]
+    if _INT.match(text) and len(text.lstrip("+-")) <= MAX_DIGITS:
+        return int(text)
+    return text
+
+
 #: Digits of the longest integer a file may hold (Python itself refuses to read one of more than 4,300).
 MAX_DIGITS = 100
 
