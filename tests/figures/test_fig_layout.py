@@ -146,3 +146,27 @@ def test_subdecision_labels_never_collide(state, drawn):
         assert " ".join(texts[f"statuses:{oid}"].split()) == " ".join(f"{s}: {int(row[s])}" for s in STATUSES)
         assert (f"gap:{oid}" in texts) == bool(row["gap"])
     assert_inside_figure(fig)
+
+
+LONG = "user study with a very very long label that goes on and on and on about what the study measured and more"
+
+
+@pytest.mark.parametrize("name", ["reward_credit_heatmap", "topology_counts"])
+def test_one_long_value_label_is_wrapped_and_cut_and_crops_no_other(name, figure_data, drawn):
+    """A value label of 100 characters took the whole canvas: every column label was cut at the bottom ("chmark"),
+    the axis titles vanished, and the build said nothing. It is wrapped to two lines and cut with an ellipsis."""
+    data = figure_data[name]
+    if name == "reward_credit_heatmap":
+        data = {**data, "rows": [LONG, *data["rows"][1:]], "columns": [LONG, *data["columns"][1:]]}
+    else:
+        data = data.copy()
+        data["topology"] = [LONG, *list(data["topology"])[1:]]
+    fig = drawn(name, data)
+    assert_inside_figure(fig)
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    labels = [t for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text() and not t.get_text().isdigit()]
+    assert any(t.get_text().endswith("…") and t.get_text().count("\n") == 1 for t in labels), [t.get_text() for t in labels]
+    for text in labels + [ax.xaxis.label, ax.yaxis.label]:
+        if text.get_text():
+            assert inside(text, fig, renderer), text.get_text()

@@ -22,7 +22,7 @@ def draw(table: pd.DataFrame, options: dict):
     positions = list(range(len(labels)))
     bars = ax.barh(positions, counts, color=style.ACCENT, height=float(options.get("bar_height", 0.8)))
     ax.bar_label(bars, labels=[str(c) for c in counts], padding=3, fontsize=style.FONT_SIZE)
-    ax.set_yticks(positions, labels)
+    ax.set_yticks(positions, [style.tick_label(label) for label in labels])
     ax.set_xlim(0, max(counts + [1]) * 1.12)
     style.finish_axes(ax, str(options.get("title", "")), xlabel=str(options.get("xlabel", "records")))
     return fig

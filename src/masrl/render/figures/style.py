@@ -192,6 +192,25 @@ def wrap_text(text: str, width: float, size: float = FONT_SIZE, weight: str = "n
     return [line.replace(KEEP_SPACE, " ") for line in lines]
 
 
+#: The widest a tick label may be (inches), and its most lines: a longer value label is wrapped, then cut
+#: with an ellipsis, so that one long label never crops the others (a constrained layout gives the axes
+#: what is left).
+TICK_WIDTH = 3.0
+TICK_LINES = 2
+
+
+def tick_label(text: str, width: float = TICK_WIDTH, size: float = FONT_SIZE, lines: int = TICK_LINES) -> str:
+    """``text`` wrapped to ``width`` inches in at most ``lines`` lines, the last cut with ``…`` when
+    more would be needed (the tables keep the whole label)."""
+    wrapped = wrap_text(text, width, size, break_words=True)
+    if len(wrapped) <= lines:
+        return "\n".join(wrapped)
+    last = " ".join(wrapped[lines - 1:])
+    while last and text_width(last + "…", size) > width:
+        last = last[:-1]
+    return "\n".join([*wrapped[:lines - 1], last.rstrip() + "…"])
+
+
 def line_height(size: float = FONT_SIZE, spacing: float = 1.22) -> float:
     """Height in inches of one line of text at ``size`` points with line ``spacing``."""
     return size * spacing / 72
@@ -245,7 +264,7 @@ def finish_axes(ax, title: str, xlabel: str = "", ylabel: str = "", grid_axis: s
     """
     from matplotlib.ticker import MaxNLocator
 
-    ax.set_title(title, loc="left", pad=title_pad)
+    ax.set_title(_fitted_title(ax, title, ylabel), loc="left", pad=title_pad)
     if counts and grid_axis in ("x", "y"):
         getattr(ax, f"{grid_axis}axis").set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
     if xlabel:
@@ -255,6 +274,18 @@ def finish_axes(ax, title: str, xlabel: str = "", ylabel: str = "", grid_axis: s
     if grid_axis:
         ax.grid(axis=grid_axis, color=GRID, linewidth=0.6)
         ax.set_axisbelow(True)
+
+
+def _fitted_title(ax, title: str, ylabel: str) -> str:
+    """``title`` wrapped to the width left of the figure right of the axes' labels (the title starts where
+    the axes do): one left-aligned line that long labels push past the figure's edge is wrapped instead."""
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    left = max((text_width(line) for label in labels for line in label.split("\n")), default=0.0)
+    left += (line_height() + 0.06 if ylabel else 0.0) + 0.1  # the axis label and its pad, the tick pad, the margin
+    room = ax.figure.get_size_inches()[0] - left - 0.05
+    if text_width(title, TITLE_SIZE, "bold") <= room:
+        return title
+    return "\n".join(wrap_text(title, max(room, 1.0), TITLE_SIZE, "bold"))
 
 
 def inch_canvas(height: float, width: float):
