@@ -48,6 +48,9 @@ def test_hand_set_tags_of_a_stub_are_not_called_imported():
         "set by hand: masrl add wrote the record untagged (no tag_provenance given)"
     assert _tags(imported, tax)[0]["provenance"] == "as imported (upstream papers.csv line 11)"
     assert _tags(given, tax)[0]["provenance"] == "hand-tagged: a survey of stopping rules"
+    # a record a person wrote (its source is no masrl command): not "hand wrote the record untagged"
+    written = {"category": "survey", "provenance": {"source": "hand", "added": "2026-12-01"}}
+    assert _tags(written, tax)[0]["provenance"] == "set by hand (the record's source: hand; no tag_provenance given)"
 
 
 def test_every_generated_markdown_table_follows_a_blank_line(survey, cli):

@@ -112,8 +112,10 @@ def _tags(record: dict, tax) -> list[dict]:
     how = record.get("tag_provenance") or {}
     prov = record.get("provenance") or {}
     source = str(prov.get("source", ""))
-    if source and "added" in prov:
+    if source.startswith("masrl ") and "added" in prov:  # a stub masrl wrote with every field untagged
         default = f"set by hand: {source.split(' (')[0]} wrote the record untagged (no tag_provenance given)"
+    elif source and "added" in prov:  # a record a person wrote
+        default = f"set by hand (the record's source: {source}; no tag_provenance given)"
     else:
         default = f"as imported ({source})" if source else "as recorded"
     out = []
