@@ -115,6 +115,20 @@ def test_skip_invalid_never_overwrites_a_file_with_its_report(survey, cli, targe
     assert {p: p.read_bytes() for p in survey.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.parametrize("written", ["et al.", "Et Al", "et al"])
+def test_et_al_as_an_author_is_others_never_a_person_named_al(survey, cli, tmp_path, written):
+    """'et al.' was turned 'Last, First' into 'al., et', which no check caught: a record, papers.bib and the site
+    named a person 'et al.'. It is BibTeX's 'others', from the command line and from a .bib alike."""
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2605.00011", "--title", "Orchestrating One", "--author",
+              "Lovelace, Ada", "--author", written, "--year", "2026", "--dry-run")
+    assert run.code == 0 and "authors:\n  - Lovelace, Ada\n  - others\n" in run.out, run.out + run.err
+    bib = tmp_path / "e.bib"
+    bib.write_text(f"@misc{{e, title={{Orchestrating Two}}, author={{Lovelace, Ada and {written}}}, year={{2026}}, "
+                   "eprint={2605.00012}, archivePrefix={arXiv}}\n")
+    run = cli("add", "--root", survey, "--bibtex", bib, "--dry-run")
+    assert run.code == 0 and "authors:\n  - Lovelace, Ada\n  - others\n" in run.out, run.out + run.err
+
+
 def test_first_last_author_gets_a_warning_with_the_stored_form(survey, cli):
     run = cli("add", "--root", survey, "--arxiv", "2601.00077", "--title", "New", "--author", "Yujie Zhao", "--year", "2026",
               "--no-fetch", "--dry-run")

@@ -535,9 +535,9 @@ BROKEN_CROSSREF = {
     "a work of a type the filter left out": (work_list([work(type="peer-review")]),
                                              "$.message.items[0] (page 1).type: 'peer-review', a type the query's filter "
                                              "left out (it asks for proceedings-article, journal-article)"),
-    "two organisations in one name": (work_list([work(author=[{"name": "Agents Lab; Tools Lab"}])]),
-                                      "$.message.items[0] (page 1).author[0].name: 'Agents Lab; Tools Lab' is not one "
-                                      "organisation's name"),
+    "an organisation's name that is a list": (work_list([work(author=[{"name": "['Agents Lab', 'Tools Lab']"}])]),
+                                              "$.message.items[0] (page 1).author[0].name: \"['Agents Lab', 'Tools "
+                                              "Lab']\" is not one organisation's name"),
     "items as a string": (work_list([]).replace(b'"items": []', b'"items": "abc"'),
                           "Expected `array`, got `str` - at `$.message.items`"),
     "a title sent as a string": (work_list([work(title="Credit for agents")]),
@@ -694,7 +694,8 @@ ODD_NAMES = {"-": "is only punctuation, a placeholder", "TODO": "a placeholder",
              "Ada Lovelace (MIT)": "holds a parenthesis", "Ada Lovelace/Charles Babbage": "is not one person's name",
              "Ada Lovelace | Charles Babbage": "is not one person's name", "=cmd|' /C calc'!A0": "is not one person's name",
              "Ada Lovelace and Alan Turing": "is not one person's name", "Ada \\Lovelace\\": "authors[1]: ",
-             "Ada &amp; Bob": "is not one person's name", "Ada Lovelace et al.": "is not one person's name"}
+             "Ada &amp; Bob": "is not one person's name", "Ada Lovelace et al.": "is not one person's name",
+             "A. Smith; B. Jones": "is not one person's name"}
 
 
 def test_a_record_no_decision_could_make_a_record_is_counted_unusable_not_queued(basic_survey, cli, clock, serve,
@@ -732,11 +733,35 @@ def test_a_record_no_decision_could_make_a_record_is_counted_unusable_not_queued
     for k, (name, why) in enumerate(ODD_NAMES.items()):  # one odd name counts its record unusable, not the answer broken
         assert query["unusable_records"][3 + k].startswith(f"arxiv:2605.{30006 + k} (authors: authors[1]: "), k
         assert why in query["unusable_records"][3 + k], (k, query["unusable_records"][3 + k])
+        if ("(" in name or ";" in name or "et al" in name) and "&amp;" not in name:  # as the source wrote it
+            assert repr(name) in query["unusable_records"][3 + k], query["unusable_records"][3 + k]
     assert cli("validate", "--root", basic_survey).code == 0
     (folder,) = rounds(basic_survey)
     with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
         titles = [row["title"] for row in csv.DictReader(handle)]
     assert "Code review 가 with an orchestrator" in titles
+
+
+def test_two_organisations_in_one_name_count_their_record_unusable_and_a_percent_sign_is_a_character(
+        basic_survey, cli, clock, serve, monkeypatch):
+    """'Agents Lab; Tools Lab' and 'The 100% Open Consortium' ended the whole Crossref run: the first is one record's
+    problem (counted unusable, named as Crossref wrote it), the second an organisation like any other."""
+    items = [work(DOI="10.5555/orch.1", title=["An Orchestrator of Two Labs"], author=[{"name": "Agents Lab; Tools Lab"}]),
+             work(DOI="10.5555/orch.2", title=["An Orchestrator of a Consortium"],
+                  author=[{"name": "The 100% Open Consortium"}]),
+             work(DOI="10.5555/orch.3")]
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list(items))))
+    point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 0, run.err
+    assert sorted(queue(basic_survey)) == ["doi:10.5555/orch.2", "doi:10.5555/orch.3"]
+    (query,) = meta(basic_survey)["sources"][0]["queries"]
+    assert query["unusable_records"] == [
+        "doi:10.5555/orch.1 (authors: authors[0]: 'Agents Lab; Tools Lab' is not one organisation's name)"]
+    (folder,) = rounds(basic_survey)
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        assert "{The 100% Open Consortium}" in [row["authors"] for row in csv.DictReader(handle)]
+    assert cli("validate", "--root", basic_survey).code == 0
 
 
 def test_an_organisation_a_source_names_stays_one_name_through_the_queue(basic_survey, cli, clock, serve, monkeypatch):

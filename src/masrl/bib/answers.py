@@ -169,8 +169,6 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
 _NOT_A_NAME = re.compile(r"[\[\]{};&\\~_$^%#<>]|(?:^|\s)(?:and|et\s+al\.?)(?:\s|$)", re.IGNORECASE)
 #: A list or mapping written as text where a name goes (``['A', 'B']``, ``{'name': 'A'}``).
 _DATA_AS_TEXT = re.compile(r"[\[\]{}]")
-#: What no organisation's name holds: several names (``;``), TeX's special characters, brackets.
-_NOT_AN_ORGANISATION = re.compile(r"[\[\]{};\\~$^%#<>]")
 
 
 def person(text: object, where: str, part: bool = False, markup: bool = False) -> str:
@@ -196,8 +194,8 @@ def not_one_person(name: str) -> str | None:
     ``&`` or the word ``and`` (several people), ``et al.``, TeX's special characters, ``~``/``_`` (an
     OpenReview profile id) or ``<``/``>`` (an address, or markup); an organisation (in braces) is one.
     A record with such an author is counted unusable: no decision could make it a record."""
-    if name.startswith("{") and name.endswith("}"):
-        return None
+    if name.startswith("{") and name.endswith("}"):  # an organisation: one, unless it is several names in one
+        return f"{_short(name[1:-1])} is not one organisation's name" if ";" in name else None
     if _NOT_A_NAME.search(name):
         return f"{_short(name)} is not one person's name"
     return None
@@ -207,12 +205,14 @@ def organisation_name(text: object, where: str, markup: bool = False) -> str:
     """One organisation's name from a source, cleaned (:func:`clean`).
 
     Raises:
-        FormatError: a name that holds ``;`` (several names in one) or TeX's special characters.
+        FormatError: a name that holds a list or mapping written as text. Several names in one
+            (``A; B``) are that record's problem (:func:`not_one_person`), and TeX's special
+            characters are characters (``The 100% Open Consortium``): papers.bib escapes them.
     """
     name = clean(text, "author", where, markup)
-    if _NOT_AN_ORGANISATION.search(name):
+    if _DATA_AS_TEXT.search(name):  # a list or mapping serialised into a name: the answer is broken
         raise FormatError(f"{where}: {_short(name)} is not one organisation's name")
-    return name
+    return name  # several names in one ('A; B') are that record's problem (not_one_person): it is counted unusable
 
 
 def _article(word: str) -> str:

@@ -121,21 +121,31 @@ def organisation(name: str) -> str:
     return "{" + name + "}" if "," in name or name == "others" or author_problem(name) else name
 
 
+#: "et al." as a whole name; what a name of one person never holds outside braces (several people
+#: joined by ``;``, ``&``, ``|`` or ``/``, an affiliation in parentheses, ``et al.`` after a name).
+_ET_AL = re.compile(r"et\.?\s*al\.?", re.IGNORECASE)
+_NOT_ONE = re.compile(r"[;&|/()\[\]]|(?:^|\s)et\s+al\b", re.IGNORECASE)
+
+
 def record_author(name: str) -> str:
     """One BibTeX name (LaTeX source) as a record author: ``Jane Doe`` -> ``Doe, Jane``,
     ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name parts), ``李 小龙``
     -> ``李, 小龙`` (a name in Han characters, kana or Hangul gives its family name first),
-    decoded to Unicode; a name braced whole stays braced (an organisation); ``others`` kept."""
+    decoded to Unicode; a name braced whole stays braced (an organisation); ``others`` kept, and
+    ``et al.`` read as ``others``; a name that is not one person's (``A; B``, ``Ada Lovelace (MIT)``)
+    kept as written, for the checks to name it as the source wrote it."""
     from bibtexparser.middlewares.names import (
         InvalidNameError,
         parse_single_name_into_parts,
     )
 
     name = collapse(name)
-    if name == "others":
-        return name
+    if name == "others" or _ET_AL.fullmatch(name):  # "et al." is BibTeX's "others": the list goes on
+        return "others"
     if _braced_whole(name):
         return organisation(decode_latex(name[1:-1]))
+    if _NOT_ONE.search(name):  # several people, an affiliation: kept as written, for the checks to name
+        return name
     words = name.split()
     if len(words) > 1 and "," not in name and all(_east_asian(word) for word in words):
         return f"{words[0]}, {' '.join(words[1:])}"  # written in its own script, a name gives the family name first

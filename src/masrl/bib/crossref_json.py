@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, organisation_name, person, source_doi
+from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, not_one_person, organisation_name, person, source_doi
 
 
 class Author(msgspec.Struct, rename="kebab"):
@@ -192,7 +192,7 @@ def paper(work: Work, where: str) -> Paper:
         given = person(a.given, f"{where}.author[{j}].given", part=True, markup=True)
         name = organisation_name(a.name, f"{where}.author[{j}].name", markup=True)
         # a person, an organisation, or one name only (in the part where CSL-JSON put it)
-        authors.append((f"{family}, {given}" if given else family) if family else organisation(name) if name else given)
+        authors.append((f"{family}, {given}" if given else family) if family else _organisation(name) if name else given)
     authors = named_authors(authors)
     preprints = [] if arxiv else work.relation.get("has-preprint", [])  # an arXiv DOI has named the preprint already
     for rel in preprints:
@@ -212,3 +212,12 @@ def paper(work: Work, where: str) -> Paper:
     published, precision = _date(work, where)
     return Paper(doi, title, tuple(authors), published, venue, abstract, arxiv, clean(work.type, "venue", f"{where}.type"),
                  clean(work.publisher, "venue", f"{where}.publisher"), precision)
+
+
+def _organisation(name: str) -> str:
+    """An organisation Crossref names as a record author: one name whatever it holds, braced where a
+    person's name could not hold it (``{The 100% Open Consortium}``)."""
+    from .bibtex import organisation
+
+    org = organisation(name)
+    return org if org.startswith("{") or not not_one_person(org) else "{" + name + "}"
