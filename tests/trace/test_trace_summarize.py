@@ -412,14 +412,16 @@ def test_steps_are_in_their_order_as_numbers_also_when_written_as_text(tmp_path,
     assert pd.read_parquet(out)["step"].tolist() == [1.0, 2.0, 10.0, 9.0]
 
 
-def test_a_step_that_is_no_number_is_named_and_the_others_keep_their_order(tmp_path, capsys):
-    traces = {f"t{k}.json": labelled(step, "A", 1.0) for k, step in enumerate(("1", "2", "10", "9", "warmup"))}
+@pytest.mark.parametrize("odd", ["warmup", "1e400", "9007199254740993"])
+def test_a_step_that_is_no_number_is_named_and_the_others_keep_their_order(tmp_path, capsys, odd):
+    """'1e400' ended the run with a StopIteration; '9007199254740993' was summarised as step 9007199254740992."""
+    traces = {f"t{k}.json": labelled(step, "A", 1.0) for k, step in enumerate(("1", "2", "10", "9", odd))}
     code, _folder, out = _summarize(tmp_path, traces)
     assert code == 0, capsys.readouterr().err
     report = out.with_suffix(".md").read_text()
-    assert _trends(report) == ["1", "2", "9", "10", "warmup"], report
-    assert ("Median per step. The step label 'warmup' is not a number, so the steps are listed as texts (numbers first, "
-            "in their order) and no trend is drawn.\n") in report
+    assert _trends(report) == ["1", "2", "9", "10", odd] if odd == "warmup" else _trends(report)[-1] == odd, report
+    assert (f"Median per step. The step label '{odd}' is not a number a step may be (a finite number within ±2^53), so the "
+            "steps are listed as texts (numbers first, in their order) and no trend is drawn.\n") in report
     assert not (tmp_path / "run.figures" / "trends.png").exists()
 
 

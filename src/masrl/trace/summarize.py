@@ -430,11 +430,24 @@ def numeric_steps(values: list) -> list | None:
             out.append(math.nan)
         elif isinstance(v, (int, float)) and not isinstance(v, bool):
             out.append(v)
-        elif isinstance(v, str) and NUMBER_TEXT.fullmatch(v.strip()) and math.isfinite(float(v)):
-            out.append(float(v))
+        elif (number := step_number(v)) is not None:
+            out.append(number)
         else:
             return None
     return out
+
+
+def step_number(text: object) -> float | None:
+    """The number a step written as text holds (``"10"``), or None: not a number, or one no number of a
+    step may be (not finite, or beyond ±2^53, where ``"9007199254740993"`` would read as its neighbour)."""
+    if not isinstance(text, str) or not NUMBER_TEXT.fullmatch(text.strip()):
+        return None
+    number = float(text)
+    if not math.isfinite(number) or abs(number) > 2**53:
+        return None
+    if re.fullmatch(r"\s*[-+]?[0-9]+\s*", text) and abs(int(text)) > 2**53:
+        return None
+    return number
 
 
 def label_texts(values: list) -> list:

@@ -17,7 +17,7 @@ from ..core.text import printable
 from ..render.escape import md_text
 from .report import fmt
 from .schema import DECISION_NAMES, DECISIONS
-from .summarize import NUMBER_TEXT
+from .summarize import NUMBER_TEXT, step_number
 
 #: (column, title) of the metrics shown in tables and figures.
 HEADLINE: tuple[tuple[str, str], ...] = (
@@ -141,9 +141,10 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         keys = ["step"] + ([by] if split else [])
         grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
         if df["step"].dtype.kind != "f":  # a step that is no number: texts, in natural order, and no trend figure
-            odd = next(v for v in df["step"].dropna() if not NUMBER_TEXT.fullmatch(str(v)))
-            lines[-1] += (f" The step label {_cell(repr(odd))} is not a number, so the steps are listed as texts (numbers "
-                          "first, in their order) and no trend is drawn.")
+            steps = list(df["step"].dropna())
+            odd = next((v for v in steps if step_number(str(v)) is None), steps[0] if steps else "")
+            lines[-1] += (f" The step label {_cell(repr(odd))} is not a number a step may be (a finite number within "
+                          "±2^53), so the steps are listed as texts (numbers first, in their order) and no trend is drawn.")
             grouped = sorted(grouped, key=lambda item: _natural(item[0]))
         header = [*keys, "traces", *(name for _c, name in HEADLINE)]
         lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
