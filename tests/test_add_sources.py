@@ -81,6 +81,17 @@ def test_every_problem_of_an_entry_is_named_in_one_run_also_those_its_record_wou
     report = tmp_path / "skipped.bib"
     assert cli("add", "--root", survey, "--bibtex", survey / "m.bib", "--skip-invalid", "--report", report).code == 0
     assert "%   year: entry 'c1': 2031 is out of range; allowed: 1950 to 2028\n" in report.read_text()
+    # a placeholder title or author, a missing id, an eprint of a month that is none: the year is named beside them
+    (survey / "n.bib").write_text("""@misc{i3, title={TODO}, author={Doe, Jane}, year={3000}, url={https://example.org/i3}}
+@misc{j3, title={Some Real Title}, author={-}, year={3000}, url={https://example.org/j3}}
+@misc{a3, title={TODO}, author={-}, year={1066}, eprint={2613.00001}, url={https://example.org/a3}}
+@misc{f3, title={TODO}, author={Roe, R}, year={1066}}
+""")
+    lines = cli("add", "--root", survey, "--bibtex", survey / "n.bib").err.splitlines()
+    assert [line.split(": ", 2)[1] + " " + line.split("'")[1] for line in lines[:-1]] == [
+        "title i3", "year i3", "author j3", "year j3", "author a3", "eprint a3", "title a3", "year a3", "identifiers f3",
+        "title f3", "year f3"], lines
+    assert "eprint: entry 'a3': '2613.00001' is not an arXiv id: 13 is not a month" in lines[5], lines
     assert not list((survey / "corpus/papers").glob("po*.yaml")) and not list((survey / "corpus/papers").glob("roe2031*"))
 
 

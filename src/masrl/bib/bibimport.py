@@ -62,8 +62,8 @@ class ImportResult:
         refused: ``(entry key, line, [Problem])`` for every entry that cannot be imported.
         notes: what is not kept or not imported, as problems-shaped notes (file, line, field, message).
         problems: blocks that could not be parsed at all.
-        partial: entry key -> the paper of a refused entry that has a title, an author and a year
-            (its other problems are found as a record's: every problem is named in one run).
+        partial: entry key -> the paper of a refused entry, what it lacks given a stand-in (its other
+            problems are found as a record's: every problem is named in one run).
     """
 
     papers: list[dict] = field(default_factory=list)
@@ -223,8 +223,9 @@ def import_entries(parsed: bibtex.ParsedFile, file: str) -> ImportResult:
         result.notes.extend(notes)
         if problems:
             result.refused.append((entry.key, entry.line, problems))
-            if paper["title"] and paper["authors"] and paper["year"]:
-                result.partial[entry.key] = paper
+            # checked as a record too, what it lacks given a stand-in (each already named above)
+            result.partial[entry.key] = {**paper, "title": paper["title"] or "(no title)",
+                                         "authors": paper["authors"] or ["others"]}
         else:
             result.papers.append(paper)
     return result

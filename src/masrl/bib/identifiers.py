@@ -325,7 +325,8 @@ def _arxiv_value(text: str) -> str | None:
 def looks_like_arxiv(text: str) -> bool:
     """Whether ``text`` has the form of an arXiv id (``YYMM.NNNNN``, ``archive/YYMMNNN``, version
     optional), whether or not arXiv gave or could give it (:func:`arxiv_problem` says)."""
-    return _ARXIV_ID.fullmatch(text.strip()) is not None
+    text = text.strip()
+    return _LOOKS_NEW.fullmatch(text) is not None or (_LOOKS_OLD.fullmatch(text) is not None and _ARXIV_ID.fullmatch(text) is not None)
 
 
 def canonical_key(scheme: str, value: str) -> str:

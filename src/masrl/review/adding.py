@@ -211,9 +211,9 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             placeholders = [Problem(file, line, fname, f"entry '{name}': {fname} {why}")
                             for fname, value in [("title", paper["title"])] + [("author", a) for a in paper["authors"]]
                             if (why := placeholder_problem(value))]
-            if placeholders:
+            if placeholders:  # named; the paper is still checked as a record, for its other problems
                 plan.refused.setdefault(name, []).extend(placeholders)
-                continue
+                checked_only.add(id(paper))
         matches = [] if force else pool.matches(paper["title"], paper["identifiers"])
         if matches:
             file, line, _ = paper["origin"]
@@ -239,10 +239,11 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
         plan.stubs[rel] = retained_stub(paper, tax, new_key, force)
         origins[rel] = paper["origin"]
     checked = {rel for rel, paper in zip(plan.stubs, batch) if id(paper) in checked_only}
+    named = {key: list(problems) for key, problems in plan.refused.items()}  # before the stubs were checked
     for rel, problem in _stub_problems(corpus, known, plan.stubs, origins):
-        said = plan.refused.setdefault(origins[rel][2] or "", [])
-        if rel not in checked or not any(_same_field(problem.field, p.field) for p in said):
-            said.append(problem)
+        key = origins[rel][2] or ""
+        if not any(_same_field(problem.field, p.field) for p in named.get(key, [])):  # a field named once
+            plan.refused.setdefault(key, []).append(problem)
         plan.stubs.pop(rel, None)
     for rel in checked:
         plan.stubs.pop(rel, None)
