@@ -345,11 +345,13 @@ def test_a_macro_of_a_whole_claim_is_refused(survey, cli):
 
 @pytest.mark.parametrize("code, written, read", [
     # YAML reads a code of digits in the taxonomy as text (a key) and the same digits in a record as a number
-    ("1", "1", "the integer 1 is not in the vocabulary; allowed: yes, partial, 1, no (YAML read it as the number 1: quote "
-               "the value as you wrote it, '1')"),
-    # '01' too reads as 1: quoting it '1' would tag another value; every code that reads as 1 is offered
-    ("01", "01", "the integer 1 is not in the vocabulary; allowed: yes, partial, 01, no (YAML read it as the number 1: quote "
-                 "the value as you wrote it, '01')"),
+    ("1", "1", "the integer 1 is not in the vocabulary; allowed: yes, partial, 1, no (YAML read it as the number 1; the code "
+               "that reads as 1: '1': quote the one you mean)"),
+    # '01' too reads as 1 (and 7 as '007' would): the codes that read as the number are offered, never another one
+    ("01", "01", "the integer 1 is not in the vocabulary; allowed: yes, partial, 01, no (YAML read it as the number 1; the "
+                 "code that reads as 1: '01': quote the one you mean)"),
+    ("01", "1", "the integer 1 is not in the vocabulary; allowed: yes, partial, 01, no (YAML read it as the number 1; the "
+                "code that reads as 1: '01': quote the one you mean)"),
     # and an unquoted null in a record as nothing, whatever the taxonomy's code "null" says
     ('"null"', "null", "nothing (an empty value) is not in the vocabulary; allowed: yes, partial, null, no (YAML read null "
                        "as nothing: quote it, 'null')"),

@@ -201,8 +201,9 @@ class Checker:
                 written = [a for a in allowed if type(plain_value(a)) is int and plain_value(a) == value]  # '1', '01'
                 hint = (" (YAML read it as a boolean: quote it, e.g. \"yes\")" if isinstance(value, bool) else
                         f" (YAML read {words[0]} as nothing: quote it, '{words[0]}')" if words else
-                        f" (YAML read it as the number {value}: quote the value as you wrote it, "
-                        f"{' or '.join(repr(a) for a in written)})" if written and type(value) is int else "")
+                        f" (YAML read it as the number {value}; the code{'s' if len(written) > 1 else ''} that read{'' if len(written) > 1 else 's'} "
+                        f"as {value}: {' or '.join(repr(a) for a in written)}: quote the one you mean)"
+                        if written and type(value) is int else "")
                 self.add(file, path, f"{_describe(value)} is not in the vocabulary; allowed: {', '.join(allowed)}{hint}")
         elif kind == "required":
             missing = err.message.split("'")[1] if "'" in err.message else err.message
