@@ -8,6 +8,7 @@ import hashlib
 
 import pytest
 
+from masrl.core import clock
 from masrl.corpus import errata as er
 from masrl.corpus import population as pop
 from masrl.corpus import releases as rel
@@ -39,6 +40,8 @@ def test_next_name_follows_the_highest_number_whatever_the_order():
     assert rel.next_name([_release("v1.9", "2026-01-01"), _release("v1.10", "2026-02-01")]) == "v1.11"
     assert rel.next_name([_release("r09", "2026-01-01"), _release("r10", "2026-01-02")]) == "r11"
     assert rel.next_name([_release("draft")]) == "v1"
+    assert rel.next_name([_release("2026-11-30", "2026-11-30")]) == clock.today_iso()  # a date name: today's date
+    assert rel.next_name([_release("2099-12-31")]) == "v1"  # never 2099-12-32
 
 
 def test_release_paths_and_label():

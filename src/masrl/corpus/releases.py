@@ -216,13 +216,18 @@ def latest(releases: list[Release]) -> Release | None:
 def next_name(releases: list[Release]) -> str:
     """A suggested name for the next release: ``v<n+1>`` after the highest ``v<n>``; without one, the
     latest release's name with its last number raised (``v1.0`` -> ``v1.1``, ``2026`` -> ``2027``),
-    never a name that is taken; else ``v1``."""
+    or today's date after a release named by its date, never a name that is taken; else ``v1``."""
     taken = {r.name for r in releases}
     numbers = [int(m.group(1)) for r in releases if (m := re.fullmatch(r"v([0-9]+)", r.name))]
     last = latest(releases)
     digits = list(re.finditer(r"[0-9]+", last.name)) if last is not None and not numbers else []
     if not digits:
         return f"v{max(numbers, default=0) + 1}"
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?", last.name):  # a date: the next is today's, never 2026-12-32
+        from ..core import clock
+
+        today = clock.today_iso()[:len(last.name)]
+        return today if today > last.name and today not in taken else "v1"
     group, n = digits[-1], int(digits[-1].group()) + 1
     while (name := f"{last.name[:group.start()]}{n:0{len(group.group())}d}{last.name[group.end():]}") in taken:
         n += 1
