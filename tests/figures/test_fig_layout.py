@@ -170,3 +170,34 @@ def test_one_long_value_label_is_wrapped_and_cut_and_crops_no_other(name, figure
     for text in labels + [ax.xaxis.label, ax.yaxis.label]:
         if text.get_text():
             assert inside(text, fig, renderer), text.get_text()
+
+
+UNBROKEN = "Supercalifragilisticexpialidocious_unbreakable_bracket_label_word_that_never_ends_at_all"
+
+
+@pytest.mark.parametrize("name", ["credit_hierarchy", "topology_counts"])
+def test_an_unbroken_title_or_band_name_is_cut_to_fit_and_crops_nothing(name, figure_data):
+    """A title or a band name of one long word was cut at the figure's edge and pushed the value labels and the axis
+    label out: both are broken to fit now (a band name cut with an ellipsis past the lines its band holds)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from masrl.render.figures import bars, paired_bars, style
+
+    from figure_specs import spec_of
+
+    spec = spec_of(name)
+    data = figure_data[name].copy()
+    if name == "credit_hierarchy":
+        data[spec.options["groups"]] = [UNBROKEN] * len(data)
+    with style.style_context():
+        fig = (paired_bars if name == "credit_hierarchy" else bars).draw(data, {**spec.options, "title": UNBROKEN * 2})
+        FigureCanvasAgg(fig).draw()
+    assert_inside_figure(fig)
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    for text in [t for t in ax.get_yticklabels() if t.get_text()] + [ax.yaxis.label, ax.title]:
+        if text.get_text():
+            assert inside(text, fig, renderer), text.get_text()
+    if name == "credit_hierarchy":
+        (band,) = [t for t in fig.findobj(Text) if str(t.get_gid()).startswith("bracket:")]
+        assert "\n" in band.get_text() and inside(band, fig, renderer), band.get_text()  # broken to its margin

@@ -57,7 +57,8 @@ def draw(table: pd.DataFrame, options: dict):
         if k > 0:
             ax.axhline(first - 0.5, color=style.MUTED, linewidth=0.8, linestyle=(0, (4, 3)))
         if name:
-            ax.text(1.02, first - 0.42, "\n".join(style.wrap_text(name, BRACKET_WIDTH, style.SMALL_SIZE)),
+            rows = 2 * (last - first + 1)  # the lines its band holds, at least two: a longer name is cut with "…"
+            ax.text(1.02, first - 0.42, style.tick_label(name, BRACKET_WIDTH, style.SMALL_SIZE, max(rows, 2)),
                     transform=ax.get_yaxis_transform(), ha="left", va="top", fontsize=style.SMALL_SIZE,
                     color=style.INK, linespacing=1.1, gid=f"bracket:{k}")
 

@@ -285,7 +285,7 @@ def _fitted_title(ax, title: str, ylabel: str) -> str:
     room = ax.figure.get_size_inches()[0] - left - 0.05
     if text_width(title, TITLE_SIZE, "bold") <= room:
         return title
-    return "\n".join(wrap_text(title, max(room, 1.0), TITLE_SIZE, "bold"))
+    return "\n".join(wrap_text(title, max(room - 0.2, 1.0), TITLE_SIZE, "bold", break_words=True))  # with room to spare
 
 
 def inch_canvas(height: float, width: float):
