@@ -126,7 +126,7 @@ def test_skip_invalid_never_overwrites_a_file_with_its_report(survey, cli, targe
     assert {p: p.read_bytes() for p in survey.rglob("*") if p.is_file()} == before
 
 
-@pytest.mark.parametrize("written", ["et al.", "Et Al", "et al"])
+@pytest.mark.parametrize("written", ["et al.", "Et Al", "et al", "et.al.", "etal", "al., et", "Al., Et", "et. al."])
 def test_et_al_as_an_author_is_others_never_a_person_named_al(survey, cli, tmp_path, written):
     """'et al.' was turned 'Last, First' into 'al., et', which no check caught: a record, papers.bib and the site
     named a person 'et al.'. It is BibTeX's 'others', from the command line and from a .bib alike."""
@@ -138,6 +138,21 @@ def test_et_al_as_an_author_is_others_never_a_person_named_al(survey, cli, tmp_p
                    "eprint={2605.00012}, archivePrefix={arXiv}}\n")
     run = cli("add", "--root", survey, "--bibtex", bib, "--dry-run")
     assert run.code == 0 and "authors:\n  - Lovelace, Ada\n  - others\n" in run.out, run.out + run.err
+
+
+@pytest.mark.parametrize(("written", "why"), [
+    ("Ada Lovelace et.al.", "is not one person's name"), ("Lovelace,et al.", "is not one person's name"),
+    ("Lovelace, Ada etal", "is not one person's name"), ("TODO, Ada", "holds a placeholder ('TODO') where the last name goes"),
+    ("tbd, Ada", "holds a placeholder ('tbd') where the last name goes"), ("{Kimi Team", "has unbalanced braces"),
+    ("Ada Lovelace and others", "'and others' is others, an author of its own"),
+])
+def test_a_name_that_is_not_one_persons_is_refused_as_written(survey, cli, written, why):
+    """Each of these was turned 'Last, First' ('et.al., Ada Lovelace'), repaired ('Kimi Team') or let through ('TODO, Ada')
+    and written into a record; it is refused, named as it was written."""
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2605.00011", "--title", "Orchestrating One", "--author",
+              "Lovelace, Ada", "--author", written, "--year", "2026", "--dry-run")
+    assert run.code == 1 and f"{written!r} " in run.err and why in run.err, run.err
+    assert "stored as" not in run.err, run.err
 
 
 def test_first_last_author_gets_a_warning_with_the_stored_form(survey, cli):

@@ -352,7 +352,8 @@ def test_validate_names_the_authors_a_decided_row_cannot_have_as_apply_does(sear
                                 "arxiv:2605.10001": {"authors": "and"}})  # undecided: the screener has not got to it
     queue = f"corpus/rounds/{folder.name}/queue.csv"
     expected = [f"{queue}:2: authors: authors[0]: 'and' holds the word 'and', which BibTeX reads as two authors: give each "
-                "person as an author of their own (an organisation whose name holds 'and' goes in braces, "
+                "person as an author of their own ('and others' is others, an author of its own; an organisation "
+                "whose name holds 'and' goes in braces, "
                 "\"{Agents and Tools Lab}\")",
                 f"{queue}:4: authors: an included paper needs its authors (Last, First; ...)"]
     refused_alike(cli, root, folder, expected)

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
+from ..core.placeholders import ET_AL_INSIDE, is_et_al
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 
 __all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex", "too_deep"]  # the LaTeX codec, re-exported
@@ -121,10 +122,9 @@ def organisation(name: str) -> str:
     return "{" + name + "}" if "," in name or name == "others" or author_problem(name) else name
 
 
-#: "et al." as a whole name; what a name of one person never holds outside braces (several people
-#: joined by ``;``, ``&``, ``|`` or ``/``, an affiliation in parentheses, ``et al.`` after a name).
-_ET_AL = re.compile(r"et\.?\s*al\.?", re.IGNORECASE)
-_NOT_ONE = re.compile(r"[;&|/()\[\]]|(?:^|\s)et\s+al\b", re.IGNORECASE)
+#: What a name of one person never holds outside braces (several people joined by ``;``, ``&``, ``|``, ``/``
+#: or the word ``and``, an affiliation in parentheses, ``et al.`` after a name), and an unbalanced brace.
+_NOT_ONE = re.compile(r"[;&|/()\[\]]|(?:^|\s)and(?:\s|$)|^[^{}]*[{}][^{}]*$", re.IGNORECASE)
 
 
 def record_author(name: str) -> str:
@@ -140,11 +140,11 @@ def record_author(name: str) -> str:
     )
 
     name = collapse(name)
-    if name == "others" or _ET_AL.fullmatch(name):  # "et al." is BibTeX's "others": the list goes on
+    if name == "others" or is_et_al(name):  # "et al." is BibTeX's "others": the list goes on
         return "others"
     if _braced_whole(name):
         return organisation(decode_latex(name[1:-1]))
-    if _NOT_ONE.search(name):  # several people, an affiliation: kept as written, for the checks to name
+    if _NOT_ONE.search(name) or ET_AL_INSIDE.search(name):  # not one person: kept as written, for the checks to name
         return name
     words = name.split()
     if len(words) > 1 and "," not in name and all(_east_asian(word) for word in words):
@@ -170,6 +170,8 @@ def stored_author(name: str) -> str:
     organisation in braces, ``others`` and a one-word name kept; ``First Last`` stored ``Last, First``
     (:func:`record_author`: ``Robert W. Heath Jr.`` -> ``Heath, Jr., Robert W.``)."""
     name = " ".join(name.split())
+    if is_et_al(name):
+        return "others"
     if name == "others" or "," in name or " " not in name or (name.startswith("{") and name.endswith("}")):
         return name
     return record_author(name)

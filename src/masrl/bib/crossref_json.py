@@ -217,7 +217,10 @@ def paper(work: Work, where: str) -> Paper:
 def _organisation(name: str) -> str:
     """An organisation Crossref names as a record author: one name whatever it holds, braced where a
     person's name could not hold it (``{The 100% Open Consortium}``)."""
+    from ..core.placeholders import is_et_al
     from .bibtex import organisation
 
+    if is_et_al(name):  # "et al." as an organisation: the list goes on unnamed (others)
+        return ""
     org = organisation(name)
     return org if org.startswith("{") or not not_one_person(org) else "{" + name + "}"

@@ -34,6 +34,17 @@ def placeholder_problem(text: object) -> str | None:
     return None
 
 
+#: "et al." as a whole name, however written (``et al.``, ``et.al.``, ``etal``, inside out ``al., et``): BibTeX's
+#: ``others``; and "et al." inside a name (``Ada Lovelace et.al.``, ``Lovelace,et al.``): not one person's name.
+_ET_AL_WHOLE = re.compile(r"et\.?\s*al\.?|al\.?\s*,\s*et\.?", re.IGNORECASE)
+ET_AL_INSIDE = re.compile(r"(?:^|[\s,])et\.?\s*al(?:\b|\.|$)", re.IGNORECASE)
+
+
+def is_et_al(name: str) -> bool:
+    """Whether ``name`` is "et al." written as a name (read as ``others``: the list goes on unnamed)."""
+    return bool(_ET_AL_WHOLE.fullmatch(" ".join(name.split())))
+
+
 def _top_level_commas(text: str) -> int:
     """The commas of ``text`` outside braces (BibTeX splits a name at those only)."""
     depth = commas = 0
@@ -83,8 +94,12 @@ def author_problem(author: object) -> str | None:
     text = " ".join(str(author).split())
     braced = text.startswith("{") and text.endswith("}")
     last = text if braced or "," not in text else text.split(",", 1)[0]
+    if is_et_al(text):
+        return f"{text!r} is 'et al.' written as a name: write others (it ends the list, once)"
     if not any(ch.isalpha() for ch in last):
         return f"{text!r} has no last name (write \"Last, First\")"
+    if not braced and "," in text and placeholder_problem(last.strip()):
+        return f"{text!r} holds a placeholder ({last.strip()!r}) where the last name goes: write the real name"
     if not braced and (part := next((p.strip() for p in text.split(",")[1:] if p.strip() and placeholder_problem(p)), None)):
         return f"{text!r} holds a placeholder ({part!r}) where a name goes: write the real name"
     depth = 0
@@ -95,7 +110,7 @@ def author_problem(author: object) -> str | None:
     if depth != 0:
         return f"{text!r} has unbalanced braces, which BibTeX cannot read: every '{{' is closed by a '}}'"
     outside = "".join(_outside_braces(text))
-    if set(outside) & set("[];&|/") or re.search(r"(?:^|\s)et\s+al\b", outside, re.IGNORECASE):
+    if set(outside) & set("[];&|/") or ET_AL_INSIDE.search(outside):
         return (f"{text!r} is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as "
                 "text; give each person as an author of their own (an organisation whose name holds one goes in braces)")
     if set(outside) & set("()"):
@@ -110,7 +125,8 @@ def author_problem(author: object) -> str | None:
                 "with commas goes in braces, \"{Agents and Tools Lab, Inc.}\")")
     if _top_level_and(text):
         return (f"{text!r} holds the word 'and', which BibTeX reads as two authors: give each person as an "
-                "author of their own (an organisation whose name holds 'and' goes in braces, \"{Agents and Tools Lab}\")")
+                "author of their own ('and others' is others, an author of its own; an organisation whose name holds "
+                "'and' goes in braces, \"{Agents and Tools Lab}\")")
     return None
 
 
