@@ -412,6 +412,14 @@ def test_steps_are_in_their_order_as_numbers_also_when_written_as_text(tmp_path,
     assert pd.read_parquet(out)["step"].tolist() == [1.0, 2.0, 10.0, 9.0]
 
 
+def test_mixed_steps_list_numbers_in_their_order_however_written_then_the_texts(tmp_path, capsys):
+    """' 7 ' was read as 7 when every step was a number, and sorted among the texts (after '10') when one was not."""
+    traces = {f"t{k}.json": labelled(step, "A", 1.0) for k, step in enumerate(["1", "10", "NaN", " 7 ", "+5", "1e400"])}
+    code, _folder, out = _summarize(tmp_path, traces)
+    assert code == 0, capsys.readouterr().err
+    assert _trends(out.with_suffix(".md").read_text()) == ["1", "+5", "7", "10", "1e400", "NaN"]
+
+
 @pytest.mark.parametrize("odd", ["warmup", "1e400", "9007199254740993"])
 def test_a_step_that_is_no_number_is_named_and_the_others_keep_their_order(tmp_path, capsys, odd):
     """'1e400' ended the run with a StopIteration; '9007199254740993' was summarised as step 9007199254740992."""

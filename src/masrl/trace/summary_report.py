@@ -17,7 +17,7 @@ from ..core.text import printable
 from ..render.escape import md_text
 from .report import fmt
 from .schema import DECISION_NAMES, DECISIONS
-from .summarize import NUMBER_TEXT, step_number
+from .summarize import step_number
 
 #: (column, title) of the metrics shown in tables and figures.
 HEADLINE: tuple[tuple[str, str], ...] = (
@@ -61,7 +61,8 @@ def _natural(key) -> tuple:
     out = []
     for part in key if isinstance(key, tuple) else (key,):
         text = "" if pd.isna(part) else str(part)
-        out.append((0, float(text), "") if NUMBER_TEXT.fullmatch(text) else (1, 0.0, text))
+        number = step_number(text)  # ' 7 ' is 7; '1e400' and a number beyond ±2^53 are texts, as the frame has them
+        out.append((0, number, "") if number is not None else (1, 0.0, text))
     return tuple(out)
 
 
