@@ -42,6 +42,11 @@ def test_next_name_follows_the_highest_number_whatever_the_order():
     assert rel.next_name([_release("draft")]) == "v1"
     assert rel.next_name([_release("2026-11-30", "2026-11-30")]) == clock.today_iso()  # a date name: today's date
     assert rel.next_name([_release("2099-12-31")]) == "v1"  # never 2099-12-32
+    today = clock.today_iso()
+    assert rel.next_name([_release("snap-2026-12-31", "2026-12-31")]) == f"snap-{today}"  # a date inside a name too
+    assert rel.next_name([_release("r2026-02-28", "2026-02-28")]) == f"r{today}"  # never r2026-02-29
+    assert rel.next_name([_release("r20261130", "2026-11-30")]) == f"r{today.replace('-', '')}"
+    assert rel.next_name([_release("snap-2099-12-31")]) == "v1"
 
 
 def test_release_paths_and_label():

@@ -223,11 +223,14 @@ def next_name(releases: list[Release]) -> str:
     digits = list(re.finditer(r"[0-9]+", last.name)) if last is not None and not numbers else []
     if not digits:
         return f"v{max(numbers, default=0) + 1}"
-    if re.fullmatch(r"[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?", last.name):  # a date: the next is today's, never 2026-12-32
+    dated = re.search(r"[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?|(?<![0-9])[0-9]{8}(?![0-9])", last.name)
+    if dated:  # a name holding a date: the next holds today's, in the same form (never 2026-12-32 or 2026-02-29)
         from ..core import clock
 
-        today = clock.today_iso()[:len(last.name)]
-        return today if today > last.name and today not in taken else "v1"
+        today = clock.today_iso()
+        today = today[:len(dated.group())] if "-" in dated.group() else today.replace("-", "")
+        name = last.name[:dated.start()] + today + last.name[dated.end():]
+        return name if today > dated.group() and name not in taken else f"v{max(numbers, default=0) + 1}"
     group, n = digits[-1], int(digits[-1].group()) + 1
     while (name := f"{last.name[:group.start()]}{n:0{len(group.group())}d}{last.name[group.end():]}") in taken:
         n += 1
