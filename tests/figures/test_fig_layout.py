@@ -201,3 +201,19 @@ def test_an_unbroken_title_or_band_name_is_cut_to_fit_and_crops_nothing(name, fi
     if name == "credit_hierarchy":
         (band,) = [t for t in fig.findobj(Text) if str(t.get_gid()).startswith("bracket:")]
         assert "\n" in band.get_text() and inside(band, fig, renderer), band.get_text()  # broken to its margin
+
+
+def test_wrapped_bar_labels_never_run_into_each_other():
+    """Neighbouring labels wrapped to two lines were drawn over each other at the figure's default height."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from masrl.render.figures import bars, style
+
+    table = pd.DataFrame({"label": [LONG, UNBROKEN, LONG + " again", UNBROKEN + "s", "short", "shorter", "one", "two"],
+                          "count": [18, 4, 8, 4, 13, 3, 2, 1]})
+    with style.style_context():
+        fig = bars.draw(table, {"labels": "label", "values": "count", "title": "Records"})
+        FigureCanvasAgg(fig).draw()
+    assert sum("\n" in t.get_text() for t in fig.axes[0].get_yticklabels()) == 4
+    assert overlapping(fig) == []
+    assert_inside_figure(fig)
