@@ -92,6 +92,14 @@ def test_every_problem_of_an_entry_is_named_in_one_run_also_those_its_record_wou
         "title i3", "year i3", "author j3", "year j3", "author a3", "eprint a3", "title a3", "year a3", "identifiers f3",
         "title f3", "year f3"], lines
     assert "eprint: entry 'a3': '2613.00001' is not an arXiv id: 13 is not a month" in lines[5], lines
+    # a paper the pool holds already: its year and month are named beside the refusal, not after --force
+    (survey / "d.bib").write_text("@misc{ex6, title={Another Paper}, author={Babbage, Charles}, year={1800}, "
+                                  "eprint={2505.19591}, month={13}}\n")
+    lines = cli("add", "--root", survey, "--bibtex", survey / "d.bib").err.splitlines()
+    assert lines[0].startswith("d.bib:1: entry 'ex6' refused: already retained as corpus/papers/puppeteer.yaml"), lines
+    assert lines[1:3] == ["d.bib:1: bibtex.month: entry 'ex6': '13' is not a month; allowed: 1 to 12, or jan ... dec (a "
+                          "month's name or its first three letters)",
+                          "d.bib:1: year: entry 'ex6': 1800 is out of range; allowed: 1950 to 2028"], lines
     assert not list((survey / "corpus/papers").glob("po*.yaml")) and not list((survey / "corpus/papers").glob("roe2031*"))
 
 

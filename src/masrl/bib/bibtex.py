@@ -39,7 +39,7 @@ logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
 #: BibTeX's built-in month macros (defined by every standard .bst and by biber).
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
                 "October", "November", "December")
 
 #: Entry types of BibTeX (the standard styles) and biblatex (manual §2.1), lower case.
@@ -277,7 +277,7 @@ class ExpandMacros:
                 out.append(self.strings[part.lower()])
                 undefined += self.unresolved.get(part.lower(), [])  # BibTeX: a macro is defined where it is read
             elif part.lower() in MONTHS:
-                out.append(_MONTH_NAMES[MONTHS.index(part.lower())])
+                out.append(MONTH_NAMES[MONTHS.index(part.lower())])
             else:
                 undefined.append(part)
                 out.append(part)

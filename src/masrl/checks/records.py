@@ -15,6 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..bib.identifiers import STORED_PATTERNS, Identifier, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
+from ..bib.bibtex import MONTH_NAMES, MONTHS
 from ..bib.fetch import shown
 from ..bib.urls import lower_schemes, scheme_case_problem, url_problem
 from ..corpus import provenance
@@ -117,6 +118,20 @@ def primary_class(c, file: str, rec: dict, kind: str) -> None:
     value = bib.get("primaryclass") if isinstance(bib, dict) else None
     if isinstance(value, str) and (why := arxiv_category_problem(value.strip())):
         c.add(file, ("bibtex", "primaryclass"), why)
+
+
+def bibtex_month(c, file: str, rec: dict, kind: str) -> None:
+    """A BibTeX ``month`` names a month: 1 to 12, or its name or abbreviation (``jan``, ``January``, ``Jan.``), as
+    biber reads it (``13`` became the date ``2024-13``)."""
+    bib = rec.get("bibtex")
+    value = bib.get("month") if isinstance(bib, dict) else None
+    if value is None or isinstance(value, bool):
+        return
+    text = str(value).strip().rstrip(".").lower()
+    names = {m.lower() for m in MONTH_NAMES} | set(MONTHS)
+    if not (text in names or (text.isascii() and text.isdigit() and 1 <= int(text) <= 12)):
+        c.add(file, ("bibtex", "month"), f"{value!r} is not a month; allowed: 1 to 12, or jan ... dec (a month's name "
+                                         "or its first three letters)")
 
 
 def screening_date(c, file: str, rec: dict, kind: str) -> None:

@@ -25,7 +25,7 @@ from ..bib.matching import make_known
 from ..checks.validate import validate
 from ..core.errors import COMMAND_LINE, Problem, UserError
 from ..core.placeholders import placeholder_problem
-from ..corpus.load import PAPERS, Corpus
+from ..corpus.load import EXCLUSIONS, PAPERS, Corpus
 from ..corpus.records import make_key
 from ..corpus.releases import frozen_names
 from ..corpus.stubs import retained_stub
@@ -204,6 +204,7 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
     pool = intake.pool_of(corpus)
     batch: list[dict] = []
     checked_only = {id(paper) for paper in partial or []}
+    duplicated: set[int] = set()
     for paper in [*papers, *(partial or [])]:
         name = paper.get("entry_key")
         if name is not None:  # a BibTeX entry (arguments were checked when they were read)
@@ -221,7 +222,10 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             plan.refused.setdefault(name or "", []).extend(
                 Problem(file, line, None, f"{who} refused: {m.message()}" + (f"; {advice([m])}" if advice else ""))
                 for m in matches)
-            continue
+            if name is None:
+                continue
+            checked_only.add(id(paper))  # an entry: its other problems are named too (its year, its ids ...)
+            duplicated.add(id(paper))
         batch.append(paper)
         if id(paper) not in checked_only:  # a refused entry is no earlier copy of a later entry's paper
             pool.add(_batch_known(paper))
@@ -239,9 +243,12 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
         plan.stubs[rel] = retained_stub(paper, tax, new_key, force)
         origins[rel] = paper["origin"]
     checked = {rel for rel, paper in zip(plan.stubs, batch) if id(paper) in checked_only}
+    copies = {rel for rel, paper in zip(plan.stubs, batch) if id(paper) in duplicated}
     named = {key: list(problems) for key, problems in plan.refused.items()}  # before the stubs were checked
     for rel, problem in _stub_problems(corpus, known, plan.stubs, origins):
         key = origins[rel][2] or ""
+        if rel in copies and (PAPERS in problem.message or EXCLUSIONS in problem.message):
+            continue  # the record it copies, named already by its refusal
         if not any(_same_field(problem.field, p.field) for p in named.get(key, [])):  # a field named once
             plan.refused.setdefault(key, []).append(problem)
         plan.stubs.pop(rel, None)
