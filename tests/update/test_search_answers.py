@@ -765,6 +765,20 @@ def test_two_organisations_in_one_name_count_their_record_unusable_and_a_percent
     assert cli("validate", "--root", basic_survey).code == 0
 
 
+def test_a_crossref_authors_suffix_is_kept_as_bibtexs_jr_part(basic_survey, cli, clock, serve, monkeypatch):
+    """Crossref writes Jr. in its own 'suffix': it was dropped ('King, Martin Luther'), where arXiv's 'Robert W. Heath
+    Jr.' keeps it."""
+    items = [work(author=[{"given": "Martin Luther", "family": "King", "suffix": "Jr."}, {"family": "Lovelace",
+                                                                                         "given": "Ada"}])]
+    served = serve(Scripted(lambda path, params: (200, "application/json", work_list(items))))
+    point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
+    assert cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref").code == 0
+    (folder,) = rounds(basic_survey)
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        assert [row["authors"] for row in csv.DictReader(handle)] == ["King, Jr., Martin Luther; Lovelace, Ada"]
+    assert cli("validate", "--root", basic_survey).code == 0
+
+
 def test_an_organisation_a_source_names_stays_one_name_through_the_queue(basic_survey, cli, clock, serve, monkeypatch):
     """Crossref names an organisation in ``name``: queued in braces, it is kept whole by `update apply`, not split
     into a person "DeepMind, Google"."""

@@ -30,6 +30,7 @@ from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors
 class Author(msgspec.Struct, rename="kebab"):
     given: str | None = None
     family: str | None = None
+    suffix: str | None = None  # Jr., III: BibTeX's "jr" part, "King, Jr., Martin Luther"
     name: str | None = None
 
 
@@ -190,7 +191,9 @@ def paper(work: Work, where: str) -> Paper:
     for j, a in enumerate(work.author):
         family = person(a.family, f"{where}.author[{j}].family", part=True, markup=True)
         given = person(a.given, f"{where}.author[{j}].given", part=True, markup=True)
+        suffix = person(a.suffix, f"{where}.author[{j}].suffix", part=True, markup=True)
         name = organisation_name(a.name, f"{where}.author[{j}].name", markup=True)
+        family = f"{family}, {suffix}" if family and suffix and given else family  # Last, Jr, First
         # a person, an organisation, or one name only (in the part where CSL-JSON put it)
         authors.append((f"{family}, {given}" if given else family) if family else _organisation(name) if name else given)
     authors = named_authors(authors)

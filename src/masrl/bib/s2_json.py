@@ -154,10 +154,6 @@ def record(paper: Paper, where: str) -> Record:
             acl = parse(clean(ids["ACL"], "identifier", f"{where}.externalIds.ACL"), "acl").value
         except IdentifierError:
             raise FormatError(f"{where}.externalIds.ACL: {ids['ACL'][:80]!r} is not an ACL Anthology id") from None
-        named = re.fullmatch(r"10\.18653/v1/(.+)", doi, re.IGNORECASE)  # the Anthology's DOI names its ACL id
-        if named and named.group(1).lower() != acl.lower():
-            raise FormatError(f"{where}.externalIds: the DOI {doi[:80]!r} names another ACL Anthology paper than ACL "
-                              f"{acl!r}")
     if len(paper.authors) > MAX_AUTHORS:
         raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = named_authors(record_author(name) if (name := person(a.name, f"{where}.authors[{j}].name")) else ""

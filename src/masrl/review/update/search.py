@@ -172,12 +172,15 @@ def _undecidable(run, taxonomy: dict) -> None:
     from ...corpus.taxonomy import Taxonomy
 
     from ...bib.answers import not_one_person
+    from ...bib.identifiers import conflicts, record_identifiers
 
     tax = Taxonomy(taxonomy)
     for found in list(run.found):
         ids = [found.identifier, *(f"{scheme}:{value}" for scheme, value in found.identifiers.items())]
         problems = [("authors", f"authors[{k}]: {why}") for k, author in enumerate(found.authors)
                     if (why := not_one_person(author))]
+        problems += [("identifier", f"two different {scheme} ids, {first} and {other}: which paper is it?")
+                     for scheme, first, other in conflicts(record_identifiers(found.identifiers))]  # a DOI of another
         problems += record_cell_problems(found.title, list(found.authors), str(found.year), ids, tax)
         if problems:
             run.found.remove(found)
