@@ -103,6 +103,20 @@ def test_every_problem_of_an_entry_is_named_in_one_run_also_those_its_record_wou
     assert not list((survey / "corpus/papers").glob("po*.yaml")) and not list((survey / "corpus/papers").glob("roe2031*"))
 
 
+def test_a_refused_entry_checked_as_a_record_never_refuses_a_good_one(survey, cli, tmp_path):
+    """A refused entry is checked as a record for its other problems: its stub (lovelace0.yaml, of a year that is none)
+    clashed with the good entry's id, which was refused for a file that does not exist, and --skip-invalid lost it."""
+    (survey / "e.bib").write_text(
+        "@misc{k1, title={Zebra first title}, author={Lovelace, Ada}, year={2026}, eprint={2611.04001}, archivePrefix={arXiv}}\n"
+        "@misc{k2, title={Zebra second different}, author={Lovelace, Ada}, year={20266}, eprint={2611.04001}, "
+        "archivePrefix={arXiv}}\n")
+    report = tmp_path / "skipped.bib"
+    run = cli("add", "--root", survey, "--bibtex", survey / "e.bib", "--skip-invalid", "--report", report)
+    assert run.code == 0 and "created corpus/papers/lovelace2026.yaml" in run.out and "skipped 1 entry" in run.out, run.err
+    assert "lovelace0" not in run.err + run.out + report.read_text()
+    assert "entry 'k2' refused: appears twice in this batch" in run.err
+
+
 def test_the_skip_report_keeps_every_refused_entry_and_starts_none_of_its_own(survey, cli, tmp_path):
     """A reason quoting an '@' would start an entry in the report (BibTeX has no comments), which adding the fixed
     report then imported; an entry refused for a duplicate key or field had lost its text."""

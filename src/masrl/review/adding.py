@@ -249,6 +249,8 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
         key = origins[rel][2] or ""
         if rel in copies and (PAPERS in problem.message or EXCLUSIONS in problem.message):
             continue  # the record it copies, named already by its refusal
+        if any(other in problem.message for other in checked if other != rel):
+            continue  # a stub only checked, never written, is no record another could clash with
         if not any(_same_field(problem.field, p.field) for p in named.get(key, [])):  # a field named once
             plan.refused.setdefault(key, []).append(problem)
         plan.stubs.pop(rel, None)
