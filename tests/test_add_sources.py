@@ -103,6 +103,31 @@ def test_every_problem_of_an_entry_is_named_in_one_run_also_those_its_record_wou
     assert not list((survey / "corpus/papers").glob("po*.yaml")) and not list((survey / "corpus/papers").glob("roe2031*"))
 
 
+def test_latex_of_a_bibtex_name_is_judged_decoded_and_a_footnote_mark_is_refused(survey, cli):
+    """'M{\\"u}ller {\\&} Sons' and 'Ada {(MIT)} Lovelace' were stored as LaTeX source and accepted; 'J\\textsuperscript{1}'
+    became 'J1' and 'R.\\thanks{MIT}' 'R.MIT'. 'others' before a name was named only once the other names were fixed."""
+    (survey / "x.bib").write_text(
+        "@misc{x1, title={A Paper Title Here}, author={Lovelace, Ada and M{\\\"u}ller {\\&} Sons and Ada {(MIT)} Lovelace "
+        "and Doe, J\\textsuperscript{1} and Roe, R.\\thanks{MIT} and Doe, Jane$^*$}, year={2026}, eprint={2611.04002}}\n"
+        "@misc{o1, title={Another Paper Title Two}, author={Lovelace, Ada and TODO, X and others and Doe, J}, year={2026}, "
+        "eprint={2611.04004}}\n")
+    lines = cli("add", "--root", survey, "--bibtex", survey / "x.bib").err.splitlines()
+    assert lines[:-1] == [
+        "x.bib:1: author: entry 'x1': 'Ada (MIT) Lovelace' holds a parenthesis: an affiliation or a note, such as '(MIT)', "
+        "is no part of a person's name; write the name alone (an organisation whose name holds one goes in braces)",
+        "x.bib:1: author: entry 'x1': 'Doe, J\\\\textsuperscript{1}' holds '\\\\textsuperscript', a footnote or affiliation "
+        "mark: write the name alone",
+        "x.bib:1: author: entry 'x1': 'Doe, Jane$^*$' holds '$^', a footnote or affiliation mark: write the name alone",
+        "x.bib:1: author: entry 'x1': 'Müller & Sons' is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' "
+        "write several names as text; give each person as an author of their own (an organisation whose name holds "
+        "one goes in braces)",
+        "x.bib:1: author: entry 'x1': 'Roe, R.\\\\thanks{MIT}' holds '\\\\thanks', a footnote or affiliation mark: write "
+        "the name alone",
+        "x.bib:2: author: entry 'o1': 'TODO, X' holds a placeholder ('TODO') where the last name goes: write the real name",
+        "x.bib:2: author: entry 'o1': 'others' (et al.) stands for the authors not named and ends the list; move it last "
+        "(once)"], lines
+
+
 def test_a_refused_entry_checked_as_a_record_never_refuses_a_good_one(survey, cli, tmp_path):
     """A refused entry is checked as a record for its other problems: its stub (lovelace0.yaml, of a year that is none)
     clashed with the good entry's id, which was refused for a file that does not exist, and --skip-invalid lost it."""
@@ -148,7 +173,8 @@ def test_skip_invalid_never_overwrites_a_file_with_its_report(survey, cli, targe
     assert {p: p.read_bytes() for p in survey.rglob("*") if p.is_file()} == before
 
 
-@pytest.mark.parametrize("written", ["et al.", "Et Al", "et al", "et.al.", "etal", "al., et", "Al., Et", "et. al."])
+@pytest.mark.parametrize("written", ["et al.", "Et Al", "et al", "et.al.", "etal", "al., et", "Al., Et", "et. al.", "et~al.",
+                                     "{et al.}"])
 def test_et_al_as_an_author_is_others_never_a_person_named_al(survey, cli, tmp_path, written):
     """'et al.' was turned 'Last, First' into 'al., et', which no check caught: a record, papers.bib and the site
     named a person 'et al.'. It is BibTeX's 'others', from the command line and from a .bib alike."""
@@ -167,6 +193,8 @@ def test_et_al_as_an_author_is_others_never_a_person_named_al(survey, cli, tmp_p
     ("Lovelace, Ada etal", "is not one person's name"), ("TODO, Ada", "holds a placeholder ('TODO') where the last name goes"),
     ("tbd, Ada", "holds a placeholder ('tbd') where the last name goes"), ("{Kimi Team", "has unbalanced braces"),
     ("Ada Lovelace and others", "'and others' is others, an author of its own"),
+    ("Ada TODO", "holds a placeholder ('TODO') where a name goes"), ("Ada ...", "holds a placeholder ('...')"),
+    ("Lovelace, Ada ＆ Bob", "is not one person's name"), ("{OpenAI et al.}", "holds 'et al.'"),
 ])
 def test_a_name_that_is_not_one_persons_is_refused_as_written(survey, cli, written, why):
     """Each of these was turned 'Last, First' ('et.al., Ada Lovelace'), repaired ('Kimi Team') or let through ('TODO, Ada')

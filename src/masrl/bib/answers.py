@@ -167,8 +167,9 @@ def source_doi(text: object, where: str) -> tuple[str, str]:
 #: ``~``/``_`` (an OpenReview profile id such as ``~Grace_Hopper1``, not a name), or ``<``/``>`` (an
 #: address such as ``Grace <grace@example.org>``, or markup left in a plain-text name).
 _NOT_A_NAME = re.compile(r"[\[\]{};&\\~_$^%#<>]|(?:^|\s)(?:and|et\s+al\.?)(?:\s|$)", re.IGNORECASE)
-#: A list or mapping written as text where a name goes (``['A', 'B']``, ``{'name': 'A'}``).
-_DATA_AS_TEXT = re.compile(r"[\[\]{}]")
+#: A list or mapping written as text where a name goes (``['A', 'B']``, ``{'name': 'A'}``, ``42, ['x']``): a bracket
+#: around quoted items, or a quoted key or item followed by ``:`` or ``,``. A stray brace is one record's problem.
+_DATA_AS_TEXT = re.compile(r"[\[{]\s*['\"]|['\"]\s*[\]}]|['\"]\s*[:,]\s*['\"\[{]")
 
 
 def person(text: object, where: str, part: bool = False, markup: bool = False) -> str:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from ..core.placeholders import author_problem
+from ..core.placeholders import author_problem, authors_problem
 from . import bibtex, identifiers, venues
 from .bibtex import BIBTEX_TYPES, BibEntry
 from .latex import unread_macros
@@ -300,6 +300,8 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
             bad("author", str(err))
     if not authors_raw:
         bad("author", "has no author")
+    elif why := authors_problem(["others" if bibtex.record_author(n) == "others" else n for n in authors_raw]):
+        bad("author", why)  # 'others' not last: named with the names' own problems, at once
     elif entry.names.get("author") and entry.names.get("editor"):
         f["editor"] = " and ".join(entry.names["editor"])  # kept in the block (LaTeX source), exported as is
     year, month, date_note, date_problem = _year_month(f)
@@ -341,6 +343,10 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     return paper, problems, notes
 
 
+#: LaTeX that marks a footnote or an affiliation, never part of a name.
+_FOOTNOTE_MARK = re.compile(r"\\(?:thanks|footnote|footnotemark|textsuperscript|inst)\b|\$\^|\^\{?[0-9*†‡§]")
+
+
 def _checked_author(name: str) -> str:
     """One author as the record keeps it; ValueError naming a malformed name."""
     from bibtexparser.middlewares.names import (
@@ -348,6 +354,8 @@ def _checked_author(name: str) -> str:
         parse_single_name_into_parts,
     )
 
+    if mark := _FOOTNOTE_MARK.search(name):  # an affiliation's mark glued to the name ('J\textsuperscript{1}' is 'J1')
+        raise ValueError(f"{name!r} holds {mark.group()!r}, a footnote or affiliation mark: write the name alone")
     if name != "others" and not bibtex._braced_whole(name):
         try:
             parse_single_name_into_parts(name)

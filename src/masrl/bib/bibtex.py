@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from ..core.placeholders import ET_AL_INSIDE, is_et_al
+from ..core.placeholders import ET_AL_INSIDE, is_et_al, placeholder_problem
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 
 __all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex", "too_deep"]  # the LaTeX codec, re-exported
@@ -144,8 +144,10 @@ def record_author(name: str) -> str:
         return "others"
     if _braced_whole(name):
         return organisation(decode_latex(name[1:-1]))
-    if _NOT_ONE.search(name) or ET_AL_INSIDE.search(name):  # not one person: kept as written, for the checks to name
-        return name
+    if (_NOT_ONE.search(name) or _NOT_ONE.search(decode_latex(name)) or ET_AL_INSIDE.search(name)
+            or any(placeholder_problem(word) for word in name.split())):  # not one person, or a placeholder in it:
+        # kept as written (decoded, unless its braces are unbalanced: decoding would repair them), for the checks
+        return decode_latex(name) if name.count("{") == name.count("}") else name
     words = name.split()
     if len(words) > 1 and "," not in name and all(_east_asian(word) for word in words):
         return f"{words[0]}, {' '.join(words[1:])}"  # written in its own script, a name gives the family name first

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from ..core.placeholders import is_et_al
 from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, not_one_person, organisation_name, person, source_doi
 
 
@@ -193,6 +194,9 @@ def paper(work: Work, where: str) -> Paper:
         given = person(a.given, f"{where}.author[{j}].given", part=True, markup=True)
         suffix = person(a.suffix, f"{where}.author[{j}].suffix", part=True, markup=True)
         name = organisation_name(a.name, f"{where}.author[{j}].name", markup=True)
+        if is_et_al(f"{family}, {given}" if family and given else family or given):  # "et al." as a person: others
+            authors.append("")
+            continue
         family = f"{family}, {suffix}" if family and suffix and given else family  # Last, Jr, First
         # a person, an organisation, or one name only (in the part where CSL-JSON put it)
         authors.append((f"{family}, {given}" if given else family) if family else _organisation(name) if name else given)
@@ -220,7 +224,6 @@ def paper(work: Work, where: str) -> Paper:
 def _organisation(name: str) -> str:
     """An organisation Crossref names as a record author: one name whatever it holds, braced where a
     person's name could not hold it (``{The 100% Open Consortium}``)."""
-    from ..core.placeholders import is_et_al
     from .bibtex import organisation
 
     if is_et_al(name):  # "et al." as an organisation: the list goes on unnamed (others)

@@ -37,12 +37,24 @@ def placeholder_problem(text: object) -> str | None:
 #: "et al." as a whole name, however written (``et al.``, ``et.al.``, ``etal``, inside out ``al., et``): BibTeX's
 #: ``others``; and "et al." inside a name (``Ada Lovelace et.al.``, ``Lovelace,et al.``): not one person's name.
 _ET_AL_WHOLE = re.compile(r"et\.?\s*al\.?|al\.?\s*,\s*et\.?", re.IGNORECASE)
-ET_AL_INSIDE = re.compile(r"(?:^|[\s,])et\.?\s*al(?:\b|\.|$)", re.IGNORECASE)
+ET_AL_INSIDE = re.compile(r"(?:^|[\s,~])et(?:\.[\s~]*|[\s~]+)al(?:\b|\.|$)|[\s,~]etal\.?$", re.IGNORECASE)
 
 
 def is_et_al(name: str) -> bool:
-    """Whether ``name`` is "et al." written as a name (read as ``others``: the list goes on unnamed)."""
-    return bool(_ET_AL_WHOLE.fullmatch(" ".join(name.split())))
+    """Whether ``name`` is "et al." written as a name, braced or with BibTeX's tie ``~`` (read as ``others``: the
+    list goes on unnamed)."""
+    text = " ".join(name.replace("~", " ").split())
+    if text.startswith("{") and text.endswith("}"):
+        text = text[1:-1].strip()
+    return bool(_ET_AL_WHOLE.fullmatch(text)) or text == "others"
+
+
+def _ascii_marks(text: str) -> str:
+    """``text`` with full-width punctuation as ASCII (``；`` is ``;``): what joins two names either way."""
+    return text.translate(_FULL_WIDTH)
+
+
+_FULL_WIDTH = str.maketrans("；＆，／｜（）［］", ";&,/|()[]")
 
 
 def _top_level_commas(text: str) -> int:
@@ -96,6 +108,8 @@ def author_problem(author: object) -> str | None:
     last = text if braced or "," not in text else text.split(",", 1)[0]
     if is_et_al(text):
         return f"{text!r} is 'et al.' written as a name: write others (it ends the list, once)"
+    if braced and ET_AL_INSIDE.search(text[1:-1]):
+        return f"{text!r} holds 'et al.': give the authors it stands for, or end the list with others"
     if not any(ch.isalpha() for ch in last):
         return f"{text!r} has no last name (write \"Last, First\")"
     if not braced and "," in text and placeholder_problem(last.strip()):
@@ -109,7 +123,7 @@ def author_problem(author: object) -> str | None:
             break
     if depth != 0:
         return f"{text!r} has unbalanced braces, which BibTeX cannot read: every '{{' is closed by a '}}'"
-    outside = "".join(_outside_braces(text))
+    outside = _ascii_marks("".join(_outside_braces(text)))  # full-width '；' or '＆' joins two names as ';' does
     if set(outside) & set("[];&|/") or ET_AL_INSIDE.search(outside):
         return (f"{text!r} is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as "
                 "text; give each person as an author of their own (an organisation whose name holds one goes in braces)")
@@ -127,6 +141,9 @@ def author_problem(author: object) -> str | None:
         return (f"{text!r} holds the word 'and', which BibTeX reads as two authors: give each person as an "
                 "author of their own ('and others' is others, an author of its own; an organisation whose name holds "
                 "'and' goes in braces, \"{Agents and Tools Lab}\")")
+    words = [] if braced else [w for w in re.split(r"[\s,]+", text) if w]
+    if len(words) > 1 and (word := next((w for w in words if placeholder_problem(w)), None)):
+        return f"{text!r} holds a placeholder ({word!r}) where a name goes: write the real name"
     return None
 
 
