@@ -107,6 +107,17 @@ def test_accented_letters_are_bibtex_special_characters(text, latex):
     assert encode_latex(text) == latex and decode_latex(latex) == text
 
 
+@pytest.mark.parametrize("month", ["6", "06", " 6 ", "June", "JUN", "jun.", "Jun"])
+def test_a_month_however_written_is_exported_as_its_macro_and_kept_in_csl(month):
+    """validate accepts these; papers.bib wrote them as text ({June}, {06}), which biber warns of, and CSL-JSON dropped
+    the month of all but 'jun'."""
+    from masrl.bib.csljson import csl_item
+
+    rec = {**BASE, "key": "b", "venue": "arXiv", "year": 2025, "bibtex": {"month": month}}
+    assert "  month = jun,\n" in bibexport.export([rec])
+    assert csl_item(rec)["issued"]["date-parts"] == [[2025, 6]]
+
+
 def test_export_header_order_months_and_balanced_braces():
     recs = [{**BASE, "key": "b", "venue": "arXiv", "title": "x } y", "bibtex": {"month": "sep"}},
             {**BASE, "key": "a", "venue": "arXiv", "bibtex": {"month": "Sept."}}]
@@ -115,7 +126,7 @@ def test_export_header_order_months_and_balanced_braces():
                            "% Survey line one\n% line two\n% Entry keys are the record keys shown in every table; "
                            "`ids` holds an older key (biber resolves it).\n\n@misc{a,\n")
     assert text.index("@misc{a,") < text.index("@misc{b,")
-    assert "  month = sep,\n" in text and "  month = {Sept.},\n" in text
+    assert text.count("  month = sep,\n") == 2 and "Sept." not in text  # every way of writing a month is its macro
     assert "  title = {x \\textbraceright{} y},\n" in text
     assert text.endswith("}\n")
     # an @ starts an entry wherever it stands (BibTeX has no comments): a survey title cannot add one

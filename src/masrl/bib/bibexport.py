@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from . import venues
-from .bibtex import MONTHS, balance_braces, encode_author, encode_latex
+from .bibtex import balance_braces, encode_author, encode_latex, month_macro
 from .latex import decode_latex, latex_safe
 
 #: Order of fields in exported entries (others follow alphabetically).
@@ -249,8 +249,8 @@ def entries(records: list[dict]) -> str:
                 raise ValueError(f"BibTeX key {name!r} of {record['key']} is also used by {key}")
         entry_fields_ = []
         for name, value in fields.items():
-            if name == "month" and value in MONTHS:
-                fld = Field(name, value)
+            if name == "month" and month_macro(value):  # jun, whether the record says 6, 06, June or Jun.
+                fld = Field(name, month_macro(value))
                 fld.enclosing = "no-enclosing"
             else:
                 fld = Field(_SPELLING.get(name, name), balance_braces(_field_source(name, value)))

@@ -42,6 +42,17 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
                 "October", "November", "December")
 
+def month_macro(value: object) -> str | None:
+    """BibTeX's month macro (``jan`` ... ``dec``) of a ``month`` as records write it: 1 to 12 (``06``), a
+    month's name or its first three letters, in any case, with or without a dot; None for anything else."""
+    text = str(value).strip().rstrip(".").lower() if value is not None and not isinstance(value, bool) else ""
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= 12:
+        return MONTHS[int(text) - 1]
+    names = [m.lower() for m in MONTH_NAMES]
+    text = "sep" if text == "sept" else text
+    return MONTHS[names.index(text)] if text in names else text if text in MONTHS else None
+
+
 #: Entry types of BibTeX (the standard styles) and biblatex (manual §2.1), lower case.
 BIBTEX_TYPES = ("article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
                 "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished", "online",

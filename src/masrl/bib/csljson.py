@@ -20,7 +20,7 @@ import json
 
 from . import venues
 from .bibexport import export_kind
-from .bibtex import MONTHS, decode_latex, display_name, name_parts
+from .bibtex import MONTHS, decode_latex, display_name, month_macro, name_parts
 
 
 def csl_name(name: str) -> dict:
@@ -74,8 +74,8 @@ def csl_item(record: dict) -> dict:
     if authors:
         item["author"] = authors
     date = [int(record["year"])]
-    month = str(bib.get("month", ""))
-    if month in MONTHS and str(bib.get("year", record["year"])) == str(record["year"]):
+    month = month_macro(bib.get("month"))  # 6, 06, June, Jun. and jun alike
+    if month and str(bib.get("year", record["year"])) == str(record["year"]):
         date.append(MONTHS.index(month) + 1)
     item["issued"] = {"date-parts": [date]}
     for name, csl in (("volume", "volume"), ("number", "issue"), ("pages", "page"), ("publisher", "publisher")):

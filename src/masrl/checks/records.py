@@ -15,7 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..bib.identifiers import STORED_PATTERNS, Identifier, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
-from ..bib.bibtex import MONTH_NAMES, MONTHS
+from ..bib.bibtex import month_macro
 from ..bib.fetch import shown
 from ..bib.urls import lower_schemes, scheme_case_problem, url_problem
 from ..corpus import provenance
@@ -127,9 +127,7 @@ def bibtex_month(c, file: str, rec: dict, kind: str) -> None:
     value = bib.get("month") if isinstance(bib, dict) else None
     if value is None or isinstance(value, bool):
         return
-    text = str(value).strip().rstrip(".").lower()
-    names = {m.lower() for m in MONTH_NAMES} | set(MONTHS)
-    if not (text in names or (text.isascii() and text.isdigit() and 1 <= int(text) <= 12)):
+    if month_macro(value) is None:
         c.add(file, ("bibtex", "month"), f"{value!r} is not a month; allowed: 1 to 12, or jan ... dec (a month's name "
                                          "or its first three letters)")
 
