@@ -420,6 +420,19 @@ def test_mixed_steps_list_numbers_in_their_order_however_written_then_the_texts(
     assert _trends(out.with_suffix(".md").read_text()) == ["1", "+5", "7", "10", "1e400", "NaN"]
 
 
+def test_text_steps_beside_json_numbers_keep_their_order_and_the_odd_one_is_blamed(tmp_path, capsys):
+    """Beside a step written as the number 3, the texts were written as JSON ('"10"'): they sorted as texts and '"10"'
+    was named as no number. Groups that differ only by blanks at an end had the same heading ('B', ' B', 'B ')."""
+    traces = {f"t{k}.json": labelled(step, policy, 1.0)
+              for k, (step, policy) in enumerate([("10", "B"), ("9", " B"), ("abc", "B "), (3, "B")])}
+    code, _folder, out = _summarize(tmp_path, traces, "--by", "policy")
+    assert code == 0, capsys.readouterr().err
+    report = out.with_suffix(".md").read_text()
+    assert _trends(report) == ["3", '"9"', '"10"', '"abc"'] and "The step label '\"abc\"' is not a number" in report
+    header = next(line for line in report.splitlines() if line.startswith("| metric | ") and "(n=" in line)
+    assert header == "| metric | ' B' (n=1) | B (n=2) | 'B ' (n=1) |", header
+
+
 @pytest.mark.parametrize("odd", ["warmup", "1e400", "9007199254740993"])
 def test_a_step_that_is_no_number_is_named_and_the_others_keep_their_order(tmp_path, capsys, odd):
     """'1e400' ended the run with a StopIteration; '9007199254740993' was summarised as step 9007199254740992."""

@@ -60,7 +60,7 @@ def _natural(key) -> tuple:
 
     out = []
     for part in key if isinstance(key, tuple) else (key,):
-        text = "" if pd.isna(part) else str(part)
+        text = "" if pd.isna(part) else _unjson(str(part))
         number = step_number(text)  # ' 7 ' is 7; '1e400' and a number beyond ±2^53 are texts, as the frame has them
         out.append((0, number, "") if number is not None else (1, 0.0, text))
     return tuple(out)
@@ -72,9 +72,24 @@ def _missing(column: str) -> str:
 
 
 def _name(value) -> str:
-    """A label's value as a heading or a legend shows it: a line break or control character as its escape, so that
-    two values never read the same."""
-    return printable(str(value))
+    """A label's value as a heading or a legend shows it: a line break or control character as its escape, and a
+    value with blanks at an end in quotes (``' B'``: a table cell drops them), so that two values never read the same."""
+    text = printable(str(value))
+    return repr(text) if text != text.strip() or not text else text
+
+
+def _unjson(text: str) -> str:
+    """A label's text as the trace wrote it: a JSON string the frame wrote in quotes (beside a number or a boolean,
+    ``"10"``) is its text ``10``; anything else as it is."""
+    import json
+
+    if len(text) >= 2 and text.startswith('"') and text.endswith('"'):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return text
+        return value if isinstance(value, str) else text
+    return text
 
 
 def _groups(df, by: str | None) -> list[tuple[str, object]]:
@@ -143,7 +158,7 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
         if df["step"].dtype.kind != "f":  # a step that is no number: texts, in natural order, and no trend figure
             steps = list(df["step"].dropna())
-            odd = next((v for v in steps if step_number(str(v)) is None), steps[0] if steps else "")
+            odd = next((v for v in steps if step_number(_unjson(str(v))) is None), steps[0] if steps else "")
             lines[-1] += (f" The step label {_cell(repr(odd))} is not a number a step may be (a finite number within "
                           "±2^53), so the steps are listed as texts (numbers first, in their order) and no trend is drawn.")
             grouped = sorted(grouped, key=lambda item: _natural(item[0]))
