@@ -47,6 +47,11 @@ def test_next_name_follows_the_highest_number_whatever_the_order():
     assert rel.next_name([_release("r2026-02-28", "2026-02-28")]) == f"r{today}"  # never r2026-02-29
     assert rel.next_name([_release("r20261130", "2026-11-30")]) == f"r{today.replace('-', '')}"
     assert rel.next_name([_release("snap-2099-12-31")]) == "v1"
+    y, m, d = today.split("-")
+    for name, nxt in (("2026.11.30", f"{y}.{m}.{d}"), ("2026_11_30", f"{y}_{m}_{d}"), ("26-11-30", f"{y[2:]}-{m}-{d}"),
+                      ("2026.12.31", f"{y}.{m}.{d}"), ("r2026-11", f"r{y}-{m}")):
+        assert rel.next_name([_release(name, "2026-11-30")]) == nxt, name  # never 2026.12.32 or 2026.11.31
+    assert rel.next_name([_release("v10.11")]) == "v10.12"  # a version, not a date
 
 
 def test_release_paths_and_label():

@@ -213,6 +213,12 @@ def latest(releases: list[Release]) -> Release | None:
     return releases[-1] if releases else None
 
 
+#: A date in a release's name: 2026-12-31, 2026.12.31, 2026_12_31, 26-12-31, 2026-12, or 20261231.
+_DATE_IN_NAME = re.compile(r"(?<![0-9])(?:(?P<year>[0-9]{4})(?P<sep>[-._])[0-9]{2}(?:(?P=sep)(?P<day>[0-9]{2}))?"
+                           r"|(?P<year2>[0-9]{2})(?P<sep2>[-._])[0-9]{2}(?P=sep2)(?P<day2>[0-9]{2}))(?![0-9])"
+                           r"|(?<![0-9])(?P<compact>[0-9]{8})(?![0-9])")
+
+
 def next_name(releases: list[Release]) -> str:
     """A suggested name for the next release: ``v<n+1>`` after the highest ``v<n>``; without one, the
     latest release's name with its last number raised (``v1.0`` -> ``v1.1``, ``2026`` -> ``2027``),
@@ -223,14 +229,19 @@ def next_name(releases: list[Release]) -> str:
     digits = list(re.finditer(r"[0-9]+", last.name)) if last is not None and not numbers else []
     if not digits:
         return f"v{max(numbers, default=0) + 1}"
-    dated = re.search(r"[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?|(?<![0-9])[0-9]{8}(?![0-9])", last.name)
+    dated = _DATE_IN_NAME.search(last.name)
     if dated:  # a name holding a date: the next holds today's, in the same form (never 2026-12-32 or 2026-02-29)
         from ..core import clock
 
-        today = clock.today_iso()
-        today = today[:len(dated.group())] if "-" in dated.group() else today.replace("-", "")
+        year, month, day = clock.today_iso().split("-")
+        if dated.group("compact"):
+            today = year + month + day
+        else:
+            sep, width = dated.group("sep") or dated.group("sep2"), len(dated.group("year") or dated.group("year2"))
+            today = sep.join([year[-width:], month] + ([day] if dated.group("day") or dated.group("day2") else []))
         name = last.name[:dated.start()] + today + last.name[dated.end():]
-        return name if today > dated.group() and name not in taken else f"v{max(numbers, default=0) + 1}"
+        later = today > dated.group() if len(today) == len(dated.group()) else False
+        return name if later and name not in taken else f"v{max(numbers, default=0) + 1}"
     group, n = digits[-1], int(digits[-1].group()) + 1
     while (name := f"{last.name[:group.start()]}{n:0{len(group.group())}d}{last.name[group.end():]}") in taken:
         n += 1
