@@ -471,7 +471,7 @@ def test_label_values_that_differ_in_json_are_different_groups_and_equal_numbers
                  "--no-figures", "--quiet"]) == 0, capsys.readouterr().err
     header = next(line for line in (tmp_path / "r.md").read_text().splitlines() if line.startswith("| metric | ")
                   and "(n=" in line)
-    assert header == '| metric | 1 (n=2) | "1" (n=1) | "True" (n=1) | true (n=1) |'  # a number first
+    assert header == '| metric | 1 (n=2) | "1" (n=1) | true (n=1) | "True" (n=1) |'  # a number first, as written first
     assert pq.read_table(tmp_path / "r.parquet").column("policy").to_pylist() == ["true", '"True"', "1", "1", '"1"']
 
 

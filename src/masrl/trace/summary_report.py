@@ -55,14 +55,16 @@ def _key_cell(key, column: str) -> str:
 
 
 def _natural(key) -> tuple:
-    """Sort key of a trends row whose step is text: numbers first, by value, then the other texts."""
+    """Sort key of a trends row whose step is text, or of a group: numbers first, by value, then the other texts;
+    values that read the same (the number 1 and the text "1") by how they are written, so the order is total."""
     from masrl.core.tabular import pd
 
     out = []
     for part in key if isinstance(key, tuple) else (key,):
-        text = "" if pd.isna(part) else _unjson(str(part))
+        raw = "" if pd.isna(part) else str(part)
+        text = _unjson(raw)
         number = step_number(text)  # ' 7 ' is 7; '1e400' and a number beyond ±2^53 are texts, as the frame has them
-        out.append((0, number, "") if number is not None else (1, 0.0, text))
+        out.append((0, number, raw != text, raw) if number is not None else (1, 0.0, raw != text, raw))
     return tuple(out)
 
 
