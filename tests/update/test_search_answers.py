@@ -748,7 +748,8 @@ def test_two_organisations_in_one_name_count_their_record_unusable_and_a_percent
         basic_survey, cli, clock, serve, monkeypatch):
     """'Agents Lab; Tools Lab' and 'The 100% Open Consortium' ended the whole Crossref run: the first is one record's
     problem (counted unusable, named as Crossref wrote it), the second an organisation like any other."""
-    items = [work(DOI="10.5555/orch.1", title=["An Orchestrator of Two Labs"], author=[{"name": "Agents Lab; Tools Lab"}]),
+    items = [work(DOI="10.5555/orch.4", title=["An Orchestrator of Nobody"], author=[{"name": "-"}]),
+             work(DOI="10.5555/orch.1", title=["An Orchestrator of Two Labs"], author=[{"name": "Agents Lab; Tools Lab"}]),
              work(DOI="10.5555/orch.2", title=["An Orchestrator of a Consortium"],
                   author=[{"name": "The 100% Open Consortium"}]),
              work(DOI="10.5555/orch.3")]
@@ -759,6 +760,7 @@ def test_two_organisations_in_one_name_count_their_record_unusable_and_a_percent
     assert sorted(queue(basic_survey)) == ["doi:10.5555/orch.2", "doi:10.5555/orch.3"]
     (query,) = meta(basic_survey)["sources"][0]["queries"]
     assert query["unusable_records"] == [
+        "doi:10.5555/orch.4 (authors: authors[0]: '-' is only punctuation, a placeholder)",  # as sent, not '{-}'
         "doi:10.5555/orch.1 (authors: authors[0]: 'Agents Lab; Tools Lab' is not one organisation's name)"]
     (folder,) = rounds(basic_survey)
     with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ..core.placeholders import is_et_al
+from ..core.placeholders import is_et_al, placeholder_problem
 from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, not_one_person, organisation_name, person, source_doi
 
 
@@ -228,5 +228,7 @@ def _organisation(name: str) -> str:
 
     if is_et_al(name):  # "et al." as an organisation: the list goes on unnamed (others)
         return ""
+    if placeholder_problem(name):  # '-': no organisation; kept as sent, for the round to name it so
+        return name
     org = organisation(name)
     return org if org.startswith("{") or not not_one_person(org) else "{" + name + "}"
