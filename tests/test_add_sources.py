@@ -103,6 +103,35 @@ def test_every_problem_of_an_entry_is_named_in_one_run_also_those_its_record_wou
     assert not list((survey / "corpus/papers").glob("po*.yaml")) and not list((survey / "corpus/papers").glob("roe2031*"))
 
 
+@pytest.mark.parametrize(("written", "mark"), [("Smith, John\\IEEEauthorrefmark{1}", "\\IEEEauthorrefmark"),
+                                              ("Doe, Jane\\orcidID{0000-0002-1825-0097}", "\\orcidID"),
+                                              ("Roe, Rick$\\star$", "\\star"), ("Ng, Bo\\textdagger", "\\textdagger"),
+                                              ("Wu, Ci\\S", "\\S")])
+def test_a_footnote_or_orcid_mark_of_a_bibtex_name_is_refused(survey, cli, written, mark):
+    """An unknown mark glued its argument to the name: 'Smith, John1', 'Doe, Jane0000-0002-1825-0097', 'Ng, Bo†'."""
+    (survey / "m.bib").write_text(f"@misc{{m1, title={{A Paper Title Here}}, author={{{written}}}, year={{2026}}, "
+                                  "eprint={2611.04009}}\n")
+    run = cli("add", "--root", survey, "--bibtex", survey / "m.bib")
+    assert run.code == 1 and f"{mark.lstrip(chr(92))}', a footnote or affiliation mark" in run.err, run.err
+
+
+@pytest.mark.parametrize("name", ["Curie, Marie†", "Smith, John¹", "Doe, Jane 0000-0002-1825-0097"])
+def test_a_decoded_name_with_a_footnote_mark_or_an_orcid_is_refused(survey, cli, name):
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2605.00011", "--title", "Orchestrating One", "--author",
+              name, "--year", "2026", "--dry-run")
+    assert run.code == 1 and "a footnote or affiliation mark or an ORCID" in run.err, run.err
+
+
+@pytest.mark.parametrize("name", ["Todo, Yosuke", "Yosuke Todo", "Ng, Name", "Ana Title", "Kim Jong - Un", "Ibn · Sina",
+                                  "Gore, Al", "Todd, Et", "Anderson, Andrea", "van der Berg, Jan", "O'Neil, Shaq",
+                                  "Heath, Jr., Robert W.", "李, 小龙", "Al-Farabi"])
+def test_a_real_name_that_holds_a_placeholder_word_is_kept(survey, cli, name):
+    """Yosuke Todo is a cryptographer: a placeholder word checked anywhere in a name refused his papers in every path."""
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2605.00011", "--title", "Orchestrating One", "--author",
+              name, "--year", "2026", "--dry-run")
+    assert run.code == 0, run.err
+
+
 def test_latex_of_a_bibtex_name_is_judged_decoded_and_a_footnote_mark_is_refused(survey, cli):
     """'M{\\"u}ller {\\&} Sons' and 'Ada {(MIT)} Lovelace' were stored as LaTeX source and accepted; 'J\\textsuperscript{1}'
     became 'J1' and 'R.\\thanks{MIT}' 'R.MIT'. 'others' before a name was named only once the other names were fixed."""

@@ -107,7 +107,7 @@ def test_accented_letters_are_bibtex_special_characters(text, latex):
     assert encode_latex(text) == latex and decode_latex(latex) == text
 
 
-@pytest.mark.parametrize("month", ["6", "06", " 6 ", "June", "JUN", "jun.", "Jun"])
+@pytest.mark.parametrize("month", ["6", "06", " 6 ", "June", "JUN", "jun.", "Jun", "{June}", "{Jun}"])
 def test_a_month_however_written_is_exported_as_its_macro_and_kept_in_csl(month):
     """validate accepts these; papers.bib wrote them as text ({June}, {06}), which biber warns of, and CSL-JSON dropped
     the month of all but 'jun'."""

@@ -344,7 +344,8 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
 
 
 #: LaTeX that marks a footnote or an affiliation, never part of a name.
-_FOOTNOTE_MARK = re.compile(r"\\(?:thanks|footnote|footnotemark|textsuperscript|inst)\b|\$\^|\^\{?[0-9*†‡§]")
+_FOOTNOTE_MARK = re.compile(r"\\(?:thanks|footnote|footnotemark|textsuperscript|inst|IEEEauthorrefmark|orcidID|orcidlink|orcid"
+                            r"|textdagger|textdaggerdbl|dag|ddag|S|P|star|dagger|ddagger|ast)\b|\$\^|\^\{?[0-9*†‡§]")
 
 
 def _checked_author(name: str) -> str:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from ..core.placeholders import ET_AL_INSIDE, is_et_al, placeholder_problem
+from ..core.placeholders import ET_AL_INSIDE, is_et_al, placeholder_word
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 
 __all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex", "too_deep"]  # the LaTeX codec, re-exported
@@ -45,7 +45,7 @@ MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "
 def month_macro(value: object) -> str | None:
     """BibTeX's month macro (``jan`` ... ``dec``) of a ``month`` as records write it: 1 to 12 (``06``), a
     month's name or its first three letters, in any case, with or without a dot; None for anything else."""
-    text = str(value).strip().rstrip(".").lower() if value is not None and not isinstance(value, bool) else ""
+    text = str(value).strip().strip("{}").strip().rstrip(".").lower() if value is not None and not isinstance(value, bool) else ""
     if text.isascii() and text.isdigit() and 1 <= int(text) <= 12:
         return MONTHS[int(text) - 1]
     names = [m.lower() for m in MONTH_NAMES]
@@ -156,7 +156,7 @@ def record_author(name: str) -> str:
     if _braced_whole(name):
         return organisation(decode_latex(name[1:-1]))
     if (_NOT_ONE.search(name) or _NOT_ONE.search(decode_latex(name)) or ET_AL_INSIDE.search(name)
-            or any(placeholder_problem(word) for word in name.split())):  # not one person, or a placeholder in it:
+            or any(placeholder_word(word) for word in name.split())):  # not one person, or a placeholder in it:
         # kept as written (decoded, unless its braces are unbalanced: decoding would repair them), for the checks
         return decode_latex(name) if name.count("{") == name.count("}") else name
     words = name.split()

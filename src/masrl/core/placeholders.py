@@ -49,6 +49,14 @@ def is_et_al(name: str) -> bool:
     return bool(_ET_AL_WHOLE.fullmatch(text)) or text == "others"
 
 
+def placeholder_word(word: str) -> bool:
+    """Whether one word of a name is a placeholder: ``TODO``, ``tbd``, ``XXX``, ``...``, ``?`` (a word written
+    as a name is, ``Todo`` or ``Name``, is one: Yosuke Todo); a ``-`` or ``·`` between names is no placeholder."""
+    if word.istitle() or word in ("-", "·", "‧", "–"):
+        return False
+    return placeholder_problem(word) is not None
+
+
 def _ascii_marks(text: str) -> str:
     """``text`` with full-width punctuation as ASCII (``；`` is ``;``): what joins two names either way."""
     return text.translate(_FULL_WIDTH)
@@ -112,9 +120,9 @@ def author_problem(author: object) -> str | None:
         return f"{text!r} holds 'et al.': give the authors it stands for, or end the list with others"
     if not any(ch.isalpha() for ch in last):
         return f"{text!r} has no last name (write \"Last, First\")"
-    if not braced and "," in text and placeholder_problem(last.strip()):
+    if not braced and "," in text and placeholder_word(last.strip()):
         return f"{text!r} holds a placeholder ({last.strip()!r}) where the last name goes: write the real name"
-    if not braced and (part := next((p.strip() for p in text.split(",")[1:] if p.strip() and placeholder_problem(p)), None)):
+    if not braced and (part := next((p.strip() for p in text.split(",")[1:] if p.strip() and placeholder_problem(p) and not p.strip().istitle()), None)):
         return f"{text!r} holds a placeholder ({part!r}) where a name goes: write the real name"
     depth = 0
     for ch in text:
@@ -142,8 +150,10 @@ def author_problem(author: object) -> str | None:
                 "author of their own ('and others' is others, an author of its own; an organisation whose name holds "
                 "'and' goes in braces, \"{Agents and Tools Lab}\")")
     words = [] if braced else [w for w in re.split(r"[\s,]+", text) if w]
-    if len(words) > 1 and (word := next((w for w in words if placeholder_problem(w)), None)):
+    if len(words) > 1 and (word := next((w for w in words if placeholder_word(w)), None)):
         return f"{text!r} holds a placeholder ({word!r}) where a name goes: write the real name"
+    if not braced and (mark := re.search(r"[†‡§¶⋆*¹²³⁰⁴-⁹]|[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9Xx]", outside)):
+        return f"{text!r} holds {mark.group()!r}, a footnote or affiliation mark or an ORCID: write the name alone"
     return None
 
 
