@@ -52,6 +52,10 @@ def test_next_name_follows_the_highest_number_whatever_the_order():
                       ("2026.12.31", f"{y}.{m}.{d}"), ("r2026-11", f"r{y}-{m}")):
         assert rel.next_name([_release(name, "2026-11-30")]) == nxt, name  # never 2026.12.32 or 2026.11.31
     assert rel.next_name([_release("v10.11")]) == "v10.12"  # a version, not a date
+    for name, nxt in (("v10.20.30", "v10.20.31"), ("build-1234-56", "build-1234-57"), ("r12345678", "r12345679"),
+                      ("rel-99.99.99", "rel-99.99.100")):
+        assert rel.next_name([_release(name)]) == nxt, name  # numbers that are no day of the calendar
+    assert rel.next_name([_release("2026-01-01-to-2026-06-30", "2026-06-30")]) == f"2026-01-01-to-{today}"
 
 
 def test_release_paths_and_label():

@@ -219,6 +219,20 @@ _DATE_IN_NAME = re.compile(r"(?<![0-9])(?:(?P<year>[0-9]{4})(?P<sep>[-._])[0-9]{
                            r"|(?<![0-9])(?P<compact>[0-9]{8})(?![0-9])")
 
 
+def _is_date(found: re.Match) -> bool:
+    """Whether a match of :data:`_DATE_IN_NAME` is a day (or a month) of the calendar, not a version (v10.20.30)."""
+    import datetime
+
+    digits = re.sub(r"[^0-9]", "", found.group())
+    year = digits[:4] if found.group("year") or found.group("compact") else "20" + digits[:2]
+    rest = digits[4:] if len(year) == 4 and not found.group("year2") else digits[2:]
+    try:
+        datetime.date(int(year), int(rest[:2]), int(rest[2:4]) if len(rest) >= 4 else 1)
+    except ValueError:
+        return False
+    return True
+
+
 def next_name(releases: list[Release]) -> str:
     """A suggested name for the next release: ``v<n+1>`` after the highest ``v<n>``; without one, the
     latest release's name with its last number raised (``v1.0`` -> ``v1.1``, ``2026`` -> ``2027``),
@@ -229,7 +243,7 @@ def next_name(releases: list[Release]) -> str:
     digits = list(re.finditer(r"[0-9]+", last.name)) if last is not None and not numbers else []
     if not digits:
         return f"v{max(numbers, default=0) + 1}"
-    dated = _DATE_IN_NAME.search(last.name)
+    dated = next((m for m in reversed(list(_DATE_IN_NAME.finditer(last.name))) if _is_date(m)), None)  # the last date
     if dated:  # a name holding a date: the next holds today's, in the same form (never 2026-12-32 or 2026-02-29)
         from ..core import clock
 
