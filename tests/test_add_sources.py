@@ -115,7 +115,7 @@ def test_a_footnote_or_orcid_mark_of_a_bibtex_name_is_refused(survey, cli, writt
     assert run.code == 1 and f"{mark.lstrip(chr(92))}', a footnote or affiliation mark" in run.err, run.err
 
 
-@pytest.mark.parametrize("name", ["Curie, Marie†", "Smith, John¹", "Doe, Jane 0000-0002-1825-0097"])
+@pytest.mark.parametrize("name", ["Curie, Marie†", "Smith, John¹", "Doe, Jane 0000-0002-1825-0097", "Smith, John\\thanks{MIT}"])
 def test_a_decoded_name_with_a_footnote_mark_or_an_orcid_is_refused(survey, cli, name):
     run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2605.00011", "--title", "Orchestrating One", "--author",
               name, "--year", "2026", "--dry-run")

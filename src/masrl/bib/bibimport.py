@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from ..core.placeholders import author_problem, authors_problem
+from ..core.placeholders import FOOTNOTE_MARK, author_problem, authors_problem
 from . import bibtex, identifiers, venues
 from .bibtex import BIBTEX_TYPES, BibEntry
 from .latex import unread_macros
@@ -343,9 +343,6 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     return paper, problems, notes
 
 
-#: LaTeX that marks a footnote or an affiliation, never part of a name.
-_FOOTNOTE_MARK = re.compile(r"\\(?:thanks|footnote|footnotemark|textsuperscript|inst|IEEEauthorrefmark|orcidID|orcidlink|orcid"
-                            r"|textdagger|textdaggerdbl|dag|ddag|S|P|star|dagger|ddagger|ast)\b|\$\^|\^\{?[0-9*†‡§]")
 
 
 def _checked_author(name: str) -> str:
@@ -355,7 +352,7 @@ def _checked_author(name: str) -> str:
         parse_single_name_into_parts,
     )
 
-    if mark := _FOOTNOTE_MARK.search(name):  # an affiliation's mark glued to the name ('J\textsuperscript{1}' is 'J1')
+    if mark := FOOTNOTE_MARK.search(name):  # an affiliation's mark glued to the name ('J\textsuperscript{1}' is 'J1')
         raise ValueError(f"{name!r} holds {mark.group()!r}, a footnote or affiliation mark: write the name alone")
     if name != "others" and not bibtex._braced_whole(name):
         try:

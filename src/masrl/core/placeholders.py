@@ -40,6 +40,11 @@ _ET_AL_WHOLE = re.compile(r"et\.?\s*al\.?|al\.?\s*,\s*et\.?", re.IGNORECASE)
 ET_AL_INSIDE = re.compile(r"(?:^|[\s,~])et(?:\.[\s~]*|[\s~]+)al(?:\b|\.|$)|[\s,~]etal\.?$", re.IGNORECASE)
 
 
+#: LaTeX that marks a footnote or an affiliation, never part of a name.
+FOOTNOTE_MARK = re.compile(r"\\(?:thanks|footnote|footnotemark|textsuperscript|inst|IEEEauthorrefmark|orcidID|orcidlink|orcid"
+                           r"|textdagger|textdaggerdbl|dag|ddag|S|P|star|dagger|ddagger|ast)\b|\$\^|\^\{?[0-9*†‡§]")
+
+
 def is_et_al(name: str) -> bool:
     """Whether ``name`` is "et al." written as a name, braced or with BibTeX's tie ``~`` (read as ``others``: the
     list goes on unnamed)."""
@@ -152,7 +157,7 @@ def author_problem(author: object) -> str | None:
     words = [] if braced else [w for w in re.split(r"[\s,]+", text) if w]
     if len(words) > 1 and (word := next((w for w in words if placeholder_word(w)), None)):
         return f"{text!r} holds a placeholder ({word!r}) where a name goes: write the real name"
-    if not braced and (mark := re.search(r"[†‡§¶⋆*¹²³⁰⁴-⁹]|[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9Xx]", outside)):
+    if not braced and (mark := FOOTNOTE_MARK.search(text) or re.search(r"[†‡§¶⋆*¹²³⁰⁴-⁹]|[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9Xx]", outside)):
         return f"{text!r} holds {mark.group()!r}, a footnote or affiliation mark or an ORCID: write the name alone"
     return None
 
