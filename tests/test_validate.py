@@ -462,6 +462,14 @@ def test_an_exclusion_screened_before_its_arxiv_id_was_given_is_refused(survey, 
     assert cli("validate", "--root", survey).code == 0
 
 
+def test_a_bibtex_field_yaml_read_as_a_number_says_to_quote_it(survey, cli):
+    path = survey / "corpus/papers/c3.yaml"
+    path.write_text(path.read_text().replace("\nbibtex:\n", "\nbibtex:\n  month: 6\n", 1))
+    assert errors(cli("validate", "--root", survey))[0] == (
+        f"corpus/papers/c3.yaml:{line_of(path, '  month: 6')}: bibtex.month: expected a string, got the integer 6 (YAML "
+        "read it as a number: quote it, '6')")
+
+
 def test_a_records_acl_anthology_doi_and_acl_id_name_one_paper(survey, cli, capsys):
     """10.18653/v1/<id> is the DOI of ACL Anthology <id>: beside another ACL id it made a record of two papers, and a
     later round filed the other paper as this record's duplicate. `masrl add` refuses the pair as two acl ids."""

@@ -218,7 +218,9 @@ class Checker:
         elif kind == "type":
             expected = err.validator_value
             names = " or ".join(_EXPECTED.get(t, t) for t in (expected if isinstance(expected, list) else [expected]))
-            hint = " (write it without quotes)" if expected == "integer" and isinstance(value, str) and value.strip().isdigit() else ""
+            hint = (" (write it without quotes)" if expected == "integer" and isinstance(value, str) and value.strip().isdigit()
+                    else f" (YAML read it as a number: quote it, '{value}')"
+                    if expected == "string" and type(value) is int and "bibtex" in path else "")  # month: 6, volume: 12
             if expected == "integer" and isinstance(value, str) and re.fullmatch(r"[-+]?([0-9]*\.[0-9]+|[0-9]+\.)", value.strip()):
                 self.add(file, path, f"expected {names}, got {value.strip()}, a number with decimals: give a whole number")
             else:
