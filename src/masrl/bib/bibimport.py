@@ -292,15 +292,17 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     if not authors_raw and entry.names.get("editor"):
         authors_raw = entry.names["editor"]
         note("has no author: its editors are stored as authors")
-    authors = []
+    authors, shape = [], []  # shape: every name, 'others' where it is one, for the list's own rule
     for name in authors_raw:
         try:
             authors.append(_checked_author(name))
+            shape.append(authors[-1])
         except ValueError as err:
             bad("author", str(err))
+            shape.append(name)
     if not authors_raw:
         bad("author", "has no author")
-    elif why := authors_problem(["others" if bibtex.record_author(n) == "others" else n for n in authors_raw]):
+    elif why := authors_problem(shape):
         bad("author", why)  # 'others' not last: named with the names' own problems, at once
     elif entry.names.get("author") and entry.names.get("editor"):
         f["editor"] = " and ".join(entry.names["editor"])  # kept in the block (LaTeX source), exported as is

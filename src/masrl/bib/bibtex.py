@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from ..core.placeholders import ET_AL_INSIDE, is_et_al, placeholder_word
+from ..core.placeholders import author_problem, is_et_al
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 
 __all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex", "too_deep"]  # the LaTeX codec, re-exported
@@ -40,7 +40,8 @@ logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 #: BibTeX's built-in month macros (defined by every standard .bst and by biber).
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-                "October", "November", "December")
+               "October", "November", "December")
+
 
 def month_macro(value: object) -> str | None:
     """BibTeX's month macro (``jan`` ... ``dec``) of a ``month`` as records write it: 1 to 12 (``06``), a
@@ -128,14 +129,7 @@ def organisation(name: str) -> str:
     """An organisation as a record author: as written, braced only when it holds a comma or what a
     person's name may not hold outside braces (``{Agents and Tools Lab, Inc.}``, ``{AT&T Labs}``;
     ``Kimi Team`` needs no braces: no comma, one name)."""
-    from ..core.placeholders import author_problem
-
     return "{" + name + "}" if "," in name or name == "others" or author_problem(name) else name
-
-
-#: What a name of one person never holds outside braces (several people joined by ``;``, ``&``, ``|``, ``/``
-#: or the word ``and``, an affiliation in parentheses, ``et al.`` after a name), and an unbalanced brace.
-_NOT_ONE = re.compile(r"[;&|/()\[\]]|(?:^|\s)and(?:\s|$)|^[^{}]*[{}][^{}]*$", re.IGNORECASE)
 
 
 def record_author(name: str) -> str:
@@ -155,9 +149,9 @@ def record_author(name: str) -> str:
         return "others"
     if _braced_whole(name):
         return organisation(decode_latex(name[1:-1]))
-    if (_NOT_ONE.search(name) or _NOT_ONE.search(decode_latex(name)) or ET_AL_INSIDE.search(name)
-            or any(placeholder_word(word) for word in name.split())):  # not one person, or a placeholder in it:
-        # kept as written (decoded, unless its braces are unbalanced: decoding would repair them), for the checks
+    if author_problem(name) or author_problem(decode_latex(name)):  # no one person's name (several, a placeholder,
+        # a mark): kept as written (decoded, unless its braces are unbalanced: decoding would repair them), for the
+        # checks to name it as written
         return decode_latex(name) if name.count("{") == name.count("}") else name
     words = name.split()
     if len(words) > 1 and "," not in name and all(_east_asian(word) for word in words):
