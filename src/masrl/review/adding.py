@@ -119,8 +119,8 @@ class BibtexPapers:
         refused: entry key (or ``(block at line N)``) -> problems.
         notes: fields not kept and blocks not imported (information, not errors).
         origins: entry key -> ``(file name, line, entry key, raw entry text)``.
-        partial: the papers of refused entries that have a title, an author and a year: checked as
-            records too, so that every problem of an entry is named in one run; never added.
+        partial: the papers of refused entries, what they lack given a stand-in: checked as records
+            too, so that every problem of an entry is named in one run; never added.
     """
 
     papers: list[dict]
