@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     print("Stand-ins of the sources are serving. In another shell:", flush=True)
     for variable, server, path in served:
         print(f"export {variable}={server.url}{path}")
-    print("then, e.g.: masrl update search --since 2026-05-04 --until 2026-06-30 --source arxiv")
+    print("then: masrl update search --since 2026-05-04")
+    print("  (every source; a few minutes, as citation searching asks once a second;")
+    print("   add --source arxiv for a round of seconds)")
     print("Ctrl-C stops them.", flush=True)
     try:
         threading.Event().wait()
