@@ -237,3 +237,22 @@ def test_a_macro_of_the_papers_own_in_a_title_is_named_not_dropped_without_a_wor
     assert [p.message for p in result.notes if "macro" in p.message] == [
         "entry 'c2': title: \\mysystem is no macro masrl can read, so the title is 'LaTeX for Agents: at Scale' without it: "
         "write its word in the record's title"]  # \\sc changes how a word looks, not which: no note
+
+
+def test_an_accent_command_in_a_name_stays_one_letter_wherever_the_name_stands():
+    r"""A bare accent command (``\O{}stergaard``, ``Nguy\~{\^e}n``) is the letter BibTeX and LaTeX read, also
+    after ``and`` (where the name splitter once dropped its backslash) and with a ``~`` (once read as a tie)."""
+    _, got = papers(r"""@article{k, title={Accents}, year=2021, doi={10.1000/acc.1}, journal={J},
+  author={Doe, Jane and \O{}stergaard, S{\o}ren and \"{O}zt\"{u}rk, Ali and \v{C}apek, Karel and
+          \L{}ukasiewicz, Jan and Nguy\~{\^e}n, V\u{a}n A and Juan Mu\~noz and Jos\'\i{} Ortega AND {Agents and Tools Lab}}}""")
+    assert got["k"]["authors"] == ["Doe, Jane", "Østergaard, Søren", "Öztürk, Ali", "Čapek, Karel", "Łukasiewicz, Jan",
+                                   "Nguyễn, Văn A", "Muñoz, Juan", "Ortega, Josí", "{Agents and Tools Lab}"]
+
+
+def test_an_empty_name_in_the_list_is_named():
+    result, got = papers("@misc{e, title={T}, author={Doe, Jane and and Roe, Ann}, year={2025}, url={https://x.org}}\n"
+                         "@misc{f, title={T}, author={Doe, Jane and}, year={2025}, url={https://x.org/f}}")
+    assert got == {}
+    assert sorted(str(p) for _, _, ps in result.refused for p in ps) == [
+        f"in.bib:{line}: author: entry '{key}': holds an empty name: 'and' twice in a row, or at the start or end of the list"
+        for line, key in ((1, "e"), (2, "f"))]

@@ -9,8 +9,9 @@
 2. bibtexparser's ``RemoveEnclosingMiddleware`` (outer braces/quotes);
 3. bibtexparser's ``MonthAbbreviationMiddleware`` (``month = {September}``,
    ``"9"`` -> the macro ``sep``);
-4. bibtexparser's ``SeparateCoAuthors`` (``and`` at brace depth 0; a braced
-   corporate name such as ``{Agents and Tools Lab, Inc.}`` stays one author).
+then ``author`` and ``editor`` are split as BibTeX splits them (:mod:`.namelist`: ``and`` at brace
+depth 0, so a braced corporate name such as ``{Agents and Tools Lab, Inc.}`` stays one author), and
+a name's accent commands are braced before its parts are read (``{\\"{O}}zt{\\"{u}}rk``: one letter each).
 
 Every block bibtexparser cannot parse (broken braces, a duplicate entry key or
 field) is a :class:`~masrl.core.errors.Problem` naming the block's line; every
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from ..core.errors import Problem
 from ..core.placeholders import author_problem, is_et_al
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
+from .namelist import brace_specials, split_names
 
 __all__ = ["balance_braces", "collapse", "decode_latex", "encode_latex", "too_deep"]  # the LaTeX codec, re-exported
 
@@ -144,7 +146,7 @@ def record_author(name: str) -> str:
         parse_single_name_into_parts,
     )
 
-    name = collapse(name)
+    name = brace_specials(collapse(name))  # an accent command stays one letter ('Nguy\\~{\\^e}n' is not 'Nguy ên')
     if name == "others" or is_et_al(name):  # "et al." is BibTeX's "others": the list goes on
         return "others"
     if _braced_whole(name):
@@ -416,7 +418,6 @@ def parse(text: str, file: str) -> ParsedFile:
     from bibtexparser.middlewares import (
         MonthAbbreviationMiddleware,
         RemoveEnclosingMiddleware,
-        SeparateCoAuthors,
     )
     from bibtexparser.model import (
         DuplicateBlockKeyBlock,
@@ -429,8 +430,7 @@ def parse(text: str, file: str) -> ParsedFile:
     )
 
     text = text.lstrip("\ufeff")
-    stack = [LowerCaseFieldNames(), ExpandMacros(), RemoveEnclosingMiddleware(), MonthAbbreviationMiddleware(),
-             SeparateCoAuthors()]
+    stack = [LowerCaseFieldNames(), ExpandMacros(), RemoveEnclosingMiddleware(), MonthAbbreviationMiddleware()]
     library = bibtexparser.parse_string(text, parse_stack=stack)
     problems: list[Problem] = []
     unread: dict[int, str] = {}
@@ -481,8 +481,7 @@ def parse(text: str, file: str) -> ParsedFile:
             for fld in block.fields:
                 name = fld.key.lower()
                 if name in ("author", "editor"):
-                    value = fld.value if isinstance(fld.value, list) else [fld.value]
-                    names[name] = [collapse(a) for a in value if str(a).strip()]
+                    names[name] = split_names(str(fld.value))
                 else:
                     fields[name] = collapse(str(fld.value))
             entries.append(BibEntry(block.key, block.entry_type.lower(), line, fields, names,
