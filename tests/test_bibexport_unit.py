@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from masrl.bib import bibexport
+from masrl.bib.entries import bibtex_block
 
 BASE = {"key": "k", "title": "A Title", "authors": ["Doe, Jane", "others"], "year": 2026}
 
@@ -165,3 +166,47 @@ def test_a_name_in_its_own_east_asian_script_keeps_its_family_name_first(name, s
     from masrl.bib.bibtex import display_name
 
     assert display_name(stored) == (name if stored != "Xiaolong, 李" else "李 Xiaolong")  # shown as it was written
+
+
+@pytest.mark.parametrize(("etype", "field", "venue", "exported"), [
+    ("article", "journal", "Proceedings of the National Academy of Sciences", "article"),
+    ("article", "journal", "Proceedings of the IEEE", "article"),
+    ("article", "journal", "Proceedings of the VLDB Endowment", "article"),
+    ("article", "journal", "Proceedings of the ACM on Human-Computer Interaction", "article"),
+    ("article", "journal", "Transactions of the ACL", "article"),
+    ("article", "journal", "Proceedings of the AAAI Conference on Artificial Intelligence", "inproceedings"),
+    ("inproceedings", "booktitle", "Machine Learning and Knowledge Discovery in Databases", "inproceedings"),
+    ("inproceedings", "booktitle", "Machine Learning: ECML 2004", "inproceedings"),
+    ("inproceedings", "booktitle", "Artificial Intelligence in Medicine", "inproceedings"),
+    ("incollection", "booktitle", "Letters from the Field", "incollection"),
+    ("incollection", "booktitle", "Review Track", "incollection"),
+    ("incollection", "booktitle", "Nature-Inspired Computing", "incollection"),
+])
+def test_a_venue_whose_words_belong_to_another_kind_is_no_disagreement_and_keeps_its_entry_type(etype, field, venue,
+                                                                                                   exported):
+    """PNAS, Proceedings of the IEEE and chapters in books named '... Review' were refused ("disagrees with
+    bibtex.journal"), and exported as another entry type, because the venue's kind was guessed from its words."""
+    from masrl.bib.consistency import bibtex_disagreements
+
+    record = {"key": "k", "title": "T", "year": 2020, "venue": venue, "authors": ["Doe, Jane"],
+              "bibtex": {"type": etype, "title": "T", field: venue, "year": "2020"}}
+    assert bibtex_disagreements(record) == []
+    got, out = bibexport.entry_fields(record)
+    assert got == exported and out.get("booktitle" if exported != "article" else "journal") == venue
+    assert "howpublished" not in out
+
+
+def test_a_venue_given_by_hand_takes_the_entry_type_of_its_series():
+    assert [bibtex_block("T", 2020, venue, {})["type"] for venue in (
+        "Proceedings of the National Academy of Sciences", "Transactions of the ACL", "Machine Learning: ECML 2004",
+        "Nature Machine Intelligence", "Nature-Inspired Computing", "Lecture Notes in Computer Science")] == [
+        "article", "article", "inproceedings", "article", "misc", "misc"]
+
+
+def test_a_preprint_block_beside_a_published_venue_is_still_a_disagreement():
+    from masrl.bib.consistency import bibtex_disagreements
+
+    record = {"key": "k", "title": "T", "year": 2020, "venue": "ICLR 2026", "authors": ["Doe, Jane"],
+              "bibtex": {"type": "article", "title": "T", "journal": "arXiv preprint arXiv:2501.00001", "year": "2020"}}
+    assert bibtex_disagreements(record) == [
+        ("venue", "ICLR 2026 (conference)", "arXiv preprint arXiv:2501.00001 (preprint)")]

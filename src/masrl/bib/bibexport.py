@@ -113,8 +113,16 @@ def protect_title(title: str) -> str:
 
 
 def export_kind(record: dict) -> str:
-    """The venue kind that decides the entry type (venue first, then the block, else other)."""
-    return venues.venue_kind(str(record.get("venue", ""))) or venues.block_kind(record.get("bibtex") or {}) or venues.OTHER
+    """The venue kind that decides the entry type: the venue's, unless only words many venues hold
+    say it is a conference or a journal (``... Review``, ``Proceedings of ...``) and the block's own
+    entry type says otherwise (a chapter in a book named ``... Review``, ``Machine Learning and
+    Knowledge Discovery in Databases`` as an ``@inproceedings``); then the block's; else other."""
+    mine, named = venues.venue_evidence(str(record.get("venue", "")))
+    theirs = venues.block_kind(record.get("bibtex") or {})
+    if mine in (venues.CONFERENCE, venues.JOURNAL) and not named and theirs in (venues.CONFERENCE, venues.JOURNAL,
+                                                                                 venues.OTHER):
+        return theirs
+    return mine or theirs or venues.OTHER
 
 
 #: Fields the bibliography styles read verbatim (BibTeX's ``\url`` fields, biblatex's verbatim fields):
@@ -179,7 +187,7 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             del out["journal"]
         if kind == venues.OTHER and block_type in CLASSIC_TYPES and block_type not in ("article", "inproceedings"):
             etype = block_type
-        if "eprint" not in out and "howpublished" not in out and "journal" not in out and venues.stated(venue):
+        if not {"eprint", "howpublished", "journal", "booktitle"} & set(out) and venues.stated(venue):
             out["howpublished"] = encode_latex(venue)
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]

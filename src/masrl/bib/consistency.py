@@ -19,7 +19,10 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
     Titles are compared normalized (LaTeX decoded, a bare ``%`` read as a percent sign as
     :func:`masrl.bib.bibexport.export` writes it; case, braces, punctuation and spaces
     ignored); the venue by kind (:mod:`masrl.bib.venues`: preprint, conference, journal,
-    other), and only when both kinds are known.
+    other), only when both kinds are known and one is a preprint: a venue edited when the paper
+    was published, its block left the preprint's (or back). Whether a venue is a conference or a
+    journal is read from its words, which cannot judge the block's own entry type
+    ("Proceedings of the AAAI Conference ..." as an ``@article``).
     """
     bib = record.get("bibtex") if isinstance(record.get("bibtex"), dict) else {}
     found = []
@@ -32,7 +35,7 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
             found.append(("title", record["title"], theirs))
     mine = venues.venue_kind(str(record.get("venue", "")))
     theirs_kind = venues.block_kind(bib)
-    if mine and theirs_kind and mine != theirs_kind:
+    if mine and theirs_kind and mine != theirs_kind and venues.PREPRINT in (mine, theirs_kind):
         said = bib.get("booktitle") or bib.get("journal") or bib.get("howpublished") or bib.get("eprint")
         found.append(("venue", f"{record.get('venue')} ({mine})", f"{said} ({theirs_kind})"))
     return found

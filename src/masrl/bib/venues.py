@@ -19,15 +19,23 @@ import re
 PREPRINT, CONFERENCE, JOURNAL, OTHER = "preprint", "conference", "journal", "other"
 
 _PREPRINT = re.compile(r"^(arxiv|corr|openreview|preprint|arxiv preprint)\b|\bsubmission\b|\bsubmitted\b", re.IGNORECASE)
-_CONFERENCE = re.compile(
+#: Series named by their acronym or name (a strong sign of the kind) ...
+_CONFERENCE_SERIES = re.compile(
     r"\b(ICLR|NeurIPS|NIPS|ICML|ACL|EMNLP|NAACL|EACL|AACL|COLING|COLM|AAAI|IJCAI|AAMAS|CVPR|ICCV|ECCV|KDD|WWW|SIGIR|"
     r"CIKM|WSDM|UAI|AISTATS|CoRL|ICRA|IROS|RSS|CoNLL|LREC|SIGDIAL|INTERSPEECH|ICASSP|USENIX|CCS|AISec|S&P|NDSS|"
-    r"FSE|ICSE|ASE|ISSTA|MLSys|SOSP|OSDI|CHI|UIST|ICAPS|ECAI|PRICAI|ACML|ALT|COLT|ICDM|SDM)\b"
-    r"|\b(conference|proceedings|workshop|symposium|findings of)\b", re.IGNORECASE)
-_JOURNAL = re.compile(
-    r"\b(TMLR|JMLR|TACL|TPAMI|Nature|Science|PNAS|JAIR|Artificial Intelligence|Machine Learning|"
-    r"Transactions|Journal|Letters|Review|Mathematics of Operations Research|Advances in Complex Systems)\b",
+    r"FSE|ICSE|ASE|ISSTA|MLSys|SOSP|OSDI|CHI|UIST|ICAPS|ECAI|PRICAI|ACML|ALT|COLT|ICDM|SDM|ECML|PKDD|BMVC|WACV|"
+    r"ACCV|ICONIP|ICANN|GECCO|PPSN)\b", re.IGNORECASE)
+_JOURNAL_SERIES = re.compile(
+    r"\b(TMLR|JMLR|TACL|TPAMI|PNAS|JAIR|Mathematics of Operations Research|Advances in Complex Systems)\b"
+    r"|^(Nature|Science)\b(?!-)"  # "Nature Machine Intelligence", not "Nature-Inspired Computing" or "... Computer Science"
+    # journals whose names hold a conference's words ("Proceedings of the IEEE", "Transactions of the ACL")
+    r"|\bProceedings of the (National Academy of Sciences|IEEE|VLDB Endowment|ACM on)\b|\bPACM|\bTransactions (of|on)\b",
     re.IGNORECASE)
+#: ... and words many venues hold (a weak one: "Machine Learning and Knowledge Discovery in Databases" is
+#: a conference's proceedings, "Artificial Intelligence in Medicine" both a journal and a conference).
+_CONFERENCE_WORDS = re.compile(r"\b(conference|proceedings|workshop|symposium|findings of)\b", re.IGNORECASE)
+_JOURNAL_WORDS = re.compile(r"\b(Artificial Intelligence|Machine Learning|Transactions|Journal|Letters|Review)\b",
+                            re.IGNORECASE)
 _OTHER = re.compile(r"\b(blog|documentation|docs|tech(nical)? report|report|web ?page|website|thesis|book)\b", re.IGNORECASE)
 
 #: Display venue of an entry type that names no venue (``masrl add`` of a bare ``@misc``).
@@ -52,36 +60,61 @@ def venue_kind(venue: str) -> str | None:
 
     Order matters: "arXiv (ICLR 2026 submitted)" is a preprint, "Findings of ACL
     2024" a conference, "ICML 2025 MAS Workshop" a conference (workshops are
-    published as ``@inproceedings``).
+    published as ``@inproceedings``), "Transactions of the ACL" a journal.
     """
+    return venue_evidence(venue)[0]
+
+
+def venue_evidence(venue: str) -> tuple[str | None, bool]:
+    """``(kind, named)``: :func:`venue_kind`'s kind, and whether a series' own name says it (``ICLR``,
+    ``TMLR``, ``Proceedings of the IEEE``) rather than words many venues hold ("Proceedings",
+    "Review"), which cannot overrule what an entry's own type says."""
     text = venue.strip()
     if not text:
-        return None
-    if _PREPRINT.search(text):
-        return PREPRINT
-    if _OTHER.search(text):
-        return OTHER
-    if _CONFERENCE.search(text):
-        return CONFERENCE
-    if _JOURNAL.search(text):
-        return JOURNAL
-    return None
+        return None, False
+    for pattern, kind in ((_PREPRINT, PREPRINT), (_OTHER, OTHER), (_JOURNAL_SERIES, JOURNAL),
+                          (_CONFERENCE_SERIES, CONFERENCE)):
+        if pattern.search(text):
+            return kind, True
+    for pattern, kind in ((_CONFERENCE_WORDS, CONFERENCE), (_JOURNAL_WORDS, JOURNAL)):
+        if pattern.search(text):
+            return kind, False
+    return None, False
 
 
 def block_kind(block: dict) -> str | None:
-    """The kind a record's ``bibtex`` block says: ``booktitle`` -> conference; an arXiv
-    ``journal`` line or an arXiv ``eprint`` without journal -> preprint; another ``journal``
-    -> journal; ``howpublished`` only -> other; else None."""
+    """The kind a record's ``bibtex`` block says, by its entry type where that names one
+    (``@inproceedings`` -> conference; ``@article`` -> journal, or preprint for an arXiv or CoRR
+    ``journal`` line or none beside an arXiv ``eprint``; a book, chapter, thesis or report ->
+    other), else by its fields: ``booktitle`` -> conference; an arXiv ``journal`` line -> preprint;
+    another ``journal`` -> journal; ``howpublished`` naming a venue -> its kind; an arXiv
+    ``eprint`` -> preprint; another ``howpublished`` -> other; else None."""
+    etype = str(block.get("type", "")).lower()
     journal = str(block.get("journal", ""))
+    arxiv_line = re.match(r"^\s*(arxiv|corr)\b", journal, re.IGNORECASE) is not None
+    eprint = str(block.get("archiveprefix", "")).lower() == "arxiv" and bool(block.get("eprint"))
+    if etype in ("inproceedings", "conference"):
+        return CONFERENCE
+    if etype == "article":
+        return PREPRINT if arxiv_line or (not journal and eprint) else JOURNAL
+    if etype in _OTHER_TYPES:
+        return OTHER
     if block.get("booktitle"):
         return CONFERENCE
     if journal:
-        return PREPRINT if re.match(r"^\s*(arxiv|corr)\b", journal, re.IGNORECASE) else JOURNAL
-    if str(block.get("archiveprefix", "")).lower() == "arxiv" and block.get("eprint"):
-        return PREPRINT
+        return PREPRINT if arxiv_line else JOURNAL
     how = str(block.get("howpublished", ""))
     if re.match(r"^\s*(arxiv|corr)\b", how, re.IGNORECASE):
         return PREPRINT
-    if how:
-        return venue_kind(how) if "http" not in how and "\\url" not in how and venue_kind(how) else OTHER
-    return None
+    said = venue_kind(how) if how and "http" not in how and "\\url" not in how else None
+    if said:
+        return said
+    if eprint:
+        return PREPRINT
+    return OTHER if how else None
+
+
+#: Entry types of a book, a part of one, a thesis, a report or a manual: a venue of kind other.
+_OTHER_TYPES = frozenset({"book", "inbook", "incollection", "proceedings", "phdthesis", "mastersthesis", "thesis",
+                          "techreport", "report", "manual", "booklet", "collection", "mvbook", "bookinbook",
+                          "suppbook", "suppcollection", "periodical"})
