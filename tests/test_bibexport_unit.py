@@ -99,8 +99,9 @@ def test_protect_title(title, protected):
 @pytest.mark.parametrize("text, latex", [
     ("Şahin", "{\\c{S}}ahin"), ("Ökten", "{\\\"O}kten"), ("Ångström", "{\\r{A}}ngstr{\\\"o}m"), ("Tramèr", "Tram{\\`e}r"),
     ("Łukasz", "{\\L}ukasz"), ("Erdős", "Erd{\\H{o}}s"), ("ı", "{\\i}"), ("50% & a_b", "50\\% \\& a\\_b"),
-    # where pylatexenc's table writes another letter (ű as \\'u, a Greek capital as its Latin look-alike), the letter is kept
-    ("Szűcs", "Szűcs"), ("Ħal ŉ", "Ħal ŉ"), ("Ολα", "Ο\\ensuremath{\\lambda}\\ensuremath{\\alpha}"),
+    # where pylatexenc's table writes another letter (ű as \\'u), LaTeX's accents write it; a Greek capital (written as its
+    # Latin look-alike) is kept; math letters are braced whole, so that no style changes their case
+    ("Szűcs", "Sz{\\H{u}}cs"), ("Ħal ŉ", "Ħal ŉ"), ("Ολα", "Ο{{\\ensuremath{\\lambda}}}{{\\ensuremath{\\alpha}}}"),
 ])
 def test_accented_letters_are_bibtex_special_characters(text, latex):
     from masrl.bib.latex import decode_latex, encode_latex

@@ -129,14 +129,40 @@ def _special_rule(text: str, pos: int):
 @lru_cache(maxsize=4096)
 def _special(ch: str) -> str:
     """One non-ASCII character as LaTeX that reads back as that character: pylatexenc's macro, braced
-    (:func:`_special_rule`), or the character itself where pylatexenc's table would write another one
-    (``ű`` as ``\\'u``, which is ``ú``; a Greek capital as the Latin letter it looks like)."""
+    (:func:`_special_rule`); where it has none or a wrong one (``ű`` as ``\\'u``, which is ``ú``), the
+    letter under LaTeX's accent commands (:func:`_accented`); else the character itself (a Greek capital,
+    which pylatexenc writes as the Latin letter it looks like; ``ả``)."""
     latex = _defaults().unicode_to_latex(ch)
-    if latex == ch:
+    if latex == ch or decode_latex(latex) != ch:
+        latex = _accented(ch)  # a letter with accents pylatexenc has no macro for (Vietnamese ễ, pinyin ǚ), or a wrong one
+    elif latex.startswith("\\ensuremath"):  # a math letter: \mathscr needs a package, \mathcal is LaTeX's own; braced
+        # as text no style changes the case of ("{\ensuremath{...}}" would be a special character, lowered by styles)
+        latex = "{{" + latex.replace("\\mathscr{", "\\mathcal{") + "}}"
+    if latex == ch or decode_latex(latex) != ch:
         return ch
-    if decode_latex(latex) != ch:
+    return "{" + latex + "}" if latex.startswith("\\") else latex
+
+
+#: LaTeX's own accent commands, by the combining mark they write (no package needed, in OT1 and T1).
+_ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u", "\u0307": ".",
+            "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0323": "d", "\u0327": "c", "\u0328": "k",
+            "\u0331": "b"}
+_BELOW = frozenset("\u0323\u0327\u0328\u0331")
+
+
+def _accented(ch: str) -> str:
+    """``ch`` as an ASCII letter under LaTeX's accent commands, innermost first (``ễ`` ->
+    ``\\~{\\^{e}}``, ``ặ`` -> ``\\u{\\d{a}}``; an ``i`` under an accent above is ``\\i``); ``ch`` itself
+    where a mark has no such command (a hook above, a horn: ``ả``, ``ơ``)."""
+    import unicodedata
+
+    base, *marks = unicodedata.normalize("NFD", ch)
+    if not marks or not (base.isascii() and base.isalpha()) or any(m not in _ACCENTS for m in marks):
         return ch
-    return "{" + latex + "}" if latex.startswith("\\") and not latex.startswith("\\ensuremath") else latex
+    latex = "\\" + base if base in "ij" and marks[0] not in _BELOW else base
+    for mark in marks:
+        latex = f"\\{_ACCENTS[mark]}{{{latex}}}"
+    return latex
 
 
 @lru_cache(maxsize=1)
