@@ -164,3 +164,20 @@ def test_resolve_keeps_two_distinct_papers_logged_on_two_branches(survey, cli, r
     theirs = f"E{int(rid[1:]) + 1:03d}"
     assert f"kept both: exclusions/{rid}.yaml is ours; theirs is now exclusions/{theirs}.yaml" in run.out
     assert yaml.safe_load((survey / f"exclusions/{theirs}.yaml").read_text())["screening_label"] == "GPT-5 Technical Report"
+
+
+def test_a_near_identical_title_by_authors_who_share_no_name_is_another_paper():
+    """One rule for add, exclude, validate and rounds: "... Traffic Signal Control" by Lovelace is not "... Traffic
+    Light Control" by Hopper (94% similar); the same titles by an author the two share (however written) are one."""
+    from masrl.bib.matching import Pool, make_known, may_be_one_paper, similar_title_pairs
+
+    signal = make_known("a.yaml", "retained", "Multi-Agent Reinforcement Learning for Traffic Signal Control", {},
+                        authors=["Lovelace, Ada", "others"])
+    pool = Pool([signal])
+    light = "Multi-Agent Reinforcement Learning for Traffic Light Control"
+    assert pool.matches(light, {}, ["Hopper, Grace"]) == []
+    assert [m.other.where for m in pool.matches(light, {}, ["Hopper, Grace", "Ada Lovelace"])] == ["a.yaml"]
+    assert [m.other.where for m in pool.matches(light, {}, None)] == ["a.yaml"]  # no authors to tell them apart by
+    hopper = make_known("b.yaml", "retained", light, {}, authors=["Hopper, Grace"])
+    assert similar_title_pairs([signal, hopper]) == [] and not may_be_one_paper(signal, hopper)
+    assert len(similar_title_pairs([signal, make_known("c.yaml", "retained", light, {}, authors=["Lovelace, A."])])) == 1

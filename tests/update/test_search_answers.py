@@ -397,14 +397,19 @@ def test_a_duplicate_gives_its_ids_to_the_candidate_so_a_third_record_with_one_o
         (["arxiv:2605.30001", "doi:10.5555/conf.77"], ["arXiv", "Crossref", "Semantic Scholar"])]
     assert [(d.source, d.status, d.rule) for d in duplicates] == [
         ("Crossref", "this round", "same arxiv 2605.30001"), ("Semantic Scholar", "this round", "same doi 10.5555/conf.77")]
-    # a record that joins two candidates' ids (queued apart: no id or title in common) gives neither the other's
-    runs = [("arXiv", [found("arxiv:2605.30001", {"arxiv": "2605.30001"}, "Learning to assign credit among talking agents")]),
-            ("Crossref", [found("doi:10.5555/conf.77", {"doi": "10.5555/conf.77"}, "CREDO: Counterfactual Message Credit")]),
-            ("Semantic Scholar", [found("arxiv:2605.30001", {"arxiv": "2605.30001", "doi": "10.5555/conf.77"}, "Credit talk")])]
-    candidates, duplicates, _, _ = deduplicate(corpus, [(label, SimpleNamespace(family="credit", found=records))
-                                                        for label, records in runs])
-    assert [c.identifiers for c in candidates] == [["arxiv:2605.30001"], ["doi:10.5555/conf.77"]]  # each id queued once
-    assert [(d.source, d.rule) for d in duplicates] == [("Semantic Scholar", "same arxiv 2605.30001")]
+    # a record that joins two records' ids (no id or title in common) makes them one paper, whatever order they come in:
+    # the screener once saw two rows of one paper
+    for order in ((0, 1, 2), (2, 1, 0), (1, 2, 0)):
+        runs = [("arXiv", [found("arxiv:2605.30001", {"arxiv": "2605.30001"}, "Learning to assign credit among talking agents")]),
+                ("Crossref", [found("doi:10.5555/conf.77", {"doi": "10.5555/conf.77"}, "CREDO: Counterfactual Message Credit")]),
+                ("Semantic Scholar", [found("arxiv:2605.30001", {"arxiv": "2605.30001", "doi": "10.5555/conf.77"},
+                                            "Credit talk")])]
+        runs = [runs[k] for k in order]
+        candidates, duplicates, tallies, _ = deduplicate(corpus, [(label, SimpleNamespace(family="credit", found=records))
+                                                                  for label, records in runs])
+        assert len(candidates) == 1 and sorted(candidates[0].identifiers) == ["arxiv:2605.30001", "doi:10.5555/conf.77"]
+        assert candidates[0].sources == [label for label, _ in runs] and len(duplicates) == 2
+        assert sum(t.queued for t in tallies.values()) == 1 and sum(t.duplicates for t in tallies.values()) == 2
     # a second DOI (a journal version's, by a title this similar) is not one the record could keep: not taken
     runs = [("Crossref", [found("doi:10.5555/conf.77", {"arxiv": "2605.30001", "doi": "10.5555/conf.77"}, "CREDO: Credit")]),
             ("Semantic Scholar", [found("doi:10.5555/jour.78", {"doi": "10.5555/jour.78"}, "CREDO: Credit!")])]
@@ -1198,3 +1203,86 @@ def test_the_media_type_of_an_answer_is_read_as_http_writes_it(header, kind):
     from masrl.bib.fetch import Answer
 
     assert Answer("http://127.0.0.1/x", 200, {"content-type": header}).content_type == kind
+
+
+def _found(ident, ids, title, authors=("Lovelace, Ada",)):
+    from masrl.review.update.sources.base import Found
+
+    return Found(ident, ids, title, tuple(authors), 2026, "", "", "2026-06-01")
+
+
+def _dedupe(corpus, runs):
+    from types import SimpleNamespace
+
+    from masrl.review.update.dedupe import deduplicate
+
+    return deduplicate(corpus, [(label, SimpleNamespace(family="credit", found=records)) for label, records in runs])
+
+
+def test_a_paper_known_by_one_id_is_known_by_every_id_a_source_links_to_it_in_any_order(tmp_path):
+    """An excluded preprint (arXiv id only); S2 names it with its venue DOI; Crossref returns the DOI alone. The
+    Crossref record was queued as new (apply then made a second record of the paper), before or after S2's."""
+    from types import SimpleNamespace
+
+    corpus = SimpleNamespace(retained={}, excluded={"exclusions/E034.yaml": {
+        "screening_label": "Learned Orchestrator Gamma Delegation", "identifiers": {"arxiv": "2605.30003"}}}, rounds={})
+    s2 = ("Semantic Scholar", [_found("arxiv:2605.30003", {"arxiv": "2605.30003", "doi": "10.5555/venue.77"},
+                                      "Learned Orchestrator Gamma Delegation")])
+    crossref = ("Crossref", [_found("doi:10.5555/venue.77", {"doi": "10.5555/venue.77"},
+                                    "Message Passing Orchestrator under Partial Observability")])
+    for runs in ([crossref, s2], [s2, crossref]):
+        candidates, duplicates, _, _ = _dedupe(corpus, runs)
+        assert candidates == []
+        assert sorted((d.source, d.status, d.matched, d.rule) for d in duplicates) == [
+            ("Crossref", "excluded", "exclusions/E034.yaml", "same doi 10.5555/venue.77 as arxiv:2605.30003"),
+            ("Semantic Scholar", "excluded", "exclusions/E034.yaml", "same arxiv 2605.30003")]
+
+
+def test_a_similar_title_by_other_authors_is_another_paper_and_gives_it_no_id():
+    """arXiv's "... for Traffic Signal Control" by Lovelace and Crossref's "... for Traffic Light Control" by Hopper
+    (94% similar): one candidate carried Hopper's DOI, and apply wrote it into Lovelace's record."""
+    from types import SimpleNamespace
+
+    corpus = SimpleNamespace(retained={}, excluded={}, rounds={})
+    runs = [("arXiv", [_found("arxiv:2612.00601", {"arxiv": "2612.00601"},
+                              "Multi-Agent Reinforcement Learning for Traffic Signal Control")]),
+            ("Crossref", [_found("doi:10.5555/traffic.light", {"doi": "10.5555/traffic.light"},
+                                 "Multi-Agent Reinforcement Learning for Traffic Light Control", ("Hopper, Grace",))])]
+    candidates, duplicates, _, _ = _dedupe(corpus, runs)
+    assert [c.identifiers for c in candidates] == [["arxiv:2612.00601"], ["doi:10.5555/traffic.light"]] and duplicates == []
+    # the same title by an author the two share is one paper, as before (a preprint and its venue version)
+    runs[1] = ("Crossref", [_found("doi:10.5555/traffic.light", {"doi": "10.5555/traffic.light"},
+                                   "Multi-Agent Reinforcement Learning for Traffic Light Control",
+                                   ("Hopper, Grace", "Lovelace, A."))])
+    candidates, duplicates, _, _ = _dedupe(corpus, runs)
+    assert [c.identifiers for c in candidates] == [["arxiv:2612.00601", "doi:10.5555/traffic.light"]]
+    assert [(d.source, d.rule) for d in duplicates] == [("Crossref", "title 94% similar")]
+
+
+def test_a_record_one_paper_with_a_queued_one_through_a_third_is_that_rows_duplicate_and_the_round_validates(
+        basic_survey, cli, clock, serve, monkeypatch):
+    """An earlier round queued a venue paper by its DOI; now Crossref names its preprint and arXiv returns the
+    preprint under another title: both are duplicates of the queued row (the preprint through the venue record),
+    and validate accepts the duplicate that shares neither id nor title with the row it names."""
+    venue = work(DOI="10.5555/conf.77", title=["CREDO: Counterfactual Credit for Orchestrator Teams"])
+    point(monkeypatch, serve(Scripted(lambda path, params: (200, "application/json", work_list([venue])))),
+          "MASRL_CROSSREF_API", "/works")
+    assert cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref").code == 0
+    (first,) = rounds(basic_survey)
+    linked = work(DOI="10.5555/conf.77", title=["CREDO: Counterfactual Credit for Orchestrator Teams"],
+                  relation={"has-preprint": PREPRINT})
+    point(monkeypatch, serve(Scripted(lambda path, params: (200, "application/json", work_list([linked])))),
+          "MASRL_CROSSREF_API", "/works")
+    preprint = atom(entry("2605.30001", title="Learning to Assign Credit Among Talking Agents"), 1)
+    point(monkeypatch, serve(Scripted(lambda path, params: (200, "application/atom+xml", preprint))))
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV, "--source", "crossref")
+    assert run.code == 0, run.err
+    (second,) = [folder for folder in rounds(basic_survey) if folder != first]
+    assert (second / "queue.csv").read_text(encoding="utf-8").count("\n") == 1  # the header: nothing new
+    with open(second / "duplicates.csv", encoding="utf-8", newline="") as handle:
+        rows = sorted((d["identifier"], d["status"], d["matched"], d["rule"]) for d in csv.DictReader(handle))
+    assert rows == [("arxiv:2605.30001", "queued", f"corpus/rounds/{first.name}/queue.csv:2",
+                     "same arxiv 2605.30001 as doi:10.5555/conf.77"),
+                    ("doi:10.5555/conf.77; arxiv:2605.30001", "queued", f"corpus/rounds/{first.name}/queue.csv:2",
+                     "same doi 10.5555/conf.77")]  # every id the source gave: the preprint is one paper with it
+    assert cli("validate", "--root", basic_survey).code == 0

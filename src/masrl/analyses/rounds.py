@@ -154,14 +154,15 @@ def queued_again(rounds: dict) -> dict[tuple[str, int], Requeued]:
         for row in folder.queue:
             cell, title = row.get("identifier"), row.get("title")
             ids = as_mapping(row_identifiers(cell))
-            match = next(iter(pool.matches(title, ids)), None)
+            authors = split_list(row.get("authors"))
+            match = next(iter(pool.matches(title, ids, authors)), None)
             if match is not None:
                 earlier_round, _, line = match.other.where.partition(":")
                 rule = f"same {match.key.replace(':', ' ', 1)}" if match.key else f"title {int(match.similarity * 100)}% similar"
                 out[folder.round_id, row.line] = Requeued(folder.round_id, row.line, row_name(cell),
                                                           next(iter(split_list(row.get("sources"))), ""),
                                                           earlier_round, int(line), rule)
-            mine.append(make_known(f"{folder.round_id}:{row.line}", "queued", title, ids))
+            mine.append(make_known(f"{folder.round_id}:{row.line}", "queued", title, ids, authors=authors))
         for known in mine:  # a round's own rows are told apart by its search (validate names a row copied)
             pool.add(known)
     return out
@@ -185,10 +186,12 @@ class Holders:
             return held
         if self._pool is None:  # built once, when a row is not held by an id
             self._pool = Pool([make_known(file, "record", title if isinstance(title := rec.get(field), str) else "",
-                                          rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {})
+                                          rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {},
+                                          authors=rec.get("authors"))
                                for records, field in ((self._retained, "title"), (self._excluded, "screening_label"))
                                for file, rec in sorted(records.items())])
-        match = next(iter(self._pool.matches(row.get("title"), as_mapping(row_identifiers(cell)))), None)
+        match = next(iter(self._pool.matches(row.get("title"), as_mapping(row_identifiers(cell)),
+                                             split_list(row.get("authors")))), None)
         return match.other.where if match is not None else None
 
 

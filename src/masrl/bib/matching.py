@@ -8,7 +8,10 @@ are at least :data:`TITLE_THRESHOLD` similar, unless both have an arXiv id and t
 differ (:func:`distinct_by_id`): arXiv gives a paper one id for all its versions, so two
 ids are two papers ("GPT-4 Technical Report" 2303.08774 is not "GPT-5 Technical Report");
 or unless the titles' numbers differ or one of them says no where the other does not
-(:func:`distinct_by_title`: "Orchestrator 1" is not "Orchestrator 2", nor "... with RL" "... without RL").
+(:func:`distinct_by_title`: "Orchestrator 1" is not "Orchestrator 2", nor "... with RL" "... without RL");
+or unless both name their authors and no author's name shares a word with the other's
+(:func:`distinct_by_authors`: "... for Traffic Signal Control" by Lovelace is not "... for Traffic
+Light Control" by Hopper).
 Other schemes do not decide it: a paper's conference and journal versions have two DOIs,
 and a resubmission gets a new OpenReview forum.
 
@@ -82,6 +85,7 @@ class Known:
         title: its title as written.
         keys: its canonical ids.
         forced: added with ``--force`` and a reason (a deliberate second record).
+        names: the words of its authors' names (:func:`name_words`; empty when it names none).
     """
 
     where: str
@@ -90,6 +94,7 @@ class Known:
     keys: frozenset[str] = frozenset()
     forced: bool = False
     norm: str = field(default="", compare=False)
+    names: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,24 @@ class Match:
         if self.other.status == "batch":
             return f"appears twice in this batch (also {self.other.where}: {why})"
         return f"already {self.other.status} as {self.other.where} ({why})"
+
+
+def name_words(authors) -> frozenset[str]:
+    """The words of the authors' names, folded (``Lovelace, Ada`` and ``Ada Lovelace`` give
+    ``{"lovelace", "ada"}``; accents and case dropped; initials and ``others`` left out); empty for
+    anything that is not a list of names."""
+    if not isinstance(authors, (list, tuple)):
+        return frozenset()
+    words = set()
+    for name in authors:
+        if isinstance(name, str) and name.strip() != "others":
+            words.update(w for w in normalize_title(name).split() if len(w) > 1)
+    return frozenset(words)
+
+
+def distinct_by_authors(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two papers' :func:`name_words` prove them distinct: both name authors and no word is shared."""
+    return bool(a and b and not a & b)
 
 
 def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> bool:
@@ -170,7 +193,8 @@ def may_be_one_paper(a: Known, b: Known) -> bool:
 
     if a.keys & b.keys or not a.norm or not b.norm:
         return True
-    return fuzz.ratio(a.norm, b.norm) >= TITLE_THRESHOLD * 100 and not distinct_by_title(a.norm, b.norm)
+    return (fuzz.ratio(a.norm, b.norm) >= TITLE_THRESHOLD * 100 and not distinct_by_title(a.norm, b.norm)
+            and not distinct_by_authors(a.names, b.names))
 
 
 def known_records(corpus) -> list[Known]:
@@ -183,12 +207,14 @@ def record_known(where: str, status: str, rec: dict) -> Known:
     """A retained (``title``) or excluded (``screening_label``) record as a :class:`Known`."""
     ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
     title = rec.get("title" if status == "retained" else "screening_label")
-    return make_known(where, status, title if isinstance(title, str) else "", ids, bool(rec.get("forced")))
+    return make_known(where, status, title if isinstance(title, str) else "", ids, bool(rec.get("forced")),
+                      rec.get("authors"))
 
 
-def make_known(where: str, status: str, title: str, identifiers: dict | None, forced: bool = False) -> Known:
-    """A :class:`Known` with its canonical ids and normalized title computed once."""
-    return Known(where, status, title, frozenset(keys_of(identifiers)), forced, normalize_title(title))
+def make_known(where: str, status: str, title: str, identifiers: dict | None, forced: bool = False,
+               authors=None) -> Known:
+    """A :class:`Known` with its canonical ids, normalized title and its authors' name words computed once."""
+    return Known(where, status, title, frozenset(keys_of(identifiers)), forced, normalize_title(title), name_words(authors))
 
 
 class Pool:
@@ -209,16 +235,16 @@ class Pool:
         for key in item.keys:
             self.by_key.setdefault(key, []).append(index)
 
-    def matches(self, title: str, identifiers: dict | None) -> list[Match]:
+    def matches(self, title: str, identifiers: dict | None, authors=None) -> list[Match]:
         """Every paper of the pool this one duplicates, in pool order; empty when it is new.
 
         A paper sharing a canonical id is named once, with the first shared id;
         otherwise a title at least :data:`TITLE_THRESHOLD` similar is a match, unless the
-        ids prove the two distinct (:func:`distinct_by_id`).
+        ids, the titles' numbers or the authors prove the two distinct.
         """
         from rapidfuzz import fuzz, process
 
-        mine = keys_of(identifiers)
+        mine, names = keys_of(identifiers), name_words(authors)
         found: dict[int, Match] = {}
         for key in sorted(mine):
             for index in self.by_key.get(key, []):
@@ -228,7 +254,8 @@ class Pool:
             hits = process.extract(norm, self.titles, scorer=fuzz.ratio, score_cutoff=TITLE_THRESHOLD * 100, limit=None)
             for _, score, index in hits:
                 if (index not in found and self.titles[index] and not distinct_by_id(mine, self.items[index].keys)
-                        and not distinct_by_title(norm, self.titles[index])):
+                        and not distinct_by_title(norm, self.titles[index])
+                        and not distinct_by_authors(names, self.items[index].names)):
                     found[index] = Match(self.items[index], similarity=score / 100)
         return [found[i] for i in sorted(found)]
 
@@ -275,7 +302,8 @@ def similar_title_pairs(items: list[Known]) -> list[tuple[Known, Known, float]]:
         for b in np.nonzero(bag <= limit)[0]:
             i, j = int(order[a]), int(order[a + 1 + b])
             score = fuzz.ratio(titles[i], titles[j], score_cutoff=t * 100)
-            if score and not distinct_by_title(titles[i], titles[j]):
+            if score and not distinct_by_title(titles[i], titles[j]) and not distinct_by_authors(items[i].names,
+                                                                                                   items[j].names):
                 first, second = sorted((i, j))
                 pairs.append((first, second, score / 100))
     return [(items[i], items[j], s) for i, j, s in sorted(pairs)]

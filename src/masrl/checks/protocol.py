@@ -746,13 +746,19 @@ _QUEUE_ROW = re.compile(rf"(?:{re.escape(ROUNDS)}(?P<round>[^/]+)/)?queue\.csv:(
 
 def _matched_problems(corpus: Corpus, folder: RoundFolder) -> list[Problem]:
     """A duplicate that names a queue row (``queue.csv:N`` of its round, ``corpus/rounds/<id>/queue.csv:N`` of an
-    earlier one) names a row that is there and can be its paper (:func:`masrl.bib.matching.may_be_one_paper`):
-    a round renamed by hand, or a merge that moved one, would leave it naming another paper."""
+    earlier one) names a row that is there and can be its paper (:func:`masrl.bib.matching.may_be_one_paper`),
+    itself or through the other duplicates naming that row (a preprint found one paper with the row's venue
+    version by a record naming both): a round renamed by hand, or a merge that moved one, would leave it
+    naming another paper."""
     from ..analyses.rounds import row_identifiers
     from ..bib.identifiers import as_mapping
     from ..bib.matching import make_known, may_be_one_paper
 
+    def known(row):
+        return make_known("", "", row.get("title"), as_mapping(row_identifiers(row.get("identifier"))))
+
     file, out, lines = folder.path("duplicates.csv"), [], {}  # round id -> its queue rows by line, read once
+    naming: dict[tuple[str, int], list] = {}  # the queue row named -> the duplicates naming it
     for row in folder.duplicates:
         named = _QUEUE_ROW.fullmatch(row.get("matched") or "")
         if named is None:
@@ -765,15 +771,25 @@ def _matched_problems(corpus: Corpus, folder: RoundFolder) -> list[Problem]:
             continue  # a sheet unread, or rows added or deleted by hand: said once, by its own checks
         if other.round_id not in lines:
             lines[other.round_id] = {q.line: q for q in other.queue}
-        queued = lines[other.round_id].get(int(named["line"]))
-        if queued is None:
+        if lines[other.round_id].get(int(named["line"])) is None:
             out.append(Problem(file, row.line, "matched", f"{row.get('matched')!r} names no row of that queue"))
-        elif not may_be_one_paper(make_known("", "", row.get("title"), as_mapping(row_identifiers(row.get("identifier")))),
-                                  make_known("", "", queued.get("title"), as_mapping(row_identifiers(queued.get("identifier"))))):
+        else:
+            naming.setdefault((other.round_id, int(named["line"])), []).append(row)
+    for (round_id, line), rows in naming.items():
+        queued = lines[round_id][line]
+        reached, frontier = [known(queued)], [known(queued)]
+        left = [(row, known(row)) for row in rows]
+        while frontier:  # the duplicates one paper with the row, directly or through another
+            paper = frontier.pop()
+            joined = [(row, item) for row, item in left if may_be_one_paper(item, paper)]
+            left = [(row, item) for row, item in left if all(row is not r for r, _ in joined)]
+            frontier += [item for _, item in joined]
+            reached += [item for _, item in joined]
+        for row, _ in left:
             out.append(Problem(file, row.line, "matched", f"{row.get('matched')} is {queued.get('title')[:60]!r}, another "
                                                           f"paper than this row's {row.get('title')[:60]!r}: a round renamed "
                                                           "after its duplicates were found? name the row of the same paper"))
-    return out
+    return sorted(out, key=lambda p: (p.line or 0))
 
 
 def _rows_as_searched(corpus: Corpus, folder: RoundFolder) -> bool:

@@ -59,8 +59,8 @@ SCREENER_COLUMNS = ("decision", STAGE_COLUMN, REASON_COLUMN, "reason")
 ROLE_COLUMNS = {"stages": STAGE_COLUMN, "reasons": REASON_COLUMN, "found_in": "sources", "found_by": "query_families"}
 #: Allowed values of the ``decision`` column (empty: not decided yet).
 DECISIONS = ("include", "exclude")
-#: Columns of ``duplicates.csv``: the record found (its identifier and title as the source gave
-#: them, the source and query family that found it), what it matched (``status``: retained,
+#: Columns of ``duplicates.csv``: the record found (its identifiers, ``; ``-separated, the one it is named
+#: by first, and its title as the source gave them, the source and query family that found it), what it matched (``status``: retained,
 #: excluded, queued (an earlier round) or this round; ``matched``: the record file or
 #: ``queue.csv`` line) and the rule that matched (``same arxiv 2605.08686``, ``title 96% similar``).
 FAMILY_COLUMN = "query_family"

@@ -215,7 +215,7 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             if placeholders:  # named; the paper is still checked as a record, for its other problems
                 plan.refused.setdefault(name, []).extend(placeholders)
                 checked_only.add(id(paper))
-        matches = [] if force else pool.matches(paper["title"], paper["identifiers"])
+        matches = [] if force else pool.matches(paper["title"], paper["identifiers"], paper.get("authors"))
         if matches:
             file, line, _ = paper["origin"]
             who = f"entry '{name}'" if name else f"'{paper['title']}'"
@@ -277,7 +277,7 @@ def _same_field(record_field: str | None, import_field: str | None) -> bool:
 def _batch_known(paper: dict):
     file, line, key = paper["origin"]
     where = f"entry '{key}' ({file}:{line})" if key else "the command line"
-    return make_known(where, "batch", paper["title"], paper["identifiers"])
+    return make_known(where, "batch", paper["title"], paper["identifiers"], authors=paper.get("authors"))
 
 
 def _stub_problems(corpus, known: list[Problem], stubs: dict[str, dict],

@@ -197,12 +197,12 @@ def duplicate_problems(corpus: Corpus, decisions: list[Decision], advice) -> lis
         if decision.key or not decision.identifiers:
             continue
         ids = dict(decision.identifiers)
-        matches = [m for m in pool.matches(decision.title, ids) if m.key or not decision.force]
+        matches = [m for m in pool.matches(decision.title, ids, decision.authors) if m.key or not decision.force]
         if matches:
             out.append(Problem(decision.origin[0], decision.origin[1], decision.label("title"),
                                f"{decision.title!r} refused: " + "; ".join(m.message() for m in matches) + f"; {advice(matches)}"))
         pool.add(make_known(f"{decision.origin[0]}" + (f":{decision.origin[1]}" if decision.origin[1] else ""),
-                            "batch", decision.title, ids))
+                            "batch", decision.title, ids, authors=decision.authors))
     return out
 
 
@@ -249,7 +249,7 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
             if not decision.identifiers:
                 raise UserError("the paper needs an identifier: --arxiv, --doi, --openreview or --url")
             ids = dict(decision.identifiers)
-            matches = [m for m in pool.matches(decision.title, ids) if m.key or not decision.force]
+            matches = [m for m in pool.matches(decision.title, ids, decision.authors) if m.key or not decision.force]
             if matches:  # --force overrides a similar title, never a shared identifier (one paper, one record)
                 raise UserError("this paper is already in the corpus: " + "; ".join(m.message() for m in matches)
                                 + f"; if it is a distinct paper, {decision.label('force')} REASON logs it anyway")
@@ -260,7 +260,7 @@ def plan_exclusions(corpus: Corpus, files: dict[str, bytes], decisions: list[Dec
             rec.update(screening_label=decision.title, authors=list(decision.authors), year=decision.year,
                        identifiers=ids, url=url)
             pool.add(make_known(f"{decision.origin[0]}" + (f":{decision.origin[1]}" if decision.origin[1] else ""),
-                                "batch", decision.title, ids))
+                                "batch", decision.title, ids, authors=decision.authors))
         rec.update({name: [value] if tax.fields.get(name) and tax.fields[name].multi and isinstance(value, str) else value
                     for name, value in decision.values.items() if value is not None})  # a list field holds a list
         rec.update(date_screened=decision.date or today, date_added=today, exclusion_reason=decision.reason)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...analyses.rounds import row_identifiers, row_keys
-from ...bib.matching import Known, Pool, known_records, make_known, normalize_title
+from ...bib.matching import Known, Pool, distinct_by_id, known_records, make_known, name_words, normalize_title
 from ...corpus.rounds import split_list
 from .sources.base import Found
 
@@ -100,7 +100,7 @@ def queued_records(corpus, exclude: str | None = None) -> list[Known]:
         for row in folder.queue:
             keys = frozenset(key for ident in row_identifiers(row.get("identifier")) for key in ident.keys())
             out.append(Known(f"{folder.path('queue.csv')}:{row.line}", "queued", row.get("title"), keys,
-                             norm=normalize_title(row.get("title"))))
+                             norm=normalize_title(row.get("title")), names=name_words(split_list(row.get("authors")))))
     return out
 
 
@@ -115,50 +115,106 @@ def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate]
     """Split the records of ``runs`` (``[(source label, QueryRun)]``, in the order they ran) into
     candidates and duplicates.
 
+    The round's records are first put together by paper (:func:`_papers`: a shared id or the title
+    rule, whatever the order the sources ran in), so that a paper is known by every id any source gave
+    it: one that a record of it shares with a retained, excluded or earlier queued record makes every
+    record of it a duplicate of that record (an S2 record naming a known preprint's arXiv id and a DOI
+    makes a Crossref record of that DOI one too); else its first record is queued, with the ids of all.
+
     Returns:
         ``(candidates, duplicates, by_source, by_family)``: candidates in the order first found;
         duplicates in the order found; :class:`Tally` per source label and per family name.
     """
-    pool = Pool([*known_records(corpus), *queued_records(corpus)])
-    by_where: dict[str, Candidate] = {}
-    taken: dict[str, Candidate] = {}  # canonical id -> the candidate that carries it
+    known = Pool([*known_records(corpus), *queued_records(corpus)])
+    records = [(label, run.family, found) for label, run in runs for found in run.found]
+    papers, links = _papers(records)
+    taken: dict[str, Candidate] = {}
     candidates: list[Candidate] = []
-    duplicates: list[Duplicate] = []
-    by_source: dict[str, Tally] = {}
-    by_family: dict[str, Tally] = {}
-    for label, run in runs:
-        by_source.setdefault(label, Tally())
-        by_family.setdefault(run.family, Tally())
-        for found in run.found:
-            tallies = (by_source.setdefault(label, Tally()), by_family.setdefault(run.family, Tally()))
-            for tally in tallies:
-                tally.identified += 1
-            matches = pool.matches(found.title, found.identifiers)
-            if matches:
-                match = min(matches, key=lambda m: _PRIORITY.get(m.other.status, 9))
-                if match.other.status == "batch":
-                    candidate = by_where[match.other.where]
-                    candidate.take_identifiers(found, taken)  # a later record with one of them is this paper too
-                    pool.add(make_known(match.other.where, "batch", found.title, found.identifiers))
-                    if run.family not in candidate.families:
-                        candidate.families.append(run.family)
-                    if label not in candidate.sources:
-                        candidate.sources.append(label)
-                    duplicates.append(Duplicate(found, label, run.family, "this round", candidate, _rule(match)))
-                else:
-                    duplicates.append(Duplicate(found, label, run.family, match.other.status, match.other.where, _rule(match)))
-                for tally in tallies:
-                    tally.duplicates += 1
-                continue
-            candidate = Candidate(found, [run.family], [label])
+    outcome: dict[int, tuple[str, object, str]] = {}  # record -> (status, matched, rule)
+    for members in papers:
+        direct = {i: min(matches, key=lambda m: _PRIORITY.get(m.other.status, 9))
+                  for i in members if (matches := known.matches(records[i][2].title, records[i][2].identifiers,
+                                                                records[i][2].authors))}
+        if direct:
+            best = min(direct.values(), key=lambda m: _PRIORITY.get(m.other.status, 9))
+            for i in members:
+                mine = direct.get(i)
+                if mine is not None and mine.other.where == best.other.where:
+                    rule = _rule(mine)
+                else:  # one paper with a record of this round that matched it
+                    other, match = _link(links, i)
+                    rule = f"{_rule(match)} as {records[other][2].identifier}"
+                outcome[i] = (best.other.status, best.other.where, rule)
+            continue
+        label, family, found = records[members[0]]
+        candidate = Candidate(found, [], [])
+        candidates.append(candidate)
+        for i in members:
+            label, family, found = records[i]
             candidate.take_identifiers(found, taken)
-            where = f"candidate {len(candidates)}"
-            by_where[where] = candidate
-            candidates.append(candidate)
-            pool.add(make_known(where, "batch", found.title, found.identifiers))
-            for tally in tallies:
+            if family not in candidate.families:
+                candidate.families.append(family)
+            if label not in candidate.sources:
+                candidate.sources.append(label)
+            if i != members[0]:
+                outcome[i] = ("this round", candidate, _rule(_link(links, i)[1]))
+    duplicates: list[Duplicate] = []
+    by_source: dict[str, Tally] = {label: Tally() for label, _ in runs}
+    by_family: dict[str, Tally] = {run.family: Tally() for _, run in runs}
+    for i, (label, family, found) in enumerate(records):
+        tallies = (by_source[label], by_family[family])
+        for tally in tallies:
+            tally.identified += 1
+        if i in outcome:
+            status, matched, rule = outcome[i]
+            duplicates.append(Duplicate(found, label, family, status, matched, rule))
+        for tally in tallies:
+            if i in outcome:
+                tally.duplicates += 1
+            else:
                 tally.queued += 1
     return candidates, duplicates, by_source, by_family
+
+
+def _link(links: list, i: int) -> tuple[int, object]:
+    """The record ``i`` was found to be one paper with, and the match: the first earlier one it matched,
+    else the first later one that matched it."""
+    return next(((j, m) for a, j, m in links if a == i), None) or next((a, m) for a, j, m in links if j == i)
+
+
+def _papers(records: list) -> tuple[list[list[int]], list[tuple[int, int, object]]]:
+    """The round's records (``(label, family, Found)``) put together by paper: records that share a
+    canonical id or match by the title rule (:class:`~masrl.bib.matching.Pool`, with their authors),
+    also through a third record, unless the two papers so joined would hold two arXiv ids (arXiv gives a
+    paper one: a record joining them is held to the first). Returns the papers as lists of record
+    indexes, each in the order found, in the order of their first record; and every link made,
+    ``(record, earlier record, match)``."""
+    pool = Pool()
+    parent = list(range(len(records)))
+    keys: dict[int, frozenset] = {}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    links: list[tuple[int, int, object]] = []
+    for i, (_, _, found) in enumerate(records):
+        item = make_known(str(i), "batch", found.title, found.identifiers, authors=found.authors)
+        keys[i] = item.keys
+        for match in pool.matches(found.title, found.identifiers, found.authors):
+            j = int(match.other.where)
+            a, b = sorted((root(i), root(j)))
+            if a != b and distinct_by_id(keys[a], keys[b]):
+                continue
+            parent[b], keys[a] = a, keys[a] | keys[b]
+            links.append((i, j, match))
+        pool.add(item)
+    papers: dict[int, list[int]] = {}
+    for i in range(len(records)):
+        papers.setdefault(root(i), []).append(i)
+    return list(papers.values()), links
 
 
 def list_cell(items: list[str]) -> str:

@@ -72,7 +72,9 @@ def duplicate_rows(duplicates: list[Duplicate], lines: dict[int, int]) -> list[d
     rows = []
     for d in duplicates:
         matched = f"queue.csv:{lines[id(d.matched)]}" if isinstance(d.matched, Candidate) else d.matched
-        rows.append({"identifier": d.found.identifier, "title": d.found.title, "source": d.source, FAMILY_COLUMN: d.family,
+        ids = Candidate(d.found)
+        ids.take_identifiers(d.found, {})  # every id the source gave it (one paper with another through any of them)
+        rows.append({"identifier": list_cell(ids.identifiers), "title": d.found.title, "source": d.source, FAMILY_COLUMN: d.family,
                      "status": d.status, "matched": matched, "rule": d.rule})
     return rows
 
