@@ -1286,3 +1286,25 @@ def test_a_record_one_paper_with_a_queued_one_through_a_third_is_that_rows_dupli
                     ("doi:10.5555/conf.77; arxiv:2605.30001", "queued", f"corpus/rounds/{first.name}/queue.csv:2",
                      "same doi 10.5555/conf.77")]  # every id the source gave: the preprint is one paper with it
     assert cli("validate", "--root", basic_survey).code == 0
+
+
+def test_a_name_written_last_jr_first_is_one_person_from_every_source(basic_survey, cli, clock, serve, monkeypatch):
+    """'King, Jr., Martin Luther' (BibTeX's "Last, Jr, First", as Crossref's suffix gives it) from arXiv refused the
+    whole answer as a list of names; names with commas that are no such form still do."""
+    from masrl.bib.answers import FormatError, person
+
+    assert person("King, Jr., Martin Luther", "x") == "King, Jr., Martin Luther"
+    assert person("Heath, III, Robert W.", "x") == "Heath, III, Robert W."
+    for text in ("Lovelace, Ada, Babbage", "King, Jr., Martin, Luther", ", Jr., Martin"):
+        with pytest.raises(FormatError, match="is not one person's name"):
+            person(text, "x")
+    with pytest.raises(FormatError):
+        person("King, Jr.", "x", part=True)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(
+        entry("2605.30001", authors="<author><name>King, Jr., Martin Luther</name></author>"), 1))))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, *ARXIV)
+    assert run.code == 0, run.err
+    (folder,) = rounds(basic_survey)
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        assert [row["authors"] for row in csv.DictReader(handle)] == ["King, Jr., Martin Luther"]

@@ -27,6 +27,7 @@ import html
 import html.entities
 import re
 
+from ..core.placeholders import is_suffix_form
 from ..core.text import describe, unsafe_characters, without_unsafe
 
 #: The longest text kept of each kind of field (characters). arXiv caps abstracts at 1,920
@@ -185,7 +186,8 @@ def person(text: object, where: str, part: bool = False, markup: bool = False) -
             commas than a name has (a list of names in one).
     """
     name = clean(text, "author", where, markup)
-    if _DATA_AS_TEXT.search(name) or name.count(",") > (0 if part else 1):  # a list, a mapping or a list of names
+    commas = name.count(",") - (1 if not part and is_suffix_form(name) else 0)  # "King, Jr., Martin Luther" is one
+    if _DATA_AS_TEXT.search(name) or commas > (0 if part else 1):  # a list, a mapping or a list of names
         raise FormatError(f"{where}: {_short(name)} is not one person's name")
     return name  # any other name no record may hold is that record's problem (not_one_person): it is counted unusable
 

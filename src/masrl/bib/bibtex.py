@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from ..core.placeholders import author_problem, is_et_al
+from ..core.placeholders import SUFFIXES, author_problem, is_et_al
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 from .namelist import brace_specials, split_names
 
@@ -186,18 +186,13 @@ def stored_author(name: str) -> str:
     return record_author(name)
 
 
-#: Generational suffixes, which end a name written "First Last" ("Robert W. Heath Jr.") or follow its
-#: only comma ("Robert W. Heath, Jr."), where BibTeX would read them as the last name or the first.
-_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
-
-
 def _suffix_as_jr(name: str) -> str:
     """``Robert W. Heath Jr.`` and ``Robert W. Heath, Jr.`` as BibTeX's ``Heath, Jr., Robert W.`` (its
     form with a "jr" part); any other name as it is."""
     head, comma, tail = name.rpartition(",")
-    if comma and head.count(",") == 0 and tail.strip().lower() in _SUFFIXES and " " in head.strip():
+    if comma and head.count(",") == 0 and tail.strip().lower() in SUFFIXES and " " in head.strip():
         rest, suffix = head.strip(), tail.strip()
-    elif not comma and len(words := name.split()) > 2 and words[-1].lower() in _SUFFIXES:
+    elif not comma and len(words := name.split()) > 2 and words[-1].lower() in SUFFIXES:
         rest, suffix = " ".join(words[:-1]), words[-1]
     else:
         return name

@@ -45,6 +45,17 @@ FOOTNOTE_MARK = re.compile(r"\\(?:thanks|footnote|footnotemark|textsuperscript|i
                            r"|textdagger|textdaggerdbl|dag|ddag|S|P|star|dagger|ddagger|ast)\b|\$\^|\^\{?[0-9*†‡§]")
 
 
+#: Generational suffixes, which end a name written "First Last" ("Robert W. Heath Jr.") or stand between its two
+#: commas ("King, Jr., Martin Luther", BibTeX's "Last, Jr, First").
+SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
+def is_suffix_form(name: str) -> bool:
+    """Whether ``name`` is written ``Last, Jr., First`` (two commas around a generational suffix)."""
+    parts = name.split(",")
+    return len(parts) == 3 and parts[1].strip().lower() in SUFFIXES and all(p.strip() for p in parts)
+
+
 def is_et_al(name: str) -> bool:
     """Whether ``name`` is "et al." written as a name, braced or with BibTeX's tie ``~`` (read as ``others``: the
     list goes on unnamed)."""
