@@ -119,3 +119,26 @@ def test_an_acl_anthology_id_of_a_year_the_anthology_gave_no_such_id_is_refused(
     record.write_text(record.read_text().replace("identifiers:\n", f"identifiers:\n  acl: {text}\n", 1))
     run = cli("validate", "--root", survey)
     assert run.code == 1 and re.search(f"identifiers.acl: '{text}' is not an ACL Anthology id: {why}", run.err), run.err
+
+
+@pytest.mark.parametrize("url", [
+    "https://arxiv.org/abs/2508.03680v0", "https://arxiv.org/abs/2508.03680v00", "https://arxiv.org/abs/2508.03680v",
+    "https://arxiv.org/abs/2508.03680vv2", "https://arxiv.org/abs/2605.02801x", "https://arxiv.org/abs/cs/0506042v0",
+    "https://arxiv.org/abs/", "https://openreview.net/forum?id=", "https://openreview.net/forum",
+    "https://openreview.net/pdf?id=abc123&id=def456"])
+def test_a_paper_page_of_arxiv_or_openreview_that_names_no_paper_is_refused_not_kept_as_a_link(url):
+    """A mistyped arXiv or OpenReview paper address was kept as a plain URL, which matches no record of the paper."""
+    from masrl.bib.identifiers import IdentifierError, from_url
+
+    with pytest.raises(IdentifierError, match="names no (arXiv|OpenReview) paper"):
+        from_url(url)
+
+
+def test_other_pages_of_arxiv_and_openreview_are_links_and_paper_pages_their_ids():
+    from masrl.bib.identifiers import from_url
+
+    assert [(i.scheme, i.value) for i in map(from_url, (
+        "https://arxiv.org/list/cs.AI/recent", "https://openreview.net/group?id=ICLR.cc/2026/Conference",
+        "https://arxiv.org/pdf/2508.03680v2.pdf", "https://openreview.net/forum?id=ur295YVtmt&noteId=x"))] == [
+        ("url", "https://arxiv.org/list/cs.AI/recent"), ("url", "https://openreview.net/group?id=ICLR.cc/2026/Conference"),
+        ("arxiv", "2508.03680v2"), ("openreview", "ur295YVtmt")]

@@ -378,14 +378,19 @@ def from_url(url: str) -> Identifier:
             if value:
                 return Identifier("arxiv", value)
             rest = match.group("rest")
-            if (_LOOKS_NEW.fullmatch(rest) or _LOOKS_OLD.fullmatch(rest)) and (why := arxiv_problem(rest)):
-                raise IdentifierError(f"{url!r} names no arXiv paper: {why}")
+            why = arxiv_problem(rest) if _LOOKS_NEW.fullmatch(rest) or _LOOKS_OLD.fullmatch(rest) else None
+            # a paper's page whose id arXiv never gives (2508.03680v0, ...x): a paper mistyped, not a web page
+            raise IdentifierError(f"{url!r} names no arXiv paper: {why or f'{rest!r} is {_ARXIV_FORMS}'}")
+        if _ARXIV_PATH.match(path + "x"):  # /abs/ with no id
+            raise IdentifierError(f"{url!r} names no arXiv paper: it gives no id")
     if host in _DOI_HOSTS and path.startswith("/10."):
         return _doi(path[1:])
     if host in _OPENREVIEW_HOSTS and path.rstrip("/") in ("/forum", "/pdf", "/attachment", "/revisions"):
-        ids = parse_qs(parts.query).get("id") or []
+        ids = parse_qs(parts.query, keep_blank_values=True).get("id") or []
         if len(ids) == 1 and _OPENREVIEW_ID.match(ids[0]):
             return Identifier("openreview", ids[0])
+        said = "no id=" if not ids else f"id={ids[0]!r}, not an OpenReview id" if len(ids) == 1 else "two id= parameters"
+        raise IdentifierError(f"{url!r} names no OpenReview paper: it gives {said} ({ACCEPTED['openreview']})")
     if host in _ACL_HOSTS:
         match = _ACL_PATH.match(path)
         if match:
