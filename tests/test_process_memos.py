@@ -258,9 +258,12 @@ def test_near_identical_titles_are_compared_once_per_list_of_titles():
     titles = ["Multi-Agent Credit Assignment for LLM Teams", "Stop When Done: Learning to Halt", "Multi-agent credit assignment for LLM teams!"]
     first = known(titles)
     assert [(a.where, b.where) for a, b, _ in pool._similar_pairs(first)] == [("corpus/papers/p0.yaml", "corpus/papers/p2.yaml")]  # noqa: SLF001
-    key = content_key([k.norm for k in first])
+    key = content_key([[k.norm, sorted(k.names)] for k in first])
     assert pool._TITLE_PAIRS.get(key) == [(0, 2, 1.0)]  # noqa: SLF001
     again = known(titles)
     assert [(a, b) for a, b, _ in pool._similar_pairs(again)] == [(again[0], again[2])]  # noqa: SLF001
     changed = known([*titles[:2], "Credit Assignment Across Agents"])
     assert pool._similar_pairs(changed) == similar_title_pairs(changed) == []  # noqa: SLF001
+    # the authors count too: the same titles by authors who share no name are compared anew, and are two papers
+    authored = [make_known(k.where, "retained", k.title, {}, authors=[f"Author{i}, Ada{i}"]) for i, k in enumerate(first)]
+    assert pool._similar_pairs(authored) == similar_title_pairs(authored) == []  # noqa: SLF001

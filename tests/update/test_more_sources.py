@@ -76,15 +76,16 @@ def test_openreview_pages_the_venues_notes_and_keeps_those_of_the_window_that_ma
         "Learning Whom to Call: An Orchestrator Trained with Team Rewards", ("Hopper, Grace", "Turing, Alan"), 2026)
     assert (run.total, run.returned, run.kept, run.not_matching, run.outside_window) == (
         4, 4, 2, 1, ["openreview:OldIclr0003 (2025-04-18)"])
-    # 3 notes of the venue on 2 pages, 1 rejected submission on 1 page
-    assert (run.requests, run.pages) == (3, 3)
+    # 3 notes of the venue on 2 pages, read twice (the two readings hold the same notes), 1 rejected submission on 1 page
+    assert (run.requests, run.pages) == (5, 5)
     # the second page from the last note received (it must still be there)
     assert [(p["content.venueid"], p["offset"], p["limit"]) for _, p in served.log] == [
         ("ICLR.cc/2026/Conference", "0", "2"), ("ICLR.cc/2026/Conference", "1", "2"),
+        ("ICLR.cc/2026/Conference", "0", "2"), ("ICLR.cc/2026/Conference", "1", "2"),
         ("ICLR.cc/2026/Conference/Rejected_Submission", "0", "2")]
-    assert source.session.sleeps == [1.0, 1.0]
+    assert source.session.sleeps == [1.0] * 4
     again = source.search(Family("other", ("attention",), "x", (("attention",),), {}), *WINDOW, NOW)
-    assert (again.requests, [f.identifier for f in again.found], len(served.log)) == (0, ["openreview:PlainIclr02"], 3)
+    assert (again.requests, [f.identifier for f in again.found], len(served.log)) == (0, ["openreview:PlainIclr02"], 5)
 
 
 def test_a_venue_over_the_paging_bound_is_refused_at_its_first_page_or_counted_not_fetched(serve):
@@ -105,7 +106,7 @@ def test_without_a_count_a_venue_at_the_paging_bound_is_asked_whether_a_note_fol
     served = serve(OpenReviewServer(page=2, count=False))
     run = openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2, max_records=3).search(ORCH, *WINDOW, NOW)
     assert (run.total, run.returned, run.not_fetched, run.incomplete, run.stopped) == (3, 3, 0, False, "")
-    assert [(p["offset"], p["limit"]) for _, p in served.log] == [("0", "2"), ("1", "2"), ("2", "2")]
+    assert [(p["offset"], p["limit"]) for _, p in served.log] == [("0", "2"), ("1", "2"), ("2", "2")] * 2  # read twice
     with pytest.raises(SourceError) as err:
         openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2, max_records=2).search(ORCH, *WINDOW, NOW)
     assert "has more notes than the paging bound of 2" in str(err.value)
@@ -974,3 +975,34 @@ def test_a_semantic_scholar_acl_id_is_kept_with_the_paper(serve):
     served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps({"total": 1, "data": [bad]}).encode())))
     with pytest.raises(SourceError, match=r"externalIds.ACL: .not-an-id. is not an ACL Anthology id"):
         s2(f"{served.url}/graph/v1").search(ORCH, *WINDOW, NOW)
+
+
+def test_a_note_withdrawn_and_another_decided_before_a_page_start_are_both_seen(serve):
+    """Between pages 1 and 2 note 1 leaves and note 5 joins before the page's start: the note page 2 starts from
+    stays where it was and the count stays 5, so one reading missed note 5 without a word. A second reading holds
+    other notes, a third the same as the second: that one is kept. Notes that keep changing are refused."""
+    def note(i):
+        return {"id": f"note{i:05d}", "forum": f"note{i:05d}", "pdate": 1779000000000,
+                "content": {"title": {"value": f"An orchestrator {i}"}, "authors": {"value": ["Ada Lovelace"]},
+                            "venueid": {"value": VENUES[0]}}}
+
+    asked = []
+
+    def reply(path, params):
+        offset, limit = int(params["offset"]), int(params["limit"])
+        asked.append(offset)
+        held = [0, 1, 2, 3, 4] if len(asked) == 1 else [0, 5, 2, 3, 4]  # by number: note 5 was number 1's neighbour
+        body = {"notes": [note(i) for i in held[offset:offset + limit]], "count": 5}
+        return 200, "application/json", json.dumps(body).encode()
+
+    served = serve(Scripted(reply))
+    run = openreview(f"{served.url}/notes", venues=VENUES[:1], limit=3).search(ORCH, *WINDOW, NOW)
+    assert sorted(f.identifier for f in run.found) == [f"openreview:note{i:05d}" for i in (0, 2, 3, 4, 5)]
+    assert (run.total, run.requests) == (5, 6) and asked == [0, 2, 0, 2, 0, 2]
+    flip = iter(range(1000))
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(
+        {"notes": [note(i) for i in ([0, 1, 2] if next(flip) % 4 < 2 else [0, 5, 2])[int(params["offset"]):]
+                   [:int(params["limit"])]], "count": 3}).encode())))
+    with pytest.raises(SourceError, match=r"notes of venue 'ICLR.cc/2026/Conference' changed while they were paged, "
+                                          r"in three readings"):
+        openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2).search(ORCH, *WINDOW, NOW)

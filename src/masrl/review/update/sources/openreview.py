@@ -11,7 +11,9 @@ no count), within the paging bound of ``max_records`` per venue. A bound reached
 followed by one request for the note after the last one received: whether it exists tells whether
 more follow. Each later page is asked from the last note already received, which must still be
 there (:func:`~.base.check_overlap`): notes that moved while they were paged are refused, not left
-a note short.
+a note short. A venue of more than one page is read again until two readings hold the same notes
+(three readings at most): a note withdrawn and another decided into the venue before a page's start
+leave that page's first note where it was, and one of them unseen.
 
 The API v2 has no boolean search, so masrl's reading: a note is kept when its publication date
 (``pdate``, else ``odate``, ``cdate``) lies in the round's window and its title and abstract match
@@ -73,8 +75,29 @@ class OpenReviewSource:
         return read_page(read_notes, body, NAME, self.endpoint)
 
     def _venue(self, venue: str) -> tuple:
+        """``(notes, total, pages, requests, not fetched, why)`` of ``venue``: read once, and when it took more
+        than one page, read again until two readings hold the same notes (three at most): a note that leaves
+        and another that joins before a page's start leave the note it starts from where it was, unseen."""
         first = len(self.session.started)
-        notes, offset, pages, total = [], 0, 0, None
+        notes, total, pages, left, why, ids, paged = self._read(venue)
+        if paged and not left:
+            for _ in range(2):
+                again = self._read(venue)
+                pages += again[2]
+                if again[5] == ids:
+                    break
+                notes, total, _, left, why, ids, _ = again
+            else:
+                raise SourceError(self.endpoint, f"{NAME}'s notes of venue {venue!r} changed while they were paged, in "
+                                                 "three readings (notes withdrawn or decided meanwhile?); run the search "
+                                                 "again later")
+        return notes, total, pages, len(self.session.started) - first, left, why
+
+    def _read(self, venue: str) -> tuple:
+        """One reading of ``venue``'s notes: ``(notes, total, pages, not fetched, why, note ids in order, whether
+        they took more than one page)``."""
+        notes, offset, pages, total, listed = [], 0, 0, None, 0
+        order: list[str] = []
         seen: set[str] = set()
         last = ""  # the last note received (each later page starts with it)
         forums: dict[str, str] = {}  # forum -> the note whose forum it is
@@ -90,12 +113,12 @@ class OpenReviewSource:
                 if not self.allow_incomplete:
                     raise SourceError(self.endpoint, f"venue {venue!r} has more notes than the paging bound of "
                                                      f"{self.max_records:,}; raise --max-records or give --allow-incomplete")
-                return notes, total, pages, len(self.session.started) - first, left, why
+                return notes, total, pages, left, why, order, listed > 1
             back = 1 if offset else 0  # each later page from the last note received: it must still be there
             asked = min(self.limit - back, self.max_records - offset)  # never past the bound
             data = self._page({"content.venueid": venue, "limit": str(asked + back), "offset": str(offset - back),
                                "sort": "number:asc"})
-            pages += 1
+            pages, listed = pages + 1, listed + 1
             if len(data.notes) > asked + back:
                 raise failure(NAME, self.endpoint, FormatError(f"a page of {len(data.notes)} notes, but {asked + back} "
                                                                "were asked for"))
@@ -115,6 +138,7 @@ class OpenReviewSource:
                 if note.id in seen:
                     raise failure(NAME, self.endpoint, FormatError(f"{where}: note {note.id} is sent twice"))
                 seen.add(note.id)
+                order.append(note.id)
                 forum = note.forum or note.id
                 if forums.setdefault(forum, note.id) != note.id:  # a venue's submissions are each the root of its forum
                     raise failure(NAME, self.endpoint, FormatError(
@@ -130,7 +154,7 @@ class OpenReviewSource:
                     raise SourceError(self.endpoint, f"{NAME} answered a short page ({len(page)} notes) at offset "
                                                      f"{offset - len(page)} of {total}; run the search again later")
                 total = offset
-        return notes, total or 0, pages, len(self.session.started) - first, 0, ""
+        return notes, total or 0, pages, 0, "", order, listed > 1
 
     def _past_bound(self, venue: str, offset: int, last: str) -> int:
         """How many notes ``venue`` holds when the API gave no count and ``offset`` notes (the paging
