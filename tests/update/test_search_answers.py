@@ -1308,3 +1308,25 @@ def test_a_name_written_last_jr_first_is_one_person_from_every_source(basic_surv
     (folder,) = rounds(basic_survey)
     with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
         assert [row["authors"] for row in csv.DictReader(handle)] == ["King, Jr., Martin Luther"]
+
+
+def test_the_default_window_reaches_back_by_the_protocols_overlap_and_validate_names_a_bad_one(basic_survey, cli, clock,
+                                                                                                 serve, monkeypatch):
+    """A paper arXiv lists days after its date (announced late) fell before the next round's window, which started at
+    the last cutoff: never searched, never named. The protocol's window_overlap_days reaches back."""
+    protocol = basic_survey / "corpus" / "protocol.yaml"
+    text = protocol.read_text(encoding="utf-8")
+    cutoff = re.search(r"(?m)^date_cutoff: '?([0-9-]{10})", text).group(1)
+    protocol.write_text(text + "window_overlap_days: 14\n", encoding="utf-8")
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom("", 0))))
+    point(monkeypatch, served)
+    run = cli("update", "search", "--root", basic_survey, *ARXIV)
+    assert run.code == 0, run.err
+    (folder,) = rounds(basic_survey)
+    since = yaml.safe_load((folder / "round.yaml").read_text(encoding="utf-8"))["window"]["since"]
+    assert str(since) == (datetime.date.fromisoformat(cutoff) - datetime.timedelta(days=14)).isoformat()
+    assert f"submittedDate:[{str(since).replace('-', '')}0000 TO " in served.log[0][1]["search_query"]
+    for bad in ("-1", "'two weeks'", "400"):
+        protocol.write_text(text + f"window_overlap_days: {bad}\n", encoding="utf-8")
+        run = cli("validate", "--root", basic_survey)
+        assert run.code == 1 and "corpus/protocol.yaml" in run.err and "window_overlap_days" in run.err, run.err

@@ -84,6 +84,7 @@ PROTOCOL_SCHEMA = {
         "source": _TEXT,
         "search_date": _DATE,
         "date_cutoff": _DATE,
+        "window_overlap_days": {"type": "integer", "minimum": 0, "maximum": 366},
         "sources": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["name", "exclusion_source", "searched_by"], "additionalProperties": False,
             "properties": {"name": _TEXT, "exclusion_source": _CODE_OR_NULL,

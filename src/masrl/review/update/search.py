@@ -70,10 +70,23 @@ def _date_problem(flag: str, value: str) -> Problem | None:
     return None if ok else Problem(COMMAND_LINE, None, flag, f"{value!r} is not a date written YYYY-MM-DD")
 
 
+def _before(day: str, days) -> str:
+    """``day`` (YYYY-MM-DD) less ``days`` days (a whole number; anything else, as validate names it, none)."""
+    import datetime
+
+    if not isinstance(days, int) or isinstance(days, bool) or days <= 0:
+        return day
+    try:
+        return (datetime.date.fromisoformat(day) - datetime.timedelta(days=days)).isoformat()
+    except ValueError:
+        return day
+
+
 def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None, until: str | None = None,
                 sources: list[str] | None = None, families: list[str] | None = None) -> SearchPlan:
     """The round to search. ``since`` defaults to the last release's search cutoff (the
-    protocol's ``date_cutoff`` without a release), ``until`` to ``today``; ``sources`` and
+    protocol's ``date_cutoff`` without a release), less the protocol's ``window_overlap_days``
+    (sources list some papers after the day they give them), ``until`` to ``today``; ``sources`` and
     ``families`` default to all of the protocol's.
 
     Raises:
@@ -83,7 +96,9 @@ def plan_search(corpus, protocol: Protocol, today: str, since: str | None = None
     problems = [p for flag, value in (("--since", since), ("--until", until)) if value is not None
                 and (p := _date_problem(flag, value))]
     release = latest(releases_from(corpus.releases))
-    since = since or (release.search_cutoff if release else str((corpus.protocol or {}).get("date_cutoff") or today))
+    if since is None:
+        since = release.search_cutoff if release else str((corpus.protocol or {}).get("date_cutoff") or today)
+        since = _before(since, (corpus.protocol or {}).get("window_overlap_days"))
     until = until or today
     if not problems and since > until:
         problems.append(Problem(COMMAND_LINE, None, "--since", f"{since} is after the end of the window ({until})"))
