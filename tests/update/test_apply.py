@@ -1090,3 +1090,24 @@ def test_an_arxiv_category_cell_is_checked_like_every_cell_and_an_older_sheet_wi
     fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}})
     assert cli("update", "apply", "--root", root, folder.name).code == 0
     assert "primaryclass" not in yaml.safe_load((root / "corpus/papers/dijkstra2026.yaml").read_text())["bibtex"]
+
+
+def test_a_row_decided_against_its_record_after_it_was_applied_is_named_not_skipped_silently(searched, cli):
+    """A row changed from include to exclude after apply, and a row marked include after its paper was excluded by
+    hand: apply said only "applied before" and exited 0."""
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include"}})
+    assert cli("update", "apply", "--root", root, folder.name).code == 0
+    run = cli("exclude", "--root", root, "--url", "https://arxiv.org/abs/2605.10001v2", "--title",
+              "Orchestrator Credit for Learned Agent Swarms", "--author", "Lovelace, Ada", "--year", "2026", "--reason",
+              "no training", "--stage", "abstract_screen", "--reason-class", "X1", "--source", "arXiv",
+              "--query-family", "multi-agent LLM")
+    assert run.code == 0, run.err
+    fill(folder / "queue.csv", {"arxiv:2606.00007": EXCLUDE, "arxiv:2605.10001": {"decision": "include"}})
+    run = cli("update", "apply", "--root", root, folder.name)
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    assert run.code == 0 and run.err.splitlines() == [
+        f"warning: {queue}:3: the row says include, but its paper is excluded as exclusions/E034.yaml: the record "
+        "decides; write exclude in the row, or change the record",
+        f"warning: {queue}:4: the row says exclude, but its paper is retained as corpus/papers/dijkstra2026.yaml: the "
+        "record decides; write include in the row, or change the record"], run.err

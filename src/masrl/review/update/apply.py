@@ -122,6 +122,11 @@ def plan_apply(corpus: Corpus, files: dict[str, bytes], round_id: str, known: li
         if held and (not decision or held_by(row.get("identifier"), holders.by_id)
                      or decision == ("include" if held in corpus.retained else "exclude")):
             plan.skipped.append((row.line, held))  # its paper is that record already
+            kind = "include" if held in corpus.retained else "exclude"
+            if decision and decision != kind:  # decided again after it was applied, or the paper logged by hand since
+                plan.warnings.append(f"{queue}:{row.line}: the row says {decision}, but its paper is "
+                                     f"{'retained' if kind == 'include' else 'excluded'} as {held}: the record decides; "
+                                     f"write {kind} in the row, or change the record")
             continue  # (one held by a similar title, decided otherwise, is refused below, naming the record)
         if not decision:
             plan.undecided.append(row.line)
