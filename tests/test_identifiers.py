@@ -142,3 +142,10 @@ def test_other_pages_of_arxiv_and_openreview_are_links_and_paper_pages_their_ids
         "https://arxiv.org/pdf/2508.03680v2.pdf", "https://openreview.net/forum?id=ur295YVtmt&noteId=x"))] == [
         ("url", "https://arxiv.org/list/cs.AI/recent"), ("url", "https://openreview.net/group?id=ICLR.cc/2026/Conference"),
         ("arxiv", "2508.03680v2"), ("openreview", "ur295YVtmt")]
+
+
+def test_a_new_style_id_of_a_month_to_come_is_named_so_whatever_the_length_of_its_number():
+    """'9107.0001' was told it needs a 5-digit number, and '9107.00001' then that 2091 is to come."""
+    for text in ("9107.0001", "9107.00001"):
+        with pytest.raises(IdentifierError, match=r"9107 is 2091-07, after next month .*: no such id exists yet"):
+            parse(text, "arxiv")

@@ -247,15 +247,15 @@ def arxiv_problem(text: str) -> str | None:
         if yymm < "0704":
             return ("ids written YYMM.NNNN began in April 2007 (0704); an earlier paper's id is archive/YYMMNNN, "
                     "such as cs/0506042")
+        latest = _next_month()
+        if yymm > latest:  # before the number's length: 9107.0001 is no 4-digit id of 2091 (1991's ids are old-style)
+            return f"{yymm} is 20{yymm[:2]}-{yymm[2:]}, after next month ({latest[2:]}/20{latest[:2]}): no such id exists yet"
         digits = 4 if yymm < "1501" else 5
         if len(num) != digits:
             return (f"ids of {yymm[:2]}{yymm[2:]} (20{yymm[:2]}-{yymm[2:]}) have a {digits}-digit number "
                     f"(YYMM.{'N' * digits}: 4 digits from 0704 to 1412, 5 from 1501)")
         if int(num) == 0:
             return f"no arXiv id has the number {num} (numbers start at {'0' * (digits - 1)}1)"
-        latest = _next_month()
-        if yymm > latest:
-            return f"{yymm} is 20{yymm[:2]}-{yymm[2:]}, after next month ({latest[2:]}/20{latest[:2]}): no such id exists yet"
         return None
     old = _LOOKS_OLD.fullmatch(text)
     if old:
