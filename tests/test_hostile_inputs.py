@@ -47,6 +47,14 @@ def no_traceback(run):
     ("{label: x, where: {category: survey}, count: 5, macro: MessageCreditBroad}",
      "macro 'MessageCreditBroad' is already defined by claims[7].checks[0]"),
     ("{label: x, count: 1, trace_valid: survey_example}", "a check either names a trace (trace_valid) or selects records"),
+    # an empty condition selected nothing ({in: []}, []) or everything ({all: []}), and validate said ok
+    ("{label: x, where: {subdecisions: []}, count: 0}", "where.subdecisions: subdecisions: [] names no value, so it would "
+                                                        "select no record or every one; list the values to select"),
+    ("{label: x, where: {subdecisions: {all: []}}, count: 0}", "where.subdecisions: subdecisions: {all: []} names no value"),
+    ("{label: x, where: {category: {in: []}}, count: 0}", "where.category: category: {in: []} names no value"),
+    ("{label: x, where: {year: {}}, count: 0}", "where.year: year: {} names no value"),
+    ("{label: x, where: {category: rl_method}, of: {year: {not_in: []}}, max_percent: 20}",
+     "of.year: year: {not_in: []} names no value"),
 ])
 def test_claim_ledger_mistakes_are_reported_not_crashed_on(survey, cli, check, message):
     append(survey / "corpus/claims.yaml", f"  - id: zz\n    scope: pool\n    statement: t\n    evidence_boundary: t\n    source: t\n"

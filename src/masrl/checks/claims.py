@@ -217,6 +217,12 @@ def filter_condition(checker, path: tuple, name: str, cond: Any, population: str
     plain = {"record_id"} if kind == "excluded" else {"key", "year"}
     field = tax.fields.get(name)
     operators = ("in", "not", "not_in", "all", "any")
+    empty = [op for op, arg in cond.items() if arg in ([], {}, None)] if isinstance(cond, dict) else []
+    if cond in ([], {}, None) or empty:  # it would select no record ({in: []}) or every one ({all: []}, {not_in: []})
+        said = f"{{{empty[0]}: []}}" if empty else repr(cond) if cond is not None else "nothing"
+        checker.add(file, path, f"{name}: {said} names no value, so it would select no record or every one; list the "
+                                f"values to select")
+        return
     if field is None or field.applies_to != kind:
         if name not in plain:
             allowed = [f.name for f in tax.of(kind)] + sorted(plain)
