@@ -150,3 +150,33 @@ def test_prisma_other_flow(figure_data, drawn):
     assert "reasons:" + data["stages"][1]["stage"] not in {t.get_gid() for t in fig.findobj(Text)}
     arrows = [t for t in fig.axes[0].texts if getattr(t, "arrow_patch", None) is not None]
     assert len(arrows) == 5
+
+
+def test_a_long_value_label_in_the_years_legend_is_wrapped_and_the_year_labels_never_meet(figure_data, drawn):
+    """A label of 43 characters ("learned from data with a pretrained encoder") was one legend line that squeezed the
+    plot to 60% of the figure, until "before 2017", "2017", "2018" ... ran into each other."""
+    table = figure_data["records_per_year"]
+    long = "learned from data with a pretrained encoder"
+    data = table.rename(columns={table.columns[0]: long, table.columns[1]: "a second label that is long as well, too"})
+    fig = drawn("records_per_year", data, notes=["n = 6"])
+    ax = fig.axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[0].replace("\n", " ") == long and "\n" in legend[0]
+    renderer = fig.canvas.get_renderer()
+    extents = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
+    assert len(extents) == len(data.index) and all(a.x1 < b.x0 for a, b in zip(extents, extents[1:]))
+    assert ax.get_window_extent(renderer).width > 0.6 * fig.get_window_extent(renderer).width
+
+
+def test_the_years_note_speaks_of_one_early_record_in_the_singular():
+    from types import SimpleNamespace
+
+    from masrl.render.figures import _year_notes
+
+    def notes(counts):
+        frame = pd.DataFrame({"a": counts}, index=pd.Index(range(1999, 1999 + len(counts)), name="year"))
+        results = SimpleNamespace(headline={"retained": sum(counts)}, table=lambda name: SimpleNamespace(frame=frame))
+        return _year_notes(results, SimpleNamespace(table="t"))[1]
+
+    assert notes([1] + [0] * 11 + [3] * 10).startswith("The 1 record published 1999 is counted in the first bar")
+    assert notes([1, 1] + [0] * 10 + [3] * 10).startswith("The 2 records published 1999–2000 share the first bar")

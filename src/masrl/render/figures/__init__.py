@@ -216,7 +216,8 @@ def _year_notes(results: Any, decl: Any) -> list[str]:
         years = [int(y) for y in table.index if int(y) < int(first.split()[-1]) and int(table.loc[y].sum())]
         early = int(binned.iloc[0].sum())
         span = f"{years[0]}–{years[-1]}" if len(years) > 1 else (str(years[0]) if years else "")
-        notes.append(f"The {early} record{'' if early == 1 else 's'} published {span} share the first bar "
+        notes.append(f"The {early} record{'' if early == 1 else 's'} published {span} "
+                     f"{'is counted in' if early == 1 else 'share'} the first bar "
                      f"('{first}'); grey = a year without records." if early else
                      f"No record was published {first}; grey = a year without records.")
     else:

@@ -16,6 +16,11 @@ from . import style
 from .colours import PALETTE
 
 
+#: The widest a legend entry may be (inches): a longer value label is wrapped (at most three lines, then cut with
+#: an ellipsis), so that the legend never squeezes the plot until the year labels run into each other.
+LEGEND_WIDTH = 1.7
+
+
 def draw(table: pd.DataFrame, options: dict):
     """Stacked bars of ``table`` per slot.
 
@@ -35,7 +40,7 @@ def draw(table: pd.DataFrame, options: dict):
     bottom = [0] * len(slots)
     for k, category in enumerate(categories):
         values = [int(v) for v in table[category]]
-        ax.bar(xs, values, bottom=bottom, width=0.8, label=category,
+        ax.bar(xs, values, bottom=bottom, width=0.8, label=style.tick_label(category, LEGEND_WIDTH, style.SMALL_SIZE, 3),
                color=colours.get(category) or PALETTE[k % len(PALETTE)], edgecolor="white", linewidth=0.4)
         bottom = [b + v for b, v in zip(bottom, values)]
 
@@ -54,6 +59,6 @@ def draw(table: pd.DataFrame, options: dict):
     style.finish_axes(ax, str(options.get("title", "Retained records per publication year")), xlabel="year",
                       ylabel="records", grid_axis="y")
     # Right of the plot, where no bar can reach it.
-    ax.legend(title=str(options.get("legend_title", "")), loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+    ax.legend(title=style.tick_label(str(options.get("legend_title", "")), LEGEND_WIDTH, style.SMALL_SIZE, 2), loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
               fontsize=style.SMALL_SIZE, title_fontsize=style.SMALL_SIZE, alignment="left")
     return fig
