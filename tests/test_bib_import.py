@@ -256,3 +256,14 @@ def test_an_empty_name_in_the_list_is_named():
     assert sorted(str(p) for _, _, ps in result.refused for p in ps) == [
         f"in.bib:{line}: author: entry '{key}': holds an empty name: 'and' twice in a row, or at the start or end of the list"
         for line, key in ((1, "e"), (2, "f"))]
+
+
+def test_a_braced_year_and_a_month_with_its_day_are_read_as_bibtex_reads_them():
+    """``year = {{2020}}`` was refused ("got '{2020}'"); ``month = jun # "~15"`` (btxdoc's idiom) was "not a month"."""
+    result, got = papers('@misc{a, title={T}, author={Doe, Jane}, year={{2020}}, month = jun # "~15", url={https://x.org}}\n'
+                         '@misc{b, title={U}, author={Doe, Jane}, year = { 2021 }, month = {15~June}, url={https://x.org/b}}')
+    assert (got["a"]["year"], got["a"]["bibtex"]["year"], got["a"]["bibtex"]["month"]) == (2020, "2020", "jun")
+    assert (got["b"]["year"], got["b"]["bibtex"]["month"]) == (2021, "jun")
+    assert [str(n) for n in result.notes] == [
+        "in.bib:1: entry 'a': month 'June~15' kept as jun (the day is not kept)",
+        "in.bib:2: entry 'b': month '15~June' kept as jun (the day is not kept)"]

@@ -96,6 +96,8 @@ def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | N
     """``(year, month macro, note, problem)`` from ``year``/``date``: the note names what the date loses,
     the problem a date that names no day of the calendar."""
     year = fields.get("year", "").strip()
+    if re.fullmatch(r"[{}\s]*[0-9]{4}[{}\s]*", year):  # year = {{2020}}: BibTeX reads 2020
+        year = year.strip("{} \t\n")
     date = fields.get("date", "").strip()
     month = None
     note = None
@@ -113,6 +115,10 @@ def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | N
         else:
             return year or None, None, f"date {date!r} is not an ISO date YYYY[-MM[-DD]]: not kept", None
     return year or None, month, note, None
+
+
+#: A month with its day, as BibTeX's documentation writes it (``June~15``, ``jun 15``, ``15~jun``).
+_MONTH_DAY = re.compile(r"\s*(?:(?P<name>[A-Za-z]+\.?)[~\s]+[0-9]{1,2}|[0-9]{1,2}[~\s]+(?P<after>[A-Za-z]+\.?))\s*")
 
 
 def _real_date(match: re.Match) -> bool:
@@ -318,6 +324,11 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
         f["year"] = year
     if month and "month" not in f:
         f["month"] = month
+    elif f.get("month") and bibtex.month_macro(f["month"]) is None and (day := _MONTH_DAY.fullmatch(f["month"])):
+        said = day.group("name") or day.group("after")
+        if macro := bibtex.month_macro(said):  # month = jun # "~15" (btxdoc's way to give the day)
+            note(f"month {f['month']!r} kept as {macro} (the day is not kept)")
+            f["month"] = macro
 
     for name in ("eprint", "doi", "url"):  # kept in the record's block as the id: the character, not its escape
         if name in f:
