@@ -432,3 +432,25 @@ def test_a_title_in_letters_latex_has_no_macro_for_is_added_and_exported_as_writ
 
     record = yaml.safe_load(path.read_text())
     assert decode_latex(record["bibtex"]["title"]) == title
+
+
+def test_the_report_of_skipped_entries_carries_the_macros_and_containers_they_use(survey, cli, tmp_path):
+    """An entry using an @string macro, or inheriting from a crossref'd container, could not be added again from the
+    report its header says to fix and add: the macro was undefined, the inherited year and booktitle gone."""
+    source = tmp_path / "q12.bib"
+    source.write_text("@string{jsoil = {Journal of Soil}}\n"
+                      "@article{m1, title={Macro user paper}, author={Smith, K.}, journal=jsoil, year={in press}, "
+                      "eprint={2605.00021}}\n"
+                      "@inproceedings{m2, title={Crossref child paper}, author={Smith, K.}, crossref={conf21}, "
+                      "eprint={2605.00022}, month={Juno}}\n"
+                      "@proceedings{conf21, title={Proc. Soil 2026}, booktitle={Proc. Soil 2026}, year=2026}\n",
+                      encoding="utf-8")
+    report = tmp_path / "r.bib"
+    run = cli("add", "--root", survey, "--bibtex", source, "--skip-invalid", "--report", report)
+    assert run.code == 0 and "skipped 2 entries" in run.out, run.err
+    text = report.read_text(encoding="utf-8")
+    assert "@string{jsoil = {Journal of Soil}}" in text and "@proceedings{conf21," in text
+    report.write_text(text.replace("in press", "2026").replace("Juno", "June"), encoding="utf-8")
+    run = cli("add", "--root", survey, "--bibtex", report, "--dry-run")
+    assert run.code == 0 and run.out.count("# would write corpus/papers/") == 2, run.err
+    assert "venue: Journal of Soil" in run.out and "venue: Proc. Soil 2026" in run.out

@@ -391,6 +391,8 @@ class ParsedFile:
     problems: list[Problem]
     #: line -> the text of each block that could not be read as an entry (for the report of what was not added)
     unread: dict[int, str] = field(default_factory=dict)
+    #: the text of each ``@string`` block, in file order (for the report: the entries it holds may use them)
+    strings: list[str] = field(default_factory=list)
 
 
 def bibtex_balanced(value: str) -> bool:
@@ -448,6 +450,7 @@ def parse(text: str, file: str) -> ParsedFile:
             why = "syntax error" + (f": {detail[-1].strip()}" if detail else hint)
         problems.append(Problem(file, line, None, f"BibTeX block could not be parsed: {why}"))
         unread[line] = str(getattr(block, "raw", "") or "")
+    strings: list[str] = []
     entries: list[BibEntry] = []
     other: list[tuple[int, str]] = []
     for block in library.blocks:
@@ -483,6 +486,7 @@ def parse(text: str, file: str) -> ParsedFile:
                                     block.parser_metadata.get("masrl_undefined") or [], block.raw or ""))
         elif isinstance(block, String):
             other.append((line, f"@string {block.key} (a macro, expanded where entries use it)"))
+            strings.append(str(block.raw or "").strip())
         elif isinstance(block, Preamble):
             other.append((line, "@preamble (LaTeX for the bibliography style; not a paper, not imported)"))
         elif isinstance(block, ExplicitComment):
@@ -490,4 +494,4 @@ def parse(text: str, file: str) -> ParsedFile:
         elif isinstance(block, ImplicitComment):
             first = collapse(block.comment)[:60]
             other.append((line, f"text outside any entry, ignored as BibTeX ignores it: {first!r}"))
-    return ParsedFile(entries, other, problems, unread)
+    return ParsedFile(entries, other, problems, unread, strings)

@@ -121,6 +121,7 @@ def run(args: Namespace) -> int:
     refused: dict[str, list[Problem]] = {}
     origins: dict[str, tuple] = {}
     partial: list[dict] = []
+    found = None
     if args.bibtex:
         found = adding.papers_from_bibtex(read_user_file(args.bibtex, "--bibtex"), args.bibtex.name)
         papers, refused, notes, origins, partial = found.papers, found.refused, found.notes, found.origins, found.partial
@@ -164,6 +165,7 @@ def run(args: Namespace) -> int:
     for rel in files:
         console.info(f"created {rel} — every controlled field is 'untagged': tag it, then run `masrl validate`")
     if report:
-        write.create_new(report.parent.resolve(), {report.name: adding.skip_report(args.bibtex, refused, origins)})
+        write.create_new(report.parent.resolve(), {report.name: adding.skip_report(args.bibtex, refused, origins, found.strings,
+                                                                                        found.containers)})
         print(f"skipped {len(refused)} entr{'y' if len(refused) == 1 else 'ies'}: see {report}")
     return 0

@@ -121,6 +121,8 @@ class BibtexPapers:
         origins: entry key -> ``(file name, line, entry key, raw entry text)``.
         partial: the papers of refused entries, what they lack given a stand-in: checked as records
             too, so that every problem of an entry is named in one run; never added.
+        strings: the file's ``@string`` blocks as written; containers: entry key -> the text of the
+            entry it crossrefs (for the report of what was not added, which must read as the file did).
     """
 
     papers: list[dict]
@@ -128,6 +130,8 @@ class BibtexPapers:
     notes: list[Problem]
     origins: dict[str, tuple]
     partial: list[dict] = dataclasses.field(default_factory=list)
+    strings: list[str] = dataclasses.field(default_factory=list)
+    containers: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def papers_from_bibtex(text: str, name: str) -> BibtexPapers:
@@ -155,21 +159,33 @@ def papers_from_bibtex(text: str, name: str) -> BibtexPapers:
         paper["origin"] = (name, paper["line"], key)
         origins[key] = (name, paper["line"], key, result.raw.get(key, ""))
         papers.append(paper)
-    return BibtexPapers(papers[:len(result.papers)], refused, result.notes, origins, papers[len(result.papers):])
+    by_key = {entry.key.lower(): entry.raw for entry in parsed.entries}
+    containers = {entry.key: by_key[target] for entry in parsed.entries
+                  if (target := entry.fields.get("crossref", "").strip().lower()) in by_key}
+    return BibtexPapers(papers[:len(result.papers)], refused, result.notes, origins, papers[len(result.papers):],
+                        parsed.strings, containers)
 
 
-def skip_report(source: Path, refused: dict[str, list[Problem]], origins: dict[str, tuple]) -> bytes:
-    """A BibTeX file of the entries not added, each after comment lines giving every reason."""
+def skip_report(source: Path, refused: dict[str, list[Problem]], origins: dict[str, tuple], strings: list[str] = (),
+                containers: dict[str, str] | None = None) -> bytes:
+    """A BibTeX file of the entries not added, each after comment lines giving every reason; before them the
+    source's ``@string`` macros, after them the entries they crossref, so that it reads as the source did."""
     def comment(text: str) -> str:  # BibTeX has no comments: an @ anywhere starts an entry
         return f"% {text.replace('@', '(at)')}"
 
     lines = [comment(f"masrl add --bibtex {source.name} --skip-invalid: {len(refused)} entr"
                      f"{'y' if len(refused) == 1 else 'ies'} not added. Fix them here, then add this file."), ""]
+    if strings:
+        lines += [comment(f"the @string macros of {source.name}, which the entries below may use:"), *strings, ""]
     for key, problems in sorted(refused.items(), key=lambda kv: (origins[kv[0]][1] or 0, kv[0])):
         file, line, _, raw = origins[key]
         lines.append(comment(f"{file}:{line}: entry {key} was not added:"))
         lines += [comment(f"  {p.field + ': ' if p.field else ''}{p.message}") for p in problems]
         lines += [raw.strip() if raw else comment("(no entry text: the block could not be parsed)"), ""]
+    used = dict.fromkeys(containers[key] for key in refused if key in (containers or {}))
+    if used:
+        lines += [comment(f"the entries of {source.name} that the entries above crossref (not papers; their fields "
+                          "are inherited):"), *(raw.strip() for raw in used), ""]
     return "\n".join(lines).encode("utf-8")
 
 
