@@ -318,7 +318,14 @@ def test_readme_that_is_not_utf8(survey, cli):
 def test_unknown_git_revision(survey, cli):
     subprocess.run(["git", "init", "-q"], cwd=survey, check=True)
     run = cli("diff", "--root", survey, "nosuchrev")
-    assert run.err == "masrl: error: unknown git revision 'nosuchrev' (try HEAD, a branch name or a commit id)\n"
+    assert run.err == "masrl: error: unknown git revision 'nosuchrev': give HEAD, a branch or tag name, or a commit id\n"
+    for command in (["add", "-A"], ["-c", "user.name=T", "-c", "user.email=t@x", "commit", "-qm", "x"],
+                    ["tag", "release-v1"]):
+        subprocess.run(["git", *command], cwd=survey, check=True)
+    subprocess.run(["git", "branch", "-m", "master"], cwd=survey, check=True)
+    for typed, meant in (("mastr", "master"), ("release-v", "release-v1")):
+        run = cli("diff", "--root", survey, typed)
+        assert f"unknown git revision '{typed}' (did you mean '{meant}'?): give HEAD" in run.err, run.err
 
 
 def test_usage_errors_exit_2(cli):

@@ -11,6 +11,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from ..core.didyoumean import did_you_mean
 from ..core.errors import UserError
 from .load import CLAIMS, NOT_A_RECORD, README, RELEASE_REPORTS, TAXONOMY, _read, _wanted
 from .releases import RELEASES
@@ -54,7 +55,9 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
     try:
         git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     except UserError as err:
-        raise UserError(f"unknown git revision {rev!r} (try HEAD, a branch name or a commit id)") from err
+        names = git("for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags").decode(errors="replace").split()
+        raise UserError(f"unknown git revision {rev!r}{did_you_mean(rev, names)}: give HEAD, a branch or tag name, or a "
+                        "commit id") from err
     listing = git("ls-tree", "-r", "-z", "--full-name", rev, "--", ".").split(b"\0")
     objects: list[tuple[str, str]] = []
     files: dict[str, bytes] = {}
