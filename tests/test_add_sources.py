@@ -454,3 +454,15 @@ def test_the_report_of_skipped_entries_carries_the_macros_and_containers_they_us
     run = cli("add", "--root", survey, "--bibtex", report, "--dry-run")
     assert run.code == 0 and run.out.count("# would write corpus/papers/") == 2, run.err
     assert "venue: Journal of Soil" in run.out and "venue: Proc. Soil 2026" in run.out
+
+
+def test_a_bad_character_in_a_links_query_is_located_and_named_once(survey, cli, tmp_path):
+    """The link is shown cut before its query ('https://example.org/h2?…'), which hid where the '"' was; and the same
+    problem was named twice, as bibtex.url and as url."""
+    source = tmp_path / "u.bib"
+    source.write_text('@misc{u1, title={A paper with a bad link}, author={Doe, Jane}, year={2026}, '
+                      'url={https://example.org/h2?a=1&b="x"}}\n', encoding="utf-8")
+    lines = cli("add", "--root", survey, "--bibtex", source).err.splitlines()
+    assert lines == ["u.bib:1: bibtex.url: entry 'u1': 'https://example.org/h2?…' contains '\"' (U+0022) at character 30 "
+                     "(in its query), a character that ends a Markdown link or an HTML attribute; percent-encode it (%22)",
+                     "masrl: error: 1 of 1 paper(s) cannot be added; nothing was added"], lines

@@ -267,3 +267,13 @@ def test_a_braced_year_and_a_month_with_its_day_are_read_as_bibtex_reads_them():
     assert [str(n) for n in result.notes] == [
         "in.bib:1: entry 'a': month 'June~15' kept as jun (the day is not kept)",
         "in.bib:2: entry 'b': month '15~June' kept as jun (the day is not kept)"]
+
+
+def test_a_reference_managers_own_fields_are_not_kept_and_named():
+    result, got = papers("@misc{a, title={T}, author={Doe, Jane}, year={2021}, url={https://x.org},\n"
+                         "  mendeley-groups={Reading}, mendeley-tags={rl}, groups={to read}, readstatus={read},\n"
+                         "  bdsk-file-1={YnBsaXN0}, annote={kept: an annotated bibliography's note}}")
+    assert set(got["a"]["bibtex"]) == {"type", "title", "year", "url", "annote"}
+    assert [str(n) for n in result.notes] == [
+        "in.bib:1: entry 'a': not kept: mendeley-groups, mendeley-tags, groups, readstatus, bdsk-file-1 (bookkeeping of "
+        "the exporting tool)"]

@@ -37,7 +37,10 @@ from .latex import unread_macros
 
 #: Fields exporting tools add for their own bookkeeping; not kept, and named in a note.
 BOOKKEEPING = ("timestamp", "biburl", "bibsource", "file", "added-at", "interhash", "intrahash", "owner",
-               "creationdate", "modificationdate", "date-added", "date-modified", "bdsk-url-1", "bdsk-url-2")
+               "creationdate", "modificationdate", "date-added", "date-modified", "groups", "ranking", "readstatus",
+               "printed", "priority", "qualityassured", "relevance")
+#: ... and the prefixes of a reference manager's own fields (BibDesk's bdsk-url-1, Mendeley's mendeley-groups).
+BOOKKEEPING_PREFIXES = ("bdsk-", "mendeley-", "jabref-", "zotero-", "citavi-", "papers2_")
 
 #: Entry types that are containers of other entries when crossref'd (biblatex §2.1.1).
 _CONTAINERS = ("book", "mvbook", "collection", "mvcollection", "reference", "mvreference", "periodical",
@@ -279,7 +282,7 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
         f["journal"] = f.pop("journaltitle")
     if "eprinttype" in f and "archiveprefix" not in f:
         f["archiveprefix"] = f.pop("eprinttype")
-    dropped = [name for name in f if name in BOOKKEEPING]
+    dropped = [name for name in f if name in BOOKKEEPING or name.startswith(BOOKKEEPING_PREFIXES)]
     for name in dropped:
         del f[name]
     if dropped:

@@ -64,6 +64,21 @@ def scheme_case_problem(text: str) -> str | None:
     return f"has its scheme in upper case: a record writes it in lower case (its normal form, RFC 3986): write {lowered!r}"
 
 
+def _part_at(url: str, at: int, authority_end: int) -> str:
+    """Which part of ``url`` its character ``at`` (counted after ``scheme://``) is in: a message that shows the
+    URL cut before its query (which may hold a token) still says where the character is."""
+    rest = url[len(url) - len(url.split("://", 1)[-1]):]
+    if at < authority_end:
+        return "host"
+    fragment = rest.find("#")
+    query = rest.find("?")
+    if fragment >= 0 and at > fragment:
+        return "fragment"
+    if query >= 0 and at > query and (fragment < 0 or query < fragment):
+        return "query"
+    return "path"
+
+
 def url_problem(url: object) -> str | None:
     """What is wrong with ``url`` as a link, or None if it is an acceptable http(s) URL.
 
@@ -82,14 +97,16 @@ def url_problem(url: object) -> str | None:
         if pos >= 0:
             authority_end = min(authority_end, pos)
     authority, tail = rest[:authority_end], rest[authority_end:]
-    for ch in url:
+    for at, ch in enumerate(url):
         if ch in "[]" and ch in authority:
             continue
         if not _PATH_CHARS.fullmatch(ch):
             kind = "a space or control character" if ch.isspace() or ord(ch) < 32 or ord(ch) == 127 else (
                 "a non-ASCII character" if ord(ch) > 127 else "a character that ends a Markdown link or an HTML attribute")
             encoded = "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
-            return f"contains {_char(ch)}, {kind}; percent-encode it ({encoded})"
+            where = _part_at(url, at - match.end(), authority_end)  # a URL is shown cut before its query: say where
+            at_text = f" at character {at + 1} (in its {where})" if where in ("query", "fragment") else ""
+            return f"contains {_char(ch)}{at_text}, {kind}; percent-encode it ({encoded})"
     if _PERCENT.search(url):
         return "has a '%' that does not start a %XX escape; write a literal '%' as %25"
     depth = 0

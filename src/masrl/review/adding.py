@@ -267,7 +267,8 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             continue  # the record it copies, named already by its refusal
         if any(other in problem.message for other in checked if other != rel):
             continue  # a stub only checked, never written, is no record another could clash with
-        if not any(_same_field(problem.field, p.field) for p in named.get(key, [])):  # a field named once
+        said = any(p.message == problem.message for p in plan.refused.get(key, []))  # a url and its bibtex.url, alike
+        if not said and not any(_same_field(problem.field, p.field) for p in named.get(key, [])):  # a field named once
             plan.refused.setdefault(key, []).append(problem)
         plan.stubs.pop(rel, None)
     for rel in checked:
