@@ -169,28 +169,26 @@ def test_a_name_in_its_own_east_asian_script_keeps_its_family_name_first(name, s
     assert display_name(stored) == (name if stored != "Xiaolong, 李" else "李 Xiaolong")  # shown as it was written
 
 
-@pytest.mark.parametrize(("etype", "field", "venue", "exported"), [
-    ("article", "journal", "Proceedings of the National Academy of Sciences", "article"),
-    ("article", "journal", "Proceedings of the IEEE", "article"),
-    ("article", "journal", "Proceedings of the VLDB Endowment", "article"),
-    ("article", "journal", "Proceedings of the ACM on Human-Computer Interaction", "article"),
-    ("article", "journal", "Transactions of the ACL", "article"),
-    ("article", "journal", "Proceedings of the AAAI Conference on Artificial Intelligence", "inproceedings"),
-    ("inproceedings", "booktitle", "Machine Learning and Knowledge Discovery in Databases", "inproceedings"),
-    ("inproceedings", "booktitle", "Machine Learning: ECML 2004", "inproceedings"),
-    ("inproceedings", "booktitle", "Artificial Intelligence in Medicine", "inproceedings"),
-    ("incollection", "booktitle", "Letters from the Field", "incollection"),
-    ("incollection", "booktitle", "Review Track", "incollection"),
-    ("incollection", "booktitle", "Nature-Inspired Computing", "incollection"),
+_JOURNALS = ("Proceedings of the National Academy of Sciences", "Proceedings of the IEEE", "Proceedings of the VLDB Endowment",
+             "Proceedings of the ACM on Human-Computer Interaction", "Transactions of the ACL")
+_PROCEEDINGS = ("Machine Learning and Knowledge Discovery in Databases", "Machine Learning: ECML 2004",
+                "Artificial Intelligence in Medicine")
+_BOOKS = ("Letters from the Field", "Review Track", "Nature-Inspired Computing")
+
+
+@pytest.mark.parametrize(("etype", "venue", "exported"), [
+    *(("article", venue, "article") for venue in _JOURNALS),
+    ("article", "Proceedings of the AAAI Conference on Artificial Intelligence", "inproceedings"),
+    *(("inproceedings", venue, "inproceedings") for venue in _PROCEEDINGS),
+    *(("incollection", venue, "incollection") for venue in _BOOKS),
 ])
-def test_a_venue_whose_words_belong_to_another_kind_is_no_disagreement_and_keeps_its_entry_type(etype, field, venue,
-                                                                                                   exported):
+def test_a_venue_whose_words_belong_to_another_kind_is_no_disagreement_and_keeps_its_entry_type(etype, venue, exported):
     """PNAS, Proceedings of the IEEE and chapters in books named '... Review' were refused ("disagrees with
     bibtex.journal"), and exported as another entry type, because the venue's kind was guessed from its words."""
     from masrl.bib.consistency import bibtex_disagreements
 
     record = {"key": "k", "title": "T", "year": 2020, "venue": venue, "authors": ["Doe, Jane"],
-              "bibtex": {"type": etype, "title": "T", field: venue, "year": "2020"}}
+              "bibtex": {"type": etype, "title": "T", "journal" if etype == "article" else "booktitle": venue, "year": "2020"}}
     assert bibtex_disagreements(record) == []
     got, out = bibexport.entry_fields(record)
     assert got == exported and out.get("booktitle" if exported != "article" else "journal") == venue
