@@ -463,6 +463,6 @@ def test_a_bad_character_in_a_links_query_is_located_and_named_once(survey, cli,
     source.write_text('@misc{u1, title={A paper with a bad link}, author={Doe, Jane}, year={2026}, '
                       'url={https://example.org/h2?a=1&b="x"}}\n', encoding="utf-8")
     lines = cli("add", "--root", survey, "--bibtex", source).err.splitlines()
-    assert lines == ["u.bib:1: bibtex.url: entry 'u1': 'https://example.org/h2?…' contains '\"' (U+0022) at character 30 "
+    assert lines == ["u.bib:1: url: entry 'u1': 'https://example.org/h2?…' contains '\"' (U+0022) at character 30 "
                      "(in its query), a character that ends a Markdown link or an HTML attribute; percent-encode it (%22)",
                      "masrl: error: 1 of 1 paper(s) cannot be added; nothing was added"], lines

@@ -267,8 +267,13 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             continue  # the record it copies, named already by its refusal
         if any(other in problem.message for other in checked if other != rel):
             continue  # a stub only checked, never written, is no record another could clash with
-        said = any(p.message == problem.message for p in plan.refused.get(key, []))  # a url and its bibtex.url, alike
-        if not said and not any(_same_field(problem.field, p.field) for p in named.get(key, [])):  # a field named once
+        same = [p for p in plan.refused.get(key, []) if p.message == problem.message]  # a url and its bibtex.url, alike
+        block = [p for p in same if (p.field or "").startswith("bibtex.")]
+        if block and not (problem.field or "").startswith("bibtex."):  # named once, by the record's own field
+            plan.refused[key] = [problem if p is block[0] else p for p in plan.refused[key]]
+        elif same:
+            pass
+        elif not any(_same_field(problem.field, p.field) for p in named.get(key, [])):  # a field named once
             plan.refused.setdefault(key, []).append(problem)
         plan.stubs.pop(rel, None)
     for rel in checked:
