@@ -1006,3 +1006,23 @@ def test_a_note_withdrawn_and_another_decided_before_a_page_start_are_both_seen(
     with pytest.raises(SourceError, match=r"notes of venue 'ICLR.cc/2026/Conference' changed while they were paged, "
                                           r"in three readings"):
         openreview(f"{served.url}/notes", venues=VENUES[:1], limit=2).search(ORCH, *WINDOW, NOW)
+
+
+def test_a_record_known_by_its_acl_id_is_a_seed_and_one_no_seed_can_be_made_of_is_named(small_survey, cli, clock,
+                                                                                         every_source):
+    """A retained record with only an ACL Anthology id was never searched (Semantic Scholar takes ACL:<id>), and the
+    records with only an OpenReview id or a web page were left out without a word (round.yaml said only `seeds: N`)."""
+    from masrl.review.update.sources.citations import seeds, unseeded
+
+    corpus = Seeds(a2026={"arxiv": "2605.10001"}, b2025={"acl": "2025.acl-long.476"}, c2026={"openreview": "Q4Nk6PlZYH"},
+                   d2024={"url": ["https://example.org/post"]}, e2023={"doi": "10.5555/x.1", "acl": "2023.acl-long.1"})
+    assert seeds(corpus) == [("a2026", "arXiv:2605.10001"), ("b2025", "ACL:2025.acl-long.476"), ("e2023", "DOI:10.5555/x.1")]
+    assert unseeded(corpus) == ["c2026", "d2024"]
+    run = cli("add", "--root", small_survey, "--no-fetch", "--openreview", "Q4Nk6PlZYH", "--title", "A Paper Known by "
+              "Its Forum Only", "--author", "Hopper, Grace", "--year", "2026")
+    assert run.code == 0, run.err
+    run = cli("update", "search", "--root", small_survey, "--since", "2026-05-04", "--until", "2026-06-30")
+    assert run.code == 0, run.err
+    (note,) = [line for line in run.err.splitlines() if "no id Semantic Scholar takes" in line]
+    assert note.startswith("warning: citation searching: 1 retained record(s) have no id") and note.endswith(
+        "their citations are not searched: hopper2026")

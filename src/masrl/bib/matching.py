@@ -37,6 +37,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..core.fold import name_word
 from .identifiers import keys_of
 
 #: Titles at least this similar (normalized, 0-1) are the same paper.
@@ -119,14 +120,15 @@ class Match:
 
 def name_words(authors) -> frozenset[str]:
     """The words of the authors' names, folded (``Lovelace, Ada`` and ``Ada Lovelace`` give
-    ``{"lovelace", "ada"}``; accents and case dropped; initials and ``others`` left out); empty for
-    anything that is not a list of names."""
+    ``{"lovelace", "ada"}``; :func:`masrl.core.fold.name_word`: ``Müller``, ``Mueller`` and ``Muller``
+    alike, ``Søgaard`` and ``Sogaard``; initials and ``others`` left out); empty for anything that is
+    not a list of names."""
     if not isinstance(authors, (list, tuple)):
         return frozenset()
     words = set()
     for name in authors:
         if isinstance(name, str) and name.strip() != "others":
-            words.update(w for w in normalize_title(name).split() if len(w) > 1)
+            words.update(folded for w in re.split(r"[\s,.{}~-]+", name) if len(folded := name_word(w)) > 1)
     return frozenset(words)
 
 

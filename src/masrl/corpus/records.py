@@ -13,6 +13,7 @@ import string
 import unicodedata
 
 from ..bib.identifiers import SCHEME_ORDER  # noqa: F401  (re-exported: the order of a record's identifiers)
+from ..core.fold import ascii_slug  # noqa: F401  (re-exported)
 
 #: masrl's own fields of a retained record before the survey's fields, and after them.
 RETAINED_BEFORE = ("key", "title", "authors", "first_author", "affiliation", "year", "venue", "url", "identifiers")
@@ -71,22 +72,6 @@ def ordered(record: dict, order: tuple[str, ...]) -> dict:
     out = {k: record[k] for k in order if k in record}
     out.update((k, v) for k, v in record.items() if k not in out)
     return out
-
-
-#: Latin letters that Unicode does not decompose into an ASCII letter and a mark.
-_LETTERS = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
-                          "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i", "ħ": "h", "Ħ": "H"})
-
-
-def ascii_slug(text: str) -> str:
-    """Lower-case ASCII letters and digits of ``text`` (accents folded, ``ł ø ß æ œ đ þ`` spelled
-    out, other scripts transliterated by anyascii): ``Müller`` -> ``muller``, ``Łukasz`` ->
-    ``lukasz``, ``Straße`` -> ``strasse``, ``Иванов`` -> ``ivanov``, ``王`` -> ``wang``."""
-    from anyascii import anyascii
-
-    text = unicodedata.normalize("NFKD", text.translate(_LETTERS))
-    folded = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return re.sub(r"[^a-z0-9]+", "", (folded if folded.isascii() else anyascii(folded)).lower())
 
 
 def make_key(first_author: str, year: int, taken: set[str]) -> str:

@@ -231,6 +231,7 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
     started = now()
     source_runs: list[model.SourceRuns] = []
     runs: list[tuple[str, object]] = []
+    unsearched: list[str] = []  # notes of what a source could not search from
     for name in plan.sources:
         searcher = protocol.searchers[name]
         source = make_source(name, searcher)
@@ -257,6 +258,10 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
             runs.append((searcher.label, run))
         source_runs.append(model.SourceRuns(name, searcher.label, searcher.endpoint, source.settings, tuple(done),
                                             searcher.options.get("method", "database")))
+        if keys := getattr(source, "unseeded", None):
+            shown = ", ".join(keys[:10]) + (f" and {len(keys) - 10} more" if len(keys) > 10 else "")
+            unsearched.append(f"{searcher.label}: {len(keys)} retained record(s) have no id Semantic Scholar takes (an "
+                              f"arXiv id, a DOI or an ACL Anthology id), so their citations are not searched: {shown}")
     requests = sum(run.requests for _, run in runs)
     candidates, duplicates, by_source, by_family = dedupe.deduplicate(corpus, runs)
     ranks = rank(corpus, candidates)
@@ -267,7 +272,7 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
                                           "(please report this with the lines above)."), problems)
     identified = {label: tally.identified for label, tally in by_source.items()}
     return SearchResult(files, plan.round_id, len(runs), requests, identified, len(duplicates), len(candidates),
-                        tuple(_notes(runs)))
+                        tuple(unsearched + _notes(runs)))
 
 
 def s2_key_problem() -> str | None:

@@ -9,8 +9,9 @@ with ``next`` until an answer has none. Read strictly by :mod:`masrl.bib.s2_json
 asked from the last link already received, which must still be there (:func:`~.base.check_overlap`):
 links that moved while they were paged are refused, not left a link short.
 
-The seeds are the retained records that have an arXiv id or a DOI (``arXiv:<id>``, else
-``DOI:<doi>``, in key order); the searcher's ``directions`` say which ways are searched (default
+The seeds are the retained records that have an id Semantic Scholar takes, an arXiv id, a DOI or
+an ACL Anthology id (``arXiv:<id>``, else ``DOI:<doi>``, else ``ACL:<id>``, in key order); the others
+(an OpenReview id or a web page only) are named in the run's notes; the searcher's ``directions`` say which ways are searched (default
 both). Each (seed, direction) is one query of the round, and every record it finds says how:
 ``cited by KEY`` for a reference of record KEY (KEY cites it), ``cites KEY`` for a paper that
 cites KEY. Records published in the round's window are kept; the others (most references are
@@ -44,14 +45,15 @@ WAYS = {"backward": ("cited by", "references", "citedPaper"), "forward": ("cites
 
 
 def seeds(corpus) -> list[tuple[str, str]]:
-    """``[(record key, Semantic Scholar id)]`` of the retained records with an arXiv id or a DOI, by key."""
+    """``[(record key, Semantic Scholar id)]`` of the retained records with an arXiv id, a DOI or an ACL
+    Anthology id, by key."""
     from ....bib.identifiers import IdentifierError, parse
 
     out = []
     for rec in corpus.retained.values():
         ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
         key = str(rec.get("key") or "")
-        for scheme, prefix in (("arxiv", "arXiv"), ("doi", "DOI")):
+        for scheme, prefix in (("arxiv", "arXiv"), ("doi", "DOI"), ("acl", "ACL")):
             if ids.get(scheme) and key:
                 try:
                     value = parse(str(ids[scheme]), scheme).key.split(":", 1)[1]
@@ -60,6 +62,12 @@ def seeds(corpus) -> list[tuple[str, str]]:
                 out.append((key, f"{prefix}:{value}"))
                 break
     return sorted(out)
+
+
+def unseeded(corpus) -> list[str]:
+    """The keys of the retained records that :func:`seeds` cannot search from (no id Semantic Scholar takes)."""
+    seeded = {key for key, _ in seeds(corpus)}
+    return sorted(key for rec in corpus.retained.values() if (key := str(rec.get("key") or "")) and key not in seeded)
 
 
 def in_path(paper_id: str) -> str:
@@ -91,6 +99,7 @@ class CitationSource:
         self.client = S2Client(searcher.endpoint, delay, clock, sleep, on_request, on_page, pace, limits)
         self.session = self.client.session
         self.seeds = seeds(corpus) if corpus is not None else []
+        self.unseeded = unseeded(corpus) if corpus is not None else []
         self.directions = tuple(d for d in DIRECTIONS if d in (searcher.options.get("directions") or DIRECTIONS))
         self.limit = int(limit or LIMIT)
         self.max_records = int(max_records or MAX_RECORDS)
