@@ -1026,3 +1026,13 @@ def test_a_record_known_by_its_acl_id_is_a_seed_and_one_no_seed_can_be_made_of_i
     (note,) = [line for line in run.err.splitlines() if "no id Semantic Scholar takes" in line]
     assert note.startswith("warning: citation searching: 1 retained record(s) have no id") and note.endswith(
         "their citations are not searched: hopper2026")
+
+
+@pytest.mark.parametrize("body", [{"total": 5, "data": []}, {"offset": 0, "data": [], "total": 7, "token": "abc"},
+                                  {"data": [], "next": 3}])
+def test_a_links_answer_without_its_offset_or_with_a_search_answers_total_is_refused(serve, body):
+    """A search answer served for /references was read as "no links", and the round written as if the seed had none."""
+    served = serve(Scripted(lambda path, params: (200, "application/json", json.dumps(body).encode())))
+    source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
+    with pytest.raises(SourceError, match=r"(\$\.total|\$\.offset|offset)"):
+        source.search_all([], *WINDOW, NOW)

@@ -55,8 +55,10 @@ class Edge(msgspec.Struct):
 
 class Edges(msgspec.Struct):
     data: list[Edge]
-    offset: int = 0
+    offset: int  # the API states it on every page of links: an answer without it is no such page
     next: int | None = None
+    total: object = msgspec.UNSET  # a search answer's, never a page of links'
+    token: object = msgspec.UNSET
 
 
 class Error(msgspec.Struct):
@@ -98,6 +100,9 @@ def read_search(body: bytes) -> Search:
 def read_edges(body: bytes) -> Edges:
     """A page of ``/paper/{id}/references`` or ``/citations``. Raises :class:`FormatError`."""
     data = decode_json(body, Edges)
+    said = [f"$.{name}" for name in ("total", "token") if getattr(data, name) is not msgspec.UNSET]
+    if said:
+        raise FormatError(f"{' and '.join(said)}: a search answer's, not a page of references or citations")
     if data.offset < 0:
         raise FormatError(f"$.offset is {data.offset}, not a position (one counted from 0)")
     if data.next is not None and data.next <= data.offset:
