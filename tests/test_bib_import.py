@@ -277,3 +277,17 @@ def test_a_reference_managers_own_fields_are_not_kept_and_named():
     assert [str(n) for n in result.notes] == [
         "in.bib:1: entry 'a': not kept: mendeley-groups, mendeley-tags, groups, readstatus, bdsk-file-1 (bookkeeping of "
         "the exporting tool)"]
+
+
+def test_a_bare_ampersand_percent_or_hash_in_a_title_with_markup_is_the_character():
+    """'Soil & Carbon in \\emph{Deep} Layers' was stored as 'Soil Carbon in Deep Layers' (the & read as an alignment tab),
+    and 'Over 50% of Soil \\$5' refused as 'Over 50' (the % read as a comment); without other markup both were kept."""
+    from masrl.bib.consistency import bibtex_disagreements
+
+    result, got = papers("@misc{a, title={Soil & Carbon in \\emph{Deep} Layers}, author={Doe, Jane}, year={2021}, "
+                         "url={https://x.org/a}}\n"
+                         "@misc{b, title={Over 50% of Soil \\$5 and Q#1}, author={Doe, Jane}, year={2021}, url={https://x.org/b}}")
+    assert (got["a"]["title"], got["b"]["title"]) == ("Soil & Carbon in Deep Layers", "Over 50% of Soil $5 and Q#1")
+    for paper in got.values():
+        assert bibtex_disagreements({**paper, "bibtex": paper["bibtex"]}) == []
+    assert bibtex.decode_latex("\\url{https://x.org/a%20b&c} and 5% \\emph{z}") == "<https://x.org/a%20b&c> and 5% z"
