@@ -209,3 +209,32 @@ def test_a_preprint_block_beside_a_published_venue_is_still_a_disagreement():
               "bibtex": {"type": "article", "title": "T", "journal": "arXiv preprint arXiv:2501.00001", "year": "2020"}}
     assert bibtex_disagreements(record) == [
         ("venue", "ICLR 2026 (conference)", "arXiv preprint arXiv:2501.00001 (preprint)")]
+
+
+@pytest.mark.parametrize(("etype", "field", "value"), [("phdthesis", "school", "MIT"), ("techreport", "institution", "Google"),
+                                                       ("book", "publisher", "Springer")])
+def test_a_thesis_report_or_book_gets_no_howpublished_beside_its_own_venue_field(etype, field, value):
+    """Export wrote howpublished = {MIT} beside school = {MIT}: a field the record does not hold, invalid for biber."""
+    got, out = fields(venue=value, bibtex={"type": etype, field: value})
+    assert got == etype and out[field] == value and "howpublished" not in out
+
+
+def test_corrs_volume_goes_with_its_journal_line():
+    """DBLP's CoRR entry (journal = {CoRR}, volume = {abs/2401.00031}) became @misc still holding that volume."""
+    for journal, volume in (("CoRR", "abs/2401.00031"), ("ArXiv", "abs/2401.00031"), ("arXiv preprint", "arXiv:2401.00031")):
+        got, out = fields(venue="arXiv", identifiers={"arxiv": "2401.00031"},
+                          bibtex={"type": "article", "journal": journal, "volume": volume})
+        assert got == "misc" and "volume" not in out and "journal" not in out, (journal, out)
+    _, out = fields(venue="TMLR", bibtex={"type": "article", "journal": "TMLR", "volume": "3"})
+    assert out["volume"] == "3"
+
+
+def test_a_letter_of_a_field_kept_as_imported_is_written_with_latexs_commands():
+    """Only authors and titles given by hand were encoded: an imported title or journal with Vietnamese letters stopped
+    pdflatex ("Unicode character ạ not set up")."""
+    _, out = fields(title="Phạm's Method", venue="Tạp chí Khoa học",
+                    bibtex={"type": "article", "title": "Phạm's Method", "journal": "Tạp chí Khoa học"})
+    from masrl.bib.bibexport import _field_source
+
+    assert _field_source("journal", out["journal"]) == "T{\\d{a}}p ch{\\'\\i} Khoa h{\\d{o}}c"
+    assert _field_source("url", "https://x.org/ạ") == "https://x.org/ạ"

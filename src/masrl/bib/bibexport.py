@@ -41,7 +41,7 @@ import re
 
 from . import venues
 from .bibtex import balance_braces, encode_author, encode_latex, month_macro
-from .latex import decode_latex, latex_safe
+from .latex import ascii_source, decode_latex, latex_safe
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -135,7 +135,7 @@ def _field_source(name: str, value: str) -> str:
     verbatim fields as they are, but for braces that do not pair up (a DOI ``10.5555/h5}``): a macro would
     be printed as it is there, so they are percent-encoded, as in a link (``%7D``; a backslash ``%5C``)."""
     if name not in _VERBATIM:
-        return latex_safe(value)
+        return ascii_source(latex_safe(value))
     if balance_braces(value) == value:
         return value
     return value.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
@@ -171,6 +171,8 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
         out["eprint"] = re.sub(r"v[0-9]+$", "", ids["arxiv"])
         out["archiveprefix"] = "arXiv"
     arxiv_line = _ARXIV_JOURNAL.match(out.get("journal", "")) is not None
+    if arxiv_line and re.match(r"\s*(abs/|arxiv:)", str(out.get("volume", "")), re.IGNORECASE):
+        del out["volume"]  # CoRR's volume (abs/2401.00031, DBLP; Semantic Scholar's ArXiv) goes with its journal line
     if kind == venues.CONFERENCE:
         etype = "inproceedings"
         if arxiv_line:
@@ -187,7 +189,9 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             del out["journal"]
         if kind == venues.OTHER and block_type in CLASSIC_TYPES and block_type not in ("article", "inproceedings"):
             etype = block_type
-        if not {"eprint", "howpublished", "journal", "booktitle"} & set(out) and venues.stated(venue):
+        # a thesis, report or book names its school, institution or publisher in a field of its own
+        own = {"eprint", "howpublished", "journal", "booktitle", "school", "institution", "publisher", "organization"}
+        if not own & set(out) and venues.stated(venue):
             out["howpublished"] = encode_latex(venue)
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]

@@ -273,6 +273,23 @@ def encode_latex(text: str) -> str:
 _URL_MACRO = re.compile(r"\\(?:url|path)\{[^{}\s]*\}")
 
 
+def ascii_source(latex: str) -> str:
+    """``latex`` (a field's LaTeX source) with each character outside ASCII written as LaTeX's own commands
+    write it where they can (:func:`_special`: ``ạ`` -> ``{\\d{a}}``), so that a field kept as an imported
+    .bib wrote it sets with pdflatex too; the argument of ``\\url`` is the URL as written."""
+    if latex.isascii():
+        return latex
+    out, at = [], 0
+    for macro in _URL_MACRO.finditer(latex):
+        out += [_ascii_text(latex[at:macro.start()]), macro.group()]
+        at = macro.end()
+    return "".join(out) + _ascii_text(latex[at:])
+
+
+def _ascii_text(text: str) -> str:
+    return "".join(ch if ch.isascii() else _special(ch) for ch in text)
+
+
 def latex_safe(latex: str) -> str:
     r"""``latex`` (a field's LaTeX source, e.g. as an imported .bib wrote it) with every character that
     would stop LaTeX escaped: a bare ``#``, ``&`` or ``%`` (``\#``, ``\&``, ``\%``; a ``%`` would start
