@@ -238,3 +238,14 @@ def test_a_letter_of_a_field_kept_as_imported_is_written_with_latexs_commands():
 
     assert _field_source("journal", out["journal"]) == "T{\\d{a}}p ch{\\'\\i} Khoa h{\\d{o}}c"
     assert _field_source("url", "https://x.org/ạ") == "https://x.org/ạ"
+
+
+def test_an_inproceedings_of_a_preprint_server_is_a_preprint_not_a_disagreement_with_itself():
+    """@inproceedings{booktitle = {arXiv}} was refused: "'arXiv (preprint)' disagrees with 'arXiv (conference)'"."""
+    from masrl.bib.consistency import bibtex_disagreements
+
+    for server in ("arXiv", "arXiv.org", "CoRR"):
+        record = {**BASE, "venue": server, "identifiers": {"arxiv": "2401.00004"},
+                  "bibtex": {"type": "inproceedings", "title": "A Title", "booktitle": server, "year": "2026"}}
+        assert bibtex_disagreements(record) == []
+        assert bibexport.entry_fields(record)[0] == "misc"

@@ -93,8 +93,8 @@ def block_kind(block: dict) -> str | None:
     journal = str(block.get("journal", ""))
     arxiv_line = re.match(r"^\s*(arxiv|corr)\b", journal, re.IGNORECASE) is not None
     eprint = str(block.get("archiveprefix", "")).lower() == "arxiv" and bool(block.get("eprint"))
-    if etype in ("inproceedings", "conference"):
-        return CONFERENCE
+    if etype in ("inproceedings", "conference"):  # booktitle = {arXiv}: a preprint in the wrong entry type
+        return PREPRINT if venue_kind(str(block.get("booktitle", ""))) == PREPRINT else CONFERENCE
     if etype == "article":
         return PREPRINT if arxiv_line or (not journal and eprint) else JOURNAL
     if etype in _OTHER_TYPES:
