@@ -46,6 +46,10 @@ def _problems(root: Path, rel: str, edit) -> list:
     ("two\nlines\tand a tab", True, None),
     ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", False, None),  # Persian: the non-joiner between letters
     ("family \U0001F468\u200d\U0001F469\u200d\U0001F467", False, None),  # an emoji sequence
+    ("Soil of \u0dc1\u0dca\u200d\u0dbb\u0dd3 \u0dbd\u0d82\u0d9a\u0dcf", False, None),  # Sinhala: the joiner after al-lakuna
+    ("\u0915\u094d\u200d\u0937", False, None),  # Devanagari: after the virama (a half form)
+    ("\u0dca\u200da", False, "contains a character that is invisible or changes how the text shows "
+                             "(U+200D ZERO WIDTH JOINER, zero-width); remove it"),  # not before an ASCII letter
     ("a\u200cb", False, "contains a character that is invisible or changes how the text shows "
                         "(U+200C ZERO WIDTH NON-JOINER, zero-width); remove it"),
 ])

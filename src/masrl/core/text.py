@@ -12,7 +12,7 @@ Refused everywhere, because a reader cannot see them and they change what the te
 * bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), which
   reorder the text shown (U+202E, RIGHT-TO-LEFT OVERRIDE, makes ``gpj.exe`` look like ``exe.jpg``);
 * zero-width characters that hide or split words (U+200B, U+2060, U+FEFF, U+180E); the
-  joiners U+200C and U+200D are kept between two letters outside ASCII (Persian, Indic scripts
+  joiners U+200C and U+200D are kept between two letters or marks outside ASCII (Persian, Indic scripts
   and emoji sequences need them) and refused elsewhere;
 * every other character Unicode says to show as nothing (``Default_Ignorable_Code_Point`` of
   DerivedCoreProperties.txt, UAX #44): the soft hyphen U+00AD, the Hangul fillers U+115F, U+1160,
@@ -98,7 +98,9 @@ def _kind(text: str, i: int, multiline: bool) -> str | None:
         return "zero-width"
     if ch in _JOINERS:
         around = (text[i - 1] if i else "", text[i + 1] if i + 1 < len(text) else "")
-        if not all(c and (c.isalpha() or ord(c) > 0x2000) and not c.isascii() for c in around):
+        # a letter or a mark on each side (Sinhala's ශ්‍රී joins after the al-lakuna sign, Devanagari after the virama)
+        if not all(c and (c.isalpha() or unicodedata.category(c)[0] == "M" or ord(c) > 0x2000) and not c.isascii()
+                   for c in around):
             return "zero-width"
         return None
     if ch in _BLANK:
