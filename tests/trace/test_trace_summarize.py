@@ -489,3 +489,23 @@ def test_a_valid_trace_too_large_to_summarise_is_said_skipped_not_invalid(tmp_pa
                       "summarise (statistics and figures work in doubles); the trace is skipped")
     assert err[-1] == "masrl: error: no trace to summarise: 1 trace skipped, each for the reason above; nothing was written"
     assert "invalid" not in "\n".join(err)
+
+
+def test_the_trends_table_names_each_group_as_the_group_table_does(tmp_path, capsys):
+    """A policy literally '(no policy)' beside traces without one, and 'a\\nb' beside 'a\\\\nb': the group table numbered
+    the second of each, the trends table showed two rows of one name with different numbers; and the traces without the
+    label took the number, though the manual groups them under '(no policy)'."""
+    traces = {}
+    for k, (policy, step) in enumerate([("(no policy)", 1), (None, 1), ("a\nb", 2), ("a\\nb", 2)]):
+        trace = labelled(step, policy, float(k))
+        if policy is None:
+            del trace["labels"]["policy"]
+        traces[f"t{k}.json"] = trace
+    code, _folder, out = _summarize(tmp_path, traces, "--by", "policy", "--no-figures")
+    assert code == 0, capsys.readouterr().err
+    report = out.with_suffix(".md").read_text()
+    header = next(line for line in report.splitlines() if line.startswith("| metric | ") and "(n=" in line)
+    assert header == "| metric | (no policy) \\[2\\] (n=1) | a\\\\nb (n=1) | a\\\\nb \\[2\\] (n=1) | (no policy) (n=1) |"
+    table = report.split("## Trends by step", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ")[:2] for line in table.splitlines() if line.startswith("| ") and not line.startswith("| step")]
+    assert rows == [["| 1", "(no policy) \\[2\\]"], ["| 1", "(no policy)"], ["| 2", "a\\\\nb"], ["| 2", "a\\\\nb \\[2\\]"]]

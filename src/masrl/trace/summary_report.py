@@ -104,11 +104,15 @@ def _groups(df, by: str | None) -> list[tuple[str, object]]:
     else:  # texts: numbers first, in their order, then the others
         keys = sorted({str(v) for v in df[by].dropna()}, key=_natural)
         out = [(_name(k), df[df[by].astype("string") == k]) for k in keys]
-    if df[by].isna().any():
+    missing = df[by].isna().any()
+    if missing:
         out.append((_missing(by), df[df[by].isna()]))
-    seen: dict[str, int] = {}
+    seen: dict[str, int] = {_missing(by): 1} if missing else {}  # the traces without it keep the plain "(no LABEL)"
     named = []
-    for name, rows in out:
+    for k, (name, rows) in enumerate(out):
+        if missing and k == len(out) - 1:
+            named.append((name, rows))
+            continue
         seen[name] = seen.get(name, 0) + 1
         named.append((name if seen[name] == 1 else f"{name} [{seen[name]}]", rows))
     return named
@@ -157,18 +161,20 @@ def report_markdown(df, invalid: list, *, title: str, figures: dict[str, str], b
         split = bool(groups) and by != "step"  # grouped by step itself, the trends are one column of steps
         lines += ["", "## Trends by step", "", "Median per step" + (f" and {_cell(by)}" if split else "") + "."]
         keys = ["step"] + ([by] if split else [])
-        grouped = df.dropna(subset=["step"]).groupby(keys, dropna=False, sort=True)
-        if df["step"].dtype.kind != "f":  # a step that is no number: texts, in natural order, and no trend figure
+        numeric = df["step"].dtype.kind == "f"
+        if not numeric:  # a step that is no number: texts, in natural order, and no trend figure
             steps = list(df["step"].dropna())
             odd = next((v for v in steps if step_number(_unjson(str(v))) is None), steps[0] if steps else "")
             lines[-1] += (f" The step label {_cell(repr(odd))} is not a number a step may be (a finite number within "
                           "±2^53), so the steps are listed as texts (numbers first, in their order) and no trend is drawn.")
-            grouped = sorted(grouped, key=lambda item: _natural(item[0]))
+        rows = []  # (step, the group's place, its name as every table and figure names it, its traces of that step)
+        for place, (name, g) in enumerate(groups if split else [("", df)]):
+            for step, gg in g.dropna(subset=["step"]).groupby("step", sort=False):
+                rows.append(((step if numeric else _natural(step)), place, step, name, gg))
         header = [*keys, "traces", *(name for _c, name in HEADLINE)]
         lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        for key, g in grouped:
-            key = key if isinstance(key, tuple) else (key,)
-            cells = [_key_cell(k, column) for k, column in zip(key, keys)]
+        for _order, _place, step, name, g in sorted(rows, key=lambda row: row[:2]):
+            cells = [_key_cell(step, "step"), *([_cell(name)] if split else [])]
             cells += [str(len(g)), *(fmt(float(g[c].median())) for c, _n in HEADLINE)]
             lines.append("| " + " | ".join(cells) + " |")
         if "trends" in figures:
