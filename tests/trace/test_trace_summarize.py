@@ -509,3 +509,31 @@ def test_the_trends_table_names_each_group_as_the_group_table_does(tmp_path, cap
     table = report.split("## Trends by step", 1)[1].split("\n## ", 1)[0]
     rows = [line.split(" | ")[:2] for line in table.splitlines() if line.startswith("| ") and not line.startswith("| step")]
     assert rows == [["| 1", "(no policy) \\[2\\]"], ["| 1", "(no policy)"], ["| 2", "a\\\\nb"], ["| 2", "a\\\\nb \\[2\\]"]]
+
+
+def test_the_legend_of_many_groups_fits_under_the_plots_and_leaves_their_labels_clear():
+    """With eight policy names the legend was cut at both edges ('…line') and drawn over the 'step' axis labels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from masrl.trace.summary_report import _legend
+
+    names = ["grpo-baseline", "ppo-lr3e-5", "grpo-with-orchestrator-credit", "reinforce++", "dpo-offline", "rloo-k4",
+             "grpo-team-reward-shaped", "ppo-critic-shared"]
+    fig = Figure(figsize=(7.0, 4.6))
+    axes = fig.subplots(2, 3).ravel()
+    for ax in axes:
+        for k, name in enumerate(names):
+            ax.plot([0, 1, 2], [k, k + 1, k], label=name)
+        ax.set_xlabel("step")
+    bottom = _legend(fig, axes[0], 4.6)
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    legend = fig.legends[0].get_window_extent(renderer)
+    page = fig.bbox
+    assert page.x0 <= legend.x0 and legend.x1 <= page.x1 and page.y0 <= legend.y0
+    assert all(not legend.overlaps(t.get_window_extent(renderer)) for ax in axes
+               for t in [ax.xaxis.label, *ax.get_xticklabels()] if t.get_text() and t.get_visible())
+    assert [t.get_text().replace("\n", "") for t in fig.legends[0].get_texts()] == names  # wrapped, never cut

@@ -208,6 +208,29 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
+#: The legend of a figure of groups: at most this many columns, each entry cut to fit its column.
+LEGEND_COLUMNS = 4
+LEGEND_ROW = 0.24  # inches a row of the legend takes
+
+
+def _legend(fig, axes, height: float) -> float:
+    """Put the legend of ``axes``'s lines under the plots of ``fig`` (``height`` inches tall before it), its
+    entries in at most :data:`LEGEND_COLUMNS` columns, each label wrapped to fit its column (two lines, then cut);
+    the figure grows by its
+    rows, so nothing is cut at an edge or drawn on the axis labels. Returns the figure's new height."""
+    from ..render.figures.style import WIDTH, tick_label
+
+    handles, labels = axes.get_legend_handles_labels()
+    columns = min(len(labels), LEGEND_COLUMNS)
+    rows = -(-len(labels) // columns)
+    fitted = [tick_label(label, WIDTH / columns - 0.55, 9, 2) for label in labels]  # two lines, then cut
+    row = LEGEND_ROW * (1.7 if any("\n" in label for label in fitted) else 1)
+    grown = height + rows * row + 0.1
+    fig.set_size_inches(WIDTH, grown)
+    fig.legend(handles, fitted, loc="lower center", ncol=columns, frameon=False, bbox_to_anchor=(0.5, 0.0))
+    return (rows * row + 0.1) / grown
+
+
 def figures_png(df, by: str | None) -> dict[str, bytes]:
     """``{"distributions": png, "trends": png}`` (trends only with a step label; none without rows)."""
     if df.empty:
@@ -231,10 +254,9 @@ def figures_png(df, by: str | None) -> dict[str, bytes]:
             ax.set_title(name, fontsize=9)
             ax.grid(axis="y", color=GRID, linewidth=0.6)
             ax.set_axisbelow(True)
-        if len(groups) > 1:
-            fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=min(len(groups), 6), frameon=False)
+        bottom = _legend(fig, axes[0], 4.6) if len(groups) > 1 else 0
         fig.suptitle("Distributions over traces", fontweight="bold")
-        fig.tight_layout(rect=(0, 0.06 if len(groups) > 1 else 0, 1, 1))
+        fig.tight_layout(rect=(0, bottom, 1, 1))
         out["distributions"] = _png(fig)
         steps = df.dropna(subset=["step"])
         if not steps.empty and steps["step"].dtype.kind == "f":
@@ -251,9 +273,10 @@ def figures_png(df, by: str | None) -> dict[str, bytes]:
                 ax.set_xlabel("step")
                 ax.grid(color=GRID, linewidth=0.6)
                 ax.set_axisbelow(True)
-            if by:
-                fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=6, frameon=False)
+                if (steps["step"] % 1 == 0).all():  # whole steps: whole ticks, not 2.5
+                    ax.xaxis.get_major_locator().set_params(integer=True)
+            bottom = _legend(fig, axes[0], 4.6) if by else 0
             fig.suptitle("Median by step (band: 25th-75th percentile)", fontweight="bold")
-            fig.tight_layout(rect=(0, 0.06 if by else 0, 1, 1))
+            fig.tight_layout(rect=(0, bottom, 1, 1))
             out["trends"] = _png(fig)
     return out
