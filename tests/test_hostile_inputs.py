@@ -323,7 +323,7 @@ def test_unknown_git_revision(survey, cli):
                     ["tag", "release-v1"]):
         subprocess.run(["git", *command], cwd=survey, check=True)
     subprocess.run(["git", "branch", "-m", "master"], cwd=survey, check=True)
-    for typed, meant in (("mastr", "master"), ("release-v", "release-v1")):
+    for typed, meant in (("mastr", "master"), ("release-v", "release-v1"), ("v1", "release-v1")):
         run = cli("diff", "--root", survey, typed)
         assert f"unknown git revision '{typed}' (did you mean '{meant}'?): give HEAD" in run.err, run.err
 

@@ -150,6 +150,8 @@ def test_a_round_searched_after_a_release_on_its_cutoff_day_counts_in_the_next_u
     # an option given after '--' is an argument there: never "did you mean" the same option
     (["build", "--", "--check"], "unrecognized arguments: -- --check (an option, but after '--' every word is an argument: put "
                                  "it before '--')"),
+    # a mistyped option was hidden behind the word after it
+    (["--roott", ".", "validate"], "unrecognized option --roott (did you mean '--root'?); argument COMMAND: invalid choice: '.'"),
 ])
 def test_a_mistyped_command_or_option_is_answered_with_the_closest(capsys, args, message):
     from masrl.cli import main
@@ -158,6 +160,18 @@ def test_a_mistyped_command_or_option_is_answered_with_the_closest(capsys, args,
         main(args)
     assert done.value.code == 2
     assert f"masrl: error: {message}" in capsys.readouterr().err
+
+
+def test_a_mistyped_option_is_named_before_what_argparse_finds_missing(soil, capsys):
+    """`masrl exclude ... --reson-class X1` said only "the following arguments are required: ..., --reason-class"."""
+    from masrl.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["exclude", "--root", str(soil), "--title", "T", "--arxiv", "2501.00002", "--author", "Doe, J", "--year",
+              "2025", "--phsae", "X1"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and "masrl: error: unrecognized option --phsae (did you mean '--phase'?); the following " \
+                                    "arguments are required: " in err, err
 
 
 @pytest.mark.parametrize("args, message", [

@@ -20,8 +20,19 @@ class _Parser(argparse.ArgumentParser):
     name the closest command, subcommand, option or choice of a mistyped one ("did you mean")."""
 
     def error(self, message: str):  # noqa: D401
+        # an option mistyped is what to fix first: argparse would name only what it left missing ("required: --x")
+        # or the word after it ("invalid choice: '.'" for `masrl --roott . validate`)
+        known = set(_all_options(self))
+        unknown = [w for w in getattr(self, "_words", []) if w.startswith("--") and w.split("=", 1)[0] not in known]
+        if unknown and not message.startswith("unrecognized arguments"):
+            named = ", ".join(f"{w}{did_you_mean(w.split('=', 1)[0], sorted(known))}" for w in unknown)
+            message = f"unrecognized option {named}; {message}"
         self.print_usage(sys.stderr)
         self.exit(USAGE_ERROR, f"masrl: error: {message}\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._words = list(sys.argv[1:] if args is None else args)  # for error(): the words this parser reads
+        return super().parse_known_args(args, namespace)
 
     def _check_value(self, action, value):  # argparse's one check of a choice (a command, --from FORMAT)
         if action.choices is not None and value not in action.choices:
@@ -56,6 +67,17 @@ def _path(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("is empty: name a folder or a file (an unset shell variable gives an empty one)")
     return Path(text)
+
+def _all_options(parser: argparse.ArgumentParser) -> list[str]:
+    """Every option string of ``parser`` and of its subcommands, at any depth."""
+    out = []
+    for action in parser._actions:  # argparse has no public accessor for its subcommands
+        out += action.option_strings
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                out += _all_options(sub)
+    return out
+
 
 def _options_of(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> list[str]:
     """Every option string of the (sub)command ``parsed`` chose, global options included."""

@@ -56,8 +56,8 @@ def read_git_tree(root: Path, rev: str) -> dict[str, bytes]:
         git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     except UserError as err:
         names = git("for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags").decode(errors="replace").split()
-        raise UserError(f"unknown git revision {rev!r}{did_you_mean(rev, names)}: give HEAD, a branch or tag name, or a "
-                        "commit id") from err
+        hint = f" (did you mean 'release-{rev}'?)" if f"release-{rev}" in names else did_you_mean(rev, names)
+        raise UserError(f"unknown git revision {rev!r}{hint}: give HEAD, a branch or tag name, or a commit id") from err
     listing = git("ls-tree", "-r", "-z", "--full-name", rev, "--", ".").split(b"\0")
     objects: list[tuple[str, str]] = []
     files: dict[str, bytes] = {}
