@@ -177,3 +177,20 @@ def test_broad_means_one_thing_in_the_strict_vs_broad_table(published_tree):
     text = (published_tree / "reports/gaps.md").read_text(encoding="utf-8")
     header = next(line for line in text.splitlines() if line.startswith("| unit | broad | strict |"))
     assert header == "| unit | broad | strict | strict records | records without an explicit mechanism | unassessed records |"
+
+
+def test_the_readme_list_of_one_group_speaks_of_it_in_the_singular():
+    """'2 retained records in 1 methods': the group noun was always plural."""
+    from types import SimpleNamespace
+
+    from masrl.render.readme import papers_markdown
+
+    field = SimpleNamespace(values=("a", "b"), value_label=lambda code: code.upper())
+    tax = SimpleNamespace(fields={"method": field}, declared=lambda name: {"group_by": "method",
+                                                                           "group_noun": ["method", "methods"]})
+    records = [{"key": f"k{i}", "year": 2024, "title": f"T{i}", "authors": ["Doe, Jane"], "url": "https://x.org", "venue": "V", "one_liner": "O",
+                "method": "a"} for i in range(2)]
+    headline = {"retained": 2, "excluded": 0}
+    assert papers_markdown(records, tax, headline).startswith("2 retained records in 1 method (and ")
+    records[1]["method"] = "b"
+    assert papers_markdown(records, tax, headline).startswith("2 retained records in 2 methods (and ")

@@ -151,6 +151,8 @@ def test_a_round_searched_after_a_release_on_its_cutoff_day_counts_in_the_next_u
     (["build", "--", "--check"], "unrecognized arguments: -- --check (an option, but after '--' every word is an argument: put "
                                  "it before '--')"),
     # a mistyped option was hidden behind the word after it
+    # a prefix of an option is no option: `trace convert --format FILE` listed the formats and ignored FILE
+    (["trace", "convert", "--format", "x.json"], "unrecognized arguments: --format (did you mean '--formats'?)"),
     (["--roott", ".", "validate"], "unrecognized option --roott (did you mean '--root'?); argument COMMAND: invalid choice: '.'"),
 ])
 def test_a_mistyped_command_or_option_is_answered_with_the_closest(capsys, args, message):

@@ -17,7 +17,13 @@ USAGE_ERROR = 2
 
 class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose usage errors exit with code 2 (the convention of git, grep, argparse) and
-    name the closest command, subcommand, option or choice of a mistyped one ("did you mean")."""
+    name the closest command, subcommand, option or choice of a mistyped one ("did you mean"). An option is
+    written whole: a prefix is no option (``trace convert --format`` was read as ``--formats`` and its file
+    ignored), but gets its "did you mean"."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # noqa: D401
         # an option mistyped is what to fix first: argparse would name only what it left missing ("required: --x")
