@@ -48,6 +48,8 @@ def _problems(root: Path, rel: str, edit) -> list:
     ("family \U0001F468\u200d\U0001F469\u200d\U0001F467", False, None),  # an emoji sequence
     ("Soil of \u0dc1\u0dca\u200d\u0dbb\u0dd3 \u0dbd\u0d82\u0d9a\u0dcf", False, None),  # Sinhala: the joiner after al-lakuna
     ("\u0915\u094d\u200d\u0937", False, None),  # Devanagari: after the virama (a half form)
+    ("\u0d05\u0d35\u0d28\u0d4d\u200d \u0d2a\u0d4b\u0d2f\u0d3f", False, None),  # Malayalam: an old chillu ends a word
+    ("Agents of \u0d15\u0d47\u0d30\u0d33\u0d24\u0d4d\u0d24\u0d3f\u0d32\u0d4d\u200d.", False, None),  # ... before a dot
     ("\u0dca\u200da", False, "contains a character that is invisible or changes how the text shows "
                              "(U+200D ZERO WIDTH JOINER, zero-width); remove it"),  # not before an ASCII letter
     ("a\u200cb", False, "contains a character that is invisible or changes how the text shows "

@@ -98,9 +98,12 @@ def _kind(text: str, i: int, multiline: bool) -> str | None:
         return "zero-width"
     if ch in _JOINERS:
         around = (text[i - 1] if i else "", text[i + 1] if i + 1 < len(text) else "")
-        # a letter or a mark on each side (Sinhala's ශ්‍රී joins after the al-lakuna sign, Devanagari after the virama)
-        if not all(c and (c.isalpha() or unicodedata.category(c)[0] == "M" or ord(c) > 0x2000) and not c.isascii()
-                   for c in around):
+        # a letter or a mark on each side (Sinhala's ශ්‍රී joins after the al-lakuna sign, Devanagari after the virama);
+        # after a virama, also at a word's end (Malayalam's chillu written before Unicode 5.1: ന്‍)
+        virama = (bool(around[0]) and unicodedata.combining(around[0]) == 9 and ch == "\u200d"
+                  and not (around[1].isascii() and around[1].isalnum()))
+        if not virama and not all(c and (c.isalpha() or unicodedata.category(c)[0] == "M" or ord(c) > 0x2000)
+                                  and not c.isascii() for c in around):
             return "zero-width"
         return None
     if ch in _BLANK:
