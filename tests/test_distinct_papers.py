@@ -195,3 +195,16 @@ def test_a_name_spelled_with_its_own_letters_or_in_ascii_is_one_authors():
     assert distinct_by_authors(name_words(["Lovelace, Ada"]), name_words(["Hopper, Grace"]))
     pool = Pool([make_known("a.yaml", "retained", "Learned Delegation for Agent Swarms", {}, authors=["Søgaard, A."])])
     assert [m.other.where for m in pool.matches("Learned Delegation for Agent Swarms", {}, ["Sogaard, A."])] == ["a.yaml"]
+
+
+def test_a_name_in_han_characters_is_its_pinyin_and_a_shared_first_name_is_no_shared_author():
+    """张伟 gave one word 'zhangwei', never 'Zhang, Wei': one paper became two records. And a first name or a particle
+    two people share ('Wang, Wei' and 'Zhang, Wei'; 'van Dijk' and 'van Berg') made two papers one."""
+    from masrl.bib.matching import distinct_by_authors, name_words
+
+    for mine, theirs in ((["张伟", "李娜"], ["Zhang, Wei", "Li, Na"]), (["陈彦君"], ["Chen, Yanjun"])):
+        assert not distinct_by_authors(name_words(mine), name_words(theirs)), (mine, theirs)
+    for mine, theirs in ((["Wang, Wei"], ["Zhang, Wei"]), (["van Dijk, Jan"], ["van Berg, Piet"]),
+                         (["Wang, Yanjun"], ["Chen, Yanjun"])):
+        assert distinct_by_authors(name_words(mine), name_words(theirs)), (mine, theirs)
+    assert name_words(["van der Berg, Jan", "{Kimi Team}", "Plato", "others"]) == {"berg", "kimi", "team", "plato"}

@@ -119,17 +119,37 @@ class Match:
 
 
 def name_words(authors) -> frozenset[str]:
-    """The words of the authors' names, folded (``Lovelace, Ada`` and ``Ada Lovelace`` give
-    ``{"lovelace", "ada"}``; :func:`masrl.core.fold.name_word`: ``Müller``, ``Mueller`` and ``Muller``
-    alike, ``Søgaard`` and ``Sogaard``; initials and ``others`` left out); empty for anything that is
-    not a list of names."""
+    """The words of the authors' family names, folded (``Lovelace, Ada`` and ``Ada Lovelace`` give
+    ``{"lovelace"}``; :func:`masrl.core.fold.name_word`: ``Müller``, ``Mueller`` and ``Muller`` alike,
+    ``Søgaard`` and ``Sogaard``; a name in Han characters syllable by syllable, so that ``张伟`` gives
+    ``zhang`` and ``wei`` as ``Zhang, Wei`` does). A name stored ``Last, First`` gives its last name
+    without its particles (``van der Berg`` is ``berg``: a first name or a ``van`` two people share is no
+    shared author); a name without a comma (one word, an organisation, a name in Han characters) gives
+    every word. Initials and ``others`` are left out; empty for anything that is not a list of names."""
     if not isinstance(authors, (list, tuple)):
         return frozenset()
     words = set()
     for name in authors:
-        if isinstance(name, str) and name.strip() != "others":
-            words.update(folded for w in re.split(r"[\s,.{}~-]+", name) if len(folded := name_word(w)) > 1)
+        if not isinstance(name, str) or name.strip() == "others":
+            continue
+        braced = name.startswith("{") and name.endswith("}")
+        last = name.split(",", 1)[0] if "," in name and not braced else name
+        parts = [w for w in re.split(r"[\s,.{}~-]+", last) if w]
+        if "," in name and not braced and len(parts) > 1:
+            parts = [w for w in parts if w.lower() not in _PARTICLES] or parts
+        for word in parts:
+            pieces = list(word) if all(_han(ch) for ch in word) else [word]
+            words.update(folded for piece in pieces if len(folded := name_word(piece)) > 1)
     return frozenset(words)
+
+
+#: Words that join a family name (``van der Berg``, ``de la Fontaine``) and are shared by unrelated people.
+_PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "du", "da", "di", "del", "della", "dos", "das",
+                        "ter", "ten", "al", "el", "bin", "ibn", "mac", "st"})
+
+
+def _han(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\U00020000" <= ch <= "\U0003134f"
 
 
 def distinct_by_authors(a: frozenset[str], b: frozenset[str]) -> bool:
