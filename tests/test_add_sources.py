@@ -75,7 +75,7 @@ def test_every_problem_of_an_entry_is_named_in_one_run_also_those_its_record_wou
         "m.bib:1: author: entry 'c1': ', , x' has no last name (write \"Last, First\")",
         "m.bib:1: bibtex.primaryclass: entry 'c1': 'cs.ZZ' is not an arXiv category (did you mean 'cs.SY'?)",
         "m.bib:1: year: entry 'c1': 2031 is out of range; allowed: 1950 to 2028",
-        "m.bib:3: eprint: entry 'c2': '9912.12345' is not an arXiv id: 9912 is 2099-12, after next month (02/2027): no "
+        "m.bib:3: eprint: entry 'c2': '9912.12345' is not an arXiv id: 9912 is 2099-12, after 01/2027, the latest month an id can name today: no "
         "such id exists yet",
         "masrl: error: 2 of 2 paper(s) cannot be added; nothing was added"], run.err
     report = tmp_path / "skipped.bib"

@@ -147,5 +147,29 @@ def test_other_pages_of_arxiv_and_openreview_are_links_and_paper_pages_their_ids
 def test_a_new_style_id_of_a_month_to_come_is_named_so_whatever_the_length_of_its_number():
     """'9107.0001' was told it needs a 5-digit number, and '9107.00001' then that 2091 is to come."""
     for text in ("9107.0001", "9107.00001"):
-        with pytest.raises(IdentifierError, match=r"9107 is 2091-07, after next month .*: no such id exists yet"):
+        with pytest.raises(IdentifierError, match=r"9107 is 2091-07, after .*, the latest month an id can name today: no such id exists yet"):
             parse(text, "arxiv")
+
+
+@pytest.mark.parametrize(("today", "taken"), [("2026-12-15", False), ("2026-12-30", False), ("2026-12-31", True),
+                                              ("2027-02-28", True), ("2028-02-28", False)])
+def test_an_id_of_next_month_exists_only_from_the_last_day_of_this_one(monkeypatch, today, taken):
+    """2701.00001 was accepted on 2026-12-15 (`masrl exclude` then refused the same paper as screened before its id)."""
+    monkeypatch.setenv("MASRL_TODAY", today)
+    nxt = {"2026-12": "2701", "2027-02": "2703", "2028-02": "2803"}[today[:7]]
+    if taken:
+        assert parse(f"{nxt}.00001", "arxiv").value == f"{nxt}.00001"
+    else:
+        with pytest.raises(IdentifierError, match="the latest month an id can name today"):
+            parse(f"{nxt}.00001", "arxiv")
+
+
+def test_a_doi_address_with_a_closing_slash_and_an_acl_revision_address_name_their_paper():
+    """doi.org/10.1145/x/ kept the slash in the DOI, and aclanthology.org/2024.acl-long.5v2.pdf was kept as a link: neither
+    matched the record of the paper, so a second record of it was written."""
+    from masrl.bib.identifiers import from_url
+
+    assert [(i.scheme, i.value) for i in map(from_url, (
+        "https://doi.org/10.1145/3605764.3623985/", "https://aclanthology.org/2024.acl-long.5v2.pdf",
+        "https://aclanthology.org/P19-1001v2.pdf"))] == [
+        ("doi", "10.1145/3605764.3623985"), ("acl", "2024.acl-long.5"), ("acl", "P19-1001")]

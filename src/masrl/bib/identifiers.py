@@ -51,8 +51,9 @@ SCHEME_ORDER = ("arxiv", "openreview", "doi", "acl", "github", "label", "url")
 # arXiv's identifier scheme (https://info.arxiv.org/help/arxiv_identifier.html): YYMM.NNNN from April
 # 2007 (0704) to December 2014, YYMM.NNNNN from January 2015 (1501), months 01-12, the number from 1
 # (0000 and 00000 were never given); before April 2007 archive(.subject)/YYMMNNN, from August 1991
-# (9108) to March 2007 (0703), the number from 001. A new-style id dated after next month is not one
-# yet (:func:`arxiv_problem`: the pattern alone cannot know today).
+# (9108) to March 2007 (0703), the number from 001. A new-style id dated after the latest month an id
+# can name today (the next only on a month's last day) is not one yet (:func:`arxiv_problem`: the
+# pattern alone cannot know today).
 _MONTH = r"(?:0[1-9]|1[0-2])"
 _ARXIV_NEW = (rf"(?:(?:07(?:0[4-9]|1[0-2])|(?:0[89]|1[0-4]){_MONTH})\.(?!0000)[0-9]{{4}}"
               rf"|(?:1[5-9]|[2-9][0-9]){_MONTH}\.(?!00000)[0-9]{{5}})")
@@ -110,7 +111,8 @@ _DOI = re.compile(r"^10\.[0-9]{4,9}/\S+$")
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(?P<rest>.+)$", re.IGNORECASE)
 _ACL_DOI = re.compile(rf"^10\.18653/v1/(?P<id>{_ACL_NEW}|{_ACL_OLD})$", re.IGNORECASE)
 _ACL_HOSTS = {"aclanthology.org", "www.aclanthology.org", "aclweb.org", "www.aclweb.org"}
-_ACL_PATH = re.compile(rf"^/(?:anthology/)?(?P<id>{_ACL_NEW}|{_ACL_OLD})(?:\.pdf|\.bib|\.xml)?/?$", re.IGNORECASE)
+_ACL_PATH = re.compile(rf"^/(?:anthology/)?(?P<id>{_ACL_NEW}|{_ACL_OLD})(?:v[0-9]+)?(?:\.pdf|\.bib|\.xml)?/?$",
+                       re.IGNORECASE)  # 2024.acl-long.5v2.pdf: a revision of the paper 2024.acl-long.5
 _OPENREVIEW_HOSTS = {"openreview.net", "www.openreview.net"}
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 
@@ -181,12 +183,18 @@ class Identifier:
 
 
 def _next_month() -> str:
-    """``YYMM`` of the month after today (:mod:`masrl.core.clock`): the latest month an arXiv id can
-    name anywhere on Earth today (arXiv numbers by its own time zone, US Eastern)."""
+    """``YYMM`` of the latest month an arXiv id can name today (:mod:`masrl.core.clock`): this month, or on
+    its last day the next (arXiv numbers by its own time zone, US Eastern, which may be a day ahead of
+    the day here)."""
+    import datetime
+
     from ..core import clock
 
     today = clock.today()
-    year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+    if (today + datetime.timedelta(days=1)).month == today.month:
+        year, month = today.year, today.month
+    else:
+        year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
     if year > 2099:  # the scheme's two-digit year ends with 2099: every YYMM it can write is past
         return "9912"
     return f"{year % 100:02d}{month:02d}"
@@ -237,7 +245,7 @@ def arxiv_category_problem(text: str) -> str | None:
 def arxiv_problem(text: str) -> str | None:
     """Why ``text`` (an arXiv id, version optional) is no id arXiv gives, or None: a month that is not
     one, a number of the wrong length for its month or zero, a new-style id before April 2007 or dated
-    after next month, an old-style id outside August 1991 to March 2007 or of an unknown archive."""
+    after the latest month an id can name today, an old-style id outside August 1991 to March 2007 or of an unknown archive."""
     text = text.strip()
     new = _LOOKS_NEW.fullmatch(text)
     if new:
@@ -249,7 +257,7 @@ def arxiv_problem(text: str) -> str | None:
                     "such as cs/0506042")
         latest = _next_month()
         if yymm > latest:  # before the number's length: 9107.0001 is no 4-digit id of 2091 (1991's ids are old-style)
-            return f"{yymm} is 20{yymm[:2]}-{yymm[2:]}, after next month ({latest[2:]}/20{latest[:2]}): no such id exists yet"
+            return f"{yymm} is 20{yymm[:2]}-{yymm[2:]}, after {latest[2:]}/20{latest[:2]}, the latest month an id can name today: no such id exists yet"
         digits = 4 if yymm < "1501" else 5
         if len(num) != digits:
             return (f"ids of {yymm[:2]}{yymm[2:]} (20{yymm[:2]}-{yymm[2:]}) have a {digits}-digit number "
@@ -384,7 +392,7 @@ def from_url(url: str) -> Identifier:
         if _ARXIV_PATH.match(path + "x"):  # /abs/ with no id
             raise IdentifierError(f"{url!r} names no arXiv paper: it gives no id")
     if host in _DOI_HOSTS and path.startswith("/10."):
-        return _doi(path[1:])
+        return _doi(path[1:].rstrip("/"))  # doi.org/10.1145/x/ is 10.1145/x (a DOI never ends in "/")
     if host in _OPENREVIEW_HOSTS and path.rstrip("/") in ("/forum", "/pdf", "/attachment", "/revisions"):
         ids = parse_qs(parts.query, keep_blank_values=True).get("id") or []
         if len(ids) == 1 and _OPENREVIEW_ID.match(ids[0]):
