@@ -291,3 +291,6 @@ def test_a_bare_ampersand_percent_or_hash_in_a_title_with_markup_is_the_characte
     for paper in got.values():
         assert bibtex_disagreements({**paper, "bibtex": paper["bibtex"]}) == []
     assert bibtex.decode_latex("\\url{https://x.org/a%20b&c} and 5% \\emph{z}") == "<https://x.org/a%20b&c> and 5% z"
+    # a $ that closes no math is the character too (it swallowed '$10' of 'Costs of \$5 and $10 models')
+    assert [bibtex.decode_latex(t) for t in ("Costs of \\$5 and $10 models", "Price: $5 \\emph{x}", "Math $x^2$ here")] == [
+        "Costs of $5 and $10 models", "Price: $5 x", "Math x^2 here"]

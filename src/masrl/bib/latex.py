@@ -33,8 +33,6 @@ _CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicirc
                      "xspace": " "}  # \xspace: the space it puts after a word (LaTeX eats the blank after a macro)
 #: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
 _BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
-#: ``&``, ``%`` or ``#`` after an even number of backslashes (none escapes it).
-_BARE_SPECIAL = re.compile(r"(?<!\\)((?:\\\\)*)([&%#])")
 
 
 @lru_cache(maxsize=1)
@@ -235,6 +233,9 @@ def decode_latex(text: str) -> str:
 def _decode(text: str) -> str:
     from pylatexenc.latexwalker import LatexWalker
 
+    # a bare & % # of a field, and a $ that closes no math, is the character, as papers.bib writes it (latex_safe), not
+    # an alignment tab, a comment that hides the rest of the title, a parameter or math that swallows the rest
+    text = latex_safe(text)
     text = _BARE_ACCENT.sub(lambda accent: "{\\textasciicircum}" if accent.group(1) == "^" else "{\\textasciitilde}", text)
     urls: list[str] = []
     if "\\url{" in text or "\\path{" in text:
@@ -245,9 +246,6 @@ def _decode(text: str) -> str:
             return chr(0xF0000 + len(urls) - 1)
 
         text = _URL_MACRO.sub(hold, text)
-    # a bare & % # of a field is the character, as papers.bib writes it (latex_safe), not an alignment tab, a
-    # comment that hides the rest of the title, or a parameter
-    text = _BARE_SPECIAL.sub(lambda bare: f"{bare.group(1)}\\{bare.group(2)}", text)
     converter, context = _decoder()
     try:
         nodes = LatexWalker(text, latex_context=context, tolerant_parsing=True).get_latex_nodes()[0]
