@@ -466,3 +466,12 @@ def test_a_bad_character_in_a_links_query_is_located_and_named_once(survey, cli,
     assert lines == ["u.bib:1: url: entry 'u1': 'https://example.org/h2?…' contains '\"' (U+0022) at character 30 "
                      "(in its query), a character that ends a Markdown link or an HTML attribute; percent-encode it (%22)",
                      "masrl: error: 1 of 1 paper(s) cannot be added; nothing was added"], lines
+
+
+def test_a_bad_character_of_a_title_with_markup_is_named_once(survey, cli, tmp_path):
+    """'Evil {RL} agents' + U+202E was named twice, as title and as bibtex.title, since the two quote it differently."""
+    source = tmp_path / "g.bib"
+    source.write_text("@article{bad5, title = {Evil {RL} agents \u202e}, author = {Zed, Zack}, journal = {J}, "
+                      "year = {2026}, eprint = {2605.00031}}\n", encoding="utf-8")
+    lines = cli("add", "--root", survey, "--bibtex", source).err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("g.bib:1: title: entry 'bad5': 'Evil RL agents \\u202e' contains"), lines

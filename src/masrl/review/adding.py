@@ -14,6 +14,8 @@ placeholder, or when its stub would not validate; the others get a key
 
 from __future__ import annotations
 
+import re
+
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,7 +269,7 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             continue  # the record it copies, named already by its refusal
         if any(other in problem.message for other in checked if other != rel):
             continue  # a stub only checked, never written, is no record another could clash with
-        same = [p for p in plan.refused.get(key, []) if p.message == problem.message]  # a url and its bibtex.url, alike
+        same = [p for p in plan.refused.get(key, []) if _gist(p.message) == _gist(problem.message)]  # title, bibtex.title
         block = [p for p in same if (p.field or "").startswith("bibtex.")]
         if block and not (problem.field or "").startswith("bibtex."):  # named once, by the record's own field
             plan.refused[key] = [problem if p is block[0] else p for p in plan.refused[key]]
@@ -280,6 +282,12 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
         plan.stubs.pop(rel, None)
     plan.files = {rel: dump_record(rec) for rel, rec in plan.stubs.items()}
     return plan
+
+
+def _gist(message: str) -> str:
+    """A problem's message without the values it quotes: a title and its ``bibtex.title`` (its LaTeX source)
+    quote the same text written two ways, and say the same of it."""
+    return re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "'…'", message)
 
 
 #: The record's field of each BibTeX field an import problem may name.
