@@ -249,3 +249,18 @@ def test_an_inproceedings_of_a_preprint_server_is_a_preprint_not_a_disagreement_
                   "bibtex": {"type": "inproceedings", "title": "A Title", "booktitle": server, "year": "2026"}}
         assert bibtex_disagreements(record) == []
         assert bibexport.entry_fields(record)[0] == "misc"
+
+
+def test_an_entry_keeps_no_field_its_exported_type_lacks():
+    """booktitle = {arXiv} stayed on the @misc it became; a @misc's howpublished venue stayed beside the booktitle of
+    the @inproceedings it became, and an imported howpublished beside a thesis's school (biber: invalid field)."""
+    got, out = fields(venue="arXiv", identifiers={"arxiv": "2301.00009"},
+                      bibtex={"type": "inproceedings", "booktitle": "arXiv", "eprint": "2301.00009"})
+    assert got == "misc" and "booktitle" not in out
+    workshop = "NeurIPS 2023 Workshop on Agents"
+    got, out = fields(venue=workshop, bibtex={"type": "misc", "howpublished": workshop})
+    assert got == "inproceedings" and out["booktitle"] == workshop and "howpublished" not in out
+    got, out = fields(venue="MIT", bibtex={"type": "phdthesis", "school": "MIT", "howpublished": "MIT"})
+    assert got == "phdthesis" and "howpublished" not in out
+    got, out = fields(venue="Blog", bibtex={"type": "misc", "howpublished": "\\url{https://x.org/post}"})
+    assert out["howpublished"] == "\\url{https://x.org/post}"  # links kept where they were written

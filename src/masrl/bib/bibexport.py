@@ -173,26 +173,32 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     arxiv_line = _ARXIV_JOURNAL.match(out.get("journal", "")) is not None
     if arxiv_line and re.match(r"\s*(abs/|arxiv:)", str(out.get("volume", "")), re.IGNORECASE):
         del out["volume"]  # CoRR's volume (abs/2401.00031, DBLP; Semantic Scholar's ArXiv) goes with its journal line
+    # howpublished as a venue (an imported @misc's "NeurIPS 2023 Workshop"), not the links it may hold
+    said = out.pop("howpublished") if "howpublished" in out and "\\url" not in out["howpublished"] else None
     if kind == venues.CONFERENCE:
         etype = "inproceedings"
         if arxiv_line:
             del out["journal"]
         if "booktitle" not in out:
-            out["booktitle"] = out.pop("journal", None) or encode_latex(venue)
+            out["booktitle"] = out.pop("journal", None) or said or encode_latex(venue)
     elif kind == venues.JOURNAL:
         etype = "article"
         if arxiv_line or "journal" not in out:
-            out["journal"] = out.pop("booktitle", None) or encode_latex(venue)
+            out["journal"] = out.pop("booktitle", None) or said or encode_latex(venue)
     else:
         etype = "misc"
         if arxiv_line:
             del out["journal"]
+        if venues.venue_kind(str(out.get("booktitle", ""))) == venues.PREPRINT:
+            del out["booktitle"]  # @inproceedings{booktitle = {arXiv}}: a preprint, written as one
         if kind == venues.OTHER and block_type in CLASSIC_TYPES and block_type not in ("article", "inproceedings"):
             etype = block_type
         # a thesis, report or book names its school, institution or publisher in a field of its own
-        own = {"eprint", "howpublished", "journal", "booktitle", "school", "institution", "publisher", "organization"}
-        if not own & set(out) and venues.stated(venue):
-            out["howpublished"] = encode_latex(venue)
+        own = {"eprint", "journal", "booktitle", "school", "institution", "publisher", "organization"}
+        if etype == "misc" and said:
+            out["howpublished"] = said
+        elif "howpublished" not in out and not own & set(out) and venues.stated(venue):
+            out["howpublished"] = said or encode_latex(venue)
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]
     written = " ".join(str(out.get(f, "")) for f in ("url", "howpublished", "note"))
