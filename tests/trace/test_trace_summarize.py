@@ -537,3 +537,20 @@ def test_the_legend_of_many_groups_fits_under_the_plots_and_leaves_their_labels_
     assert all(not legend.overlaps(t.get_window_extent(renderer)) for ax in axes
                for t in [ax.xaxis.label, *ax.get_xticklabels()] if t.get_text() and t.get_visible())
     assert [t.get_text().replace("\n", "") for t in fig.legends[0].get_texts()] == names  # wrapped, never cut
+
+
+def test_groups_beyond_the_eight_colours_are_drawn_apart():
+    """The ninth group was drawn in the first group's colour and marker: two policies alike in the figure."""
+    from masrl.trace.summary_report import _look
+
+    assert len({_look(k) for k in range(32)}) == 32 and _look(8)[0] == _look(0)[0] and _look(8)[1:] != _look(0)[1:]
+
+
+def test_labels_cut_to_the_same_text_keep_their_ends():
+    """Two policies differing only at their ends were cut to one legend text; two bar labels likewise."""
+    from masrl.render.figures.style import tick_labels
+
+    long = "grpo-with-kl-penalty-0.01-and-entropy-bonus-schedule-linear-"
+    a, b = tick_labels([long + "A", long + "B"], 1.2, 9, 2)
+    assert a != b and a.endswith("A") and b.endswith("B") and "…" in a
+    assert tick_labels(["short", "short two"], 1.2, 9, 2) == ["short", "short two"]

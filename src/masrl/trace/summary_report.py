@@ -218,17 +218,30 @@ def _legend(fig, axes, height: float) -> float:
     entries in at most :data:`LEGEND_COLUMNS` columns, each label wrapped to fit its column (two lines, then cut);
     the figure grows by its
     rows, so nothing is cut at an edge or drawn on the axis labels. Returns the figure's new height."""
-    from ..render.figures.style import WIDTH, tick_label
+    from ..render.figures.style import WIDTH, tick_labels
 
     handles, labels = axes.get_legend_handles_labels()
     columns = min(len(labels), LEGEND_COLUMNS)
     rows = -(-len(labels) // columns)
-    fitted = [tick_label(label, WIDTH / columns - 0.55, 9, 2) for label in labels]  # two lines, then cut
+    fitted = tick_labels(labels, WIDTH / columns - 0.55, 9, 2)  # two lines, then cut (in the middle, if two would match)
     row = LEGEND_ROW * (1.7 if any("\n" in label for label in fitted) else 1)
     grown = height + rows * row + 0.1
     fig.set_size_inches(WIDTH, grown)
     fig.legend(handles, fitted, loc="lower center", ncol=columns, frameon=False, bbox_to_anchor=(0.5, 0.0))
     return (rows * row + 0.1) / grown
+
+
+#: Beyond the eight colours, the lines of further groups are dashed, dotted, then dash-dotted, with another marker.
+LINESTYLES = ("-", "--", ":", "-.")
+MARKERS = ("o", "s", "^", "D")
+
+
+def _look(k: int) -> tuple[str, str, str]:
+    """``(colour, line style, marker)`` of the ``k``-th group: no two of the first 32 groups alike."""
+    from ..render.figures.style import CATEGORICAL
+
+    turn = (k // len(CATEGORICAL)) % len(LINESTYLES)
+    return CATEGORICAL[k % len(CATEGORICAL)], LINESTYLES[turn], MARKERS[turn]
 
 
 def figures_png(df, by: str | None) -> dict[str, bytes]:
@@ -237,7 +250,7 @@ def figures_png(df, by: str | None) -> dict[str, bytes]:
         return {}
     from matplotlib.figure import Figure
 
-    from ..render.figures.style import CATEGORICAL, GRID, WIDTH, style_context
+    from ..render.figures.style import GRID, WIDTH, style_context
 
     groups = _groups(df, by) or [("all traces", df)]
     out = {}
@@ -248,9 +261,10 @@ def figures_png(df, by: str | None) -> dict[str, bytes]:
             for k, (label, g) in enumerate(groups):
                 values = g[column].dropna().to_numpy(dtype=float)
                 if len(values):
+                    colour, line, _marker = _look(k)
                     ax.hist(values, bins=20, histtype="step" if len(groups) > 1 else "stepfilled",
-                            color=CATEGORICAL[k % len(CATEGORICAL)], alpha=1.0 if len(groups) > 1 else 0.85,
-                            label=label, linewidth=1.2)
+                            color=colour, alpha=1.0 if len(groups) > 1 else 0.85, label=label, linewidth=1.2,
+                            linestyle=line)
             ax.set_title(name, fontsize=9)
             ax.grid(axis="y", color=GRID, linewidth=0.6)
             ax.set_axisbelow(True)
@@ -266,8 +280,9 @@ def figures_png(df, by: str | None) -> dict[str, bytes]:
                 for k, (label, g) in enumerate(_groups(steps, by) or [("all traces", steps)]):
                     per = g.groupby("step")[column]
                     med, lo, hi = per.median(), per.quantile(0.25), per.quantile(0.75)
-                    colour = CATEGORICAL[k % len(CATEGORICAL)]
-                    ax.plot(med.index, med.to_numpy(), marker="o", markersize=3, color=colour, label=label, linewidth=1.2)
+                    colour, line, marker = _look(k)
+                    ax.plot(med.index, med.to_numpy(), marker=marker, markersize=3, color=colour, label=label,
+                            linewidth=1.2, linestyle=line)
                     ax.fill_between(med.index, lo.to_numpy(), hi.to_numpy(), color=colour, alpha=0.15, linewidth=0)
                 ax.set_title(name, fontsize=9)
                 ax.set_xlabel("step")

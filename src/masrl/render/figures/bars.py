@@ -15,7 +15,7 @@ def draw(table: pd.DataFrame, options: dict):
     ``records``), ``height`` (inches, default 2.6) and ``bar_height`` (share of a row, default
     0.8). Every bar carries its number, zero included.
     """
-    labels = [style.tick_label(str(v)) for v in table[options["labels"]]][::-1]
+    labels = style.tick_labels(table[options["labels"]])[::-1]
     counts = [int(v) for v in table[options["values"]]][::-1]
     lines = sum(label.count("\n") + 1 for label in labels)
     height = float(options.get("height", 2.6))

@@ -76,8 +76,8 @@ def draw(data: dict, options: dict | None = None):
         spine.set_visible(False)
 
     # Upright column labels: a slanted label's box would reach over its neighbour's.
-    ax.set_xticks(range(len(cols)), [style.tick_label(str(c), width=1.6) for c in data["columns"]], rotation=90)
-    ax.set_yticks(range(len(rows)), [style.tick_label(str(r)) for r in data["rows"]])
+    ax.set_xticks(range(len(cols)), style.tick_labels(data["columns"], width=1.6), rotation=90)
+    ax.set_yticks(range(len(rows)), style.tick_labels(data["rows"]))
     ax.set_xlim(-0.5, len(cols) - 0.5)
     ax.set_ylim(len(rows) - 0.5, -0.5)
     row_title, col_title = str(data.get("row_title", "")), str(data.get("column_title", ""))

@@ -67,7 +67,7 @@ def draw(table: pd.DataFrame, options: dict):
     ax.bar_label(broad_bars, labels=[str(v) for v in broad], padding=3, fontsize=style.SMALL_SIZE)
     ax.bar_label(strict_bars, labels=[str(v) for v in strict], padding=3, fontsize=style.SMALL_SIZE)
 
-    ticks = [style.tick_label(f"{style.GAP_SYMBOL} {label}" if b == 0 else label) for label, b in zip(labels, broad)]
+    ticks = style.tick_labels(f"{style.GAP_SYMBOL} {label}" if b == 0 else label for label, b in zip(labels, broad))
     ax.set_yticks(ys, ticks)
     for tick, unit, b in zip(ax.get_yticklabels(), table.index, broad):
         if b == 0:

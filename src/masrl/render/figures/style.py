@@ -211,6 +211,30 @@ def tick_label(text: str, width: float = TICK_WIDTH, size: float = FONT_SIZE, li
     return "\n".join([*wrapped[:lines - 1], last.rstrip() + "…"])
 
 
+def tick_labels(texts, width: float = TICK_WIDTH, size: float = FONT_SIZE, lines: int = TICK_LINES) -> list[str]:
+    """:func:`tick_label` of each of ``texts``, told apart: two labels that would be cut to the same text (they
+    differ only at their ends: "... laboratory A", "... laboratory B") keep their ends instead, the cut in the
+    middle (``near-infrared…laboratory A``)."""
+    texts = [str(t) for t in texts]
+    fitted = [tick_label(t, width, size, lines) for t in texts]
+    seen: dict[str, set[str]] = {}
+    for text, label in zip(texts, fitted):
+        seen.setdefault(label, set()).add(text)
+    return [_middle_cut(text, width, size, lines) if len(seen[label]) > 1 else label for text, label in zip(texts, fitted)]
+
+
+def _middle_cut(text: str, width: float, size: float, lines: int) -> str:
+    """``text`` with as much of its start and of its end as fits ``lines`` lines of ``width``, cut in the middle."""
+    keep = len(text)
+    while keep > 2:
+        head, tail = text[:keep // 2].rstrip(), text[len(text) - (keep - keep // 2):].lstrip()
+        candidate = f"{head}…{tail}"
+        if len(wrap_text(candidate, width, size, break_words=True)) <= lines:
+            return "\n".join(wrap_text(candidate, width, size, break_words=True))
+        keep -= 1
+    return tick_label(text, width, size, lines)
+
+
 def line_height(size: float = FONT_SIZE, spacing: float = 1.22) -> float:
     """Height in inches of one line of text at ``size`` points with line ``spacing``."""
     return size * spacing / 72

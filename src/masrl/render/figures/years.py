@@ -38,9 +38,10 @@ def draw(table: pd.DataFrame, options: dict):
     ax = fig.add_subplot()
     colours = options.get("colours") or {}
     bottom = [0] * len(slots)
+    labels = style.tick_labels(categories, LEGEND_WIDTH, style.SMALL_SIZE, 3)
     for k, category in enumerate(categories):
         values = [int(v) for v in table[category]]
-        ax.bar(xs, values, bottom=bottom, width=0.8, label=style.tick_label(category, LEGEND_WIDTH, style.SMALL_SIZE, 3),
+        ax.bar(xs, values, bottom=bottom, width=0.8, label=labels[k],
                color=colours.get(category) or PALETTE[k % len(PALETTE)], edgecolor="white", linewidth=0.4)
         bottom = [b + v for b, v in zip(bottom, values)]
 
