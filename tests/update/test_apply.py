@@ -1111,3 +1111,12 @@ def test_a_row_decided_against_its_record_after_it_was_applied_is_named_not_skip
         "decides; write exclude in the row, or change the record",
         f"warning: {queue}:4: the row says exclude, but its paper is retained as corpus/papers/dijkstra2026.yaml: the "
         "record decides; write include in the row, or change the record"], run.err
+
+
+def test_a_protocol_that_cannot_be_read_is_named_once_not_called_missing(searched, cli):
+    """`window_overlap_days: !!int 3` was named, and the protocol also called missing ("restore corpus/protocol.yaml")."""
+    root, _folder = searched
+    protocol = root / "corpus" / "protocol.yaml"
+    protocol.write_text(protocol.read_text(encoding="utf-8") + "window_overlap_days: !!int 3\n", encoding="utf-8")
+    run = cli("validate", "--root", root)
+    assert run.code == 1 and "explicit tag" in run.err and "restore corpus/protocol.yaml" not in run.err, run.err

@@ -698,7 +698,8 @@ def _query_problems(folder: RoundFolder, corpus: Corpus) -> list[Problem]:
 def check_rounds(corpus: Corpus) -> list[Problem]:
     """Every problem of the update rounds (see the module docstring); ``[]`` without rounds."""
     out: list[Problem] = []
-    if corpus.rounds and corpus.protocol is None:
+    if corpus.rounds and corpus.protocol is None and not any(p.file == PROTOCOL for p in corpus.problems):  # absent,
+        # not one that could not be read (named already)
         out.append(Problem(PROTOCOL, None, None, f"missing: the rounds under {ROUNDS} were searched with a protocol; "
                                                  "restore corpus/protocol.yaml"))
     tax = Taxonomy(corpus.taxonomy)
