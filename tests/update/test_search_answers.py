@@ -1330,3 +1330,38 @@ def test_the_default_window_reaches_back_by_the_protocols_overlap_and_validate_n
         protocol.write_text(text + f"window_overlap_days: {bad}\n", encoding="utf-8")
         run = cli("validate", "--root", basic_survey)
         assert run.code == 1 and "corpus/protocol.yaml" in run.err and "window_overlap_days" in run.err, run.err
+
+
+def test_a_server_that_takes_the_connection_and_never_shakes_hands_is_named_by_its_own_wait(no_network):
+    """An https endpoint whose server accepts and says nothing gave up after the 10 s connect limit, yet said "did not
+    begin to answer within 30 s"."""
+    import socket
+    import threading
+
+    import requests
+
+    from masrl.bib.fetch import FetchError, Limits, fetch
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+    held = []
+
+    def take():  # every connection, held open without a word
+        while True:
+            try:
+                held.append(listener.accept())
+            except OSError:
+                return
+
+    threading.Thread(target=take, daemon=True).start()
+    no_network.add_passthru(f"https://127.0.0.1:{listener.getsockname()[1]}")
+    try:
+        with pytest.raises(FetchError) as err:
+            fetch(requests.Session(), f"https://127.0.0.1:{listener.getsockname()[1]}/x",
+                  limits=Limits(connect=0.3, read=5, deadline=10))
+        assert "did not complete the TLS handshake within 0.3 s" in str(err.value)
+    finally:
+        listener.close()
+        for conn, _ in held:
+            conn.close()

@@ -291,7 +291,11 @@ def _exchange(session, url: str, params: dict | None, headers: dict | None, limi
                                    timeout=(limits.connect, limits.read))
         except requests.exceptions.SSLError as err:  # connected, then no TLS session: not "no network"
             raise FetchError(host, "broken", _tls_problem(err)) from None
-        except requests.ReadTimeout:  # connected, then no answer began in time: the host is there
+        except requests.ReadTimeout as err:  # connected, then no answer began in time: the host is there
+            if url.lower().startswith("https:") and f"read timeout={limits.connect:g})" in str(err):
+                # the TLS handshake runs under the connect limit: a server that takes the connection and says nothing
+                raise FetchError(host, "broken", f"did not complete the TLS handshake within {limits.connect:g} s "
+                                                 "(ReadTimeout): is it a TLS server?") from None
             raise FetchError(host, "broken", f"did not begin to answer within {limits.read:g} s (ReadTimeout)") from None
         except requests.ConnectionError as err:
             from urllib3.exceptions import ProtocolError
