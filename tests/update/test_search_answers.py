@@ -1365,3 +1365,27 @@ def test_a_server_that_takes_the_connection_and_never_shakes_hands_is_named_by_i
         listener.close()
         for conn, _ in held:
             conn.close()
+
+
+def test_an_id_a_record_shares_with_a_known_paper_of_another_arxiv_id_is_left_out_not_followed():
+    """S2 gave a new preprint (2606.04001) the DOI of a retained paper (arXiv 2302.12173): both records of the new
+    paper were filed as duplicates of the retained one, and the new paper was lost."""
+    from types import SimpleNamespace
+
+    corpus = SimpleNamespace(retained={"corpus/papers/greshake2023.yaml": {
+        "title": "Not What You've Signed Up For", "authors": ["Greshake, Kai"],
+        "identifiers": {"arxiv": "2302.12173", "doi": "10.1145/3605764.3623985"}}}, excluded={}, rounds={})
+    runs = [("arXiv", [_found("arxiv:2606.04001", {"arxiv": "2606.04001"},
+                              "Orchestrator Attacks on LLM-Integrated Applications")]),
+            ("Semantic Scholar", [_found("arxiv:2606.04001", {"arxiv": "2606.04001", "doi": "10.1145/3605764.3623985"},
+                                         "Orchestrator Attacks on LLM-Integrated Applications")])]
+    notes: list[str] = []
+    from masrl.review.update.dedupe import deduplicate
+
+    candidates, duplicates, _, _ = deduplicate(corpus, [(label, SimpleNamespace(family="credit", found=records))
+                                                        for label, records in runs], notes)
+    assert [c.identifiers for c in candidates] == [["arxiv:2606.04001"]]
+    assert [(d.source, d.status) for d in duplicates] == [("Semantic Scholar", "this round")]
+    assert notes == ["Semantic Scholar: arxiv:2606.04001 is given the doi 10.1145/3605764.3623985 of "
+                     "corpus/papers/greshake2023.yaml (arxiv 2302.12173), another paper by its arXiv id; the doi is left "
+                     "out of the round"]

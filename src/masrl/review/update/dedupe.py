@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...analyses.rounds import row_identifiers, row_keys
+from ...bib.identifiers import keys_of
 from ...bib.matching import Known, Pool, distinct_by_id, known_records, make_known, name_words, normalize_title
 from ...corpus.rounds import split_list
 from .sources.base import Found
@@ -111,7 +112,8 @@ def _rule(match) -> str:
     return f"title {int(match.similarity * 100)}% similar"
 
 
-def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate], list[Duplicate], dict, dict]:
+def deduplicate(corpus, runs: list[tuple[str, object]], notes: list[str] | None = None
+                ) -> tuple[list[Candidate], list[Duplicate], dict, dict]:
     """Split the records of ``runs`` (``[(source label, QueryRun)]``, in the order they ran) into
     candidates and duplicates.
 
@@ -121,12 +123,17 @@ def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate]
     record of it a duplicate of that record (an S2 record naming a known preprint's arXiv id and a DOI
     makes a Crossref record of that DOI one too); else its first record is queued, with the ids of all.
 
+    An id a record shares with a known record whose arXiv id is another than the record's own (a DOI that
+    Semantic Scholar gives a new preprint and a retained paper alike) names two papers: it is left out of
+    that record, and ``notes`` says so (:func:`_without_conflicts`).
+
     Returns:
         ``(candidates, duplicates, by_source, by_family)``: candidates in the order first found;
         duplicates in the order found; :class:`Tally` per source label and per family name.
     """
     known = Pool([*known_records(corpus), *queued_records(corpus)])
-    records = [(label, run.family, found) for label, run in runs for found in run.found]
+    records = _without_conflicts(known, [(label, run.family, found) for label, run in runs for found in run.found],
+                                 notes if notes is not None else [])
     papers, links = _papers(records)
     taken: dict[str, Candidate] = {}
     candidates: list[Candidate] = []
@@ -174,6 +181,31 @@ def deduplicate(corpus, runs: list[tuple[str, object]]) -> tuple[list[Candidate]
             else:
                 tally.queued += 1
     return candidates, duplicates, by_source, by_family
+
+
+def _without_conflicts(known: Pool, records: list, notes: list[str]) -> list:
+    """``records`` with every id left out that a record shares with a known record of another arXiv id; a
+    note names each (the record keeps its other ids, and is named by one of them)."""
+    import dataclasses
+
+    out = []
+    for label, family, found in records:
+        mine = keys_of(found.identifiers)
+        bad = {m.key: m.other for m in known.matches("", found.identifiers) if m.key and distinct_by_id(mine, m.other.keys)}
+        kept = {scheme: value for scheme, value in found.identifiers.items()
+                if not (set(keys_of({scheme: value})) & set(bad))}
+        if bad and kept:
+            first = found.identifier if _key(found.identifier) not in bad else next(
+                f"{scheme}:{value}" for scheme, value in sorted(kept.items(), key=lambda kv: kv[0] != "arxiv")
+                if not isinstance(value, list))
+            for key, other in bad.items():
+                theirs = next((k for k in sorted(other.keys) if k.startswith("arxiv:")), "")
+                notes.append(f"{label}: {first} is given the {key.replace(':', ' ', 1)} of {other.where} "
+                             f"({theirs.replace(':', ' ', 1)}), another paper by its arXiv id; the "
+                             f"{key.split(':', 1)[0]} is left out of the round")
+            found = dataclasses.replace(found, identifiers=kept, identifier=first)
+        out.append((label, family, found))
+    return out
 
 
 def _link(links: list, i: int) -> tuple[int, object]:

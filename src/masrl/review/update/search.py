@@ -263,7 +263,7 @@ def run_search(corpus, protocol: Protocol, plan: SearchPlan, make_source: Callab
             unsearched.append(f"{searcher.label}: {len(keys)} retained record(s) have no id Semantic Scholar takes (an "
                               f"arXiv id, a DOI or an ACL Anthology id), so their citations are not searched: {shown}")
     requests = sum(run.requests for _, run in runs)
-    candidates, duplicates, by_source, by_family = dedupe.deduplicate(corpus, runs)
+    candidates, duplicates, by_source, by_family = dedupe.deduplicate(corpus, runs, unsearched)
     ranks = rank(corpus, candidates)
     files = model.round_files(plan.round_id, (plan.since, plan.until), started, now(), protocol.sha256, source_runs,
                               candidates, duplicates, ranks, by_source, by_family)
