@@ -207,4 +207,18 @@ def test_a_name_in_han_characters_is_its_pinyin_and_a_shared_first_name_is_no_sh
     for mine, theirs in ((["Wang, Wei"], ["Zhang, Wei"]), (["van Dijk, Jan"], ["van Berg, Piet"]),
                          (["Wang, Yanjun"], ["Chen, Yanjun"])):
         assert distinct_by_authors(name_words(mine), name_words(theirs)), (mine, theirs)
-    assert name_words(["van der Berg, Jan", "{Kimi Team}", "Plato", "others"]) == {"berg", "kimi", "team", "plato"}
+    assert name_words(["van der Berg, Jan", "{Kimi Team}", "Plato", "others"]) == {
+        "f:berg", "f:vanderberg", "g:jan", "f:kimi", "f:team", "f:plato"}
+
+
+@pytest.mark.parametrize(("mine", "theirs", "distinct"), [
+    (["张伟"], ["李伟"], True),  # a Han name's family name is its first syllable: a shared given name is no shared author
+    (["Le Cun, Yann"], ["LeCun, Yann"], False), (["Di Caprio, L."], ["DiCaprio, Leo"], False),  # a particle spaced or not
+    (["欧阳娜娜"], ["Ouyang, Nana"], False),  # a compound surname
+    (["Wei, Zhang"], ["Zhang, Wei"], False),  # a source that read the family name first as the given name
+    (["Smith, John"], ["John Smith"], False),
+])
+def test_the_family_name_of_either_among_the_others_names_is_one_author(mine, theirs, distinct):
+    from masrl.bib.matching import distinct_by_authors, name_words
+
+    assert distinct_by_authors(name_words(mine), name_words(theirs)) is distinct

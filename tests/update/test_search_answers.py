@@ -1389,3 +1389,19 @@ def test_an_id_a_record_shares_with_a_known_paper_of_another_arxiv_id_is_left_ou
     assert notes == ["Semantic Scholar: arxiv:2606.04001 is given the doi 10.1145/3605764.3623985 of "
                      "corpus/papers/greshake2023.yaml (arxiv 2302.12173), another paper by its arXiv id; the doi is left "
                      "out of the round"]
+
+
+def test_a_record_of_another_arxiv_id_than_the_known_paper_its_group_matched_is_queued():
+    """A retained paper (arXiv 2604.00005); arXiv's 2605.30020 of the same title; an S2 record with a DOI alone joining
+    them: the new arXiv paper was filed as the retained one's duplicate, and whether it was depended on the sources."""
+    from types import SimpleNamespace
+
+    corpus = SimpleNamespace(retained={"corpus/papers/smith2026.yaml": {
+        "title": "Team Credit Assignment for Learned Orchestrators", "authors": ["Smith, John"],
+        "identifiers": {"arxiv": "2604.00005"}}}, excluded={}, rounds={})
+    title = "Team Credit Assignment for Learned Orchestrators"
+    runs = [("arXiv", [_found("arxiv:2605.30020", {"arxiv": "2605.30020"}, title, ("Smith, John",))]),
+            ("Semantic Scholar", [_found("doi:10.5555/z.1", {"doi": "10.5555/z.1"}, title, ("Smith, John",))])]
+    candidates, duplicates, _, _ = _dedupe(corpus, runs)
+    assert [c.identifiers for c in candidates] == [["arxiv:2605.30020"]]
+    assert [(d.source, d.status) for d in duplicates] == [("Semantic Scholar", "retained")]

@@ -119,27 +119,36 @@ class Match:
 
 
 def name_words(authors) -> frozenset[str]:
-    """The words of the authors' family names, folded (``Lovelace, Ada`` and ``Ada Lovelace`` give
-    ``{"lovelace"}``; :func:`masrl.core.fold.name_word`: ``Müller``, ``Mueller`` and ``Muller`` alike,
-    ``Søgaard`` and ``Sogaard``; a name in Han characters syllable by syllable, so that ``张伟`` gives
-    ``zhang`` and ``wei`` as ``Zhang, Wei`` does). A name stored ``Last, First`` gives its last name
-    without its particles (``van der Berg`` is ``berg``: a first name or a ``van`` two people share is no
-    shared author); a name without a comma (one word, an organisation, a name in Han characters) gives
-    every word. Initials and ``others`` are left out; empty for anything that is not a list of names."""
+    """The words of the authors' names, folded (:func:`masrl.core.fold.name_word`: ``Müller``, ``Mueller``
+    and ``Muller`` alike, ``Søgaard`` and ``Sogaard``), each marked as a family name's (``f:``) or another
+    (``g:``): :func:`distinct_by_authors` compares them. A name stored ``Last, First`` gives its last name's
+    words without particles and its words joined (``Le Cun`` gives ``cun`` and ``lecun``, as ``LeCun`` gives
+    ``lecun``), and its first names as ``g:``; a name in Han characters gives its first syllable, and its
+    first two joined (a compound surname: 欧阳 is ``ouyang``), as its family name and the other syllables
+    as ``g:`` (张伟 gives ``f:zhang`` and ``g:wei``); any other name without a comma (one word, an
+    organisation) gives every word as a family name. Initials and ``others`` are left out; empty for
+    anything that is not a list of names."""
     if not isinstance(authors, (list, tuple)):
         return frozenset()
-    words = set()
+    words: set[str] = set()
     for name in authors:
         if not isinstance(name, str) or name.strip() == "others":
             continue
         braced = name.startswith("{") and name.endswith("}")
-        last = name.split(",", 1)[0] if "," in name and not braced else name
-        parts = [w for w in re.split(r"[\s,.{}~-]+", last) if w]
-        if "," in name and not braced and len(parts) > 1:
-            parts = [w for w in parts if w.lower() not in _PARTICLES] or parts
-        for word in parts:
-            pieces = list(word) if all(_han(ch) for ch in word) else [word]
-            words.update(folded for piece in pieces if len(folded := name_word(piece)) > 1)
+        if "," in name and not braced:
+            last, _, first = name.partition(",")
+            family = [w for w in re.split(r"[\s.{}~-]+", last) if w]
+            given = [w for w in re.split(r"[\s,.{}~-]+", first) if w]
+            plain = [w for w in family if w.lower() not in _PARTICLES] or family
+            family = [*plain, "".join(family)] if len(family) > 1 else family
+        else:
+            parts = [w for w in re.split(r"[\s,.{}~-]+", name.strip("{}")) if w]
+            if len(parts) == 1 and len(parts[0]) > 1 and all(_han(ch) for ch in parts[0]):
+                family, given = [parts[0][0], parts[0][:2]], list(parts[0][1:])
+            else:
+                family, given = parts, []
+        words.update(f"f:{folded}" for w in family if len(folded := name_word(w)) > 1)
+        words.update(f"g:{folded}" for w in given if len(folded := name_word(w)) > 1)
     return frozenset(words)
 
 
@@ -153,8 +162,14 @@ def _han(ch: str) -> bool:
 
 
 def distinct_by_authors(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Whether two papers' :func:`name_words` prove them distinct: both name authors and no word is shared."""
-    return bool(a and b and not a & b)
+    """Whether two papers' :func:`name_words` prove them distinct: both name authors, and no family name of
+    either is a word of the other's names (a source that reads "Zhang Wei" as given name first still meets
+    "Zhang, Wei"; "Wang, Wei" and "Zhang, Wei", or 张伟 and 李伟, share only a first name)."""
+    if not a or not b:
+        return False
+    every_a, every_b = {w[2:] for w in a}, {w[2:] for w in b}
+    family_a, family_b = {w[2:] for w in a if w.startswith("f:")}, {w[2:] for w in b if w.startswith("f:")}
+    return not (family_a & every_b or family_b & every_a)
 
 
 def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> bool:

@@ -138,12 +138,17 @@ def deduplicate(corpus, runs: list[tuple[str, object]], notes: list[str] | None 
     taken: dict[str, Candidate] = {}
     candidates: list[Candidate] = []
     outcome: dict[int, tuple[str, object, str]] = {}  # record -> (status, matched, rule)
-    for members in papers:
+    papers = list(papers)
+    for members in papers:  # (grows: the records of a paper that a known record's arXiv id tells apart)
         direct = {i: min(matches, key=lambda m: _PRIORITY.get(m.other.status, 9))
                   for i in members if (matches := known.matches(records[i][2].title, records[i][2].identifiers,
                                                                 records[i][2].authors))}
         if direct:
             best = min(direct.values(), key=lambda m: _PRIORITY.get(m.other.status, 9))
+            apart = [i for i in members if distinct_by_id(keys_of(records[i][2].identifiers), best.other.keys)]
+            if apart and len(apart) < len(members):  # another arXiv id than the known record's: another paper
+                papers.append(apart)
+                members = [i for i in members if i not in apart]
             for i in members:
                 mine = direct.get(i)
                 if mine is not None and mine.other.where == best.other.where:
