@@ -294,3 +294,21 @@ def test_a_bare_ampersand_percent_or_hash_in_a_title_with_markup_is_the_characte
     # a $ that closes no math is the character too (it swallowed '$10' of 'Costs of \$5 and $10 models')
     assert [bibtex.decode_latex(t) for t in ("Costs of \\$5 and $10 models", "Price: $5 \\emph{x}", "Math $x^2$ here")] == [
         "Costs of $5 and $10 models", "Price: $5 x", "Math x^2 here"]
+
+
+def test_bibtexs_own_field_type_is_kept_apart_from_the_entry_type():
+    """type = {Technical Report} of a @techreport replaced its entry type: refused as no entry type, or with
+    type = {report} silently retyped (exported as @misc beside its institution)."""
+    result, got = papers("@techreport{tr1, title={Cooperative Credit}, author={Doe, Jane}, institution={Stanford},"
+                         " type={Technical Report}, year={2021}, url={https://x.org/tr1}}\n"
+                         "@techreport{tr2, title={Another Report}, author={Roe, R.}, institution={CMU}, type={report},"
+                         " year={2021}, url={https://x.org/tr2}}")
+    assert result.refused == []
+    assert [(got[k]["bibtex"]["type"], got[k]["bibtex"]["type_field"]) for k in ("tr1", "tr2")] == [
+        ("techreport", "Technical Report"), ("techreport", "report")]
+    from masrl.bib import bibexport
+
+    record = {"key": "doe2021", "title": "Cooperative Credit", "authors": ["Doe, Jane"], "year": 2021,
+              "venue": "Tech Report", "bibtex": got["tr1"]["bibtex"]}
+    assert bibexport.entry_fields(record)[0] == "techreport"
+    assert "type = {Technical Report}," in bibexport.entries([record])

@@ -53,7 +53,7 @@ FIELD_ORDER = (
 CLASSIC_TYPES = ("article", "book", "booklet", "inbook", "incollection", "inproceedings", "manual",
                  "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished")
 
-_SPELLING = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
+_SPELLING = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass", "type_field": "type"}
 _ARXIV_JOURNAL = re.compile(r"^\s*(arxiv|corr)\b", re.IGNORECASE)
 
 

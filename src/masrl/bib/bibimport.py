@@ -348,7 +348,8 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
 
     aliases = [a.strip() for a in f.pop("ids", "").split(",") if a.strip()]
     abstract = bibtex.collapse(bibtex.decode_latex(f.pop("abstract"))) if f.get("abstract") else None
-    block = {"type": entry.type, **{k: v for k, v in f.items()}}
+    # BibTeX's own field "type" (a report's or thesis's kind: "Technical Report") is no entry type: kept apart
+    block = {"type": entry.type, **{("type_field" if k == "type" else k): v for k, v in f.items()}}
     paper = {
         "title": title, "authors": authors, "year": int(year) if year and re.fullmatch(r"[0-9]{4}", year) else 0,
         "venue": _venue(entry, f, ids), "identifiers": mapping, "bibtex_key": aliases[0] if aliases else entry.key,
