@@ -264,3 +264,26 @@ def test_an_entry_keeps_no_field_its_exported_type_lacks():
     assert got == "phdthesis" and "howpublished" not in out
     got, out = fields(venue="Blog", bibtex={"type": "misc", "howpublished": "\\url{https://x.org/post}"})
     assert out["howpublished"] == "\\url{https://x.org/post}"  # links kept where they were written
+
+
+def test_a_block_of_two_venue_fields_or_another_types_field_is_written_with_its_exported_types_only():
+    """Semantic Scholar's @Article{booktitle=..., journal=...} became @inproceedings with a journal; a @techreport with
+    a journal became @article with its institution (biber: invalid field)."""
+    got, out = fields(venue="AAAI Conference on Artificial Intelligence",
+                      bibtex={"type": "article", "booktitle": "AAAI Conference on Artificial Intelligence",
+                              "journal": "Proceedings of the AAAI Conference on Artificial Intelligence"})
+    assert got == "inproceedings" and "journal" not in out
+    got, out = fields(venue="TMLR", bibtex={"type": "techreport", "institution": "CMU", "journal": "TMLR"})
+    assert got == "article" and "institution" not in out and out["journal"] == "TMLR"
+    got, out = fields(venue="Journal of Soil", bibtex={"type": "techreport", "institution": "CMU", "journal": "Journal of Soil"})
+    assert got == "techreport" and "journal" not in out and out["institution"] == "CMU"
+
+
+def test_an_article_in_a_preprint_server_or_a_submission_is_a_preprint_not_a_disagreement_with_itself():
+    from masrl.bib.consistency import bibtex_disagreements
+
+    for journal in ("OpenReview", "Submitted to Nature Machine Intelligence"):
+        record = {**BASE, "venue": journal, "identifiers": {"url": ["https://x.org/p"]},
+                  "bibtex": {"type": "article", "title": "A Title", "journal": journal, "year": "2026"}}
+        assert bibtex_disagreements(record) == [], journal
+        assert bibexport.entry_fields(record)[0] == "misc"

@@ -112,6 +112,13 @@ def protect_title(title: str) -> str:
     return "".join(out)
 
 
+#: The venue fields an entry type has not: a block that held another type's (a Semantic Scholar @article with both
+#: journal and booktitle, a @techreport's institution) loses them when it is written as this type.
+_LACKS = {"article": ("booktitle", "institution", "school"), "inproceedings": ("journal", "institution", "school"),
+          "misc": ("journal", "booktitle", "institution", "school"),
+          **{t: ("journal", "booktitle") for t in ("phdthesis", "mastersthesis", "techreport", "book")}}
+
+
 def export_kind(record: dict) -> str:
     """The venue kind that decides the entry type: the venue's, unless only words many venues hold
     say it is a conference or a journal (``... Review``, ``Proceedings of ...``) and the block's own
@@ -199,6 +206,8 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             out["howpublished"] = said
         elif "howpublished" not in out and not own & set(out) and venues.stated(venue):
             out["howpublished"] = said or encode_latex(venue)
+    for name in _LACKS.get(etype, ()):  # a field the exported type has not (biber: "invalid field")
+        out.pop(name, None)
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]
     written = " ".join(str(out.get(f, "")) for f in ("url", "howpublished", "note"))

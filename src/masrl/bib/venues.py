@@ -95,8 +95,8 @@ def block_kind(block: dict) -> str | None:
     eprint = str(block.get("archiveprefix", "")).lower() == "arxiv" and bool(block.get("eprint"))
     if etype in ("inproceedings", "conference"):  # booktitle = {arXiv}: a preprint in the wrong entry type
         return PREPRINT if venue_kind(str(block.get("booktitle", ""))) == PREPRINT else CONFERENCE
-    if etype == "article":
-        return PREPRINT if arxiv_line or (not journal and eprint) else JOURNAL
+    if etype == "article":  # journal = {OpenReview} or {Submitted to ...}: a preprint in the wrong entry type
+        return PREPRINT if arxiv_line or (not journal and eprint) or venue_kind(journal) == PREPRINT else JOURNAL
     if etype in _OTHER_TYPES:
         return OTHER
     if block.get("booktitle"):
