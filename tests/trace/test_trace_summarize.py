@@ -554,3 +554,11 @@ def test_labels_cut_to_the_same_text_keep_their_ends():
     a, b = tick_labels([long + "A", long + "B"], 1.2, 9, 2)
     assert a != b and a.endswith("A") and b.endswith("B") and "…" in a
     assert tick_labels(["short", "short two"], 1.2, 9, 2) == ["short", "short two"]
+
+
+def test_labels_that_differ_only_in_their_middle_are_numbered_apart():
+    from masrl.render.figures.style import tick_labels
+
+    head, tail = "runs/2026-05-01/ppo-orchestrator-gpt4o-2024-08-06-temperature-0.7-", "-seed1-final-checkpoint-step-1000"
+    labels = tick_labels([head + "lr3e-5" + tail, head + "lr1e-5" + tail, head + "lr3e-5" + tail], 1.2, 9, 2)
+    assert labels[0] == labels[2] and labels[0] != labels[1] and labels[1].endswith("[2]") and labels[0].endswith("[1]")

@@ -220,7 +220,14 @@ def tick_labels(texts, width: float = TICK_WIDTH, size: float = FONT_SIZE, lines
     seen: dict[str, set[str]] = {}
     for text, label in zip(texts, fitted):
         seen.setdefault(label, set()).add(text)
-    return [_middle_cut(text, width, size, lines) if len(seen[label]) > 1 else label for text, label in zip(texts, fitted)]
+    out = [_middle_cut(text, width, size, lines) if len(seen[label]) > 1 else label for text, label in zip(texts, fitted)]
+    told: dict[str, list[str]] = {}
+    for text, label in zip(texts, out):
+        told.setdefault(label, [])
+        if text not in told[label]:
+            told[label].append(text)
+    # still alike (they differ only in their middle): numbered in order, as a legend's or an axis's reader counts them
+    return [f"{label} [{told[label].index(text) + 1}]" if len(told[label]) > 1 else label for text, label in zip(texts, out)]
 
 
 def _middle_cut(text: str, width: float, size: float, lines: int) -> str:
