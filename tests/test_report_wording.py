@@ -194,3 +194,14 @@ def test_the_readme_list_of_one_group_speaks_of_it_in_the_singular():
     assert papers_markdown(records, tax, headline).startswith("2 retained records in 1 method (and ")
     records[1]["method"] = "b"
     assert papers_markdown(records, tax, headline).startswith("2 retained records in 2 methods (and ")
+
+
+def test_one_audited_record_is_spoken_of_in_the_singular():
+    """'1 records were audited' in reports/audit.md and on the site's screening page."""
+    from masrl.render.markdown import _environment
+
+    line = next(line for line in (_environment(False).loader.get_source(_environment(False), "audit.md.j2")[0]
+                                  .splitlines()) if "audited:" in line)
+    for audited, said in ((1, "1 record was audited: 1 retained and 0 excluded."),
+                          (2, "2 records were audited: 1 retained and 1 excluded.")):
+        assert _environment(False).from_string(line).render(flow={"audited": audited, "retained": 1}) == said

@@ -231,8 +231,8 @@
         }
       });
       var total = data.papers.length;
-      statusLine.textContent = shown.length === total ? "Showing all " + total + " records"
-        : "Showing " + shown.length + " of " + total + " records";
+      statusLine.textContent = shown.length === total ? "Showing all " + total + (total === 1 ? " record" : " records")
+        : "Showing " + shown.length + " of " + total + (total === 1 ? " record" : " records");
       none.hidden = shown.length > 0;
     }
 
@@ -442,8 +442,8 @@
         tr.hidden = !ok;
         if (ok) { shown += 1; }
       });
-      statusLine.textContent = shown === rows.length ? "Showing all " + rows.length + " excluded records"
-        : "Showing " + shown + " of " + rows.length + " excluded records";
+      statusLine.textContent = shown === rows.length ? "Showing all " + rows.length + (rows.length === 1 ? " excluded record" : " excluded records")
+        : "Showing " + shown + " of " + rows.length + (rows.length === 1 ? " excluded record" : " excluded records");
       none.hidden = shown > 0;
     }
 
