@@ -153,6 +153,9 @@ def test_a_round_searched_after_a_release_on_its_cutoff_day_counts_in_the_next_u
     # a mistyped option was hidden behind the word after it
     # a prefix of an option is no option: `trace convert --format FILE` listed the formats and ignored FILE
     (["trace", "convert", "--format", "x.json"], "unrecognized arguments: --format (did you mean '--formats'?)"),
+    # a prefix of one option names it (options are written whole)
+    (["update", "search", "--max", "3"], "unrecognized arguments: --max (did you mean '--max-records'?) 3"),
+    (["audit", "sample", "--pop", "retained", "--n", "2"], "unrecognized option --pop (did you mean '--population'?)"),
     (["--roott", ".", "validate"], "unrecognized option --roott (did you mean '--root'?); argument COMMAND: invalid choice: '.'"),
 ])
 def test_a_mistyped_command_or_option_is_answered_with_the_closest(capsys, args, message):

@@ -29,9 +29,10 @@ class _Parser(argparse.ArgumentParser):
         # an option mistyped is what to fix first: argparse would name only what it left missing ("required: --x")
         # or the word after it ("invalid choice: '.'" for `masrl --roott . validate`)
         known = set(_all_options(self))
+        own = [option for action in self._actions for option in action.option_strings] or sorted(known)
         unknown = [w for w in getattr(self, "_words", []) if w.startswith("--") and w.split("=", 1)[0] not in known]
         if unknown and not message.startswith("unrecognized arguments"):
-            named = ", ".join(f"{w}{did_you_mean(w.split('=', 1)[0], sorted(known))}" for w in unknown)
+            named = ", ".join(f"{w}{_closest(w.split('=', 1)[0], own)}" for w in unknown)
             message = f"unrecognized option {named}; {message}"
         self.print_usage(sys.stderr)
         self.exit(USAGE_ERROR, f"masrl: error: {message}\n")
@@ -65,7 +66,14 @@ def _hint(word: str, options: list[str]) -> str:
     name = word.split("=", 1)[0]
     if name in options:
         return " (an option, but after '--' every word is an argument: put it before '--')"
-    return did_you_mean(name, options)
+    return _closest(name, options)
+
+
+def _closest(name: str, options) -> str:
+    """The "did you mean" of an option: the one option ``name`` begins (``--max`` for ``--max-records``; options are
+    written whole), else the closest by spelling."""
+    starting = sorted({o for o in options if o.startswith(name) and o != name})
+    return f" (did you mean '{starting[0]}'?)" if len(starting) == 1 else did_you_mean(name, sorted(set(options)))
 
 
 def _path(text: str) -> Path:
