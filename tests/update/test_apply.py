@@ -1120,3 +1120,8 @@ def test_a_protocol_that_cannot_be_read_is_named_once_not_called_missing(searche
     protocol.write_text(protocol.read_text(encoding="utf-8") + "window_overlap_days: !!int 3\n", encoding="utf-8")
     run = cli("validate", "--root", root)
     assert run.code == 1 and "explicit tag" in run.err and "restore corpus/protocol.yaml" not in run.err, run.err
+    protocol.write_text(protocol.read_text(encoding="utf-8").replace("window_overlap_days: !!int 3\n", "searchers: [\n"),
+                        encoding="utf-8")
+    run = cli("validate", "--root", root)  # a protocol that does not parse: its rows are not judged against nothing
+    assert run.code == 1 and "corpus/protocol.yaml" in run.err and "is not a query family" not in run.err \
+        and "is not a source label" not in run.err, run.err

@@ -497,7 +497,8 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             elif len(out) == before and not any(key.startswith("arxiv:") for key in keys):
                 bad("arxiv_category", f"{category!r} is the category of a paper on arXiv, but the row names no arXiv id: "
                                       "leave it empty or add the paper's arxiv: id")
-        for name in split_list(row.get("query_families")) or [""]:
+        for name in (split_list(row.get("query_families")) or [""]) if protocol is not None else ():  # (no protocol
+            # read: named once, by its own problem)
             if name in families:
                 continue
             if not CITATION_LINK.fullmatch(name):
@@ -506,7 +507,7 @@ def _queue_problems(folder: RoundFolder, protocol: dict | None, tax: Taxonomy) -
             elif not citing:
                 bad("query_families", f"{name!r} is a citation link, but {PROTOCOL} has no citation searcher "
                                       "(searchers.citations) to name its query family in the exclusion log: restore it")
-        for name in split_list(row.get("sources")) or [""]:
+        for name in (split_list(row.get("sources")) or [""]) if protocol is not None else ():
             if name not in labels:
                 bad("sources", f"{name!r} is not a source label of {PROTOCOL} ({', '.join(map(str, labels))})")
         rank = row.get("rank")
