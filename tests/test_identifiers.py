@@ -173,3 +173,14 @@ def test_a_doi_address_with_a_closing_slash_and_an_acl_revision_address_name_the
         "https://doi.org/10.1145/3605764.3623985/", "https://aclanthology.org/2024.acl-long.5v2.pdf",
         "https://aclanthology.org/P19-1001v2.pdf"))] == [
         ("doi", "10.1145/3605764.3623985"), ("acl", "2024.acl-long.5"), ("acl", "P19-1001")]
+
+
+def test_a_bare_doi_with_a_closing_slash_is_its_doi_and_an_acl_address_of_no_paper_is_refused():
+    """10.5555/k.1/ kept its slash (another key than its doi.org address); aclanthology.org/2024.acl-long.5v0.pdf and
+    .../2024.acl-long.05.pdf were taken as ids."""
+    from masrl.bib.identifiers import from_url
+
+    assert parse("10.5555/k.1/").value == parse("doi:10.5555/k.1/").value == from_url("https://doi.org/10.5555/k.1/").value
+    for url in ("https://aclanthology.org/2024.acl-long.5v0.pdf", "https://aclanthology.org/2024.acl-long.05.pdf"):
+        with pytest.raises(IdentifierError, match="names no ACL Anthology paper"):
+            from_url(url)

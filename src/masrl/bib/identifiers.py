@@ -402,6 +402,9 @@ def from_url(url: str) -> Identifier:
     if host in _ACL_HOSTS:
         match = _ACL_PATH.match(path)
         if match:
+            if why := acl_problem(match.group("id")) or (re.search(r"v0+(?:\.[a-z]+)?/?$", path, re.IGNORECASE)
+                                                        and "its versions are numbered from 1 (v1)"):
+                raise IdentifierError(f"{url!r} names no ACL Anthology paper: {why}")
             return Identifier("acl", _acl_value(match.group("id")))
     return Identifier("url", url)
 
@@ -412,7 +415,7 @@ def _acl_value(text: str) -> str:
 
 def _doi(text: str) -> Identifier:
     """A bare DOI (percent-decoded); the arXiv DOI becomes the arXiv id."""
-    doi = unquote(text.strip())
+    doi = unquote(text.strip()).rstrip("/")  # a DOI never ends in "/": 10.5555/k.1/ is 10.5555/k.1
     arxiv = _ARXIV_DOI.match(doi)
     if arxiv:
         value = _arxiv_value(arxiv.group("rest"))
