@@ -312,3 +312,9 @@ def test_bibtexs_own_field_type_is_kept_apart_from_the_entry_type():
               "venue": "Tech Report", "bibtex": got["tr1"]["bibtex"]}
     assert bibexport.entry_fields(record)[0] == "techreport"
     assert "type = {Technical Report}," in bibexport.entries([record])
+
+
+def test_a_field_named_type_field_is_refused_not_read_as_the_type():
+    result, got = papers("@techreport{tt1, title={T}, author={Doe, Jane}, institution={MIT}, type={Memo},"
+                         " type_field={Other}, year={2022}, url={https://x.org/tt1}}")
+    assert got == {} and any("is masrl's name for BibTeX's field type" in str(p) for _, _, ps in result.refused for p in ps)

@@ -53,7 +53,7 @@ def test_preprint_and_other():
     etype, out = fields(venue="arXiv", bibtex={"journal": "arXiv preprint arXiv:2501.00001"}, identifiers={"arxiv": "2501.00001"})
     assert etype == "misc" and "journal" not in out and "howpublished" not in out and out["eprint"] == "2501.00001"
     etype, out = fields(venue="Blog Post", bibtex={"type": "techreport"}, url="https://x.org")
-    assert etype == "techreport" and out["howpublished"] == "Blog Post" and "url" not in out
+    assert etype == "techreport" and out["institution"] == "Blog Post" and "howpublished" not in out  # its venue field
     etype, _ = fields(venue="Blog Post", bibtex={"type": "article"})
     assert etype == "misc"
     etype, _ = fields(venue="Blog Post", bibtex={"type": "inproceedings"})
@@ -287,3 +287,23 @@ def test_an_article_in_a_preprint_server_or_a_submission_is_a_preprint_not_a_dis
                   "bibtex": {"type": "article", "title": "A Title", "journal": journal, "year": "2026"}}
         assert bibtex_disagreements(record) == [], journal
         assert bibexport.entry_fields(record)[0] == "misc"
+
+
+def test_a_report_or_thesis_keeps_its_venue_in_its_own_field_and_a_submission_its_venue():
+    """A @techreport naming its publisher lost it (bibtex: empty institution); biblatex's @report and @thesis became
+    @misc without their institution; "Submitted to ICLR 2023" vanished; type was written where biber has none."""
+    got, out = fields(venue="RAND Corporation", bibtex={"type": "techreport", "publisher": "RAND Corporation"})
+    assert (got, out.get("institution"), "publisher" in out) == ("techreport", "RAND Corporation", False)
+    got, out = fields(venue="CERN", bibtex={"type": "report", "institution": "CERN", "type_field": "techreport"})
+    assert (got, out.get("institution")) == ("techreport", "CERN")
+    got, out = fields(venue="ETH Zurich", bibtex={"type": "thesis", "institution": "ETH Zurich", "type_field": "phdthesis"})
+    assert (got, out.get("school"), "institution" in out) == ("phdthesis", "ETH Zurich", False)
+    got, out = fields(venue="Submitted to ICLR 2023", identifiers={"url": ["https://example.org/p4"]},
+                      bibtex={"type": "article", "journal": "Submitted to ICLR 2023"})
+    assert got == "misc" and out["howpublished"] == "Submitted to ICLR 2023" and "journal" not in out
+    got, out = fields(venue="Nature", bibtex={"type": "article", "journal": "Nature", "type_field": "Letter"})
+    assert got == "article" and "type_field" not in out and out["note"] == "Letter"
+    from masrl.bib.consistency import bibtex_disagreements
+
+    record = {**BASE, "venue": "arXiv", "bibtex": {"type": "techreport", "institution": "arXiv", "title": "A Title"}}
+    assert bibtex_disagreements(record) == []

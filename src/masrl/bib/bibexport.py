@@ -112,11 +112,18 @@ def protect_title(title: str) -> str:
     return "".join(out)
 
 
+#: biblatex's entry types that BibTeX writes otherwise, and each type's own venue field.
+_BIBLATEX_TYPES = {"report": "techreport", "thesis": "phdthesis"}
+_VENUE_FIELD = {"techreport": "institution", "phdthesis": "school", "mastersthesis": "school", "book": "publisher"}
+#: The entry types that have BibTeX's field ``type`` (a report's or thesis's kind).
+_TYPE_FIELD = frozenset({"techreport", "phdthesis", "mastersthesis", "inbook", "incollection", "misc", "manual"})
+
 #: The venue fields an entry type has not: a block that held another type's (a Semantic Scholar @article with both
 #: journal and booktitle, a @techreport's institution) loses them when it is written as this type.
 _LACKS = {"article": ("booktitle", "institution", "school"), "inproceedings": ("journal", "institution", "school"),
-          "misc": ("journal", "booktitle", "institution", "school"),
-          **{t: ("journal", "booktitle") for t in ("phdthesis", "mastersthesis", "techreport", "book")}}
+          "misc": ("journal", "booktitle", "institution", "school", "publisher", "holder"),
+          "techreport": ("journal", "booktitle", "publisher"), "phdthesis": ("journal", "booktitle", "institution", "publisher"),
+          "mastersthesis": ("journal", "booktitle", "institution", "publisher"), "book": ("journal", "booktitle")}
 
 
 def export_kind(record: dict) -> str:
@@ -198,16 +205,29 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             del out["journal"]
         if venues.venue_kind(str(out.get("booktitle", ""))) == venues.PREPRINT:
             del out["booktitle"]  # @inproceedings{booktitle = {arXiv}}: a preprint, written as one
+        block_type = _BIBLATEX_TYPES.get(block_type, block_type)
+        if block_type == "phdthesis" and "master" in str(out.get("type_field", "")).lower():
+            block_type = "mastersthesis"
         if kind == venues.OTHER and block_type in CLASSIC_TYPES and block_type not in ("article", "inproceedings"):
             etype = block_type
+        own_field = _VENUE_FIELD.get(etype)
+        if own_field and own_field not in out and venues.stated(venue):  # a report naming its publisher, a biblatex
+            # @thesis its institution: the venue goes where the exported type has it
+            out[own_field] = out.pop("institution" if own_field == "school" else "publisher", None) or encode_latex(venue)
         # a thesis, report or book names its school, institution or publisher in a field of its own
         own = {"eprint", "journal", "booktitle", "school", "institution", "publisher", "organization"}
         if etype == "misc" and said:
             out["howpublished"] = said
         elif "howpublished" not in out and not own & set(out) and venues.stated(venue):
             out["howpublished"] = said or encode_latex(venue)
+        elif (etype == "misc" and "howpublished" not in out and venues.stated(venue)
+              and not re.match(r"\s*(arxiv|corr|openreview|preprint)\b", venue, re.IGNORECASE)):
+            out["howpublished"] = encode_latex(venue)  # "Submitted to ICLR 2023" of a journal line a @misc has not
     for name in _LACKS.get(etype, ()):  # a field the exported type has not (biber: "invalid field")
         out.pop(name, None)
+    if "type_field" in out and etype not in _TYPE_FIELD:  # BibTeX's own field type, where the exported type has none
+        kind_said = out.pop("type_field")
+        out["note"] = f"{out['note']}; {kind_said}" if out.get("note") else kind_said
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]
     written = " ".join(str(out.get(f, "")) for f in ("url", "howpublished", "note"))

@@ -349,6 +349,9 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     aliases = [a.strip() for a in f.pop("ids", "").split(",") if a.strip()]
     abstract = bibtex.collapse(bibtex.decode_latex(f.pop("abstract"))) if f.get("abstract") else None
     # BibTeX's own field "type" (a report's or thesis's kind: "Technical Report") is no entry type: kept apart
+    if "type_field" in f:
+        bad("type_field", "is masrl's name for BibTeX's field type, which a record keeps apart from its entry type: "
+                          "write the field as type")
     block = {"type": entry.type, **{("type_field" if k == "type" else k): v for k, v in f.items()}}
     paper = {
         "title": title, "authors": authors, "year": int(year) if year and re.fullmatch(r"[0-9]{4}", year) else 0,

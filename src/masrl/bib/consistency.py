@@ -36,6 +36,7 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
     mine = venues.venue_kind(str(record.get("venue", "")))
     theirs_kind = venues.block_kind(bib)
     if mine and theirs_kind and mine != theirs_kind and venues.PREPRINT in (mine, theirs_kind):
-        said = bib.get("booktitle") or bib.get("journal") or bib.get("howpublished") or bib.get("eprint")
+        said = next((bib[f] for f in ("booktitle", "journal", "howpublished", "institution", "school", "publisher", "eprint")
+                     if bib.get(f)), f"@{bib.get('type', 'misc')}")
         found.append(("venue", f"{record.get('venue')} ({mine})", f"{said} ({theirs_kind})"))
     return found

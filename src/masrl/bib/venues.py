@@ -97,8 +97,9 @@ def block_kind(block: dict) -> str | None:
         return PREPRINT if venue_kind(str(block.get("booktitle", ""))) == PREPRINT else CONFERENCE
     if etype == "article":  # journal = {OpenReview} or {Submitted to ...}: a preprint in the wrong entry type
         return PREPRINT if arxiv_line or (not journal and eprint) or venue_kind(journal) == PREPRINT else JOURNAL
-    if etype in _OTHER_TYPES:
-        return OTHER
+    if etype in _OTHER_TYPES:  # institution = {arXiv}: a preprint in the wrong entry type
+        named = [str(block.get(f, "")) for f in ("institution", "school", "publisher", "organization")]
+        return PREPRINT if any(venue_kind(n) == PREPRINT for n in named if n) else OTHER
     if block.get("booktitle"):
         return CONFERENCE
     if journal:
