@@ -222,3 +222,15 @@ def test_the_family_name_of_either_among_the_others_names_is_one_author(mine, th
     from masrl.bib.matching import distinct_by_authors, name_words
 
     assert distinct_by_authors(name_words(mine), name_words(theirs)) is distinct
+
+
+@pytest.mark.parametrize(("mine", "theirs", "distinct"), [
+    (["E, Weinan"], ["E, Weinan"], False),  # a one-letter family name was dropped: one author read as two
+    (["Xu, Wei"], ["Xue, Wei"], True), (["Yu, Bing", "Sun, Jian"], ["Yue, Bing", "Suen, Jian"], True),  # ue is no umlaut
+    (["Müller, J."], ["Muller, J."], False), (["Müller, J."], ["Mueller, Juergen"], False),
+    (["曾伟"], ["Zeng, Wei"], False),  # 曾 read as a family name
+])
+def test_one_letter_family_names_umlauts_and_han_surname_readings(mine, theirs, distinct):
+    from masrl.bib.matching import distinct_by_authors, name_words
+
+    assert distinct_by_authors(name_words(mine), name_words(theirs)) is distinct

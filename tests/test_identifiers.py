@@ -184,3 +184,11 @@ def test_a_bare_doi_with_a_closing_slash_is_its_doi_and_an_acl_address_of_no_pap
     for url in ("https://aclanthology.org/2024.acl-long.5v0.pdf", "https://aclanthology.org/2024.acl-long.05.pdf"):
         with pytest.raises(IdentifierError, match="names no ACL Anthology paper"):
             from_url(url)
+
+
+def test_a_bare_acl_id_with_its_version_is_the_acl_paper_never_an_openreview_id():
+    """P19-1001v2 was stored as openreview: P19-1001v2 (ten letters and digits), and 2024.acl-long.5v2 refused."""
+    assert [(parse(t).scheme, parse(t).value) for t in ("P19-1001v2", "2024.acl-long.5v2")] == [
+        ("acl", "P19-1001"), ("acl", "2024.acl-long.5")]
+    with pytest.raises(IdentifierError, match="versions are numbered from 1"):
+        parse("P19-1001v0")

@@ -468,6 +468,10 @@ def parse(text: str, scheme: str | None = None) -> Identifier:
             return _doi(body)
     if scheme in (None, "acl"):
         body = text[4:] if lowered.startswith("acl:") else text
+        if versioned := re.fullmatch(rf"({_ACL_NEW}|{_ACL_OLD})v([0-9]+)", body, re.IGNORECASE):  # P19-1001v2: a version
+            if int(versioned.group(2)) == 0:
+                raise IdentifierError(f"{raw!r} is not an ACL Anthology id: its versions are numbered from 1 (v1)")
+            body = versioned.group(1)
         if re.fullmatch(rf"{_ACL_NEW}|{_ACL_OLD}", body, re.IGNORECASE):
             if why := acl_problem(body):
                 raise IdentifierError(f"{raw!r} is not an ACL Anthology id: {why}")

@@ -37,7 +37,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..core.fold import name_word
+from ..core.fold import name_word_forms
 from .identifiers import keys_of
 
 #: Titles at least this similar (normalized, 0-1) are the same paper.
@@ -119,8 +119,9 @@ class Match:
 
 
 def name_words(authors) -> frozenset[str]:
-    """The words of the authors' names, folded (:func:`masrl.core.fold.name_word`: ``Müller``, ``Mueller``
-    and ``Muller`` alike, ``Søgaard`` and ``Sogaard``), each marked as a family name's (``f:``) or another
+    """The words of the authors' names, folded (:func:`masrl.core.fold.name_word_forms`: ``Müller`` meets
+    ``Mueller`` and ``Muller``, ``Søgaard`` ``Sogaard``; a one-letter family name, Weinan E's, counts; a Han
+    family name read as a name is read, 曾 as ``zeng``), each marked as a family name's (``f:``) or another
     (``g:``): :func:`distinct_by_authors` compares them. A name stored ``Last, First`` gives its last name's
     words without particles and its words joined (``Le Cun`` gives ``cun`` and ``lecun``, as ``LeCun`` gives
     ``lecun``), and its first names as ``g:``; a name in Han characters gives its first syllable, and its
@@ -135,6 +136,7 @@ def name_words(authors) -> frozenset[str]:
         if not isinstance(name, str) or name.strip() == "others":
             continue
         braced = name.startswith("{") and name.endswith("}")
+        han = ""
         if "," in name and not braced:
             last, _, first = name.partition(",")
             family = [w for w in re.split(r"[\s.{}~-]+", last) if w]
@@ -144,17 +146,28 @@ def name_words(authors) -> frozenset[str]:
         else:
             parts = [w for w in re.split(r"[\s,.{}~-]+", name.strip("{}")) if w]
             if len(parts) == 1 and len(parts[0]) > 1 and all(_han(ch) for ch in parts[0]):
-                family, given = [parts[0][0], parts[0][:2]], list(parts[0][1:])
+                family, given, han = [parts[0][0], parts[0][:2]], list(parts[0][1:]), parts[0][0]
             else:
                 family, given = parts, []
-        words.update(f"f:{folded}" for w in family if len(folded := name_word(w)) > 1)
-        words.update(f"g:{folded}" for w in given if len(folded := name_word(w)) > 1)
+        words.update(f"f:{form}" for w in family for form in name_word_forms(w) if form)  # Weinan E's E counts
+        words.update(f"g:{form}" for w in given for form in name_word_forms(w) if len(form) > 1)  # initials do not
+        if han:
+            words.update(f"f:{reading}" for reading in _SURNAME_READINGS.get(han, ()))
     return frozenset(words)
 
 
 #: Words that join a family name (``van der Berg``, ``de la Fontaine``) and are shared by unrelated people.
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "du", "da", "di", "del", "della", "dos", "das",
                         "ter", "ten", "al", "el", "bin", "ibn", "mac", "st"})
+
+
+#: Han family names read otherwise than their first reading, which transliteration gives (曾 as a name is Zeng,
+#: not Ceng).
+_SURNAME_READINGS = {"曾": ("zeng",), "覃": ("qin",), "单": ("shan",), "單": ("shan",), "解": ("xie",), "区": ("ou",),
+                     "區": ("ou",), "仇": ("qiu",), "查": ("zha",), "乐": ("yue",), "樂": ("yue",), "朴": ("piao", "park"),
+                     "盖": ("ge",), "蓋": ("ge",), "翟": ("zhai",), "缪": ("miao",), "繆": ("miao",), "尉": ("yu",),
+                     "藏": ("zang",), "长": ("chang",), "長": ("chang",), "重": ("chong",), "员": ("yun",), "沈": ("shen",),
+                     "种": ("chong",), "秘": ("bi",), "万": ("wan", "mo"), "尉迟": ("yuchi",)}
 
 
 def _han(ch: str) -> bool:

@@ -22,13 +22,20 @@ def ascii_slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", (folded if folded.isascii() else anyascii(folded)).lower())
 
 
-#: German umlauts as ASCII writes them (Mueller for Müller): folded to the plain vowel, as ascii_slug folds ü.
-_UMLAUT_DIGRAPHS = re.compile(r"(?<=[a-z])(ae|oe|ue)")
+#: German umlauts as ASCII writes them (Müller is Mueller as much as Muller).
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 
 
 @lru_cache(maxsize=65536)
 def name_word(word: str) -> str:
-    """One word of a person's name as two spellings of it compare equal: :func:`ascii_slug`, and ``ae``,
-    ``oe``, ``ue`` after a letter as the vowel alone (``Müller``, ``Mueller`` and ``Muller`` are ``muller``;
-    ``Søgaard`` and ``Sogaard`` are ``sogaard``)."""
-    return _UMLAUT_DIGRAPHS.sub(lambda m: m.group(1)[0], ascii_slug(word))
+    """One word of a person's name folded to ASCII (:func:`ascii_slug`: ``Müller`` is ``muller``, ``Søgaard``
+    ``sogaard``)."""
+    return ascii_slug(word)
+
+
+def name_word_forms(word: str) -> tuple[str, ...]:
+    """Every way ASCII writes one word of a name: :func:`name_word`, and with an umlaut spelled out (``Müller``
+    gives ``muller`` and ``mueller``, so that it meets both; ``Xue`` stays ``xue``, never ``Xu``)."""
+    spelled = ascii_slug(word.translate(_UMLAUTS))
+    plain = name_word(word)
+    return (plain,) if spelled == plain else (plain, spelled)
