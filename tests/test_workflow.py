@@ -86,7 +86,7 @@ def test_add_refuses_an_excluded_paper(survey, cli):
 
 def test_add_refuses_a_near_identical_title(survey, cli):
     run = cli("add", "--root", survey, "--url", "https://example.org/paper", "--title",
-              "Multi-Agent Collaboration via Evolving Orchestration.", "--author", "X, Y", "--year", "2025")
+              "Multi-Agent Collaboration via Evolving Orchestration.", "--author", "Dang, Y.", "--year", "2025")
     assert run.code == 1
     assert run.err.splitlines() == [
         "command line: 'Multi-Agent Collaboration via Evolving Orchestration.' refused: already retained as "
