@@ -119,6 +119,18 @@ class Match:
 
 
 def name_words(authors) -> frozenset[str]:
+    """:func:`_name_words`, remembered per list of names (every command compares the pool's records again)."""
+    if not isinstance(authors, (list, tuple)) or not all(isinstance(a, str) for a in authors):
+        return _name_words(authors)
+    return _remembered_name_words(tuple(authors))
+
+
+@lru_cache(maxsize=16384)
+def _remembered_name_words(authors: tuple) -> frozenset[str]:
+    return _name_words(authors)
+
+
+def _name_words(authors) -> frozenset[str]:
     """The words of the authors' names, folded (:func:`masrl.core.fold.name_word_forms`: ``Müller`` meets
     ``Mueller`` and ``Muller``, ``Søgaard`` ``Sogaard``; a one-letter family name, Weinan E's, counts; a Han
     family name read as a name is read, 曾 as ``zeng``), each marked as a family name's (``f:``) or another

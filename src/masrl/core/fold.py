@@ -33,6 +33,7 @@ def name_word(word: str) -> str:
     return ascii_slug(word)
 
 
+@lru_cache(maxsize=65536)
 def name_word_forms(word: str) -> tuple[str, ...]:
     """Every way ASCII writes one word of a name: :func:`name_word`, and with an umlaut spelled out (``Müller``
     gives ``muller`` and ``mueller``, so that it meets both; ``Xue`` stays ``xue``, never ``Xu``)."""

@@ -231,15 +231,21 @@ def tick_labels(texts, width: float = TICK_WIDTH, size: float = FONT_SIZE, lines
 
 
 def _middle_cut(text: str, width: float, size: float, lines: int) -> str:
-    """``text`` with as much of its start and of its end as fits ``lines`` lines of ``width``, cut in the middle."""
-    keep = len(text)
-    while keep > 2:
-        head, tail = text[:keep // 2].rstrip(), text[len(text) - (keep - keep // 2):].lstrip()
-        candidate = f"{head}…{tail}"
-        if len(wrap_text(candidate, width, size, break_words=True)) <= lines:
-            return "\n".join(wrap_text(candidate, width, size, break_words=True))
-        keep -= 1
-    return tick_label(text, width, size, lines)
+    """``text`` with as much of its start and of its end as fits ``lines`` lines of ``width``, cut in the middle
+    (the most characters kept that fit, found by halving)."""
+    def cut(keep: int) -> str:
+        return f"{text[:keep // 2].rstrip()}…{text[len(text) - (keep - keep // 2):].lstrip()}"
+
+    def fits(keep: int) -> bool:
+        return len(wrap_text(cut(keep), width, size, break_words=True)) <= lines
+
+    low, high = 2, len(text) - 1  # low: nothing kept fits anyway; high: one character cut
+    if not fits(low):
+        return tick_label(text, width, size, lines)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle - 1)
+    return "\n".join(wrap_text(cut(low), width, size, break_words=True))
 
 
 def line_height(size: float = FONT_SIZE, spacing: float = 1.22) -> float:
