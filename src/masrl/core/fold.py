@@ -27,16 +27,10 @@ _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": 
 
 
 @lru_cache(maxsize=65536)
-def name_word(word: str) -> str:
-    """One word of a person's name folded to ASCII (:func:`ascii_slug`: ``Müller`` is ``muller``, ``Søgaard``
-    ``sogaard``)."""
-    return ascii_slug(word)
-
-
-@lru_cache(maxsize=65536)
 def name_word_forms(word: str) -> tuple[str, ...]:
-    """Every way ASCII writes one word of a name: :func:`name_word`, and with an umlaut spelled out (``Müller``
-    gives ``muller`` and ``mueller``, so that it meets both; ``Xue`` stays ``xue``, never ``Xu``)."""
+    """Every way ASCII writes one word of a name: :func:`ascii_slug` (``Søgaard`` is ``sogaard``), and with an
+    umlaut spelled out (``Müller`` gives ``muller`` and ``mueller``, so that it meets both; ``Xue`` stays ``xue``,
+    never ``Xu``)."""
     spelled = ascii_slug(word.translate(_UMLAUTS))
-    plain = name_word(word)
+    plain = ascii_slug(word)
     return (plain,) if spelled == plain else (plain, spelled)
