@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from masrl.bib import bibimport, bibtex
 
 
@@ -226,6 +228,20 @@ def test_a_braced_organisation_holding_an_ampersand_is_one_author_as_masrl_expor
     assert record_author(r"{AT\&T Labs}") == "{AT&T Labs}" and author_problem("{AT&T Labs}") is None
     assert record_author("{Kimi Team}") == "Kimi Team" and record_author("{Agents and Tools Lab, Inc.}") == (
         "{Agents and Tools Lab, Inc.}")
+
+
+@pytest.mark.parametrize(("written", "stored"), [
+    ("Kimi Team", "Kimi Team"), ("Google Research", "Google Research"), ("Meta AI", "Meta AI"),
+    ("Agents and Tools Lab Inc.", "Agents and Tools Lab Inc."),
+    ("Weiwei Ai", "Ai, Weiwei"), ("Sarah Teamwork", "Teamwork, Sarah"), ("Ada Lovelace", "Lovelace, Ada"),
+])
+def test_a_name_written_first_last_that_ends_in_an_organisations_kind_is_that_organisation(written, stored):
+    """Run 33: arXiv's `Kimi Team` became a person, `Team, Kimi` (key team2026), and `Google Research` `Research,
+    Google`, without a word (only `masrl add --author` warned). A name ending in a word that names an organisation's
+    kind is that organisation; Ai (a family name) and other words are a person's."""
+    from masrl.bib.bibtex import record_author, stored_author
+
+    assert record_author(written) == stored_author(written) == stored
 
 
 def test_a_macro_of_the_papers_own_in_a_title_is_named_not_dropped_without_a_word(tmp_path):

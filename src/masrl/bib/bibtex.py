@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
+from ..core.organisations import generic_word
 from ..core.placeholders import SUFFIXES, author_problem, is_et_al
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 from .namelist import brace_specials, split_names
@@ -139,7 +140,8 @@ def record_author(name: str) -> str:
     ``Ludwig van Beethoven`` -> ``van Beethoven, Ludwig`` (bibtexparser's name parts), ``李 小龙``
     -> ``李, 小龙`` (a name in Han characters, kana or Hangul gives its family name first),
     decoded to Unicode; a name braced whole stays braced (an organisation); ``others`` kept, and
-    ``et al.`` read as ``others``; a name that is not one person's (``A; B``, ``Ada Lovelace (MIT)``)
+    ``et al.`` read as ``others``; a name ending in a word that names an organisation's kind is that
+    organisation (``Kimi Team``, ``Google Research``: :mod:`masrl.core.organisations`); a name that is not one person's (``A; B``, ``Ada Lovelace (MIT)``)
     kept as written, for the checks to name it as the source wrote it."""
     from bibtexparser.middlewares.names import (
         InvalidNameError,
@@ -156,6 +158,8 @@ def record_author(name: str) -> str:
         # checks to name it as written
         return decode_latex(name) if name.count("{") == name.count("}") else name
     words = name.split()
+    if len(words) > 1 and "," not in name and generic_word(words[-1]):  # Kimi Team: an organisation, not Team, Kimi
+        return organisation(decode_latex(name))
     if len(words) > 1 and "," not in name and all(_east_asian(word) for word in words):
         return f"{words[0]}, {' '.join(words[1:])}"  # written in its own script, a name gives the family name first
     try:
