@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.fold import name_word_forms
+from ..core.organisations import generic_word
 from .identifiers import keys_of
 
 #: Titles at least this similar (normalized, 0-1) are the same paper.
@@ -132,15 +133,21 @@ def _remembered_name_words(authors: tuple) -> frozenset[str]:
 
 def _name_words(authors) -> frozenset[str]:
     """The words of the authors' names, folded (:func:`masrl.core.fold.name_word_forms`: ``Müller`` meets
-    ``Mueller`` and ``Muller``, ``Søgaard`` ``Sogaard``; a one-letter family name, Weinan E's, counts; a Han
-    family name read as a name is read, 曾 as ``zeng``), each marked as a family name's (``f:``) or another
-    (``g:``): :func:`distinct_by_authors` compares them. A name stored ``Last, First`` gives its last name's
-    words without particles and its words joined (``Le Cun`` gives ``cun`` and ``lecun``, as ``LeCun`` gives
-    ``lecun``), and its first names as ``g:``; a name in Han characters gives its first syllable, and its
-    first two joined (a compound surname: 欧阳 is ``ouyang``), as its family name and the other syllables
-    as ``g:`` (张伟 gives ``f:zhang`` and ``g:wei``); any other name without a comma (one word, an
-    organisation) gives every word as a family name. Initials and ``others`` are left out; empty for
-    anything that is not a list of names."""
+    ``Mueller`` and ``Muller``, ``Søgaard`` ``Sogaard`` and ``Soegaard``; a one-letter family name, Weinan E's,
+    counts; a Han family name read as a name is read, 曾 as ``zeng``), each marked as a family name's (``f:``) or
+    another (``g:``): :func:`distinct_by_authors` compares them.
+
+    - A name stored ``Last, First`` gives its last name's words without particles and its words joined (``Le
+      Cun`` gives ``cun`` and ``lecun``, as ``LeCun`` gives ``lecun``), joined too with a particle a source
+      writing First Last left among the first names (``Cun, Yann Le`` gives ``lecun``), and its first names as
+      ``g:``.
+    - A name written as one word in Han characters or Hangul gives its family name (:func:`_east_asian`: 张伟
+      gives ``f:zhang`` and ``g:wei``, 山田太郎 ``f:shantian``, 欧阳娜娜 ``f:ouyang``, 김민준 ``f:gim``).
+    - Any other name without a comma (one word, an organisation) gives every word as a family name but the
+      words that name an organisation's kind (:mod:`masrl.core.organisations`: Kimi Team and Qwen Team share
+      ``team`` only), which a name stored ``Team, Kimi`` also leaves out.
+
+    Initials and ``others`` are left out; empty for anything that is not a list of names."""
     if not isinstance(authors, (list, tuple)):
         return frozenset()
     words: set[str] = set()
@@ -153,14 +160,22 @@ def _name_words(authors) -> frozenset[str]:
             last, _, first = name.partition(",")
             family = [w for w in re.split(r"[\s.{}~-]+", last) if w]
             given = [w for w in re.split(r"[\s,.{}~-]+", first) if w]
+            if family and all(generic_word(w) for w in family):  # an organisation a source read First Last: "Team, Kimi"
+                family, given = [w for w in given if not generic_word(w)] or family, []
             plain = [w for w in family if w.lower() not in _PARTICLES] or family
-            family = [*plain, "".join(family)] if len(family) > 1 else family
+            joined = [*plain, "".join(family)] if len(family) > 1 else family
+            spaced = len(given) - next((k for k, w in enumerate(reversed(given)) if w.lower() not in _PARTICLES), len(given))
+            if 0 < spaced < len(given):  # a particle a First Last source left with the given names: "Cun, Yann Le"
+                joined = [*joined, "".join([*given[-spaced:], *family])]
+            family = joined
         else:
             parts = [w for w in re.split(r"[\s,.{}~-]+", name.strip("{}")) if w]
-            if len(parts) == 1 and len(parts[0]) > 1 and all(_han(ch) for ch in parts[0]):
-                family, given, han = [parts[0][0], parts[0][:2]], list(parts[0][1:]), parts[0][0]
+            east = _east_asian(parts[0]) if len(parts) == 1 else None
+            if east:
+                family, given = east
+                han = parts[0][0] if _han(parts[0][0]) and parts[0][0] in family else ""
             else:
-                family, given = parts, []
+                family, given = [w for w in parts if not generic_word(w)] or parts, []
         words.update(f"f:{form}" for w in family for form in name_word_forms(w) if form)  # Weinan E's E counts
         words.update(f"g:{form}" for w in given for form in name_word_forms(w) if len(form) > 1)  # initials do not
         if han:
@@ -180,6 +195,33 @@ _SURNAME_READINGS = {"曾": ("zeng",), "覃": ("qin",), "单": ("shan",), "單":
                      "盖": ("ge",), "蓋": ("ge",), "翟": ("zhai",), "缪": ("miao",), "繆": ("miao",), "尉": ("yu",),
                      "藏": ("zang",), "长": ("chang",), "長": ("chang",), "重": ("chong",), "员": ("yun",), "沈": ("shen",),
                      "种": ("chong",), "秘": ("bi",), "万": ("wan", "mo")}
+
+
+#: Surnames of two characters (Chinese, and Korean in Hangul): such a name's family name is never its first character alone.
+_COMPOUND_SURNAMES = frozenset({"欧阳", "歐陽", "司马", "司馬", "司徒", "诸葛", "諸葛", "上官", "东方", "東方", "皇甫", "令狐",
+                                "慕容", "尉迟", "尉遲", "公孙", "公孫", "夏侯", "长孙", "長孫", "宇文", "轩辕", "軒轅",
+                                "独孤", "獨孤", "端木", "南宫", "南宮", "西门", "西門", "钟离", "鍾離", "澹台", "澹臺",
+                                "申屠", "万俟", "呼延", "闻人", "聞人", "百里", "东郭", "東郭", "左丘", "拓跋",
+                                "남궁", "황보", "제갈", "선우", "독고", "사공", "서문", "동방", "어금", "망절"})
+
+def _east_asian(word: str) -> tuple[list[str], list[str]] | None:
+    """``(family, given)`` of a name written as one word in Han characters or Hangul, or None: a compound
+    surname (:data:`_COMPOUND_SURNAMES`) is the family name; a Korean name's first syllable; a Han name of
+    two or three characters its first character, or (three, a Japanese name) its first two; of four or more
+    its first two (a Japanese family name, 山田 of 山田太郎), with every character among its other words,
+    so that a family name of one character (林 of 林真理子) still meets itself."""
+    if len(word) < 2:
+        return None
+    if all(_han(ch) for ch in word):
+        if word[:2] in _COMPOUND_SURNAMES:
+            return [word[:2]], list(word[2:])
+        if len(word) >= 4:
+            return [word[:2]], list(word)
+        return ([word[0]] if len(word) == 2 else [word[0], word[:2]]), list(word[1:])
+    if all("\uac00" <= ch <= "\ud7a3" for ch in word):
+        size = 2 if word[:2] in _COMPOUND_SURNAMES else 1
+        return [word[:size]], [word[size:]] if word[size:] else []
+    return None
 
 
 def _han(ch: str) -> bool:

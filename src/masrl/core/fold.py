@@ -19,18 +19,27 @@ def ascii_slug(text: str) -> str:
 
     text = unicodedata.normalize("NFKD", text.translate(_LETTERS))
     folded = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return re.sub(r"[^a-z0-9]+", "", (folded if folded.isascii() else anyascii(folded)).lower())
+    if not folded.isascii():
+        folded = anyascii(_GREEK_OU.sub(lambda m: _OU[m.group()], folded))
+    return re.sub(r"[^a-z0-9]+", "", folded.lower())
 
 
-#: German umlauts as ASCII writes them (Müller is Mueller as much as Muller).
-_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+#: Greek ``ου`` is ``ou`` in Latin letters (Παπαδόπουλος is Papadopoulos), not letter by letter ``oy``.
+_GREEK_OU = re.compile("[οΟ][υΥ]")
+_OU = {"ου": "ou", "Ου": "Ou", "ΟΥ": "OU", "οΥ": "oU"}
+
+
+#: Umlauts, and Nordic letters, as ASCII also writes them (Müller is Mueller as much as Muller, Ødegaard Oedegaard,
+#: Åström Aastrom as much as Astrom).
+_SPELLED = (str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}),
+            str.maketrans({"ø": "oe", "Ø": "Oe", "å": "aa", "Å": "Aa"}))
 
 
 @lru_cache(maxsize=65536)
 def name_word_forms(word: str) -> tuple[str, ...]:
-    """Every way ASCII writes one word of a name: :func:`ascii_slug` (``Søgaard`` is ``sogaard``), and with an
-    umlaut spelled out (``Müller`` gives ``muller`` and ``mueller``, so that it meets both; ``Xue`` stays ``xue``,
-    never ``Xu``)."""
-    spelled = ascii_slug(word.translate(_UMLAUTS))
-    plain = ascii_slug(word)
-    return (plain,) if spelled == plain else (plain, spelled)
+    """Every way ASCII writes one word of a name: :func:`ascii_slug` (``Søgaard`` is ``sogaard``), and with its
+    umlauts, its Nordic letters or both spelled out (``Müller`` gives ``muller`` and ``mueller``, so that it meets
+    both; ``Åström`` ``astrom``, ``aastrom``, ``astroem`` and ``aastroem``; ``Xue`` stays ``xue``, never ``Xu``)."""
+    umlauts, nordic = _SPELLED
+    forms = [ascii_slug(w) for w in (word, word.translate(umlauts), word.translate(nordic), word.translate(umlauts).translate(nordic))]
+    return tuple(dict.fromkeys(forms))
