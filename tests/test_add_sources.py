@@ -303,6 +303,15 @@ def test_add_by_doi_uses_crossref(survey, cli, no_network):
     assert "  type: inproceedings\n" in run.out
 
 
+def test_add_by_doi_keeps_crossrefs_subtitle_in_the_title(survey, cli, no_network):
+    """Run 33: `masrl add 10.5555/...` wrote `title: Learning Whom to Call`, the subtitle Crossref sent lost."""
+    message = {**CROSSREF["message"], "title": ["Learning Whom to Call"], "subtitle": ["An Orchestrator Trained by Credit"]}
+    no_network.get("https://api.crossref.org/works/10.1145/3605764.3623999", json={**CROSSREF, "message": message})
+    run = cli("add", "--root", survey, "10.1145/3605764.3623999", "--dry-run")
+    assert run.code == 0, run.err
+    assert "title: 'Learning Whom to Call: An Orchestrator Trained by Credit'\n" in run.out
+
+
 OPENREVIEW = {"notes": [{"id": "AbCdEf12Gh", "forum": "AbCdEf12Gh", "pdate": 1769904000000, "content": {
     "title": {"value": "Self-Play for Stopping"}, "authors": {"value": ["Grace Hopper"]},
     "abstract": {"value": "We stop."}, "venue": {"value": "ICLR 2026 Poster"}}}], "count": 1}

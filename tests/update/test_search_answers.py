@@ -792,6 +792,31 @@ def test_a_crossref_authors_suffix_is_kept_as_bibtexs_jr_part(basic_survey, cli,
     assert cli("validate", "--root", basic_survey).code == 0
 
 
+def test_a_crossref_subtitle_is_part_of_the_title_and_a_jr_in_the_family_name_is_its_suffix(basic_survey, cli, clock,
+                                                                                            serve, monkeypatch):
+    """Run 33: Crossref's `subtitle` was never asked for, so a work whose query words were in its subtitle was counted
+    not matching and lost, and a matching one was queued with half its title. A family name written 'Heath, Jr.'
+    (publishers do) refused the whole answer: "is not one person's name"."""
+    items = [work(title=["Agent Swarms"], subtitle=["Orchestrator Policies for Hierarchical Teams"]),
+             work(DOI="10.5555/orch.2", title=["An Orchestrator of Tools"],
+                  author=[{"given": "Robert W.", "family": "Heath, Jr."}, {"given": "Ada", "family": "Lovelace"}]),
+             work(DOI="10.5555/orch.3", title=["Orchestrator Learning: A Study"], subtitle=["a study"])]
+    asked = []
+    served = serve(Scripted(lambda path, params: asked.append(params) or (200, "application/json", work_list(items))))
+    point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
+    run = cli("update", "search", "--root", basic_survey, *WINDOW, "--source", "crossref")
+    assert run.code == 0, run.err
+    assert "subtitle" in asked[0]["select"].split(",")
+    (folder,) = rounds(basic_survey)
+    with open(folder / "queue.csv", encoding="utf-8", newline="") as handle:
+        rows = {row["identifier"]: row for row in csv.DictReader(handle)}
+    assert {k: (r["title"], r["authors"]) for k, r in rows.items()} == {
+        "doi:10.5555/orch.1": ("Agent Swarms: Orchestrator Policies for Hierarchical Teams", "Lovelace, Ada"),
+        "doi:10.5555/orch.2": ("An Orchestrator of Tools", "Heath, Jr., Robert W.; Lovelace, Ada"),
+        "doi:10.5555/orch.3": ("Orchestrator Learning: A Study", "Lovelace, Ada")}  # a subtitle the title holds: once
+    assert cli("validate", "--root", basic_survey).code == 0
+
+
 def test_an_organisation_a_source_names_stays_one_name_through_the_queue(basic_survey, cli, clock, serve, monkeypatch):
     """Crossref names an organisation in ``name``: queued in braces, it is kept whole by `update apply`, not split
     into a person "DeepMind, Google"."""

@@ -7,13 +7,15 @@ https://github.com/CrossRef/rest-api-doc/blob/master/api_format.md): ``{"status"
 ``total-results`` (an integer), ``items`` (an array of works), ``items-per-page`` and, when
 paged with a cursor, ``next-cursor``; a work has ``DOI`` (a string), ``title`` (an array of
 strings), ``author`` (an array of ``{"given", "family"}`` or ``{"name"}``), dates as
-``{"date-parts": [[year, month, day]]}``, ``container-title`` (an array), ``abstract`` (JATS
+``{"date-parts": [[year, month, day]]}``, ``subtitle`` (an array), ``container-title`` (an array), ``abstract`` (JATS
 XML as a string), ``relation`` (``{"has-preprint": [{"id-type", "id"}]}``). A value of
 another type (``"items": "abc"``, a title sent as a string, an author's family name as a number
 or a list, ``"total-results": "lots"``) is refused with its place, as are NaN and JSON nested
 deeper than any answer; text is cleaned by :func:`masrl.bib.answers.clean` (JATS tags and
-HTML character references). Of ``title`` and ``container-title`` the first text is kept (the
-others are its translations, or the venue's abbreviation); an abstract's opening heading
+HTML character references). Of ``title``, ``subtitle`` and ``container-title`` the first text is kept
+(the others are its translations, or the venue's abbreviation), and a subtitle follows its title after a
+colon (``Agent Swarms: Delegation Policies for Teams``) unless the title holds it already; a suffix a
+publisher wrote into a family name after a comma (``Heath, Jr.``) is the author's suffix; an abstract's opening heading
 "Abstract" is no word of it.
 """
 
@@ -24,7 +26,8 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ..core.placeholders import is_et_al, placeholder_problem
+from ..core.placeholders import SUFFIXES, is_et_al, placeholder_problem
+from .matching import normalize_title
 from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, not_one_person, organisation_name, person, source_doi
 
 
@@ -52,6 +55,7 @@ class Work(msgspec.Struct, rename={"doi": "DOI", "container_title": "container-t
                                    "published_online": "published-online"}):
     doi: str | None = None
     title: list[str] = []
+    subtitle: list[str] = []
     author: list[Author] = []
     published: Date | None = None
     published_print: Date | None = None
@@ -186,13 +190,17 @@ def paper(work: Work, where: str) -> Paper:
 
     doi, arxiv = source_doi(work.doi, f"{where}.DOI")  # arXiv's own DOI names its preprint
     title = _first(work.title, "title", f"{where}.title")
+    subtitle = _first(work.subtitle, "title", f"{where}.subtitle")
+    if subtitle and title and normalize_title(subtitle) not in normalize_title(title):  # a title may hold it already
+        title = f"{title}: {subtitle}"
     if len(work.author) > MAX_AUTHORS:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
     for j, a in enumerate(work.author):
-        family = person(a.family, f"{where}.author[{j}].family", part=True, markup=True)
-        given = person(a.given, f"{where}.author[{j}].given", part=True, markup=True)
-        suffix = person(a.suffix, f"{where}.author[{j}].suffix", part=True, markup=True)
+        a_family, a_given, a_suffix = _suffix_apart(a)
+        family = person(a_family, f"{where}.author[{j}].family", part=True, markup=True)
+        given = person(a_given, f"{where}.author[{j}].given", part=True, markup=True)
+        suffix = person(a_suffix, f"{where}.author[{j}].suffix", part=True, markup=True)
         name = organisation_name(a.name, f"{where}.author[{j}].name", markup=True)
         if is_et_al(f"{family}, {given}" if family and given else family or given):  # "et al." as a person: others
             authors.append("")
@@ -219,6 +227,20 @@ def paper(work: Work, where: str) -> Paper:
     published, precision = _date(work, where)
     return Paper(doi, title, tuple(authors), published, venue, abstract, arxiv, clean(work.type, "venue", f"{where}.type"),
                  clean(work.publisher, "venue", f"{where}.publisher"), precision)
+
+
+def _suffix_apart(author: Author) -> tuple:
+    """``(family, given, suffix)`` of a Crossref author, a suffix a publisher wrote into the family or given name after
+    a comma (``"family": "Heath, Jr."``) taken out into the suffix it is, where the author has none of its own."""
+    family, given, suffix = author.family, author.given, author.suffix
+    if not suffix:
+        for part in ("family", "given"):
+            text = family if part == "family" else given
+            head, comma, tail = text.rpartition(",") if isinstance(text, str) else ("", "", "")
+            if comma and head.strip() and "," not in head and tail.strip().lower() in SUFFIXES:
+                family, given = (head, given) if part == "family" else (family, head)
+                return family, given, tail.strip()
+    return family, given, suffix
 
 
 def _organisation(name: str) -> str:

@@ -37,7 +37,7 @@ DELAY_SECONDS = 1
 ROWS = 100
 MAX_PAGES = 20
 TYPES = ("proceedings-article", "journal-article")
-SELECT = "DOI,title,author,published,issued,container-title,event,publisher,abstract,relation,type"
+SELECT = "DOI,title,subtitle,author,published,issued,container-title,event,publisher,abstract,relation,type"
 _PAGING = {"cursor", "rows"}
 NAME = "the Crossref API"
 #: The most results a query can claim: more than every work Crossref registers is not an answer of it.
