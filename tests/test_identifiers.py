@@ -107,14 +107,16 @@ def test_bad_forms_are_refused_with_the_accepted_forms(text, scheme, message):
     ("2099.acl-long.1", "2099 is not a year of the Anthology's ids written YYYY.venue.N"),  # after next year
     ("2019.acl-long.1", "2019 is not a year of the Anthology's ids written YYYY.venue.N"),  # the form began in 2020
     ("P25-1001", "ids written like P25-NNNN end in 2019"),
-    ("2025.acl-long.00476", r"00476 is no paper number of the Anthology: it numbers papers from 1, without leading zeros "
-                            r"\(2025.acl-long.476\)")])
+    ("2025.acl-long.00476", r"00476 is no paper number of the Anthology: it numbers a volume's front matter 0 and its "
+                            r"papers from 1, without leading zeros \(2025.acl-long.476\)"),
+    ("2025.acl-long.00", r"00 is no paper number of the Anthology")])
 def test_an_acl_anthology_id_of_a_year_the_anthology_gave_no_such_id_is_refused(text, why, monkeypatch, survey, cli,
                                                                                  set_field):
     monkeypatch.setenv("MASRL_TODAY", "2026-06-30")
     with pytest.raises(IdentifierError, match=f"is not an ACL Anthology id: {why}"):
         parse(text, "acl")
     assert parse("2025.acl-long.476", "acl").value == "2025.acl-long.476" and parse("P19-1001", "acl").value == "P19-1001"
+    assert parse("2020.acl-main.0", "acl").value == "2020.acl-main.0"  # a volume's front matter (run 33: refused)
     record = survey / "corpus/papers/c3.yaml"
     record.write_text(record.read_text().replace("identifiers:\n", f"identifiers:\n  acl: {text}\n", 1))
     run = cli("validate", "--root", survey)

@@ -291,14 +291,16 @@ def arxiv_problem(text: str) -> str | None:
 
 def acl_problem(text: str) -> str | None:
     """Why ``text`` (an ACL Anthology id) is no id the Anthology gives, or None: a new-style id
-    (``2025.acl-long.476``, from 2020) of a year before 2020 or after next year; an old-style id
+    (``2025.acl-long.476``, from 2020; ``2025.acl-long.0`` is the volume's front matter) with a leading zero, or of a
+    year before 2020 or after next year; an old-style id
     (``P19-1001``, a letter and the year's last two digits, until 2019) of a year from 2020 on."""
     from ..core import clock
 
     new = re.fullmatch(r"([0-9]{4})\.[a-z0-9-]+\.([0-9]+)", text, re.IGNORECASE)
     latest = clock.today().year + 1
-    if new and new.group(2).startswith("0"):
-        return (f"{new.group(2)} is no paper number of the Anthology: it numbers papers from 1, without leading zeros"
+    if new and new.group(2).startswith("0") and new.group(2) != "0":  # .0 is a volume's front matter
+        return (f"{new.group(2)} is no paper number of the Anthology: it numbers a volume's front matter 0 and its "
+                "papers from 1, without leading zeros"
                 + (f" ({text.rsplit('.', 1)[0]}.{int(new.group(2))})" if int(new.group(2)) else ""))
     if new and not 2020 <= int(new.group(1)) <= latest:
         return (f"{new.group(1)} is not a year of the Anthology's ids written YYYY.venue.N (2020 to {latest}; "
