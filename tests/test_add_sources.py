@@ -431,6 +431,27 @@ def test_a_taken_key_is_named_as_taken(survey, cli):
     assert not (survey / "corpus/papers/zed2026.yaml").exists()
 
 
+def test_a_key_another_record_keeps_as_its_bibtex_key_is_taken(survey, cli, tmp_path):
+    """Run 33: a record imported with another author's key kept it as its BibTeX key (park2021, alias lee2021); a
+    paper by Lee of 2021 was then refused, 'lee2021' "also the bibtex_key of" a file that does not exist."""
+    bib = tmp_path / "k.bib"
+    bib.write_text("@misc{lee2021, author={Park, Ji}, title={A Paper Whose Old Key Names Another Author}, year={2021},"
+                   " url={https://example.org/k1}}\n", encoding="utf-8")
+    assert cli("add", "--root", survey, "--bibtex", bib).code == 0
+    assert "bibtex_key: lee2021" in (survey / "corpus/papers/park2021.yaml").read_text(encoding="utf-8")
+    run = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/k9", "--title",
+              "Lee's own paper about something else entirely", "--author", "Lee, Bo", "--year", "2021")
+    assert run.code == 0, run.err
+    assert "created corpus/papers/lee2021b.yaml" in run.out
+    run = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/k8", "--title",
+              "Another paper of Lee on something else", "--author", "Lee, Bo", "--year", "2021", "--key", "Lee2021")
+    assert run.code == 1 and run.err.splitlines()[-1] == (
+        "masrl: error: --key Lee2021: the key is taken by corpus/papers/park2021.yaml (its BibTeX key); choose another "
+        "(or leave --key out: lee2021c)")
+    checked = cli("validate", "--root", survey)  # the new records are untagged, and nothing else
+    assert "bibtex_key" not in checked.err and "untagged" in checked.err
+
+
 @pytest.mark.parametrize("title, author", [("Πολυπρακτορικά Συστήματα Μάθησης", "Παπαδόπουλος, Νίκος"),
                                            ("Űrhajó routing for agents", "Szűcs, Péter"), ("Routing agents in Ħal Far", "Borg, Ann")])
 def test_a_title_in_letters_latex_has_no_macro_for_is_added_and_exported_as_written(survey, cli, title, author):

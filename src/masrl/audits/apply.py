@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from ..bib import bibtex
 from ..bib.entries import bibtex_block
 from ..core.errors import Problem
+from ..corpus.keys import taken_keys
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus
 from ..corpus.records import excluded_order, make_key, ordered, retained_order
 from ..corpus.stubs import retained_stub
@@ -149,7 +150,7 @@ def plan_round(audit: Audit, round_no: int, corpus: Corpus, files: dict[str, byt
     items = {i.item: i for i in audit.items}
     changed: dict[str, dict] = {}  # file -> record with edits
     overturned: set[str] = set()
-    taken = {r.get("key") for r in corpus.retained.values()} | {str(r.get("former_key") or "") for r in corpus.excluded.values()}
+    taken = taken_keys(corpus)
     resolutions = sorted((r for r in audit.resolutions if r.round == round_no),
                          key=lambda r: (r.item, r.field != DECISION, r.field))
     for res in resolutions:

@@ -29,7 +29,7 @@ from ..core.errors import COMMAND_LINE, Problem, UserError
 from ..core.placeholders import placeholder_problem
 from ..corpus.load import EXCLUSIONS, PAPERS, Corpus
 from ..corpus.records import make_key
-from ..corpus.releases import frozen_names
+from ..corpus.keys import key_aliases, taken_keys
 from ..corpus.stubs import retained_stub
 from ..corpus.taxonomy import Taxonomy
 from ..corpus.yamlio import dump_record
@@ -191,15 +191,6 @@ def skip_report(source: Path, refused: dict[str, list[Problem]], origins: dict[s
     return "\n".join(lines).encode("utf-8")
 
 
-def taken_keys(corpus: Corpus) -> set[str]:
-    """Every key a new record may not take: retained keys and file stems, the former keys of
-    records moved to the exclusion log, and every key a release froze (a released key names its
-    paper for good, even once its record is gone)."""
-    frozen, _ = frozen_names(corpus.snapshots)
-    return {r.get("key") for r in corpus.retained.values()} | {Path(f).stem for f in corpus.retained} | {
-        str((r.get("former_key") or "")) for r in corpus.excluded.values()} | frozen
-
-
 def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], key: str | None = None,
                    force: str | None = None, refused: dict[str, list[Problem]] | None = None,
                    advice=None, partial: list[dict] | None = None) -> AddPlan:
@@ -249,8 +240,9 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
             pool.add(_batch_known(paper))
 
     taken = taken_keys(corpus)
-    if key and key in taken:
-        holder = f"{PAPERS}{key}.yaml" if any(Path(f).stem == key for f in corpus.retained) else "a moved record"
+    if key and (key in taken or key.lower() in key_aliases(corpus)):
+        holder = (f"{PAPERS}{key}.yaml" if any(Path(f).stem == key for f in corpus.retained) else
+                  f"{key_aliases(corpus)[key.lower()]} (its BibTeX key)" if key.lower() in key_aliases(corpus) else "a moved record")
         raise UserError(f"--key {key}: the key is taken by {holder}; choose another (or leave --key out: "
                         f"{make_key(batch[0]['authors'][0], batch[0]['year'], taken) if batch else 'a key is generated'})")
     origins: dict[str, tuple] = {}
