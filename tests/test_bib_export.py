@@ -169,6 +169,17 @@ def test_a_letter_with_accents_latex_writes_and_a_math_letter_are_encoded_for_pd
         assert bibtex.decode_latex(bibtex.encode_latex(text)) == text
 
 
+def test_math_symbols_latex_has_a_command_for_are_encoded_and_read_back():
+    """Run 33: √ (regret bounds), ′ and ✓ were written raw (pdflatex stops: "Unicode character √ not set up"), and
+    \\checkmark in an imported title was dropped as a macro masrl could not read."""
+    assert [bibtex.encode_latex(t) for t in ("O(√T) Regret", "f′(x)", "✓ Verified", "a · b")] == [
+        "O({{\\ensuremath{\\surd}}}T) Regret", "f{{\\ensuremath{\\prime}}}(x)", "{{\\ensuremath{\\checkmark}}} Verified",
+        "a {{\\ensuremath{\\cdot}}} b"]
+    for text in ("O(√T) Regret", "f′(x)", "✓ Verified", "a · b"):
+        assert bibtex.decode_latex(bibtex.encode_latex(text)) == text
+    assert bibtex.decode_latex("A \\checkmark{} for $f\\prime$") == "A ✓ for f′"
+
+
 @pytest.mark.skipif(shutil.which("bibtex") is None or shutil.which("pdflatex") is None,
                     reason="bibtex or pdflatex not installed (Debian: texlive-binaries, texlive-base)")
 def test_papers_bib_of_vietnamese_and_pinyin_names_and_a_math_title_sets_with_pdflatex(tmp_path):

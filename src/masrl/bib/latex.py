@@ -30,6 +30,8 @@ _HIDDEN_MACROS = ("noop", "noopsort", "SortNoop", "sortnoop")
 _CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^",
                      # the logos, which pylatexenc would drop from a title
                      "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "XeTeX": "XeTeX",
+                     # symbols pylatexenc reads otherwise (\prime as ') or not at all (\checkmark, of amssymb)
+                     "prime": "\u2032", "checkmark": "\u2713",
                      "xspace": " "}  # \xspace: the space it puts after a word (LaTeX eats the blank after a macro)
 #: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
 _BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
@@ -132,7 +134,7 @@ def _special(ch: str) -> str:
     (:func:`_special_rule`); where it has none or a wrong one (``ű`` as ``\\'u``, which is ``ú``), the
     letter under LaTeX's accent commands (:func:`_accented`); else the character itself (a Greek capital,
     which pylatexenc writes as the Latin letter it looks like; ``ả``)."""
-    latex = _defaults().unicode_to_latex(ch)
+    latex = _SYMBOLS.get(ch) or _defaults().unicode_to_latex(ch)
     if latex == ch or decode_latex(latex) != ch:
         latex = _accented(ch)  # a letter with accents pylatexenc has no macro for (Vietnamese ễ, pinyin ǚ), or a wrong one
     elif latex.startswith("\\ensuremath"):  # a math letter: \mathscr needs a package, \mathcal is LaTeX's own; braced
@@ -141,6 +143,12 @@ def _special(ch: str) -> str:
     if latex == ch or decode_latex(latex) != ch:
         return ch
     return "{" + latex + "}" if latex.startswith("\\") else latex
+
+
+#: Math symbols pylatexenc writes as another (′ as ', √ as an empty \sqrt, · as an accent) or not at all (✓, of
+#: amssymb, which papers.bib needs already for \mathbb).
+_SYMBOLS = {"\u221a": "\\ensuremath{\\surd}", "\u2032": "\\ensuremath{\\prime}", "\u2713": "\\ensuremath{\\checkmark}",
+            "\u00b7": "\\ensuremath{\\cdot}"}
 
 
 #: LaTeX's own accent commands, by the combining mark they write (no package needed, in OT1 and T1).
