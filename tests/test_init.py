@@ -147,3 +147,17 @@ def test_every_problem_of_a_claim_is_named_in_one_run_its_statement_with_its_for
     assert run.code == 1 and [f for f, _ in fields] == ["claims[1].statement"] * 4 + ["claims[1].checks[1].max_percent"], run.err
     assert [m.split(" is not a placeholder")[0] for _, m in fields[:4]] == ["'{p!r}'", "'{p.__class__}'", "'{p:x}'",
                                                                              "'{{q}}'"], run.err  # as written, not '{}'
+
+
+def test_a_stray_brace_of_a_figure_note_is_named_as_written(tmp_path, cli):
+    """Run 33: a figure note '{{retained}}' was refused as "'{}' is not a placeholder", a text the author never wrote."""
+    root = tmp_path / "s"
+    assert cli("init", str(root), "--title", "T").code == 0
+    taxonomy = root / "corpus/taxonomy.yaml"
+    text = taxonomy.read_text(encoding="utf-8")
+    taxonomy.write_text(text.replace('notes: ["n = {retained}, one method each; none left out."]',
+                                     'notes: ["n = {{retained}}, {nn} and {{n}"]'), encoding="utf-8")
+    run = cli("validate", "--root", root)
+    assert run.code == 1
+    assert sorted(line.split(" is not a placeholder")[0].rsplit(": ", 1)[1] for line in run.err.splitlines()
+                  if "is not a placeholder" in line) == ["'{nn}'", "'{{n}'", "'{{retained}}'"], run.err

@@ -64,7 +64,8 @@ def figures(c) -> None:
 
 def _note(c, path: tuple, note: str, columns) -> None:
     tax = c.tax
-    for stray in re.findall(r"\{[^{}]*\}", NOTE_PLACEHOLDER.sub("", note)):
+    braced = (m.group() for m in re.finditer(r"\{+[^{}]*\}+", note))  # as written: '{{retained}}', not what is left
+    for stray in dict.fromkeys(b for b in braced if not NOTE_PLACEHOLDER.fullmatch(b)):
         c.add(TAXONOMY, path, f"{stray!r} is not a placeholder; allowed: {{retained}}, {{n}}, {{gap}}, {{sum:COLUMN}}, "
                               "{count:FIELD:VALUE}, {label:FIELD:VALUE}")
     for match in NOTE_PLACEHOLDER.finditer(note):
