@@ -388,6 +388,9 @@ def test_a_tagged_record_is_refused(survey, cli):
     assert run.code == 1
     assert run.err.endswith(f"every controlled field of {key!r} is tagged; nothing to suggest "
                             "(masrl suggest proposes values for untagged fields)\n")
+    mistyped = cli("suggest", "--root", survey, key, "--apply", "categry=framework")  # run 33: no did-you-mean when tagged
+    assert mistyped.code == 1 and "'categry' is not a controlled field" in mistyped.err, mistyped.err
+    assert "did you mean 'category'" in mistyped.err, mistyped.err
 
 
 def test_bad_assignments_are_refused_all_at_once(stub, cli):

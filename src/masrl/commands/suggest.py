@@ -74,9 +74,9 @@ def run(args: Namespace) -> int:
         raise UserError(summary(problems, "nothing was suggested (fix corpus/taxonomy.yaml first)."), problems)
     rel, record = fields.find_record(corpus, args.key)
     tax = Taxonomy(corpus.taxonomy)
+    assignments = apply.parse_assignments(args.apply, tax, record) if args.apply else []  # a mistyped field named first
     if not fields.wanted_fields(record, tax):
         raise UserError(fields.nothing_to_suggest(rel, args.key, record, tax))
-    assignments = apply.parse_assignments(args.apply, tax, record) if args.apply else []
     report = fields.suggest_record(corpus, args.key)
     if not (args.apply or args.draft):
         print(json_printable(show.as_json(report)) if args.json else show.as_text(report), end="")
