@@ -307,3 +307,13 @@ def test_a_report_or_thesis_keeps_its_venue_in_its_own_field_and_a_submission_it
 
     record = {**BASE, "venue": "arXiv", "bibtex": {"type": "techreport", "institution": "arXiv", "title": "A Title"}}
     assert bibtex_disagreements(record) == []
+
+
+def test_a_page_range_is_written_with_bibtexs_double_hyphen():
+    """Run 33: pages '1–10' (an en dash, as a .bib or a record writes it) became '1{\\textendash}10', where every
+    style expects '1--10'."""
+    from masrl.bib.bibexport import _field_source
+
+    assert [_field_source("pages", p) for p in ("1–10", "1 — 10", "12--19", "e1001", "1‐3")] == [
+        "1--10", "1--10", "12--19", "e1001", "1--3"]
+    assert _field_source("note", "pp. 1–10") == "pp. 1{\\textendash}10"  # other fields keep their dash

@@ -145,9 +145,12 @@ _VERBATIM = frozenset({"url", "doi", "eprint", "ids", "file", "pdf", "urlraw", "
 
 
 def _field_source(name: str, value: str) -> str:
-    """``value`` with every character that would stop LaTeX escaped (:func:`masrl.bib.latex.latex_safe`);
+    """``value`` with every character that would stop LaTeX escaped (:func:`masrl.bib.latex.latex_safe`), a page
+    range's dash written ``--``;
     verbatim fields as they are, but for braces that do not pair up (a DOI ``10.5555/h5}``): a macro would
     be printed as it is there, so they are percent-encoded, as in a link (``%7D``; a backslash ``%5C``)."""
+    if name == "pages":  # a range's dash as BibTeX's styles expect it: 1--10
+        value = re.sub(r"\s*[\u2010\u2011\u2012\u2013\u2014\u2212]\s*", "--", value)
     if name not in _VERBATIM:
         return ascii_source(latex_safe(value))
     if balance_braces(value) == value:
