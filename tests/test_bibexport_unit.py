@@ -317,3 +317,38 @@ def test_a_page_range_is_written_with_bibtexs_double_hyphen():
     assert [_field_source("pages", p) for p in ("1–10", "1 — 10", "12--19", "e1001", "1‐3")] == [
         "1--10", "1--10", "12--19", "e1001", "1--3"]
     assert _field_source("note", "pp. 1–10") == "pp. 1{\\textendash}10"  # other fields keep their dash
+
+
+def test_biblatex_type_codes_decide_a_thesis_and_are_written_as_their_labels():
+    """A biblatex @thesis or @report kept its type code in BibTeX's field type (plain.bst printed "mathesis,
+    University of Oslo"), and a @thesis of type mathesis was exported as a @phdthesis (only "master" in the text
+    made a @mastersthesis)."""
+    got, out = fields(venue="University of Oslo", bibtex={"type": "thesis", "institution": "University of Oslo",
+                                                          "type_field": "mathesis"})
+    assert (got, out.get("school"), "type_field" in out) == ("mastersthesis", "University of Oslo", False)
+    got, out = fields(venue="MIT", bibtex={"type": "thesis", "institution": "MIT", "type_field": "phdthesis"})
+    assert (got, out.get("school"), "type_field" in out) == ("phdthesis", "MIT", False)
+    got, out = fields(venue="MIT", bibtex={"type": "mastersthesis", "school": "MIT", "type_field": " MAthesis "})
+    assert (got, "type_field" in out) == ("mastersthesis", False)
+    got, out = fields(venue="RIKEN", bibtex={"type": "report", "institution": "RIKEN", "type_field": "resreport"})
+    assert (got, out.get("institution"), out.get("type_field")) == ("techreport", "RIKEN", "Research report")
+    got, out = fields(venue="CERN", bibtex={"type": "techreport", "institution": "CERN", "type_field": "techreport"})
+    assert (got, "type_field" in out) == ("techreport", False)
+    got, out = fields(venue="Uppsala University", bibtex={"type": "thesis", "institution": "Uppsala University",
+                                                          "type_field": "candthesis"})
+    assert (got, out.get("type_field")) == ("phdthesis", "Candidate thesis")
+    got, out = fields(venue="GitHub", bibtex={"type": "misc", "howpublished": "GitHub", "type_field": "software"})
+    assert (got, out.get("type_field")) == ("misc", "Computer software")
+    # where the exported type has no field type, the label goes to the note
+    got, out = fields(venue="ICML 2024", bibtex={"type": "report", "institution": "RIKEN", "type_field": "resreport"})
+    assert (got, out.get("note"), "type_field" in out) == ("inproceedings", "Research report", False)
+    # a type that is no code is written as it is, a thesis whose text says master's a @mastersthesis as before
+    got, out = fields(venue="TU Berlin", bibtex={"type": "thesis", "institution": "TU Berlin", "type_field": "Diplomarbeit"})
+    assert (got, out.get("type_field")) == ("phdthesis", "Diplomarbeit")
+    got, out = fields(venue="ETH", bibtex={"type": "thesis", "institution": "ETH", "type_field": "mathesis2"})
+    assert (got, out.get("type_field")) == ("phdthesis", "mathesis2")
+    got, out = fields(venue="ETH", bibtex={"type": "thesis", "institution": "ETH", "type_field": "Master's thesis"})
+    assert (got, out.get("type_field")) == ("mastersthesis", "Master's thesis")
+    text = bibexport.entries([{**BASE, "key": "rr", "venue": "RIKEN",
+                               "bibtex": {"type": "report", "institution": "RIKEN", "type_field": "resreport"}}])
+    assert text.startswith("@techreport{rr,") and "  type = {Research report},\n" in text

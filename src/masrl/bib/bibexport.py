@@ -31,6 +31,10 @@
   (``url``, ``doi``, ``eprint``, ``ids``, ``file``, ...: read verbatim by the styles) is written
   with each of them escaped, and with a ``$`` that opens math nothing closes as ``\\$``
   (:func:`masrl.bib.latex.latex_safe`); math, macros and ``\\url`` arguments are kept.
+* BibTeX's field ``type`` (the record's ``type_field``): a biblatex code decides a thesis's entry type
+  (``mathesis`` -> ``@mastersthesis``), is dropped where the entry type says it (``techreport`` of a
+  ``@techreport``), else written as its label (``resreport`` -> ``Research report``;
+  :mod:`masrl.bib.typecodes`); an entry type without the field writes it in ``note``.
 * Only what the record says: an entry whose venue is empty or the stub's ``unpublished`` (nothing
   was known) gets no ``howpublished``.
 """
@@ -39,7 +43,7 @@ from __future__ import annotations
 
 import re
 
-from . import venues
+from . import typecodes, venues
 from .bibtex import balance_braces, encode_author, encode_latex, month_macro
 from .latex import ascii_source, decode_latex, latex_safe
 
@@ -112,8 +116,9 @@ def protect_title(title: str) -> str:
     return "".join(out)
 
 
-#: biblatex's entry types that BibTeX writes otherwise, and each type's own venue field.
-_BIBLATEX_TYPES = {"report": "techreport", "thesis": "phdthesis"}
+#: biblatex's entry types that BibTeX writes otherwise (a thesis by its field type: :mod:`masrl.bib.typecodes`), and
+#: each type's own venue field.
+_BIBLATEX_TYPES = {"report": "techreport"}
 _VENUE_FIELD = {"techreport": "institution", "phdthesis": "school", "mastersthesis": "school", "book": "publisher"}
 #: The entry types that have BibTeX's field ``type`` (a report's or thesis's kind).
 _TYPE_FIELD = frozenset({"techreport", "phdthesis", "mastersthesis", "inbook", "incollection", "misc", "manual"})
@@ -208,9 +213,7 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             del out["journal"]
         if venues.venue_kind(str(out.get("booktitle", ""))) == venues.PREPRINT:
             del out["booktitle"]  # @inproceedings{booktitle = {arXiv}}: a preprint, written as one
-        block_type = _BIBLATEX_TYPES.get(block_type, block_type)
-        if block_type == "phdthesis" and "master" in str(out.get("type_field", "")).lower():
-            block_type = "mastersthesis"
+        block_type = typecodes.thesis_type(_BIBLATEX_TYPES.get(block_type, block_type), out.get("type_field"))
         if kind == venues.OTHER and block_type in CLASSIC_TYPES and block_type not in ("article", "inproceedings"):
             etype = block_type
         own_field = _VENUE_FIELD.get(etype)
@@ -228,9 +231,12 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
             out["howpublished"] = encode_latex(venue)  # "Submitted to ICLR 2023" of a journal line a @misc has not
     for name in _LACKS.get(etype, ()):  # a field the exported type has not (biber: "invalid field")
         out.pop(name, None)
-    if "type_field" in out and etype not in _TYPE_FIELD:  # BibTeX's own field type, where the exported type has none
-        kind_said = out.pop("type_field")
-        out["note"] = f"{out['note']}; {kind_said}" if out.get("note") else kind_said
+    if "type_field" in out:  # BibTeX's own field type: a biblatex code read (mathesis -> Master's thesis)
+        kind_said = typecodes.written(out.pop("type_field"), etype)
+        if kind_said and etype in _TYPE_FIELD:
+            out["type_field"] = kind_said
+        elif kind_said:  # where the exported type has none, in the note
+            out["note"] = f"{out['note']}; {kind_said}" if out.get("note") else kind_said
     if "url" not in out and "howpublished" not in out and record.get("url"):
         out["url"] = str(record["url"]).split(" ; ")[0]
     written = " ".join(str(out.get(f, "")) for f in ("url", "howpublished", "note"))
