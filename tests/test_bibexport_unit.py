@@ -352,3 +352,54 @@ def test_biblatex_type_codes_decide_a_thesis_and_are_written_as_their_labels():
     text = bibexport.entries([{**BASE, "key": "rr", "venue": "RIKEN",
                                "bibtex": {"type": "report", "institution": "RIKEN", "type_field": "resreport"}}])
     assert text.startswith("@techreport{rr,") and "  type = {Research report},\n" in text
+
+
+def test_csl_json_files_each_record_as_papers_bib_does():
+    """CSL-JSON filed theses, reports and books as web pages (or documents) whose genre was the school, institution
+    or publisher, dropped a chapter's book and editors, and gave a submission its venue as publisher."""
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    from masrl.bib.csljson import csl_item
+
+    def item(venue, bibtex, ids=None):
+        return csl_item({**BASE, "venue": venue, "bibtex": bibtex, "url": "https://x.org/p",
+                         "identifiers": ids or {"url": ["https://x.org/p"]}})
+
+    items = [
+        item("MIT", {"type": "phdthesis", "school": "MIT", "address": "Cambridge, MA"}),
+        item("University of Oslo", {"type": "thesis", "institution": "University of Oslo", "type_field": "mathesis"}),
+        item("Stanford University", {"type": "techreport", "institution": "Stanford University", "number": "CS-TR-7"}),
+        item("RIKEN", {"type": "report", "institution": "RIKEN", "type_field": "resreport"}),
+        item("Éditions Gallimard", {"type": "book", "publisher": "{\\'E}ditions Gallimard"}),
+        item("Readings in Machine Learning", {"type": "incollection", "booktitle": "Readings in Machine Learning",
+                                              "editor": "Shavlik, Jude and Thomas G. Dietterich and others",
+                                              "publisher": "Morgan Kaufmann", "pages": "1--10"}),
+        item("Submitted to NeurIPS 2025", {"type": "misc", "howpublished": "Submitted to NeurIPS 2025"}),
+        item("Submitted to NeurIPS 2025", {"type": "misc", "howpublished": "Submitted to NeurIPS 2025"},
+             {"arxiv": "2501.00001", "url": ["https://x.org/p"]}),
+        item("arXiv", {"type": "techreport", "institution": "arXiv"}, {"arxiv": "2501.00002"}),
+        item("Blog Post", {"type": "misc"}),
+        item("unpublished", {"type": "phdthesis"}),
+    ]
+    got = [{k: i[k] for k in ("type", "genre", "publisher", "publisher-place", "number", "container-title", "editor",
+                              "page") if k in i} for i in items]
+    assert got == [
+        {"type": "thesis", "genre": "PhD thesis", "publisher": "MIT", "publisher-place": "Cambridge, MA"},
+        {"type": "thesis", "genre": "Master's thesis", "publisher": "University of Oslo"},
+        {"type": "report", "genre": "Technical report", "publisher": "Stanford University", "number": "CS-TR-7"},
+        {"type": "report", "genre": "Research report", "publisher": "RIKEN"},
+        {"type": "book", "publisher": "Éditions Gallimard"},
+        {"type": "chapter", "publisher": "Morgan Kaufmann", "container-title": "Readings in Machine Learning",
+         "editor": [{"family": "Shavlik", "given": "Jude"}, {"family": "Dietterich", "given": "Thomas G."}],
+         "page": "1–10"},
+        {"type": "article", "genre": "Submitted to NeurIPS 2025"},
+        {"type": "article", "genre": "Submitted to NeurIPS 2025", "publisher": "arXiv", "number": "2501.00001"},
+        {"type": "article", "genre": "Preprint", "publisher": "arXiv", "number": "2501.00002"},
+        {"type": "webpage", "genre": "Blog Post"},
+        {"type": "thesis", "genre": "PhD thesis"},  # no school known: no publisher
+    ]
+    schema = json.loads((Path(__file__).parent / "data/csl/csl-data.json").read_text())
+    jsonschema.Draft7Validator(schema).validate(items)

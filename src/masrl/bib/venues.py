@@ -18,7 +18,8 @@ import re
 
 PREPRINT, CONFERENCE, JOURNAL, OTHER = "preprint", "conference", "journal", "other"
 
-_PREPRINT = re.compile(r"^(arxiv|corr|openreview|preprint|arxiv preprint)\b|\bsubmission\b|\bsubmitted\b", re.IGNORECASE)
+_SUBMITTED = re.compile(r"\bsubmission\b|\bsubmitted\b", re.IGNORECASE)
+_PREPRINT = re.compile(r"^(arxiv|corr|openreview|preprint|arxiv preprint)\b|" + _SUBMITTED.pattern, re.IGNORECASE)
 #: Series named by their acronym or name (a strong sign of the kind) ...
 _CONFERENCE_SERIES = re.compile(
     r"\b(ICLR|NeurIPS|NIPS|ICML|ACL|EMNLP|NAACL|EACL|AACL|COLING|COLM|AAAI|IJCAI|AAMAS|CVPR|ICCV|ECCV|KDD|WWW|SIGIR|"
@@ -53,6 +54,12 @@ UNKNOWN = "unpublished"
 def stated(venue: str) -> bool:
     """Whether ``venue`` says where the paper appeared: not empty and not :data:`UNKNOWN`."""
     return bool(venue.strip()) and venue.strip().lower() != UNKNOWN
+
+
+def submitted(venue: str) -> bool:
+    """Whether ``venue`` says the paper is a submission (``Submitted to NeurIPS 2025``, ``ACL ARR 2026 January
+    Submission``): a preprint that names where it is under review, not who published it."""
+    return _SUBMITTED.search(venue) is not None
 
 
 def venue_kind(venue: str) -> str | None:
