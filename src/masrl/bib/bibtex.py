@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import Problem
-from ..core.organisations import generic_word
+from .organisations import generic_word
 from ..core.placeholders import SUFFIXES, author_problem, is_et_al
 from .latex import balance_braces, collapse, decode_latex, encode_latex, too_deep
 from .namelist import brace_specials, split_names
@@ -141,8 +141,9 @@ def record_author(name: str) -> str:
     -> ``李, 小龙`` (a name in Han characters, kana or Hangul gives its family name first),
     decoded to Unicode; a name braced whole stays braced (an organisation); ``others`` kept, and
     ``et al.`` read as ``others``; a name ending in a word that names an organisation's kind is that
-    organisation (``Kimi Team``, ``Google Research``: :mod:`masrl.core.organisations`); a name that is not one person's (``A; B``, ``Ada Lovelace (MIT)``)
-    kept as written, for the checks to name it as the source wrote it."""
+    organisation (``Kimi Team``, ``Google Research``: :mod:`masrl.bib.organisations`); a name that is not
+    one person's (``A; B``, ``Ada Lovelace (MIT)``) kept as written, for the checks to name it as the source
+    wrote it."""
     from bibtexparser.middlewares.names import (
         InvalidNameError,
         parse_single_name_into_parts,

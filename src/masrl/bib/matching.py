@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.fold import name_word_forms
-from ..core.organisations import generic_word
+from .organisations import generic_word
 from .identifiers import keys_of
 
 #: Titles at least this similar (normalized, 0-1) are the same paper.
@@ -144,7 +144,7 @@ def _name_words(authors) -> frozenset[str]:
     - A name written as one word in Han characters or Hangul gives its family name (:func:`_east_asian`: 张伟
       gives ``f:zhang`` and ``g:wei``, 山田太郎 ``f:shantian``, 欧阳娜娜 ``f:ouyang``, 김민준 ``f:gim``).
     - Any other name without a comma (one word, an organisation) gives every word as a family name but the
-      words that name an organisation's kind (:mod:`masrl.core.organisations`: Kimi Team and Qwen Team share
+      words that name an organisation's kind (:mod:`masrl.bib.organisations`: Kimi Team and Qwen Team share
       ``team`` only), which a name stored ``Team, Kimi`` also leaves out.
 
     Initials and ``others`` are left out; empty for anything that is not a list of names."""
