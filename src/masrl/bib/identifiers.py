@@ -41,8 +41,10 @@ Nothing is looked up or guessed: only what the text itself says is read.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import parse_qs, unquote, urlsplit
 
 #: Order of identifier schemes inside a record's ``identifiers`` mapping.
@@ -342,7 +344,25 @@ def looks_like_arxiv(text: str) -> bool:
 def canonical_key(scheme: str, value: str) -> str:
     """The canonical id of a stored value: ``canonical_key("arxiv", "2505.19591v2")`` is
     ``"arxiv:2505.19591"``; values that are not in stored form are compared as written
-    (lower case)."""
+    (lower case). Remembered per value and day (an arXiv id of next month is one only from this
+    month's last day): every command computes the pool's ids again."""
+    from ..core import clock
+
+    return _remembered_key(scheme, value, os.environ.get(clock.VARIABLE, "").strip() or _utc_day())
+
+
+def _utc_day() -> str:
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+
+
+@lru_cache(maxsize=65536)
+def _remembered_key(scheme: str, value: str, day: str) -> str:  # noqa: ARG001 - the day is part of the key only
+    return _canonical_key(scheme, value)
+
+
+def _canonical_key(scheme: str, value: str) -> str:
     value = value.strip()
     if scheme == "arxiv":
         stored = _arxiv_value(value)
