@@ -132,6 +132,53 @@ def test_a_real_name_that_holds_a_placeholder_word_is_kept(survey, cli, name):
     assert run.code == 0, run.err
 
 
+@pytest.mark.parametrize(("name", "why"), [
+    ("Smith1, John", "'Smith1, John' holds 'Smith1', a footnote or affiliation mark glued to a name"),
+    ("Jane Doe2", "'Jane Doe2' holds 'Doe2', a footnote or affiliation mark glued to a name"),
+    ("Doe, 3", "'Doe, 3' holds '3', digits where a name goes"), ("Team 42", "'Team 42' holds '42', digits where"),
+    ("=Roe, Richard", "'=Roe, Richard' begins with '=', which no name does"),
+    ("@roe", "'@roe' begins with '@', which no name does"), ("{=Roe Labs}", "'{=Roe Labs}' begins with '='")])
+def test_a_digit_in_a_name_or_a_formula_or_handle_for_a_name_is_refused(survey, cli, name, why):
+    """An affiliation's digit glued to a name ('Smith1, John', 'Jane Doe2' stored as 'Doe2, Jane'), a given name of
+    digits only and a name beginning with '=' or '@' were accepted as authors."""
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2605.00011", "--title", "Orchestrating One", "--author",
+              name, "--year", "2026", "--dry-run")
+    assert run.code == 1 and f"command line: authors[0]: {why}" in run.err, run.err
+
+
+@pytest.mark.parametrize("name", ["Plato", "King, Jr., Martin Luther", "Louis XIV", "Nguyễn Văn A", "O'Brien",
+                                  "'t Hooft, Gerard", "{3M Company}", "{Team 42}", "Ibn · Sina"])
+def test_a_name_without_digits_or_an_organisation_with_digits_is_kept(survey, cli, name):
+    run = cli("add", "--root", survey, "--no-fetch", "--arxiv", "2605.00011", "--title", "Orchestrating One", "--author",
+              name, "--year", "2026", "--dry-run")
+    assert run.code == 0, run.err
+
+
+def test_a_digit_glued_to_a_bibtex_name_is_refused_and_a_braced_organisation_keeps_its_digits(survey, cli):
+    """'Jane Doe2,3' (an affiliation's marks) was read as 'Jane Doe2, 3' and 'John Smith1' as 'Smith1, John'; an
+    organisation in braces with a digit was stored unbraced ('3M Company'), as no person's name may be."""
+    (survey / "d.bib").write_text(
+        "@misc{d1, title={Digits in names test paper}, author={John Smith1 and Jane Doe2,3 and Kim Lee and @roe}, "
+        "year={2020}, url={https://example.org/d1}}\n"
+        "@misc{d2, title={Digits in names test paper two}, author={{3M Company} and {Team 42} and Louis XIV and "
+        "Nguy{\\~{\\^e}}n V{\\u{a}}n A}, year={2020}, url={https://example.org/d2}}\n")
+    run = cli("add", "--root", survey, "--bibtex", survey / "d.bib")
+    assert run.code == 1 and run.err.splitlines()[:-1] == [
+        "d.bib:1: author: entry 'd1': '@roe' begins with '@', which no name does (a spreadsheet formula, a handle such "
+        "as '@roe'): write the name alone",
+        "d.bib:1: author: entry 'd1': 'Jane Doe2,3' holds 'Doe2', a footnote or affiliation mark glued to a name: write "
+        "the name alone (a person's name holds no digit; an organisation whose name holds one goes in braces, "
+        "'{Team 42}')",
+        "d.bib:1: author: entry 'd1': 'John Smith1' holds 'Smith1', a footnote or affiliation mark glued to a name: "
+        "write the name alone (a person's name holds no digit; an organisation whose name holds one goes in braces, "
+        "'{Team 42}')"], run.err
+    (survey / "d.bib").write_text((survey / "d.bib").read_text().split("\n", 1)[1])
+    run = cli("add", "--root", survey, "--bibtex", survey / "d.bib")
+    assert run.code == 0, run.err
+    record = yaml.safe_load((survey / "corpus/papers/3mcompany2020.yaml").read_text())
+    assert record["authors"] == ["{3M Company}", "{Team 42}", "XIV, Louis", "A, Nguyễn Văn"], record["authors"]
+
+
 def test_latex_of_a_bibtex_name_is_judged_decoded_and_a_footnote_mark_is_refused(survey, cli):
     """'M{\\"u}ller {\\&} Sons' and 'Ada {(MIT)} Lovelace' were stored as LaTeX source and accepted; 'J\\textsuperscript{1}'
     became 'J1' and 'R.\\thanks{MIT}' 'R.MIT'. 'others' before a name was named only once the other names were fixed."""

@@ -214,7 +214,7 @@ def _init_with_methods(tmp_path, cli, methods):
     assert cli("init", str(root), "--title", "Retired values").code == 0
     for i, method in enumerate(methods, 1):
         assert cli("add", "--root", root, "--no-fetch", "--arxiv", f"2605.0280{i}", "--title", f"Paper number {i} about things",
-                   "--author", f"Auth{i}, A", "--year", "2026").code == 0
+                   "--author", f"Auth{chr(96 + i)}, A", "--year", "2026").code == 0
     for path, method in zip(sorted((root / "corpus/papers").glob("*.yaml")), methods):
         text = path.read_text().replace("method: untagged", f"method: {method}").replace("  - untagged", "  - benchmark")
         path.write_text(text.replace("one_liner: untagged", "one_liner: x"))

@@ -71,6 +71,10 @@ def bare_specials(latex: str) -> list[str]:
     (["Lovelace, Ada & Babbage, Charles"], "is not one person's name"),
     (["Hopper, Grace et al."], "is not one person's name"),
     (["Lovelace/Babbage"], "is not one person's name"),
+    (["Smith1, John"], "'Smith1, John' holds 'Smith1', a footnote or affiliation mark glued to a name"),
+    (["Doe, 3"], "'Doe, 3' holds '3', digits where a name goes"),
+    (["=Roe, Richard"], "'=Roe, Richard' begins with '=', which no name does"),
+    (["@roe"], "'@roe' begins with '@', which no name does"),
 ])
 def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, authors, message):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors)
@@ -81,7 +85,8 @@ def test_an_author_list_bibtex_cannot_read_is_refused(soil, cli, edit_record, au
 
 @pytest.mark.parametrize("authors", [["Doe, Jr, John"], ["{Agents, Tools, and Co, Inc.}"], ["Doe, Jane", "others"],
                                      ["van Beethoven, Ludwig", "{Kimi Team}"], ["Andersen, Anders", "Sandoval, Brand"],
-                                     ["{Lab [Agents]; Tools}"], ["{AT&T Labs}"], ["Etalon, Ada"]])
+                                     ["{Lab [Agents]; Tools}"], ["{AT&T Labs}"], ["Etalon, Ada"],
+                                     ["{3M Company}", "{Team 42}", "XIV, Louis", "Plato", "A, Nguyễn Văn", "O'Brien, Pat"]])
 def test_authors_bibtex_reads_are_accepted(soil, cli, edit_record, authors):
     edit_record(soil / "corpus/papers/smith2019.yaml", authors=authors, first_author=authors[0])
     check = cli("validate", "--root", soil)
@@ -91,7 +96,9 @@ def test_authors_bibtex_reads_are_accepted(soil, cli, edit_record, authors):
 def test_exclude_refuses_the_same_authors(soil, cli):
     args = ["exclude", "--root", soil, "--title", "Ocean carbon", "--arxiv", "2605.05555", "--year", "2026",
             "--phase", "title_screen", "--why", "W1", "--reason", "off topic", "--searched-in", "arXiv"]
-    for authors, message in ((["Doe, Jr., John, X"], "more than two commas"), (["others"], "only 'others'")):
+    for authors, message in ((["Doe, Jr., John, X"], "more than two commas"), (["others"], "only 'others'"),
+                             (["Doe2, Jane"], "holds 'Doe2', a footnote or affiliation mark glued to a name"),
+                             (["@roe"], "begins with '@'")):
         run = cli(*args, *[a for name in authors for a in ("--author", name)])
         assert run.code == 1 and message in run.err, run.err
     assert sorted(p.name for p in (soil / "exclusions").iterdir()) == ["E001.yaml", "E002.yaml", "E003.yaml"]

@@ -370,6 +370,22 @@ def test_several_names_written_as_text_in_an_authors_cell_are_refused_as_search_
         "goes in braces)"])
 
 
+_DIGITS = ": write the name alone (a person's name holds no digit; an organisation whose name holds one goes in braces, '{Team 42}')"
+
+
+@pytest.mark.parametrize(("cell", "why"), [
+    ("Doe2, Jane", "holds 'Doe2', a footnote or affiliation mark glued to a name" + _DIGITS),
+    ("Doe, 3", "holds '3', digits where a name goes" + _DIGITS),
+    ("=Doe, Jane", "begins with '=', which no name does (a spreadsheet formula, a handle such as '@roe'): write the name "
+                   "alone")])
+def test_a_digit_or_a_formula_in_an_authors_cell_is_refused_by_apply_and_validate(searched, cli, cell, why):
+    """An affiliation's digit glued to a name, a given name of digits only and a formula were applied as authors."""
+    root, folder = searched
+    fill(folder / "queue.csv", {"arxiv:2606.00007": {"decision": "include", "authors": cell}})
+    queue = f"corpus/rounds/{folder.name}/queue.csv"
+    refused_alike(cli, root, folder, [f"{queue}:4: authors: authors[0]: {cell!r} {why}"])
+
+
 def test_a_terminal_escape_or_a_bidi_control_edited_into_round_yaml_is_refused(searched, cli):
     root, folder = searched
     meta = folder / "round.yaml"

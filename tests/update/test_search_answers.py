@@ -43,8 +43,8 @@ def basic_survey(small_survey):
 
 
 class SyntheticArxiv(ArxivServer):
-    """The fake arXiv API holding ``n`` matching records ("Orchestrator study i"), one a day from
-    ``first`` on (wrapping over 50 days), and nothing else."""
+    """The fake arXiv API holding ``n`` matching records ("Orchestrator study i", by "Ada Orchestra" and i's digits
+    as letters, a name having no digit), one a day from ``first`` on (wrapping over 50 days), and nothing else."""
 
     def __init__(self, n: int, first: str = "2026-05-05", **kwargs):
         super().__init__(**kwargs)
@@ -56,7 +56,7 @@ class SyntheticArxiv(ArxivServer):
                 f'<entry xmlns="{ATOM}"><id>http://arxiv.org/abs/{self.ident(i)}v1</id>'
                 f"<updated>{day}T10:00:00Z</updated><published>{day}T10:00:00Z</published>"
                 f"<title>Orchestrator study {i}</title><summary>We train an orchestrator, number {i}.</summary>"
-                f"<author><name>Ada Orchestra{i}</name></author></entry>")
+                f"<author><name>Ada Orchestra{''.join('abcdefghij'[int(d)] for d in str(i))}</name></author></entry>")
             self.entries.append(entry)
 
     def day(self, i: int) -> str:
@@ -702,7 +702,8 @@ ODD_NAMES = {"-": "is only punctuation, a placeholder", "TODO": "a placeholder",
              "Ada &amp; Bob": "is not one person's name", "Ada Lovelace et al.": "is not one person's name",
              "A. Smith; B. Jones": "is not one person's name", "Ada Lovelace et.al.": "is not one person's name",
              "Ada Lovelace and others": "is not one person's name", "TODO, Ada": "where the last name goes",
-             "{Unbalanced": "is not one person's name", "TODO Lovelace": "holds a placeholder ('TODO')"}
+             "{Unbalanced": "is not one person's name", "TODO Lovelace": "holds a placeholder ('TODO')",
+             "Ada Lovelace1": "holds 'Lovelace1', a footnote or affiliation mark", "@lovelace": "begins with '@'"}
 
 
 def test_a_record_no_decision_could_make_a_record_is_counted_unusable_not_queued(basic_survey, cli, clock, serve,

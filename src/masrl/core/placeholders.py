@@ -122,8 +122,11 @@ def author_problem(author: object) -> str | None:
     more than two commas outside braces, which BibTeX refuses ("too many commas") and biber
     skips with its whole entry (a person is ``Last, First`` or ``Last, Jr, First``; an organisation
     with commas is written in braces, ``{Agents and Tools Lab, Inc.}``), unbalanced braces (``{Lovelace,
-    Ada``, which would swallow the rest of a BibTeX entry), or a name holding the word
-    ``and`` outside braces, which BibTeX reads as two authors."""
+    Ada``, which would swallow the rest of a BibTeX entry), a name holding the word
+    ``and`` outside braces, which BibTeX reads as two authors, a footnote or affiliation mark or an ORCID
+    (``Curie, Marie†``, ``Smith, John\\thanks{MIT}``), a digit outside braces (a mark glued to a name,
+    ``Smith1, John``, or a part of digits only, ``Doe, 3``: an organisation whose name holds one is braced,
+    ``{Team 42}``), or a name beginning with ``=``, ``+``, ``-`` or ``@`` (a spreadsheet formula, a handle)."""
     why = placeholder_problem(author)
     if why:
         return why
@@ -170,7 +173,25 @@ def author_problem(author: object) -> str | None:
         return f"{text!r} holds a placeholder ({word!r}) where a name goes: write the real name"
     if not braced and (mark := FOOTNOTE_MARK.search(text) or re.search(r"[†‡§¶⋆*¹²³⁰⁴-⁹]|[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9Xx]", outside)):
         return f"{text!r} holds {mark.group()!r}, a footnote or affiliation mark or an ORCID: write the name alone"
+    if text.lstrip("{")[:1] in _NO_NAME_START:
+        return (f"{text!r} begins with {text.lstrip('{')[0]!r}, which no name does (a spreadsheet formula, a handle "
+                "such as '@roe'): write the name alone")
+    if not braced and (word := _digit_word(outside)):
+        kind = "a footnote or affiliation mark glued to a name" if re.search(r"[^\W\d_]", word) else "digits where a name goes"
+        return (f"{text!r} holds {word!r}, {kind}: write the name alone (a person's name holds no digit; an "
+                "organisation whose name holds one goes in braces, '{Team 42}')")
     return None
+
+
+#: First characters of no name: a spreadsheet formula's (``=Roe``, ``+``, ``-``) or a handle's (``@roe``).
+_NO_NAME_START = frozenset("=+-@")
+
+
+def _digit_word(outside: str) -> str | None:
+    """The first word of a name's text outside braces that holds a digit, or None: an affiliation's mark glued to a
+    name (``Smith1``, ``Doe2,3``) or a part of digits only (``Smith, 42``); Roman numerals are letters
+    (``Louis XIV``)."""
+    return next((w for w in re.split(r"[\s,~]+", outside) if re.search(r"\d", w)), None)
 
 
 def authors_problem(authors: list) -> str | None:
