@@ -178,6 +178,32 @@ def test_an_entry_refused_for_what_validate_refuses_names_it_once():
     assert got["e"]["authors"] == ["Heath, Jr., Robert W.", "King, III, Martin Luther"] and got["e"]["year"] == 2026
 
 
+def test_a_year_month_or_day_the_date_contradicts_is_refused_and_an_agreeing_one_is_kept_from_one_field():
+    """year={2020} with date={2021-01-01} was noted "date '2021-01-01' kept as year 2021, month jan" and stored as year
+    2020, month jan, a date neither field gave; a month the date contradicted was kept without a word."""
+    result, got = papers("""@misc{y8, author={Roe, Richard}, title={Year quirk eight}, year={2020}, date={2021-01-01}, doi={10.5555/y.8}}
+@misc{m1, author={Roe, Richard}, title={Month quirk one}, year={2020}, month={may}, date={2020-01-03}, doi={10.5555/m.1}}
+@misc{d1, author={Roe, Richard}, title={Day quirk one}, date={2020-02-03}, day={4}, doi={10.5555/d.1}}
+@misc{g1, author={Roe, Richard}, title={Good one}, year={2020}, date={2020-03-04}, doi={10.5555/g.1}}
+@misc{g2, author={Roe, Richard}, title={Good two}, year={{2020}}, month={March}, date={2020-03-04/2020-03-06}, doi={10.5555/g.2}}
+@misc{g3, author={Roe, Richard}, title={Good three}, month={may}, date={2020}, doi={10.5555/g.3}}
+@misc{g4, author={Roe, Richard}, title={Good four}, year={2020}, date={2020-03-04}, day={04}, doi={10.5555/g.4}}
+""")
+    assert {key: [str(p) for p in found] for key, _line, found in result.refused} == {
+        "y8": ["in.bib:1: date: entry 'y8': year '2020' and date '2021-01-01' disagree: which is the paper's? write one of "
+               "them (or the same year in both)"],
+        "m1": ["in.bib:2: date: entry 'm1': month 'may' and date '2020-01-03' disagree: which is the paper's? write one of "
+               "them (or the same month in both)"],
+        "d1": ["in.bib:3: date: entry 'd1': day '4' and date '2020-02-03' disagree: which is the paper's? write one of "
+               "them (or the same day in both)"]}
+    assert {key: (p["year"], p["bibtex"].get("year"), p["bibtex"].get("month")) for key, p in got.items()} == {
+        "g1": (2020, "2020", "mar"), "g2": (2020, "2020", "mar"), "g3": (2020, "2020", "may"), "g4": (2020, "2020", "mar")}
+    assert [str(n) for n in result.notes] == [
+        "in.bib:4: entry 'g1': date '2020-03-04' kept as year 2020, month mar (the day/range is not kept)",
+        "in.bib:5: entry 'g2': date '2020-03-04/2020-03-06' kept as year 2020, month mar (the day/range is not kept)",
+        "in.bib:7: entry 'g4': date '2020-03-04' kept as year 2020, month mar (the day/range is not kept)"]
+
+
 def test_field_names_in_any_case_are_read_as_bibtex_reads_them():
     result, got = papers("""@ARTICLE{up, TITLE = {Upper}, AUTHOR = {Doe, Jane and Roe, Richard}, EDITOR = {Poe, E. and Moe, M.},
   JOURNAL = {J}, YEAR = {2026}, DOI = {10.1234/up}}

@@ -9,7 +9,8 @@ OpenReview and Google Scholar export (formats: the BibTeX manual, "BibTeXing"
   ``eprinttype`` = arXiv, or an ``eprint`` written ``arXiv:ID``; DBLP's CoRR
   ``volume = {abs/ID}``; ``journal = {arXiv preprint arXiv:ID}``; ``doi``
   (an arXiv or ACL DOI too); every URL of ``url``/``howpublished``;
-* ``date`` (ISO 8601, also ranges) -> ``year`` and ``month``; ``journaltitle``
+* ``date`` (ISO 8601, also ranges) -> ``year`` and ``month``, each where the entry does not give it; a
+  ``year``, ``month`` or ``day`` that the ``date`` contradicts is a problem of the entry; ``journaltitle``
   -> ``journal``; ``eprinttype`` -> ``archiveprefix`` (biblatex aliases);
 * ``crossref``: the child inherits the fields it lacks (the parent's
   ``title`` becomes its ``booktitle``); an ``@proceedings`` entry, and an
@@ -95,29 +96,40 @@ def _inherit(child: BibEntry, parent: BibEntry) -> list[str]:
     return got
 
 
-def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | None, str | None]:
-    """``(year, month macro, note, problem)`` from ``year``/``date``: the note names what the date loses,
-    the problem a date that names no day of the calendar."""
+def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | None, list[tuple[str, str]]]:
+    """``(year, month macro, note, problems)`` from ``year``/``month``/``day``/``date``: the note names what the date
+    loses; each problem (``(field, message)``) a date that names no day of the calendar, or a ``year``, ``month`` or
+    ``day`` that the ``date`` contradicts (which one did the paper appear in?). A year and a month come from one
+    field each: the date gives those its entry does not."""
     year = fields.get("year", "").strip()
     if re.fullmatch(r"[{}\s]*[0-9]{4}[{}\s]*", year):  # year = {{2020}}: BibTeX reads 2020
         year = year.strip("{} \t\n")
     date = fields.get("date", "").strip()
-    month = None
-    note = None
+    written = fields.get("month", "").strip()
+    month, note, problems = None, None, []
     if date:
         match = _DATE.match(date)
-        if match:
-            if not _real_date(match):
-                return year or match.group("y"), None, None, f"date {date!r} names no day of the calendar (YYYY[-MM[-DD]])"
-            if not year:
-                year = match.group("y")
-            if match.group("m"):
-                month = bibtex.MONTHS[int(match.group("m")) - 1]
-            if match.group("d") or "/" in date:
-                note = f"date {date!r} kept as year {match.group('y')}" + (f", month {month}" if month else "") + " (the day/range is not kept)"
-        else:
-            return year or None, None, f"date {date!r} is not an ISO date YYYY[-MM[-DD]]: not kept", None
-    return year or None, month, note, None
+        if not match:
+            return year or None, None, f"date {date!r} is not an ISO date YYYY[-MM[-DD]]: not kept", []
+        if not _real_date(match):
+            return year or match.group("y"), None, None, [("date", f"date {date!r} names no day of the calendar "
+                                                                    "(YYYY[-MM[-DD]])")]
+        dated_month = match.group("m") and bibtex.MONTHS[int(match.group("m")) - 1]
+        said = {"year": (year if re.fullmatch(r"[0-9]{4}", year) else None, match.group("y")),
+                "month": (bibtex.month_macro(written) if written else None, dated_month),
+                "day": (fields.get("day", "").strip().strip("{}").lstrip("0"), (match.group("d") or "").lstrip("0"))}
+        for name, (given, dated) in said.items():
+            if given and dated and given != dated:
+                problems.append(("date", f"{name} {fields[name].strip()!r} and date {date!r} disagree: which is the "
+                                         f"paper's? write one of them (or the same {name} in both)"))
+        if problems:
+            return year or match.group("y"), None, None, problems
+        year = year or match.group("y")
+        month = None if written else dated_month
+        if match.group("d") or "/" in date:
+            kept = bibtex.month_macro(written) if written else month
+            note = f"date {date!r} kept as year {year}" + (f", month {kept}" if kept else "") + " (the day/range is not kept)"
+    return year or None, month, note, problems
 
 
 #: A month with its day, as BibTeX's documentation writes it (``June~15``, ``jun 15``, ``15~jun``).
@@ -315,9 +327,9 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
         bad("author", why)  # 'others' not last: named with the names' own problems, at once
     elif entry.names.get("author") and entry.names.get("editor"):
         f["editor"] = " and ".join(entry.names["editor"])  # kept in the block (LaTeX source), exported as is
-    year, month, date_note, date_problem = _year_month(f)
-    if date_problem:
-        bad("date", date_problem)
+    year, month, date_note, date_problems = _year_month(f)
+    for fld, message in date_problems:
+        bad(fld, message)
     if date_note:
         note(date_note)
     if not year or not re.fullmatch(r"[0-9]{4}", year):
