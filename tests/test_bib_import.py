@@ -204,6 +204,23 @@ def test_a_year_month_or_day_the_date_contradicts_is_refused_and_an_agreeing_one
         "in.bib:7: entry 'g4': date '2020-03-04' kept as year 2020, month mar (the day/range is not kept)"]
 
 
+def test_a_day_that_is_no_day_of_its_month_or_has_no_month_is_refused_as_a_date_of_none_is():
+    """day={41} was kept and exported (@misc{..., month={may}, day={41}}), while date={2020-02-30} was refused."""
+    result, got = papers("""@misc{a, author={Roe, Richard}, title={Day one}, year={2020}, month={may}, day={41}, doi={10.5555/a.1}}
+@misc{b, author={Roe, Richard}, title={Day two}, year={2021}, month={feb}, day={29}, doi={10.5555/b.1}}
+@misc{c, author={Roe, Richard}, title={Day three}, year={2020}, day={3}, doi={10.5555/c.1}}
+@misc{d, author={Roe, Richard}, title={Day four}, year={2020}, month={jun}, day={first}, doi={10.5555/d.1}}
+@misc{e, author={Roe, Richard}, title={Day five}, year={2020}, month={feb}, day={29}, doi={10.5555/e.1}}
+@misc{f, author={Roe, Richard}, title={Day six}, date={2020-04}, day={30}, doi={10.5555/f.1}}
+""")
+    assert {key: [str(p) for p in found] for key, _line, found in result.refused} == {
+        "a": ["in.bib:1: day: entry 'a': day '41' is no day of may 2020; allowed: 1 to 31"],
+        "b": ["in.bib:2: day: entry 'b': day '29' is no day of feb 2021; allowed: 1 to 28"],
+        "c": ["in.bib:3: day: entry 'c': day '3' is given without a month: give month too, or leave day out"],
+        "d": ["in.bib:4: day: entry 'd': day 'first' is no day of jun 2020; allowed: 1 to 30"]}
+    assert (got["e"]["bibtex"]["day"], got["f"]["bibtex"]["month"], got["f"]["bibtex"]["day"]) == ("29", "apr", "30")
+
+
 def test_field_names_in_any_case_are_read_as_bibtex_reads_them():
     result, got = papers("""@ARTICLE{up, TITLE = {Upper}, AUTHOR = {Doe, Jane and Roe, Richard}, EDITOR = {Poe, E. and Moe, M.},
   JOURNAL = {J}, YEAR = {2026}, DOI = {10.1234/up}}

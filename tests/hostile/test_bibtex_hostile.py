@@ -112,6 +112,24 @@ def test_every_author_validate_accepts_compiles_with_bibtex(tmp_path):
     assert bbl.count("\\bibitem") == 2 and "et~al." in bbl
 
 
+@pytest.mark.parametrize(("block", "why"), [({"month": "may", "day": "41"}, "day '41' is no day of may 2019; allowed: 1 to 31"),
+                                          ({"month": "2", "day": "29"}, "day '29' is no day of feb 2019; allowed: 1 to 28"),
+                                          ({"day": "3"}, "day '3' is given without a month: give month too, or leave day out"),
+                                          ({"month": "feb", "day": "28"}, None)])
+def test_a_block_day_that_is_no_day_of_its_month_is_refused(soil, cli, block, why):
+    """A record's bibtex day of 41 was exported to papers.bib as it was."""
+    path = soil / "corpus/papers/smith2019.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["year"] == 2019
+    data["bibtex"].update(block)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    check = cli("validate", "--root", soil)
+    if why is None:
+        assert check.code == 0, check.err
+    else:
+        assert check.code == 1 and check.err.startswith("corpus/papers/smith2019.yaml:") and f": bibtex.day: {why}\n" in check.err, check.err
+
+
 @pytest.mark.parametrize("name", ["note = {x}, author", "bad name", "1note", "note}"])
 def test_a_block_field_name_bibtex_would_read_otherwise_is_refused(soil, cli, name):
     path = soil / "corpus/papers/smith2019.yaml"

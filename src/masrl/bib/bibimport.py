@@ -10,7 +10,8 @@ OpenReview and Google Scholar export (formats: the BibTeX manual, "BibTeXing"
   ``volume = {abs/ID}``; ``journal = {arXiv preprint arXiv:ID}``; ``doi``
   (an arXiv or ACL DOI too); every URL of ``url``/``howpublished``;
 * ``date`` (ISO 8601, also ranges) -> ``year`` and ``month``, each where the entry does not give it; a
-  ``year``, ``month`` or ``day`` that the ``date`` contradicts is a problem of the entry; ``journaltitle``
+  ``year``, ``month`` or ``day`` that the ``date`` contradicts, and a ``day`` that is no day of its month (or
+  has none), is a problem of the entry; ``journaltitle``
   -> ``journal``; ``eprinttype`` -> ``archiveprefix`` (biblatex aliases);
 * ``crossref``: the child inherits the fields it lacks (the parent's
   ``title`` becomes its ``booktitle``); an ``@proceedings`` entry, and an
@@ -99,8 +100,9 @@ def _inherit(child: BibEntry, parent: BibEntry) -> list[str]:
 def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | None, list[tuple[str, str]]]:
     """``(year, month macro, note, problems)`` from ``year``/``month``/``day``/``date``: the note names what the date
     loses; each problem (``(field, message)``) a date that names no day of the calendar, or a ``year``, ``month`` or
-    ``day`` that the ``date`` contradicts (which one did the paper appear in?). A year and a month come from one
-    field each: the date gives those its entry does not."""
+    ``day`` that the ``date`` contradicts (which one did the paper appear in?), or a ``day`` that is no day of its
+    month (:func:`masrl.bib.bibtex.day_problem`). A year and a month come from one field each: the date gives those
+    its entry does not."""
     year = fields.get("year", "").strip()
     if re.fullmatch(r"[{}\s]*[0-9]{4}[{}\s]*", year):  # year = {{2020}}: BibTeX reads 2020
         year = year.strip("{} \t\n")
@@ -129,6 +131,8 @@ def _year_month(fields: dict[str, str]) -> tuple[str | None, str | None, str | N
         if match.group("d") or "/" in date:
             kept = bibtex.month_macro(written) if written else month
             note = f"date {date!r} kept as year {year}" + (f", month {kept}" if kept else "") + " (the day/range is not kept)"
+    if fields.get("day", "").strip() and (why := bibtex.day_problem(fields["day"], year, written or month)):
+        problems.append(("day", why))
     return year or None, month, note, problems
 
 

@@ -57,6 +57,25 @@ def month_macro(value: object) -> str | None:
     return MONTHS[names.index(text)] if text in names else text if text in MONTHS else None
 
 
+def day_problem(day: object, year: object, month: object) -> str | None:
+    """Why a ``day`` (biblatex's field) is no day of its entry's ``year`` and ``month``, or None: not a number
+    from 1 to the month's last day (``41``; ``29`` of February 2021), or a day without a month (``month`` empty).
+    A month or a year that is none is named by its own check; the day is then judged against the longest month."""
+    import calendar
+
+    text = str(day).strip().strip("{}").strip()
+    if month is None or not str(month).strip():
+        return f"day {text!r} is given without a month: give month too, or leave day out"
+    macro, known = month_macro(month), str(year if year is not None else "").strip()
+    if macro and re.fullmatch(r"[0-9]{4}", known):
+        last, where = calendar.monthrange(int(known), MONTHS.index(macro) + 1)[1], f"{macro} {known}"
+    else:
+        last, where = {"feb": 29, "apr": 30, "jun": 30, "sep": 30, "nov": 30}.get(macro, 31), macro or "its month"
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= last):
+        return f"day {text!r} is no day of {where}; allowed: 1 to {last}"
+    return None
+
+
 #: Entry types of BibTeX (the standard styles) and biblatex (manual §2.1), lower case.
 BIBTEX_TYPES = ("article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
                 "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished", "online",

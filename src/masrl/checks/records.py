@@ -15,7 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker
 
 from ..bib.identifiers import STORED_PATTERNS, Identifier, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
-from ..bib.bibtex import month_macro
+from ..bib.bibtex import day_problem, month_macro
 from ..bib.fetch import shown
 from ..bib.urls import lower_schemes, scheme_case_problem, url_problem
 from ..corpus import provenance
@@ -130,6 +130,17 @@ def bibtex_month(c, file: str, rec: dict, kind: str) -> None:
     if month_macro(value) is None:
         c.add(file, ("bibtex", "month"), f"{value!r} is not a month; allowed: 1 to 12, or jan ... dec (a month's name "
                                          "or its first three letters)")
+
+
+def bibtex_day(c, file: str, rec: dict, kind: str) -> None:
+    """A BibTeX ``day`` (biblatex's) is a day of the block's month in the record's year (``41`` and February's ``30``
+    are none, as ``date = {2020-02-30}`` is none); a day without a month is named too."""
+    bib = rec.get("bibtex")
+    value = bib.get("day") if isinstance(bib, dict) else None
+    if value is None or isinstance(value, bool):
+        return
+    if why := day_problem(value, bib.get("year", rec.get("year")), bib.get("month")):
+        c.add(file, ("bibtex", "day"), why)
 
 
 def screening_date(c, file: str, rec: dict, kind: str) -> None:
