@@ -218,9 +218,16 @@ def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_a
     ("ftp://example.org/paper.pdf", "'ftp://example.org/paper.pdf' is not an http(s) URL"),
     ("HTTPS://example.org/p", "'HTTPS://example.org/p' has its scheme in upper case: a record writes it in lower case "
                               "(its normal form, RFC 3986): write 'https://example.org/p'"),
+    ("not a url", "'not a url' is not an http(s) URL"),  # was 'not…': a value that is no URL is quoted as written
+    ("example.org/a b", "'example.org/a b' is not an http(s) URL"),
+    ("x" * 400, f"'{'x' * 200}…' is not an http(s) URL"),  # a very long one shortened
+    ("https://example.org/a b", "'https://example.org/a…' contains ' ' (U+0020), a space or control character; "
+                                "percent-encode it (%20)"),  # an http(s) URL with a blank is one: what is wrong is the blank
 ])
 def test_a_link_of_the_bibtex_block_that_is_no_http_url_is_refused_at_import_and_in_validate(survey, cli, tmp_path, url, why):
-    """papers.bib and the catalogue export the block's url as a link: it is held to the record's own url's rule."""
+    """papers.bib and the catalogue export the block's url as a link: it is held to the record's own url's rule. A value
+    was cut at its first blank ('not a url' shown as 'not…'), and an http(s) URL holding a blank was called no
+    http(s) URL."""
     bib = tmp_path / "in.bib"
     bib.write_text("@article{x,\n  title = {A Paper on Orchestrators},\n  author = {Doe, Jane},\n  year = {2026},\n"
                    f"  eprint = {{2607.01234}},\n  archivePrefix = {{arXiv}},\n  url = {{{url}}}\n}}\n")

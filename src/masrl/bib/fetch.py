@@ -125,17 +125,23 @@ def host_of(url: str) -> str:
     return urlsplit(url).netloc or url
 
 
+#: The most characters of a value :func:`shown` quotes; a longer one is cut, and ``…`` ends it.
+SHOWN_CHARS = 200
+
+
 def shown(url: str) -> str:
     """``url`` as a message shows it, quoted and escaped: without the user name, password, query or
-    fragment it may hold (a secret, which no message prints), each shown as ``…``."""
+    fragment it may hold (a secret, which no message prints), each shown as ``…``; in a URL (``scheme://``), what
+    follows a blank, a control or an invisible character too. A value that is no URL (``not a url``,
+    ``example.org/a b``) is quoted as written; either is cut after :data:`SHOWN_CHARS` characters."""
     text = re.sub(r"//.*@", "//…@", url, flags=re.S)  # to the last '@': a password may hold '/', '?' or '#'
     text = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", text, flags=re.S)
     text = re.sub(r"(//[^/]*/.*?(?:;|%3[Bb])).*", r"\1…", text, flags=re.S)  # path parameters (';key=...')
     text = re.sub(r"(//[^/%]*%).*", r"\1…", text, flags=re.S)  # an encoded user name or password in the host
     cut = next((i for i, ch in enumerate(text) if ch.isspace() or not ch.isprintable()), None)
-    if cut is not None:  # what follows a blank, a control or an invisible character may be a secret
-        text = text[:cut] + "…"
-    return repr(text)
+    if cut is not None and re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text):  # in a URL, what follows a blank, a
+        text = text[:cut] + "…"  # control or an invisible character may be a secret
+    return repr(text[:SHOWN_CHARS] + "…" if len(text) > SHOWN_CHARS + 1 else text)
 
 
 def url_problem(url: str) -> str | None:

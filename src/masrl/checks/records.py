@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from ..bib.identifiers import STORED_PATTERNS, Identifier, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
 from ..bib.bibtex import day_problem, month_macro
 from ..bib.fetch import shown
-from ..bib.urls import lower_schemes, scheme_case_problem, url_problem
+from ..bib.urls import scheme_case_problem, url_problem
 from ..corpus import provenance
 from ..core.placeholders import author_problem, authors_problem, placeholder_problem
 from ..corpus import schema as schemas
@@ -256,8 +256,7 @@ def urls(c, file: str, rec: dict, kind: str) -> None:
     bib = rec.get("bibtex")
     url = bib.get("url") if isinstance(bib, dict) else None
     if isinstance(url, str):  # exported to papers.bib and the catalogue as a link
-        why = (url_problem(url) if re.fullmatch(r"https?://\S+", url)
-               else scheme_case_problem(url) if re.fullmatch(r"https?://\S+", lower_schemes(url)) else "is not an http(s) URL")
+        why = (url_problem(url) or scheme_case_problem(url)) if re.match(r"(?i)https?://", url) else "is not an http(s) URL"
         if why:
             c.add(file, ("bibtex", "url"), f"{shown(url)} {why}")
     ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
