@@ -296,6 +296,7 @@ def _ascii_text(text: str) -> str:
     return "".join(ch if ch.isascii() else _special(ch) for ch in text)
 
 
+@lru_cache(maxsize=16384)
 def latex_safe(latex: str) -> str:
     r"""``latex`` (a field's LaTeX source, e.g. as an imported .bib wrote it) with every character that
     would stop LaTeX escaped: a bare ``#``, ``&`` or ``%`` (``\#``, ``\&``, ``\%``; a ``%`` would start
