@@ -228,3 +228,19 @@ def test_a_file_parsed_again_gives_values_of_its_own_from_the_memo():
     assert [p.message for p in again_problems] == [p.message for p in problems] and "lines 1 and 4" in problems[0].message
     other, other_problems = parse(text, "corpus/papers/n.yaml")  # another file's problems name that file
     assert other_problems[0].file == "corpus/papers/n.yaml"
+
+
+def test_a_large_mapping_written_by_parts_is_the_bytes_written_whole():
+    """A release's snapshot is written part by part (each record remembered): the same bytes as written whole, with
+    literal blocks, empty lines, keys YAML would read otherwise, empty values, and a key too long for the short form
+    (written whole)."""
+    from masrl.corpus.yamlio import dump_by_parts
+
+    data = {"format_version": 2, "release": "v2", "taxonomy": {"fields": {"a": {"values": {"yes": "Yes", "2023": "x"}}}},
+            "retained": {"k1": {"title": "T", "notes": "line one\n\n  indented\nlast", "tags": ["a", "b"], "empty": []},
+                         "2023": {"title": "yes", "nested": {"deep": {"deeper": "no"}}, "abstract": "x " * 300}},
+            "excluded": {}, "identification": {"n": 3}}
+    assert dump_by_parts(data) == dump_record(data) and dump_by_parts(data) == dump_by_parts(data)
+    long_key = {"retained": {"k" * 200: {"title": "T"}}, "excluded": {"E001": {"screening_label": "S"}}}
+    assert dump_by_parts(long_key) == dump_record(long_key)
+    assert dump_by_parts({"retained": {"k1": "not a record"}}) == dump_record({"retained": {"k1": "not a record"}})

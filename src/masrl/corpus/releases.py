@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.memo import MISSING, Memo, content_key
-from .yamlio import dump_record
+from .yamlio import dump_by_parts, dump_record
 
 #: The list of releases (metadata only).
 RELEASES = "corpus/releases.yaml"
@@ -304,4 +304,4 @@ def freeze(release: Release, taxonomy: dict, retained: dict[str, dict], excluded
     }
     if identification is not None:
         data["identification"] = identification
-    return SNAPSHOT_HEADER.format(name=release.name, date=release.date).encode() + b"\n" + dump_record(data)
+    return SNAPSHOT_HEADER.format(name=release.name, date=release.date).encode() + b"\n" + dump_by_parts(data)

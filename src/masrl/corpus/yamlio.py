@@ -345,6 +345,42 @@ def dump_record(record: dict) -> bytes:
     return text.encode("utf-8")
 
 
+def dump_by_parts(data: dict) -> bytes:
+    """:func:`dump_record` of a large mapping (a release's snapshot: its vocabulary and every record), the same bytes,
+    written part by part: each item of ``data``, and of each mapping of mappings in it (``retained``, ``excluded``),
+    is written on its own and remembered by its content (:data:`_PARTS`), so that a snapshot of a pool most of whose
+    records an earlier one held writes only the others. An item the parts would not write as the whole would (a key
+    written in the long form ``? key``) has the whole written."""
+    out = []
+    for key, value in data.items():
+        if isinstance(value, dict) and value and all(isinstance(v, dict) and v for v in value.values()):
+            head = _dump_part(key, 0)
+            if not head.endswith(b": 0\n") or head.count(b"\n") != 1:
+                return dump_record(data)
+            out.append(head[:-3] + b"\n")
+            for inner, item in value.items():
+                part = _dump_part(inner, item)
+                if not part.startswith(_dump_part(inner, 0)[:-3] + b"\n"):
+                    return dump_record(data)
+                out.append(b"".join(b"  " + line if line.strip(b"\n") else line for line in part.splitlines(keepends=True)))
+        else:
+            out.append(_dump_part(key, value))
+    return b"".join(out)
+
+
+#: The parts :func:`dump_by_parts` wrote, by content.
+_PARTS = Memo(4096)
+
+
+def _dump_part(key, value) -> bytes:
+    digest = content_key("part", key, value)
+    found = _PARTS.get(digest)
+    if found is MISSING:
+        found = dump_record({key: value})
+        _PARTS.put(digest, found)
+    return found
+
+
 class _Dumper(yaml.SafeDumper):
     """SafeDumper that indents list items under their key, never writes anchors
     or aliases (a value used twice is written out twice) and writes multi-line
