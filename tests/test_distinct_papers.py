@@ -253,6 +253,13 @@ def test_one_letter_family_names_umlauts_and_han_surname_readings(mine, theirs, 
     (["김민준"], ["김, 민준"], False), (["Oedegaard, Lars"], ["Ødegaard, Lars"], False),
     (["Aastrom, Karl"], ["Åström, Karl"], False), (["Παπαδόπουλος, Γιώργος"], ["Papadopoulos, Giorgos"], False),
     (["남궁민"], ["남, 궁민"], True),  # 남궁 is a surname of two syllables
+    # run 34: a particle after two given names; organisations sharing a function word; Greek digraphs
+    (["Cun, Yann André Le"], ["LeCun, Yann André"], False), (["Vries, Marie-Claire De"], ["DeVries, Marie-Claire"], False),
+    (["Berg, Jan Van Der"], ["Vanderberg, Jan"], False), (["Blanc, Mary Ann Le"], ["Smith, Mary Ann"], True),
+    (["{The Kimi Team}"], ["The Qwen Team"], True), (["The ATLAS Collaboration"], ["The CMS Collaboration"], True),
+    (["Allen Institute for AI"], ["Vector Institute for AI"], True), (["{The Kimi Team}"], ["Kimi Team"], False),
+    (["Παυλίδης, Γεώργιος"], ["Pavlidis, Georgios"], False), (["Ευαγγέλου, Νίκος"], ["Evangelou, Nikos"], False),
+    (["Μπακογιάννης, Κώστας"], ["Bakogiannis, Kostas"], False), (["Ντόκος, Άννα"], ["Dokos, Anna"], False),
 ])
 def test_family_names_of_han_and_hangul_names_organisations_particles_and_spellings(mine, theirs, distinct):
     """Run 33: 山田太郎 and 山本花子 were one author (a shared first character), as were 欧阳 and 欧, Kimi Team and

@@ -27,7 +27,7 @@ import html
 import html.entities
 import re
 
-from ..core.placeholders import is_suffix_form
+from ..core.placeholders import SUFFIXES, is_suffix_form
 from ..core.text import describe, unsafe_characters, without_unsafe
 
 #: The longest text kept of each kind of field (characters). arXiv caps abstracts at 1,920
@@ -181,13 +181,16 @@ def person(text: object, where: str, part: bool = False, markup: bool = False) -
     returned as it is: the record is counted unusable (:func:`not_one_person`,
     :func:`masrl.checks.protocol.record_cell_problems`) and the rest of the answer kept.
 
+    A part that holds a comma (``"family": "Smith, PhD"``) is returned too: the name it makes is that
+    record's problem (:func:`not_one_person`).
+
     Raises:
         FormatError: a name that holds a list or mapping written as text (``['A', 'B']``), or more
             commas than a name has (a list of names in one).
     """
     name = clean(text, "author", where, markup)
     commas = name.count(",") - (1 if not part and is_suffix_form(name) else 0)  # "King, Jr., Martin Luther" is one
-    if _DATA_AS_TEXT.search(name) or commas > (0 if part else 1):  # a list, a mapping or a list of names
+    if _DATA_AS_TEXT.search(name) or (commas > 1 and not part):  # a list, a mapping or a list of names
         raise FormatError(f"{where}: {_short(name)} is not one person's name")
     return name  # any other name no record may hold is that record's problem (not_one_person): it is counted unusable
 
@@ -201,6 +204,12 @@ def not_one_person(name: str) -> str | None:
         return f"{_short(name[1:-1])} is not one organisation's name" if ";" in name else None
     if _NOT_A_NAME.search(name):
         return f"{_short(name)} is not one person's name"
+    parts = name.split(",")
+    if len(parts) > 3:
+        return f"{_short(name)} is not one person's name: it has more commas than a name written Last, Jr, First"
+    if len(parts) == 3 and parts[1].strip().lower() not in SUFFIXES:
+        return (f"{_short(name)} is not one person's name: {parts[1].strip()!r} is no generational suffix (Jr., Sr., "
+                "II, III, IV) between a family and a given name")
     return None
 
 

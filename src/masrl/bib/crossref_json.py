@@ -192,7 +192,7 @@ def paper(work: Work, where: str) -> Paper:
     title = _first(work.title, "title", f"{where}.title")
     subtitle = _first(work.subtitle, "title", f"{where}.subtitle")
     if subtitle and title and normalize_title(subtitle) not in normalize_title(title):  # a title may hold it already
-        title = f"{title}: {subtitle}"
+        title = f"{title} {subtitle}" if title[-1] in ":?!.;" else f"{title}: {subtitle}"  # "Do Agents Help? A Study"
     if len(work.author) > MAX_AUTHORS:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []
@@ -231,15 +231,16 @@ def paper(work: Work, where: str) -> Paper:
 
 def _suffix_apart(author: Author) -> tuple:
     """``(family, given, suffix)`` of a Crossref author, a suffix a publisher wrote into the family or given name after
-    a comma (``"family": "Heath, Jr."``) taken out into the suffix it is, where the author has none of its own."""
+    a comma (``"family": "Heath, Jr."``) taken out into the suffix it is, or dropped where the suffix says it already.
+    A part with another comma (``"Smith, PhD"``) is kept: the name it makes is that record's problem."""
     family, given, suffix = author.family, author.given, author.suffix
-    if not suffix:
-        for part in ("family", "given"):
-            text = family if part == "family" else given
-            head, comma, tail = text.rpartition(",") if isinstance(text, str) else ("", "", "")
-            if comma and head.strip() and "," not in head and tail.strip().lower() in SUFFIXES:
-                family, given = (head, given) if part == "family" else (family, head)
-                return family, given, tail.strip()
+    for part in ("family", "given"):
+        text = family if part == "family" else given
+        head, comma, tail = text.rpartition(",") if isinstance(text, str) else ("", "", "")
+        if (comma and head.strip() and "," not in head and tail.strip().lower() in SUFFIXES
+                and (not suffix or tail.strip().lower().rstrip(".") == suffix.strip().lower().rstrip("."))):
+            family, given = (head, given) if part == "family" else (family, head)  # written twice: once
+            return family, given, tail.strip() if not suffix else suffix
     return family, given, suffix
 
 

@@ -145,7 +145,8 @@ def _name_words(authors) -> frozenset[str]:
       gives ``f:zhang`` and ``g:wei``, 山田太郎 ``f:shantian``, 欧阳娜娜 ``f:ouyang``, 김민준 ``f:gim``).
     - Any other name without a comma (one word, an organisation) gives every word as a family name but the
       words that name an organisation's kind (:mod:`masrl.bib.organisations`: Kimi Team and Qwen Team share
-      ``team`` only), which a name stored ``Team, Kimi`` also leaves out.
+      ``team`` only) and its function words (``the``, ``for``: The ATLAS Collaboration and The CMS Collaboration
+      share no name), which a name stored ``Team, Kimi`` also leaves out.
 
     Initials and ``others`` are left out; empty for anything that is not a list of names."""
     if not isinstance(authors, (list, tuple)):
@@ -164,7 +165,7 @@ def _name_words(authors) -> frozenset[str]:
                 family, given = [w for w in given if not generic_word(w)] or family, []
             plain = [w for w in family if w.lower() not in _PARTICLES] or family
             joined = [*plain, "".join(family)] if len(family) > 1 else family
-            spaced = len(given) - next((k for k, w in enumerate(reversed(given)) if w.lower() not in _PARTICLES), len(given))
+            spaced = next((k for k, w in enumerate(reversed(given)) if w.lower() not in _PARTICLES), len(given))
             if 0 < spaced < len(given):  # a particle a First Last source left with the given names: "Cun, Yann Le"
                 joined = [*joined, "".join([*given[-spaced:], *family])]
             family = joined
@@ -175,7 +176,7 @@ def _name_words(authors) -> frozenset[str]:
                 family, given = east
                 han = parts[0][0] if _han(parts[0][0]) and parts[0][0] in family else ""
             else:
-                family, given = [w for w in parts if not generic_word(w)] or parts, []
+                family, given = [w for w in parts if not generic_word(w) and w.lower() not in _FUNCTION_WORDS] or parts, []
         words.update(f"f:{form}" for w in family for form in name_word_forms(w) if form)  # Weinan E's E counts
         words.update(f"g:{form}" for w in given for form in name_word_forms(w) if len(form) > 1)  # initials do not
         if han:
@@ -186,6 +187,12 @@ def _name_words(authors) -> frozenset[str]:
 #: Words that join a family name (``van der Berg``, ``de la Fontaine``) and are shared by unrelated people.
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "du", "da", "di", "del", "della", "dos", "das",
                         "ter", "ten", "al", "el", "bin", "ibn", "mac", "st"})
+
+
+#: Words of an organisation's name that join its other words (The ATLAS Collaboration, Allen Institute for AI), shared
+#: by unrelated organisations as their kind's words are.
+_FUNCTION_WORDS = frozenset({"the", "of", "for", "and", "on", "in", "at", "a", "an", "to", "&", "und", "et", "des", "der",
+                             "die", "das", "de", "la", "le", "les", "du"})
 
 
 #: Han family names read otherwise than their first reading, which transliteration gives (曾 as a name is Zeng,

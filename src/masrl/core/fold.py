@@ -20,13 +20,19 @@ def ascii_slug(text: str) -> str:
     text = unicodedata.normalize("NFKD", text.translate(_LETTERS))
     folded = "".join(ch for ch in text if not unicodedata.combining(ch))
     if not folded.isascii():
-        folded = anyascii(_GREEK_OU.sub(lambda m: _OU[m.group()], folded))
+        folded = anyascii(_GREEK.sub(lambda m: _greek(m.group()), folded))
     return re.sub(r"[^a-z0-9]+", "", folded.lower())
 
 
-#: Greek ``ου`` is ``ou`` in Latin letters (Παπαδόπουλος is Papadopoulos), not letter by letter ``oy``.
-_GREEK_OU = re.compile("[οΟ][υΥ]")
-_OU = {"ου": "ou", "Ου": "Ou", "ΟΥ": "OU", "οΥ": "oU"}
+#: Greek letter pairs that Latin letters write as one sound (Παπαδόπουλος is Papadopoulos, Παυλίδης Pavlidis, Ευαγγέλου
+#: Evangelou, Μπακογιάννης Bakogiannis, Ντόκος Dokos), not letter by letter (``oy``, ``ay``, ``mp``, ``nt``).
+_GREEK = re.compile(r"(?i:ου|αυ|ευ|ηυ|γγ)|(?<![^\W\d_])(?i:μπ|ντ|γκ)")
+_GREEK_LATIN = {"ου": "ou", "αυ": "av", "ευ": "ev", "ηυ": "iv", "γγ": "ng", "μπ": "b", "ντ": "d", "γκ": "g"}
+
+
+def _greek(pair: str) -> str:
+    latin = _GREEK_LATIN[pair.lower()]
+    return latin.upper() if pair.isupper() else latin.capitalize() if pair[0].isupper() else latin
 
 
 #: Umlauts, and Nordic letters, as ASCII also writes them (Müller is Mueller as much as Muller, Ødegaard Oedegaard,
