@@ -169,6 +169,19 @@ def test_a_letter_with_accents_latex_writes_and_a_math_letter_are_encoded_for_pd
         assert bibtex.decode_latex(bibtex.encode_latex(text)) == text
 
 
+def test_a_dollar_nothing_closes_leaves_text_after_it_and_every_math_form_keeps_its_subscripts():
+    """Run 34: after a '$' nothing closes (written \\$), A_b and x^2 were left bare as if in math (pdflatex: "Missing $
+    inserted"); in \\(x_1^2\\) and \\ensuremath{x_1^2} they were escaped (pdflatex: "Please use \\mathaccent")."""
+    from masrl.bib.latex import latex_safe
+
+    assert latex_safe("Price is $5 and A_b and x^2") == "Price is \\$5 and A\\_b and x\\^{}2"
+    assert latex_safe("Costs {$}5 for A_b") == "Costs {\\$}5 for A\\_b"
+    assert latex_safe("Bounds \\(x_1^2\\) and \\[y_2\\] for A_b") == "Bounds \\(x_1^2\\) and \\[y_2\\] for A\\_b"
+    assert latex_safe("Rates \\ensuremath{x_{1}^2} at 5%") == "Rates \\ensuremath{x_{1}^2} at 5\\%"
+    assert latex_safe("$a_1$ and $b^2$ but c_d") == "$a_1$ and $b^2$ but c\\_d"
+    assert latex_safe("an \\( unclosed x_1") == "an \\( unclosed x\\_1"
+
+
 def test_math_symbols_latex_has_a_command_for_are_encoded_and_read_back():
     """Run 33: √ (regret bounds), ′ and ✓ were written raw (pdflatex stops: "Unicode character √ not set up"), and
     \\checkmark in an imported title was dropped as a macro masrl could not read."""
@@ -184,9 +197,12 @@ def test_math_symbols_latex_has_a_command_for_are_encoded_and_read_back():
                     reason="bibtex or pdflatex not installed (Debian: texlive-binaries, texlive-base)")
 def test_papers_bib_of_vietnamese_and_pinyin_names_and_a_math_title_sets_with_pdflatex(tmp_path):
     records = [{"key": "k", "title": "𝒪(n) Bounds for Phạm's Method", "authors": ["Nguyễn, Văn A", "Lǚ, Mǎ", "Phạm, Thị"],
-                "year": 2025, "venue": "arXiv", "identifiers": {}, "bibtex": {"type": "misc"}}]
+                "year": 2025, "venue": "arXiv", "identifiers": {}, "bibtex": {"type": "misc"}},
+               {"key": "m", "title": "Price is $5 and A_b and x^2, with √T", "authors": ["Roe, Ann"], "year": 2025,
+                "venue": "arXiv", "identifiers": {}, "bibtex": {"type": "misc", "title": "Price is $5 and A_b and x^2, "
+                                                                "\\(x_1^2\\) and \\ensuremath{y_1^2}"}}]
     (tmp_path / "papers.bib").write_text(bibexport.export(records), encoding="utf-8")
-    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\begin{document}\\cite{k}\\bibliographystyle{plain}"
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\begin{document}\\cite{k,m}\\bibliographystyle{plain}"
                                       "\\bibliography{papers}\\end{document}\n")
     for command in (["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc"], ["bibtex", "doc"],
                     ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc"]):

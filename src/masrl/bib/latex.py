@@ -301,21 +301,28 @@ def latex_safe(latex: str) -> str:
     r"""``latex`` (a field's LaTeX source, e.g. as an imported .bib wrote it) with every character that
     would stop LaTeX escaped: a bare ``#``, ``&`` or ``%`` (``\#``, ``\&``, ``\%``; a ``%`` would start
     a comment), a ``_`` or ``^`` outside math (``\_``, ``\^{}``), and a ``$`` that opens math nothing
-    closes (``\$``). Escaped characters, macros with their arguments, math between ``$``, and the
-    argument of ``\url`` (a URL as written) are kept; source without a bare special is returned as it is."""
+    closes (``\$``, and what follows it is text). Escaped characters, macros with their arguments, math (between
+    ``$``, ``\(`` and ``\)``, ``\[`` and ``\]``, or in ``\ensuremath{...}``), and the argument of ``\url`` (a URL as
+    written) are kept; source without a bare special is returned as it is."""
     out: list[str] = []
     math: int | None = None  # index in out of the "$" that opened math
+    opened = 0  # index in latex of that "$"
     i = 0
     while i < len(latex):
         ch = latex[i]
         if ch == "\\":
+            end = _math_end(latex, i) if math is None else None
+            if end is not None:  # \( ... \), \[ ... \], \ensuremath{...}: math, its # & % escaped
+                out.append(re.sub(r"(?<!\\)([#&%])", r"\\\1", latex[i:end]))
+                i = end
+                continue
             macro = _URL_MACRO.match(latex, i)
             end = macro.end() if macro else i + 2
             out.append(latex[i:end])
             i = end
             continue
         if ch == "$":
-            math = len(out) if math is None else None
+            math, opened = (len(out), i) if math is None else (None, opened)
             out.append(ch)
         elif ch in "#&%":
             out.append("\\" + ch)
@@ -326,10 +333,28 @@ def latex_safe(latex: str) -> str:
         else:
             out.append(ch)
         i += 1
-    if math is not None:
-        out[math] = "\\$"
+    if math is not None:  # a "$" nothing closes is the character, and what follows it text (no "$" is left in it)
+        return "".join(out[:math]) + "\\$" + latex_safe(latex[opened + 1:])
     return "".join(out)
 
+
+def _math_end(latex: str, at: int) -> int | None:
+    r"""Where the math that opens at ``at`` (``\(``, ``\[`` or ``\ensuremath{``) ends, or None (no such opening,
+    or nothing closes it)."""
+    if latex.startswith(("\\(", "\\["), at):
+        close = latex.find("\\)" if latex[at + 1] == "(" else "\\]", at + 2)
+        return None if close < 0 else close + 2
+    if latex.startswith("\\ensuremath{", at):
+        depth, k = 0, at + len("\\ensuremath")
+        while k < len(latex):
+            if latex[k] == "\\":
+                k += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(latex[k], 0)
+            k += 1
+            if depth == 0:
+                return k
+    return None
 
 
 def balance_braces(latex: str) -> str:
