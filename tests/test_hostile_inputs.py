@@ -164,6 +164,17 @@ def test_unbalanced_bibtex_braces(survey, cli):
     assert "unbalanced braces in 'Contextual {" in cli("validate", "--root", survey).err
 
 
+def test_a_bibtex_value_ending_in_a_backslash_is_named(survey, cli):
+    """Run 34: note: 'path C:\\' validated and built; papers.bib's note = {path C:\\} then stopped pdflatex (the style's
+    closing '.' read as the accent \\.). An escaped backslash at the end is a backslash, and fine."""
+    replace(survey / "corpus/papers/c3.yaml", "  title: Contextual", "  note: 'path C:\\'\n  series: 'C:\\\\'\n  title: Contextual")
+    run = cli("validate", "--root", survey)
+    assert run.code == 1
+    assert [line.split(": ", 2)[1:] for line in run.err.splitlines() if "backslash" in line] == [[
+        "bibtex.note", "'path C:\\\\' ends in a backslash, which would escape what papers.bib writes after it: write "
+                       "\\textbackslash{} for the character, or remove it"]], run.err
+
+
 def test_confusable_characters_are_pointed_out(survey, cli, set_field):
     set_field(survey / "corpus/papers/c3.yaml", "reward_type", "shar\u0435d")
     assert "(did you mean 'shared'?) (it contains '\u0435' U+0435, which looks like ASCII but is not)" in cli("validate", "--root", survey).err

@@ -95,7 +95,7 @@ def _text(c, file: str, value: Any, path: tuple, multiline: frozenset[str]) -> N
 
 
 def braces(c, file: str, rec: dict, kind: str) -> None:
-    """BibTeX values must have balanced braces, or reports/papers.bib would not parse."""
+    """BibTeX values must have balanced braces, or reports/papers.bib would not parse, and end in no lone backslash."""
     bib = rec.get("bibtex")
     for name, value in (bib.items() if isinstance(bib, dict) else []):
         if isinstance(value, str):
@@ -109,6 +109,9 @@ def braces(c, file: str, rec: dict, kind: str) -> None:
                     break
             if depth != 0:
                 c.add(file, ("bibtex", name), f"unbalanced braces in {value!r}; every {{ needs its }} (write \\{{ for a literal brace)")
+            if (len(value.rstrip()) - len(value.rstrip().rstrip("\\"))) % 2:  # "\\" at the end is one backslash
+                c.add(file, ("bibtex", name), f"{value!r} ends in a backslash, which would escape what papers.bib writes "
+                                              "after it: write \\textbackslash{} for the character, or remove it")
 
 
 def primary_class(c, file: str, rec: dict, kind: str) -> None:
