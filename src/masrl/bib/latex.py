@@ -31,7 +31,7 @@ _CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicirc
                      # the logos, which pylatexenc would drop from a title
                      "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "XeTeX": "XeTeX",
                      # symbols pylatexenc reads otherwise (\prime as ') or not at all (\checkmark, of amssymb)
-                     "prime": "\u2032", "checkmark": "\u2713",
+                     "prime": "\u2032", "checkmark": "\u2713", "textminus": "\u2212", "hbar": "\u210f", "mid": "\u2223",
                      "xspace": " "}  # \xspace: the space it puts after a word (LaTeX eats the blank after a macro)
 #: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
 _BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
@@ -145,10 +145,11 @@ def _special(ch: str) -> str:
     return "{" + latex + "}" if latex.startswith("\\") else latex
 
 
-#: Math symbols pylatexenc writes as another (′ as ', √ as an empty \sqrt, · as an accent) or not at all (✓, of
-#: amssymb, which papers.bib needs already for \mathbb).
+#: Math symbols pylatexenc writes as another (′ as ', √ as an empty \sqrt, · as an accent, − as a hyphen, ℏ as ħ,
+#: ∣ as |) or not at all (✓, of amssymb, which papers.bib needs already for \mathbb).
 _SYMBOLS = {"\u221a": "\\ensuremath{\\surd}", "\u2032": "\\ensuremath{\\prime}", "\u2713": "\\ensuremath{\\checkmark}",
-            "\u00b7": "\\ensuremath{\\cdot}"}
+            "\u00b7": "\\ensuremath{\\cdot}", "\u2212": "\\textminus", "\u210f": "\\ensuremath{\\hbar}",
+            "\u2223": "\\ensuremath{\\mid}"}
 
 
 #: LaTeX's own accent commands, by the combining mark they write (no package needed, in OT1 and T1).
