@@ -182,6 +182,14 @@ def test_a_dollar_nothing_closes_leaves_text_after_it_and_every_math_form_keeps_
     assert latex_safe("an \\( unclosed x_1") == "an \\( unclosed x\\_1"
 
 
+def test_a_space_after_a_command_in_math_is_kept_in_the_plain_title():
+    """Run 34: '$\\log n$' was read as 'logn', '$a \\times b$' as 'a ×b', '$O(n \\log n)$' as 'O(n logn)' (in the README,
+    the site, papers.json); outside math LaTeX's own rule holds (a command eats the blank after it)."""
+    assert [bibtex.decode_latex(t) for t in ("Bounds $\\log n$ and $\\alpha n$", "$a \\times b$", "$\\le 3$ steps",
+                                             "$O(n \\log n)$", "\\LaTeX{} is", "$x_1$")] == [
+        "Bounds log n and α n", "a × b", "≤ 3 steps", "O(n log n)", "LaTeX is", "x_1"]
+
+
 def test_math_symbols_latex_has_a_command_for_are_encoded_and_read_back():
     """Run 33: √ (regret bounds), ′ and ✓ were written raw (pdflatex stops: "Unicode character √ not set up"), and
     \\checkmark in an imported title was dropped as a macro masrl could not read."""

@@ -55,7 +55,7 @@ def _decoder():
     parse.add_context_category("masrl", prepend=True, macros=[
         *(MacroSpec(m, "{") for m in (*_TEXT_MACROS, *_HIDDEN_MACROS)), *(MacroSpec(m, "") for m in _CHARACTER_MACROS),
         MacroSpec("href", "{{"), MacroSpec("includegraphics", "[{")])
-    return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces=True), parse
+    return LatexNodes2Text(latex_context=text, math_mode="text", strict_latex_spaces="except-in-equations"), parse
 
 
 def unread_macros(text: str) -> list[str]:
