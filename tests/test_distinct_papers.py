@@ -56,6 +56,31 @@ def test_titles_whose_numbers_differ_or_that_say_no_are_distinct_papers():
     assert [m.other.where for m in plain.matches("Can I orchestrate agents?", {})] == ["can"]  # the pronoun
 
 
+@pytest.mark.parametrize(("a", "b"), [
+    ("Online", "Offline"), ("Centralized", "Decentralized"), ("Synchronous", "Asynchronous"), ("Symmetric", "Asymmetric"),
+    ("On-Policy", "Off-Policy"), ("Model-Based", "Model-Free"), ("Cooperative", "Competitive"),
+    ("Homogeneous", "Heterogeneous"), ("Explicit", "Implicit"), ("Supervised", "Unsupervised"), ("Single-Agent", "Multi-Agent"),
+    ("Intra-Team", "Inter-Team"), ("Dense", "Sparse"), ("Positive", "Negative"), ("Global", "Local"),
+])
+def test_titles_that_differ_by_opposite_words_are_two_papers(a, b):
+    """Run 35: 'Online ...' and 'Offline ...' (96% similar), 'Model-Based' and 'Model-Free', 'Explicit' and 'Implicit' ...
+    were one paper wherever the authors shared a family name: a round filed the second as a duplicate of the first."""
+    from masrl.bib.matching import distinct_by_title, normalize_title
+
+    first, second = (normalize_title(f"{w} Multi-Step Reinforcement Learning for Orchestration of Agents") for w in (a, b))
+    assert distinct_by_title(first, second) and distinct_by_title(second, first)
+    pool = Pool([make_known("a.yaml", "excluded", f"{a} Reinforcement Learning for Orchestration", {}, authors=["Wang, Wei"])])
+    assert pool.matches(f"{b} Reinforcement Learning for Orchestration", {}, ["Wang, Jun"]) == []
+    assert [m.other.where for m in pool.matches(f"{a} reinforcement learning for orchestration!", {}, ["Wang, Jun"])] == ["a.yaml"]
+
+
+def test_a_word_that_merely_begins_like_an_opposite_is_no_opposite():
+    from masrl.bib.matching import distinct_by_title, normalize_title
+
+    for a, b in (("Learning to Delegate", "Learning to Delegate Tasks"), ("Agents in Action", "Agents in Actions"),
+                 ("Decentralised Agents", "Decentralized Agents"), ("Multi-Agent Systems", "Multiagent Systems")):
+        assert not distinct_by_title(normalize_title(a), normalize_title(b)), (a, b)
+
 
 def test_one_number_written_two_ways_is_one_paper():
     """A thousands separator and a Roman numeral do not make another number: ``1,000`` is ``1000``

@@ -8,7 +8,8 @@ are at least :data:`TITLE_THRESHOLD` similar, unless both have an arXiv id and t
 differ (:func:`distinct_by_id`): arXiv gives a paper one id for all its versions, so two
 ids are two papers ("GPT-4 Technical Report" 2303.08774 is not "GPT-5 Technical Report");
 or unless the titles' numbers differ or one of them says no where the other does not
-(:func:`distinct_by_title`: "Orchestrator 1" is not "Orchestrator 2", nor "... with RL" "... without RL");
+(:func:`distinct_by_title`: "Orchestrator 1" is not "Orchestrator 2", nor "... with RL" "... without RL", nor
+"Online ..." "Offline ...");
 or unless both name their authors and no author's name shares a word with the other's
 (:func:`distinct_by_authors`: "... for Traffic Signal Control" by Lovelace is not "... for Traffic
 Light Control" by Hopper).
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -290,9 +292,50 @@ def _marks(norm: str) -> tuple:
 def distinct_by_title(a: str, b: str) -> bool:
     """Whether two normalized titles name two papers however similar they are: their numbers differ
     (``Orchestrator 1`` and ``Orchestrator 2``, ``GPT-3`` and ``GPT-4``, ``Part XI`` and ``Part XII``, in
-    any script's digits; ``GPT4`` and ``GPT-4``, ``1,000`` and ``1000``, ``Part II`` and ``Part 2`` are the same), or
-    one of them says no where the other does not."""
-    return _marks(a) != _marks(b)
+    any script's digits; ``GPT4`` and ``GPT-4``, ``1,000`` and ``1000``, ``Part II`` and ``Part 2`` are the same),
+    one of them says no where the other does not, or a word of one is the opposite of a word of the other
+    (:func:`_opposites`: ``Online`` and ``Offline``, ``Model-Based`` and ``Model-Free``)."""
+    if _marks(a) != _marks(b):
+        return True
+    if a.replace(" ", "") == b.replace(" ", ""):  # Non-Stationary and Nonstationary: the same words, written apart
+        return False
+    words_a, words_b = Counter(a.split()), Counter(b.split())
+    return any(_opposites(x, y) for x in words_a - words_b for y in words_b - words_a)
+
+
+#: Prefixes that turn a word into its opposite (asynchronous, decentralized, unsupervised, impossible, nonlinear).
+_NEGATING = ("a", "an", "de", "dis", "in", "im", "il", "ir", "un", "non", "anti", "counter")
+#: Prefixes, or whole words, that stand for opposites before the same rest (online and offline, explicit and implicit,
+#: homogeneous and heterogeneous, single-agent and multi-agent, on-policy and off-policy).
+_SWAPS = (("on", "off"), ("ex", "im"), ("homo", "hetero"), ("intra", "inter"), ("over", "under"), ("pre", "post"),
+          ("single", "multi"), ("mono", "multi"), ("uni", "multi"), ("in", "out"), ("max", "min"), ("up", "down"))
+#: Words that are each other's opposites without a shared stem.
+_ANTONYMS = frozenset(frozenset(pair) for pair in (
+    ("based", "free"), ("cooperative", "competitive"), ("dense", "sparse"), ("positive", "negative"), ("global", "local"),
+    ("static", "dynamic"), ("discrete", "continuous"), ("deterministic", "stochastic"), ("short", "long"),
+    ("small", "large"), ("fast", "slow"), ("open", "closed"), ("white", "black"), ("success", "failure"),
+    ("best", "worst"), ("strong", "weak"), ("hard", "soft"), ("early", "late"), ("high", "low"), ("more", "less"),
+    ("increasing", "decreasing"), ("before", "after"), ("internal", "external"), ("shallow", "deep"),
+    ("active", "passive"), ("serial", "parallel"), ("sequential", "parallel"), ("optimistic", "pessimistic"),
+    ("forward", "backward"), ("benign", "malicious"), ("honest", "deceptive"), ("cooperation", "competition"),
+    ("centralised", "decentralized"), ("centralized", "decentralised")))
+
+
+def _opposites(x: str, y: str) -> bool:
+    """Whether two words (lower case) say opposite things: an antonym (:data:`_ANTONYMS`), a word and itself with a
+    negating prefix (:data:`_NEGATING`, the rest of four letters or more), or one rest after two opposite prefixes
+    (:data:`_SWAPS`, the rest of three letters or more, or none: ``on``/``off``)."""
+    if frozenset((x, y)) in _ANTONYMS:
+        return True
+    for short, long in ((x, y), (y, x)):
+        if len(short) >= 4 and any(long == prefix + short for prefix in _NEGATING):
+            return True
+    for p, q in _SWAPS:
+        for u, v in ((x, y), (y, x)):
+            rest = u[len(p):]
+            if u.startswith(p) and v == q + rest and (len(rest) >= 3 or not rest):
+                return True
+    return False
 
 
 def may_be_one_paper(a: Known, b: Known) -> bool:
