@@ -807,7 +807,11 @@ def test_a_crossref_subtitle_is_part_of_the_title_and_a_jr_in_the_family_name_is
              work(DOI="10.5555/orch.5", title=["Orchestrator Swarms:"], subtitle=["Delegation Policies"]),
              work(DOI="10.5555/orch.6", title=["An Orchestrator by a Doctor"], author=[{"given": "John", "family": "Smith, PhD"}]),
              work(DOI="10.5555/orch.7", title=["An Orchestrator by a Knight"],
-                  author=[{"given": "Robert, Jr.", "family": "Heath", "suffix": "III"}])]
+                  author=[{"given": "Robert, Jr.", "family": "Heath", "suffix": "III"}]),
+             # run 35: the suffix in the family name without a comma, and a suffix written 2nd
+             work(DOI="10.5555/orch.8", title=["An Orchestrator by a Preacher"],
+                  author=[{"given": "Martin Luther", "family": "King Jr.", "suffix": "Jr."},
+                          {"given": "Carl", "family": "Fisher", "suffix": "2nd"}, {"given": "Ada", "family": "Byron Sr"}])]
     asked = []
     served = serve(Scripted(lambda path, params: asked.append(params) or (200, "application/json", work_list(items))))
     point(monkeypatch, served, "MASRL_CROSSREF_API", "/works")
@@ -822,11 +826,12 @@ def test_a_crossref_subtitle_is_part_of_the_title_and_a_jr_in_the_family_name_is
         "doi:10.5555/orch.2": ("An Orchestrator of Tools", "Heath, Jr., Robert W.; Lovelace, Ada"),
         "doi:10.5555/orch.3": ("Orchestrator Learning: A Study", "Lovelace, Ada"),  # a subtitle the title holds: once
         "doi:10.5555/orch.4": ("Do Orchestrators Help? Delegation in Agent Teams", "Heath, Jr., Robert W."),
-        "doi:10.5555/orch.5": ("Orchestrator Swarms: Delegation Policies", "Lovelace, Ada")}
+        "doi:10.5555/orch.5": ("Orchestrator Swarms: Delegation Policies", "Lovelace, Ada"),
+        "doi:10.5555/orch.8": ("An Orchestrator by a Preacher", "King, Jr., Martin Luther; Fisher, 2nd, Carl; Byron, Sr, Ada")}
     (query,) = meta(basic_survey)["sources"][0]["queries"]
     assert query["unusable_records"] == [
-        "doi:10.5555/orch.6 (authors: authors[0]: 'Smith, PhD, John' is not one person's name: 'PhD' is no generational "
-        "suffix (Jr., Sr., II, III, IV) between a family and a given name)",
+        "doi:10.5555/orch.6 (authors: authors[0]: 'Smith, PhD, John' is not one person's name: only a generational "
+        "suffix (Jr., Sr., II, III, IV, 2nd, 3rd) stands between two commas, as in Last, Jr, First)",
         "doi:10.5555/orch.7 (authors: authors[0]: 'Heath, III, Robert, Jr.' is not one person's name: it has more commas "
         "than a name written Last, Jr, First)"]
     assert cli("validate", "--root", basic_survey).code == 0

@@ -208,8 +208,8 @@ def not_one_person(name: str) -> str | None:
     if len(parts) > 3:
         return f"{_short(name)} is not one person's name: it has more commas than a name written Last, Jr, First"
     if len(parts) == 3 and parts[1].strip().lower() not in SUFFIXES:
-        return (f"{_short(name)} is not one person's name: {parts[1].strip()!r} is no generational suffix (Jr., Sr., "
-                "II, III, IV) between a family and a given name")
+        return (f"{_short(name)} is not one person's name: only a generational suffix (Jr., Sr., II, III, IV, 2nd, 3rd) "
+                "stands between two commas, as in Last, Jr, First")
     return None
 
 

@@ -231,15 +231,18 @@ def paper(work: Work, where: str) -> Paper:
 
 def _suffix_apart(author: Author) -> tuple:
     """``(family, given, suffix)`` of a Crossref author, a suffix a publisher wrote into the family or given name after
-    a comma (``"family": "Heath, Jr."``) taken out into the suffix it is, or dropped where the suffix says it already.
+    a comma or a blank (``"family": "Heath, Jr."``, ``"King Jr."``) taken out into the suffix it is, or dropped where
+    the suffix says it already.
     A part with another comma (``"Smith, PhD"``) is kept: the name it makes is that record's problem."""
     family, given, suffix = author.family, author.given, author.suffix
     for part in ("family", "given"):
         text = family if part == "family" else given
         head, comma, tail = text.rpartition(",") if isinstance(text, str) else ("", "", "")
+        if not comma and isinstance(text, str) and " " in text.strip():  # "King Jr.": the last word
+            head, comma, tail = text.strip().rpartition(" ")
         if (comma and head.strip() and "," not in head and tail.strip().lower() in SUFFIXES
                 and (not suffix or tail.strip().lower().rstrip(".") == suffix.strip().lower().rstrip("."))):
-            family, given = (head, given) if part == "family" else (family, head)  # written twice: once
+            family, given = (head.strip(), given) if part == "family" else (family, head.strip())  # written twice: once
             return family, given, tail.strip() if not suffix else suffix
     return family, given, suffix
 

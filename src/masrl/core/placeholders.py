@@ -47,7 +47,7 @@ FOOTNOTE_MARK = re.compile(r"\\(?:thanks|footnote|footnotemark|textsuperscript|i
 
 #: Generational suffixes, which end a name written "First Last" ("Robert W. Heath Jr.") or stand between its two
 #: commas ("King, Jr., Martin Luther", BibTeX's "Last, Jr, First").
-SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "2nd", "3rd", "4th"})
 
 
 def is_suffix_form(name: str) -> bool:
@@ -190,8 +190,8 @@ _NO_NAME_START = frozenset("=+-@")
 def _digit_word(outside: str) -> str | None:
     """The first word of a name's text outside braces that holds a digit, or None: an affiliation's mark glued to a
     name (``Smith1``, ``Doe2,3``) or a part of digits only (``Smith, 42``); Roman numerals are letters
-    (``Louis XIV``)."""
-    return next((w for w in re.split(r"[\s,~]+", outside) if re.search(r"\d", w)), None)
+    (``Louis XIV``), and so are the generational suffixes written with digits (``Fisher, 2nd, Carl``)."""
+    return next((w for w in re.split(r"[\s,~]+", outside) if re.search(r"\d", w) and w.lower() not in SUFFIXES), None)
 
 
 def authors_problem(authors: list) -> str | None:
