@@ -334,6 +334,24 @@ def test_add_by_bare_arxiv_id_looks_up_the_metadata(survey, cli, no_network):
     assert "abstract: We train the stopping decision.\n" in out and "primaryclass: cs.MA" in out
 
 
+@pytest.mark.parametrize(("written", "plain"), [
+    ("$\\infty$-former: Infinite Memory Transformer", "∞-former: Infinite Memory Transformer"),
+    ("H$_2$O: Heavy-Hitter Oracle for Agents", "H_2O: Heavy-Hitter Oracle for Agents"),
+    ("\\emph{Learned} Routers at 50% Cost", "Learned Routers at 50% Cost"),
+])
+def test_an_arxiv_title_written_in_tex_is_read_as_its_text(survey, cli, no_network, written, plain):
+    """Run 35: arXiv writes titles in TeX; '$\\infty$-former' was kept as the title, and papers.bib then printed the
+    dollars and the backslash ('\\${\\textbackslash}infty\\$-former')."""
+    feed = ARXIV_ATOM.replace("""Learning When to Stop: Orchestrator
+      Credit for Agent Swarms""", written.replace("&", "&amp;"))
+    no_network.get(re.compile(r"https://export\.arxiv\.org/api/query\?.*id_list=2605\.08686.*"), body=feed,
+                   content_type="application/atom+xml")
+    run = cli("add", "--root", survey, "2605.08686", "--dry-run")
+    assert run.code == 0, run.err
+    assert yaml.safe_load(run.out.split("\n---", 1)[0] if "\n---" in run.out else run.out)["title"] == plain, run.out
+    assert "textbackslash" not in run.out and "\\$" not in run.out
+
+
 CROSSREF = {"status": "ok", "message-type": "work", "message": {
     "DOI": "10.1145/3605764.3623999", "type": "proceedings-article", "title": ["A Workshop Paper on Agents"],
     "author": [{"given": "Kai", "family": "Greshake", "sequence": "first"}, {"name": "Agents Lab"}],

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from .answers import MAX_AUTHORS, FormatError, clean, day, person as person_name, source_doi
 from .identifiers import IdentifierError, arxiv_category_problem, parse
+from .latex import decode_latex
 from ..core import clock
 from ..core.text import ascii_digits
 
@@ -126,6 +127,8 @@ def _entry(entry, i: int) -> Entry:
         raise FormatError(f"{where}: id {ident[:80]!r} is not an arXiv abstract URL (http://arxiv.org/abs/<id>v<n>)")
     where = f"entry {i + 1} ({parsed.key})"
     title = clean(_one(entry, f"{ATOM}title", where), "title", f"{where}: title")
+    if "$" in title or "\\" in title:  # arXiv writes a title in TeX ($\infty$-former): the record keeps its text
+        title = " ".join(decode_latex(title).split())
     if not title:
         raise FormatError(f"{where}: an empty title")
     summary = clean(_one(entry, f"{ATOM}summary", where), "abstract", f"{where}: summary")
