@@ -180,6 +180,10 @@ def test_a_dollar_nothing_closes_leaves_text_after_it_and_every_math_form_keeps_
     assert latex_safe("Rates \\ensuremath{x_{1}^2} at 5%") == "Rates \\ensuremath{x_{1}^2} at 5\\%"
     assert latex_safe("$a_1$ and $b^2$ but c_d") == "$a_1$ and $b^2$ but c\\_d"
     assert latex_safe("an \\( unclosed x_1") == "an \\( unclosed x\\_1"
+    # run 35: display math $$...$$ was read as closing and opening math, its ^ escaped (pdflatex: "Please use \\mathaccent")
+    assert latex_safe("Bounds $$y^2$$ for x_1 and 5%") == "Bounds $$y^2$$ for x\\_1 and 5\\%"
+    assert latex_safe("$x$$y^2$ and a_b") == "$x$$y^2$ and a\\_b"
+    assert latex_safe("costs $$ 5 and a_b") == "costs \\$\\$ 5 and a\\_b"
 
 
 def test_a_space_after_a_command_in_math_is_kept_in_the_plain_title():

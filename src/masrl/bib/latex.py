@@ -303,7 +303,7 @@ def latex_safe(latex: str) -> str:
     would stop LaTeX escaped: a bare ``#``, ``&`` or ``%`` (``\#``, ``\&``, ``\%``; a ``%`` would start
     a comment), a ``_`` or ``^`` outside math (``\_``, ``\^{}``), and a ``$`` that opens math nothing
     closes (``\$``, and what follows it is text). Escaped characters, macros with their arguments, math (between
-    ``$``, ``\(`` and ``\)``, ``\[`` and ``\]``, or in ``\ensuremath{...}``), and the argument of ``\url`` (a URL as
+    ``$`` or ``$$``, ``\(`` and ``\)``, ``\[`` and ``\]``, or in ``\ensuremath{...}``), and the argument of ``\url`` (a URL as
     written) are kept; source without a bare special is returned as it is."""
     out: list[str] = []
     math: int | None = None  # index in out of the "$" that opened math
@@ -321,6 +321,15 @@ def latex_safe(latex: str) -> str:
             end = macro.end() if macro else i + 2
             out.append(latex[i:end])
             i = end
+            continue
+        if ch == "$" and math is None and latex.startswith("$$", i):  # display math: to its closing $$, or two dollars
+            close = latex.find("$$", i + 2)
+            if close < 0:
+                out.append("\\$\\$")
+                i += 2
+                continue
+            out.append(re.sub(r"(?<!\\)([#&%])", r"\\\1", latex[i:close + 2]))
+            i = close + 2
             continue
         if ch == "$":
             math, opened = (len(out), i) if math is None else (None, opened)
