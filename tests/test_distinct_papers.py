@@ -74,6 +74,25 @@ def test_titles_that_differ_by_opposite_words_are_two_papers(a, b):
     assert [m.other.where for m in pool.matches(f"{a} reinforcement learning for orchestration!", {}, ["Wang, Jun"])] == ["a.yaml"]
 
 
+def test_parts_numbered_in_words_or_letters_are_two_papers():
+    """Run 35: 'Part One' and 'Part Two', 'Part A' and 'Part B', 'First-Order' and 'Second-Order' were one paper (95%
+    similar): the second add was refused. A number in words is its number ('Part Two' is 'Part 2', 'Part II')."""
+    from masrl.bib.matching import distinct_by_title, normalize_title
+
+    def distinct(a, b):
+        return distinct_by_title(normalize_title(a), normalize_title(b))
+
+    for a, b in (("Learning to Communicate, Part One", "Learning to Communicate, Part Two"),
+                 ("Learning to Communicate, Part A", "Learning to Communicate, Part B"),
+                 ("First-Order Methods for Agent Teams", "Second-Order Methods for Agent Teams"),
+                 ("Orchestration, Volume Three", "Orchestration, Volume Four")):
+        assert distinct(a, b), (a, b)
+    for a, b in (("Learning to Communicate, Part Two", "Learning to Communicate, Part 2"),
+                 ("Learning to Communicate, Part Two", "Learning to Communicate, Part II"),
+                 ("One Model for All Agents", "One model for all agents!")):
+        assert not distinct(a, b), (a, b)
+
+
 def test_a_word_that_merely_begins_like_an_opposite_is_no_opposite():
     from masrl.bib.matching import distinct_by_title, normalize_title
 

@@ -267,6 +267,12 @@ _ROMAN = re.compile(r"(?=[mdclxvi])m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:
 _NUMBERING = frozenset({"part", "vol", "volume", "chapter", "book", "section", "phase", "stage", "no"})
 
 
+#: Numbers written in words: ordinals count wherever they stand ("First-Order", "Second-Order"), cardinals after a word
+#: that numbers ("Part One").
+_ORDINALS = {w: n for n, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+_CARDINALS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+
+
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
@@ -277,13 +283,18 @@ def _roman_value(word: str) -> int:
 
 @lru_cache(maxsize=16384)
 def _marks(norm: str) -> tuple:
-    """The title's numbers in order, by value (``2``, ``٢`` and ``II`` are 2; ``1,000`` was made ``1000`` by
-    :func:`normalize_title`), and how many words say no."""
+    """The title's numbers in order, by value (``2``, ``٢``, ``II``, ``Second`` and ``Part Two`` are 2; ``1,000`` was
+    made ``1000`` by :func:`normalize_title`; a part's letter counts as its number), and how many words say no."""
     words = norm.split()
     numbers = []  # the digits are ASCII by now (normalize_title)
     for k, w in enumerate(words):
-        if _ROMAN.fullmatch(w) and (w != "i" or k == len(words) - 1 or (k and words[k - 1] in _NUMBERING)):
+        numbered = k > 0 and words[k - 1] in _NUMBERING
+        if _ROMAN.fullmatch(w) and (w != "i" or k == len(words) - 1 or numbered):
             numbers.append(_roman_value(w))
+        elif w in _ORDINALS or (numbered and w in _CARDINALS):  # "Second-Order", "Part Two": 2
+            numbers.append(_ORDINALS.get(w) or _CARDINALS[w])
+        elif numbered and len(w) == 1 and w.isalpha():  # "Part A", "Part B": a part's letter
+            numbers.append(-ord(w))
         else:
             numbers += (int(run) for run in re.findall(r"\d+", w))
     return tuple(numbers), sum(w in _NEGATIONS or (w.startswith("non") and len(w) > 5) for w in words)
