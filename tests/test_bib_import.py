@@ -377,3 +377,25 @@ def test_a_field_named_type_field_is_refused_not_read_as_the_type():
     result, got = papers("@techreport{tt1, title={T}, author={Doe, Jane}, institution={MIT}, type={Memo},"
                          " type_field={Other}, year={2022}, url={https://x.org/tt1}}")
     assert got == {} and any("is masrl's name for BibTeX's field type" in str(p) for _, _, ps in result.refused for p in ps)
+
+
+def test_a_biblatex_subtitle_is_part_of_the_title_and_every_alias_not_kept_is_named():
+    """Run 35: biblatex's subtitle was left out of the record's title (the paper was added again beside the record of its
+    whole title), and an entry's own key and second alias were dropped without a word when it had ids."""
+    from masrl.bib.bibimport import import_entries
+    from masrl.bib.bibtex import parse as parse_bibtex
+    from masrl.bib.consistency import bibtex_disagreements
+
+    text = ("@article{x1, author={Roe, Ann}, title={Graph Agents}, subtitle={Learning to Coordinate Many Workers}, "
+            "journaltitle={J}, date={2021}, doi={10.1000/sub.1}}\n"
+            "@article{smith2020deep, ids={smithDeep, Smith2020}, author={Smith, John}, title={Deep things?}, "
+            "subtitle={A study}, journal={J}, year={2020}, doi={10.1000/ids.1}}\n")
+    result = import_entries(parse_bibtex(text, "s.bib"), "s.bib")
+    assert [p["title"] for p in result.papers] == ["Graph Agents: Learning to Coordinate Many Workers",
+                                                    "Deep things? A study"]
+    assert [p["bibtex_key"] for p in result.papers] == ["x1", "smithDeep"]
+    assert [p.message for p in result.notes if "ids:" in p.message] == [
+        "entry 'smith2020deep': ids: smithDeep is kept as its BibTeX key (papers.bib's alias of the record's key); a "
+        "record keeps one, so smith2020deep, Smith2020 are not kept: cite the record by its key or smithDeep"]
+    for paper in result.papers:  # the record's title and its block's title and subtitle agree
+        assert [f for f, _, _ in bibtex_disagreements(paper) if f == "title"] == []

@@ -36,6 +36,7 @@ from ..core.placeholders import FOOTNOTE_MARK, author_problem, authors_problem
 from . import bibtex, identifiers, venues
 from .bibtex import BIBTEX_TYPES, BibEntry
 from .latex import unread_macros
+from .matching import with_subtitle
 
 #: Fields exporting tools add for their own bookkeeping; not kept, and named in a note.
 BOOKKEEPING = ("timestamp", "biburl", "bibsource", "file", "added-at", "interhash", "intrahash", "owner",
@@ -307,7 +308,7 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     for name, value in sorted(f.items()):
         if isinstance(value, str) and (why := bibtex.too_deep(value)):
             bad(name, f"{name} {why}")
-    title = bibtex.decode_latex(f.get("title", "")).strip()
+    title = with_subtitle(bibtex.decode_latex(f.get("title", "")), bibtex.decode_latex(f.get("subtitle", "")))
     if not title:
         bad("title", "has no title")
     elif lost := unread_macros(f.get("title", "")):  # a paper's own macro (\mysystem{}): its word is not in the title
@@ -363,6 +364,10 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
         bad("identifiers", "has no identifier: give eprint (arXiv id), doi, or url")
 
     aliases = [a.strip() for a in f.pop("ids", "").split(",") if a.strip()]
+    if dropped := [k for k in dict.fromkeys([entry.key, *aliases[1:]]) if aliases and k != aliases[0]]:
+        note(f"ids: {aliases[0]} is kept as its BibTeX key (papers.bib's alias of the record's key); a record keeps one, "
+             f"so {', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not kept: cite the record by its key or "
+             f"{aliases[0]}")
     abstract = bibtex.collapse(bibtex.decode_latex(f.pop("abstract"))) if f.get("abstract") else None
     # BibTeX's own field "type" (a report's or thesis's kind: "Technical Report") is no entry type: kept apart
     if "type_field" in f:

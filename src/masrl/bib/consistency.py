@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import venues
 from .bibtex import decode_latex
 from .latex import latex_safe
-from .matching import normalize_title
+from .matching import normalize_title, with_subtitle
 
 
 def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
@@ -31,6 +31,8 @@ def bibtex_disagreements(record: dict) -> list[tuple[str, str, str]]:
         found.append(("year", str(record.get("year")), str(year)))
     if isinstance(bib.get("title"), str) and isinstance(record.get("title"), str):
         theirs = decode_latex(latex_safe(bib["title"]))  # a bare % is a percent sign (and # & _ ^ the characters), as papers.bib writes them
+        if isinstance(bib.get("subtitle"), str):  # biblatex's subtitle is the title's, as the import joined them
+            theirs = with_subtitle(theirs, decode_latex(latex_safe(bib["subtitle"])))
         if normalize_title(theirs).replace(" ", "") != normalize_title(record["title"]).replace(" ", ""):
             found.append(("title", record["title"], theirs))
     mine = venues.venue_kind(str(record.get("venue", "")))

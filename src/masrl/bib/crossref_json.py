@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import msgspec
 
 from ..core.placeholders import SUFFIXES, is_et_al, placeholder_problem
-from .matching import normalize_title
+from .matching import with_subtitle
 from .answers import MAX_AUTHORS, FormatError, clean, decode_json, named_authors, not_one_person, organisation_name, person, source_doi
 
 
@@ -190,9 +190,7 @@ def paper(work: Work, where: str) -> Paper:
 
     doi, arxiv = source_doi(work.doi, f"{where}.DOI")  # arXiv's own DOI names its preprint
     title = _first(work.title, "title", f"{where}.title")
-    subtitle = _first(work.subtitle, "title", f"{where}.subtitle")
-    if subtitle and title and normalize_title(subtitle) not in normalize_title(title):  # a title may hold it already
-        title = f"{title} {subtitle}" if title[-1] in ":?!.;" else f"{title}: {subtitle}"  # "Do Agents Help? A Study"
+    title = with_subtitle(title, _first(work.subtitle, "title", f"{where}.subtitle"))
     if len(work.author) > MAX_AUTHORS:
         raise FormatError(f"{where}.author: {len(work.author)} authors, more than the {MAX_AUTHORS} masrl keeps")
     authors = []

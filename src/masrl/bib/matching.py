@@ -43,6 +43,16 @@ from ..core.fold import name_word_forms
 from .organisations import generic_word
 from .identifiers import keys_of
 
+def with_subtitle(title: str, subtitle: str) -> str:
+    """A title joined with its subtitle (Crossref's ``subtitle``, biblatex's): ``Agent Swarms: Delegation Policies``;
+    after a title's own closing mark without a colon (``Do Agents Help? A Study``); the title alone when it holds the
+    subtitle already, or there is none."""
+    title, subtitle = title.strip(), subtitle.strip()
+    if not subtitle or not title or normalize_title(subtitle) in normalize_title(title):
+        return title
+    return f"{title} {subtitle}" if title[-1] in ":?!.;" else f"{title}: {subtitle}"
+
+
 #: Titles at least this similar (normalized, 0-1) are the same paper.
 TITLE_THRESHOLD = 0.9
 
