@@ -399,3 +399,18 @@ def test_a_biblatex_subtitle_is_part_of_the_title_and_every_alias_not_kept_is_na
         "record keeps one, so smith2020deep, Smith2020 are not kept: cite the record by its key or smithDeep"]
     for paper in result.papers:  # the record's title and its block's title and subtitle agree
         assert [f for f, _, _ in bibtex_disagreements(paper) if f == "title"] == []
+
+
+def test_biblatex_extended_names_are_read_and_a_name_holding_an_equals_sign_is_refused(survey, cli):
+    """Run 35: author = {family=Smith, given=John} was stored as a person called 'family=Smith' (key familysmith2021),
+    and two such names were refused with the parser's own 'Too many commas'."""
+    from masrl.bib.bibimport import import_entries
+    from masrl.bib.bibtex import parse as parse_bibtex
+
+    text = ("@misc{e1, author={family=Smith, given=John and given=Jan, prefix=van der, family=Berg, useprefix=true}, "
+            "title={Extended Names of Agents}, year={2021}, url={https://example.org/e1}}\n")
+    result = import_entries(parse_bibtex(text, "e.bib"), "e.bib")
+    assert [p["authors"] for p in result.papers] == [["Smith, John", "van der Berg, Jan"]] and result.problems == []
+    run = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/e2", "--title", "Extended Names Again",
+              "--author", "family=Smith, given=John", "--year", "2021")
+    assert run.code == 1 and "holds '=': biblatex's extended name format" in run.err, run.err

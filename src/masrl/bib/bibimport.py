@@ -395,6 +395,7 @@ def _checked_author(name: str) -> str:
 
     if not name:
         raise ValueError("holds an empty name: 'and' twice in a row, or at the start or end of the list")
+    name = bibtex.extended_name(name)  # biblatex's family=Smith, given=John
     if mark := FOOTNOTE_MARK.search(name):  # an affiliation's mark glued to the name ('J\textsuperscript{1}' is 'J1')
         raise ValueError(f"{name!r} holds {mark.group()!r}, a footnote or affiliation mark: write the name alone")
     if name != "others" and not bibtex._braced_whole(name):

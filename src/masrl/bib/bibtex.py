@@ -168,7 +168,8 @@ def record_author(name: str) -> str:
         parse_single_name_into_parts,
     )
 
-    name = brace_specials(collapse(name))  # an accent command stays one letter ('Nguy\\~{\\^e}n' is not 'Nguy ên')
+    name = extended_name(collapse(name))  # biblatex's family=Smith, given=John: Smith, John
+    name = brace_specials(name)  # an accent command stays one letter ('Nguy\\~{\\^e}n' is not 'Nguy ên')
     if name == "others" or is_et_al(name):  # "et al." is BibTeX's "others": the list goes on
         return "others"
     if _braced_whole(name):
@@ -187,6 +188,31 @@ def record_author(name: str) -> str:
     except InvalidNameError:
         merged = name  # reported by the caller as malformed
     return decode_latex(merged)
+
+
+#: A part of biblatex's extended name format (``family=van der Berg``, ``given={Jan}``), its key and its value.
+_EXTENDED_PART = re.compile(r"\s*(family|given|prefix|suffix|useprefix|given-i|family-i)\s*=\s*(\{.*\}|[^,{}]*)\s*$",
+                            re.IGNORECASE)
+
+
+def extended_name(name: str) -> str:
+    """A name in biblatex's extended format (``family=Berg, given=Jan, prefix=van der``: biber's own) as BibTeX's
+    ``prefix family, suffix, given``; any other name, or one with a part of another form, as it is (the checks name
+    its ``=``)."""
+    if "=" not in name or not _EXTENDED_PART.match(name.split(",", 1)[0]):
+        return name
+    parts: dict[str, str] = {}
+    for piece in name.split(","):
+        found = _EXTENDED_PART.fullmatch(piece)
+        if found is None:
+            return name
+        value = found.group(2).strip()
+        parts[found.group(1).lower()] = value[1:-1] if value.startswith("{") and value.endswith("}") else value
+    family = " ".join(p for p in (parts.get("prefix", ""), parts.get("family", "")) if p)
+    if not family:
+        return name
+    return ", ".join(p for p in (family, parts.get("suffix", ""), parts.get("given", "")) if p) if parts.get("given") \
+        else family
 
 
 def _east_asian(word: str) -> bool:

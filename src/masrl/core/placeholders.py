@@ -126,7 +126,8 @@ def author_problem(author: object) -> str | None:
     ``and`` outside braces, which BibTeX reads as two authors, a footnote or affiliation mark or an ORCID
     (``Curie, Marie†``, ``Smith, John\\thanks{MIT}``), a digit outside braces (a mark glued to a name,
     ``Smith1, John``, or a part of digits only, ``Doe, 3``: an organisation whose name holds one is braced,
-    ``{Team 42}``), or a name beginning with ``=``, ``+``, ``-`` or ``@`` (a spreadsheet formula, a handle)."""
+    ``{Team 42}``), a ``=`` outside braces (biblatex's extended name format, ``family=Smith, given=John``), or a
+    name beginning with ``=``, ``+``, ``-`` or ``@`` (a spreadsheet formula, a handle)."""
     why = placeholder_problem(author)
     if why:
         return why
@@ -154,6 +155,9 @@ def author_problem(author: object) -> str | None:
     if set(outside) & set("[];&|/") or ET_AL_INSIDE.search(outside):
         return (f"{text!r} is not one person's name: '[', ']', ';', '&', '|', '/' and 'et al.' write several names as "
                 "text; give each person as an author of their own (an organisation whose name holds one goes in braces)")
+    if "=" in outside and text.lstrip("{")[:1] not in _NO_NAME_START:  # a name beginning with '=' is named below
+        return (f"{text!r} holds '=': biblatex's extended name format (family=..., given=...) or no name; write "
+                "\"Last, First\" (masrl add --bibtex reads the extended format)")
     if set(outside) & set("()"):
         return (f"{text!r} holds a parenthesis: an affiliation or a note, such as '(MIT)', is no part of a person's "
                 "name; write the name alone (an organisation whose name holds one goes in braces)")
