@@ -161,3 +161,28 @@ def test_a_stray_brace_of_a_figure_note_is_named_as_written(tmp_path, cli):
     assert run.code == 1
     assert sorted(line.split(" is not a placeholder")[0].rsplit(": ", 1)[1] for line in run.err.splitlines()
                   if "is not a placeholder" in line) == ["'{nn}'", "'{{n}'", "'{{retained}}'"], run.err
+
+
+def test_a_landing_page_of_a_scheme_the_survey_declares_is_that_id(tmp_path, cli):
+    """Run 35: a survey declaring pmid with a resolver took https://pubmed.ncbi.nlm.nih.gov/12345678/ as a plain link:
+    the paper a record holds as pmid 12345678 was added again, and validate said ok."""
+    root = tmp_path / "s"
+    assert cli("init", str(root), "--title", "T").code == 0
+    taxonomy = root / "corpus/taxonomy.yaml"
+    text = taxonomy.read_text(encoding="utf-8")
+    taxonomy.write_text(text.replace("  url: {label: landing-page URLs", '  pmid: {label: PubMed id, definition: a PubMed '
+                                     'id, pattern: "[0-9]{1,9}", resolver: "https://pubmed.ncbi.nlm.nih.gov/{id}/"}\n'
+                                     "  url: {label: landing-page URLs", 1), encoding="utf-8")
+    first = cli("add", "--root", root, "--no-fetch", "--url", "https://pubmed.ncbi.nlm.nih.gov/12345678", "--title",
+                "Agents in the Clinic", "--author", "Roe, Ann", "--year", "2020")
+    assert first.code == 0, first.err
+    (path,) = (root / "corpus/papers").glob("*.yaml")
+    assert "identifiers:\n  pmid: '12345678'\n" in path.read_text(encoding="utf-8")
+    again = cli("add", "--root", root, "--no-fetch", "--url", "https://pubmed.ncbi.nlm.nih.gov/12345678/", "--title",
+                "Different title entirely", "--author", "Poe, A.", "--year", "2020")
+    assert again.code == 1 and "same pmid 12345678" in again.err, again.err
+    path.write_text(path.read_text(encoding="utf-8").replace("identifiers:\n  pmid: '12345678'\n", "identifiers:\n  url:\n"
+                    "    - http://pubmed.ncbi.nlm.nih.gov/12345678/\n"), encoding="utf-8")
+    checked = cli("validate", "--root", root)
+    assert ("'http://pubmed.ncbi.nlm.nih.gov/12345678/' is the landing page of pmid id '12345678'; write it as pmid: "
+            "'12345678'") in checked.err, checked.err

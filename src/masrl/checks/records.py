@@ -285,6 +285,8 @@ def urls(c, file: str, rec: dict, kind: str) -> None:
                 ident = from_url(url)
             except IdentifierError:
                 continue  # the schema reports it
+            if ident.scheme == "url" and (own := c.tax.landing_id(url)):  # a scheme the survey declares (pmid)
+                ident = Identifier(*own)
             if ident.scheme != "url":
                 c.add(file, ("identifiers", "url", i), f"{url!r} is the landing page of {ident.scheme} id {ident.value!r}; write it as {ident.scheme}: {ident.value!r}")
 

@@ -16,8 +16,9 @@ from ..core import clock
 
 
 def landing(ids: dict, tax: Taxonomy) -> str:
-    """The landing page of a paper: its first URL, or the resolver page of its first identifier."""
-    for scheme in SCHEME_ORDER:
+    """The landing page of a paper: its first URL, or the resolver page of its first identifier (the schemes masrl
+    knows first, then those the survey declares, in the order it declares them)."""
+    for scheme in [*SCHEME_ORDER, *(s for s in tax.identifier_schemes if s not in SCHEME_ORDER)]:
         if scheme in ids:
             value = ids[scheme]
             if isinstance(value, list):

@@ -223,6 +223,28 @@ class Taxonomy:
         """Scheme name -> {label, definition, pattern, resolver?, list?}."""
         return {k: v for k, v in _mapping(self.data.get("identifier_schemes")).items() if isinstance(v, dict)}
 
+    def landing_id(self, url: str) -> tuple[str, str] | None:
+        """``(scheme, id)`` when ``url`` is the resolver page of an id of a scheme the taxonomy declares (its
+        ``resolver`` with ``{id}`` standing for a value of its ``pattern``: ``https://pubmed.ncbi.nlm.nih.gov/{id}/``),
+        else None; a closing slash and ``http``/``https`` do not matter."""
+        import re
+        from urllib.parse import unquote
+
+        plain = re.sub(r"(?i)^https?://", "", url.strip()).rstrip("/")
+        for scheme, spec in sorted(self.identifier_schemes.items()):
+            resolver, pattern = spec.get("resolver"), spec.get("pattern")
+            if not (isinstance(resolver, str) and isinstance(pattern, str) and resolver.count("{id}") == 1):
+                continue
+            head, tail = re.sub(r"(?i)^https?://", "", resolver).split("{id}")
+            if plain.startswith(head) and plain.endswith(tail.rstrip("/")):
+                value = unquote(plain[len(head):len(plain) - len(tail.rstrip("/"))])
+                try:
+                    if value and re.fullmatch(pattern, value):
+                        return scheme, value
+                except re.error:
+                    continue  # a pattern that is no regular expression is named by the taxonomy's checks
+        return None
+
     @property
     def crosstabs(self) -> list[tuple[str, str]]:
         """The (rows, columns) field pairs of the crosstab tables."""

@@ -215,6 +215,7 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
     checked_only = {id(paper) for paper in partial or []}
     duplicated: set[int] = set()
     for paper in [*papers, *(partial or [])]:
+        paper["identifiers"] = _own_schemes(paper.get("identifiers"), tax)
         name = paper.get("entry_key")
         if name is not None:  # a BibTeX entry (arguments were checked when they were read)
             file, line, _ = paper["origin"]
@@ -274,6 +275,26 @@ def plan_additions(corpus: Corpus, papers: list[dict], *, known: list[Problem], 
         plan.stubs.pop(rel, None)
     plan.files = {rel: dump_record(rec) for rel, rec in plan.stubs.items()}
     return plan
+
+
+def _own_schemes(identifiers, tax: Taxonomy):
+    """A paper's ``identifiers`` with each URL that is the resolver page of an id of a scheme the survey declares
+    written as that id (``https://pubmed.ncbi.nlm.nih.gov/12345678/`` as ``pmid: '12345678'``), unless the paper
+    has an id of that scheme already: the paper is then found by it."""
+    if not isinstance(identifiers, dict) or not isinstance(identifiers.get("url"), list):
+        return identifiers
+    out, urls = dict(identifiers), []
+    for url in identifiers["url"]:
+        own = tax.landing_id(url) if isinstance(url, str) else None
+        if own and own[0] not in out:
+            out[own[0]] = own[1]
+        else:
+            urls.append(url)
+    if urls:
+        out["url"] = urls
+    else:
+        out.pop("url")
+    return out
 
 
 def _gist(message: str) -> str:
