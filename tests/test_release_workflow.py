@@ -75,7 +75,7 @@ def release_facts(root: Path) -> dict:
     (["v1", "--date", "2026-12-01"], "command line: NAME: release 'v1' exists already; the next name could be {next}"),
     (["pool", "--date", "2026-12-01"], "command line: NAME: 'pool' is not a release name"),
     (["{next}", "--date", "2026-04-01"], "command line: --date: 2026-04-01 is before the last release {last} ({last_date})"),
-    (["{next}", "--date", "2026-02-30"], "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD"),
+    (["{next}", "--date", "2026-02-30"], "command line: --date: '2026-02-30' names no day of the calendar: February 2026 has 28 days"),
     # names whose tag release-NAME (the one masrl release asks for) git refuses
     (["v2.", "--date", "2026-12-01"], "command line: NAME: 'v2.' ends with '.', which git refuses at the end of the tag "
                                       "release-v2.; e.g. {next}"),
@@ -144,7 +144,7 @@ def test_a_bad_argument_and_an_invalid_record_are_named_in_one_run(survey, cli, 
     run = cli("release", "--root", survey, grow.next_release_name(survey), "--date", "2026-02-30")
     assert run.code == 1
     lines = run.err.splitlines()
-    assert "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD" in lines
+    assert "command line: --date: '2026-02-30' names no day of the calendar: February 2026 has 28 days" in lines
     assert any(line.startswith("corpus/papers/marft.yaml:") and "reward_type: 'hybird' is not in the vocabulary" in line
                for line in lines)
     assert lines[-1] == ("masrl: error: 2 errors in 1 file and the command line; nothing was released (fix the records, "

@@ -435,7 +435,7 @@ def test_exclude_reports_every_problem_of_its_command_line_at_once(survey, cli):
     lines = run.err.splitlines()
     assert lines[0].startswith("command line: --query-family: 'zzz' is not in the vocabulary; allowed: multi-agent LLM, ")
     assert lines[1:] == [
-        "command line: --date: '2026-02-30' is not a date written YYYY-MM-DD",
+        "command line: --date: '2026-02-30' names no day of the calendar: February 2026 has 28 days",
         "command line: --title: 'TODO' is a placeholder; give the paper's real title",
         "command line: --author: ', G' has no last name (write \"Last, First\"); give the paper's real author",
         "command line: --reason: '...' is only punctuation, a placeholder; say why the paper is excluded",

@@ -284,7 +284,7 @@ def test_bad_arguments_are_named_at_once(round_survey, cli):
         "command line: --family: 'orchestraton' is not a query family of the protocol; allowed: multi-agent LLM RL, "
         "credit assignment, orchestration, tool and software agents, safety, classical MARL, industrial systems "
         "(did you mean 'orchestration'?)",
-        "command line: --since: '2026-13-01' is not a date written YYYY-MM-DD",
+        "command line: --since: '2026-13-01' names no day of the calendar: a month is 01 to 12",
         "command line: --source: 'arxv' is not a source of the protocol; allowed: arxiv, crossref, openreview, "
         "semanticscholar, citations (did you mean 'arxiv'?)",
         "masrl: error: 3 errors in the command line; nothing was searched.",

@@ -15,7 +15,6 @@ the existing release NAME since (:func:`freeze_claims`).
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import re
 from argparse import Namespace
 
@@ -63,13 +62,10 @@ def _argument_problems(args: Namespace, existing: list[Release]) -> list[Problem
     for flag, value in (("--date", args.date), ("--cutoff", args.cutoff)):
         if value is None:
             continue
-        try:
-            datetime.date.fromisoformat(value)
-            valid[flag] = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value))
-        except ValueError:
-            valid[flag] = False
-        if not valid[flag]:
-            problems.append(Problem(COMMAND_LINE, None, flag, f"{value!r} is not a date written YYYY-MM-DD"))
+        why = clock.date_problem(value)
+        valid[flag] = why is None
+        if why:
+            problems.append(Problem(COMMAND_LINE, None, flag, why))
     date_ok = valid.get("--date", False)
     cutoff_ok = valid.get("--cutoff", args.cutoff is None) and date_ok
     if date_ok and existing and args.date < existing[-1].date:

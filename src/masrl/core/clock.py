@@ -56,3 +56,22 @@ def today() -> datetime.date:
 def today_iso() -> str:
     """:func:`today` as ``YYYY-MM-DD``."""
     return today().isoformat()
+
+
+def date_problem(value: object) -> str | None:
+    """Why ``value`` is no date written ``YYYY-MM-DD``, or None: ``'2026-6-1' is not a date written YYYY-MM-DD``; a
+    day of no month (``'2026-02-30' names no day of the calendar: February 2026 has 28 days``)."""
+    import calendar
+
+    text = value if isinstance(value, str) else ""
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if match is None:
+        return f"{value!r} is not a date written YYYY-MM-DD"
+    year, month, day = (int(part) for part in match.groups())
+    if not 1 <= month <= 12:
+        return f"{value!r} names no day of the calendar: a month is 01 to 12"
+    days = calendar.monthrange(max(year, 1), month)[1]
+    if not 1 <= day <= days or year < 1:
+        return (f"{value!r} names no day of the calendar: {calendar.month_name[month]} {year} has {days} days"
+                if year >= 1 else f"{value!r} names no day of the calendar")
+    return None

@@ -8,7 +8,6 @@ result and hands the files to :mod:`masrl.build.write`.
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import re
 from dataclasses import dataclass
@@ -71,12 +70,8 @@ def _today(date: str | None) -> str:
     """``date`` (checked: a real date written YYYY-MM-DD) or today."""
     if date is None:
         return clock.today_iso()
-    try:
-        valid = re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", date) and datetime.date.fromisoformat(date)
-    except ValueError:
-        valid = None
-    if not valid:
-        raise UserError(f"--date {date!r} is not a date written YYYY-MM-DD")
+    if why := clock.date_problem(date):
+        raise UserError(f"--date {why}")
     return date
 
 

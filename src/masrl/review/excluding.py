@@ -12,7 +12,6 @@ in the pool and any decision after which the corpus would not validate. Nothing 
 
 from __future__ import annotations
 
-import datetime
 import re
 from dataclasses import dataclass, field
 
@@ -127,12 +126,8 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
         elif isinstance(value, str) and (why := placeholder_problem(value)):
             bad(field_.name, f"{why}; give the real text")
     if decision.date:
-        try:
-            ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", decision.date)) and bool(datetime.date.fromisoformat(decision.date))
-        except ValueError:
-            ok = False
-        if not ok:
-            bad("date", f"{decision.date!r} is not a date written YYYY-MM-DD")
+        if why := clock.date_problem(decision.date):
+            bad("date", why)
         elif decision.date > clock.today_iso():
             bad("date", f"{decision.date} is in the future (today is {clock.today_iso()})")
     if bool(decision.key) == bool((decision.title or "").strip()):

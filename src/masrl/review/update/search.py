@@ -20,11 +20,11 @@ from collections import Counter
 
 import datetime
 import os
-import re
 from dataclasses import dataclass
 from typing import Callable
 
 from ...bib.fetch import endpoint_problem
+from ...core import clock
 from ...core.didyoumean import did_you_mean
 from ...core.errors import COMMAND_LINE, Problem, UserError, sort_key, summary
 from ...corpus.load import TAXONOMY, parse_tree
@@ -63,11 +63,8 @@ class SearchResult:
 
 
 def _date_problem(flag: str, value: str) -> Problem | None:
-    try:
-        ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value)) and bool(datetime.date.fromisoformat(value))
-    except ValueError:
-        ok = False
-    return None if ok else Problem(COMMAND_LINE, None, flag, f"{value!r} is not a date written YYYY-MM-DD")
+    why = clock.date_problem(value)
+    return None if why is None else Problem(COMMAND_LINE, None, flag, why)
 
 
 def _before(day: str, days) -> str:
