@@ -198,7 +198,7 @@ def _name_words(authors) -> frozenset[str]:
 
 #: Words that join a family name (``van der Berg``, ``de la Fontaine``) and are shared by unrelated people.
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "du", "da", "di", "del", "della", "dos", "das",
-                        "ter", "ten", "al", "el", "bin", "ibn", "mac", "st"})
+                        "ter", "ten", "al", "el", "bin", "ibn", "ben", "bint", "abu", "abou", "ould", "mac", "st"})
 
 
 #: Words of an organisation's name that join its other words (The ATLAS Collaboration, Allen Institute for AI), shared
@@ -269,7 +269,7 @@ def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -
 #: Words whose presence turns a title into another paper's ("... with RL" and "... without RL"); a word that
 #: begins with "non" (after 3 more letters: not "none") says no as "non" does, so "Non-Stationary" (two words
 #: once normalized) and "Nonstationary" say it alike.
-_NEGATIONS = frozenset({"no", "not", "non", "without"})
+_NEGATIONS = frozenset({"no", "not", "non", "without", "cannot", "never", "nor", "neither", "nothing", "none"})
 #: A Roman numeral (``ii``, ``xiv``, ``mmxxvi``; ``Ⅱ`` is ``ii`` once normalized), which numbers the
 #: parts of a series. ``i`` alone is the pronoun more often than part one: it counts as a numeral only
 #: after a word that numbers (``part``, ``volume`` ...) or as the title's last word.
@@ -307,7 +307,9 @@ def _marks(norm: str) -> tuple:
             numbers.append(-ord(w))
         else:
             numbers += (int(run) for run in re.findall(r"\d+", w))
-    return tuple(numbers), sum(w in _NEGATIONS or (w.startswith("non") and len(w) > 5) for w in words)
+    return tuple(numbers), sum(w in _NEGATIONS or (w.startswith("non") and len(w) > 5)
+                               or (w == "t" and k > 0 and words[k - 1].endswith("n"))  # don't, can't: "don t", "can t"
+                               for k, w in enumerate(words))
 
 
 def distinct_by_title(a: str, b: str) -> bool:
@@ -329,7 +331,8 @@ _NEGATING = ("a", "an", "de", "dis", "in", "im", "il", "ir", "un", "non", "anti"
 #: Prefixes, or whole words, that stand for opposites before the same rest (online and offline, explicit and implicit,
 #: homogeneous and heterogeneous, single-agent and multi-agent, on-policy and off-policy).
 _SWAPS = (("on", "off"), ("ex", "im"), ("homo", "hetero"), ("intra", "inter"), ("over", "under"), ("pre", "post"),
-          ("single", "multi"), ("mono", "multi"), ("uni", "multi"), ("in", "out"), ("max", "min"), ("up", "down"))
+          ("single", "multi"), ("mono", "multi"), ("uni", "multi"), ("in", "out"), ("max", "min"), ("up", "down"),
+          ("incr", "decr"))
 #: Words that are each other's opposites without a shared stem.
 _ANTONYMS = frozenset(frozenset(pair) for pair in (
     ("based", "free"), ("cooperative", "competitive"), ("dense", "sparse"), ("positive", "negative"), ("global", "local"),
@@ -339,6 +342,13 @@ _ANTONYMS = frozenset(frozenset(pair) for pair in (
     ("increasing", "decreasing"), ("before", "after"), ("internal", "external"), ("shallow", "deep"),
     ("active", "passive"), ("serial", "parallel"), ("sequential", "parallel"), ("optimistic", "pessimistic"),
     ("forward", "backward"), ("benign", "malicious"), ("honest", "deceptive"), ("cooperation", "competition"),
+    ("upper", "lower"), ("good", "bad"), ("better", "worse"), ("zero", "general"), ("helps", "hurts"), ("help", "hurt"),
+    ("true", "false"), ("right", "wrong"), ("easy", "hard"), ("simple", "complex"), ("same", "different"),
+    ("win", "lose"), ("wins", "loses"), ("winning", "losing"), ("gain", "loss"), ("gains", "losses"), ("rise", "fall"),
+    ("accept", "reject"), ("always", "never"), ("majority", "minority"), ("attack", "defense"), ("attacks", "defenses"),
+    ("offensive", "defensive"), ("many", "few"), ("more", "fewer"), ("most", "least"), ("top", "bottom"),
+    ("old", "new"), ("past", "future"), ("real", "fake"), ("real", "synthetic"), ("private", "public"),
+    ("light", "heavy"), ("cheap", "expensive"), ("lead", "follow"), ("leader", "follower"), ("leaders", "followers"),
     ("centralised", "decentralized"), ("centralized", "decentralised")))
 
 
