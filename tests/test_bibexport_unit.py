@@ -87,7 +87,7 @@ def test_year_block_and_alias():
 
 @pytest.mark.parametrize("title, protected", [
     ("An LLM", "An {LLM}"), ("x-Y", "x-{Y}"), ("GPT4o", "{GPT4o}"), ("R1", "{R1}"), ("3D", "{3D}"), ("3d", "3d"), ("Q", "Q"),
-    ("(GRPO)", "({GRPO})"), ("\\LaTeX{} Agents", "\\LaTeX{} Agents"), ("Hello", "Hello"), ("{A}{B}", "{A}{B}"),
+    ("(GRPO)", "({GRPO})"), ("\\LaTeX{} Agents", "{{\\LaTeX}} Agents"), ("\\O{}resund \\\"Uber \\emph{x}", "{\\O}resund {\\\"U}ber \\emph{x}"), ("Hello", "Hello"), ("{A}{B}", "{A}{B}"),
     ("a $X^2$ b", "a $X^2$ b"), ("{\\\"O}BB and {\\'E}TS", "{{\\\"O}BB} and {{\\'E}TS}"),
     ("{\\\"O}sterreich", "{\\\"O}sterreich"), ("{\\\"O}BB-based", "{{\\\"O}BB}-based"), ("{\\L}LM", "{{\\L}LM}"),
     ("\\$ LLM", "\\$ {LLM}"), ("\\{ LLM", "\\{ {LLM}"), ("a \\$ USD", "a \\$ {USD}"), ("{a \\} b} ABc", "{a \\} b} {ABc}"),

@@ -84,8 +84,68 @@ def _protect_word(word: str) -> str:
     return "-".join(one(p) for p in word.split("-"))
 
 
+def _brace_commands(title: str) -> str:
+    """Each command of a LaTeX title that a change of case would turn into another (:data:`_CASED`), written outside
+    braces and math, with its arguments, in braces, as BibTeX's special characters are (``\\TeX{} and`` -> ``{\\TeX} and``, ``\\O{}resund`` -> ``{\\O}resund``, ``\\OE uvre`` ->
+    ``{\\OE}uvre``, ``M\\"uller`` -> ``M{\\"u}ller``): a style that lowers a title's case then leaves them as they are
+    (``\\tex``, ``\\o``: an undefined command, or another letter). An escaped character (``\\&``) stays as it is."""
+    out, depth, math, i = [], 0, False, 0
+    while i < len(title):
+        ch = title[i]
+        if ch == "\\" and depth == 0 and not math and _CASED.match(title, i):
+            end = _command_end(title, i)
+            command = title[i:end].rstrip()
+            out.append("{" + (command[:-2] if command.endswith("{}") else command) + "}")
+            i = end
+            continue
+        if ch == "\\":
+            out.append(title[i:i + 2])
+            i += 2
+            continue
+        if ch == "$":
+            math = not math
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+#: A command a style's change of case would turn into another: a control word with a capital (``\\TeX`` into the
+#: undefined ``\\tex``, ``\\O`` into ``\\o``), or an accent on a letter (``\\"U``).
+_CASED = re.compile(r"\\(?:[A-Za-z]*[A-Z][A-Za-z]*|[\"'`^~=.][A-Za-z{])")
+
+
+def _command_end(title: str, at: int) -> int:
+    """Where the command at ``at`` ends, with its arguments: a control word and the blanks after it or its braced
+    arguments; a control symbol (an accent, ``\\"``) and the letter or group after it."""
+    word = re.match(r"\\[A-Za-z]+", title[at:])
+    end = at + (len(word.group()) if word else 2)
+    if word and end < len(title) and title[end].isspace():
+        while end < len(title) and title[end].isspace():
+            end += 1
+        if len(word.group()) > 2 or not title[end:end + 1].isalpha():
+            return end
+        return end + 1  # an accent of one letter and the letter it marks: \c c
+    while end < len(title) and title[end] == "{":  # its arguments (or the empty group that ends it)
+        depth, k = 0, end
+        while k < len(title):
+            depth += {"{": 1, "}": -1}.get(title[k], 0) if title[k - 1:k] != "\\" else 0
+            k += 1
+            if depth == 0:
+                break
+        end = k
+    if end == at + 2 and not word and end < len(title) and title[end].isalpha():  # \"u: the accent's letter
+        end += 1
+    return end
+
+
 def protect_title(title: str) -> str:
-    """Brace-protect capitals and acronyms of a LaTeX title (outside braces and math)."""
+    """Brace-protect capitals and acronyms of a LaTeX title (outside braces and math), and every command written
+    bare (:func:`_brace_commands`)."""
+    title = _brace_commands(title)
     out, word, depth, math, skip = [], "", 0, False, 0
     for i, ch in enumerate(title):
         escaped = i > 0 and title[i - 1] == "\\"
