@@ -570,3 +570,14 @@ def test_a_bad_character_of_a_title_with_markup_is_named_once(survey, cli, tmp_p
                       "year = {2026}, eprint = {2605.00031}}\n", encoding="utf-8")
     lines = cli("add", "--root", survey, "--bibtex", source).err.splitlines()
     assert len(lines) == 2 and lines[0].startswith("g.bib:1: title: entry 'bad5': 'Evil RL agents \\u202e' contains"), lines
+
+
+def test_an_author_written_in_bibtex_markup_is_stored_as_its_text(survey, cli):
+    """Run 36: --author 'D{\\"u}rst, Martin' was stored as written (the README showed Martin D{\\"u}rst, papers.bib
+    typeset the braces and the backslash) though the key was durst2024."""
+    run = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/durst", "--title", "Name with braces",
+              "--author", 'D{\\"u}rst, Martin', "--author", "{AT\\&T Labs}", "--year", "2024")
+    assert run.code == 0, run.err
+    text = (survey / "corpus/papers/durst2024.yaml").read_text(encoding="utf-8")
+    assert "authors:\n  - Dürst, Martin\n  - '{AT&T Labs}'\n" in text
+    assert "is written in BibTeX's markup; it is stored as 'Dürst, Martin'" in run.err

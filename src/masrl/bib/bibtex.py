@@ -226,11 +226,14 @@ def _east_asian(word: str) -> bool:
 
 def stored_author(name: str) -> str:
     """An author written by hand as masrl stores it: ``Last, First`` (any name with a comma), an
-    organisation in braces, ``others`` and a one-word name kept; ``First Last`` stored ``Last, First``
+    organisation in braces, ``others`` and a one-word name kept; a name holding BibTeX's markup decoded
+    (``D{\\"u}rst, Martin`` -> ``Dürst, Martin``); ``First Last`` stored ``Last, First``
     (:func:`record_author`: ``Robert W. Heath Jr.`` -> ``Heath, Jr., Robert W.``)."""
     name = " ".join(name.split())
     if is_et_al(name):
         return "others"
+    if "\\" in name and author_problem(name) is None:  # BibTeX's markup (D{\"u}rst, {AT\&T Labs}): read as BibTeX
+        return record_author(name)  # reads it (a name with a footnote mark is kept as written, for the checks to name)
     if name == "others" or "," in name or " " not in name or (name.startswith("{") and name.endswith("}")):
         return name
     return record_author(name)
