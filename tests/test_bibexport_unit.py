@@ -403,3 +403,11 @@ def test_csl_json_files_each_record_as_papers_bib_does():
     ]
     schema = json.loads((Path(__file__).parent / "data/csl/csl-data.json").read_text())
     jsonschema.Draft7Validator(schema).validate(items)
+
+
+def test_a_biblatex_subtitle_is_written_in_the_title_bibtex_reads():
+    """Run 36: the record, README, site and papers.json said 'Symphonies: A Study'; papers.bib wrote title = {Symphonies}
+    and a subtitle plain.bst ignores."""
+    got, out = fields(title="Symphonies: A Study", bibtex={"type": "inproceedings", "title": "Symphonies",
+                                                           "subtitle": "A Study", "booktitle": "Proc. X"})
+    assert (out["title"], "subtitle" in out) == ("Symphonies: A Study", False)

@@ -46,6 +46,7 @@ import re
 from . import typecodes, venues
 from .bibtex import balance_braces, encode_author, encode_latex, month_macro
 from .latex import ascii_source, decode_latex, latex_safe
+from .matching import with_subtitle
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -242,7 +243,10 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     venue = str(record.get("venue", ""))
     kind = export_kind(record)
     out: dict[str, str] = dict(bib)
-    out["title"] = protect_title(bib.get("title") or encode_latex(record["title"]))
+    title = bib.get("title") or encode_latex(record["title"])
+    if isinstance(bib.get("title"), str) and isinstance(out.get("subtitle"), str):  # BibTeX has no subtitle: one title
+        title = with_subtitle(title, out.pop("subtitle"))
+    out["title"] = protect_title(title)
     out["author"] = " and ".join(encode_author(a) for a in record.get("authors") or [])
     out.setdefault("year", str(record["year"]))
     # the record's identifiers as masrl normalised them, also in place of the block's own form of the same id (an
