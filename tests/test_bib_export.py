@@ -203,6 +203,7 @@ def test_math_symbols_latex_has_a_command_for_are_encoded_and_read_back():
     for text in ("O(√T) Regret", "f′(x)", "✓ Verified", "a · b"):
         assert bibtex.decode_latex(bibtex.encode_latex(text)) == text
     assert bibtex.decode_latex("A \\checkmark{} for $f\\prime$") == "A ✓ for f′"
+    assert bibtex.decode_latex("Costs in \\pounds\\ and \\euro{} under \\S 5") == "Costs in £ and € under §5"  # run 36
     # run 34: the minus sign (−40 °C), ℏ and ∣ were written raw too
     assert [bibtex.encode_latex(t) for t in ("−40", "ℏ-scaled", "a ∣ b")] == [
         "{\\textminus}40", "{{\\ensuremath{\\hbar}}}-scaled", "a {{\\ensuremath{\\mid}}} b"]

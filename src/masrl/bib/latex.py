@@ -32,6 +32,7 @@ _CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicirc
                      "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "XeTeX": "XeTeX",
                      # symbols pylatexenc reads otherwise (\prime as ') or not at all (\checkmark, of amssymb)
                      "prime": "\u2032", "checkmark": "\u2713", "textminus": "\u2212", "hbar": "\u210f", "mid": "\u2223",
+                     "S": "\u00a7", "pounds": "\u00a3", "euro": "\u20ac", "P": "\u00b6",
                      "xspace": " "}  # \xspace: the space it puts after a word (LaTeX eats the blank after a macro)
 #: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
 _BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
@@ -414,3 +415,26 @@ def balance_braces(latex: str) -> str:
         if start is not None:
             out[start] = "\\textbraceleft{}"
     return "".join(out)
+
+
+#: TeX's primitives and LaTeX's own commands that pylatexenc's tables do not name.
+_TEX_NAMES = frozenset("""begin end par def edef gdef xdef let relax hbox vbox hskip vskip kern penalty the number
+    romannumeral string csname endcsname expandafter noexpand if else fi or and ifx ifnum ifdim ifcase loop repeat
+    LaTeX LaTeXe TeX S P AA AE OE O L i j ss dag ddag copyright pounds today year month day time space quad qquad
+    newline linebreak pagebreak newpage clearpage maketitle document protect global long outer count dimen skip toks
+    box copy setbox wd ht dp char chardef mathchardef catcode lccode uccode show message write read immediate special
+    mark insert halign valign noalign omit span cr crcr hrule vrule indent noindent vfil hfil hfill vfill hss vss null
+    empty makeatletter makeatother newif input include includeonly usepackage documentclass newcommand renewcommand
+    providecommand newenvironment renewenvironment item label ref cite caption footnote section chapter part title
+    author date and thanks""".split())
+
+
+def latex_defines(name: str) -> bool:
+    """Whether ``\\name`` is a command TeX, LaTeX or a common package defines already (``\\begin``, ``\\par``,
+    ``\\section``, ``\\alpha``): ``\\newcommand`` refuses to define it again."""
+    from pylatexenc import latex2text, latexwalker
+
+    if name in _TEX_NAMES:
+        return True
+    return any(db.get_macro_spec(name) is not None for db in (latexwalker.get_default_latex_context_db(),
+                                                                 latex2text.get_default_latex_context_db()))
