@@ -5,8 +5,8 @@
 Starts the servers the test suite searches (tests/update/servers.py: arXiv, Crossref, OpenReview and
 Semantic Scholar, each answering in its real format over the records of tests/data/update), prints the
 environment variables that point masrl at them, and serves until Ctrl-C. Their records are papers of
-May and June 2026: search a window such as ``--since 2026-05-04 --until 2026-06-30``. Needs the test
-dependencies (``pip install -c constraints.txt -e '.[test]'``).
+May and June 2026: search with ``--since 2026-05-04``, as docs/guides/update-rounds.md does. Needs the test
+dependencies (the README's install: ``pip install -c constraints.txt '.[test]'``).
 """
 
 from __future__ import annotations
