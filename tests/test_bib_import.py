@@ -414,3 +414,15 @@ def test_biblatex_extended_names_are_read_and_a_name_holding_an_equals_sign_is_r
     run = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/e2", "--title", "Extended Names Again",
               "--author", "family=Smith, given=John", "--year", "2021")
     assert run.code == 1 and "holds '=': biblatex's extended name format" in run.err, run.err
+
+
+def test_a_name_of_three_commas_is_refused_in_masrls_words():
+    """Run 36: 'Smith, Jr., John, PhD' was refused with the parser's own 'Cannot split the following name ... Too many
+    commas', not with what to write instead."""
+    from masrl.bib.bibimport import import_entries
+    from masrl.bib.bibtex import parse as parse_bibtex
+
+    text = "@misc{c3, author={Smith, Jr., John, PhD}, title={Three Commas}, year={2021}, url={https://example.org/c3}}\n"
+    result = import_entries(parse_bibtex(text, "c.bib"), "c.bib")
+    (message,) = [p.message for _, _, problems in result.refused for p in problems if p.field == "author"]
+    assert "has more than two commas, which BibTeX cannot read as a name" in message and "Cannot split" not in message

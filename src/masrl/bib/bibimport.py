@@ -401,8 +401,8 @@ def _checked_author(name: str) -> str:
     if name != "others" and not bibtex._braced_whole(name):
         try:
             parse_single_name_into_parts(name)
-        except InvalidNameError as err:
-            raise ValueError(f"cannot read the name {name!r}: {err}") from err
+        except InvalidNameError as err:  # said in masrl's words where it has them ("more than two commas")
+            raise ValueError(author_problem(name) or f"cannot read the name {name!r}: {err}") from err
         if name.split(",", 1)[0].strip() == "" and "," in name:
             raise ValueError(f"{name!r} has no last name (write \"Last, First\")")
     author = bibtex.record_author(name)
