@@ -70,10 +70,19 @@ def _decimal(number: re.Match) -> str:
     return f"{number.group(1)}.{fraction}" if fraction else number.group(1)
 
 
+#: A language's name written with signs (C++, C#, F#), which the title's punctuation would drop.
+_SIGNS = re.compile(r"(?<![^\W\d_])([A-Za-z])(\+\+|#)(?![^\W\d_])")
+
+
 def _normalize_title(title: str) -> str:
     """Title reduced for comparison: thousands separators, a decimal's last zeros, LaTeX braces and math dropped, accents folded,
     lower case, punctuation removed (letters and digits of every script kept), whitespace collapsed (remembered per title in process,
     as :func:`normalize_title`: every command compares the pool's titles again)."""
+    if "\\" in title or "$" in title:  # TeX: $\\alpha$ is α (not nothing), \\emph{Learned} is Learned
+        from .latex import decode_latex
+
+        title = decode_latex(title)
+    title = _SIGNS.sub(lambda m: m.group(1) + ("pp" if m.group(2) == "++" else "sharp"), title)  # C++, C#: not C
     text = re.sub(r"\\[a-zA-Z]+\s*", " ", _DECIMAL.sub(_decimal, _THOUSANDS.sub("", title)))  # 1,000.0 is 1000
     text = unicodedata.normalize("NFKD", text)
     if not text.isascii():  # every script's digits as ASCII ones (١٠٠٠ is 1000), for the similarity too
@@ -323,7 +332,24 @@ def distinct_by_title(a: str, b: str) -> bool:
     if a.replace(" ", "") == b.replace(" ", ""):  # Non-Stationary and Nonstationary: the same words, written apart
         return False
     words_a, words_b = Counter(a.split()), Counter(b.split())
-    return any(_opposites(x, y) for x in words_a - words_b for y in words_b - words_a)
+    only_a, only_b = list((words_a - words_b).elements()), list((words_b - words_a).elements())
+    if any(_opposites(x, y) for x in only_a for y in only_b):
+        return True
+    if len(only_a) == 1 and len(only_b) == 1 and _other_word(only_a[0], only_b[0]):  # Extrinsic and Intrinsic
+        return True
+    for longer, extra, shorter in ((a, only_a, only_b), (b, only_b, only_a)):  # Weighted QMIX: ... and QMIX: ...
+        if extra and not shorter and longer.split()[0] in extra and longer.split()[0] not in _FUNCTION_WORDS:
+            return True
+    return False
+
+
+def _other_word(x: str, y: str) -> bool:
+    """Whether two words a title has in one place name different things though neither is the other's opposite: a
+    letter of its own (α and β, C and C++ written Cpp) that is no number (the titles' numbers decide those). Two
+    longer words (Signal and Light) may be one thing said two ways: they leave the title one paper's."""
+    if any(w.isdigit() or w in _CARDINALS or w in _ORDINALS or _ROMAN.fullmatch(w) for w in (x, y)):
+        return False  # a number: the titles' numbers decide (Part Two is Part 2)
+    return (len(x) == 1 or len(y) == 1) and x != y and not {x, y} <= _FUNCTION_WORDS
 
 
 #: Prefixes that turn a word into its opposite (asynchronous, decentralized, unsupervised, impossible, nonlinear).
@@ -332,7 +358,7 @@ _NEGATING = ("a", "an", "de", "dis", "in", "im", "il", "ir", "un", "non", "anti"
 #: homogeneous and heterogeneous, single-agent and multi-agent, on-policy and off-policy).
 _SWAPS = (("on", "off"), ("ex", "im"), ("homo", "hetero"), ("intra", "inter"), ("over", "under"), ("pre", "post"),
           ("single", "multi"), ("mono", "multi"), ("uni", "multi"), ("in", "out"), ("max", "min"), ("up", "down"),
-          ("incr", "decr"))
+          ("incr", "decr"), ("ex", "in"))
 #: Words that are each other's opposites without a shared stem.
 _ANTONYMS = frozenset(frozenset(pair) for pair in (
     ("based", "free"), ("cooperative", "competitive"), ("dense", "sparse"), ("positive", "negative"), ("global", "local"),
@@ -349,6 +375,8 @@ _ANTONYMS = frozenset(frozenset(pair) for pair in (
     ("offensive", "defensive"), ("many", "few"), ("more", "fewer"), ("most", "least"), ("top", "bottom"),
     ("old", "new"), ("past", "future"), ("real", "fake"), ("real", "synthetic"), ("private", "public"),
     ("light", "heavy"), ("cheap", "expensive"), ("lead", "follow"), ("leader", "follower"), ("leaders", "followers"),
+    ("men", "women"), ("man", "woman"), ("full", "partial"), ("fully", "partially"),
+    ("training", "inference"), ("shared", "separate"), ("shared", "independent"), ("fully", "mixed"),
     ("centralised", "decentralized"), ("centralized", "decentralised")))
 
 
