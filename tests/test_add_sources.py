@@ -581,3 +581,7 @@ def test_an_author_written_in_bibtex_markup_is_stored_as_its_text(survey, cli):
     text = (survey / "corpus/papers/durst2024.yaml").read_text(encoding="utf-8")
     assert "authors:\n  - Dürst, Martin\n  - '{AT&T Labs}'\n" in text
     assert "is written in BibTeX's markup; it is stored as 'Dürst, Martin'" in run.err
+    tie = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/tie", "--title", "Paper on soils",
+              "--author", "Smith, J.~R.", "--year", "2024")  # run 37: a tie was kept, papers.bib printed a tilde
+    assert tie.code == 0, tie.err
+    assert "authors:\n  - Smith, J. R.\n" in (survey / "corpus/papers/smith2024.yaml").read_text(encoding="utf-8")

@@ -39,7 +39,7 @@ def test_type_follows_the_venue():
     ("Training LLMs with GRPO", "Training {LLMs} with {GRPO}"),
     ("MarsRL: Multi-Agent LLM-based Reasoning", "{MarsRL}: Multi-Agent {LLM}-based Reasoning"),
     ("DeepSeek-R1 and Kimi K2.5", "{DeepSeek}-{R1} and Kimi {K2.5}"),
-    ("Already {LLM} protected and $O(N^2)$ math", "Already {LLM} protected and $O(N^2)$ math"),
+    ("Already {LLM} protected and $O(N^2)$ math", "Already {LLM} protected and {$O(N^2)$} math"),
     ("Agent Q-Mix", "Agent {Q}-Mix"),
 ])
 def test_titles_protect_capitals_and_acronyms(title, protected):

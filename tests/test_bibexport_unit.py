@@ -88,7 +88,7 @@ def test_year_block_and_alias():
 @pytest.mark.parametrize("title, protected", [
     ("An LLM", "An {LLM}"), ("x-Y", "x-{Y}"), ("GPT4o", "{GPT4o}"), ("R1", "{R1}"), ("3D", "{3D}"), ("3d", "3d"), ("Q", "Q"),
     ("(GRPO)", "({GRPO})"), ("\\LaTeX{} Agents", "{{\\LaTeX}} Agents"), ("\\O{}resund \\\"Uber \\emph{x}", "{\\O}resund {\\\"U}ber \\emph{x}"), ("Hello", "Hello"), ("{A}{B}", "{A}{B}"),
-    ("a $X^2$ b", "a $X^2$ b"), ("{\\\"O}BB and {\\'E}TS", "{{\\\"O}BB} and {{\\'E}TS}"),
+    ("a $X^2$ b", "a {$X^2$} b"), ("{\\\"O}BB and {\\'E}TS", "{{\\\"O}BB} and {{\\'E}TS}"),
     ("{\\\"O}sterreich", "{\\\"O}sterreich"), ("{\\\"O}BB-based", "{{\\\"O}BB}-based"), ("{\\L}LM", "{{\\L}LM}"),
     ("\\$ LLM", "\\$ {LLM}"), ("\\{ LLM", "\\{ {LLM}"), ("a \\$ USD", "a \\$ {USD}"), ("{a \\} b} ABc", "{a \\} b} {ABc}"),
 ])
@@ -411,3 +411,9 @@ def test_a_biblatex_subtitle_is_written_in_the_title_bibtex_reads():
     got, out = fields(title="Symphonies: A Study", bibtex={"type": "inproceedings", "title": "Symphonies",
                                                            "subtitle": "A Study", "booktitle": "Proc. X"})
     assert (out["title"], "subtitle" in out) == ("Symphonies: A Study", False)
+
+
+def test_math_with_capitals_is_braced_as_a_style_lowers_a_title():
+    """Run 37: $\\Gamma$ and $N$ in a title became $\\gamma$ and $n$ under plain.bst (\\(...\\) was braced already)."""
+    assert bibexport.protect_title("On $N$-player games with $\\Gamma$-convergence and $x_1$") == (
+        "On {$N$}-player games with {$\\Gamma$}-convergence and $x_1$")

@@ -85,7 +85,10 @@ def test_parts_numbered_in_words_or_letters_are_two_papers():
     for a, b in (("Learning to Communicate, Part One", "Learning to Communicate, Part Two"),
                  ("Learning to Communicate, Part A", "Learning to Communicate, Part B"),
                  ("First-Order Methods for Agent Teams", "Second-Order Methods for Agent Teams"),
-                 ("Orchestration, Volume Three", "Orchestration, Volume Four")):
+                 ("Orchestration, Volume Three", "Orchestration, Volume Four"),
+                 ("SemEval-2023 Task 10: Explainable Detection of Online Sexism, Subtask A",
+                  "SemEval-2023 Task 10: Explainable Detection of Online Sexism, Subtask B"),  # run 37
+                 ("Model A: soil carbon under agent control", "Model B: soil carbon under agent control")):
         assert distinct(a, b), (a, b)
     for a, b in (("Learning to Communicate, Part Two", "Learning to Communicate, Part 2"),
                  ("Learning to Communicate, Part Two", "Learning to Communicate, Part II"),

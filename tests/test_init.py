@@ -188,10 +188,14 @@ def test_a_landing_page_of_a_scheme_the_survey_declares_is_that_id(tmp_path, cli
             "'12345678'") in checked.err, checked.err
 
 
-@pytest.mark.parametrize("macro", ["begin", "par", "section", "alpha", "LaTeX"])
-def test_a_claims_macro_that_latex_defines_is_refused(tmp_path, cli, macro):
-    """Run 36: macro: begin passed validate and build; reports/tex/numbers.tex then held \\newcommand{\\begin}{6}, which
-    stopped every document that input it ("Command \\begin already defined")."""
+@pytest.mark.parametrize(("macro", "why"), [
+    ("begin", "LaTeX and its classes define most names in lower case"), ("small", "define most names in lower case"),
+    ("endorsedShare", "refuses any that begins with 'end'"), ("LaTeX", "is a command of LaTeX already"),
+    ("Large", "is a command of LaTeX already"), ("Gamma", "is a command of LaTeX already"),
+])
+def test_a_claims_macro_that_latex_defines_is_refused(tmp_path, cli, macro, why):
+    """Runs 36 and 37: macro: begin (then small, endorsedShare) passed validate and build; reports/tex/numbers.tex then
+    held \\newcommand{\\begin}{6}, which stopped every document that input it ("Command \\begin already defined")."""
     root = tmp_path / "s"
     assert cli("init", str(root), "--title", "T").code == 0
     with open(root / "corpus/claims.yaml", "a", encoding="utf-8") as handle:
@@ -199,5 +203,4 @@ def test_a_claims_macro_that_latex_defines_is_refused(tmp_path, cli, macro):
                      "    source: y\n    status: current\n    scope: pool\n    checks:\n"
                      f"      - {{id: s, label: L, where: {{method: learned}}, count: 0, macro: '{macro}'}}\n")
     run = cli("validate", "--root", root)
-    assert run.code == 1 and (f"'{macro}': \\{macro} is a command of LaTeX already, which \\newcommand in "
-                              "reports/tex/numbers.tex would refuse") in run.err, run.err
+    assert run.code == 1 and f"claims[1].checks[0].macro: '{macro}'" in run.err and why in run.err, run.err

@@ -103,6 +103,11 @@ def _brace_commands(title: str) -> str:
             out.append(title[i:i + 2])
             i += 2
             continue
+        if ch == "$" and depth == 0 and not math and (close := title.find("$", i + 1)) > 0 and any(
+                c.isupper() for c in title[i:close]):  # $\Gamma$, $N$: a style would lower them to $\gamma$, $n$
+            out.append("{" + title[i:close + 1] + "}")
+            i = close + 1
+            continue
         if ch == "$":
             math = not math
         elif ch == "{":

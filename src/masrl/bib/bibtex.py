@@ -232,7 +232,8 @@ def stored_author(name: str) -> str:
     name = " ".join(name.split())
     if is_et_al(name):
         return "others"
-    if "\\" in name and author_problem(name) is None:  # BibTeX's markup (D{\"u}rst, {AT\&T Labs}): read as BibTeX
+    if ("\\" in name or "~" in name or "{}" in name) and author_problem(name) is None:  # BibTeX's markup (D{\"u}rst,
+        # Smith, J.~R., {AT\&T Labs}): read as BibTeX
         return record_author(name)  # reads it (a name with a footnote mark is kept as written, for the checks to name)
     if name == "others" or "," in name or " " not in name or (name.startswith("{") and name.endswith("}")):
         return name

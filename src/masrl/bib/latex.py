@@ -426,7 +426,9 @@ _TEX_NAMES = frozenset("""begin end par def edef gdef xdef let relax hbox vbox h
     mark insert halign valign noalign omit span cr crcr hrule vrule indent noindent vfil hfil hfill vfill hss vss null
     empty makeatletter makeatother newif input include includeonly usepackage documentclass newcommand renewcommand
     providecommand newenvironment renewenvironment item label ref cite caption footnote section chapter part title
-    author date and thanks""".split())
+    author date and thanks Large LARGE Huge Pr Re Im Vert AtBeginDocument AtEndDocument NeedsTeXFormat
+    ProvidesPackage ProvidesClass RequirePackage DeclareOption ProcessOptions ExecuteOptions PassOptionsToPackage
+    DeclareRobustCommand DeclareMathOperator DeclareTextCommand LoadClass""".split())
 
 
 def latex_defines(name: str) -> bool:

@@ -283,7 +283,9 @@ _NEGATIONS = frozenset({"no", "not", "non", "without", "cannot", "never", "nor",
 #: parts of a series. ``i`` alone is the pronoun more often than part one: it counts as a numeral only
 #: after a word that numbers (``part``, ``volume`` ...) or as the title's last word.
 _ROMAN = re.compile(r"(?=[mdclxvi])m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
-_NUMBERING = frozenset({"part", "vol", "volume", "chapter", "book", "section", "phase", "stage", "no"})
+_NUMBERING = frozenset({"part", "vol", "volume", "chapter", "book", "section", "phase", "stage", "no", "task", "subtask",
+                        "track", "model", "appendix", "type", "plan", "group", "branch", "experiment", "study", "case",
+                        "scenario", "option", "version", "level", "round", "team", "setting"})
 
 
 #: Numbers written in words: ordinals count wherever they stand ("First-Order", "Second-Order"), cardinals after a word

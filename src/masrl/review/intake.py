@@ -61,7 +61,7 @@ def author_from_flag(text: str) -> tuple[str, str | None]:
     stored = stored_author(name)
     if stored == name:
         return name, None
-    if "\\" in name:
+    if "\\" in name or "~" in name or "{}" in name:
         return stored, f"--author {name!r} is written in BibTeX's markup; it is stored as {stored!r}"
     return stored, (f"--author {name!r} is not written \"Last, First\"; it is stored as {stored!r} "
                     f"(an organisation goes in braces: '{{{name}}}')")
