@@ -365,3 +365,27 @@ def test_a_revert_that_would_delete_a_published_release_is_refused(survey, cli, 
     assert (f"conflict: corpus/releases/{release}.yaml: this would delete release {release}, which is published: a "
             f"release is never removed; keep it (`git checkout HEAD -- corpus/releases/{release}.yaml "
             "corpus/releases.yaml`)") in run.err.splitlines(), run.err
+
+
+def test_resolve_names_a_current_claim_the_merged_records_break_and_exits_1(survey, cli, repo):
+    """Run 37: resolve regenerated the reports, exited 0 and said "next: git commit" though the merged records broke a
+    current claim (build --check then failed): the merge was committed as though it were clean."""
+    shutil.copy(repo / ".gitattributes", survey / ".gitattributes")
+    git(survey, "init", "-q", "-b", "main")
+    git(survey, "add", "-A")
+    git(survey, "commit", "-qm", "base")
+    for branch, paper, excluded in (
+            ("a", dict(grow.PAPERS[0], tags={**grow.PAPERS[0]["tags"], "subdecisions": "[O5]"}), grow.EXCLUSION),
+            ("b", grow.PAPERS[2], dict(grow.EXCLUSION, arxiv="2606.08888", title="Another Prompted Team"))):
+        git(survey, "checkout", "-q", "-b", branch, "main")
+        grow.add_paper(cli, survey, paper)
+        grow.exclude_paper(cli, survey, excluded)
+        cli("build", "--root", survey)  # branch a breaks the claim already: its build says so, and writes the reports
+        git(survey, "add", "-A")
+        git(survey, "commit", "-qm", f"add {paper['key']}")
+    git(survey, "checkout", "-q", "a")
+    assert "CONFLICT" in git(survey, "merge", "--no-edit", "b")
+    run = cli("resolve", "--root", survey)
+    assert run.code == 1 and "claim 'o5-stopping-uncovered'" in run.err and "next: review" not in run.out, run.err
+    assert "the merged records break a current claim (above)" in run.err
+    assert git(survey, "diff", "--name-only", "--diff-filter=U") == ""  # resolved all the same

@@ -320,6 +320,18 @@ def run(args: Namespace) -> int:
     if not figures:
         print("note: --no-figures: no figure was drawn; the figures and the manifests that record them were left as the "
               "merge left them (`masrl build` brings them up to date)", file=sys.stderr)
+    from ..analyses.claims import failing_current
+    from ..build.claim_failures import failure_message
+
+    failing = failing_current(list(generated.build.claims))
+    if failing:  # the merge is resolved, but the merged records break what the survey states: not a clean commit
+        sys.stdout.flush()
+        for claim in failing:
+            print(failure_message(generated.build, claim), file=sys.stderr)
+        print("the merged records break a current claim (above): fix the tags, or supersede the claim "
+              "(docs/guides/contribute.md, \"When a claim no longer holds\"), then `masrl build`, before you commit",
+              file=sys.stderr)
+        return 1
     if (waiting := operation(root)) is not None:
         print(f"next: review with `git diff --cached`, then `{waiting[3]}` to conclude the {waiting[0]}")
     else:
