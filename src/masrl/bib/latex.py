@@ -431,9 +431,11 @@ _TEX_NAMES = frozenset("""begin end par def edef gdef xdef let relax hbox vbox h
     DeclareRobustCommand DeclareMathOperator DeclareTextCommand LoadClass""".split())
 
 
+@lru_cache(maxsize=4096)
 def latex_defines(name: str) -> bool:
     """Whether ``\\name`` is a command TeX, LaTeX or a common package defines already (``\\begin``, ``\\par``,
-    ``\\section``, ``\\alpha``): ``\\newcommand`` refuses to define it again."""
+    ``\\section``, ``\\alpha``): ``\\newcommand`` refuses to define it again. Remembered per name: pylatexenc builds
+    its tables anew on every call (2 ms), and every validation asks for each macro of the ledger."""
     from pylatexenc import latex2text, latexwalker
 
     if name in _TEX_NAMES:
