@@ -232,12 +232,18 @@ def stored_author(name: str) -> str:
     name = " ".join(name.split())
     if is_et_al(name):
         return "others"
-    if ("\\" in name or "~" in name or "{}" in name) and author_problem(name) is None:  # BibTeX's markup (D{\"u}rst,
-        # Smith, J.~R., {AT\&T Labs}): read as BibTeX
+    if has_markup(name) and author_problem(name) is None:  # BibTeX's markup (D{\"u}rst, Smith, J.~R., {AT\&T Labs}):
+        # read as BibTeX
         return record_author(name)  # reads it (a name with a footnote mark is kept as written, for the checks to name)
     if name == "others" or "," in name or " " not in name or (name.startswith("{") and name.endswith("}")):
         return name
     return record_author(name)
+
+
+def has_markup(name: str) -> bool:
+    """Whether an author written by hand holds BibTeX's markup: a command (``D{\\"u}rst``), a tie (``J.~R.``) or an
+    empty group (``J{}ane``)."""
+    return "\\" in name or "~" in name or "{}" in name
 
 
 def _suffix_as_jr(name: str) -> str:

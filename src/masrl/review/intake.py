@@ -3,7 +3,7 @@ authors as records keep them, and refusing papers that are already in the pool."
 
 from __future__ import annotations
 
-from ..bib.bibtex import stored_author
+from ..bib.bibtex import has_markup, stored_author
 from ..bib.identifiers import (
     SCHEME_ORDER,
     Identifier,
@@ -61,7 +61,7 @@ def author_from_flag(text: str) -> tuple[str, str | None]:
     stored = stored_author(name)
     if stored == name:
         return name, None
-    if "\\" in name or "~" in name or "{}" in name:
+    if has_markup(name):
         return stored, f"--author {name!r} is written in BibTeX's markup; it is stored as {stored!r}"
     return stored, (f"--author {name!r} is not written \"Last, First\"; it is stored as {stored!r} "
                     f"(an organisation goes in braces: '{{{name}}}')")
