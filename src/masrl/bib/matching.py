@@ -10,9 +10,9 @@ ids are two papers ("GPT-4 Technical Report" 2303.08774 is not "GPT-5 Technical 
 or unless the titles' numbers differ or one of them says no where the other does not
 (:func:`distinct_by_title`: "Orchestrator 1" is not "Orchestrator 2", nor "... with RL" "... without RL", nor
 "Online ..." "Offline ...");
-or unless both name their authors and no author's name shares a word with the other's
+or unless both name their authors and no author of one is an author of the other
 (:func:`distinct_by_authors`: "... for Traffic Signal Control" by Lovelace is not "... for Traffic
-Light Control" by Hopper).
+Light Control" by Hopper, nor a paper by Chen Ma one by Hao Chen).
 Other schemes do not decide it: a paper's conference and journal versions have two DOIs,
 and a resubmission gets a new OpenReview forum.
 
@@ -38,6 +38,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..core.fold import name_word_forms
 from .organisations import generic_word
@@ -108,7 +109,7 @@ class Known:
         title: its title as written.
         keys: its canonical ids.
         forced: added with ``--force`` and a reason (a deliberate second record).
-        names: the words of its authors' names (:func:`name_words`; empty when it names none).
+        names: its authors' names as :func:`name_words` reads them (empty when it names none).
     """
 
     where: str
@@ -117,7 +118,7 @@ class Known:
     keys: frozenset[str] = frozenset()
     forced: bool = False
     norm: str = field(default="", compare=False)
-    names: frozenset[str] = field(default=frozenset(), compare=False)
+    names: frozenset[Person] = field(default=frozenset(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,24 @@ class Match:
         return f"already {self.other.status} as {self.other.where} ({why})"
 
 
-def name_words(authors) -> frozenset[str]:
+class Person(NamedTuple):
+    """One author's name as the author rule reads it (:func:`name_words`): the folded forms of the family
+    name's words (``family``) and of the given names' (``given``, initials left out), the given names'
+    initials (``initials``, ``w`` of ``Zhang, W.`` and of ``Zhang, Wei``), and the family name a Han name
+    of four or more characters has when it is of one character (``single``, 林 of 林真理子), which meets
+    only another name's ``family``."""
+
+    family: frozenset[str]
+    given: frozenset[str]
+    initials: frozenset[str]
+    single: frozenset[str] = frozenset()
+
+    def order(self) -> tuple:
+        """The person as sorted lists: a content key's, the same in every process."""
+        return sorted(self.family), sorted(self.given), sorted(self.initials), sorted(self.single)
+
+
+def name_words(authors) -> frozenset[Person]:
     """:func:`_name_words`, remembered per list of names (every command compares the pool's records again)."""
     if not isinstance(authors, (list, tuple)) or not all(isinstance(a, str) for a in authors):
         return _name_words(authors)
@@ -148,36 +166,37 @@ def name_words(authors) -> frozenset[str]:
 
 
 @lru_cache(maxsize=16384)
-def _remembered_name_words(authors: tuple) -> frozenset[str]:
+def _remembered_name_words(authors: tuple) -> frozenset[Person]:
     return _name_words(authors)
 
 
-def _name_words(authors) -> frozenset[str]:
-    """The words of the authors' names, folded (:func:`masrl.core.fold.name_word_forms`: ``Müller`` meets
-    ``Mueller`` and ``Muller``, ``Søgaard`` ``Sogaard`` and ``Soegaard``; a one-letter family name, Weinan E's,
-    counts; a Han family name read as a name is read, 曾 as ``zeng``), each marked as a family name's (``f:``) or
-    another (``g:``): :func:`distinct_by_authors` compares them.
+def _name_words(authors) -> frozenset[Person]:
+    """Each author as a :class:`Person`, the words of the name folded (:func:`masrl.core.fold.name_word_forms`:
+    ``Müller`` meets ``Mueller`` and ``Muller``, ``Søgaard`` ``Sogaard`` and ``Soegaard``; a one-letter family
+    name, Weinan E's, counts; a Han family name read as a name is read, 曾 as ``zeng``):
+    :func:`distinct_by_authors` compares them.
 
     - A name stored ``Last, First`` gives its last name's words without particles and its words joined (``Le
       Cun`` gives ``cun`` and ``lecun``, as ``LeCun`` gives ``lecun``), joined too with a particle a source
-      writing First Last left among the first names (``Cun, Yann Le`` gives ``lecun``), and its first names as
-      ``g:``.
+      writing First Last left among the first names (``Cun, Yann Le`` gives ``lecun``); its first names, without
+      particles, are its given names, each and joined (``Xiao-Ming`` gives ``xiao``, ``ming`` and ``xiaoming``).
     - A name written as one word in Han characters or Hangul gives its family name (:func:`_east_asian`: 张伟
-      gives ``f:zhang`` and ``g:wei``, 山田太郎 ``f:shantian``, 欧阳娜娜 ``f:ouyang``, 김민준 ``f:gim``).
+      gives ``zhang`` and given ``wei``, 张小明 given ``xiaoming``, 山田太郎 ``shantian``, 欧阳娜娜 ``ouyang``,
+      김민준 ``gim``).
     - Any other name without a comma (one word, an organisation) gives every word as a family name but the
       words that name an organisation's kind (:mod:`masrl.bib.organisations`: Kimi Team and Qwen Team share
       ``team`` only) and its function words (``the``, ``for``: The ATLAS Collaboration and The CMS Collaboration
       share no name), which a name stored ``Team, Kimi`` also leaves out.
 
-    Initials and ``others`` are left out; empty for anything that is not a list of names."""
+    ``others`` is left out; empty for anything that is not a list of names."""
     if not isinstance(authors, (list, tuple)):
         return frozenset()
-    words: set[str] = set()
+    people: set[Person] = set()
     for name in authors:
         if not isinstance(name, str) or name.strip() == "others":
             continue
         braced = name.startswith("{") and name.endswith("}")
-        han = ""
+        han, whole_given, single = "", [], []
         if "," in name and not braced:
             last, _, first = name.partition(",")
             family = [w for w in re.split(r"[\s.{}~-]+", last) if w]
@@ -190,19 +209,29 @@ def _name_words(authors) -> frozenset[str]:
             if 0 < spaced < len(given):  # a particle a First Last source left with the given names: "Cun, Yann Le"
                 joined = [*joined, "".join([*given[-spaced:], *family])]
             family = joined
+            given = [w for w in given if w.lower() not in _PARTICLES]
+            whole_given = ["".join(given)] if len(given) > 1 else []
         else:
             parts = [w for w in re.split(r"[\s,.{}~-]+", name.strip("{}")) if w]
             east = _east_asian(parts[0]) if len(parts) == 1 else None
             if east:
                 family, given = east
                 han = parts[0][0] if _han(parts[0][0]) and parts[0][0] in family else ""
+                whole_given = [parts[0][len(family[0]):]] if len(parts[0]) > len(family[0]) + 1 else []
+                single = ([parts[0][0]] if len(parts[0]) >= 4 and _han(parts[0][0]) and family[0] not in _COMPOUND_SURNAMES
+                          else [])
             else:
                 family, given = [w for w in parts if not generic_word(w) and w.lower() not in _FUNCTION_WORDS] or parts, []
-        words.update(f"f:{form}" for w in family for form in name_word_forms(w) if form)  # Weinan E's E counts
-        words.update(f"g:{form}" for w in given for form in name_word_forms(w) if len(form) > 1)  # initials do not
+        forms = {form for w in family for form in name_word_forms(w) if form}  # Weinan E's E counts
         if han:
-            words.update(f"f:{reading}" for reading in _SURNAME_READINGS.get(han, ()))
-    return frozenset(words)
+            forms.update(_SURNAME_READINGS.get(han, ()))
+        given_forms = [form for w in [*given, *whole_given] for form in name_word_forms(w) if form]
+        person = Person(frozenset(forms), frozenset(f for f in given_forms if len(f) > 1),  # initials are not names
+                        frozenset(f[0] for f in given_forms),
+                        frozenset(form for w in single for form in name_word_forms(w) if form))
+        if person.family or person.given:
+            people.add(person)
+    return frozenset(people)
 
 
 #: Words that join a family name (``van der Berg``, ``de la Fontaine``) and are shared by unrelated people.
@@ -256,15 +285,28 @@ def _han(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\U00020000" <= ch <= "\U0003134f"
 
 
-def distinct_by_authors(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Whether two papers' :func:`name_words` prove them distinct: both name authors, and no family name of
-    either is a word of the other's names (a source that reads "Zhang Wei" as given name first still meets
-    "Zhang, Wei"; "Wang, Wei" and "Zhang, Wei", or 张伟 and 李伟, share only a first name)."""
+def distinct_by_authors(a: frozenset[Person], b: frozenset[Person]) -> bool:
+    """Whether two papers' authors (:func:`name_words`) prove them distinct: both name authors, and no
+    author of one is an author of the other. Two names are one author when they share a family name, or when
+    each one's family name is the other's given name (a source that reads "Zhang Wei" as given name first
+    still meets "Zhang, Wei"; "Wei, Zhang" meets "Zhang, W." too). "Wang, Wei" and "Zhang, Wei", 张伟 and
+    李伟, share only a given name; "Ma, Chen" and "Chen, Hao" share a word that is one's given name and the
+    other's family name: two authors."""
     if not a or not b:
         return False
-    every_a, every_b = {w[2:] for w in a}, {w[2:] for w in b}
-    family_a, family_b = {w[2:] for w in a if w.startswith("f:")}, {w[2:] for w in b if w.startswith("f:")}
-    return not (family_a & every_b or family_b & every_a)
+    return not any(_one_author(p, q) for p in a for q in b)
+
+
+def _one_author(p: Person, q: Person) -> bool:
+    if p.family & q.family or p.single & q.family or q.single & p.family:
+        return True
+    by_name_p, by_name_q = bool(p.family & q.given), bool(q.family & p.given)
+    return (by_name_p and (by_name_q or _by_initial(q, p))) or (by_name_q and _by_initial(p, q))
+
+
+def _by_initial(p: Person, q: Person) -> bool:
+    """Whether ``q``, who gives only initials, has the initial of ``p``'s family name among them."""
+    return not q.given and any(form[0] in q.initials for form in p.family)
 
 
 def distinct_by_id(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> bool:

@@ -79,7 +79,7 @@ def title_problems(corpus) -> list[Problem]:
 def _similar_pairs(items: list) -> list[tuple]:
     """:func:`masrl.bib.matching.similar_title_pairs` of ``items``, remembered by their normalised
     titles and their authors' name words in order (all it reads)."""
-    key = content_key([[item.norm, sorted(item.names)] for item in items])
+    key = content_key([[item.norm, sorted(person.order() for person in item.names)] for item in items])
     pairs = _TITLE_PAIRS.get(key)
     if pairs is MISSING:
         position = {id(item): i for i, item in enumerate(items)}
