@@ -417,3 +417,17 @@ def test_math_with_capitals_is_braced_as_a_style_lowers_a_title():
     """Run 37: $\\Gamma$ and $N$ in a title became $\\gamma$ and $n$ under plain.bst (\\(...\\) was braced already)."""
     assert bibexport.protect_title("On $N$-player games with $\\Gamma$-convergence and $x_1$") == (
         "On {$N$}-player games with {$\\Gamma$}-convergence and $x_1$")
+
+
+@pytest.mark.parametrize("title, protected", [
+    ("Why {\\textquotedblleft}Attention{\\textquotedblright} Matters", "Why {\\textquotedblleft}Attention{\\textquotedblright} Matters"),
+    ("Why `Attention' and ``Memory'' Matter", "Why `Attention' and ``Memory'' Matter"),
+    ("Model-Free {\\guillemotleft}Planning{\\guillemotright}", "Model-Free {\\guillemotleft}Planning{\\guillemotright}"),
+    ("Actor/Critic Methods", "Actor/Critic Methods"),
+    ("TCP/IP and A/B Tests", "{TCP}/{IP} and {A}/{B} Tests"),
+    ("``LLMs'' at Work", "``{LLMs}'' at Work"),
+])
+def test_a_quote_or_slash_beside_an_ordinary_capitalised_word_does_not_lock_its_capital(title, protected):
+    """Run 38: `Attention', “Attention”, «Planning» and Actor/Critic were braced as acronyms, so a style that lowers a
+    title's case left them capitalised."""
+    assert bibexport.protect_title(title) == protected

@@ -66,23 +66,30 @@ _ARXIV_JOURNAL = re.compile(r"^\s*(arxiv|corr)\b", re.IGNORECASE)
 _SPECIAL = re.compile(r"\{\\[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 
 
+#: Marks around a word (quotes, guillemets, Spanish opening marks) that are no letters of it: ``“Attention”`` is
+#: the ordinary word Attention.
+_AROUND = ".,:;!?()[]'\"`“”‘’„‚«»‹›¿¡"
+
+
 def _protect_word(word: str) -> str:
-    """``LLMs`` -> ``{LLMs}``; ``LLM-based`` -> ``{LLM}-based``; ``Multi-Agent`` unchanged; a special
-    character counts as its letter (``{\\"O}BB`` -> ``{{\\"O}BB}``, as ``OBB`` -> ``{OBB}``)."""
+    """``LLMs`` -> ``{LLMs}``; ``LLM-based`` -> ``{LLM}-based``; ``Multi-Agent`` and ``Actor/Critic`` unchanged;
+    a special character counts as its letter (``{\\"O}BB`` -> ``{{\\"O}BB}``, as ``OBB`` -> ``{OBB}``), a quote
+    around the word as none (``{\\textquotedblleft}Attention{\\textquotedblright}`` unchanged)."""
     def one(part: str) -> str:
-        core = part.strip(".,:;!?()[]'\"")
+        core = part.strip(_AROUND)
         if not core or "\\" in _SPECIAL.sub("", core):
             return part
-        letters = _SPECIAL.sub(lambda special: decode_latex(special.group()), core)
+        letters = _SPECIAL.sub(lambda special: decode_latex(special.group()), core).strip(_AROUND)
         if not any(c.isupper() for c in letters):
             return part
-        needs = any(c.isupper() for c in letters[1:]) or (len(letters) == 1 and "-" in word) or \
+        needs = any(c.isupper() for c in letters[1:]) or (len(letters) == 1 and len(pieces) > 1) or \
             (any(c.isdigit() for c in letters) and letters[0].isupper())
         if not needs:
             return part
         start = part.index(core)
         return part[:start] + "{" + core + "}" + part[start + len(core):]
-    return "-".join(one(p) for p in word.split("-"))
+    pieces = re.split(r"([-/])", word)
+    return "".join(piece if piece in "-/" else one(piece) for piece in pieces)
 
 
 def _brace_commands(title: str) -> str:
