@@ -47,6 +47,24 @@ def test_dblp_corr_entry_gives_the_arxiv_id_and_names_what_is_not_kept():
     assert "in.bib:1: entry 'DBLP:journals/corr/abs-2307-07924': not kept: timestamp, biburl, bibsource (bookkeeping of the exporting tool)" in [str(n) for n in result.notes]
 
 
+def test_mendeleys_arxivid_is_the_arxiv_id_and_not_kept_as_a_field():
+    """Run 38: Mendeley's arxivId was kept as a field biber's data model refuses, and an entry with no eprint
+    beside it had no arXiv id (so a round did not know it)."""
+    result, got = papers("""@article{Brown2020,
+  author = {Brown, Tom}, title = {Language Models are Few-Shot Learners}, year = {2020},
+  journal = {arXiv}, arxivId = {2005.14165}, url = {https://example.org/gpt3}
+}
+@article{Bad2020, author = {Bad, Al}, title = {Other}, year = {2020}, arxivId = {2005.141}, url = {https://e.org/x}}
+@article{Two2020, author = {Two, Al}, title = {Other Two}, year = {2020}, eprint = {2005.14165}, arxivId = {2101.00001}}""")
+    paper = got["Brown2020"]
+    assert paper["identifiers"]["arxiv"] == "2005.14165" and "arxivid" not in paper["bibtex"]
+    assert "in.bib:1: entry 'Brown2020': arxivid 2005.14165 read as the arXiv id (papers.bib writes it as eprint)" in [
+        str(n) for n in result.notes]
+    assert "Bad2020" not in got and "Two2020" not in got
+    refused = {key: " ".join(str(p) for p in problems) for key, _, problems in result.refused}
+    assert "arxivid" in refused["Bad2020"] and "two different arxiv ids" in refused["Two2020"], refused
+
+
 def test_an_escaped_character_of_a_doi_or_url_is_the_character():
     """DBLP writes a DOI's ``_`` as ``\\_``: the id, its link and the kept block hold ``_`` itself."""
     _, got = papers(r"""@inproceedings{DBLP:conf/eccv/X20,

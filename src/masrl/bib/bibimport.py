@@ -173,6 +173,11 @@ def entry_identifiers(fields: dict[str, str]) -> tuple[list[identifiers.Identifi
                 found.append(identifiers.parse(eprint, "arxiv"))
             except identifiers.IdentifierError as err:
                 bad.append(f"eprint: {err}")
+    if mendeley := fields.get("arxivid", "").strip():  # Mendeley's arxivId, beside or in place of eprint
+        try:
+            found.append(identifiers.parse(mendeley, "arxiv"))
+        except identifiers.IdentifierError as err:
+            bad.append(f"arxivid: {err}")
     journal = fields.get("journal") or fields.get("journaltitle") or ""
     volume = fields.get("volume", "")
     if _ARXIV_JOURNAL.match(journal):
@@ -359,6 +364,8 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
         bad(fld, msg)
     for scheme, first, other in identifiers.conflicts(ids):
         bad("identifiers", f"names two different {scheme} ids, {first} and {other}: which paper is it?")
+    if "arxivid" in f and not id_problems:
+        note(f"arxivid {f.pop('arxivid')} read as the arXiv id (papers.bib writes it as eprint)")
     mapping = identifiers.as_mapping(ids)
     if not mapping and not id_problems:
         bad("identifiers", "has no identifier: give eprint (arXiv id), doi, or url")
