@@ -185,3 +185,14 @@ def test_claim_results_and_failing_current():
     assert (results[0].statement, results[0].evidence_boundary, results[0].source) == ("s", "e", "src")
     assert [r.id for r in failing_current(results)] == ["y"]
     assert ClaimResult("q", "s", "e", "src", "current", "pool").holds is True  # no check: nothing fails
+
+
+def test_a_share_placeholder_followed_by_a_percent_sign_is_written_with_one():
+    """Run 38: "At most {p}% of ..." rendered "At most 50%% of ..." in claims.md, on the site and in build's error."""
+    from masrl.analyses.claims import render_statement
+
+    share = CheckResult("p", "a share", "retained", {}, {"max_percent": 50}, 1, (), True, of={}, denominator=4)
+    count = CheckResult("c", "a count", "retained", {}, {"count": 3}, 3, (), True)
+    checks = {"p": share, "c": count}
+    assert render_statement("At most {p}% of records; {p} in all; {c}% more", checks) == (
+        "At most 50% of records; 50% in all; 3% more")

@@ -168,14 +168,18 @@ class ClaimResult:
 def render_statement(statement: str, checks: dict[str, CheckResult]) -> str:
     """``statement`` with ``{id}`` replaced by the stated number of check ``id`` and
     ``{id.keys}`` by its stated keys (comma-separated). Unknown ids stay as written
-    (``masrl validate`` reports them)."""
+    (``masrl validate`` reports them). A share is written with its percent sign, once: ``{p}%``
+    reads as ``{p}`` ("at most 50%", never "50%%")."""
     def sub(match: re.Match) -> str:
         check = checks.get(match.group(1))
         if check is None:
             return match.group(0)
         if match.group(2):
             return ", ".join(check.expected.get("keys", [])) or "none"
-        return check.stated_number() or match.group(0)
+        number = check.stated_number()
+        if number and number.endswith("%") and statement.startswith("%", match.end()):
+            return number[:-1]
+        return number or match.group(0)
 
     return PLACEHOLDER.sub(sub, statement)
 
