@@ -63,6 +63,22 @@ def test_a_tag_provenance_key_that_is_no_field_name_is_refused(survey, cli):
                            "2 errors in 1 file; no file was changed."]
 
 
+def test_a_values_label_is_answered_with_its_code(survey, cli, set_field):
+    """Run 38: 'not applicable' (NA's label) got no hint, here, in suggest --apply and in an audit's sheet."""
+    set_field(survey / "corpus/papers/marft.yaml", "reward_type", "Not Applicable")
+    assert "(did you mean 'NA'? 'not applicable' is its label: write the code)" in run_err(cli, survey)
+
+
+def test_did_you_mean_maps_a_label_to_its_code_only_when_given_labels():
+    from masrl.core.didyoumean import did_you_mean
+
+    labels = {"NA": "not applicable", "hand_crafted": "hand-crafted", "learned": "learned"}
+    assert did_you_mean("not  applicable", labels) == " (did you mean 'NA'? 'not applicable' is its label: write the code)"
+    assert did_you_mean("Hand Crafted", labels) == " (did you mean 'hand_crafted'? 'hand-crafted' is its label: write the code)"
+    assert did_you_mean("learned", labels) == ""
+    assert did_you_mean("not applicable", list(labels)) == ""
+
+
 def test_case_slip_is_suggested(survey, cli, set_field):
     set_field(survey / "corpus/papers/marft.yaml", "credit_granularity", "Agent")
     assert "(did you mean 'agent'?)" in run_err(cli, survey)

@@ -55,7 +55,7 @@ def _value_problem(spec: AuditField, value) -> str | None:
     if value in spec.values:
         return None
     allowed = ", ".join(spec.values)
-    return f"{value!r} is not an allowed value of {spec.name}; allowed: {allowed}{_suggest(value, spec.values)}"
+    return f"{value!r} is not an allowed value of {spec.name}; allowed: {allowed}{_suggest(value, {v: spec.labels.get(v, v) for v in spec.values})}"
 
 
 class _FolderChecker:
@@ -458,4 +458,5 @@ def single_file_audits(c, keys: set[str]) -> None:
                         c.add(file, ("rows", i, side, name), "required field is missing")
                     elif name in c.tax.fields and value not in c.tax.values(name) and value not in released.get(name, ()):
                         allowed = c.tax.values(name)
-                        c.add(file, ("rows", i, side, name), f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}")
+                        c.add(file, ("rows", i, side, name), f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}"
+                                                                  f"{_suggest(value, c.tax.labels(name))}")

@@ -269,4 +269,4 @@ def filter_condition(checker, path: tuple, name: str, cond: Any, population: str
         values = cond if isinstance(cond, list) else [cond]
     for value in values:
         if value not in field.values:
-            checker.add(file, path, f"{value!r} is not a value of {name}; allowed: {', '.join(field.values)}{checker.suggest(value, field.values)}")
+            checker.add(file, path, f"{value!r} is not a value of {name}; allowed: {', '.join(field.values)}{checker.suggest(value, field.labels)}")

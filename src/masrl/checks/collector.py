@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import OrderedDict
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from jsonschema import Draft202012Validator
 
@@ -159,8 +159,8 @@ class Checker:
         self.problems += [dataclasses.replace(p, code=p.code or self.code) for p in problems]
 
     @staticmethod
-    def suggest(value: Any, allowed: Iterable[str]) -> str:
-        """`` (did you mean 'x'?)`` for the closest allowed value, or ''."""
+    def suggest(value: Any, allowed: Iterable[str] | Mapping[str, str]) -> str:
+        """`` (did you mean 'x'?)`` for the closest allowed value (:func:`masrl.core.didyoumean.did_you_mean`), or ''."""
         return _suggest(value, allowed)
 
     def add(self, file: str, path: tuple, message: str, field: str | None = None) -> None:
@@ -195,7 +195,10 @@ class Checker:
         if kind == "enum":
             allowed = [str(a) for a in err.validator_value if a != UNTAGGED]
             if isinstance(value, str):
-                self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}{_suggest(value, allowed)}{_non_ascii(value)}")
+                named = next((p for p in reversed(path) if isinstance(p, str)), None)
+                labels = self.tax.labels(named) if named else {}
+                self.add(file, path, f"{value!r} is not in the vocabulary; allowed: {', '.join(allowed)}"
+                                     f"{_suggest(value, {a: labels.get(a, a) for a in allowed})}{_non_ascii(value)}")
             else:
                 words = [a for a in allowed if a.lower() in _NULL_WORDS] if value is None else []
                 written = [a for a in allowed if type(plain_value(a)) is int and plain_value(a) == value]  # '1', '01'

@@ -207,7 +207,7 @@ def _vocabulary_problem(corpus: Corpus, file: str, path: tuple, value, tax: Taxo
     if value is None or value in allowed:
         return []
     return [Problem(file, corpus.line(file, path), _dotted(path),
-                    f"{value!r} is not a value of {field} in {TAXONOMY}; allowed: {', '.join(allowed)}{did_you_mean(value, allowed)}")]
+                    f"{value!r} is not a value of {field} in {TAXONOMY}; allowed: {', '.join(allowed)}{did_you_mean(value, tax.labels(field))}")]
 
 
 def _balanced(query: str) -> str | None:

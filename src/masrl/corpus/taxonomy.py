@@ -58,6 +58,11 @@ class Field:
         return str(self.value_spec(code).get("label", code))
 
     @property
+    def labels(self) -> dict[str, str]:
+        """``{code: label}`` of every value, in taxonomy order (a "did you mean" maps a label to its code)."""
+        return {code: self.value_label(code) for code in self.values}
+
+    @property
     def required_when(self) -> dict | None:
         """``{field: [values]}``: the field is present iff the record matches, else None."""
         return self.spec.get("required_when")
@@ -168,6 +173,11 @@ class Taxonomy:
         """Allowed codes of field ``name`` in taxonomy order (``()`` if unknown)."""
         field = self.fields.get(name)
         return field.values if field else ()
+
+    def labels(self, name: str) -> dict[str, str]:
+        """``{code: label}`` of field ``name`` (``{}`` if unknown)."""
+        field = self.fields.get(name)
+        return field.labels if field else {}
 
     def label(self, name: str, code: str) -> str:
         """The label of value ``code`` of field ``name`` (the code itself when either is unknown)."""

@@ -114,7 +114,7 @@ def decision_problems(decision: Decision, tax: Taxonomy) -> list[Problem]:
         given = value if isinstance(value, list) else [value]
         for v in given:
             if v not in allowed:
-                bad(field_.name, f"{v!r} is not in the vocabulary; allowed: {', '.join(allowed)}{did_you_mean(v, allowed)}")
+                bad(field_.name, f"{v!r} is not in the vocabulary; allowed: {', '.join(allowed)}{did_you_mean(v, field_.labels)}")
         if isinstance(value, list) and not field_.multi:
             bad(field_.name, f"takes one value, not a list ({', '.join(map(str, value))})")
         elif len(set(map(str, given))) < len(given):

@@ -79,7 +79,7 @@ def parse_assignments(texts: list[str], tax: Taxonomy, record: dict) -> list[tup
         if bad or (not field.multi and not codes[0]):
             shown = bad[0] if bad else raw
             problems.append(Problem(COMMAND_LINE, None, "--apply", f"{shown!r} is not a value of {name}; allowed: "
-                                    f"{', '.join(field.values)}{did_you_mean(shown, field.values)}"
+                                    f"{', '.join(field.values)}{did_you_mean(shown, field.labels)}"
                                     + (" (a set: comma-separated, or empty)" if field.multi else "")))
             continue
         current = record.get(name)
