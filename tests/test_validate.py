@@ -74,9 +74,12 @@ def test_did_you_mean_maps_a_label_to_its_code_only_when_given_labels():
 
     labels = {"NA": "not applicable", "hand_crafted": "hand-crafted", "learned": "learned"}
     assert did_you_mean("not  applicable", labels) == " (did you mean 'NA'? 'not applicable' is its label: write the code)"
-    assert did_you_mean("Hand Crafted", labels) == " (did you mean 'hand_crafted'? 'hand-crafted' is its label: write the code)"
+    assert did_you_mean("Hand Crafted", labels) == " (did you mean 'hand_crafted'?)"  # the code's own words first
+    assert did_you_mean("Learned by RL", {"learned": "learned by RL"}) == (
+        " (did you mean 'learned'? 'learned by RL' is its label: write the code)")
     assert did_you_mean("learned", labels) == ""
     assert did_you_mean("not applicable", list(labels)) == ""
+    assert did_you_mean("hand-crafted", {**labels, "hand_crafted": "Hand-crafted"}) == " (did you mean 'hand_crafted'?)"
 
 
 def test_case_slip_is_suggested(survey, cli, set_field):

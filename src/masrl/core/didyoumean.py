@@ -20,6 +20,9 @@ def did_you_mean(value: Any, allowed: Iterable[str] | Mapping[str, str]) -> str:
     lowered = {a.lower(): a for a in allowed}
     if text.lower() in lowered:
         return f" (did you mean '{lowered[text.lower()]}'?)"
+    plain = {_plain(a): a for a in allowed}
+    if labels and _plain(text) in plain:  # rl-method for rl_method: the code, before its label "RL method"
+        return f" (did you mean '{plain[_plain(text)]}'?)"
     by_label = {_plain(label): (str(code), str(label)) for code, label in labels.items() if str(label) != str(code)}
     if _plain(text) in by_label:
         code, label = by_label[_plain(text)]
