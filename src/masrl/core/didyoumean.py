@@ -21,7 +21,7 @@ def did_you_mean(value: Any, allowed: Iterable[str] | Mapping[str, str]) -> str:
     if text.lower() in lowered:
         return f" (did you mean '{lowered[text.lower()]}'?)"
     plain = {_plain(a): a for a in allowed}
-    if labels and _plain(text) in plain:  # rl-method for rl_method: the code, before its label "RL method"
+    if labels and _plain(text) in plain:  # x-y for x_y: the code itself, before a label "X y"
         return f" (did you mean '{plain[_plain(text)]}'?)"
     by_label = {_plain(label): (str(code), str(label)) for code, label in labels.items() if str(label) != str(code)}
     if _plain(text) in by_label:
