@@ -315,7 +315,7 @@ def test_a_name_in_han_characters_is_its_pinyin_and_a_shared_first_name_is_no_sh
                          (["Wang, Yanjun"], ["Chen, Yanjun"])):
         assert distinct_by_authors(name_words(mine), name_words(theirs)), (mine, theirs)
     assert sorted(person.order() for person in name_words(["van der Berg, Jan", "{Kimi Team}", "Plato", "others"])) == [
-        (["berg", "vanderberg"], ["jan"], ["j"], []), (["kimi"], [], [], []), (["plato"], [], [], [])]  # a generic word of an organisation is no name
+        (["berg", "vanderberg"], ["jan"], ["j"], [], []), (["kimi"], [], [], [], []), (["plato"], [], [], [], [])]  # a generic word of an organisation is no name
 
 
 @pytest.mark.parametrize(("mine", "theirs", "distinct"), [
@@ -393,6 +393,17 @@ def test_family_names_of_han_and_hangul_names_organisations_particles_and_spelli
     (["Li, Xiao-Ming"], ["Xiaoming, Li"], False),
     (["林真理子"], ["林, 真理子"], False),
     (["山田太郎"], ["山本花子"], True),
+    # run 39: a particle's word that is a name's only given name is that given name (Wang Bin, Zhang Le, Du Wei)
+    (["Wang, Bin"], ["Bin, Wang"], False),
+    (["Zhang, Le"], ["Le, Zhang"], False),
+    (["Du, Wei"], ["Wei, Du"], False),
+    (["Smith, Ben"], ["Ben, Smith"], False),
+    # run 39: a First Last source reads a second surname as a given name (Gabriel García Márquez)
+    (["García, Gabriel"], ["Márquez, Gabriel García"], False),
+    (["García, G."], ["Márquez, Gabriel García"], False),
+    (["López, Ana"], ["de la Cruz, Ana López"], False),
+    (["Paul, Anne"], ["Smith, John Paul"], True),  # a middle name and another's family name, the given names apart
+    (["Luther, Anne"], ["King, Jr., Martin Luther"], True),
 ])
 def test_one_persons_given_name_that_is_anothers_family_name_is_no_shared_author(mine, theirs, distinct):
     """Run 38: any family name among any word of the other paper's names made one author, so a round filed

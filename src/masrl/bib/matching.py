@@ -146,16 +146,19 @@ class Person(NamedTuple):
     name's words (``family``) and of the given names' (``given``, initials left out), the given names'
     initials (``initials``, ``w`` of ``Zhang, W.`` and of ``Zhang, Wei``), and the family name a Han name
     of four or more characters has when it is of one character (``single``, 林 of 林真理子), which meets
-    only another name's ``family``."""
+    only another name's ``family``; and the given names after the first (``middle``, García of ``Márquez,
+    Gabriel García``: a First Last source reads a second surname so), which meet another name's family
+    when the given names agree too."""
 
     family: frozenset[str]
     given: frozenset[str]
     initials: frozenset[str]
     single: frozenset[str] = frozenset()
+    middle: frozenset[str] = frozenset()
 
     def order(self) -> tuple:
         """The person as sorted lists: a content key's, the same in every process."""
-        return sorted(self.family), sorted(self.given), sorted(self.initials), sorted(self.single)
+        return sorted(self.family), sorted(self.given), sorted(self.initials), sorted(self.single), sorted(self.middle)
 
 
 def name_words(authors) -> frozenset[Person]:
@@ -196,9 +199,10 @@ def _name_words(authors) -> frozenset[Person]:
         if not isinstance(name, str) or name.strip() == "others":
             continue
         braced = name.startswith("{") and name.endswith("}")
-        han, whole_given, single = "", [], []
+        han, whole_given, single, middle = "", [], [], []
         if "," in name and not braced:
-            last, _, first = name.partition(",")
+            last, *rest = name.split(",")
+            first = rest[-1] if len(rest) < 3 else ",".join(rest[1:])  # "King, Jr., Martin": Jr. is no given name
             family = [w for w in re.split(r"[\s.{}~-]+", last) if w]
             given = [w for w in re.split(r"[\s,.{}~-]+", first) if w]
             if family and all(generic_word(w) for w in family):  # an organisation a source read First Last: "Team, Kimi"
@@ -208,9 +212,11 @@ def _name_words(authors) -> frozenset[Person]:
             spaced = next((k for k, w in enumerate(reversed(given)) if w.lower() not in _PARTICLES), len(given))
             if 0 < spaced < len(given):  # a particle a First Last source left with the given names: "Cun, Yann Le"
                 joined = [*joined, "".join([*given[-spaced:], *family])]
+                given = given[:-spaced]  # ... is no given name; a particle's word alone is one ("Wang, Bin")
             family = joined
-            given = [w for w in given if w.lower() not in _PARTICLES]
             whole_given = ["".join(given)] if len(given) > 1 else []
+            # a First Last source's middle word may be a family name ("Gabriel García Márquez" is García)
+            middle = [w for w in given[1:] if len(w) > 1 and w.lower() not in _PARTICLES]
         else:
             parts = [w for w in re.split(r"[\s,.{}~-]+", name.strip("{}")) if w]
             east = _east_asian(parts[0]) if len(parts) == 1 else None
@@ -228,7 +234,8 @@ def _name_words(authors) -> frozenset[Person]:
         given_forms = [form for w in [*given, *whole_given] for form in name_word_forms(w) if form]
         person = Person(frozenset(forms), frozenset(f for f in given_forms if len(f) > 1),  # initials are not names
                         frozenset(f[0] for f in given_forms),
-                        frozenset(form for w in single for form in name_word_forms(w) if form))
+                        frozenset(form for w in single for form in name_word_forms(w) if form),
+                        frozenset(form for w in middle for form in name_word_forms(w) if form))
         if person.family or person.given:
             people.add(person)
     return frozenset(people)
@@ -300,8 +307,15 @@ def distinct_by_authors(a: frozenset[Person], b: frozenset[Person]) -> bool:
 def _one_author(p: Person, q: Person) -> bool:
     if p.family & q.family or p.single & q.family or q.single & p.family:
         return True
+    if (p.middle & q.family or q.middle & p.family) and _given_agree(p, q):  # García, Gabriel; Márquez, Gabriel García
+        return True
     by_name_p, by_name_q = bool(p.family & q.given), bool(q.family & p.given)
     return (by_name_p and (by_name_q or _by_initial(q, p))) or (by_name_q and _by_initial(p, q))
+
+
+def _given_agree(p: Person, q: Person) -> bool:
+    """Whether two names share a given name, or an initial where one gives only initials."""
+    return bool(p.given & q.given) or ((not p.given or not q.given) and bool(p.initials & q.initials))
 
 
 def _by_initial(p: Person, q: Person) -> bool:
