@@ -137,7 +137,9 @@ def test_a_real_name_that_holds_a_placeholder_word_is_kept(survey, cli, name):
     ("Jane Doe2", "'Jane Doe2' holds 'Doe2', a footnote or affiliation mark glued to a name"),
     ("Doe, 3", "'Doe, 3' holds '3', digits where a name goes"), ("Team 42", "'Team 42' holds '42', digits where"),
     ("=Roe, Richard", "'=Roe, Richard' begins with '=', which no name does"),
-    ("@roe", "'@roe' begins with '@', which no name does"), ("{=Roe Labs}", "'{=Roe Labs}' begins with '='")])
+    ("@roe", "'@roe' begins with '@', which no name does"), ("{=Roe Labs}", "'{=Roe Labs}' begins with '='"),
+    ("bin.wang@example.org", "'bin.wang@example.org' holds '@': an e-mail address is no name"),  # run 39
+    ("Wang, bin.wang@example.org", "'Wang, bin.wang@example.org' holds '@'")])
 def test_a_digit_in_a_name_or_a_formula_or_handle_for_a_name_is_refused(survey, cli, name, why):
     """An affiliation's digit glued to a name ('Smith1, John', 'Jane Doe2' stored as 'Doe2, Jane'), a given name of
     digits only and a name beginning with '=' or '@' were accepted as authors."""

@@ -126,8 +126,8 @@ def author_problem(author: object) -> str | None:
     ``and`` outside braces, which BibTeX reads as two authors, a footnote or affiliation mark or an ORCID
     (``Curie, Marie†``, ``Smith, John\\thanks{MIT}``), a digit outside braces (a mark glued to a name,
     ``Smith1, John``, or a part of digits only, ``Doe, 3``: an organisation whose name holds one is braced,
-    ``{Team 42}``), a ``=`` outside braces (biblatex's extended name format, ``family=Smith, given=John``), or a
-    name beginning with ``=``, ``+``, ``-`` or ``@`` (a spreadsheet formula, a handle)."""
+    ``{Team 42}``), a ``=`` outside braces (biblatex's extended name format, ``family=Smith, given=John``), an
+    ``@`` outside braces (an e-mail address, ``bin.wang@example.org``), or a name beginning with ``=``, ``+``, ``-`` or ``@`` (a spreadsheet formula, a handle)."""
     why = placeholder_problem(author)
     if why:
         return why
@@ -158,6 +158,9 @@ def author_problem(author: object) -> str | None:
     if "=" in outside and text.lstrip("{")[:1] not in _NO_NAME_START:  # a name beginning with '=' is named below
         return (f"{text!r} holds '=': biblatex's extended name format (family=..., given=...) or no name; write "
                 "\"Last, First\" (masrl add --bibtex reads the extended format)")
+    if "@" in outside and text.lstrip("{")[:1] != "@":  # a name beginning with '@' is named below
+        return (f"{text!r} holds '@': an e-mail address is no name; write the person's name (an organisation whose "
+                "name holds one goes in braces)")
     if set(outside) & set("()"):
         return (f"{text!r} holds a parenthesis: an affiliation or a note, such as '(MIT)', is no part of a person's "
                 "name; write the name alone (an organisation whose name holds one goes in braces)")
