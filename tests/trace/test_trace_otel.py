@@ -191,3 +191,21 @@ def test_nothing_mappable_is_an_error():
     ]}]}]}
     with pytest.raises(OtelError, match="no span could be mapped to an event \\(an orchestration trace needs an agent, tool, handoff or guardrail span, or a model call that starts one\\): unmapped span 'HTTP GET' \\(a\\): no gen_ai.operation.name; its children are kept"):
         convert_otlp(json.dumps(doc).encode(), "x.json")
+
+
+@pytest.mark.parametrize("index, field, value, note", [
+    (5, "startTimeUnixNano", "0", "starts at 0 (1970, an unset time) among spans timed by the clock; its start is set to its "
+                                  "first child's start"),
+    (1, "startTimeUnixNano", "0", "starts at 0 (1970, an unset time) among spans timed by the clock; its start is set to its end"),
+    (5, "endTimeUnixNano", "18446744073709551615", "never ended; its end is set to the latest time in its subtree"),
+])
+def test_an_unset_time_among_clock_times_is_no_time(index, field, value, note):
+    """Run 39: a root span starting at 0 (OTLP's unset value) gave a run of 55 years, and an end of 2**64 - 1 one of
+    529 years, both valid traces without a word; a child at 0 was shifted by decades as clock skew."""
+    doc = json.loads((DATA / "any-agent-OPENAI_trace.otlp.json").read_text())
+    doc["resourceSpans"][0]["scopeSpans"][0]["spans"][index][field] = value
+    result = convert_otlp(json.dumps(doc).encode(), "x.json")
+    assert validate_trace(result.trace) == []
+    assert 1.2 < result.trace["costs"]["wall_clock_s"] < 1.3
+    assert any(note in line for line in result.notes), result.notes
+    assert not any("clock skew" in line for line in result.notes), result.notes

@@ -163,8 +163,9 @@ def norm_id(value, nbytes: int, seen_b64: list) -> str:
     return text
 
 
-#: Nanoseconds since 1970 beyond this (the year 5138) are no time a span was recorded at.
-MAX_NANOS = 10**20
+#: Nanoseconds since 1970 from this on (2**63, the year 2262) are no time a span was recorded at: past a signed
+#: 64-bit count, where an exporter's -1 (unset) read unsigned lands (18446744073709551615).
+MAX_NANOS = 2**63
 
 
 def _nanos(value) -> int | None:

@@ -24,6 +24,7 @@ class SpanTree:
                 continue
             by_id[span.span_id] = span
         self.by_id = by_id
+        _unset_starts(list(by_id.values()), notes)
         # ties in time are broken by the spans' times and ids, never by where the export put them (a batch
         # exporter writes children before parents): a zero-length span starting with a sibling comes first
         for rank, span in enumerate(sorted(by_id.values(), key=_canonical)):
@@ -166,3 +167,28 @@ def _unlinked_tokens(span: Span) -> int:
 def _canonical(span: Span) -> tuple:
     """A span's place among spans that start together: the shorter first (one that never ended last), then by id."""
     return (span.start, span.end is None, span.end if span.end is not None else 0, span.span_id)
+
+
+#: A year in nanoseconds: a trace with a span starting later than this after 1970 is timed by the clock, not from 0.
+_YEAR_NS = 365 * 24 * 3600 * 10**9
+
+
+def _unset_starts(spans: list[Span], notes: list[str]) -> None:
+    """A start of 0 in a trace whose other spans start at clock times is no time (OTLP's unset value, a 1970 start):
+    such a span starts with its first child, else at its end (a span of no length), else with the trace's first
+    span; with a note."""
+    clocked = [s.start for s in spans if s.start >= _YEAR_NS]
+    if not clocked:
+        return  # a trace timed from 0: 0 is its first instant
+    for span in spans:
+        if span.start != 0:
+            continue
+        children = [s.start for s in spans if s.parent_id == span.span_id and s.start >= _YEAR_NS]
+        if children:
+            span.start, what = min(children), "its first child's start"
+        elif span.end is not None and span.end >= _YEAR_NS:
+            span.start, what = span.end, "its end"
+        else:
+            span.start, what = min(clocked), "the trace's first start"
+        notes.append(f"{span.label}: starts at 0 (1970, an unset time) among spans timed by the clock; its start is set "
+                     f"to {what}")
