@@ -431,3 +431,23 @@ def test_a_quote_or_slash_beside_an_ordinary_capitalised_word_does_not_lock_its_
     """Run 38: `Attention', “Attention”, «Planning» and Actor/Critic were braced as acronyms, so a style that lowers a
     title's case left them capitalised."""
     assert bibexport.protect_title(title) == protected
+
+
+def test_an_edited_volume_names_its_editors_as_editors_in_papers_bib_and_papers_json():
+    """Run 39: an entry with editors and no author was cited with its editors as its authors."""
+    from masrl.bib import bibimport, bibtex
+    from masrl.bib.csljson import csl_item
+
+    result = bibimport.import_entries(bibtex.parse(
+        "@book{p3, editor = {Smith, Ann and Jones, Bob}, title = {An Edited Volume on Agents}, publisher = {Springer},"
+        " year = {2019}, doi = {10.1000/p3}}", "e.bib"), "e.bib")
+    paper = result.papers[0]
+    assert paper["authors"] == ["Smith, Ann", "Jones, Bob"] and paper["bibtex"]["editor"] == "Smith, Ann and Jones, Bob"
+    record = {**paper, "key": "smith2019", "venue": "Springer"}
+    etype, out = bibexport.entry_fields(record)
+    assert (etype, "author" in out, out["editor"]) == ("book", False, "Smith, Ann and Jones, Bob")
+    item = csl_item(record)
+    assert "author" not in item and [n["family"] for n in item["editor"]] == ["Smith", "Jones"]
+    # a block's editors beside other authors leave the authors the authors
+    _, out = fields(bibtex={"type": "incollection", "editor": "Roe, Richard", "booktitle": "Edited"})
+    assert (out["author"], out["editor"]) == ("Doe, Jane and others", "Roe, Richard")

@@ -44,9 +44,10 @@ from __future__ import annotations
 import re
 
 from . import typecodes, venues
-from .bibtex import balance_braces, encode_author, encode_latex, month_macro
+from .bibtex import balance_braces, encode_author, encode_latex, month_macro, record_author
 from .latex import ascii_source, decode_latex, latex_safe
 from .matching import with_subtitle
+from .namelist import split_names
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -247,6 +248,16 @@ def _same_id(written: str, scheme: str, value: str) -> bool:
         return False
 
 
+def editors_are_authors(record: dict) -> bool:
+    """Whether a record's authors are the editors its BibTeX block names (an entry with editors and no author, such
+    as an edited volume, imported with its editors stored as authors): papers.bib and papers.json then name them
+    editors only."""
+    editor = (record.get("bibtex") or {}).get("editor")
+    authors = record.get("authors") or []
+    return bool(isinstance(editor, str) and authors
+                and [record_author(name) for name in split_names(editor) if name] == list(authors))
+
+
 def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     """``(entry type, {field: LaTeX value})`` of one retained record, in :data:`FIELD_ORDER`."""
     bib = dict(record.get("bibtex") or {})
@@ -259,7 +270,8 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     if isinstance(bib.get("title"), str) and isinstance(out.get("subtitle"), str):  # BibTeX has no subtitle: one title
         title = with_subtitle(title, out.pop("subtitle"))
     out["title"] = protect_title(title)
-    out["author"] = " and ".join(encode_author(a) for a in record.get("authors") or [])
+    if not editors_are_authors(record):  # an edited volume's editors are cited as its editors (the block's editor)
+        out["author"] = " and ".join(encode_author(a) for a in record.get("authors") or [])
     out.setdefault("year", str(record["year"]))
     # the record's identifiers as masrl normalised them, also in place of the block's own form of the same id (an
     # imported .bib may write ``https://doi.org/10...`` or ``arXiv:2402...``, which styles prefix with their resolver)

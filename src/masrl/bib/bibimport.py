@@ -335,8 +335,8 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
         bad("author", "has no author")
     elif why := authors_problem(shape):
         bad("author", why)  # 'others' not last: named with the names' own problems, at once
-    elif entry.names.get("author") and entry.names.get("editor"):
-        f["editor"] = " and ".join(entry.names["editor"])  # kept in the block (LaTeX source), exported as is
+    elif entry.names.get("editor"):  # kept in the block (LaTeX source), exported as is; with no author, it says the
+        f["editor"] = " and ".join(entry.names["editor"])  # record's authors are its editors (papers.bib: editor =)
     year, month, date_note, date_problems = _year_month(f)
     for fld, message in date_problems:
         bad(fld, message)

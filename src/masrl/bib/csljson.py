@@ -26,7 +26,7 @@ import json
 import re
 
 from . import venues
-from .bibexport import entry_fields, export_kind
+from .bibexport import editors_are_authors, entry_fields, export_kind
 from .bibtex import MONTHS, decode_latex, display_name, month_macro, name_parts, record_author
 from .namelist import split_names
 
@@ -116,7 +116,7 @@ def csl_item(record: dict) -> dict:
     item["title"] = record["title"]
     authors = [csl_name(a) for a in record.get("authors") or [] if a != "others"]
     if authors:
-        item["author"] = authors
+        item["editor" if editors_are_authors(record) else "author"] = authors
     date = [int(record["year"])]
     month = month_macro(bib.get("month"))  # 6, 06, June, Jun. and jun alike
     if month and str(bib.get("year", record["year"])) == str(record["year"]):
