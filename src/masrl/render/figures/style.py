@@ -147,9 +147,11 @@ def missing_glyphs(caught: list) -> list[str]:
 KEEP_SPACE = "\u00a0"
 
 
+@functools.lru_cache(maxsize=65536)
 def text_width(text: str, size: float = FONT_SIZE, weight: str = "normal") -> float:
     """Width in inches of one line of ``text`` in the house font, from the font's metrics
-    (no renderer, no drawing)."""
+    (no renderer, no drawing); remembered per text, size and weight (the font files are masrl's own,
+    :data:`masrl.render.figures.marks.FONT_FILES`: a figure measures its labels again at every build)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path
 
