@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import copy
 import hashlib
 
@@ -211,6 +213,23 @@ def test_folder_files_are_validated(audited, cli, sheets, tmp_path):
         f"{rel}/adjudication-round-1.yaml:14: resolutions[1]: S02 is_rl is not a disagreement of round 1"]
     assert any(x.startswith(f"{rel}/adjudication-round-1.yaml:") and "resolutions[2].resolved: expected a string or null, got "
                "the list ['yes', 'no']" in x for x in run.err.splitlines()), run.err  # in the same run as the others
+
+
+def test_an_empty_by_leaves_the_entrys_future_date_named_in_the_same_run(audited, cli, sheets, tmp_path):
+    """Run 40: by: '' (a form problem) hid the same entry's date in the future until by was filled in."""
+    folder = audited / f"corpus/audits/{AUDIT}"
+    original = sheets.sample(audited, AUDIT)["items"][0]["original"]["is_rl"]
+    given = next(v for v in ("yes", "partial", "no") if v != original)
+    assert _import(cli, audited, sheets.write(tmp_path / "ok.csv", sheets.filled(audited, AUDIT, {("S01", "is_rl"): given}))).code == 0
+    assert cli("audit", "adjudicate", AUDIT, "--root", audited).code == 0
+    adjudication = folder / "adjudication-round-1.yaml"
+    data = yaml.safe_load(adjudication.read_text())
+    data["resolutions"][0].update(resolved=given, by="", date=datetime.date(2099, 12, 1))
+    adjudication.write_text(yaml.safe_dump(data, sort_keys=False))
+    run = cli("validate", "--root", audited)
+    problems = [line.split(": ", 1)[1] for line in run.err.splitlines() if "adjudication-round-1.yaml:" in line]
+    assert "resolutions[0].by: must not be empty" in problems, run.err
+    assert any(p.startswith("resolutions[0].date: 2099-12-01 is in the future") for p in problems), run.err
 
 
 def test_a_reading_changed_after_its_adjudication_is_named(audited, cli, sheets, tmp_path):

@@ -354,10 +354,12 @@ class _FolderChecker:
                     self.c.add(rel, path + ("resolved",), problem)
 
         for j, res in enumerate(data["resolutions"]):
-            if j in malformed:
+            if j in malformed:  # what its form problems leave well formed is judged in the same run
                 if (isinstance(res, dict) and not named.get(j, {""}) & {"", "item", "field", "resolved"}
                         and isinstance(res.get("field"), str) and res["field"] in allowed and "resolved" in res):
                     resolved_problems(("resolutions", j), res)
+                if isinstance(res, dict) and res.get("date") is not None and not named.get(j, {""}) & {"", "date"}:
+                    self.when(rel, ("resolutions", j, "date"), res["date"], sample["date"])
                 continue
             path = ("resolutions", j)
             key = (number, res["item"], res["field"])
