@@ -574,6 +574,20 @@ def test_a_bad_character_of_a_title_with_markup_is_named_once(survey, cli, tmp_p
     assert len(lines) == 2 and lines[0].startswith("g.bib:1: title: entry 'bad5': 'Evil RL agents \\u202e' contains"), lines
 
 
+def test_a_title_written_in_tex_is_stored_as_its_text_and_a_dollar_amount_is_kept(survey, cli):
+    """Run 40: --title with TeX was stored as written (the site showed $\\alpha$, papers.bib typeset the markup), though
+    an arXiv title with the same TeX became α."""
+    run = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/tex", "--title",
+              "Scaling $\\alpha$-Nets to $O(n)$ with \\textbf{Bold} {CNN}s", "--author", "Todo, Yosuke", "--year", "2024")
+    assert run.code == 0, run.err
+    assert "title: Scaling α-Nets to O(n) with Bold CNNs\n" in (survey / "corpus/papers/todo2024.yaml").read_text(encoding="utf-8")
+    assert "is written in TeX; it is stored as the text 'Scaling α-Nets to O(n) with Bold CNNs'" in run.err
+    plain = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/dollar", "--title",
+                "The $100 Agent and $5 Tools", "--author", "Roe, Richard", "--year", "2024")
+    assert plain.code == 0 and "TeX" not in plain.err, plain.err
+    assert "title: The $100 Agent and $5 Tools\n" in (survey / "corpus/papers/roe2024.yaml").read_text(encoding="utf-8")
+
+
 def test_an_author_written_in_bibtex_markup_is_stored_as_its_text(survey, cli):
     """Run 36: --author 'D{\\"u}rst, Martin' was stored as written (the README showed Martin D{\\"u}rst, papers.bib
     typeset the braces and the backslash) though the key was durst2024."""

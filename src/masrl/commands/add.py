@@ -53,6 +53,10 @@ def _paper_from_args(args: Namespace, corpus) -> dict:
                                             "--url": args.url}, args.identifier)
     if not idents:
         raise UsageError("the paper needs an identifier: IDENTIFIER (any form), --arxiv, --doi, --openreview or --url")
+    if args.title:
+        args.title, warning = intake.title_from_flag(args.title)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
     known = [] if args.force else adding.known_by_identifier(corpus, idents, args.title or "")
     if known:  # before any lookup: a paper in the pool is refused the same, online or not
         raise UserError(summary(known, "nothing was added (--force REASON adds a duplicate anyway, e.g. a distinct "

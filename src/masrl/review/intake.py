@@ -3,7 +3,10 @@ authors as records keep them, and refusing papers that are already in the pool."
 
 from __future__ import annotations
 
+import re
+
 from ..bib.bibtex import has_markup, stored_author
+from ..bib.latex import decode_latex
 from ..bib.identifiers import (
     SCHEME_ORDER,
     Identifier,
@@ -65,6 +68,18 @@ def author_from_flag(text: str) -> tuple[str, str | None]:
         return stored, f"--author {name!r} is written in BibTeX's markup; it is stored as {stored!r}"
     return stored, (f"--author {name!r} is not written \"Last, First\"; it is stored as {stored!r} "
                     f"(an organisation goes in braces: '{{{name}}}')")
+
+
+def title_from_flag(text: str) -> tuple[str, str | None]:
+    """``(stored title, warning or None)`` for ``--title``: a title holding TeX's commands or groups
+    (``Scaling $\\alpha$-Nets with \\textbf{Bold} {CNN}s``) is read as TeX, as an arXiv title is, and stored as the
+    text it stands for (``Scaling α-Nets with Bold CNNs``), with a warning; any other is plain text, kept."""
+    if not re.search(r"\\[A-Za-z]|\{[^{}]*\}", text):
+        return text, None
+    stored = " ".join(decode_latex(text).split())
+    if not stored or stored == text:
+        return text, None
+    return stored, f"--title {text!r} is written in TeX; it is stored as the text {stored!r} (a record's title is plain text)"
 
 
 def stored_authors(names, where: str) -> tuple[list[str], list[str]]:
