@@ -206,6 +206,18 @@ def test_agents_sdk_batch():
     assert detect_format(json.dumps(agents_batch()).encode(), "x.json") == "openai-agents"
 
 
+@pytest.mark.parametrize("value, shown", [("yes", "'yes'"), (1, "1"), (None, "null")])
+def test_a_guardrail_triggered_that_is_not_true_or_false_is_named(value, shown):
+    """Run 40: "triggered": "yes", 1 or null was dropped from the safety event without a word."""
+    batch = agents_batch()
+    batch["data"][2]["span_data"]["triggered"] = value
+    result = run(batch)
+    guard = next(e for e in result.trace["events"] if e["type"] == "safety_event")
+    assert "triggered" not in guard
+    assert (f"span 'no_pii' (span_000000000000000000000002): triggered = {shown} is not true or false; the safety "
+            "event is written without it") in result.notes, result.notes
+
+
 def test_an_agent_called_after_it_began_as_a_root_agent_is_not_spawned():
     """A root agent (nobody spawns it) that another agent calls later is not spawned then: it
     would act before its spawn; its work there is its own (its tokens on its stop)."""

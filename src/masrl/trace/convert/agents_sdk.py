@@ -32,6 +32,7 @@ the task.
 
 from __future__ import annotations
 
+from ..codes import show
 from .common import (
     Conversion,
     ConvertError,
@@ -156,6 +157,9 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
             span.guardrail = _str(sdata, "name")
             triggered = sdata.get("triggered")
             span.triggered = triggered if isinstance(triggered, bool) else None
+            if "triggered" in sdata and not isinstance(triggered, bool):
+                notes.append(f"{span.label}: triggered = {show(triggered)} is not true or false; the safety event is "
+                             "written without it")
         spans.append(span)
     notes += usage_note(bad)
     if not spans:
