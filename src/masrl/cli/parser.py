@@ -343,7 +343,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE", help="with --skip-invalid: where the report goes (default: ./<FILE stem>-skipped.bib)")
     p.add_argument("--no-fetch", action="store_true", help="never touch the network: no metadata lookup")
     _identifier_args(p)
-    p.add_argument("--title", metavar="T", help="title (plain text, Unicode)")
+    p.add_argument("--title", metavar="T", help="title (plain text, Unicode; TeX such as $\\alpha$ or \\textbf{x} is read as the text it stands for, with a warning)")
     p.add_argument(
         "--author",
         action="append",
