@@ -126,14 +126,20 @@ def not_found_text(body: bytes) -> str:
     return text if re.fullmatch(r"Paper with id .+ not found", text) else ""
 
 
+class UnusableValue(FormatError):
+    """A value of one paper that no record may hold (an id that cannot exist, a DOI with a blank, a day no calendar
+    has, a year out of range) in an answer of the documented form: Semantic Scholar gathers its papers' ids and dates
+    from many sources, so that paper is counted unusable and named, and the answer is read on."""
+
+
 def record(paper: Paper, where: str) -> Record:
     """``paper`` as a :class:`Record`, its text cleaned.
 
     Raises:
-        FormatError: a text too long, a date that is not one, an id that is not one.
+        UnusableValue: an id that is not one, a date that is not one, a year out of range (that paper's problem).
+        FormatError: a text too long, a value of the wrong type, a paperId that is not one (the answer's).
     """
     from .bibtex import record_author
-    from .identifiers import IdentifierError, parse
 
     ids = paper.externalIds or {}
     for name in ("ArXiv", "DOI", "ACL"):
@@ -141,7 +147,27 @@ def record(paper: Paper, where: str) -> Record:
             raise FormatError(f"{where}.externalIds.{name}: {str(ids[name])[:40]} is not text")
     if paper.paperId is not None and not PAPER_ID.fullmatch(paper.paperId):
         raise FormatError(f"{where}.paperId: {paper.paperId[:60]!r} is not a Semantic Scholar paper id (40 hex digits)")
-    arxiv = doi = ""
+    if len(paper.authors) > MAX_AUTHORS:
+        raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
+    try:
+        arxiv, doi, acl = _identifiers(ids, where)
+        published = day(paper.publicationDate, f"{where}.publicationDate") if paper.publicationDate else ""
+        if paper.year is not None and not 1000 <= paper.year <= 2999:
+            raise FormatError(f"{where}.year: {paper.year} is not a year")
+    except FormatError as err:
+        raise UnusableValue(str(err)) from None
+    authors = named_authors(record_author(name) if (name := person(a.name, f"{where}.authors[{j}].name")) else ""
+                            for j, a in enumerate(paper.authors))
+    return Record(clean(paper.paperId, "identifier", f"{where}.paperId"), arxiv, doi, clean(paper.title, "title", f"{where}.title"),
+                  tuple(authors), clean(paper.abstract, "abstract", f"{where}.abstract"), clean(paper.venue, "venue", f"{where}.venue"),
+                  paper.year, published, acl)
+
+
+def _identifiers(ids: dict, where: str) -> tuple[str, str, str]:
+    """``(arxiv, doi, acl)`` of a paper's ``externalIds`` ("" when absent). Raises :class:`FormatError`."""
+    from .identifiers import IdentifierError, parse
+
+    arxiv = doi = acl = ""
     if isinstance(ids.get("ArXiv"), str) and ids["ArXiv"]:
         try:
             arxiv = parse(clean(ids["ArXiv"], "identifier", f"{where}.externalIds.ArXiv"), "arxiv").key.split(":", 1)[1]
@@ -153,19 +179,9 @@ def record(paper: Paper, where: str) -> Record:
             raise FormatError(f"{where}.externalIds: the DOI {ids['DOI'][:80]!r} names another arXiv paper than ArXiv "
                               f"{arxiv!r}")
         arxiv = arxiv or named
-    acl = ""
     if isinstance(ids.get("ACL"), str) and ids["ACL"]:
         try:
             acl = parse(clean(ids["ACL"], "identifier", f"{where}.externalIds.ACL"), "acl").value
         except IdentifierError:
             raise FormatError(f"{where}.externalIds.ACL: {ids['ACL'][:80]!r} is not an ACL Anthology id") from None
-    if len(paper.authors) > MAX_AUTHORS:
-        raise FormatError(f"{where}.authors: {len(paper.authors)} authors, more than the {MAX_AUTHORS} masrl keeps")
-    authors = named_authors(record_author(name) if (name := person(a.name, f"{where}.authors[{j}].name")) else ""
-                            for j, a in enumerate(paper.authors))
-    published = day(paper.publicationDate, f"{where}.publicationDate") if paper.publicationDate else ""
-    if paper.year is not None and not 1000 <= paper.year <= 2999:
-        raise FormatError(f"{where}.year: {paper.year} is not a year")
-    return Record(clean(paper.paperId, "identifier", f"{where}.paperId"), arxiv, doi, clean(paper.title, "title", f"{where}.title"),
-                  tuple(authors), clean(paper.abstract, "abstract", f"{where}.abstract"), clean(paper.venue, "venue", f"{where}.venue"),
-                  paper.year, published, acl)
+    return arxiv, doi, acl

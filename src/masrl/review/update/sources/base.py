@@ -35,10 +35,12 @@ class Found:
 @dataclass(frozen=True)
 class Unusable:
     """A record a source returned without what a candidate needs: ``label`` names it as well as
-    the answer allows (an id, or its place in the answer); ``missing`` says what it lacks."""
+    the answer allows (an id, or its place in the answer); ``missing`` says what it lacks, or ``why`` which of its
+    values no record may hold (an id that cannot exist, a day no calendar has)."""
 
     label: str
-    missing: str
+    missing: str = ""
+    why: str = ""
 
 
 @dataclass
@@ -87,7 +89,7 @@ class QueryRun:
         window (and named), as unusable (and named) or as not matching. Returns whether it was kept."""
         self.returned += 1
         if isinstance(found, Unusable):
-            self.unusable.append(f"{found.label} (no {found.missing})")
+            self.unusable.append(f"{found.label} ({found.why or 'no ' + found.missing})")
         elif not any(a != "others" for a in found.authors):  # a record `update apply` could neither include nor exclude
             self.unusable.append(f"{found.identifier} (no author named)")
         elif not in_window(found.published, since, until):

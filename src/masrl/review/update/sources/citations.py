@@ -32,10 +32,10 @@ from urllib.parse import quote
 from msgspec import UNSET
 
 from ....bib.answers import FormatError
-from ....bib.s2_json import FIELDS, read_edges, record
+from ....bib.s2_json import FIELDS, read_edges
 from .base import QueryRun, SourceError, Unusable, check_overlap, failure, pages_bound, read_page, sent_at
 from .pacing import PaceFile
-from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep
+from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep, paper_record
 
 LIMIT = 1000
 MAX_RECORDS = 10000
@@ -176,7 +176,10 @@ class CitationSource:
                     run.take(Unusable(f"link {offset + i - back}", "paper"), since, until)
                     continue
                 where = f"$.data[{i}].{field} ({how}, offset {offset - back})"
-                rec = read_page(record, paper, NAME, self.endpoint, where)
+                rec = read_page(paper_record, paper, NAME, self.endpoint, where)
+                if isinstance(rec, Unusable):
+                    run.take(rec, since, until)
+                    continue
                 # a link list may name one paper twice (a preprint and its venue version, or one id twice: both
                 # seen in Semantic Scholar's answers): each is kept, and the round counts the second as a duplicate
                 _keep(run, rec, since, until, f"link {offset + i - back}")

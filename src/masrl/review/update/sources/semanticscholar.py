@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 
 from ....bib.answers import FormatError
-from ....bib.s2_json import FIELDS, error_text, not_found_text, read_search, record
+from ....bib.s2_json import FIELDS, UnusableValue, error_text, not_found_text, read_search, record
 from .base import Found, QueryRun, SourceError, Unusable, count_text, failure, fetch_page, pages_bound, read_page, sent_at
 from .pacing import PacedSession, PaceFile
 
@@ -143,7 +143,10 @@ class SemanticScholarSource:
             room = self.max_records - run.returned  # the API's pages have a fixed size: read no more than the bound
             for i, paper in enumerate(page.data[:room]):
                 where = f"$.data[{i}] (page {run.pages})"
-                rec = read_page(record, paper, NAME, self.endpoint, where)
+                rec = read_page(paper_record, paper, NAME, self.endpoint, where)
+                if isinstance(rec, Unusable):
+                    run.take(rec, since, until)
+                    continue
                 once(rec, where, seen, self.endpoint)
                 _keep(run, rec, since, until, f"paper {i} of page {run.pages}")
             if len(page.data) > room:  # those past the bound were sent and not read, and a token promises more
@@ -187,6 +190,15 @@ class SemanticScholarSource:
         run.sent = sent_at(now, self.session, first)
         run.kept = len(run.found)
         return run
+
+
+def paper_record(paper, where: str):
+    """:func:`masrl.bib.s2_json.record` of one paper, or an :class:`Unusable` naming the paper and the value of it no
+    record may hold (:class:`masrl.bib.s2_json.UnusableValue`): the rest of the answer is read on."""
+    try:
+        return record(paper, where)
+    except UnusableValue as err:
+        return Unusable(f"url:{PAGE}{paper.paperId}" if paper.paperId else where, why=str(err))
 
 
 def once(rec, where: str, seen: set, endpoint: str) -> None:
