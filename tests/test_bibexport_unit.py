@@ -451,3 +451,11 @@ def test_an_edited_volume_names_its_editors_as_editors_in_papers_bib_and_papers_
     # a block's editors beside other authors leave the authors the authors
     _, out = fields(bibtex={"type": "incollection", "editor": "Roe, Richard", "booktitle": "Edited"})
     assert (out["author"], out["editor"]) == ("Doe, Jane and others", "Roe, Richard")
+
+
+@pytest.mark.parametrize("written", ["doi:10.48550/arXiv.2301.00001", "DOI: 10.48550/arXiv.2301.00001",
+                                     "https://doi.org/10.48550/ARXIV.2301.00001v2"])
+def test_arxivs_own_doi_written_with_a_prefix_is_exported_bare(written):
+    """Run 37 (left then): a block's doi = {doi:10.48550/arXiv...} was copied, so a style linked https://doi.org/doi:..."""
+    _, out = fields(venue="arXiv", identifiers={"arxiv": "2301.00001"}, bibtex={"type": "misc", "doi": written})
+    assert (out["doi"], out["eprint"]) == ("10.48550/arXiv.2301.00001", "2301.00001")

@@ -248,6 +248,17 @@ def _same_id(written: str, scheme: str, value: str) -> bool:
         return False
 
 
+def _names_arxiv(doi: str, arxiv: str) -> bool:
+    """Whether a block's ``doi`` field, in any form a DOI is written (``doi:``, a resolver's URL), is arXiv's own
+    DOI of the preprint ``arxiv``."""
+    from .identifiers import IdentifierError, parse
+
+    try:
+        return parse(str(doi), "doi").key == parse(str(arxiv), "arxiv").key
+    except (IdentifierError, KeyError, ValueError):
+        return False
+
+
 def editors_are_authors(record: dict) -> bool:
     """Whether a record's authors are the editors its BibTeX block names (an entry with editors and no author, such
     as an edited volume, imported with its editors stored as authors): papers.bib and papers.json then name them
@@ -280,6 +291,9 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     if ids.get("arxiv") and ("eprint" not in out or _same_id(out["eprint"], "arxiv", ids["arxiv"])):
         out["eprint"] = re.sub(r"v[0-9]+$", "", ids["arxiv"])
         out["archiveprefix"] = "arXiv"
+    if ids.get("arxiv") and not ids.get("doi") and "doi" in out and _names_arxiv(out["doi"], ids["arxiv"]):
+        # arXiv's own DOI as the block wrote it (doi:10.48550/..., https://doi.org/10.48550/...): the bare DOI
+        out["doi"] = "10.48550/arXiv." + re.sub(r"v[0-9]+$", "", ids["arxiv"])
     arxiv_line = _ARXIV_JOURNAL.match(out.get("journal", "")) is not None
     if arxiv_line and re.match(r"\s*(abs/|arxiv:)", str(out.get("volume", "")), re.IGNORECASE):
         del out["volume"]  # CoRR's volume (abs/2401.00031, DBLP; Semantic Scholar's ArXiv) goes with its journal line
