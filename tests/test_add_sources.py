@@ -582,6 +582,9 @@ def test_a_title_written_in_tex_is_stored_as_its_text_and_a_dollar_amount_is_kep
     assert run.code == 0, run.err
     assert "title: Scaling α-Nets to O(n) with Bold CNNs\n" in (survey / "corpus/papers/todo2024.yaml").read_text(encoding="utf-8")
     assert "is written in TeX; it is stored as the text 'Scaling α-Nets to O(n) with Bold CNNs'" in run.err
+    math = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/kmeans", "--title",
+               "The $k$-means view of CO$_2$ in soils", "--author", "Smith, Ann", "--year", "2024")  # run 41: no backslash
+    assert math.code == 0 and "stored as the text 'The k-means view of CO_2 in soils'" in math.err, math.err
     plain = cli("add", "--root", survey, "--no-fetch", "--url", "https://example.org/dollar", "--title",
                 "The $100 Agent and $5 Tools", "--author", "Roe, Richard", "--year", "2024")
     assert plain.code == 0 and "TeX" not in plain.err, plain.err

@@ -70,11 +70,17 @@ def author_from_flag(text: str) -> tuple[str, str | None]:
                     f"(an organisation goes in braces: '{{{name}}}')")
 
 
+#: Inline math as pandoc reads ``$...$`` (its ``tex_math_dollars``): the opening ``$`` has a character that is not a blank
+#: right after it, the closing one a character that is not a blank right before it and no digit right after it
+#: (``The $k$-means``, ``CO$_2$``; never ``Costs $5 and $10``).
+_MATH = re.compile(r"(?<![\\$])\$(?=\S)[^$]*(?<=\S)(?<!\\)\$(?![0-9$])")
+
+
 def title_from_flag(text: str) -> tuple[str, str | None]:
-    """``(stored title, warning or None)`` for ``--title``: a title holding TeX's commands or groups
-    (``Scaling $\\alpha$-Nets with \\textbf{Bold} {CNN}s``) is read as TeX, as an arXiv title is, and stored as the
+    """``(stored title, warning or None)`` for ``--title``: a title holding TeX's commands, groups or inline math
+    (``Scaling $\\alpha$-Nets with \\textbf{Bold} {CNN}s``, ``The $k$-means view``: :data:`_MATH`) is read as TeX, as an arXiv title is, and stored as the
     text it stands for (``Scaling α-Nets with Bold CNNs``), with a warning; any other is plain text, kept."""
-    if not re.search(r"\\[A-Za-z]|\{[^{}]*\}", text):
+    if not re.search(r"\\[A-Za-z]|\{[^{}]*\}", text) and not _MATH.search(text):
         return text, None
     stored = " ".join(decode_latex(text).split())
     if not stored or stored == text:
