@@ -186,3 +186,35 @@ def test_a_span_kind_that_is_no_text_is_unmapped_not_a_traceback(kind):
     assert detect_format(data, "p.json") == "openinference"  # the other spans' kinds say what it is
     result = convert(data, "p.json")
     assert validate_trace(result.trace) == [] and result.trace["events"]
+
+
+def _phoenix(*spans) -> bytes:
+    """A Phoenix span export of ``(span id, parent id, name, kind, start s, end s, attributes)``."""
+    return json.dumps({"data": [
+        {"name": name, "context": {"trace_id": "0af7651916cd43dd8448eb211c80319c", "span_id": f"{sid:016x}"},
+         "span_kind": kind, "parent_id": f"{parent:016x}" if parent else None,
+         "start_time": f"2025-06-01T10:00:{start:02d}Z", "end_time": f"2025-06-01T10:00:{end:02d}Z",
+         "attributes": {"openinference.span.kind": kind, **attrs}}
+        for sid, parent, name, kind, start, end, attrs in spans]}).encode()
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2, 3), (0, 2, 1, 3)])
+def test_a_graph_parent_that_runs_twice_is_the_run_that_contains_the_child_whatever_the_order(order):
+    """Run 41: the first AGENT span of a graph.node.id was the only one tried, so a worker inside the second run of its
+    supervisor stayed a root agent, or was spawned by it, by the order of the spans in the file."""
+    spans = [(1, None, "LangGraph", "CHAIN", 0, 20, {}),
+             (2, 1, "supervisor", "AGENT", 1, 3, {"graph.node.id": "supervisor"}),
+             (3, 1, "supervisor", "AGENT", 10, 19, {"graph.node.id": "supervisor"}),
+             (4, 1, "worker", "AGENT", 11, 15, {"graph.node.id": "worker", "graph.node.parent_id": "supervisor"})]
+    result = convert(_phoenix(*(spans[i] for i in order)), "x.json")
+    assert [(e["type"], e["agent"]) for e in result.trace["events"]] == [
+        ("stop", "supervisor"), ("spawn", "supervisor"), ("return", "worker"), ("stop", "supervisor")]
+    assert any("moved under it (it spawns 'worker')" in note and "(0000000000000003)" in note for note in result.notes)
+
+
+def test_phoenix_metadata_stored_as_an_object_gives_the_labels():
+    """Run 41: Phoenix stores metadata as a nested object, which was flattened to metadata.run and so on: no label."""
+    meta = {"run": "r1", "step": 3, "policy": "ppo"}
+    for written in (meta, json.dumps(meta)):
+        result = convert(_phoenix((1, None, "planner", "AGENT", 1, 5, {"agent.name": "planner", "metadata": written})), "x.json")
+        assert result.trace["labels"] == meta

@@ -111,8 +111,9 @@ def detect(values: list) -> bool:
 
 
 def _flatten(attrs: dict) -> dict:
-    """Nested attribute objects (Phoenix's stored form) -> dotted keys; dotted keys are kept."""
-    if not any(isinstance(v, dict) for v in attrs.values()):
+    """Nested attribute objects (Phoenix's stored form) -> dotted keys; dotted keys are kept. ``metadata`` stays one
+    object (its keys are labels: :func:`_metadata_labels`)."""
+    if not any(isinstance(v, dict) for k, v in attrs.items() if k != "metadata"):
         return attrs
     out: dict = {}
     stack = [("", attrs, 0)]
@@ -120,7 +121,7 @@ def _flatten(attrs: dict) -> dict:
         prefix, node, depth = stack.pop()
         for key, value in node.items():
             name = f"{prefix}{key}"
-            if isinstance(value, dict) and depth < 16:
+            if isinstance(value, dict) and depth < 16 and name != "metadata":
                 stack.append((name + ".", value, depth + 1))
             else:
                 out.setdefault(name, value)
@@ -266,26 +267,33 @@ def _link(spans: list[Span], raws: list, notes: list) -> None:
             owner = agent_above(span)
             span.handoff_from = owner.agent if owner is not None else None
             span.name = f"handoff {span.handoff_from or '?'} -> {span.handoff_to}"
-    nodes = {}
+    nodes: dict[str, list[Span]] = {}
     for span in spans:
         node = _str(attrs[span.span_id], "graph.node.id")
         if span.kind == AGENT and node:
-            nodes.setdefault(node, span)
+            nodes.setdefault(node, []).append(span)
+
+    def containing(target: Span, span: Span) -> bool:
+        end = span.end if span.end is not None else span.start
+        return target.start <= span.start and end <= (target.end if target.end is not None else end)
+
     for span in spans:
         gparent = _str(attrs[span.span_id], "graph.node.parent_id")
         if span.kind != AGENT or not gparent or gparent not in nodes:
             continue
-        target = nodes[gparent]
-        above = agent_above(span)
-        if target is span or above is target or _is_below(target, span, parent, len(spans)):
+        # the run of that node whose span contains this one (a node may run several times), whatever the order
+        runs = sorted((t for t in nodes[gparent] if t is not span and containing(t, span)),
+                      key=lambda t: (-t.start, t.span_id))
+        if not runs:
             continue
-        end = span.end if span.end is not None else span.start
-        t_end = target.end if target.end is not None else end
-        if target.start <= span.start and end <= t_end:
-            span.parent_id = target.span_id
-            parent[span.span_id] = target
-            notes.append(f"{span.label}: graph.node.parent_id '{gparent}' names agent '{target.agent}' "
-                         f"({target.label}), whose span contains it; moved under it (it spawns '{span.agent}')")
+        target = runs[0]
+        above = agent_above(span)
+        if above is target or _is_below(target, span, parent, len(spans)):
+            continue
+        span.parent_id = target.span_id
+        parent[span.span_id] = target
+        notes.append(f"{span.label}: graph.node.parent_id '{gparent}' names agent '{target.agent}' "
+                     f"({target.label}), whose span contains it; moved under it (it spawns '{span.agent}')")
 
 
 def _is_below(span: Span, top: Span, parent: dict, limit: int) -> bool:
