@@ -589,7 +589,9 @@ def test_a_not_found_answer_to_a_later_link_page_is_broken_paging_not_an_unknown
 
 @pytest.mark.parametrize(("status", "body", "what"), [
     (404, b"<html>Not Found</html>", "the Semantic Scholar API answered HTTP 404"),  # another server's page: no such seed?
-    (404, b'{"message": "Not Found"}', "the Semantic Scholar API answered HTTP 404"),  # a wrong base URL, not a seed
+    (404, b'{"message": "Not Found"}', "the Semantic Scholar API answered HTTP 404: Not Found"),  # a wrong base URL
+    (400, b'{"error": "offset + limit must be < 10000"}',  # run 41: the API's reason was dropped
+     "the Semantic Scholar API answered HTTP 400: offset + limit must be < 10000"),
     (200, json.dumps({"offset": 0, "data": [{"citingPaper": _one_paper(1)}]}).encode(),
      "$.data[0] (cited by a2026, offset 0): a link without citedPaper, which the API sends with every link of /references"),
     (200, json.dumps({"offset": -5, "data": [{"citedPaper": _one_paper(1)}]}).encode(),
@@ -1057,3 +1059,30 @@ def test_a_links_answer_without_its_offset_or_with_a_search_answers_total_is_ref
     source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"])
     with pytest.raises(SourceError, match=r"(\$\.total|\$\.offset|offset)"):
         source.search_all([], *WINDOW, NOW)
+
+
+@pytest.mark.parametrize("says_next", [True, False])
+def test_a_link_list_at_the_apis_bound_of_9999_is_not_taken_for_whole(serve, says_next):
+    """Run 41: the API serves a paper's links only while offset + limit < 10,000, so a seed cited 60,000 times gave
+    9,999 links and the round recorded it as complete (not_fetched 0) without a word; masrl's last page also asked
+    past that bound."""
+    def reply(path, params):
+        offset, limit = int(params["offset"]), int(params["limit"])
+        assert offset + limit <= 9999, (offset, limit)  # never asks past the API's bound
+        end = min(offset + limit, 9999)
+        page = {"offset": offset, "data": [{"citedPaper": {**_one_paper(i), "publicationDate": "2020-01-01"}}
+                                           for i in range(offset, end)]}
+        if says_next or end < 9999:
+            page["next"] = end
+        return 200, "application/json", json.dumps(page).encode()
+
+    served = serve(Scripted(reply))
+    source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"],
+                       delay=0)
+    with pytest.raises(SourceError, match="serves at most 9,999 links of one paper"):
+        source.search_all([], *WINDOW, NOW)
+    source = citations(f"{served.url}/graph/v1", Seeds(a2026={"arxiv": "2605.10001"}), directions=["backward"],
+                       delay=0, allow_incomplete=True)
+    (run,) = source.search_all([], *WINDOW, NOW)
+    assert (run.returned, run.not_fetched, run.incomplete) == (9999, 1, True)
+    assert run.stopped.startswith("the Semantic Scholar API serves at most 9,999 links of one paper (it answers only")

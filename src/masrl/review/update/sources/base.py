@@ -210,12 +210,14 @@ def failure(source: str, endpoint: str, err: Exception) -> SourceError:
 
 
 def fetch_page(session, url: str, name: str, params: dict | None = None, headers: dict | None = None, on_page=None,
-               explain=None, missing_ok: bool = False, media: tuple[str, ...] | None = None) -> bytes | None:
+               explain=None, missing_ok: bool = False, media: tuple[str, ...] | None = None,
+               missing=None) -> bytes | None:
     """The body of a 200 answer to ``GET url?params`` through the paced ``session``
     (:meth:`~.pacing.PacedSession.answer`); ``name`` names the source in errors; ``explain(body)``
     reads the source's error message from another answer ("" if none); ``on_page()`` is told of
     each page; None for a 404 when ``missing_ok`` (with ``explain``, only a 404 in the source's
-    own error format: another server's "not found" page is an error). ``media``: the media types the
+    own error format: another server's "not found" page is an error; with ``missing(body)``, only a 404 it finds the
+    source's "no such item" in, ``explain`` then reading every other error). ``media``: the media types the
     answer may declare (default JSON's); another one (an HTML page) is refused by name.
 
     Raises:
@@ -228,7 +230,7 @@ def fetch_page(session, url: str, name: str, params: dict | None = None, headers
         answer = session.answer(url, params, headers)
     except (FetchError, RateLimited) as err:
         raise failure(name, url, err) from None
-    if answer.status == 404 and missing_ok and (explain is None or explain(answer.body)):
+    if answer.status == 404 and missing_ok and ((missing or explain) is None or (missing or explain)(answer.body)):
         return None  # the source's own "not found" (a 404 page of another server is an error below)
     if answer.status != 200:
         said = explain(answer.body) if explain is not None else ""

@@ -39,6 +39,9 @@ from .semanticscholar import DELAY_SECONDS, NAME, S2Client, _keep, paper_record
 
 LIMIT = 1000
 MAX_RECORDS = 10000
+#: The links of one paper the API serves at most: it answers only while offset + limit < 10,000 (Semantic Scholar's
+#: documented bound of its /references and /citations), so a list that reaches 9,999 links may hold more.
+API_LINKS = 9999
 DIRECTIONS = ("backward", "forward")
 #: How a record found in each direction names its seed, and the API's path and field.
 WAYS = {"backward": ("cited by", "references", "citedPaper"), "forward": ("cites", "citations", "citingPaper")}
@@ -145,8 +148,17 @@ class CitationSource:
                     raise SourceError(self.endpoint, f"{how}: more than the paging bound of {self.max_records:,} links; "
                                                      "raise --max-records or give --allow-incomplete")
                 break
+            if offset >= API_LINKS:
+                run.stopped = (f"{NAME} serves at most {API_LINKS:,} links of one paper (it answers only while "
+                               "offset + limit < 10,000): the links past them cannot be fetched")
+                run.incomplete = True
+                run.not_fetched = 1  # at least: the API gives no count of links
+                if not self.allow_incomplete:
+                    raise SourceError(self.endpoint, f"{how}: {run.stopped}; give --allow-incomplete to keep the "
+                                                     f"{API_LINKS:,} it sent (and search the rest by keyword)")
+                break
             back = 1 if offset else 0  # each later page from the last link received: it must still be there
-            asked = min(self.limit - back, self.max_records - offset)  # never past the bound
+            asked = min(self.limit - back, self.max_records - offset, API_LINKS - offset)  # never past a bound
             body = self.client.get(f"/paper/{paper_id}/{path}", {"fields": FIELDS, "offset": str(offset - back),
                                                                   "limit": str(asked + back)}, missing_ok=True)
             if body is None and offset:  # the seed is gone after its first pages: what follows would be lost
@@ -185,6 +197,8 @@ class CitationSource:
                 _keep(run, rec, since, until, f"link {offset + i - back}")
             offset += len(page.data) - back
             if page.next is None:
+                if offset >= API_LINKS:
+                    continue  # at the API's bound, which it may not say: what it could not send is named above
                 break
             if len(page.data) <= back:
                 raise SourceError(self.endpoint, f"{how}: {NAME} answered no link from offset {offset} on, yet says more "

@@ -82,7 +82,7 @@ class S2Client:
             SourceError: unreachable, rate-limited past the retries, an HTTP error.
         """
         return fetch_page(self.session, f"{self.endpoint}{path}", NAME, params, self.headers, self.on_page,
-                          not_found_text if missing_ok else error_text, missing_ok)
+                          error_text, missing_ok, missing=not_found_text if missing_ok else None)
 
 
 class SemanticScholarSource:
