@@ -217,3 +217,61 @@ def test_wrapped_bar_labels_never_run_into_each_other():
     assert sum("\n" in t.get_text() for t in fig.axes[0].get_yticklabels()) == 4
     assert overlapping(fig) == []
     assert_inside_figure(fig)
+
+
+def test_a_years_figure_of_many_values_holds_its_legend_and_hatches_the_values_past_the_palette():
+    """Run 41: with 24 values the legend ran off the figure at its fixed height (the SVG drew entries outside its
+    viewBox), and values 12 and on took the colours of values 0 and on, so stacked segments could not be told apart."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from masrl.render.figures import style, years
+    from masrl.render.figures.colours import PALETTE
+
+    columns = [f"Soil organic carbon method {k}" for k in range(24)]
+    table = pd.DataFrame([[1] * 24, [0] * 23 + [2]], index=["2019", "2020"], columns=columns)
+    colours = {c: PALETTE[k % 12] for k, c in enumerate(columns)}
+    hatches = {c: "//" for c in columns[12:]}
+    with style.style_context():
+        fig = years.draw(table, {"legend_title": "method", "colours": colours, "hatches": hatches})
+        FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()
+    legend = fig.axes[0].get_legend()
+    assert len(legend.get_texts()) == 24 and all(inside(t, fig, renderer) for t in legend.get_texts())
+    patches = fig.axes[0].patches
+    assert {p.get_hatch() for p in patches[:12]} == {None} and {p.get_hatch() for p in patches[24:]} == {"//"}
+
+
+def test_value_hatches_start_where_the_palette_runs_out():
+    from masrl.corpus.taxonomy import Field
+    from masrl.render.figures.colours import value_colours, value_hatches
+
+    codes = tuple(f"m{k}" for k in range(26)) + ("NA",)
+    field = Field("method", "retained", False, codes, {"values": {c: {"label": f"M {c}"} for c in codes}})
+    assert value_hatches(field, "NA") == {"M m12": "//", "M m13": "//", **{f"M m{k}": "//" for k in range(14, 24)},
+                                          "M m24": "..", "M m25": ".."}
+    assert value_colours(field, "NA")["M m12"] == value_colours(field, "NA")["M m0"]
+    small = Field("method", "retained", False, codes[:12], {})
+    assert value_hatches(small, None) == {}
+
+
+def test_a_heatmap_of_many_long_values_grows_so_its_labels_never_overprint():
+    """Run 41: 36 rows and 26 columns of long labels were drawn in the house size, the labels over each other."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from masrl.render.figures import heatmap, style
+
+    rows = [f"Soil organic carbon sequestration method {k}" for k in range(36)]
+    cols = [f"evaluation by field trial {k}" for k in range(26)]
+    data = {"counts": [[int(i % 26 == j) for j in range(26)] for i in range(36)], "rows": rows, "columns": cols,
+            "row_codes": rows, "column_codes": cols, "structural": None, "row_title": "Method", "column_title": "Evaluation"}
+    with style.style_context():
+        fig = heatmap.draw(data)
+        FigureCanvasAgg(fig).draw()
+    width, height = fig.get_size_inches()
+    assert width > style.WIDTH and height > heatmap.HEIGHT
+    ax = fig.axes[0]
+    renderer = fig.canvas.get_renderer()
+    for labels in (ax.get_yticklabels(), ax.get_xticklabels()):
+        boxes = [t.get_window_extent(renderer).padded(-0.5) for t in labels]
+        assert not any(a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
+    assert_inside_figure(fig)

@@ -249,6 +249,15 @@ def _plain(tax: Any, decl: Any) -> dict:
     return {k: decl.spec[k] for k in _PLAIN if k in decl.spec}
 
 
+def _hatched(field: Any, tax: Any) -> dict:
+    """``{"hatches": ...}`` of a field with more values than the palette has colours, else nothing (the options, and
+    so the fingerprints, of every other figure stay as they were)."""
+    from .colours import value_hatches
+
+    hatches = value_hatches(field, tax.not_applicable) if field else {}
+    return {"hatches": hatches} if hatches else {}
+
+
 def _chain_options(tax: Any, decl: Any) -> dict:
     from .colours import value_colours
 
@@ -257,7 +266,7 @@ def _chain_options(tax: Any, decl: Any) -> dict:
     boxes = tax.fields.get(table.field) if table is not None else None
     return {**_plain(tax, decl), "split_columns": [field.value_label(v) for v in field.values] if field else [],
             "colours": value_colours(field, tax.not_applicable) if field else {},
-            "arrows": bool(boxes is not None and boxes.ordered)}
+            "arrows": bool(boxes is not None and boxes.ordered), **_hatched(field, tax)}
 
 
 def _year_options(tax: Any, decl: Any) -> dict:
@@ -266,7 +275,7 @@ def _year_options(tax: Any, decl: Any) -> dict:
     table = _table_decl(tax, decl.table)
     by = tax.fields.get(table.by) if table is not None else None
     return {"legend_title": by.label.lower() if by else "", **_plain(tax, decl),
-            "colours": value_colours(by, tax.not_applicable) if by else {}}
+            "colours": value_colours(by, tax.not_applicable) if by else {}, **_hatched(by, tax)}
 
 
 def _flow_options(tax: Any, decl: Any) -> dict:

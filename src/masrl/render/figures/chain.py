@@ -159,6 +159,7 @@ def draw(table: pd.DataFrame, options: dict):
                     count = int(values[status])
                     if count:
                         ax.add_patch(Rectangle((x, Y(y + BAR_H)), count * unit, BAR_H, facecolor=colour,
+                                               hatch=(options.get("hatches") or {}).get(status) or None,
                                                edgecolor="white", linewidth=0.6, gid=f"bar:{oid}:{status}"))
                         x += count * unit
             else:
@@ -171,7 +172,9 @@ def draw(table: pd.DataFrame, options: dict):
                         arrowprops=dict(arrowstyle="-|>", color=style.INK, linewidth=1.2,
                                         shrinkA=1, shrinkB=1, mutation_scale=12))
 
-    handles = [Patch(facecolor=c, label=s) for s, c in statuses]
+    hatches = options.get("hatches") or {}
+    handles = [Patch(facecolor=c, label=s, **({"hatch": hatches[s], "edgecolor": "white"} if hatches.get(s) else {}))
+               for s, c in statuses]
     if options.get("gap_legend"):
         handles.append(Patch(facecolor=style.GAP_FILL, edgecolor=style.GAP, linestyle=(0, (3, 1)),
                              label=f"{style.GAP_SYMBOL} {options['gap_legend']}"))

@@ -40,7 +40,9 @@ def draw(data: dict, options: dict | None = None):
     substantive = [counts[i, j] for i, r in enumerate(rows) for j, c in enumerate(cols) if not is_structural(r, c)]
     norm = Normalize(vmin=0, vmax=max(substantive + [1]))
 
-    fig = style.new_figure(height=4.6)
+    row_labels, col_labels = style.tick_labels(data["rows"]), style.tick_labels(data["columns"], width=1.6)
+    width, height = _size(row_labels, col_labels)
+    fig = style.new_figure(height=height, width=width)
     ax = fig.add_subplot()
     ax.imshow(counts, cmap=CMAP, norm=norm, aspect="auto", interpolation="nearest")
 
@@ -76,8 +78,8 @@ def draw(data: dict, options: dict | None = None):
         spine.set_visible(False)
 
     # Upright column labels: a slanted label's box would reach over its neighbour's.
-    ax.set_xticks(range(len(cols)), style.tick_labels(data["columns"], width=1.6), rotation=90)
-    ax.set_yticks(range(len(rows)), style.tick_labels(data["rows"]))
+    ax.set_xticks(range(len(cols)), col_labels, rotation=90)
+    ax.set_yticks(range(len(rows)), row_labels)
     ax.set_xlim(-0.5, len(cols) - 0.5)
     ax.set_ylim(len(rows) - 0.5, -0.5)
     row_title, col_title = str(data.get("row_title", "")), str(data.get("column_title", ""))
@@ -85,3 +87,22 @@ def draw(data: dict, options: dict | None = None):
     title = str((options or {}).get("title") or title)
     style.finish_axes(ax, title, xlabel=col_title.lower(), ylabel=row_title.lower(), grid_axis="")
     return fig
+
+
+#: The least room of a cell (inches) and the house size of the figure, which grows past it for many values.
+CELL = 0.26
+HEIGHT = 4.6
+
+
+def _size(row_labels: list[str], col_labels: list[str]) -> tuple[float, float]:
+    """``(width, height)`` in inches: the house size, or more where the rows' and columns' labels need it (each row
+    and column as tall or wide as its label's lines, every cell at least :data:`CELL`), so that labels of many values
+    never print over each other."""
+    line = style.line_height(style.FONT_SIZE)
+    lines = lambda label: label.count("\n") + 1  # noqa: E731
+    widest = lambda labels: max((style.text_width(part) for label in labels for part in label.split("\n")), default=0)  # noqa: E731
+    rows = sum(max(CELL, lines(label) * line * 1.15) for label in row_labels)
+    cols = sum(max(CELL, lines(label) * line * 1.15) for label in col_labels)
+    height = max(HEIGHT, rows + widest(col_labels) + 0.8)
+    width = max(style.WIDTH, cols + widest(row_labels) + 1.0)
+    return width, height

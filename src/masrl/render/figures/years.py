@@ -5,7 +5,8 @@ first slot, ``before <year>``, so the axis goes to the years that hold the
 records). Years without a record stay visible as a grey slot (a quiet year,
 not a gap of the taxonomy, so not in the GAP colour, which is also kept out
 of the values' colours); every non-empty slot carries its total above the bar, and
-every slot its label. Each value has its own colour, the same in every figure.
+every slot its label. Each value has its own colour, the same in every figure (hatched past the palette's
+colours), and the figure grows to hold its legend.
 """
 
 from __future__ import annotations
@@ -34,14 +35,14 @@ def draw(table: pd.DataFrame, options: dict):
     totals = [int(v) for v in table.sum(axis=1)]
     xs = list(range(len(slots)))
 
-    fig = style.new_figure(height=3.4)
-    ax = fig.add_subplot()
-    colours = options.get("colours") or {}
-    bottom = [0] * len(slots)
+    colours, hatches = options.get("colours") or {}, options.get("hatches") or {}
     labels = style.tick_labels(categories, LEGEND_WIDTH, style.SMALL_SIZE, 3)
+    fig = style.new_figure(height=max(3.4, _legend_height(labels, str(options.get("legend_title", ""))) + 1.2))
+    ax = fig.add_subplot()
+    bottom = [0] * len(slots)
     for k, category in enumerate(categories):
         values = [int(v) for v in table[category]]
-        ax.bar(xs, values, bottom=bottom, width=0.8, label=labels[k],
+        ax.bar(xs, values, bottom=bottom, width=0.8, label=labels[k], hatch=hatches.get(category) or None,
                color=colours.get(category) or PALETTE[k % len(PALETTE)], edgecolor="white", linewidth=0.4)
         bottom = [b + v for b, v in zip(bottom, values)]
 
@@ -63,3 +64,11 @@ def draw(table: pd.DataFrame, options: dict):
     ax.legend(title=style.tick_label(str(options.get("legend_title", "")), LEGEND_WIDTH, style.SMALL_SIZE, 2), loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
               fontsize=style.SMALL_SIZE, title_fontsize=style.SMALL_SIZE, alignment="left")
     return fig
+
+
+def _legend_height(labels: list[str], title: str) -> float:
+    """Inches the legend right of the plot takes: its title and every line of its entries, with matplotlib's spacing
+    between entries (``legend.labelspacing``, 0.5 of the font size). The figure grows to it, so that a field of many
+    values never runs its legend off the figure."""
+    lines = sum(label.count("\n") + 1 for label in labels) + (1 if title else 0)
+    return lines * style.line_height(style.SMALL_SIZE) + len(labels) * 0.5 * style.SMALL_SIZE / 72 + 0.3
