@@ -198,3 +198,16 @@ def test_the_writer_refuses_a_name_the_file_system_cannot_hold(tmp_path):
 def test_generated_keys_stay_short():
     key = make_key("{" + "Agents and Tools Laboratory of Very Long Names " * 10 + "}", 2026, set())
     assert len(key) == 44 and key.endswith("2026")
+
+
+@pytest.mark.parametrize("sent, kept", [
+    ("Evil \x1b[2J\x1b[31mRed\x1b[0m title", "Evil Red title"),
+    ("A \x1b]0;pwned\x07 b", "A b"),
+    ("a\x9b1mb and c\x1bcd", "ab and cd"),
+    ("plain [2J text", "plain [2J text"),  # no escape: the text as sent
+])
+def test_a_terminal_escape_sequence_is_taken_out_whole(sent, kept):
+    """Run 41: after ESC was taken out of a source's title, the rest of its sequence ('[2J', '[31m') stayed as text."""
+    from masrl.core.text import without_unsafe
+
+    assert without_unsafe(sent) == kept

@@ -143,10 +143,18 @@ _KINDS = {"control": "a control character", "bidirectional": "a bidirectional co
           "noncharacter": "not a character"}
 
 
+#: A terminal's escape sequence (ECMA-48): CSI (``ESC [`` or U+009B, parameters, intermediates, a final byte), OSC and
+#: the other strings (``ESC ]`` ... BEL or ``ESC \\``), or ESC and one character.
+_ESCAPE_SEQUENCE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -~]?")
+
+
 def without_unsafe(text: str) -> str:
     """``text`` on one line (whitespace collapsed) without the characters the policy refuses, taken
     out until none is left: taking one out can make its neighbour refused (a zero-width joiner that
-    joined a Hangul filler is left joining nothing), so each pass drops what the last one uncovered."""
+    joined a Hangul filler is left joining nothing), so each pass drops what the last one uncovered. A terminal's
+    escape sequence goes whole (``ESC [31m``, ``ESC ]0;title BEL``: ECMA-48's control sequences), not only its ESC."""
+    if "\x1b" in text or "\x9b" in text:
+        text = _ESCAPE_SEQUENCE.sub("", text)
     text = " ".join(text.split())
     while drop := {ch for ch, _ in unsafe_characters(text)}:
         text = " ".join("".join(ch for ch in text if ch not in drop).split())
