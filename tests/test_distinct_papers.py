@@ -404,6 +404,17 @@ def test_family_names_of_han_and_hangul_names_organisations_particles_and_spelli
     (["López, Ana"], ["de la Cruz, Ana López"], False),
     (["Paul, Anne"], ["Smith, John Paul"], True),  # a middle name and another's family name, the given names apart
     (["Luther, Anne"], ["King, Jr., Martin Luther"], True),
+    # run 42: joining words, articles, generational suffixes and prefixes many families share are no shared name
+    (["Costa e Silva, Artur"], ["Melo e Castro, João"], True),
+    (["Ortega y Gasset, José"], ["Ramón y Cajal, Santiago"], True),
+    (["Santos Filho, José"], ["Oliveira Filho, Pedro"], True),
+    (["de los Santos, Juan"], ["de los Ríos, Maria"], True),
+    (["Abdel-Rahman, Ahmed"], ["Abdel-Aziz, Mohamed"], True),
+    (["Ó Briain, Dara"], ["Ó Muircheartaigh, Mícheál"], True),
+    (["Costa e Silva, Artur"], ["Silva, Artur Costa e"], False),
+    (["Abdel-Rahman, Ahmed"], ["Abdelrahman, Ahmed"], False),
+    (["Oliveira Filho, Pedro"], ["Filho, Pedro Oliveira"], False),
+    (["E, Weinan"], ["E, W."], False),
 ])
 def test_one_persons_given_name_that_is_anothers_family_name_is_no_shared_author(mine, theirs, distinct):
     """Run 38: any family name among any word of the other paper's names made one author, so a round filed
@@ -423,3 +434,15 @@ def test_a_round_queues_a_near_identical_title_by_an_author_whose_given_name_is_
                         ["Chen, Hao", "Zhang, Li"]) == []
     assert [m.other.where for m in pool.matches("A Survey of Multi-Agent Orchestration for Large Language Models",
                                                  {"doi": "10.1109/7777.0001"}, ["Lei, Wang"])] == ["corpus/papers/wang2026.yaml"]
+
+
+@pytest.mark.parametrize("written, stored", [("José Ortega y Gasset", "Ortega y Gasset, José"),
+                                             ("Pedro Oliveira Filho", "Oliveira Filho, Pedro"),
+                                             ("Josep Puig i Cadafalch", "Puig i Cadafalch, Josep"),
+                                             ("Ludwig van Beethoven", "van Beethoven, Ludwig"), ("Jane Doe", "Doe, Jane")])
+def test_an_iberian_family_name_written_first_last_is_stored_whole(written, stored):
+    """Run 42: 'José Ortega y Gasset' was stored 'y Gasset, José Ortega' and 'Pedro Oliveira Filho' 'Filho, Pedro
+    Oliveira' (key filho2026)."""
+    from masrl.bib.bibtex import record_author
+
+    assert record_author(written) == stored

@@ -183,11 +183,30 @@ def record_author(name: str) -> str:
         return organisation(decode_latex(name))
     if len(words) > 1 and "," not in name and all(_east_asian(word) for word in words):
         return f"{words[0]}, {' '.join(words[1:])}"  # written in its own script, a name gives the family name first
+    if len(words) >= 3 and "," not in name and (family := _iberian_family(words)):
+        return decode_latex(f"{' '.join(words[-family:])}, {' '.join(words[:-family])}")
     try:
         merged = parse_single_name_into_parts(_suffix_as_jr(name)).merge_last_name_first
     except InvalidNameError:
         merged = name  # reported by the caller as malformed
     return decode_latex(merged)
+
+
+#: The last words of an Iberian family name that are no family name of their own: Portuguese generational suffixes
+#: (Oliveira Filho, Costa Neto), which the family name keeps, unlike Jr. (Brazil cites OLIVEIRA FILHO, Pedro).
+_IBERIAN_SUFFIXES = frozenset({"filho", "filha", "neto", "neta", "sobrinho", "sobrinha", "junior", "júnior"})
+#: The words joining two family names (Ortega y Gasset, Costa e Silva, Puig i Cadafalch).
+_JOINING = frozenset({"y", "e", "i"})
+
+
+def _iberian_family(words: list[str]) -> int:
+    """How many last words of a name written First Last are its family name, where BibTeX's rule would cut it
+    (``Pedro Oliveira Filho``: 2, not Filho; ``José Ortega y Gasset``: 3, not "y Gasset"), else 0."""
+    if words[-1].casefold() in _IBERIAN_SUFFIXES:
+        return 2
+    if words[-2] in _JOINING and len(words) >= 4 and words[-3][:1].isupper() and words[-1][:1].isupper():
+        return 3
+    return 0
 
 
 #: A part of biblatex's extended name format (``family=van der Berg``, ``given={Jan}``), its key and its value.

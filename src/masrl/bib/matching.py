@@ -209,7 +209,7 @@ def _name_words(authors) -> frozenset[Person]:
                 family, given = [w for w in given if not generic_word(w)] or family, []
             plain = [w for w in family if w.lower() not in _PARTICLES] or family
             joined = [*plain, "".join(family)] if len(family) > 1 else family
-            spaced = next((k for k, w in enumerate(reversed(given)) if w.lower() not in _PARTICLES), len(given))
+            spaced = next((k for k, w in enumerate(reversed(given)) if not _particle(w)), len(given))
             if 0 < spaced < len(given):  # a particle a First Last source left with the given names: "Cun, Yann Le"
                 joined = [*joined, "".join([*given[-spaced:], *family])]
                 given = given[:-spaced]  # ... is no given name; a particle's word alone is one ("Wang, Bin")
@@ -241,9 +241,19 @@ def _name_words(authors) -> frozenset[Person]:
     return frozenset(people)
 
 
-#: Words that join a family name (``van der Berg``, ``de la Fontaine``) and are shared by unrelated people.
+#: Words that join a family name (``van der Berg``, ``de la Fontaine``, ``Ortega y Gasset``, ``Oliveira Filho``,
+#: ``Abdel-Rahman``, ``Ó Briain``) and are shared by unrelated people.
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "du", "da", "di", "del", "della", "dos", "das",
-                        "ter", "ten", "al", "el", "bin", "ibn", "ben", "bint", "abu", "abou", "ould", "mac", "st"})
+                        "ter", "ten", "al", "el", "bin", "ibn", "ben", "bint", "abu", "abou", "ould", "mac", "st",
+                        "los", "las", "lo", "y", "e", "i", "filho", "filha", "neto", "neta", "junior", "júnior",
+                        "sobrinho", "sobrinha", "abdel", "abdul", "abd", "ait", "bou", "ó", "o", "ní", "ni", "nic", "ua",
+                        "giolla", "in", "t", "op", "zu", "ap", "verch", "ferch"})
+
+
+def _particle(word: str) -> bool:
+    """Whether a word among a name's given names is a particle of its family name (``Le`` of ``Cun, Yann Le``); a
+    one-letter particle only in lower case (``e`` of ``Silva, Artur Costa e``, never the initial ``E.``)."""
+    return word.lower() in _PARTICLES and (len(word) > 1 or word.islower())
 
 
 #: Words of an organisation's name that join its other words (The ATLAS Collaboration, Allen Institute for AI), shared
