@@ -105,9 +105,7 @@ def test_tables_of_other_layouts_are_not_compared_cell_by_cell():
         {"table": "flow", "row": "new records identified and screened", "column": "records", "before": "1", "after": "2"},
         {"table": "flow", "row": "excluded at abstract", "column": "records", "before": "0", "after": "1"},
         {"table": "flow", "row": "excluded at abstract", "column": "X1", "before": "0", "after": "1"},
-        {"table": "flow", "row": "excluded at full text", "column": "records", "before": "(absent)", "after": "0"},
-        {"table": "flow", "row": "excluded at full text", "column": "X1", "before": "(absent)", "after": "0"},
-    ]
+    ]  # run 42: a new row of 0 records ("excluded at full text") is no change, as a year without records is not
 
 
 def test_claim_edits_and_verdicts():
@@ -182,7 +180,7 @@ def _loc_changes(old, new):
         for c in cols:
             a = str(old.loc[r, c]) if old is not None and r in old.index and c in old.columns else "(absent)"
             b = str(new.loc[r, c]) if r in new.index and c in new.columns else "(absent)"
-            if a != b and {a, b} != {"", "(absent)"}:
+            if a != b and {a, b} != {"", "(absent)"} and (old is None or {a, b} != {"0", "(absent)"}):
                 changes.append({"row": str(r), "column": str(c), "before": a, "after": b})
     return changes
 
@@ -326,3 +324,14 @@ def test_a_count_table_beside_a_release_keeps_a_value_renamed_since_with_the_rel
     assert beside_release(same, table({"learned": 1, "hand": 2}), "v1") is same
     added = table({"learned": 1, "hand": 2, "rules": 0})  # a value added since, that no record holds: nothing to show
     assert beside_release(added, table({"learned": 1, "hand": 2}), "v1") is added
+
+
+def test_a_year_without_records_that_the_release_lacks_is_no_change():
+    """Run 42: a release's years table against the pool's, which reaches to a newer year, listed every empty year
+    as '(absent) -> 0' and buried the one real change (the figure note: "differs in 12 cell(s)")."""
+    from masrl.analyses.compare import table_changes
+
+    old = pd.DataFrame({"learned": [2, 1], "NA": [0, 1]}, index=["2021", "2022"])
+    new = pd.DataFrame({"learned": [2, 1, 0, 0, 1], "NA": [0, 1, 0, 0, 0]}, index=["2021", "2022", "2023", "2024", "2025"])
+    assert table_changes(old, new) == [{"row": "2025", "column": "learned", "before": "(absent)", "after": "1"}]
+    assert table_changes(new, old) == [{"row": "2025", "column": "learned", "before": "1", "after": "(absent)"}]

@@ -58,7 +58,7 @@ def comparable(old: Table | None, new: Table) -> bool:
 def table_changes(old: pd.DataFrame | None, new: pd.DataFrame) -> list[dict]:
     """Every cell of ``new`` that differs from ``old`` (rows and columns matched by label;
     a row or column missing on one side reads ``(absent)``; a blank cell and an absent one are
-    the same): ``{"row", "column", "before", "after"}`` in table order. Without ``old`` every
+    the same, and so are a count of 0 and an absent one of a table both sides have: a year or value without records): ``{"row", "column", "before", "after"}`` in table order. Without ``old`` every
     cell is a change. Each cell is compared as ``str`` of what ``frame.loc[row, column]`` gives."""
     changes = []
     rows = list(dict.fromkeys([*(old.index if old is not None else []), *new.index]))
@@ -68,7 +68,7 @@ def table_changes(old: pd.DataFrame | None, new: pd.DataFrame) -> list[dict]:
         for c in cols:
             a = _cell(old, old_cells, r, c)
             b = _cell(new, new_cells, r, c)
-            if a != b and {a, b} != {"", "(absent)"}:
+            if a != b and {a, b} != {"", "(absent)"} and (old is None or {a, b} != {"0", "(absent)"}):
                 changes.append({"row": str(r), "column": str(c), "before": a, "after": b})
     return changes
 
