@@ -444,3 +444,13 @@ def test_a_name_of_three_commas_is_refused_in_masrls_words():
     result = import_entries(parse_bibtex(text, "c.bib"), "c.bib")
     (message,) = [p.message for _, _, problems in result.refused for p in problems if p.field == "author"]
     assert "has more than two commas, which BibTeX cannot read as a name" in message and "Cannot split" not in message
+
+
+def test_an_author_with_a_macro_masrl_cannot_read_is_refused_not_stored_without_its_letters():
+    """Run 42: Nguy{\\~{\\ecircumflex}}n (vntex's T5 letters) was stored 'Nguyn', key nguyn2019, without a word."""
+    result, got = papers(r"""@article{v2, author = {Nguy{\~{\ecircumflex}}n, B}, title = {Paper two}, journal = {J}, year = {2019},
+  url = {https://example.org/2}}
+@article{v5, author = {Nguy{\~{\^e}}n, B}, title = {Paper five}, journal = {J}, year = {2019}, url = {https://example.org/5}}""")
+    assert "v2" not in got and got["v5"]["authors"] == ["Nguyễn, B"]
+    (problems,) = [problems for key, _, problems in result.refused if key == "v2"]
+    assert "holds \\ecircumflex, no macro masrl can read, so letters of the name would be lost" in str(problems[0])
