@@ -233,3 +233,18 @@ def test_papers_bib_of_vietnamese_and_pinyin_names_and_a_math_title_sets_with_pd
     assert "{{\\ensuremath{\\mathcal{O}}}}(n) bounds for ph{\\d{a}}m's method" in bbl and bbl.isascii()
     # run 36: \\TeX{} became \\tex{} (undefined); a letter's command is the style's to lower, as a capital is
     assert "Typesetting with {{\\TeX}} and the {\\o}resund, {\\ae}sop and {\\oe}uvre" in " ".join(bbl.split())
+
+
+def test_a_built_papers_bib_defines_the_sorting_macro_an_entry_uses(survey, cli):
+    """Run 42: export() wrote the @preamble but `masrl build` wrote papers.bib without it, so \\noopsort of an
+    imported title stopped pdflatex ("Undefined control sequence")."""
+    import yaml
+
+    path = sorted((survey / "corpus/papers").glob("*.yaml"))[0]
+    record = yaml.safe_load(path.read_text(encoding="utf-8"))
+    record["bibtex"] = {**(record.get("bibtex") or {}), "title": "{\\noopsort{1}}" + record["title"]}
+    path.write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    run = cli("build", "--root", survey)
+    assert run.code == 0, run.err
+    text = (survey / "reports/papers.bib").read_text(encoding="utf-8")
+    assert '\n@preamble{ "\\providecommand{\\noopsort}[1]{}" }\n' in text and "{\\noopsort{1}}" in text

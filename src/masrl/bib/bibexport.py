@@ -375,12 +375,17 @@ def export(records: list[dict], survey: str = "") -> str:
         ValueError: if two records share a key or one's key is another's alias, in any case
             (validation prevents both; a record's own alias may differ from its key in case only).
     """
-    body = entries(records)
+    return document(header(survey), entries(records))
+
+
+def document(head: str, body: str) -> str:
+    """The text of ``reports/papers.bib``: its :func:`header` ``head``, the ``@preamble`` its entries need, and the
+    entries ``body`` (:func:`entries`). BibTeX's sorting tricks (``{\\noopsort{b}}``) print nothing: they are defined
+    in the preamble where an entry uses one, so that the file stands on its own (masrl does not import a .bib's
+    @preamble, where they were defined)."""
     used = sorted(set(_SORT_MACRO.findall(body)))
-    # BibTeX's sorting tricks (``{\noopsort{b}}``) print nothing: defined here, where an entry uses one, so that
-    # the file stands on its own (masrl does not import a .bib's @preamble, where they were defined)
     preamble = "".join(f"\\providecommand{{\\{name}}}[1]{{}}" for name in used)
-    return header(survey) + (f'@preamble{{ "{preamble}" }}\n\n' if preamble else "") + body
+    return head + (f'@preamble{{ "{preamble}" }}\n\n' if preamble else "") + body
 
 
 #: The sorting macros of BibTeX styles' documentation and of common .bib files (hidden by

@@ -387,7 +387,7 @@ def bib_survey_lines(tax) -> str:
 
 def _bibliography(view: View) -> dict[str, bytes]:
     records = list(view.results.retained_records)
-    return {"papers.bib": (bibexport.header(bib_survey_lines(view.results.tax)) + view.bib_entries).encode(),
+    return {"papers.bib": bibexport.document(bibexport.header(bib_survey_lines(view.results.tax)), view.bib_entries).encode(),
             "papers.json": csljson.export(records)}
 
 
