@@ -1086,3 +1086,6 @@ def test_a_link_list_at_the_apis_bound_of_9999_is_not_taken_for_whole(serve, say
     (run,) = source.search_all([], *WINDOW, NOW)
     assert (run.returned, run.not_fetched, run.incomplete) == (9999, 1, True)
     assert run.stopped.startswith("the Semantic Scholar API serves at most 9,999 links of one paper (it answers only")
+    from masrl.review.update.search import lost_text
+
+    assert lost_text(run) == "at least 1 record(s) not fetched (9,999 fetched; the source gives no count)"  # run 42

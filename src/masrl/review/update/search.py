@@ -162,6 +162,8 @@ def _notes(runs: list[tuple[str, object]]) -> list[str]:
 def lost_text(run) -> str:
     """How many records of ``run`` were not fetched, for a message: ``12 of 250 record(s) not fetched``, or, where the
     source announced fewer than it holds (an approximate total), ``at least 200 record(s) not fetched``."""
+    if not getattr(run, "counted", True):
+        return f"at least {run.not_fetched:,} record(s) not fetched ({run.returned:,} fetched; the source gives no count)"
     if run.not_fetched <= run.total - run.returned:
         return f"{run.not_fetched:,} of {run.total:,} record(s) not fetched"
     return (f"at least {run.not_fetched:,} record(s) not fetched ({run.returned:,} fetched; the source announced about "

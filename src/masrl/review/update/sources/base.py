@@ -82,6 +82,9 @@ class QueryRun:
     not_fetched: int = 0
     stopped: str = ""
     incomplete: bool = False
+    #: False where the source gives no count of the query's records (Semantic Scholar's links): ``total`` is then
+    #: what was returned, never a count the source announced.
+    counted: bool = True
 
     def take(self, found: "Found | Unusable", since: str, until: str, family=None) -> bool:
         """Count one record returned and sort it: kept (in ``found``) when it is published in

@@ -213,7 +213,7 @@ class CitationSource:
                 break
             if page.next != offset:
                 raise failure(NAME, self.endpoint, FormatError(f"$.next is {page.next}, but {offset} links were sent"))
-        run.total = run.returned
+        run.total, run.counted = run.returned, False
         run.requests = len(self.session.started) - first
         run.sent = sent_at(now, self.session, first)
         run.kept = len(run.found)
