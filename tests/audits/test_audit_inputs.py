@@ -156,6 +156,9 @@ def test_sample_options_are_checked(survey, cli):
     assert cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "x").code == 0
     run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "x")
     assert run.err == "masrl: error: audit 'x' exists already; choose another id with --id (e.g. --id x-b)\n"
+    # run 42: --audit, as audit import names the audit, was answered "did you mean --quiet?"
+    run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--audit", "x")
+    assert run.err == "masrl: error: audit 'x' exists already; choose another id with --id (e.g. --id x-b)\n"
     run = cli("audit", "sample", "--root", survey, "--population", "excluded", "--n", "2", "--seed", "1", "--id", "spotcheck-2026-05-03")
     assert run.err == "masrl: error: audit 'spotcheck-2026-05-03' exists already; choose another id with --id (e.g. --id spotcheck-2026-05-03-b)\n"
     default = f"tags-{clock.today().isoformat()}"  # the id of an audit sampled today without --id

@@ -119,7 +119,8 @@ def register(sub) -> None:
                    help=f"a whole number from 0 to {SEED_MAX} (recorded in audit.yaml)")
     p.add_argument("--stratify", metavar="FIELD", help="draw proportionally from each value of FIELD (see below)")
     p.add_argument("--fields", metavar="F,F,...", help="fields the reader fills in (see below)")
-    p.add_argument("--id", dest="audit_id", metavar="ID", help="audit id (default: tags-<date> or screening-<date>)")
+    p.add_argument("--id", "--audit", dest="audit_id", metavar="ID",
+                   help="audit id (default: tags-<date> or screening-<date>; also --audit, as audit import names it)")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="date of the audit (default: today)")
     p.add_argument("--description", metavar="TEXT", help="one sentence on the audit's purpose")
     p.add_argument("--instructions", metavar="TEXT", help="instructions for the reader (default: masrl's standard text)")
