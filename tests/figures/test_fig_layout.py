@@ -248,7 +248,10 @@ def test_value_hatches_start_where_the_palette_runs_out():
     codes = tuple(f"m{k}" for k in range(26)) + ("NA",)
     field = Field("method", "retained", False, codes, {"values": {c: {"label": f"M {c}"} for c in codes}})
     assert value_hatches(field, "NA") == {"M m12": "//", "M m13": "//", **{f"M m{k}": "//" for k in range(14, 24)},
-                                          "M m24": "..", "M m25": ".."}
+                                          "M m24": "\\\\", "M m25": "\\\\"}
+    many = Field("method", "retained", False, tuple(f"m{k}" for k in range(200)), {})
+    hatched = value_hatches(many, None)  # run 42: the hatches came round again after 96 values
+    assert len({(k % 12, hatched.get(f"m{k}", "")) for k in range(200)}) == 200
     assert value_colours(field, "NA")["M m12"] == value_colours(field, "NA")["M m0"]
     small = Field("method", "retained", False, codes[:12], {})
     assert value_hatches(small, None) == {}

@@ -18,7 +18,7 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442",
 NOT_APPLICABLE = "#b3b3b3"
 #: Hatches of the values past the palette, one per round of its colours (the 13th value has the 1st value's colour,
 #: hatched ``//``), so that no two values of a field look alike in a figure.
-HATCHES = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
+HATCHES = ("", "//", "\\\\", "xx", "--", "||", "++")
 
 
 def value_colours(field, not_applicable: str | None) -> dict[str, str]:
@@ -43,7 +43,8 @@ def value_hatches(field, not_applicable: str | None) -> dict[str, str]:
     for code in field.values:
         if code == not_applicable:
             continue
-        if k >= len(PALETTE):
-            out[field.value_label(code)] = HATCHES[(k // len(PALETTE)) % len(HATCHES)] or "//"
+        if k >= len(PALETTE):  # lines, which read in a legend's small swatch too; denser in each later round of them
+            again, kind = divmod(k // len(PALETTE) - 1, len(HATCHES) - 1)
+            out[field.value_label(code)] = HATCHES[1 + kind] * (1 + again)
         k += 1
     return out
