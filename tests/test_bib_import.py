@@ -454,3 +454,17 @@ def test_an_author_with_a_macro_masrl_cannot_read_is_refused_not_stored_without_
     assert "v2" not in got and got["v5"]["authors"] == ["Nguyễn, B"]
     (problems,) = [problems for key, _, problems in result.refused if key == "v2"]
     assert "holds \\ecircumflex, no macro masrl can read, so letters of the name would be lost" in str(problems[0])
+
+
+def test_an_isbn_or_issn_that_cannot_exist_is_named_and_a_real_one_kept():
+    """Run 42: isbn = {not an isbn at all} and an ACM ISBN of 10 digits with no right check digit were exported;
+    biber calls them invalid."""
+    from masrl.bib.standard_numbers import isbn_problem, issn_problem
+
+    for good in ("978-0-262-03384-8", "0-262-03384-4", "0-8044-2957-X", "9781450383097",
+                 "978-0-262-03384-8, 978-0-262-33737-3"):
+        assert isbn_problem(good) is None, good
+    for bad in ("not an isbn at all", "9781450383", "978-0-262-03384-9", "0-262-03384-5"):
+        assert isbn_problem(bad).startswith(f"{bad!r} is not an ISBN"), bad
+    assert issn_problem("1050-124X") is None and issn_problem("0378-5955") is None
+    assert issn_problem("zzzz").startswith("'zzzz' is not an ISSN") and issn_problem("0378-5956") is not None

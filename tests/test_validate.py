@@ -557,3 +557,14 @@ def test_a_suggestions_provenance_in_neither_of_its_forms_is_refused(survey, cli
         f"corpus/papers/c3.yaml:{line}: tag_provenance.{field}: 'suggested (masrl suggest, neighbours halo), {ending}' "
         "starts as masrl suggest's provenance but is neither of its forms ('suggested (masrl suggest, ...), confirmed' "
         f"or '... not confirmed'): confirm the tag with `masrl suggest c3 --apply {field}=VALUE`, or write who tagged it")
+
+
+def test_a_blocks_isbn_that_cannot_exist_is_named(survey, cli):
+    """Run 42: D018 (bibtex-isbn-issn)."""
+    path = sorted((survey / "corpus/papers").glob("*.yaml"))[0]
+    text = path.read_text(encoding="utf-8")
+    assert "\nbibtex:\n" in text
+    path.write_text(text.replace("\nbibtex:\n", "\nbibtex:\n  isbn: '9781450383'\n", 1), encoding="utf-8")
+    run = cli("validate", "--root", survey)
+    assert run.code == 1 and f"{path.relative_to(survey).as_posix()}:" in run.err
+    assert "bibtex.isbn: '9781450383' is not an ISBN" in run.err, run.err

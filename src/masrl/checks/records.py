@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from ..bib.identifiers import STORED_PATTERNS, Identifier, IdentifierError, acl_problem, arxiv_category_problem, arxiv_problem, from_url, parse
 from ..bib.bibtex import day_problem, month_macro
 from ..bib.fetch import shown
+from ..bib.standard_numbers import isbn_problem, issn_problem
 from ..bib.urls import scheme_case_problem, url_problem
 from ..corpus import provenance
 from ..core.placeholders import author_problem, authors_problem, placeholder_problem
@@ -133,6 +134,16 @@ def bibtex_month(c, file: str, rec: dict, kind: str) -> None:
     if month_macro(value) is None:
         c.add(file, ("bibtex", "month"), f"{value!r} is not a month; allowed: 1 to 12, or jan ... dec (a month's name "
                                          "or its first three letters)")
+
+
+def bibtex_numbers(c, file: str, rec: dict, kind: str) -> None:
+    """A BibTeX ``isbn`` or ``issn`` is one, by its form and check digit (biber: "ISBN ... is invalid"; papers.bib
+    exports it as the block holds it)."""
+    bib = rec.get("bibtex")
+    for name, problem in (("isbn", isbn_problem), ("issn", issn_problem)):
+        value = bib.get(name) if isinstance(bib, dict) else None
+        if isinstance(value, str) and (why := problem(value)):
+            c.add(file, ("bibtex", name), why)
 
 
 def bibtex_day(c, file: str, rec: dict, kind: str) -> None:

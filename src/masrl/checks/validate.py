@@ -163,6 +163,7 @@ RECORD_RULES: tuple[Rule, ...] = (
     Rule("D015", "dates-after-paper", records.dates_after_paper, ("retained", "excluded")),
     Rule("D016", "bibtex-month", records.bibtex_month, ("retained",)),
     Rule("D017", "bibtex-day", records.bibtex_day, ("retained",)),
+    Rule("D018", "bibtex-isbn-issn", records.bibtex_numbers, ("retained",)),
     Rule("P001", "unique-keys", _on(pool.unique_keys)),
     Rule("P002", "one-identifier-one-record", _on(pool.identifiers)),
     Rule("P003", "one-title-one-record", _on(pool.titles)),
