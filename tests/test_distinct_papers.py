@@ -415,6 +415,8 @@ def test_family_names_of_han_and_hangul_names_organisations_particles_and_spelli
     (["Abdel-Rahman, Ahmed"], ["Abdelrahman, Ahmed"], False),
     (["Oliveira Filho, Pedro"], ["Filho, Pedro Oliveira"], False),
     (["E, Weinan"], ["E, W."], False),
+    (["in 't Veld, Jan"], ["in 't Hout, Piet"], True),  # 't, with its apostrophe, is a particle too
+    (["in ’t Veld, Jan"], ["Veld, Jan in ’t"], False),
 ])
 def test_one_persons_given_name_that_is_anothers_family_name_is_no_shared_author(mine, theirs, distinct):
     """Run 38: any family name among any word of the other paper's names made one author, so a round filed

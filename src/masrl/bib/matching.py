@@ -207,7 +207,7 @@ def _name_words(authors) -> frozenset[Person]:
             given = [w for w in re.split(r"[\s,.{}~-]+", first) if w]
             if family and all(generic_word(w) for w in family):  # an organisation a source read First Last: "Team, Kimi"
                 family, given = [w for w in given if not generic_word(w)] or family, []
-            plain = [w for w in family if w.lower() not in _PARTICLES] or family
+            plain = [w for w in family if not _particle(w, inner=True)] or family
             joined = [*plain, "".join(family)] if len(family) > 1 else family
             spaced = next((k for k, w in enumerate(reversed(given)) if not _particle(w)), len(given))
             if 0 < spaced < len(given):  # a particle a First Last source left with the given names: "Cun, Yann Le"
@@ -216,7 +216,7 @@ def _name_words(authors) -> frozenset[Person]:
             family = joined
             whole_given = ["".join(given)] if len(given) > 1 else []
             # a First Last source's middle word may be a family name ("Gabriel García Márquez" is García)
-            middle = [w for w in given[1:] if len(w) > 1 and w.lower() not in _PARTICLES]
+            middle = [w for w in given[1:] if len(w) > 1 and not _particle(w, inner=True)]
         else:
             parts = [w for w in re.split(r"[\s,.{}~-]+", name.strip("{}")) if w]
             east = _east_asian(parts[0]) if len(parts) == 1 else None
@@ -250,10 +250,12 @@ _PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "du", "da"
                         "giolla", "in", "t", "op", "zu", "ap", "verch", "ferch"})
 
 
-def _particle(word: str) -> bool:
-    """Whether a word among a name's given names is a particle of its family name (``Le`` of ``Cun, Yann Le``); a
-    one-letter particle only in lower case (``e`` of ``Silva, Artur Costa e``, never the initial ``E.``)."""
-    return word.lower() in _PARTICLES and (len(word) > 1 or word.islower())
+def _particle(word: str, inner: bool = False) -> bool:
+    """Whether a word is a particle of a family name (``Le`` of ``Cun, Yann Le``, ``'t`` of ``in 't Veld``); among the
+    given names (not ``inner``, a word of the family name itself) a one-letter particle only in lower case (``e`` of
+    ``Silva, Artur Costa e``, never the initial ``E.``)."""
+    bare = word.lower().strip("'’‘")
+    return bare in _PARTICLES and (inner or len(bare) > 1 or word.islower())
 
 
 #: Words of an organisation's name that join its other words (The ATLAS Collaboration, Allen Institute for AI), shared
