@@ -462,9 +462,13 @@ def test_an_isbn_or_issn_that_cannot_exist_is_named_and_a_real_one_kept():
     from masrl.bib.standard_numbers import isbn_problem, issn_problem
 
     for good in ("978-0-262-03384-8", "0-262-03384-4", "0-8044-2957-X", "9781450383097",
-                 "978-0-262-03384-8, 978-0-262-33737-3"):
+                 "978-0-262-03384-8, 978-0-262-33737-3",
+                 # run 43: what biber reads past: a label, a qualifier, dashes of any kind
+                 "ISBN 978-0-262-03384-8", "9780262033848 (hardcover)", "978\u20100\u2010262\u201003384\u20108"):
         assert isbn_problem(good) is None, good
     for bad in ("not an isbn at all", "9781450383", "978-0-262-03384-9", "0-262-03384-5"):
         assert isbn_problem(bad).startswith(f"{bad!r} is not an ISBN"), bad
     assert issn_problem("1050-124X") is None and issn_problem("0378-5955") is None
+    assert issn_problem("0028-0836 (Print)") is None and issn_problem("0028 0836") is None and issn_problem("0028\u20130836") is None
+    assert isbn_problem("ISBN 978-0-262-03384-9").startswith("'ISBN 978-0-262-03384-9' is not an ISBN:")  # as written
     assert issn_problem("zzzz").startswith("'zzzz' is not an ISSN") and issn_problem("0378-5956") is not None

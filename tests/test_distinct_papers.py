@@ -441,7 +441,10 @@ def test_a_round_queues_a_near_identical_title_by_an_author_whose_given_name_is_
 @pytest.mark.parametrize("written, stored", [("José Ortega y Gasset", "Ortega y Gasset, José"),
                                              ("Pedro Oliveira Filho", "Oliveira Filho, Pedro"),
                                              ("Josep Puig i Cadafalch", "Puig i Cadafalch, Josep"),
-                                             ("Ludwig van Beethoven", "van Beethoven, Ludwig"), ("Jane Doe", "Doe, Jane")])
+                                             ("Ludwig van Beethoven", "van Beethoven, Ludwig"), ("Jane Doe", "Doe, Jane"),
+                                             # run 43: the particles before it stay the family name's
+                                             ("Pedro da Costa Neto", "da Costa Neto, Pedro"),
+                                             ("Juan de la Cruz y Gómez", "de la Cruz y Gómez, Juan")])
 def test_an_iberian_family_name_written_first_last_is_stored_whole(written, stored):
     """Run 42: 'José Ortega y Gasset' was stored 'y Gasset, José Ortega' and 'Pedro Oliveira Filho' 'Filho, Pedro
     Oliveira' (key filho2026)."""

@@ -194,19 +194,24 @@ def record_author(name: str) -> str:
 
 #: The last words of an Iberian family name that are no family name of their own: Portuguese generational suffixes
 #: (Oliveira Filho, Costa Neto), which the family name keeps, unlike Jr. (Brazil cites OLIVEIRA FILHO, Pedro).
-_IBERIAN_SUFFIXES = frozenset({"filho", "filha", "neto", "neta", "sobrinho", "sobrinha", "junior", "júnior"})
+_IBERIAN_SUFFIXES = frozenset({"filho", "filha", "neto", "neta", "sobrinho", "sobrinha", "júnior"})
 #: The words joining two family names (Ortega y Gasset, Costa e Silva, Puig i Cadafalch).
 _JOINING = frozenset({"y", "e", "i"})
+#: Particles written in lower case before an Iberian family name (da Costa Neto, de la Cruz y Gómez).
+_LOWER_PARTICLES = frozenset({"da", "de", "do", "das", "dos", "del", "la", "las", "los", "di"})
 
 
 def _iberian_family(words: list[str]) -> int:
     """How many last words of a name written First Last are its family name, where BibTeX's rule would cut it
     (``Pedro Oliveira Filho``: 2, not Filho; ``José Ortega y Gasset``: 3, not "y Gasset"), else 0."""
+    count = 0
     if words[-1].casefold() in _IBERIAN_SUFFIXES:
-        return 2
-    if words[-2] in _JOINING and len(words) >= 4 and words[-3][:1].isupper() and words[-1][:1].isupper():
-        return 3
-    return 0
+        count = 2
+    elif words[-2] in _JOINING and len(words) >= 4 and words[-3][:1].isupper() and words[-1][:1].isupper():
+        count = 3
+    while count and count < len(words) - 1 and words[-count - 1] in _LOWER_PARTICLES:
+        count += 1  # the particles before it are the family name's too: da Costa Neto, de la Cruz y Gómez
+    return count
 
 
 #: A part of biblatex's extended name format (``family=van der Berg``, ``given={Jan}``), its key and its value.
