@@ -62,6 +62,11 @@ class AuditField:
     definitions: dict[str, str]
     only_if_excluded: bool = False
 
+    @property
+    def value_labels(self) -> dict[str, str]:
+        """``{value: label}`` of every allowed value (a "did you mean" maps a label to its value)."""
+        return {v: self.labels.get(v, v) for v in self.values}
+
 
 def kind_of(population: str) -> str:
     """``tags`` for the retained population, ``screening`` otherwise."""

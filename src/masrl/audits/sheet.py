@@ -85,7 +85,7 @@ def _cell_problem(spec: AuditField, value: str, excluded: bool) -> str | None:
     if value == "":
         return "empty; choose one of " + ", ".join(spec.values) + (" (the decision is exclude)" if spec.only_if_excluded else "")
     if value not in spec.values:
-        return f"{value!r} is not an allowed value; allowed: {', '.join(spec.values)}{_suggest(value, {v: spec.labels.get(v, v) for v in spec.values})}"
+        return f"{value!r} is not an allowed value; allowed: {', '.join(spec.values)}{_suggest(value, spec.value_labels)}"
     return None
 
 

@@ -405,9 +405,8 @@ def _checked_author(name: str) -> str:
     name = bibtex.extended_name(name)  # biblatex's family=Smith, given=John
     if mark := FOOTNOTE_MARK.search(name):  # an affiliation's mark glued to the name ('J\textsuperscript{1}' is 'J1')
         raise ValueError(f"{name!r} holds {mark.group()!r}, a footnote or affiliation mark: write the name alone")
-    if lost := unread_macros(name):  # its letters would be lost without a word ('Nguy{\~{\ecircumflex}}n' as 'Nguyn')
-        raise ValueError(f"{name!r} holds {', '.join(lost)}, no macro masrl can read, so letters of the name would be "
-                         "lost: write the letter itself (Unicode, or LaTeX's accents: \\^{e})")
+    if why := bibtex.unread_name_problem(name):  # its letters would be lost without a word
+        raise ValueError(why)
     if name != "others" and not bibtex._braced_whole(name):
         try:
             parse_single_name_into_parts(name)

@@ -264,6 +264,17 @@ def stored_author(name: str) -> str:
     return record_author(name)
 
 
+def unread_name_problem(name: str) -> str | None:
+    """Why a name written in BibTeX's markup cannot be stored: it holds a macro masrl cannot read, so letters of it
+    would be lost (``Nguy{\\~{\\ecircumflex}}n`` read as "Nguyn"); None when every macro is read."""
+    from .latex import unread_macros
+
+    if lost := unread_macros(name):
+        return (f"{name!r} holds {', '.join(lost)}, no macro masrl can read, so letters of the name would be lost: "
+                "write the letter itself (Unicode, or LaTeX's accents: \\^{e})")
+    return None
+
+
 def has_markup(name: str) -> bool:
     """Whether an author written by hand holds BibTeX's markup: a command (``D{\\"u}rst``), a tie (``J.~R.``) or an
     empty group (``J{}ane``)."""

@@ -55,7 +55,7 @@ def _value_problem(spec: AuditField, value) -> str | None:
     if value in spec.values:
         return None
     allowed = ", ".join(spec.values)
-    return f"{value!r} is not an allowed value of {spec.name}; allowed: {allowed}{_suggest(value, {v: spec.labels.get(v, v) for v in spec.values})}"
+    return f"{value!r} is not an allowed value of {spec.name}; allowed: {allowed}{_suggest(value, spec.value_labels)}"
 
 
 class _FolderChecker:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..bib.bibtex import has_markup, stored_author
-from ..bib.latex import decode_latex, unread_macros
+from ..bib.bibtex import has_markup, stored_author, unread_name_problem
+from ..bib.latex import decode_latex
 from ..bib.identifiers import (
     SCHEME_ORDER,
     Identifier,
@@ -61,9 +61,8 @@ def author_from_flag(text: str) -> tuple[str, str | None]:
     ``First Last`` is stored ``Last, First`` with a warning naming that form; an
     organisation is written in braces (``{Kimi Team}``); ``others`` marks an incomplete list."""
     name = " ".join(text.split())
-    if has_markup(name) and (lost := unread_macros(name)):
-        raise UserError(f"--author {name!r} holds {', '.join(lost)}, no macro masrl can read, so letters of the name "
-                        "would be lost: write the letter itself (Unicode, or LaTeX's accents: \\^{e})")
+    if has_markup(name) and (why := unread_name_problem(name)):
+        raise UserError(f"--author {why}")
     stored = stored_author(name)
     if stored == name:
         return name, None
