@@ -315,7 +315,8 @@ def test_a_name_in_han_characters_is_its_pinyin_and_a_shared_first_name_is_no_sh
                          (["Wang, Yanjun"], ["Chen, Yanjun"])):
         assert distinct_by_authors(name_words(mine), name_words(theirs)), (mine, theirs)
     assert sorted(person.order() for person in name_words(["van der Berg, Jan", "{Kimi Team}", "Plato", "others"])) == [
-        (["berg", "vanderberg"], ["jan"], ["j"], [], []), (["kimi"], [], [], [], []), (["plato"], [], [], [], [])]  # a generic word of an organisation is no name
+        (["berg", "vanderberg"], ["jan"], ["j"], [], [], []), (["kimi"], [], [], [], [], []),
+        (["plato"], [], [], [], [], [])]  # a generic word of an organisation is no name
 
 
 @pytest.mark.parametrize(("mine", "theirs", "distinct"), [
@@ -417,6 +418,13 @@ def test_family_names_of_han_and_hangul_names_organisations_particles_and_spelli
     (["E, Weinan"], ["E, W."], False),
     (["in 't Veld, Jan"], ["in 't Hout, Piet"], True),  # 't, with its apostrophe, is a particle too
     (["in ’t Veld, Jan"], ["Veld, Jan in ’t"], False),
+    # run 44: a family-first name ending in a one-letter word, read First Last by a source
+    (["E, Zhang Xiao"], ["Zhang, Xiao E"], False),
+    (["A, Nguyễn Văn"], ["Nguyễn, Văn A"], False),
+    (["O, Lee Jae"], ["Lee, Jae O"], False),
+    (["W, Zhang"], ["Zhang, W."], False),
+    (["E, Wei"], ["Wang, Wei E"], True),  # one's family letter is the other's given letter, the family names apart
+    (["X, Zhang Wei"], ["Zhang, Xiao"], True),  # an initial of a longer given name is no one-letter given word
 ])
 def test_one_persons_given_name_that_is_anothers_family_name_is_no_shared_author(mine, theirs, distinct):
     """Run 38: any family name among any word of the other paper's names made one author, so a round filed

@@ -482,6 +482,9 @@ BROKEN_ARXIV = {
                                              "arXiv numbered 2401.00001 in"),
     "an id that is not arXiv's": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "urn:x"), 1),
                                   "entry 1: id 'urn:x' is not an arXiv abstract URL"),
+    # run 44: an abstract URL of an id no month has yet was called no abstract URL
+    "an id of a month to come": (atom(entry().replace("http://arxiv.org/abs/2605.30001v1", "http://arxiv.org/abs/2612.00001v1"), 1),
+                                 "entry 1: 'http://arxiv.org/abs/2612.00001v1' names no arXiv paper: 2612 is 2026-12, after "),
     **{f"a name that is {why}": (atom(entry(authors=f"<author><name>{xml}</name></author>"), 1),
                                  f"author 1: {text!r} is not one person's name")
        for why, xml, text in [("a Python list", "['Ada Lovelace', 'Alan Turing']", "['Ada Lovelace', 'Alan Turing']"),

@@ -121,8 +121,8 @@ def _entry(entry, i: int) -> Entry:
     ident = (_one(entry, f"{ATOM}id", where) or "").strip()
     try:
         parsed = parse(ident, "arxiv") if "arxiv.org/abs/" in ident else None
-    except IdentifierError:
-        parsed = None
+    except IdentifierError as err:  # an abstract URL naming an id arXiv never gave: why
+        raise FormatError(f"{where}: {err}") from None
     if parsed is None:
         raise FormatError(f"{where}: id {ident[:80]!r} is not an arXiv abstract URL (http://arxiv.org/abs/<id>v<n>)")
     where = f"entry {i + 1} ({parsed.key})"

@@ -148,17 +148,20 @@ class Person(NamedTuple):
     of four or more characters has when it is of one character (``single``, 林 of 林真理子), which meets
     only another name's ``family``; and the given names after the first (``middle``, García of ``Márquez,
     Gabriel García``: a First Last source reads a second surname so), which meet another name's family
-    when the given names agree too."""
+    when the given names agree too; and the given names' words of one letter (``letters``, E of ``Zhang, Xiao E``),
+    which meet a family name of one letter (``E, Zhang Xiao``: a source read Zhang Xiao E First Last)."""
 
     family: frozenset[str]
     given: frozenset[str]
     initials: frozenset[str]
     single: frozenset[str] = frozenset()
     middle: frozenset[str] = frozenset()
+    letters: frozenset[str] = frozenset()
 
     def order(self) -> tuple:
         """The person as sorted lists: a content key's, the same in every process."""
-        return sorted(self.family), sorted(self.given), sorted(self.initials), sorted(self.single), sorted(self.middle)
+        return (sorted(self.family), sorted(self.given), sorted(self.initials), sorted(self.single), sorted(self.middle),
+                sorted(self.letters))
 
 
 def name_words(authors) -> frozenset[Person]:
@@ -235,7 +238,8 @@ def _name_words(authors) -> frozenset[Person]:
         person = Person(frozenset(forms), frozenset(f for f in given_forms if len(f) > 1),  # initials are not names
                         frozenset(f[0] for f in given_forms),
                         frozenset(form for w in single for form in name_word_forms(w) if form),
-                        frozenset(form for w in middle for form in name_word_forms(w) if form))
+                        frozenset(form for w in middle for form in name_word_forms(w) if form),
+                        frozenset(form for w in given for form in name_word_forms(w) if len(form) == 1))
         if person.family or person.given:
             people.add(person)
     return frozenset(people)
@@ -321,7 +325,7 @@ def _one_author(p: Person, q: Person) -> bool:
         return True
     if (p.middle & q.family or q.middle & p.family) and _given_agree(p, q):  # García, Gabriel; Márquez, Gabriel García
         return True
-    by_name_p, by_name_q = bool(p.family & q.given), bool(q.family & p.given)
+    by_name_p, by_name_q = bool(p.family & (q.given | q.letters)), bool(q.family & (p.given | p.letters))
     return (by_name_p and (by_name_q or _by_initial(q, p))) or (by_name_q and _by_initial(p, q))
 
 
