@@ -456,6 +456,36 @@ def test_an_author_with_a_macro_masrl_cannot_read_is_refused_not_stored_without_
     assert "holds \\ecircumflex, no macro masrl can read, so letters of the name would be lost" in str(problems[0])
 
 
+def test_an_accent_on_an_accent_without_braces_is_refused_in_a_name_and_a_title():
+    """Run 44: Tr{\\`\\^a}n was stored with both accents on the r, Nguy\\~\\^en as 'Nguyên' (the tilde lost), and
+    papers.bib then stopped pdflatex; LaTeX itself cannot read them."""
+    result, got = papers(r"""@article{a3, title={Paper Three}, author={Tr{\`\^a}n, Minh}, journal={J}, year={2020}, url={https://example.org/3}}
+@article{a5, title={Paper Five}, author={Nguy\~\^en, Van}, journal={J}, year={2020}, url={https://example.org/5}}
+@article{a6, title={Tr\`\^an's Paper}, author={Doe, Jane}, journal={J}, year={2020}, url={https://example.org/6}}
+@article{a7, title={Paper Seven}, author={Tr\`{\^a}n, Minh and Nguy\~{\^e}n, Van and Garc{\'\i}a, Ana}, journal={J}, year={2020},
+  url={https://example.org/7}}""")
+    assert sorted(got) == ["a7"] and got["a7"]["authors"] == ["Trần, Minh", "Nguyễn, Van", "García, Ana"]
+    messages = {key: str(problems[0]) for key, _, problems in result.refused}
+    assert sorted(messages) == ["a3", "a5", "a6"], messages
+    assert "puts an accent on an accent without braces (\\`\\^), which LaTeX cannot read" in messages["a3"]
+    assert "(\\~\\^)" in messages["a5"] and "title" in messages["a6"]
+
+
+def test_an_author_flag_with_an_accent_on_an_accent_without_braces_is_refused():
+    from masrl.core.errors import UserError
+    from masrl.review.intake import author_from_flag
+
+    with pytest.raises(UserError, match="puts an accent on an accent without braces"):
+        author_from_flag("Nguy\\~\\^en, Van")
+    assert author_from_flag("Nguy\\~{\\^e}n, Van")[0] == "Nguyễn, Van"
+    from masrl.review.intake import title_from_flag
+
+    with pytest.raises(UserError, match="--title .* puts an accent on an accent without braces"):
+        title_from_flag("Tr\\`\\^an Agents")
+    assert title_from_flag("Tr\\`{\\^a}n Agents")[0] == "Trần Agents"
+    assert title_from_flag("Caf\\'e Agents")[0] == "Café Agents"  # an accent without braces was kept raw
+
+
 def test_an_isbn_or_issn_that_cannot_exist_is_named_and_a_real_one_kept():
     """Run 42: isbn = {not an isbn at all} and an ACM ISBN of 10 digits with no right check digit were exported;
     biber calls them invalid."""
@@ -472,3 +502,37 @@ def test_an_isbn_or_issn_that_cannot_exist_is_named_and_a_real_one_kept():
     assert issn_problem("0028-0836 (Print)") is None and issn_problem("0028 0836") is None and issn_problem("0028\u20130836") is None
     assert isbn_problem("ISBN 978-0-262-03384-9").startswith("'ISBN 978-0-262-03384-9' is not an ISBN:")  # as written
     assert issn_problem("zzzz").startswith("'zzzz' is not an ISSN") and issn_problem("0378-5956") is not None
+
+
+@pytest.mark.parametrize("value", [
+    "978-0-262-03561-3 0-262-03561-8", "9780262039246 0262039249", "0262033844 0262533057", "0262033844 9780262033848",
+    "978 0 262 03384 8", "ISBN13: 978-0-262-03384-8", "ISBN 10: 0-262-03384-4", "ISBN10 0262033844",
+    "e-ISBN 978-0-262-33737-3", "eISBN: 978-0-262-33737-3", "ISBN 978-0-262-03384-8 eISBN 978-0-262-33737-3",
+    "978-0-262-03384-8 / 978-0-262-33737-3", "978-0-262-03384-8 | 978-0-262-33737-3", "978-0-262-03384-8 [print]",
+    "0-8044-2957-X 978-0-262-03384-8"])
+def test_an_isbn_field_as_exporters_write_it_is_read_number_by_number(value):
+    """Run 44: an ISBN-13 and its ISBN-10 separated by a blank read as one number of 23 digits, and labels such as
+    ISBN13:, eISBN and separators / | were refused."""
+    from masrl.bib.standard_numbers import isbn_problem
+
+    assert isbn_problem(value) is None
+
+
+@pytest.mark.parametrize("value", ["eISSN 1533-7928", "E-ISSN 1533-7928", "p-ISSN 1532-4435", "ISSN-L 1532-4435",
+                                   "1532-4435 1533-7928", "1532-4435 / 1533-7928", "pISSN: 1532-4435 (Print)"])
+def test_an_issn_field_as_exporters_write_it_is_read_number_by_number(value):
+    from masrl.bib.standard_numbers import issn_problem
+
+    assert issn_problem(value) is None
+
+
+@pytest.mark.parametrize("value, named", [
+    ("978-0-262-03561-3 0-262-03561-9", "'0-262-03561-9'"),  # the ISBN-10's check digit is wrong
+    ("9780262039246 026203924", "'026203924'"), ("ISBN13: 978-0-262-03384-9", None), ("0262033844 12", "'12'"),
+    ("978-0-262-03384-8 / 978-0-262-33737-4", "'978-0-262-33737-4'")])
+def test_a_wrong_number_among_several_is_named(value, named):
+    from masrl.bib.standard_numbers import isbn_problem
+
+    problem = isbn_problem(value)
+    assert problem is not None and problem.startswith(f"{value!r} is not an ISBN"), problem
+    assert (named is None and "(its" not in problem) or f"(its {named})" in problem, problem

@@ -35,7 +35,7 @@ from ..core.errors import Problem
 from ..core.placeholders import FOOTNOTE_MARK, author_problem, authors_problem
 from . import bibtex, identifiers, venues
 from .bibtex import BIBTEX_TYPES, BibEntry
-from .latex import unread_macros
+from .latex import stacked_accents, unread_macros
 from .matching import with_subtitle
 
 #: Fields exporting tools add for their own bookkeeping; not kept, and named in a note.
@@ -316,6 +316,8 @@ def _paper(entry: BibEntry, by_key: dict[str, BibEntry], file: str) -> tuple[dic
     title = with_subtitle(bibtex.decode_latex(f.get("title", "")), bibtex.decode_latex(f.get("subtitle", "")))
     if not title:
         bad("title", "has no title")
+    elif stacked := stacked_accents(f.get("title", "")):
+        bad("title", f"title {bibtex.stacked_problem(f.get('title', ''), stacked)}")
     elif lost := unread_macros(f.get("title", "")):  # a paper's own macro (\mysystem{}): its word is not in the title
         note(f"title: {', '.join(lost)} is no macro masrl can read, so the title is {title!r} without it: write its "
              "word in the record's title")

@@ -267,12 +267,20 @@ def stored_author(name: str) -> str:
 def unread_name_problem(name: str) -> str | None:
     """Why a name written in BibTeX's markup cannot be stored: it holds a macro masrl cannot read, so letters of it
     would be lost (``Nguy{\\~{\\ecircumflex}}n`` read as "Nguyn"); None when every macro is read."""
-    from .latex import unread_macros
+    from .latex import stacked_accents, unread_macros
 
     if lost := unread_macros(name):
         return (f"{name!r} holds {', '.join(lost)}, no macro masrl can read, so letters of the name would be lost: "
                 "write the letter itself (Unicode, or LaTeX's accents: \\^{e})")
+    if stacked := stacked_accents(name):
+        return stacked_problem(name, stacked)
     return None
+
+
+def stacked_problem(text: str, stacked: list[str]) -> str:
+    """Why ``text`` holding ``stacked`` accents (:func:`masrl.bib.latex.stacked_accents`) cannot be stored."""
+    return (f"{text!r} puts an accent on an accent without braces ({stacked[0]}), which LaTeX cannot read: write the letter "
+            "itself (Unicode), or brace the inner accent with its letter (\\`{\\^a})")
 
 
 def has_markup(name: str) -> bool:

@@ -68,6 +68,17 @@ def unread_macros(text: str) -> list[str]:
     return [f"\\{name}" for name in names if db.get_macro_spec(name) is None and name not in _LAYOUT]
 
 
+#: An accent put on another accent without braces (``\\`\\^a``, ``\\~\\^e``): LaTeX stops on it (the outer accent takes the inner
+#: command as its letter), and a reading of it puts the accents on the letter before.
+_STACKED = re.compile(r"\\(?:[`'^\"~=.]|[uvHckbdrt](?![A-Za-z]))\s*\\(?:[`'^\"~=.]|[uvHckbdrt](?![A-Za-z]))")
+
+
+def stacked_accents(text: str) -> list[str]:
+    """The accents of LaTeX source ``text`` put on another accent without braces (``\\`\\^``), in order; ``\\`{\\^a}``
+    and ``\\'\\i`` (an accent on the dotless i) are none."""
+    return _STACKED.findall(text)
+
+
 #: Macros of layout that change how words look, not which they are: no word of a title is lost with them.
 _LAYOUT = frozenset("""relax protect sc bf it em rm tt sf sl up md bfseries itshape scshape slshape mdseries upshape
     normalfont rmfamily sffamily ttfamily tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge

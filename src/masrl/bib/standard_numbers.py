@@ -1,55 +1,75 @@
 """ISBN and ISSN: whether a BibTeX block's ``isbn`` or ``issn`` is one, by its digits and check digit (ISO 2108,
-ISO 3297), as biber checks them ("ISBN ... is invalid"), past a label (``ISBN``) and a qualifier (``(Print)``)."""
+ISO 3297), as biber checks them ("ISBN ... is invalid"), past a label (``ISBN``) and a qualifier (``(Print)``); a field
+may hold several, separated by punctuation or by blanks alone."""
 
 from __future__ import annotations
 
 import re
 
-#: Several numbers in one field: ``978-0-262-03384-8, 978-0-262-33737-3`` (a book's print and online ISBNs).
-_SEVERAL = re.compile(r"\s*[,;]\s*|\s+and\s+|\s+(?=(?:97[89]|[0-9]{4}-))")
+#: Separators of several numbers in one field: ``978-0-262-03384-8, 978-0-262-33737-3`` (a book's print and online
+#: ISBNs), ``;``, ``/``, ``|``, ``and``; numbers separated by blanks alone are told apart by their digits (:func:`_parts`).
+_SEVERAL = re.compile(r"\s*[,;/|]\s*|\s+and\s+")
 
 
 def isbn_problem(value: str) -> str | None:
     """Why ``value`` is no ISBN (or list of them), or None: an ISBN-13 (``978``/``979``, 13 digits) or ISBN-10
     (ten, the last possibly ``X``) with its check digit right; hyphens and blanks between digits are allowed."""
-    numbers = _numbers(value)
-    for one in numbers:
-        digits = re.sub(r"[\s-]", "", one)
-        if not (_isbn13(digits) or _isbn10(digits)):
-            return (f"{value!r} is not an ISBN{_which(numbers, one)}: 13 digits beginning 978 or 979, or 10 (the last may "
-                    "be X), with the right check digit; correct it or leave the field out")
+    bad = _first_bad(value, lambda digits: _isbn13(digits) or _isbn10(digits))
+    if bad is not None:
+        return (f"{value!r} is not an ISBN{bad}: 13 digits beginning 978 or 979, or 10 (the last may be X), with the right "
+                "check digit; correct it or leave the field out")
     return None
 
 
 def issn_problem(value: str) -> str | None:
     """Why ``value`` is no ISSN (or list of them), or None: ``NNNN-NNNC``, ``C`` a digit or ``X``, its check digit
     right."""
-    numbers = _numbers(value)
-    for one in numbers:
-        match = re.fullmatch(r"([0-9]{4})[\s-]?([0-9]{3})([0-9Xx])", one.strip())
-        digits = match.group(1) + match.group(2) if match else ""
-        if not match or _check11(digits, match.group(3), 8) is False:
-            return (f"{value!r} is not an ISSN{_which(numbers, one)}: NNNN-NNNC (C a digit or X) with the right check digit; "
-                    "correct it or leave the field out")
+    bad = _first_bad(value, lambda digits: len(digits) == 8 and digits[:7].isascii() and digits[:7].isdigit()
+                     and _check11(digits[:7], digits[7], 8) is True)
+    if bad is not None:
+        return (f"{value!r} is not an ISSN{bad}: NNNN-NNNC (C a digit or X) with the right check digit; correct it or leave "
+                "the field out")
     return None
 
 
-#: What biber reads past in a number: its label (``ISBN 978-...``, ``ISSN: ...``) and a qualifier in parentheses
-#: (``(hardcover)``, ``(Print)``); dashes of any kind are hyphens.
-_LABEL = re.compile(r"^\s*IS[BS]N(?:-1[03])?\s*:?\s*", re.IGNORECASE)
-_QUALIFIER = re.compile(r"\s*\([^()]*\)")
+#: What biber reads past in a number: its label (``ISBN 978-...``, ``ISSN: ...``, as exporters write it too: ``ISBN13:``,
+#: ``ISBN 10:``, ``eISBN``, ``e-ISSN``, ``pISSN``, ``ISSN-L``) and a qualifier in parentheses or brackets
+#: (``(hardcover)``, ``(Print)``, ``[print]``); dashes of any kind are hyphens.
+_LABEL = re.compile(r"(?<![0-9A-Za-z])(?:[ep]-?)?IS[BS]N(?:[\s-]?(?:1[03]|L)(?=[\s:]))?\s*:?", re.IGNORECASE)
+_QUALIFIER = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])")
 _DASHES = str.maketrans({ch: "-" for ch in "\u2010\u2011\u2012\u2013\u2014\u2212"})
 
 
-def _numbers(value: str) -> list[str]:
-    """The numbers of a field, each without its label and qualifier."""
-    text = _QUALIFIER.sub("", str(value).translate(_DASHES)).strip()
-    return [_LABEL.sub("", one) for one in _SEVERAL.split(text) if _LABEL.sub("", one).strip()]
+def _first_bad(value: str, valid) -> str | None:
+    """None when every number of a field is ``valid`` (given its digits, hyphens and blanks taken out); else
+    `` (its '…')`` naming the first part that is none, or nothing when that is the field's one number."""
+    if not str(value).strip():
+        return None  # an empty field (an exporter's isbn = {}) holds no number to check
+    chunks = [c for c in (_LABEL.sub(" ", chunk).split() for chunk in _SEVERAL.split(
+        _QUALIFIER.sub(" ", str(value).translate(_DASHES)))) if c]
+    if not chunks:
+        return ""
+    for words in chunks:
+        done = _parts(words, valid)
+        if done < len(words):
+            rest = " ".join(words[done:])
+            return "" if len(chunks) == 1 and done == 0 else f" (its {rest!r})"
+    return None
 
 
-def _which(numbers: list[str], one: str) -> str:
-    """`` (its '…')`` naming the number of a list that is none; nothing for a field of one."""
-    return f" (its {one.strip()!r})" if len(numbers) > 1 else ""
+def _parts(words: list[str], valid) -> int:
+    """How many of ``words`` (a chunk's blank-separated words) the longest run of valid numbers from the first covers:
+    a number may be written in several words (``978 0 262 03384 8``), and two numbers may follow each other with a blank
+    between them (``9780262039246 0262039249``)."""
+    reach = [False] * (len(words) + 1)
+    reach[0] = True
+    for start in range(len(words)):
+        if not reach[start]:
+            continue
+        for end in range(start + 1, min(len(words), start + 13) + 1):
+            if valid(re.sub(r"[\s-]", "", "".join(words[start:end]))):
+                reach[end] = True
+    return max(i for i, ok in enumerate(reach) if ok)
 
 
 def _isbn13(digits: str) -> bool:

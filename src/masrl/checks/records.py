@@ -138,7 +138,8 @@ def bibtex_month(c, file: str, rec: dict, kind: str) -> None:
 
 def bibtex_numbers(c, file: str, rec: dict, kind: str) -> None:
     """A BibTeX ``isbn`` or ``issn`` is one, by its form and check digit (biber: "ISBN ... is invalid"; papers.bib
-    exports it as the block holds it)."""
+    exports it as the block holds it); a field may hold several (``978-0-262-03561-3 0-262-03561-8``, separated by
+    punctuation or blanks), with the labels and qualifiers exporters write (``eISBN``, ``ISSN-L``, ``(Print)``)."""
     bib = rec.get("bibtex")
     for name, problem in (("isbn", isbn_problem), ("issn", issn_problem)):
         value = bib.get(name) if isinstance(bib, dict) else None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..bib.bibtex import has_markup, stored_author, unread_name_problem
-from ..bib.latex import decode_latex
+from ..bib.bibtex import has_markup, stacked_problem, stored_author, unread_name_problem
+from ..bib.latex import decode_latex, stacked_accents
 from ..bib.identifiers import (
     SCHEME_ORDER,
     Identifier,
@@ -82,8 +82,10 @@ def title_from_flag(text: str) -> tuple[str, str | None]:
     """``(stored title, warning or None)`` for ``--title``: a title holding TeX's commands, groups or inline math
     (``Scaling $\\alpha$-Nets with \\textbf{Bold} {CNN}s``, ``The $k$-means view``: :data:`_MATH`) is read as TeX, as an arXiv title is, and stored as the
     text it stands for (``Scaling α-Nets with Bold CNNs``), with a warning; any other is plain text, kept."""
-    if not re.search(r"\\[A-Za-z]|\{[^{}]*\}", text) and not _MATH.search(text):
+    if not re.search(r"\\[A-Za-z`'^\"~=.]|\{[^{}]*\}", text) and not _MATH.search(text):  # a command, an accent, a group
         return text, None
+    if stacked := stacked_accents(text):
+        raise UserError(f"--title {stacked_problem(text, stacked)}")
     stored = " ".join(decode_latex(text).split())
     if not stored or stored == text:
         return text, None

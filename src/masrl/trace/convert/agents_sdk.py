@@ -139,6 +139,9 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         span = Span(sid, _str(item, "parent_id") or "", name, start, iso_nanos(item.get("ended_at")),
                     KINDS.get(typ, ""), k, app=workflow, op=f"span type {typ or 'missing'} has no event type")
         span.tokens = _usage(sdata, span.label, bad)
+        if item.get("error") is not None:  # {"message": ..., "data": ...}: the span failed
+            error = item["error"]
+            span.error = error.get("message") if isinstance(error, dict) and isinstance(error.get("message"), str) else ""
         if span.kind == AGENT:
             span.agent = _str(sdata, "name") or f"agent@{sid}"
             span.role = _str(sdata, "name")

@@ -35,6 +35,7 @@ from .common import (
     usage_mapping,
     usage_note,
 )
+from .span import status_error
 from .spantree import AGENT, GUARDRAIL, MODEL, TOOL, Span, build_trace
 
 KINDS = {"AGENT": AGENT, "TOOL": TOOL, "GENERATION": MODEL, "GUARDRAIL": GUARDRAIL}
@@ -122,6 +123,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
         span = Span(oid, parent if isinstance(parent, str) and parent not in ("", "None") else "", name, start, end,
                     KINDS.get(typ, ""), k, app=app, op=f"type {typ or 'missing'} has no event type")
         span.tokens = _tokens(obs, span.label, bad)
+        span.error = status_error(obs.get("level"), obs.get("statusMessage"))  # level ERROR: the observation failed
         if span.kind == AGENT:
             span.agent = name or f"agent@{oid}"
             span.role = name or None

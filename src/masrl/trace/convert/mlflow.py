@@ -39,6 +39,7 @@ import json
 
 from .common import Conversion, ConvertError, metadata_labels, read_json_values, usage_count, usage_mapping, usage_note
 from .otel import _nanos, norm_id
+from .span import status_error
 from .spantree import AGENT, MODEL, TOOL, Span, build_trace
 
 KINDS = {"AGENT": AGENT, "TOOL": TOOL, "CHAT_MODEL": MODEL, "LLM": MODEL}
@@ -159,6 +160,7 @@ def _span(raw, k: int, app: str, notes: list, b64: list, bad: list) -> Span | No
     span = Span(sid, parent, name, start, end or None, kind or "", k, app=app,
                 op=f"span type {typ if isinstance(typ, str) else 'missing'} has no event type")
     span.tokens = _tokens(attrs, span.label, bad)
+    span.error = status_error(raw.get("status", raw.get("status_code")), raw.get("status_message"))  # MLflow 3, MLflow 2
     if kind == AGENT:
         span.agent = name or f"agent@{sid}"
         span.role = name or None

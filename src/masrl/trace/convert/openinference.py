@@ -218,7 +218,7 @@ def _to_spans(raws: list, kinds: dict, notes: list) -> list[Span]:
         raw.attrs = _flatten(raw.attrs)
         kind = _kind(raw, kinds)
         span = Span(raw.span_id, raw.parent_id, raw.name, raw.start, raw.end, KINDS.get(kind, ""), raw.order,
-                    app=raw.app, op=f"kind {kind or 'missing'} has no event type")
+                    app=raw.app, op=f"kind {kind or 'missing'} has no event type", error=raw.error)
         attrs = raw.attrs
         span.tokens = _tokens(attrs, span.label, bad)
         if span.kind == AGENT:

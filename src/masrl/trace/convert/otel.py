@@ -53,6 +53,7 @@ from .common import (
     usage_note,
 )
 from ..codes import show
+from .span import status_error
 from .spantree import AGENT, MODEL, TOOL, Span, build_trace
 from ...core.text import ascii_digits
 
@@ -188,11 +189,12 @@ def _nanos(value) -> int | None:
 class _Raw:
     """One span as read, before it becomes a :class:`Span`."""
 
-    __slots__ = ("trace_id", "span_id", "parent_id", "name", "start", "end", "attrs", "app", "order")
+    __slots__ = ("trace_id", "span_id", "parent_id", "name", "start", "end", "attrs", "app", "order", "error")
 
-    def __init__(self, trace_id, span_id, parent_id, name, start, end, attrs, app, order):
+    def __init__(self, trace_id, span_id, parent_id, name, start, end, attrs, app, order, error=None):
         self.trace_id, self.span_id, self.parent_id = trace_id, span_id, parent_id
         self.name, self.start, self.end, self.attrs, self.app, self.order = name, start, end, attrs, app, order
+        self.error = error  # :func:`masrl.trace.convert.span.status_error` of the span's status
 
 
 def _service(attrs: dict) -> str:
@@ -277,7 +279,8 @@ def _read_otlp_span(raw, rattrs: dict, raws: list, notes: list, b64: list) -> No
     end = _nanos(raw.get("endTimeUnixNano")) or None
     name = raw.get("name") if isinstance(raw.get("name"), str) else ""
     attrs = _attributes(raw.get("attributes", []))
-    raws.append(_Raw(trace_id, span_id, norm_id(raw.get("parentSpanId"), 8, b64), name, start, end, attrs, _service(rattrs), len(raws)))
+    raws.append(_Raw(trace_id, span_id, norm_id(raw.get("parentSpanId"), 8, b64), name, start, end, attrs, _service(rattrs), len(raws),
+                     status_error(raw.get("status"))))
 
 
 def _read_sdk_span(raw, raws: list, notes: list, b64: list) -> None:
@@ -297,7 +300,8 @@ def _read_sdk_span(raw, raws: list, notes: list, b64: list) -> None:
     rattrs = _attributes(resource.get("attributes", {}) if isinstance(resource, dict) else {})
     attrs = _attributes(raw.get("attributes", {}))
     name = raw.get("name") if isinstance(raw.get("name"), str) else ""
-    raws.append(_Raw(trace_id, span_id, parent_id, name, start, _nanos(raw.get("end_time")) or None, attrs, _service(rattrs), len(raws)))
+    raws.append(_Raw(trace_id, span_id, parent_id, name, start, _nanos(raw.get("end_time")) or None, attrs, _service(rattrs), len(raws),
+                     status_error(raw.get("status", raw.get("status_code")), raw.get("status_message"))))  # SDK; Phoenix
 
 
 def one_trace(raws: list, notes: list, file: str, trace_id: str | None) -> list:
@@ -362,7 +366,7 @@ def to_span(raw: _Raw, guessed: dict, old: list, total_only: list, bad: list) ->
     attrs = raw.attrs
     rest = raw.name.split(" ", 1)[1].strip() if " " in raw.name else ""
     span = Span(raw.span_id, raw.parent_id, raw.name, raw.start, raw.end, "", raw.order, app=raw.app,
-                op=f"operation {op} has no event type" if op else "no gen_ai.operation.name")
+                op=f"operation {op} has no event type" if op else "no gen_ai.operation.name", error=raw.error)
     span.tokens = _usage(attrs, span.label, old, total_only, bad)
     if op in AGENT_OPS:
         span.kind = AGENT

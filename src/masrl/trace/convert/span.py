@@ -39,6 +39,7 @@ class Span:
     handoff_to: str | None = None
     guardrail: str | None = None
     triggered: bool | None = None
+    error: str | None = None  # the source's error of a span that failed ("" when it gives no text); None: no failure
     children: list = field(default_factory=list)
     parent: "Span | None" = None
     usage_below: bool = False
@@ -54,6 +55,19 @@ class Span:
     @property
     def label(self) -> str:
         return f"span '{self.name}' ({self.span_id})"
+
+
+def status_error(status, message=None) -> str | None:
+    """The error of a span whose status says it failed: OpenTelemetry's ERROR in any of its spellings (``{"code": 2,
+    "message": ...}``, ``{"status_code": "ERROR", "description": ...}``, ``"STATUS_CODE_ERROR"``) with the status's text or
+    ``message`` ("" when neither gives one); None for a span that did not fail."""
+    text = message
+    if isinstance(status, dict):
+        text = status.get("message", status.get("description", message))
+        status = status.get("code", status.get("status_code"))
+    failed = status == 2 if isinstance(status, int) and not isinstance(status, bool) else (
+        isinstance(status, str) and status.strip().upper() in ("2", "ERROR", "STATUS_CODE_ERROR"))
+    return (text if isinstance(text, str) else "") if failed else None
 
 
 def ms_text(nanos: int) -> str:

@@ -104,6 +104,11 @@ def build_trace(
             "no span could be mapped to an event (an orchestration trace needs an agent, tool, handoff or "
             "guardrail span, or a model call that starts one): " + "; ".join(notes)
         )
+    failed = [span for span in spans if span.error is not None]
+    if failed:
+        shown = "; ".join(f"{span.label}" + (f": {span.error[:200]!r}" if span.error else "") for span in failed[:3])
+        notes.append(f"{len(failed)} span(s) ended in an error, which a trace of this schema has no field for; their events "
+                     f"are kept as the spans ran: {shown}" + (f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""))
     unmapped = sum(1 for n in notes if n.startswith("unmapped"))
     events = sorted(builder.events, key=lambda e: (e["t"], builder.rank[e["id"]]))
     t0, t_end = tree.t0, tree.t_end

@@ -1,0 +1,85 @@
+"""A span that ended in an error is named in the conversion's notes, in every format that records one (run 44: an
+Agents SDK span's ``error`` became an ordinary stop, and the notes said nothing)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from masrl.trace.convert import convert
+from masrl.trace.validate import validate_trace
+
+DATA = Path(__file__).parent / "data"
+
+
+def _otlp_spans(doc: dict) -> list:
+    return [span for resource in doc["resourceSpans"] for scope in resource["scopeSpans"] for span in scope["spans"]]
+
+
+def _sdk_lines(text: str) -> list:
+    decoder, items, at = json.JSONDecoder(), [], 0
+    while at < len(text.rstrip()):
+        item, at = decoder.raw_decode(text, at)
+        items.append(item)
+        while at < len(text) and text[at].isspace():
+            at += 1
+    return items
+
+
+def _failed(name: str, status, text_error: str | None = None) -> tuple[bytes, str]:
+    """The file ``name`` with its first span's status (or its error fields) set; ``(bytes, that span's label)``."""
+    raw = (DATA / name).read_text()
+    if name.endswith(".sdk.json"):
+        items = _sdk_lines(raw)
+        items[0]["status"] = status
+        return "\n".join(json.dumps(i) for i in items).encode(), f"span '{items[0]['name']}'"
+    doc = json.loads(raw)
+    if "resourceSpans" in doc:
+        span = _otlp_spans(doc)[0]
+        span["status"] = status
+    elif "observations" in doc:
+        span = doc["observations"][0]
+        span.update(level=status, statusMessage=text_error)
+    else:
+        span = doc["data"]["spans"][0]
+        span["status"] = status
+    return json.dumps(doc).encode(), f"span '{span['name']}'"
+
+
+@pytest.mark.parametrize("name, status, text_error, shown", [
+    ("otel_nested.json", {"code": 2, "message": "model timed out"}, None, "'model timed out'"),
+    ("openinference-openai-agents-single.otlp.json", {"code": "STATUS_CODE_ERROR", "message": "Max turns (1) exceeded"}, None,
+     "'Max turns (1) exceeded'"),
+    ("openinference-openai-agents-handoff.sdk.json", {"status_code": "ERROR", "description": "rate limited"}, None,
+     "'rate limited'"),
+    ("mlflow-3-single.trace.json", {"code": "STATUS_CODE_ERROR", "message": "tool failed"}, None, "'tool failed'"),
+    ("langfuse-openai-agents-2025-09-30.trace.json", "ERROR", "quota exceeded", "'quota exceeded'"),
+])
+def test_a_span_that_ended_in_an_error_is_named_in_the_notes(name, status, text_error, shown):
+    body, label = _failed(name, status, text_error)
+    result = convert(body, name, None)
+    assert validate_trace(result.trace) == []
+    (note,) = [n for n in result.notes if "ended in an error" in n]
+    assert note.startswith("1 span(s) ended in an error, which a trace of this schema has no field for;"), note
+    assert label in note and note.endswith(shown), note
+
+
+@pytest.mark.parametrize("name", ["otel_nested.json", "mlflow-3-single.trace.json", "langfuse-openai-agents-2025-09-30.trace.json",
+                                  "openinference-openai-agents-handoff.sdk.json"])
+def test_a_run_without_a_failed_span_has_no_such_note(name):
+    result = convert((DATA / name).read_bytes(), name, None)
+    assert not [n for n in result.notes if "ended in an error" in n]
+
+
+def test_an_agents_sdk_span_with_an_error_is_named_with_its_message():
+    from test_convert_langfuse_agents import agents_batch
+
+    doc = agents_batch()
+    doc["data"][5]["error"] = {"message": "Max turns (1) exceeded", "data": {"max_turns": 1}}
+    doc["data"][6]["error"] = {"data": None}  # an error without a message
+    result = convert(json.dumps(doc).encode(), "x.json", None)
+    (note,) = [n for n in result.notes if "ended in an error" in n]
+    assert note.startswith("2 span(s) ended in an error") and "span 'billing' (span_000000000000000000000005): 'Max turns (1) exceeded'" in note
+    assert note.endswith("span 'refund' (span_000000000000000000000006)"), note
