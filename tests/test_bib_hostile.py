@@ -195,6 +195,27 @@ def test_the_readme_list_and_the_site_show_an_organisation_with_a_comma_whole(bu
     assert "Inc.} {Agents" not in text
 
 
+@pytest.mark.parametrize("venue", ["unpublished", "Unpublished"])
+def test_a_record_without_a_venue_is_not_called_unpublished_on_a_readers_page(built, venue):
+    """Run 45: a record added with --url alone showed "Plato (2021). unpublished." in README.md, the site and the feed,
+    though no export says so (the record does not say the paper is unpublished)."""
+    from types import SimpleNamespace
+
+    from masrl.render.readme import papers_markdown
+    from masrl.render.site.data import papers
+    from masrl.render.site.feed import feed_xml
+
+    record = {**next(iter(built.pool.retained_records)), "key": "zz-plato", "authors": ["Plato"], "year": 2021,
+              "title": "The Republic of Agents", "venue": venue}
+    text = papers_markdown([record], built.pool.tax, built.pool.headline)
+    assert "— Plato (2021). [link](" in text and "npublished" not in text, text
+    results = SimpleNamespace(tax=built.pool.tax, retained_records=[record])
+    assert papers(results)[0]["venue"] == ""
+    assert b"npublished" not in feed_xml(results, []) and b"Plato (2021)." in feed_xml(results, [])
+    shown = {**record, "venue": "NeurIPS"}
+    assert "(2021). NeurIPS. [link](" in papers_markdown([shown], built.pool.tax, built.pool.headline)
+
+
 def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_as_for_the_export():
     """``bibtex.title: 100% {Multi-Agent} RL`` is exported as ``100\\%``; the check that a record agrees
     with its block read it as a LaTeX comment, cut the title at ``100`` and refused the record (a

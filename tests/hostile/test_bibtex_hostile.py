@@ -206,6 +206,27 @@ def test_an_entry_without_a_venue_says_nothing_of_one(venue):
     assert "genre" not in item and "unpublished" not in json.dumps(item).lower()
 
 
+@pytest.mark.parametrize("etype, label, field", [("book", "Book", "publisher"), ("phdthesis", "PhD thesis", "school"),
+                                                  ("mastersthesis", "Master's thesis", "school"),
+                                                  ("techreport", "Tech Report", "institution"),
+                                                  ("manual", "Documentation", "howpublished")])
+def test_an_entry_types_label_is_no_publisher_school_or_institution(etype, label, field):
+    """Run 45: an imported @book or @phdthesis without its publisher or school got the venue "Book" or "PhD thesis",
+    which papers.bib wrote as ``publisher = {Book}`` and ``school = {PhD thesis}`` (bibtex: "PhD thesis, PhD thesis,
+    2010")."""
+    from masrl.bib.bibimport import import_entries
+    from masrl.bib.bibtex import parse as parse_bibtex
+
+    text = f"@{etype}{{b1, title={{A Work}}, author={{Knuth, Donald}}, year={{1997}}, url={{https://e.org/b}}}}\n"
+    (paper,) = import_entries(parse_bibtex(text, "b.bib"), "b.bib").papers
+    record = _record("b1", venue=paper["venue"], bibtex=paper.get("bibtex"))
+    assert record["venue"] == label
+    etype_out, fields = bibexport.entry_fields(record)
+    assert label not in fields.get(field, "") and label not in bibexport.export([record]), fields
+    item = json.loads(csljson.export([record]))[0]
+    assert item.get("publisher") != label, item
+
+
 def test_a_venue_the_record_gives_is_written():
     etype, fields = bibexport.entry_fields(_record("blog", venue="Lab blog post"))
     assert fields["howpublished"] == "Lab blog post"

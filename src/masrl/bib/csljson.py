@@ -111,7 +111,7 @@ def csl_item(record: dict) -> dict:
             item["publisher"] = record["venue"]
     else:
         item["type"] = "webpage" if set(ids) == {"url"} else "document"
-        if venues.stated(str(record.get("venue", ""))):
+        if venues.shown(str(record.get("venue", ""))):  # "Tech Report", "Documentation": the kind of work it is
             item["genre"] = record["venue"]
     item["title"] = record["title"]
     authors = [csl_name(a) for a in record.get("authors") or [] if a != "others"]

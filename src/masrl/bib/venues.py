@@ -51,9 +51,23 @@ TYPE_LABELS = {"techreport": "Tech Report", "report": "Tech Report", "phdthesis"
 UNKNOWN = "unpublished"
 
 
+#: The venues that say only what kind of work a record is (:data:`TYPE_LABELS`: "PhD thesis", "Book"), not where it
+#: appeared, :data:`UNKNOWN` among them.
+_KIND_ONLY = frozenset(label.lower() for label in TYPE_LABELS.values())
+
+
 def stated(venue: str) -> bool:
-    """Whether ``venue`` says where the paper appeared: not empty and not :data:`UNKNOWN`."""
-    return bool(venue.strip()) and venue.strip().lower() != UNKNOWN
+    """Whether ``venue`` says where the paper appeared: not empty, not :data:`UNKNOWN` and not the label of an entry
+    type that named no venue (a ``@phdthesis`` without its school is "PhD thesis": no export writes it as the
+    school)."""
+    return bool(venue.strip()) and venue.strip().lower() not in _KIND_ONLY
+
+
+def shown(venue: str) -> str:
+    """``venue`` as a reader's page shows it: nothing for an empty one or :data:`UNKNOWN` (the record does not say
+    the paper is unpublished)."""
+    text = str(venue or "").strip()
+    return "" if text.lower() == UNKNOWN else text
 
 
 def submitted(venue: str) -> bool:

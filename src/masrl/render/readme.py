@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..bib import venues
 from ..bib.bibtex import display_name
 from .escape import MdSafe, md_code, md_text
 from .markdown import render_template
@@ -65,7 +66,7 @@ def papers_markdown(records: list[dict], tax, headline: dict) -> str:
             continue
         rows = []
         for r in members:
-            rows.append({**r, "authors_display": authors_display(r["authors"]),
+            rows.append({**r, "authors_display": authors_display(r["authors"]), "venue": venues.shown(r.get("venue", "")),
                          "link": r["url"].split(" ; ")[0], "tag_line": _tags(r, tax)})
         groups.append({"code": code, "label": field.value_label(code) if field else "Papers", "records": rows})
     labels = [tax.fields[t["field"]].label for t in readme.get("tags") or []

@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 from ...analyses import gaps as gap_analysis
 from ...corpus.declarations import all_of_name, split_values
-from ...bib import bibexport
+from ...bib import bibexport, venues
 from ...bib.bibtex import display_name
 from ...corpus import provenance
 from ...corpus.records import SITE_ADDRESS_KEYS
@@ -162,7 +162,7 @@ def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset(), 
             tags[RELEASE_FIELD] = "new" if r["key"] in new else baseline_name
         out.append({
             "key": r["key"], "title": r["title"], "authors": authors, "more_authors": more,
-            "authors_short": authors_display(r["authors"]), "year": int(r["year"]), "venue": str(r.get("venue", "")),
+            "authors_short": authors_display(r["authors"]), "year": int(r["year"]), "venue": venues.shown(str(r.get("venue", ""))),
             "one_liner": str(r.get("one_liner", "")), "notes": str(r.get("notes", "")),
             "affiliation": str(r.get("affiliation", "")),
             "link": next((safe_url(u) for u in str(r.get("url") or "").split(" ; ") if safe_url(u)), None),

@@ -25,6 +25,7 @@ import hashlib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ...bib import venues
 from ..escape import xml_text
 from .data import safe_url
 
@@ -125,11 +126,11 @@ def feed_xml(results, releases: list[Release]) -> bytes:
         value = rec.get(group) if group else None
         if isinstance(value, str) and value != "untagged":
             _el(entry, q("category"), term=value, label=tax.fields[group].value_label(value))
-        venue = str(rec.get("venue") or "")
+        venue = venues.shown(str(rec.get("venue") or ""))
         one_liner = str(rec.get("one_liner") or "").strip()
         authors = [a for a in rec.get("authors") or [] if a != "others"]
         names = ", ".join(_full_name(a) for a in authors) + (" et al." if "others" in (rec.get("authors") or []) else "")
-        text = f"{names} ({rec.get('year')}). {venue}."
+        text = f"{names} ({rec.get('year')})." + (f" {venue}." if venue else "")
         if one_liner and one_liner != "untagged":
             text += f" {one_liner}" + ("" if one_liner[-1] in ".!?" else ".")
         if releases:
