@@ -471,6 +471,20 @@ def test_an_accent_on_an_accent_without_braces_is_refused_in_a_name_and_a_title(
     assert "(\\~\\^)" in messages["a5"] and "title" in messages["a6"]
 
 
+@pytest.mark.parametrize("written, stored", [("Ren\\' e, Jean", "René, Jean"), ("Jos\\' e Garc\\'{\\i}a", "García, José"),
+                                             ("Ren\\' e Descartes", "Descartes, René"), ("G\\\" odel, Kurt", "Gödel, Kurt"),
+                                             ("Fran\\c cois Chollet", "Chollet, François"), ("Dvo\\v r\\'ak, Anton\\' {\\i}n", "Dvořák, Antonín"),
+                                             ("Garc\\'{\\i}a, Ana", "García, Ana"), ("{\\ss}ler, Hans", "ßler, Hans")])
+def test_an_accent_before_a_blank_takes_the_letter_after_it_as_tex_does(written, stored):
+    """Run 45: 'Ren\\' e, Jean' was stored 'Ren e, Jean' and 'Jos\\' e Garc\\'{\\i}a' 'e García, Jos' (the accent lost and
+    its letter taken for a particle), while a title read it as é."""
+    from masrl.bib.bibtex import record_author
+    from masrl.review.intake import author_from_flag
+
+    assert record_author(written) == stored
+    assert author_from_flag(written)[0] == stored
+
+
 def test_an_author_flag_with_an_accent_on_an_accent_without_braces_is_refused():
     from masrl.core.errors import UserError
     from masrl.review.intake import author_from_flag

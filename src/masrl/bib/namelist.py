@@ -55,19 +55,33 @@ def brace_specials(name: str) -> str:
     return "".join(out)
 
 
+#: LaTeX's accents named by a letter (``\\c c``, ``\\v{s}``); like the accent symbols, they take an argument.
+_ACCENT_WORDS = frozenset("cvuHkbdrt")
+_ACCENT_SYMBOLS = frozenset("'`^\"~=.")
+
+
 def _command_end(text: str, start: int) -> int:
     """Where the control sequence at ``start`` (a backslash) ends with its argument: a braced group
-    (``\\~{\\^e}``, ``\\O{}``), or, after an accent symbol, one letter (``\\"u``, ``\\~n``)."""
+    (``\\~{\\^e}``, ``\\O{}``), or, after an accent, one letter (``\\"u``, ``\\~n``, ``\\c c``) or command (``\\'\\i``);
+    blanks before an accent's argument are skipped, as TeX skips them (``Ren\\' e`` is René)."""
     end = start + 1
     if text[end].isalpha():
         while end < len(text) and text[end].isalpha():
             end += 1
+        accent = text[start + 1:end] in _ACCENT_WORDS
     else:
         end += 1
-        if end < len(text) and text[end].isalpha() and not text[start + 1].isspace():
-            return end + 1
-        if text[end:end + 1] == "\\" and end + 1 < len(text) and text[end + 1].isalpha():  # \'\i
-            return _command_end(text, end)
+        accent = text[start + 1] in _ACCENT_SYMBOLS
+    if accent:
+        arg = end
+        while arg < len(text) and text[arg] in " \t":
+            arg += 1
+        if arg < len(text) and text[arg].isalpha():
+            return arg + 1
+        if text[arg:arg + 1] == "\\" and arg + 1 < len(text) and text[arg + 1].isalpha():  # \'\i
+            return _command_end(text, arg)
+        if text[arg:arg + 1] == "{":
+            end = arg
     if end < len(text) and text[end] == "{":
         depth = 0
         for j in range(end, len(text)):
