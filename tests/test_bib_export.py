@@ -169,6 +169,22 @@ def test_a_letter_with_accents_latex_writes_and_a_math_letter_are_encoded_for_pd
         assert bibtex.decode_latex(bibtex.encode_latex(text)) == text
 
 
+def test_a_letter_with_two_accents_no_one_character_has_is_written_with_nested_accents():
+    """Run 45: Yoruba ọ̀ (ọ and a combining grave) and ā̂ were written {\\d{o}} and {\\={a}} followed by the raw combining
+    mark, which pdflatex cannot set ("Unicode character ̀ (U+0300) not set up")."""
+    import unicodedata
+
+    cases = {"Adébáyọ̀, Tunde": "Ad{\\'e}b{\\'a}y{\\`{\\d{o}}}, Tunde", "Ọ̀yọ́ empire": "{\\`{\\d{O}}}y{\\'{\\d{o}}} empire",
+             "Dā̂o": "D{\\^{\\={a}}}o", "Re\u0301mi": "R{\\'e}mi"}
+    for text, latex in cases.items():
+        assert bibtex.encode_latex(text) == latex
+        assert unicodedata.normalize("NFC", bibtex.decode_latex(latex)) == unicodedata.normalize("NFC", text)
+        assert not any(unicodedata.combining(ch) for ch in latex)
+    from masrl.bib.latex import ascii_source
+
+    assert ascii_source("Ad{\\'e}b{\\'a}yọ̀") == "Ad{\\'e}b{\\'a}y{\\`{\\d{o}}}"  # an imported field kept as written
+
+
 def test_a_dollar_nothing_closes_leaves_text_after_it_and_every_math_form_keeps_its_subscripts():
     """Run 34: after a '$' nothing closes (written \\$), A_b and x^2 were left bare as if in math (pdflatex: "Missing $
     inserted"); in \\(x_1^2\\) and \\ensuremath{x_1^2} they were escaped (pdflatex: "Please use \\mathaccent")."""

@@ -11,6 +11,7 @@ biber count them (every brace, also after a backslash).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 
@@ -135,9 +136,33 @@ def _special_rule(text: str, pos: int):
     braced whole (``Ş`` -> ``{\\c{S}}``, ``Ö`` -> ``{\\"O}``, as pylatexenc already braces ``{\\L}``):
     BibTeX's styles then sort, label and change the case of it as the letter it is, where
     ``\\c{S}ahin`` would sort as "cSahin" and label as ``\\c{S}25``."""
+    end = _cluster_end(text, pos)
+    if end > pos + 1:
+        return end - pos, _special_cluster(text[pos:end])
     if ord(text[pos]) < 0x80:
         return None
     return 1, _special(text[pos])
+
+
+def _cluster_end(text: str, pos: int) -> int:
+    """Where the letter at ``pos`` ends with the combining marks after it."""
+    end = pos + 1
+    while end < len(text) and unicodedata.combining(text[end]):
+        end += 1
+    return end
+
+
+def _special_cluster(cluster: str) -> str:
+    """A letter and the combining marks after it as LaTeX (:func:`_special`): one character where Unicode has one
+    (e + U+0301 is é); else the accents nested on the letter (Yoruba ọ̀ is ``{\\`{\\d{o}}}``, ā̂ ``{\\^{\\={a}}}``); else
+    as written."""
+    nfc = unicodedata.normalize("NFC", cluster)
+    if len(nfc) == 1:
+        return _special(nfc)
+    latex = _accented(nfc)
+    if latex != nfc and unicodedata.normalize("NFC", decode_latex(latex)) == nfc:
+        return "{" + latex + "}"
+    return cluster
 
 
 @lru_cache(maxsize=4096)
@@ -306,7 +331,12 @@ def ascii_source(latex: str) -> str:
 
 
 def _ascii_text(text: str) -> str:
-    return "".join(ch if ch.isascii() else _special(ch) for ch in text)
+    out, at = [], 0
+    while at < len(text):
+        end = _cluster_end(text, at)
+        out.append(_special_cluster(text[at:end]) if end > at + 1 else text[at] if text[at].isascii() else _special(text[at]))
+        at = end
+    return "".join(out)
 
 
 @lru_cache(maxsize=16384)
