@@ -1019,6 +1019,33 @@ def test_a_server_that_trickles_is_given_up_at_the_deadline(serve, stall):
     assert str(err.value).endswith("the arXiv API gave no complete answer within 0.4 s (masrl's deadline for one request)")
 
 
+def test_a_server_that_goes_silent_while_answering_is_said_to_stop_sending_not_to_break_the_connection(serve):
+    """Run 45: a server that sent its headers and 100 bytes, then nothing while keeping the connection open, was said
+    to have "broke the connection"."""
+    from masrl.bib.fetch import Limits
+
+    body = atom(entry(), 1)
+    served = serve(Scripted(lambda path, params: (200, "application/atom+xml", [(body[:100], 5.0)],
+                                                  {"Content-Length": str(len(body))})))
+    source = arxiv_source(f"{served.url}/api/query", limits=Limits(read=0.3, deadline=4))
+    with pytest.raises(SourceError) as err:
+        source.search(ORCH, "2026-05-04", "2026-06-30", NOW)
+    assert "stopped sending for 0.3 s while answering (" in str(err.value) and "broke" not in str(err.value), str(err.value)
+
+
+def test_a_rate_limit_without_a_retry_after_is_waited_out_as_masrls_own_back_off(serve, capsys):
+    """Run 45: a plain HTTP 429 (no Retry-After) was waited out "as it asks", though it asked for nothing."""
+    from masrl.review.update.sources.pacing import PacedSession, PaceFile
+
+    answers = iter([(429, "text/plain", b""), (200, "text/plain", b"ok")])
+    served = serve(Scripted(lambda path, params: next(answers)))
+    clock = FakeClock()
+    assert PacedSession(6, clock=clock, sleep=clock.sleep, pace=PaceFile(None)).answer(f"{served.url}/x").status == 200
+    host = served.url.removeprefix("http://")
+    assert capsys.readouterr().err.splitlines() == [
+        f"note: {host} limits the rate (HTTP 429); waiting 12 s (masrl's back-off: it gave no Retry-After masrl can read)"]
+
+
 def test_two_searches_back_to_back_keep_the_pace(basic_survey, cli, clock, serve, monkeypatch):
     served = serve(Scripted(lambda path, params: (200, "application/atom+xml", atom(entry(), 1))))
     point(monkeypatch, served)

@@ -247,6 +247,9 @@ def _read_body(response, limits: Limits, host: str, stop: threading.Event) -> by
         try:
             chunk = raw.read(_CHUNK, decode_content=False)
         except Exception as err:  # urllib3's protocol and socket errors (a reset, a read timeout)
+            if "timeout" in type(err).__name__.lower() or "timed out" in str(err).lower():  # it went silent, still connected
+                raise FetchError(host, "broken", f"stopped sending for {limits.read:g} s while answering "
+                                                 f"({type(err).__name__})") from None
             raise FetchError(host, "broken", f"broke the connection while answering ({type(err).__name__})") from None
         if not chunk:
             break

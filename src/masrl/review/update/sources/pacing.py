@@ -50,7 +50,8 @@ class RateLimited(Exception):
 
     def __init__(self, host: str, status: int, wait: float | None, tries: int, waited: float = 0.0):
         self.host, self.status, self.wait, self.tries = host, status, wait, tries
-        asked = f"asked to wait {wait:g} s (Retry-After)" if wait is not None and wait < 1e15 else \
+        shown = f"{wait:g}" if wait is not None and wait < 1e6 else f"{wait:,.0f}" if wait is not None else ""
+        asked = f"asked to wait {shown} s (Retry-After)" if wait is not None and wait < 1e15 else \
             "asked to wait over 10^15 s (Retry-After)" if wait is not None else (
             "gave no Retry-After that is a number of seconds or an HTTP date")
         if waited:
@@ -175,7 +176,8 @@ class PacedSession(requests.Session):
             if attempt == self.retries or pause > MAX_WAIT or over:
                 raise RateLimited(host, got.status, wait, attempt + 1, self.pace.rate_waited if over else 0.0)
             if pause >= 10:
-                print(f"note: {host} limits the rate (HTTP {got.status}); waiting {pause:g} s as it asks", file=sys.stderr)
+                why = "as it asks" if wait is not None else "(masrl's back-off: it gave no Retry-After masrl can read)"
+                print(f"note: {host} limits the rate (HTTP {got.status}); waiting {pause:g} s {why}", file=sys.stderr)
             self.pace.rate_waited += pause
             self._wait(pause)
         raise AssertionError("unreachable")  # pragma: no cover
