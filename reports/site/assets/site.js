@@ -26,8 +26,16 @@
     }
   }
 
+  // Latin letters Unicode does not decompose into a letter and a mark, spelled as masrl's keys spell them
+  // (masrl.core.fold): a search for "Walesa" finds Wałęsa, "Sogaard" Søgaard.
+  var LETTERS = {"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
+                 "đ": "d", "Đ": "d", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ı": "i", "ħ": "h", "Ħ": "h"};
+
   function fold(text) {
-    return String(text).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    // accents and apostrophes taken out ("obrien" finds O'Brien and O’Brien), these letters spelled, lower case
+    return String(text).normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/[łŁøØßæÆœŒđĐþÞðÐıħĦ]/g, function (c) { return LETTERS[c]; })
+      .replace(/['\u2018\u2019\u02bc]/g, "").toLowerCase();
   }
 
   function terms(query) {
