@@ -83,3 +83,21 @@ def test_an_agents_sdk_span_with_an_error_is_named_with_its_message():
     (note,) = [n for n in result.notes if "ended in an error" in n]
     assert note.startswith("2 span(s) ended in an error") and "span 'billing' (span_000000000000000000000005): 'Max turns (1) exceeded'" in note
     assert note.endswith("span 'refund' (span_000000000000000000000006)"), note
+
+
+@pytest.mark.parametrize("name, events", [
+    ("mlflow-3-single.trace.json", [{"name": "exception", "timestamp": 1, "attributes": {"exception.message": "Rate limit reached",
+                                                                                        "exception.type": "RateLimitError"}}]),
+    ("otel_nested.json", [{"name": "exception", "timeUnixNano": "1700000001000000000", "attributes": [
+        {"key": "exception.type", "value": {"stringValue": "RateLimitError"}},
+        {"key": "exception.message", "value": {"stringValue": "Rate limit reached"}}]}]),
+])
+def test_an_error_status_without_text_is_named_with_its_exception_events_message(name, events):
+    """Run 45: a status of ERROR with an empty message (what MLflow's and OpenTelemetry's exception recording leave) was
+    named without the exception's message, which the span's ``exception`` event holds."""
+    raw = json.loads((DATA / name).read_text())
+    span = _otlp_spans(raw)[0] if "resourceSpans" in raw else raw["data"]["spans"][0]
+    span.update(status={"code": "STATUS_CODE_ERROR", "message": ""}, events=events)
+    result = convert(json.dumps(raw).encode(), name, None)
+    (note,) = [n for n in result.notes if "ended in an error" in n]
+    assert f"span '{span['name']}' (" in note and note.endswith("): 'Rate limit reached'"), note

@@ -160,7 +160,8 @@ def _span(raw, k: int, app: str, notes: list, b64: list, bad: list) -> Span | No
     span = Span(sid, parent, name, start, end or None, kind or "", k, app=app,
                 op=f"span type {typ if isinstance(typ, str) else 'missing'} has no event type")
     span.tokens = _tokens(attrs, span.label, bad)
-    span.error = status_error(raw.get("status", raw.get("status_code")), raw.get("status_message"))  # MLflow 3, MLflow 2
+    span.error = status_error(raw.get("status", raw.get("status_code")), raw.get("status_message"),  # MLflow 3, MLflow 2
+                              raw.get("events"))
     if kind == AGENT:
         span.agent = name or f"agent@{sid}"
         span.role = name or None

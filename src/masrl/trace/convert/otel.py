@@ -280,7 +280,7 @@ def _read_otlp_span(raw, rattrs: dict, raws: list, notes: list, b64: list) -> No
     name = raw.get("name") if isinstance(raw.get("name"), str) else ""
     attrs = _attributes(raw.get("attributes", []))
     raws.append(_Raw(trace_id, span_id, norm_id(raw.get("parentSpanId"), 8, b64), name, start, end, attrs, _service(rattrs), len(raws),
-                     status_error(raw.get("status"))))
+                     status_error(raw.get("status"), events=raw.get("events"))))
 
 
 def _read_sdk_span(raw, raws: list, notes: list, b64: list) -> None:
@@ -301,7 +301,8 @@ def _read_sdk_span(raw, raws: list, notes: list, b64: list) -> None:
     attrs = _attributes(raw.get("attributes", {}))
     name = raw.get("name") if isinstance(raw.get("name"), str) else ""
     raws.append(_Raw(trace_id, span_id, parent_id, name, start, _nanos(raw.get("end_time")) or None, attrs, _service(rattrs), len(raws),
-                     status_error(raw.get("status", raw.get("status_code")), raw.get("status_message"))))  # SDK; Phoenix
+                     status_error(raw.get("status", raw.get("status_code")), raw.get("status_message"),  # SDK; Phoenix
+                                  raw.get("events"))))
 
 
 def one_trace(raws: list, notes: list, file: str, trace_id: str | None) -> list:

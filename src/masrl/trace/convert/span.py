@@ -57,17 +57,36 @@ class Span:
         return f"span '{self.name}' ({self.span_id})"
 
 
-def status_error(status, message=None) -> str | None:
+def status_error(status, message=None, events=None) -> str | None:
     """The error of a span whose status says it failed: OpenTelemetry's ERROR in any of its spellings (``{"code": 2,
-    "message": ...}``, ``{"status_code": "ERROR", "description": ...}``, ``"STATUS_CODE_ERROR"``) with the status's text or
-    ``message`` ("" when neither gives one); None for a span that did not fail."""
+    "message": ...}``, ``{"status_code": "ERROR", "description": ...}``, ``"STATUS_CODE_ERROR"``) with the status's text,
+    else ``message``, else the message of the span's ``exception`` event among ``events`` (where OpenTelemetry's
+    ``record_exception`` and MLflow put it); "" when none gives one. None for a span that did not fail."""
     text = message
     if isinstance(status, dict):
-        text = status.get("message", status.get("description", message))
+        text = status.get("message") or status.get("description") or message
         status = status.get("code", status.get("status_code"))
+    if not (isinstance(text, str) and text):
+        text = _exception_message(events)
     failed = status == 2 if isinstance(status, int) and not isinstance(status, bool) else (
         isinstance(status, str) and status.strip().upper() in ("2", "ERROR", "STATUS_CODE_ERROR"))
     return (text if isinstance(text, str) else "") if failed else None
+
+
+def _exception_message(events) -> str | None:
+    """``exception.message`` of the first ``exception`` event of a span's events (attributes as a mapping, or as OTLP's
+    ``[{key, value: {stringValue}}]``)."""
+    for event in events if isinstance(events, list) else ():
+        if not (isinstance(event, dict) and event.get("name") == "exception"):
+            continue
+        attributes = event.get("attributes")
+        if isinstance(attributes, list):  # OTLP JSON
+            attributes = {a.get("key"): (a.get("value") or {}).get("stringValue") for a in attributes
+                          if isinstance(a, dict) and isinstance(a.get("value"), dict)}
+        message = attributes.get("exception.message") if isinstance(attributes, dict) else None
+        if isinstance(message, str) and message:
+            return message
+    return None
 
 
 def ms_text(nanos: int) -> str:
