@@ -101,3 +101,30 @@ def test_an_error_status_without_text_is_named_with_its_exception_events_message
     result = convert(json.dumps(raw).encode(), name, None)
     (note,) = [n for n in result.notes if "ended in an error" in n]
     assert f"span '{span['name']}' (" in note and note.endswith("): 'Rate limit reached'"), note
+
+
+def test_a_name_holding_terminal_escapes_or_bidi_controls_is_written_escaped_in_every_place_it_appears():
+    """Run 45: a message log's speaker '\x1b[31mEvil\u202e' and an OTel agent named so became the trace's agent as they
+    were, silently (a report or terminal showing it would act on them)."""
+    from masrl.trace.metrics import trace_metrics
+
+    evil = "\x1b[31mEvil\u202e"
+    history = [{"role": "Orchestrator (-> A)", "content": "go", "name": "Orchestrator"},
+               {"role": evil, "content": "done", "name": evil}]
+    result = convert(json.dumps({"question_ID": "q1", "history": history}).encode(), "x.json", None)
+    agents = {e["agent"] for e in result.trace["events"]}
+    assert "\\x1b[31mEvil\\u202e" in agents and evil not in agents, agents
+    assert "'\\\\x1b[31mEvil\\\\u202e' held characters that are invisible or change how text shows; they are written escaped" in result.notes
+    assert validate_trace(result.trace) == [] and trace_metrics(result.trace)["agents"] >= 2
+
+    doc = json.loads((DATA / "otel_nested.json").read_text())
+    spans = _otlp_spans(doc)
+    spans[0]["spanId"] = "a1"
+    spans[0]["name"] = f"invoke_agent {evil}"
+    for attribute in spans[0]["attributes"]:
+        if attribute["key"] == "gen_ai.agent.name":
+            attribute["value"] = {"stringValue": evil}
+    result = convert(json.dumps(doc).encode(), "otel.json", None)
+    text = json.dumps(result.trace, ensure_ascii=False)
+    assert "\x1b" not in text and "\u202e" not in text and "\\\\x1b[31mEvil" in text and validate_trace(result.trace) == []
+    assert sum("written escaped" in n for n in result.notes) >= 1

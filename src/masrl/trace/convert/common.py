@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ...core.text import may_be_unsafe, printable, unsafe_characters
 from ..codes import show
 
 
@@ -40,6 +41,37 @@ class Conversion:
     unmapped: int = 0
     spans: int = 0
     shape: str = ""
+
+
+#: The texts of a trace that name something (an event, an agent, a tool, a model), which reports and terminals show.
+_NAMES = ("id", "agent", "from", "to", "tool", "role", "model", "guardrail")
+
+
+def escaped_names(trace: dict, notes: list[str]) -> None:
+    """Write with its unsafe characters escaped (:func:`masrl.core.text.printable`: ``\\x1b``, ``\\u202e``) every name of
+    ``trace`` that holds a terminal escape, a bidirectional control or another invisible character, in the events and in
+    the edges' ends alike (the same name, the same new name), and note each once: a source's span name is no place for
+    them, and a report or terminal that shows the name would act on them."""
+    changed: dict[str, str] = {}
+
+    def clean(value):
+        if isinstance(value, str) and may_be_unsafe(value) and unsafe_characters(value):
+            changed.setdefault(value, printable(value))
+            return changed[value]
+        return value
+
+    for key in ("trace_id", "task_id", "system"):
+        trace[key] = clean(trace.get(key)) if key in trace else trace.get(key)
+    for event in trace.get("events") or []:
+        for key in _NAMES:
+            if key in event:
+                event[key] = clean(event[key])
+    for edge in trace.get("edges") or []:
+        for key in ("from", "to"):
+            if key in edge:
+                edge[key] = clean(edge[key])
+    for old, new in changed.items():
+        notes.append(f"{new!r} held characters that are invisible or change how text shows; they are written escaped")
 
 
 def _reject_constant(text: str):

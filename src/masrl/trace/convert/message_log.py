@@ -55,7 +55,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from .common import Conversion, ConvertError, label_value, read_json_values
+from .common import Conversion, ConvertError, escaped_names, label_value, read_json_values
 from ...core.text import ascii_digits
 from ..codes import show
 
@@ -227,6 +227,7 @@ def convert(data: bytes, file: str, trace_id: str | None = None) -> Conversion:
     if unread:
         shown = "; ".join(unread[:5]) + (f"; and {len(unread) - 5} more" if len(unread) > 5 else "")
         notes.append(f"{len(unread)} message(s) not fully read: {shown}")
+    escaped_names(trace, notes)
     return Conversion(trace, notes, len(log["history"]) - len(events), len(log["history"]), "message log")
 
 

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import heapq
 
-from .common import Conversion, ConvertError
+from .common import Conversion, ConvertError, escaped_names
 from .repair import SpanTree
 from .span import AGENT, GUARDRAIL, HANDOFF, MODEL, TOOL, Span, own_tokens, subtree
 
@@ -138,6 +138,7 @@ def build_trace(
             f"; {builder.folded} model-call spans of leaf agents folded into their agent's return or stop "
             f"({builder.folded_tokens} tokens)"
         )
+    escaped_names(trace, notes)
     notes[:0] = [summary]
     return Conversion(trace, notes, unmapped, total)
 
