@@ -55,7 +55,8 @@ def escaped_names(trace: dict, notes: list[str]) -> None:
     changed: dict[str, str] = {}
 
     def clean(value):
-        if isinstance(value, str) and may_be_unsafe(value) and unsafe_characters(value):
+        if (isinstance(value, str) and may_be_unsafe(value) and unsafe_characters(value)
+                and not any("\ud800" <= ch <= "\udfff" for ch in value)):  # a lone surrogate: refused where it is written
             changed.setdefault(value, printable(value))
             return changed[value]
         return value
