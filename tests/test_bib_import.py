@@ -523,7 +523,7 @@ def test_an_isbn_or_issn_that_cannot_exist_is_named_and_a_real_one_kept():
     "978 0 262 03384 8", "ISBN13: 978-0-262-03384-8", "ISBN 10: 0-262-03384-4", "ISBN10 0262033844",
     "e-ISBN 978-0-262-33737-3", "eISBN: 978-0-262-33737-3", "ISBN 978-0-262-03384-8 eISBN 978-0-262-33737-3",
     "978-0-262-03384-8 / 978-0-262-33737-3", "978-0-262-03384-8 | 978-0-262-33737-3", "978-0-262-03384-8 [print]",
-    "0-8044-2957-X 978-0-262-03384-8"])
+    "0-8044-2957-X 978-0-262-03384-8", "978-0-262-03384-8."])
 def test_an_isbn_field_as_exporters_write_it_is_read_number_by_number(value):
     """Run 44: an ISBN-13 and its ISBN-10 separated by a blank read as one number of 23 digits, and labels such as
     ISBN13:, eISBN and separators / | were refused."""

@@ -174,6 +174,25 @@ def test_a_kept_block_field_is_valid_for_biber(tmp_path):
     assert "Tom \\& Jerry \\#1" in out
 
 
+@needs_biber
+@pytest.mark.parametrize("isbn, issn, written", [
+    ("ISBN-13: 978-0262033848", "0028-0836 (Print) 1476-4687 (Electronic)", ("978-0262033848", "0028-0836")),
+    ("ISBN-10: 0262033844, ISBN-13: 978-0262033848", "1532-4435, 1533-7928", ("0262033844", "1532-4435")),
+    ("978-0-262-03384-8 (print), 978-0-262-33737-3 (ebook)", "eISSN 1533-7928", ("978-0-262-03384-8", "1533-7928")),
+    ("0-262-03384-4 (v. 1 : alk. paper)", "ISSN 1532-4435", ("0-262-03384-4", "1532-4435")),
+    ("978 0 262 03384 8", "1532 4435", ("978-0-262-03384-8", "1532-4435")),
+])
+def test_an_isbn_or_issn_field_of_several_numbers_is_written_as_its_first_for_biber(tmp_path, isbn, issn, written):
+    """Run 45: fields validate accepts (labels, several numbers, qualifiers) were written as they were, and biber, which
+    reads the field as one number, called each "Invalid ISBN"."""
+    book = _record("book", venue="MIT Press", bibtex={"type": "book", "publisher": "MIT Press", "isbn": isbn})
+    paper = _record("paper", venue="Nature", bibtex={"type": "article", "journal": "Nature", "issn": issn})
+    _biber(tmp_path, [book, paper])  # no warning
+    assert (bibexport.entry_fields(book)[1]["isbn"], bibexport.entry_fields(paper)[1]["issn"]) == written
+    items = json.loads(csljson.export([book, paper]))
+    assert (items[0]["ISBN"], items[1]["ISSN"]) == written
+
+
 # ---------------------------------------------------------------------------- quotes and URLs
 @pytest.mark.parametrize("text, latex", [
     ('The "Agent" problem', "The {\\textquotedblleft}Agent{\\textquotedblright} problem"),

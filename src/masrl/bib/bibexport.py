@@ -48,6 +48,7 @@ from .bibtex import balance_braces, encode_author, encode_latex, month_macro, re
 from .latex import ascii_source, decode_latex, latex_safe
 from .matching import with_subtitle
 from .namelist import split_names
+from .standard_numbers import first_number
 
 #: Order of fields in exported entries (others follow alphabetically).
 FIELD_ORDER = (
@@ -284,6 +285,9 @@ def entry_fields(record: dict) -> tuple[str, dict[str, str]]:
     if not editors_are_authors(record):  # an edited volume's editors are cited as its editors (the block's editor)
         out["author"] = " and ".join(encode_author(a) for a in record.get("authors") or [])
     out.setdefault("year", str(record["year"]))
+    for name in ("isbn", "issn"):  # biber reads the field as one number: the first, without label or qualifier
+        if isinstance(out.get(name), str) and (number := first_number(out[name], name)):
+            out[name] = number
     # the record's identifiers as masrl normalised them, also in place of the block's own form of the same id (an
     # imported .bib may write ``https://doi.org/10...`` or ``arXiv:2402...``, which styles prefix with their resolver)
     if ids.get("doi") and ("doi" not in out or _same_id(out["doi"], "doi", ids["doi"])):

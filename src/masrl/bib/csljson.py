@@ -29,6 +29,7 @@ from . import venues
 from .bibexport import editors_are_authors, entry_fields, export_kind
 from .bibtex import MONTHS, decode_latex, display_name, month_macro, name_parts, record_author
 from .namelist import split_names
+from .standard_numbers import first_number
 
 
 def csl_name(name: str) -> dict:
@@ -128,6 +129,9 @@ def csl_item(record: dict) -> dict:
             item[csl] = decode_latex(str(bib[name])).replace("--", "–")
     if ids.get("doi"):
         item["DOI"] = ids["doi"]
+    for name in ("isbn", "issn"):  # CSL's ISBN and ISSN: one number each, as papers.bib writes it
+        if isinstance(bib.get(name), str) and (number := first_number(bib[name], name)):
+            item[name.upper()] = number
     if record.get("url"):
         item["URL"] = str(record["url"]).split(" ; ")[0]
     return item

@@ -14,7 +14,7 @@ _SEVERAL = re.compile(r"\s*[,;/|]\s*|\s+and\s+")
 def isbn_problem(value: str) -> str | None:
     """Why ``value`` is no ISBN (or list of them), or None: an ISBN-13 (``978``/``979``, 13 digits) or ISBN-10
     (ten, the last possibly ``X``) with its check digit right; hyphens and blanks between digits are allowed."""
-    bad = _first_bad(value, lambda digits: _isbn13(digits) or _isbn10(digits))
+    bad = _first_bad(value, _is_isbn)
     if bad is not None:
         return (f"{value!r} is not an ISBN{bad}: 13 digits beginning 978 or 979, or 10 (the last may be X), with the right "
                 "check digit; correct it or leave the field out")
@@ -24,8 +24,7 @@ def isbn_problem(value: str) -> str | None:
 def issn_problem(value: str) -> str | None:
     """Why ``value`` is no ISSN (or list of them), or None: ``NNNN-NNNC``, ``C`` a digit or ``X``, its check digit
     right."""
-    bad = _first_bad(value, lambda digits: len(digits) == 8 and digits[:7].isascii() and digits[:7].isdigit()
-                     and _check11(digits[:7], digits[7], 8) is True)
+    bad = _first_bad(value, _is_issn)
     if bad is not None:
         return (f"{value!r} is not an ISSN{bad}: NNNN-NNNC (C a digit or X) with the right check digit; correct it or leave "
                 "the field out")
@@ -40,13 +39,39 @@ _QUALIFIER = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])")
 _DASHES = str.maketrans({ch: "-" for ch in "\u2010\u2011\u2012\u2013\u2014\u2212"})
 
 
+def _is_isbn(digits: str) -> bool:
+    return _isbn13(digits) or _isbn10(digits)
+
+
+def _is_issn(digits: str) -> bool:
+    return len(digits) == 8 and digits[:7].isascii() and digits[:7].isdigit() and _check11(digits[:7], digits[7], 8) is True
+
+
+def first_number(value: str, name: str) -> str | None:
+    """The first number of an ``isbn`` or ``issn`` field (``name``) as it is written, without its label and qualifier
+    (``978-0-262-03384-8`` of ``ISBN-13: 978-0-262-03384-8 (print), 978-0-262-33737-3 (ebook)``): what biber reads as the
+    field, which it takes for one number; None when the field holds none."""
+    valid = _is_isbn if name == "isbn" else _is_issn
+    for words in _chunks(value):
+        for end in range(1, min(len(words), 13) + 1):
+            if valid(re.sub(r"[\s-]", "", "".join(words[:end]))):
+                return "-".join(words[:end])
+    return None
+
+
+def _chunks(value: str) -> list[list[str]]:
+    """The blank-separated words of each part of a field, past labels, qualifiers, separators and a catalogue's closing
+    full stop (``978-0-262-03384-8.``)."""
+    return [c for c in ([w for w in (w.rstrip(".") for w in _LABEL.sub(" ", chunk).split()) if w]
+                        for chunk in _SEVERAL.split(_QUALIFIER.sub(" ", str(value).translate(_DASHES)))) if c]
+
+
 def _first_bad(value: str, valid) -> str | None:
     """None when every number of a field is ``valid`` (given its digits, hyphens and blanks taken out); else
     `` (its '…')`` naming the first part that is none, or nothing when that is the field's one number."""
     if not str(value).strip():
         return None  # an empty field (an exporter's isbn = {}) holds no number to check
-    chunks = [c for c in (_LABEL.sub(" ", chunk).split() for chunk in _SEVERAL.split(
-        _QUALIFIER.sub(" ", str(value).translate(_DASHES)))) if c]
+    chunks = _chunks(value)
     if not chunks:
         return ""
     for words in chunks:
