@@ -41,6 +41,9 @@ def test_type_follows_the_venue():
     ("DeepSeek-R1 and Kimi K2.5", "{DeepSeek}-{R1} and Kimi {K2.5}"),
     ("Already {LLM} protected and $O(N^2)$ math", "Already {LLM} protected and {$O(N^2)$} math"),
     ("Agent Q-Mix", "Agent {Q}-Mix"),
+    # run 46: an accent's empty group is its argument (\~{} is a tilde); pdflatex stopped on {\~}
+    ("Paths like \\~{}/.config in {Unix}", "Paths like {\\~{}}/.config in {Unix}"), ("x\\^{}y", "x{\\^{}}y"),
+    ("\\O{}resund", "{\\O}resund"),
 ])
 def test_titles_protect_capitals_and_acronyms(title, protected):
     assert bibexport.protect_title(title) == protected

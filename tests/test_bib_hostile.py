@@ -216,6 +216,22 @@ def test_a_record_without_a_venue_is_not_called_unpublished_on_a_readers_page(bu
     assert "(2021). NeurIPS. [link](" in papers_markdown([shown], built.pool.tax, built.pool.headline)
 
 
+def test_the_site_searches_a_papers_text_also_as_masrls_keys_spell_it(built):
+    """Run 46: the site's search found nothing for "eliyev" (Əliyev), "okomfo" (Ɔkomfo), "ngugi" (Ŋugi) or "hawaii"
+    (Hawaiʻi), which masrl's keys spell so (eliyev2023)."""
+    from types import SimpleNamespace
+
+    from masrl.render.site.data import papers
+
+    base = {k: v for k, v in next(iter(built.pool.retained_records)).items() if k != "bibtex_key"}
+    plain = {**base, "key": "zz-plain", "authors": ["Doe, Jane"], "title": "Plain Title", "one_liner": "x", "venue": "NeurIPS"}
+    record = {**plain, "key": "zz-eliyev", "authors": ["Əliyev, Rəşad", "Иванов, Иван"],
+              "title": "Agents for Ɔkomfo and Ŋugi in Hawaiʻi"}
+    rows = {row["key"]: row for row in papers(SimpleNamespace(tax=built.pool.tax, retained_records=[plain, record]))}
+    assert "ascii" not in rows["zz-plain"]  # an ASCII paper's text is searched as it is
+    assert set(rows["zz-eliyev"]["ascii"].split()) >= {"okomfo", "ngugi", "hawaii", "eliyev", "resad", "ivanov"}, rows["zz-eliyev"]
+
+
 def test_a_bare_percent_in_a_block_title_is_a_percent_sign_for_the_title_check_as_for_the_export():
     """``bibtex.title: 100% {Multi-Agent} RL`` is exported as ``100\\%``; the check that a record agrees
     with its block read it as a LaTeX comment, cut the title at ``100`` and refused the record (a

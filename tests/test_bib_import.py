@@ -474,7 +474,11 @@ def test_an_accent_on_an_accent_without_braces_is_refused_in_a_name_and_a_title(
 @pytest.mark.parametrize("written, stored", [("Ren\\' e, Jean", "René, Jean"), ("Jos\\' e Garc\\'{\\i}a", "García, José"),
                                              ("Ren\\' e Descartes", "Descartes, René"), ("G\\\" odel, Kurt", "Gödel, Kurt"),
                                              ("Fran\\c cois Chollet", "Chollet, François"), ("Dvo\\v r\\'ak, Anton\\' {\\i}n", "Dvořák, Antonín"),
-                                             ("Garc\\'{\\i}a, Ana", "García, Ana"), ("{\\ss}ler, Hans", "ßler, Hans")])
+                                             ("Garc\\'{\\i}a, Ana", "García, Ana"), ("{\\ss}ler, Hans", "ßler, Hans"),
+                                             # run 46: TeX takes out the blanks after a letter's command too
+                                             ("Garc\\'\\i a, Jos\\'e", "García, José"), ("Gro\\ss e, Hans", "Große, Hans"),
+                                             ("\\O stergaard, Lars", "Østergaard, Lars"), ("Bj\\o rn Borg", "Borg, Bjørn"),
+                                             ("Jos\\' e Garc\\' \\i a", "García, José"), ("Gro\\ss{} Hans", "Hans, Groß")])
 def test_an_accent_before_a_blank_takes_the_letter_after_it_as_tex_does(written, stored):
     """Run 45: 'Ren\\' e, Jean' was stored 'Ren e, Jean' and 'Jos\\' e Garc\\'{\\i}a' 'e García, Jos' (the accent lost and
     its letter taken for a particle), while a title read it as é."""
@@ -523,7 +527,7 @@ def test_an_isbn_or_issn_that_cannot_exist_is_named_and_a_real_one_kept():
     "978 0 262 03384 8", "ISBN13: 978-0-262-03384-8", "ISBN 10: 0-262-03384-4", "ISBN10 0262033844",
     "e-ISBN 978-0-262-33737-3", "eISBN: 978-0-262-33737-3", "ISBN 978-0-262-03384-8 eISBN 978-0-262-33737-3",
     "978-0-262-03384-8 / 978-0-262-33737-3", "978-0-262-03384-8 | 978-0-262-33737-3", "978-0-262-03384-8 [print]",
-    "0-8044-2957-X 978-0-262-03384-8", "978-0-262-03384-8."])
+    "0-8044-2957-X 978-0-262-03384-8", "978-0-262-03384-8.", "{978-0-262-03384-8}"])
 def test_an_isbn_field_as_exporters_write_it_is_read_number_by_number(value):
     """Run 44: an ISBN-13 and its ISBN-10 separated by a blank read as one number of 23 digits, and labels such as
     ISBN13:, eISBN and separators / | were refused."""
@@ -533,7 +537,8 @@ def test_an_isbn_field_as_exporters_write_it_is_read_number_by_number(value):
 
 
 @pytest.mark.parametrize("value", ["eISSN 1533-7928", "E-ISSN 1533-7928", "p-ISSN 1532-4435", "ISSN-L 1532-4435",
-                                   "1532-4435 1533-7928", "1532-4435 / 1533-7928", "pISSN: 1532-4435 (Print)"])
+                                   "1532-4435 1533-7928", "1532-4435 / 1533-7928", "pISSN: 1532-4435 (Print)",
+                                   "{1476-4687}"])
 def test_an_issn_field_as_exporters_write_it_is_read_number_by_number(value):
     from masrl.bib.standard_numbers import issn_problem
 

@@ -114,7 +114,7 @@ def test_a_name_holding_terminal_escapes_or_bidi_controls_is_written_escaped_in_
     result = convert(json.dumps({"question_ID": "q1", "history": history}).encode(), "x.json", None)
     agents = {e["agent"] for e in result.trace["events"]}
     assert "\\x1b[31mEvil\\u202e" in agents and evil not in agents, agents
-    assert "'\\\\x1b[31mEvil\\\\u202e' held characters that are invisible or change how text shows; they are written escaped" in result.notes
+    assert "'\\x1b[31mEvil\\u202e' held characters that are invisible or change how text shows; they are written escaped" in result.notes
     assert validate_trace(result.trace) == [] and trace_metrics(result.trace)["agents"] >= 2
 
     doc = json.loads((DATA / "otel_nested.json").read_text())

@@ -28,14 +28,16 @@
 
   // Latin letters Unicode does not decompose into a letter and a mark, spelled as masrl's keys spell them
   // (masrl.core.fold): a search for "Walesa" finds Wałęsa, "Sogaard" Søgaard.
-  var LETTERS = {"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
-                 "đ": "d", "Đ": "d", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ı": "i", "ħ": "h", "Ħ": "h"};
+  // (each paper's "ascii" text, written by masrl, holds every other letter as its keys spell it: Əliyev as eliyev)
+  var LETTERS = {"ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d", "þ": "th", "ð": "d", "ı": "i",
+                 "ħ": "h", "ə": "e", "ɛ": "e", "ɔ": "o", "ŋ": "ng"};
 
   function fold(text) {
-    // accents and apostrophes taken out ("obrien" finds O'Brien and O’Brien), these letters spelled, lower case
-    return String(text).normalize("NFD").replace(/[\u0300-\u036f]/g, "")
-      .replace(/[łŁøØßæÆœŒđĐþÞðÐıħĦ]/g, function (c) { return LETTERS[c]; })
-      .replace(/['\u2018\u2019\u02bc]/g, "").toLowerCase();
+    // lower case, compatibility forms (the ligature ﬃ is ffi), accents and apostrophes taken out ("obrien" finds
+    // O'Brien and O’Brien, "hawaii" Hawaiʻi), these letters spelled
+    return String(text).toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/[łøßæœđþðıħəɛɔŋ]/g, function (c) { return LETTERS[c]; })
+      .replace(/['`\u2018\u2019\u02bb\u02bc]/g, "");
   }
 
   function terms(query) {
@@ -90,7 +92,8 @@
     data.papers.forEach(function (p, i) {
       byKey.set(p.key, p);
       position.set(p.key, i);
-      haystack.set(p.key, fold([p.title, p.authors.join(" "), p.one_liner, p.venue].join(" \u0000 ")));
+      haystack.set(p.key, fold([p.title, p.authors.join(" "), p.one_liner, p.venue].join(" \u0000 ")) +
+        (p.ascii ? " \u0000 " + p.ascii : ""));
     });
     var sortable = Array.prototype.map.call(document.querySelectorAll("#papers thead button"),
       function (b) { return b.getAttribute("data-sort"); });

@@ -105,7 +105,9 @@ def _brace_commands(title: str) -> str:
         if ch == "\\" and depth == 0 and not math and _CASED.match(title, i):
             end = _command_end(title, i)
             command = title[i:end].rstrip()
-            out.append("{" + (command[:-2] if command.endswith("{}") else command) + "}")
+            # the empty group that ends a letter's command (\TeX{}) is not needed in braces; an accent's (\~{}) is its argument
+            empty_ends = re.fullmatch(r"\\([A-Za-z]+)\{\}", command) and command[1:-2] not in _LETTER_ACCENTS
+            out.append("{" + (command[:-2] if empty_ends else command) + "}")
             i = end
             continue
         if ch == "\\":
@@ -131,6 +133,10 @@ def _brace_commands(title: str) -> str:
 #: A command a style's change of case would turn into another: a control word with a capital (``\\TeX`` into the
 #: undefined ``\\tex``, ``\\O`` into ``\\o``), or an accent on a letter (``\\"U``).
 _CASED = re.compile(r"\\(?:[A-Za-z]*[A-Z][A-Za-z]*|[\"'`^~=.][A-Za-z{])")
+
+
+#: LaTeX's accents named by a letter (``\\c{}`` is a cedilla on nothing, not the command ``\\c``).
+_LETTER_ACCENTS = frozenset("cvuHkbdrt")
 
 
 def _command_end(title: str, at: int) -> int:

@@ -58,17 +58,26 @@ def brace_specials(name: str) -> str:
 #: LaTeX's accents named by a letter (``\\c c``, ``\\v{s}``); like the accent symbols, they take an argument.
 _ACCENT_WORDS = frozenset("cvuHkbdrt")
 _ACCENT_SYMBOLS = frozenset("'`^\"~=.")
+#: LaTeX's commands for a letter (``\\i``, ``\\ss``, ``\\O``): TeX takes the blanks after them out (``Gro\\ss e`` is Große).
+_LETTER_WORDS = frozenset("i j ss o O aa AA ae AE oe OE l L dh DH th TH ng NG dj DJ".split())
 
 
 def _command_end(text: str, start: int) -> int:
     """Where the control sequence at ``start`` (a backslash) ends with its argument: a braced group
     (``\\~{\\^e}``, ``\\O{}``), or, after an accent, one letter (``\\"u``, ``\\~n``, ``\\c c``) or command (``\\'\\i``);
-    blanks before an accent's argument are skipped, as TeX skips them (``Ren\\' e`` is René)."""
+    blanks before an accent's argument are skipped, as TeX skips them (``Ren\\' e`` is René), and so are blanks after a
+    letter's command before the rest of its word (``Gro\\ss e`` is Große)."""
     end = start + 1
     if text[end].isalpha():
         while end < len(text) and text[end].isalpha():
             end += 1
         accent = text[start + 1:end] in _ACCENT_WORDS
+        if text[start + 1:end] in _LETTER_WORDS:
+            after = end
+            while after < len(text) and text[after] in " \t":
+                after += 1
+            if after > end and after < len(text) and text[after].isalpha():  # Garc\'\i a, Anton\'\i n: one word
+                return after
     else:
         end += 1
         accent = text[start + 1] in _ACCENT_SYMBOLS

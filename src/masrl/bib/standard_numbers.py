@@ -62,8 +62,9 @@ def first_number(value: str, name: str) -> str | None:
 def _chunks(value: str) -> list[list[str]]:
     """The blank-separated words of each part of a field, past labels, qualifiers, separators and a catalogue's closing
     full stop (``978-0-262-03384-8.``)."""
+    text = str(value).translate(_DASHES).replace("{", " ").replace("}", " ")  # BibTeX's braces ({{978-...}}) are no digits
     return [c for c in ([w for w in (w.rstrip(".") for w in _LABEL.sub(" ", chunk).split()) if w]
-                        for chunk in _SEVERAL.split(_QUALIFIER.sub(" ", str(value).translate(_DASHES)))) if c]
+                        for chunk in _SEVERAL.split(_QUALIFIER.sub(" ", text))) if c]
 
 
 def _first_bad(value: str, valid) -> str | None:

@@ -24,6 +24,16 @@ def ascii_slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", folded.lower())
 
 
+#: Apostrophes and the letters that stand for one (Hawaiʻi, O’Brien): no letter of a word.
+_APOSTROPHES = re.compile("['\u2018\u2019\u02bb\u02bc`]")
+
+
+def ascii_words(text: str) -> str:
+    """``text`` as lower-case ASCII words, each spelled as masrl's keys spell it (:func:`ascii_slug`: ``Əliyev`` is
+    ``eliyev``, ``Hawaiʻi`` ``hawaii``, ``Иванов`` ``ivanov``): what a search typed in ASCII meets."""
+    return " ".join(filter(None, (ascii_slug(word) for word in _APOSTROPHES.sub("", text).split())))
+
+
 #: Greek letter pairs that Latin letters write as one sound (Παπαδόπουλος is Papadopoulos, Παυλίδης Pavlidis, Ευαγγέλου
 #: Evangelou, Μπακογιάννης Bakogiannis, Ντόκος Dokos), not letter by letter (``oy``, ``ay``, ``mp``, ``nt``).
 _GREEK = re.compile(r"(?i:ου|αυ|ευ|ηυ|γγ)|(?<![^\W\d_])(?i:μπ|ντ|γκ)")

@@ -16,6 +16,7 @@ from ...analyses import gaps as gap_analysis
 from ...corpus.declarations import all_of_name, split_values
 from ...bib import bibexport, venues
 from ...bib.bibtex import display_name
+from ...core.fold import ascii_words
 from ...corpus import provenance
 from ...corpus.records import SITE_ADDRESS_KEYS
 from ...corpus.declarations import tables as declared_tables
@@ -102,6 +103,13 @@ def _identifier_links(record: dict, tax) -> list[dict]:
     return links
 
 
+def _ascii(*texts: str) -> dict:
+    """``{"ascii": ...}``, the searched texts as masrl's keys spell them (:func:`masrl.core.fold.ascii_words`), when they are
+    not ASCII: the site's search meets "eliyev" in Əliyev and "ivanov" in Иванов, which no folding in the browser spells."""
+    text = " ".join(texts)
+    return {} if text.isascii() else {"ascii": ascii_words(text)}
+
+
 def _tags(record: dict, tax) -> list[dict]:
     """Every controlled field the record carries: ``{"field", "label", "values": [{"code", "label"}],
     "provenance"}``; provenance is the record's ``tag_provenance`` for the field, else where its
@@ -168,6 +176,7 @@ def papers(results, baseline_name: str = "", new: frozenset[str] = frozenset(), 
             "link": next((safe_url(u) for u in str(r.get("url") or "").split(" ; ") if safe_url(u)), None),
             "tags": {k: (list(v) if isinstance(v, list) else v) for k, v in tags.items()},
             "tag_list": _tags(r, tax), "identifiers": _identifier_links(r, tax),
+            **_ascii(r["title"], " ".join(authors), str(r.get("one_liner", "")), venues.shown(str(r.get("venue", "")))),
             "bibtex": entries.get(r["key"], ""),
             "is_new": bool(baseline_name) and r["key"] in new,
             # only records holding a draft carry the key, so the pages of every other pool keep their bytes

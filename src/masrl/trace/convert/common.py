@@ -72,7 +72,7 @@ def escaped_names(trace: dict, notes: list[str]) -> None:
             if key in edge:
                 edge[key] = clean(edge[key])
     for old, new in changed.items():
-        notes.append(f"{new!r} held characters that are invisible or change how text shows; they are written escaped")
+        notes.append(f"'{new}' held characters that are invisible or change how text shows; they are written escaped")
 
 
 def _reject_constant(text: str):
