@@ -478,7 +478,11 @@ def test_an_accent_on_an_accent_without_braces_is_refused_in_a_name_and_a_title(
                                              # run 46: TeX takes out the blanks after a letter's command too
                                              ("Garc\\'\\i a, Jos\\'e", "García, José"), ("Gro\\ss e, Hans", "Große, Hans"),
                                              ("\\O stergaard, Lars", "Østergaard, Lars"), ("Bj\\o rn Borg", "Borg, Bjørn"),
-                                             ("Jos\\' e Garc\\' \\i a", "García, José"), ("Gro\\ss{} Hans", "Hans, Groß")])
+                                             ("Jos\\' e Garc\\' \\i a", "García, José"), ("Gro\\ss{} Hans", "Hans, Groß"),
+                                             # run 47: ... before an accent or a group too
+                                             ("Sigur\\dh ur \\TH \\'orsson", "Þórsson, Sigurður"),
+                                             ("\\TH \\'orsson, Sigur\\dh ur", "Þórsson, Sigurður"),
+                                             ("\\O {s}tergaard, Lars", "Østergaard, Lars")])
 def test_an_accent_before_a_blank_takes_the_letter_after_it_as_tex_does(written, stored):
     """Run 45: 'Ren\\' e, Jean' was stored 'Ren e, Jean' and 'Jos\\' e Garc\\'{\\i}a' 'e García, Jos' (the accent lost and
     its letter taken for a particle), while a title read it as é."""

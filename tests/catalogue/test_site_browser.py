@@ -44,7 +44,7 @@ def fold(text: str) -> str:
                              "ħ": "h", "ə": "e", "ɛ": "e", "ɔ": "o", "ŋ": "ng",
                              "'": "", "`": "", "\u2018": "", "\u2019": "", "\u02bb": "", "\u02bc": ""})
     text = "".join(c for c in unicodedata.normalize("NFKD", str(text).lower()) if not unicodedata.combining(c))
-    return text.translate(letters)
+    return text.translate(letters).lower()
 
 
 @pytest.fixture(scope="session")
@@ -197,6 +197,18 @@ def test_a_search_folds_apostrophes_and_letters_unicode_does_not_decompose(page,
     driver.find_element(By.ID, "q").send_keys(query)
     expected = search(records, query)
     assert list(expected.index) == ["survey-collab"]  # Barry O'Sullivan's
+    assert shows(driver, expected.index) == sorted(expected.index)
+
+
+@pytest.mark.parametrize("query", ["𝐂𝐫𝐞𝐝𝐢𝐭", "ＣＲＥＤＩＴ", "CREDIT"])
+def test_a_query_in_compatibility_capitals_finds_what_its_letters_find(page, records, query):
+    """Run 47: the query was lower-cased before NFKD, so ℝ and 𝐐 stayed capitals and found nothing."""
+    from selenium.webdriver.common.by import By
+
+    driver = page("index.html")
+    driver.find_element(By.ID, "q").send_keys(query)
+    expected = search(records, "credit")
+    assert 0 < len(expected) < len(records) and list(search(records, query).index) == list(expected.index)
     assert shows(driver, expected.index) == sorted(expected.index)
 
 

@@ -181,6 +181,9 @@ def test_a_kept_block_field_is_valid_for_biber(tmp_path):
     ("978-0-262-03384-8 (print), 978-0-262-33737-3 (ebook)", "eISSN 1533-7928", ("978-0-262-03384-8", "1533-7928")),
     ("0-262-03384-4 (v. 1 : alk. paper)", "ISSN 1532-4435", ("0-262-03384-4", "1532-4435")),
     ("978 0 262 03384 8", "1532 4435", ("978-0-262-03384-8", "1532-4435")),
+    # run 47: braces and blanks around hyphens made 978---0---262 (em dashes in print)
+    ("978{-}0{-}262{-}03384{-}8", "{0028}-{0836}", ("978-0-262-03384-8", "0028-0836")),
+    ("978 - 0 - 262 - 03384 - 8", "{{1476-4687}}", ("978-0-262-03384-8", "1476-4687")),
 ])
 def test_an_isbn_or_issn_field_of_several_numbers_is_written_as_its_first_for_biber(tmp_path, isbn, issn, written):
     """Run 45: fields validate accepts (labels, several numbers, qualifiers) were written as they were, and biber, which

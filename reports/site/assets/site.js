@@ -37,7 +37,7 @@
     // O'Brien and O’Brien, "hawaii" Hawaiʻi), these letters spelled
     return String(text).toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
       .replace(/[łøßæœđþðıħəɛɔŋ]/g, function (c) { return LETTERS[c]; })
-      .replace(/['`\u2018\u2019\u02bb\u02bc]/g, "");
+      .replace(/['`\u2018\u2019\u02bb\u02bc]/g, "").toLowerCase();  // again: a compatibility capital (ℝ) is R
   }
 
   function terms(query) {

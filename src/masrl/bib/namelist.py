@@ -76,7 +76,8 @@ def _command_end(text: str, start: int) -> int:
             after = end
             while after < len(text) and text[after] in " \t":
                 after += 1
-            if after > end and after < len(text) and text[after].isalpha():  # Garc\'\i a, Anton\'\i n: one word
+            # Garc\'\i a, \TH \'orsson, \O {s}tergaard: the word goes on
+            if after > end and after < len(text) and (text[after].isalpha() or text[after] in "{\\"):
                 return after
     else:
         end += 1

@@ -55,14 +55,14 @@ def first_number(value: str, name: str) -> str | None:
     for words in _chunks(value):
         for end in range(1, min(len(words), 13) + 1):
             if valid(re.sub(r"[\s-]", "", "".join(words[:end]))):
-                return "-".join(words[:end])
+                return re.sub(r"[\s-]+", "-", " ".join(words[:end])).strip("-")  # 978 - 0 - 262 ... as 978-0-262-...
     return None
 
 
 def _chunks(value: str) -> list[list[str]]:
     """The blank-separated words of each part of a field, past labels, qualifiers, separators and a catalogue's closing
     full stop (``978-0-262-03384-8.``)."""
-    text = str(value).translate(_DASHES).replace("{", " ").replace("}", " ")  # BibTeX's braces ({{978-...}}) are no digits
+    text = str(value).translate(_DASHES).replace("{", "").replace("}", "")  # BibTeX's braces (978{-}0...) are no characters
     return [c for c in ([w for w in (w.rstrip(".") for w in _LABEL.sub(" ", chunk).split()) if w]
                         for chunk in _SEVERAL.split(_QUALIFIER.sub(" ", text))) if c]
 
