@@ -267,3 +267,11 @@ def test_a_built_papers_bib_defines_the_sorting_macro_an_entry_uses(survey, cli)
     assert run.code == 0, run.err
     text = (survey / "reports/papers.bib").read_text(encoding="utf-8")
     assert '\n@preamble{ "\\providecommand{\\noopsort}[1]{}" }\n' in text and "{\\noopsort{1}}" in text
+
+
+@pytest.mark.parametrize("latex, text", [("a \\'{} and \\`{} accents \\r{} ring", "a ´ and ` accents ˚ ring"),
+                                         ("\\~{}/.config x\\^{}y", "~/.config x^y"), ("\\c{} and \\v{s}", "¸ and š")])
+def test_an_accent_on_an_empty_group_is_the_accent_itself(latex, text):
+    """Run 47: a title's \\'{}, \\`{} and \\r{} were dropped from the stored title (TeX prints the accent alone)."""
+    assert bibtex.decode_latex(latex) == text
+    assert bibtex.decode_latex(bibtex.encode_latex(text)) == text

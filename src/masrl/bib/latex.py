@@ -35,8 +35,10 @@ _CHARACTER_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicirc
                      "prime": "\u2032", "checkmark": "\u2713", "textminus": "\u2212", "hbar": "\u210f", "mid": "\u2223",
                      "S": "\u00a7", "pounds": "\u00a3", "euro": "\u20ac", "P": "\u00b6",
                      "xspace": " "}  # \xspace: the space it puts after a word (LaTeX eats the blank after a macro)
-#: ``\^{}`` and ``\~{}``: an accent on nothing prints the character itself (pylatexenc drops it).
-_BARE_ACCENT = re.compile(r"\\([\^~])\{\}")
+#: ``\^{}``, ``\~{}``, ``\'{}``, ``\r{}``: an accent on nothing prints the accent itself (pylatexenc drops it).
+_BARE_ACCENT = re.compile(r"\\([\^~'`\"=.]|[uvHckr](?![A-Za-z]))\{\}")
+_SPACING_ACCENTS = {"^": "{\\textasciicircum}", "~": "{\\textasciitilde}", "'": "\u00b4", "`": "`", '"': "\u00a8", "=": "\u00af",
+                    ".": "\u02d9", "u": "\u02d8", "v": "\u02c7", "H": "\u02dd", "c": "\u00b8", "k": "\u02db", "r": "\u02da"}
 
 
 @lru_cache(maxsize=1)
@@ -282,7 +284,7 @@ def _decode(text: str) -> str:
     # a bare & % # of a field, and a $ that closes no math, is the character, as papers.bib writes it (latex_safe), not
     # an alignment tab, a comment that hides the rest of the title, a parameter or math that swallows the rest
     text = latex_safe(text)
-    text = _BARE_ACCENT.sub(lambda accent: "{\\textasciicircum}" if accent.group(1) == "^" else "{\\textasciitilde}", text)
+    text = _BARE_ACCENT.sub(lambda accent: _SPACING_ACCENTS[accent.group(1)], text)
     urls: list[str] = []
     if "\\url{" in text or "\\path{" in text:
         # a URL is its argument as written (its ``%``, ``#`` and ``&`` are the URL's): each stands in
