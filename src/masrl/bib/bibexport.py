@@ -47,7 +47,7 @@ from . import typecodes, venues
 from .bibtex import balance_braces, encode_author, encode_latex, month_macro, record_author
 from .latex import ascii_source, decode_latex, latex_safe
 from .matching import with_subtitle
-from .namelist import split_names
+from .namelist import ACCENT_WORDS, split_names
 from .standard_numbers import first_number
 
 #: Order of fields in exported entries (others follow alphabetically).
@@ -106,7 +106,7 @@ def _brace_commands(title: str) -> str:
             end = _command_end(title, i)
             command = title[i:end].rstrip()
             # the empty group that ends a letter's command (\TeX{}) is not needed in braces; an accent's (\~{}) is its argument
-            empty_ends = re.fullmatch(r"\\([A-Za-z]+)\{\}", command) and command[1:-2] not in _LETTER_ACCENTS
+            empty_ends = re.fullmatch(r"\\([A-Za-z]+)\{\}", command) and command[1:-2] not in ACCENT_WORDS  # \c{}: a cedilla on nothing
             out.append("{" + (command[:-2] if empty_ends else command) + "}")
             i = end
             continue
@@ -133,10 +133,6 @@ def _brace_commands(title: str) -> str:
 #: A command a style's change of case would turn into another: a control word with a capital (``\\TeX`` into the
 #: undefined ``\\tex``, ``\\O`` into ``\\o``), or an accent on a letter (``\\"U``).
 _CASED = re.compile(r"\\(?:[A-Za-z]*[A-Z][A-Za-z]*|[\"'`^~=.][A-Za-z{])")
-
-
-#: LaTeX's accents named by a letter (``\\c{}`` is a cedilla on nothing, not the command ``\\c``).
-_LETTER_ACCENTS = frozenset("cvuHkbdrt")
 
 
 def _command_end(title: str, at: int) -> int:

@@ -14,6 +14,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .namelist import ACCENT_SYMBOLS, ACCENT_WORDS
+
 
 def collapse(value: str) -> str:
     """Whitespace runs (line breaks of a wrapped field) as one space."""
@@ -73,7 +75,8 @@ def unread_macros(text: str) -> list[str]:
 
 #: An accent put on another accent without braces (``\\`\\^a``, ``\\~\\^e``): LaTeX stops on it (the outer accent takes the inner
 #: command as its letter), and a reading of it puts the accents on the letter before.
-_STACKED = re.compile(r"\\(?:[`'^\"~=.]|[uvHckbdrt](?![A-Za-z]))\s*\\(?:[`'^\"~=.]|[uvHckbdrt](?![A-Za-z]))")
+_ACCENT = rf"\\(?:[{re.escape(''.join(sorted(ACCENT_SYMBOLS)))}]|[{''.join(sorted(ACCENT_WORDS))}](?![A-Za-z]))"
+_STACKED = re.compile(rf"{_ACCENT}\s*{_ACCENT}")
 
 
 def stacked_accents(text: str) -> list[str]:

@@ -55,9 +55,9 @@ def brace_specials(name: str) -> str:
     return "".join(out)
 
 
-#: LaTeX's accents named by a letter (``\\c c``, ``\\v{s}``); like the accent symbols, they take an argument.
-_ACCENT_WORDS = frozenset("cvuHkbdrt")
-_ACCENT_SYMBOLS = frozenset("'`^\"~=.")
+#: LaTeX's accents named by a letter (``\\c c``, ``\\v{s}``) and by a symbol (``\\'e``): each takes an argument.
+ACCENT_WORDS = frozenset("cvuHkbdrt")
+ACCENT_SYMBOLS = frozenset("'`^\"~=.")
 #: LaTeX's commands for a letter (``\\i``, ``\\ss``, ``\\O``): TeX takes the blanks after them out (``Gro\\ss e`` is Große).
 _LETTER_WORDS = frozenset("i j ss o O aa AA ae AE oe OE l L dh DH th TH ng NG dj DJ".split())
 
@@ -71,7 +71,7 @@ def _command_end(text: str, start: int) -> int:
     if text[end].isalpha():
         while end < len(text) and text[end].isalpha():
             end += 1
-        accent = text[start + 1:end] in _ACCENT_WORDS
+        accent = text[start + 1:end] in ACCENT_WORDS
         if text[start + 1:end] in _LETTER_WORDS:
             after = end
             while after < len(text) and text[after] in " \t":
@@ -81,7 +81,7 @@ def _command_end(text: str, start: int) -> int:
                 return after
     else:
         end += 1
-        accent = text[start + 1] in _ACCENT_SYMBOLS
+        accent = text[start + 1] in ACCENT_SYMBOLS
     if accent:
         arg = end
         while arg < len(text) and text[arg] in " \t":

@@ -54,9 +54,14 @@ def first_number(value: str, name: str) -> str | None:
     valid = _is_isbn if name == "isbn" else _is_issn
     for words in _chunks(value):
         for end in range(1, min(len(words), 13) + 1):
-            if valid(re.sub(r"[\s-]", "", "".join(words[:end]))):
+            if valid(_digits(words[:end])):
                 return re.sub(r"[\s-]+", "-", " ".join(words[:end])).strip("-")  # 978 - 0 - 262 ... as 978-0-262-...
     return None
+
+
+def _digits(words: list[str]) -> str:
+    """The characters of a number written in ``words``, its hyphens taken out."""
+    return "".join(words).replace("-", "")
 
 
 def _chunks(value: str) -> list[list[str]]:
@@ -93,7 +98,7 @@ def _parts(words: list[str], valid) -> int:
         if not reach[start]:
             continue
         for end in range(start + 1, min(len(words), start + 13) + 1):
-            if valid(re.sub(r"[\s-]", "", "".join(words[start:end]))):
+            if valid(_digits(words[start:end])):
                 reach[end] = True
     return max(i for i, ok in enumerate(reach) if ok)
 
